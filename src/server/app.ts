@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { createSessionAuthenticator } from './auth/session.js';
+import { createSessionTokens } from './auth/session-token.js';
+import type { Config } from './config/config.js';
+import type { Database } from './db/database.js';
+import authGate from './http/auth-gate.js';
+import errorHandler from './http/error-handler.js';
+import httpsRedirect from './http/https-redirect.js';
+import securityHeaders from './http/security-headers.js';
+import webUi from './http/web-ui.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+
+export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/** decisions.md §2. Uploads raise their own limit per route. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppDependencies {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  now: () => Date;
+  webRoot: string;
+}
+
+export type App = FastifyInstance;
+
+/** Assembles the service from its parts; listening and shutdown belong to the caller. */
+export async function buildApp({ config, database, logger, now, webRoot }: AppDependencies) {
+  const app = Fastify({
+    loggerInstance: logger,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Explicit timeouts: slow clients cannot hold sockets open indefinitely.
+    connectionTimeout: 60_000,
+    requestTimeout: 30_000,
+    // Longer than the usual 60 s idle timeout of load balancers, so they close first.
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    requestIdHeader: false,
+    routerOptions: { maxParamLength: 256 },
+    ...(config.tls
+      ? {
+          https: {
+            cert: readFileSync(config.tls.certFile),
+            key: readFileSync(config.tls.keyFile),
+            minVersion: 'TLSv1.3' as const,
+          },
+        }
+      : {}),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const sessionTokens = createSessionTokens({ secret: config.secrets.AUTH_SECRET, now });
+
+  await app.register(securityHeaders);
+  if (!config.isDevelopmentLike) {
+    await app.register(httpsRedirect, { publicBaseUrl: config.publicBaseUrl });
+  }
+  await app.register(fastifyCookie);
+  await app.register(authGate, { authenticate: createSessionAuthenticator(sessionTokens) });
+  await app.register(errorHandler);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Pension scheme administration API', version: '0.1.0' },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(healthRoutes, { database });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(webUi, { root: webRoot });
+
+  return app;
+}

@@ -1,0 +1,94 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { isRole, type Role } from '../tenancy/roles.js';
+
+const ISSUER = 'pension-admin';
+const AUDIENCE = 'pension-admin';
+
+/** decisions.md §2: re-issued on activity, so this is the idle timeout. */
+export const SESSION_IDLE_SECONDS = 30 * 60;
+/** decisions.md §2: no session outlives this, however active. */
+export const SESSION_ABSOLUTE_SECONDS = 8 * 60 * 60;
+
+/** service-spec §2.10. brokerId is null for SuperAdmin, who belongs to no tenant. */
+export interface SessionClaims {
+  userId: string;
+  role: Role;
+  brokerId: string | null;
+  employerId: string | null;
+}
+
+export interface VerifiedSession extends SessionClaims {
+  /** When the user signed in (seconds since the epoch). */
+  authTime: number;
+  /** When this token was issued (seconds since the epoch). */
+  issuedAt: number;
+}
+
+export interface SessionTokenDeps {
+  secret: string;
+  now: () => Date;
+}
+
+/** HS256 only: the algorithm is pinned on both sides, so `alg: none` or an RS/HS confusion never verifies. */
+export function createSessionTokens({ secret, now }: SessionTokenDeps) {
+  const key = new TextEncoder().encode(secret);
+  const seconds = () => Math.floor(now().getTime() / 1000);
+
+  return {
+    /** `authTime` carries the original sign-in time through re-issues. */
+    async issue(claims: SessionClaims, authTime: number = seconds()): Promise<string> {
+      const issuedAt = seconds();
+      const expiresAt = Math.min(
+        issuedAt + SESSION_IDLE_SECONDS,
+        authTime + SESSION_ABSOLUTE_SECONDS,
+      );
+      return new SignJWT({
+        userId: claims.userId,
+        role: claims.role,
+        brokerId: claims.brokerId,
+        employerId: claims.employerId,
+        auth_time: authTime,
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setSubject(claims.userId)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(expiresAt)
+        .sign(key);
+    },
+
+    /** Null for anything that is not a current, untampered token of ours. */
+    async verify(token: string): Promise<VerifiedSession | null> {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          currentDate: now(),
+          requiredClaims: ['iat', 'exp', 'sub'],
+        });
+        const { userId, role, brokerId, employerId, auth_time: authTime, iat } = payload;
+        if (
+          typeof userId !== 'string' ||
+          userId !== payload.sub ||
+          !isRole(role) ||
+          !(brokerId === null || typeof brokerId === 'string') ||
+          !(employerId === null || typeof employerId === 'string') ||
+          typeof authTime !== 'number' ||
+          typeof iat !== 'number' ||
+          (role === 'SuperAdmin') !== (brokerId === null) ||
+          seconds() - authTime > SESSION_ABSOLUTE_SECONDS
+        ) {
+          return null;
+        }
+        return { userId, role, brokerId, employerId, authTime, issuedAt: iat };
+      } catch (error) {
+        if (error instanceof errors.JOSEError) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+export type SessionTokens = ReturnType<typeof createSessionTokens>;

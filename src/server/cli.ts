@@ -1,0 +1,57 @@
+import { verifyAuditChains } from './audit/audit.service.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrator.js';
+
+const USAGE = `Usage: npm run cli -- <command>
+
+Commands:
+  migrate                       apply pending database migrations
+  audit:verify [--tenant <id>]  check the audit hash chains; exits 1 and names the first broken link
+`;
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help') {
+    process.stdout.write(USAGE);
+    return command === undefined ? 1 : 0;
+  }
+  const config = loadConfig(process.env);
+  const database = await openDatabase(config.database);
+  try {
+    switch (command) {
+      case 'migrate': {
+        const { applied } = await migrate(database);
+        process.stdout.write(`Applied ${applied} migration(s); the schema is current.\n`);
+        return 0;
+      }
+      case 'audit:verify': {
+        const tenantFlag = rest.indexOf('--tenant');
+        const tenantId = tenantFlag === -1 ? undefined : rest[tenantFlag + 1];
+        const report = await verifyAuditChains(database, tenantId ? { tenantId } : {});
+        process.stdout.write(`Checked ${report.records} record(s) in ${report.chains} chain(s).\n`);
+        for (const link of report.broken) {
+          process.stdout.write(
+            `BROKEN chain ${link.chainKey}: record ${link.recordId} at position ${link.chainIndex} (${link.fault.kind})\n`,
+          );
+        }
+        return report.broken.length === 0 ? 0 : 1;
+      }
+      default:
+        process.stderr.write(`Unknown command: ${command}\n${USAGE}`);
+        return 1;
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message =
+      error instanceof ConfigError || error instanceof Error ? error.message : 'unknown error';
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  },
+);

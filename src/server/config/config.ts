@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const APP_ENVS = ['development', 'test', 'staging', 'production'] as const;
+export type AppEnv = (typeof APP_ENVS)[number];
+
+/** Thrown when the environment cannot describe a runnable service. The message names variables, never values. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuration error: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const hexKey = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be exactly 64 hexadecimal characters (256 bits)');
+const longSecret = z.string().min(32, 'must be at least 32 characters');
+
+/**
+ * Secrets of service-spec §5.7. In development and test a missing one is generated once and
+ * kept in DATA_DIR; in staging and production a missing one stops start-up.
+ */
+const secretSchemas = {
+  AUTH_SECRET: longSecret,
+  PPS_ENCRYPTION_KEY: hexKey,
+  AI_KEY_ENCRYPTION_SECRET: hexKey,
+  CRON_SECRET: longSecret,
+  RAG_INGEST_SECRET: longSecret,
+} as const;
+type SecretName = keyof typeof secretSchemas;
+const SECRET_NAMES = Object.keys(secretSchemas) as SecretName[];
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const postgresUrl = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+);
+
+const envSchema = z.object({
+  APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).optional()),
+  NODE_ENV: optionalString,
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: optionalString,
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
+  DATABASE_URL: postgresUrl,
+  DATABASE_URL_UNPOOLED: postgresUrl,
+  DATABASE_POOL_SIZE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(200).default(10),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  APP_BASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  ),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  TLS_CERT_FILE: optionalString,
+  TLS_KEY_FILE: optionalString,
+  HTTP_REDIRECT_PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(65535).optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  ...Object.fromEntries(
+    SECRET_NAMES.map((name) => [name, z.preprocess(emptyAsUndefined, z.string().optional())]),
+  ),
+});
+
+export type Secrets = Record<SecretName, string>;
+
+export interface Config {
+  appEnv: AppEnv;
+  /** development and test: development accounts, generated secrets, cookies without Secure. */
+  isDevelopmentLike: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  database:
+    | { kind: 'pglite'; dataDir: string }
+    | { kind: 'postgres'; url: string; migrationUrl: string; poolSize: number };
+  redisUrl: string | null;
+  publicBaseUrl: URL;
+  trustProxy: string[];
+  tls: { certFile: string; keyFile: string; httpRedirectPort: number | null } | null;
+  logLevel: string;
+  secrets: Secrets;
+}
+
+const IP_OR_CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
+
+/** Reads the environment once. Nothing else in the service reads process.env. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0])} ${issue.message}`),
+    );
+  }
+  const values = parsed.data as z.infer<typeof envSchema> & Record<SecretName, string | undefined>;
+  const appEnv: AppEnv =
+    values.APP_ENV ?? (values.NODE_ENV === 'production' ? 'production' : 'development');
+  const isDevelopmentLike = appEnv === 'development' || appEnv === 'test';
+  const problems: string[] = [];
+
+  const dataDir = path.resolve(values.DATA_DIR);
+  const secrets = resolveSecrets(values, isDevelopmentLike, dataDir, problems);
+
+  if (!isDevelopmentLike && !values.APP_BASE_URL) {
+    problems.push(`APP_BASE_URL is required when APP_ENV is ${appEnv}`);
+  }
+  const trustProxy = (values.TRUST_PROXY ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (trustProxy.some((entry) => !IP_OR_CIDR.test(entry))) {
+    problems.push('TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges');
+  }
+  if (Boolean(values.TLS_CERT_FILE) !== Boolean(values.TLS_KEY_FILE)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  if (values.HTTP_REDIRECT_PORT && !values.TLS_CERT_FILE) {
+    problems.push('HTTP_REDIRECT_PORT needs TLS_CERT_FILE and TLS_KEY_FILE');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const port = values.PORT;
+  return {
+    appEnv,
+    isDevelopmentLike,
+    port,
+    host: values.HOST ?? (isDevelopmentLike ? '127.0.0.1' : '0.0.0.0'),
+    dataDir,
+    database: values.DATABASE_URL
+      ? {
+          kind: 'postgres',
+          url: values.DATABASE_URL,
+          migrationUrl: values.DATABASE_URL_UNPOOLED ?? values.DATABASE_URL,
+          poolSize: values.DATABASE_POOL_SIZE,
+        }
+      : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+    redisUrl: values.REDIS_URL ?? null,
+    publicBaseUrl: new URL(values.APP_BASE_URL ?? `http://localhost:${port}`),
+    trustProxy,
+    tls:
+      values.TLS_CERT_FILE && values.TLS_KEY_FILE
+        ? {
+            certFile: values.TLS_CERT_FILE,
+            keyFile: values.TLS_KEY_FILE,
+            httpRedirectPort: values.HTTP_REDIRECT_PORT ?? null,
+          }
+        : null,
+    logLevel: values.LOG_LEVEL,
+    secrets: secrets as Secrets,
+  };
+}
+
+const GENERATED_SECRETS_FILE = 'generated-secrets.json';
+
+function resolveSecrets(
+  values: Record<SecretName, string | undefined>,
+  isDevelopmentLike: boolean,
+  dataDir: string,
+  problems: string[],
+): Partial<Secrets> {
+  const missing = SECRET_NAMES.filter((name) => values[name] === undefined);
+  const generated = isDevelopmentLike && missing.length > 0 ? loadOrGenerate(dataDir, missing) : {};
+  const secrets: Partial<Secrets> = {};
+  for (const name of SECRET_NAMES) {
+    const value = values[name] ?? generated[name];
+    if (value === undefined) {
+      problems.push(`${name} is required when APP_ENV is staging or production`);
+      continue;
+    }
+    const check = secretSchemas[name].safeParse(value);
+    if (!check.success) {
+      problems.push(`${name} ${check.error.issues[0]?.message ?? 'is malformed'}`);
+      continue;
+    }
+    secrets[name] = value;
+  }
+  return secrets;
+}
+
+/** Development secrets live in DATA_DIR (git-ignored) so sessions and encrypted data survive restarts. */
+function loadOrGenerate(dataDir: string, missing: SecretName[]): Partial<Secrets> {
+  const file = path.join(dataDir, GENERATED_SECRETS_FILE);
+  const stored: Partial<Secrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  let changed = false;
+  for (const name of missing) {
+    if (stored[name] === undefined) {
+      stored[name] = randomBytes(32).toString('hex');
+      changed = true;
+    }
+  }
+  if (changed) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  }
+  return stored;
+}

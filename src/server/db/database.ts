@@ -1,0 +1,97 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import type { Config } from '../config/config.js';
+import * as schema from './schema.js';
+
+type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<
+  PgQueryResultHKT,
+  Schema,
+  ExtractTablesWithRelations<Schema>
+>;
+
+/**
+ * The connection to PostgreSQL (a server, or PGlite embedded in this process). Its `db` runs as
+ * the connecting user: services never use it directly, they go through withActor.
+ */
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Runs `work` in one transaction on a connection allowed to change the schema. */
+  withMigrationConnection<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PGlite keeps its whole buffer pool in this process: small buffers keep the idle footprint small. */
+const PGLITE_SETTINGS = [
+  'shared_buffers = 16MB',
+  'wal_buffers = 1MB',
+  'max_connections = 5',
+  'max_worker_processes = 0',
+  'max_wal_senders = 0',
+].join('\n');
+
+export async function openDatabase(settings: Config['database']): Promise<Database> {
+  return settings.kind === 'pglite'
+    ? openPglite(settings.dataDir)
+    : openPostgres(settings.url, settings.migrationUrl, settings.poolSize);
+}
+
+/** `dataDir` null keeps the database in memory (tests). */
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  const client = new PGlite(dataDir ?? undefined, { postgresqlconf: PGLITE_SETTINGS });
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    withMigrationConnection: (work) => db.transaction(work),
+    close: () => client.close(),
+  };
+}
+
+export async function openPostgres(
+  url: string,
+  migrationUrl: string,
+  poolSize: number,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'pension-admin',
+  });
+  // An idle connection dropped by the server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    async withMigrationConnection(work) {
+      const client = new pg.Client({
+        connectionString: migrationUrl,
+        connectionTimeoutMillis: 10_000,
+      });
+      client.on('error', () => undefined);
+      await client.connect();
+      try {
+        const migrationDb = drizzlePg({ client, schema }) as unknown as Db;
+        return await migrationDb.transaction(work);
+      } finally {
+        await client.end();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Rows of a raw `execute` result; both drivers answer with `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

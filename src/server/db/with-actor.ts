@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import { type ActorContext, isPlatformActor } from '../tenancy/actor.js';
+import type { Database, Transaction } from './database.js';
+
+export type { Transaction };
+
+/**
+ * The only way services reach tenant data. One transaction, in which the connection drops to
+ * the restricted role and carries the actor's tenant, so row-level security filters every
+ * query even when the service forgets to. Both settings are transaction-local: nothing leaks to
+ * the next request that gets the same pooled connection.
+ */
+export function withActor<T>(
+  database: Database,
+  actor: ActorContext,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return database.db.transaction(async (tx) => {
+    if (isPlatformActor(actor)) {
+      await tx.execute(sql`select set_config('role', 'pension_platform', true)`);
+    } else {
+      await tx.execute(
+        sql`select set_config('role', 'pension_app', true), set_config('app.tenant_id', ${actor.tenantId}, true)`,
+      );
+    }
+    return work(tx);
+  });
+}
+
+/**
+ * Read-only operations tooling (the audit chain verifier) that must see every tenant. Runs as the
+ * platform role, never as the connecting user, so it obeys the same grants as SuperAdmin work.
+ */
+export function withPlatformReadOnly<T>(
+  database: Database,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return database.db.transaction(
+    async (tx) => {
+      await tx.execute(sql`select set_config('role', 'pension_platform', true)`);
+      return work(tx);
+    },
+    { accessMode: 'read only' },
+  );
+}

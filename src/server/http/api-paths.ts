@@ -1,0 +1,78 @@
+/**
+ * Classifies request paths for the authentication gate (service-spec §5.2). The router and the
+ * gate must never disagree about whether a path is public, so the gate reasons about two forms:
+ * the path as sent, and the path a lenient decoder could turn it into (percent-decoded, `;`
+ * parameters and trailing dots dropped, duplicate slashes folded, dot segments resolved,
+ * lower-cased). A path is public only when both forms agree it is.
+ */
+
+const PUBLIC_API_PREFIXES = ['/api/auth/', '/api/health/'] as const;
+
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+function decodeFully(path: string): string | null {
+  let current = path;
+  for (let round = 0; round < 3; round += 1) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      return null;
+    }
+    if (decoded === current) return current;
+    current = decoded;
+  }
+  return null; // still encoded after three rounds: nothing legitimate needs that
+}
+
+/**
+ * The most lenient reading of a path, or null when it cannot be decoded at all. A trailing slash
+ * is dropped, so `/api/health/live/` is not "untouched" and gets no public pass.
+ */
+export function canonicalPath(url: string): string | null {
+  const decoded = decodeFully(pathOf(url));
+  if (decoded === null || decoded.includes('\0')) return null;
+  const segments: string[] = [];
+  for (const rawSegment of decoded.replace(/\\/g, '/').split('/')) {
+    const withoutParameters = rawSegment.split(';')[0] ?? '';
+    if (withoutParameters === '..') {
+      segments.pop();
+      continue;
+    }
+    const segment = withoutParameters.replace(/[.\s]+$/, '').toLowerCase();
+    if (segment !== '') segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}
+
+function isApi(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+function collapseSlashes(path: string): string {
+  return path.replace(/\/{2,}/g, '/').toLowerCase();
+}
+
+/** True when the gate must see a valid session before anything else runs. */
+export function requiresSession(url: string): boolean {
+  const path = pathOf(url);
+  const canonical = canonicalPath(url);
+  if (canonical === null) return true;
+  const apiLike = isApi(collapseSlashes(path)) || isApi(canonical);
+  if (!apiLike) return false;
+  const untouched = path === canonical;
+  return !(untouched && PUBLIC_API_PREFIXES.some((prefix) => canonical.startsWith(prefix)));
+}
+
+/** A health probe path as sent, without any of the tricks canonicalPath undoes. */
+export function isHealthPath(url: string): boolean {
+  const path = pathOf(url);
+  return path.startsWith('/api/health/') && canonicalPath(url) === path;
+}
+
+export function isApiPath(url: string): boolean {
+  return isApi(collapseSlashes(pathOf(url))) || isApi(canonicalPath(url) ?? '/api');
+}

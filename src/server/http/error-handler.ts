@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { HttpError } from './http-error.js';
+
+export interface ValidationIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * decisions.md §2: every error body is JSON with an `error` string; nothing internal (stack,
+ * SQL, file path, variable name, input value) ever reaches a client. Details go to the log.
+ */
+const errorHandler: FastifyPluginAsync = async (app) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues: ValidationIssue[] = error.validation.map((issue) => ({
+        path: issue.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        code: issue.keyword,
+        message: issue.message ?? 'Invalid value',
+      }));
+      return reply.code(400).send({ error: 'Validation failed', issues });
+    }
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send({ error: error.publicMessage });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply.code(503).send({ error: 'Service unavailable' });
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.code(400).send({ error: 'Invalid JSON' });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ error: 'Payload too large' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send({ error: 'Unsupported media type' });
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return reply.code(400).send({ error: 'Bad request' });
+    }
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return reply.code(400).send({ error: 'Invalid JSON' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'request rejected');
+      return reply.code(status).send({ error: 'Bad request' });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+};
+
+export default fp(errorHandler, { name: 'error-handler' });

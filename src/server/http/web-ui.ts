@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { isApiPath } from './api-paths.js';
+
+/** vite.config.ts writes this into every script, style and link tag (html.cspNonce). */
+export const NONCE_PLACEHOLDER = '__CSP_NONCE__';
+
+export interface WebUiOptions {
+  /** The Vite build output: index.html and assets/. */
+  root: string;
+}
+
+declare module 'fastify' {
+  interface FastifyReply {
+    sendAppPage(): FastifyReply;
+  }
+}
+
+/**
+ * Serves the built single-page app: hashed assets as static files, and index.html with this
+ * response's CSP nonce on every tag that needs one. Unknown non-API GETs that want HTML get the
+ * page too, so client-side routes survive a reload; everything else under /api gets JSON 404.
+ */
+const webUi: FastifyPluginAsync<WebUiOptions> = async (app, { root }) => {
+  const indexFile = path.join(root, 'index.html');
+  if (!existsSync(indexFile)) {
+    throw new Error(
+      `The web UI is not built (${path.basename(root)}/index.html is missing): run npm run build`,
+    );
+  }
+  const pageParts = readFileSync(indexFile, 'utf8').split(NONCE_PLACEHOLDER);
+
+  app.decorateReply('sendAppPage', function sendAppPage(this: FastifyReply) {
+    return this.code(200)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(pageParts.join(this.cspNonce));
+  });
+
+  await app.register(fastifyStatic, {
+    root,
+    index: false,
+    wildcard: false,
+    serve: true,
+    setHeaders(res, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+    allowedPath: (pathName) => pathName !== '/index.html' && !pathName.endsWith('.map'),
+  });
+
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.sendAppPage());
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !isApiPath(request.url) &&
+      (request.headers.accept ?? '').includes('text/html');
+    if (wantsPage) return reply.sendAppPage();
+    return reply.code(404).send({ error: 'Not found' });
+  });
+};
+
+export default fp(webUi, { name: 'web-ui' });

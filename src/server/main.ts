@@ -1,0 +1,76 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { buildApp, DEFAULT_WEB_ROOT } from './app.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrator.js';
+import { createLogger } from './http/logger.js';
+import { createHttpsRedirectServer } from './http/redirect-server.js';
+
+/** In-flight requests get this long to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config.database);
+  const { applied } = await migrate(database);
+  if (applied > 0) logger.info({ applied }, 'database migrations applied');
+
+  const app = await buildApp({
+    config,
+    database,
+    logger,
+    now: () => new Date(),
+    webRoot: DEFAULT_WEB_ROOT,
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  let redirectServer: Server | null = null;
+  if (config.tls?.httpRedirectPort) {
+    redirectServer = createHttpsRedirectServer(config.publicBaseUrl);
+    redirectServer.listen(config.tls.httpRedirectPort, config.host);
+    await once(redirectServer, 'listening');
+  }
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  logger.info({ url, appEnv: config.appEnv, database: database.kind }, 'ready');
+  if (config.isDevelopmentLike) process.stdout.write(`Pension admin is running at ${url}\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const forceExit = setTimeout(() => {
+      logger.error('shutdown grace period over: exiting with requests still open');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    forceExit.unref();
+    redirectServer?.close();
+    await app.close();
+    await database.close();
+    logger.info('shut down cleanly');
+    process.exit(0);
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+main().catch((error: unknown) => {
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+  process.stderr.write(`Start-up failed: ${reason}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/database.js';
+import { isSchemaCurrent } from '../../db/migrator.js';
+import { pingDatabase, withinTimeout } from '../../db/probe.js';
+
+/** Probes answer fast or not at all: a load balancer must not pile up waiting requests. */
+const PROBE_TIMEOUT_MS = 2_000;
+
+const okBody = z.object({ status: z.literal('ok') });
+const unavailableBody = z.object({ status: z.literal('unavailable'), error: z.string() });
+const UNAVAILABLE = { status: 'unavailable', error: 'Service unavailable' } as const;
+
+export interface HealthRoutesOptions {
+  database: Database;
+}
+
+/**
+ * service-spec §4: liveness, readiness and database probes. They never carry connection
+ * strings, variable names or stack traces: the body is either ok or unavailable. Each probe
+ * asks the database afresh, so they recover by themselves when it comes back.
+ */
+export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
+  app,
+  { database },
+) => {
+  const probeResponses = { 200: okBody, 503: unavailableBody };
+
+  app.get(
+    '/api/health/live',
+    { schema: { tags: ['health'], response: { 200: okBody } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/api/health/db',
+    { schema: { tags: ['health'], response: probeResponses } },
+    async (request, reply) => {
+      try {
+        await pingDatabase(database, PROBE_TIMEOUT_MS);
+        return { status: 'ok' as const };
+      } catch (error) {
+        request.log.warn({ err: error }, 'database probe failed');
+        return reply.code(503).send(UNAVAILABLE);
+      }
+    },
+  );
+
+  app.get(
+    '/api/health/ready',
+    { schema: { tags: ['health'], response: probeResponses } },
+    async (request, reply) => {
+      try {
+        const current = await withinTimeout(isSchemaCurrent(database), PROBE_TIMEOUT_MS);
+        if (current) return { status: 'ok' as const };
+        request.log.warn('readiness: migrations are not all applied');
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness probe failed');
+      }
+      return reply.code(503).send(UNAVAILABLE);
+    },
+  );
+};

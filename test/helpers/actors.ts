@@ -1,0 +1,31 @@
+import { createId } from '@paralleldrive/cuid2';
+import type { PlatformActor, TenantActor } from '../../src/server/tenancy/actor.js';
+import type { Role } from '../../src/server/tenancy/roles.js';
+
+const requestContext = { ipAddress: '203.0.113.7', userAgent: 'vitest' };
+
+export function tenantActor(
+  tenantId: string,
+  role: Exclude<Role, 'SuperAdmin'> = 'BrokerAdmin',
+  employerId: string | null = null,
+): TenantActor {
+  return {
+    userId: createId(),
+    email: 'someone@broker.example',
+    role,
+    tenantId,
+    employerId,
+    ...requestContext,
+  };
+}
+
+export function platformActor(): PlatformActor {
+  return {
+    userId: createId(),
+    email: 'platform@operator.example',
+    role: 'SuperAdmin',
+    tenantId: null,
+    employerId: null,
+    ...requestContext,
+  };
+}

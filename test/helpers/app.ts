@@ -1,0 +1,57 @@
+import { type App, buildApp, DEFAULT_WEB_ROOT } from '../../src/server/app.js';
+import { createSessionTokens, type SessionClaims } from '../../src/server/auth/session-token.js';
+import type { Config } from '../../src/server/config/config.js';
+import type { Database } from '../../src/server/db/database.js';
+import { createLogger } from '../../src/server/http/logger.js';
+import { testConfig } from './config.js';
+import { openTestDatabase } from './database.js';
+import { captureLogs } from './logs.js';
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  config: Config;
+  logs: ReturnType<typeof captureLogs>;
+  /** A signed session token for these claims, as sign-in would issue it. */
+  tokenFor(claims: SessionClaims): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string | undefined>;
+  /** Reuse a database (and leave it open on close). */
+  database?: Database;
+  now?: () => Date;
+  /** Called before the app is ready, to add routes a test needs. */
+  extend?: (app: App) => void | Promise<void>;
+}
+
+/** The real app on a fresh database with logs captured; every suite builds its app here. */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const owned = options.database ? null : await openTestDatabase();
+  const database = options.database ?? (owned as NonNullable<typeof owned>).database;
+  const logs = captureLogs();
+  const now = options.now ?? (() => new Date());
+  const app = await buildApp({
+    config,
+    database,
+    logger: createLogger('debug', logs.stream),
+    now,
+    webRoot: DEFAULT_WEB_ROOT,
+  });
+  await options.extend?.(app);
+  await app.ready();
+  const tokens = createSessionTokens({ secret: config.secrets.AUTH_SECRET, now });
+  return {
+    app,
+    database,
+    config,
+    logs,
+    tokenFor: (claims) => tokens.issue(claims),
+    async close() {
+      await app.close();
+      await owned?.dispose();
+    },
+  };
+}

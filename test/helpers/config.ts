@@ -1,0 +1,29 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Config, loadConfig } from '../../src/server/config/config.js';
+
+/** Secrets of the right shape, fixed so tests can mint tokens and check ciphertexts. */
+export const TEST_SECRETS = {
+  AUTH_SECRET: 'test-auth-secret-that-is-long-enough-0001',
+  PPS_ENCRYPTION_KEY: 'a'.repeat(64),
+  AI_KEY_ENCRYPTION_SECRET: 'b'.repeat(64),
+  CRON_SECRET: 'test-cron-secret-that-is-long-enough-0001',
+  RAG_INGEST_SECRET: 'test-rag-secret-that-is-long-enough-00001',
+} as const;
+
+export function testDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'pension-test-'));
+}
+
+/** A config as the service would load it, for APP_ENV test unless the overrides say otherwise. */
+export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
+  return loadConfig({
+    APP_ENV: 'test',
+    DATA_DIR: testDataDir(),
+    LOG_LEVEL: 'info',
+    APP_BASE_URL: 'https://pensions.example.ie',
+    ...TEST_SECRETS,
+    ...overrides,
+  });
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Database, openPglite, openPostgres } from '../../src/server/db/database.js';
+import { migrate } from '../../src/server/db/migrator.js';
+
+/**
+ * Which engine the tests run on: PGlite by default; the PostgreSQL server at DATABASE_URL when
+ * it is set. On the server every test file gets a database of its own, dropped afterwards.
+ */
+export const serverUrl = process.env.DATABASE_URL || null;
+export const onPostgres = serverUrl !== null;
+
+export interface TestDatabase {
+  database: Database;
+  /** Connection URL of this file's own database (PostgreSQL only). */
+  url: string | null;
+  dispose(): Promise<void>;
+}
+
+function withDatabaseName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl ?? undefined });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database; migrated unless `migrated: false`. */
+export async function openTestDatabase({ migrated = true } = {}): Promise<TestDatabase> {
+  if (serverUrl === null) {
+    const database = await openPglite(null);
+    if (migrated) await migrate(database);
+    return { database, url: null, dispose: () => database.close() };
+  }
+  const name = `pension_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = withDatabaseName(serverUrl, name);
+  const database = await openPostgres(url, url, 4);
+  if (migrated) await migrate(database);
+  return {
+    database,
+    url,
+    async dispose() {
+      await database.close();
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
