@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -33,8 +33,6 @@ export interface AppDependencies {
   now: () => Date;
   webRoot: string;
 }
-
-export type App = FastifyInstance;
 
 /** Assembles the service from its parts; listening and shutdown belong to the caller. */
 export async function buildApp({ config, database, logger, now, webRoot }: AppDependencies) {
@@ -88,3 +86,5 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
 
   return app;
 }
+
+export type App = Awaited<ReturnType<typeof buildApp>>;
