@@ -17,6 +17,7 @@ import type { Database } from './db/database.js';
 import authGate from './http/auth-gate.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
+import { answerMalformedRequest } from './http/malformed-request.js';
 import securityHeaders from './http/security-headers.js';
 import webUi from './http/web-ui.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -48,6 +49,7 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
     return503OnClosing: true,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 256 },
+    frameworkErrors: answerMalformedRequest,
     ...(config.tls
       ? {
           https: {

@@ -60,7 +60,8 @@ function collapseSlashes(path: string): string {
 export function requiresSession(url: string): boolean {
   const path = pathOf(url);
   const canonical = canonicalPath(url);
-  if (canonical === null) return true;
+  // Undecodable: the router refuses it too; only its raw form can say whether it aimed at the API.
+  if (canonical === null) return isApi(collapseSlashes(path));
   const apiLike = isApi(collapseSlashes(path)) || isApi(canonical);
   if (!apiLike) return false;
   const untouched = path === canonical;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -40,14 +40,18 @@ export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
+export function applySecurityHeaders(reply: FastifyReply): void {
+  const nonce = randomBytes(16).toString('base64');
+  reply.cspNonce = nonce;
+  reply.headers(STATIC_SECURITY_HEADERS);
+  reply.header('content-security-policy', contentSecurityPolicy(nonce));
+}
+
 const securityHeaders: FastifyPluginAsync = async (app) => {
   app.decorateReply('cspNonce', '');
   // onRequest, before any other hook can answer: a 401, 404 or 413 carries the headers too.
   app.addHook('onRequest', async (_request, reply) => {
-    const nonce = randomBytes(16).toString('base64');
-    reply.cspNonce = nonce;
-    reply.headers(STATIC_SECURITY_HEADERS);
-    reply.header('content-security-policy', contentSecurityPolicy(nonce));
+    applySecurityHeaders(reply);
   });
 };
 

@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TEST_SECRETS, testDataDir } from '../../../test/helpers/config.js';
+import { ConfigError, loadConfig } from './config.js';
+
+const productionEnv = (overrides: Record<string, string | undefined> = {}) => ({
+  APP_ENV: 'production',
+  APP_BASE_URL: 'https://pensions.example.ie',
+  DATA_DIR: testDataDir(),
+  ...TEST_SECRETS,
+  ...overrides,
+});
+
+function configErrorOf(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected loadConfig to refuse this environment');
+}
+
+const badSecrets: Array<[string, string | undefined, string]> = [
+  ['AUTH_SECRET', undefined, 'is required'],
+  ['AUTH_SECRET', 'short-secret-31-characters-long', 'at least 32 characters'],
+  ['PPS_ENCRYPTION_KEY', undefined, 'is required'],
+  ['PPS_ENCRYPTION_KEY', 'ab'.repeat(31), '64 hexadecimal'],
+  ['PPS_ENCRYPTION_KEY', 'zz'.repeat(32), '64 hexadecimal'],
+  ['PPS_ENCRYPTION_KEY', 'ab'.repeat(33), '64 hexadecimal'],
+  ['AI_KEY_ENCRYPTION_SECRET', undefined, 'is required'],
+  ['AI_KEY_ENCRYPTION_SECRET', 'not-hex-at-all', '64 hexadecimal'],
+  ['CRON_SECRET', undefined, 'is required'],
+  ['CRON_SECRET', 'tiny', 'at least 32 characters'],
+  ['RAG_INGEST_SECRET', undefined, 'is required'],
+  ['RAG_INGEST_SECRET', 'tiny', 'at least 32 characters'],
+];
+
+describe('configuration', () => {
+  for (const appEnv of ['staging', 'production']) {
+    for (const [name, value, reason] of badSecrets) {
+      it(`refuses to start under ${appEnv} when ${name} is ${value === undefined ? 'missing' : 'malformed'}`, () => {
+        const error = configErrorOf(productionEnv({ APP_ENV: appEnv, [name]: value }));
+        expect(error.message).toContain(name);
+        expect(error.message).toContain(reason);
+        expect(error.message.split('\n')).toHaveLength(1);
+        if (value) expect(error.message).not.toContain(value);
+      });
+    }
+  }
+
+  it('treats an empty secret as missing', () => {
+    const error = configErrorOf(productionEnv({ AUTH_SECRET: '' }));
+    expect(error.message).toContain('AUTH_SECRET is required');
+  });
+
+  it('requires APP_BASE_URL outside development and test', () => {
+    expect(configErrorOf(productionEnv({ APP_BASE_URL: undefined })).message).toContain(
+      'APP_BASE_URL',
+    );
+  });
+
+  it('refuses a malformed secret in development too, without echoing it', () => {
+    const error = configErrorOf({
+      APP_ENV: 'development',
+      DATA_DIR: testDataDir(),
+      PPS_ENCRYPTION_KEY: 'secret-value-123',
+    });
+    expect(error.message).toContain('PPS_ENCRYPTION_KEY');
+    expect(error.message).not.toContain('secret-value-123');
+  });
+
+  it('generates missing development secrets once and keeps them in DATA_DIR, readable by the owner only', () => {
+    const dataDir = testDataDir();
+    const first = loadConfig({ APP_ENV: 'development', DATA_DIR: dataDir });
+    const second = loadConfig({ APP_ENV: 'development', DATA_DIR: dataDir });
+    expect(second.secrets).toEqual(first.secrets);
+    expect(first.secrets.PPS_ENCRYPTION_KEY).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.secrets.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dataDir, 'generated-secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).AUTH_SECRET).toBe(first.secrets.AUTH_SECRET);
+  });
+
+  it('uses a secret from the environment in preference to a generated one', () => {
+    const config = loadConfig({
+      APP_ENV: 'test',
+      DATA_DIR: testDataDir(),
+      CRON_SECRET: TEST_SECRETS.CRON_SECRET,
+    });
+    expect(config.secrets.CRON_SECRET).toBe(TEST_SECRETS.CRON_SECRET);
+  });
+
+  it('defaults APP_ENV to development, and to production when NODE_ENV is production', () => {
+    expect(loadConfig({ DATA_DIR: testDataDir() }).appEnv).toBe('development');
+    expect(configErrorOf({ NODE_ENV: 'production', DATA_DIR: testDataDir() }).message).toContain(
+      'AUTH_SECRET is required',
+    );
+  });
+
+  it('chooses PGlite under DATA_DIR by default and PostgreSQL when DATABASE_URL is set', () => {
+    const dataDir = testDataDir();
+    expect(loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir }).database).toEqual({
+      kind: 'pglite',
+      dataDir: path.join(dataDir, 'pglite'),
+    });
+    const database = loadConfig({
+      APP_ENV: 'test',
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'postgres://app@db.internal/pensions',
+      DATABASE_URL_UNPOOLED: 'postgres://owner@db.internal/pensions',
+    }).database;
+    expect(database).toMatchObject({
+      kind: 'postgres',
+      url: 'postgres://app@db.internal/pensions',
+      migrationUrl: 'postgres://owner@db.internal/pensions',
+    });
+  });
+
+  it('rejects an unparseable TRUST_PROXY, a lone TLS file and a bad port', () => {
+    expect(
+      configErrorOf(productionEnv({ TRUST_PROXY: '10.0.0.1, evil.example' })).message,
+    ).toContain('TRUST_PROXY');
+    expect(configErrorOf(productionEnv({ TLS_CERT_FILE: '/tmp/cert.pem' })).message).toContain(
+      'TLS_KEY_FILE',
+    );
+    expect(configErrorOf(productionEnv({ PORT: '70000' })).message).toContain('PORT');
+  });
+
+  it('stops the real start-up with one line on stderr that names the variable and not its value', () => {
+    const malformedKey = 'f00d'.repeat(10);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      env: { PATH: process.env.PATH, ...productionEnv({ PPS_ENCRYPTION_KEY: malformedKey }) },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^Configuration error: PPS_ENCRYPTION_KEY must be exactly 64 hexadecimal/,
+    );
+    expect(result.stderr + result.stdout).not.toContain(malformedKey);
+  });
+});

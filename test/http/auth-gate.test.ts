@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalPath, requiresSession } from '../../src/server/http/api-paths.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { rawGet } from '../helpers/raw-http.js';
+
+let t: TestApp;
+let port: number;
+let handlerRuns = 0;
+beforeAll(async () => {
+  t = await buildTestApp({
+    extend(app) {
+      // A protected handler that would reveal whether the gate let a request through.
+      app.get('/api/schemes/:id', async () => {
+        handlerRuns += 1;
+        return { secret: 'tenant data' };
+      });
+    },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as { port: number }).port;
+});
+afterAll(() => t.close());
+
+const tricks = [
+  '/api/schemes',
+  '/api/schemes/abc',
+  '/api',
+  '/api/',
+  '//api/schemes',
+  '///api//schemes',
+  '/api/health/../schemes',
+  '/api/health/%2e%2e/schemes',
+  '/api/health/%2E%2E/schemes',
+  '/api/health/%252e%252e/schemes',
+  '/api/auth/../schemes',
+  '/api/auth/%2e%2e/schemes/abc',
+  '/API/schemes',
+  '/Api/Schemes/abc',
+  '/api/schemes.',
+  '/api/schemes/abc.',
+  '/api./schemes',
+  '/api/schemes;jsessionid=1',
+  '/api/health;x=1/../schemes',
+  '/api/health/live/..;/../schemes',
+  '/%61pi/schemes',
+  '/x/../api/schemes',
+  '/api/schemes/..%2f..%2fapi%2fhealth%2flive',
+  '/api/health\\..\\schemes',
+  '/api/health/live/',
+  '/api/%zz',
+  '/api/schemes/%zz',
+  '/api/health/%zz',
+];
+
+describe('the authentication gate (service-spec §5.2)', () => {
+  for (const url of tricks) {
+    it(`answers 401 before any handler for ${url}, sent as raw bytes`, async () => {
+      const before = handlerRuns;
+      const response = await rawGet(port, url);
+      expect(response.statusCode).toBe(401);
+      expect(JSON.parse(response.body)).toEqual({ error: 'Unauthorized' });
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['content-security-policy']).toMatch(
+        /^default-src 'self'; script-src 'self' 'nonce-/,
+      );
+      expect(handlerRuns).toBe(before);
+    });
+  }
+
+  it('answers 401 for every method, before the body is even parsed', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      const response = await t.app.inject({
+        method,
+        url: '/api/schemes',
+        headers: { 'content-type': 'application/json' },
+        payload: '{not json',
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: 'Unauthorized' });
+    }
+  });
+
+  it('lets the public auth and health paths through without a session', async () => {
+    expect((await t.app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+    const auth = await t.app.inject({ url: '/api/auth/not-a-route' });
+    expect(auth.statusCode).toBe(404);
+    expect(auth.json()).toEqual({ error: 'Not found' });
+  });
+
+  it('ignores brokerId tricks in query and headers: only the token counts', async () => {
+    const response = await t.app.inject({
+      url: '/api/schemes/abc?brokerId=b1',
+      headers: { 'x-broker-id': 'b1', 'x-tenant-id': 'b1' },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('refuses garbage, tampered, foreign-secret and expired tokens', async () => {
+    const claims = { userId: 'u1', role: 'BrokerUser' as const, brokerId: 'b1', employerId: null };
+    const valid = await t.tokenFor(claims);
+    const [header, payload, signature] = valid.split('.');
+    const forged = JSON.parse(Buffer.from(String(payload), 'base64url').toString());
+    forged.brokerId = 'b2';
+    const tampered = `${header}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`;
+    const noneAlg = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+    const other = await buildTestApp({
+      database: t.database,
+      env: { AUTH_SECRET: 'another-secret-that-is-also-long-enough' },
+    });
+    const foreign = await other.tokenFor(claims);
+    await other.app.close();
+    const expiredApp = await buildTestApp({
+      database: t.database,
+      now: () => new Date(Date.now() - 31 * 60 * 1000),
+    });
+    const expired = await expiredApp.tokenFor(claims);
+    await expiredApp.app.close();
+
+    for (const token of ['garbage', tampered, noneAlg, foreign, expired]) {
+      const response = await t.app.inject({
+        url: '/api/schemes/abc',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.statusCode).toBe(401);
+      const cookie = await t.app.inject({ url: '/api/schemes/abc', cookies: { session: token } });
+      expect(cookie.statusCode).toBe(401);
+    }
+    const accepted = await t.app.inject({
+      url: '/api/schemes/abc',
+      headers: { authorization: `Bearer ${valid}` },
+    });
+    expect(accepted.statusCode).toBe(200);
+    const byCookie = await t.app.inject({ url: '/api/schemes/abc', cookies: { session: valid } });
+    expect(byCookie.statusCode).toBe(200);
+  });
+
+  it('answers JSON 404 for an unknown API route once the session is valid', async () => {
+    const token = await t.tokenFor({
+      userId: 'u1',
+      role: 'BrokerAdmin',
+      brokerId: 'b1',
+      employerId: null,
+    });
+    const response = await t.app.inject({
+      url: '/api/unknown',
+      headers: { authorization: `Bearer ${token}`, accept: 'text/html' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Not found' });
+  });
+});
+
+describe('path classification', () => {
+  it('reads paths the way a lenient decoder would', () => {
+    expect(canonicalPath('/api/health/%2e%2e/schemes?x=1')).toBe('/api/schemes');
+    expect(canonicalPath('//API//Schemes;v=1/')).toBe('/api/schemes');
+    expect(canonicalPath('/a/b/../../../api')).toBe('/api');
+    expect(canonicalPath('/%E0%A4%A')).toBeNull();
+  });
+
+  it('answers a malformed non-API URL with a plain 400 that does not echo it', async () => {
+    const response = await rawGet(port, '/%zz-secret-looking-path');
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ error: 'Bad request' });
+    expect(response.body).not.toContain('secret-looking');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('keeps the page and its assets public', () => {
+    expect(requiresSession('/')).toBe(false);
+    expect(requiresSession('/assets/index-abc.js')).toBe(false);
+    expect(requiresSession('/employers/abc')).toBe(false);
+    expect(requiresSession('/apix')).toBe(false);
+    expect(requiresSession('/monitoring')).toBe(false);
+  });
+});
