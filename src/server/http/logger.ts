@@ -41,8 +41,12 @@ function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/[_-]/g, '');
 }
 
+/** `"password":"…"`, `password=…`, `token: …` inside free text (error messages quoting input). */
+const SECRET_ASSIGNMENT =
+  /(["']?)((?:new|current)?[_-]?pass(?:word|wd)?|pwd|(?:access|refresh|reset)?[_-]?token|secret|api[_-]?key|authorization|cookie)\1(\s*[:=]\s*)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s,&;}]+)/gi;
+
 export function scrubText(text: string): string {
-  let result = text;
+  let result = text.replace(SECRET_ASSIGNMENT, `$1$2$1$3"${REDACTED}"`);
   for (const pattern of SECRET_PATTERNS) result = result.replace(pattern, REDACTED);
   return result;
 }
@@ -67,8 +71,8 @@ export function loggableUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return scrubText(url);
   const names = new URLSearchParams(url.slice(queryStart + 1)).keys();
-  const query = [...new Set(names)].map((name) => `${encodeURIComponent(name)}=${REDACTED}`);
-  return scrubText(`${url.slice(0, queryStart)}?${query.join('&')}`);
+  const query = [...new Set(names)].map((name) => `${scrubText(encodeURIComponent(name))}=${REDACTED}`);
+  return `${scrubText(url.slice(0, queryStart))}?${query.join('&')}`;
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

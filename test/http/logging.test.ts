@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrub, scrubText } from '../../src/server/http/logger.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+const PASSWORD = 'Correct-Horse-Battery-Staple-42';
+const EMAIL = 'mary.murphy@employer.example.ie';
+const PPSN = '6433435F';
+const RESET_TOKEN = 'a3f1'.repeat(16);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({
+    extend(app) {
+      // Careless code on purpose: logs the whole body and fails with the input in its message.
+      app.post('/api/auth/test-careless', async (request) => {
+        request.log.info({ body: request.body, headers: request.headers }, 'received');
+        request.log.warn(`sign-in attempt for ${EMAIL} with ${PPSN}`);
+        throw new Error(`could not process ${JSON.stringify(request.body)}`);
+      });
+    },
+  });
+});
+afterAll(() => t.close());
+
+describe('structured logs', () => {
+  it('contain no password, token, e-mail address or PPS number from a request, whatever the code logs', async () => {
+    const session = await t.tokenFor({ userId: 'u1', role: 'BrokerAdmin', brokerId: 'b1', employerId: null });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/test-careless?token=${RESET_TOKEN}&email=${encodeURIComponent(EMAIL)}`,
+      headers: { authorization: `Bearer ${session}`, cookie: `session=${session}` },
+      payload: { email: EMAIL, password: PASSWORD, ppsNumber: PPSN, nested: { Password: PASSWORD } },
+    });
+    expect(response.statusCode).toBe(500);
+    const logged = t.logs.text();
+    expect(logged.length).toBeGreaterThan(0);
+    for (const secret of [PASSWORD, EMAIL, PPSN, RESET_TOKEN, session, session.split('.')[1] as string]) {
+      expect(logged).not.toContain(secret);
+    }
+    expect(logged).toContain('[REDACTED]');
+  });
+
+  it('carry a request id and the route, with query values removed', async () => {
+    await t.app.inject({ url: `/api/health/live?token=${RESET_TOKEN}` });
+    const entry = t.logs.entries().find((line) => line.message === 'incoming request' && JSON.stringify(line).includes('/api/health/live'));
+    expect(entry?.reqId).toEqual(expect.any(String));
+    expect((entry?.req as { url: string }).url).toBe('/api/health/live?token=[REDACTED]');
+  });
+});
+
+describe('scrubbing', () => {
+  it('removes secrets by key at any depth and by shape in free text', () => {
+    expect(scrub({ user: { EMAIL_ADDRESS: 'x', api_key: 'k', name: 'Ann' } })).toEqual({
+      user: { EMAIL_ADDRESS: '[REDACTED]', api_key: '[REDACTED]', name: 'Ann' },
+    });
+    expect(scrubText(`PPSN 6433435oa for ${EMAIL}`)).toBe('PPSN [REDACTED] for [REDACTED]');
+  });
+});
