@@ -54,3 +54,14 @@ export async function openTestDatabase({ migrated = true } = {}): Promise<TestDa
     },
   };
 }
+
+/** The database's own message for a failed query (drizzle wraps it as the cause). */
+export async function databaseErrorOf(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause;
+    return cause?.message ?? (error as Error).message;
+  }
+  throw new Error('expected the query to fail');
+}

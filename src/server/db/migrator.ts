@@ -18,8 +18,8 @@ interface AppliedMigration {
   created_at: string;
 }
 
-function loadMigrations(): MigrationMeta[] {
-  return readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
+function loadMigrations(folder: string): MigrationMeta[] {
+  return readMigrationFiles({ migrationsFolder: folder });
 }
 
 async function appliedMigrations(tx: Transaction): Promise<AppliedMigration[]> {
@@ -39,8 +39,11 @@ async function appliedMigrations(tx: Transaction): Promise<AppliedMigration[]> {
  * this build's version or nothing changes. Several processes may start at once; the advisory
  * lock lets one migrate while the others wait and then find nothing to do.
  */
-export async function migrate(database: Database): Promise<{ applied: number }> {
-  const migrations = loadMigrations();
+export async function migrate(
+  database: Database,
+  folder: string = MIGRATIONS_FOLDER,
+): Promise<{ applied: number }> {
+  const migrations = loadMigrations(folder);
   return database.withMigrationConnection(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
     const applied = await appliedMigrations(tx);
@@ -67,7 +70,7 @@ export async function migrate(database: Database): Promise<{ applied: number }> 
 
 /** True when every migration of this build is applied (readiness). */
 export async function isSchemaCurrent(database: Database): Promise<boolean> {
-  const expected = loadMigrations().map((migration) => migration.hash);
+  const expected = loadMigrations(MIGRATIONS_FOLDER).map((migration) => migration.hash);
   const result = await database.db.execute(
     sql`select hash from schema_migrations where hash in ${expected}`,
   );
