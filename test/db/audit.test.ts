@@ -2,20 +2,25 @@ import { spawnSync } from 'node:child_process';
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENESIS_HASH } from '../../src/server/audit/audit-chain.js';
 import {
   type AuditAction,
   AuditTenantMismatchError,
   createAuditService,
   verifyAuditChains,
 } from '../../src/server/audit/audit.service.js';
+import { GENESIS_HASH } from '../../src/server/audit/audit-chain.js';
 import { openPglite, rowsOf } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrator.js';
 import { auditLog, brokers, employers } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 import { testDataDir } from '../helpers/config.js';
-import { databaseErrorOf, onPostgres, openTestDatabase, type TestDatabase } from '../helpers/database.js';
+import {
+  databaseErrorOf,
+  onPostgres,
+  openTestDatabase,
+  type TestDatabase,
+} from '../helpers/database.js';
 
 const FIXED_TIME = new Date('2026-03-04T05:06:07.089Z');
 const audit = createAuditService({ now: () => FIXED_TIME });
@@ -105,7 +110,9 @@ describe('the audit log', () => {
 
   it('leaves no trace of a change whose audit write fails', async () => {
     const tenantId = await newBroker();
-    await expect(createEmployerAudited(tenantId, 'Not A Dotted Action' as AuditAction)).rejects.toThrow();
+    await expect(
+      createEmployerAudited(tenantId, 'Not A Dotted Action' as AuditAction),
+    ).rejects.toThrow();
     expect(await countAsOwner('employers', 'broker_id', tenantId)).toBe(0);
     expect(await countAsOwner('audit_log', 'tenant_id', tenantId)).toBe(0);
   });
@@ -115,7 +122,14 @@ describe('the audit log', () => {
     const actor = tenantActor(own);
     await expect(
       withActor(t.database, actor, (tx) =>
-        audit.record(tx, actor, { action: 'employer.updated', entityType: 'employer', entityId: 'x', tenantId: other, previousState: null, newState: null }),
+        audit.record(tx, actor, {
+          action: 'employer.updated',
+          entityType: 'employer',
+          entityId: 'x',
+          tenantId: other,
+          previousState: null,
+          newState: null,
+        }),
       ),
     ).rejects.toBeInstanceOf(AuditTenantMismatchError);
     expect(await countAsOwner('audit_log', 'tenant_id', other)).toBe(0);
@@ -141,7 +155,9 @@ describe('the audit log', () => {
       const tenantId = await newBroker();
       await createEmployerAudited(tenantId);
       for (const actor of [tenantActor(tenantId), platformActor()]) {
-        const message = await databaseErrorOf(withActor(t.database, actor, (tx) => tx.execute(build())));
+        const message = await databaseErrorOf(
+          withActor(t.database, actor, (tx) => tx.execute(build())),
+        );
         expect(message).toMatch(/permission denied/);
       }
       expect(await countAsOwner('audit_log', 'tenant_id', tenantId)).toBe(1);
@@ -169,10 +185,16 @@ describe('the chain verifier', () => {
   it('names the first record edited in place', async () => {
     const tenantId = await newBroker();
     for (let i = 0; i < 4; i += 1) await createEmployerAudited(tenantId);
-    await tamper(sql`update audit_log set new_state = '{"name":"Forged"}' where chain_key = ${tenantId} and chain_index = 2`);
+    await tamper(
+      sql`update audit_log set new_state = '{"name":"Forged"}' where chain_key = ${tenantId} and chain_index = 2`,
+    );
     const report = await verifyAuditChains(t.database, { tenantId });
     expect(report.broken).toEqual([
-      expect.objectContaining({ chainKey: tenantId, chainIndex: 2, fault: { kind: 'hash-mismatch' } }),
+      expect.objectContaining({
+        chainKey: tenantId,
+        chainIndex: 2,
+        fault: { kind: 'hash-mismatch' },
+      }),
     ]);
   });
 
@@ -189,7 +211,9 @@ describe('the chain verifier', () => {
   it('detects a record whose hash was recomputed to hide an edit', async () => {
     const tenantId = await newBroker();
     for (let i = 0; i < 3; i += 1) await createEmployerAudited(tenantId);
-    await tamper(sql`update audit_log set hash = repeat('f', 64) where chain_key = ${tenantId} and chain_index = 1`);
+    await tamper(
+      sql`update audit_log set hash = repeat('f', 64) where chain_key = ${tenantId} and chain_index = 1`,
+    );
     const report = await verifyAuditChains(t.database, { tenantId });
     expect(report.broken[0]).toMatchObject({ chainIndex: 1, fault: { kind: 'hash-mismatch' } });
   });
@@ -200,9 +224,13 @@ describe('the chain verifier', () => {
     if (onPostgres && t.url) {
       env.DATABASE_URL = t.url;
       env.DATA_DIR = testDataDir();
-      await withActor(t.database, platformActor(), (tx) => tx.insert(brokers).values({ id: tenantId, name: 'CLI' }));
+      await withActor(t.database, platformActor(), (tx) =>
+        tx.insert(brokers).values({ id: tenantId, name: 'CLI' }),
+      );
       for (let i = 0; i < 2; i += 1) await createEmployerAudited(tenantId);
-      await tamper(sql`update audit_log set entity_id = 'other' where chain_key = ${tenantId} and chain_index = 2`);
+      await tamper(
+        sql`update audit_log set entity_id = 'other' where chain_key = ${tenantId} and chain_index = 2`,
+      );
     } else {
       // The CLI is another process: give it a PGlite database on disk, prepared and closed here.
       env.DATA_DIR = testDataDir();
@@ -212,19 +240,34 @@ describe('the chain verifier', () => {
       await withActor(onDisk, actor, async (tx) => {
         await tx.insert(brokers).values({ id: tenantId, name: 'CLI' });
         for (let i = 0; i < 2; i += 1) {
-          await audit.record(tx, actor, { action: 'broker.updated', entityType: 'broker', entityId: tenantId, tenantId, previousState: null, newState: { i } });
+          await audit.record(tx, actor, {
+            action: 'broker.updated',
+            entityType: 'broker',
+            entityId: tenantId,
+            tenantId,
+            previousState: null,
+            newState: { i },
+          });
         }
       });
-      await onDisk.db.execute(sql`alter table audit_log disable trigger audit_log_no_update_or_delete`);
+      await onDisk.db.execute(
+        sql`alter table audit_log disable trigger audit_log_no_update_or_delete`,
+      );
       await onDisk.db.execute(sql`update audit_log set entity_id = 'other' where chain_index = 2`);
       await onDisk.close();
     }
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'audit:verify', '--tenant', tenantId], {
-      env,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/cli.ts', 'audit:verify', '--tenant', tenantId],
+      {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(new RegExp(`BROKEN chain ${tenantId}: record \\w+ at position 2 \\(hash-mismatch\\)`));
+    expect(result.stdout).toMatch(
+      new RegExp(`BROKEN chain ${tenantId}: record \\w+ at position 2 \\(hash-mismatch\\)`),
+    );
   });
 });

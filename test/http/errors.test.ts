@@ -9,15 +9,23 @@ beforeAll(async () => {
     extend(app) {
       app.post(
         '/api/auth/test-body',
-        { schema: { body: z.object({ name: z.string().min(1).max(200), type: z.enum(['DB', 'DC']) }) } },
+        {
+          schema: {
+            body: z.object({ name: z.string().min(1).max(200), type: z.enum(['DB', 'DC']) }),
+          },
+        },
         async () => ({ ok: true }),
       );
       app.get('/api/health/test-crash', async () => {
-        const error = new Error('relation "members" does not exist at /srv/app/src/db.ts:12 DATABASE_URL=postgres://u:p@h/db');
+        const error = new Error(
+          'relation "members" does not exist at /srv/app/src/db.ts:12 DATABASE_URL=postgres://u:p@h/db',
+        );
         throw error;
       });
       app.get('/api/health/test-db-down', async () => {
-        throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
+        throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), {
+          code: 'ECONNREFUSED',
+        });
       });
       app.get('/api/health/test-forbidden', async () => {
         throw new HttpError(403, 'Forbidden');
@@ -40,7 +48,11 @@ describe('error responses (decisions.md §2, service-spec §7)', () => {
     expect(body.issues).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ path: 'name', code: 'too_small', message: expect.any(String) }),
-        expect.objectContaining({ path: 'type', code: 'invalid_value', message: expect.any(String) }),
+        expect.objectContaining({
+          path: 'type',
+          code: 'invalid_value',
+          message: expect.any(String),
+        }),
       ]),
     );
     expect(response.body).not.toContain('XX-secret-input');

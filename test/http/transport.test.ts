@@ -18,7 +18,10 @@ afterAll(() => shared.dispose());
 describe('plain HTTP in staging and production (service-spec §5.6)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ database: shared.database, env: { APP_ENV: 'staging', TRUST_PROXY: '127.0.0.1' } });
+    t = await buildTestApp({
+      database: shared.database,
+      env: { APP_ENV: 'staging', TRUST_PROXY: '127.0.0.1' },
+    });
   });
   afterAll(() => t.app.close());
 
@@ -30,7 +33,9 @@ describe('plain HTTP in staging and production (service-spec §5.6)', () => {
     });
     expect(response.statusCode).toBe(301);
     expect(response.headers.location).toBe('https://pensions.example.ie/api/schemes?page=2');
-    expect(response.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains; preload');
+    expect(response.headers['strict-transport-security']).toBe(
+      'max-age=63072000; includeSubDomains; preload',
+    );
   });
 
   it('leaves health probes reachable so load balancers can probe', async () => {
@@ -39,14 +44,25 @@ describe('plain HTTP in staging and production (service-spec §5.6)', () => {
   });
 
   it('trusts X-Forwarded-Proto from a trusted proxy only', async () => {
-    const viaProxy = await t.app.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' }, remoteAddress: '127.0.0.1' });
+    const viaProxy = await t.app.inject({
+      url: '/',
+      headers: { 'x-forwarded-proto': 'https' },
+      remoteAddress: '127.0.0.1',
+    });
     expect(viaProxy.statusCode).toBe(200);
-    const forged = await t.app.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' }, remoteAddress: '203.0.113.9' });
+    const forged = await t.app.inject({
+      url: '/',
+      headers: { 'x-forwarded-proto': 'https' },
+      remoteAddress: '203.0.113.9',
+    });
     expect(forged.statusCode).toBe(301);
   });
 
   it('is not redirected in development, where the service runs on plain localhost', async () => {
-    const development = await buildTestApp({ database: shared.database, env: { APP_ENV: 'development' } });
+    const development = await buildTestApp({
+      database: shared.database,
+      env: { APP_ENV: 'development' },
+    });
     const response = await development.app.inject({ url: '/' });
     expect(response.statusCode).toBe(200);
     await development.app.close();
@@ -61,10 +77,25 @@ describe('TLS served by the service itself', () => {
     const dir = testDataDir();
     certFile = path.join(dir, 'cert.pem');
     const keyFile = path.join(dir, 'key.pem');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-keyout', keyFile, '-out', certFile,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+      ],
+      { stdio: 'ignore' },
+    );
     t = await buildTestApp({
       database: shared.database,
       env: { APP_ENV: 'production', TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile },
@@ -76,11 +107,14 @@ describe('TLS served by the service itself', () => {
 
   function handshake(maxVersion: 'TLSv1.2' | 'TLSv1.3') {
     return new Promise<string>((resolve, reject) => {
-      const socket = connect({ host: '127.0.0.1', port, maxVersion, rejectUnauthorized: false }, () => {
-        const protocol = socket.getProtocol() ?? 'unknown';
-        socket.end();
-        resolve(protocol);
-      });
+      const socket = connect(
+        { host: '127.0.0.1', port, maxVersion, rejectUnauthorized: false },
+        () => {
+          const protocol = socket.getProtocol() ?? 'unknown';
+          socket.end();
+          resolve(protocol);
+        },
+      );
       socket.on('error', reject);
     });
   }
@@ -96,7 +130,9 @@ describe('TLS served by the service itself', () => {
   it('answers over HTTPS without redirecting', async () => {
     const body = await new Promise<string>((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
-        socket.write('GET /api/health/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+        socket.write(
+          'GET /api/health/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+        );
       });
       let received = '';
       socket.setEncoding('utf8');

@@ -71,7 +71,9 @@ export function loggableUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return scrubText(url);
   const names = new URLSearchParams(url.slice(queryStart + 1)).keys();
-  const query = [...new Set(names)].map((name) => `${scrubText(encodeURIComponent(name))}=${REDACTED}`);
+  const query = [...new Set(names)].map(
+    (name) => `${scrubText(encodeURIComponent(name))}=${REDACTED}`,
+  );
   return `${scrubText(url.slice(0, queryStart))}?${query.join('&')}`;
 }
 
