@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrator.js';
 
@@ -36,8 +38,11 @@ async function adminQuery(text: string): Promise<void> {
 /** A fresh database; migrated unless `migrated: false`. */
 export async function openTestDatabase({ migrated = true } = {}): Promise<TestDatabase> {
   if (serverUrl === null) {
-    const database = await openPglite(null);
-    if (migrated) await migrate(database);
+    const templates = inject('pgliteTemplates');
+    if (!templates)
+      throw new Error('PGlite templates missing: run the tests through vitest.config.ts');
+    const dump = readFileSync(migrated ? templates.migrated : templates.fresh);
+    const database = await openPglite(null, new Blob([dump]));
     return { database, url: null, dispose: () => database.close() };
   }
   const name = `pension_test_${randomBytes(6).toString('hex')}`;

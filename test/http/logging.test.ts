@@ -66,7 +66,9 @@ describe('structured logs', () => {
           line.message === 'incoming request' && JSON.stringify(line).includes('/api/health/live'),
       );
     expect(entry?.reqId).toEqual(expect.any(String));
-    expect((entry?.req as { url: string } | undefined)?.url).toBe('/api/health/live?token=[REDACTED]');
+    expect((entry?.req as { url: string } | undefined)?.url).toBe(
+      '/api/health/live?token=[REDACTED]',
+    );
   });
 });
 

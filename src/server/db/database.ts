@@ -42,10 +42,22 @@ export async function openDatabase(settings: Config['database']): Promise<Databa
     : openPostgres(settings.url, settings.migrationUrl, settings.poolSize);
 }
 
-/** `dataDir` null keeps the database in memory (tests). */
-export async function openPglite(dataDir: string | null): Promise<Database> {
-  const client = new PGlite(dataDir ?? undefined, { postgresqlconf: PGLITE_SETTINGS });
+/**
+ * An embedded database kept in `dataDir`, or in memory when `dataDir` is null. `restoreFrom`
+ * starts an in-memory database from a dump made by `dumpDataDir`, skipping initdb.
+ */
+export async function openPglite(dataDir: string | null, restoreFrom?: Blob): Promise<Database> {
+  // The options-object form: `new PGlite(undefined, options)` silently ignores the options.
+  const client = new PGlite({
+    ...(dataDir ? { dataDir } : {}),
+    ...(restoreFrom ? { loadDataDir: restoreFrom } : {}),
+    postgresqlconf: PGLITE_SETTINGS,
+  });
   await client.waitReady;
+  return pgliteDatabase(client);
+}
+
+export function pgliteDatabase(client: PGlite): Database {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: 'pglite',
