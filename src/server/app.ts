@@ -5,7 +5,6 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -17,9 +16,11 @@ import type { Database } from './db/database.js';
 import authGate from './http/auth-gate.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
+import { AccessLogController } from './http/logger.js';
 import { answerMalformedRequest } from './http/malformed-request.js';
 import securityHeaders from './http/security-headers.js';
 import webUi from './http/web-ui.js';
+import { zodResponseSerializer } from './http/zod-serializer.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -39,6 +40,7 @@ export interface AppDependencies {
 export async function buildApp({ config, database, logger, now, webRoot }: AppDependencies) {
   const app = Fastify({
     loggerInstance: logger,
+    logController: new AccessLogController(),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Explicit timeouts: slow clients cannot hold sockets open indefinitely.
@@ -62,7 +64,7 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(zodResponseSerializer);
 
   const sessionTokens = createSessionTokens({ secret: config.secrets.AUTH_SECRET, now });
 

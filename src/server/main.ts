@@ -4,7 +4,7 @@ import { buildApp, DEFAULT_WEB_ROOT } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
-import { createLogger } from './http/logger.js';
+import { createLogger, stdoutDestination } from './http/logger.js';
 import { createHttpsRedirectServer } from './http/redirect-server.js';
 
 /** In-flight requests get this long to finish after SIGTERM before the process exits anyway. */
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, stdoutDestination());
   const database = await openDatabase(config.database);
   const { applied } = await migrate(database);
   if (applied > 0) logger.info({ applied }, 'database migrations applied');
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     await app.close();
     await database.close();
     logger.info('shut down cleanly');
-    process.exit(0);
+    logger.flush(() => process.exit(0));
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

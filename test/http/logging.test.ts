@@ -57,18 +57,30 @@ describe('structured logs', () => {
     expect(logged).toContain('[REDACTED]');
   });
 
-  it('carry a request id and the route, with query values removed', async () => {
-    await t.app.inject({ url: `/api/health/live?token=${RESET_TOKEN}` });
-    const entry = t.logs
+  it('write one access line per request with its id, status and route, query values removed', async () => {
+    await t.app.inject({ url: `/api/auth/reset?token=${RESET_TOKEN}&step=2` });
+    const lines = t.logs
       .entries()
-      .find(
-        (line) =>
-          line.message === 'incoming request' && JSON.stringify(line).includes('/api/health/live'),
-      );
-    expect(entry?.reqId).toEqual(expect.any(String));
-    expect((entry?.req as { url: string } | undefined)?.url).toBe(
-      '/api/health/live?token=[REDACTED]',
-    );
+      .filter((line) => JSON.stringify(line).includes('/api/auth/reset'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      message: 'request completed',
+      reqId: expect.any(String),
+      req: { method: 'GET', url: '/api/auth/reset?token=[REDACTED]&step=[REDACTED]' },
+      res: { statusCode: 404 },
+      responseTime: expect.any(Number),
+    });
+  });
+
+  it('leave successful health probes out of the access log, but not failing ones', async () => {
+    await t.app.inject({ url: '/api/health/live' });
+    await t.app.inject({ url: '/api/health/unknown-probe' });
+    const probeLines = t.logs
+      .entries()
+      .filter((line) => JSON.stringify(line).includes('/api/health/'));
+    expect(probeLines.map((line) => (line.res as { statusCode: number }).statusCode)).toEqual([
+      404,
+    ]);
   });
 });
 

@@ -32,8 +32,13 @@ function decodeFully(path: string): string | null {
  * The most lenient reading of a path, or null when it cannot be decoded at all. A trailing slash
  * is dropped, so `/api/health/live/` is not "untouched" and gets no public pass.
  */
+/** Lower-case segments of safe characters: already in canonical form, nothing to undo. */
+const PLAIN_PATH = /^(?:\/[a-z0-9_-][a-z0-9_.-]*[a-z0-9_-]|\/[a-z0-9_-])*$/;
+
 export function canonicalPath(url: string): string | null {
-  const decoded = decodeFully(pathOf(url));
+  const path = pathOf(url);
+  if (PLAIN_PATH.test(path)) return path === '' ? '/' : path;
+  const decoded = decodeFully(path);
   if (decoded === null || decoded.includes('\0')) return null;
   const segments: string[] = [];
   for (const rawSegment of decoded.replace(/\\/g, '/').split('/')) {
@@ -59,6 +64,9 @@ function collapseSlashes(path: string): string {
 /** True when the gate must see a valid session before anything else runs. */
 export function requiresSession(url: string): boolean {
   const path = pathOf(url);
+  if (PLAIN_PATH.test(path)) {
+    return isApi(path) && !PUBLIC_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+  }
   const canonical = canonicalPath(url);
   // Undecodable: the router refuses it too; only its raw form can say whether it aimed at the API.
   if (canonical === null) return isApi(collapseSlashes(path));

@@ -1,6 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type {
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import fp from 'fastify-plugin';
-import type { Authenticator } from '../auth/session.js';
+import { type Authenticator, readSessionToken } from '../auth/session.js';
 import type { VerifiedSession } from '../auth/session-token.js';
 import { requiresSession } from './api-paths.js';
 
@@ -18,11 +23,25 @@ export interface AuthGateOptions {
 /** service-spec §5.2: no handler, validator or 404 runs for a protected path without a valid session. */
 const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { authenticate }) => {
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request, reply) => {
-    request.session = await authenticate(request);
+
+  const admit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (request.session === null && requiresSession(request.url)) {
-      return reply.code(401).send({ error: 'Unauthorized' });
+      reply.code(401).send({ error: 'Unauthorized' });
+      return;
     }
+    done();
+  };
+
+  // Callback style, and no promise at all for requests without a token (probes, the page, assets).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (readSessionToken(request) === null) {
+      admit(request, reply, done);
+      return;
+    }
+    authenticate(request).then((session) => {
+      request.session = session;
+      admit(request, reply, done);
+    }, done);
   });
 };
 

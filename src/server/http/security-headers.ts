@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -14,20 +14,37 @@ declare module 'fastify' {
  * the rest is the strictest policy the UI works under. Inline style attributes stay allowed
  * (component libraries set CSS variables through them); inline scripts and styles need the nonce.
  */
+const CSP_TAIL = [
+  "style-src-attr 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export function contentSecurityPolicy(nonce: string): string {
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
-    `style-src 'self' 'nonce-${nonce}'`,
-    "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; ${CSP_TAIL}`;
+}
+
+/**
+ * Nonces come from the CSPRNG in blocks: one 4 KiB fill serves 256 responses, each nonce used
+ * once. Drawing 16 bytes per response directly costs more than the rest of this plugin.
+ */
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let noncePoolOffset = noncePool.length;
+
+export function freshNonce(): string {
+  if (noncePoolOffset + NONCE_BYTES > noncePool.length) {
+    randomFillSync(noncePool);
+    noncePoolOffset = 0;
+  }
+  const nonce = noncePool.toString('base64', noncePoolOffset, noncePoolOffset + NONCE_BYTES);
+  noncePoolOffset += NONCE_BYTES;
+  return nonce;
 }
 
 export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -41,7 +58,7 @@ export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 export function applySecurityHeaders(reply: FastifyReply): void {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = freshNonce();
   reply.cspNonce = nonce;
   reply.headers(STATIC_SECURITY_HEADERS);
   reply.header('content-security-policy', contentSecurityPolicy(nonce));
@@ -50,8 +67,10 @@ export function applySecurityHeaders(reply: FastifyReply): void {
 const securityHeaders: FastifyPluginAsync = async (app) => {
   app.decorateReply('cspNonce', '');
   // onRequest, before any other hook can answer: a 401, 404 or 413 carries the headers too.
-  app.addHook('onRequest', async (_request, reply) => {
+  // Callback style: an async hook costs every request a promise round trip.
+  app.addHook('onRequest', (_request, reply, done) => {
     applySecurityHeaders(reply);
+    done();
   });
 };
 
