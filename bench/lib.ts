@@ -80,3 +80,25 @@ export function median(values: number[]): number {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU time (user + system) the process has used so far, in microseconds. */
+export function cpuMicroseconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks / CLOCK_TICKS_PER_SECOND) * 1_000_000;
+}
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Server CPU per request under load: steadier than req/s when the load generator shares the cores. */
+export async function cpuPerRequest(
+  pid: number,
+  url: string,
+  seconds: number,
+): Promise<{ microseconds: number; load: Load; requests: number }> {
+  const before = cpuMicroseconds(pid);
+  const started = performance.now();
+  const result = await load(url, seconds);
+  const elapsed = (performance.now() - started) / 1000;
+  const requests = result.requestsPerSecond * elapsed;
+  return { microseconds: (cpuMicroseconds(pid) - before) / requests, load: result, requests };
+}

@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { load, median, rssMegabytes, sleep, startServer, stopServer } from './lib.js';
+import {
+  cpuPerRequest,
+  load,
+  median,
+  rssMegabytes,
+  type Started,
+  sleep,
+  startServer,
+  stopServer,
+} from './lib.js';
 
 /**
  * Foundation benchmarks (issue 2). Every figure is printed beside a baseline measured in this
@@ -25,28 +34,52 @@ async function compare(
   label: string,
   route: string,
   expectedStatus: number,
-  bare: number,
-  app: number,
+  bare: Started,
+  app: Started,
 ) {
-  const bareRuns: number[] = [];
-  const appRuns: number[] = [];
+  const runs = {
+    bareRate: [] as number[],
+    appRate: [] as number[],
+    bareCpu: [] as number[],
+    appCpu: [] as number[],
+  };
   let appP99 = 0;
   for (let run = 0; run < RUNS; run += 1) {
-    bareRuns.push((await load(`http://127.0.0.1:${bare}${route}`, SECONDS)).requestsPerSecond);
-    const full = await load(`http://127.0.0.1:${app}${route}`, SECONDS);
-    if (full.errors || (expectedStatus === 200 && full.non2xx)) {
-      throw new Error(`full stack answered unexpectedly: ${JSON.stringify(full)}`);
+    const base = await cpuPerRequest(
+      bare.child.pid as number,
+      `http://127.0.0.1:${bare.port}${route}`,
+      SECONDS,
+    );
+    const full = await cpuPerRequest(
+      app.child.pid as number,
+      `http://127.0.0.1:${app.port}${route}`,
+      SECONDS,
+    );
+    if (full.load.errors || (expectedStatus === 200 && full.load.non2xx)) {
+      throw new Error(`full stack answered unexpectedly: ${JSON.stringify(full.load)}`);
     }
-    appRuns.push(full.requestsPerSecond);
-    appP99 = Math.max(appP99, full.p99Ms);
+    runs.bareRate.push(base.load.requestsPerSecond);
+    runs.appRate.push(full.load.requestsPerSecond);
+    runs.bareCpu.push(base.microseconds);
+    runs.appCpu.push(full.microseconds);
+    appP99 = Math.max(appP99, full.load.p99Ms);
   }
-  const [bareRate, appRate] = [median(bareRuns), median(appRuns)];
+  const [bareRate, appRate] = [median(runs.bareRate), median(runs.appRate)];
   report(
     `${label} (req/s, median of ${RUNS})`,
     appRate.toFixed(0),
     `${bareRate.toFixed(0)} bare Fastify`,
     (appRate / bareRate).toFixed(2),
     expectedStatus === 200 ? '>= 0.80' : '',
+  );
+  // Server CPU per request: steadier than req/s when the load generator shares the two cores.
+  const [bareCpu, appCpu] = [median(runs.bareCpu), median(runs.appCpu)];
+  report(
+    '  server CPU per request (µs)',
+    appCpu.toFixed(1),
+    `${bareCpu.toFixed(1)} bare Fastify`,
+    (bareCpu / appCpu).toFixed(2),
+    '',
   );
   report('  worst p99 latency of the full stack (ms)', appP99.toFixed(1), '', '', '');
 }
@@ -58,19 +91,13 @@ async function throughput() {
   try {
     for (const server of [bare, app])
       await load(`http://127.0.0.1:${server.port}/api/health/live`, 2);
-    await compare(
-      'GET /api/health/live, whole plugin stack',
-      '/api/health/live',
-      200,
-      bare.port,
-      app.port,
-    );
+    await compare('GET /api/health/live, whole plugin stack', '/api/health/live', 200, bare, app);
     await compare(
       'GET unknown /api/auth route: 404, access-logged',
       '/api/auth/none',
       404,
-      bare.port,
-      app.port,
+      bare,
+      app,
     );
   } finally {
     await stopServer(app);

@@ -1,5 +1,5 @@
 import { verifyAuditChains } from './audit/audit.service.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
 
@@ -49,9 +49,7 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message =
-      error instanceof ConfigError || error instanceof Error ? error.message : 'unknown error';
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${error instanceof Error ? error.message : 'unknown error'}\n`);
     process.exit(1);
   },
 );

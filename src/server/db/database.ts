@@ -30,8 +30,8 @@ export interface Database {
 
 /** PGlite keeps its whole buffer pool in this process: small buffers keep the idle footprint small. */
 const PGLITE_SETTINGS = [
-  'shared_buffers = 16MB',
-  'wal_buffers = 1MB',
+  'shared_buffers = 8MB',
+  'wal_buffers = 512kB',
   'max_connections = 5',
   'max_worker_processes = 0',
   'max_wal_senders = 0',

@@ -8,6 +8,3 @@ export class HttpError extends Error {
     super(publicMessage);
   }
 }
-
-export const notFound = () => new HttpError(404, 'Not found');
-export const forbidden = () => new HttpError(403, 'Forbidden');
