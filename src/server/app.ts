@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
+import fastifyFormBody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import {
@@ -9,7 +10,9 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { createSessionAuthenticator } from './auth/session.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { createAuthService } from './auth/auth.service.js';
+import { createDummyHash } from './auth/passwords.js';
 import { createSessionTokens } from './auth/session-token.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
@@ -18,6 +21,7 @@ import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
 import { AccessLogController } from './http/logger.js';
 import { answerMalformedRequest } from './http/malformed-request.js';
+import sameOrigin from './http/same-origin.js';
 import securityHeaders from './http/security-headers.js';
 import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
@@ -67,13 +71,21 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
   app.setSerializerCompiler(zodResponseSerializer);
 
   const sessionTokens = createSessionTokens({ secret: config.secrets.AUTH_SECRET, now });
+  const auth = createAuthService({
+    database,
+    tokens: sessionTokens,
+    acceptDevelopmentAccounts: config.isDevelopmentLike,
+    dummyHash: createDummyHash(),
+  });
 
   await app.register(securityHeaders);
   if (!config.isDevelopmentLike) {
     await app.register(httpsRedirect, { publicBaseUrl: config.publicBaseUrl });
   }
   await app.register(fastifyCookie);
-  await app.register(authGate, { authenticate: createSessionAuthenticator(sessionTokens) });
+  await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(authGate, { authenticate: (token) => auth.authenticate(token) });
+  await app.register(sameOrigin, { publicBaseUrl: config.publicBaseUrl });
   await app.register(errorHandler);
   await app.register(fastifySwagger, {
     openapi: {
@@ -84,6 +96,7 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
   });
 
   await app.register(healthRoutes, { database });
+  await app.register(authRoutes, { auth, secureCookies: !config.isDevelopmentLike, now });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(webUi, { root: webRoot });

@@ -1,4 +1,5 @@
-import { verifyAuditChains } from './audit/audit.service.js';
+import { createAuditService, verifyAuditChains } from './audit/audit.service.js';
+import { createSuperAdmin } from './auth/provisioning.js';
 import { loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
@@ -8,7 +9,16 @@ const USAGE = `Usage: npm run cli -- <command>
 Commands:
   migrate                       apply pending database migrations
   audit:verify [--tenant <id>]  check the audit hash chains; exits 1 and names the first broken link
+  create-superadmin <email>     add a SuperAdmin; the password is read from standard input
 `;
+
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -36,6 +46,15 @@ async function run(argv: string[]): Promise<number> {
           );
         }
         return report.broken.length === 0 ? 0 : 1;
+      }
+      case 'create-superadmin': {
+        const email = rest[0];
+        if (!email) throw new Error('create-superadmin needs the e-mail address');
+        const password = await readStandardInput();
+        const audit = createAuditService({ now: () => new Date() });
+        await createSuperAdmin(database, audit, { email, password, onlyIfNone: false });
+        process.stdout.write('SuperAdmin created.\n');
+        return 0;
       }
       default:
         process.stderr.write(`Unknown command: ${command}\n${USAGE}`);

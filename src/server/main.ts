@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { buildApp, DEFAULT_WEB_ROOT } from './app.js';
+import { createAuditService } from './audit/audit.service.js';
+import { createSuperAdmin, ensureDevelopmentAccounts } from './auth/provisioning.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
@@ -27,11 +29,22 @@ async function main(): Promise<void> {
   const { applied } = await migrate(database);
   if (applied > 0) logger.info({ applied }, 'database migrations applied');
 
+  const now = () => new Date();
+  const audit = createAuditService({ now });
+  if (config.isDevelopmentLike) await ensureDevelopmentAccounts(database, audit);
+  if (config.bootstrapSuperAdmin) {
+    const outcome = await createSuperAdmin(database, audit, {
+      ...config.bootstrapSuperAdmin,
+      onlyIfNone: true,
+    });
+    if (outcome === 'created') logger.info('bootstrap SuperAdmin created');
+  }
+
   const app = await buildApp({
     config,
     database,
     logger,
-    now: () => new Date(),
+    now,
     webRoot: DEFAULT_WEB_ROOT,
   });
   await app.listen({ port: config.port, host: config.host });

@@ -1,10 +1,12 @@
 import { type App, buildApp, DEFAULT_WEB_ROOT } from '../../src/server/app.js';
-import { createSessionTokens, type SessionClaims } from '../../src/server/auth/session-token.js';
+import { createSessionTokens } from '../../src/server/auth/session-token.js';
 import type { Config } from '../../src/server/config/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { createLogger } from '../../src/server/http/logger.js';
+import type { Role } from '../../src/server/tenancy/roles.js';
 import { testConfig } from './config.js';
 import { openTestDatabase } from './database.js';
+import { createUser, type UserOverrides, type UserRow } from './factories.js';
 import { captureLogs } from './logs.js';
 
 export interface TestApp {
@@ -12,8 +14,10 @@ export interface TestApp {
   database: Database;
   config: Config;
   logs: ReturnType<typeof captureLogs>;
-  /** A signed session token for these claims, as sign-in would issue it. */
-  tokenFor(claims: SessionClaims): Promise<string>;
+  /** A session token for this user, as sign-in would issue it. */
+  tokenFor(user: UserRow): Promise<string>;
+  /** A new user (BrokerAdmin in a new tenant unless overridden) and a session token for it. */
+  signedInUser(overrides?: UserOverrides): Promise<{ user: UserRow; token: string }>;
   close(): Promise<void>;
 }
 
@@ -43,12 +47,24 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   await options.extend?.(app);
   await app.ready();
   const tokens = createSessionTokens({ secret: config.secrets.AUTH_SECRET, now });
+  const tokenFor = (user: UserRow) =>
+    tokens.issue({
+      userId: user.id,
+      role: user.role as Role,
+      brokerId: user.brokerId,
+      employerId: user.employerId,
+      passwordChangedAt: user.passwordChangedAt.getTime(),
+    });
   return {
     app,
     database,
     config,
     logs,
-    tokenFor: (claims) => tokens.issue(claims),
+    tokenFor,
+    async signedInUser(overrides) {
+      const user = await createUser(database, overrides);
+      return { user, token: await tokenFor(user) };
+    },
     async close() {
       await app.close();
       await owned?.dispose();

@@ -96,8 +96,7 @@ describe('the authentication gate (service-spec §5.2)', () => {
   });
 
   it('refuses garbage, tampered, foreign-secret and expired tokens', async () => {
-    const claims = { userId: 'u1', role: 'BrokerUser' as const, brokerId: 'b1', employerId: null };
-    const valid = await t.tokenFor(claims);
+    const { user, token: valid } = await t.signedInUser({ role: 'BrokerUser' });
     const [header, payload, signature] = valid.split('.');
     const forged = JSON.parse(Buffer.from(String(payload), 'base64url').toString());
     forged.brokerId = 'b2';
@@ -107,13 +106,13 @@ describe('the authentication gate (service-spec §5.2)', () => {
       database: t.database,
       env: { AUTH_SECRET: 'another-secret-that-is-also-long-enough' },
     });
-    const foreign = await other.tokenFor(claims);
+    const foreign = await other.tokenFor(user);
     await other.app.close();
     const expiredApp = await buildTestApp({
       database: t.database,
       now: () => new Date(Date.now() - 31 * 60 * 1000),
     });
-    const expired = await expiredApp.tokenFor(claims);
+    const expired = await expiredApp.tokenFor(user);
     await expiredApp.app.close();
 
     for (const token of ['garbage', tampered, noneAlg, foreign, expired]) {
@@ -135,12 +134,7 @@ describe('the authentication gate (service-spec §5.2)', () => {
   });
 
   it('answers JSON 404 for an unknown API route once the session is valid', async () => {
-    const token = await t.tokenFor({
-      userId: 'u1',
-      role: 'BrokerAdmin',
-      brokerId: 'b1',
-      employerId: null,
-    });
+    const { token } = await t.signedInUser();
     const response = await t.app.inject({
       url: '/api/unknown',
       headers: { authorization: `Bearer ${token}`, accept: 'text/html' },

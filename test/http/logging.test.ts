@@ -24,12 +24,7 @@ afterAll(() => t.close());
 
 describe('structured logs', () => {
   it('contain no password, token, e-mail address or PPS number from a request, whatever the code logs', async () => {
-    const session = await t.tokenFor({
-      userId: 'u1',
-      role: 'BrokerAdmin',
-      brokerId: 'b1',
-      employerId: null,
-    });
+    const { token: session } = await t.signedInUser();
     const response = await t.app.inject({
       method: 'POST',
       url: `/api/auth/test-careless?token=${RESET_TOKEN}&email=${encodeURIComponent(EMAIL)}`,

@@ -56,7 +56,7 @@ describe('security headers (service-spec §5.6)', () => {
         t.app.inject({
           url: '/api/nothing-here',
           headers: {
-            authorization: `Bearer ${await t.tokenFor({ userId: 'u1', role: 'BrokerAdmin', brokerId: 'b1', employerId: null })}`,
+            authorization: `Bearer ${(await t.signedInUser()).token}`,
           },
         }),
       404,

@@ -16,6 +16,8 @@ beforeAll(async () => {
     APP_ENV: 'development',
     PORT: '0',
     DATA_DIR: testDataDir(),
+    BOOTSTRAP_SUPERADMIN_EMAIL: 'first-admin@platform.example',
+    BOOTSTRAP_SUPERADMIN_PASSWORD: 'the first administrator password',
   };
   if (onPostgres) {
     ownDatabase = await openTestDatabase({ migrated: false });
@@ -49,6 +51,22 @@ describe('the server process', () => {
     const page = await fetch(`http://127.0.0.1:${port}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+  });
+
+  it('creates the bootstrap SuperAdmin and the development accounts at start-up', async () => {
+    const signIn = (email: string, password: string) =>
+      fetch(`http://127.0.0.1:${port}/api/auth/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+    const first = await signIn('first-admin@platform.example', 'the first administrator password');
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { user: { role: string } }).user.role).toBe('SuperAdmin');
+    expect(
+      (await signIn('brokeradmin@dev.pension-admin.local', 'dev-brokeradmin-password')).status,
+    ).toBe(200);
+    expect(output).not.toContain('first-admin@platform.example');
   });
 
   it('finishes a request in flight when told to stop, then exits cleanly', async () => {

@@ -9,12 +9,17 @@ export const SESSION_IDLE_SECONDS = 30 * 60;
 /** decisions.md §2: no session outlives this, however active. */
 export const SESSION_ABSOLUTE_SECONDS = 8 * 60 * 60;
 
-/** service-spec §2.10. brokerId is null for SuperAdmin, who belongs to no tenant. */
+/**
+ * service-spec §2.10 (brokerId is null for SuperAdmin, who belongs to no tenant), plus when the
+ * user's password last changed: a token carrying an older time is no longer valid.
+ */
 export interface SessionClaims {
   userId: string;
   role: Role;
   brokerId: string | null;
   employerId: string | null;
+  /** Milliseconds since the epoch. */
+  passwordChangedAt: number;
 }
 
 export interface VerifiedSession extends SessionClaims {
@@ -47,6 +52,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
         role: claims.role,
         brokerId: claims.brokerId,
         employerId: claims.employerId,
+        pwc: claims.passwordChangedAt,
         auth_time: authTime,
       })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -68,7 +74,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           currentDate: now(),
           requiredClaims: ['iat', 'exp', 'sub'],
         });
-        const { userId, role, brokerId, employerId, auth_time: authTime, iat } = payload;
+        const { userId, role, brokerId, employerId, pwc, auth_time: authTime, iat } = payload;
         if (
           typeof userId !== 'string' ||
           userId !== payload.sub ||
@@ -76,13 +82,22 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           !(brokerId === null || typeof brokerId === 'string') ||
           !(employerId === null || typeof employerId === 'string') ||
           typeof authTime !== 'number' ||
+          typeof pwc !== 'number' ||
           typeof iat !== 'number' ||
           (role === 'SuperAdmin') !== (brokerId === null) ||
           seconds() - authTime > SESSION_ABSOLUTE_SECONDS
         ) {
           return null;
         }
-        return { userId, role, brokerId, employerId, authTime, issuedAt: iat };
+        return {
+          userId,
+          role,
+          brokerId,
+          employerId,
+          passwordChangedAt: pwc,
+          authTime,
+          issuedAt: iat,
+        };
       } catch (error) {
         if (error instanceof errors.JOSEError) return null;
         throw error;

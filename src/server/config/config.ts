@@ -73,6 +73,11 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(1).max(65535).optional(),
   ),
+  BOOTSTRAP_SUPERADMIN_EMAIL: z.preprocess(
+    emptyAsUndefined,
+    z.email({ error: 'must be an e-mail address' }).optional(),
+  ),
+  BOOTSTRAP_SUPERADMIN_PASSWORD: optionalString,
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -100,6 +105,8 @@ export interface Config {
   tls: { certFile: string; keyFile: string; httpRedirectPort: number | null } | null;
   logLevel: string;
   secrets: Secrets;
+  /** Creates the first SuperAdmin at start-up when none exists. */
+  bootstrapSuperAdmin: { email: string; password: string } | null;
 }
 
 const IP_OR_CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
@@ -137,6 +144,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (values.HTTP_REDIRECT_PORT && !values.TLS_CERT_FILE) {
     problems.push('HTTP_REDIRECT_PORT needs TLS_CERT_FILE and TLS_KEY_FILE');
   }
+  if (
+    Boolean(values.BOOTSTRAP_SUPERADMIN_EMAIL) !== Boolean(values.BOOTSTRAP_SUPERADMIN_PASSWORD)
+  ) {
+    problems.push(
+      'BOOTSTRAP_SUPERADMIN_EMAIL and BOOTSTRAP_SUPERADMIN_PASSWORD must be set together',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -167,6 +181,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : null,
     logLevel: values.LOG_LEVEL,
     secrets: secrets as Secrets,
+    bootstrapSuperAdmin:
+      values.BOOTSTRAP_SUPERADMIN_EMAIL && values.BOOTSTRAP_SUPERADMIN_PASSWORD
+        ? {
+            email: values.BOOTSTRAP_SUPERADMIN_EMAIL,
+            password: values.BOOTSTRAP_SUPERADMIN_PASSWORD,
+          }
+        : null,
   };
 }
 

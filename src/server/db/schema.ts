@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   foreignKey,
   index,
@@ -9,6 +10,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const timestamps = {
@@ -83,5 +85,52 @@ export const auditLog = pgTable(
       sql`${table.chainKey} = coalesce(${table.tenantId}, '@platform')`,
     ),
     foreignKey({ columns: [table.actorTenantId], foreignColumns: [brokers.id] }),
+  ],
+);
+
+/**
+ * People who sign in. broker_id is the tenant (null only for SuperAdmin); employer-scoped roles
+ * also carry their employer, kept in the same tenant by the composite foreign key.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    /** bcrypt (cost 12) of a SHA-256 pre-hash; null until the user has set a password. */
+    passwordHash: text('password_hash'),
+    role: text('role').notNull(),
+    brokerId: text('broker_id').references(() => brokers.id),
+    employerId: text('employer_id'),
+    status: text('status').notNull().default('active'),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, precision: 3 })
+      .notNull()
+      .defaultNow(),
+    /** Seeded for development and test only; never accepted at sign-in in staging or production. */
+    isDevelopmentAccount: boolean('is_development_account').notNull().default(false),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    index('users_broker_id_idx').on(table.brokerId),
+    foreignKey({
+      name: 'users_employer_same_tenant_fk',
+      columns: [table.employerId, table.brokerId],
+      foreignColumns: [employers.id, employers.brokerId],
+    }),
+    check(
+      'users_role_known',
+      sql`${table.role} in ('SuperAdmin','BrokerAdmin','BrokerUser','EmployerAdmin','EmployerUser','Member')`,
+    ),
+    check('users_status_known', sql`${table.status} in ('active','deactivated')`),
+    check(
+      'users_tenant_unless_superadmin',
+      sql`(${table.role} = 'SuperAdmin') = (${table.brokerId} is null)`,
+    ),
+    check(
+      'users_employer_for_employer_roles',
+      sql`(${table.role} in ('EmployerAdmin','EmployerUser','Member')) = (${table.employerId} is not null)`,
+    ),
   ],
 );

@@ -43,3 +43,17 @@ export function withPlatformReadOnly<T>(
     { accessMode: 'read only' },
   );
 }
+
+/**
+ * Sign-in and session checks: they find a user by e-mail or id before any tenant is known. The
+ * role may read users and nothing else, so this path cannot reach tenant data.
+ */
+export function withAuthenticationRole<T>(
+  database: Database,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('role', 'pension_auth', true)`);
+    return work(tx);
+  });
+}

@@ -5,24 +5,26 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Authenticator, readSessionToken } from '../auth/session.js';
-import type { VerifiedSession } from '../auth/session-token.js';
+import type { AuthenticatedSession } from '../auth/auth.service.js';
+import { readSessionCredential, type SessionCredential } from '../auth/session.js';
 import { requiresSession } from './api-paths.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the gate from a verified token; null on public paths without a session. */
-    session: VerifiedSession | null;
+    /** Set by the gate from a verified token of an active user; null without one. */
+    session: AuthenticatedSession | null;
+    sessionSource: SessionCredential['source'] | null;
   }
 }
 
 export interface AuthGateOptions {
-  authenticate: Authenticator;
+  authenticate: (token: string) => Promise<AuthenticatedSession | null>;
 }
 
 /** service-spec §5.2: no handler, validator or 404 runs for a protected path without a valid session. */
 const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { authenticate }) => {
   app.decorateRequest('session', null);
+  app.decorateRequest('sessionSource', null);
 
   const admit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (request.session === null && requiresSession(request.url)) {
@@ -34,12 +36,14 @@ const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { authenticate
 
   // Callback style, and no promise at all for requests without a token (probes, the page, assets).
   app.addHook('onRequest', (request, reply, done) => {
-    if (readSessionToken(request) === null) {
+    const credential = readSessionCredential(request);
+    if (credential === null) {
       admit(request, reply, done);
       return;
     }
-    authenticate(request).then((session) => {
+    authenticate(credential.token).then((session) => {
       request.session = session;
+      request.sessionSource = session ? credential.source : null;
       admit(request, reply, done);
     }, done);
   });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { logSecurityEvent } from '../auth/security-events.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { HttpError } from './http-error.js';
 
@@ -25,6 +26,11 @@ const errorHandler: FastifyPluginAsync = async (app) => {
       return reply.code(400).send({ error: 'Validation failed', issues });
     }
     if (error instanceof HttpError) {
+      if (error.statusCode === 403) {
+        logSecurityEvent(request.log, 'access.forbidden', {
+          userId: request.session?.userId ?? null,
+        });
+      }
       return reply.code(error.statusCode).send({ error: error.publicMessage });
     }
     if (isDatabaseUnavailable(error)) {

@@ -1,0 +1,93 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthService } from './auth.service.js';
+import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import { logSecurityEvent } from './security-events.js';
+import { SESSION_COOKIE } from './session.js';
+import { SESSION_ABSOLUTE_SECONDS } from './session-token.js';
+
+/** A cookie session is renewed at most this often, so the idle timeout restarts on activity. */
+const RENEW_AFTER_SECONDS = 60;
+
+const credentials = z.object({
+  email: z.string().trim().min(1).max(320),
+  password: z
+    .string()
+    .min(1)
+    .max(PASSWORD_MAX_LENGTH * 4),
+});
+
+const sessionUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.string(),
+  brokerId: z.string().nullable(),
+  employerId: z.string().nullable(),
+});
+
+const INVALID_CREDENTIALS = { error: 'Invalid email or password' } as const;
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  secureCookies: boolean;
+  now: () => Date;
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
+  app,
+  { auth, secureCookies, now },
+) => {
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: secureCookies,
+  } as const;
+  // Replies whose route already set or cleared the cookie: renewal must not overwrite that.
+  const cookieDecided = new WeakSet<FastifyReply>();
+  const setSessionCookie = (reply: FastifyReply, token: string) => {
+    cookieDecided.add(reply);
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_SECONDS });
+  };
+
+  // Sliding idle timeout: an active cookie session gets a fresh token now and then.
+  app.addHook('onSend', async (request, reply) => {
+    const session = request.session;
+    if (!session || request.sessionSource !== 'cookie' || cookieDecided.has(reply)) return;
+    if (now().getTime() / 1000 - session.issuedAt >= RENEW_AFTER_SECONDS) {
+      setSessionCookie(reply, await auth.renew(session));
+    }
+  });
+
+  const signInSchema = {
+    tags: ['auth'],
+    body: credentials,
+    response: { 200: z.object({ user: sessionUser }), 401: z.object({ error: z.string() }) },
+  };
+  for (const url of ['/api/auth/callback/credentials', '/api/auth/signin']) {
+    app.post(url, { schema: signInSchema }, async (request, reply) => {
+      const result = await auth.signIn(request.body.email, request.body.password);
+      if (!result.ok) {
+        logSecurityEvent(request.log, 'auth.signin_failed', { userId: result.userId });
+        return reply.code(401).send(INVALID_CREDENTIALS);
+      }
+      logSecurityEvent(request.log, 'auth.signin_succeeded', { userId: result.user.id });
+      setSessionCookie(reply, result.token);
+      return { user: result.user };
+    });
+  }
+
+  app.get(
+    '/api/auth/session',
+    { schema: { tags: ['auth'], response: { 200: z.object({ user: sessionUser.nullable() }) } } },
+    async (request) => ({ user: request.session ? auth.sessionUser(request.session) : null }),
+  );
+
+  app.post('/api/auth/signout', { schema: { tags: ['auth'] } }, async (request, reply) => {
+    logSecurityEvent(request.log, 'auth.signed_out', { userId: request.session?.userId ?? null });
+    cookieDecided.add(reply);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,126 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/database.js';
+import { users } from '../db/schema.js';
+import { withAuthenticationRole } from '../db/with-actor.js';
+import { isRole, type Role } from '../tenancy/roles.js';
+import { verifyPassword } from './passwords.js';
+import type { SessionClaims, SessionTokens, VerifiedSession } from './session-token.js';
+
+type UserRow = typeof users.$inferSelect;
+
+/** What the browser may see of the signed-in user (decisions.md §2). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: Role;
+  brokerId: string | null;
+  employerId: string | null;
+}
+
+/** A verified token whose user still exists, is active and has not changed since it was issued. */
+export interface AuthenticatedSession extends VerifiedSession {
+  email: string;
+}
+
+export type SignInResult =
+  | { ok: true; user: SessionUser; token: string }
+  /** userId when the e-mail belongs to an account, for the security log only. */
+  | { ok: false; userId: string | null };
+
+export interface AuthServiceDeps {
+  database: Database;
+  tokens: SessionTokens;
+  /** False in staging and production: development accounts then fail like unknown ones. */
+  acceptDevelopmentAccounts: boolean;
+  dummyHash: Promise<string>;
+}
+
+function claimsOf(user: UserRow & { role: Role }): SessionClaims {
+  return {
+    userId: user.id,
+    role: user.role,
+    brokerId: user.brokerId,
+    employerId: user.employerId,
+    passwordChangedAt: user.passwordChangedAt.getTime(),
+  };
+}
+
+function sessionUserOf(user: UserRow & { role: Role }): SessionUser {
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    brokerId: user.brokerId,
+    employerId: user.employerId,
+  };
+}
+
+export function createAuthService({
+  database,
+  tokens,
+  acceptDevelopmentAccounts,
+  dummyHash,
+}: AuthServiceDeps) {
+  const usable = (
+    user: UserRow | undefined,
+  ): user is UserRow & { role: Role; passwordHash: string } =>
+    user !== undefined &&
+    user.status === 'active' &&
+    user.passwordHash !== null &&
+    isRole(user.role) &&
+    (acceptDevelopmentAccounts || !user.isDevelopmentAccount);
+
+  return {
+    /**
+     * service-spec §5.1: finds the user by e-mail (any case) and checks the password. An unknown
+     * e-mail, a deactivated or passwordless account and a wrong password all cost one bcrypt
+     * comparison and give the same answer.
+     */
+    async signIn(email: string, password: string): Promise<SignInResult> {
+      const [user] = await withAuthenticationRole(database, (tx) =>
+        tx.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`).limit(1),
+      );
+      if (!usable(user)) {
+        await verifyPassword(password, await dummyHash);
+        return { ok: false, userId: user?.id ?? null };
+      }
+      if (!(await verifyPassword(password, user.passwordHash)))
+        return { ok: false, userId: user.id };
+      return { ok: true, user: sessionUserOf(user), token: await tokens.issue(claimsOf(user)) };
+    },
+
+    /** The session behind a token, or null when the token or its user no longer holds. */
+    async authenticate(token: string): Promise<AuthenticatedSession | null> {
+      const session = await tokens.verify(token);
+      if (!session) return null;
+      const [user] = await withAuthenticationRole(database, (tx) =>
+        tx.select().from(users).where(eq(users.id, session.userId)).limit(1),
+      );
+      if (!usable(user)) return null;
+      const current = claimsOf(user);
+      const unchanged =
+        current.passwordChangedAt === session.passwordChangedAt &&
+        current.role === session.role &&
+        current.brokerId === session.brokerId &&
+        current.employerId === session.employerId;
+      return unchanged ? { ...session, email: user.email } : null;
+    },
+
+    /** A fresh token for an active session: the idle timeout restarts, the absolute one does not. */
+    renew(session: AuthenticatedSession): Promise<string> {
+      return tokens.issue(session, session.authTime);
+    },
+
+    sessionUser(session: AuthenticatedSession): SessionUser {
+      return {
+        id: session.userId,
+        email: session.email,
+        role: session.role,
+        brokerId: session.brokerId,
+        employerId: session.employerId,
+      };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { hashPassword, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from './passwords.js';
+
+describe('password policy', () => {
+  it('refuses fewer than 12 characters, counting characters rather than bytes', () => {
+    expect(passwordProblem('a'.repeat(PASSWORD_MIN_LENGTH - 1))).toMatch(/at least 12/);
+    expect(passwordProblem('ééééééééééé')).toMatch(/at least 12/);
+    expect(passwordProblem('tall ships in dún laoghaire')).toBeNull();
+  });
+
+  it('refuses the most common passwords in any case', () => {
+    expect(passwordProblem('1qaz2wsx3edc')).toBe('is too common');
+    expect(passwordProblem('1Q2W3E4R5T6Y')).toBe('is too common');
+  });
+
+  it('accepts a 64-character passphrase and more', () => {
+    expect(passwordProblem(`${'x'.repeat(40)} a long passphrase for pensions`)).toBeNull();
+    expect(passwordProblem('y'.repeat(200))).toBeNull();
+  });
+});
+
+describe('password hashing', () => {
+  it('uses bcrypt at work factor 12', async () => {
+    expect(await hashPassword('tall ships in dún laoghaire')).toMatch(/^\$2b\$12\$/);
+  });
+
+  it('keeps every byte significant beyond bcrypt’s 72-byte limit', async () => {
+    const shared = 'p'.repeat(100);
+    const hash = await hashPassword(`${shared}-one`);
+    expect(await verifyPassword(`${shared}-one`, hash)).toBe(true);
+    expect(await verifyPassword(`${shared}-two`, hash)).toBe(false);
+    expect(await verifyPassword(shared, hash)).toBe(false);
+  });
+});

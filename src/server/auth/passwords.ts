@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import bcrypt from 'bcrypt';
+
+/** service-spec §2.2 and §8. */
+export const BCRYPT_COST = 12;
+export const PASSWORD_MIN_LENGTH = 12;
+/** Long enough for any passphrase or manager-generated secret; bounds the work one request can ask for. */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/** The list is ranked by frequency: its head is the 10,000 most common passwords. */
+const COMMON_PASSWORDS = new Set(dictionary['passwords-common'].slice(0, 10_000));
+
+/**
+ * bcrypt reads only the first 72 bytes. Every password is first reduced to the base64 of its
+ * SHA-256 (44 ASCII characters, no NUL byte), so all of a long passphrase counts and two
+ * passwords sharing their first 72 bytes still differ.
+ */
+function preHash(password: string): string {
+  return createHash('sha256').update(password, 'utf8').digest('base64');
+}
+
+/** The reason a new password is refused, or null when it is acceptable. */
+export function passwordProblem(password: string): string | null {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters`;
+  if (length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  if (COMMON_PASSWORDS.has(password.toLowerCase())) return 'is too common';
+  return null;
+}
+
+/** bcrypt's async API hashes on the libuv thread pool, off the event loop. */
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(preHash(password), BCRYPT_COST);
+}
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(preHash(password), hash);
+}
+
+/**
+ * A hash of nothing anyone knows, compared against when the e-mail is unknown, so that an
+ * unknown e-mail takes as long as a wrong password.
+ */
+export function createDummyHash(): Promise<string> {
+  return bcrypt.hash(preHash(`unknown-account-${Math.random()}`), BCRYPT_COST);
+}

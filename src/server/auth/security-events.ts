@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+export type SecurityEvent =
+  | 'auth.signin_succeeded'
+  | 'auth.signin_failed'
+  | 'auth.signed_out'
+  | 'access.forbidden'
+  | 'access.cross_origin_refused';
+
+/**
+ * A structured security event in the request's log (with its request id). Identifies the user
+ * by id where known and never by e-mail address.
+ */
+export function logSecurityEvent(
+  log: FastifyBaseLogger,
+  event: SecurityEvent,
+  details: { userId: string | null; reason?: string },
+): void {
+  log.info(
+    { securityEvent: event, userId: details.userId, reason: details.reason },
+    'security event',
+  );
+}
