@@ -9,6 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
@@ -21,6 +22,8 @@ import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
 import { AccessLogController } from './http/logger.js';
 import { answerMalformedRequest } from './http/malformed-request.js';
+import { createMemoryStore, createRedisStore } from './http/rate-limit-store.js';
+import rateLimits from './http/rate-limits.js';
 import sameOrigin from './http/same-origin.js';
 import securityHeaders from './http/security-headers.js';
 import webUi from './http/web-ui.js';
@@ -82,6 +85,11 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
   if (!config.isDevelopmentLike) {
     await app.register(httpsRedirect, { publicBaseUrl: config.publicBaseUrl });
   }
+  await app.register(rateLimits, {
+    store: config.redisUrl
+      ? createRedisStore(connectRedis(config.redisUrl, logger))
+      : createMemoryStore(now),
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(authGate, { authenticate: (token) => auth.authenticate(token) });
@@ -105,3 +113,10 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+function connectRedis(url: string, logger: Logger): Redis {
+  // Commands fail at once while disconnected instead of queueing behind an outage.
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  return redis;
+}

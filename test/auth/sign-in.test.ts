@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { InjectOptions as InjectOptionsOrUrl } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditService } from '../../src/server/audit/audit.service.js';
 import {
@@ -19,10 +20,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Injected = Awaited<ReturnType<TestApp['app']['inject']>>;
+type InjectOptions = Exclude<InjectOptionsOrUrl, string>;
+let lastOctet = 0;
+/** Each request from its own client address: this suite is not about rate limits. */
+const inject = (options: InjectOptions) => {
+  lastOctet += 1;
+  return t.app.inject({
+    remoteAddress: `198.18.${Math.floor(lastOctet / 250)}.${lastOctet % 250}`,
+    ...options,
+  });
+};
 const sessionCookie = (response: Injected) =>
   response.cookies.find((cookie) => cookie.name === 'session');
 const signIn = (email: string, password: string, url = '/api/auth/signin') =>
-  t.app.inject({ method: 'POST', url, payload: { email, password } });
+  inject({ method: 'POST', url, payload: { email, password } });
 
 async function setUser(id: string, values: Partial<typeof users.$inferInsert>) {
   await withActor(t.database, platformActor(), (tx) =>
@@ -52,7 +63,7 @@ describe('sign-in (service-spec §5.1, decisions.md §2)', () => {
 
   it('accepts a form post and an e-mail address in any case', async () => {
     const user = await createUser(t.database, { email: 'Siobhan.Kelly@Broker.example.ie' });
-    const response = await t.app.inject({
+    const response = await inject({
       method: 'POST',
       url: '/api/auth/signin',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -103,14 +114,14 @@ describe('sessions', () => {
   it('are readable at /api/auth/session by cookie or bearer, and null without one', async () => {
     const user = await createUser(t.database);
     const cookie = sessionCookie(await signIn(user.email, TEST_PASSWORD))?.value as string;
-    const byCookie = await t.app.inject({ url: '/api/auth/session', cookies: { session: cookie } });
+    const byCookie = await inject({ url: '/api/auth/session', cookies: { session: cookie } });
     expect(byCookie.json().user).toMatchObject({ id: user.id, email: user.email });
-    const byBearer = await t.app.inject({
+    const byBearer = await inject({
       url: '/api/auth/session',
       headers: { authorization: `Bearer ${cookie}` },
     });
     expect(byBearer.json().user.id).toBe(user.id);
-    expect((await t.app.inject({ url: '/api/auth/session' })).json()).toEqual({ user: null });
+    expect((await inject({ url: '/api/auth/session' })).json()).toEqual({ user: null });
   });
 
   it('end for a user who is deactivated, changes password or changes role', async () => {
@@ -121,11 +132,10 @@ describe('sessions', () => {
     ]) {
       const { user, token } = await t.signedInUser();
       expect(
-        (await t.app.inject({ url: '/api/x', headers: { authorization: `Bearer ${token}` } }))
-          .statusCode,
+        (await inject({ url: '/api/x', headers: { authorization: `Bearer ${token}` } })).statusCode,
       ).toBe(404);
       await setUser(user.id, change);
-      const after = await t.app.inject({
+      const after = await inject({
         url: '/api/x',
         headers: { authorization: `Bearer ${token}` },
       });
@@ -138,30 +148,28 @@ describe('sessions', () => {
     const first = sessionCookie(await signIn(user.email, TEST_PASSWORD))?.value as string;
     clock += 20 * 60 * 1000;
     const renewed = sessionCookie(
-      await t.app.inject({ url: '/api/auth/session', cookies: { session: first } }),
+      await inject({ url: '/api/auth/session', cookies: { session: first } }),
     );
     expect(renewed?.value).toBeDefined();
     expect(renewed?.value).not.toBe(first);
     clock += 20 * 60 * 1000; // 40 minutes after sign-in: the first token is past its idle timeout
-    expect((await t.app.inject({ url: '/api/x', cookies: { session: first } })).statusCode).toBe(
-      401,
-    );
+    expect((await inject({ url: '/api/x', cookies: { session: first } })).statusCode).toBe(401);
     let current = renewed?.value as string;
     for (let hour = 0; hour < 8; hour += 1) {
       clock += 25 * 60 * 1000;
       const next = sessionCookie(
-        await t.app.inject({ url: '/api/auth/session', cookies: { session: current } }),
+        await inject({ url: '/api/auth/session', cookies: { session: current } }),
       );
       if (next) current = next.value;
     }
-    const late = await t.app.inject({ url: '/api/x', cookies: { session: current } });
+    const late = await inject({ url: '/api/x', cookies: { session: current } });
     expect(late.statusCode).toBe(401);
   });
 
   it('end at sign-out: the cookie is cleared', async () => {
     const user = await createUser(t.database);
     const cookie = sessionCookie(await signIn(user.email, TEST_PASSWORD))?.value as string;
-    const response = await t.app.inject({
+    const response = await inject({
       method: 'POST',
       url: '/api/auth/signout',
       cookies: { session: cookie },
@@ -178,7 +186,7 @@ describe('cross-site requests (decisions.md §2)', () => {
   it('refuse a cookie-authenticated state change from another origin, and allow it from ours', async () => {
     const { token } = await t.signedInUser();
     const post = (headers: Record<string, string>) =>
-      t.app.inject({
+      inject({
         method: 'POST',
         url: '/api/auth/signout',
         cookies: { session: token },
@@ -196,7 +204,7 @@ describe('cross-site requests (decisions.md §2)', () => {
 
   it('do not apply to bearer tokens, which browsers never attach by themselves', async () => {
     const { token } = await t.signedInUser();
-    const response = await t.app.inject({
+    const response = await inject({
       method: 'POST',
       url: '/api/auth/signout',
       headers: { authorization: `Bearer ${token}` },
@@ -206,7 +214,7 @@ describe('cross-site requests (decisions.md §2)', () => {
 
   it('refuse a sign-in posted from another site', async () => {
     const user = await createUser(t.database);
-    const response = await t.app.inject({
+    const response = await inject({
       method: 'POST',
       url: '/api/auth/signin',
       headers: { origin: 'https://evil.example' },

@@ -1,0 +1,65 @@
+import type { Redis } from 'ioredis';
+
+export interface WindowCount {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window closes. */
+  resetInMs: number;
+}
+
+/** Fixed-window counters: the first hit of a key opens a window of `windowMs`. */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): Promise<WindowCount>;
+  close(): Promise<void>;
+}
+
+/** One process's counters. Expired windows are dropped as the map is swept. */
+export function createMemoryStore(now: () => Date): RateLimitStore {
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  let hitsSinceSweep = 0;
+  const sweep = (at: number) => {
+    for (const [key, window] of windows) if (window.endsAt <= at) windows.delete(key);
+  };
+  return {
+    async hit(key, windowMs) {
+      const at = now().getTime();
+      hitsSinceSweep += 1;
+      if (hitsSinceSweep >= 10_000) {
+        sweep(at);
+        hitsSinceSweep = 0;
+      }
+      let window = windows.get(key);
+      if (!window || window.endsAt <= at) {
+        window = { count: 0, endsAt: at + windowMs };
+        windows.set(key, window);
+      }
+      window.count += 1;
+      return { count: window.count, resetInMs: window.endsAt - at };
+    },
+    async close() {},
+  };
+}
+
+/** Increments and, for a new window, sets its expiry, atomically: no key can be left without one. */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {count, redis.call('PTTL', KEYS[1])}
+`;
+
+/** Counters in Redis, shared by every instance of the service. */
+export function createRedisStore(redis: Redis, prefix = 'pension-admin:rate:'): RateLimitStore {
+  return {
+    async hit(key, windowMs) {
+      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${key}`, windowMs)) as [
+        number,
+        number,
+      ];
+      return { count, resetInMs: ttl > 0 ? ttl : windowMs };
+    },
+    async close() {
+      // quit() waits for pending replies, but fails on a connection that never opened.
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

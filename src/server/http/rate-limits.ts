@@ -1,0 +1,81 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { canonicalPath, isApiPath } from './api-paths.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+
+interface RateLimit {
+  name: string;
+  max: number;
+  windowMs: number;
+  appliesTo(request: FastifyRequest, path: string): boolean;
+}
+
+const MINUTE = 60_000;
+const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentials']);
+
+/**
+ * service-spec §8, per client IP. A request counts against every limit that covers it: a
+ * sign-in uses up the general, the auth and the sign-in allowance at once.
+ */
+export const RATE_LIMITS: readonly RateLimit[] = [
+  { name: 'api', max: 100, windowMs: MINUTE, appliesTo: (request) => isApiPath(request.url) },
+  {
+    name: 'auth',
+    max: 10,
+    windowMs: MINUTE,
+    appliesTo: (_request, path) => path.startsWith('/api/auth/'),
+  },
+  {
+    name: 'signin',
+    max: 5,
+    windowMs: MINUTE,
+    appliesTo: (request, path) => request.method === 'POST' && SIGN_IN_PATHS.has(path),
+  },
+  {
+    name: 'forgot-password',
+    max: 3,
+    windowMs: 5 * MINUTE,
+    appliesTo: (request, path) => request.method === 'POST' && path === '/api/auth/forgot-password',
+  },
+];
+
+export interface RateLimitOptions {
+  store: RateLimitStore;
+}
+
+/**
+ * decisions.md §2: `429 {"error":"Too many requests"}` with `Retry-After`. The client is
+ * `request.ip`: the socket address, or the right-most address in X-Forwarded-For that is not a
+ * TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing.
+ */
+const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) => {
+  app.addHook('onRequest', async (request, reply) => {
+    const path = canonicalPath(request.url) ?? request.url;
+    const applicable = RATE_LIMITS.filter((limit) => limit.appliesTo(request, path));
+    if (applicable.length === 0) return;
+    let counts: Awaited<ReturnType<RateLimitStore['hit']>>[];
+    try {
+      counts = await Promise.all(
+        applicable.map((limit) => store.hit(`${limit.name}:${request.ip}`, limit.windowMs)),
+      );
+    } catch (error) {
+      // Fail open: an unreachable counter store must not take the whole service down with it.
+      request.log.error({ err: error }, 'rate-limit store unavailable: request not counted');
+      return;
+    }
+    let retryAfterMs = 0;
+    applicable.forEach((limit, index) => {
+      const { count, resetInMs } = counts[index] as { count: number; resetInMs: number };
+      if (count > limit.max) retryAfterMs = Math.max(retryAfterMs, resetInMs);
+    });
+    if (retryAfterMs > 0) {
+      return reply
+        .code(429)
+        .header('retry-after', String(Math.ceil(retryAfterMs / 1000)))
+        .send({ error: 'Too many requests' });
+    }
+  });
+  app.addHook('onClose', () => store.close());
+};
+
+export default fp(rateLimits, { name: 'rate-limits' });
