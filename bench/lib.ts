@@ -61,8 +61,28 @@ export interface Load {
   non2xx: number;
 }
 
+let clientNumber = 0;
+/** A different client address for every request, as a proxy in front of the service would report. */
+function nextClientAddress(): string {
+  clientNumber = (clientNumber + 1) % 2 ** 24;
+  return `10.${clientNumber >> 16}.${(clientNumber >> 8) & 255}.${clientNumber & 255}`;
+}
+
 export async function load(url: string, seconds: number, connections = 32): Promise<Load> {
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'x-forwarded-for': nextClientAddress() },
+        }),
+      },
+    ],
+  });
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,

@@ -9,7 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
@@ -87,7 +87,7 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
   }
   await app.register(rateLimits, {
     store: config.redisUrl
-      ? createRedisStore(connectRedis(config.redisUrl, logger))
+      ? createRedisStore(await connectRedis(config.redisUrl, logger))
       : createMemoryStore(now),
   });
   await app.register(fastifyCookie);
@@ -114,7 +114,9 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
 
-function connectRedis(url: string, logger: Logger): Redis {
+/** Loaded only when REDIS_URL is set: an instance without Redis carries no client. */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   // Commands fail at once while disconnected instead of queueing behind an outage.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));

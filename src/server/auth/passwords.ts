@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import bcrypt from 'bcrypt';
 
 /** service-spec §2.2 and §8. */
@@ -8,8 +7,17 @@ export const PASSWORD_MIN_LENGTH = 12;
 /** Long enough for any passphrase or manager-generated secret; bounds the work one request can ask for. */
 export const PASSWORD_MAX_LENGTH = 1024;
 
-/** The list is ranked by frequency: its head is the 10,000 most common passwords. */
-const COMMON_PASSWORDS = new Set(dictionary['passwords-common'].slice(0, 10_000));
+/**
+ * The list is ranked by frequency: its head is the 10,000 most common passwords. Loaded on first
+ * use: only setting a password needs it, and the whole dictionary is large to keep idle.
+ */
+let commonPasswords: Promise<Set<string>> | null = null;
+function loadCommonPasswords(): Promise<Set<string>> {
+  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].slice(0, 10_000)),
+  );
+  return commonPasswords;
+}
 
 /**
  * bcrypt reads only the first 72 bytes. Every password is first reduced to the base64 of its
@@ -21,11 +29,11 @@ function preHash(password: string): string {
 }
 
 /** The reason a new password is refused, or null when it is acceptable. */
-export function passwordProblem(password: string): string | null {
+export async function passwordProblem(password: string): Promise<string | null> {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters`;
   if (length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters`;
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return 'is too common';
+  if ((await loadCommonPasswords()).has(password.toLowerCase())) return 'is too common';
   return null;
 }
 
