@@ -120,5 +120,16 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   // Commands fail at once while disconnected instead of queueing behind an outage.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  // Requests served before the connection is up would go uncounted: wait for it, briefly.
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) =>
+      setTimeout(() => resolve(false), REDIS_CONNECT_WAIT_MS).unref(),
+    ),
+  ]);
+  if (!ready)
+    logger.error('redis not reachable at start-up: rate limits are not counted until it is');
   return redis;
 }
+
+const REDIS_CONNECT_WAIT_MS = 2_000;
