@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createAccountThrottle } from './auth/account-throttle.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
 import { createDummyHash } from './auth/passwords.js';
@@ -40,11 +41,13 @@ export interface AppDependencies {
   database: Database;
   logger: Logger;
   now: () => Date;
+  /** Waits; sign-in throttling slows attempts with it. */
+  pause: (ms: number) => Promise<void>;
   webRoot: string;
 }
 
 /** Assembles the service from its parts; listening and shutdown belong to the caller. */
-export async function buildApp({ config, database, logger, now, webRoot }: AppDependencies) {
+export async function buildApp({ config, database, logger, now, pause, webRoot }: AppDependencies) {
   const app = Fastify({
     loggerInstance: logger,
     logController: new AccessLogController(),
@@ -85,11 +88,10 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
   if (!config.isDevelopmentLike) {
     await app.register(httpsRedirect, { publicBaseUrl: config.publicBaseUrl });
   }
-  await app.register(rateLimits, {
-    store: config.redisUrl
-      ? createRedisStore(await connectRedis(config.redisUrl, logger))
-      : createMemoryStore(now),
-  });
+  const counters = config.redisUrl
+    ? createRedisStore(await connectRedis(config.redisUrl, logger))
+    : createMemoryStore(now);
+  await app.register(rateLimits, { store: counters });
   await app.register(fastifyCookie);
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(authGate, { authenticate: (token) => auth.authenticate(token) });
@@ -104,7 +106,12 @@ export async function buildApp({ config, database, logger, now, webRoot }: AppDe
   });
 
   await app.register(healthRoutes, { database });
-  await app.register(authRoutes, { auth, secureCookies: !config.isDevelopmentLike, now });
+  await app.register(authRoutes, {
+    auth,
+    throttle: createAccountThrottle(counters, pause),
+    secureCookies: !config.isDevelopmentLike,
+    now,
+  });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(webUi, { root: webRoot });

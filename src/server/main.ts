@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     database,
     logger,
     now,
+    pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     webRoot: DEFAULT_WEB_ROOT,
   });
   await app.listen({ port: config.port, host: config.host });

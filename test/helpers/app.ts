@@ -14,6 +14,8 @@ export interface TestApp {
   database: Database;
   config: Config;
   logs: ReturnType<typeof captureLogs>;
+  /** Every wait sign-in throttling asked for, in milliseconds. */
+  pauses: number[];
   /** A session token for this user, as sign-in would issue it. */
   tokenFor(user: UserRow): Promise<string>;
   /** A new user (BrokerAdmin in a new tenant unless overridden) and a session token for it. */
@@ -26,6 +28,8 @@ export interface TestAppOptions {
   /** Reuse a database (and leave it open on close). */
   database?: Database;
   now?: () => Date;
+  /** How sign-in throttling waits; by default it records the wait in `pauses` and returns at once. */
+  pause?: (ms: number) => Promise<void>;
   /** Called before the app is ready, to add routes a test needs. */
   extend?: (app: App) => void | Promise<void>;
 }
@@ -37,7 +41,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (owned as NonNullable<typeof owned>).database;
   const logs = captureLogs();
   const now = options.now ?? (() => new Date());
+  const pauses: number[] = [];
   const app = await buildApp({
+    pause:
+      options.pause ??
+      (async (ms) => {
+        pauses.push(ms);
+      }),
     config,
     database,
     logger: createLogger('debug', logs.stream),
@@ -60,6 +70,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     config,
     logs,
+    pauses,
     tokenFor,
     async signedInUser(overrides) {
       const user = await createUser(database, overrides);

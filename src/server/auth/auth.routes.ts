@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AccountThrottle } from './account-throttle.js';
 import type { AuthService } from './auth.service.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
@@ -30,13 +31,14 @@ const INVALID_CREDENTIALS = { error: 'Invalid email or password' } as const;
 
 export interface AuthRoutesOptions {
   auth: AuthService;
+  throttle: AccountThrottle;
   secureCookies: boolean;
   now: () => Date;
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { auth, secureCookies, now },
+  { auth, throttle, secureCookies, now },
 ) => {
   const cookieOptions = {
     httpOnly: true,
@@ -67,6 +69,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   };
   for (const url of ['/api/auth/callback/credentials', '/api/auth/signin']) {
     app.post(url, { schema: signInSchema }, async (request, reply) => {
+      await throttle.beforeAttempt(request.body.email);
       const result = await auth.signIn(request.body.email, request.body.password);
       if (!result.ok) {
         logSecurityEvent(request.log, 'auth.signin_failed', { userId: result.userId });
