@@ -9,10 +9,6 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
-export function roleLevel(role: Role): number {
-  return ROLES.length - ROLES.indexOf(role);
-}
-
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
