@@ -1,4 +1,5 @@
 import { type App, buildApp, DEFAULT_WEB_ROOT } from '../../src/server/app.js';
+import { claimsOf } from '../../src/server/auth/auth.service.js';
 import { createSessionTokens } from '../../src/server/auth/session-token.js';
 import type { Config } from '../../src/server/config/config.js';
 import type { Database } from '../../src/server/db/database.js';
@@ -57,14 +58,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   await options.extend?.(app);
   await app.ready();
   const tokens = createSessionTokens({ secret: config.secrets.AUTH_SECRET, now });
-  const tokenFor = (user: UserRow) =>
-    tokens.issue({
-      userId: user.id,
-      role: user.role as Role,
-      brokerId: user.brokerId,
-      employerId: user.employerId,
-      passwordChangedAt: user.passwordChangedAt.getTime(),
-    });
+  const tokenFor = (user: UserRow) => tokens.issue(claimsOf(user as UserRow & { role: Role }));
   return {
     app,
     database,

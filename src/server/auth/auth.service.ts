@@ -35,7 +35,8 @@ export interface AuthServiceDeps {
   dummyHash: Promise<string>;
 }
 
-function claimsOf(user: UserRow & { role: Role }): SessionClaims {
+/** The session claims of a user row, as sign-in issues them and every session check compares them. */
+export function claimsOf(user: UserRow & { role: Role }): SessionClaims {
   return {
     userId: user.id,
     role: user.role,
