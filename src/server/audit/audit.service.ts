@@ -3,7 +3,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { auditLog } from '../db/schema.js';
 import { type Transaction, withPlatformReadOnly } from '../db/with-actor.js';
-import { type ActorContext, isPlatformActor } from '../tenancy/actor.js';
+import type { RecordedActor } from '../tenancy/actor.js';
 import {
   type ChainBreak,
   type ChainLink,
@@ -56,8 +56,8 @@ export function createAuditService({ now }: AuditServiceDeps) {
      * Appends one record inside the caller's transaction, so the change and its record commit
      * together or not at all.
      */
-    async record(tx: Transaction, actor: ActorContext, change: AuditChange): Promise<string> {
-      if (!isPlatformActor(actor) && change.tenantId !== actor.tenantId) {
+    async record(tx: Transaction, actor: RecordedActor, change: AuditChange): Promise<string> {
+      if (actor.tenantId !== null && change.tenantId !== actor.tenantId) {
         throw new AuditTenantMismatchError();
       }
       const chainKey = change.tenantId ?? PLATFORM_CHAIN;
@@ -78,7 +78,8 @@ export function createAuditService({ now }: AuditServiceDeps) {
         previousHash: head?.hash ?? GENESIS_HASH,
         actorId: actor.userId,
         actorType: actor.role,
-        actorTenantId: actor.tenantId,
+        // An anonymous request acts in a tenant without belonging to it.
+        actorTenantId: actor.role === 'Anonymous' ? null : actor.tenantId,
         action: change.action,
         entityType: change.entityType,
         entityId: change.entityId,

@@ -78,7 +78,7 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_actor_type_role',
-      sql`${table.actorType} in ('SuperAdmin','BrokerAdmin','BrokerUser','EmployerAdmin','EmployerUser','Member')`,
+      sql`${table.actorType} in ('SuperAdmin','BrokerAdmin','BrokerUser','EmployerAdmin','EmployerUser','Member','Anonymous')`,
     ),
     check(
       'audit_log_chain_key_matches_tenant',
@@ -113,6 +113,8 @@ export const users = pgTable(
   },
   (table) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    // Rows that belong to a user reference (id, broker_id) so they stay in the user's tenant.
+    unique('users_id_broker_id_key').on(table.id, table.brokerId),
     index('users_broker_id_idx').on(table.brokerId),
     foreignKey({
       name: 'users_employer_same_tenant_fk',
@@ -131,6 +133,76 @@ export const users = pgTable(
     check(
       'users_employer_for_employer_roles',
       sql`(${table.role} in ('EmployerAdmin','EmployerUser','Member')) = (${table.employerId} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * service-spec §2.9. Only the SHA-256 of a token is kept. broker_id is the user's tenant (null
+ * for a SuperAdmin), so the rows fall under the same row-level security as their user.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    brokerId: text('broker_id').references(() => brokers.id),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+    /** Set when a newer request for the same user replaced this token before it was used. */
+    invalidatedAt: timestamp('invalidated_at', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('password_reset_tokens_hash_key').on(table.tokenHash),
+    index('password_reset_tokens_user_idx').on(table.userId),
+    foreignKey({
+      name: 'password_reset_tokens_user_same_tenant_fk',
+      columns: [table.userId, table.brokerId],
+      foreignColumns: [users.id, users.brokerId],
+    }),
+    check('password_reset_tokens_hash_shape', sql`${table.tokenHash} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+
+/**
+ * Transactional outbox: a message is written in the transaction that causes it and delivered
+ * afterwards by the mail worker. The message itself (recipient, subject, bodies) is sealed, since
+ * it carries a live reset link; it is erased once delivered or no longer worth sending.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id').references(() => brokers.id),
+    userId: text('user_id').references(() => users.id),
+    kind: text('kind').notNull(),
+    sealedMessage: text('sealed_message'),
+    status: text('status').notNull().default('pending'),
+    attempts: bigint('attempts', { mode: 'number' }).notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** After this the message is pointless (its link has expired) and is dropped unsent. */
+    discardAfter: timestamp('discard_after', { withTimezone: true, precision: 3 }).notNull(),
+    /** The kind of the last delivery failure (an error code), never the server's words. */
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    index('email_outbox_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    foreignKey({
+      name: 'email_outbox_user_same_tenant_fk',
+      columns: [table.userId, table.brokerId],
+      foreignColumns: [users.id, users.brokerId],
+    }),
+    check('email_outbox_status_known', sql`${table.status} in ('pending','sent','discarded')`),
+    check('email_outbox_kind_known', sql`${table.kind} in ('password_reset','password_changed')`),
+    check(
+      'email_outbox_sealed_while_pending',
+      sql`(${table.status} = 'pending') = (${table.sealedMessage} is not null)`,
     ),
   ],
 );

@@ -1,22 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { type ActorContext, isPlatformActor } from '../tenancy/actor.js';
+import type { RecordedActor } from '../tenancy/actor.js';
 import type { Database, Transaction } from './database.js';
 
 export type { Transaction };
 
 /**
- * The only way services reach tenant data. One transaction, in which the connection drops to
+ * The only way services reach tenant data. An actor without a tenant (SuperAdmin, or an anonymous
+ * request about a platform account) works as the platform role. One transaction, in which the connection drops to
  * the restricted role and carries the actor's tenant, so row-level security filters every
  * query even when the service forgets to. Both settings are transaction-local: nothing leaks to
  * the next request that gets the same pooled connection.
  */
 export function withActor<T>(
   database: Database,
-  actor: ActorContext,
+  actor: RecordedActor,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   return database.db.transaction(async (tx) => {
-    if (isPlatformActor(actor)) {
+    if (actor.tenantId === null) {
       await tx.execute(sql`select set_config('role', 'pension_platform', true)`);
     } else {
       await tx.execute(
@@ -54,6 +55,20 @@ export function withAuthenticationRole<T>(
 ): Promise<T> {
   return database.db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('role', 'pension_auth', true)`);
+    return work(tx);
+  });
+}
+
+/**
+ * The mail worker: it reads and settles the outbox of every tenant, and its role can reach no
+ * other table.
+ */
+export function withMailerRole<T>(
+  database: Database,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('role', 'pension_mailer', true)`);
     return work(tx);
   });
 }

@@ -27,3 +27,37 @@ export type ActorContext = TenantActor | PlatformActor;
 export function isPlatformActor(actor: ActorContext): actor is PlatformActor {
   return actor.role === 'SuperAdmin';
 }
+
+/**
+ * A request from no one signed in that still changes state: a password-reset request names an
+ * account, and its token and e-mail belong in that account's tenant. It is recorded in the audit
+ * log as anonymous and is never given to a service that authorises by role.
+ */
+export interface AnonymousActor {
+  userId: 'anonymous';
+  email: null;
+  role: 'Anonymous';
+  /** The tenant of the account the request names; null for a platform account. */
+  tenantId: string | null;
+  employerId: null;
+  ipAddress: string;
+  userAgent: string;
+}
+
+/** Whoever a database transaction and its audit records act for. */
+export type RecordedActor = ActorContext | AnonymousActor;
+
+export function anonymousActor(
+  tenantId: string | null,
+  request: { ipAddress: string; userAgent: string },
+): AnonymousActor {
+  return {
+    userId: 'anonymous',
+    email: null,
+    role: 'Anonymous',
+    tenantId,
+    employerId: null,
+    ipAddress: request.ipAddress,
+    userAgent: request.userAgent,
+  };
+}
