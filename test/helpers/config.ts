@@ -16,13 +16,19 @@ export function testDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'pension-test-'));
 }
 
+/** Staging and production need a mail server; unless a test names one, nothing listens here. */
+const UNREACHABLE_SMTP_URL = 'smtp://127.0.0.1:9';
+
 /** A config as the service would load it, for APP_ENV test unless the overrides say otherwise. */
 export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
+  const appEnv = overrides.APP_ENV ?? 'test';
   return loadConfig({
-    APP_ENV: 'test',
+    APP_ENV: appEnv,
     DATA_DIR: testDataDir(),
     LOG_LEVEL: 'info',
     APP_BASE_URL: 'https://pensions.example.ie',
+    MAIL_FROM: 'Pension Administration <no-reply@pensions.example.ie>',
+    ...(appEnv === 'staging' || appEnv === 'production' ? { SMTP_URL: UNREACHABLE_SMTP_URL } : {}),
     ...TEST_SECRETS,
     ...overrides,
   });

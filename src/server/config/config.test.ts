@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from './config.js';
 const productionEnv = (overrides: Record<string, string | undefined> = {}) => ({
   APP_ENV: 'production',
   APP_BASE_URL: 'https://pensions.example.ie',
+  SMTP_URL: 'smtps://mailer:mail-password@smtp.example.ie:465',
+  MAIL_FROM: 'Pensions <no-reply@pensions.example.ie>',
   DATA_DIR: testDataDir(),
   ...TEST_SECRETS,
   ...overrides,
@@ -60,6 +62,28 @@ describe('configuration', () => {
     expect(configErrorOf(productionEnv({ APP_BASE_URL: undefined })).message).toContain(
       'APP_BASE_URL',
     );
+  });
+
+  it('requires a mail server and a sender outside development and test', () => {
+    const error = configErrorOf(productionEnv({ SMTP_URL: undefined, MAIL_FROM: undefined }));
+    expect(error.message).toContain('SMTP_URL is required');
+    expect(error.message).toContain('MAIL_FROM is required');
+  });
+
+  it('refuses an SMTP_URL that is not smtp:// or smtps://, without echoing it', () => {
+    const error = configErrorOf(productionEnv({ SMTP_URL: 'http://mailer:hunter2@mail.example' }));
+    expect(error.message).toContain('SMTP_URL');
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('writes e-mail to files under DATA_DIR in development when no SMTP_URL is set', () => {
+    const dataDir = testDataDir();
+    const config = loadConfig({ APP_ENV: 'development', DATA_DIR: dataDir });
+    expect(config.mail.transport).toEqual({ kind: 'files', directory: path.join(dataDir, 'mail') });
+    expect(loadConfig(productionEnv()).mail).toEqual({
+      from: 'Pensions <no-reply@pensions.example.ie>',
+      transport: { kind: 'smtp', url: 'smtps://mailer:mail-password@smtp.example.ie:465' },
+    });
   });
 
   it('refuses a malformed secret in development too, without echoing it', () => {

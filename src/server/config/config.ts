@@ -73,6 +73,14 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(1).max(65535).optional(),
   ),
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: optionalString,
   BOOTSTRAP_SUPERADMIN_EMAIL: z.preprocess(
     emptyAsUndefined,
     z.email({ error: 'must be an e-mail address' }).optional(),
@@ -104,10 +112,17 @@ export interface Config {
   trustProxy: string[];
   tls: { certFile: string; keyFile: string; httpRedirectPort: number | null } | null;
   logLevel: string;
+  /** Where e-mail goes: SMTP when SMTP_URL is set, else (development and test only) .eml files. */
+  mail: {
+    from: string;
+    transport: { kind: 'smtp'; url: string } | { kind: 'files'; directory: string };
+  };
   secrets: Secrets;
   /** Creates the first SuperAdmin at start-up when none exists. */
   bootstrapSuperAdmin: { email: string; password: string } | null;
 }
+
+const DEVELOPMENT_MAIL_FROM = 'Pension Administration <no-reply@pension-admin.local>';
 
 const IP_OR_CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
 
@@ -151,6 +166,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'BOOTSTRAP_SUPERADMIN_EMAIL and BOOTSTRAP_SUPERADMIN_PASSWORD must be set together',
     );
   }
+  if (!isDevelopmentLike && !values.SMTP_URL) {
+    problems.push(`SMTP_URL is required when APP_ENV is ${appEnv}`);
+  }
+  if (!isDevelopmentLike && !values.MAIL_FROM) {
+    problems.push(`MAIL_FROM is required when APP_ENV is ${appEnv}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -180,6 +201,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           }
         : null,
     logLevel: values.LOG_LEVEL,
+    mail: {
+      from: values.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM,
+      transport: values.SMTP_URL
+        ? { kind: 'smtp', url: values.SMTP_URL }
+        : { kind: 'files', directory: path.join(dataDir, 'mail') },
+    },
     secrets: secrets as Secrets,
     bootstrapSuperAdmin:
       values.BOOTSTRAP_SUPERADMIN_EMAIL && values.BOOTSTRAP_SUPERADMIN_PASSWORD

@@ -1,0 +1,80 @@
+/** One e-mail as the outbox keeps it and a transport sends it. */
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type EmailKind = 'password_reset' | 'password_changed';
+
+const PRODUCT_NAME = 'Pension Administration';
+
+function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function htmlDocument(title: string, paragraphs: string[]): string {
+  const body = paragraphs.map((paragraph) => `<p>${paragraph}</p>`).join('\n');
+  return `<!doctype html>
+<html lang="en-IE">
+<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family: sans-serif; line-height: 1.5; color: #1a1a1a">
+${body}
+</body>
+</html>
+`;
+}
+
+/**
+ * The link carries the token in the fragment: browsers never send a fragment to the server, so
+ * the token stays out of access logs, proxies and Referer headers.
+ */
+export function passwordResetLink(baseUrl: URL, token: string): string {
+  return new URL(`/reset-password#token=${token}`, baseUrl).toString();
+}
+
+export function passwordResetMessage(
+  to: string,
+  { link, validMinutes }: { link: string; validMinutes: number },
+): EmailMessage {
+  const subject = `Reset your ${PRODUCT_NAME} password`;
+  const text = [
+    'Someone asked to reset the password of your account.',
+    '',
+    `To choose a new password, open this link within ${validMinutes} minutes:`,
+    link,
+    '',
+    'The link works once. If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    'Someone asked to reset the password of your account.',
+    `To choose a new password, open this link within ${validMinutes} minutes:<br><a href="${escapeHtml(link)}">Reset your password</a>`,
+    'The link works once. If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  ]);
+  return { to, subject, text, html };
+}
+
+export function passwordChangedMessage(
+  to: string,
+  { signInUrl }: { signInUrl: string },
+): EmailMessage {
+  const subject = `Your ${PRODUCT_NAME} password was changed`;
+  const text = [
+    'The password of your account has just been changed, and every session that was signed in has been ended.',
+    '',
+    `If this was you, sign in with the new password: ${signInUrl}`,
+    'If it was not you, contact your administrator at once.',
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    'The password of your account has just been changed, and every session that was signed in has been ended.',
+    `If this was you, <a href="${escapeHtml(signInUrl)}">sign in with the new password</a>.`,
+    'If it was not you, contact your administrator at once.',
+  ]);
+  return { to, subject, text, html };
+}
