@@ -11,13 +11,18 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createAuditService } from './audit/audit.service.js';
 import { createAccountThrottle } from './auth/account-throttle.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
+import { passwordResetRoutes } from './auth/password-reset.routes.js';
+import { createPasswordResetService } from './auth/password-reset.service.js';
 import { createDummyHash } from './auth/passwords.js';
 import { createSessionTokens } from './auth/session-token.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
+import type { MailDelivery } from './email/delivery.js';
+import { createMailer } from './email/mailer.js';
 import authGate from './http/auth-gate.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
@@ -30,6 +35,13 @@ import securityHeaders from './http/security-headers.js';
 import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The mail worker: operators and tests can ask it to send what is due now. */
+    mailDelivery: MailDelivery;
+  }
+}
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -91,6 +103,11 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   const counters = config.redisUrl
     ? createRedisStore(await connectRedis(config.redisUrl, logger))
     : createMemoryStore(now);
+  const audit = createAuditService({ now });
+  const mailer = createMailer({ config, database, now, logger });
+  app.decorate('mailDelivery', mailer.delivery);
+  app.addHook('onReady', async () => mailer.delivery.start());
+  app.addHook('onClose', () => mailer.delivery.stop());
   await app.register(rateLimits, { store: counters });
   await app.register(fastifyCookie);
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
@@ -111,6 +128,20 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
     throttle: createAccountThrottle(counters, pause),
     secureCookies: !config.isDevelopmentLike,
     now,
+  });
+
+  await app.register(passwordResetRoutes, {
+    passwordReset: createPasswordResetService({
+      database,
+      audit,
+      outbox: mailer.outbox,
+      counters,
+      now,
+      publicBaseUrl: config.publicBaseUrl,
+      acceptDevelopmentAccounts: config.isDevelopmentLike,
+      onEmailQueued: mailer.delivery.nudge,
+    }),
+    pause,
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
 import { createUser } from '../helpers/factories.js';
 
 let t: TestApp;
@@ -8,14 +9,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let source = 0;
 /** Each attempt from a different address, as a distributed guessing attack would come. */
 function attempt(email: string) {
-  source += 1;
   return t.app.inject({
     method: 'POST',
     url: '/api/auth/signin',
-    remoteAddress: `192.0.2.${source}`,
+    remoteAddress: uniqueClientAddress(),
     payload: { email, password: 'a wrong guess at the password' },
   });
 }

@@ -10,6 +10,7 @@ import { users } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
 
 let t: TestApp;
@@ -21,12 +22,10 @@ afterAll(() => t.close());
 
 type Injected = Awaited<ReturnType<TestApp['app']['inject']>>;
 type InjectOptions = Exclude<InjectOptionsOrUrl, string>;
-let lastOctet = 0;
 /** Each request from its own client address: this suite is not about rate limits. */
 const inject = (options: InjectOptions) => {
-  lastOctet += 1;
   return t.app.inject({
-    remoteAddress: `198.18.${Math.floor(lastOctet / 250)}.${lastOctet % 250}`,
+    remoteAddress: uniqueClientAddress(),
     ...options,
   });
 };

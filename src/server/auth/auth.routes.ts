@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorBody } from '../http/http-error.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { AuthService } from './auth.service.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
@@ -65,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   const signInSchema = {
     tags: ['auth'],
     body: credentials,
-    response: { 200: z.object({ user: sessionUser }), 401: z.object({ error: z.string() }) },
+    response: { 200: z.object({ user: sessionUser }), 401: errorBody },
   };
   for (const url of ['/api/auth/callback/credentials', '/api/auth/signin']) {
     app.post(url, { schema: signInSchema }, async (request, reply) => {

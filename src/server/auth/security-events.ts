@@ -4,6 +4,9 @@ export type SecurityEvent =
   | 'auth.signin_succeeded'
   | 'auth.signin_failed'
   | 'auth.signed_out'
+  | 'auth.password_reset_requested'
+  | 'auth.password_reset_succeeded'
+  | 'auth.password_reset_failed'
   | 'access.forbidden'
   | 'access.cross_origin_refused';
 

@@ -3,13 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { logSecurityEvent } from '../auth/security-events.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { HttpError } from './http-error.js';
-
-export interface ValidationIssue {
-  path: string;
-  code: string;
-  message: string;
-}
+import { HttpError, ValidationError, type ValidationIssue } from './http-error.js';
 
 /**
  * decisions.md §2: every error body is JSON with an `error` string; nothing internal (stack,
@@ -24,6 +18,9 @@ const errorHandler: FastifyPluginAsync = async (app) => {
         message: issue.message ?? 'Invalid value',
       }));
       return reply.code(400).send({ error: 'Validation failed', issues });
+    }
+    if (error instanceof ValidationError) {
+      return reply.code(400).send({ error: 'Validation failed', issues: error.issues });
     }
     if (error instanceof HttpError) {
       if (error.statusCode === 403) {

@@ -1,0 +1,107 @@
+import { performance } from 'node:perf_hooks';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBody, ValidationError } from '../http/http-error.js';
+import { requestOrigin } from '../tenancy/request-context.js';
+import type { PasswordResetService } from './password-reset.service.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
+import { logSecurityEvent } from './security-events.js';
+
+/**
+ * Every forgot-password answer takes at least this long, whether or not an e-mail was queued, so
+ * the time of the answer does not tell a known address from an unknown one.
+ */
+export const FORGOT_PASSWORD_MIN_MS = 250;
+
+export const FORGOT_PASSWORD_ANSWER = {
+  message:
+    'If an account exists for that e-mail address, a link to reset its password is on its way. Check your inbox.',
+} as const;
+export const PASSWORD_RESET_ANSWER = {
+  message: 'Your password has been reset. Sign in with your new password.',
+} as const;
+export const INVALID_RESET_TOKEN = { error: 'Invalid or expired reset token' } as const;
+
+const forgotPasswordBody = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(3)
+    .max(320)
+    .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
+});
+
+const resetPasswordBody = z.object({
+  token: z.string().min(1).max(256),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+
+const message = z.object({ message: z.string() });
+
+export interface PasswordResetRoutesOptions {
+  passwordReset: PasswordResetService;
+  pause: (ms: number) => Promise<void>;
+}
+
+/** service-spec §3.1, §4 and §5.5. */
+export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptions> = async (
+  app,
+  { passwordReset, pause },
+) => {
+  app.post(
+    '/api/auth/forgot-password',
+    { schema: { tags: ['auth'], body: forgotPasswordBody, response: { 200: message } } },
+    async (request) => {
+      const started = performance.now();
+      const outcome = await passwordReset.requestReset(request.body.email, requestOrigin(request));
+      logSecurityEvent(request.log, 'auth.password_reset_requested', {
+        userId: outcome.userId,
+        reason: outcome.sent ? undefined : outcome.reason,
+      });
+      await pause(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
+      return FORGOT_PASSWORD_ANSWER;
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      schema: {
+        tags: ['auth'],
+        body: resetPasswordBody,
+        response: { 200: message, 400: errorBody, 429: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await passwordReset.resetPassword(
+        request.body.token,
+        request.body.password,
+        requestOrigin(request),
+      );
+      if (outcome.ok) {
+        logSecurityEvent(request.log, 'auth.password_reset_succeeded', { userId: outcome.userId });
+        return PASSWORD_RESET_ANSWER;
+      }
+      logSecurityEvent(request.log, 'auth.password_reset_failed', {
+        userId: outcome.userId,
+        reason: outcome.reason,
+      });
+      switch (outcome.reason) {
+        case 'too_many_attempts':
+          return reply
+            .code(429)
+            .header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))))
+            .send({ error: 'Too many requests' });
+        case 'weak_password':
+          throw new ValidationError([
+            { path: 'password', code: 'password_policy', message: outcome.problem },
+          ]);
+        case 'invalid_token':
+          return reply.code(400).send(INVALID_RESET_TOKEN);
+      }
+    },
+  );
+};

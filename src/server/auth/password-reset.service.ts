@@ -1,0 +1,290 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Database } from '../db/database.js';
+import { passwordResetTokens, users } from '../db/schema.js';
+import { type Transaction, withActor, withAuthenticationRole } from '../db/with-actor.js';
+import {
+  passwordChangedMessage,
+  passwordResetLink,
+  passwordResetMessage,
+} from '../email/messages.js';
+import type { Outbox } from '../email/outbox.js';
+import type { RateLimitStore } from '../http/rate-limit-store.js';
+import { type ActorContext, anonymousActor } from '../tenancy/actor.js';
+import { isRole } from '../tenancy/roles.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+
+/** service-spec §5.5 and §8. */
+export const RESET_TOKEN_BYTES = 32;
+export const RESET_TOKEN_VALID_MS = 60 * 60_000;
+export const RESET_ATTEMPTS_PER_TOKEN = 3;
+/**
+ * Reset e-mails one address can cause per hour. Beyond it a request is answered as usual and
+ * sends nothing, so no one can flood an inbox from many addresses, and the answer still says
+ * nothing about whether the account exists.
+ */
+export const RESET_EMAILS_PER_ACCOUNT_PER_HOUR = 5;
+/** The password-changed notice is worth sending for a day. */
+const NOTICE_VALID_MS = 24 * 60 * 60_000;
+
+interface RequestOrigin {
+  ipAddress: string;
+  userAgent: string;
+}
+
+export type ResetRequestOutcome =
+  | { sent: true; userId: string }
+  /** Nothing was sent: no such usable account, or too many requests for this address. */
+  | { sent: false; userId: string | null; reason: 'no_account' | 'account_throttled' };
+
+export type ResetOutcome =
+  | { ok: true; userId: string }
+  | { ok: false; reason: 'invalid_token'; userId: string | null }
+  | { ok: false; reason: 'too_many_attempts'; userId: string | null; retryAfterMs: number }
+  | { ok: false; reason: 'weak_password'; userId: string; problem: string };
+
+/** The token a link carries: 32 random bytes as base64url (43 characters). */
+export function newResetToken(): { token: string; hash: string } {
+  const bytes = randomBytes(RESET_TOKEN_BYTES);
+  return { token: bytes.toString('base64url'), hash: hashOfTokenBytes(bytes) };
+}
+
+function hashOfTokenBytes(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The stored hash a presented token would have, or null when it cannot be one of ours. */
+export function resetTokenHash(token: string): string | null {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const bytes = Buffer.from(token, 'base64url');
+  return bytes.length === RESET_TOKEN_BYTES ? hashOfTokenBytes(bytes) : null;
+}
+
+const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export interface PasswordResetDeps {
+  database: Database;
+  audit: AuditService;
+  outbox: Outbox;
+  /** Shared rate-limit counters: attempts per token, e-mails per address. */
+  counters: RateLimitStore;
+  now: () => Date;
+  publicBaseUrl: URL;
+  /** False in staging and production: development accounts cannot be reset there. */
+  acceptDevelopmentAccounts: boolean;
+  /** Told after a commit that put a message in the outbox, so it goes out at once. */
+  onEmailQueued: () => void;
+}
+
+/** service-spec §3.1: the password reset token from request to use, expiry or replacement. */
+export function createPasswordResetService({
+  database,
+  audit,
+  outbox,
+  counters,
+  now,
+  publicBaseUrl,
+  acceptDevelopmentAccounts,
+  onEmailQueued,
+}: PasswordResetDeps) {
+  const findUser = async (where: ReturnType<typeof sql>) => {
+    const [user] = await withAuthenticationRole(database, (tx) =>
+      tx.select().from(users).where(where).limit(1),
+    );
+    const usable =
+      user !== undefined &&
+      user.status === 'active' &&
+      isRole(user.role) &&
+      (acceptDevelopmentAccounts || !user.isDevelopmentAccount);
+    return { user, usable };
+  };
+
+  /** A user who proved they hold a reset link acts as themselves. */
+  const actorOf = (user: typeof users.$inferSelect, origin: RequestOrigin): ActorContext =>
+    user.role === 'SuperAdmin'
+      ? {
+          userId: user.id,
+          email: user.email,
+          role: 'SuperAdmin',
+          tenantId: null,
+          employerId: null,
+          ...origin,
+        }
+      : {
+          userId: user.id,
+          email: user.email,
+          role: user.role as Exclude<ActorContext['role'], 'SuperAdmin'>,
+          tenantId: user.brokerId as string,
+          employerId: user.employerId,
+          ...origin,
+        };
+
+  /** Unused tokens of the user that could still be used, marked as replaced. */
+  const invalidateOpenTokens = async (tx: Transaction, userId: string, at: Date) => {
+    const replaced = await tx
+      .update(passwordResetTokens)
+      .set({ invalidatedAt: at })
+      .where(
+        and(
+          eq(passwordResetTokens.userId, userId),
+          isNull(passwordResetTokens.usedAt),
+          isNull(passwordResetTokens.invalidatedAt),
+          gt(passwordResetTokens.expiresAt, at),
+        ),
+      )
+      .returning({ id: passwordResetTokens.id });
+    return replaced.map((row) => row.id);
+  };
+
+  return {
+    /**
+     * POST /api/auth/forgot-password: a new token for an active account, replacing its older
+     * unused ones, with the e-mail that carries it written to the outbox in the same transaction.
+     */
+    async requestReset(email: string, origin: RequestOrigin): Promise<ResetRequestOutcome> {
+      const normalised = email.trim().toLowerCase();
+      const { user, usable } = await findUser(sql`lower(${users.email}) = ${normalised}`);
+      const { count } = await counters
+        .hit(`reset-email:${sha256Hex(normalised)}`, RESET_TOKEN_VALID_MS)
+        .catch(() => ({ count: 0 }));
+      if (!usable || !user) return { sent: false, userId: user?.id ?? null, reason: 'no_account' };
+      if (count > RESET_EMAILS_PER_ACCOUNT_PER_HOUR) {
+        return { sent: false, userId: user.id, reason: 'account_throttled' };
+      }
+
+      const { token, hash } = newResetToken();
+      const at = now();
+      const expiresAt = new Date(at.getTime() + RESET_TOKEN_VALID_MS);
+      const actor = anonymousActor(user.brokerId, origin);
+      await withActor(database, actor, async (tx) => {
+        const replaced = await invalidateOpenTokens(tx, user.id, at);
+        const tokenId = createId();
+        await tx.insert(passwordResetTokens).values({
+          id: tokenId,
+          userId: user.id,
+          brokerId: user.brokerId,
+          tokenHash: hash,
+          expiresAt,
+          createdAt: at,
+        });
+        await outbox.enqueue(tx, {
+          brokerId: user.brokerId,
+          userId: user.id,
+          kind: 'password_reset',
+          message: passwordResetMessage(user.email, {
+            link: passwordResetLink(publicBaseUrl, token),
+            validMinutes: RESET_TOKEN_VALID_MS / 60_000,
+          }),
+          discardAfter: expiresAt,
+        });
+        await audit.record(tx, actor, {
+          action: 'user.password_reset_requested',
+          entityType: 'user',
+          entityId: user.id,
+          tenantId: user.brokerId,
+          previousState: null,
+          newState: { resetTokenId: tokenId, expiresAt, replacedTokenIds: replaced },
+        });
+      });
+      onEmailQueued();
+      return { sent: true, userId: user.id };
+    },
+
+    /**
+     * POST /api/auth/reset-password: an unused, unexpired, unreplaced token sets a new password,
+     * which ends every session issued before it (their password-change time no longer matches).
+     */
+    async resetPassword(
+      token: string,
+      password: string,
+      origin: RequestOrigin,
+    ): Promise<ResetOutcome> {
+      const hash = resetTokenHash(token);
+      const { count, resetInMs } = await counters
+        .hit(`reset-token:${hash ?? sha256Hex(token)}`, RESET_TOKEN_VALID_MS)
+        .catch(() => ({ count: 0, resetInMs: 0 }));
+      if (hash === null) return { ok: false, reason: 'invalid_token', userId: null };
+
+      const at = now();
+      const [stored] = await withAuthenticationRole(database, (tx) =>
+        tx
+          .select()
+          .from(passwordResetTokens)
+          .where(eq(passwordResetTokens.tokenHash, hash))
+          .limit(1),
+      );
+      if (count > RESET_ATTEMPTS_PER_TOKEN) {
+        return {
+          ok: false,
+          reason: 'too_many_attempts',
+          userId: stored?.userId ?? null,
+          retryAfterMs: resetInMs,
+        };
+      }
+      const open =
+        stored !== undefined &&
+        stored.usedAt === null &&
+        stored.invalidatedAt === null &&
+        stored.expiresAt.getTime() > at.getTime();
+      if (!open) return { ok: false, reason: 'invalid_token', userId: stored?.userId ?? null };
+
+      const { user, usable } = await findUser(sql`${users.id} = ${stored.userId}`);
+      if (!usable || !user) return { ok: false, reason: 'invalid_token', userId: stored.userId };
+      const problem = await passwordProblem(password);
+      if (problem) return { ok: false, reason: 'weak_password', userId: user.id, problem };
+      const passwordHash = await hashPassword(password);
+
+      const actor = actorOf(user, origin);
+      const changedAt = now();
+      const done = await withActor(database, actor, async (tx) => {
+        // The conditional update is the one-use guarantee: of two concurrent resets with one
+        // token, only one finds it still open.
+        const [claimed] = await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: changedAt })
+          .where(
+            and(
+              eq(passwordResetTokens.id, stored.id),
+              isNull(passwordResetTokens.usedAt),
+              isNull(passwordResetTokens.invalidatedAt),
+              gt(passwordResetTokens.expiresAt, changedAt),
+            ),
+          )
+          .returning({ id: passwordResetTokens.id });
+        if (!claimed) return false;
+        const [updated] = await tx
+          .update(users)
+          .set({ passwordHash, passwordChangedAt: changedAt, updatedAt: changedAt })
+          .where(and(eq(users.id, user.id), eq(users.status, 'active')))
+          .returning({ id: users.id });
+        if (!updated) return false;
+        await invalidateOpenTokens(tx, user.id, changedAt);
+        await outbox.enqueue(tx, {
+          brokerId: user.brokerId,
+          userId: user.id,
+          kind: 'password_changed',
+          message: passwordChangedMessage(user.email, {
+            signInUrl: new URL('/signin', publicBaseUrl).toString(),
+          }),
+          discardAfter: new Date(changedAt.getTime() + NOTICE_VALID_MS),
+        });
+        await audit.record(tx, actor, {
+          action: 'user.password_reset',
+          entityType: 'user',
+          entityId: user.id,
+          tenantId: user.brokerId,
+          previousState: { passwordChangedAt: user.passwordChangedAt },
+          newState: { passwordChangedAt: changedAt, resetTokenId: stored.id },
+        });
+        return true;
+      });
+      if (!done) return { ok: false, reason: 'invalid_token', userId: user.id };
+      onEmailQueued();
+      return { ok: true, userId: user.id };
+    },
+  };
+}
+
+export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
