@@ -336,3 +336,27 @@ describe('reset-password (service-spec §3.1, §5.5)', () => {
     ]);
   });
 });
+
+describe('development accounts (service-spec §5.1.5)', () => {
+  it('get no reset e-mail under production, answered like an unknown address', async () => {
+    const production = await buildTestApp({
+      database: t.database,
+      env: { APP_ENV: 'production', TRUST_PROXY: '127.0.0.1' },
+    });
+    try {
+      const account = await createUser(t.database, { isDevelopmentAccount: true });
+      const answer = await production.app.inject({
+        method: 'POST',
+        url: '/api/auth/forgot-password',
+        payload: { email: account.email },
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': uniqueClientAddress() },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual(FORGOT_PASSWORD_ANSWER);
+      expect(await tokensOf(account.id)).toHaveLength(0);
+    } finally {
+      await production.app.close();
+    }
+  });
+});
