@@ -68,17 +68,32 @@ function nextClientAddress(): string {
   return `10.${clientNumber >> 16}.${(clientNumber >> 8) & 255}.${clientNumber & 255}`;
 }
 
-export async function load(url: string, seconds: number, connections = 32): Promise<Load> {
+export interface LoadOptions {
+  connections?: number;
+  /** Requests per second across all connections; unlimited when unset. */
+  overallRate?: number;
+  /** A JSON body per request (the request becomes a POST): lets every request differ. */
+  body?: () => unknown;
+}
+
+export async function load(url: string, seconds: number, options: LoadOptions = {}): Promise<Load> {
+  const { connections = 32, overallRate, body } = options;
   const result = await autocannon({
     url,
     connections,
     duration: seconds,
     pipelining: 1,
+    ...(overallRate ? { overallRate } : {}),
     requests: [
       {
         setupRequest: (request) => ({
           ...request,
-          headers: { ...request.headers, 'x-forwarded-for': nextClientAddress() },
+          ...(body ? { method: 'POST' as const, body: JSON.stringify(body()) } : {}),
+          headers: {
+            ...request.headers,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            'x-forwarded-for': nextClientAddress(),
+          },
         }),
       },
     ],
@@ -89,6 +104,75 @@ export async function load(url: string, seconds: number, connections = 32): Prom
     errors: result.errors,
     non2xx: result.non2xx,
   };
+}
+
+export interface ClosedLoop {
+  completed: number;
+  /** Completed requests per second, from the first request to the last answer. */
+  rate: number;
+  statuses: Map<number, number>;
+}
+
+/**
+ * `workers` clients each sending a POST and waiting for its answer, for `seconds`; then every
+ * request in flight is awaited and counted. Unlike a load generator that stops mid-flight, no
+ * work the server did is left out, which matters when each request takes a quarter second.
+ */
+export async function closedLoop(
+  url: string,
+  seconds: number,
+  workers: number,
+  body: () => unknown,
+): Promise<ClosedLoop> {
+  const statuses = new Map<number, number>();
+  let completed = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (performance.now() < deadline) {
+        const { status } = await timedPost(url, body());
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        completed += 1;
+      }
+    }),
+  );
+  return { completed, rate: completed / ((performance.now() - started) / 1000), statuses };
+}
+
+/** One request at a time from a fresh client address; resolves with the milliseconds it took. */
+export async function timedPost(
+  url: string,
+  body: unknown,
+): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': nextClientAddress() },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status };
+}
+
+/** The rows every benchmark adds to the one table printed at the end. */
+export type Report = (
+  what: string,
+  figure: string,
+  baseline: string,
+  ratio: string,
+  target: string,
+) => void;
+
+export function printTable(title: string, rows: string[][]): void {
+  const header = ['measure', 'figure', 'baseline (same run)', 'ratio', 'target'];
+  const widths = header.map((name, column) =>
+    Math.max(name.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ');
+  process.stdout.write(`\n${title}\n${line(header)}\n`);
+  for (const row of rows) process.stdout.write(`${line(row)}\n`);
 }
 
 export function median(values: number[]): number {
@@ -114,10 +198,11 @@ export async function cpuPerRequest(
   pid: number,
   url: string,
   seconds: number,
+  options: LoadOptions = {},
 ): Promise<{ microseconds: number; load: Load; requests: number }> {
   const before = cpuMicroseconds(pid);
   const started = performance.now();
-  const result = await load(url, seconds);
+  const result = await load(url, seconds, options);
   const elapsed = (performance.now() - started) / 1000;
   const requests = result.requestsPerSecond * elapsed;
   return { microseconds: (cpuMicroseconds(pid) - before) / requests, load: result, requests };

@@ -1,172 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import {
-  cpuPerRequest,
-  load,
-  median,
-  rssMegabytes,
-  type Started,
-  sleep,
-  startServer,
-  stopServer,
-} from './lib.js';
+import { runFoundation } from './foundation.js';
+import { runIdentity } from './identity.js';
+import { printTable, type Report } from './lib.js';
+import { SECONDS } from './settings.js';
 
 /**
- * Foundation benchmarks (issue 2). Every figure is printed beside a baseline measured in this
- * same run on this machine. Run with `npm run bench` (builds first). Not part of CI's pass/fail.
+ * Every benchmark, each figure beside a baseline measured in this same run on this machine.
+ * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`) runs one. Not part of
+ * CI's pass/fail.
  */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const RUNS = 3;
-const APP_READY = /Pension admin is running at http:\/\/[\w.]+:(\d+)/;
-const BARE_READY = /listening (\d+)/;
-
-/**
- * Behind a trusted proxy (the load generator) that names a different client for each request,
- * as many clients behind a load balancer look: the rate limiter counts, and nobody hits a limit.
- */
-function appEnv(dataDir: string, logLevel: string): Record<string, string> {
-  return {
-    APP_ENV: 'development',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: logLevel,
-    TRUST_PROXY: '127.0.0.1',
-  };
+const suites: Record<string, (report: Report) => Promise<void>> = {
+  foundation: runFoundation,
+  identity: runIdentity,
+};
+const chosen = process.argv.slice(2);
+for (const name of chosen) {
+  if (!(name in suites))
+    throw new Error(`unknown benchmark ${name}; choose from ${Object.keys(suites).join(', ')}`);
 }
-
-const rows: string[][] = [];
-const report = (what: string, figure: string, baseline: string, ratio: string, target: string) =>
-  rows.push([what, figure, baseline, ratio, target]);
-
-/** The same request against both servers, alternating so drift on the machine hits both alike. */
-async function compare(
-  label: string,
-  route: string,
-  expectedStatus: number,
-  bare: Started,
-  app: Started,
-) {
-  const runs = {
-    bareRate: [] as number[],
-    appRate: [] as number[],
-    bareCpu: [] as number[],
-    appCpu: [] as number[],
-  };
-  let appP99 = 0;
-  for (let run = 0; run < RUNS; run += 1) {
-    const base = await cpuPerRequest(
-      bare.child.pid as number,
-      `http://127.0.0.1:${bare.port}${route}`,
-      SECONDS,
-    );
-    const full = await cpuPerRequest(
-      app.child.pid as number,
-      `http://127.0.0.1:${app.port}${route}`,
-      SECONDS,
-    );
-    if (full.load.errors || (expectedStatus === 200 && full.load.non2xx)) {
-      throw new Error(`full stack answered unexpectedly: ${JSON.stringify(full.load)}`);
-    }
-    runs.bareRate.push(base.load.requestsPerSecond);
-    runs.appRate.push(full.load.requestsPerSecond);
-    runs.bareCpu.push(base.microseconds);
-    runs.appCpu.push(full.microseconds);
-    appP99 = Math.max(appP99, full.load.p99Ms);
-  }
-  const [bareRate, appRate] = [median(runs.bareRate), median(runs.appRate)];
-  report(
-    `${label} (req/s, median of ${RUNS})`,
-    appRate.toFixed(0),
-    `${bareRate.toFixed(0)} bare Fastify`,
-    (appRate / bareRate).toFixed(2),
-    expectedStatus === 200 ? '>= 0.80' : '',
-  );
-  // Server CPU per request: steadier than req/s when the load generator shares the two cores.
-  const [bareCpu, appCpu] = [median(runs.bareCpu), median(runs.appCpu)];
-  report(
-    '  server CPU per request (µs)',
-    appCpu.toFixed(1),
-    `${bareCpu.toFixed(1)} bare Fastify`,
-    (bareCpu / appCpu).toFixed(2),
-    '',
-  );
-  report('  worst p99 latency of the full stack (ms)', appP99.toFixed(1), '', '', '');
+for (const [name, run] of Object.entries(suites)) {
+  if (chosen.length > 0 && !chosen.includes(name)) continue;
+  const rows: string[][] = [];
+  await run((...row) => rows.push(row));
+  printTable(`${name} benchmark, ${new Date().toISOString()}, ${SECONDS}s per load run`, rows);
 }
-
-async function throughput() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
-  const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], {}, BARE_READY);
-  const app = await startServer(['dist/server/main.js'], appEnv(dataDir, 'info'), APP_READY);
-  try {
-    for (const server of [bare, app])
-      await load(`http://127.0.0.1:${server.port}/api/health/live`, 2);
-    await compare('GET /api/health/live, whole plugin stack', '/api/health/live', 200, bare, app);
-    await compare(
-      'GET unknown /api/auth route: 404, access-logged',
-      '/api/auth/none',
-      404,
-      bare,
-      app,
-    );
-  } finally {
-    await stopServer(app);
-    await stopServer(bare);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function coldStartAndMemory() {
-  const firstStarts: number[] = [];
-  const restarts: number[] = [];
-  const idleRss: number[] = [];
-  const bareRss: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-cold-'));
-    const first = await startServer(['dist/server/main.js'], appEnv(dataDir, 'warn'), APP_READY);
-    firstStarts.push(first.startMs);
-    await stopServer(first);
-    const again = await startServer(['dist/server/main.js'], appEnv(dataDir, 'warn'), APP_READY);
-    restarts.push(again.startMs);
-    await sleep(3_000);
-    idleRss.push(rssMegabytes(again.child.pid as number));
-    await stopServer(again);
-    rmSync(dataDir, { recursive: true, force: true });
-
-    const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], {}, BARE_READY);
-    await sleep(3_000);
-    bareRss.push(rssMegabytes(bare.child.pid as number));
-    await stopServer(bare);
-  }
-  report(
-    'Cold start to ready on PGlite, existing data (ms)',
-    median(restarts).toFixed(0),
-    '',
-    '',
-    '< 2000',
-  );
-  report('Very first start: initdb + migrations (ms)', median(firstStarts).toFixed(0), '', '', '');
-  report(
-    'Idle RSS on PGlite (MB)',
-    median(idleRss).toFixed(0),
-    `${median(bareRss).toFixed(0)} bare Fastify (tsx)`,
-    '',
-    '< 150',
-  );
-}
-
-await throughput();
-await coldStartAndMemory();
-
-const widths =
-  rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length), 8)) ?? [];
-const header = ['measure', 'figure', 'baseline (same run)', 'ratio', 'target'];
-const line = (cells: string[]) =>
-  cells
-    .map((cell, column) => cell.padEnd(Math.max(widths[column] ?? 0, header[column]?.length ?? 0)))
-    .join(' | ');
-process.stdout.write(
-  `\nFoundation benchmark, ${new Date().toISOString()}, ${SECONDS}s per load run\n`,
-);
-process.stdout.write(`${line(header)}\n`);
-for (const row of rows) process.stdout.write(`${line(row)}\n`);

@@ -32,3 +32,14 @@ describe('password hashing', () => {
     expect(await verifyPassword(shared, hash)).toBe(false);
   });
 });
+
+describe('bcrypt work under load', () => {
+  it('answers every one of many simultaneous comparisons correctly, queued beyond the slots', async () => {
+    const hash = await hashPassword('queued comparison passphrase');
+    const guesses = Array.from({ length: 8 }, (_, n) =>
+      n % 2 === 0 ? 'queued comparison passphrase' : `wrong guess number ${n}`,
+    );
+    const outcomes = await Promise.all(guesses.map((guess) => verifyPassword(guess, hash)));
+    expect(outcomes).toEqual([true, false, true, false, true, false, true, false]);
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
 
 /** service-spec §2.2 and §8. */
@@ -37,13 +38,39 @@ export async function passwordProblem(password: string): Promise<string | null> 
   return null;
 }
 
-/** bcrypt's async API hashes on the libuv thread pool, off the event loop. */
+/**
+ * How many bcrypt operations run at once. bcrypt's async API works on the libuv thread pool (4
+ * threads unless UV_THREADPOOL_SIZE says otherwise), off the event loop. More operations than
+ * cores only adds threads competing with the event loop for CPU, which makes every other request
+ * wait longer without signing anyone in faster; and one pool thread always stays free for file
+ * and DNS work. The rest wait here, in order, costing nothing.
+ */
+const BCRYPT_SLOTS = Math.max(1, Math.min(availableParallelism(), 3));
+let bcryptRunning = 0;
+const bcryptWaiting: Array<() => void> = [];
+
+async function withBcryptSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (bcryptRunning >= BCRYPT_SLOTS) {
+    await new Promise<void>((resolve) => bcryptWaiting.push(resolve));
+  } else {
+    bcryptRunning += 1;
+  }
+  try {
+    return await work();
+  } finally {
+    // Hand the slot straight to the next in line, or give it back.
+    const next = bcryptWaiting.shift();
+    if (next) next();
+    else bcryptRunning -= 1;
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(preHash(password), BCRYPT_COST);
+  return withBcryptSlot(() => bcrypt.hash(preHash(password), BCRYPT_COST));
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(preHash(password), hash);
+  return withBcryptSlot(() => bcrypt.compare(preHash(password), hash));
 }
 
 /**
