@@ -35,6 +35,7 @@ import securityHeaders from './http/security-headers.js';
 import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { resources } from './modules/resources.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -142,6 +143,15 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
       onEmailQueued: mailer.delivery.nudge,
     }),
     pause,
+  });
+
+  await app.register(resources, {
+    database,
+    audit,
+    outbox: mailer.outbox,
+    now,
+    publicBaseUrl: config.publicBaseUrl,
+    onEmailQueued: mailer.delivery.nudge,
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -10,7 +10,7 @@ beforeAll(async () => {
   t = await buildTestApp({
     extend(app) {
       // A protected handler that would reveal whether the gate let a request through.
-      app.get('/api/schemes/:id', async () => {
+      app.get('/api/probe/:id', async () => {
         handlerRuns += 1;
         return { secret: 'tenant data' };
       });
@@ -22,33 +22,33 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const tricks = [
-  '/api/schemes',
-  '/api/schemes/abc',
+  '/api/probe',
+  '/api/probe/abc',
   '/api',
   '/api/',
-  '//api/schemes',
-  '///api//schemes',
-  '/api/health/../schemes',
-  '/api/health/%2e%2e/schemes',
-  '/api/health/%2E%2E/schemes',
-  '/api/health/%252e%252e/schemes',
-  '/api/auth/../schemes',
-  '/api/auth/%2e%2e/schemes/abc',
-  '/API/schemes',
-  '/Api/Schemes/abc',
-  '/api/schemes.',
-  '/api/schemes/abc.',
-  '/api./schemes',
-  '/api/schemes;jsessionid=1',
-  '/api/health;x=1/../schemes',
-  '/api/health/live/..;/../schemes',
-  '/%61pi/schemes',
-  '/x/../api/schemes',
-  '/api/schemes/..%2f..%2fapi%2fhealth%2flive',
-  '/api/health\\..\\schemes',
+  '//api/probe',
+  '///api//probe',
+  '/api/health/../probe',
+  '/api/health/%2e%2e/probe',
+  '/api/health/%2E%2E/probe',
+  '/api/health/%252e%252e/probe',
+  '/api/auth/../probe',
+  '/api/auth/%2e%2e/probe/abc',
+  '/API/probe',
+  '/Api/Probe/abc',
+  '/api/probe.',
+  '/api/probe/abc.',
+  '/api./probe',
+  '/api/probe;jsessionid=1',
+  '/api/health;x=1/../probe',
+  '/api/health/live/..;/../probe',
+  '/%61pi/probe',
+  '/x/../api/probe',
+  '/api/probe/..%2f..%2fapi%2fhealth%2flive',
+  '/api/health\\..\\probe',
   '/api/health/live/',
   '/api/%zz',
-  '/api/schemes/%zz',
+  '/api/probe/%zz',
   '/api/health/%zz',
 ];
 
@@ -71,7 +71,7 @@ describe('the authentication gate (service-spec §5.2)', () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
       const response = await t.app.inject({
         method,
-        url: '/api/schemes',
+        url: '/api/probe',
         headers: { 'content-type': 'application/json' },
         payload: '{not json',
       });
@@ -89,7 +89,7 @@ describe('the authentication gate (service-spec §5.2)', () => {
 
   it('ignores brokerId tricks in query and headers: only the token counts', async () => {
     const response = await t.app.inject({
-      url: '/api/schemes/abc?brokerId=b1',
+      url: '/api/probe/abc?brokerId=b1',
       headers: { 'x-broker-id': 'b1', 'x-tenant-id': 'b1' },
     });
     expect(response.statusCode).toBe(401);
@@ -117,19 +117,19 @@ describe('the authentication gate (service-spec §5.2)', () => {
 
     for (const token of ['garbage', tampered, noneAlg, foreign, expired]) {
       const response = await t.app.inject({
-        url: '/api/schemes/abc',
+        url: '/api/probe/abc',
         headers: { authorization: `Bearer ${token}` },
       });
       expect(response.statusCode).toBe(401);
-      const cookie = await t.app.inject({ url: '/api/schemes/abc', cookies: { session: token } });
+      const cookie = await t.app.inject({ url: '/api/probe/abc', cookies: { session: token } });
       expect(cookie.statusCode).toBe(401);
     }
     const accepted = await t.app.inject({
-      url: '/api/schemes/abc',
+      url: '/api/probe/abc',
       headers: { authorization: `Bearer ${valid}` },
     });
     expect(accepted.statusCode).toBe(200);
-    const byCookie = await t.app.inject({ url: '/api/schemes/abc', cookies: { session: valid } });
+    const byCookie = await t.app.inject({ url: '/api/probe/abc', cookies: { session: valid } });
     expect(byCookie.statusCode).toBe(200);
   });
 

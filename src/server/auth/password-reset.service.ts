@@ -12,8 +12,8 @@ import {
 } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
 import type { RateLimitStore } from '../http/rate-limit-store.js';
-import { type ActorContext, anonymousActor } from '../tenancy/actor.js';
-import { isRole } from '../tenancy/roles.js';
+import { actorFor, anonymousActor } from '../tenancy/actor.js';
+import { isRole, type Role } from '../tenancy/roles.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 
 /** service-spec §5.5 and §8. */
@@ -64,6 +64,47 @@ export function resetTokenHash(token: string): string | null {
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** Unused tokens of the user that could still be used, marked as replaced. */
+async function invalidateOpenTokens(tx: Transaction, userId: string, at: Date): Promise<string[]> {
+  const replaced = await tx
+    .update(passwordResetTokens)
+    .set({ invalidatedAt: at })
+    .where(
+      and(
+        eq(passwordResetTokens.userId, userId),
+        isNull(passwordResetTokens.usedAt),
+        isNull(passwordResetTokens.invalidatedAt),
+        gt(passwordResetTokens.expiresAt, at),
+      ),
+    )
+    .returning({ id: passwordResetTokens.id });
+  return replaced.map((row) => row.id);
+}
+
+/**
+ * A new reset token for the user, stored hashed, in the caller's transaction; every older open
+ * token of the user is invalidated (service-spec §5.5.3). Returns the plaintext for the e-mail.
+ */
+export async function issueResetToken(
+  tx: Transaction,
+  user: { id: string; brokerId: string | null },
+  at: Date,
+): Promise<{ token: string; tokenId: string; expiresAt: Date; replacedTokenIds: string[] }> {
+  const { token, hash } = newResetToken();
+  const expiresAt = new Date(at.getTime() + RESET_TOKEN_VALID_MS);
+  const replacedTokenIds = await invalidateOpenTokens(tx, user.id, at);
+  const tokenId = createId();
+  await tx.insert(passwordResetTokens).values({
+    id: tokenId,
+    userId: user.id,
+    brokerId: user.brokerId,
+    tokenHash: hash,
+    expiresAt,
+    createdAt: at,
+  });
+  return { token, tokenId, expiresAt, replacedTokenIds };
+}
+
 export interface PasswordResetDeps {
   database: Database;
   audit: AuditService;
@@ -101,43 +142,6 @@ export function createPasswordResetService({
     return { user, usable };
   };
 
-  /** A user who proved they hold a reset link acts as themselves. */
-  const actorOf = (user: typeof users.$inferSelect, origin: RequestOrigin): ActorContext =>
-    user.role === 'SuperAdmin'
-      ? {
-          userId: user.id,
-          email: user.email,
-          role: 'SuperAdmin',
-          tenantId: null,
-          employerId: null,
-          ...origin,
-        }
-      : {
-          userId: user.id,
-          email: user.email,
-          role: user.role as Exclude<ActorContext['role'], 'SuperAdmin'>,
-          tenantId: user.brokerId as string,
-          employerId: user.employerId,
-          ...origin,
-        };
-
-  /** Unused tokens of the user that could still be used, marked as replaced. */
-  const invalidateOpenTokens = async (tx: Transaction, userId: string, at: Date) => {
-    const replaced = await tx
-      .update(passwordResetTokens)
-      .set({ invalidatedAt: at })
-      .where(
-        and(
-          eq(passwordResetTokens.userId, userId),
-          isNull(passwordResetTokens.usedAt),
-          isNull(passwordResetTokens.invalidatedAt),
-          gt(passwordResetTokens.expiresAt, at),
-        ),
-      )
-      .returning({ id: passwordResetTokens.id });
-    return replaced.map((row) => row.id);
-  };
-
   return {
     /**
      * POST /api/auth/forgot-password: a new token for an active account, replacing its older
@@ -154,21 +158,10 @@ export function createPasswordResetService({
         return { sent: false, userId: user.id, reason: 'account_throttled' };
       }
 
-      const { token, hash } = newResetToken();
       const at = now();
-      const expiresAt = new Date(at.getTime() + RESET_TOKEN_VALID_MS);
       const actor = anonymousActor(user.brokerId, origin);
       await withActor(database, actor, async (tx) => {
-        const replaced = await invalidateOpenTokens(tx, user.id, at);
-        const tokenId = createId();
-        await tx.insert(passwordResetTokens).values({
-          id: tokenId,
-          userId: user.id,
-          brokerId: user.brokerId,
-          tokenHash: hash,
-          expiresAt,
-          createdAt: at,
-        });
+        const { token, tokenId, expiresAt, replacedTokenIds } = await issueResetToken(tx, user, at);
         await outbox.enqueue(tx, {
           brokerId: user.brokerId,
           userId: user.id,
@@ -185,7 +178,7 @@ export function createPasswordResetService({
           entityId: user.id,
           tenantId: user.brokerId,
           previousState: null,
-          newState: { resetTokenId: tokenId, expiresAt, replacedTokenIds: replaced },
+          newState: { resetTokenId: tokenId, expiresAt, replacedTokenIds },
         });
       });
       onEmailQueued();
@@ -236,7 +229,17 @@ export function createPasswordResetService({
       if (problem) return { ok: false, reason: 'weak_password', userId: user.id, problem };
       const passwordHash = await hashPassword(password);
 
-      const actor = actorOf(user, origin);
+      // A user who proved they hold the link acts as themselves.
+      const actor = actorFor(
+        {
+          userId: user.id,
+          email: user.email,
+          role: user.role as Role,
+          brokerId: user.brokerId,
+          employerId: user.employerId,
+        },
+        origin,
+      );
       const changedAt = now();
       const done = await withActor(database, actor, async (tx) => {
         // The conditional update is the one-use guarantee: of two concurrent resets with one

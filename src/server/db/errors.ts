@@ -48,3 +48,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** True when `error` is a unique-constraint violation of the named constraint or index. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const details = current as {
+      code?: unknown;
+      constraint?: unknown;
+      message?: unknown;
+      cause?: unknown;
+    };
+    if (details.code === '23505') {
+      return (
+        details.constraint === constraint ||
+        (typeof details.message === 'string' && details.message.includes(constraint))
+      );
+    }
+    current = details.cause;
+  }
+  return false;
+}

@@ -40,6 +40,7 @@ export const employers = pgTable(
     // Children reference (id, broker_id) so their broker_id can never differ from their employer's.
     unique('employers_id_broker_id_key').on(table.id, table.brokerId),
     index('employers_broker_id_idx').on(table.brokerId),
+    index('employers_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
   ],
 );
 
@@ -116,6 +117,7 @@ export const users = pgTable(
     // Rows that belong to a user reference (id, broker_id) so they stay in the user's tenant.
     unique('users_id_broker_id_key').on(table.id, table.brokerId),
     index('users_broker_id_idx').on(table.brokerId),
+    index('users_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
     foreignKey({
       name: 'users_employer_same_tenant_fk',
       columns: [table.employerId, table.brokerId],
@@ -204,5 +206,35 @@ export const emailOutbox = pgTable(
       'email_outbox_sealed_while_pending',
       sql`(${table.status} = 'pending') = (${table.sealedMessage} is not null)`,
     ),
+  ],
+);
+
+export const SCHEME_TYPES = ['DB', 'DC', 'PRSA', 'RAC'] as const;
+
+/** service-spec §2.5. broker_id repeats the employer's, held equal by the composite foreign key. */
+export const schemes = pgTable(
+  'schemes',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    employerId: text('employer_id').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    ...timestamps,
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    foreignKey({
+      name: 'schemes_employer_same_tenant_fk',
+      columns: [table.employerId, table.brokerId],
+      foreignColumns: [employers.id, employers.brokerId],
+    }),
+    unique('schemes_id_broker_id_key').on(table.id, table.brokerId),
+    index('schemes_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
+    index('schemes_employer_idx').on(table.employerId),
+    check('schemes_type_known', sql`${table.type} in ('DB','DC','PRSA','RAC')`),
+    check('schemes_name_length', sql`char_length(${table.name}) between 1 and 200`),
   ],
 );

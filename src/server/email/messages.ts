@@ -6,7 +6,7 @@ export interface EmailMessage {
   html: string;
 }
 
-export type EmailKind = 'password_reset' | 'password_changed';
+export type EmailKind = 'password_reset' | 'password_changed' | 'account_created';
 
 const PRODUCT_NAME = 'Pension Administration';
 
@@ -75,6 +75,28 @@ export function passwordChangedMessage(
     'The password of your account has just been changed, and every session that was signed in has been ended.',
     `If this was you, <a href="${escapeHtml(signInUrl)}">sign in with the new password</a>.`,
     'If it was not you, contact your administrator at once.',
+  ]);
+  return { to, subject, text, html };
+}
+
+/** A new account without a password: its holder chooses one through the reset link. */
+export function accountCreatedMessage(
+  to: string,
+  { link, validMinutes, signInUrl }: { link: string; validMinutes: number; signInUrl: string },
+): EmailMessage {
+  const subject = `Your ${PRODUCT_NAME} account`;
+  const text = [
+    'An account has been created for you.',
+    '',
+    `To choose your password, open this link within ${validMinutes} minutes:`,
+    link,
+    '',
+    `If the link has expired, ask for a new one on the sign-in page (${signInUrl}) with "Forgot password".`,
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    'An account has been created for you.',
+    `To choose your password, open this link within ${validMinutes} minutes:<br><a href="${escapeHtml(link)}">Choose your password</a>`,
+    `If the link has expired, ask for a new one on the <a href="${escapeHtml(signInUrl)}">sign-in page</a> with "Forgot password".`,
   ]);
   return { to, subject, text, html };
 }

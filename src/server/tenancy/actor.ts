@@ -61,3 +61,38 @@ export function anonymousActor(
     userAgent: request.userAgent,
   };
 }
+
+/** Who a user is, as a verified session or their own row says. */
+export interface Identity {
+  userId: string;
+  email: string;
+  role: Role;
+  brokerId: string | null;
+  employerId: string | null;
+}
+
+/** The actor for a user whose identity has been verified, acting from `origin`. */
+export function actorFor(
+  identity: Identity,
+  origin: { ipAddress: string; userAgent: string },
+): ActorContext {
+  if (identity.role === 'SuperAdmin') {
+    return {
+      userId: identity.userId,
+      email: identity.email,
+      role: 'SuperAdmin',
+      tenantId: null,
+      employerId: null,
+      ...origin,
+    };
+  }
+  if (identity.brokerId === null) throw new Error('a tenant-scoped identity without a tenant');
+  return {
+    userId: identity.userId,
+    email: identity.email,
+    role: identity.role,
+    tenantId: identity.brokerId,
+    employerId: identity.employerId,
+    ...origin,
+  };
+}

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { type ActorContext, actorFor } from './actor.js';
 
 const MAX_LENGTH = 255;
 
@@ -17,4 +18,14 @@ export function requestOrigin(request: FastifyRequest): { ipAddress: string; use
     ipAddress: headerValue(request.headers['x-forwarded-for']),
     userAgent: headerValue(request.headers['user-agent']),
   };
+}
+
+/**
+ * service-spec §2.11: the actor of a request, from the verified session only. Any brokerId in the
+ * body, query or headers plays no part (§5.3). Only routes behind the 401 gate call this.
+ */
+export function actorOf(request: FastifyRequest): ActorContext {
+  const session = request.session;
+  if (!session) throw new Error('actorOf called on a route the session gate does not cover');
+  return actorFor(session, requestOrigin(request));
 }

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody } from '../../http/http-error.js';
+import { pageOf, pageQuery } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import { brokerInput, brokerParams, brokerView } from './brokers.schemas.js';
+import type { BrokersService } from './brokers.service.js';
+
+export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> = async (
+  app,
+  { brokers },
+) => {
+  const tags = ['brokers'];
+  app.post(
+    '/api/brokers',
+    {
+      schema: {
+        tags,
+        body: brokerInput,
+        response: { 201: brokerView, 400: errorBody, 403: errorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await brokers.create(actorOf(request), request.body)),
+  );
+  app.get(
+    '/api/brokers',
+    {
+      schema: {
+        tags,
+        querystring: pageQuery,
+        response: { 200: pageOf(brokerView), 403: errorBody },
+      },
+    },
+    async (request) => brokers.list(actorOf(request), request.query),
+  );
+  app.get(
+    '/api/brokers/:brokerId',
+    {
+      schema: {
+        tags,
+        params: brokerParams,
+        response: { 200: brokerView, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => brokers.get(actorOf(request), request.params.brokerId),
+  );
+  app.patch(
+    '/api/brokers/:brokerId',
+    {
+      schema: {
+        tags,
+        params: brokerParams,
+        body: brokerInput,
+        response: { 200: brokerView, 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => brokers.update(actorOf(request), request.params.brokerId, request.body),
+  );
+};

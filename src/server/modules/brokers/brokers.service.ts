@@ -1,0 +1,103 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { Database } from '../../db/database.js';
+import { brokers } from '../../db/schema.js';
+import { withActor } from '../../db/with-actor.js';
+import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { requirePlatform, requireReach, requireRole } from '../../tenancy/authorize.js';
+import type { BrokerInput, BrokerView } from './brokers.schemas.js';
+
+type BrokerRow = typeof brokers.$inferSelect;
+
+const viewOf = (row: BrokerRow): BrokerView => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export interface BrokersServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/** Broker firms, the tenants: created and renamed by SuperAdmin (decisions.md §3). */
+export function createBrokersService({ database, audit, now }: BrokersServiceDeps) {
+  return {
+    async create(actor: ActorContext, input: BrokerInput): Promise<BrokerView> {
+      requirePlatform(actor);
+      return withActor(database, actor, async (tx) => {
+        const at = now();
+        const [row] = await tx
+          .insert(brokers)
+          .values({ id: createId(), name: input.name, createdAt: at, updatedAt: at })
+          .returning();
+        const broker = row as BrokerRow;
+        await audit.record(tx, actor, {
+          action: 'broker.created',
+          entityType: 'broker',
+          entityId: broker.id,
+          tenantId: broker.id,
+          previousState: null,
+          newState: viewOf(broker),
+        });
+        return viewOf(broker);
+      });
+    },
+
+    async list(actor: ActorContext, page: PageQuery) {
+      requirePlatform(actor);
+      const { after, orderBy, take } = keyset(page, { at: brokers.createdAt, id: brokers.id });
+      const rows = await withActor(database, actor, (tx) =>
+        tx
+          .select()
+          .from(brokers)
+          .where(and(after))
+          .orderBy(...orderBy)
+          .limit(take),
+      );
+      const result = pageFrom(rows, page, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
+    },
+
+    /** SuperAdmin reads any broker; the firm's own broker-level users read their own. */
+    async get(actor: ActorContext, brokerId: string): Promise<BrokerView> {
+      requireRole(actor, 'BrokerUser');
+      const [row] = await withActor(database, actor, (tx) =>
+        tx.select().from(brokers).where(eq(brokers.id, brokerId)),
+      );
+      return viewOf(requireReach(actor, row && { ...row, brokerId: row.id, employerId: null }));
+    },
+
+    async update(actor: ActorContext, brokerId: string, input: BrokerInput): Promise<BrokerView> {
+      requirePlatform(actor);
+      return withActor(database, actor, async (tx) => {
+        const [before] = await tx.select().from(brokers).where(eq(brokers.id, brokerId));
+        const existing = requireReach(
+          actor,
+          before && { ...before, brokerId: before.id, employerId: null },
+        );
+        const [row] = await tx
+          .update(brokers)
+          .set({ name: input.name, updatedAt: now() })
+          .where(eq(brokers.id, brokerId))
+          .returning();
+        const updated = row as BrokerRow;
+        await audit.record(tx, actor, {
+          action: 'broker.updated',
+          entityType: 'broker',
+          entityId: brokerId,
+          tenantId: brokerId,
+          previousState: viewOf(existing),
+          newState: viewOf(updated),
+        });
+        return viewOf(updated);
+      });
+    },
+  };
+}
+
+export type BrokersService = ReturnType<typeof createBrokersService>;

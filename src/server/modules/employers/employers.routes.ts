@@ -1,0 +1,73 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody, noContent } from '../../http/http-error.js';
+import { pageOf, pageQuery } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import { employerInput, employerParams, employerView } from './employers.schemas.js';
+import type { EmployersService } from './employers.service.js';
+
+export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersService }> = async (
+  app,
+  { employers },
+) => {
+  const tags = ['employers'];
+  app.post(
+    '/api/employers',
+    {
+      schema: {
+        tags,
+        body: employerInput,
+        response: { 201: employerView, 400: errorBody, 403: errorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await employers.create(actorOf(request), request.body)),
+  );
+  app.get(
+    '/api/employers',
+    {
+      schema: {
+        tags,
+        querystring: pageQuery,
+        response: { 200: pageOf(employerView), 400: errorBody, 403: errorBody },
+      },
+    },
+    async (request) => employers.list(actorOf(request), request.query),
+  );
+  app.get(
+    '/api/employers/:id',
+    {
+      schema: {
+        tags,
+        params: employerParams,
+        response: { 200: employerView, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => employers.get(actorOf(request), request.params.id),
+  );
+  app.patch(
+    '/api/employers/:id',
+    {
+      schema: {
+        tags,
+        params: employerParams,
+        body: employerInput,
+        response: { 200: employerView, 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => employers.update(actorOf(request), request.params.id, request.body),
+  );
+  app.delete(
+    '/api/employers/:id',
+    {
+      schema: {
+        tags,
+        params: employerParams,
+        response: { 204: noContent, 403: errorBody, 404: errorBody, 409: errorBody },
+      },
+    },
+    async (request, reply) => {
+      await employers.remove(actorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,165 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { Database } from '../../db/database.js';
+import { employers, schemes } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { HttpError } from '../../http/http-error.js';
+import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import {
+  ForbiddenError,
+  requireReach,
+  requireRole,
+  requireTenantActor,
+} from '../../tenancy/authorize.js';
+import { isEmployerRole } from '../../tenancy/roles.js';
+import type { EmployerInput, EmployerView } from './employers.schemas.js';
+
+type EmployerRow = typeof employers.$inferSelect;
+
+const viewOf = (row: EmployerRow): EmployerView => ({
+  id: row.id,
+  brokerId: row.brokerId,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** The row as the reach check sees it: an employer is its own employer scope. */
+const scopeOf = (row: EmployerRow | undefined) => row && { ...row, employerId: row.id };
+
+/** A live (not deleted) employer by id, as far as row-level security lets this actor see. */
+export async function findEmployer(
+  tx: Transaction,
+  id: string,
+): Promise<(EmployerRow & { employerId: string }) | undefined> {
+  const [row] = await tx
+    .select()
+    .from(employers)
+    .where(and(eq(employers.id, id), isNull(employers.deletedAt)));
+  return scopeOf(row);
+}
+
+export interface EmployersServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/** decisions.md §3: employers are created, changed and removed by the BrokerAdmin; an EmployerAdmin changes their own. */
+export function createEmployersService({ database, audit, now }: EmployersServiceDeps) {
+  /** Employers are read by everyone from EmployerUser up, within reach. */
+  const requireReader = (actor: ActorContext) => requireRole(actor, 'EmployerUser');
+
+  return {
+    async create(actor: ActorContext, input: EmployerInput): Promise<EmployerView> {
+      requireRole(actor, 'BrokerAdmin');
+      const tenantActor = requireTenantActor(actor);
+      return withActor(database, tenantActor, async (tx) => {
+        const at = now();
+        const [row] = await tx
+          .insert(employers)
+          .values({
+            id: createId(),
+            // service-spec §3.3.4: the tenant comes from the actor, never from the request.
+            brokerId: tenantActor.tenantId,
+            name: input.name,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const employer = row as EmployerRow;
+        await audit.record(tx, tenantActor, {
+          action: 'employer.created',
+          entityType: 'employer',
+          entityId: employer.id,
+          tenantId: employer.brokerId,
+          previousState: null,
+          newState: viewOf(employer),
+        });
+        return viewOf(employer);
+      });
+    },
+
+    async list(actor: ActorContext, page: PageQuery) {
+      requireReader(actor);
+      const { after, orderBy, take } = keyset(page, { at: employers.createdAt, id: employers.id });
+      const ownEmployerOnly =
+        isEmployerRole(actor.role) && actor.employerId !== null
+          ? eq(employers.id, actor.employerId)
+          : undefined;
+      const rows = await withActor(database, actor, (tx) =>
+        tx
+          .select()
+          .from(employers)
+          .where(and(isNull(employers.deletedAt), ownEmployerOnly, after))
+          .orderBy(...orderBy)
+          .limit(take),
+      );
+      const result = pageFrom(rows, page, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
+    },
+
+    async get(actor: ActorContext, id: string): Promise<EmployerView> {
+      requireReader(actor);
+      const row = await withActor(database, actor, (tx) => findEmployer(tx, id));
+      return viewOf(requireReach(actor, row));
+    },
+
+    async update(actor: ActorContext, id: string, input: EmployerInput): Promise<EmployerView> {
+      requireRole(actor, 'EmployerAdmin');
+      // A BrokerUser ranks above an EmployerAdmin but does not manage employers (decisions.md §3).
+      if (actor.role === 'BrokerUser') throw new ForbiddenError();
+      const tenantActor = requireTenantActor(actor);
+      return withActor(database, tenantActor, async (tx) => {
+        const existing = requireReach(tenantActor, await findEmployer(tx, id));
+        const [row] = await tx
+          .update(employers)
+          .set({ name: input.name, updatedAt: now() })
+          .where(eq(employers.id, existing.id))
+          .returning();
+        const updated = row as EmployerRow;
+        await audit.record(tx, tenantActor, {
+          action: 'employer.updated',
+          entityType: 'employer',
+          entityId: updated.id,
+          tenantId: updated.brokerId,
+          previousState: viewOf(existing),
+          newState: viewOf(updated),
+        });
+        return viewOf(updated);
+      });
+    },
+
+    /** Soft delete: the record stays for the audit trail but disappears from every read. */
+    async remove(actor: ActorContext, id: string): Promise<void> {
+      requireRole(actor, 'BrokerAdmin');
+      const tenantActor = requireTenantActor(actor);
+      await withActor(database, tenantActor, async (tx) => {
+        const existing = requireReach(tenantActor, await findEmployer(tx, id));
+        const [liveScheme] = await tx
+          .select({ id: schemes.id })
+          .from(schemes)
+          .where(and(eq(schemes.employerId, existing.id), isNull(schemes.deletedAt)))
+          .limit(1);
+        if (liveScheme) throw new HttpError(409, 'Employer still has schemes');
+        const at = now();
+        await tx
+          .update(employers)
+          .set({ deletedAt: at, updatedAt: at })
+          .where(eq(employers.id, existing.id));
+        await audit.record(tx, tenantActor, {
+          action: 'employer.deleted',
+          entityType: 'employer',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: viewOf(existing),
+          newState: null,
+        });
+      });
+    },
+  };
+}
+
+export type EmployersService = ReturnType<typeof createEmployersService>;

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Database } from '../db/database.js';
+import type { Outbox } from '../email/outbox.js';
+import { auditRoutes } from './audit/audit.routes.js';
+import { createAuditReadService } from './audit/audit.service.js';
+import { brokersRoutes } from './brokers/brokers.routes.js';
+import { createBrokersService } from './brokers/brokers.service.js';
+import { employersRoutes } from './employers/employers.routes.js';
+import { createEmployersService } from './employers/employers.service.js';
+import { schemesRoutes } from './schemes/schemes.routes.js';
+import { createSchemesService } from './schemes/schemes.service.js';
+import { usersRoutes } from './users/users.routes.js';
+import { createUsersService } from './users/users.service.js';
+
+export interface ResourceDeps {
+  database: Database;
+  audit: AuditService;
+  outbox: Outbox;
+  now: () => Date;
+  publicBaseUrl: URL;
+  onEmailQueued: () => void;
+}
+
+/** The organisation API of decisions.md §4: one module per resource, each given only what it uses. */
+export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => {
+  const { database, audit, now } = deps;
+  await app.register(brokersRoutes, { brokers: createBrokersService({ database, audit, now }) });
+  await app.register(usersRoutes, { users: createUsersService(deps) });
+  await app.register(employersRoutes, {
+    employers: createEmployersService({ database, audit, now }),
+  });
+  await app.register(schemesRoutes, { schemes: createSchemesService({ database, audit, now }) });
+  await app.register(auditRoutes, { auditRead: createAuditReadService({ database }) });
+};

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody, noContent } from '../../http/http-error.js';
+import { pageOf } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import {
+  schemeChange,
+  schemeInput,
+  schemeListQuery,
+  schemeParams,
+  schemeView,
+} from './schemes.schemas.js';
+import type { SchemesService } from './schemes.service.js';
+
+export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> = async (
+  app,
+  { schemes },
+) => {
+  const tags = ['schemes'];
+  app.post(
+    '/api/schemes',
+    {
+      schema: {
+        tags,
+        body: schemeInput,
+        response: { 201: schemeView, 400: errorBody, 403: errorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await schemes.create(actorOf(request), request.body)),
+  );
+  app.get(
+    '/api/schemes',
+    {
+      schema: {
+        tags,
+        querystring: schemeListQuery,
+        response: { 200: pageOf(schemeView), 400: errorBody, 403: errorBody },
+      },
+    },
+    async (request) => schemes.list(actorOf(request), request.query),
+  );
+  app.get(
+    '/api/schemes/:id',
+    {
+      schema: {
+        tags,
+        params: schemeParams,
+        response: { 200: schemeView, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => schemes.get(actorOf(request), request.params.id),
+  );
+  app.patch(
+    '/api/schemes/:id',
+    {
+      schema: {
+        tags,
+        params: schemeParams,
+        body: schemeChange,
+        response: { 200: schemeView, 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => schemes.update(actorOf(request), request.params.id, request.body),
+  );
+  app.delete(
+    '/api/schemes/:id',
+    {
+      schema: {
+        tags,
+        params: schemeParams,
+        response: { 204: noContent, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      await schemes.remove(actorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,165 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { Database } from '../../db/database.js';
+import { type SCHEME_TYPES, schemes } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { keyset, pageFrom } from '../../http/pagination.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import {
+  requireParent,
+  requireReach,
+  requireRole,
+  requireTenantActor,
+} from '../../tenancy/authorize.js';
+import { isEmployerRole } from '../../tenancy/roles.js';
+import { findEmployer } from '../employers/employers.service.js';
+import type { SchemeChange, SchemeInput, SchemeListQuery, SchemeView } from './schemes.schemas.js';
+
+type SchemeRow = typeof schemes.$inferSelect;
+
+const viewOf = (row: SchemeRow): SchemeView => ({
+  id: row.id,
+  brokerId: row.brokerId,
+  employerId: row.employerId,
+  name: row.name,
+  type: row.type as (typeof SCHEME_TYPES)[number],
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+async function findScheme(tx: Transaction, id: string): Promise<SchemeRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(schemes)
+    .where(and(eq(schemes.id, id), isNull(schemes.deletedAt)));
+  return row;
+}
+
+export interface SchemesServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/** service-spec §2.5 and §4; decisions.md §3: BrokerUser and up create and change, an EmployerAdmin changes their own. */
+export function createSchemesService({ database, audit, now }: SchemesServiceDeps) {
+  /** Schemes are read by everyone from EmployerUser up, within reach. */
+  const requireReader = (actor: ActorContext) => requireRole(actor, 'EmployerUser');
+
+  return {
+    /**
+     * service-spec §4 rule 4, in this order: load the employer, enforce tenant access on the
+     * employer's brokerId, validate, insert the scheme, write the audit record.
+     */
+    async create(actor: ActorContext, input: SchemeInput): Promise<SchemeView> {
+      requireRole(actor, 'BrokerUser');
+      const tenantActor = requireTenantActor(actor);
+      return withActor(database, tenantActor, async (tx) => {
+        const employer = requireParent(tenantActor, await findEmployer(tx, input.employerId));
+        const at = now();
+        const [row] = await tx
+          .insert(schemes)
+          .values({
+            id: createId(),
+            brokerId: employer.brokerId,
+            employerId: employer.id,
+            name: input.name,
+            type: input.type,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const scheme = row as SchemeRow;
+        await audit.record(tx, tenantActor, {
+          action: 'scheme.created',
+          entityType: 'scheme',
+          entityId: scheme.id,
+          tenantId: scheme.brokerId,
+          previousState: null,
+          newState: viewOf(scheme),
+        });
+        return viewOf(scheme);
+      });
+    },
+
+    async list(actor: ActorContext, query: SchemeListQuery) {
+      requireReader(actor);
+      const { after, orderBy, take } = keyset(query, { at: schemes.createdAt, id: schemes.id });
+      const ownEmployerOnly =
+        isEmployerRole(actor.role) && actor.employerId !== null
+          ? eq(schemes.employerId, actor.employerId)
+          : undefined;
+      const rows = await withActor(database, actor, (tx) =>
+        tx
+          .select()
+          .from(schemes)
+          .where(
+            and(
+              isNull(schemes.deletedAt),
+              ownEmployerOnly,
+              query.employerId === undefined ? undefined : eq(schemes.employerId, query.employerId),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take),
+      );
+      const result = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
+    },
+
+    async get(actor: ActorContext, id: string): Promise<SchemeView> {
+      requireReader(actor);
+      const row = await withActor(database, actor, (tx) => findScheme(tx, id));
+      return viewOf(requireReach(actor, row));
+    },
+
+    async update(actor: ActorContext, id: string, change: SchemeChange): Promise<SchemeView> {
+      requireRole(actor, 'EmployerAdmin');
+      const tenantActor = requireTenantActor(actor);
+      return withActor(database, tenantActor, async (tx) => {
+        const existing = requireReach(tenantActor, await findScheme(tx, id));
+        const [row] = await tx
+          .update(schemes)
+          .set({ ...change, updatedAt: now() })
+          .where(eq(schemes.id, existing.id))
+          .returning();
+        const updated = row as SchemeRow;
+        await audit.record(tx, tenantActor, {
+          action: 'scheme.updated',
+          entityType: 'scheme',
+          entityId: updated.id,
+          tenantId: updated.brokerId,
+          previousState: viewOf(existing),
+          newState: viewOf(updated),
+        });
+        return viewOf(updated);
+      });
+    },
+
+    /** Soft delete by the BrokerAdmin: kept for the audit trail, hidden from every read. */
+    async remove(actor: ActorContext, id: string): Promise<void> {
+      requireRole(actor, 'BrokerAdmin');
+      const tenantActor = requireTenantActor(actor);
+      await withActor(database, tenantActor, async (tx) => {
+        const existing = requireReach(tenantActor, await findScheme(tx, id));
+        const at = now();
+        await tx
+          .update(schemes)
+          .set({ deletedAt: at, updatedAt: at })
+          .where(eq(schemes.id, existing.id));
+        await audit.record(tx, tenantActor, {
+          action: 'scheme.deleted',
+          entityType: 'scheme',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: viewOf(existing),
+          newState: null,
+        });
+      });
+    },
+  };
+}
+
+export type SchemesService = ReturnType<typeof createSchemesService>;

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody } from '../../http/http-error.js';
+import { pageOf } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import { brokerParams } from '../brokers/brokers.schemas.js';
+import { employerParams } from '../employers/employers.schemas.js';
+import {
+  brokerUserInput,
+  employerUserInput,
+  userChange,
+  userListQuery,
+  userParams,
+  userView,
+} from './users.schemas.js';
+import type { UsersService } from './users.service.js';
+
+const created = { 201: userView, 400: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const listed = { 200: pageOf(userView), 400: errorBody, 403: errorBody, 404: errorBody };
+
+export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (
+  app,
+  { users },
+) => {
+  const tags = ['users'];
+  app.post(
+    '/api/brokers/:brokerId/users',
+    { schema: { tags, params: brokerParams, body: brokerUserInput, response: created } },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await users.createBrokerUser(actorOf(request), request.params.brokerId, request.body),
+        ),
+  );
+  app.get(
+    '/api/brokers/:brokerId/users',
+    { schema: { tags, params: brokerParams, querystring: userListQuery, response: listed } },
+    async (request) =>
+      users.listBrokerUsers(actorOf(request), request.params.brokerId, request.query),
+  );
+  app.post(
+    '/api/employers/:id/users',
+    { schema: { tags, params: employerParams, body: employerUserInput, response: created } },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await users.createEmployerUser(actorOf(request), request.params.id, request.body)),
+  );
+  app.get(
+    '/api/employers/:id/users',
+    { schema: { tags, params: employerParams, querystring: userListQuery, response: listed } },
+    async (request) => users.listEmployerUsers(actorOf(request), request.params.id, request.query),
+  );
+  app.get(
+    '/api/users',
+    { schema: { tags, querystring: userListQuery, response: listed } },
+    async (request) => users.list(actorOf(request), request.query),
+  );
+  app.get(
+    '/api/users/:id',
+    {
+      schema: {
+        tags,
+        params: userParams,
+        response: { 200: userView, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => users.get(actorOf(request), request.params.id),
+  );
+  app.patch(
+    '/api/users/:id',
+    {
+      schema: {
+        tags,
+        params: userParams,
+        body: userChange,
+        response: { 200: userView, 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => users.update(actorOf(request), request.params.id, request.body),
+  );
+  app.get('/api/me', { schema: { tags, response: { 200: userView } } }, async (request) =>
+    users.me(actorOf(request)),
+  );
+};

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.js';
+import { pageQuery } from '../../http/pagination.js';
+import { ROLES } from '../../tenancy/roles.js';
+
+const email = z
+  .string()
+  .trim()
+  .min(3)
+  .max(320)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+const name = z.string().trim().min(1).max(200);
+/** Optional: without one, the new user gets an e-mail with a link to choose it (decisions.md §4). */
+const password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .optional();
+
+/** decisions.md §4; the tenant comes from the path, which only a SuperAdmin may name. */
+export const brokerUserInput = z.object({
+  email,
+  name,
+  role: z.enum(['BrokerAdmin', 'BrokerUser']),
+  password,
+});
+/**
+ * Member accounts are linked to the member record they may see, so they are created with members
+ * (issue 5); until then an employer's accounts are its administrators and users.
+ */
+export const employerUserInput = z.object({
+  email,
+  name,
+  role: z.enum(['EmployerAdmin', 'EmployerUser']),
+  password,
+});
+export type NewUserInput = z.infer<typeof brokerUserInput> | z.infer<typeof employerUserInput>;
+
+export const userChange = z
+  .object({ name: name.optional(), status: z.enum(['active', 'deactivated']).optional() })
+  .refine((change) => change.name !== undefined || change.status !== undefined, {
+    message: 'name or status is required',
+  });
+export type UserChange = z.infer<typeof userChange>;
+
+export const userView = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  brokerId: z.string().nullable(),
+  employerId: z.string().nullable(),
+  status: z.enum(['active', 'deactivated']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UserView = z.infer<typeof userView>;
+
+export const userParams = z.object({ id: z.string().min(1).max(64) });
+export const userListQuery = pageQuery;

@@ -1,0 +1,293 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import { issueResetToken } from '../../auth/password-reset.service.js';
+import { hashPassword, passwordProblem } from '../../auth/passwords.js';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { brokers, users } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { accountCreatedMessage, passwordResetLink } from '../../email/messages.js';
+import type { Outbox } from '../../email/outbox.js';
+import { HttpError, ValidationError } from '../../http/http-error.js';
+import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  requireParent,
+  requirePlatform,
+  requireReach,
+  requireRole,
+  requireTenantActor,
+} from '../../tenancy/authorize.js';
+import type { Role } from '../../tenancy/roles.js';
+import { findEmployer } from '../employers/employers.service.js';
+import type { NewUserInput, UserChange, UserView } from './users.schemas.js';
+
+type UserRow = typeof users.$inferSelect;
+
+const viewOf = (row: UserRow): UserView => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  role: row.role as Role,
+  brokerId: row.brokerId,
+  employerId: row.employerId,
+  status: row.status as UserView['status'],
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** What the audit log keeps of a user: never the e-mail address or the password hash. */
+const auditStateOf = (row: UserRow) => ({
+  id: row.id,
+  name: row.name,
+  role: row.role,
+  brokerId: row.brokerId,
+  employerId: row.employerId,
+  status: row.status,
+});
+
+/** A platform account belongs to no tenant: no tenant-scoped actor can reach it. */
+const PLATFORM_SCOPE = '@platform';
+const scopeOf = (row: UserRow | undefined) =>
+  row && { ...row, brokerId: row.brokerId ?? PLATFORM_SCOPE };
+
+const EMAIL_TAKEN = 'An account with that e-mail address already exists';
+
+export interface UsersServiceDeps {
+  database: Database;
+  audit: AuditService;
+  outbox: Outbox;
+  now: () => Date;
+  publicBaseUrl: URL;
+  /** Told after a commit that queued an e-mail. */
+  onEmailQueued: () => void;
+}
+
+/**
+ * Accounts (decisions.md §3–4): SuperAdmin creates a broker's BrokerAdmin and BrokerUser accounts;
+ * the BrokerAdmin creates employer accounts and deactivates users of their own tenant.
+ */
+export function createUsersService({
+  database,
+  audit,
+  outbox,
+  now,
+  publicBaseUrl,
+  onEmailQueued,
+}: UsersServiceDeps) {
+  /** The bcrypt hash of a chosen password, or null when the user will choose one by e-mail. */
+  async function hashOf(password: string | undefined): Promise<string | null> {
+    if (password === undefined) return null;
+    const problem = await passwordProblem(password);
+    if (problem)
+      throw new ValidationError([{ path: 'password', code: 'password_policy', message: problem }]);
+    return hashPassword(password);
+  }
+
+  async function insertUser(
+    tx: Transaction,
+    actor: ActorContext,
+    account: {
+      brokerId: string;
+      employerId: string | null;
+      input: NewUserInput;
+      passwordHash: string | null;
+    },
+  ): Promise<UserRow> {
+    const at = now();
+    let row: UserRow | undefined;
+    try {
+      [row] = await tx
+        .insert(users)
+        .values({
+          id: createId(),
+          email: account.input.email,
+          name: account.input.name,
+          role: account.input.role,
+          brokerId: account.brokerId,
+          employerId: account.employerId,
+          passwordHash: account.passwordHash,
+          passwordChangedAt: at,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning();
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_lower_key')) throw new HttpError(409, EMAIL_TAKEN);
+      throw error;
+    }
+    const user = row as UserRow;
+    if (account.passwordHash === null) {
+      const { token, expiresAt } = await issueResetToken(tx, user, at);
+      await outbox.enqueue(tx, {
+        brokerId: user.brokerId,
+        userId: user.id,
+        kind: 'account_created',
+        message: accountCreatedMessage(user.email, {
+          link: passwordResetLink(publicBaseUrl, token),
+          validMinutes: (expiresAt.getTime() - at.getTime()) / 60_000,
+          signInUrl: new URL('/signin', publicBaseUrl).toString(),
+        }),
+        discardAfter: expiresAt,
+      });
+    }
+    await audit.record(tx, actor, {
+      action: 'user.created',
+      entityType: 'user',
+      entityId: user.id,
+      tenantId: user.brokerId,
+      previousState: null,
+      newState: {
+        ...auditStateOf(user),
+        passwordChosenBy: account.passwordHash ? 'creator' : 'user',
+      },
+    });
+    return user;
+  }
+
+  const listWhere = async (
+    actor: ActorContext,
+    page: PageQuery,
+    where: ReturnType<typeof eq> | undefined,
+  ) => {
+    const { after, orderBy, take } = keyset(page, { at: users.createdAt, id: users.id });
+    const rows = await withActor(database, actor, (tx) =>
+      tx
+        .select()
+        .from(users)
+        .where(and(where, after))
+        .orderBy(...orderBy)
+        .limit(take),
+    );
+    const result = pageFrom(rows, page, (row) => ({ at: row.createdAt, id: row.id }));
+    return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
+  };
+
+  return {
+    async createBrokerUser(
+      actor: ActorContext,
+      brokerId: string,
+      input: NewUserInput,
+    ): Promise<UserView> {
+      requirePlatform(actor);
+      const passwordHash = await hashOf(input.password);
+      const user = await withActor(database, actor, async (tx) => {
+        const [broker] = await tx
+          .select({ id: brokers.id })
+          .from(brokers)
+          .where(eq(brokers.id, brokerId));
+        if (!broker) throw new NotFoundError();
+        return insertUser(tx, actor, { brokerId, employerId: null, input, passwordHash });
+      });
+      if (passwordHash === null) onEmailQueued();
+      return viewOf(user);
+    },
+
+    async listBrokerUsers(actor: ActorContext, brokerId: string, page: PageQuery) {
+      requirePlatform(actor);
+      return listWhere(actor, page, eq(users.brokerId, brokerId));
+    },
+
+    async createEmployerUser(
+      actor: ActorContext,
+      employerId: string,
+      input: NewUserInput,
+    ): Promise<UserView> {
+      requireRole(actor, 'BrokerAdmin');
+      const tenantActor = requireTenantActor(actor);
+      const passwordHash = await hashOf(input.password);
+      const user = await withActor(database, tenantActor, async (tx) => {
+        const employer = requireParent(tenantActor, await findEmployer(tx, employerId));
+        return insertUser(tx, tenantActor, {
+          brokerId: employer.brokerId,
+          employerId: employer.id,
+          input,
+          passwordHash,
+        });
+      });
+      if (passwordHash === null) onEmailQueued();
+      return viewOf(user);
+    },
+
+    /** The BrokerAdmin sees their employers' accounts; an EmployerAdmin those of their own employer. */
+    async listEmployerUsers(actor: ActorContext, employerId: string, page: PageQuery) {
+      requireRole(actor, 'EmployerAdmin');
+      if (actor.role === 'BrokerUser') throw new ForbiddenError();
+      const employer = await withActor(database, actor, (tx) => findEmployer(tx, employerId));
+      requireReach(actor, employer);
+      return listWhere(actor, page, eq(users.employerId, employerId));
+    },
+
+    /** Every account of the actor's tenant; SuperAdmin sees all. */
+    async list(actor: ActorContext, page: PageQuery) {
+      requireRole(actor, 'BrokerAdmin');
+      return listWhere(
+        actor,
+        page,
+        actor.tenantId === null ? undefined : eq(users.brokerId, actor.tenantId),
+      );
+    },
+
+    async get(actor: ActorContext, id: string): Promise<UserView> {
+      requireRole(actor, 'BrokerAdmin');
+      const [row] = await withActor(database, actor, (tx) =>
+        tx.select().from(users).where(eq(users.id, id)),
+      );
+      return viewOf(requireReach(actor, scopeOf(row)));
+    },
+
+    /** Renames, deactivates (ending every session at once) or reactivates an account. */
+    async update(actor: ActorContext, id: string, change: UserChange): Promise<UserView> {
+      requireRole(actor, 'BrokerAdmin');
+      if (change.status === 'deactivated' && id === actor.userId) {
+        throw new ValidationError([
+          {
+            path: 'status',
+            code: 'own_account',
+            message: 'You cannot deactivate your own account',
+          },
+        ]);
+      }
+      return withActor(database, actor, async (tx) => {
+        const [before] = await tx.select().from(users).where(eq(users.id, id));
+        requireReach(actor, scopeOf(before));
+        const existing = before as UserRow;
+        const [row] = await tx
+          .update(users)
+          .set({ ...change, updatedAt: now() })
+          .where(eq(users.id, existing.id))
+          .returning();
+        const updated = row as UserRow;
+        const action =
+          change.status && change.status !== existing.status
+            ? change.status === 'deactivated'
+              ? 'user.deactivated'
+              : 'user.reactivated'
+            : 'user.updated';
+        await audit.record(tx, actor, {
+          action,
+          entityType: 'user',
+          entityId: updated.id,
+          tenantId: updated.brokerId,
+          previousState: auditStateOf(existing),
+          newState: auditStateOf(updated),
+        });
+        return viewOf(updated);
+      });
+    },
+
+    /** `/api/me`: the signed-in user's own account. */
+    async me(actor: ActorContext): Promise<UserView> {
+      const [row] = await withActor(database, actor, (tx) =>
+        tx.select().from(users).where(eq(users.id, actor.userId)),
+      );
+      if (!row) throw new NotFoundError();
+      return viewOf(row);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
