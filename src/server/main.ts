@@ -6,6 +6,7 @@ import { createSuperAdmin, ensureDevelopmentAccounts } from './auth/provisioning
 import { ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
+import { assertDatabaseSafety, UnsafeDatabaseError } from './db/safety-checks.js';
 import { createLogger, stdoutDestination } from './http/logger.js';
 import { createHttpsRedirectServer } from './http/redirect-server.js';
 
@@ -28,6 +29,16 @@ async function main(): Promise<void> {
   const database = await openDatabase(config.database);
   const { applied } = await migrate(database);
   if (applied > 0) logger.info({ applied }, 'database migrations applied');
+  try {
+    await assertDatabaseSafety(database);
+  } catch (error) {
+    if (error instanceof UnsafeDatabaseError) {
+      process.stderr.write(`${error.message}\n`);
+      await database.close();
+      process.exit(1);
+    }
+    throw error;
+  }
 
   const now = () => new Date();
   const audit = createAuditService({ now });

@@ -1,9 +1,13 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuditService } from '../../src/server/audit/audit.service.js';
+import { issueResetToken } from '../../src/server/auth/password-reset.service.js';
+import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
 import { openPostgres, rowsOf } from '../../src/server/db/database.js';
-import { brokers, employers } from '../../src/server/db/schema.js';
+import { brokers, employers, schemes } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
+import { createOutbox } from '../../src/server/email/outbox.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 import {
   databaseErrorOf,
@@ -11,6 +15,7 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from '../helpers/database.js';
+import { createUser } from '../helpers/factories.js';
 
 let t: TestDatabase;
 const tenantA = createId();
@@ -31,6 +36,38 @@ beforeAll(async () => {
 });
 afterAll(() => t.dispose());
 
+/** One row in every tenant table for this tenant, written as the platform would. */
+async function seedEveryTenantTable(tenantId: string) {
+  const user = await createUser(t.database, { brokerId: tenantId, role: 'BrokerUser' });
+  const employerId = createId();
+  await withActor(t.database, platformActor(), async (tx) => {
+    await tx.insert(employers).values({ id: employerId, brokerId: tenantId, name: 'Seeded' });
+    await tx
+      .insert(schemes)
+      .values({ id: createId(), brokerId: tenantId, employerId, name: 'Seeded', type: 'DC' });
+    await issueResetToken(tx, { id: user.id, brokerId: tenantId }, new Date());
+    await outbox.enqueue(tx, {
+      brokerId: tenantId,
+      userId: user.id,
+      kind: 'password_changed',
+      message: { to: user.email, subject: 's', text: 't', html: 'h' },
+      discardAfter: new Date(Date.now() + 60_000),
+    });
+    await createAuditService({ now: () => new Date() }).record(tx, platformActor(), {
+      action: 'employer.created',
+      entityType: 'employer',
+      entityId: employerId,
+      tenantId,
+      previousState: null,
+      newState: null,
+    });
+  });
+}
+const outbox = createOutbox({
+  box: createSealedBox(deriveKey('a secret only these tests use, long enough', 'email-outbox')),
+  now: () => new Date(),
+});
+
 describe('withActor and row-level security', () => {
   it('returns no other tenant’s rows to a deliberately unscoped query', async () => {
     const rows = await withActor(t.database, tenantActor(tenantA), (tx) =>
@@ -41,6 +78,40 @@ describe('withActor and row-level security', () => {
       tx.select().from(brokers),
     );
     expect(visibleBrokers.map((row) => row.id)).toEqual([tenantB]);
+  });
+
+  it('keeps every table with a tenant column to the transaction’s tenant, found from the catalogue', async () => {
+    await seedEveryTenantTable(tenantA);
+    await seedEveryTenantTable(tenantB);
+    const columns = rowsOf<{ table_name: string; column_name: string }>(
+      await t.database.db.execute(
+        sql`select table_name, column_name from information_schema.columns
+             where table_schema = 'public' and column_name in ('broker_id', 'tenant_id')
+             order by table_name`,
+      ),
+    );
+    expect(columns.length).toBeGreaterThanOrEqual(6);
+    for (const { table_name: table, column_name: column } of columns) {
+      const select = sql`select ${sql.identifier(column)} as tenant from ${sql.identifier(table)}`;
+      // Not vacuous: the other tenant does have rows here (read as the owner, outside RLS).
+      const everyone = rowsOf<{ tenant: string | null }>(await t.database.db.execute(select));
+      expect(
+        everyone.map((row) => row.tenant),
+        table,
+      ).toContain(tenantB);
+      let seen: Array<{ tenant: string | null }>;
+      try {
+        seen = rowsOf(
+          await withActor(t.database, tenantActor(tenantA), (tx) => tx.execute(select)),
+        );
+      } catch (error) {
+        // A table the tenant role may not read at all (the e-mail outbox) is isolated too.
+        const { cause } = error as { cause?: { message?: string } };
+        expect(cause?.message ?? String(error), table).toMatch(/permission denied/);
+        continue;
+      }
+      expect(new Set(seen.map((row) => row.tenant)), table).toEqual(new Set([tenantA]));
+    }
   });
 
   it('does not update a row of another tenant, even by primary key', async () => {
@@ -96,41 +167,40 @@ describe('withActor and row-level security', () => {
     expect(owned).toEqual([]);
     const unforced = rowsOf(
       await t.database.db.execute(
-        sql`select relname from pg_class where relname in ('brokers', 'employers', 'audit_log') and not (relrowsecurity and relforcerowsecurity)`,
+        sql`select relname from pg_class where relname in ('brokers', 'employers', 'audit_log', 'users', 'schemes') and not (relrowsecurity and relforcerowsecurity)`,
       ),
     );
     expect(unforced).toEqual([]);
   });
 
-  it.runIf(onPostgres)(
-    'leaks no tenant setting or role between requests sharing one pooled connection',
-    async () => {
-      const url = t.url as string;
-      const single = await openPostgres(url, url, 1);
-      try {
-        const seen = await Promise.all(
-          [tenantA, tenantB, tenantA, tenantB, tenantA, tenantB].map((tenant) =>
-            withActor(single, tenantActor(tenant), async (tx) =>
-              (await tx.select().from(employers)).map((row) => row.brokerId),
-            ),
+  // PGlite is one connection by nature; on PostgreSQL a pool of one forces the same sharing.
+  it('leaks no tenant setting or role between requests sharing one pooled connection', async () => {
+    const single = onPostgres
+      ? await openPostgres(t.url as string, t.url as string, 1)
+      : t.database;
+    try {
+      const seen = await Promise.all(
+        [tenantA, tenantB, tenantA, tenantB, tenantA, tenantB].map((tenant) =>
+          withActor(single, tenantActor(tenant), async (tx) =>
+            (await tx.select().from(employers)).map((row) => row.brokerId),
           ),
-        );
-        seen.forEach((brokerIds, index) => {
-          const expected = index % 2 === 0 ? tenantA : tenantB;
-          expect(new Set(brokerIds)).toEqual(new Set([expected]));
-        });
-        const [after] = rowsOf<{ user: string; tenant: string | null }>(
-          await single.db.execute(
-            sql`select current_user as user, nullif(current_setting('app.tenant_id', true), '') as tenant`,
-          ),
-        );
-        expect(after?.tenant).toBeNull();
-        expect(after?.user).not.toBe('pension_app');
-      } finally {
-        await single.close();
-      }
-    },
-  );
+        ),
+      );
+      seen.forEach((brokerIds, index) => {
+        const expected = index % 2 === 0 ? tenantA : tenantB;
+        expect(new Set(brokerIds)).toEqual(new Set([expected]));
+      });
+      const [after] = rowsOf<{ user: string; tenant: string | null }>(
+        await single.db.execute(
+          sql`select current_user as user, nullif(current_setting('app.tenant_id', true), '') as tenant`,
+        ),
+      );
+      expect(after?.tenant).toBeNull();
+      expect(after?.user).not.toBe('pension_app');
+    } finally {
+      if (single !== t.database) await single.close();
+    }
+  });
 
   it('rolls back everything in the transaction when the work throws', async () => {
     const id = createId();
