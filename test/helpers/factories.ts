@@ -1,7 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { hashPassword } from '../../src/server/auth/passwords.js';
 import type { Database } from '../../src/server/db/database.js';
-import { brokers, employers, users } from '../../src/server/db/schema.js';
+import { brokers, employers, schemes, users } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { platformActor } from './actors.js';
@@ -82,4 +82,18 @@ export async function createUser(
   );
   if (!user) throw new Error('user was not created');
   return user;
+}
+
+export async function createScheme(
+  database: Database,
+  employer: { id: string; brokerId: string },
+  name = 'Acme Staff Pension Scheme',
+): Promise<string> {
+  const id = createId();
+  await withActor(database, platformActor(), (tx) =>
+    tx
+      .insert(schemes)
+      .values({ id, brokerId: employer.brokerId, employerId: employer.id, name, type: 'DC' }),
+  );
+  return id;
 }

@@ -1,0 +1,326 @@
+import { createId } from '@paralleldrive/cuid2';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '../../src/server/tenancy/roles.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
+import {
+  createBroker,
+  createEmployer,
+  createScheme,
+  createUser,
+  type UserRow,
+} from '../helpers/factories.js';
+
+/**
+ * The tenant-isolation matrix (issue 4): every documented route × every role × a target in the
+ * actor's own employer, in another employer of the same tenant, and in another tenant. The routes
+ * come from the OpenAPI description, so a new route fails "classifies every route" until it has
+ * a row here.
+ */
+type Scope = 'own' | 'otherEmployer' | 'otherTenant';
+const SCOPES: Scope[] = ['own', 'otherEmployer', 'otherTenant'];
+type Outcome = 'ok' | 403 | 404;
+/** One outcome whatever the target, or one per scope in the order of SCOPES. */
+type Expected = Outcome | readonly [Outcome, Outcome, Outcome];
+
+interface Target {
+  brokerId: string;
+  employerId: string;
+  schemeId: string;
+  userId: string;
+}
+interface Fixture {
+  actors: Record<Role, UserRow>;
+  targets: Record<Scope, Target>;
+}
+
+interface RouteCase {
+  request(target: Target, fixture: Fixture): Promise<InjectOptions> | InjectOptions;
+  expected: Record<Role, Expected>;
+}
+
+const TENANT_REACH = ['ok', 'ok', 404] as const;
+const EMPLOYER_REACH = ['ok', 404, 404] as const;
+/** A write naming a parent the actor cannot reach is refused, not hidden (decisions.md §3). */
+const TENANT_PARENT = ['ok', 'ok', 403] as const;
+
+const only = (allowed: Partial<Record<Role, Expected>>): Record<Role, Expected> =>
+  Object.fromEntries(ROLES.map((role) => [role, allowed[role] ?? 403])) as Record<Role, Expected>;
+
+let t: TestApp;
+let fixture: Fixture;
+
+const fresh = {
+  email: () => `new-${createId()}@example.ie`,
+  employer: (target: Target) => createEmployer(t.database, target.brokerId, 'Fresh Employer Ltd'),
+  scheme: (target: Target) =>
+    createScheme(t.database, { id: target.employerId, brokerId: target.brokerId }, 'Fresh scheme'),
+};
+
+const ROUTES: Record<string, RouteCase> = {
+  'POST /api/brokers': {
+    request: () => ({ method: 'POST', url: '/api/brokers', payload: { name: 'New Brokers' } }),
+    expected: only({ SuperAdmin: 'ok' }),
+  },
+  'GET /api/brokers': {
+    request: () => ({ method: 'GET', url: '/api/brokers' }),
+    expected: only({ SuperAdmin: 'ok' }),
+  },
+  'GET /api/brokers/{brokerId}': {
+    request: (target) => ({ method: 'GET', url: `/api/brokers/${target.brokerId}` }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: TENANT_REACH, BrokerUser: TENANT_REACH }),
+  },
+  'PATCH /api/brokers/{brokerId}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/brokers/${target.brokerId}`,
+      payload: { name: 'Renamed Brokers' },
+    }),
+    expected: only({ SuperAdmin: 'ok' }),
+  },
+  'POST /api/brokers/{brokerId}/users': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/brokers/${target.brokerId}/users`,
+      payload: { email: fresh.email(), name: 'New Broker User', role: 'BrokerUser' },
+    }),
+    expected: only({ SuperAdmin: 'ok' }),
+  },
+  'GET /api/brokers/{brokerId}/users': {
+    request: (target) => ({ method: 'GET', url: `/api/brokers/${target.brokerId}/users` }),
+    expected: only({ SuperAdmin: 'ok' }),
+  },
+  'POST /api/employers': {
+    request: () => ({ method: 'POST', url: '/api/employers', payload: { name: 'New Employer' } }),
+    expected: only({ BrokerAdmin: 'ok' }),
+  },
+  'GET /api/employers': {
+    request: () => ({ method: 'GET', url: '/api/employers' }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: 'ok',
+      BrokerUser: 'ok',
+      EmployerAdmin: 'ok',
+      EmployerUser: 'ok',
+    }),
+  },
+  'GET /api/employers/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/employers/${target.employerId}` }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      EmployerUser: EMPLOYER_REACH,
+    }),
+  },
+  'PATCH /api/employers/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/employers/${target.employerId}`,
+      payload: { name: 'Renamed Employer Ltd' },
+    }),
+    expected: only({ BrokerAdmin: TENANT_REACH, EmployerAdmin: EMPLOYER_REACH }),
+  },
+  'DELETE /api/employers/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/employers/${await fresh.employer(target)}`,
+    }),
+    expected: only({ BrokerAdmin: TENANT_REACH }),
+  },
+  'POST /api/employers/{id}/users': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/employers/${target.employerId}/users`,
+      payload: { email: fresh.email(), name: 'New HR user', role: 'EmployerUser' },
+    }),
+    expected: only({ BrokerAdmin: TENANT_PARENT }),
+  },
+  'GET /api/employers/{id}/users': {
+    request: (target) => ({ method: 'GET', url: `/api/employers/${target.employerId}/users` }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: TENANT_REACH, EmployerAdmin: EMPLOYER_REACH }),
+  },
+  'GET /api/users': {
+    request: () => ({ method: 'GET', url: '/api/users' }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
+  },
+  'GET /api/users/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/users/${target.userId}` }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: TENANT_REACH }),
+  },
+  'PATCH /api/users/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/users/${target.userId}`,
+      payload: { name: 'Renamed User' },
+    }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: TENANT_REACH }),
+  },
+  'GET /api/me': {
+    request: () => ({ method: 'GET', url: '/api/me' }),
+    expected: Object.fromEntries(ROLES.map((role) => [role, 'ok'])) as Record<Role, Expected>,
+  },
+  'POST /api/schemes': {
+    request: (target) => ({
+      method: 'POST',
+      url: '/api/schemes',
+      payload: { employerId: target.employerId, name: 'New DC scheme', type: 'DC' },
+    }),
+    expected: only({ BrokerAdmin: TENANT_PARENT, BrokerUser: TENANT_PARENT }),
+  },
+  'GET /api/schemes': {
+    request: () => ({ method: 'GET', url: '/api/schemes' }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: 'ok',
+      BrokerUser: 'ok',
+      EmployerAdmin: 'ok',
+      EmployerUser: 'ok',
+    }),
+  },
+  'GET /api/schemes/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}` }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      EmployerUser: EMPLOYER_REACH,
+    }),
+  },
+  'PATCH /api/schemes/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/schemes/${target.schemeId}`,
+      payload: { name: 'Renamed scheme' },
+    }),
+    expected: only({
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+    }),
+  },
+  'DELETE /api/schemes/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/schemes/${await fresh.scheme(target)}`,
+    }),
+    expected: only({ BrokerAdmin: TENANT_REACH }),
+  },
+  'GET /api/audit': {
+    request: () => ({ method: 'GET', url: '/api/audit' }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
+  },
+};
+
+/** Routes open without a session: covered by the identity and health suites. */
+const PUBLIC_ROUTES = new Set([
+  'POST /api/auth/callback/credentials',
+  'POST /api/auth/signin',
+  'GET /api/auth/session',
+  'POST /api/auth/signout',
+  'POST /api/auth/forgot-password',
+  'POST /api/auth/reset-password',
+  'GET /api/health/live',
+  'GET /api/health/ready',
+  'GET /api/health/db',
+]);
+
+async function targetIn(brokerId: string, employerId: string): Promise<Target> {
+  const user = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
+  return {
+    brokerId,
+    employerId,
+    schemeId: await createScheme(t.database, { id: employerId, brokerId }),
+    userId: user.id,
+  };
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const tenantA = await createBroker(t.database, 'Tenant A Brokers');
+  const tenantB = await createBroker(t.database, 'Tenant B Brokers');
+  const [a1, a2, b1] = await Promise.all([
+    createEmployer(t.database, tenantA, 'A1 Ltd'),
+    createEmployer(t.database, tenantA, 'A2 Ltd'),
+    createEmployer(t.database, tenantB, 'B1 Ltd'),
+  ]);
+  const actors = {} as Record<Role, UserRow>;
+  for (const role of ROLES) {
+    actors[role] = await createUser(t.database, {
+      role,
+      ...(role === 'SuperAdmin' ? {} : { brokerId: tenantA, employerId: a1 }),
+    });
+  }
+  fixture = {
+    actors,
+    targets: {
+      own: await targetIn(tenantA, a1),
+      otherEmployer: await targetIn(tenantA, a2),
+      otherTenant: await targetIn(tenantB, b1),
+    },
+  };
+});
+afterAll(() => t.close());
+
+function expectedFor(route: RouteCase, role: Role, scope: Scope): Outcome {
+  const expected = route.expected[role];
+  return typeof expected === 'object' ? (expected[SCOPES.indexOf(scope)] as Outcome) : expected;
+}
+
+/** Nothing in a list answer may lie outside the actor's tenant or, in an employer role, employer. */
+function assertListInReach(body: unknown, actor: UserRow) {
+  const items = (body as { items?: Array<Record<string, unknown>> }).items;
+  if (!Array.isArray(items) || actor.role === 'SuperAdmin') return;
+  for (const item of items) {
+    if ('brokerId' in item) expect(item.brokerId).toBe(actor.brokerId);
+    if (['EmployerAdmin', 'EmployerUser', 'Member'].includes(actor.role)) {
+      const employerOfItem = 'employerId' in item ? item.employerId : item.id;
+      expect(employerOfItem).toBe(actor.employerId);
+    }
+  }
+}
+
+describe('tenant isolation matrix', () => {
+  it('classifies every route the API documents, and no route it does not', async () => {
+    const spec = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(spec.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const unclassified = documented.filter((key) => !(key in ROUTES) && !PUBLIC_ROUTES.has(key));
+    expect(unclassified).toEqual([]);
+    const stale = Object.keys(ROUTES).filter((key) => !documented.includes(key));
+    expect(stale).toEqual([]);
+  });
+
+  for (const [key, route] of Object.entries(ROUTES)) {
+    describe(key, () => {
+      for (const role of ROLES) {
+        for (const scope of SCOPES) {
+          const outcome = expectedFor(route, role, scope);
+          it(`as ${role} on a target in ${scope}: ${outcome}`, async () => {
+            const actor = fixture.actors[role];
+            const request = await route.request(fixture.targets[scope], fixture);
+            const response = await t.app.inject({
+              ...request,
+              remoteAddress: uniqueClientAddress(),
+              headers: { authorization: `Bearer ${await t.tokenFor(actor)}` },
+            });
+            if (outcome === 'ok') {
+              expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
+              expect(response.statusCode, response.body).toBeLessThan(300);
+              if (response.statusCode !== 204) assertListInReach(response.json(), actor);
+            } else {
+              expect(response.statusCode, response.body).toBe(outcome);
+              expect(response.json()).toEqual({
+                error: outcome === 403 ? 'Forbidden' : 'Not found',
+              });
+            }
+          });
+        }
+      }
+    });
+  }
+});
