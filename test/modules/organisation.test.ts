@@ -322,3 +322,40 @@ describe('GET /api/audit (decisions.md §4)', () => {
     expect((await as(admin, 'GET', '/api/audit?from=yesterday')).statusCode).toBe(400);
   });
 });
+
+describe('platform staff reading tenant data (service-spec §5.4.5)', () => {
+  it('is audited: a record read in the tenant’s own chain, a list in the platform chain', async () => {
+    const { admin, employerId, brokerId } = await tenant();
+    const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+    const platform = await createUser(t.database, { role: 'SuperAdmin' });
+    const auditCount = await rowCount(auditLog);
+    expect((await as(admin, 'GET', `/api/schemes/${schemeId}`)).statusCode).toBe(200);
+    expect(await rowCount(auditLog)).toBe(auditCount);
+
+    expect((await as(platform, 'GET', `/api/schemes/${schemeId}`)).statusCode).toBe(200);
+    clock += 1000;
+    expect((await as(platform, 'GET', '/api/schemes?limit=5')).statusCode).toBe(200);
+    const seenByTenant = await as(admin, 'GET', `/api/audit?entityId=${schemeId}`);
+    expect(seenByTenant.json().items).toMatchObject([
+      {
+        action: 'scheme.viewed',
+        actorId: platform.id,
+        actorType: 'SuperAdmin',
+        tenantId: brokerId,
+      },
+    ]);
+    const listing = await as(
+      platform,
+      'GET',
+      `/api/audit?actorId=${platform.id}&entityType=scheme`,
+    );
+    expect(listing.json().items.map((item: { action: string }) => item.action)).toEqual([
+      'scheme.listed',
+      'scheme.viewed',
+    ]);
+    expect(listing.json().items[0]).toMatchObject({
+      tenantId: null,
+      newState: { query: { limit: 5 }, returned: expect.any(Number) },
+    });
+  });
+});

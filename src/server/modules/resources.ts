@@ -31,5 +31,5 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     employers: createEmployersService({ database, audit, now }),
   });
   await app.register(schemesRoutes, { schemes: createSchemesService({ database, audit, now }) });
-  await app.register(auditRoutes, { auditRead: createAuditReadService({ database }) });
+  await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });
 };

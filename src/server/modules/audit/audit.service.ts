@@ -1,4 +1,6 @@
 import { and, eq, gte, lt } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
@@ -26,7 +28,14 @@ const viewOf = (row: AuditRow): AuditRecordView => ({
 });
 
 /** decisions.md §3: SuperAdmin reads every tenant's records and the platform's; a BrokerAdmin their own tenant's. */
-export function createAuditReadService({ database }: { database: Database }) {
+export function createAuditReadService({
+  database,
+  audit,
+}: {
+  database: Database;
+  audit: AuditService;
+}) {
+  const reads = createPlatformReadLog(audit);
   return {
     /** Newest first. */
     async list(actor: ActorContext, query: AuditQuery) {
@@ -36,8 +45,8 @@ export function createAuditReadService({ database }: { database: Database }) {
         { at: auditLog.timestamp, id: auditLog.id },
         'desc',
       );
-      const rows = await withActor(database, actor, (tx) =>
-        tx
+      const rows = await withActor(database, actor, async (tx) => {
+        const found = await tx
           .select()
           .from(auditLog)
           .where(
@@ -54,8 +63,10 @@ export function createAuditReadService({ database }: { database: Database }) {
             ),
           )
           .orderBy(...orderBy)
-          .limit(take),
-      );
+          .limit(take);
+        await reads.listed(tx, actor, { entityType: 'audit', query, returned: found.length });
+        return found;
+      });
       const result = pageFrom(rows, query, (row) => ({ at: row.timestamp, id: row.id }));
       return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
     },

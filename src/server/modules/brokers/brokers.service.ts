@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { brokers } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
@@ -26,6 +27,7 @@ export interface BrokersServiceDeps {
 
 /** Broker firms, the tenants: created and renamed by SuperAdmin (decisions.md §3). */
 export function createBrokersService({ database, audit, now }: BrokersServiceDeps) {
+  const reads = createPlatformReadLog(audit);
   return {
     async create(actor: ActorContext, input: BrokerInput): Promise<BrokerView> {
       requirePlatform(actor);
@@ -51,14 +53,20 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
     async list(actor: ActorContext, page: PageQuery) {
       requirePlatform(actor);
       const { after, orderBy, take } = keyset(page, { at: brokers.createdAt, id: brokers.id });
-      const rows = await withActor(database, actor, (tx) =>
-        tx
+      const rows = await withActor(database, actor, async (tx) => {
+        const found = await tx
           .select()
           .from(brokers)
           .where(and(after))
           .orderBy(...orderBy)
-          .limit(take),
-      );
+          .limit(take);
+        await reads.listed(tx, actor, {
+          entityType: 'broker',
+          query: page,
+          returned: found.length,
+        });
+        return found;
+      });
       const result = pageFrom(rows, page, (row) => ({ at: row.createdAt, id: row.id }));
       return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
     },
@@ -66,10 +74,20 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
     /** SuperAdmin reads any broker; the firm's own broker-level users read their own. */
     async get(actor: ActorContext, brokerId: string): Promise<BrokerView> {
       requireRole(actor, 'BrokerUser');
-      const [row] = await withActor(database, actor, (tx) =>
-        tx.select().from(brokers).where(eq(brokers.id, brokerId)),
-      );
-      return viewOf(requireReach(actor, row && { ...row, brokerId: row.id, employerId: null }));
+      const row = await withActor(database, actor, async (tx) => {
+        const [found] = await tx.select().from(brokers).where(eq(brokers.id, brokerId));
+        const reached = requireReach(
+          actor,
+          found && { ...found, brokerId: found.id, employerId: null },
+        );
+        await reads.viewed(tx, actor, {
+          entityType: 'broker',
+          entityId: reached.id,
+          tenantId: reached.id,
+        });
+        return reached;
+      });
+      return viewOf(row);
     },
 
     async update(actor: ActorContext, brokerId: string, input: BrokerInput): Promise<BrokerView> {

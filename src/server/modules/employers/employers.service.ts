@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { employers, schemes } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
@@ -51,6 +52,7 @@ export interface EmployersServiceDeps {
 export function createEmployersService({ database, audit, now }: EmployersServiceDeps) {
   /** Employers are read by everyone from EmployerUser up, within reach. */
   const requireReader = (actor: ActorContext) => requireRole(actor, 'EmployerUser');
+  const reads = createPlatformReadLog(audit);
 
   return {
     async create(actor: ActorContext, input: EmployerInput): Promise<EmployerView> {
@@ -89,22 +91,36 @@ export function createEmployersService({ database, audit, now }: EmployersServic
         isEmployerRole(actor.role) && actor.employerId !== null
           ? eq(employers.id, actor.employerId)
           : undefined;
-      const rows = await withActor(database, actor, (tx) =>
-        tx
+      const rows = await withActor(database, actor, async (tx) => {
+        const found = await tx
           .select()
           .from(employers)
           .where(and(isNull(employers.deletedAt), ownEmployerOnly, after))
           .orderBy(...orderBy)
-          .limit(take),
-      );
+          .limit(take);
+        await reads.listed(tx, actor, {
+          entityType: 'employer',
+          query: page,
+          returned: found.length,
+        });
+        return found;
+      });
       const result = pageFrom(rows, page, (row) => ({ at: row.createdAt, id: row.id }));
       return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
     },
 
     async get(actor: ActorContext, id: string): Promise<EmployerView> {
       requireReader(actor);
-      const row = await withActor(database, actor, (tx) => findEmployer(tx, id));
-      return viewOf(requireReach(actor, row));
+      const row = await withActor(database, actor, async (tx) => {
+        const reached = requireReach(actor, await findEmployer(tx, id));
+        await reads.viewed(tx, actor, {
+          entityType: 'employer',
+          entityId: reached.id,
+          tenantId: reached.brokerId,
+        });
+        return reached;
+      });
+      return viewOf(row);
     },
 
     async update(actor: ActorContext, id: string, input: EmployerInput): Promise<EmployerView> {

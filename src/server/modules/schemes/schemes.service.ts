@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { type SCHEME_TYPES, schemes } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
@@ -46,6 +47,7 @@ export interface SchemesServiceDeps {
 export function createSchemesService({ database, audit, now }: SchemesServiceDeps) {
   /** Schemes are read by everyone from EmployerUser up, within reach. */
   const requireReader = (actor: ActorContext) => requireRole(actor, 'EmployerUser');
+  const reads = createPlatformReadLog(audit);
 
   return {
     /**
@@ -90,8 +92,8 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
         isEmployerRole(actor.role) && actor.employerId !== null
           ? eq(schemes.employerId, actor.employerId)
           : undefined;
-      const rows = await withActor(database, actor, (tx) =>
-        tx
+      const rows = await withActor(database, actor, async (tx) => {
+        const found = await tx
           .select()
           .from(schemes)
           .where(
@@ -103,16 +105,26 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
             ),
           )
           .orderBy(...orderBy)
-          .limit(take),
-      );
+          .limit(take);
+        await reads.listed(tx, actor, { entityType: 'scheme', query, returned: found.length });
+        return found;
+      });
       const result = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
       return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
     },
 
     async get(actor: ActorContext, id: string): Promise<SchemeView> {
       requireReader(actor);
-      const row = await withActor(database, actor, (tx) => findScheme(tx, id));
-      return viewOf(requireReach(actor, row));
+      const row = await withActor(database, actor, async (tx) => {
+        const reached = requireReach(actor, await findScheme(tx, id));
+        await reads.viewed(tx, actor, {
+          entityType: 'scheme',
+          entityId: reached.id,
+          tenantId: reached.brokerId,
+        });
+        return reached;
+      });
+      return viewOf(row);
     },
 
     async update(actor: ActorContext, id: string, change: SchemeChange): Promise<SchemeView> {

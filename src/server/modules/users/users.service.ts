@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import { issueResetToken } from '../../auth/password-reset.service.js';
 import { hashPassword, passwordProblem } from '../../auth/passwords.js';
 import type { Database } from '../../db/database.js';
@@ -148,20 +149,28 @@ export function createUsersService({
     return user;
   }
 
+  const reads = createPlatformReadLog(audit);
   const listWhere = async (
     actor: ActorContext,
     page: PageQuery,
     where: ReturnType<typeof eq> | undefined,
+    scope: Record<string, string>,
   ) => {
     const { after, orderBy, take } = keyset(page, { at: users.createdAt, id: users.id });
-    const rows = await withActor(database, actor, (tx) =>
-      tx
+    const rows = await withActor(database, actor, async (tx) => {
+      const found = await tx
         .select()
         .from(users)
         .where(and(where, after))
         .orderBy(...orderBy)
-        .limit(take),
-    );
+        .limit(take);
+      await reads.listed(tx, actor, {
+        entityType: 'user',
+        query: { ...page, ...scope },
+        returned: found.length,
+      });
+      return found;
+    });
     const result = pageFrom(rows, page, (row) => ({ at: row.createdAt, id: row.id }));
     return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
   };
@@ -188,7 +197,7 @@ export function createUsersService({
 
     async listBrokerUsers(actor: ActorContext, brokerId: string, page: PageQuery) {
       requirePlatform(actor);
-      return listWhere(actor, page, eq(users.brokerId, brokerId));
+      return listWhere(actor, page, eq(users.brokerId, brokerId), { brokerId });
     },
 
     async createEmployerUser(
@@ -218,7 +227,7 @@ export function createUsersService({
       if (actor.role === 'BrokerUser') throw new ForbiddenError();
       const employer = await withActor(database, actor, (tx) => findEmployer(tx, employerId));
       requireReach(actor, employer);
-      return listWhere(actor, page, eq(users.employerId, employerId));
+      return listWhere(actor, page, eq(users.employerId, employerId), { employerId });
     },
 
     /** Every account of the actor's tenant; SuperAdmin sees all. */
@@ -228,15 +237,24 @@ export function createUsersService({
         actor,
         page,
         actor.tenantId === null ? undefined : eq(users.brokerId, actor.tenantId),
+        {},
       );
     },
 
     async get(actor: ActorContext, id: string): Promise<UserView> {
       requireRole(actor, 'BrokerAdmin');
-      const [row] = await withActor(database, actor, (tx) =>
-        tx.select().from(users).where(eq(users.id, id)),
-      );
-      return viewOf(requireReach(actor, scopeOf(row)));
+      const row = await withActor(database, actor, async (tx) => {
+        const [found] = await tx.select().from(users).where(eq(users.id, id));
+        requireReach(actor, scopeOf(found));
+        const reached = found as UserRow;
+        await reads.viewed(tx, actor, {
+          entityType: 'user',
+          entityId: reached.id,
+          tenantId: reached.brokerId,
+        });
+        return reached;
+      });
+      return viewOf(row);
     },
 
     /** Renames, deactivates (ending every session at once) or reactivates an account. */
