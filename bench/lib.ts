@@ -74,10 +74,12 @@ export interface LoadOptions {
   overallRate?: number;
   /** A JSON body per request (the request becomes a POST): lets every request differ. */
   body?: () => unknown;
+  /** Extra headers per request, such as a session token. */
+  headers?: () => Record<string, string>;
 }
 
 export async function load(url: string, seconds: number, options: LoadOptions = {}): Promise<Load> {
-  const { connections = 32, overallRate, body } = options;
+  const { connections = 32, overallRate, body, headers } = options;
   const result = await autocannon({
     url,
     connections,
@@ -92,6 +94,7 @@ export async function load(url: string, seconds: number, options: LoadOptions = 
           headers: {
             ...request.headers,
             ...(body ? { 'content-type': 'application/json' } : {}),
+            ...headers?.(),
             'x-forwarded-for': nextClientAddress(),
           },
         }),

@@ -2,6 +2,7 @@ import { runFoundation } from './foundation.js';
 import { runIdentity } from './identity.js';
 import { printTable, type Report } from './lib.js';
 import { SECONDS } from './settings.js';
+import { runTenancy } from './tenancy.js';
 
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
@@ -11,6 +12,7 @@ import { SECONDS } from './settings.js';
 const suites: Record<string, (report: Report) => Promise<void>> = {
   foundation: runFoundation,
   identity: runIdentity,
+  tenancy: runTenancy,
 };
 const chosen = process.argv.slice(2);
 for (const name of chosen) {

@@ -1,12 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
-import { users } from '../db/schema.js';
-import { withAuthenticationRole } from '../db/with-actor.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { verifyPassword } from './passwords.js';
 import type { SessionClaims, SessionTokens, VerifiedSession } from './session-token.js';
-
-type UserRow = typeof users.$inferSelect;
+import { findUserByEmail, findUserById, type UserRow } from './user-lookup.js';
 
 /** What the browser may see of the signed-in user (decisions.md §2). */
 export interface SessionUser {
@@ -78,9 +74,7 @@ export function createAuthService({
      * comparison and give the same answer.
      */
     async signIn(email: string, password: string): Promise<SignInResult> {
-      const [user] = await withAuthenticationRole(database, (tx) =>
-        tx.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`).limit(1),
-      );
+      const user = await findUserByEmail(database, email.trim());
       if (!usable(user)) {
         await verifyPassword(password, await dummyHash);
         return { ok: false, userId: user?.id ?? null };
@@ -94,9 +88,7 @@ export function createAuthService({
     async authenticate(token: string): Promise<AuthenticatedSession | null> {
       const session = await tokens.verify(token);
       if (!session) return null;
-      const [user] = await withAuthenticationRole(database, (tx) =>
-        tx.select().from(users).where(eq(users.id, session.userId)).limit(1),
-      );
+      const user = await findUserById(database, session.userId);
       if (!usable(user)) return null;
       const current = claimsOf(user);
       const unchanged =

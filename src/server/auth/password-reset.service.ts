@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Database } from '../db/database.js';
 import { passwordResetTokens, users } from '../db/schema.js';
@@ -15,6 +15,7 @@ import type { RateLimitStore } from '../http/rate-limit-store.js';
 import { actorFor, anonymousActor } from '../tenancy/actor.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { hashPassword, passwordProblem } from './passwords.js';
+import { findUserByEmail, findUserById, type UserRow } from './user-lookup.js';
 
 /** service-spec §5.5 and §8. */
 export const RESET_TOKEN_BYTES = 32;
@@ -130,10 +131,7 @@ export function createPasswordResetService({
   acceptDevelopmentAccounts,
   onEmailQueued,
 }: PasswordResetDeps) {
-  const findUser = async (where: ReturnType<typeof sql>) => {
-    const [user] = await withAuthenticationRole(database, (tx) =>
-      tx.select().from(users).where(where).limit(1),
-    );
+  const usableOrNot = (user: UserRow | undefined) => {
     const usable =
       user !== undefined &&
       user.status === 'active' &&
@@ -149,7 +147,7 @@ export function createPasswordResetService({
      */
     async requestReset(email: string, origin: RequestOrigin): Promise<ResetRequestOutcome> {
       const normalised = email.trim().toLowerCase();
-      const { user, usable } = await findUser(sql`lower(${users.email}) = ${normalised}`);
+      const { user, usable } = usableOrNot(await findUserByEmail(database, normalised));
       const { count } = await counters
         .hit(`reset-email:${sha256Hex(normalised)}`, RESET_TOKEN_VALID_MS)
         .catch(() => ({ count: 0 }));
@@ -223,7 +221,7 @@ export function createPasswordResetService({
         stored.expiresAt.getTime() > at.getTime();
       if (!open) return { ok: false, reason: 'invalid_token', userId: stored?.userId ?? null };
 
-      const { user, usable } = await findUser(sql`${users.id} = ${stored.userId}`);
+      const { user, usable } = usableOrNot(await findUserById(database, stored.userId));
       if (!usable || !user) return { ok: false, reason: 'invalid_token', userId: stored.userId };
       const problem = await passwordProblem(password);
       if (problem) return { ok: false, reason: 'weak_password', userId: user.id, problem };

@@ -34,10 +34,24 @@ export interface SessionTokenDeps {
   now: () => Date;
 }
 
+/** Verified tokens remembered per process: about 1 KB each. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 /** HS256 only: the algorithm is pinned on both sides, so `alg: none` or an RS/HS confusion never verifies. */
 export function createSessionTokens({ secret, now }: SessionTokenDeps) {
-  const key = new TextEncoder().encode(secret);
+  // Imported once: handing jose raw bytes would import the key again for every token.
+  const key = crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   const seconds = () => Math.floor(now().getTime() / 1000);
+  const verified = new Map<string, { session: VerifiedSession; expiresAt: number }>();
+  /** Still within `exp` and the absolute lifetime: checked on every use, cached or not. */
+  const current = (session: VerifiedSession, expiresAt: number) =>
+    expiresAt > seconds() && seconds() - session.authTime <= SESSION_ABSOLUTE_SECONDS;
 
   return {
     /** `authTime` carries the original sign-in time through re-issues. */
@@ -61,13 +75,23 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
         .setSubject(claims.userId)
         .setIssuedAt(issuedAt)
         .setExpirationTime(expiresAt)
-        .sign(key);
+        .sign(await key);
     },
 
-    /** Null for anything that is not a current, untampered token of ours. */
+    /**
+     * Null for anything that is not a current, untampered token of ours. A token whose signature
+     * was verified once is remembered (a bounded number of them) until it expires: the signature
+     * cannot change, and checking it costs more than everything else in a cached read.
+     */
     async verify(token: string): Promise<VerifiedSession | null> {
+      const remembered = verified.get(token);
+      if (remembered) {
+        if (current(remembered.session, remembered.expiresAt)) return remembered.session;
+        verified.delete(token);
+        return null;
+      }
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key, {
           algorithms: ['HS256'],
           issuer: ISSUER,
           audience: AUDIENCE,
@@ -89,7 +113,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
         ) {
           return null;
         }
-        return {
+        const session: VerifiedSession = {
           userId,
           role,
           brokerId,
@@ -98,6 +122,12 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           authTime,
           issuedAt: iat,
         };
+        if (verified.size >= VERIFIED_TOKENS_KEPT) {
+          // Maps keep insertion order: the first key is the oldest remembered token.
+          verified.delete(verified.keys().next().value as string);
+        }
+        verified.set(token, { session, expiresAt: payload.exp as number });
+        return session;
       } catch (error) {
         if (error instanceof errors.JOSEError) return null;
         throw error;

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -10,10 +10,10 @@ import * as schema from './schema.js';
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Transaction = PgTransaction<
-  PgQueryResultHKT,
-  Schema,
-  ExtractTablesWithRelations<Schema>
+/** What work inside a transaction may use: queries, not transaction control. */
+export type Transaction = Omit<
+  PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>,
+  'rollback' | 'transaction' | 'setTransaction' | 'getTransactionConfigSQL'
 >;
 
 /**
@@ -23,6 +23,12 @@ export type Transaction = PgTransaction<
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /**
+   * One transaction that first runs `prelude`: trusted statements without parameters (the role
+   * and tenant settings of withActor). On a server they travel with BEGIN in a single round trip,
+   * which matters when every request opens a transaction.
+   */
+  transaction<T>(prelude: readonly string[], work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction on a connection allowed to change the schema. */
   withMigrationConnection<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -75,6 +81,11 @@ export function pgliteDatabase(client: PGlite): Database {
   return {
     kind: 'pglite',
     db,
+    transaction: (prelude, work) =>
+      db.transaction(async (tx) => {
+        for (const statement of prelude) await tx.execute(sql.raw(statement));
+        return work(tx);
+      }),
     withMigrationConnection: (work) => db.transaction(work),
     close: () => client.close(),
   };
@@ -95,9 +106,37 @@ export async function openPostgres(
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  // A query builder bound to each pooled connection, made once per connection.
+  const connectionDbs = new WeakMap<pg.PoolClient, Db>();
   return {
     kind: 'postgres',
     db,
+    async transaction(prelude, work) {
+      const client = await pool.connect();
+      let failure: Error | undefined;
+      try {
+        let connectionDb = connectionDbs.get(client);
+        if (!connectionDb) {
+          connectionDb = drizzlePg({ client, schema }) as unknown as Db;
+          connectionDbs.set(client, connectionDb);
+        }
+        // Without parameters pg sends this as one simple query: BEGIN and the prelude together.
+        await client.query(['begin', ...prelude].join('; '));
+        try {
+          const result = await work(connectionDb);
+          await client.query('commit');
+          return result;
+        } catch (error) {
+          await client.query('rollback').catch((rollbackError: Error) => {
+            failure = rollbackError;
+          });
+          throw error;
+        }
+      } finally {
+        // A connection whose rollback failed is in an unknown state: close it rather than reuse it.
+        client.release(failure);
+      }
+    },
     async withMigrationConnection(work) {
       const client = new pg.Client({
         connectionString: migrationUrl,

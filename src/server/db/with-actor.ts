@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { RecordedActor } from '../tenancy/actor.js';
 import type { Database, Transaction } from './database.js';
 
@@ -16,16 +15,21 @@ export function withActor<T>(
   actor: RecordedActor,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return database.db.transaction(async (tx) => {
-    if (actor.tenantId === null) {
-      await tx.execute(sql`select set_config('role', 'pension_platform', true)`);
-    } else {
-      await tx.execute(
-        sql`select set_config('role', 'pension_app', true), set_config('app.tenant_id', ${actor.tenantId}, true)`,
-      );
-    }
-    return work(tx);
-  });
+  const prelude =
+    actor.tenantId === null
+      ? "select set_config('role', 'pension_platform', true)"
+      : `select set_config('role', 'pension_app', true), set_config('app.tenant_id', ${tenantLiteral(actor.tenantId)}, true)`;
+  return database.transaction([prelude], work);
+}
+
+/**
+ * The tenant id as an SQL literal for the prelude, which travels without parameters. Tenant ids
+ * come from verified sessions and our own rows, and are plain identifiers; anything else is
+ * refused rather than escaped.
+ */
+function tenantLiteral(tenantId: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(tenantId)) throw new Error('malformed tenant id');
+  return `'${tenantId}'`;
 }
 
 /**
@@ -36,27 +40,22 @@ export function withPlatformReadOnly<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return database.db.transaction(
-    async (tx) => {
-      await tx.execute(sql`select set_config('role', 'pension_platform', true)`);
-      return work(tx);
-    },
-    { accessMode: 'read only' },
+  return database.transaction(
+    ['set transaction read only', "select set_config('role', 'pension_platform', true)"],
+    work,
   );
 }
 
 /**
- * Sign-in and session checks: they find a user by e-mail or id before any tenant is known. The
- * role may read users and nothing else, so this path cannot reach tenant data.
+ * Pre-authentication work that needs more than the user lookup functions (a reset token found by
+ * its hash). The role may read users and reset tokens and nothing else, so this path cannot reach
+ * tenant data.
  */
 export function withAuthenticationRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return database.db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('role', 'pension_auth', true)`);
-    return work(tx);
-  });
+  return database.transaction(["select set_config('role', 'pension_auth', true)"], work);
 }
 
 /**
@@ -67,8 +66,5 @@ export function withMailerRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return database.db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('role', 'pension_mailer', true)`);
-    return work(tx);
-  });
+  return database.transaction(["select set_config('role', 'pension_mailer', true)"], work);
 }
