@@ -33,6 +33,8 @@ const BENCH_ACTOR: PlatformActor = {
 
 interface Tenant {
   email: string;
+  userId: string;
+  brokerId: string;
   employerId: string;
   schemeId: string;
   token: string;
@@ -70,15 +72,16 @@ async function seed(url: string): Promise<Omit<Tenant, 'token'>[]> {
       await tx
         .insert(schemes)
         .values({ id: schemeId, brokerId, employerId, name: `Scheme ${n}`, type: 'DC' });
+      const userId = createId();
       await tx.insert(users).values({
-        id: createId(),
+        id: userId,
         email,
         name: `Admin ${n}`,
         passwordHash,
         role: 'BrokerAdmin',
         brokerId,
       });
-      tenants.push({ email, employerId, schemeId });
+      tenants.push({ email, userId, brokerId, employerId, schemeId });
     }
   });
   await database.close();
@@ -128,14 +131,26 @@ export async function runTenancy(report: Report): Promise<void> {
     const readOptions = { connections: 16, headers: bearer(first) };
     await load(`${appBase}/api/schemes/${first.schemeId}`, 2, readOptions);
     await load(`${bareBase}/api/schemes/${first.schemeId}`, 2, { connections: 16 });
+    const securedOptions = {
+      connections: 16,
+      headers: () => ({ 'x-user-id': first.userId, 'x-tenant-id': first.brokerId }),
+    };
     const appRates: number[] = [];
     const bareRates: number[] = [];
+    const securedRates: number[] = [];
     let appP99 = 0;
     for (let run = 0; run < RUNS; run += 1) {
       const base = await load(`${bareBase}/api/schemes/${first.schemeId}`, SECONDS, {
         connections: 16,
       });
+      const secured = await load(
+        `${bareBase}/api/secured/schemes/${first.schemeId}`,
+        SECONDS,
+        securedOptions,
+      );
       const full = await load(`${appBase}/api/schemes/${first.schemeId}`, SECONDS, readOptions);
+      if (secured.non2xx || secured.errors) throw new Error('the secured baseline failed');
+      securedRates.push(secured.requestsPerSecond);
       if (full.non2xx || full.errors) throw new Error(`reads failed: ${JSON.stringify(full)}`);
       bareRates.push(base.requestsPerSecond);
       appRates.push(full.requestsPerSecond);
@@ -147,6 +162,13 @@ export async function runTenancy(report: Report): Promise<void> {
       `${median(bareRates).toFixed(0)} bare Fastify + pg`,
       (median(appRates) / median(bareRates)).toFixed(2),
       '>= 0.60',
+    );
+    report(
+      '  against bare Fastify + pg doing the same security work',
+      median(appRates).toFixed(0),
+      `${median(securedRates).toFixed(0)} user read + RLS transaction`,
+      (median(appRates) / median(securedRates)).toFixed(2),
+      '',
     );
     report('  worst p99 of the full stack (ms)', appP99.toFixed(1), '', '', '');
 
