@@ -13,6 +13,8 @@ export const auditRoutes: FastifyPluginAsyncZod<{ auditRead: AuditReadService }>
     '/api/audit',
     {
       schema: {
+        summary:
+          'Read the audit log, newest first: every tenant for SuperAdmin, the own tenant for BrokerAdmin.',
         tags: ['audit'],
         querystring: auditQuery,
         response: { 200: pageOf(auditRecordView), 400: errorBody, 403: errorBody },

@@ -14,6 +14,7 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
     '/api/brokers',
     {
       schema: {
+        summary: 'Create a broker firm (a tenant). SuperAdmin.',
         tags,
         body: brokerInput,
         response: { 201: brokerView, 400: errorBody, 403: errorBody },
@@ -26,6 +27,7 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
     '/api/brokers',
     {
       schema: {
+        summary: 'List broker firms. SuperAdmin.',
         tags,
         querystring: pageQuery,
         response: { 200: pageOf(brokerView), 403: errorBody },
@@ -37,6 +39,7 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
     '/api/brokers/:brokerId',
     {
       schema: {
+        summary: "Read a broker firm: SuperAdmin, or the firm's own BrokerAdmin and BrokerUser.",
         tags,
         params: brokerParams,
         response: { 200: brokerView, 403: errorBody, 404: errorBody },
@@ -48,6 +51,7 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
     '/api/brokers/:brokerId',
     {
       schema: {
+        summary: 'Rename a broker firm. SuperAdmin.',
         tags,
         params: brokerParams,
         body: brokerInput,

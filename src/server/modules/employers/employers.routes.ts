@@ -14,6 +14,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
     '/api/employers',
     {
       schema: {
+        summary: "Create an employer in the actor's tenant. BrokerAdmin.",
         tags,
         body: employerInput,
         response: { 201: employerView, 400: errorBody, 403: errorBody },
@@ -26,6 +27,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
     '/api/employers',
     {
       schema: {
+        summary: 'List employers within reach (an employer role sees its own).',
         tags,
         querystring: pageQuery,
         response: { 200: pageOf(employerView), 400: errorBody, 403: errorBody },
@@ -37,6 +39,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
     '/api/employers/:id',
     {
       schema: {
+        summary: 'Read an employer within reach.',
         tags,
         params: employerParams,
         response: { 200: employerView, 403: errorBody, 404: errorBody },
@@ -48,6 +51,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
     '/api/employers/:id',
     {
       schema: {
+        summary: 'Rename an employer: BrokerAdmin, or its own EmployerAdmin.',
         tags,
         params: employerParams,
         body: employerInput,
@@ -60,6 +64,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
     '/api/employers/:id',
     {
       schema: {
+        summary: 'Soft-delete an employer that has no live schemes. BrokerAdmin.',
         tags,
         params: employerParams,
         response: { 204: noContent, 403: errorBody, 404: errorBody, 409: errorBody },

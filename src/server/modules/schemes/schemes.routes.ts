@@ -20,6 +20,8 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     '/api/schemes',
     {
       schema: {
+        summary:
+          "Create a scheme under an employer of the actor's tenant (service-spec §4 rule 4). BrokerUser and up.",
         tags,
         body: schemeInput,
         response: { 201: schemeView, 400: errorBody, 403: errorBody },
@@ -32,6 +34,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     '/api/schemes',
     {
       schema: {
+        summary: 'List schemes within reach, optionally of one employer.',
         tags,
         querystring: schemeListQuery,
         response: { 200: pageOf(schemeView), 400: errorBody, 403: errorBody },
@@ -43,6 +46,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     '/api/schemes/:id',
     {
       schema: {
+        summary: 'Read a scheme within reach.',
         tags,
         params: schemeParams,
         response: { 200: schemeView, 403: errorBody, 404: errorBody },
@@ -54,6 +58,8 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     '/api/schemes/:id',
     {
       schema: {
+        summary:
+          "Change a scheme's name or type: BrokerUser and up, or its employer's EmployerAdmin.",
         tags,
         params: schemeParams,
         body: schemeChange,
@@ -66,6 +72,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     '/api/schemes/:id',
     {
       schema: {
+        summary: 'Soft-delete a scheme. BrokerAdmin.',
         tags,
         params: schemeParams,
         response: { 204: noContent, 403: errorBody, 404: errorBody },

@@ -24,7 +24,16 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   const tags = ['users'];
   app.post(
     '/api/brokers/:brokerId/users',
-    { schema: { tags, params: brokerParams, body: brokerUserInput, response: created } },
+    {
+      schema: {
+        summary:
+          'Create a BrokerAdmin or BrokerUser account; without a password the user is e-mailed a link to choose one. SuperAdmin.',
+        tags,
+        params: brokerParams,
+        body: brokerUserInput,
+        response: created,
+      },
+    },
     async (request, reply) =>
       reply
         .code(201)
@@ -34,13 +43,29 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   );
   app.get(
     '/api/brokers/:brokerId/users',
-    { schema: { tags, params: brokerParams, querystring: userListQuery, response: listed } },
+    {
+      schema: {
+        summary: "List a broker firm's accounts. SuperAdmin.",
+        tags,
+        params: brokerParams,
+        querystring: userListQuery,
+        response: listed,
+      },
+    },
     async (request) =>
       users.listBrokerUsers(actorOf(request), request.params.brokerId, request.query),
   );
   app.post(
     '/api/employers/:id/users',
-    { schema: { tags, params: employerParams, body: employerUserInput, response: created } },
+    {
+      schema: {
+        summary: 'Create an EmployerAdmin or EmployerUser account for an employer. BrokerAdmin.',
+        tags,
+        params: employerParams,
+        body: employerUserInput,
+        response: created,
+      },
+    },
     async (request, reply) =>
       reply
         .code(201)
@@ -48,18 +73,34 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   );
   app.get(
     '/api/employers/:id/users',
-    { schema: { tags, params: employerParams, querystring: userListQuery, response: listed } },
+    {
+      schema: {
+        summary: "List an employer's accounts: BrokerAdmin, or the employer's own EmployerAdmin.",
+        tags,
+        params: employerParams,
+        querystring: userListQuery,
+        response: listed,
+      },
+    },
     async (request) => users.listEmployerUsers(actorOf(request), request.params.id, request.query),
   );
   app.get(
     '/api/users',
-    { schema: { tags, querystring: userListQuery, response: listed } },
+    {
+      schema: {
+        summary: 'List the accounts of the tenant (every tenant for SuperAdmin). BrokerAdmin.',
+        tags,
+        querystring: userListQuery,
+        response: listed,
+      },
+    },
     async (request) => users.list(actorOf(request), request.query),
   );
   app.get(
     '/api/users/:id',
     {
       schema: {
+        summary: 'Read an account. BrokerAdmin within the tenant; SuperAdmin.',
         tags,
         params: userParams,
         response: { 200: userView, 403: errorBody, 404: errorBody },
@@ -71,6 +112,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     '/api/users/:id',
     {
       schema: {
+        summary:
+          'Rename, deactivate (ending its sessions) or reactivate an account. BrokerAdmin within the tenant; SuperAdmin.',
         tags,
         params: userParams,
         body: userChange,
@@ -79,7 +122,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
     async (request) => users.update(actorOf(request), request.params.id, request.body),
   );
-  app.get('/api/me', { schema: { tags, response: { 200: userView } } }, async (request) =>
-    users.me(actorOf(request)),
+  app.get(
+    '/api/me',
+    { schema: { summary: 'The signed-in account.', tags, response: { 200: userView } } },
+    async (request) => users.me(actorOf(request)),
   );
 };
