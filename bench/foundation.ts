@@ -12,7 +12,7 @@ import {
   startServer,
   stopServer,
 } from './lib.js';
-import { APP_READY, RUNS, SECONDS } from './settings.js';
+import { APP_COMMAND, APP_READY, RUNS, SECONDS } from './settings.js';
 
 /** Foundation benchmarks (issue 2): the plugin stack against bare Fastify, start-up, memory. */
 const BARE_READY = /listening (\d+)/;
@@ -90,7 +90,7 @@ async function compare(
 async function throughput(report: Report) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
   const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], {}, BARE_READY);
-  const app = await startServer(['dist/server/main.js'], appEnv(dataDir, 'info'), APP_READY);
+  const app = await startServer(APP_COMMAND, appEnv(dataDir, 'info'), APP_READY);
   try {
     for (const server of [bare, app])
       await load(`http://127.0.0.1:${server.port}/api/health/live`, 2);
@@ -124,10 +124,10 @@ async function coldStartAndMemory(report: Report) {
   const bareRss: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-cold-'));
-    const first = await startServer(['dist/server/main.js'], appEnv(dataDir, 'warn'), APP_READY);
+    const first = await startServer(APP_COMMAND, appEnv(dataDir, 'warn'), APP_READY);
     firstStarts.push(first.startMs);
     await stopServer(first);
-    const again = await startServer(['dist/server/main.js'], appEnv(dataDir, 'warn'), APP_READY);
+    const again = await startServer(APP_COMMAND, appEnv(dataDir, 'warn'), APP_READY);
     restarts.push(again.startMs);
     await sleep(3_000);
     idleRss.push(rssMegabytes(again.child.pid as number));

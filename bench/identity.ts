@@ -19,7 +19,7 @@ import {
   stopServer,
   timedPost,
 } from './lib.js';
-import { APP_READY, RUNS, SECONDS } from './settings.js';
+import { APP_COMMAND, APP_READY, RUNS, SECONDS } from './settings.js';
 
 /**
  * Identity benchmarks (issue 3): sign-ins per second against what bcrypt allows on this machine,
@@ -90,7 +90,7 @@ export async function runIdentity(report: Report): Promise<void> {
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-identity-'));
   await seed(dataDir, passwordHash);
-  const app = await startServer(['dist/server/main.js'], appEnv(dataDir, 'info'), APP_READY);
+  const app = await startServer(APP_COMMAND, appEnv(dataDir, 'info'), APP_READY);
   const base = `http://127.0.0.1:${app.port}`;
   let next = 0;
   const signInBody = () => ({ email: loadEmail(next++), password: PASSWORD });

@@ -4,3 +4,9 @@ export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const RUNS = 3;
 /** The line the real service prints once it listens, with its port. */
 export const APP_READY = /Pension admin is running at http:\/\/[\w.]+:(\d+)/;
+
+/**
+ * The service as `npm start` runs it: the same Node.js flags (a 4 MB young generation, see
+ * docs/decisions.md) and the built entry point.
+ */
+export const APP_COMMAND = ['--max-semi-space-size=4', 'dist/server/main.js'];

@@ -11,7 +11,7 @@ import { withActor } from '../src/server/db/with-actor.js';
 import type { PlatformActor } from '../src/server/tenancy/actor.js';
 import { appEnv } from './foundation.js';
 import { load, median, type Report, startServer, stopServer } from './lib.js';
-import { APP_READY, RUNS, SECONDS } from './settings.js';
+import { APP_COMMAND, APP_READY, RUNS, SECONDS } from './settings.js';
 
 /**
  * Organisation API benchmarks (issue 4), on PostgreSQL: an authenticated read against the same
@@ -110,7 +110,7 @@ export async function runTenancy(report: Report): Promise<void> {
   try {
     const seeded = await seed(url);
     app = await startServer(
-      ['dist/server/main.js'],
+      APP_COMMAND,
       { ...appEnv(dataDir, 'info'), DATABASE_URL: url },
       APP_READY,
     );
