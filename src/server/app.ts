@@ -20,6 +20,7 @@ import { createPasswordResetService } from './auth/password-reset.service.js';
 import { createDummyHash } from './auth/passwords.js';
 import { createSessionTokens } from './auth/session-token.js';
 import type { Config } from './config/config.js';
+import { createPpsKeyring } from './crypto/pps-keyring.js';
 import type { Database } from './db/database.js';
 import type { MailDelivery } from './email/delivery.js';
 import { createMailer } from './email/mailer.js';
@@ -148,6 +149,11 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   await app.register(resources, {
     database,
     audit,
+    ppsKeyring: createPpsKeyring({
+      current: config.secrets.PPS_ENCRYPTION_KEY,
+      previous: config.previousPpsEncryptionKey,
+    }),
+    dataDir: config.dataDir,
     outbox: mailer.outbox,
     now,
     publicBaseUrl: config.publicBaseUrl,

@@ -5,7 +5,17 @@ import { createAuditService } from '../../src/server/audit/audit.service.js';
 import { issueResetToken } from '../../src/server/auth/password-reset.service.js';
 import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
 import { openPostgres, rowsOf } from '../../src/server/db/database.js';
-import { brokers, employers, schemes } from '../../src/server/db/schema.js';
+import {
+  brokers,
+  contributionAdjustments,
+  contributions,
+  employers,
+  fundAllocationLines,
+  fundAllocations,
+  funds,
+  imports,
+  schemes,
+} from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { createOutbox } from '../../src/server/email/outbox.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
@@ -15,7 +25,7 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from '../helpers/database.js';
-import { createUser } from '../helpers/factories.js';
+import { createMember, createUser } from '../helpers/factories.js';
 
 let t: TestDatabase;
 const tenantA = createId();
@@ -40,11 +50,56 @@ afterAll(() => t.dispose());
 async function seedEveryTenantTable(tenantId: string) {
   const user = await createUser(t.database, { brokerId: tenantId, role: 'BrokerUser' });
   const employerId = createId();
+  const schemeId = createId();
   await withActor(t.database, platformActor(), async (tx) => {
     await tx.insert(employers).values({ id: employerId, brokerId: tenantId, name: 'Seeded' });
     await tx
       .insert(schemes)
-      .values({ id: createId(), brokerId: tenantId, employerId, name: 'Seeded', type: 'DC' });
+      .values({ id: schemeId, brokerId: tenantId, employerId, name: 'Seeded', type: 'DC' });
+  });
+  const scope = { brokerId: tenantId, employerId, schemeId };
+  const member = await createMember(t.database, scope);
+  await withActor(t.database, platformActor(), async (tx) => {
+    const fundId = createId();
+    const allocationId = createId();
+    const contributionId = createId();
+    await tx.insert(funds).values({ id: fundId, ...scope, name: 'Seeded fund' });
+    await tx.insert(fundAllocations).values({
+      id: allocationId,
+      ...scope,
+      memberId: member.id,
+      effectiveFrom: '2026-01-01',
+      createdBy: user.id,
+    });
+    await tx
+      .insert(fundAllocationLines)
+      .values({ allocationId, brokerId: tenantId, schemeId, fundId, percent: 100 });
+    await tx.insert(contributions).values({
+      id: contributionId,
+      ...scope,
+      memberId: member.id,
+      period: '2026-01',
+      kind: 'employee',
+      amountCents: 10_000,
+      createdBy: user.id,
+    });
+    await tx.insert(contributionAdjustments).values({
+      id: createId(),
+      brokerId: tenantId,
+      contributionId,
+      deltaCents: -100,
+      reason: 'Seeded correction',
+      createdBy: user.id,
+    });
+    const at = new Date();
+    await tx.insert(imports).values({
+      id: createId(),
+      ...scope,
+      kind: 'members',
+      createdBy: user.id,
+      createdAt: at,
+      updatedAt: at,
+    });
     await issueResetToken(tx, { id: user.id, brokerId: tenantId }, new Date());
     await outbox.enqueue(tx, {
       brokerId: tenantId,

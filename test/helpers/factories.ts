@@ -1,10 +1,11 @@
 import { createId } from '@paralleldrive/cuid2';
 import { hashPassword } from '../../src/server/auth/passwords.js';
 import type { Database } from '../../src/server/db/database.js';
-import { brokers, employers, schemes, users } from '../../src/server/db/schema.js';
+import { brokers, employers, members, schemes, users } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { platformActor } from './actors.js';
+import { newPpsNumber, testPpsKeyring } from './pps.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -47,6 +48,8 @@ export interface UserOverrides {
   status?: 'active' | 'deactivated';
   isDevelopmentAccount?: boolean;
   passwordHash?: string | null;
+  /** For a Member: the member record the account sees (a new one in a new scheme by default). */
+  memberId?: string;
 }
 
 /** A user with TEST_PASSWORD, creating the broker and employer it needs unless given. */
@@ -60,6 +63,17 @@ export async function createUser(
   const employerId =
     brokerId && EMPLOYER_ROLES.includes(role)
       ? (overrides.employerId ?? (await createEmployer(database, brokerId)))
+      : null;
+  const memberId =
+    role === 'Member' && brokerId && employerId
+      ? (overrides.memberId ??
+        (
+          await createMember(database, {
+            brokerId,
+            employerId,
+            schemeId: await createScheme(database, { id: employerId, brokerId }),
+          })
+        ).id)
       : null;
   const id = createId();
   const passwordHash =
@@ -75,6 +89,7 @@ export async function createUser(
         role,
         brokerId,
         employerId,
+        memberId,
         status: overrides.status ?? 'active',
         isDevelopmentAccount: overrides.isDevelopmentAccount ?? false,
       })
@@ -96,4 +111,42 @@ export async function createScheme(
       .values({ id, brokerId: employer.brokerId, employerId: employer.id, name, type: 'DC' }),
   );
   return id;
+}
+
+export interface MemberRow {
+  id: string;
+  brokerId: string;
+  employerId: string;
+  schemeId: string;
+  ppsNumber: string;
+}
+
+/** A member of the scheme with a fresh valid PPS number, sealed as the service seals it. */
+export async function createMember(
+  database: Database,
+  scheme: { brokerId: string; employerId: string; schemeId: string },
+  overrides: { ppsNumber?: string; firstName?: string; lastName?: string } = {},
+): Promise<MemberRow> {
+  const id = createId();
+  const ppsNumber = overrides.ppsNumber ?? newPpsNumber();
+  const sealed = testPpsKeyring.seal(ppsNumber, { tenantId: scheme.brokerId, memberId: id });
+  await withActor(database, platformActor(), (tx) =>
+    tx.insert(members).values({
+      id,
+      brokerId: scheme.brokerId,
+      employerId: scheme.employerId,
+      schemeId: scheme.schemeId,
+      firstName: overrides.firstName ?? 'Aoife',
+      lastName: overrides.lastName ?? 'Murphy',
+      dateOfBirth: '1985-04-12',
+      email: `member-${id}@example.ie`,
+      address: '1 Main Street, Galway',
+      dateJoined: '2015-09-01',
+      salaryCents: 5_500_000,
+      ppsEncrypted: sealed.encrypted,
+      ppsKeyId: sealed.keyId,
+      ppsLookup: testPpsKeyring.lookup(scheme.brokerId, ppsNumber),
+    }),
+  );
+  return { id, ...scheme, ppsNumber };
 }

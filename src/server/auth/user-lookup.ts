@@ -15,6 +15,7 @@ interface RawUser {
   status: string;
   password_changed_at: Date | string;
   is_development_account: boolean;
+  member_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -35,6 +36,7 @@ async function lookup(database: Database, call: SQL): Promise<UserRow | undefine
     status: raw.status,
     passwordChangedAt: toDate(raw.password_changed_at),
     isDevelopmentAccount: raw.is_development_account,
+    memberId: raw.member_id,
     createdAt: toDate(raw.created_at),
     updatedAt: toDate(raw.updated_at),
   };

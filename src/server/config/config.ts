@@ -90,6 +90,8 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  /** Set during a key rotation: PPS numbers not yet re-encrypted are still read with it. */
+  PPS_ENCRYPTION_KEY_PREVIOUS: z.preprocess(emptyAsUndefined, hexKey.optional()),
   ...Object.fromEntries(
     SECRET_NAMES.map((name) => [name, z.preprocess(emptyAsUndefined, z.string().optional())]),
   ),
@@ -118,6 +120,8 @@ export interface Config {
     transport: { kind: 'smtp'; url: string } | { kind: 'files'; directory: string };
   };
   secrets: Secrets;
+  /** The key PPS numbers were encrypted with before PPS_ENCRYPTION_KEY, while a rotation runs. */
+  previousPpsEncryptionKey: string | null;
   /** Creates the first SuperAdmin at start-up when none exists. */
   bootstrapSuperAdmin: { email: string; password: string } | null;
 }
@@ -172,6 +176,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!isDevelopmentLike && !values.MAIL_FROM) {
     problems.push(`MAIL_FROM is required when APP_ENV is ${appEnv}`);
   }
+  if (
+    values.PPS_ENCRYPTION_KEY_PREVIOUS !== undefined &&
+    secrets.PPS_ENCRYPTION_KEY !== undefined &&
+    values.PPS_ENCRYPTION_KEY_PREVIOUS.toLowerCase() === secrets.PPS_ENCRYPTION_KEY.toLowerCase()
+  ) {
+    problems.push('PPS_ENCRYPTION_KEY_PREVIOUS must differ from PPS_ENCRYPTION_KEY');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -208,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : { kind: 'files', directory: path.join(dataDir, 'mail') },
     },
     secrets: secrets as Secrets,
+    previousPpsEncryptionKey: values.PPS_ENCRYPTION_KEY_PREVIOUS ?? null,
     bootstrapSuperAdmin:
       values.BOOTSTRAP_SUPERADMIN_EMAIL && values.BOOTSTRAP_SUPERADMIN_PASSWORD
         ? {

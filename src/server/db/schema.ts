@@ -3,10 +3,13 @@ import {
   bigint,
   boolean,
   check,
+  date,
+  integer,
   foreignKey,
   index,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -110,6 +113,11 @@ export const users = pgTable(
       .defaultNow(),
     /** Seeded for development and test only; never accepted at sign-in in staging or production. */
     isDevelopmentAccount: boolean('is_development_account').notNull().default(false),
+    /**
+     * A Member account sees this one member record. Migration 0008 declares its foreign key
+     * (member_id, employer_id, broker_id) to members, which is defined further down this file.
+     */
+    memberId: text('member_id'),
     ...timestamps,
   },
   (table) => [
@@ -131,6 +139,10 @@ export const users = pgTable(
     check(
       'users_tenant_unless_superadmin',
       sql`(${table.role} = 'SuperAdmin') = (${table.brokerId} is null)`,
+    ),
+    check(
+      'users_member_record_for_members',
+      sql`(${table.role} = 'Member') = (${table.memberId} is not null)`,
     ),
     check(
       'users_employer_for_employer_roles',
@@ -232,9 +244,274 @@ export const schemes = pgTable(
       foreignColumns: [employers.id, employers.brokerId],
     }),
     unique('schemes_id_broker_id_key').on(table.id, table.brokerId),
+    // Rows under a scheme reference all three, so their employer and tenant are the scheme's.
+    unique('schemes_id_employer_broker_key').on(table.id, table.employerId, table.brokerId),
     index('schemes_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
     index('schemes_employer_idx').on(table.employerId),
     check('schemes_type_known', sql`${table.type} in ('DB','DC','PRSA','RAC')`),
     check('schemes_name_length', sql`char_length(${table.name}) between 1 and 200`),
+  ],
+);
+
+export const MEMBER_STATUSES = ['active', 'deferred', 'retired', 'left'] as const;
+
+/**
+ * service-spec §2.6. The PPS number is kept only sealed (AES-256-GCM bound to tenant and member)
+ * with a keyed hash beside it for finding duplicates; pps_key_id names the key that sealed it,
+ * so a key rotation knows which rows are still to do.
+ */
+export const members = pgTable(
+  'members',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    employerId: text('employer_id').notNull(),
+    schemeId: text('scheme_id').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
+    email: text('email'),
+    address: text('address'),
+    dateJoined: date('date_joined', { mode: 'string' }).notNull(),
+    salaryCents: bigint('salary_cents', { mode: 'number' }).notNull(),
+    status: text('status').notNull().default('active'),
+    ppsEncrypted: text('pps_encrypted').notNull(),
+    ppsLookup: text('pps_lookup').notNull(),
+    ppsKeyId: text('pps_key_id').notNull(),
+    ...timestamps,
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    foreignKey({
+      name: 'members_scheme_same_tenant_fk',
+      columns: [table.schemeId, table.employerId, table.brokerId],
+      foreignColumns: [schemes.id, schemes.employerId, schemes.brokerId],
+    }),
+    unique('members_id_broker_id_key').on(table.id, table.brokerId),
+    unique('members_id_employer_broker_key').on(table.id, table.employerId, table.brokerId),
+    unique('members_id_scheme_employer_broker_key').on(
+      table.id,
+      table.schemeId,
+      table.employerId,
+      table.brokerId,
+    ),
+    // One membership per person and scheme; the same person may be in several schemes.
+    uniqueIndex('members_scheme_pps_key')
+      .on(table.schemeId, table.ppsLookup)
+      .where(sql`${table.deletedAt} is null`),
+    index('members_broker_pps_idx').on(table.brokerId, table.ppsLookup),
+    index('members_scheme_created_idx').on(table.schemeId, table.createdAt, table.id),
+    index('members_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
+    index('members_pps_key_idx').on(table.ppsKeyId),
+    check('members_status_known', sql`${table.status} in ('active','deferred','retired','left')`),
+    check('members_salary_not_negative', sql`${table.salaryCents} >= 0`),
+    check('members_pps_lookup_shape', sql`${table.ppsLookup} ~ '^[0-9a-f]{64}$'`),
+    check(
+      'members_names_present',
+      sql`char_length(${table.firstName}) between 1 and 100 and char_length(${table.lastName}) between 1 and 100`,
+    ),
+  ],
+);
+
+/** A fund a scheme offers; members choose among the open funds of their scheme. */
+export const funds = pgTable(
+  'funds',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    employerId: text('employer_id').notNull(),
+    schemeId: text('scheme_id').notNull(),
+    name: text('name').notNull(),
+    isin: text('isin'),
+    ...timestamps,
+    closedAt: timestamp('closed_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    foreignKey({
+      name: 'funds_scheme_same_tenant_fk',
+      columns: [table.schemeId, table.employerId, table.brokerId],
+      foreignColumns: [schemes.id, schemes.employerId, schemes.brokerId],
+    }),
+    unique('funds_id_scheme_key').on(table.id, table.schemeId),
+    unique('funds_scheme_name_key').on(table.schemeId, table.name),
+    check('funds_name_length', sql`char_length(${table.name}) between 1 and 200`),
+    check(
+      'funds_isin_shape',
+      sql`${table.isin} is null or ${table.isin} ~ '^[A-Z]{2}[A-Z0-9]{9}[0-9]$'`,
+    ),
+  ],
+);
+
+/** One fund choice of a member, from its effective date; earlier choices are kept as history. */
+export const fundAllocations = pgTable(
+  'fund_allocations',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    employerId: text('employer_id').notNull(),
+    schemeId: text('scheme_id').notNull(),
+    memberId: text('member_id').notNull(),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [
+    foreignKey({
+      name: 'fund_allocations_member_same_tenant_fk',
+      columns: [table.memberId, table.schemeId, table.employerId, table.brokerId],
+      foreignColumns: [members.id, members.schemeId, members.employerId, members.brokerId],
+    }),
+    unique('fund_allocations_id_scheme_broker_key').on(table.id, table.schemeId, table.brokerId),
+    index('fund_allocations_member_idx').on(table.memberId, table.effectiveFrom, table.createdAt),
+  ],
+);
+
+/** The percentages of one allocation: whole numbers, summing to 100 (checked by the service). */
+export const fundAllocationLines = pgTable(
+  'fund_allocation_lines',
+  {
+    allocationId: text('allocation_id').notNull(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    schemeId: text('scheme_id').notNull(),
+    fundId: text('fund_id').notNull(),
+    percent: integer('percent').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.allocationId, table.fundId] }),
+    foreignKey({
+      name: 'fund_allocation_lines_allocation_fk',
+      columns: [table.allocationId, table.schemeId, table.brokerId],
+      foreignColumns: [fundAllocations.id, fundAllocations.schemeId, fundAllocations.brokerId],
+    }),
+    // The fund must be one of the member's own scheme.
+    foreignKey({
+      name: 'fund_allocation_lines_fund_of_scheme_fk',
+      columns: [table.fundId, table.schemeId],
+      foreignColumns: [funds.id, funds.schemeId],
+    }),
+    check('fund_allocation_lines_percent_range', sql`${table.percent} between 1 and 100`),
+  ],
+);
+
+export const CONTRIBUTION_KINDS = ['employee', 'employer', 'avc'] as const;
+
+/**
+ * What was paid for a member in one pay period, one row per kind. The amount as first recorded
+ * never changes; corrections are adjustments beside it.
+ */
+export const contributions = pgTable(
+  'contributions',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    employerId: text('employer_id').notNull(),
+    schemeId: text('scheme_id').notNull(),
+    memberId: text('member_id').notNull(),
+    period: text('period').notNull(),
+    kind: text('kind').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    importId: text('import_id'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [
+    foreignKey({
+      name: 'contributions_member_same_tenant_fk',
+      columns: [table.memberId, table.schemeId, table.employerId, table.brokerId],
+      foreignColumns: [members.id, members.schemeId, members.employerId, members.brokerId],
+    }),
+    unique('contributions_member_period_kind_key').on(table.memberId, table.period, table.kind),
+    unique('contributions_id_broker_key').on(table.id, table.brokerId),
+    index('contributions_scheme_period_idx').on(table.schemeId, table.period),
+    check('contributions_period_shape', sql`${table.period} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+    check('contributions_kind_known', sql`${table.kind} in ('employee','employer','avc')`),
+    check('contributions_amount_not_negative', sql`${table.amountCents} >= 0`),
+  ],
+);
+
+/** A correction of a contribution: a signed change with its reason; the total never goes below zero. */
+export const contributionAdjustments = pgTable(
+  'contribution_adjustments',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    contributionId: text('contribution_id').notNull(),
+    deltaCents: bigint('delta_cents', { mode: 'number' }).notNull(),
+    reason: text('reason').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [
+    foreignKey({
+      name: 'contribution_adjustments_contribution_fk',
+      columns: [table.contributionId, table.brokerId],
+      foreignColumns: [contributions.id, contributions.brokerId],
+    }),
+    index('contribution_adjustments_contribution_idx').on(table.contributionId),
+    check('contribution_adjustments_delta_nonzero', sql`${table.deltaCents} <> 0`),
+    check(
+      'contribution_adjustments_reason_length',
+      sql`char_length(${table.reason}) between 1 and 500`,
+    ),
+  ],
+);
+
+export const IMPORT_KINDS = ['members', 'contributions'] as const;
+export const IMPORT_STATUSES = ['running', 'succeeded', 'rejected', 'failed'] as const;
+
+/**
+ * One CSV upload: who, which file (its SHA-256), how far it got and what was wrong with it. The
+ * issues name lines, columns and reasons, never the values.
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: text('id').primaryKey(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    employerId: text('employer_id').notNull(),
+    schemeId: text('scheme_id').notNull(),
+    kind: text('kind').notNull(),
+    status: text('status').notNull().default('running'),
+    fileSha256: text('file_sha256'),
+    fileBytes: bigint('file_bytes', { mode: 'number' }).notNull().default(0),
+    rowsRead: bigint('rows_read', { mode: 'number' }).notNull().default(0),
+    rowsWritten: bigint('rows_written', { mode: 'number' }).notNull().default(0),
+    issueCount: bigint('issue_count', { mode: 'number' }).notNull().default(0),
+    issues: jsonb('issues'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    foreignKey({
+      name: 'imports_scheme_same_tenant_fk',
+      columns: [table.schemeId, table.employerId, table.brokerId],
+      foreignColumns: [schemes.id, schemes.employerId, schemes.brokerId],
+    }),
+    index('imports_scheme_created_idx').on(table.schemeId, table.createdAt, table.id),
+    // The same file is written to a scheme once; a second upload of it is refused.
+    uniqueIndex('imports_same_file_once_key')
+      .on(table.schemeId, table.kind, table.fileSha256)
+      .where(sql`${table.status} = 'succeeded'`),
+    check('imports_kind_known', sql`${table.kind} in ('members','contributions')`),
+    check(
+      'imports_status_known',
+      sql`${table.status} in ('running','succeeded','rejected','failed')`,
+    ),
   ],
 );

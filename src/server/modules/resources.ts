@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuditService } from '../audit/audit.service.js';
+import type { PpsKeyring } from '../crypto/pps-keyring.js';
 import type { Database } from '../db/database.js';
 import type { Outbox } from '../email/outbox.js';
 import { auditRoutes } from './audit/audit.routes.js';
@@ -16,6 +17,9 @@ import { createUsersService } from './users/users.service.js';
 export interface ResourceDeps {
   database: Database;
   audit: AuditService;
+  ppsKeyring: PpsKeyring;
+  /** Uploads are spooled to files under here while they are checked. */
+  dataDir: string;
   outbox: Outbox;
   now: () => Date;
   publicBaseUrl: URL;

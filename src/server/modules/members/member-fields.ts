@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { MEMBER_STATUSES } from '../../db/schema.js';
+import { parsePpsNumber } from './pps-number.js';
+
+/**
+ * The rules for a member's fields, shared by the JSON API and the CSV import so that a row of a
+ * file is held to exactly what a form is. Messages never repeat the value they refuse: a PPS
+ * number must not travel back in an error body.
+ */
+
+/** `YYYY-MM-DD` that names a real calendar day. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, 'must be a real calendar date');
+
+/** The earliest date of birth or joining taken as plausible. */
+const EARLIEST_DATE = '1900-01-01';
+
+/** Normalised to upper case without spaces, and only when its check letter holds (domain.md). */
+export const ppsNumber = z
+  .string()
+  .max(20, 'must be a valid PPS number')
+  .transform((value, context) => {
+    const parsed = parsePpsNumber(value);
+    if (parsed === null) {
+      context.addIssue({
+        code: 'custom',
+        message: 'must be a valid PPS number (7 digits and a matching check letter)',
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+/** Euro cents as a whole number; a year's salary above €100 million is a typing mistake. */
+export const cents = z
+  .number()
+  .int('must be whole cents')
+  .min(0, 'must not be negative')
+  .max(10_000_000_000);
+
+export const memberEmail = z
+  .string()
+  .trim()
+  .max(320)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+
+const personName = z.string().trim().min(1, 'is required').max(100);
+
+export const memberFieldShape = {
+  firstName: personName,
+  lastName: personName,
+  dateOfBirth: isoDate.refine((value) => value >= EARLIEST_DATE, 'must be after 1900'),
+  email: memberEmail.nullable().optional(),
+  address: z.string().trim().max(500).nullable().optional(),
+  dateJoined: isoDate.refine((value) => value >= EARLIEST_DATE, 'must be after 1900'),
+  salaryCents: cents,
+  status: z.enum(MEMBER_STATUSES).default('active'),
+  ppsNumber,
+};
+
+/** Dates that only make sense together: nobody joins a scheme before being born, or in the future. */
+export function checkMemberDates(
+  fields: { dateOfBirth?: string; dateJoined?: string },
+  today: string,
+  context: z.RefinementCtx,
+): void {
+  if (fields.dateOfBirth !== undefined && fields.dateOfBirth > today) {
+    context.addIssue({
+      code: 'custom',
+      path: ['dateOfBirth'],
+      message: 'must not be in the future',
+    });
+  }
+  if (
+    fields.dateOfBirth !== undefined &&
+    fields.dateJoined !== undefined &&
+    fields.dateJoined < fields.dateOfBirth
+  ) {
+    context.addIssue({
+      code: 'custom',
+      path: ['dateJoined'],
+      message: 'must not be before the date of birth',
+    });
+  }
+}
+
+/** A new member (decisions.md §4 field names). */
+export const memberInput = z
+  .object(memberFieldShape)
+  .superRefine((fields, context) => checkMemberDates(fields, todayUtc(), context));
+export type MemberInput = z.infer<typeof memberInput>;
+
+export function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
