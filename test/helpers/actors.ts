@@ -8,6 +8,7 @@ export function tenantActor(
   tenantId: string,
   role: Exclude<Role, 'SuperAdmin'> = 'BrokerAdmin',
   employerId: string | null = null,
+  memberId: string | null = null,
 ): TenantActor {
   return {
     userId: createId(),
@@ -15,6 +16,7 @@ export function tenantActor(
     role,
     tenantId,
     employerId,
+    memberId,
     ...requestContext,
   };
 }

@@ -16,6 +16,8 @@ export interface SessionUser {
 /** A verified token whose user still exists, is active and has not changed since it was issued. */
 export interface AuthenticatedSession extends VerifiedSession {
   email: string;
+  /** A Member's member record, from the user row (not a token claim). */
+  memberId: string | null;
 }
 
 export type SignInResult =
@@ -96,7 +98,7 @@ export function createAuthService({
         current.role === session.role &&
         current.brokerId === session.brokerId &&
         current.employerId === session.employerId;
-      return unchanged ? { ...session, email: user.email } : null;
+      return unchanged ? { ...session, email: user.email, memberId: user.memberId } : null;
     },
 
     /** A fresh token for an active session: the idle timeout restarts, the absolute one does not. */

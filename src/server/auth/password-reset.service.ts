@@ -235,6 +235,7 @@ export function createPasswordResetService({
           role: user.role as Role,
           brokerId: user.brokerId,
           employerId: user.employerId,
+          memberId: user.memberId,
         },
         origin,
       );

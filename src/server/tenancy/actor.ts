@@ -12,6 +12,8 @@ export interface TenantActor extends ActorBase {
   role: Exclude<Role, 'SuperAdmin'>;
   tenantId: string;
   employerId: string | null;
+  /** A Member's own member record, read from their user row; null for every other role. */
+  memberId: string | null;
 }
 
 /** Platform operations (service-spec §2.1): no tenant of its own, crosses tenants only on the audited platform path. */
@@ -69,6 +71,7 @@ export interface Identity {
   role: Role;
   brokerId: string | null;
   employerId: string | null;
+  memberId: string | null;
 }
 
 /** The actor for a user whose identity has been verified, acting from `origin`. */
@@ -93,6 +96,7 @@ export function actorFor(
     role: identity.role,
     tenantId: identity.brokerId,
     employerId: identity.employerId,
+    memberId: identity.memberId,
     ...origin,
   };
 }

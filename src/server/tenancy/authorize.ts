@@ -38,6 +38,11 @@ export interface RowScope {
   brokerId: string;
   /** The employer the row belongs to; null for rows above any employer (the broker, its users). */
   employerId: string | null;
+  /**
+   * The member the row belongs to (the member record itself, its contributions and fund choices).
+   * A Member reaches only rows of their own member record; rows without one are beyond them.
+   */
+  memberId?: string | null;
 }
 
 /** True when the actor may see the row at all. */
@@ -45,7 +50,9 @@ export function canReach(actor: ActorContext, row: RowScope): boolean {
   if (isPlatformActor(actor)) return true;
   if (actor.tenantId !== row.brokerId) return false;
   if (!isEmployerRole(actor.role)) return true;
-  return row.employerId !== null && row.employerId === actor.employerId;
+  if (row.employerId === null || row.employerId !== actor.employerId) return false;
+  if (actor.role !== 'Member') return true;
+  return row.memberId !== undefined && row.memberId !== null && row.memberId === actor.memberId;
 }
 
 /**
