@@ -143,6 +143,7 @@ CREATE INDEX "members_broker_pps_idx" ON "members" USING btree ("broker_id","pps
 CREATE INDEX "members_scheme_created_idx" ON "members" USING btree ("scheme_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "members_broker_created_idx" ON "members" USING btree ("broker_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "members_pps_key_idx" ON "members" USING btree ("pps_key_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "users_member_id_key" ON "users" USING btree ("member_id") WHERE "users"."member_id" is not null;--> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_member_record_for_members" CHECK (("users"."role" = 'Member') = ("users"."member_id" is not null));--> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_member_same_employer_fk" FOREIGN KEY ("member_id","employer_id","broker_id") REFERENCES "public"."members"("id","employer_id","broker_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 -- Members and imports change; the money history only grows: contributions, their adjustments and

@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { type App, buildApp, DEFAULT_WEB_ROOT } from '../../src/server/app.js';
 import { claimsOf } from '../../src/server/auth/auth.service.js';
 import { createSessionTokens } from '../../src/server/auth/session-token.js';
@@ -5,6 +6,7 @@ import type { Config } from '../../src/server/config/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { createLogger } from '../../src/server/http/logger.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
+import { uniqueClientAddress } from './clients.js';
 import { testConfig } from './config.js';
 import { openTestDatabase } from './database.js';
 import { createUser, type UserOverrides, type UserRow } from './factories.js';
@@ -19,6 +21,16 @@ export interface TestApp {
   pauses: number[];
   /** A session token for this user, as sign-in would issue it. */
   tokenFor(user: UserRow): Promise<string>;
+  /**
+   * A request as this signed-in user (bearer token), from a client address of its own so that
+   * per-IP rate limits stay out of the way.
+   */
+  requestAs(
+    user: UserRow,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ): Promise<LightMyRequestResponse>;
   /** A new user (BrokerAdmin in a new tenant unless overridden) and a session token for it. */
   signedInUser(overrides?: UserOverrides): Promise<{ user: UserRow; token: string }>;
   close(): Promise<void>;
@@ -66,6 +78,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     logs,
     pauses,
     tokenFor,
+    async requestAs(user, method, url, payload) {
+      return app.inject({
+        method,
+        url,
+        ...(payload === undefined ? {} : { payload }),
+        remoteAddress: uniqueClientAddress(),
+        headers: { authorization: `Bearer ${await tokenFor(user)}` },
+      });
+    },
     async signedInUser(overrides) {
       const user = await createUser(database, overrides);
       return { user, token: await tokenFor(user) };

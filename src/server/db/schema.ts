@@ -122,6 +122,7 @@ export const users = pgTable(
   },
   (table) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    uniqueIndex('users_member_id_key').on(table.memberId).where(sql`${table.memberId} is not null`),
     // Rows that belong to a user reference (id, broker_id) so they stay in the user's tenant.
     unique('users_id_broker_id_key').on(table.id, table.brokerId),
     index('users_broker_id_idx').on(table.brokerId),

@@ -7,8 +7,14 @@ import { auditRoutes } from './audit/audit.routes.js';
 import { createAuditReadService } from './audit/audit.service.js';
 import { brokersRoutes } from './brokers/brokers.routes.js';
 import { createBrokersService } from './brokers/brokers.service.js';
+import { contributionsRoutes } from './contributions/contributions.routes.js';
+import { createContributionsService } from './contributions/contributions.service.js';
 import { employersRoutes } from './employers/employers.routes.js';
 import { createEmployersService } from './employers/employers.service.js';
+import { fundsRoutes } from './funds/funds.routes.js';
+import { createFundsService } from './funds/funds.service.js';
+import { membersRoutes } from './members/members.routes.js';
+import { createMembersService } from './members/members.service.js';
 import { schemesRoutes } from './schemes/schemes.routes.js';
 import { createSchemesService } from './schemes/schemes.service.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -35,5 +41,12 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     employers: createEmployersService({ database, audit, now }),
   });
   await app.register(schemesRoutes, { schemes: createSchemesService({ database, audit, now }) });
+  await app.register(membersRoutes, {
+    members: createMembersService({ database, audit, ppsKeyring: deps.ppsKeyring, now }),
+  });
+  await app.register(contributionsRoutes, {
+    contributions: createContributionsService({ database, audit, now }),
+  });
+  await app.register(fundsRoutes, { funds: createFundsService({ database, audit, now }) });
   await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });
 };

@@ -29,7 +29,8 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-async function findScheme(tx: Transaction, id: string): Promise<SchemeRow | undefined> {
+/** A live (not deleted) scheme by id, as far as row-level security lets this actor see. */
+export async function findScheme(tx: Transaction, id: string): Promise<SchemeRow | undefined> {
   const [row] = await tx
     .select()
     .from(schemes)

@@ -25,16 +25,28 @@ export const brokerUserInput = z.object({
   password,
 });
 /**
- * Member accounts are linked to the member record they may see, so they are created with members
- * (issue 5); until then an employer's accounts are its administrators and users.
+ * An employer's accounts: its administrators and users, and Member accounts, each linked to the
+ * one member record (of this employer) it may see.
  */
-export const employerUserInput = z.object({
-  email,
-  name,
-  role: z.enum(['EmployerAdmin', 'EmployerUser']),
-  password,
-});
-export type NewUserInput = z.infer<typeof brokerUserInput> | z.infer<typeof employerUserInput>;
+export const employerUserInput = z
+  .object({
+    email,
+    name,
+    role: z.enum(['EmployerAdmin', 'EmployerUser', 'Member']),
+    password,
+    memberId: z.string().min(1).max(64).optional(),
+  })
+  .superRefine((input, context) => {
+    if ((input.role === 'Member') !== (input.memberId !== undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['memberId'],
+        message: 'is required for a Member account, and only for one',
+      });
+    }
+  });
+export type EmployerUserInput = z.infer<typeof employerUserInput>;
+export type NewUserInput = z.infer<typeof brokerUserInput> | EmployerUserInput;
 
 export const userChange = z
   .object({ name: name.optional(), status: z.enum(['active', 'deactivated']).optional() })
@@ -50,6 +62,7 @@ export const userView = z.object({
   role: z.enum(ROLES),
   brokerId: z.string().nullable(),
   employerId: z.string().nullable(),
+  memberId: z.string().nullable(),
   status: z.enum(['active', 'deactivated']),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -24,7 +24,8 @@ import {
 } from '../../tenancy/authorize.js';
 import type { Role } from '../../tenancy/roles.js';
 import { findEmployer } from '../employers/employers.service.js';
-import type { NewUserInput, UserChange, UserView } from './users.schemas.js';
+import { findMember } from '../members/members.data.js';
+import type { EmployerUserInput, NewUserInput, UserChange, UserView } from './users.schemas.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -35,6 +36,7 @@ const viewOf = (row: UserRow): UserView => ({
   role: row.role as Role,
   brokerId: row.brokerId,
   employerId: row.employerId,
+  memberId: row.memberId,
   status: row.status as UserView['status'],
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -47,6 +49,7 @@ const auditStateOf = (row: UserRow) => ({
   role: row.role,
   brokerId: row.brokerId,
   employerId: row.employerId,
+  memberId: row.memberId,
   status: row.status,
 });
 
@@ -94,6 +97,7 @@ export function createUsersService({
     account: {
       brokerId: string;
       employerId: string | null;
+      memberId: string | null;
       input: NewUserInput;
       passwordHash: string | null;
     },
@@ -110,6 +114,7 @@ export function createUsersService({
           role: account.input.role,
           brokerId: account.brokerId,
           employerId: account.employerId,
+          memberId: account.memberId,
           passwordHash: account.passwordHash,
           passwordChangedAt: at,
           createdAt: at,
@@ -118,6 +123,8 @@ export function createUsersService({
         .returning();
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_lower_key')) throw new HttpError(409, EMAIL_TAKEN);
+      if (isUniqueViolation(error, 'users_member_id_key'))
+        throw new HttpError(409, 'This member already has an account');
       throw error;
     }
     const user = row as UserRow;
@@ -189,7 +196,13 @@ export function createUsersService({
           .from(brokers)
           .where(eq(brokers.id, brokerId));
         if (!broker) throw new NotFoundError();
-        return insertUser(tx, actor, { brokerId, employerId: null, input, passwordHash });
+        return insertUser(tx, actor, {
+          brokerId,
+          employerId: null,
+          memberId: null,
+          input,
+          passwordHash,
+        });
       });
       if (passwordHash === null) onEmailQueued();
       return viewOf(user);
@@ -203,16 +216,28 @@ export function createUsersService({
     async createEmployerUser(
       actor: ActorContext,
       employerId: string,
-      input: NewUserInput,
+      input: EmployerUserInput,
     ): Promise<UserView> {
       requireRole(actor, 'BrokerAdmin');
       const tenantActor = requireTenantActor(actor);
       const passwordHash = await hashOf(input.password);
       const user = await withActor(database, tenantActor, async (tx) => {
         const employer = requireParent(tenantActor, await findEmployer(tx, employerId));
+        const member =
+          input.memberId === undefined ? undefined : await findMember(tx, input.memberId);
+        if (input.memberId !== undefined && member?.employerId !== employer.id) {
+          throw new ValidationError([
+            {
+              path: 'memberId',
+              code: 'unknown_member',
+              message: 'must be a member of this employer',
+            },
+          ]);
+        }
         return insertUser(tx, tenantActor, {
           brokerId: employer.brokerId,
           employerId: employer.id,
+          memberId: member?.id ?? null,
           input,
           passwordHash,
         });

@@ -1,0 +1,73 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody } from '../../http/http-error.js';
+import { pageOf } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import {
+  adjustmentInput,
+  contributionInput,
+  contributionListQuery,
+  contributionView,
+  idParams,
+} from './contributions.schemas.js';
+import type { ContributionsService } from './contributions.service.js';
+
+export const contributionsRoutes: FastifyPluginAsyncZod<{
+  contributions: ContributionsService;
+}> = async (app, { contributions }) => {
+  const tags = ['contributions'];
+  app.get(
+    '/api/members/:id/contributions',
+    {
+      schema: {
+        summary:
+          "A member's contributions, newest first, optionally between two pay periods: EmployerUser and up within reach, or the member themself.",
+        tags,
+        params: idParams,
+        querystring: contributionListQuery,
+        response: { 200: pageOf(contributionView), 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) =>
+      contributions.listOfMember(actorOf(request), request.params.id, request.query),
+  );
+  app.post(
+    '/api/members/:id/contributions',
+    {
+      schema: {
+        summary:
+          'Record one contribution (member, pay period, kind): BrokerUser and up, or the EmployerAdmin of the member’s employer.',
+        tags,
+        params: idParams,
+        body: contributionInput,
+        response: {
+          201: contributionView,
+          400: errorBody,
+          403: errorBody,
+          404: errorBody,
+          409: errorBody,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await contributions.create(actorOf(request), request.params.id, request.body)),
+  );
+  app.post(
+    '/api/contributions/:id/adjustments',
+    {
+      schema: {
+        summary:
+          'Correct a contribution with a signed adjustment and its reason; the amount never goes below zero. Audited.',
+        tags,
+        params: idParams,
+        body: adjustmentInput,
+        response: { 201: contributionView, 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await contributions.adjust(actorOf(request), request.params.id, request.body)),
+  );
+};

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { CONTRIBUTION_KINDS } from '../../db/schema.js';
+import { pageQuery } from '../../http/pagination.js';
+import { cents } from '../members/member-fields.js';
+
+/** A pay period, `YYYY-MM`. */
+export const period = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a pay period as YYYY-MM')
+  .refine((value) => value >= '1950-01', 'must be after 1950');
+
+export const contributionInput = z.object({
+  period,
+  kind: z.enum(CONTRIBUTION_KINDS),
+  amountCents: cents,
+});
+export type ContributionInput = z.infer<typeof contributionInput>;
+
+/** A correction: a signed change in cents with the reason for it. */
+export const adjustmentInput = z.object({
+  deltaCents: z
+    .number()
+    .int('must be whole cents')
+    .min(-10_000_000_000)
+    .max(10_000_000_000)
+    .refine((value) => value !== 0, 'must not be zero'),
+  reason: z.string().trim().min(1, 'is required').max(500),
+});
+export type AdjustmentInput = z.infer<typeof adjustmentInput>;
+
+export const contributionView = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  schemeId: z.string(),
+  period: z.string(),
+  kind: z.enum(CONTRIBUTION_KINDS),
+  /** What counts now: the original amount with every adjustment applied. */
+  amountCents: z.number().int(),
+  originalAmountCents: z.number().int(),
+  importId: z.string().nullable(),
+  createdAt: z.string(),
+  adjustments: z.array(
+    z.object({
+      id: z.string(),
+      deltaCents: z.number().int(),
+      reason: z.string(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type ContributionView = z.infer<typeof contributionView>;
+
+export const contributionListQuery = pageQuery.extend({
+  from: period.optional(),
+  to: period.optional(),
+});
+export type ContributionListQuery = z.infer<typeof contributionListQuery>;
+
+export const idParams = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,222 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import {
+  type CONTRIBUTION_KINDS,
+  contributionAdjustments,
+  contributions,
+} from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { HttpError, ValidationError } from '../../http/http-error.js';
+import { keyset, pageFrom } from '../../http/pagination.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { requireReach, requireRole, requireTenantActor } from '../../tenancy/authorize.js';
+import { findMember } from '../members/members.data.js';
+import {
+  adjustmentsOf,
+  type ContributionRow,
+  type ContributionWithAdjustments,
+  withAdjustments,
+} from './contributions.data.js';
+import type {
+  AdjustmentInput,
+  ContributionInput,
+  ContributionListQuery,
+  ContributionView,
+} from './contributions.schemas.js';
+
+const viewOf = (row: ContributionWithAdjustments): ContributionView => ({
+  id: row.id,
+  memberId: row.memberId,
+  schemeId: row.schemeId,
+  period: row.period,
+  kind: row.kind as (typeof CONTRIBUTION_KINDS)[number],
+  amountCents: row.amountCents,
+  originalAmountCents: row.originalAmountCents,
+  importId: row.importId,
+  createdAt: row.createdAt.toISOString(),
+  adjustments: row.adjustments.map((adjustment) => ({
+    id: adjustment.id,
+    deltaCents: adjustment.deltaCents,
+    reason: adjustment.reason,
+    createdBy: adjustment.createdBy,
+    createdAt: adjustment.createdAt.toISOString(),
+  })),
+});
+
+const ALREADY_RECORDED =
+  'A contribution of this kind is already recorded for this member and period; correct it with an adjustment';
+
+/** Namespace of the per-contribution lock that serialises its corrections. */
+const ADJUSTMENT_LOCK_NAMESPACE = 7_201_190_002;
+
+export interface ContributionsServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/**
+ * Contributions per member, pay period and kind (domain.md). Recorded and corrected by BrokerUsers
+ * and up and by the member's EmployerAdmin (who submits them), read from EmployerUser up and by
+ * the Member themself. A recorded amount never changes: a correction is a new, audited adjustment.
+ */
+export function createContributionsService({ database, audit, now }: ContributionsServiceDeps) {
+  const reads = createPlatformReadLog(audit);
+
+  function requireWriter(actor: ActorContext): TenantActor {
+    requireRole(actor, 'EmployerAdmin');
+    return requireTenantActor(actor);
+  }
+
+  async function findContribution(tx: Transaction, id: string) {
+    const [row] = await tx.select().from(contributions).where(eq(contributions.id, id));
+    return row;
+  }
+
+  return {
+    async listOfMember(actor: ActorContext, memberId: string, query: ContributionListQuery) {
+      requireRole(actor, 'Member');
+      const { after, orderBy, take } = keyset(
+        query,
+        { at: contributions.createdAt, id: contributions.id },
+        'desc',
+      );
+      const rows = await withActor(database, actor, async (tx) => {
+        const member = requireReach(actor, await findMember(tx, memberId));
+        const found = await tx
+          .select()
+          .from(contributions)
+          .where(
+            and(
+              eq(contributions.memberId, member.id),
+              query.from === undefined ? undefined : gte(contributions.period, query.from),
+              query.to === undefined ? undefined : lte(contributions.period, query.to),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        const adjustments = await adjustmentsOf(
+          tx,
+          found.map((row) => row.id),
+        );
+        await reads.listed(tx, actor, {
+          entityType: 'contribution',
+          query: { memberId, ...query },
+          returned: found.length,
+        });
+        return found.map((row) => withAdjustments(row, adjustments));
+      });
+      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: page.items.map(viewOf), nextCursor: page.nextCursor };
+    },
+
+    async create(
+      actor: ActorContext,
+      memberId: string,
+      input: ContributionInput,
+    ): Promise<ContributionView> {
+      const writer = requireWriter(actor);
+      try {
+        return await withActor(database, writer, async (tx) => {
+          const member = requireReach(writer, await findMember(tx, memberId));
+          const [row] = await tx
+            .insert(contributions)
+            .values({
+              id: createId(),
+              brokerId: member.brokerId,
+              employerId: member.employerId,
+              schemeId: member.schemeId,
+              memberId: member.id,
+              period: input.period,
+              kind: input.kind,
+              amountCents: input.amountCents,
+              createdBy: writer.userId,
+              createdAt: now(),
+            })
+            .returning();
+          const contribution = row as ContributionRow;
+          await audit.record(tx, writer, {
+            action: 'contribution.created',
+            entityType: 'contribution',
+            entityId: contribution.id,
+            tenantId: contribution.brokerId,
+            previousState: null,
+            newState: {
+              memberId: contribution.memberId,
+              period: contribution.period,
+              kind: contribution.kind,
+              amountCents: contribution.amountCents,
+            },
+          });
+          return viewOf(withAdjustments(contribution, []));
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'contributions_member_period_kind_key'))
+          throw new HttpError(409, ALREADY_RECORDED);
+        throw error;
+      }
+    },
+
+    /** A correction; the corrected amount may reach zero but never go below it. */
+    async adjust(
+      actor: ActorContext,
+      contributionId: string,
+      input: AdjustmentInput,
+    ): Promise<ContributionView> {
+      const writer = requireWriter(actor);
+      return withActor(database, writer, async (tx) => {
+        const contribution = requireReach(writer, await findContribution(tx, contributionId));
+        // Two corrections at once must not both pass the "never below zero" check.
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(${ADJUSTMENT_LOCK_NAMESPACE}, hashtext(${contribution.id}))`,
+        );
+        const before = withAdjustments(contribution, await adjustmentsOf(tx, [contribution.id]));
+        if (before.amountCents + input.deltaCents < 0) {
+          throw new ValidationError([
+            {
+              path: 'deltaCents',
+              code: 'too_small',
+              message: 'would take the contribution below zero',
+            },
+          ]);
+        }
+        const [adjustment] = await tx
+          .insert(contributionAdjustments)
+          .values({
+            id: createId(),
+            brokerId: contribution.brokerId,
+            contributionId: contribution.id,
+            deltaCents: input.deltaCents,
+            reason: input.reason,
+            createdBy: writer.userId,
+            createdAt: now(),
+          })
+          .returning();
+        const after = withAdjustments(contribution, [
+          ...before.adjustments,
+          adjustment as (typeof before.adjustments)[number],
+        ]);
+        await audit.record(tx, writer, {
+          action: 'contribution.adjusted',
+          entityType: 'contribution',
+          entityId: contribution.id,
+          tenantId: contribution.brokerId,
+          previousState: { amountCents: before.amountCents },
+          newState: {
+            amountCents: after.amountCents,
+            deltaCents: input.deltaCents,
+            adjustmentId: adjustment?.id,
+          },
+        });
+        return viewOf(after);
+      });
+    },
+  };
+}
+
+export type ContributionsService = ReturnType<typeof createContributionsService>;

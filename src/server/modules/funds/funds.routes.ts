@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody } from '../../http/http-error.js';
+import { pageOf } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import {
+  fundChange,
+  fundChoiceInput,
+  fundChoiceView,
+  fundInput,
+  fundListQuery,
+  fundView,
+  idParams,
+} from './funds.schemas.js';
+import type { FundsService } from './funds.service.js';
+
+export const fundsRoutes: FastifyPluginAsyncZod<{ funds: FundsService }> = async (
+  app,
+  { funds },
+) => {
+  const tags = ['funds'];
+  app.get(
+    '/api/schemes/:id/funds',
+    {
+      schema: {
+        summary:
+          "A scheme's funds (open ones unless includeClosed=true): EmployerUser and up within reach, or a member of the scheme.",
+        tags,
+        params: idParams,
+        querystring: fundListQuery,
+        response: { 200: pageOf(fundView), 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => funds.listOfScheme(actorOf(request), request.params.id, request.query),
+  );
+  app.post(
+    '/api/schemes/:id/funds',
+    {
+      schema: {
+        summary: 'Offer a fund in a scheme: BrokerUser and up, or the scheme’s EmployerAdmin.',
+        tags,
+        params: idParams,
+        body: fundInput,
+        response: { 201: fundView, 400: errorBody, 403: errorBody, 409: errorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await funds.create(actorOf(request), request.params.id, request.body)),
+  );
+  app.patch(
+    '/api/funds/:id',
+    {
+      schema: {
+        summary: 'Rename a fund, set its ISIN, or close it to new choices.',
+        tags,
+        params: idParams,
+        body: fundChange,
+        response: { 200: fundView, 400: errorBody, 403: errorBody, 404: errorBody, 409: errorBody },
+      },
+    },
+    async (request) => funds.update(actorOf(request), request.params.id, request.body),
+  );
+  app.get(
+    '/api/members/:id/fund-choices',
+    {
+      schema: {
+        summary:
+          "A member's fund choices, newest first, the one in force today marked current: EmployerUser and up within reach, or the member themself.",
+        tags,
+        params: idParams,
+        querystring: fundListQuery,
+        response: { 200: pageOf(fundChoiceView), 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => funds.choicesOfMember(actorOf(request), request.params.id, request.query),
+  );
+  app.put(
+    '/api/members/:id/fund-choices',
+    {
+      schema: {
+        summary:
+          "Change a member's fund choice (whole percentages summing to 100) from today or a later date: the member themself, the EmployerAdmin, BrokerUser and up.",
+        tags,
+        params: idParams,
+        body: fundChoiceInput,
+        response: { 200: fundChoiceView, 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => funds.choose(actorOf(request), request.params.id, request.body),
+  );
+};

@@ -1,0 +1,331 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { fundAllocationLines, fundAllocations, funds } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { HttpError, ValidationError } from '../../http/http-error.js';
+import { keyset, pageFrom } from '../../http/pagination.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  requireParent,
+  requireReach,
+  requireRole,
+  requireTenantActor,
+} from '../../tenancy/authorize.js';
+import { findMember } from '../members/members.data.js';
+import { findScheme } from '../schemes/schemes.service.js';
+import { type AllocationWithLines, withLines } from './funds.data.js';
+import type {
+  FundChange,
+  FundChoiceInput,
+  FundChoiceView,
+  FundInput,
+  FundListQuery,
+  FundView,
+} from './funds.schemas.js';
+
+type FundRow = typeof funds.$inferSelect;
+
+const fundViewOf = (row: FundRow): FundView => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  name: row.name,
+  isin: row.isin,
+  closed: row.closedAt !== null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const choiceViewOf = (row: AllocationWithLines, currentId: string | null): FundChoiceView => ({
+  id: row.id,
+  memberId: row.memberId,
+  effectiveFrom: row.effectiveFrom,
+  current: row.id === currentId,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt.toISOString(),
+  allocations: row.lines,
+});
+
+const NAME_TAKEN = 'This scheme already has a fund of that name';
+/** How far ahead a fund switch may be scheduled. */
+const LATEST_EFFECTIVE_DAYS = 366;
+
+const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+
+export interface FundsServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/**
+ * A scheme's funds and each member's choice among them (domain.md). Funds are set up by
+ * BrokerUsers and up and by the scheme's EmployerAdmin. A Member changes their own choice;
+ * BrokerUsers and up and the EmployerAdmin change any within reach. Every choice is kept.
+ */
+export function createFundsService({ database, audit, now }: FundsServiceDeps) {
+  const reads = createPlatformReadLog(audit);
+
+  function requireFundWriter(actor: ActorContext): TenantActor {
+    requireRole(actor, 'EmployerAdmin');
+    return requireTenantActor(actor);
+  }
+
+  /** A Member sees the funds of their own scheme; everyone else the schemes within reach. */
+  async function reachableScheme(tx: Transaction, actor: ActorContext, schemeId: string) {
+    const scheme = await findScheme(tx, schemeId);
+    if (actor.role !== 'Member') return requireReach(actor, scheme);
+    const own = actor.memberId === null ? undefined : await findMember(tx, actor.memberId);
+    if (!scheme || !own || own.schemeId !== scheme.id) throw new NotFoundError();
+    return scheme;
+  }
+
+  async function findFund(tx: Transaction, id: string) {
+    const [row] = await tx.select().from(funds).where(eq(funds.id, id));
+    return row;
+  }
+
+  /** The choice in force on `day`: the latest effective date not after it, the latest made. */
+  async function currentChoiceId(tx: Transaction, memberId: string, day: string) {
+    const [row] = await tx
+      .select({ id: fundAllocations.id })
+      .from(fundAllocations)
+      .where(and(eq(fundAllocations.memberId, memberId), lte(fundAllocations.effectiveFrom, day)))
+      .orderBy(desc(fundAllocations.effectiveFrom), desc(fundAllocations.createdAt))
+      .limit(1);
+    return row?.id ?? null;
+  }
+
+  return {
+    async listOfScheme(actor: ActorContext, schemeId: string, query: FundListQuery) {
+      requireRole(actor, 'Member');
+      const { after, orderBy, take } = keyset(query, { at: funds.createdAt, id: funds.id });
+      const rows = await withActor(database, actor, async (tx) => {
+        const scheme = await reachableScheme(tx, actor, schemeId);
+        const found = await tx
+          .select()
+          .from(funds)
+          .where(
+            and(
+              eq(funds.schemeId, scheme.id),
+              query.includeClosed ? undefined : isNull(funds.closedAt),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        await reads.listed(tx, actor, {
+          entityType: 'fund',
+          query: { schemeId, ...query },
+          returned: found.length,
+        });
+        return found;
+      });
+      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: page.items.map(fundViewOf), nextCursor: page.nextCursor };
+    },
+
+    async create(actor: ActorContext, schemeId: string, input: FundInput): Promise<FundView> {
+      const writer = requireFundWriter(actor);
+      try {
+        return await withActor(database, writer, async (tx) => {
+          const scheme = requireParent(writer, await findScheme(tx, schemeId));
+          const at = now();
+          const [row] = await tx
+            .insert(funds)
+            .values({
+              id: createId(),
+              brokerId: scheme.brokerId,
+              employerId: scheme.employerId,
+              schemeId: scheme.id,
+              name: input.name,
+              isin: input.isin ?? null,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .returning();
+          const fund = row as FundRow;
+          await audit.record(tx, writer, {
+            action: 'fund.created',
+            entityType: 'fund',
+            entityId: fund.id,
+            tenantId: fund.brokerId,
+            previousState: null,
+            newState: fundViewOf(fund),
+          });
+          return fundViewOf(fund);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'funds_scheme_name_key')) throw new HttpError(409, NAME_TAKEN);
+        throw error;
+      }
+    },
+
+    async update(actor: ActorContext, fundId: string, change: FundChange): Promise<FundView> {
+      const writer = requireFundWriter(actor);
+      try {
+        return await withActor(database, writer, async (tx) => {
+          const existing = requireReach(writer, await findFund(tx, fundId));
+          const at = now();
+          const { closed, ...fields } = change;
+          const [row] = await tx
+            .update(funds)
+            .set({
+              ...fields,
+              ...(closed === undefined
+                ? {}
+                : { closedAt: closed ? (existing.closedAt ?? at) : null }),
+              updatedAt: at,
+            })
+            .where(eq(funds.id, existing.id))
+            .returning();
+          const updated = row as FundRow;
+          await audit.record(tx, writer, {
+            action: 'fund.updated',
+            entityType: 'fund',
+            entityId: updated.id,
+            tenantId: updated.brokerId,
+            previousState: fundViewOf(existing),
+            newState: fundViewOf(updated),
+          });
+          return fundViewOf(updated);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'funds_scheme_name_key')) throw new HttpError(409, NAME_TAKEN);
+        throw error;
+      }
+    },
+
+    /** A member's fund choices, newest first, with the one in force today marked. */
+    async choicesOfMember(actor: ActorContext, memberId: string, query: FundListQuery) {
+      requireRole(actor, 'Member');
+      const { after, orderBy, take } = keyset(
+        query,
+        { at: fundAllocations.createdAt, id: fundAllocations.id },
+        'desc',
+      );
+      const { rows, currentId } = await withActor(database, actor, async (tx) => {
+        const member = requireReach(actor, await findMember(tx, memberId));
+        const found = await tx
+          .select()
+          .from(fundAllocations)
+          .where(and(eq(fundAllocations.memberId, member.id), after))
+          .orderBy(...orderBy)
+          .limit(take);
+        await reads.listed(tx, actor, {
+          entityType: 'fund_choice',
+          query: { memberId, ...query },
+          returned: found.length,
+        });
+        return {
+          rows: await withLines(tx, found),
+          currentId: await currentChoiceId(tx, member.id, isoDay(now())),
+        };
+      });
+      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return {
+        items: page.items.map((row) => choiceViewOf(row, currentId)),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    /**
+     * A new fund choice, from today or a later date. The Member makes their own; BrokerUsers and
+     * up, and the member's EmployerAdmin, make them for members within reach. EmployerUsers only read.
+     */
+    async choose(
+      actor: ActorContext,
+      memberId: string,
+      input: FundChoiceInput,
+    ): Promise<FundChoiceView> {
+      // The one write below EmployerAdmin's rank: a Member's own choice. EmployerUsers only read.
+      if (actor.role === 'EmployerUser') throw new ForbiddenError();
+      const chooser = requireTenantActor(actor);
+      return withActor(database, chooser, async (tx) => {
+        const member = requireReach(chooser, await findMember(tx, memberId));
+        const today = isoDay(now());
+        const effectiveFrom = input.effectiveFrom ?? today;
+        const latest = isoDay(new Date(now().getTime() + LATEST_EFFECTIVE_DAYS * 86_400_000));
+        if (effectiveFrom < today || effectiveFrom > latest) {
+          throw new ValidationError([
+            {
+              path: 'effectiveFrom',
+              code: 'out_of_range',
+              message: 'must be between today and a year from today',
+            },
+          ]);
+        }
+        const fundIds = input.allocations.map((line) => line.fundId);
+        const open = await tx
+          .select({ id: funds.id })
+          .from(funds)
+          .where(
+            and(
+              eq(funds.schemeId, member.schemeId),
+              isNull(funds.closedAt),
+              inArray(funds.id, fundIds),
+            ),
+          );
+        const openIds = new Set(open.map((row) => row.id));
+        const unknown = input.allocations.flatMap((line, index) =>
+          openIds.has(line.fundId)
+            ? []
+            : [
+                {
+                  path: `allocations.${index}.fundId`,
+                  code: 'unknown_fund',
+                  message: 'must be an open fund of the member’s scheme',
+                },
+              ],
+        );
+        if (unknown.length > 0) throw new ValidationError(unknown);
+
+        const id = createId();
+        const [row] = await tx
+          .insert(fundAllocations)
+          .values({
+            id,
+            brokerId: member.brokerId,
+            employerId: member.employerId,
+            schemeId: member.schemeId,
+            memberId: member.id,
+            effectiveFrom,
+            createdBy: chooser.userId,
+            createdAt: now(),
+          })
+          .returning();
+        await tx.insert(fundAllocationLines).values(
+          input.allocations.map((line) => ({
+            allocationId: id,
+            brokerId: member.brokerId,
+            schemeId: member.schemeId,
+            fundId: line.fundId,
+            percent: line.percent,
+          })),
+        );
+        const [allocation] = await withLines(tx, [row as NonNullable<typeof row>]);
+        if (!allocation) throw new Error('the fund choice just written was not found');
+        await audit.record(tx, chooser, {
+          action: 'fund_choice.changed',
+          entityType: 'member',
+          entityId: member.id,
+          tenantId: member.brokerId,
+          previousState: null,
+          newState: {
+            fundChoiceId: id,
+            effectiveFrom,
+            allocations: input.allocations,
+          },
+        });
+        return choiceViewOf(allocation, await currentChoiceId(tx, member.id, today));
+      });
+    },
+  };
+}
+
+export type FundsService = ReturnType<typeof createFundsService>;

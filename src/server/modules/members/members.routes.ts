@@ -1,0 +1,135 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody, noContent } from '../../http/http-error.js';
+import { pageOf } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import {
+  memberChange,
+  memberExport,
+  memberInput,
+  memberListQuery,
+  memberParams,
+  memberView,
+  revealedPps,
+  schemeMembersParams,
+} from './members.schemas.js';
+import type { MembersService } from './members.service.js';
+
+export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = async (
+  app,
+  { members },
+) => {
+  const tags = ['members'];
+  app.post(
+    '/api/schemes/:id/members',
+    {
+      schema: {
+        summary:
+          'Add a member to a scheme: BrokerUser and up, or the EmployerAdmin of its employer. The PPS number is validated (check letter) and stored encrypted.',
+        tags,
+        params: schemeMembersParams,
+        body: memberInput,
+        response: { 201: memberView, 400: errorBody, 403: errorBody, 409: errorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await members.create(actorOf(request), request.params.id, request.body)),
+  );
+  app.get(
+    '/api/schemes/:id/members',
+    {
+      schema: {
+        summary:
+          'List the members of a scheme within reach, optionally by status or part of a name. EmployerUser and up.',
+        tags,
+        params: schemeMembersParams,
+        querystring: memberListQuery,
+        response: { 200: pageOf(memberView), 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => members.listOfScheme(actorOf(request), request.params.id, request.query),
+  );
+  app.get(
+    '/api/members/:id',
+    {
+      schema: {
+        summary:
+          'Read a member within reach (a Member reads their own). The PPS number is only shown as on file.',
+        tags,
+        params: memberParams,
+        response: { 200: memberView, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => members.get(actorOf(request), request.params.id),
+  );
+  app.patch(
+    '/api/members/:id',
+    {
+      schema: {
+        summary: 'Correct a member: BrokerUser and up, or the EmployerAdmin of its employer.',
+        tags,
+        params: memberParams,
+        body: memberChange,
+        response: {
+          200: memberView,
+          400: errorBody,
+          403: errorBody,
+          404: errorBody,
+          409: errorBody,
+        },
+      },
+    },
+    async (request) => members.update(actorOf(request), request.params.id, request.body),
+  );
+  app.delete(
+    '/api/members/:id',
+    {
+      schema: {
+        summary:
+          'Soft-delete a member: kept for the retention period, hidden from reads. BrokerAdmin.',
+        tags,
+        params: memberParams,
+        response: { 204: noContent, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      await members.remove(actorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    '/api/members/:id/pps/reveal',
+    {
+      schema: {
+        summary:
+          "Reveal a member's PPS number: BrokerUser and up of the member's tenant. Every reveal is audited (member.pps_decrypted).",
+        tags,
+        params: memberParams,
+        response: { 200: revealedPps, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const revealed = await members.revealPps(actorOf(request), request.params.id);
+      // Neither a browser nor a proxy may keep the number.
+      return reply.header('cache-control', 'no-store').send(revealed);
+    },
+  );
+  app.get(
+    '/api/members/:id/export',
+    {
+      schema: {
+        summary:
+          "Everything held about a member, as JSON (GDPR access and portability): the tenant's BrokerAdmin or the member themself. Audited.",
+        tags,
+        params: memberParams,
+        response: { 200: memberExport, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const data = await members.exportData(actorOf(request), request.params.id);
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="member-${data.member.id}.json"`)
+        .send(data);
+    },
+  );
+};

@@ -1,0 +1,421 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, asc, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { auditLog, employers, type MEMBER_STATUSES, members, users } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { HttpError, ValidationError } from '../../http/http-error.js';
+import { keyset, pageFrom } from '../../http/pagination.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import {
+  ForbiddenError,
+  requireParent,
+  requireReach,
+  requireRole,
+  requireTenantActor,
+} from '../../tenancy/authorize.js';
+import { contributionsOfMember } from '../contributions/contributions.data.js';
+import { allocationsOfMember } from '../funds/funds.data.js';
+import { findScheme } from '../schemes/schemes.service.js';
+import { findMember, type MemberRow } from './members.data.js';
+import type {
+  MemberChange,
+  MemberExport,
+  MemberInput,
+  MemberListQuery,
+  MemberView,
+} from './members.schemas.js';
+
+const viewOf = (row: MemberRow): MemberView => ({
+  id: row.id,
+  brokerId: row.brokerId,
+  employerId: row.employerId,
+  schemeId: row.schemeId,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  dateOfBirth: row.dateOfBirth,
+  email: row.email,
+  address: row.address,
+  dateJoined: row.dateJoined,
+  salaryCents: row.salaryCents,
+  status: row.status as (typeof MEMBER_STATUSES)[number],
+  ppsNumberOnFile: true,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/**
+ * What the audit log keeps of a member: references and status, never personal data, so that an
+ * erasure never has to touch the append-only chain (domain.md, GDPR).
+ */
+const auditStateOf = (row: MemberRow, changed?: string[]) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  employerId: row.employerId,
+  status: row.status,
+  ...(changed ? { changedFields: changed } : {}),
+});
+
+const DUPLICATE_PPS = 'A member with this PPS number is already in this scheme';
+
+export interface MembersServiceDeps {
+  database: Database;
+  audit: AuditService;
+  ppsKeyring: PpsKeyring;
+  now: () => Date;
+}
+
+/**
+ * service-spec §2.6 and decisions.md §3: members are added and corrected by BrokerUsers and up and
+ * by their employer's EmployerAdmin, read from EmployerUser up (PPS masked) and by the Member
+ * themself; the PPS number leaves the server only through the audited reveal.
+ */
+export function createMembersService({ database, audit, ppsKeyring, now }: MembersServiceDeps) {
+  const reads = createPlatformReadLog(audit);
+
+  /** A PPS number already on a live member of the scheme, under any key of the ring. */
+  async function assertNotInScheme(
+    tx: Transaction,
+    scheme: { id: string; brokerId: string },
+    ppsNumber: string,
+    exceptMemberId: string | null,
+  ) {
+    const found = await tx
+      .select({ id: members.id })
+      .from(members)
+      .where(
+        and(
+          eq(members.schemeId, scheme.id),
+          isNull(members.deletedAt),
+          inArray(members.ppsLookup, ppsKeyring.lookups(scheme.brokerId, ppsNumber)),
+        ),
+      );
+    if (found.some((row) => row.id !== exceptMemberId)) throw new HttpError(409, DUPLICATE_PPS);
+  }
+
+  function sealed(ppsNumber: string, tenantId: string, memberId: string) {
+    const { encrypted, keyId } = ppsKeyring.seal(ppsNumber, { tenantId, memberId });
+    return {
+      ppsEncrypted: encrypted,
+      ppsKeyId: keyId,
+      ppsLookup: ppsKeyring.lookup(tenantId, ppsNumber),
+    };
+  }
+
+  /** Adding and correcting members: BrokerUser and up, or the EmployerAdmin of their employer. */
+  function requireMemberWriter(actor: ActorContext): TenantActor {
+    requireRole(actor, 'EmployerAdmin');
+    return requireTenantActor(actor);
+  }
+
+  return {
+    async create(actor: ActorContext, schemeId: string, input: MemberInput): Promise<MemberView> {
+      const writer = requireMemberWriter(actor);
+      try {
+        return await withActor(database, writer, async (tx) => {
+          const scheme = requireParent(writer, await findScheme(tx, schemeId));
+          await assertNotInScheme(tx, scheme, input.ppsNumber, null);
+          const id = createId();
+          const at = now();
+          const [row] = await tx
+            .insert(members)
+            .values({
+              id,
+              brokerId: scheme.brokerId,
+              employerId: scheme.employerId,
+              schemeId: scheme.id,
+              firstName: input.firstName,
+              lastName: input.lastName,
+              dateOfBirth: input.dateOfBirth,
+              email: input.email ?? null,
+              address: input.address ?? null,
+              dateJoined: input.dateJoined,
+              salaryCents: input.salaryCents,
+              status: input.status,
+              ...sealed(input.ppsNumber, scheme.brokerId, id),
+              createdAt: at,
+              updatedAt: at,
+            })
+            .returning();
+          const member = row as MemberRow;
+          await audit.record(tx, writer, {
+            action: 'member.created',
+            entityType: 'member',
+            entityId: member.id,
+            tenantId: member.brokerId,
+            previousState: null,
+            newState: auditStateOf(member),
+          });
+          return viewOf(member);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'members_scheme_pps_key'))
+          throw new HttpError(409, DUPLICATE_PPS);
+        throw error;
+      }
+    },
+
+    /** The members of one scheme within reach; a Member lists nothing (they read their own record). */
+    async listOfScheme(actor: ActorContext, schemeId: string, query: MemberListQuery) {
+      requireRole(actor, 'EmployerUser');
+      const { after, orderBy, take } = keyset(query, { at: members.createdAt, id: members.id });
+      const rows = await withActor(database, actor, async (tx) => {
+        const scheme = requireReach(actor, await findScheme(tx, schemeId));
+        const pattern = query.q === undefined ? undefined : `%${escapeLike(query.q)}%`;
+        const found = await tx
+          .select()
+          .from(members)
+          .where(
+            and(
+              eq(members.schemeId, scheme.id),
+              isNull(members.deletedAt),
+              query.status === undefined ? undefined : eq(members.status, query.status),
+              pattern === undefined
+                ? undefined
+                : or(ilike(members.firstName, pattern), ilike(members.lastName, pattern)),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        await reads.listed(tx, actor, {
+          entityType: 'member',
+          query: { schemeId, ...query },
+          returned: found.length,
+        });
+        return found;
+      });
+      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: page.items.map(viewOf), nextCursor: page.nextCursor };
+    },
+
+    async get(actor: ActorContext, id: string): Promise<MemberView> {
+      requireRole(actor, 'Member');
+      const row = await withActor(database, actor, async (tx) => {
+        const reached = requireReach(actor, await findMember(tx, id));
+        await reads.viewed(tx, actor, {
+          entityType: 'member',
+          entityId: reached.id,
+          tenantId: reached.brokerId,
+        });
+        return reached;
+      });
+      return viewOf(row);
+    },
+
+    async update(actor: ActorContext, id: string, change: MemberChange): Promise<MemberView> {
+      const writer = requireMemberWriter(actor);
+      try {
+        return await withActor(database, writer, async (tx) => {
+          const existing = requireReach(writer, await findMember(tx, id));
+          const { ppsNumber, ...fields } = change;
+          const dates = {
+            dateOfBirth: fields.dateOfBirth ?? existing.dateOfBirth,
+            dateJoined: fields.dateJoined ?? existing.dateJoined,
+          };
+          if (dates.dateJoined < dates.dateOfBirth) {
+            throw new ValidationError([
+              {
+                path: 'dateJoined',
+                code: 'custom',
+                message: 'must not be before the date of birth',
+              },
+            ]);
+          }
+          if (ppsNumber !== undefined) {
+            await assertNotInScheme(
+              tx,
+              { id: existing.schemeId, brokerId: existing.brokerId },
+              ppsNumber,
+              existing.id,
+            );
+          }
+          const [row] = await tx
+            .update(members)
+            .set({
+              ...fields,
+              ...(ppsNumber === undefined ? {} : sealed(ppsNumber, existing.brokerId, existing.id)),
+              updatedAt: now(),
+            })
+            .where(eq(members.id, existing.id))
+            .returning();
+          const updated = row as MemberRow;
+          const changed = Object.entries(change)
+            .filter(([, value]) => value !== undefined)
+            .map(([key]) => key)
+            .sort();
+          await audit.record(tx, writer, {
+            action: 'member.updated',
+            entityType: 'member',
+            entityId: updated.id,
+            tenantId: updated.brokerId,
+            previousState: auditStateOf(existing),
+            newState: auditStateOf(updated, changed),
+          });
+          return viewOf(updated);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'members_scheme_pps_key'))
+          throw new HttpError(409, DUPLICATE_PPS);
+        throw error;
+      }
+    },
+
+    /** Soft delete by the BrokerAdmin: the record is kept (retention duties) and hidden from reads. */
+    async remove(actor: ActorContext, id: string): Promise<void> {
+      requireRole(actor, 'BrokerAdmin');
+      const admin = requireTenantActor(actor);
+      await withActor(database, admin, async (tx) => {
+        const existing = requireReach(admin, await findMember(tx, id));
+        const at = now();
+        await tx
+          .update(members)
+          .set({ deletedAt: at, updatedAt: at })
+          .where(eq(members.id, existing.id));
+        await audit.record(tx, admin, {
+          action: 'member.deleted',
+          entityType: 'member',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: auditStateOf(existing),
+          newState: null,
+        });
+      });
+    },
+
+    /**
+     * service-spec §2.6 rules 4 and 5: the one way a PPS number leaves the server, on an explicit
+     * action of a BrokerUser or above of the member's tenant, recorded with the actor.
+     */
+    async revealPps(actor: ActorContext, id: string): Promise<{ ppsNumber: string }> {
+      requireRole(actor, 'BrokerUser');
+      const broker = requireTenantActor(actor);
+      return withActor(database, broker, async (tx) => {
+        const member = requireReach(broker, await findMember(tx, id));
+        const ppsNumber = ppsKeyring.open(
+          { encrypted: member.ppsEncrypted, keyId: member.ppsKeyId },
+          { tenantId: member.brokerId, memberId: member.id },
+        );
+        await audit.record(tx, broker, {
+          action: 'member.pps_decrypted',
+          entityType: 'member',
+          entityId: member.id,
+          tenantId: member.brokerId,
+          previousState: null,
+          newState: null,
+        });
+        return { ppsNumber };
+      });
+    },
+
+    /**
+     * GDPR Art. 15 and 20: for the BrokerAdmin of the tenant or the member themself. The PPS number
+     * stays out of it (it leaves only through the audited reveal); the export says it is on file.
+     */
+    async exportData(actor: ActorContext, id: string): Promise<MemberExport> {
+      const allowed = actor.role === 'BrokerAdmin' || actor.role === 'Member';
+      if (!allowed) throw new ForbiddenError();
+      const requester = requireTenantActor(actor);
+      return withActor(database, requester, async (tx) => {
+        const member = requireReach(requester, await findMember(tx, id));
+        const scheme = await findScheme(tx, member.schemeId);
+        const [employer] = await tx
+          .select({ id: employers.id, name: employers.name })
+          .from(employers)
+          .where(eq(employers.id, member.employerId));
+        if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
+        const accounts = await tx
+          .select({
+            email: users.email,
+            role: users.role,
+            status: users.status,
+            createdAt: users.createdAt,
+          })
+          .from(users)
+          .where(eq(users.memberId, member.id));
+        const contributions = await contributionsOfMember(tx, member.id);
+        // What was done with their data: records about the member and about their contributions.
+        const processing = await tx
+          .select({
+            action: auditLog.action,
+            actorType: auditLog.actorType,
+            timestamp: auditLog.timestamp,
+          })
+          .from(auditLog)
+          .where(
+            or(
+              and(eq(auditLog.entityType, 'member'), eq(auditLog.entityId, member.id)),
+              contributions.length === 0
+                ? undefined
+                : and(
+                    eq(auditLog.entityType, 'contribution'),
+                    inArray(
+                      auditLog.entityId,
+                      contributions.map((entry) => entry.id),
+                    ),
+                  ),
+            ),
+          )
+          .orderBy(asc(auditLog.chainIndex));
+        const exportedAt = now();
+        await audit.record(tx, requester, {
+          action: 'member.exported',
+          entityType: 'member',
+          entityId: member.id,
+          tenantId: member.brokerId,
+          previousState: null,
+          newState: null,
+        });
+        return {
+          exportedAt: exportedAt.toISOString(),
+          member: viewOf(member),
+          ppsNumber: {
+            onFile: true,
+            note: 'Your PPS number is held encrypted. Your broker can confirm it to you on request.',
+          },
+          scheme: { id: scheme.id, name: scheme.name, type: scheme.type },
+          employer,
+          contributions: contributions.map((entry) => ({
+            id: entry.id,
+            period: entry.period,
+            kind: entry.kind,
+            originalAmountCents: entry.originalAmountCents,
+            amountCents: entry.amountCents,
+            recordedAt: entry.createdAt.toISOString(),
+            adjustments: entry.adjustments.map((adjustment) => ({
+              deltaCents: adjustment.deltaCents,
+              reason: adjustment.reason,
+              recordedAt: adjustment.createdAt.toISOString(),
+            })),
+          })),
+          fundChoices: (await allocationsOfMember(tx, member.id)).map((allocation) => ({
+            effectiveFrom: allocation.effectiveFrom,
+            recordedAt: allocation.createdAt.toISOString(),
+            allocations: allocation.lines.map((line) => ({
+              fund: line.fundName,
+              percent: line.percent,
+            })),
+          })),
+          accounts: accounts.map((account) => ({
+            ...account,
+            createdAt: account.createdAt.toISOString(),
+          })),
+          processing: processing.map((entry) => ({
+            ...entry,
+            timestamp: entry.timestamp.toISOString(),
+          })),
+        };
+      });
+    },
+  };
+}
+
+/** A user's search text matched literally: % and _ mean themselves. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+export type MembersService = ReturnType<typeof createMembersService>;
