@@ -1,8 +1,9 @@
 import { createAuditService, verifyAuditChains } from './audit/audit.service.js';
-import { createSuperAdmin } from './auth/provisioning.js';
+import { createSuperAdmin, SYSTEM_ACTOR } from './auth/provisioning.js';
 import { loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
+import { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './modules/members/pps-rotation.js';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -10,6 +11,8 @@ Commands:
   migrate                       apply pending database migrations
   audit:verify [--tenant <id>]  check the audit hash chains; exits 1 and names the first broken link
   create-superadmin <email>     add a SuperAdmin; the password is read from standard input
+  pps:rotate [--batch-size N]   re-encrypt PPS numbers still under PPS_ENCRYPTION_KEY_PREVIOUS
+                                with PPS_ENCRYPTION_KEY, N rows per transaction (default ${DEFAULT_BATCH_SIZE})
 `;
 
 async function readStandardInput(): Promise<string> {
@@ -55,6 +58,26 @@ async function run(argv: string[]): Promise<number> {
         await createSuperAdmin(database, audit, { email, password, onlyIfNone: false });
         process.stdout.write('SuperAdmin created.\n');
         return 0;
+      }
+      case 'pps:rotate': {
+        const sizeFlag = rest.indexOf('--batch-size');
+        // Awaited here so the database stays open until the run ends (the finally below).
+        return await ppsRotateCommand(
+          database,
+          createAuditService({ now: () => new Date() }),
+          {
+            keys: {
+              current: config.secrets.PPS_ENCRYPTION_KEY,
+              previous: config.previousPpsEncryptionKey,
+            },
+            actor: SYSTEM_ACTOR,
+            batchSize: sizeFlag === -1 ? DEFAULT_BATCH_SIZE : Number(rest[sizeFlag + 1]),
+          },
+          {
+            out: (line) => process.stdout.write(`${line}\n`),
+            err: (line) => process.stderr.write(`${line}\n`),
+          },
+        );
       }
       default:
         process.stderr.write(`Unknown command: ${command}\n${USAGE}`);

@@ -9,7 +9,7 @@ import type { Role } from '../tenancy/roles.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 
 /** Start-up and the CLI act as the platform itself; their records name this actor. */
-const SYSTEM_ACTOR: PlatformActor = {
+export const SYSTEM_ACTOR: PlatformActor = {
   userId: 'system',
   email: 'system',
   role: 'SuperAdmin',
