@@ -361,6 +361,7 @@ describe('funds and fund choices (whole percent, summing to 100, with history)',
     await t.requestAs(self, 'PUT', `/api/members/${member.id}/fund-choices`, {
       allocations: [{ fundId: fundIds[0], percent: 100 }],
     });
+    clock += 1_000;
     const scheduled = await t.requestAs(self, 'PUT', `/api/members/${member.id}/fund-choices`, {
       effectiveFrom: '2026-12-01',
       allocations: [{ fundId: fundIds[1], percent: 100 }],
