@@ -1,10 +1,14 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import v8 from 'node:v8';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import type { Config } from '../config/config.js';
 import * as schema from './schema.js';
 
@@ -31,7 +35,30 @@ export interface Database {
   transaction<T>(prelude: readonly string[], work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction on a connection allowed to change the schema. */
   withMigrationConnection<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Loads `file`, rows in PostgreSQL's COPY text format, into `target` inside the transaction
+   * `tx` (one this database opened) and answers how many rows arrived. The file is streamed, not
+   * read whole. Meant for a temporary table of that transaction: COPY does not apply row-level
+   * security, so tenant tables are filled from there with INSERT … SELECT, which does.
+   */
+  copyFrom(tx: Transaction, target: CopyTarget, file: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/** A table and the columns the rows of a COPY file fill, in the file's order. */
+export interface CopyTarget {
+  table: string;
+  columns: readonly string[];
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The column list of a COPY statement; names are our own constants, checked rather than escaped. */
+function copyTargetSql({ table, columns }: CopyTarget): string {
+  for (const name of [table, ...columns]) {
+    if (!IDENTIFIER.test(name)) throw new Error(`not a plain identifier: ${name}`);
+  }
+  return `"${table}" (${columns.map((column) => `"${column}"`).join(', ')})`;
 }
 
 /** PGlite keeps its whole buffer pool in this process: small buffers keep the idle footprint small. */
@@ -87,8 +114,63 @@ export function pgliteDatabase(client: PGlite): Database {
         return work(tx);
       }),
     withMigrationConnection: (work) => db.transaction(work),
+    copyFrom: (tx, target, file) => copyIntoPglite(pgliteTransactionOf(tx), target, file),
     close: () => client.close(),
   };
+}
+
+/** Drizzle's PGlite transaction keeps PGlite's own transaction object as its session's client. */
+function pgliteTransactionOf(tx: Transaction): PgliteTransaction {
+  const client = (tx as unknown as { session?: { client?: PgliteTransaction } }).session?.client;
+  if (!client || typeof client.query !== 'function') {
+    throw new Error('copyFrom needs a transaction opened by this database');
+  }
+  return client;
+}
+
+/**
+ * PGlite reads a COPY from the device `/dev/blob`, fed by the `blob` option of one query, and
+ * holds that blob whole in memory: the file goes in pieces of about this size, cut at line ends.
+ */
+const PGLITE_COPY_PIECE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * COPY from a file needs the session user (pg_read_server_files), which work running as
+ * pension_app is not: only this statement runs as the session user, and only into `target`, then
+ * the transaction's role is restored. The embedded database has no server files to protect.
+ */
+async function copyIntoPglite(
+  tx: PgliteTransaction,
+  target: CopyTarget,
+  file: string,
+): Promise<number> {
+  const statement = `copy ${copyTargetSql(target)} from '/dev/blob'`;
+  const [current] = (await tx.query<{ role: string }>('select current_user as role')).rows;
+  await tx.query('set local role none');
+  let rows = 0;
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(PGLITE_COPY_PIECE_BYTES);
+    let carried = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, carried, buffer.length - carried);
+      const filled = carried + bytesRead;
+      if (filled === 0) break;
+      // The last line end in the buffer; at the end of the file, whatever is left.
+      const cut = bytesRead === 0 ? filled : buffer.lastIndexOf(0x0a, filled - 1) + 1;
+      if (cut === 0) throw new Error('a COPY line is longer than the piece size');
+      const result = await tx.query(statement, [], {
+        blob: new Blob([buffer.subarray(0, cut)]),
+      });
+      rows += result.affectedRows ?? 0;
+      buffer.copy(buffer, 0, cut, filled);
+      carried = filled - cut;
+    }
+  } finally {
+    await handle.close();
+  }
+  await tx.query("select set_config('role', $1, true)", [current?.role ?? 'none']);
+  return rows;
 }
 
 export async function openPostgres(
@@ -106,8 +188,10 @@ export async function openPostgres(
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  // A query builder bound to each pooled connection, made once per connection.
+  // A query builder bound to each pooled connection, made once per connection, and the way back
+  // from a transaction's query builder to its connection (COPY talks to the connection directly).
   const connectionDbs = new WeakMap<pg.PoolClient, Db>();
+  const connectionOf = new WeakMap<Db, pg.PoolClient>();
   return {
     kind: 'postgres',
     db,
@@ -119,6 +203,7 @@ export async function openPostgres(
         if (!connectionDb) {
           connectionDb = drizzlePg({ client, schema }) as unknown as Db;
           connectionDbs.set(client, connectionDb);
+          connectionOf.set(connectionDb, client);
         }
         // Without parameters pg sends this as one simple query: BEGIN and the prelude together.
         await client.query(['begin', ...prelude].join('; '));
@@ -151,9 +236,19 @@ export async function openPostgres(
         await client.end();
       }
     },
+    async copyFrom(tx, target, file) {
+      const client = connectionOf.get(tx as Db);
+      if (!client) throw new Error('copyFrom needs a transaction opened by this database');
+      const copy = client.query(copyFromStdin(`copy ${copyTargetSql(target)} from stdin`));
+      await pipeline(createReadStream(file, { highWaterMark: COPY_READ_BYTES }), copy);
+      return copy.rowCount;
+    },
     close: () => pool.end(),
   };
 }
+
+/** Larger reads than the 64 KiB default: fewer CopyData messages for the same file. */
+const COPY_READ_BYTES = 1024 * 1024;
 
 /** Rows of a raw `execute` result; both drivers answer with `{ rows }`. */
 export function rowsOf<T>(result: unknown): T[] {
