@@ -7,10 +7,12 @@ import { uniqueClientAddress } from '../helpers/clients.js';
 import {
   createBroker,
   createEmployer,
+  createMember,
   createScheme,
   createUser,
   type UserRow,
 } from '../helpers/factories.js';
+import { newPpsNumber } from '../helpers/pps.js';
 
 /**
  * The tenant-isolation matrix (issue 4): every documented route × every role × a target in the
@@ -29,6 +31,10 @@ interface Target {
   employerId: string;
   schemeId: string;
   userId: string;
+  /** A member of the scheme; in the actor's own scope, the Member actor's own record. */
+  memberId: string;
+  contributionId: string;
+  fundId: string;
 }
 interface Fixture {
   actors: Record<Role, UserRow>;
@@ -44,6 +50,7 @@ const TENANT_REACH = ['ok', 'ok', 404] as const;
 const EMPLOYER_REACH = ['ok', 404, 404] as const;
 /** A write naming a parent the actor cannot reach is refused, not hidden (decisions.md §3). */
 const TENANT_PARENT = ['ok', 'ok', 403] as const;
+const EMPLOYER_PARENT = ['ok', 403, 403] as const;
 
 const only = (allowed: Partial<Record<Role, Expected>>): Record<Role, Expected> =>
   Object.fromEntries(ROLES.map((role) => [role, allowed[role] ?? 403])) as Record<Role, Expected>;
@@ -56,7 +63,38 @@ const fresh = {
   employer: (target: Target) => createEmployer(t.database, target.brokerId, 'Fresh Employer Ltd'),
   scheme: (target: Target) =>
     createScheme(t.database, { id: target.employerId, brokerId: target.brokerId }, 'Fresh scheme'),
+  member: async (target: Target) => (await createMember(t.database, target)).id,
+  /** Pay periods no earlier request used, so each contribution is new. */
+  period: (() => {
+    let month = 0;
+    return () => {
+      month += 1;
+      return `${2000 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}`;
+    };
+  })(),
+  name: () => `Fund ${createId()}`,
 };
+
+/** Who reads member data: the tenant's brokers, the employer's people, the member themself. */
+const MEMBER_READERS = only({
+  SuperAdmin: 'ok',
+  BrokerAdmin: TENANT_REACH,
+  BrokerUser: TENANT_REACH,
+  EmployerAdmin: EMPLOYER_REACH,
+  EmployerUser: EMPLOYER_REACH,
+  Member: EMPLOYER_REACH,
+});
+/** Who records member data: the tenant's brokers and the employer's administrator. */
+const MEMBER_WRITERS = only({
+  BrokerAdmin: TENANT_REACH,
+  BrokerUser: TENANT_REACH,
+  EmployerAdmin: EMPLOYER_REACH,
+});
+const SCHEME_CHILD_CREATORS = only({
+  BrokerAdmin: TENANT_PARENT,
+  BrokerUser: TENANT_PARENT,
+  EmployerAdmin: EMPLOYER_PARENT,
+});
 
 const ROUTES: Record<string, RouteCase> = {
   'POST /api/brokers': {
@@ -209,6 +247,115 @@ const ROUTES: Record<string, RouteCase> = {
     }),
     expected: only({ BrokerAdmin: TENANT_REACH }),
   },
+  'POST /api/schemes/{id}/members': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/members`,
+      payload: {
+        firstName: 'Ciara',
+        lastName: 'Doyle',
+        dateOfBirth: '1990-01-15',
+        dateJoined: '2020-03-01',
+        salaryCents: 4_800_000,
+        ppsNumber: newPpsNumber(),
+      },
+    }),
+    expected: SCHEME_CHILD_CREATORS,
+  },
+  'GET /api/schemes/{id}/members': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/members` }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      EmployerUser: EMPLOYER_REACH,
+    }),
+  },
+  'GET /api/members/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}` }),
+    expected: MEMBER_READERS,
+  },
+  'PATCH /api/members/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/members/${target.memberId}`,
+      payload: { address: '3 New Road, Cork' },
+    }),
+    expected: MEMBER_WRITERS,
+  },
+  'DELETE /api/members/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/members/${await fresh.member(target)}`,
+    }),
+    expected: only({ BrokerAdmin: TENANT_REACH }),
+  },
+  'POST /api/members/{id}/pps/reveal': {
+    request: (target) => ({ method: 'POST', url: `/api/members/${target.memberId}/pps/reveal` }),
+    expected: only({ BrokerAdmin: TENANT_REACH, BrokerUser: TENANT_REACH }),
+  },
+  'GET /api/members/{id}/export': {
+    request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/export` }),
+    expected: only({ BrokerAdmin: TENANT_REACH, Member: EMPLOYER_REACH }),
+  },
+  'GET /api/members/{id}/contributions': {
+    request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/contributions` }),
+    expected: MEMBER_READERS,
+  },
+  'POST /api/members/{id}/contributions': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/members/${target.memberId}/contributions`,
+      payload: { period: fresh.period(), kind: 'employee', amountCents: 12_345 },
+    }),
+    expected: MEMBER_WRITERS,
+  },
+  'POST /api/contributions/{id}/adjustments': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/contributions/${target.contributionId}/adjustments`,
+      payload: { deltaCents: 1, reason: 'Rounding' },
+    }),
+    expected: MEMBER_WRITERS,
+  },
+  'GET /api/schemes/{id}/funds': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/funds` }),
+    expected: MEMBER_READERS,
+  },
+  'POST /api/schemes/{id}/funds': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/funds`,
+      payload: { name: fresh.name() },
+    }),
+    expected: SCHEME_CHILD_CREATORS,
+  },
+  'PATCH /api/funds/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/funds/${target.fundId}`,
+      payload: { isin: 'IE00B4L5Y983' },
+    }),
+    expected: MEMBER_WRITERS,
+  },
+  'GET /api/members/{id}/fund-choices': {
+    request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/fund-choices` }),
+    expected: MEMBER_READERS,
+  },
+  'PUT /api/members/{id}/fund-choices': {
+    request: (target) => ({
+      method: 'PUT',
+      url: `/api/members/${target.memberId}/fund-choices`,
+      payload: { allocations: [{ fundId: target.fundId, percent: 100 }] },
+    }),
+    expected: only({
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      Member: EMPLOYER_REACH,
+    }),
+  },
   'GET /api/audit': {
     request: () => ({ method: 'GET', url: '/api/audit' }),
     expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
@@ -228,13 +375,28 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/health/db',
 ]);
 
+/** A scheme with a fund and a member who has a contribution, and an account, in one employer. */
 async function targetIn(brokerId: string, employerId: string): Promise<Target> {
   const user = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
+  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+  const member = await createMember(t.database, { brokerId, employerId, schemeId });
+  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
+  const fund = await t.requestAs(admin, 'POST', `/api/schemes/${schemeId}/funds`, {
+    name: 'Default fund',
+  });
+  const contribution = await t.requestAs(admin, 'POST', `/api/members/${member.id}/contributions`, {
+    period: '1999-12',
+    kind: 'employer',
+    amountCents: 50_000,
+  });
   return {
     brokerId,
     employerId,
-    schemeId: await createScheme(t.database, { id: employerId, brokerId }),
+    schemeId,
     userId: user.id,
+    memberId: member.id,
+    contributionId: contribution.json().id,
+    fundId: fund.json().id,
   };
 }
 
@@ -247,21 +409,21 @@ beforeAll(async () => {
     createEmployer(t.database, tenantA, 'A2 Ltd'),
     createEmployer(t.database, tenantB, 'B1 Ltd'),
   ]);
+  const targets = {
+    own: await targetIn(tenantA, a1),
+    otherEmployer: await targetIn(tenantA, a2),
+    otherTenant: await targetIn(tenantB, b1),
+  };
   const actors = {} as Record<Role, UserRow>;
   for (const role of ROLES) {
     actors[role] = await createUser(t.database, {
       role,
       ...(role === 'SuperAdmin' ? {} : { brokerId: tenantA, employerId: a1 }),
+      // The Member's own scope is their own member record.
+      ...(role === 'Member' ? { memberId: targets.own.memberId } : {}),
     });
   }
-  fixture = {
-    actors,
-    targets: {
-      own: await targetIn(tenantA, a1),
-      otherEmployer: await targetIn(tenantA, a2),
-      otherTenant: await targetIn(tenantB, b1),
-    },
-  };
+  fixture = { actors, targets };
 });
 afterAll(() => t.close());
 
@@ -277,9 +439,13 @@ function assertListInReach(body: unknown, actor: UserRow) {
   for (const item of items) {
     if ('brokerId' in item) expect(item.brokerId).toBe(actor.brokerId);
     if (['EmployerAdmin', 'EmployerUser', 'Member'].includes(actor.role)) {
-      const employerOfItem = 'employerId' in item ? item.employerId : item.id;
-      expect(employerOfItem).toBe(actor.employerId);
+      // An employer is its own employer; rows under a scheme or member name theirs, or sit
+      // under a parent the route already checked.
+      const isEmployer = !('schemeId' in item) && !('memberId' in item);
+      const employerOfItem = 'employerId' in item ? item.employerId : isEmployer ? item.id : null;
+      if (employerOfItem !== null) expect(employerOfItem).toBe(actor.employerId);
     }
+    if (actor.role === 'Member' && 'memberId' in item) expect(item.memberId).toBe(actor.memberId);
   }
 }
 
