@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // After every file: no PPS number in any log line or response of the apps it built.
+    setupFiles: ['test/setup/leak-scan.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -10,6 +10,7 @@ import { uniqueClientAddress } from './clients.js';
 import { testConfig } from './config.js';
 import { openTestDatabase } from './database.js';
 import { createUser, type UserOverrides, type UserRow } from './factories.js';
+import { evidence, REVEAL_PATH } from './leak-registry.js';
 import { captureLogs } from './logs.js';
 
 export interface TestApp {
@@ -66,6 +67,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: createLogger('debug', logs.stream),
     now,
     webRoot: DEFAULT_WEB_ROOT,
+  });
+  evidence.logs.push(logs.text);
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (!REVEAL_PATH.test(path) && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      evidence.bodies.push(payload.toString());
+    }
+    return payload;
   });
   await options.extend?.(app);
   await app.ready();
