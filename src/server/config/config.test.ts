@@ -96,6 +96,24 @@ describe('configuration', () => {
     expect(error.message).not.toContain('secret-value-123');
   });
 
+  it('takes a previous PPS key during a rotation, and refuses a malformed or unchanged one', () => {
+    const previous = 'c'.repeat(64);
+    expect(
+      loadConfig(productionEnv({ PPS_ENCRYPTION_KEY_PREVIOUS: previous })).previousPpsEncryptionKey,
+    ).toBe(previous);
+    expect(loadConfig(productionEnv()).previousPpsEncryptionKey).toBeNull();
+    const malformed = configErrorOf(
+      productionEnv({ PPS_ENCRYPTION_KEY_PREVIOUS: 'old-key-value' }),
+    );
+    expect(malformed.message).toContain('PPS_ENCRYPTION_KEY_PREVIOUS');
+    expect(malformed.message).not.toContain('old-key-value');
+    const unchanged = configErrorOf(
+      productionEnv({ PPS_ENCRYPTION_KEY_PREVIOUS: TEST_SECRETS.PPS_ENCRYPTION_KEY.toUpperCase() }),
+    );
+    expect(unchanged.message).toContain('PPS_ENCRYPTION_KEY_PREVIOUS must differ');
+    expect(unchanged.message).not.toContain(TEST_SECRETS.PPS_ENCRYPTION_KEY);
+  });
+
   it('generates missing development secrets once and keeps them in DATA_DIR, readable by the owner only', () => {
     const dataDir = testDataDir();
     const first = loadConfig({ APP_ENV: 'development', DATA_DIR: dataDir });
