@@ -13,6 +13,8 @@ import { employersRoutes } from './employers/employers.routes.js';
 import { createEmployersService } from './employers/employers.service.js';
 import { fundsRoutes } from './funds/funds.routes.js';
 import { createFundsService } from './funds/funds.service.js';
+import { importsRoutes } from './imports/imports.routes.js';
+import { createImportsService } from './imports/imports.service.js';
 import { membersRoutes } from './members/members.routes.js';
 import { createMembersService } from './members/members.service.js';
 import { schemesRoutes } from './schemes/schemes.routes.js';
@@ -48,5 +50,14 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     contributions: createContributionsService({ database, audit, now }),
   });
   await app.register(fundsRoutes, { funds: createFundsService({ database, audit, now }) });
+  await app.register(importsRoutes, {
+    imports: createImportsService({
+      database,
+      audit,
+      ppsKeyring: deps.ppsKeyring,
+      dataDir: deps.dataDir,
+      now,
+    }),
+  });
   await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });
 };

@@ -1,0 +1,168 @@
+import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import { CONTRIBUTION_KINDS } from '../../db/schema.js';
+import { cents, ppsNumber } from '../members/member-fields.js';
+import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
+import { parseEuroCents, parsePeriod } from './csv-values.js';
+import type { ImportIssue } from './import-issues.js';
+import type { ImportScope, RowReader } from './import-kind.js';
+import { MEMBER_COLUMNS } from './member-rows.js';
+import type { createRowIdSource } from './row-ids.js';
+import { copyHexArray, copyLine } from './spool-file.js';
+
+type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
+type ContributionColumn = 'memberId' | 'ppsNumber' | 'period' | ContributionKind;
+
+/** The columns of a contributions file and the headings each may carry (docs/imports.md). */
+export const CONTRIBUTION_COLUMNS: ColumnAliases<ContributionColumn> = {
+  ppsNumber: MEMBER_COLUMNS.ppsNumber,
+  memberId: ['Member ID', 'Member'],
+  period: ['Period', 'Pay Period', 'Month'],
+  employee: ['Employee', 'Employee Contribution', 'EE'],
+  employer: ['Employer', 'Employer Contribution', 'ER'],
+  avc: ['AVC', 'AVCs', 'Additional Voluntary Contribution'],
+};
+
+/** The columns of the staging table, in the order of each COPY line. */
+export const CONTRIBUTION_STAGING_COLUMNS = [
+  'line',
+  'member_ref',
+  'pps_lookups',
+  'period',
+  'employee_id',
+  'employee_cents',
+  'employer_id',
+  'employer_cents',
+  'avc_id',
+  'avc_cents',
+] as const;
+
+const MAX_MEMBER_ID_LENGTH = 64;
+
+export interface ContributionRowDeps {
+  ppsKeyring: PpsKeyring;
+  nextId: ReturnType<typeof createRowIdSource>;
+}
+
+/**
+ * The rows of a contributions file: the member by PPS number or member id (both, when both are
+ * given, must name the same member), the pay period, and one amount per kind. An empty amount
+ * records nothing of that kind; `0` records an explicit zero. Each amount becomes one row of
+ * `contributions`, with an id of its own drawn here.
+ */
+export function createContributionRows(scope: ImportScope, deps: ContributionRowDeps): RowReader {
+  let columns: Columns<ContributionColumn> | null = null;
+  let kinds: ContributionKind[] = [];
+  let rowsToWrite = 0;
+
+  return {
+    get rowsToWrite() {
+      return rowsToWrite;
+    },
+    heading: (field) => (columns ? columns.heading(field as ContributionColumn) : field),
+
+    readHeader(cells, line) {
+      const read = readHeadings(cells, line, CONTRIBUTION_COLUMNS);
+      columns = read.columns;
+      kinds = CONTRIBUTION_KINDS.filter((kind) => read.columns.has(kind));
+      const issues = read.issues;
+      if (!read.columns.has('ppsNumber') && !read.columns.has('memberId')) {
+        issues.push(
+          missingColumn(
+            line,
+            CONTRIBUTION_COLUMNS.ppsNumber[0],
+            [...CONTRIBUTION_COLUMNS.ppsNumber, ...CONTRIBUTION_COLUMNS.memberId].join(', '),
+          ),
+        );
+      }
+      if (!read.columns.has('period')) {
+        issues.push(
+          missingColumn(
+            line,
+            CONTRIBUTION_COLUMNS.period[0],
+            CONTRIBUTION_COLUMNS.period.join(', '),
+          ),
+        );
+      }
+      if (kinds.length === 0) {
+        issues.push(
+          missingColumn(
+            line,
+            CONTRIBUTION_COLUMNS.employee[0],
+            CONTRIBUTION_KINDS.map((kind) => CONTRIBUTION_COLUMNS[kind][0]).join(', '),
+          ),
+        );
+      }
+      return issues;
+    },
+
+    readRow(cells, line) {
+      if (columns === null) throw new Error('readRow before readHeader');
+      const layout = columns;
+      const issues: ImportIssue[] = layout.strayCells(cells, line);
+      const refuse = (field: ContributionColumn | null, code: string, message: string) =>
+        issues.push({ line, column: field && layout.heading(field), code, message });
+
+      const memberRef = layout.cell(cells, 'memberId');
+      const ppsCell = layout.cell(cells, 'ppsNumber');
+      let lookups: string[] | null = null;
+      if (memberRef === '' && ppsCell === '') {
+        refuse(
+          layout.has('ppsNumber') ? 'ppsNumber' : 'memberId',
+          'required',
+          'is required: a PPS number or a member id names the member',
+        );
+      }
+      if (memberRef.length > MAX_MEMBER_ID_LENGTH) {
+        refuse('memberId', 'invalid_member_id', 'is too long to be a member id');
+      }
+      if (ppsCell !== '') {
+        const checked = ppsNumber.safeParse(ppsCell);
+        if (checked.success) lookups = deps.ppsKeyring.lookups(scope.brokerId, checked.data);
+        else refuse('ppsNumber', 'invalid_pps_number', checked.error.issues[0]?.message ?? '');
+      }
+
+      const periodCell = layout.cell(cells, 'period');
+      const period = periodCell === '' ? null : parsePeriod(periodCell);
+      if (period === null) refuse('period', 'required', 'is required');
+      else if (!period.ok) refuse('period', period.code, period.message);
+
+      const amounts = new Map<ContributionKind, number>();
+      let amountRefused = false;
+      for (const kind of kinds) {
+        const cell = layout.cell(cells, kind);
+        if (cell === '') continue;
+        const parsed = parseEuroCents(cell);
+        const checked = parsed.ok ? cents.safeParse(parsed.value) : null;
+        if (!parsed.ok) refuse(kind, parsed.code, parsed.message);
+        else if (checked && !checked.success) {
+          refuse(kind, 'invalid_amount', checked.error.issues[0]?.message ?? '');
+        } else {
+          amounts.set(kind, parsed.value);
+          continue;
+        }
+        amountRefused = true;
+      }
+      if (amounts.size === 0 && !amountRefused) {
+        refuse(
+          null,
+          'no_amount',
+          `has no amount: fill in at least one of ${kinds.map((kind) => layout.heading(kind)).join(', ')}`,
+        );
+      }
+      if (issues.length > 0 || period === null || !period.ok) return issues;
+
+      rowsToWrite += amounts.size;
+      const amountCells = CONTRIBUTION_KINDS.flatMap((kind) => {
+        const amount = amounts.get(kind);
+        return amount === undefined ? [null, null] : [deps.nextId(), amount];
+      });
+      return copyLine([
+        line,
+        memberRef === '' ? null : memberRef,
+        lookups === null ? null : copyHexArray(lookups),
+        period.value,
+        ...amountCells,
+      ]);
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type { ImportIssue } from './import-issues.js';
+
+/**
+ * The headings a column may carry, as people write them; the first is the one the documentation
+ * and messages use. Headings match whatever their case, spacing and punctuation: `PPS No.`,
+ * `pps_no` and `PPSNo` are one heading.
+ */
+export type ColumnAliases<F extends string> = Record<F, readonly [string, ...string[]]>;
+
+export function headingKey(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** Where each field's column is in a file, and its heading as the file writes it. */
+export interface Columns<F extends string> {
+  has(field: F): boolean;
+  /** The field's cell in a row, trimmed; empty when the file has no such column. */
+  cell(cells: readonly string[], field: F): string;
+  /** The heading of the field's column in this file, or its usual name when there is none. */
+  heading(field: F): string;
+  /** Issues with a row's shape: cells beyond the headings, or under a heading left empty. */
+  strayCells(cells: readonly string[], line: number): ImportIssue[];
+}
+
+/** `A` for the first column, `AA` for the 27th: how a spreadsheet names it. */
+function spreadsheetColumn(index: number): string {
+  let name = '';
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  }
+  return `column ${name}`;
+}
+
+/**
+ * A heading we do not know may be no heading at all: a file without its heading row starts with
+ * a member's data. Only text that looks like a heading (letters, spaces and a little punctuation,
+ * no digits, no `@`) is repeated back; anything else is named by its position.
+ */
+function nameOfUnknown(text: string, index: number): string {
+  return /^[\p{L}][\p{L} ._()&'/-]{0,59}$/u.test(text) ? text : spreadsheetColumn(index);
+}
+
+const cut = (text: string) => text.slice(0, 100);
+
+export function readHeadings<F extends string>(
+  cells: readonly string[],
+  line: number,
+  aliases: ColumnAliases<F>,
+): { columns: Columns<F>; issues: ImportIssue[] } {
+  const fieldOfKey = new Map<string, F>();
+  for (const field of Object.keys(aliases) as F[]) {
+    for (const alias of aliases[field]) fieldOfKey.set(headingKey(alias), field);
+  }
+  const known = (Object.values(aliases) as string[][]).map((names) => names[0]).join(', ');
+  const position = new Map<F, number>();
+  const headings = new Map<F, string>();
+  const unnamed: number[] = [];
+  const issues: ImportIssue[] = [];
+  cells.forEach((raw, index) => {
+    const text = raw.trim();
+    if (text === '') {
+      unnamed.push(index);
+      return;
+    }
+    const field = fieldOfKey.get(headingKey(text));
+    if (field === undefined) {
+      issues.push({
+        line,
+        column: nameOfUnknown(text, index),
+        code: 'unknown_column',
+        message: `is not a column this import reads; the columns are: ${known}`,
+      });
+    } else if (position.has(field)) {
+      issues.push({
+        line,
+        column: cut(text),
+        code: 'duplicate_column',
+        message: `names the same column as ${headings.get(field)}`,
+      });
+    } else {
+      position.set(field, index);
+      headings.set(field, cut(text));
+    }
+  });
+  const width = cells.length;
+
+  return {
+    issues,
+    columns: {
+      has: (field) => position.has(field),
+      cell(row, field) {
+        const index = position.get(field);
+        return index === undefined ? '' : (row[index] ?? '').trim();
+      },
+      heading: (field) => headings.get(field) ?? aliases[field][0],
+      strayCells(row, rowLine) {
+        const stray: ImportIssue[] = [];
+        for (let index = width; index < row.length; index += 1) {
+          if ((row[index] ?? '').trim() !== '') {
+            stray.push({
+              line: rowLine,
+              column: spreadsheetColumn(index),
+              code: 'too_many_cells',
+              message: 'has a value beyond the last heading',
+            });
+            break;
+          }
+        }
+        for (const index of unnamed) {
+          if ((row[index] ?? '').trim() !== '') {
+            stray.push({
+              line: rowLine,
+              column: spreadsheetColumn(index),
+              code: 'unnamed_column',
+              message: 'has a value under an empty heading',
+            });
+          }
+        }
+        return stray;
+      },
+    },
+  };
+}
+
+/** A required column the heading row lacks. */
+export function missingColumn(line: number, name: string, alternatives: string): ImportIssue {
+  return {
+    line,
+    column: name,
+    code: 'missing_column',
+    message: `is a required column and the heading row lacks it (accepted headings: ${alternatives})`,
+  };
+}

@@ -1,0 +1,51 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { type CsvRecord, readCsvUpload, UploadTooLargeError } from './csv-upload.js';
+
+async function recordsOf(text: string | string[], maxBytes?: number): Promise<CsvRecord[]> {
+  const upload = readCsvUpload(Readable.from(Array.isArray(text) ? text : [text]), maxBytes);
+  const records: CsvRecord[] = [];
+  for await (const record of upload.records()) records.push(record);
+  return records;
+}
+
+describe('reading an upload as CSV', () => {
+  it('numbers rows by the line they start on, skipping blank lines and counting quoted line breaks', async () => {
+    const records = await recordsOf(
+      '\uFEFFPPSN,Address\n1234567T,"1 Main St\nGalway"\n\n,\n  \n7654321A,"Flat 2, ""The Mews"""\r\n',
+    );
+    expect(records).toEqual([
+      { line: 1, cells: ['PPSN', 'Address'] },
+      { line: 2, cells: ['1234567T', '1 Main St\nGalway'] },
+      { line: 7, cells: ['7654321A', 'Flat 2, "The Mews"'] },
+    ]);
+  });
+
+  it('reports a line that is not valid CSV in its place and reads on', async () => {
+    const records = await recordsOf('a,b\n1,2\n3,"x"y\n5,6\n');
+    expect(records[0]).toEqual({ line: 1, cells: ['a', 'b'] });
+    expect(records[1]).toEqual({ line: 2, cells: ['1', '2'] });
+    expect(records[2]).toMatchObject({ line: 3, malformed: expect.stringContaining('quote') });
+  });
+
+  it('refuses an unclosed quote without swallowing the file into one cell', async () => {
+    const records = await recordsOf(`a,b\n1,"${'x'.repeat(70_000)}\n`);
+    expect(records.at(-1)).toMatchObject({ line: 2, malformed: expect.any(String) });
+  });
+
+  it('hashes exactly the bytes received, however they are split', async () => {
+    const text = 'a,b\n1,2\n3,4\n';
+    const whole = readCsvUpload(Readable.from([text]));
+    for await (const _ of whole.records());
+    const pieces = readCsvUpload(Readable.from(['a,', 'b\n1', ',2\n3,4', '\n']));
+    for await (const _ of pieces.records());
+    expect(pieces.sha256()).toBe(whole.sha256());
+    expect(whole.bytes()).toBe(Buffer.byteLength(text));
+  });
+
+  it('stops at the byte limit', async () => {
+    await expect(recordsOf(['a,b\n', '1,2\n'.repeat(100)], 100)).rejects.toBeInstanceOf(
+      UploadTooLargeError,
+    );
+  });
+});

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { type Readable, Transform } from 'node:stream';
+import { type CsvError, type Options, parse } from 'csv-parse';
+
+/** decisions.md §2: uploads up to 25 MiB. */
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+/** A longer line is refused as malformed: an unclosed quote must not swallow the whole file. */
+const MAX_RECORD_CHARACTERS = 64 * 1024;
+
+interface RowCells {
+  line: number;
+  cells: string[];
+}
+
+/** A row of the file, by the line it starts on (a quoted cell may span lines). */
+export type CsvRecord =
+  | RowCells
+  /** A line that is not valid CSV; its cells are lost. */
+  | { line: number; malformed: string };
+
+export class UploadTooLargeError extends Error {
+  override name = 'UploadTooLargeError';
+  constructor() {
+    super('upload larger than the limit');
+  }
+}
+
+export class UploadAbortedError extends Error {
+  override name = 'UploadAbortedError';
+  constructor() {
+    super('the client stopped sending the upload');
+  }
+}
+
+const MALFORMED_MESSAGES: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'is not valid CSV: a quoted cell is never closed',
+  CSV_INVALID_CLOSING_QUOTE: 'is not valid CSV: a quote inside a quoted cell must be doubled ("")',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE:
+    'is not valid CSV: a quote inside a quoted cell must be doubled ("")',
+  CSV_MAX_RECORD_SIZE: 'is too long to be a row',
+};
+
+/**
+ * Reads an upload as CSV while it arrives: hashes and counts its bytes, refuses it past
+ * `maxBytes`, and yields rows one at a time with the line each starts on. Rows that are entirely
+ * blank are skipped. The upload is piped, never handed to `pipeline`: a failure here must not
+ * destroy the request, whose socket still carries the answer.
+ */
+export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        done(new UploadTooLargeError());
+        return;
+      }
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+
+  // csv-parse reports where a row ends; where it starts follows from where the one before ended.
+  let lastLine = 0;
+  const malformed: Array<{ line: number; malformed: string }> = [];
+  const options: Options<RowCells, string[]> = {
+    bom: true,
+    // Spreadsheets end lines with CRLF, other tools with LF; files pasted together mix them.
+    record_delimiter: ['\r\n', '\n'],
+    relax_column_count: true,
+    skip_empty_lines: false,
+    skip_records_with_error: true,
+    max_record_size: MAX_RECORD_CHARACTERS,
+    on_record: (cells, context) => {
+      const line = lastLine + 1;
+      lastLine = context.lines;
+      return cells.every((cell) => cell.trim() === '') ? null : { line, cells };
+    },
+    on_skip: (error: CsvError | undefined) => {
+      const line = lastLine + 1;
+      lastLine = Math.max(line, (error as { lines?: number } | undefined)?.lines ?? line);
+      malformed.push({
+        line,
+        malformed: MALFORMED_MESSAGES[error?.code ?? ''] ?? 'is not valid CSV',
+      });
+      return undefined;
+    },
+  };
+  // The typings know only string[] records; on_record makes them RowCells.
+  const parser = parse(options as unknown as Options);
+
+  const fail = (error: Error) => parser.destroy(error);
+  const closed = () => {
+    if (!upload.readableEnded) fail(new UploadAbortedError());
+  };
+  upload.on('error', fail);
+  upload.on('close', closed);
+  meter.on('error', fail);
+  upload.pipe(meter).pipe(parser);
+
+  async function* records(): AsyncGenerator<CsvRecord> {
+    try {
+      for await (const record of parser as AsyncIterable<RowCells>) {
+        while (malformed.length > 0 && (malformed[0] as { line: number }).line < record.line) {
+          yield malformed.shift() as CsvRecord;
+        }
+        yield record;
+      }
+      yield* malformed.splice(0);
+    } finally {
+      upload.off('error', fail);
+      upload.off('close', closed);
+      upload.unpipe(meter);
+    }
+  }
+
+  return {
+    records,
+    /** Bytes received so far. */
+    bytes: () => bytes,
+    /** The SHA-256 of the whole upload, hex; call once, after the last record. */
+    sha256: () => hash.digest('hex'),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Cell formats a spreadsheet export produces, turned into what the field rules of the JSON API
+ * take (member-fields.ts), so that a file is held to exactly what a form is. Nothing here uses
+ * floating point: amounts are split into their digits and counted in whole cents.
+ */
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
+
+/**
+ * Euro as people type it: `55000`, `55000.5`, `55000.00`, `55,000.00`, with or without a leading
+ * `€`. At most two decimals; thousands separators only in groups of three. Whole euro are limited
+ * to 13 digits, so that the cents stay an exact JavaScript integer (the field rule caps them far
+ * lower).
+ */
+const EURO = /^(\d{1,3}(?:,\d{3})+|\d{1,13})(?:\.(\d{1,2}))?$/;
+
+export function parseEuroCents(cell: string): Parsed<number> {
+  const text = cell.replace(/^€\s*/, '');
+  if (text.startsWith('-') && EURO.test(text.slice(1).replace(/^€\s*/, ''))) {
+    return { ok: false, code: 'negative_amount', message: 'must not be negative' };
+  }
+  const match = EURO.exec(text);
+  if (!match) {
+    return {
+      ok: false,
+      code: 'invalid_amount',
+      message: 'must be an amount in euro with at most two decimals, e.g. 55000.00',
+    };
+  }
+  const euro = Number((match[1] as string).replaceAll(',', ''));
+  const cents = Number((match[2] ?? '').padEnd(2, '0'));
+  return { ok: true, value: euro * 100 + cents };
+}
+
+/** Whole cents as digits, for a column that already holds cents. */
+export function parseWholeCents(cell: string): Parsed<number> {
+  if (/^-\d+$/.test(cell)) {
+    return { ok: false, code: 'negative_amount', message: 'must not be negative' };
+  }
+  if (!/^\d{1,15}$/.test(cell)) {
+    return { ok: false, code: 'invalid_amount', message: 'must be a whole number of cents' };
+  }
+  return { ok: true, value: Number(cell) };
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const IRISH_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+/**
+ * `YYYY-MM-DD`, or `DD/MM/YYYY` as Irish spreadsheets write dates (day first, never month first),
+ * as `YYYY-MM-DD`. Whether the day exists is left to the field rule, which says so in its words.
+ */
+export function parseCsvDate(cell: string): Parsed<string> {
+  if (ISO_DATE.test(cell)) return { ok: true, value: cell };
+  const irish = IRISH_DATE.exec(cell);
+  if (irish) {
+    const [, day = '', month = '', year = ''] = irish;
+    return { ok: true, value: `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}` };
+  }
+  return {
+    ok: false,
+    code: 'invalid_date',
+    message: 'must be a date as YYYY-MM-DD (or DD/MM/YYYY)',
+  };
+}
+
+/** A pay period, `YYYY-MM`. */
+export function parsePeriod(cell: string): Parsed<string> {
+  if (/^\d{4}-(0[1-9]|1[0-2])$/.test(cell)) return { ok: true, value: cell };
+  return { ok: false, code: 'invalid_period', message: 'must be a pay period as YYYY-MM' };
+}

@@ -1,0 +1,112 @@
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody } from '../../http/http-error.js';
+import { pageOf } from '../../http/pagination.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import type { ImportKindName } from './import-kind.js';
+import {
+  csvBody,
+  importParams,
+  importRejection,
+  importSummary,
+  importView,
+  schemeImportsQuery,
+} from './imports.schemas.js';
+import { type ImportsService, PayloadTooLargeError } from './imports.service.js';
+
+const UPLOADS: Record<ImportKindName, string> = {
+  members:
+    'Import members into a scheme from CSV (docs/imports.md): all rows or none; a 400 lists every bad row by line. BrokerUser and up, or the EmployerAdmin of the scheme’s employer.',
+  contributions:
+    'Import contributions of a scheme’s members from CSV (docs/imports.md): all rows or none; a 400 lists every bad row by line. BrokerUser and up, or the EmployerAdmin of the scheme’s employer.',
+};
+
+function declaredLength(header: string | undefined): number | null {
+  const length = Number(header);
+  return header !== undefined && Number.isSafeInteger(length) ? length : null;
+}
+
+export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> = async (
+  app,
+  { imports },
+) => {
+  // These routes take CSV only, handed over as the stream it arrives as: a file is never held in
+  // memory whole, and the service enforces the 25 MiB limit as it reads. Other bodies get 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+  app.addHook('onReady', () => imports.removeStaleSpoolFiles());
+
+  const tags = ['imports'];
+  for (const kind of Object.keys(UPLOADS) as ImportKindName[]) {
+    app.post(
+      `/api/schemes/:id/${kind}/import`,
+      {
+        schema: {
+          summary: UPLOADS[kind],
+          tags,
+          consumes: ['text/csv'],
+          params: importParams,
+          body: csvBody,
+          response: {
+            201: importView,
+            400: importRejection,
+            403: errorBody,
+            404: errorBody,
+            409: errorBody,
+            413: errorBody,
+            415: errorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        try {
+          const result = await imports.importFile(actorOf(request), {
+            schemeId: request.params.id,
+            kind,
+            upload: request.body as Readable,
+            declaredBytes: declaredLength(request.headers['content-length']),
+          });
+          if (result.status === 'succeeded') return reply.code(201).send(result.import);
+          return reply.code(400).send({
+            error: 'Validation failed',
+            importId: result.importId,
+            issueCount: result.issueCount,
+            issues: result.issues,
+          });
+        } catch (error) {
+          // The rest of an oversized body is never read: the connection cannot carry another
+          // request after this answer.
+          if (error instanceof PayloadTooLargeError) reply.header('connection', 'close');
+          throw error;
+        }
+      },
+    );
+  }
+
+  app.get(
+    '/api/schemes/:id/imports',
+    {
+      schema: {
+        summary: "A scheme's imports, newest first. EmployerUser and up within reach.",
+        tags,
+        params: importParams,
+        querystring: schemeImportsQuery,
+        response: { 200: pageOf(importSummary), 400: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => imports.list(actorOf(request), request.params.id, request.query),
+  );
+  app.get(
+    '/api/imports/:id',
+    {
+      schema: {
+        summary:
+          'One import: its status, progress while it runs (rows read, updated every few thousand rows) and its issues. EmployerUser and up within reach.',
+        tags,
+        params: importParams,
+        response: { 200: importView, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => imports.get(actorOf(request), request.params.id),
+  );
+};

@@ -1,0 +1,488 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { imports, schemes } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { HttpError } from '../../http/http-error.js';
+import { keyset, pageFrom } from '../../http/pagination.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { requireReach, requireRole, requireTenantActor } from '../../tenancy/authorize.js';
+import { createContributionRows } from './contribution-rows.js';
+import { contributionStaging } from './contribution-staging.js';
+import { MAX_UPLOAD_BYTES, readCsvUpload, UploadTooLargeError } from './csv-upload.js';
+import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from './import-issues.js';
+import type { ImportKindName, ImportScope, RowReader, Staging } from './import-kind.js';
+import type { ImportSummary, ImportView, SchemeImportsQuery } from './imports.schemas.js';
+import { createMemberRows } from './member-rows.js';
+import { memberStaging } from './member-staging.js';
+import { createRowIdSource } from './row-ids.js';
+import { removeStaleSpoolFiles, SpoolFile } from './spool-file.js';
+
+/** How often, in rows, a running import records how far it got. */
+const PROGRESS_EVERY_ROWS = 5_000;
+/** Advisory lock namespace: imports into one scheme check and write one at a time. */
+const IMPORT_LOCK_NAMESPACE = 7_201_191;
+
+const ALREADY_IMPORTED = 'This file has already been imported into this scheme';
+
+export class PayloadTooLargeError extends HttpError {
+  constructor() {
+    super(413, 'Payload too large');
+  }
+}
+
+export class AlreadyImportedError extends HttpError {
+  constructor() {
+    super(409, ALREADY_IMPORTED);
+  }
+}
+
+export type ImportResult =
+  | { status: 'succeeded'; import: ImportView }
+  | { status: 'rejected'; importId: string; issues: ImportIssue[]; issueCount: number };
+
+export interface ImportRequest {
+  schemeId: string;
+  kind: ImportKindName;
+  /** The request body as it arrives. */
+  upload: Readable;
+  /** The Content-Length the client declared, when it did. */
+  declaredBytes: number | null;
+}
+
+interface KindParts {
+  rows: (scope: ImportScope, deps: { ppsKeyring: PpsKeyring; nextId: () => string }) => RowReader;
+  staging: Staging;
+}
+
+const KINDS: Record<ImportKindName, KindParts> = {
+  members: { rows: createMemberRows, staging: memberStaging },
+  contributions: { rows: createContributionRows, staging: contributionStaging },
+};
+
+type ImportRow = typeof imports.$inferSelect;
+
+const summaryOf = (row: Omit<ImportRow, 'issues'>): ImportSummary => ({
+  id: row.id,
+  brokerId: row.brokerId,
+  employerId: row.employerId,
+  schemeId: row.schemeId,
+  kind: row.kind as ImportKindName,
+  status: row.status as ImportSummary['status'],
+  fileSha256: row.fileSha256,
+  fileBytes: row.fileBytes,
+  rowsRead: row.rowsRead,
+  rowsWritten: row.rowsWritten,
+  issueCount: row.issueCount,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  finishedAt: row.finishedAt?.toISOString() ?? null,
+});
+
+const viewOf = (row: ImportRow): ImportView => ({
+  ...summaryOf(row),
+  issues: (row.issues as ImportIssue[] | null) ?? null,
+});
+
+/** Every column but the issues, which a list leaves out: they can run to thousands. */
+const { issues: _issues, ...summaryColumns } = getTableColumns(imports);
+
+async function findScheme(tx: Transaction, id: string) {
+  const [row] = await tx
+    .select({ id: schemes.id, brokerId: schemes.brokerId, employerId: schemes.employerId })
+    .from(schemes)
+    .where(and(eq(schemes.id, id), isNull(schemes.deletedAt)));
+  return row;
+}
+
+/**
+ * How one import ended, as recorded on its row and in its audit record. What the file was is
+ * left out when it is not known (the upload broke off): the row keeps the last progress written.
+ */
+interface Outcome {
+  status: 'succeeded' | 'rejected' | 'failed';
+  fileSha256?: string;
+  fileBytes?: number;
+  rowsRead?: number;
+  rowsWritten: number;
+  issues: ImportIssue[] | null;
+  issueCount: number;
+}
+
+/** How the transaction of phase 2 ended. */
+type Phase2 =
+  | { outcome: 'succeeded'; view: ImportView }
+  | { outcome: 'rejected' }
+  | { outcome: 'already imported' };
+
+/** What phase 1 learnt about the file. */
+interface FileRead {
+  headerAccepted: boolean;
+  rowsRead: number;
+  fileBytes: number;
+  fileSha256: string;
+}
+
+const malformedIssue = (record: { line: number; malformed: string }): ImportIssue => ({
+  line: record.line,
+  column: null,
+  code: 'malformed_csv',
+  message: `Line ${record.line} ${record.malformed}`,
+});
+
+/**
+ * Phase 1: the upload as it arrives, one row at a time: each checked, each accepted one appended
+ * to the spool file. No transaction is open meanwhile (PGlite has a single connection, and a
+ * slow client must not hold one); progress is written every few thousand rows in a short one.
+ */
+async function readUpload(
+  upload: Readable,
+  reader: RowReader,
+  spool: SpoolFile,
+  issues: IssueList,
+  progress: (rowsRead: number, fileBytes: number) => Promise<void>,
+): Promise<FileRead> {
+  const csv = readCsvUpload(upload);
+  let headerAccepted: boolean | null = null;
+  let rowsRead = 0;
+  for await (const record of csv.records()) {
+    if (headerAccepted === null) {
+      const found =
+        'cells' in record ? reader.readHeader(record.cells, record.line) : [malformedIssue(record)];
+      issues.addAll(found);
+      headerAccepted = found.length === 0;
+      continue;
+    }
+    // A file refused for its headings is read to its end all the same, so that the answer can
+    // go back on a connection that is still in step, but its rows mean nothing.
+    if (!headerAccepted) continue;
+    rowsRead += 1;
+    if ('malformed' in record) {
+      issues.add(malformedIssue(record));
+    } else {
+      const staged = reader.readRow(record.cells, record.line);
+      if (typeof staged !== 'string') issues.addAll(staged);
+      else if (spool.append(staged)) await spool.flush();
+    }
+    if (rowsRead % PROGRESS_EVERY_ROWS === 0) await progress(rowsRead, csv.bytes());
+  }
+  if (headerAccepted === null) {
+    issues.add({
+      line: 1,
+      column: null,
+      code: 'empty_file',
+      message: 'The file is empty: its first line must name the columns',
+    });
+  } else if (headerAccepted && rowsRead === 0) {
+    issues.add({
+      line: null,
+      column: null,
+      code: 'no_rows',
+      message: 'The file has headings but no rows',
+    });
+  }
+  await spool.finish();
+  return {
+    headerAccepted: headerAccepted === true,
+    rowsRead,
+    fileBytes: csv.bytes(),
+    fileSha256: csv.sha256(),
+  };
+}
+
+export interface ImportsServiceDeps {
+  database: Database;
+  audit: AuditService;
+  ppsKeyring: PpsKeyring;
+  /** Spool files are written under `<dataDir>/tmp`. */
+  dataDir: string;
+  now: () => Date;
+}
+
+/**
+ * Bulk import of members and contributions from CSV (issue 5; decisions.md §3 and §4): BrokerUser
+ * and up in the tenant, or the EmployerAdmin of the scheme's employer, upload; EmployerUser and up
+ * within reach follow an import and read its issues. All rows or none: every row is checked before
+ * any is written, and the rows are written in one transaction with one audit record.
+ */
+export function createImportsService({
+  database,
+  audit,
+  ppsKeyring,
+  dataDir,
+  now,
+}: ImportsServiceDeps) {
+  const spoolDirectory = path.join(dataDir, 'tmp');
+  const nextId = createRowIdSource();
+  const reads = createPlatformReadLog(audit);
+
+  /** Ends an import: its row and its one audit record, in the caller's transaction. */
+  async function settle(
+    tx: Transaction,
+    actor: TenantActor,
+    scope: ImportScope,
+    kind: ImportKindName,
+    outcome: Outcome,
+  ): Promise<ImportView> {
+    const at = now();
+    const [row] = await tx
+      .update(imports)
+      .set({ ...outcome, finishedAt: at, updatedAt: at })
+      .where(eq(imports.id, scope.importId))
+      .returning();
+    if (!row) throw new Error('the import row is missing');
+    // Counts and the file's digest only: the audit log keeps no personal data (domain.md, GDPR).
+    await audit.record(tx, actor, {
+      action: `import.${outcome.status}`,
+      entityType: 'import',
+      entityId: scope.importId,
+      tenantId: scope.brokerId,
+      previousState: null,
+      newState: {
+        kind,
+        schemeId: scope.schemeId,
+        status: row.status,
+        fileSha256: row.fileSha256,
+        fileBytes: row.fileBytes,
+        rowsRead: row.rowsRead,
+        rowsWritten: row.rowsWritten,
+        issueCount: row.issueCount,
+      },
+    });
+    return viewOf(row);
+  }
+
+  return {
+    async importFile(actor: ActorContext, request: ImportRequest): Promise<ImportResult> {
+      requireRole(actor, 'EmployerAdmin');
+      const tenantActor = requireTenantActor(actor);
+      // An EmployerAdmin reaches only their own employer's schemes: others read as missing.
+      const scheme = await withActor(database, tenantActor, async (tx) =>
+        requireReach(tenantActor, await findScheme(tx, request.schemeId)),
+      );
+      if (request.declaredBytes !== null && request.declaredBytes > MAX_UPLOAD_BYTES) {
+        throw new PayloadTooLargeError();
+      }
+      const kind = KINDS[request.kind];
+      const scope: ImportScope = {
+        importId: createId(),
+        brokerId: scheme.brokerId,
+        employerId: scheme.employerId,
+        schemeId: scheme.id,
+        userId: tenantActor.userId,
+        at: now(),
+      };
+      // Committed at once, so that the import can be followed while the file arrives.
+      await withActor(database, tenantActor, (tx) =>
+        tx.insert(imports).values({
+          id: scope.importId,
+          brokerId: scope.brokerId,
+          employerId: scope.employerId,
+          schemeId: scope.schemeId,
+          kind: request.kind,
+          status: 'running',
+          createdBy: scope.userId,
+          createdAt: scope.at,
+          updatedAt: scope.at,
+        }),
+      );
+      const settleAlone = (outcome: Outcome) =>
+        withActor(database, tenantActor, (tx) =>
+          settle(tx, tenantActor, scope, request.kind, outcome),
+        );
+      const reader = kind.rows(scope, { ppsKeyring, nextId });
+      const issues = new IssueList();
+      let file: FileRead | null = null;
+      let spool: SpoolFile | null = null;
+      try {
+        spool = await SpoolFile.create(spoolDirectory, scope.importId);
+        const read = await readUpload(
+          request.upload,
+          reader,
+          spool,
+          issues,
+          (rowsRead, fileBytes) =>
+            withActor(database, tenantActor, async (tx) => {
+              await tx
+                .update(imports)
+                .set({ rowsRead, fileBytes, updatedAt: now() })
+                .where(eq(imports.id, scope.importId));
+            }),
+        );
+        file = read;
+        const refused = (): Outcome => ({
+          status: 'rejected',
+          fileSha256: read.fileSha256,
+          fileBytes: read.fileBytes,
+          rowsRead: read.rowsRead,
+          rowsWritten: 0,
+          issues: issues.sorted(),
+          issueCount: issues.count,
+        });
+        const rejected = (): ImportResult => ({
+          status: 'rejected',
+          importId: scope.importId,
+          issues: issues.sorted(),
+          issueCount: issues.count,
+        });
+        if (!read.headerAccepted || read.rowsRead === 0) {
+          await settleAlone(refused());
+          return rejected();
+        }
+
+        // Phase 2, one transaction: all rows or none.
+        const stagedFile = spool;
+        const ended = await withActor(database, tenantActor, async (tx): Promise<Phase2> => {
+          // A second import into this scheme waits here, then sees what the first wrote.
+          await tx.execute(
+            sql`select pg_advisory_xact_lock(${IMPORT_LOCK_NAMESPACE}, hashtext(${scope.schemeId}))`,
+          );
+          const [earlier] = await tx
+            .select({ id: imports.id })
+            .from(imports)
+            .where(
+              and(
+                eq(imports.schemeId, scope.schemeId),
+                eq(imports.kind, request.kind),
+                eq(imports.fileSha256, read.fileSha256),
+                eq(imports.status, 'succeeded'),
+              ),
+            )
+            .limit(1);
+          if (earlier) {
+            await settle(tx, tenantActor, scope, request.kind, {
+              ...refused(),
+              issues: [alreadyImportedIssue()],
+              issueCount: 1,
+            });
+            return { outcome: 'already imported' };
+          }
+          await kind.staging.create(tx);
+          await database.copyFrom(tx, kind.staging.target, stagedFile.path);
+          const found = await kind.staging.findIssues(tx, scope, reader, MAX_LISTED_ISSUES);
+          issues.addFound(found.issues, found.total);
+          if (issues.count > 0) {
+            await settle(tx, tenantActor, scope, request.kind, refused());
+            return { outcome: 'rejected' };
+          }
+          // The import is marked succeeded before its rows are written: the same file uploaded
+          // twice at once meets the unique index on (scheme, kind, digest) here, not halfway.
+          const view = await settle(tx, tenantActor, scope, request.kind, {
+            status: 'succeeded',
+            fileSha256: read.fileSha256,
+            fileBytes: read.fileBytes,
+            rowsRead: read.rowsRead,
+            rowsWritten: reader.rowsToWrite,
+            issues: null,
+            issueCount: 0,
+          });
+          const inserted = await kind.staging.insert(tx, scope);
+          if (inserted !== reader.rowsToWrite) {
+            throw new Error(`import staged ${reader.rowsToWrite} rows and wrote ${inserted}`);
+          }
+          return { outcome: 'succeeded', view };
+        });
+        if (ended.outcome === 'already imported') throw new AlreadyImportedError();
+        if (ended.outcome === 'rejected') return rejected();
+        return { status: 'succeeded', import: ended.view };
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        const received = file
+          ? {
+              fileSha256: file.fileSha256,
+              fileBytes: file.fileBytes,
+              rowsRead: file.rowsRead,
+              rowsWritten: 0,
+            }
+          : { rowsWritten: 0 };
+        if (error instanceof UploadTooLargeError) {
+          await settleAlone({
+            ...received,
+            status: 'rejected',
+            issues: [
+              { line: null, column: null, code: 'too_large', message: 'The file is over 25 MiB' },
+            ],
+            issueCount: 1,
+          });
+          throw new PayloadTooLargeError();
+        }
+        if (isUniqueViolation(error, 'imports_same_file_once_key')) {
+          await settleAlone({
+            ...received,
+            status: 'rejected',
+            issues: [alreadyImportedIssue()],
+            issueCount: 1,
+          });
+          throw new AlreadyImportedError();
+        }
+        // Nothing was written; the import says so if the database still answers. The original
+        // error is the one the client's answer and the log need, not a second one from here.
+        await settleAlone({ ...received, status: 'failed', issues: null, issueCount: 0 }).catch(
+          () => undefined,
+        );
+        throw error;
+      } finally {
+        await spool?.discard();
+      }
+    },
+
+    /** Spool files a crashed process left behind hold personal data: removed at start-up. */
+    removeStaleSpoolFiles: () => removeStaleSpoolFiles(spoolDirectory, now()),
+
+    /** A scheme's imports, newest first. */
+    async list(actor: ActorContext, schemeId: string, query: SchemeImportsQuery) {
+      requireRole(actor, 'EmployerUser');
+      const { after, orderBy, take } = keyset(
+        query,
+        { at: imports.createdAt, id: imports.id },
+        'desc',
+      );
+      const rows = await withActor(database, actor, async (tx) => {
+        const scheme = requireReach(actor, await findScheme(tx, schemeId));
+        const found = await tx
+          .select(summaryColumns)
+          .from(imports)
+          .where(and(eq(imports.schemeId, scheme.id), after))
+          .orderBy(...orderBy)
+          .limit(take);
+        await reads.listed(tx, actor, {
+          entityType: 'import',
+          query: { schemeId, ...query },
+          returned: found.length,
+        });
+        return found;
+      });
+      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: page.items.map(summaryOf), nextCursor: page.nextCursor };
+    },
+
+    /** One import with its issues: how an upload is followed while it runs. */
+    async get(actor: ActorContext, id: string): Promise<ImportView> {
+      requireRole(actor, 'EmployerUser');
+      const row = await withActor(database, actor, async (tx) => {
+        const [found] = await tx.select().from(imports).where(eq(imports.id, id));
+        const reached = requireReach(actor, found);
+        await reads.viewed(tx, actor, {
+          entityType: 'import',
+          entityId: reached.id,
+          tenantId: reached.brokerId,
+        });
+        return reached;
+      });
+      return viewOf(row);
+    },
+  };
+}
+
+function alreadyImportedIssue(): ImportIssue {
+  return { line: null, column: null, code: 'already_imported', message: ALREADY_IMPORTED };
+}
+
+export type ImportsService = ReturnType<typeof createImportsService>;

@@ -1,0 +1,224 @@
+import { z } from 'zod';
+import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import { checkMemberDates, memberFieldShape } from '../members/member-fields.js';
+import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
+import { parseCsvDate, parseEuroCents, parseWholeCents } from './csv-values.js';
+import type { ImportIssue } from './import-issues.js';
+import type { ImportScope, RowReader } from './import-kind.js';
+import type { createRowIdSource } from './row-ids.js';
+import { copyHexArray, copyLine } from './spool-file.js';
+
+type MemberColumn =
+  | 'ppsNumber'
+  | 'firstName'
+  | 'lastName'
+  | 'dateOfBirth'
+  | 'email'
+  | 'address'
+  | 'dateJoined'
+  | 'salary'
+  | 'salaryCents'
+  | 'status';
+
+/** The columns of a members file and the headings each may carry (docs/imports.md). */
+export const MEMBER_COLUMNS: ColumnAliases<MemberColumn> = {
+  ppsNumber: ['PPSN', 'PPS No', 'PPS Number', 'PPS', 'PPS Num'],
+  firstName: ['First Name', 'Forename', 'Given Name', 'First'],
+  lastName: ['Surname', 'Last Name', 'Family Name', 'Last'],
+  dateOfBirth: ['Date of Birth', 'DOB', 'Birth Date', 'Birthdate'],
+  email: ['Email', 'Email Address'],
+  address: ['Address', 'Postal Address'],
+  dateJoined: ['Date Joined', 'Join Date', 'Joined', 'Joining Date', 'Date of Joining'],
+  salary: ['Salary', 'Annual Salary', 'Salary EUR'],
+  salaryCents: ['Salary Cents'],
+  status: ['Status', 'Member Status'],
+};
+
+const REQUIRED_TEXT = ['ppsNumber', 'firstName', 'lastName'] as const;
+const DATES = ['dateOfBirth', 'dateJoined'] as const;
+
+/** Codes for refusals by the field rules, by field; other fields keep the rule's own kind. */
+const FIELD_CODES: Partial<Record<string, string>> = {
+  ppsNumber: 'invalid_pps_number',
+  dateOfBirth: 'invalid_date',
+  dateJoined: 'invalid_date',
+  email: 'invalid_email',
+  status: 'invalid_status',
+  salaryCents: 'invalid_amount',
+};
+
+/** The columns of the staging table, in the order of each COPY line. */
+export const MEMBER_STAGING_COLUMNS = [
+  'line',
+  'id',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'email',
+  'address',
+  'date_joined',
+  'salary_cents',
+  'status',
+  'pps_encrypted',
+  'pps_lookup',
+  'pps_key_id',
+  'pps_lookups',
+] as const;
+
+/**
+ * Values that pass the field rules, standing in for cells already refused here, so that the rules
+ * still check every other cell of the row. The dates are the widest the rules allow, so that no
+ * check between the two dates fires because of a stand-in.
+ */
+const STAND_INS = {
+  ppsNumber: '6433435F',
+  firstName: 'x',
+  lastName: 'x',
+  dateOfBirth: '1900-01-01',
+};
+
+export interface MemberRowDeps {
+  ppsKeyring: PpsKeyring;
+  nextId: ReturnType<typeof createRowIdSource>;
+}
+
+/**
+ * The rows of a members file against the same field rules as POST /api/schemes/:id/members, each
+ * accepted row turned into its staging line: a fresh id, the PPS number sealed to that member
+ * and tenant, and its lookup hashes (the current key's, stored, and every key's, for finding the
+ * number among members sealed before a key rotation).
+ */
+export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowReader {
+  const today = scope.at.toISOString().slice(0, 10);
+  const rules = z
+    .object(memberFieldShape)
+    .superRefine((fields, context) => checkMemberDates(fields, today, context));
+  let columns: Columns<MemberColumn> | null = null;
+  let salaryColumn: 'salary' | 'salaryCents' = 'salary';
+  let rowsToWrite = 0;
+
+  return {
+    get rowsToWrite() {
+      return rowsToWrite;
+    },
+    heading: (field) => (columns ? columns.heading(field as MemberColumn) : field),
+
+    readHeader(cells, line) {
+      const read = readHeadings(cells, line, MEMBER_COLUMNS);
+      columns = read.columns;
+      const issues = read.issues;
+      for (const field of [...REQUIRED_TEXT, ...DATES]) {
+        if (!read.columns.has(field)) {
+          issues.push(
+            missingColumn(line, MEMBER_COLUMNS[field][0], MEMBER_COLUMNS[field].join(', ')),
+          );
+        }
+      }
+      if (read.columns.has('salary') && read.columns.has('salaryCents')) {
+        issues.push({
+          line,
+          column: read.columns.heading('salaryCents'),
+          code: 'duplicate_column',
+          message: `names the salary a second time; keep either ${read.columns.heading('salary')} (euro) or this column (cents)`,
+        });
+      } else if (!read.columns.has('salary') && !read.columns.has('salaryCents')) {
+        issues.push(
+          missingColumn(
+            line,
+            MEMBER_COLUMNS.salary[0],
+            [...MEMBER_COLUMNS.salary, ...MEMBER_COLUMNS.salaryCents].join(', '),
+          ),
+        );
+      }
+      salaryColumn = read.columns.has('salaryCents') ? 'salaryCents' : 'salary';
+      return issues;
+    },
+
+    readRow(cells, line) {
+      if (columns === null) throw new Error('readRow before readHeader');
+      const layout = columns;
+      const issues: ImportIssue[] = layout.strayCells(cells, line);
+      const refused = new Set<string>();
+      const refuse = (field: MemberColumn, code: string, message: string) => {
+        issues.push({ line, column: layout.heading(field), code, message });
+        refused.add(field === 'salary' ? 'salaryCents' : field);
+      };
+      const text = (field: MemberColumn) => layout.cell(cells, field);
+
+      for (const field of REQUIRED_TEXT) {
+        if (text(field) === '') refuse(field, 'required', 'is required');
+      }
+      const dates: Record<(typeof DATES)[number], string> = {
+        dateOfBirth: STAND_INS.dateOfBirth,
+        dateJoined: today,
+      };
+      for (const field of DATES) {
+        const cell = text(field);
+        const parsed = cell === '' ? null : parseCsvDate(cell);
+        if (parsed === null) refuse(field, 'required', 'is required');
+        else if (!parsed.ok) refuse(field, parsed.code, parsed.message);
+        else dates[field] = parsed.value;
+      }
+      let salaryCents = 0;
+      const salaryCell = text(salaryColumn);
+      if (salaryCell === '') {
+        refuse(salaryColumn, 'required', 'is required');
+      } else {
+        const parsed =
+          salaryColumn === 'salary' ? parseEuroCents(salaryCell) : parseWholeCents(salaryCell);
+        if (parsed.ok) salaryCents = parsed.value;
+        else refuse(salaryColumn, parsed.code, parsed.message);
+      }
+
+      const checked = rules.safeParse({
+        ppsNumber: refused.has('ppsNumber') ? STAND_INS.ppsNumber : text('ppsNumber'),
+        firstName: refused.has('firstName') ? STAND_INS.firstName : text('firstName'),
+        lastName: refused.has('lastName') ? STAND_INS.lastName : text('lastName'),
+        dateOfBirth: dates.dateOfBirth,
+        dateJoined: dates.dateJoined,
+        email: text('email') || null,
+        address: text('address') || null,
+        salaryCents,
+        status: text('status').toLowerCase() || undefined,
+      });
+      if (!checked.success) {
+        for (const issue of checked.error.issues) {
+          const field = String(issue.path[0] ?? '');
+          if (refused.has(field)) continue;
+          const column = field === 'salaryCents' ? salaryColumn : (field as MemberColumn);
+          issues.push({
+            line,
+            column: layout.heading(column),
+            code: FIELD_CODES[field] ?? (issue.code === 'too_big' ? 'too_long' : 'invalid_value'),
+            message: issue.message,
+          });
+        }
+      }
+      if (issues.length > 0 || !checked.success) return issues;
+
+      const member = checked.data;
+      const id = deps.nextId();
+      const sealed = deps.ppsKeyring.seal(member.ppsNumber, {
+        tenantId: scope.brokerId,
+        memberId: id,
+      });
+      rowsToWrite += 1;
+      return copyLine([
+        line,
+        id,
+        member.firstName,
+        member.lastName,
+        member.dateOfBirth,
+        member.email ?? null,
+        member.address ?? null,
+        member.dateJoined,
+        member.salaryCents,
+        member.status,
+        sealed.encrypted,
+        deps.ppsKeyring.lookup(scope.brokerId, member.ppsNumber),
+        sealed.keyId,
+        copyHexArray(deps.ppsKeyring.lookups(scope.brokerId, member.ppsNumber)),
+      ]);
+    },
+  };
+}
