@@ -1,18 +1,5 @@
-import {
-  Accordion,
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Group,
-  Loader,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { Accordion, Alert, Badge, Code, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { type JsonSchema, schemaText } from './schema-text';
 
 interface Operation {
@@ -37,50 +24,6 @@ const METHOD_COLOURS: Record<string, string> = {
   patch: 'orange',
   delete: 'red',
 };
-
-function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const response = await fetch('/api/auth/signin', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    if (response.ok) return onSignedIn();
-    setProblem(
-      response.status === 429
-        ? 'Too many attempts. Wait a minute and try again.'
-        : 'Invalid email or password',
-    );
-  };
-  return (
-    <form onSubmit={submit}>
-      <Stack maw={360}>
-        <Text>Sign in to read the API reference.</Text>
-        {problem && <Alert color="red">{problem}</Alert>}
-        <TextInput
-          label="E-mail"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-        />
-        <Button type="submit">Sign in</Button>
-      </Stack>
-    </form>
-  );
-}
 
 function OperationDetails({ operation }: { operation: Operation }) {
   const body = operation.requestBody?.content?.['application/json']?.schema;
@@ -122,20 +65,16 @@ function OperationDetails({ operation }: { operation: Operation }) {
   );
 }
 
-/** The OpenAPI description of /openapi.json, readable by signed-in users. */
+/** The OpenAPI description of /openapi.json, for signed-in users (the layout sees to that). */
 export function ApiReference() {
-  const [state, setState] = useState<'loading' | 'signed-out' | OpenApi>('loading');
-  const load = useCallback(async () => {
-    const session = await (await fetch('/api/auth/session')).json();
-    if (!session.user) return setState('signed-out');
-    setState(await (await fetch('/openapi.json')).json());
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  if (state === 'loading') return <Loader aria-label="Loading" />;
-  if (state === 'signed-out') return <SignIn onSignedIn={load} />;
+  const description = useQuery({
+    queryKey: ['openapi'],
+    queryFn: async () => (await fetch('/openapi.json')).json() as Promise<OpenApi>,
+  });
+  if (description.isPending) return <Loader aria-label="Loading" />;
+  if (description.isError)
+    return <Alert color="red">The API description could not be loaded.</Alert>;
+  const state = description.data;
   const operations = Object.entries(state.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
   );

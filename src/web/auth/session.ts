@@ -1,0 +1,37 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api/client';
+import type { Me, SessionUser } from '../api/types';
+
+export const SESSION_KEY = ['session'] as const;
+
+/** Who is signed in: the session user, with their account (name, member record) when there is one. */
+export interface Session {
+  user: SessionUser;
+  account: Me;
+}
+
+export async function loadSession(): Promise<Session | null> {
+  const { user } = await api<{ user: SessionUser | null }>('GET', '/api/auth/session');
+  if (!user) return null;
+  return { user, account: await api<Me>('GET', '/api/me') };
+}
+
+export function useSession() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 60_000 });
+}
+
+/** The signed-in session; only pages under the signed-in layout use it. */
+export function useSignedIn(): Session {
+  const { data } = useSession();
+  if (!data) throw new Error('useSignedIn outside the signed-in layout');
+  return data;
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return async () => {
+    await api('POST', '/api/auth/signout').catch(() => undefined);
+    client.clear();
+    window.location.assign('/signin');
+  };
+}

@@ -1,0 +1,44 @@
+import type { Role } from '../api/types';
+import type { Session } from '../auth/session';
+
+export interface NavItem {
+  label: string;
+  to: string;
+}
+
+/** What each role works on (issue 6): the navigation shows exactly that. */
+export function navigationFor({ user, account }: Session): NavItem[] {
+  const byRole: Record<Role, NavItem[]> = {
+    SuperAdmin: [
+      { label: 'Brokers', to: '/brokers' },
+      { label: 'Audit log', to: '/audit' },
+    ],
+    BrokerAdmin: [
+      { label: 'Dashboard', to: '/dashboard' },
+      { label: 'Employers', to: '/employers' },
+      { label: 'Schemes', to: '/schemes' },
+      { label: 'Users', to: '/users' },
+      { label: 'Audit log', to: '/audit' },
+    ],
+    BrokerUser: [
+      { label: 'Dashboard', to: '/dashboard' },
+      { label: 'Employers', to: '/employers' },
+      { label: 'Schemes', to: '/schemes' },
+    ],
+    EmployerAdmin: [
+      { label: 'My employer', to: `/employers/${user.employerId}` },
+      { label: 'Schemes', to: '/schemes' },
+    ],
+    EmployerUser: [
+      { label: 'My employer', to: `/employers/${user.employerId}` },
+      { label: 'Schemes', to: '/schemes' },
+    ],
+    Member: account.memberId ? [{ label: 'My pension', to: `/members/${account.memberId}` }] : [],
+  };
+  return [...byRole[user.role], { label: 'API reference', to: '/api-reference' }];
+}
+
+/** Where a role lands after signing in. */
+export function homeOf(session: Session): string {
+  return navigationFor(session)[0]?.to ?? '/api-reference';
+}

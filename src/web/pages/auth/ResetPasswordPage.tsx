@@ -1,0 +1,96 @@
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api } from '../../api/client';
+import { AuthCard } from './AuthCard';
+
+/** The token travels in the link's fragment, which browsers never send to a server or a referrer. */
+function tokenFromLink(): string {
+  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+}
+
+export function ResetPasswordPage() {
+  const [token] = useState(tokenFromLink);
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    if (password !== confirmation) {
+      setProblem('The two passwords do not match.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const { message } = await api<{ message: string }>('POST', '/api/auth/reset-password', {
+        token,
+        password,
+      });
+      // The token is spent: keep it out of the address bar and the history.
+      window.history.replaceState(null, '', '/reset-password');
+      setDone(message);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 429) {
+        setProblem('Too many attempts. Please wait a few minutes and try again.');
+      } else if (error instanceof ApiError && error.issues.length > 0) {
+        setProblem(error.issues.map((issue) => `Password ${issue.message}.`).join(' '));
+      } else {
+        setProblem('This link is invalid, used or expired. Ask for a new one.');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Choose a new password">
+      {done ? (
+        <Alert color="green" role="status">
+          {done}
+        </Alert>
+      ) : token === '' ? (
+        <Alert color="red" role="alert">
+          This page needs the link from your e-mail. Ask for a new one if it has expired.
+        </Alert>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            {problem && (
+              <Alert color="red" role="alert">
+                {problem}
+              </Alert>
+            )}
+            <PasswordInput
+              label="New password"
+              description="At least 12 characters; a common password is refused."
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
+            <PasswordInput
+              label="New password again"
+              autoComplete="new-password"
+              required
+              value={confirmation}
+              onChange={(event) => setConfirmation(event.currentTarget.value)}
+            />
+            <Button type="submit" loading={busy}>
+              Set password
+            </Button>
+          </Stack>
+        </form>
+      )}
+      <Anchor component={Link} to="/signin" size="sm">
+        Sign in
+      </Anchor>
+      <Anchor component={Link} to="/forgot-password" size="sm">
+        Ask for a new link
+      </Anchor>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,62 @@
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+} from '@tanstack/react-router';
+import { AppLayout } from './layout/AppLayout';
+import { ForgotPasswordPage } from './pages/auth/ForgotPasswordPage';
+import { ResetPasswordPage } from './pages/auth/ResetPasswordPage';
+import { SignInPage } from './pages/auth/SignInPage';
+import { HomeRedirect } from './pages/common/HomeRedirect';
+import { NotFoundPage } from './pages/common/NotFoundPage';
+
+/**
+ * Every screen of the UI. Signed-out pages are in the first bundle; each signed-in page is its
+ * own chunk, loaded when first visited, so the first load stays small.
+ */
+const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPage });
+
+const signIn = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signin',
+  component: SignInPage,
+});
+const forgotPassword = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  component: ForgotPasswordPage,
+});
+const resetPassword = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password',
+  component: ResetPasswordPage,
+});
+
+/** Everything behind sign-in shares the layout, which checks the session. */
+const signedIn = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in',
+  component: AppLayout,
+});
+const page = (path: string, load: Parameters<typeof lazyRouteComponent>[0], name: string) =>
+  createRoute({ getParentRoute: () => signedIn, path, component: lazyRouteComponent(load, name) });
+
+const routeTree = rootRoute.addChildren([
+  signIn,
+  forgotPassword,
+  resetPassword,
+  signedIn.addChildren([
+    createRoute({ getParentRoute: () => signedIn, path: '/', component: HomeRedirect }),
+    page('/api-reference', () => import('./api-reference/ApiReferencePage'), 'ApiReferencePage'),
+  ]),
+]);
+
+export const router = createRouter({ routeTree, defaultNotFoundComponent: NotFoundPage });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
