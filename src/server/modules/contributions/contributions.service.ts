@@ -51,7 +51,7 @@ const ALREADY_RECORDED =
   'A contribution of this kind is already recorded for this member and period; correct it with an adjustment';
 
 /** Namespace of the per-contribution lock that serialises its corrections. */
-const ADJUSTMENT_LOCK_NAMESPACE = 7_201_191;
+const ADJUSTMENT_LOCK_NAMESPACE = 7_201_192;
 
 export interface ContributionsServiceDeps {
   database: Database;
