@@ -197,6 +197,10 @@ export async function openPostgres(
     db,
     async transaction(prelude, work) {
       const client = await pool.connect();
+      // The pool listens for errors of idle connections only. A connection lost while checked out
+      // (the server terminated the backend) also emits 'error', which without a listener would
+      // end the process; the query in flight is rejected with that error all the same.
+      client.on('error', ignoreConnectionError);
       let failure: Error | undefined;
       try {
         let connectionDb = connectionDbs.get(client);
@@ -218,6 +222,7 @@ export async function openPostgres(
           throw error;
         }
       } finally {
+        client.off('error', ignoreConnectionError);
         // A connection whose rollback failed is in an unknown state: close it rather than reuse it.
         client.release(failure);
       }
@@ -246,6 +251,8 @@ export async function openPostgres(
     close: () => pool.end(),
   };
 }
+
+function ignoreConnectionError(): void {}
 
 /** Larger reads than the 64 KiB default: fewer CopyData messages for the same file. */
 const COPY_READ_BYTES = 1024 * 1024;
