@@ -133,3 +133,17 @@ export function withWrongCheckLetter(ppsNumber: string): string {
   const wrong = CHECK_ALPHABET[(CHECK_ALPHABET.indexOf(letter) + 1) % CHECK_ALPHABET.length];
   return `${ppsNumber.slice(0, 7)}${wrong}${ppsNumber.slice(8)}`;
 }
+
+/** Polls `probe` until it answers something other than null or undefined (at most `ms`). */
+export async function waitFor<T>(
+  probe: () => Promise<T | null | undefined>,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const answer = await probe();
+    if (answer !== null && answer !== undefined) return answer;
+    if (Date.now() > deadline) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,201 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, contributions } from '../../src/server/db/schema.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import {
+  createBroker,
+  createEmployer,
+  createMember,
+  createScheme,
+  createUser,
+} from '../helpers/factories.js';
+import { csvFile, leakedPpsNumbers, upload, withWrongCheckLetter } from '../helpers/imports.js';
+import { newPpsNumber } from '../helpers/pps.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  expect(leakedPpsNumbers(t.logs.text())).toEqual([]);
+  await t.close();
+});
+
+/** A scheme with three members, its EmployerAdmin, and a member of another scheme of the employer. */
+async function schemeWithMembers() {
+  const brokerId = await createBroker(t.database);
+  const employerId = await createEmployer(t.database, brokerId);
+  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+  const otherSchemeId = await createScheme(t.database, { id: employerId, brokerId }, 'Other');
+  const scheme = { brokerId, employerId, schemeId };
+  const people = [
+    await createMember(t.database, scheme),
+    await createMember(t.database, scheme),
+    await createMember(t.database, scheme),
+  ];
+  const elsewhere = await createMember(t.database, { ...scheme, schemeId: otherSchemeId });
+  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
+  return {
+    brokerId,
+    schemeId,
+    people,
+    elsewhere,
+    hr,
+    url: `/api/schemes/${schemeId}/contributions/import`,
+  };
+}
+
+const storedOf = (schemeId: string) =>
+  t.database.db
+    .select()
+    .from(contributions)
+    .where(eq(contributions.schemeId, schemeId))
+    .orderBy(asc(contributions.period), asc(contributions.memberId), asc(contributions.kind));
+
+describe('a contributions file', () => {
+  it('records one row per amount, by PPS number or member id, with the import and its uploader', async () => {
+    const { brokerId, schemeId, people, hr, url } = await schemeWithMembers();
+    const [a, b, c] = people as [(typeof people)[0], (typeof people)[0], (typeof people)[0]];
+    const file = csvFile(
+      ['PPS No', 'Member ID', 'Pay Period', 'Employee', 'Employer', 'AVC'],
+      [
+        {
+          'PPS No': a.ppsNumber,
+          'Pay Period': '2026-01',
+          Employee: '250.00',
+          Employer: '500',
+          AVC: '',
+        },
+        {
+          'Member ID': b.id,
+          'Pay Period': '2026-01',
+          Employee: '1,250.5',
+          Employer: '0',
+          AVC: '100.01',
+        },
+        { 'PPS No': c.ppsNumber, 'Member ID': c.id, 'Pay Period': '2026-01', AVC: '0.99' },
+        {
+          'PPS No': a.ppsNumber.toLowerCase(),
+          'Pay Period': '2026-02',
+          Employee: '250',
+          Employer: '500',
+        },
+      ],
+    );
+    const response = await upload(t, hr, url, file);
+    expect(response.statusCode, response.body).toBe(201);
+    const view = response.json();
+    expect(view).toMatchObject({
+      kind: 'contributions',
+      status: 'succeeded',
+      rowsRead: 4,
+      rowsWritten: 8,
+      createdBy: hr.id,
+    });
+    const stored = await storedOf(schemeId);
+    expect(
+      stored.map((row) => [row.period, row.memberId, row.kind, Number(row.amountCents)]),
+    ).toEqual(
+      [
+        ['2026-01', a.id, 'employee', 25_000],
+        ['2026-01', a.id, 'employer', 50_000],
+        ['2026-01', b.id, 'avc', 10_001],
+        ['2026-01', b.id, 'employee', 125_050],
+        ['2026-01', b.id, 'employer', 0],
+        ['2026-01', c.id, 'avc', 99],
+        ['2026-02', a.id, 'employee', 25_000],
+        ['2026-02', a.id, 'employer', 50_000],
+      ].sort((x, y) => `${x[0]}${x[1]}${x[2]}`.localeCompare(`${y[0]}${y[1]}${y[2]}`)),
+    );
+    for (const row of stored) {
+      expect(row).toMatchObject({ importId: view.id, createdBy: hr.id, brokerId });
+      expect(row.id).toMatch(/^[a-z][0-9a-z]{23}$/);
+    }
+    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, view.id));
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'import.succeeded',
+        actorId: hr.id,
+        actorType: 'EmployerAdmin',
+        newState: expect.objectContaining({ kind: 'contributions', rowsWritten: 8 }),
+      }),
+    ]);
+    expect(leakedPpsNumbers(JSON.stringify(audit))).toEqual([]);
+  });
+
+  it('reports every bad row with its line and writes nothing', async () => {
+    const { schemeId, people, elsewhere, hr, url } = await schemeWithMembers();
+    const [a, b] = people as [(typeof people)[0], (typeof people)[0]];
+    const recorded = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee'],
+        [{ PPSN: b.ppsNumber, Period: '2026-03', Employee: '10' }],
+      ),
+    );
+    expect(recorded.statusCode).toBe(201);
+    const headings = ['PPSN', 'Member ID', 'Period', 'Employee', 'Employer', 'AVC'];
+    const file = csvFile(headings, [
+      { PPSN: a.ppsNumber, Period: '2026-03', Employee: '100' }, // 2: fine
+      { PPSN: newPpsNumber(), Period: '2026-03', Employee: '100' }, // 3: no such member
+      { PPSN: elsewhere.ppsNumber, Period: '2026-03', Employee: '100' }, // 4: member of another scheme
+      { 'Member ID': 'nosuchmember0000000000000', Period: '2026-03', Employer: '1' }, // 5
+      { 'Member ID': a.id, Period: '2026-03', Employee: '5' }, // 6: same member, period, kind as 2
+      { PPSN: b.ppsNumber, Period: '2026-03', Employee: '10' }, // 7: already recorded
+      { PPSN: a.ppsNumber, Period: '2026-04', Employee: '-10' }, // 8
+      { PPSN: a.ppsNumber, Period: '2026-05', Employer: '12.345' }, // 9
+      { PPSN: a.ppsNumber, Period: '04/2026', AVC: '1' }, // 10
+      { Period: '2026-06', Employee: '1' }, // 11: no member named
+      { PPSN: a.ppsNumber, Period: '2026-07' }, // 12: no amount
+      { PPSN: withWrongCheckLetter(a.ppsNumber), Period: '2026-08', AVC: '1' }, // 13
+      { PPSN: b.ppsNumber, 'Member ID': a.id, Period: '2026-09', AVC: '1' }, // 14: disagree
+      { PPSN: a.ppsNumber, Period: '', Employee: '1' }, // 15
+    ]);
+    const before = (await storedOf(schemeId)).length;
+    const response = await upload(t, hr, url, file);
+    expect(response.statusCode).toBe(400);
+    expect(
+      response
+        .json()
+        .issues.map(
+          (issue: { line: number; column: string | null; code: string }) =>
+            `${issue.line} ${issue.column} ${issue.code}`,
+        ),
+    ).toEqual([
+      '3 PPSN unknown_member',
+      '4 PPSN unknown_member',
+      '5 Member ID unknown_member',
+      '6 Employee duplicate_in_file',
+      '7 Employee already_recorded',
+      '8 Employee negative_amount',
+      '9 Employer invalid_amount',
+      '10 Period invalid_period',
+      '11 PPSN required',
+      '12 null no_amount',
+      '13 PPSN invalid_pps_number',
+      '14 Member ID unknown_member',
+      '15 Period required',
+    ]);
+    expect(response.json().issues[3].message).toBe('repeats the member, period and kind of line 2');
+    expect(leakedPpsNumbers(response.body)).toEqual([]);
+    expect(await storedOf(schemeId)).toHaveLength(before);
+  });
+
+  it('needs a member column, a period and at least one amount column', async () => {
+    const { hr, url } = await schemeWithMembers();
+    const response = await upload(
+      t,
+      hr,
+      url,
+      csvFile(['Name', 'Month'], [{ Name: 'x', Month: '2026-01' }]),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(
+      response
+        .json()
+        .issues.map((issue: { code: string; column: string }) => `${issue.column} ${issue.code}`),
+    ).toEqual(['Employee missing_column', 'Name unknown_column', 'PPSN missing_column']);
+  });
+});
