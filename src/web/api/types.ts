@@ -118,3 +118,37 @@ export interface AuditRecord {
   previousState: unknown;
   newState: unknown;
 }
+
+export type ImportKind = 'members' | 'contributions';
+export type ImportStatus = 'running' | 'succeeded' | 'rejected' | 'failed';
+
+/** What is wrong with an uploaded file; `line` and `column` are null for the file as a whole. */
+export interface ImportIssue {
+  line: number | null;
+  column: string | null;
+  code: string;
+  message: string;
+}
+
+/** An import as a scheme's list shows it (GET /api/schemes/:id/imports). */
+export interface ImportSummary {
+  id: string;
+  schemeId: string;
+  kind: ImportKind;
+  status: ImportStatus;
+  fileSha256: string | null;
+  /** Bytes read so far while it runs; the whole file's size once it has arrived. */
+  fileBytes: number;
+  rowsRead: number;
+  rowsWritten: number;
+  issueCount: number;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/** One import with its issues (GET /api/imports/:id): every bad row, up to 10,000. */
+export interface ImportDetail extends ImportSummary {
+  issues: ImportIssue[] | null;
+}

@@ -42,7 +42,7 @@ export function CursorTable<T extends { id: string }>({
       ),
     getNextPageParam: (last) => last.nextCursor,
   });
-  if (pages.isPending) return <Loader aria-label="Loading" />;
+  if (pages.isPending) return <Loader role="status" aria-label="Loading" />;
   if (pages.isError) return <Alert color="red">{describeError(pages.error)}</Alert>;
   const rows = pages.data.pages.flatMap((page) => page.items);
   const sortColumn = columns.find((column) => column.key === sort?.key);
