@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { DEV_ACCOUNTS, latestMailTo } from '../helpers/built-server.js';
+import {
+  browserSuiteSkipReason,
+  field,
+  JOURNEY_TIMEOUT,
+  see,
+  shownText,
+  signInThroughForm,
+  useE2e,
+} from '../helpers/e2e.js';
+import { resetTokenIn } from '../helpers/mail.js';
+
+/** Signed-out pages in a real browser against the built server: issue 6's generic messages. */
+describe.skipIf(browserSuiteSkipReason)(
+  'signing in, out and back in',
+  { timeout: JOURNEY_TIMEOUT },
+  () => {
+    const e2e = useE2e('auth');
+
+    it('signs a BrokerAdmin in through the form onto their start page, and out again', async () => {
+      const { page } = await e2e.open();
+      await page.goto('/signin');
+      await see(page.getByRole('heading', { name: 'Sign in' }));
+      await e2e.checkPage(page, 'signin');
+
+      await signInThroughForm(page, DEV_ACCOUNTS.brokerAdmin);
+      expect(new URL(page.url()).pathname).toBe('/dashboard');
+      const navigation = page.getByRole('navigation', { name: 'Main' });
+      for (const item of ['Dashboard', 'Employers', 'Schemes', 'Users', 'Audit log']) {
+        await see(navigation.getByRole('link', { name: item }));
+      }
+      // A BrokerAdmin administers no broker firms: that is the SuperAdmin's navigation.
+      expect(await navigation.getByRole('link', { name: 'Brokers' }).count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL('**/signin');
+      // The session is over on the server too: a signed-in page sends the visitor back.
+      await page.goto('/employers');
+      await page.waitForURL('**/signin');
+      await see(page.getByRole('heading', { name: 'Sign in' }));
+    });
+
+    it('answers a wrong password and an unknown address with the same generic message', async () => {
+      const { page } = await e2e.open();
+      const messages: string[] = [];
+      for (const attempt of [
+        { email: DEV_ACCOUNTS.superAdmin.email, password: 'not the password at all' },
+        { email: 'nobody-here@example.ie', password: 'not the password at all' },
+      ]) {
+        await page.goto('/signin');
+        await field(page, 'E-mail address').fill(attempt.email);
+        await field(page, 'Password').fill(attempt.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        messages.push(await shownText(page.getByRole('alert')));
+        expect(new URL(page.url()).pathname).toBe('/signin');
+      }
+      expect(messages).toEqual(['Invalid email or password', 'Invalid email or password']);
+      await e2e.checkPage(page, 'signin-failed');
+    });
+
+    it('says clearly that sign-in is rate-limited after five attempts a minute', async () => {
+      // One client address for all six attempts: the limit counts per IP.
+      const { page } = await e2e.open();
+      await page.goto('/signin');
+      await field(page, 'E-mail address').fill('guessing@example.ie');
+      const alerts: string[] = [];
+      for (let attempt = 1; attempt <= 6; attempt += 1) {
+        await field(page, 'Password').fill(`guess number ${attempt}`);
+        const answered = page.waitForResponse((response) =>
+          response.url().endsWith('/api/auth/signin'),
+        );
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await answered;
+        alerts.push(await shownText(page.getByRole('alert')));
+      }
+      expect(alerts.slice(0, 5)).toEqual(Array(5).fill('Invalid email or password'));
+      expect(alerts[5]).toBe('Too many sign-in attempts. Please wait a minute and try again.');
+      await e2e.checkPage(page, 'signin-rate-limited');
+    });
+
+    it('resets a forgotten password from the e-mailed link, then signs in with the new one', async () => {
+      const superAdmin = await e2e.api(DEV_ACCOUNTS.superAdmin);
+      const { items: brokers } = await superAdmin.call<{
+        items: Array<{ id: string; name: string }>;
+      }>('GET', '/api/brokers');
+      const broker = brokers.find((each) => each.name === 'Development Brokers Ltd');
+      const email = 'forgetful.consultant@dev-brokers.example.ie';
+      await superAdmin.call('POST', `/api/brokers/${broker?.id}/users`, {
+        email,
+        name: 'Forgetful Consultant',
+        role: 'BrokerUser',
+        password: 'the first password of this consultant',
+      });
+
+      const { page } = await e2e.open();
+      await page.goto('/signin');
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await see(page.getByRole('heading', { name: 'Reset your password' }));
+      await e2e.checkPage(page, 'forgot-password');
+      await field(page, 'E-mail address').fill(email);
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      // The same answer whether or not the address has an account (the last test shows the other).
+      expect(await shownText(page.getByRole('status'))).toBe(
+        'If an account exists for that e-mail address, a link to reset its password is on its way. Check your inbox.',
+      );
+
+      const token = resetTokenIn((await latestMailTo(e2e.server, email)).text);
+      await page.goto(`/reset-password#token=${token}`);
+      await see(page.getByRole('heading', { name: 'Choose a new password' }));
+      await e2e.checkPage(page, 'reset-password');
+      await field(page, 'New password').fill('a brand new consultant passphrase');
+      await field(page, 'New password again').fill('a brand new consultant passphrase');
+      await page.getByRole('button', { name: 'Set password' }).click();
+      expect(await shownText(page.getByRole('status'))).toBe(
+        'Your password has been reset. Sign in with your new password.',
+      );
+      // The spent token left the address bar.
+      expect(page.url()).not.toContain(token);
+
+      await signInThroughForm(page, { email, password: 'a brand new consultant passphrase' });
+      await see(page.getByRole('button', { name: 'Sign out' }));
+    });
+
+    it('shows the forgot-password answer for an address with no account too', async () => {
+      const { page } = await e2e.open();
+      await page.goto('/forgot-password');
+      await field(page, 'E-mail address').fill('no-account-at-all@example.ie');
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      expect(await shownText(page.getByRole('status'))).toBe(
+        'If an account exists for that e-mail address, a link to reset its password is on its way. Check your inbox.',
+      );
+    });
+  },
+);

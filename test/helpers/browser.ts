@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import {
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  chromium,
+  type Page,
+} from 'playwright-core';
+
+/**
+ * Debian's chromium (`.ci/run` installs it), driven by playwright-core: never a browser build
+ * downloaded by a test tool. CHROMIUM_PATH points elsewhere on a developer's machine.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Why the browser suite cannot run here, or null when it can. Without chromium a developer gets
+ * this line instead of a failure; CI always installs it. On the PostgreSQL pass of CI the suite
+ * would only repeat the PGlite pass (the server under test always runs on PGlite, as issue 6
+ * asks), so it runs once.
+ */
+export const browserSuiteSkipReason: string | null = !existsSync(CHROMIUM_PATH)
+  ? `browser tests skipped: no chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`
+  : process.env.DATABASE_URL
+    ? 'browser tests skipped on the PostgreSQL pass: they run against PGlite, in the PGlite pass'
+    : null;
+
+/**
+ * The flags of node-svc.md: without the background-networking ones chromium tries to reach
+ * Google's hosts at every start, and this machine's closed network refuses each attempt.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A page and what went wrong on it that the page itself would not show. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** CSP violations and uncaught errors, in the order they happened. */
+  problems: string[];
+}
+
+/**
+ * The browser reports a CSP violation twice over: as a console error ("Refused to … because it
+ * violates the following Content Security Policy directive") and as a `securitypolicyviolation`
+ * event, which the init script below turns into a console error of its own so that no kind of
+ * violation (a style, a worker, a frame) can go unheard.
+ */
+const CSP_WATCH = `document.addEventListener('securitypolicyviolation', (event) => {
+  console.error('CSP violation: ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline code'));
+});`;
+
+function problemOf(message: ConsoleMessage): string | null {
+  const text = message.text();
+  if (
+    /Content Security Policy|CSP violation|Refused to (load|execute|apply|connect|frame)/i.test(
+      text,
+    )
+  )
+    return `CSP: ${text}`;
+  // The browser logs every 4xx answer as "Failed to load resource": the journeys cause them on
+  // purpose (a wrong password, another tenant's record), and the page shows what they mean.
+  if (message.type() === 'error' && !text.startsWith('Failed to load resource'))
+    return `console error: ${text}`;
+  return null;
+}
+
+export interface PageOptions {
+  baseURL: string;
+  /**
+   * The client address the server sees (it trusts 127.0.0.1 as a proxy): every context its own,
+   * so that one journey's sign-ins never use up another's per-IP allowance.
+   */
+  clientAddress: string;
+}
+
+/** A fresh context (no cookies) with one page, in Irish English, watched for CSP and errors. */
+export async function openWatchedPage(
+  browser: Browser,
+  { baseURL, clientAddress }: PageOptions,
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'en-IE',
+    timezoneId: 'Europe/Dublin',
+    viewport: { width: 1280, height: 860 },
+    extraHTTPHeaders: { 'x-forwarded-for': clientAddress },
+  });
+  // Generous for a loaded 2-core machine; a step that never happens still fails.
+  context.setDefaultTimeout(20_000);
+  await context.addInitScript(CSP_WATCH);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    const problem = problemOf(message);
+    if (problem) problems.push(`${problem} (on ${page.url()})`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message} (on ${page.url()})`));
+  return { page, context, problems };
+}
+
+/** Serious and critical axe-core findings on the page as it is now, one line each. */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  // AxeBuilder injects axe-core with page.evaluate, which the page's CSP does not govern.
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+    );
+}
+
+export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
+
+/** Kept as a test artefact (git-ignored), for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,169 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import PostalMime from 'postal-mime';
+import { uniqueClientAddress } from './clients.js';
+import { evidence } from './leak-registry.js';
+
+/** The development accounts of README (APP_ENV test creates them). */
+export const DEV_ACCOUNTS = {
+  superAdmin: { email: 'superadmin@dev.pension-admin.local', password: 'dev-superadmin-password' },
+  brokerAdmin: {
+    email: 'brokeradmin@dev.pension-admin.local',
+    password: 'dev-brokeradmin-password',
+  },
+} as const;
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface BuiltServer {
+  baseUrl: string;
+  dataDir: string;
+  /** Everything the server printed so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const ENTRY = path.resolve('dist/server/main.js');
+const READY = /Pension admin is running at (http:\/\/[\w.]+:\d+)/;
+
+/**
+ * The service as it is deployed: the built `dist/server/main.js` (npm test builds it first) on
+ * PGlite in a data directory of its own, on a free port, with APP_ENV test. It trusts 127.0.0.1
+ * as a proxy so that each test can name its client address in X-Forwarded-For and the per-IP
+ * rate limits count each journey apart. Its log joins the file's leak scan (PPS numbers).
+ */
+export async function startBuiltServer(): Promise<BuiltServer> {
+  if (!existsSync(ENTRY) || !existsSync(path.resolve('dist/web/index.html'))) {
+    throw new Error('The service is not built: run `npm run build` (npm test does it first)');
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pension-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [ENTRY], {
+    env: {
+      PATH: process.env.PATH,
+      APP_ENV: 'test',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      TRUST_PROXY: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  evidence.logs.push(() => output);
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: string) => {
+      output += chunk;
+      const match = READY.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited early (${code}):\n${output}`)));
+  });
+  return {
+    baseUrl,
+    dataDir,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+  ) {
+    super(`${what} answered ${status}: ${JSON.stringify(body)}`);
+  }
+}
+
+/**
+ * The API as a script would use it (README): signed in with the session token as a bearer
+ * token, each request from its own client address so that seeding never meets a rate limit.
+ * Journeys seed through it whatever they do not themselves create in the browser.
+ */
+export class ApiClient {
+  private constructor(
+    readonly baseUrl: string,
+    readonly token: string,
+    readonly user: { id: string; role: string },
+  ) {}
+
+  static async signIn(baseUrl: string, { email, password }: Credentials): Promise<ApiClient> {
+    const response = await fetch(`${baseUrl}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueClientAddress() },
+      body: JSON.stringify({ email, password }),
+    });
+    const body = (await response.json()) as { user: { id: string; role: string } };
+    const token = /session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+    if (!response.ok || !token) throw new ApiError(response.status, body, `sign-in of ${email}`);
+    return new ApiClient(baseUrl, token, body.user);
+  }
+
+  /** A 2xx answer's body; anything else throws with the status and body. */
+  async call<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+    const response = await this.send(method, url, body);
+    if (response.status >= 300)
+      throw new ApiError(response.status, response.body, `${method} ${url}`);
+    return response.body as T;
+  }
+
+  async send(
+    method: string,
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }> {
+    const csv = typeof body === 'string';
+    const response = await fetch(`${this.baseUrl}${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        'x-forwarded-for': uniqueClientAddress(),
+        ...(body === undefined ? {} : { 'content-type': csv ? 'text/csv' : 'application/json' }),
+      },
+      body: body === undefined ? undefined : csv ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  }
+}
+
+/**
+ * The newest e-mail to `to` in the server's mail folder (APP_ENV test without SMTP_URL writes
+ * each message as an .eml file), parsed; waits for the mail worker to write it.
+ */
+export async function latestMailTo(
+  server: BuiltServer,
+  to: string,
+  timeoutMs = 15_000,
+): Promise<{ subject: string; text: string }> {
+  const folder = path.join(server.dataDir, 'mail');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = existsSync(folder) ? readdirSync(folder).sort().reverse() : [];
+    for (const file of files) {
+      const email = await PostalMime.parse(readFileSync(path.join(folder, file)));
+      if (email.to?.some((address) => address.address === to)) {
+        return { subject: email.subject ?? '', text: email.text ?? '' };
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${to} in ${folder}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,164 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import {
+  browserSuiteSkipReason,
+  launchChromium,
+  openWatchedPage,
+  screenshot,
+  seriousAccessibilityViolations,
+  type WatchedPage,
+} from './browser.js';
+import { ApiClient, type BuiltServer, type Credentials, startBuiltServer } from './built-server.js';
+import { uniqueClientAddress } from './clients.js';
+
+export { browserSuiteSkipReason };
+
+if (browserSuiteSkipReason) console.warn(browserSuiteSkipReason);
+
+/** Long enough for a journey of several pages on a 2-core machine running other suites too. */
+export const JOURNEY_TIMEOUT = 180_000;
+
+export interface E2e {
+  readonly baseUrl: string;
+  readonly server: BuiltServer;
+  /** A signed-out page in a fresh context, from a client address of its own unless given one. */
+  open(clientAddress?: string): Promise<WatchedPage>;
+  /** A page whose context already holds a session of this account (signed in through the API). */
+  openSignedIn(account: Credentials): Promise<WatchedPage>;
+  /** The API, signed in as this account, for seeding what a journey does not create itself. */
+  api(account: Credentials): Promise<ApiClient>;
+  /**
+   * A main page, once it has settled: a screenshot kept as an artefact, then axe-core, which
+   * must find nothing serious or critical (judged when the test ends).
+   */
+  checkPage(page: Page, name: string): Promise<void>;
+}
+
+/**
+ * One server and one browser for the test file (inside a describe that skips when
+ * browserSuiteSkipReason says so). After every test, each page it opened is closed and must have
+ * seen no CSP violation and no uncaught error.
+ */
+export function useE2e(file: string): E2e {
+  let server: BuiltServer | undefined;
+  let browser: Browser | undefined;
+  const pages: WatchedPage[] = [];
+  // One session per account for the file: each sign-in beyond five in fifteen minutes is slowed
+  // down by the account throttle, and one token serves any number of contexts.
+  const sessions = new Map<string, Promise<ApiClient>>();
+  const need = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the e2e server and browser are not started');
+    return value;
+  };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startBuiltServer(), launchChromium()]);
+  }, 120_000);
+
+  // Findings are gathered while a journey goes on and judged after it, so that one run reports
+  // every page's findings rather than the first page's alone.
+  const accessibility: string[] = [];
+  afterEach(async () => {
+    const finished = pages.splice(0);
+    const problems = finished.flatMap((watched) => watched.problems);
+    const violations = accessibility.splice(0);
+    await Promise.all(finished.map((watched) => watched.context.close()));
+    expect(problems, 'CSP violations and uncaught errors in the browser').toEqual([]);
+    expect(violations, 'serious or critical axe-core violations').toEqual([]);
+  });
+
+  afterAll(async () => {
+    sessions.clear();
+    await browser?.close();
+    await server?.stop();
+  }, 60_000);
+
+  const e2e: E2e = {
+    get baseUrl() {
+      return need(server).baseUrl;
+    },
+    get server() {
+      return need(server);
+    },
+    async open(clientAddress = uniqueClientAddress()) {
+      const watched = await openWatchedPage(need(browser), {
+        baseURL: need(server).baseUrl,
+        clientAddress,
+      });
+      pages.push(watched);
+      return watched;
+    },
+    async openSignedIn(account) {
+      const api = await e2e.api(account);
+      const watched = await e2e.open();
+      await watched.context.addCookies([
+        { name: 'session', value: api.token, url: need(server).baseUrl },
+      ]);
+      return watched;
+    },
+    api(account) {
+      let session = sessions.get(account.email);
+      if (!session) {
+        session = ApiClient.signIn(need(server).baseUrl, account);
+        sessions.set(account.email, session);
+        session.catch(() => sessions.delete(account.email));
+      }
+      return session;
+    },
+    async checkPage(page, name) {
+      await settled(page);
+      await screenshot(page, `${file}-${name}`);
+      for (const violation of await seriousAccessibilityViolations(page)) {
+        accessibility.push(`${name}: ${violation}`);
+      }
+    },
+  };
+  return e2e;
+}
+
+/** Until no spinner ("Loading…") is on screen: what a person waits for before reading the page. */
+export async function settled(page: Page): Promise<void> {
+  await expect.poll(() => page.getByLabel(/^Loading/).count(), { timeout: 20_000 }).toBe(0);
+}
+
+/** Fails unless the element shows up (Playwright's auto-waiting), with what was looked for. */
+export async function see(locator: Locator, what?: string): Promise<Locator> {
+  try {
+    await locator.first().waitFor({ state: 'visible' });
+  } catch (error) {
+    throw new Error(`expected to see ${what ?? locator.toString()}: ${(error as Error).message}`);
+  }
+  return locator.first();
+}
+
+/** The text of the element once it shows up, as a person would read it out. */
+export async function shownText(locator: Locator, what?: string): Promise<string> {
+  const element = await see(locator, what);
+  return ((await element.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Fails unless the element goes away. */
+export async function seeNo(locator: Locator, what?: string): Promise<void> {
+  await expect
+    .poll(() => locator.count(), { timeout: 20_000, message: `expected no ${what ?? locator}` })
+    .toBe(0);
+}
+
+/**
+ * The form field whose label reads exactly `label`: a required field's label ends in an
+ * asterisk, and a looser match would also find buttons such as "Toggle password visibility".
+ */
+export function field(page: Page | Locator, label: string): Locator {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+}
+
+/** The sign-in form, as a person fills it; resolves once the page has reached the role's start page. */
+export async function signInThroughForm(page: Page, { email, password }: Credentials) {
+  await page.goto('/signin');
+  await field(page, 'E-mail address').fill(email);
+  await field(page, 'Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // `/` is only a waypoint: it sends each role on to its own start page.
+  await page.waitForURL((url) => url.pathname !== '/signin' && url.pathname !== '/');
+}
