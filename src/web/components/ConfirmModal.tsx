@@ -43,7 +43,13 @@ export function ConfirmModal({
     }
   };
   return (
-    <Modal opened={opened} onClose={close} title={title} centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close dialog' }}
+      opened={opened}
+      onClose={close}
+      title={title}
+      centered
+    >
       <Stack gap="md">
         {children}
         {problem && (
