@@ -1,0 +1,168 @@
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import {
+  Alert,
+  Group,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { api, describeError, type Page, query } from '../../api/client';
+import type { Contribution, ContributionKind } from '../../api/types';
+import { Loading } from '../../components/Loading';
+import { formatCents, formatPeriod } from '../../format';
+
+type Range = '12' | '24' | 'all';
+const RANGES: { value: Range; label: string }[] = [
+  { value: '12', label: '12 months' },
+  { value: '24', label: '24 months' },
+  { value: 'all', label: 'All' },
+];
+
+const KINDS: { kind: ContributionKind; label: string; color: string }[] = [
+  { kind: 'employee', label: 'Employee', color: 'blue.6' },
+  { kind: 'employer', label: 'Employer', color: 'teal.6' },
+  { kind: 'avc', label: 'AVC', color: 'grape.6' },
+];
+
+/** One bar group: a month's totals in cents (money stays in whole cents up to the display). */
+type MonthTotals = { month: string; period: string } & Record<ContributionKind, number>;
+
+const compactEuro = new Intl.NumberFormat('en-IE', {
+  style: 'currency',
+  currency: 'EUR',
+  notation: 'compact',
+});
+
+function monthsBack(count: number): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (count - 1), 1))
+    .toISOString()
+    .slice(0, 7);
+}
+
+function nextMonth(period: string): string {
+  const [year, month] = period.split('-').map(Number);
+  return new Date(Date.UTC(year ?? 1970, month ?? 1, 1)).toISOString().slice(0, 7);
+}
+
+/**
+ * Every contribution of the range, page by page. The API has no totals endpoint, so the months
+ * are summed here; a member has at most a few contributions a month, so even "All" is a handful
+ * of pages.
+ */
+async function loadRange(memberId: string, from: string | undefined): Promise<Contribution[]> {
+  const all: Contribution[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<Contribution> = await api<Page<Contribution>>(
+      'GET',
+      `/api/members/${memberId}/contributions${query({ from, limit: 100, cursor })}`,
+    );
+    all.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return all;
+}
+
+/** Totals per month and kind, every month of the range present, so that gaps show as gaps. */
+function monthlyTotals(contributions: Contribution[], from: string | undefined): MonthTotals[] {
+  if (contributions.length === 0) return [];
+  const byPeriod = new Map<string, Record<ContributionKind, number>>();
+  for (const contribution of contributions) {
+    const totals = byPeriod.get(contribution.period) ?? { employee: 0, employer: 0, avc: 0 };
+    totals[contribution.kind] += contribution.amountCents;
+    byPeriod.set(contribution.period, totals);
+  }
+  const periods = [...byPeriod.keys()].sort();
+  const thisMonth = new Date().toISOString().slice(0, 7);
+  const first = from ?? (periods[0] as string);
+  // Up to this month at least, or to the latest period when payroll ran ahead.
+  const last = [periods.at(-1) as string, thisMonth].sort()[1] as string;
+  const months: MonthTotals[] = [];
+  for (let period = first; period <= last; period = nextMonth(period)) {
+    const totals = byPeriod.get(period) ?? { employee: 0, employer: 0, avc: 0 };
+    months.push({ month: formatPeriod(period), period, ...totals });
+  }
+  return months;
+}
+
+/** The member's monthly contribution totals by kind, as stacked bars with the figures beside. */
+export function ContributionsChart({ memberId }: { memberId: string }) {
+  const [range, setRange] = useState<Range>('24');
+  const headingId = useId();
+  const from = range === 'all' ? undefined : monthsBack(Number(range));
+  const contributions = useQuery({
+    queryKey: ['members', memberId, 'contributions', 'chart', range],
+    queryFn: () => loadRange(memberId, from),
+  });
+  const months = contributions.data ? monthlyTotals(contributions.data, from) : [];
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={4} id={headingId}>
+          Monthly totals by kind
+        </Title>
+        <SegmentedControl
+          aria-label="Period of the chart"
+          size="xs"
+          value={range}
+          onChange={(value) => setRange(value as Range)}
+          data={RANGES}
+        />
+      </Group>
+      {contributions.isPending && <Loading label="Loading the monthly totals" />}
+      {contributions.isError && <Alert color="red">{describeError(contributions.error)}</Alert>}
+      {contributions.isSuccess && months.length === 0 && (
+        <Text c="dimmed">No contributions in this period.</Text>
+      )}
+      {months.length > 0 && (
+        <figure aria-labelledby={headingId} style={{ margin: 0 }}>
+          <BarChart
+            h={260}
+            data={months}
+            dataKey="month"
+            type="stacked"
+            withLegend
+            legendProps={{ verticalAlign: 'bottom' }}
+            series={KINDS.map(({ kind, label, color }) => ({ name: kind, label, color }))}
+            valueFormatter={formatCents}
+            yAxisProps={{
+              tickFormatter: (cents: number) => compactEuro.format(cents / 100),
+              width: 70,
+            }}
+          />
+          <VisuallyHidden>
+            <Table>
+              <Table.Caption>Monthly contribution totals by kind</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Month</Table.Th>
+                  {KINDS.map(({ kind, label }) => (
+                    <Table.Th key={kind}>{label}</Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {months.map((month) => (
+                  <Table.Tr key={month.period}>
+                    <Table.Td>{month.month}</Table.Td>
+                    {KINDS.map(({ kind }) => (
+                      <Table.Td key={kind}>{formatCents(month[kind])}</Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </VisuallyHidden>
+        </figure>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,356 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { api } from '../../api/client';
+import type { Contribution, ContributionKind, Member } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { type Column, CursorTable } from '../../components/CursorTable';
+import { showApiErrors } from '../../components/forms';
+import { Loading } from '../../components/Loading';
+import { canManageScheme } from '../../components/permissions';
+import { formatCents, formatDate, formatPeriod, parseEuro } from '../../format';
+
+/** The chart library is large: it loads with the chart, not with the first page. */
+const ContributionsChart = lazy(() =>
+  import('./ContributionsChart').then((module) => ({ default: module.ContributionsChart })),
+);
+
+/** A year of the three kinds fits on two pages; the chart shows the longer view. */
+const PAGE_SIZE = 25;
+
+export const memberContributionsKey = (memberId: string) =>
+  ['members', memberId, 'contributions'] as const;
+
+export const KIND_LABELS: Record<ContributionKind, string> = {
+  employee: 'Employee',
+  employer: 'Employer',
+  avc: 'AVC',
+};
+const KIND_OPTIONS = (Object.keys(KIND_LABELS) as ContributionKind[]).map((kind) => ({
+  value: kind,
+  label: KIND_LABELS[kind],
+}));
+
+/** "-25.50" or "−25.50" as -2550 cents; null when it is not an amount of money. */
+function parseSignedEuro(text: string): number | null {
+  const trimmed = text.trim();
+  const negative = /^[-−]/.test(trimmed);
+  const cents = parseEuro(negative ? trimmed.slice(1) : trimmed);
+  if (cents === null) return null;
+  return negative ? -cents : cents;
+}
+
+function signedCents(cents: number): string {
+  return cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`;
+}
+
+/**
+ * A member's contributions: the monthly totals by kind as a chart, and every contribution with
+ * its original amount and adjustments as a table, newest period first, 25 at a time. Those who
+ * submit payroll add contributions and correct them with adjustments; amounts are never edited.
+ */
+export function ContributionsPanel({ member }: { member: Member }) {
+  const { user } = useSignedIn();
+  const client = useQueryClient();
+  const manage = canManageScheme(user);
+  const [adding, add] = useDisclosure(false);
+  const [adjusting, setAdjusting] = useState<Contribution | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: memberContributionsKey(member.id) });
+
+  const columns: Column<Contribution>[] = [
+    {
+      key: 'period',
+      header: 'Period',
+      render: (row) => formatPeriod(row.period),
+      sortValue: (row) => row.period,
+    },
+    {
+      key: 'kind',
+      header: 'Kind',
+      render: (row) => KIND_LABELS[row.kind],
+      sortValue: (row) => row.kind,
+    },
+    {
+      key: 'amount',
+      header: 'Amount',
+      render: (row) => formatCents(row.amountCents),
+      sortValue: (row) => row.amountCents,
+    },
+    {
+      key: 'original',
+      header: 'Original',
+      render: (row) => formatCents(row.originalAmountCents),
+      sortValue: (row) => row.originalAmountCents,
+    },
+    {
+      key: 'adjustments',
+      header: 'Adjustments',
+      render: (row) =>
+        row.adjustments.length === 0 ? (
+          '—'
+        ) : (
+          <Stack gap={2}>
+            {row.adjustments.map((adjustment) => (
+              <Text size="sm" key={adjustment.id}>
+                {signedCents(adjustment.deltaCents)}: {adjustment.reason} (
+                {formatDate(adjustment.createdAt)})
+              </Text>
+            ))}
+          </Stack>
+        ),
+    },
+    {
+      key: 'source',
+      header: 'Source',
+      render: (row) => (row.importId ? 'Imported' : 'Entered'),
+    },
+  ];
+  if (manage) {
+    columns.push({
+      key: 'actions',
+      header: 'Actions',
+      render: (row) => (
+        <Button
+          size="compact-sm"
+          variant="default"
+          onClick={() => setAdjusting(row)}
+          aria-label={`Adjust the ${KIND_LABELS[row.kind].toLowerCase()} contribution of ${formatPeriod(row.period)}`}
+        >
+          Adjust
+        </Button>
+      ),
+    });
+  }
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={3}>Contributions</Title>
+        {manage && <Button onClick={add.open}>Add contribution</Button>}
+      </Group>
+      <Paper withBorder p="md">
+        <Suspense fallback={<Loading label="Loading the chart" />}>
+          <ContributionsChart memberId={member.id} />
+        </Suspense>
+      </Paper>
+      <CursorTable<Contribution>
+        queryKey={[...memberContributionsKey(member.id), 'table']}
+        path={`/api/members/${member.id}/contributions?limit=${PAGE_SIZE}`}
+        columns={columns}
+        caption="Contributions, newest pay period first"
+        empty="No contributions have been recorded."
+      />
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={adding}
+        onClose={add.close}
+        title="Add contribution"
+        centered
+      >
+        <AddContributionForm
+          member={member}
+          onDone={async () => {
+            add.close();
+            await refresh();
+          }}
+          onCancel={add.close}
+        />
+      </Modal>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={adjusting !== null}
+        onClose={() => setAdjusting(null)}
+        title="Adjust contribution"
+        centered
+      >
+        {adjusting && (
+          <AdjustmentForm
+            contribution={adjusting}
+            onDone={async () => {
+              setAdjusting(null);
+              await refresh();
+            }}
+            onCancel={() => setAdjusting(null)}
+          />
+        )}
+      </Modal>
+    </Stack>
+  );
+}
+
+function AddContributionForm({
+  member,
+  onDone,
+  onCancel,
+}: {
+  member: Member;
+  onDone: () => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: {
+      period: new Date().toISOString().slice(0, 7),
+      kind: 'employee' as ContributionKind,
+      amountCents: '',
+    },
+    validate: {
+      period: (value) => (value.trim() === '' ? 'is required' : null),
+      amountCents: (value) =>
+        value.trim() === ''
+          ? 'is required'
+          : parseEuro(value) === null
+            ? 'must be an amount in euro, e.g. 250.00'
+            : null,
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      await api<Contribution>('POST', `/api/members/${member.id}/contributions`, {
+        period: values.period,
+        kind: values.kind,
+        amountCents: parseEuro(values.amountCents),
+      });
+      notifications.show({ color: 'green', message: 'Contribution recorded' });
+      await onDone();
+    } catch (error) {
+      setProblem(showApiErrors(form, error));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <TextInput
+          label="Pay period"
+          type="month"
+          placeholder="YYYY-MM"
+          description="The month of the payroll, as YYYY-MM"
+          required
+          {...form.getInputProps('period')}
+        />
+        <Select
+          label="Kind"
+          data={KIND_OPTIONS}
+          allowDeselect={false}
+          {...form.getInputProps('kind')}
+        />
+        <TextInput
+          label="Amount (€)"
+          inputMode="decimal"
+          placeholder="250.00"
+          required
+          {...form.getInputProps('amountCents')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Add contribution
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function AdjustmentForm({
+  contribution,
+  onDone,
+  onCancel,
+}: {
+  contribution: Contribution;
+  onDone: () => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { deltaCents: '', reason: '' },
+    validate: {
+      deltaCents: (value) =>
+        value.trim() === ''
+          ? 'is required'
+          : parseSignedEuro(value) === null
+            ? 'must be an amount in euro, e.g. -25.00 or 10.50'
+            : null,
+      reason: (value) => (value.trim() === '' ? 'is required' : null),
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      await api<Contribution>('POST', `/api/contributions/${contribution.id}/adjustments`, {
+        deltaCents: parseSignedEuro(values.deltaCents),
+        reason: values.reason,
+      });
+      notifications.show({ color: 'green', message: 'Adjustment recorded' });
+      await onDone();
+    } catch (error) {
+      setProblem(showApiErrors(form, error));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Text>
+          {KIND_LABELS[contribution.kind]} contribution of {formatPeriod(contribution.period)}:{' '}
+          {formatCents(contribution.amountCents)} now (originally{' '}
+          {formatCents(contribution.originalAmountCents)}). The recorded amount stays; the
+          adjustment is added to it and recorded in the audit log.
+        </Text>
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <TextInput
+          label="Change (€)"
+          inputMode="decimal"
+          description="A minus sign reduces the amount, e.g. -25.00"
+          required
+          data-autofocus
+          {...form.getInputProps('deltaCents')}
+        />
+        <Textarea
+          label="Reason"
+          required
+          autosize
+          minRows={2}
+          maxLength={500}
+          {...form.getInputProps('reason')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Record adjustment
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

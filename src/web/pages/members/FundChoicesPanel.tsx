@@ -1,0 +1,165 @@
+import { Alert, Badge, Button, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, describeError, type Page } from '../../api/client';
+import type { Fund, FundChoice, Member } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { type Column, CursorTable } from '../../components/CursorTable';
+import { Loading } from '../../components/Loading';
+import { canChooseFunds } from '../../components/permissions';
+import { formatDate, formatDateTime } from '../../format';
+import { FundChoiceEditor } from './FundChoiceEditor';
+
+export const fundChoicesKey = (memberId: string) => ['members', memberId, 'fund-choices'] as const;
+
+/** The open funds of a scheme, every page: a scheme offers a few funds, rarely more than 100. */
+async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
+  const funds: Fund[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<Fund> = await api<Page<Fund>>(
+      'GET',
+      `/api/schemes/${schemeId}/funds?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    funds.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return funds;
+}
+
+const describeAllocations = (choice: FundChoice) =>
+  choice.allocations.map((line) => `${line.fundName} ${line.percent}%`).join(', ');
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function ChoiceState({ choice }: { choice: FundChoice }) {
+  if (choice.current) {
+    return (
+      <Badge color="green" variant="dot">
+        Current
+      </Badge>
+    );
+  }
+  if (choice.effectiveFrom > today()) {
+    return (
+      <Badge color="blue" variant="dot">
+        Scheduled
+      </Badge>
+    );
+  }
+  return (
+    <Badge color="gray" variant="dot">
+      Earlier
+    </Badge>
+  );
+}
+
+const historyColumns: Column<FundChoice>[] = [
+  {
+    key: 'effectiveFrom',
+    header: 'Effective from',
+    render: (choice) => formatDate(choice.effectiveFrom),
+    sortValue: (choice) => choice.effectiveFrom,
+  },
+  { key: 'allocations', header: 'Funds', render: describeAllocations },
+  { key: 'state', header: 'State', render: (choice) => <ChoiceState choice={choice} /> },
+  {
+    key: 'createdAt',
+    header: 'Made',
+    render: (choice) => formatDateTime(choice.createdAt),
+    sortValue: (choice) => choice.createdAt,
+  },
+];
+
+/**
+ * How the member's contributions are invested: the choice in force today, any scheduled one, the
+ * history, and a new choice (the member for themself; the broker's staff and the employer's
+ * administrators for any member; employer users only read).
+ */
+export function FundChoicesPanel({ member }: { member: Member }) {
+  const { user } = useSignedIn();
+  const client = useQueryClient();
+  const [editing, edit] = useDisclosure(false);
+  const mayChoose = canChooseFunds(user);
+  const recent = useQuery({
+    queryKey: [...fundChoicesKey(member.id), 'recent'],
+    queryFn: () => api<Page<FundChoice>>('GET', `/api/members/${member.id}/fund-choices?limit=20`),
+  });
+  const funds = useQuery({
+    queryKey: ['schemes', member.schemeId, 'funds', 'open'],
+    queryFn: () => loadOpenFunds(member.schemeId),
+    enabled: mayChoose,
+  });
+  const current = recent.data?.items.find((choice) => choice.current) ?? null;
+  const scheduled =
+    recent.data?.items.filter((choice) => !choice.current && choice.effectiveFrom > today()) ?? [];
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={3}>Fund choices</Title>
+        {mayChoose && (
+          <Button onClick={edit.open} disabled={!funds.data || funds.data.length === 0}>
+            Change fund choice
+          </Button>
+        )}
+      </Group>
+      {mayChoose && funds.data?.length === 0 && (
+        <Text c="dimmed">The scheme offers no open funds to choose from.</Text>
+      )}
+      {recent.isPending && <Loading label="Loading the fund choices" />}
+      {recent.isError && <Alert color="red">{describeError(recent.error)}</Alert>}
+      {recent.isSuccess && (
+        <Paper withBorder p="md">
+          {current ? (
+            <Stack gap="xs">
+              <Text fw={600}>In force since {formatDate(current.effectiveFrom)}</Text>
+              <List>
+                {current.allocations.map((line) => (
+                  <List.Item key={line.fundId}>
+                    {line.fundName}: {line.percent}%
+                  </List.Item>
+                ))}
+              </List>
+            </Stack>
+          ) : (
+            <Text>No fund choice is in force.</Text>
+          )}
+          {scheduled.map((choice) => (
+            <Text key={choice.id} mt="xs">
+              From {formatDate(choice.effectiveFrom)}: {describeAllocations(choice)}
+            </Text>
+          ))}
+        </Paper>
+      )}
+      <CursorTable<FundChoice>
+        queryKey={[...fundChoicesKey(member.id), 'history']}
+        path={`/api/members/${member.id}/fund-choices?limit=20`}
+        columns={historyColumns}
+        caption="Every fund choice, newest first"
+        empty="No fund choice has been made."
+      />
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={editing}
+        onClose={edit.close}
+        title="Change fund choice"
+        size="lg"
+        centered
+      >
+        {funds.data && (
+          <FundChoiceEditor
+            memberId={member.id}
+            funds={funds.data}
+            current={current}
+            onSaved={async () => {
+              edit.close();
+              await client.invalidateQueries({ queryKey: fundChoicesKey(member.id) });
+            }}
+            onCancel={edit.close}
+          />
+        )}
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,178 @@
+import { Anchor, Button, DataList, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api, describeError } from '../../api/client';
+import type { Member } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import {
+  canDelete,
+  canExportMember,
+  canManageScheme,
+  canRevealPps,
+} from '../../components/permissions';
+import { formatCents, formatDate } from '../../format';
+import { useScheme } from '../schemes/SchemeQueries';
+import { type MemberBody, MemberForm } from './MemberForm';
+import { MemberStatusBadge } from './MemberStatusBadge';
+import { PpsReveal } from './PpsReveal';
+
+export const memberKey = (memberId: string) => ['members', memberId] as const;
+
+/** Saves the GDPR export as a file: the service's JSON document, as it answered it. */
+async function downloadExport(member: Member): Promise<void> {
+  const data = await api<unknown>('GET', `/api/members/${member.id}/export`);
+  const url = URL.createObjectURL(
+    new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
+  );
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `member-${member.id}.json`;
+  // Firefox starts a download only from a link in the document, and only after this task ends.
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The member's name as the page heading, their record, and correcting, deleting and exporting it. */
+export function MemberDetails({ member }: { member: Member }) {
+  const { user, account } = useSignedIn();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [editing, edit] = useDisclosure(false);
+  const [deleting, askDelete] = useDisclosure(false);
+  const [exporting, setExporting] = useState(false);
+  const isMember = user.role === 'Member';
+  // A Member cannot read their scheme's record, only their own.
+  const scheme = useScheme(member.schemeId, !isMember);
+  const fullName = `${member.firstName} ${member.lastName}`;
+
+  const save = async (body: MemberBody) => {
+    const saved = await api<Member>('PATCH', `/api/members/${member.id}`, body);
+    client.setQueryData(memberKey(member.id), saved);
+    void client.invalidateQueries({ queryKey: ['schemes', member.schemeId, 'members'] });
+    notifications.show({ color: 'green', message: 'Member saved' });
+    edit.close();
+  };
+
+  const remove = async () => {
+    await api('DELETE', `/api/members/${member.id}`);
+    notifications.show({ color: 'green', message: `${fullName} deleted` });
+    // Leave first: refreshing the deleted member while the page is shown would answer 404.
+    await navigate({ to: '/schemes/$schemeId', params: { schemeId: member.schemeId } });
+    client.removeQueries({ queryKey: memberKey(member.id) });
+    void client.invalidateQueries({ queryKey: ['schemes', member.schemeId, 'members'] });
+  };
+
+  const exportData = async () => {
+    setExporting(true);
+    try {
+      await downloadExport(member);
+      notifications.show({ color: 'green', message: 'The data export was downloaded' });
+    } catch (error) {
+      notifications.show({ color: 'red', message: describeError(error) });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" align="flex-start">
+        <Group gap="sm">
+          <Title order={2}>{fullName}</Title>
+          <MemberStatusBadge status={member.status} />
+        </Group>
+        <Group gap="xs">
+          {canManageScheme(user) && (
+            <Button variant="default" onClick={edit.open}>
+              Edit member
+            </Button>
+          )}
+          {canExportMember(user, member.id, account.memberId) && (
+            <Button variant="default" onClick={exportData} loading={exporting}>
+              {isMember ? 'Download my data' : 'Export data (GDPR)'}
+            </Button>
+          )}
+          {canDelete(user) && (
+            <Button color="red" variant="light" onClick={askDelete.open}>
+              Delete member
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <DataList labelWidth="10rem">
+        {!isMember && (
+          <DataList.Item>
+            <DataList.ItemLabel>Scheme</DataList.ItemLabel>
+            <DataList.ItemValue>
+              <Anchor component={Link} to={`/schemes/${member.schemeId}`}>
+                {scheme.data?.name ?? 'The member’s scheme'}
+              </Anchor>
+            </DataList.ItemValue>
+          </DataList.Item>
+        )}
+        <DataList.Item>
+          <DataList.ItemLabel>Date of birth</DataList.ItemLabel>
+          <DataList.ItemValue>{formatDate(member.dateOfBirth)}</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Date joined</DataList.ItemLabel>
+          <DataList.ItemValue>{formatDate(member.dateJoined)}</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Salary</DataList.ItemLabel>
+          <DataList.ItemValue>{formatCents(member.salaryCents)} a year</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>E-mail address</DataList.ItemLabel>
+          <DataList.ItemValue>{member.email ?? '—'}</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Postal address</DataList.ItemLabel>
+          <DataList.ItemValue style={{ whiteSpace: 'pre-line' }}>
+            {member.address ?? '—'}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>PPS number</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <PpsReveal key={member.id} memberId={member.id} canReveal={canRevealPps(user)} />
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Last changed</DataList.ItemLabel>
+          <DataList.ItemValue>{formatDate(member.updatedAt)}</DataList.ItemValue>
+        </DataList.Item>
+      </DataList>
+
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={editing}
+        onClose={edit.close}
+        title="Edit member"
+        size="lg"
+        centered
+      >
+        <MemberForm member={member} submitLabel="Save" onSubmit={save} onCancel={edit.close} />
+      </Modal>
+      <ConfirmModal
+        opened={deleting}
+        onClose={askDelete.close}
+        title="Delete member"
+        confirmLabel="Delete member"
+        onConfirm={remove}
+      >
+        <Text>
+          Delete {fullName}? The member disappears from every list and page. The record, their
+          contributions and fund choices are kept for the retention period, and the deletion is
+          recorded in the audit log.
+        </Text>
+      </ConfirmModal>
+    </Stack>
+  );
+}

@@ -1,0 +1,215 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import type { Member, MemberStatus } from '../../api/types';
+import { showApiErrors } from '../../components/forms';
+import { parseEuro } from '../../format';
+
+export const MEMBER_STATUS_OPTIONS: { value: MemberStatus; label: string }[] = [
+  { value: 'active', label: 'Active' },
+  { value: 'deferred', label: 'Deferred' },
+  { value: 'retired', label: 'Retired' },
+  { value: 'left', label: 'Left' },
+];
+
+/**
+ * The form's fields carry the API's field names, so that each validation issue of the API lands
+ * under its own input; the salary is typed in euro and sent as `salaryCents`.
+ */
+interface MemberFormValues {
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  email: string;
+  address: string;
+  dateJoined: string;
+  salaryCents: string;
+  status: MemberStatus;
+  ppsNumber: string;
+}
+
+/** The body of POST /api/schemes/:id/members, or the changed fields for PATCH /api/members/:id. */
+export type MemberBody = Partial<{
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  email: string | null;
+  address: string | null;
+  dateJoined: string;
+  salaryCents: number;
+  status: MemberStatus;
+  ppsNumber: string;
+}>;
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function valuesOf(member: Member | undefined): MemberFormValues {
+  return {
+    firstName: member?.firstName ?? '',
+    lastName: member?.lastName ?? '',
+    dateOfBirth: member?.dateOfBirth ?? '',
+    email: member?.email ?? '',
+    address: member?.address ?? '',
+    dateJoined: member?.dateJoined ?? '',
+    salaryCents: member ? (member.salaryCents / 100).toFixed(2) : '',
+    status: member?.status ?? 'active',
+    ppsNumber: '',
+  };
+}
+
+function bodyOf(values: MemberFormValues): Required<MemberBody> {
+  return {
+    firstName: values.firstName.trim(),
+    lastName: values.lastName.trim(),
+    dateOfBirth: values.dateOfBirth,
+    email: values.email.trim() === '' ? null : values.email.trim(),
+    address: values.address.trim() === '' ? null : values.address.trim(),
+    dateJoined: values.dateJoined,
+    // Checked by the form's rule before any submit.
+    salaryCents: parseEuro(values.salaryCents) ?? 0,
+    status: values.status,
+    ppsNumber: values.ppsNumber.trim(),
+  };
+}
+
+/** Only what differs from the member as loaded: the audit record names the fields changed. */
+function changesOf(member: Member, body: Required<MemberBody>): MemberBody {
+  const changes: MemberBody = {};
+  for (const key of Object.keys(body) as (keyof MemberBody)[]) {
+    if (key === 'ppsNumber') continue;
+    if (body[key] !== member[key]) Object.assign(changes, { [key]: body[key] });
+  }
+  if (body.ppsNumber !== '') changes.ppsNumber = body.ppsNumber;
+  return changes;
+}
+
+/**
+ * Adding a member (no `member`) or correcting one. Required fields are checked here only for being
+ * empty, with the API's own wording; every other rule is the API's, shown under its field.
+ */
+export function MemberForm({
+  member,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  member?: Member;
+  submitLabel: string;
+  onSubmit: (body: MemberBody) => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const required = (value: string) => (value.trim() === '' ? 'is required' : null);
+  const form = useForm<MemberFormValues>({
+    mode: 'controlled',
+    initialValues: valuesOf(member),
+    validate: {
+      firstName: required,
+      lastName: required,
+      dateOfBirth: required,
+      dateJoined: required,
+      salaryCents: (value) =>
+        value.trim() === ''
+          ? 'is required'
+          : parseEuro(value) === null
+            ? 'must be an amount in euro, e.g. 45,000.00'
+            : null,
+      // A new member needs a PPS number; a correction leaves the one on file when this is empty.
+      ppsNumber: (value) => (member ? null : required(value)),
+    },
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    const body = bodyOf(values);
+    const sent = member ? changesOf(member, body) : body;
+    if (member && Object.keys(sent).length === 0) {
+      onCancel();
+      return;
+    }
+    try {
+      await onSubmit(sent);
+    } catch (error) {
+      setProblem(showApiErrors(form, error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="First name" required {...form.getInputProps('firstName')} />
+          <TextInput label="Last name" required {...form.getInputProps('lastName')} />
+          <TextInput
+            label="Date of birth"
+            type="date"
+            required
+            max={today()}
+            {...form.getInputProps('dateOfBirth')}
+          />
+          <TextInput
+            label="Date joined"
+            type="date"
+            required
+            max={today()}
+            {...form.getInputProps('dateJoined')}
+          />
+          <TextInput
+            label="Salary (€ a year)"
+            inputMode="decimal"
+            required
+            placeholder="45,000.00"
+            {...form.getInputProps('salaryCents')}
+          />
+          <Select
+            label="Status"
+            data={MEMBER_STATUS_OPTIONS}
+            allowDeselect={false}
+            {...form.getInputProps('status')}
+          />
+          <TextInput
+            label="E-mail address"
+            type="email"
+            autoComplete="off"
+            {...form.getInputProps('email')}
+          />
+          <TextInput
+            label="PPS number"
+            required={!member}
+            autoComplete="off"
+            spellCheck={false}
+            description={
+              member
+                ? 'Leave empty to keep the number on file; type a number only to correct it.'
+                : '7 digits and a check letter, e.g. 1234567T'
+            }
+            {...form.getInputProps('ppsNumber')}
+          />
+        </SimpleGrid>
+        <Textarea label="Postal address" autosize minRows={2} {...form.getInputProps('address')} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import { Alert, Divider, Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { api, describeError } from '../../api/client';
+import type { Member } from '../../api/types';
+import { Loading } from '../../components/Loading';
+import { NotFoundPage } from '../common/NotFoundPage';
+import { isNotFound } from '../schemes/SchemeQueries';
+import { ContributionsPanel } from './ContributionsPanel';
+import { FundChoicesPanel } from './FundChoicesPanel';
+import { MemberDetails, memberKey } from './MemberDetails';
+
+/**
+ * `/members/$memberId`: one member's record, contributions and fund choices; a Member's home page.
+ * A member out of reach (another employer's, another tenant's) answers 404 and shows "Not found".
+ */
+export function MemberPage() {
+  const { memberId = '' } = useParams({ strict: false });
+  const member = useQuery({
+    queryKey: memberKey(memberId),
+    queryFn: () => api<Member>('GET', `/api/members/${encodeURIComponent(memberId)}`),
+  });
+
+  if (member.isPending) return <Loading label="Loading the member" />;
+  if (member.isError) {
+    if (isNotFound(member.error)) return <NotFoundPage />;
+    return <Alert color="red">{describeError(member.error)}</Alert>;
+  }
+  return (
+    <Stack gap="lg">
+      <MemberDetails member={member.data} />
+      <Divider />
+      {/* Fund choices are short; they come before the long contributions table. */}
+      <FundChoicesPanel member={member.data} />
+      <Divider />
+      <ContributionsPanel member={member.data} />
+    </Stack>
+  );
+}

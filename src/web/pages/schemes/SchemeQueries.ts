@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, api } from '../../api/client';
+import type { Scheme } from '../../api/types';
+
+/** Shared by the scheme page, the import wizard and the member page (its scheme's name). */
+export const schemeKey = (schemeId: string) => ['schemes', schemeId] as const;
+
+export function useScheme(schemeId: string, enabled = true) {
+  return useQuery({
+    queryKey: schemeKey(schemeId),
+    queryFn: () => api<Scheme>('GET', `/api/schemes/${encodeURIComponent(schemeId)}`),
+    enabled,
+  });
+}
+
+/**
+ * The answers a record out of reach gets, as a missing one does: another tenant's id (404) or a
+ * malformed one typed into the address bar (400). The page then shows "Not found".
+ */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 400);
+}
