@@ -1,0 +1,78 @@
+import { Alert, Badge, Table, Text } from '@mantine/core';
+import type { CsvPreview } from './csvPreview';
+import { type ImportFormat, isKnownHeading, isPrivateHeading } from './importFormats';
+
+/**
+ * The file's headings and first rows as the browser read them, with headings this import does
+ * not know marked. PPS numbers are masked: a preview is no place to show them.
+ */
+export function ImportPreviewTable({
+  preview,
+  format,
+}: {
+  preview: CsvPreview;
+  format: ImportFormat;
+}) {
+  const unknown = preview.headings.filter(
+    (heading) => heading.trim() !== '' && !isKnownHeading(format, heading),
+  );
+  const hidden = preview.headings.map((heading) => isPrivateHeading(format, heading));
+  const width = Math.max(preview.headings.length, ...preview.rows.map((row) => row.cells.length));
+  const columns = Array.from({ length: width }, (_, index) => index);
+
+  return (
+    <>
+      {unknown.length > 0 && (
+        <Alert color="yellow" title="Headings this import does not read">
+          {unknown.join(', ')}. The service will refuse the file unless they are renamed to one of
+          the headings listed for a column, or removed.
+        </Alert>
+      )}
+      {preview.rows.length === 0 && (
+        <Text c="dimmed">The file has a heading row but no rows were found after it.</Text>
+      )}
+      <Table.ScrollContainer minWidth={600}>
+        <Table striped withTableBorder captionSide="top">
+          <Table.Caption style={{ textAlign: 'left' }}>
+            {preview.more
+              ? `The first ${preview.rows.length} rows of the file`
+              : `All ${preview.rows.length} rows of the file`}
+            {hidden.some(Boolean) ? '; PPS numbers are hidden' : ''}
+          </Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Line</Table.Th>
+              {columns.map((index) => {
+                const heading = preview.headings[index] ?? '';
+                return (
+                  <Table.Th key={index}>
+                    {heading}
+                    {heading.trim() !== '' && !isKnownHeading(format, heading) && (
+                      <Badge color="yellow" variant="dot" ml={4} size="xs">
+                        Unknown
+                      </Badge>
+                    )}
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {preview.rows.map((row) => (
+              <Table.Tr key={row.line}>
+                <Table.Td>{row.line}</Table.Td>
+                {columns.map((index) => (
+                  <Table.Td key={index}>
+                    {hidden[index] && (row.cells[index] ?? '') !== ''
+                      ? '••••••••'
+                      : (row.cells[index] ?? '')}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { Progress, Stack, Text } from '@mantine/core';
+import type { ImportSummary } from '../../api/types';
+
+/**
+ * How far the service has got with a file. It records the bytes and rows read every few thousand
+ * rows; until the first record (or for a small file) the bar runs without a figure, and once the
+ * whole file is in it says the rows are being checked against the scheme.
+ */
+export function ImportProgress({
+  fileBytes,
+  progress,
+}: {
+  fileBytes: number;
+  progress: ImportSummary | null;
+}) {
+  const received = progress?.fileBytes ?? 0;
+  const percent = fileBytes > 0 ? Math.min(100, Math.floor((received / fileBytes) * 100)) : 0;
+  const rowsRead = progress?.rowsRead ?? 0;
+  const stage =
+    received === 0
+      ? 'Uploading the file and checking its rows…'
+      : percent < 100
+        ? `${rowsRead.toLocaleString('en-IE')} rows read and checked…`
+        : `All ${rowsRead.toLocaleString('en-IE')} rows read; checking them against the scheme…`;
+
+  return (
+    <Stack gap="xs">
+      {received === 0 ? (
+        // No figure yet: a busy bar, announced without a value (an indeterminate progress bar).
+        <Progress.Root
+          size="lg"
+          role="progressbar"
+          aria-label="Import progress"
+          aria-valuetext="Working"
+        >
+          <Progress.Section value={100} animated withAria={false} />
+        </Progress.Root>
+      ) : (
+        <Progress value={percent} size="lg" animated aria-label="Import progress" />
+      )}
+      <Text size="sm" aria-live="polite">
+        {stage}
+      </Text>
+    </Stack>
+  );
+}
