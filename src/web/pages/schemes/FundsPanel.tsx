@@ -1,0 +1,253 @@
+import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, describeError } from '../../api/client';
+import type { Fund, Scheme } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { type Column, CursorTable } from '../../components/CursorTable';
+import { showApiErrors } from '../../components/forms';
+import { canManageScheme } from '../../components/permissions';
+
+/** Every list of a scheme's funds sits under this key, so one change refreshes them all. */
+export const schemeFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds'] as const;
+
+interface FundFormValues {
+  name: string;
+  isin: string;
+}
+
+const bodyOf = (values: FundFormValues) => ({
+  name: values.name,
+  isin: values.isin.trim() === '' ? null : values.isin,
+});
+
+/**
+ * The funds a scheme offers, closed ones included: adding, renaming, closing (a closed fund takes
+ * no new choices; choices already made stay) and reopening. Members choose among the open ones.
+ */
+export function FundsPanel({ scheme }: { scheme: Scheme }) {
+  const { user } = useSignedIn();
+  const client = useQueryClient();
+  const manage = canManageScheme(user);
+  const [renaming, setRenaming] = useState<Fund | null>(null);
+  const [closing, setClosing] = useState<Fund | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: schemeFundsKey(scheme.id) });
+
+  const setClosed = async (fund: Fund, closed: boolean) => {
+    await api<Fund>('PATCH', `/api/funds/${fund.id}`, { closed });
+    notifications.show({
+      color: 'green',
+      message: closed ? `“${fund.name}” closed to new choices` : `“${fund.name}” reopened`,
+    });
+    await refresh();
+  };
+  const reopen = (fund: Fund) =>
+    setClosed(fund, false).catch((error: unknown) =>
+      notifications.show({ color: 'red', message: describeError(error) }),
+    );
+
+  const columns: Column<Fund>[] = [
+    {
+      key: 'name',
+      header: 'Fund',
+      render: (fund) => fund.name,
+      sortValue: (fund) => fund.name.toLocaleLowerCase('en-IE'),
+    },
+    { key: 'isin', header: 'ISIN', render: (fund) => fund.isin ?? '—' },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (fund) =>
+        fund.closed ? (
+          <Badge color="gray" variant="dot">
+            Closed
+          </Badge>
+        ) : (
+          <Badge color="green" variant="dot">
+            Open
+          </Badge>
+        ),
+      sortValue: (fund) => (fund.closed ? 1 : 0),
+    },
+  ];
+  if (manage) {
+    columns.push({
+      key: 'actions',
+      header: 'Actions',
+      render: (fund) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            size="compact-sm"
+            variant="default"
+            onClick={() => setRenaming(fund)}
+            aria-label={`Rename ${fund.name}`}
+          >
+            Rename
+          </Button>
+          {fund.closed ? (
+            <Button
+              size="compact-sm"
+              variant="light"
+              onClick={() => reopen(fund)}
+              aria-label={`Reopen ${fund.name}`}
+            >
+              Reopen
+            </Button>
+          ) : (
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="red"
+              onClick={() => setClosing(fund)}
+              aria-label={`Close ${fund.name}`}
+            >
+              Close
+            </Button>
+          )}
+        </Group>
+      ),
+    });
+  }
+
+  return (
+    <Stack gap="sm">
+      <Title order={3}>Funds</Title>
+      {manage && <AddFundForm scheme={scheme} onAdded={refresh} />}
+      <CursorTable<Fund>
+        queryKey={[...schemeFundsKey(scheme.id), 'all']}
+        path={`/api/schemes/${scheme.id}/funds?includeClosed=true&limit=100`}
+        columns={columns}
+        caption={`Funds of ${scheme.name}, closed ones included`}
+        empty="This scheme offers no funds yet."
+      />
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={renaming !== null}
+        onClose={() => setRenaming(null)}
+        title="Rename fund"
+      >
+        {renaming && (
+          <RenameFundForm
+            fund={renaming}
+            onDone={async () => {
+              setRenaming(null);
+              await refresh();
+            }}
+            onCancel={() => setRenaming(null)}
+          />
+        )}
+      </Modal>
+      <ConfirmModal
+        opened={closing !== null}
+        onClose={() => setClosing(null)}
+        title="Close fund"
+        confirmLabel="Close fund"
+        onConfirm={() => (closing ? setClosed(closing, true) : Promise.resolve())}
+      >
+        <Text>
+          Close “{closing?.name}” to new choices? Members who already chose it keep their choice
+          until they change it. You can reopen the fund later.
+        </Text>
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+function AddFundForm({ scheme, onAdded }: { scheme: Scheme; onAdded: () => Promise<unknown> }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<FundFormValues>({
+    mode: 'controlled',
+    initialValues: { name: '', isin: '' },
+    validate: { name: (value) => (value.trim() === '' ? 'is required' : null) },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      const fund = await api<Fund>('POST', `/api/schemes/${scheme.id}/funds`, bodyOf(values));
+      notifications.show({ color: 'green', message: `“${fund.name}” added` });
+      form.reset();
+      await onAdded();
+    } catch (error) {
+      setProblem(showApiErrors(form, error));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Add a fund">
+      <Stack gap="xs">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <Group align="flex-start">
+          <TextInput
+            label="New fund name"
+            required
+            w={{ base: '100%', sm: 280 }}
+            {...form.getInputProps('name')}
+          />
+          <TextInput
+            label="ISIN (optional)"
+            placeholder="IE00B4L5Y983"
+            w={{ base: '100%', sm: 200 }}
+            {...form.getInputProps('isin')}
+          />
+          <Button type="submit" mt={{ base: 0, sm: 25 }} loading={form.submitting}>
+            Add fund
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function RenameFundForm({
+  fund,
+  onDone,
+  onCancel,
+}: {
+  fund: Fund;
+  onDone: () => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<FundFormValues>({
+    mode: 'controlled',
+    initialValues: { name: fund.name, isin: fund.isin ?? '' },
+    validate: { name: (value) => (value.trim() === '' ? 'is required' : null) },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      await api<Fund>('PATCH', `/api/funds/${fund.id}`, bodyOf(values));
+      notifications.show({ color: 'green', message: 'Fund saved' });
+      await onDone();
+    } catch (error) {
+      setProblem(showApiErrors(form, error));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <TextInput label="Fund name" required data-autofocus {...form.getInputProps('name')} />
+        <TextInput label="ISIN (optional)" {...form.getInputProps('isin')} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,180 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  DataList,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import type { Employer, Scheme, SchemeType } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { showApiErrors } from '../../components/forms';
+import { canDelete, canManageScheme } from '../../components/permissions';
+import { formatDate } from '../../format';
+import { schemeKey } from './SchemeQueries';
+
+export const SCHEME_TYPE_OPTIONS: { value: SchemeType; label: string }[] = [
+  { value: 'DC', label: 'DC: defined contribution' },
+  { value: 'DB', label: 'DB: defined benefit' },
+  { value: 'PRSA', label: 'PRSA: personal retirement savings account' },
+  { value: 'RAC', label: 'RAC: retirement annuity contract' },
+];
+
+/** The scheme's name as the page's heading, its facts, and renaming and deleting it. */
+export function SchemeDetails({ scheme }: { scheme: Scheme }) {
+  const { user } = useSignedIn();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [editing, edit] = useDisclosure(false);
+  const [deleting, askDelete] = useDisclosure(false);
+  const employer = useQuery({
+    queryKey: ['employers', scheme.employerId],
+    queryFn: () => api<Employer>('GET', `/api/employers/${scheme.employerId}`),
+  });
+
+  const remove = async () => {
+    await api('DELETE', `/api/schemes/${scheme.id}`);
+    notifications.show({ color: 'green', message: `Scheme “${scheme.name}” deleted` });
+    // Leave first: refreshing the deleted scheme while its page is shown would answer 404.
+    await navigate({ to: '/schemes' });
+    client.removeQueries({ queryKey: schemeKey(scheme.id) });
+    void client.invalidateQueries({ queryKey: ['schemes'] });
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" align="flex-start">
+        <Title order={2}>{scheme.name}</Title>
+        <Group gap="xs">
+          {canManageScheme(user) && (
+            <Button variant="default" onClick={edit.open}>
+              Edit scheme
+            </Button>
+          )}
+          {canDelete(user) && (
+            <Button color="red" variant="light" onClick={askDelete.open}>
+              Delete scheme
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <DataList labelWidth="9rem">
+        <DataList.Item>
+          <DataList.ItemLabel>Type</DataList.ItemLabel>
+          <DataList.ItemValue>
+            {SCHEME_TYPE_OPTIONS.find((option) => option.value === scheme.type)?.label ??
+              scheme.type}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Employer</DataList.ItemLabel>
+          <DataList.ItemValue>
+            {employer.data ? (
+              <Anchor component={Link} to={`/employers/${scheme.employerId}`}>
+                {employer.data.name}
+              </Anchor>
+            ) : (
+              <Text c="dimmed" span>
+                {employer.isPending ? 'Loading…' : 'Not available'}
+              </Text>
+            )}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Created</DataList.ItemLabel>
+          <DataList.ItemValue>{formatDate(scheme.createdAt)}</DataList.ItemValue>
+        </DataList.Item>
+      </DataList>
+
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={editing}
+        onClose={edit.close}
+        title="Edit scheme"
+        centered
+      >
+        <SchemeForm scheme={scheme} onDone={edit.close} />
+      </Modal>
+      <ConfirmModal
+        opened={deleting}
+        onClose={askDelete.close}
+        title="Delete scheme"
+        confirmLabel="Delete scheme"
+        onConfirm={remove}
+      >
+        <Text>
+          Delete “{scheme.name}”? It disappears from every list and page. The record is kept for the
+          retention period, and the deletion is recorded in the audit log.
+        </Text>
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+function SchemeForm({ scheme, onDone }: { scheme: Scheme; onDone: () => void }) {
+  const client = useQueryClient();
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: scheme.name, type: scheme.type },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    const change = {
+      ...(values.name.trim() !== scheme.name ? { name: values.name } : {}),
+      ...(values.type !== scheme.type ? { type: values.type } : {}),
+    };
+    if (Object.keys(change).length === 0) {
+      onDone();
+      return;
+    }
+    try {
+      const saved = await api<Scheme>('PATCH', `/api/schemes/${scheme.id}`, change);
+      client.setQueryData(schemeKey(scheme.id), saved);
+      await client.invalidateQueries({ queryKey: ['schemes'] });
+      notifications.show({ color: 'green', message: 'Scheme saved' });
+      onDone();
+    } catch (error) {
+      setProblem(showApiErrors(form, error));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <TextInput label="Scheme name" required {...form.getInputProps('name')} />
+        <Select
+          label="Scheme type"
+          data={SCHEME_TYPE_OPTIONS}
+          allowDeselect={false}
+          {...form.getInputProps('type')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

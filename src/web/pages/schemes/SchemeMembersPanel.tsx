@@ -1,0 +1,132 @@
+import { Anchor, Button, Group, Modal, Select, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api, query } from '../../api/client';
+import type { Member, MemberStatus, Scheme } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { type Column, CursorTable } from '../../components/CursorTable';
+import { canManageScheme } from '../../components/permissions';
+import { formatCents, formatDate } from '../../format';
+import { MEMBER_STATUS_OPTIONS, type MemberBody, MemberForm } from '../members/MemberForm';
+import { MemberStatusBadge } from '../members/MemberStatusBadge';
+
+/** Rows per request: one screenful, quick to render however large the scheme is. */
+const PAGE_SIZE = 50;
+
+export const schemeMembersKey = (schemeId: string) => ['schemes', schemeId, 'members'] as const;
+
+const columns: Column<Member>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    render: (member) => (
+      <Anchor component={Link} to={`/members/${member.id}`}>
+        {member.firstName} {member.lastName}
+      </Anchor>
+    ),
+    sortValue: (member) => `${member.lastName} ${member.firstName}`.toLocaleLowerCase('en-IE'),
+  },
+  {
+    key: 'dateOfBirth',
+    header: 'Date of birth',
+    render: (member) => formatDate(member.dateOfBirth),
+    sortValue: (member) => member.dateOfBirth,
+  },
+  {
+    key: 'dateJoined',
+    header: 'Joined',
+    render: (member) => formatDate(member.dateJoined),
+    sortValue: (member) => member.dateJoined,
+  },
+  {
+    key: 'salary',
+    header: 'Salary',
+    render: (member) => formatCents(member.salaryCents),
+    sortValue: (member) => member.salaryCents,
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (member) => <MemberStatusBadge status={member.status} />,
+    sortValue: (member) => member.status,
+  },
+  // The number itself is only ever shown through the audited reveal on the member's page.
+  { key: 'pps', header: 'PPS number', render: () => 'On file' },
+];
+
+/**
+ * The members of a scheme: searched by name and filtered by status on the server, 50 at a time;
+ * sorting orders the rows loaded so far (the API lists in the order members were added).
+ */
+export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
+  const { user } = useSignedIn();
+  const client = useQueryClient();
+  const [adding, add] = useDisclosure(false);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<MemberStatus | null>(null);
+  // The API is asked once typing pauses, not on every keystroke.
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+
+  const create = async (body: MemberBody) => {
+    const member = await api<Member>('POST', `/api/schemes/${scheme.id}/members`, body);
+    notifications.show({
+      color: 'green',
+      message: `${member.firstName} ${member.lastName} added to the scheme`,
+    });
+    add.close();
+    await client.invalidateQueries({ queryKey: schemeMembersKey(scheme.id) });
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={3}>Members</Title>
+        {canManageScheme(user) && <Button onClick={add.open}>Add member</Button>}
+      </Group>
+      <Group align="flex-end">
+        <TextInput
+          label="Search by name"
+          type="search"
+          placeholder="First or last name"
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          maxLength={100}
+          w={{ base: '100%', sm: 280 }}
+        />
+        <Select
+          label="Status"
+          placeholder="All statuses"
+          data={MEMBER_STATUS_OPTIONS}
+          value={status}
+          onChange={(value) => setStatus(value as MemberStatus | null)}
+          clearable
+          w={{ base: '100%', sm: 200 }}
+        />
+      </Group>
+      <CursorTable<Member>
+        queryKey={[...schemeMembersKey(scheme.id), { q: debouncedSearch, status }]}
+        path={`/api/schemes/${scheme.id}/members${query({
+          q: debouncedSearch,
+          status,
+          limit: PAGE_SIZE,
+        })}`}
+        columns={columns}
+        caption={`Members of ${scheme.name}${debouncedSearch ? ` matching “${debouncedSearch}”` : ''}. Sorting orders the members loaded so far.`}
+        empty={debouncedSearch || status ? 'No members match.' : 'This scheme has no members yet.'}
+      />
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={adding}
+        onClose={add.close}
+        title="Add member"
+        size="lg"
+        centered
+      >
+        <MemberForm submitLabel="Add member" onSubmit={create} onCancel={add.close} />
+      </Modal>
+    </Stack>
+  );
+}
