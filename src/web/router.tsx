@@ -50,6 +50,13 @@ const routeTree = rootRoute.addChildren([
   signedIn.addChildren([
     createRoute({ getParentRoute: () => signedIn, path: '/', component: HomeRedirect }),
     page('/api-reference', () => import('./api-reference/ApiReferencePage'), 'ApiReferencePage'),
+    page('/schemes/$schemeId', () => import('./pages/schemes/SchemePage'), 'SchemePage'),
+    page(
+      '/schemes/$schemeId/import',
+      () => import('./pages/imports/ImportWizardPage'),
+      'ImportWizardPage',
+    ),
+    page('/members/$memberId', () => import('./pages/members/MemberPage'), 'MemberPage'),
   ]),
 ]);
 
