@@ -134,16 +134,20 @@ export function withWrongCheckLetter(ppsNumber: string): string {
   return `${ppsNumber.slice(0, 7)}${wrong}${ppsNumber.slice(8)}`;
 }
 
-/** Polls `probe` until it answers something other than null or undefined (at most `ms`). */
+/**
+ * Polls `probe` every `intervalMs` until it answers something other than null or undefined, for at
+ * most `ms`. On PGlite every poll takes the one connection the import also needs: poll gently.
+ */
 export async function waitFor<T>(
   probe: () => Promise<T | null | undefined>,
-  ms = 15_000,
+  ms = 20_000,
+  intervalMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const answer = await probe();
     if (answer !== null && answer !== undefined) return answer;
     if (Date.now() > deadline) throw new Error('waited in vain');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

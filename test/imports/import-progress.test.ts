@@ -58,11 +58,15 @@ describe('following an import', () => {
     const body = feedableBody();
     const answer = upload(t, admin, url, body.stream);
     const runningWith = (rows: number) =>
-      waitFor(async () => {
-        const list = await getAs(t, viewer, `/api/schemes/${schemeId}/imports`);
-        const [latest] = list.json().items as Listed[];
-        return latest && latest.rowsRead >= rows ? latest : null;
-      });
+      waitFor(
+        async () => {
+          const list = await getAs(t, viewer, `/api/schemes/${schemeId}/imports`);
+          const [latest] = list.json().items as Listed[];
+          return latest && latest.rowsRead >= rows ? latest : null;
+        },
+        60_000,
+        200,
+      );
 
     body.feed(csvLine(MEMBER_HEADINGS) + rowsText(6_000));
     const early = await runningWith(5_000);
@@ -84,7 +88,7 @@ describe('following an import', () => {
     const done = await getAs(t, viewer, `/api/imports/${early.id}`);
     expect(done.json()).toMatchObject({ status: 'succeeded', rowsRead: 12_500 });
     expect(done.json().finishedAt).not.toBeNull();
-  });
+  }, 120_000);
 
   it('lists a scheme’s imports newest first, a page at a time', async () => {
     const { schemeId, admin, viewer, url } = await scheme();
