@@ -1,0 +1,151 @@
+import { Alert, Button, Group, Modal, PasswordInput, Radio, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api/client';
+import type { User } from '../api/types';
+import { MemberPicker } from './MemberPicker';
+import { notifySuccess } from './notify';
+import { useApiSubmit } from './useApiSubmit';
+import {
+  type AccountRole,
+  type AccountValues,
+  accountBody,
+  accountForm,
+  validateWith,
+} from './validation';
+
+const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
+  BrokerAdmin: 'Runs the firm: employers, accounts and the audit log.',
+  BrokerUser: 'Works on schemes, members and contributions.',
+  EmployerAdmin: "Keeps the employer's record, schemes and members up to date.",
+  EmployerUser: "Reads the employer's schemes, members and contributions.",
+  Member: 'Sees their own member record and changes their fund choices.',
+};
+
+/**
+ * "New account" and its dialog. `path` is where the API creates it: a broker firm's accounts
+ * (`/api/brokers/:id/users`, SuperAdmin) or an employer's (`/api/employers/:id/users`,
+ * BrokerAdmin). A Member account is linked to one member record of `employerId`.
+ */
+export function NewAccountButton({
+  path,
+  roles,
+  employerId,
+}: {
+  path: string;
+  roles: readonly [AccountRole, ...AccountRole[]];
+  employerId?: string;
+}) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpened(true)}>New account</Button>
+      <Modal
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title="New account"
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        {/* Mounted only while open, so every opening starts from an empty form. */}
+        {opened && (
+          <NewAccountForm
+            path={path}
+            roles={roles}
+            employerId={employerId}
+            onClose={() => setOpened(false)}
+          />
+        )}
+      </Modal>
+    </>
+  );
+}
+
+function NewAccountForm({
+  path,
+  roles,
+  employerId,
+  onClose,
+}: {
+  path: string;
+  roles: readonly [AccountRole, ...AccountRole[]];
+  employerId?: string;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const form = useForm<AccountValues>({
+    // No role is preselected: what an account may do is a deliberate choice.
+    initialValues: { name: '', email: '', role: null, password: '', memberId: null },
+    validate: validateWith(accountForm(roles)),
+    onValuesChange: (values, previous) => {
+      if (values.role !== previous.role && values.role !== 'Member' && values.memberId !== null) {
+        form.setFieldValue('memberId', null);
+      }
+    },
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const account = await api<User>('POST', path, accountBody(values));
+    await client.invalidateQueries({ queryKey: ['accounts'] });
+    notifySuccess(
+      values.password === ''
+        ? `Account created for ${account.name}. They will get an e-mail with a link to choose a password.`
+        : `Account created for ${account.name}.`,
+    );
+    onClose();
+  });
+  const role = form.getValues().role;
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <TextInput label="Full name" required data-autofocus {...form.getInputProps('name')} />
+        <TextInput
+          label="E-mail address"
+          type="email"
+          required
+          autoComplete="off"
+          {...form.getInputProps('email')}
+        />
+        <Radio.Group label="Role" required {...form.getInputProps('role')}>
+          <Stack gap="xs" mt="xs">
+            {roles.map((option) => (
+              <Radio
+                key={option}
+                value={option}
+                label={option}
+                description={ROLE_DESCRIPTIONS[option]}
+              />
+            ))}
+          </Stack>
+        </Radio.Group>
+        {role === 'Member' && employerId !== undefined && (
+          <MemberPicker
+            employerId={employerId}
+            value={form.getValues().memberId}
+            onChange={(memberId) => form.setFieldValue('memberId', memberId)}
+            error={form.errors.memberId}
+          />
+        )}
+        <PasswordInput
+          label="Password (optional)"
+          description="Leave empty and the new user gets an e-mail with a link to choose their own."
+          autoComplete="new-password"
+          {...form.getInputProps('password')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy}>
+            Create account
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

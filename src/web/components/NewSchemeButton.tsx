@@ -1,0 +1,122 @@
+import { Alert, Button, Group, Modal, NativeSelect, Select, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api/client';
+import type { Scheme } from '../api/types';
+import { useAllEmployers } from './allPages';
+import { notifySuccess } from './notify';
+import { useApiSubmit } from './useApiSubmit';
+import {
+  SCHEME_TYPE_NAMES,
+  SCHEME_TYPES,
+  type SchemeValues,
+  schemeForm,
+  validateWith,
+} from './validation';
+
+/**
+ * "New scheme" and its dialog (BrokerUser and up). With `employerId` the scheme is for that
+ * employer (the employer's page); without, the person picks one of the tenant's employers,
+ * starting from `suggestedEmployerId` (the employer a list is filtered by) when given.
+ */
+export function NewSchemeButton({
+  employerId,
+  suggestedEmployerId,
+}: {
+  employerId?: string;
+  suggestedEmployerId?: string | null;
+}) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpened(true)}>New scheme</Button>
+      <Modal
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title="New scheme"
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        {/* Mounted only while open, so every opening starts from an empty form. */}
+        {opened && (
+          <NewSchemeForm
+            employerId={employerId}
+            suggestedEmployerId={suggestedEmployerId ?? null}
+            onClose={() => setOpened(false)}
+          />
+        )}
+      </Modal>
+    </>
+  );
+}
+
+function NewSchemeForm({
+  employerId,
+  suggestedEmployerId,
+  onClose,
+}: {
+  employerId?: string;
+  suggestedEmployerId: string | null;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const employers = useAllEmployers(employerId === undefined);
+  const form = useForm<SchemeValues>({
+    initialValues: { name: '', type: '', employerId: employerId ?? suggestedEmployerId },
+    validate: validateWith(schemeForm),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const scheme = await api<Scheme>('POST', '/api/schemes', values);
+    await client.invalidateQueries({ queryKey: ['schemes'] });
+    await client.invalidateQueries({ queryKey: ['dashboard'] });
+    notifySuccess(`Scheme “${scheme.name}” created.`);
+    onClose();
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <TextInput label="Scheme name" required data-autofocus {...form.getInputProps('name')} />
+        <NativeSelect
+          label="Scheme type"
+          required
+          data={[
+            { value: '', label: 'Choose a type' },
+            ...SCHEME_TYPES.map((type) => ({
+              value: type,
+              label: `${type}: ${SCHEME_TYPE_NAMES[type]}`,
+            })),
+          ]}
+          {...form.getInputProps('type')}
+        />
+        {employerId === undefined && (
+          <Select
+            label="Employer"
+            required
+            searchable
+            nothingFoundMessage="No employer has that name"
+            placeholder={employers.isPending ? 'Loading employers…' : 'Choose an employer'}
+            data={(employers.data?.items ?? []).map((employer) => ({
+              value: employer.id,
+              label: employer.name,
+            }))}
+            {...form.getInputProps('employerId')}
+          />
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy}>
+            Create scheme
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import type { Role } from '../api/types';
+import { useSignedIn } from '../auth/session';
+
+/**
+ * Shows a page only to the roles it is for. A URL typed by hand otherwise gets a plain answer
+ * instead of a page of failed requests; the API refuses those requests either way.
+ */
+export function RoleGate({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {
+  const { user } = useSignedIn();
+  if (roles.includes(user.role)) return children;
+  return (
+    <Stack gap="sm">
+      <Title order={2}>Not available</Title>
+      <Text>This page is not part of what your role works on.</Text>
+      <Anchor component={Link} to="/">
+        Go to the start page
+      </Anchor>
+    </Stack>
+  );
+}

@@ -1,0 +1,164 @@
+import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, describeError, type Page } from '../api/client';
+import type { Column } from './CursorTable';
+import { Loading } from './Loading';
+
+type Sort = { key: string; ascending: boolean };
+
+/**
+ * CursorTable with a search box over the rows loaded so far, for lists whose endpoint has no
+ * text search of its own (employers, accounts): it narrows what "Load more" has fetched and says
+ * so, rather than pretending to search the whole list.
+ */
+export function SearchableCursorTable<T extends { id: string }>({
+  queryKey,
+  path,
+  columns,
+  empty,
+  caption,
+  searchLabel,
+  searchText,
+}: {
+  queryKey: QueryKey;
+  /** The list endpoint with its filters; `cursor` is added here. */
+  path: string;
+  columns: Column<T>[];
+  empty: string;
+  caption: string;
+  searchLabel: string;
+  /** The text of a row that the search matches against. */
+  searchText: (row: T) => string;
+}) {
+  const [sort, setSort] = useState<Sort | null>(null);
+  const [search, setSearch] = useState('');
+  const pages = useInfiniteQuery({
+    queryKey,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      api<Page<T>>(
+        'GET',
+        pageParam === null
+          ? path
+          : `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(pageParam)}`,
+      ),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  if (pages.isPending) return <Loading label={`Loading ${caption.toLowerCase()}`} />;
+  if (pages.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {describeError(pages.error)}
+      </Alert>
+    );
+  }
+
+  const loaded = pages.data.pages.flatMap((page) => page.items);
+  const needle = search.trim().toLocaleLowerCase('en-IE');
+  const matching =
+    needle === ''
+      ? loaded
+      : loaded.filter((row) => searchText(row).toLocaleLowerCase('en-IE').includes(needle));
+  const rows = sorted(matching, columns, sort);
+
+  return (
+    <Stack gap="sm">
+      <TextInput
+        label={searchLabel}
+        description={
+          pages.hasNextPage
+            ? 'Searches the rows loaded so far; load more to search further.'
+            : undefined
+        }
+        type="search"
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        maw={420}
+      />
+      <Table.ScrollContainer minWidth={600}>
+        <Table striped highlightOnHover captionSide="top">
+          <Table.Caption ta="left">{caption}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th
+                  key={column.key}
+                  aria-sort={
+                    sort?.key === column.key
+                      ? sort.ascending
+                        ? 'ascending'
+                        : 'descending'
+                      : undefined
+                  }
+                >
+                  {column.sortValue ? (
+                    <Button
+                      variant="subtle"
+                      size="compact-sm"
+                      onClick={() =>
+                        setSort((current) => ({
+                          key: column.key,
+                          ascending: current?.key === column.key ? !current.ascending : true,
+                        }))
+                      }
+                    >
+                      {column.header}
+                      {sort?.key === column.key ? (sort.ascending ? ' ▲' : ' ▼') : ''}
+                    </Button>
+                  ) : (
+                    column.header
+                  )}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.id}>
+                {columns.map((column) => (
+                  <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {loaded.length === 0 && <Text c="dimmed">{empty}</Text>}
+      {loaded.length > 0 && rows.length === 0 && (
+        <Text c="dimmed" role="status">
+          Nothing loaded so far matches “{search.trim()}”.
+        </Text>
+      )}
+      {pages.hasNextPage && (
+        <Group justify="center">
+          <Button
+            variant="light"
+            loading={pages.isFetchingNextPage}
+            onClick={() => pages.fetchNextPage()}
+          >
+            Load more
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function sorted<T>(rows: T[], columns: Column<T>[], sort: Sort | null): T[] {
+  const sortValue = columns.find((column) => column.key === sort?.key)?.sortValue;
+  if (!sort || !sortValue) return rows;
+  return [...rows].sort((a, b) => {
+    const left = sortValue(a);
+    const right = sortValue(b);
+    const order =
+      typeof left === 'string' && typeof right === 'string'
+        ? left.localeCompare(right, 'en-IE', { sensitivity: 'base' })
+        : left < right
+          ? -1
+          : left > right
+            ? 1
+            : 0;
+    return sort.ascending ? order : -order;
+  });
+}

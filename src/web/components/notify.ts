@@ -1,0 +1,9 @@
+import { notifications } from '@mantine/notifications';
+
+/**
+ * Says that something the person asked for is done. The close button gets a name: Mantine's has
+ * none of its own, and a nameless button is a critical accessibility failure.
+ */
+export function notifySuccess(message: string): void {
+  notifications.show({ color: 'green', message, closeButtonProps: { 'aria-label': 'Close' } });
+}
