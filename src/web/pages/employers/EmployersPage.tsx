@@ -1,0 +1,65 @@
+import { Anchor, Stack } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { Employer } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { canCreateEmployers } from '../../components/access';
+import type { Column } from '../../components/CursorTable';
+import { DateTime } from '../../components/DateTime';
+import { NewEmployerButton } from '../../components/NewEmployerButton';
+import { PageHeading } from '../../components/PageHeading';
+import { RoleGate } from '../../components/RoleGate';
+import { SearchableCursorTable } from '../../components/SearchableCursorTable';
+
+const columns: Column<Employer>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    render: (employer) => (
+      <Anchor component={Link} to={`/employers/${employer.id}`}>
+        {employer.name}
+      </Anchor>
+    ),
+    sortValue: (employer) => employer.name,
+  },
+  {
+    key: 'createdAt',
+    header: 'Created',
+    render: (employer) => <DateTime value={employer.createdAt} />,
+    sortValue: (employer) => employer.createdAt,
+  },
+  {
+    key: 'updatedAt',
+    header: 'Last changed',
+    render: (employer) => <DateTime value={employer.updatedAt} />,
+    sortValue: (employer) => employer.updatedAt,
+  },
+];
+
+/** `/employers`: the tenant's employers (BrokerAdmin, BrokerUser); the BrokerAdmin adds them. */
+export function EmployersPage() {
+  return (
+    <RoleGate roles={['BrokerAdmin', 'BrokerUser']}>
+      <Employers />
+    </RoleGate>
+  );
+}
+
+function Employers() {
+  const session = useSignedIn();
+  return (
+    <Stack gap="lg">
+      <PageHeading title="Employers">
+        {canCreateEmployers(session) && <NewEmployerButton />}
+      </PageHeading>
+      <SearchableCursorTable
+        queryKey={['employers', 'list']}
+        path="/api/employers"
+        columns={columns}
+        caption="Employers"
+        empty="No employers yet."
+        searchLabel="Search employers by name"
+        searchText={(employer) => employer.name}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import { Select, Stack } from '@mantine/core';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { query } from '../../api/client';
+import { useSignedIn } from '../../auth/session';
+import {
+  canCreateSchemes,
+  isBrokerStaff,
+  ROLES_AT_EMPLOYER_LEVEL_AND_UP,
+} from '../../components/access';
+import { useAllEmployers } from '../../components/allPages';
+import { CursorTable } from '../../components/CursorTable';
+import { NewSchemeButton } from '../../components/NewSchemeButton';
+import { PageHeading } from '../../components/PageHeading';
+import { RoleGate } from '../../components/RoleGate';
+import { schemeColumns } from '../../components/schemeColumns';
+
+/**
+ * `/schemes`: the schemes within reach (an employer's staff see their own employer's), with a
+ * filter by employer kept in the address (`?employerId=`) so a filtered list can be linked to.
+ */
+export function SchemesPage() {
+  return (
+    <RoleGate roles={ROLES_AT_EMPLOYER_LEVEL_AND_UP}>
+      <Schemes />
+    </RoleGate>
+  );
+}
+
+function Schemes() {
+  const session = useSignedIn();
+  const navigate = useNavigate();
+  const search: { employerId?: unknown } = useSearch({ strict: false });
+  const employerId = typeof search.employerId === 'string' ? search.employerId : null;
+  // An employer's staff have one employer; only the broker's side has something to filter.
+  const spansEmployers = session.user.role === 'SuperAdmin' || isBrokerStaff(session.user.role);
+  const employers = useAllEmployers();
+  const names = new Map(
+    (employers.data?.items ?? []).map((employer) => [employer.id, employer.name]),
+  );
+  return (
+    <Stack gap="lg">
+      <PageHeading title="Schemes">
+        {canCreateSchemes(session) && <NewSchemeButton suggestedEmployerId={employerId} />}
+      </PageHeading>
+      {spansEmployers && (
+        <Select
+          label="Employer"
+          placeholder={employers.isPending ? 'Loading employers…' : 'All employers'}
+          searchable
+          clearable
+          clearButtonProps={{ 'aria-label': 'Show all employers' }}
+          maw={420}
+          nothingFoundMessage="No employer has that name"
+          data={(employers.data?.items ?? []).map((employer) => ({
+            value: employer.id,
+            label: employer.name,
+          }))}
+          value={employerId}
+          onChange={(value) =>
+            navigate({ to: '/schemes', search: value === null ? {} : { employerId: value } })
+          }
+        />
+      )}
+      <CursorTable
+        queryKey={['schemes', 'list', { employerId }]}
+        path={`/api/schemes${query({ employerId })}`}
+        columns={schemeColumns({
+          employerName: spansEmployers
+            ? (scheme) => names.get(scheme.employerId) ?? 'Unknown employer'
+            : undefined,
+        })}
+        caption={employerId ? `Schemes of ${names.get(employerId) ?? 'the employer'}` : 'Schemes'}
+        empty={employerId ? 'This employer has no schemes yet.' : 'No schemes yet.'}
+      />
+    </Stack>
+  );
+}
