@@ -1,0 +1,92 @@
+import { Button, Stack, Table } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import type { Broker } from '../../api/types';
+import { accountColumns } from '../../components/accountColumns';
+import { CursorTable } from '../../components/CursorTable';
+import { DateTime } from '../../components/DateTime';
+import { LoadError } from '../../components/LoadError';
+import { Loading } from '../../components/Loading';
+import { NameFormModal } from '../../components/NameFormModal';
+import { NewAccountButton } from '../../components/NewAccountButton';
+import { PageHeading } from '../../components/PageHeading';
+import { RoleGate } from '../../components/RoleGate';
+
+const brokerKey = (brokerId: string) => ['brokers', brokerId] as const;
+
+/** `/brokers/$brokerId`: one broker firm for SuperAdmin: its name and its firm-level accounts. */
+export function BrokerPage() {
+  return (
+    <RoleGate roles={['SuperAdmin']}>
+      <BrokerView />
+    </RoleGate>
+  );
+}
+
+function BrokerView() {
+  const { brokerId = '' } = useParams({ strict: false });
+  const client = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const broker = useQuery({
+    queryKey: brokerKey(brokerId),
+    queryFn: () => api<Broker>('GET', `/api/brokers/${encodeURIComponent(brokerId)}`),
+  });
+  if (broker.isPending) return <Loading label="Loading the broker firm" />;
+  if (broker.isError) return <LoadError error={broker.error} />;
+  const { data } = broker;
+  const usersPath = `/api/brokers/${encodeURIComponent(data.id)}/users`;
+  return (
+    <Stack gap="xl">
+      <Stack gap="md">
+        <PageHeading title={data.name}>
+          <Button variant="default" onClick={() => setRenaming(true)}>
+            Rename broker firm
+          </Button>
+        </PageHeading>
+        <Table variant="vertical" withTableBorder maw={560}>
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th w={160}>Created</Table.Th>
+              <Table.Td>
+                <DateTime value={data.createdAt} />
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      </Stack>
+      <Stack gap="sm" component="section" aria-labelledby="broker-accounts">
+        <PageHeading order={3} id="broker-accounts" title="Accounts">
+          <NewAccountButton path={usersPath} roles={['BrokerAdmin', 'BrokerUser']} />
+        </PageHeading>
+        <CursorTable
+          queryKey={['accounts', 'broker', data.id]}
+          path={usersPath}
+          columns={accountColumns({ withStatusAction: true })}
+          caption={`Accounts of ${data.name}`}
+          empty="This firm has no accounts yet: create its first BrokerAdmin here."
+        />
+      </Stack>
+      <NameFormModal
+        opened={renaming}
+        onClose={() => setRenaming(false)}
+        title="Rename broker firm"
+        label="Firm name"
+        submitLabel="Save name"
+        initialName={data.name}
+        save={async (values) => {
+          const renamed = await api<Broker>(
+            'PATCH',
+            `/api/brokers/${encodeURIComponent(data.id)}`,
+            values,
+          );
+          client.setQueryData(brokerKey(data.id), renamed);
+          await client.invalidateQueries({ queryKey: ['brokers', 'list'] });
+          return renamed;
+        }}
+        savedMessage={(values) => `Broker firm renamed to “${values.name.trim()}”.`}
+      />
+    </Stack>
+  );
+}

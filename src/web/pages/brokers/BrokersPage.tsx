@@ -1,0 +1,77 @@
+import { Anchor, Button, Stack } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import type { Broker } from '../../api/types';
+import type { Column } from '../../components/CursorTable';
+import { DateTime } from '../../components/DateTime';
+import { NameFormModal } from '../../components/NameFormModal';
+import { PageHeading } from '../../components/PageHeading';
+import { RoleGate } from '../../components/RoleGate';
+import { SearchableCursorTable } from '../../components/SearchableCursorTable';
+
+const columns: Column<Broker>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    render: (broker) => (
+      <Anchor component={Link} to={`/brokers/${broker.id}`}>
+        {broker.name}
+      </Anchor>
+    ),
+    sortValue: (broker) => broker.name,
+  },
+  {
+    key: 'createdAt',
+    header: 'Created',
+    render: (broker) => <DateTime value={broker.createdAt} />,
+    sortValue: (broker) => broker.createdAt,
+  },
+];
+
+/** `/brokers`: the broker firms (tenants) of the platform, for SuperAdmin, who creates them. */
+export function BrokersPage() {
+  return (
+    <RoleGate roles={['SuperAdmin']}>
+      <Brokers />
+    </RoleGate>
+  );
+}
+
+function Brokers() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState(false);
+  return (
+    <Stack gap="lg">
+      <PageHeading title="Broker firms">
+        <Button onClick={() => setCreating(true)}>New broker firm</Button>
+      </PageHeading>
+      <SearchableCursorTable
+        queryKey={['brokers', 'list']}
+        path="/api/brokers"
+        columns={columns}
+        caption="Broker firms"
+        empty="No broker firms yet."
+        searchLabel="Search broker firms by name"
+        searchText={(broker) => broker.name}
+      />
+      <NameFormModal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        title="New broker firm"
+        label="Firm name"
+        submitLabel="Create broker firm"
+        save={async (values) => {
+          const broker = await api<Broker>('POST', '/api/brokers', values);
+          await client.invalidateQueries({ queryKey: ['brokers'] });
+          return broker;
+        }}
+        savedMessage={(values) => `Broker firm “${values.name.trim()}” created.`}
+        // Its first accounts are made on its own page.
+        onSaved={(broker) => navigate({ to: `/brokers/${broker.id}` })}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,42 @@
+import { Stack } from '@mantine/core';
+import type { User } from '../../api/types';
+import { accountColumns } from '../../components/accountColumns';
+import { useAllEmployers } from '../../components/allPages';
+import { PageHeading } from '../../components/PageHeading';
+import { RoleGate } from '../../components/RoleGate';
+import { SearchableCursorTable } from '../../components/SearchableCursorTable';
+
+/**
+ * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate. New accounts
+ * are made where they belong: an employer's on its page, the firm's by SuperAdmin.
+ */
+export function UsersPage() {
+  return (
+    <RoleGate roles={['BrokerAdmin']}>
+      <Users />
+    </RoleGate>
+  );
+}
+
+function Users() {
+  const employers = useAllEmployers();
+  const names = new Map(
+    (employers.data?.items ?? []).map((employer) => [employer.id, employer.name]),
+  );
+  const employerName = (account: User) =>
+    account.employerId === null ? '—' : (names.get(account.employerId) ?? 'Unknown employer');
+  return (
+    <Stack gap="lg">
+      <PageHeading title="Users" />
+      <SearchableCursorTable
+        queryKey={['accounts', 'tenant']}
+        path="/api/users"
+        columns={accountColumns({ withStatusAction: true, employerName })}
+        caption="Accounts of the firm and its employers"
+        empty="No accounts yet."
+        searchLabel="Search accounts by name or e-mail address"
+        searchText={(account) => `${account.name} ${account.email}`}
+      />
+    </Stack>
+  );
+}
