@@ -1,0 +1,155 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { api, describeError, type Page } from '../../api/client';
+import type { AuditRecord } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { canCreateEmployers, canCreateSchemes, canReadAudit } from '../../components/access';
+import { fetchAllPages } from '../../components/allPages';
+import { DateTime } from '../../components/DateTime';
+import { Loading } from '../../components/Loading';
+import { NewEmployerButton } from '../../components/NewEmployerButton';
+import { NewSchemeButton } from '../../components/NewSchemeButton';
+import { PageHeading } from '../../components/PageHeading';
+import { RoleGate } from '../../components/RoleGate';
+
+/** Counting walks the list a page at a time; beyond this the dashboard says "more than". */
+const COUNT_LIMIT = 1000;
+const RECENT_ACTIVITY = 8;
+const counter = new Intl.NumberFormat('en-IE');
+
+/**
+ * `/dashboard`: the broker firm at a glance (BrokerAdmin, BrokerUser): how many employers,
+ * schemes and (for the BrokerAdmin) accounts, where to go next, and the latest audit records.
+ */
+export function DashboardPage() {
+  return (
+    <RoleGate roles={['BrokerAdmin', 'BrokerUser']}>
+      <Dashboard />
+    </RoleGate>
+  );
+}
+
+function Dashboard() {
+  const session = useSignedIn();
+  const isAdmin = session.user.role === 'BrokerAdmin';
+  return (
+    <Stack gap="xl">
+      <PageHeading title="Dashboard" />
+      <SimpleGrid cols={{ base: 1, sm: isAdmin ? 3 : 2 }}>
+        <CountCard label="Employers" path="/api/employers" to="/employers" />
+        <CountCard label="Schemes" path="/api/schemes" to="/schemes" />
+        {isAdmin && <CountCard label="Accounts" path="/api/users" to="/users" />}
+      </SimpleGrid>
+      <Stack gap="sm" component="section" aria-labelledby="dashboard-actions">
+        <Title order={3} id="dashboard-actions">
+          Quick actions
+        </Title>
+        <Group gap="sm">
+          {canCreateEmployers(session) && <NewEmployerButton />}
+          {canCreateSchemes(session) && <NewSchemeButton />}
+          {canReadAudit(session) && (
+            <Button component={Link} to="/audit" variant="default">
+              Open the audit log
+            </Button>
+          )}
+        </Group>
+      </Stack>
+      {canReadAudit(session) && <RecentActivity />}
+    </Stack>
+  );
+}
+
+function CountCard({ label, path, to }: { label: string; path: string; to: string }) {
+  const count = useQuery({
+    queryKey: ['dashboard', 'count', path],
+    queryFn: () => fetchAllPages<{ id: string }>(path, {}, COUNT_LIMIT),
+  });
+  return (
+    <Paper withBorder p="md" component="section" aria-label={label}>
+      <Stack gap={4}>
+        <Text size="sm" c="dimmed">
+          {label}
+        </Text>
+        {count.isPending ? (
+          <Loading label={`Counting ${label.toLowerCase()}`} />
+        ) : count.isError ? (
+          <Text c="red" size="sm" role="alert">
+            {describeError(count.error)}
+          </Text>
+        ) : (
+          <Text fz={32} fw={700} lh={1.2}>
+            {count.data.complete
+              ? counter.format(count.data.items.length)
+              : `More than ${counter.format(COUNT_LIMIT)}`}
+          </Text>
+        )}
+        <Anchor component={Link} to={to} size="sm">
+          View {label.toLowerCase()}
+        </Anchor>
+      </Stack>
+    </Paper>
+  );
+}
+
+function RecentActivity() {
+  const recent = useQuery({
+    queryKey: ['audit', 'recent'],
+    queryFn: () => api<Page<AuditRecord>>('GET', `/api/audit?limit=${RECENT_ACTIVITY}`),
+  });
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="dashboard-activity">
+      <Title order={3} id="dashboard-activity">
+        Recent activity
+      </Title>
+      {recent.isPending ? (
+        <Loading label="Loading recent activity" />
+      ) : recent.isError ? (
+        <Alert color="red" role="alert">
+          {describeError(recent.error)}
+        </Alert>
+      ) : recent.data.items.length === 0 ? (
+        <Text c="dimmed">Nothing has happened yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Time</Table.Th>
+                <Table.Th>Action</Table.Th>
+                <Table.Th>Entity</Table.Th>
+                <Table.Th>By</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {recent.data.items.map((record) => (
+                <Table.Tr key={record.id}>
+                  <Table.Td>
+                    <DateTime value={record.timestamp} />
+                  </Table.Td>
+                  <Table.Td>{record.action}</Table.Td>
+                  <Table.Td>{record.entityType}</Table.Td>
+                  <Table.Td>{record.actorType}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Anchor component={Link} to="/audit" size="sm">
+        Everything in the audit log
+      </Anchor>
+    </Stack>
+  );
+}
