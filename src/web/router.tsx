@@ -50,6 +50,12 @@ const routeTree = rootRoute.addChildren([
   signedIn.addChildren([
     createRoute({ getParentRoute: () => signedIn, path: '/', component: HomeRedirect }),
     page('/api-reference', () => import('./api-reference/ApiReferencePage'), 'ApiReferencePage'),
+    page('/dashboard', () => import('./pages/dashboard/DashboardPage'), 'DashboardPage'),
+    page('/brokers', () => import('./pages/brokers/BrokersPage'), 'BrokersPage'),
+    page('/brokers/$brokerId', () => import('./pages/brokers/BrokerPage'), 'BrokerPage'),
+    page('/employers', () => import('./pages/employers/EmployersPage'), 'EmployersPage'),
+    page('/employers/$employerId', () => import('./pages/employers/EmployerPage'), 'EmployerPage'),
+    page('/schemes', () => import('./pages/schemes/SchemesPage'), 'SchemesPage'),
     page('/schemes/$schemeId', () => import('./pages/schemes/SchemePage'), 'SchemePage'),
     page(
       '/schemes/$schemeId/import',
@@ -57,6 +63,8 @@ const routeTree = rootRoute.addChildren([
       'ImportWizardPage',
     ),
     page('/members/$memberId', () => import('./pages/members/MemberPage'), 'MemberPage'),
+    page('/users', () => import('./pages/users/UsersPage'), 'UsersPage'),
+    page('/audit', () => import('./pages/audit/AuditPage'), 'AuditPage'),
   ]),
 ]);
 
