@@ -3,16 +3,18 @@ import { runIdentity } from './identity.js';
 import { printTable, type Report } from './lib.js';
 import { SECONDS } from './settings.js';
 import { runTenancy } from './tenancy.js';
+import { runWeb } from './web.js';
 
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
- * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`) runs one. Not part of
- * CI's pass/fail.
+ * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `tenancy`, `web`) runs
+ * one. Not part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
   foundation: runFoundation,
   identity: runIdentity,
   tenancy: runTenancy,
+  web: runWeb,
 };
 const chosen = process.argv.slice(2);
 for (const name of chosen) {
