@@ -33,6 +33,7 @@ import { createMemoryStore, createRedisStore } from './http/rate-limit-store.js'
 import rateLimits from './http/rate-limits.js';
 import sameOrigin from './http/same-origin.js';
 import securityHeaders from './http/security-headers.js';
+import telemetryTunnel from './http/telemetry-tunnel.js';
 import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -161,7 +162,8 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(webUi, { root: webRoot });
+  await app.register(telemetryTunnel, { telemetry: config.telemetry, store: counters });
+  await app.register(webUi, { root: webRoot, telemetryDsn: config.telemetry?.dsn ?? null });
 
   return app;
 }

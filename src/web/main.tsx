@@ -9,7 +9,9 @@ import { createRoot } from 'react-dom/client';
 import { whenSessionEnds } from './api/client';
 import { pageNonce } from './csp-nonce';
 import { router } from './router';
+import { initTelemetry } from './telemetry';
 
+void initTelemetry();
 const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
 const nonce = pageNonce();
 const queryClient = new QueryClient({

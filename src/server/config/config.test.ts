@@ -171,6 +171,60 @@ describe('configuration', () => {
     expect(configErrorOf(productionEnv({ PORT: '70000' })).message).toContain('PORT');
   });
 
+  it('takes SENTRY_DSN as the telemetry DSN and derives the ingest URL from it alone', () => {
+    expect(loadConfig(productionEnv()).telemetry).toBeNull();
+    expect(loadConfig(productionEnv({ SENTRY_DSN: '' })).telemetry).toBeNull();
+    const hosted = loadConfig(
+      productionEnv({
+        SENTRY_DSN: 'https://0123456789abcdef0123456789abcdef@o17.ingest.sentry.io/4501',
+      }),
+    ).telemetry;
+    expect(hosted?.dsn).toBe('https://0123456789abcdef0123456789abcdef@o17.ingest.sentry.io/4501');
+    expect(hosted?.ingestUrl.href).toBe('https://o17.ingest.sentry.io/api/4501/envelope/');
+    const withPort = loadConfig(
+      productionEnv({ SENTRY_DSN: 'https://publickey@errors.example.ie:9443/7' }),
+    ).telemetry;
+    expect(withPort?.ingestUrl.href).toBe('https://errors.example.ie:9443/api/7/envelope/');
+    const local = loadConfig({
+      APP_ENV: 'development',
+      DATA_DIR: testDataDir(),
+      SENTRY_DSN: 'http://publickey@127.0.0.1:9000/3',
+    }).telemetry;
+    expect(local?.ingestUrl.href).toBe('http://127.0.0.1:9000/api/3/envelope/');
+  });
+
+  it('refuses a malformed SENTRY_DSN in one line naming the variable, never its value', () => {
+    const malformed = [
+      'not a url',
+      'https://errors.example.ie/7',
+      'https://publickey:secretkey@errors.example.ie/7',
+      'https://publickey@errors.example.ie/7/',
+      'https://publickey@errors.example.ie/prefix/7',
+      'https://publickey@errors.example.ie/7?redirect=evil.example',
+      'https://publickey@errors.example.ie/7#fragment',
+      'https://publickey@errors.example.ie:70000/7',
+      'https://publickey@errors.example.ie:0/7',
+      'https://publickey@errors.example.ie@evil.example/7',
+      'https://publickey@/7',
+      'ftp://publickey@errors.example.ie/7',
+      'HTTPS://publickey@errors.example.ie/7',
+      ' https://publickey@errors.example.ie/7',
+      'https://publickey@errors.example.ie/7\n',
+    ];
+    for (const value of malformed) {
+      const error = configErrorOf(productionEnv({ SENTRY_DSN: value }));
+      expect(error.message, value).toBe(
+        'Configuration error: SENTRY_DSN must be a DSN of the form https://<publicKey>@<host>[:port]/<projectId>',
+      );
+    }
+    const plain = configErrorOf(
+      productionEnv({ SENTRY_DSN: 'http://publickey@errors.example.ie/7' }),
+    );
+    expect(plain.message).toBe(
+      'Configuration error: SENTRY_DSN must use https when APP_ENV is production',
+    );
+  });
+
   it('stops the real start-up with one line on stderr that names the variable and not its value', () => {
     const malformedKey = 'f00d'.repeat(10);
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {

@@ -43,6 +43,16 @@ const postgresUrl = z.preprocess(
     .optional(),
 );
 
+/**
+ * A DSN as the Sentry SDK writes it back (`dsnToString`): the envelope header the browser sends
+ * carries that string, and the tunnel compares it byte for byte, so only this canonical form is
+ * accepted. The public key only: a `key:secret@` DSN (the deprecated secret key) is refused, and
+ * no path prefix, query or fragment can steer the ingest URL derived from it.
+ */
+const SENTRY_DSN_SHAPE =
+  /^(https?):\/\/([A-Za-z0-9]+)@([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::([1-9][0-9]{0,4}))?\/([0-9]+)$/;
+const SENTRY_DSN_ERROR = 'must be a DSN of the form https://<publicKey>@<host>[:port]/<projectId>';
+
 const envSchema = z.object({
   APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).optional()),
   NODE_ENV: optionalString,
@@ -90,6 +100,14 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  SENTRY_DSN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(SENTRY_DSN_SHAPE, SENTRY_DSN_ERROR)
+      .refine((dsn) => Number(SENTRY_DSN_SHAPE.exec(dsn)?.[4] ?? 1) <= 65535, SENTRY_DSN_ERROR)
+      .optional(),
+  ),
   /** Set during a key rotation: PPS numbers not yet re-encrypted are still read with it. */
   PPS_ENCRYPTION_KEY_PREVIOUS: z.preprocess(emptyAsUndefined, hexKey.optional()),
   ...Object.fromEntries(
@@ -124,6 +142,12 @@ export interface Config {
   previousPpsEncryptionKey: string | null;
   /** Creates the first SuperAdmin at start-up when none exists. */
   bootstrapSuperAdmin: { email: string; password: string } | null;
+  /**
+   * Browser error telemetry (SENTRY_DSN): the DSN the page is given and the only envelopes
+   * /monitoring forwards, and the one URL it forwards them to, derived here and never from a
+   * request. Null: /monitoring accepts and drops.
+   */
+  telemetry: { dsn: string; ingestUrl: URL } | null;
 }
 
 const DEVELOPMENT_MAIL_FROM = 'Pension Administration <no-reply@pension-admin.local>';
@@ -183,6 +207,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   ) {
     problems.push('PPS_ENCRYPTION_KEY_PREVIOUS must differ from PPS_ENCRYPTION_KEY');
   }
+  if (!isDevelopmentLike && values.SENTRY_DSN?.startsWith('http:')) {
+    problems.push(`SENTRY_DSN must use https when APP_ENV is ${appEnv}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -227,7 +254,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             password: values.BOOTSTRAP_SUPERADMIN_PASSWORD,
           }
         : null,
+    telemetry: values.SENTRY_DSN ? telemetryOf(values.SENTRY_DSN) : null,
   };
+}
+
+/** The ingest endpoint of a DSN already checked against SENTRY_DSN_SHAPE. */
+function telemetryOf(dsn: string): { dsn: string; ingestUrl: URL } {
+  const [, protocol, , host, port, projectId] = SENTRY_DSN_SHAPE.exec(dsn) as RegExpExecArray;
+  const origin = `${protocol}://${host}${port ? `:${port}` : ''}`;
+  return { dsn, ingestUrl: new URL(`/api/${projectId}/envelope/`, origin) };
 }
 
 const GENERATED_SECRETS_FILE = 'generated-secrets.json';

@@ -11,6 +11,31 @@ export const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 export interface WebUiOptions {
   /** The Vite build output: index.html and assets/. */
   root: string;
+  /**
+   * SENTRY_DSN, given to the page in `<meta name="telemetry-dsn">` so that the browser reports
+   * errors through /monitoring; without it the page carries no tag and loads no telemetry code.
+   * A DSN's key is public by design: it lets a client send events, nothing else.
+   */
+  telemetryDsn?: string | null;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '"': '&quot;',
+  '<': '&lt;',
+  '>': '&gt;',
+  "'": '&#39;',
+};
+const escapeAttribute = (value: string) =>
+  value.replace(/[&"<>']/g, (character) => HTML_ESCAPES[character] ?? character);
+
+function withTelemetryDsn(page: string, dsn: string): string {
+  if (!page.includes('</head>')) throw new Error('The built index.html has no </head>');
+  // A function, so that no `$` sequence in the value is read as a replacement pattern.
+  return page.replace(
+    '</head>',
+    () => `<meta name="telemetry-dsn" content="${escapeAttribute(dsn)}" />\n  </head>`,
+  );
 }
 
 declare module 'fastify' {
@@ -24,14 +49,17 @@ declare module 'fastify' {
  * response's CSP nonce on every tag that needs one. Unknown non-API GETs that want HTML get the
  * page too, so client-side routes survive a reload; everything else under /api gets JSON 404.
  */
-const webUi: FastifyPluginAsync<WebUiOptions> = async (app, { root }) => {
+const webUi: FastifyPluginAsync<WebUiOptions> = async (app, { root, telemetryDsn }) => {
   const indexFile = path.join(root, 'index.html');
   if (!existsSync(indexFile)) {
     throw new Error(
       `The web UI is not built (${path.basename(root)}/index.html is missing): run npm run build`,
     );
   }
-  const pageParts = readFileSync(indexFile, 'utf8').split(NONCE_PLACEHOLDER);
+  const page = readFileSync(indexFile, 'utf8');
+  const pageParts = (telemetryDsn ? withTelemetryDsn(page, telemetryDsn) : page).split(
+    NONCE_PLACEHOLDER,
+  );
 
   app.decorateReply('sendAppPage', function sendAppPage(this: FastifyReply) {
     return this.code(200)
