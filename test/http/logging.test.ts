@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrub, scrubText } from '../../src/server/http/logger.js';
+import { MAX_LOGGED_TEXT, scrub, scrubText } from '../../src/server/http/logger.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const PASSWORD = 'Correct-Horse-Battery-Staple-42';
@@ -80,6 +80,17 @@ describe('structured logs', () => {
 });
 
 describe('scrubbing', () => {
+  it('cuts overlong text, dropping the word the cut falls in, and still scrubs what is kept', () => {
+    const address = 'someone.long@example.ie';
+    const text = `${'x '.repeat(2_040)}${address} ${'y'.repeat(10_000)}`;
+    const scrubbed = scrubText(text);
+    expect(scrubbed.length).toBeLessThanOrEqual(MAX_LOGGED_TEXT + '…[truncated]'.length);
+    expect(scrubbed.endsWith('…[truncated]')).toBe(true);
+    expect(scrubbed).not.toContain('someone');
+    expect(scrubText(`${'a'.repeat(MAX_LOGGED_TEXT - 20)} ${address}`)).not.toContain(address);
+    expect(scrubText('short text')).toBe('short text');
+  });
+
   it('removes secrets by key at any depth and by shape in free text', () => {
     expect(scrub({ user: { EMAIL_ADDRESS: 'x', api_key: 'k', name: 'Ann' } })).toEqual({
       user: { EMAIL_ADDRESS: '[REDACTED]', api_key: '[REDACTED]', name: 'Ann' },

@@ -31,7 +31,10 @@ const SECRET_KEYS = new Set([
 
 /** Free-text shapes that are secrets whatever key holds them. */
 const SECRET_PATTERNS: RegExp[] = [
-  /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, // e-mail address
+  // Starts only where a run of address characters starts, and bounded like real addresses (RFC
+  // 5321 lengths), so a long run of letters costs linear time. Unbounded, every position of the
+  // run was scanned to its end: quadratic, a slow-request attack through a long URL.
+  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}/g, // e-mail address
   /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, // JWT
   /\b\d{7}[A-Wa-w][ABHTWXabhtwx]?\b/g, // PPS number
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, // credentials in a header value
@@ -52,9 +55,17 @@ const SECRET_ASSIGNMENT =
  */
 const MIGHT_HOLD_SECRET = /[@=:]|\d{7}|eyJ|[0-9a-f]{64}|bearer|basic/i;
 
+/** Longer free text is cut before it is scrubbed: no log line needs more, and scrubbing stays cheap. */
+export const MAX_LOGGED_TEXT = 4_096;
+
 export function scrubText(text: string): string {
-  if (!MIGHT_HOLD_SECRET.test(text)) return text;
-  let result = text.replace(SECRET_ASSIGNMENT, `$1$2$1$3"${REDACTED}"`);
+  // The cut drops the word it falls in, which could be the start of an address or a token.
+  const bounded =
+    text.length > MAX_LOGGED_TEXT
+      ? `${text.slice(0, MAX_LOGGED_TEXT).replace(/\S*$/, '')}…[truncated]`
+      : text;
+  if (!MIGHT_HOLD_SECRET.test(bounded)) return bounded;
+  let result = bounded.replace(SECRET_ASSIGNMENT, `$1$2$1$3"${REDACTED}"`);
   for (const pattern of SECRET_PATTERNS) result = result.replace(pattern, REDACTED);
   return result;
 }
