@@ -1,6 +1,11 @@
 import { Alert, Badge, Table, Text } from '@mantine/core';
 import type { CsvPreview } from './csvPreview';
-import { type ImportFormat, isKnownHeading, isPrivateHeading } from './importFormats';
+import {
+  type ImportFormat,
+  isKnownHeading,
+  isPrivateHeading,
+  missingColumns,
+} from './importFormats';
 
 /**
  * The file's headings and first rows as the browser read them, with headings this import does
@@ -16,6 +21,7 @@ export function ImportPreviewTable({
   const unknown = preview.headings.filter(
     (heading) => heading.trim() !== '' && !isKnownHeading(format, heading),
   );
+  const missing = missingColumns(format, preview.headings);
   const hidden = preview.headings.map((heading) => isPrivateHeading(format, heading));
   const width = Math.max(preview.headings.length, ...preview.rows.map((row) => row.cells.length));
   const columns = Array.from({ length: width }, (_, index) => index);
@@ -23,9 +29,15 @@ export function ImportPreviewTable({
   return (
     <>
       {unknown.length > 0 && (
-        <Alert color="yellow" title="Headings this import does not read">
+        <Alert variant="default" title="Headings this import does not read">
           {unknown.join(', ')}. The service will refuse the file unless they are renamed to one of
           the headings listed for a column, or removed.
+        </Alert>
+      )}
+      {missing.length > 0 && (
+        <Alert variant="default" title="Required columns the file lacks">
+          {missing.join('; ')}. The service will refuse the file without them: check the first line
+          of the file and whether the right kind of file was chosen.
         </Alert>
       )}
       {preview.rows.length === 0 && (
@@ -36,7 +48,9 @@ export function ImportPreviewTable({
           <Table.Caption style={{ textAlign: 'left' }}>
             {preview.more
               ? `The first ${preview.rows.length} rows of the file`
-              : `All ${preview.rows.length} rows of the file`}
+              : preview.rows.length === 1
+                ? 'The only row of the file'
+                : `All ${preview.rows.length} rows of the file`}
             {hidden.some(Boolean) ? '; PPS numbers are hidden' : ''}
           </Table.Caption>
           <Table.Thead>

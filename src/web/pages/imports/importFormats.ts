@@ -22,6 +22,8 @@ export interface ImportFormat {
   template: readonly string[];
   /** Headings whose cells the preview hides. */
   private: readonly string[];
+  /** Columns a file must have: one of each group (by label), as the service requires. */
+  requiredGroups: readonly (readonly string[])[];
 }
 
 const PPS_HEADINGS = ['PPSN', 'PPS No', 'PPS Number', 'PPS', 'PPS Num'];
@@ -103,6 +105,14 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
       'Status',
     ],
     private: PPS_HEADINGS,
+    requiredGroups: [
+      ['PPS number'],
+      ['First name'],
+      ['Last name'],
+      ['Date of birth'],
+      ['Date joined'],
+      ['Salary in euro', 'Salary in cents'],
+    ],
   },
   contributions: {
     label: 'Contributions',
@@ -146,6 +156,11 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
     ],
     template: ['PPSN', 'Period', 'Employee', 'Employer', 'AVC'],
     private: PPS_HEADINGS,
+    requiredGroups: [
+      ['PPS number', 'Member id'],
+      ['Pay period'],
+      ['Employee contribution', 'Employer contribution', 'AVC'],
+    ],
   },
 };
 
@@ -161,6 +176,18 @@ export function headingKey(text: string): string {
 export function isKnownHeading(format: ImportFormat, heading: string): boolean {
   const key = headingKey(heading);
   return format.columns.some((column) => column.headings.some((h) => headingKey(h) === key));
+}
+
+/** The required columns a heading row lacks, each as "A or B" when either would do. */
+export function missingColumns(format: ImportFormat, headings: readonly string[]): string[] {
+  const keys = new Set(headings.map(headingKey));
+  const present = (label: string) =>
+    format.columns
+      .find((column) => column.label === label)
+      ?.headings.some((heading) => keys.has(headingKey(heading))) ?? false;
+  return format.requiredGroups
+    .filter((group) => !group.some(present))
+    .map((group) => group.join(' or '));
 }
 
 export function isPrivateHeading(format: ImportFormat, heading: string): boolean {

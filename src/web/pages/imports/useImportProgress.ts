@@ -15,8 +15,8 @@ const DELAY_WHEN_LIMITED = 5_000;
 
 /**
  * Follows an upload the browser is still sending. The service records the import as soon as the
- * upload starts; it is found as the newest import of this kind by this user that was not in the
- * list before the upload (`earlierIds`), then read by id until the upload's own answer arrives
+ * upload starts; it is found as the newest running import of this kind by this user that was not
+ * in the list before the upload (`earlierIds`), then read by id until the upload's own answer arrives
  * and `active` turns false. Returns the latest state seen, or null until the import is found.
  */
 export function useImportProgress({
@@ -52,7 +52,11 @@ export function useImportProgress({
             `/api/schemes/${schemeId}/imports?limit=10`,
           );
           const ours = page.items.find(
-            (item) => item.kind === kind && item.createdBy === userId && !earlierIds.has(item.id),
+            (item) =>
+              item.kind === kind &&
+              item.createdBy === userId &&
+              item.status === 'running' &&
+              !earlierIds.has(item.id),
           );
           if (ours) {
             importId = ours.id;

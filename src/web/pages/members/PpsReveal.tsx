@@ -43,7 +43,9 @@ export function PpsReveal({ memberId, canReveal }: { memberId: string; canReveal
     <Stack gap={4}>
       <Group gap="sm">
         {revealed === null ? (
-          <Text span>On file</Text>
+          <Text span size="sm">
+            On file
+          </Text>
         ) : (
           <Code fz="md" aria-label="PPS number">
             {revealed}
