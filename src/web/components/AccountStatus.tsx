@@ -66,8 +66,9 @@ export function AccountStatusAction({ account }: { account: User }) {
 
 export function AccountStatusBadge({ account }: { account: User }) {
   return (
-    // As wide as its word: a narrow column would otherwise cut it to "ACTI…".
-    <Badge color={account.status === 'active' ? 'green' : 'gray'} variant="light" miw="max-content">
+    // A coloured dot beside dark text: the light variant's coloured text is too faint to read
+    // (WCAG contrast). As wide as its word: a narrow column would otherwise cut it to "ACTI…".
+    <Badge color={account.status === 'active' ? 'green' : 'gray'} variant="dot" miw="max-content">
       {account.status === 'active' ? 'Active' : 'Deactivated'}
     </Badge>
   );

@@ -99,6 +99,8 @@ function NewSchemeForm({
             label="Employer"
             required
             searchable
+            // A scheme needs an employer: choosing it again must not clear it.
+            allowDeselect={false}
             nothingFoundMessage="No employer has that name"
             placeholder={employers.isPending ? 'Loading employers…' : 'Choose an employer'}
             data={(employers.data?.items ?? []).map((employer) => ({
