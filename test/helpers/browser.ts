@@ -39,6 +39,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
+  // The browser's own language, which native date inputs follow (day/month/year, as in Ireland);
+  // each context also sets locale en-IE for the page's Intl formats.
+  '--lang=en-IE',
 ];
 
 export function launchChromium(): Promise<Browser> {
@@ -60,7 +63,9 @@ export interface WatchedPage {
  * violation (a style, a worker, a frame) can go unheard.
  */
 const CSP_WATCH = `document.addEventListener('securitypolicyviolation', (event) => {
-  console.error('CSP violation: ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline code'));
+  const where = event.sourceFile ? ' in ' + event.sourceFile + ':' + event.lineNumber + ':' + event.columnNumber : '';
+  const sample = event.sample ? ' ("' + event.sample + '")' : '';
+  console.error('CSP violation: ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline code') + where + sample);
 });`;
 
 function problemOf(message: ConsoleMessage): string | null {

@@ -63,8 +63,14 @@ export function useE2e(file: string): E2e {
     const problems = finished.flatMap((watched) => watched.problems);
     const violations = accessibility.splice(0);
     await Promise.all(finished.map((watched) => watched.context.close()));
-    expect(problems, 'CSP violations and uncaught errors in the browser').toEqual([]);
-    expect(violations, 'serious or critical axe-core violations').toEqual([]);
+    // One assertion, so that a failure shows both lists.
+    expect(
+      {
+        'CSP violations and uncaught errors': problems,
+        'serious or critical axe-core': violations,
+      },
+      'what the browser saw',
+    ).toEqual({ 'CSP violations and uncaught errors': [], 'serious or critical axe-core': [] });
   });
 
   afterAll(async () => {
@@ -145,12 +151,15 @@ export async function seeNo(locator: Locator, what?: string): Promise<void> {
 }
 
 /**
- * The form field whose label reads exactly `label`: a required field's label ends in an
+ * The form control whose label reads exactly `label`: a required field's label ends in an
  * asterisk, and a looser match would also find buttons such as "Toggle password visibility".
  */
 export function field(page: Page | Locator, label: string): Locator {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+  // Only the control itself: a combobox's list of options carries the same label.
+  return page
+    .getByLabel(new RegExp(`^${escaped}( \\*)?$`))
+    .and(page.locator('input, textarea, select, button'));
 }
 
 /** The sign-in form, as a person fills it; resolves once the page has reached the role's start page. */

@@ -1,0 +1,267 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { type ApiClient, type Credentials, DEV_ACCOUNTS } from '../helpers/built-server.js';
+import {
+  browserSuiteSkipReason,
+  field,
+  JOURNEY_TIMEOUT,
+  see,
+  seeNo,
+  settled,
+  shownText,
+  signInThroughForm,
+  useE2e,
+} from '../helpers/e2e.js';
+import { newPpsNumber } from '../helpers/pps.js';
+
+/**
+ * Each role's main journey, one after the other, against one server (issue 6): SuperAdmin sets
+ * up a broker firm and its BrokerAdmin; that BrokerAdmin signs in and sets up an employer, a
+ * scheme, a member and the employer's accounts; the EmployerAdmin sees their employer only; the
+ * Member changes their fund choice. Each step uses what the one before made, as people would.
+ */
+describe.skipIf(browserSuiteSkipReason)(
+  'every role’s day in the browser',
+  { timeout: JOURNEY_TIMEOUT },
+  () => {
+    const e2e = useE2e('organisation');
+
+    const firm = 'Atlantic Pension Consultants Ltd';
+    const brokerAdmin: Credentials = {
+      email: 'niamh.walsh@atlantic-pensions.example.ie',
+      password: 'Harbour-Lantern-Meadow-4821',
+    };
+    const employerAdmin: Credentials = {
+      email: 'hr@clew-bay-seafoods.example.ie',
+      password: 'Quay-Trawler-Oyster-7305',
+    };
+    const member: Credentials = {
+      email: 'ciaran.obrien@clew-bay-seafoods.example.ie',
+      password: 'Atlantic-Kelp-Beacon-9157',
+    };
+    const employer = 'Clew Bay Seafoods Ltd';
+    const scheme = 'Clew Bay Seafoods DC Scheme';
+    const funds = ['Irish Equity Fund', 'Euro Bond Fund'];
+    /** A second employer of the same firm, seeded: the EmployerAdmin must never see it. */
+    const otherEmployer = {
+      id: '',
+      name: 'Westport Hotels Ltd',
+      scheme: 'Westport Hotels DC Scheme',
+    };
+
+    /** The heading of the page in the main area (the layout's own title is the only h1). */
+    const pageHeading = (page: Page, name: string) =>
+      page.getByRole('main').getByRole('heading', { name, exact: true });
+
+    let tenantApi: ApiClient;
+
+    it('SuperAdmin creates a broker firm and its first BrokerAdmin', async () => {
+      const { page } = await e2e.open();
+      await signInThroughForm(page, DEV_ACCOUNTS.superAdmin);
+      expect(new URL(page.url()).pathname).toBe('/brokers');
+      await see(pageHeading(page, 'Broker firms'));
+      await e2e.checkPage(page, 'brokers');
+
+      await page.getByRole('button', { name: 'New broker firm' }).click();
+      const creating = page.getByRole('dialog', { name: 'New broker firm' });
+      await field(creating, 'Firm name').fill(firm);
+      await creating.getByRole('button', { name: 'Create broker firm' }).click();
+      // Its own page opens: its first accounts are made there.
+      await see(pageHeading(page, firm));
+      expect(new URL(page.url()).pathname).toMatch(/^\/brokers\/\w+$/);
+
+      await page.getByRole('button', { name: 'New account' }).click();
+      const account = page.getByRole('dialog', { name: 'New account' });
+      await field(account, 'Full name').fill('Niamh Walsh');
+      await field(account, 'E-mail address').fill(brokerAdmin.email);
+      await account.getByRole('radio', { name: 'BrokerAdmin' }).check();
+      await field(account, 'Password (optional)').fill(brokerAdmin.password);
+      await account.getByRole('button', { name: 'Create account' }).click();
+      await seeNo(account, 'the new-account dialog');
+      const accounts = page.getByRole('table', { name: `Accounts of ${firm}` });
+      const row = await see(accounts.getByRole('row', { name: new RegExp(brokerAdmin.email) }));
+      expect(await row.textContent()).toContain('BrokerAdmin');
+      await e2e.checkPage(page, 'broker');
+    });
+
+    it('the new BrokerAdmin signs in and sets up an employer, a scheme, a member and accounts', async () => {
+      tenantApi = await e2e.api(brokerAdmin);
+      const { page } = await e2e.open();
+      await signInThroughForm(page, brokerAdmin);
+      expect(new URL(page.url()).pathname).toBe('/dashboard');
+      await see(pageHeading(page, 'Dashboard'));
+      await e2e.checkPage(page, 'dashboard');
+
+      // Employers: the list, then a new employer, whose page opens.
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Employers' })
+        .click();
+      await see(pageHeading(page, 'Employers'));
+      await e2e.checkPage(page, 'employers');
+      await page.getByRole('button', { name: 'New employer' }).click();
+      const newEmployer = page.getByRole('dialog', { name: 'New employer' });
+      await field(newEmployer, 'Employer name').fill(employer);
+      await newEmployer.getByRole('button', { name: 'Create employer' }).click();
+      await see(pageHeading(page, employer));
+      const employerUrl = new URL(page.url()).pathname;
+
+      // A scheme of that employer, from its page.
+      await page.getByRole('button', { name: 'New scheme' }).click();
+      const newScheme = page.getByRole('dialog', { name: 'New scheme' });
+      await field(newScheme, 'Scheme name').fill(scheme);
+      await field(newScheme, 'Scheme type').selectOption('DC');
+      await newScheme.getByRole('button', { name: 'Create scheme' }).click();
+      await seeNo(newScheme, 'the new-scheme dialog');
+      await page
+        .getByRole('table', { name: `Schemes of ${employer}` })
+        .getByRole('link', { name: scheme })
+        .click();
+      await see(pageHeading(page, scheme));
+      const schemeId = new URL(page.url()).pathname.split('/')[2] ?? '';
+      // The funds a member chooses between later; not this journey's subject, so seeded.
+      for (const name of funds)
+        await tenantApi.call('POST', `/api/schemes/${schemeId}/funds`, { name });
+
+      // A member, added by form.
+      await page.getByRole('button', { name: 'Add member' }).click();
+      const addMember = page.getByRole('dialog', { name: 'Add member' });
+      await field(addMember, 'First name').fill('Ciarán');
+      await field(addMember, 'Last name').fill('O’Brien');
+      await field(addMember, 'Date of birth').fill('1984-03-17');
+      await field(addMember, 'Date joined').fill('2012-06-01');
+      await field(addMember, 'Salary (€ a year)').fill('48,500.00');
+      await field(addMember, 'E-mail address').fill(member.email);
+      await field(addMember, 'PPS number').fill(newPpsNumber());
+      await addMember.getByRole('button', { name: 'Add member' }).click();
+      await seeNo(addMember, 'the add-member dialog');
+      const members = page.getByRole('table', { name: new RegExp(`^Members of ${scheme}`) });
+      const memberRow = await see(members.getByRole('row', { name: /Ciarán O’Brien/ }));
+      // Irish formats: day month year, and euro with the symbol first.
+      expect(await memberRow.textContent()).toContain('17 Mar 1984');
+      expect(await memberRow.textContent()).toContain('€48,500.00');
+      await e2e.checkPage(page, 'scheme');
+      await memberRow.getByRole('link', { name: 'Ciarán O’Brien' }).click();
+      await see(pageHeading(page, 'Ciarán O’Brien'));
+      await e2e.checkPage(page, 'member');
+
+      // The employer's accounts: an EmployerAdmin, and a Member account linked to that member.
+      await page.goto(employerUrl);
+      await see(pageHeading(page, employer));
+      await createAccount(page, 'Siobhán Kelly', employerAdmin, 'EmployerAdmin');
+      await createAccount(page, 'Ciarán O’Brien', member, 'Member', 'O’Brien');
+      const accounts = page.getByRole('table', { name: `Accounts of ${employer}` });
+      await see(accounts.getByRole('row', { name: new RegExp(employerAdmin.email) }));
+      await see(accounts.getByRole('row', { name: new RegExp(member.email) }));
+      await e2e.checkPage(page, 'employer');
+
+      // The other main pages of the firm, with what was just made in them.
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Schemes' })
+        .click();
+      await see(pageHeading(page, 'Schemes'));
+      await see(page.getByRole('link', { name: scheme }));
+      await e2e.checkPage(page, 'schemes');
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Users' })
+        .click();
+      await see(pageHeading(page, 'Users'));
+      await see(page.getByRole('row', { name: new RegExp(employerAdmin.email) }));
+      await e2e.checkPage(page, 'users');
+    });
+
+    /** "New account" on an employer's page, filled in as a BrokerAdmin would. */
+    async function createAccount(
+      page: Page,
+      name: string,
+      { email, password }: Credentials,
+      role: 'EmployerAdmin' | 'Member',
+      memberSearch?: string,
+    ) {
+      await page.getByRole('button', { name: 'New account' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New account' });
+      await field(dialog, 'Full name').fill(name);
+      await field(dialog, 'E-mail address').fill(email);
+      await dialog.getByRole('radio', { name: role, exact: true }).check();
+      if (memberSearch) {
+        await field(dialog, 'Member record').fill(memberSearch);
+        await page.getByRole('option', { name: new RegExp(memberSearch) }).click();
+      }
+      await field(dialog, 'Password (optional)').fill(password);
+      await dialog.getByRole('button', { name: 'Create account' }).click();
+      await seeNo(dialog, 'the new-account dialog');
+    }
+
+    it('the EmployerAdmin sees their own employer and nothing of another', async () => {
+      const other = await tenantApi.call<{ id: string }>('POST', '/api/employers', {
+        name: otherEmployer.name,
+      });
+      otherEmployer.id = other.id;
+      await tenantApi.call('POST', '/api/schemes', {
+        employerId: other.id,
+        name: otherEmployer.scheme,
+        type: 'DB',
+      });
+
+      const { page } = await e2e.open();
+      await signInThroughForm(page, employerAdmin);
+      // Their start page is their employer.
+      await see(pageHeading(page, employer));
+      const navigation = page.getByRole('navigation', { name: 'Main' });
+      await see(navigation.getByRole('link', { name: 'My employer' }));
+      expect(await navigation.getByRole('link', { name: 'Employers' }).count()).toBe(0);
+      await see(page.getByRole('link', { name: scheme }));
+      await e2e.checkPage(page, 'employer-as-employer-admin');
+
+      await navigation.getByRole('link', { name: 'Schemes' }).click();
+      await see(pageHeading(page, 'Schemes'));
+      await see(page.getByRole('link', { name: scheme }));
+      await settled(page);
+      expect(await page.getByText(otherEmployer.scheme).count()).toBe(0);
+      expect(await page.getByText(otherEmployer.name).count()).toBe(0);
+
+      // The other employer's page, its address typed by hand.
+      await page.goto(`/employers/${otherEmployer.id}`);
+      await see(pageHeading(page, 'Not found'));
+      expect(await page.getByText(otherEmployer.name).count()).toBe(0);
+    });
+
+    it('the Member changes their fund choice; it saves only once the total is 100', async () => {
+      const { page } = await e2e.open();
+      await signInThroughForm(page, member);
+      // A Member's start page is their own record.
+      expect(new URL(page.url()).pathname).toMatch(/^\/members\/\w+$/);
+      await see(pageHeading(page, 'Ciarán O’Brien'));
+      await see(page.getByText('No fund choice is in force.'));
+      await e2e.checkPage(page, 'member-own');
+
+      await page.getByRole('button', { name: 'Change fund choice' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change fund choice' });
+      const save = dialog.getByRole('button', { name: 'Save fund choice' });
+      await field(dialog, `Percent in ${funds[0]}`).fill('60');
+      await see(dialog.getByText('40% still to choose: the total must be exactly 100%.'));
+      expect(await save.isDisabled()).toBe(true);
+      await field(dialog, `Percent in ${funds[1]}`).fill('50');
+      await see(dialog.getByText('10% too much: the total must be exactly 100%.'));
+      expect(await save.isDisabled()).toBe(true);
+      await field(dialog, `Percent in ${funds[1]}`).fill('40');
+      await see(dialog.getByText('The total is 100%.'));
+      expect(await save.isEnabled()).toBe(true);
+      await e2e.checkPage(page, 'fund-choice-editor');
+      await save.click();
+      await seeNo(dialog, 'the fund-choice dialog');
+
+      await see(page.getByText(/^In force since /));
+      const inForce = await shownText(page.getByRole('list').filter({ hasText: funds[0] }));
+      expect(inForce).toContain(`${funds[0]}: 60%`);
+      expect(inForce).toContain(`${funds[1]}: 40%`);
+      await see(
+        page
+          .getByRole('table', { name: 'Every fund choice, newest first' })
+          .getByRole('row', { name: /Current/ }),
+      );
+    });
+  },
+);
