@@ -29,7 +29,7 @@ export function NameFormModal<T>({
       onClose={onClose}
       title={form.title}
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': 'Close dialog' }}
     >
       {/* Mounted only while open, so every opening starts from the initial name. */}
       {opened && <NameForm {...form} onClose={onClose} />}

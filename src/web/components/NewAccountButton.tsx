@@ -46,7 +46,7 @@ export function NewAccountButton({
         onClose={() => setOpened(false)}
         title="New account"
         centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
       >
         {/* Mounted only while open, so every opening starts from an empty form. */}
         {opened && (

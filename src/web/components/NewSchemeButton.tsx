@@ -36,7 +36,7 @@ export function NewSchemeButton({
         onClose={() => setOpened(false)}
         title="New scheme"
         centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
       >
         {/* Mounted only while open, so every opening starts from an empty form. */}
         {opened && (
