@@ -5,5 +5,9 @@ import { notifications } from '@mantine/notifications';
  * none of its own, and a nameless button is a critical accessibility failure.
  */
 export function notifySuccess(message: string): void {
-  notifications.show({ color: 'green', message, closeButtonProps: { 'aria-label': 'Close notification' } });
+  notifications.show({
+    color: 'green',
+    message,
+    closeButtonProps: { 'aria-label': 'Close notification' },
+  });
 }
