@@ -33,6 +33,8 @@ interface Target {
   userId: string;
   /** A member of the scheme; in the actor's own scope, the Member actor's own record. */
   memberId: string;
+  memberPpsNumber: string;
+  importId: string;
   contributionId: string;
   fundId: string;
 }
@@ -356,6 +358,44 @@ const ROUTES: Record<string, RouteCase> = {
       Member: EMPLOYER_REACH,
     }),
   },
+  'POST /api/schemes/{id}/members/import': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/members/import`,
+      headers: { 'content-type': 'text/csv' },
+      payload: `First Name,Last Name,Date of Birth,Date Joined,Salary,PPSN\nNiamh,Byrne,1988-03-04,2021-01-01,41000.00,${newPpsNumber()}\n`,
+    }),
+    expected: MEMBER_WRITERS,
+  },
+  'POST /api/schemes/{id}/contributions/import': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/contributions/import`,
+      headers: { 'content-type': 'text/csv' },
+      payload: `PPSN,Period,Employee,Employer\n${target.memberPpsNumber},${fresh.period()},120.00,240.00\n`,
+    }),
+    expected: MEMBER_WRITERS,
+  },
+  'GET /api/schemes/{id}/imports': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/imports` }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      EmployerUser: EMPLOYER_REACH,
+    }),
+  },
+  'GET /api/imports/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/imports/${target.importId}` }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      EmployerUser: EMPLOYER_REACH,
+    }),
+  },
   'GET /api/audit': {
     request: () => ({ method: 'GET', url: '/api/audit' }),
     expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
@@ -389,12 +429,21 @@ async function targetIn(brokerId: string, employerId: string): Promise<Target> {
     kind: 'employer',
     amountCents: 50_000,
   });
+  const imported = await t.app.inject({
+    method: 'POST',
+    url: `/api/schemes/${schemeId}/members/import`,
+    remoteAddress: uniqueClientAddress(),
+    headers: { authorization: `Bearer ${await t.tokenFor(admin)}`, 'content-type': 'text/csv' },
+    payload: `First Name,Last Name,Date of Birth,Date Joined,Salary,PPSN\nSeán,Kelly,1979-05-06,2010-02-01,52000,${newPpsNumber()}\n`,
+  });
   return {
     brokerId,
     employerId,
     schemeId,
     userId: user.id,
     memberId: member.id,
+    memberPpsNumber: member.ppsNumber,
+    importId: imported.json().id,
     contributionId: contribution.json().id,
     fundId: fund.json().id,
   };
@@ -472,7 +521,7 @@ describe('tenant isolation matrix', () => {
             const response = await t.app.inject({
               ...request,
               remoteAddress: uniqueClientAddress(),
-              headers: { authorization: `Bearer ${await t.tokenFor(actor)}` },
+              headers: { ...request.headers, authorization: `Bearer ${await t.tokenFor(actor)}` },
             });
             if (outcome === 'ok') {
               expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
