@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, MantineProvider, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
@@ -17,11 +17,24 @@ const nonce = pageNonce();
 // Mantine's modal scroll lock adds a <style> element through react-style-singleton, which takes
 // its nonce from get-nonce: without it every open dialog breaks the strict CSP.
 if (nonce) setNonce(nonce);
-// Shade 8 of blue and grey 7 for dimmed text reach the 4.5:1 contrast of WCAG AA on white.
-const theme = createTheme({ primaryColor: 'blue', primaryShade: 8, defaultRadius: 'md' });
+// Shade 8 of blue, red 8 for errors and grey 7 for dimmed text reach the 4.5:1 contrast of WCAG AA on white.
+const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: 8,
+  defaultRadius: 'md',
+  components: {
+    // Every notification's close button is named for screen readers, wherever it is shown from.
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    }),
+  },
+});
 const cssVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-8)',
+  },
   dark: {},
 });
 const queryClient = new QueryClient({
