@@ -39,9 +39,6 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
-  // The browser's own language, which native date inputs follow (day/month/year, as in Ireland);
-  // each context also sets locale en-IE for the page's Intl formats.
-  '--lang=en-IE',
 ];
 
 export function launchChromium(): Promise<Browser> {
@@ -123,13 +120,16 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
-    );
+    .map((violation) => {
+      // Where, and axe's own reason for the first few elements (for contrast: the two colours
+      // and the ratio), so that a failure says what to change.
+      const nodes = violation.nodes.slice(0, 3).map((node) => {
+        const reason = node.any[0]?.message ?? node.all[0]?.message ?? node.none[0]?.message;
+        return `${node.target.join(' ')}${reason ? ` (${reason})` : ''}`;
+      });
+      const more = violation.nodes.length > 3 ? ` | and ${violation.nodes.length - 3} more` : '';
+      return `${violation.impact} ${violation.id}: ${violation.help} — ${nodes.join(' | ')}${more}`;
+    });
 }
 
 export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');

@@ -113,6 +113,8 @@ export function useE2e(file: string): E2e {
     },
     async checkPage(page, name) {
       await settled(page);
+      // The pointer rests where the last click left it; a hover colour there is not the page's.
+      await page.mouse.move(0, 0);
       await screenshot(page, `${file}-${name}`);
       for (const violation of await seriousAccessibilityViolations(page)) {
         accessibility.push(`${name}: ${violation}`);
