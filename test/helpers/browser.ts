@@ -45,6 +45,9 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
+/** How long one step (a click, something to appear) may take before the test fails. */
+export const STEP_TIMEOUT_MS = 30_000;
+
 /** A page and what went wrong on it that the page itself would not show. */
 export interface WatchedPage {
   page: Page;
@@ -101,8 +104,9 @@ export async function openWatchedPage(
     viewport: { width: 1280, height: 860 },
     extraHTTPHeaders: { 'x-forwarded-for': clientAddress },
   });
-  // Generous for a loaded 2-core machine; a step that never happens still fails.
-  context.setDefaultTimeout(20_000);
+  // Generous for a loaded 2-core machine running other suites; a step that never happens still
+  // fails, only later.
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
   await context.addInitScript(CSP_WATCH);
   const page = await context.newPage();
   const problems: string[] = [];

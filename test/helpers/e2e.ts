@@ -4,6 +4,7 @@ import {
   browserSuiteSkipReason,
   launchChromium,
   openWatchedPage,
+  STEP_TIMEOUT_MS,
   screenshot,
   seriousAccessibilityViolations,
   type WatchedPage,
@@ -126,7 +127,9 @@ export function useE2e(file: string): E2e {
 
 /** Until no spinner ("Loading…") is on screen: what a person waits for before reading the page. */
 export async function settled(page: Page): Promise<void> {
-  await expect.poll(() => page.getByLabel(/^Loading/).count(), { timeout: 20_000 }).toBe(0);
+  await expect
+    .poll(() => page.getByLabel(/^Loading/).count(), { timeout: STEP_TIMEOUT_MS })
+    .toBe(0);
 }
 
 /** Fails unless the element shows up (Playwright's auto-waiting), with what was looked for. */
@@ -148,7 +151,10 @@ export async function shownText(locator: Locator, what?: string): Promise<string
 /** Fails unless the element goes away. */
 export async function seeNo(locator: Locator, what?: string): Promise<void> {
   await expect
-    .poll(() => locator.count(), { timeout: 20_000, message: `expected no ${what ?? locator}` })
+    .poll(() => locator.count(), {
+      timeout: STEP_TIMEOUT_MS,
+      message: `expected no ${what ?? locator}`,
+    })
     .toBe(0);
 }
 
