@@ -174,7 +174,6 @@ export const contributionStaging: Staging = {
           id, ${scope.brokerId}, ${scope.employerId}, ${scope.schemeId}, member_id, period, kind,
           cents, ${scope.importId}, ${scope.userId}, ${at} :: timestamptz
         from ${sql.raw(ENTRIES)}
-        order by line, kind
         returning 1
       )
       select count(*) :: integer as written from inserted

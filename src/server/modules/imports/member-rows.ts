@@ -202,6 +202,12 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
         tenantId: scope.brokerId,
         memberId: id,
       });
+      // With one key in the ring its hash is the current one: one HMAC a row instead of two.
+      const lookups = deps.ppsKeyring.lookups(scope.brokerId, member.ppsNumber);
+      const lookup =
+        lookups.length === 1
+          ? (lookups[0] as string)
+          : deps.ppsKeyring.lookup(scope.brokerId, member.ppsNumber);
       rowsToWrite += 1;
       return copyLine([
         line,
@@ -215,9 +221,9 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
         member.salaryCents,
         member.status,
         sealed.encrypted,
-        deps.ppsKeyring.lookup(scope.brokerId, member.ppsNumber),
+        lookup,
         sealed.keyId,
-        copyHexArray(deps.ppsKeyring.lookups(scope.brokerId, member.ppsNumber)),
+        copyHexArray(lookups),
       ]);
     },
   };

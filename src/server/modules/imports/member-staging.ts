@@ -95,7 +95,6 @@ export const memberStaging: Staging = {
           date_of_birth, email, address, date_joined, salary_cents, status, pps_encrypted,
           pps_lookup, pps_key_id, ${at} :: timestamptz, ${at} :: timestamptz
         from ${sql.raw(TABLE)}
-        order by line
         returning 1
       )
       select count(*) :: integer as written from inserted
