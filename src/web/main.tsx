@@ -17,7 +17,7 @@ const nonce = pageNonce();
 // Mantine's modal scroll lock adds a <style> element through react-style-singleton, which takes
 // its nonce from get-nonce: without it every open dialog breaks the strict CSP.
 if (nonce) setNonce(nonce);
-// Shade 8 of blue, red 8 for errors and grey 7 for dimmed text reach the 4.5:1 contrast of WCAG AA on white.
+// Shade 8 of blue, red 8 for errors, grey 7 for dimmed text and shade 9 on light backgrounds reach the 4.5:1 contrast of WCAG AA on white.
 const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: 8,
@@ -29,11 +29,33 @@ const theme = createTheme({
     }),
   },
 });
+/** Light variants (active links, alerts, badges) write in their colour's shade 6 by default. */
+const LIGHT_VARIANT_COLOURS = [
+  'blue',
+  'green',
+  'red',
+  'orange',
+  'yellow',
+  'teal',
+  'gray',
+  'cyan',
+  'grape',
+  'violet',
+  'indigo',
+  'pink',
+  'lime',
+];
 const cssVariablesResolver = () => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-8)',
+    ...Object.fromEntries(
+      LIGHT_VARIANT_COLOURS.map((colour) => [
+        `--mantine-color-${colour}-light-color`,
+        `var(--mantine-color-${colour}-9)`,
+      ]),
+    ),
   },
   dark: {},
 });
