@@ -228,6 +228,7 @@ export function ImportWizardPage() {
               onChange={choose}
               error={fileProblem}
               clearable
+              clearButtonProps={{ 'aria-label': 'Clear the chosen file' }}
             />
             <Group justify="flex-end">
               <Button onClick={() => setStep(1)} disabled={!file || !preview || !!fileProblem}>
