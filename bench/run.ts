@@ -1,5 +1,6 @@
 import { runFoundation } from './foundation.js';
 import { runIdentity } from './identity.js';
+import { runImports } from './imports.js';
 import { printTable, type Report } from './lib.js';
 import { SECONDS } from './settings.js';
 import { runTenancy } from './tenancy.js';
@@ -13,6 +14,7 @@ import { runWeb } from './web.js';
 const suites: Record<string, (report: Report) => Promise<void>> = {
   foundation: runFoundation,
   identity: runIdentity,
+  imports: runImports,
   tenancy: runTenancy,
   web: runWeb,
 };

@@ -1,0 +1,338 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createId } from '@paralleldrive/cuid2';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { hashPassword } from '../src/server/auth/passwords.js';
+import { openPostgres } from '../src/server/db/database.js';
+import { migrate } from '../src/server/db/migrator.js';
+import { brokers, employers, schemes, users } from '../src/server/db/schema.js';
+import { withActor } from '../src/server/db/with-actor.js';
+import type { PlatformActor } from '../src/server/tenancy/actor.js';
+import { appEnv } from './foundation.js';
+import { median, type Report, type Started, startServer, stopServer } from './lib.js';
+import { APP_COMMAND, APP_READY, RUNS } from './settings.js';
+
+/**
+ * Bulk import benchmarks (issue 5), on PostgreSQL, against the real server process: 100,000
+ * members through POST /api/schemes/:id/members/import (parsing, validation, AES-GCM sealing,
+ * HMAC lookups, duplicate checks, audit) beside a raw COPY of the same CSV into a plain table of
+ * the same database; then 1,000,000 contribution rows in one file, with the server's peak RSS.
+ */
+const MEMBERS = 100_000;
+const CONTRIBUTION_ROWS = 1_000_000;
+/** Members the contributions file pays for, each over consecutive months. */
+const PAYING_MEMBERS = 35_000;
+const PASSWORD = 'a benchmark passphrase that is long';
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BENCH_ACTOR: PlatformActor = {
+  userId: 'benchmark',
+  email: 'benchmark',
+  role: 'SuperAdmin',
+  tenantId: null,
+  employerId: null,
+  ipAddress: 'local',
+  userAgent: 'bench',
+};
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const CHECK_ALPHABET = 'WABCDEFGHIJKLMNOPQRSTUV';
+const WEIGHTS = [8, 7, 6, 5, 4, 3, 2];
+
+/** The n-th valid PPS number of this run (domain.md's check letter), distinct for every n. */
+function ppsNumber(n: number): string {
+  const digits = String(n).padStart(7, '0');
+  const sum = WEIGHTS.reduce((total, weight, index) => total + weight * Number(digits[index]), 0);
+  return `${digits}${CHECK_ALPHABET[sum % 23]}`;
+}
+
+const MEMBER_HEADINGS =
+  'PPSN,First Name,Surname,Date of Birth,Email,Address,Date Joined,Salary,Status';
+
+function membersFile(count: number, firstPps: number): Buffer {
+  const lines = [MEMBER_HEADINGS];
+  for (let n = 0; n < count; n += 1) {
+    const month = String((n % 12) + 1).padStart(2, '0');
+    lines.push(
+      `${ppsNumber(firstPps + n)},Aoife,Murphy-${n},1980-${month}-15,member${n}@example.ie,"${n} Main Street, Galway",2010-${month}-01,"${(30_000 + (n % 50_000)).toLocaleString('en-IE')}.00",active`,
+    );
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+/** Each paying member's months in turn, three amounts a line, until `rows` amounts are written. */
+function contributionsFile(rows: number, members: number, firstPps: number): Buffer {
+  const lines = ['PPSN,Period,Employee,Employer,AVC'];
+  let written = 0;
+  for (let month = 0; written < rows; month += 1) {
+    const period = `${2000 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}`;
+    for (let member = 0; member < members && written < rows; member += 1) {
+      const amounts = ['250.00', '500.00', '35.50'].slice(0, Math.min(3, rows - written));
+      while (amounts.length < 3) amounts.push('');
+      lines.push(`${ppsNumber(firstPps + member)},${period},${amounts.join(',')}`);
+      written += amounts.filter((amount) => amount !== '').length;
+    }
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+interface Seeded {
+  email: string;
+  memberSchemes: string[];
+  contributionScheme: string;
+}
+
+async function seed(url: string): Promise<Seeded> {
+  const database = await openPostgres(url, url, 2);
+  await migrate(database);
+  const brokerId = createId();
+  const employerId = createId();
+  const email = 'importer@bench.example';
+  const memberSchemes = Array.from({ length: RUNS }, () => createId());
+  const contributionScheme = createId();
+  const passwordHash = await hashPassword(PASSWORD);
+  await withActor(database, BENCH_ACTOR, async (tx) => {
+    await tx.insert(brokers).values({ id: brokerId, name: 'Import Brokers' });
+    await tx.insert(employers).values({ id: employerId, brokerId, name: 'Import Employer' });
+    for (const id of [...memberSchemes, contributionScheme]) {
+      await tx
+        .insert(schemes)
+        .values({ id, brokerId, employerId, name: `Scheme ${id}`, type: 'DC' });
+    }
+    await tx.insert(users).values({
+      id: createId(),
+      email,
+      name: 'Importer',
+      passwordHash,
+      role: 'BrokerUser',
+      brokerId,
+    });
+  });
+  await database.close();
+  return { email, memberSchemes, contributionScheme };
+}
+
+async function signIn(base: string, email: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.251.0.1' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  const token = /session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (!token) throw new Error(`sign-in failed for the benchmark: ${response.status}`);
+  return token;
+}
+
+let client = 0;
+/** One import through the API; its wall time from the first byte sent to the 201. */
+async function timedImport(base: string, token: string, url: string, file: Buffer) {
+  client += 1;
+  const started = performance.now();
+  const response = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'text/csv',
+      'x-forwarded-for': `10.251.1.${client}`,
+    },
+    body: file,
+  });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 201)
+    throw new Error(`import answered ${response.status}: ${body.slice(0, 500)}`);
+  return { ms, view: JSON.parse(body) as { rowsWritten: number } };
+}
+
+/**
+ * The baseline: the same CSV, COPY'd as it is into a plain table with no checks, keys or indexes.
+ * The table is dropped again: the service refuses to start beside a table without row-level
+ * security.
+ */
+async function rawCopy(url: string, file: Buffer): Promise<number> {
+  const connection = new pg.Client({ connectionString: url });
+  await connection.connect();
+  try {
+    await connection.query(
+      'create table bench_raw_members (ppsn text, first_name text, surname text, date_of_birth text, email text, address text, date_joined text, salary text, status text)',
+    );
+    const started = performance.now();
+    await pipeline(
+      Readable.from([file]),
+      connection.query(
+        copyFrom('copy bench_raw_members from stdin with (format csv, header true)'),
+      ),
+    );
+    return performance.now() - started;
+  } finally {
+    await connection.query('drop table if exists bench_raw_members');
+    await connection.end();
+  }
+}
+
+/**
+ * What writing the rows costs the members table itself, with nothing else: `count` rows already
+ * shaped as an import stages them (sealed-looking PPS, lookup hash, id), inserted by the owner
+ * with INSERT … SELECT and rolled back. Its indexes and foreign keys are the floor under any
+ * import, and what a raw COPY into a bare table does not pay.
+ */
+async function membersInsertFloor(url: string, schemeId: string, count: number): Promise<number> {
+  const connection = new pg.Client({ connectionString: url });
+  await connection.connect();
+  try {
+    await connection.query('begin');
+    await connection.query(
+      `create temporary table floor_rows on commit drop as
+       select md5(n::text) || left(md5('id' || n), 8) as id, 'Aoife' as first_name,
+         'Murphy-' || n as last_name, date '1980-03-15' as date_of_birth,
+         'member' || n || '@example.ie' as email, n || ' Main Street, Galway' as address,
+         date '2010-03-01' as date_joined, 5500000 :: bigint as salary_cents,
+         encode(sha512(n::text::bytea), 'base64') as pps_encrypted,
+         encode(sha256(('pps' || n)::bytea), 'hex') as pps_lookup
+       from generate_series(1, $1 :: integer) as n`,
+      [count],
+    );
+    const [scheme] = (
+      await connection.query('select broker_id, employer_id from schemes where id = $1', [schemeId])
+    ).rows as Array<{ broker_id: string; employer_id: string }>;
+    const started = performance.now();
+    await connection.query(
+      `insert into members (id, broker_id, employer_id, scheme_id, first_name, last_name,
+         date_of_birth, email, address, date_joined, salary_cents, status, pps_encrypted,
+         pps_lookup, pps_key_id, created_at, updated_at)
+       select id, $1, $2, $3, first_name, last_name, date_of_birth, email, address, date_joined,
+         salary_cents, 'active', pps_encrypted, pps_lookup, 'benchmarkkey0000', now(), now()
+       from floor_rows`,
+      [scheme?.broker_id, scheme?.employer_id, schemeId],
+    );
+    return performance.now() - started;
+  } finally {
+    await connection.query('rollback');
+    await connection.end();
+  }
+}
+
+/** The most resident memory the process has had since it started (kernel's high-water mark). */
+function peakRssMegabytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024;
+}
+
+async function startApp(url: string, dataDir: string): Promise<Started> {
+  return startServer(APP_COMMAND, { ...appEnv(dataDir, 'warn'), DATABASE_URL: url }, APP_READY);
+}
+
+export async function runImports(report: Report): Promise<void> {
+  const name = `pension_bench_${createId()}`;
+  await adminQuery(ADMIN_URL, `create database ${name}`);
+  const url = databaseUrl(name);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-imports-'));
+  let app: Started | null = null;
+  try {
+    const seeded = await seed(url);
+    app = await startApp(url, dataDir);
+    let base = `http://127.0.0.1:${app.port}`;
+    let token = await signIn(base, seeded.email);
+
+    const members = membersFile(MEMBERS, 1);
+    const importMs: number[] = [];
+    const copyMs: number[] = [];
+    const floorMs: number[] = [];
+    for (const schemeId of seeded.memberSchemes) {
+      copyMs.push(await rawCopy(url, members));
+      floorMs.push(await membersInsertFloor(url, schemeId, MEMBERS));
+      const { ms } = await timedImport(
+        base,
+        token,
+        `/api/schemes/${schemeId}/members/import`,
+        members,
+      );
+      importMs.push(ms);
+    }
+    const imported = median(importMs);
+    const copied = median(copyMs);
+    report(
+      `Import ${MEMBERS.toLocaleString('en-IE')} members, ${(members.length / 1024 / 1024).toFixed(1)} MiB (ms, median of ${RUNS})`,
+      imported.toFixed(0),
+      `${copied.toFixed(0)} raw COPY of the same CSV`,
+      (copied / imported).toFixed(2),
+      '>= 0.25',
+    );
+    report(
+      '  members per second',
+      ((MEMBERS / imported) * 1000).toFixed(0),
+      `${((MEMBERS / copied) * 1000).toFixed(0)} raw COPY`,
+      '',
+      '',
+    );
+    const floor = median(floorMs);
+    report(
+      '  against INSERT … SELECT of ready rows into members (ms)',
+      imported.toFixed(0),
+      `${floor.toFixed(0)} the table's indexes and keys alone`,
+      (floor / imported).toFixed(2),
+      '',
+    );
+
+    const paying = membersFile(PAYING_MEMBERS, 5_000_000);
+    await timedImport(
+      base,
+      token,
+      `/api/schemes/${seeded.contributionScheme}/members/import`,
+      paying,
+    );
+    // A fresh process, so that its high-water mark is this import's and not the ones before.
+    await stopServer(app);
+    app = null;
+    app = await startApp(url, dataDir);
+    base = `http://127.0.0.1:${app.port}`;
+    token = await signIn(base, seeded.email);
+    const idle = peakRssMegabytes(app.child.pid as number);
+    const money = contributionsFile(CONTRIBUTION_ROWS, PAYING_MEMBERS, 5_000_000);
+    const { ms, view } = await timedImport(
+      base,
+      token,
+      `/api/schemes/${seeded.contributionScheme}/contributions/import`,
+      money,
+    );
+    if (view.rowsWritten !== CONTRIBUTION_ROWS) {
+      throw new Error(`the contributions import wrote ${view.rowsWritten} rows`);
+    }
+    report(
+      `Import ${CONTRIBUTION_ROWS.toLocaleString('en-IE')} contribution rows, ${(money.length / 1024 / 1024).toFixed(1)} MiB (ms)`,
+      ms.toFixed(0),
+      '',
+      '',
+      '',
+    );
+    report(
+      '  server peak RSS during it (MB, VmHWM)',
+      peakRssMegabytes(app.child.pid as number).toFixed(0),
+      `${idle.toFixed(0)} after start-up`,
+      '',
+      '< 300',
+    );
+  } finally {
+    if (app) await stopServer(app);
+    rmSync(dataDir, { recursive: true, force: true });
+    await adminQuery(ADMIN_URL, `drop database if exists ${name} with (force)`);
+  }
+}
