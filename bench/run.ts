@@ -8,8 +8,8 @@ import { runWeb } from './web.js';
 
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
- * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `tenancy`, `web`) runs
- * one. Not part of CI's pass/fail.
+ * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `imports`, `tenancy`,
+ * `web`) runs one. Not part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
   foundation: runFoundation,
