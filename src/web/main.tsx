@@ -29,31 +29,34 @@ const theme = createTheme({
     }),
   },
 });
-/** Light variants (active links, alerts, badges) write in their colour's shade 6 by default. */
-const LIGHT_VARIANT_COLOURS = [
-  'blue',
-  'green',
-  'red',
-  'orange',
-  'yellow',
-  'teal',
-  'gray',
-  'cyan',
-  'grape',
-  'violet',
-  'indigo',
-  'pink',
-  'lime',
-];
+/**
+ * Light variants (active links, alerts, badges) write in their colour's shade 6 by default, too
+ * pale on their tinted background. Shade 9 is dark enough for these; the yellow-green colours
+ * need near-black even at shade 9.
+ */
+const LIGHT_VARIANT_TEXT: Record<string, string> = {
+  ...Object.fromEntries(
+    ['blue', 'red', 'gray', 'grape', 'violet', 'indigo', 'pink'].map((colour) => [
+      colour,
+      `var(--mantine-color-${colour}-9)`,
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['green', 'teal', 'lime', 'yellow', 'orange', 'cyan'].map((colour) => [
+      colour,
+      'var(--mantine-color-dark-9)',
+    ]),
+  ),
+};
 const cssVariablesResolver = () => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-8)',
     ...Object.fromEntries(
-      LIGHT_VARIANT_COLOURS.map((colour) => [
+      Object.entries(LIGHT_VARIANT_TEXT).map(([colour, text]) => [
         `--mantine-color-${colour}-light-color`,
-        `var(--mantine-color-${colour}-9)`,
+        text,
       ]),
     ),
   },
