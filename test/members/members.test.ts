@@ -10,7 +10,6 @@ import {
   createMember,
   createScheme,
   createUser,
-  type UserRow,
 } from '../helpers/factories.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
@@ -482,5 +481,3 @@ describe('GET /api/members/:id/export (GDPR access and portability)', () => {
     );
   });
 });
-
-export type { UserRow };
