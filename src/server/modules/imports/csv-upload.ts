@@ -6,6 +6,12 @@ import { type CsvError, type Options, parse } from 'csv-parse';
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 /** A longer line is refused as malformed: an unclosed quote must not swallow the whole file. */
 const MAX_RECORD_CHARACTERS = 64 * 1024;
+/**
+ * Broken lines waiting for their turn; beyond this many they are only counted. The parser finds
+ * them without producing rows, so nothing else holds it back: a file of nothing but broken
+ * lines must not fill memory.
+ */
+const MAX_PENDING_MALFORMED = 10_000;
 
 interface RowCells {
   line: number;
@@ -64,6 +70,7 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
   // csv-parse reports where a row ends; where it starts follows from where the one before ended.
   let lastLine = 0;
   const malformed: Array<{ line: number; malformed: string }> = [];
+  let malformedNotYielded = 0;
   const options: Options<RowCells, string[]> = {
     bom: true,
     // Spreadsheets end lines with CRLF, other tools with LF; files pasted together mix them.
@@ -80,6 +87,10 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
     on_skip: (error: CsvError | undefined) => {
       const line = lastLine + 1;
       lastLine = Math.max(line, (error as { lines?: number } | undefined)?.lines ?? line);
+      if (malformed.length >= MAX_PENDING_MALFORMED) {
+        malformedNotYielded += 1;
+        return undefined;
+      }
       malformed.push({
         line,
         malformed: MALFORMED_MESSAGES[error?.code ?? ''] ?? 'is not valid CSV',
@@ -119,6 +130,8 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
     records,
     /** Bytes received so far. */
     bytes: () => bytes,
+    /** Broken lines that were counted but never yielded (MAX_PENDING_MALFORMED). */
+    malformedNotYielded: () => malformedNotYielded,
     /** The SHA-256 of the whole upload, hex; call once, after the last record. */
     sha256: () => hash.digest('hex'),
   };

@@ -173,6 +173,11 @@ async function readUpload(
     }
     if (rowsRead % PROGRESS_EVERY_ROWS === 0) await progress(rowsRead, csv.bytes());
   }
+  const brokenLines = csv.malformedNotYielded();
+  if (headerAccepted === true && brokenLines > 0) {
+    rowsRead += brokenLines;
+    issues.addFound([], brokenLines);
+  }
   if (headerAccepted === null) {
     issues.add({
       line: 1,
