@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Loader, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { api, describeError, type Page } from '../api/client';
+import { Loading } from './Loading';
 
 export interface Column<T> {
   key: string;
@@ -11,9 +12,13 @@ export interface Column<T> {
   sortValue?: (row: T) => string | number;
 }
 
+type Sort = { key: string; ascending: boolean };
+
 /**
  * A table over one of the API's cursor-paginated lists: first page on mount, "Load more" while a
- * next cursor exists, and sorting of the loaded rows by a column.
+ * next cursor exists, sorting of the loaded rows by a column, and, for lists whose endpoint has
+ * no text search of its own (employers, accounts), a search box over the rows loaded so far that
+ * says so rather than pretending to search the whole list.
  */
 export function CursorTable<T extends { id: string }>({
   queryKey,
@@ -21,6 +26,7 @@ export function CursorTable<T extends { id: string }>({
   columns,
   empty,
   caption,
+  search: searchBy,
 }: {
   queryKey: QueryKey;
   /** The list endpoint with its filters; `cursor` is added here. */
@@ -28,8 +34,11 @@ export function CursorTable<T extends { id: string }>({
   columns: Column<T>[];
   empty: string;
   caption: string;
+  /** A search over the loaded rows: its label, and the text of a row it matches against. */
+  search?: { label: string; text: (row: T) => string };
 }) {
-  const [sort, setSort] = useState<{ key: string; ascending: boolean } | null>(null);
+  const [sort, setSort] = useState<Sort | null>(null);
+  const [search, setSearch] = useState('');
   const pages = useInfiniteQuery({
     queryKey,
     initialPageParam: null as string | null,
@@ -42,24 +51,42 @@ export function CursorTable<T extends { id: string }>({
       ),
     getNextPageParam: (last) => last.nextCursor,
   });
-  if (pages.isPending) return <Loader role="status" aria-label="Loading" />;
-  if (pages.isError) return <Alert color="red">{describeError(pages.error)}</Alert>;
-  const rows = pages.data.pages.flatMap((page) => page.items);
-  const sortColumn = columns.find((column) => column.key === sort?.key);
-  const sorted =
-    sortColumn?.sortValue && sort
-      ? [...rows].sort((a, b) => {
-          const left = sortColumn.sortValue?.(a) ?? '';
-          const right = sortColumn.sortValue?.(b) ?? '';
-          const order = left < right ? -1 : left > right ? 1 : 0;
-          return sort.ascending ? order : -order;
-        })
-      : rows;
+  if (pages.isPending) return <Loading label={`Loading ${caption.toLowerCase()}`} />;
+  if (pages.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {describeError(pages.error)}
+      </Alert>
+    );
+  }
+
+  const loaded = pages.data.pages.flatMap((page) => page.items);
+  const needle = search.trim().toLocaleLowerCase('en-IE');
+  const matching =
+    needle === '' || !searchBy
+      ? loaded
+      : loaded.filter((row) => searchBy.text(row).toLocaleLowerCase('en-IE').includes(needle));
+  const rows = sorted(matching, columns, sort);
+
   return (
-    <>
+    <Stack gap="sm">
+      {searchBy && (
+        <TextInput
+          label={searchBy.label}
+          description={
+            pages.hasNextPage
+              ? 'Searches the rows loaded so far; load more to search further.'
+              : undefined
+          }
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          maw={420}
+        />
+      )}
       <Table.ScrollContainer minWidth={600}>
         <Table striped highlightOnHover captionSide="top">
-          <Table.Caption style={{ textAlign: 'left' }}>{caption}</Table.Caption>
+          <Table.Caption ta="left">{caption}</Table.Caption>
           <Table.Thead>
             <Table.Tr>
               {columns.map((column) => (
@@ -95,7 +122,7 @@ export function CursorTable<T extends { id: string }>({
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {sorted.map((row) => (
+            {rows.map((row) => (
               <Table.Tr key={row.id}>
                 {columns.map((column) => (
                   <Table.Td key={column.key}>{column.render(row)}</Table.Td>
@@ -105,9 +132,14 @@ export function CursorTable<T extends { id: string }>({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {rows.length === 0 && <Text c="dimmed">{empty}</Text>}
+      {loaded.length === 0 && <Text c="dimmed">{empty}</Text>}
+      {loaded.length > 0 && rows.length === 0 && (
+        <Text c="dimmed" role="status">
+          Nothing loaded so far matches “{search.trim()}”.
+        </Text>
+      )}
       {pages.hasNextPage && (
-        <Group justify="center" mt="sm">
+        <Group justify="center">
           <Button
             variant="light"
             loading={pages.isFetchingNextPage}
@@ -117,6 +149,24 @@ export function CursorTable<T extends { id: string }>({
           </Button>
         </Group>
       )}
-    </>
+    </Stack>
   );
+}
+
+function sorted<T>(rows: T[], columns: Column<T>[], sort: Sort | null): T[] {
+  const sortValue = columns.find((column) => column.key === sort?.key)?.sortValue;
+  if (!sort || !sortValue) return rows;
+  return [...rows].sort((a, b) => {
+    const left = sortValue(a);
+    const right = sortValue(b);
+    const order =
+      typeof left === 'string' && typeof right === 'string'
+        ? left.localeCompare(right, 'en-IE', { sensitivity: 'base' })
+        : left < right
+          ? -1
+          : left > right
+            ? 1
+            : 0;
+    return sort.ascending ? order : -order;
+  });
 }

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { api } from '../../api/client';
 import type { Broker } from '../../api/types';
 import type { Column } from '../../components/CursorTable';
+import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { NameFormModal } from '../../components/NameFormModal';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
-import { SearchableCursorTable } from '../../components/SearchableCursorTable';
 
 const columns: Column<Broker>[] = [
   {
@@ -48,14 +48,13 @@ function Brokers() {
       <PageHeading title="Broker firms">
         <Button onClick={() => setCreating(true)}>New broker firm</Button>
       </PageHeading>
-      <SearchableCursorTable
+      <CursorTable
         queryKey={['brokers', 'list']}
         path="/api/brokers"
         columns={columns}
         caption="Broker firms"
         empty="No broker firms yet."
-        searchLabel="Search broker firms by name"
-        searchText={(broker) => broker.name}
+        search={{ label: 'Search broker firms by name', text: (broker) => broker.name }}
       />
       <NameFormModal
         opened={creating}

@@ -4,11 +4,11 @@ import type { Employer } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
 import { canCreateEmployers } from '../../components/access';
 import type { Column } from '../../components/CursorTable';
+import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
-import { SearchableCursorTable } from '../../components/SearchableCursorTable';
 
 const columns: Column<Employer>[] = [
   {
@@ -51,14 +51,13 @@ function Employers() {
       <PageHeading title="Employers">
         {canCreateEmployers(session) && <NewEmployerButton />}
       </PageHeading>
-      <SearchableCursorTable
+      <CursorTable
         queryKey={['employers', 'list']}
         path="/api/employers"
         columns={columns}
         caption="Employers"
         empty="No employers yet."
-        searchLabel="Search employers by name"
-        searchText={(employer) => employer.name}
+        search={{ label: 'Search employers by name', text: (employer) => employer.name }}
       />
     </Stack>
   );

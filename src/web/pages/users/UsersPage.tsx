@@ -2,9 +2,9 @@ import { Stack } from '@mantine/core';
 import type { User } from '../../api/types';
 import { accountColumns } from '../../components/accountColumns';
 import { useAllEmployers } from '../../components/allPages';
+import { CursorTable } from '../../components/CursorTable';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
-import { SearchableCursorTable } from '../../components/SearchableCursorTable';
 
 /**
  * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate. New accounts
@@ -28,14 +28,16 @@ function Users() {
   return (
     <Stack gap="lg">
       <PageHeading title="Users" />
-      <SearchableCursorTable
+      <CursorTable
         queryKey={['accounts', 'tenant']}
         path="/api/users"
         columns={accountColumns({ withStatusAction: true, employerName })}
         caption="Accounts of the firm and its employers"
         empty="No accounts yet."
-        searchLabel="Search accounts by name or e-mail address"
-        searchText={(account) => `${account.name} ${account.email}`}
+        search={{
+          label: 'Search accounts by name or e-mail address',
+          text: (account) => `${account.name} ${account.email}`,
+        }}
       />
     </Stack>
   );
