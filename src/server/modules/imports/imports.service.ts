@@ -1,18 +1,19 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { imports, schemes } from '../../db/schema.js';
+import { imports } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { HttpError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { requireReach, requireRole, requireTenantActor } from '../../tenancy/authorize.js';
+import { findScheme } from '../schemes/schemes.service.js';
 import { createContributionRows } from './contribution-rows.js';
 import { contributionStaging } from './contribution-staging.js';
 import { MAX_UPLOAD_BYTES, readCsvUpload, UploadTooLargeError } from './csv-upload.js';
@@ -93,14 +94,6 @@ const viewOf = (row: ImportRow): ImportView => ({
 
 /** Every column but the issues, which a list leaves out: they can run to thousands. */
 const { issues: _issues, ...summaryColumns } = getTableColumns(imports);
-
-async function findScheme(tx: Transaction, id: string) {
-  const [row] = await tx
-    .select({ id: schemes.id, brokerId: schemes.brokerId, employerId: schemes.employerId })
-    .from(schemes)
-    .where(and(eq(schemes.id, id), isNull(schemes.deletedAt)));
-  return row;
-}
 
 /**
  * How one import ended, as recorded on its row and in its audit record. What the file was is
