@@ -22,6 +22,8 @@ const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: 8,
   defaultRadius: 'md',
+  // People who ask their system for less motion get no transitions (WCAG 2.3.3).
+  respectReducedMotion: true,
   components: {
     // Every notification's close button is named for screen readers, wherever it is shown from.
     Notification: Notification.extend({

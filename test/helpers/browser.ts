@@ -102,6 +102,8 @@ export async function openWatchedPage(
     locale: 'en-IE',
     timezoneId: 'Europe/Dublin',
     viewport: { width: 1280, height: 860 },
+    // No transitions: axe must judge a notification or dialog as it stands, not half faded in.
+    reducedMotion: 'reduce',
     extraHTTPHeaders: { 'x-forwarded-for': clientAddress },
   });
   // Generous for a loaded 2-core machine running other suites; a step that never happens still
