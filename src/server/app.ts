@@ -25,6 +25,7 @@ import type { Database } from './db/database.js';
 import type { MailDelivery } from './email/delivery.js';
 import { createMailer } from './email/mailer.js';
 import authGate from './http/auth-gate.js';
+import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/body-deadline.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
 import { AccessLogController } from './http/logger.js';
@@ -68,9 +69,10 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
     logController: new AccessLogController(),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Explicit timeouts: slow clients cannot hold sockets open indefinitely.
+    // Explicit timeouts: slow clients cannot hold sockets open indefinitely. The request timeout
+    // admits the slowest upload a route accepts; body-deadline holds every other body to 30 s.
     connectionTimeout: 60_000,
-    requestTimeout: 30_000,
+    requestTimeout: UPLOAD_BODY_DEADLINE_MS,
     // Longer than the usual 60 s idle timeout of load balancers, so they close first.
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
@@ -114,6 +116,7 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   await app.register(rateLimits, { store: counters });
   await app.register(fastifyCookie);
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
   await app.register(authGate, { authenticate: (token) => auth.authenticate(token) });
   await app.register(sameOrigin, { publicBaseUrl: config.publicBaseUrl });
   await app.register(errorHandler);

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
 import { errorBody } from '../../http/http-error.js';
 import { pageOf } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
@@ -41,6 +42,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
     app.post(
       `/api/schemes/:id/${kind}/import`,
       {
+        config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS },
         schema: {
           summary: UPLOADS[kind],
           tags,
