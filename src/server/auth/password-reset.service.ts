@@ -11,7 +11,7 @@ import {
   passwordResetMessage,
 } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
-import type { RateLimitStore } from '../http/rate-limit-store.js';
+import { hitOrFallback, type RateLimitStore } from '../http/rate-limit-store.js';
 import { actorFor, anonymousActor } from '../tenancy/actor.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { hashPassword, passwordProblem } from './passwords.js';
@@ -148,9 +148,12 @@ export function createPasswordResetService({
     async requestReset(email: string, origin: RequestOrigin): Promise<ResetRequestOutcome> {
       const normalised = email.trim().toLowerCase();
       const { user, usable } = usableOrNot(await findUserByEmail(database, normalised));
-      const { count } = await counters
-        .hit(`reset-email:${sha256Hex(normalised)}`, RESET_TOKEN_VALID_MS)
-        .catch(() => ({ count: 0 }));
+      const { count } = await hitOrFallback(
+        counters,
+        `reset-email:${sha256Hex(normalised)}`,
+        RESET_TOKEN_VALID_MS,
+        { count: 0, resetInMs: 0 },
+      );
       if (!usable || !user) return { sent: false, userId: user?.id ?? null, reason: 'no_account' };
       if (count > RESET_EMAILS_PER_ACCOUNT_PER_HOUR) {
         return { sent: false, userId: user.id, reason: 'account_throttled' };
@@ -193,9 +196,12 @@ export function createPasswordResetService({
       origin: RequestOrigin,
     ): Promise<ResetOutcome> {
       const hash = resetTokenHash(token);
-      const { count, resetInMs } = await counters
-        .hit(`reset-token:${hash ?? sha256Hex(token)}`, RESET_TOKEN_VALID_MS)
-        .catch(() => ({ count: 0, resetInMs: 0 }));
+      const { count, resetInMs } = await hitOrFallback(
+        counters,
+        `reset-token:${hash ?? sha256Hex(token)}`,
+        RESET_TOKEN_VALID_MS,
+        { count: 0, resetInMs: 0 },
+      );
       if (hash === null) return { ok: false, reason: 'invalid_token', userId: null };
 
       const at = now();

@@ -7,10 +7,28 @@ export interface WindowCount {
   resetInMs: number;
 }
 
-/** Fixed-window counters: the first hit of a key opens a window of `windowMs`. */
+/**
+ * Fixed-window counters: the first hit of a key opens a window of `windowMs`. The in-process
+ * store answers at once rather than with a promise: every request hits it, and a promise per hit
+ * is a measurable share of a health probe's cost.
+ */
 export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<WindowCount>;
+  hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
+}
+
+/** A hit for callers that fail open: an unreachable store answers `fallback` instead of failing. */
+export async function hitOrFallback(
+  store: RateLimitStore,
+  key: string,
+  windowMs: number,
+  fallback: WindowCount,
+): Promise<WindowCount> {
+  try {
+    return await store.hit(key, windowMs);
+  } catch {
+    return fallback;
+  }
 }
 
 /** One process's counters. Expired windows are dropped as the map is swept. */
@@ -21,7 +39,7 @@ export function createMemoryStore(now: () => Date): RateLimitStore {
     for (const [key, window] of windows) if (window.endsAt <= at) windows.delete(key);
   };
   return {
-    async hit(key, windowMs) {
+    hit(key, windowMs) {
       const at = now().getTime();
       hitsSinceSweep += 1;
       if (hitsSinceSweep >= 10_000) {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { canonicalPath, isApiPath } from './api-paths.js';
-import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimitStore, WindowCount } from './rate-limit-store.js';
 
 interface RateLimit {
   name: string;
@@ -49,31 +49,45 @@ export interface RateLimitOptions {
  * TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing.
  */
 const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) => {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: with the in-process store a request is counted without a single promise.
+  app.addHook('onRequest', (request, reply, done) => {
     const path = canonicalPath(request.url) ?? request.url;
     const applicable = RATE_LIMITS.filter((limit) => limit.appliesTo(request, path));
-    if (applicable.length === 0) return;
-    let counts: Awaited<ReturnType<RateLimitStore['hit']>>[];
-    try {
-      counts = await Promise.all(
-        applicable.map((limit) => store.hit(`${limit.name}:${request.ip}`, limit.windowMs)),
-      );
-    } catch (error) {
-      // Fail open: an unreachable counter store must not take the whole service down with it.
-      request.log.error({ err: error }, 'rate-limit store unavailable: request not counted');
+    if (applicable.length === 0) {
+      done();
       return;
     }
-    let retryAfterMs = 0;
-    applicable.forEach((limit, index) => {
-      const { count, resetInMs } = counts[index] as { count: number; resetInMs: number };
-      if (count > limit.max) retryAfterMs = Math.max(retryAfterMs, resetInMs);
-    });
-    if (retryAfterMs > 0) {
-      return reply
+    // Fail open: an unreachable counter store must not take the whole service down with it.
+    const failOpen = (error: unknown) => {
+      request.log.error({ err: error }, 'rate-limit store unavailable: request not counted');
+      done();
+    };
+    const decide = (counts: WindowCount[]) => {
+      let retryAfterMs = 0;
+      applicable.forEach((limit, index) => {
+        const { count, resetInMs } = counts[index] as WindowCount;
+        if (count > limit.max) retryAfterMs = Math.max(retryAfterMs, resetInMs);
+      });
+      if (retryAfterMs === 0) {
+        done();
+        return;
+      }
+      reply
         .code(429)
         .header('retry-after', String(Math.ceil(retryAfterMs / 1000)))
         .send({ error: 'Too many requests' });
+    };
+    const client = request.ip;
+    let counts: Array<WindowCount | Promise<WindowCount>>;
+    try {
+      counts = applicable.map((limit) => store.hit(`${limit.name}:${client}`, limit.windowMs));
+    } catch (error) {
+      failOpen(error);
+      return;
     }
+    if (counts.some((count) => count instanceof Promise))
+      Promise.all(counts).then(decide, failOpen);
+    else decide(counts as WindowCount[]);
   });
   app.addHook('onClose', () => store.close());
 };
