@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,8 +20,9 @@ import { APP_COMMAND, APP_READY, RUNS } from './settings.js';
 /**
  * Bulk import benchmarks (issue 5), on PostgreSQL, against the real server process: 100,000
  * members through POST /api/schemes/:id/members/import (parsing, validation, AES-GCM sealing,
- * HMAC lookups, duplicate checks, audit) beside a raw COPY of the same CSV into a plain table of
- * the same database; then 1,000,000 contribution rows in one file, with the server's peak RSS.
+ * HMAC lookups, duplicate checks, audit) beside a raw COPY of the same members, already shaped as
+ * rows, into the members table (the baseline the issue names), and beside a COPY of the CSV into a
+ * table without keys; then 1,000,000 contribution rows in one file, with the server's peak RSS.
  */
 const MEMBERS = 100_000;
 const CONTRIBUTION_ROWS = 1_000_000;
@@ -96,6 +98,8 @@ function contributionsFile(rows: number, members: number, firstPps: number): Buf
 
 interface Seeded {
   email: string;
+  brokerId: string;
+  employerId: string;
   memberSchemes: string[];
   contributionScheme: string;
 }
@@ -127,7 +131,7 @@ async function seed(url: string): Promise<Seeded> {
     });
   });
   await database.close();
-  return { email, memberSchemes, contributionScheme };
+  return { email, brokerId, employerId, memberSchemes, contributionScheme };
 }
 
 async function signIn(base: string, email: string): Promise<string> {
@@ -163,7 +167,8 @@ async function timedImport(base: string, token: string, url: string, file: Buffe
 }
 
 /**
- * The baseline: the same CSV, COPY'd as it is into a plain table with no checks, keys or indexes.
+ * A lower bound below any real store: the same CSV, COPY'd as it is into a plain table with no
+ * checks, keys or indexes.
  * The table is dropped again: the service refuses to start beside a table without row-level
  * security.
  */
@@ -189,39 +194,60 @@ async function rawCopy(url: string, file: Buffer): Promise<number> {
 }
 
 /**
- * What writing the rows costs the members table itself, with nothing else: `count` rows already
- * shaped as an import stages them (sealed-looking PPS, lookup hash, id), inserted by the owner
- * with INSERT … SELECT and rolled back. Its indexes and foreign keys are the floor under any
- * import, and what a raw COPY into a bare table does not pay.
+ * The same members as rows of the members table, in COPY text format, as the import would leave
+ * them: ids, the scheme's tenant and employer, a sealed-looking PPS number (base64 of IV, tag and
+ * ciphertext, 48 characters) and a 64-hex lookup hash. Only the checks and the crypto are missing.
  */
-async function membersInsertFloor(url: string, schemeId: string, count: number): Promise<number> {
+function memberRowsFile(
+  count: number,
+  scheme: { id: string; brokerId: string; employerId: string },
+) {
+  const at = new Date().toISOString();
+  const lines: string[] = [];
+  for (let n = 0; n < count; n += 1) {
+    const month = String((n % 12) + 1).padStart(2, '0');
+    lines.push(
+      [
+        createId(),
+        scheme.brokerId,
+        scheme.employerId,
+        scheme.id,
+        'Aoife',
+        `Murphy-${n}`,
+        `1980-${month}-15`,
+        `member${n}@example.ie`,
+        `${n} Main Street, Galway`,
+        `2010-${month}-01`,
+        String(3_000_000 + (n % 5_000_000)),
+        'active',
+        randomBytes(36).toString('base64'),
+        randomBytes(32).toString('hex'),
+        'benchmarkkey0000',
+        at,
+        at,
+      ].join('\t'),
+    );
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+const MEMBER_COLUMNS =
+  'id, broker_id, employer_id, scheme_id, first_name, last_name, date_of_birth, email, address, date_joined, salary_cents, status, pps_encrypted, pps_lookup, pps_key_id, created_at, updated_at';
+
+/**
+ * The baseline of issue 5: a raw COPY of the same rows into the table the import writes, by the
+ * owner, with no parsing, validation, encryption, HMAC or audit, rolled back afterwards. It pays
+ * what any way of storing these members pays: the table's indexes, unique keys and foreign keys.
+ */
+async function rawCopyIntoMembers(url: string, rows: Buffer): Promise<number> {
   const connection = new pg.Client({ connectionString: url });
   await connection.connect();
   try {
     await connection.query('begin');
-    await connection.query(
-      `create temporary table floor_rows on commit drop as
-       select md5(n::text) || left(md5('id' || n), 8) as id, 'Aoife' as first_name,
-         'Murphy-' || n as last_name, date '1980-03-15' as date_of_birth,
-         'member' || n || '@example.ie' as email, n || ' Main Street, Galway' as address,
-         date '2010-03-01' as date_joined, 5500000 :: bigint as salary_cents,
-         encode(sha512(n::text::bytea), 'base64') as pps_encrypted,
-         encode(sha256(('pps' || n)::bytea), 'hex') as pps_lookup
-       from generate_series(1, $1 :: integer) as n`,
-      [count],
-    );
-    const [scheme] = (
-      await connection.query('select broker_id, employer_id from schemes where id = $1', [schemeId])
-    ).rows as Array<{ broker_id: string; employer_id: string }>;
     const started = performance.now();
-    await connection.query(
-      `insert into members (id, broker_id, employer_id, scheme_id, first_name, last_name,
-         date_of_birth, email, address, date_joined, salary_cents, status, pps_encrypted,
-         pps_lookup, pps_key_id, created_at, updated_at)
-       select id, $1, $2, $3, first_name, last_name, date_of_birth, email, address, date_joined,
-         salary_cents, 'active', pps_encrypted, pps_lookup, 'benchmarkkey0000', now(), now()
-       from floor_rows`,
-      [scheme?.broker_id, scheme?.employer_id, schemeId],
+    await pipeline(
+      Readable.from([rows]),
+      connection.query(copyFrom(`copy members (${MEMBER_COLUMNS}) from stdin`)),
     );
     return performance.now() - started;
   } finally {
@@ -255,10 +281,11 @@ export async function runImports(report: Report): Promise<void> {
     const members = membersFile(MEMBERS, 1);
     const importMs: number[] = [];
     const copyMs: number[] = [];
-    const floorMs: number[] = [];
+    const bareCopyMs: number[] = [];
     for (const schemeId of seeded.memberSchemes) {
-      copyMs.push(await rawCopy(url, members));
-      floorMs.push(await membersInsertFloor(url, schemeId, MEMBERS));
+      const rows = memberRowsFile(MEMBERS, { ...seeded, id: schemeId });
+      copyMs.push(await rawCopyIntoMembers(url, rows));
+      bareCopyMs.push(await rawCopy(url, members));
       const { ms } = await timedImport(
         base,
         token,
@@ -272,23 +299,23 @@ export async function runImports(report: Report): Promise<void> {
     report(
       `Import ${MEMBERS.toLocaleString('en-IE')} members, ${(members.length / 1024 / 1024).toFixed(1)} MiB (ms, median of ${RUNS})`,
       imported.toFixed(0),
-      `${copied.toFixed(0)} raw COPY of the same CSV`,
+      `${copied.toFixed(0)} raw COPY of the same rows into members`,
       (copied / imported).toFixed(2),
       '>= 0.25',
     );
     report(
       '  members per second',
       ((MEMBERS / imported) * 1000).toFixed(0),
-      `${((MEMBERS / copied) * 1000).toFixed(0)} raw COPY`,
+      `${((MEMBERS / copied) * 1000).toFixed(0)} raw COPY into members`,
       '',
       '',
     );
-    const floor = median(floorMs);
+    const bareCopied = median(bareCopyMs);
     report(
-      '  against INSERT … SELECT of ready rows into members (ms)',
+      '  against COPY of the CSV into a table without keys or indexes (ms)',
       imported.toFixed(0),
-      `${floor.toFixed(0)} the table's indexes and keys alone`,
-      (floor / imported).toFixed(2),
+      `${bareCopied.toFixed(0)} bare table`,
+      (bareCopied / imported).toFixed(2),
       '',
     );
 
