@@ -63,7 +63,8 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
       async (request, reply) => {
         // Once the body is in, the connection stays silent while the rows are written in one
         // transaction, which for a large file lasts longer than an idle connection may.
-        reply.raw.setTimeout(UPLOAD_BODY_DEADLINE_MS);
+        // (A request injected in-process has no real socket to set.)
+        request.raw.socket.setTimeout?.(UPLOAD_BODY_DEADLINE_MS);
         try {
           const result = await imports.importFile(actorOf(request), {
             schemeId: request.params.id,
