@@ -25,8 +25,9 @@ function hasBody(request: FastifyRequest): boolean {
 /**
  * A deadline for each request body, per route. Node's own `requestTimeout` is one figure for the
  * whole server, so it is set to the longest upload any route accepts, and this plugin holds every
- * other body to its default (BODY_DEADLINE_MS in the service): a client that trickles a body cannot hold a connection for
- * longer. A body still arriving at its deadline gets 408 and the connection is closed.
+ * other body to its default (BODY_DEADLINE_MS in the service): a client that trickles a body
+ * cannot hold a connection for longer. A body still arriving at its deadline gets 408 and the
+ * connection is closed.
  */
 const bodyDeadline: FastifyPluginAsync<{ defaultMs: number }> = async (app, { defaultMs }) => {
   app.addHook('preParsing', (request, reply, payload, done) => {
