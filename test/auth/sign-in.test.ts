@@ -179,6 +179,22 @@ describe('sessions', () => {
     expect(cleared?.value).toBe('');
     expect(cleared?.maxAge ?? 0).toBeLessThanOrEqual(0);
   });
+
+  it('end at sign-out even when the session is due for renewal: no fresh token is handed out', async () => {
+    const user = await createUser(t.database);
+    const cookie = sessionCookie(await signIn(user.email, TEST_PASSWORD))?.value as string;
+    clock += 20 * 60 * 1000;
+    const response = await inject({
+      method: 'POST',
+      url: '/api/auth/signout',
+      cookies: { session: cookie },
+      headers: { origin: 'https://pensions.example.ie' },
+    });
+    expect(response.statusCode).toBe(204);
+    const sessionCookies = response.cookies.filter((entry) => entry.name === 'session');
+    expect(sessionCookies).toHaveLength(1);
+    expect(sessionCookies[0]?.value).toBe('');
+  });
 });
 
 describe('cross-site requests (decisions.md §2)', () => {

@@ -47,17 +47,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     path: '/',
     secure: secureCookies,
   } as const;
-  // Replies whose route already set or cleared the cookie: renewal must not overwrite that.
-  const cookieDecided = new WeakSet<FastifyReply>();
   const setSessionCookie = (reply: FastifyReply, token: string) => {
-    cookieDecided.add(reply);
     reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_SECONDS });
   };
 
-  // Sliding idle timeout: an active cookie session gets a fresh token now and then.
-  app.addHook('onSend', async (request, reply) => {
+  // Sliding idle timeout: an active cookie session gets a fresh token now and then. It is set
+  // before the handler runs, so a route that sets or clears the cookie itself has the last word.
+  app.addHook('preHandler', async (request, reply) => {
     const session = request.session;
-    if (!session || request.sessionSource !== 'cookie' || cookieDecided.has(reply)) return;
+    if (!session || request.sessionSource !== 'cookie') return;
     if (now().getTime() / 1000 - session.issuedAt >= RENEW_AFTER_SECONDS) {
       setSessionCookie(reply, await auth.renew(session));
     }
@@ -90,7 +88,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.post('/api/auth/signout', { schema: { tags: ['auth'] } }, async (request, reply) => {
     logSecurityEvent(request.log, 'auth.signed_out', { userId: request.session?.userId ?? null });
-    cookieDecided.add(reply);
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
     return reply.code(204).send();
   });

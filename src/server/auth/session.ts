@@ -15,6 +15,7 @@ export function readSessionCredential(request: FastifyRequest): SessionCredentia
     const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header);
     return match?.[1] ? { token: match[1], source: 'bearer' } : null;
   }
-  const cookie = request.cookies[SESSION_COOKIE];
+  const cookies = request.headers.cookie;
+  const cookie = cookies ? request.server.parseCookie(cookies)[SESSION_COOKIE] : undefined;
   return cookie ? { token: cookie, source: 'cookie' } : null;
 }
