@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { freshNonce } from '../../src/server/http/security-headers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -134,6 +135,12 @@ describe('security headers (service-spec §5.6)', () => {
       expect(new Set(nonces)).toEqual(new Set([nonce]));
       expect(response.body).not.toContain('__CSP_NONCE__');
     }
+  });
+
+  it('never hand out the same nonce twice, across many blocks of the random pool', () => {
+    const nonces = Array.from({ length: 2_000 }, () => freshNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9+/]{24}$/);
   });
 
   it('does not serve source maps or index.html as a static file', async () => {

@@ -30,21 +30,27 @@ export function contentSecurityPolicy(nonce: string): string {
 }
 
 /**
- * Nonces come from the CSPRNG in blocks: one 4 KiB fill serves 256 responses, each nonce used
- * once. Drawing 16 bytes per response directly costs more than the rest of this plugin.
+ * Nonces come from the CSPRNG in blocks: one fill, encoded once, serves 256 responses, each nonce
+ * used once. Drawing and encoding 16 bytes per response costs more than the rest of this plugin.
+ * 18 bytes (144 bits, above the 128 CSP asks for) encode to 24 base64 characters without padding,
+ * so each nonce is a plain slice of the encoded block.
  */
-const NONCE_BYTES = 16;
-const noncePool = Buffer.alloc(NONCE_BYTES * 256);
-let noncePoolOffset = noncePool.length;
+const NONCE_BYTES = 18;
+const NONCE_CHARS = (NONCE_BYTES / 3) * 4;
+const NONCES_PER_BLOCK = 256;
+const nonceBlock = Buffer.alloc(NONCE_BYTES * NONCES_PER_BLOCK);
+let encodedNonces = '';
+let nextNonce = NONCES_PER_BLOCK;
 
 export function freshNonce(): string {
-  if (noncePoolOffset + NONCE_BYTES > noncePool.length) {
-    randomFillSync(noncePool);
-    noncePoolOffset = 0;
+  if (nextNonce === NONCES_PER_BLOCK) {
+    randomFillSync(nonceBlock);
+    encodedNonces = nonceBlock.toString('base64');
+    nextNonce = 0;
   }
-  const nonce = noncePool.toString('base64', noncePoolOffset, noncePoolOffset + NONCE_BYTES);
-  noncePoolOffset += NONCE_BYTES;
-  return nonce;
+  const start = nextNonce * NONCE_CHARS;
+  nextNonce += 1;
+  return encodedNonces.slice(start, start + NONCE_CHARS);
 }
 
 export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
