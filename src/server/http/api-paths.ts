@@ -83,5 +83,7 @@ export function isHealthPath(url: string): boolean {
 }
 
 export function isApiPath(url: string): boolean {
-  return isApi(collapseSlashes(pathOf(url))) || isApi(canonicalPath(url) ?? '/api');
+  const path = pathOf(url);
+  if (PLAIN_PATH.test(path)) return isApi(path);
+  return isApi(collapseSlashes(path)) || isApi(canonicalPath(url) ?? '/api');
 }
