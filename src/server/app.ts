@@ -28,13 +28,14 @@ import authGate from './http/auth-gate.js';
 import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/body-deadline.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
-import { AccessLogController } from './http/logger.js';
+import { AccessLogController, deferredChildLogger } from './http/logger.js';
 import { answerMalformedRequest } from './http/malformed-request.js';
 import { createMemoryStore, createRedisStore } from './http/rate-limit-store.js';
 import rateLimits from './http/rate-limits.js';
 import sameOrigin from './http/same-origin.js';
 import securityHeaders from './http/security-headers.js';
 import telemetryTunnel from './http/telemetry-tunnel.js';
+import { trustedProxies } from './http/trusted-proxies.js';
 import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -67,7 +68,8 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   const app = Fastify({
     loggerInstance: logger,
     logController: new AccessLogController(),
-    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    childLoggerFactory: deferredChildLogger,
+    trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // Explicit timeouts: slow clients cannot hold sockets open indefinitely. The request timeout
     // admits the slowest upload a route accepts; body-deadline holds every other body to 30 s.
@@ -114,7 +116,8 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   app.addHook('onReady', async () => mailer.delivery.start());
   app.addHook('onClose', () => mailer.delivery.stop());
   await app.register(rateLimits, { store: counters });
-  await app.register(fastifyCookie);
+  // No parsing hook: only the gate reads a cookie, and it parses the header when there is one.
+  await app.register(fastifyCookie, { hook: false });
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
   await app.register(authGate, { authenticate: (token) => auth.authenticate(token) });

@@ -67,6 +67,19 @@ describe('structured logs', () => {
     });
   });
 
+  it("carry the request's id on the lines its handler writes, the same id as its access line", async () => {
+    await t.app.inject({ method: 'POST', url: '/api/auth/test-careless', payload: {} });
+    const lines = t.logs.entries().filter((line) => line.reqId !== undefined);
+    const last = (message: string) => lines.filter((line) => line.message === message).at(-1);
+    const received = last('received');
+    expect(received?.reqId).toEqual(expect.any(String));
+    expect(last('unexpected error')?.reqId).toBe(received?.reqId);
+    expect(last('request completed')).toMatchObject({
+      reqId: received?.reqId,
+      res: { statusCode: 500 },
+    });
+  });
+
   it('leave successful health probes out of the access log, but not failing ones', async () => {
     await t.app.inject({ url: '/api/health/live' });
     await t.app.inject({ url: '/api/health/unknown-probe' });

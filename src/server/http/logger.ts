@@ -1,5 +1,15 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import pino, { type DestinationStream, type Logger } from 'pino';
+import {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import pino, {
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type Logger,
+} from 'pino';
 import { isHealthPath } from './api-paths.js';
 
 const REDACTED = '[REDACTED]';
@@ -114,6 +124,76 @@ export class AccessLogController extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+type LogMethod = (...args: unknown[]) => void;
+
+/**
+ * A request's logger, made on its first use. Fastify gives every request a child of the service
+ * logger that carries the request id, and pino serialises that binding when the child is made:
+ * a cost every request paid, although most write nothing (probes, reads that succeed).
+ */
+class DeferredChildLogger implements FastifyBaseLogger {
+  #made: FastifyBaseLogger | null = null;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #logger(): FastifyBaseLogger {
+    this.#made ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#made;
+  }
+
+  #write(method: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]) {
+    const logger = this.#logger();
+    Reflect.apply(logger[method] as LogMethod, logger, args);
+  }
+
+  get level(): string {
+    return this.#made?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(level: string) {
+    this.#logger().level = level;
+  }
+
+  fatal(...args: unknown[]) {
+    this.#write('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.#write('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.#write('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.#write('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.#write('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.#write('trace', args);
+  }
+  silent() {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#logger().child(bindings, options);
+  }
+}
+
+export function deferredChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new DeferredChildLogger(parent, bindings, options);
 }
 
 /** Lines wait at most this long in the buffer before they are written. */
