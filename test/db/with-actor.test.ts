@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditService } from '../../src/server/audit/audit.service.js';
 import { issueResetToken } from '../../src/server/auth/password-reset.service.js';
 import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
-import { openPostgres, rowsOf } from '../../src/server/db/database.js';
+import { rowsOf } from '../../src/server/db/database.js';
+import { openPostgres } from '../../src/server/db/postgres.js';
 import {
   brokers,
   contributionAdjustments,

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../../src/server/db/database.js';
+import { type Database, openPglite } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrator.js';
+import { openPostgres } from '../../src/server/db/postgres.js';
 
 /**
  * Which engine the tests run on: PGlite by default; the PostgreSQL server at DATABASE_URL when
