@@ -26,6 +26,7 @@ const EXACT_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  'cross-origin-resource-policy': 'same-origin',
 };
 const CSP_START = /^default-src 'self'; script-src 'self' 'nonce-([A-Za-z0-9+/=]{16,})'(;|$)/;
 
@@ -135,6 +136,13 @@ describe('security headers (service-spec §5.6)', () => {
       expect(new Set(nonces)).toEqual(new Set([nonce]));
       expect(response.body).not.toContain('__CSP_NONCE__');
     }
+  });
+
+  it('put the opener policy on the page, the only kind of response browsers apply it to', async () => {
+    const page = await t.app.inject({ url: '/' });
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    const json = await t.app.inject({ url: '/api/health/live' });
+    expect(json.headers['cross-origin-opener-policy']).toBeUndefined();
   });
 
   it('never hand out the same nonce twice, across many blocks of the random pool', () => {

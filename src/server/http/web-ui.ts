@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isApiPath } from './api-paths.js';
+import { DOCUMENT_SECURITY_HEADERS } from './security-headers.js';
 
 /** vite.config.ts writes this into every script, style and link tag (html.cspNonce). */
 export const NONCE_PLACEHOLDER = '__CSP_NONCE__';
@@ -64,6 +65,7 @@ const webUi: FastifyPluginAsync<WebUiOptions> = async (app, { root, telemetryDsn
   app.decorateReply('sendAppPage', function sendAppPage(this: FastifyReply) {
     return this.code(200)
       .type('text/html; charset=utf-8')
+      .headers(DOCUMENT_SECURITY_HEADERS)
       .header('cache-control', 'no-store')
       .send(pageParts.join(this.cspNonce));
   });
