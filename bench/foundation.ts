@@ -13,7 +13,7 @@ import {
   startServer,
   stopServer,
 } from './lib.js';
-import { APP_COMMAND, APP_READY, RUNS, SECONDS } from './settings.js';
+import { APP_COMMAND, APP_READY, BARE_COMMAND, RUNS, SECONDS } from './settings.js';
 
 /** Foundation benchmarks (issue 2): the plugin stack against bare Fastify, start-up, memory. */
 const BARE_READY = /listening (\d+)/;
@@ -93,7 +93,7 @@ async function compare(
 
 async function throughput(report: Report) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
-  const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], {}, BARE_READY);
+  const bare = await startServer(BARE_COMMAND, {}, BARE_READY);
   const app = await startServer(APP_COMMAND, appEnv(dataDir, 'info'), APP_READY);
   try {
     for (const server of [bare, app])
@@ -149,7 +149,7 @@ async function coldStartAndMemory(report: Report) {
     await stopServer(again);
     rmSync(dataDir, { recursive: true, force: true });
 
-    const bare = await startServer(['--import', 'tsx', 'bench/bare-server.ts'], {}, BARE_READY);
+    const bare = await startServer(BARE_COMMAND, {}, BARE_READY);
     await sleep(3_000);
     bareRss.push(rssMegabytes(bare.child.pid as number));
     await stopServer(bare);

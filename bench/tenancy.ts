@@ -11,7 +11,7 @@ import { withActor } from '../src/server/db/with-actor.js';
 import type { PlatformActor } from '../src/server/tenancy/actor.js';
 import { appEnv } from './foundation.js';
 import { load, median, type Report, startServer, stopServer } from './lib.js';
-import { APP_COMMAND, APP_READY, RUNS, SECONDS } from './settings.js';
+import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js';
 
 /**
  * Organisation API benchmarks (issue 4), on PostgreSQL: an authenticated read against the same
@@ -115,7 +115,7 @@ export async function runTenancy(report: Report): Promise<void> {
       APP_READY,
     );
     bare = await startServer(
-      ['--import', 'tsx', 'bench/bare-pg-server.ts'],
+      [...NODE_FLAGS, '--import', 'tsx', 'bench/bare-pg-server.ts'],
       { BENCH_DATABASE_URL: url },
       /listening (\d+)/,
     );
