@@ -1,4 +1,9 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type {
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { canonicalPath, isApiPath } from './api-paths.js';
 import type { RateLimitStore, WindowCount } from './rate-limit-store.js';
@@ -43,6 +48,34 @@ export interface RateLimitOptions {
   store: RateLimitStore;
 }
 
+/** Fail open: an unreachable counter store must not take the whole service down with it. */
+function admitUncounted(request: FastifyRequest, done: HookHandlerDoneFunction, error: unknown) {
+  request.log.error({ err: error }, 'rate-limit store unavailable: request not counted');
+  done();
+}
+
+/** 429 while any limit's window is over its allowance, retrying when the last of them resets. */
+function answer(
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+  limits: readonly RateLimit[],
+  counts: readonly WindowCount[],
+) {
+  let retryAfterMs = 0;
+  limits.forEach((limit, index) => {
+    const { count, resetInMs } = counts[index] as WindowCount;
+    if (count > limit.max) retryAfterMs = Math.max(retryAfterMs, resetInMs);
+  });
+  if (retryAfterMs === 0) {
+    done();
+    return;
+  }
+  reply
+    .code(429)
+    .header('retry-after', String(Math.ceil(retryAfterMs / 1000)))
+    .send({ error: 'Too many requests' });
+}
+
 /**
  * decisions.md §2: `429 {"error":"Too many requests"}` with `Retry-After`. The client is
  * `request.ip`: the socket address, or the right-most address in X-Forwarded-For that is not a
@@ -52,42 +85,27 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) 
   // Callback style: with the in-process store a request is counted without a single promise.
   app.addHook('onRequest', (request, reply, done) => {
     const path = canonicalPath(request.url) ?? request.url;
-    const applicable = RATE_LIMITS.filter((limit) => limit.appliesTo(request, path));
-    if (applicable.length === 0) {
+    const limits = RATE_LIMITS.filter((limit) => limit.appliesTo(request, path));
+    if (limits.length === 0) {
       done();
       return;
     }
-    // Fail open: an unreachable counter store must not take the whole service down with it.
-    const failOpen = (error: unknown) => {
-      request.log.error({ err: error }, 'rate-limit store unavailable: request not counted');
-      done();
-    };
-    const decide = (counts: WindowCount[]) => {
-      let retryAfterMs = 0;
-      applicable.forEach((limit, index) => {
-        const { count, resetInMs } = counts[index] as WindowCount;
-        if (count > limit.max) retryAfterMs = Math.max(retryAfterMs, resetInMs);
-      });
-      if (retryAfterMs === 0) {
-        done();
-        return;
-      }
-      reply
-        .code(429)
-        .header('retry-after', String(Math.ceil(retryAfterMs / 1000)))
-        .send({ error: 'Too many requests' });
-    };
     const client = request.ip;
     let counts: Array<WindowCount | Promise<WindowCount>>;
     try {
-      counts = applicable.map((limit) => store.hit(`${limit.name}:${client}`, limit.windowMs));
+      counts = limits.map((limit) => store.hit(`${limit.name}:${client}`, limit.windowMs));
     } catch (error) {
-      failOpen(error);
+      admitUncounted(request, done, error);
       return;
     }
-    if (counts.some((count) => count instanceof Promise))
-      Promise.all(counts).then(decide, failOpen);
-    else decide(counts as WindowCount[]);
+    if (counts.some((count) => count instanceof Promise)) {
+      Promise.all(counts).then(
+        (settled) => answer(reply, done, limits, settled),
+        (error) => admitUncounted(request, done, error),
+      );
+    } else {
+      answer(reply, done, limits, counts as WindowCount[]);
+    }
   });
   app.addHook('onClose', () => store.close());
 };
