@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { logSecurityEvent } from '../auth/security-events.js';
 
@@ -26,11 +26,7 @@ const sameOrigin: FastifyPluginAsync<SameOriginOptions> = async (app, { publicBa
   const isOwnOrigin = (request: FastifyRequest, origin: string) =>
     origin === publicBaseUrl.origin || originHost(origin) === request.headers.host;
 
-  app.addHook('onRequest', (request, reply, done) => {
-    if (SAFE_METHODS.has(request.method)) {
-      done();
-      return;
-    }
+  const refuseCrossSite: onRequestHookHandler = (request, reply, done) => {
     const origin = request.headers.origin;
     const fetchSite = request.headers['sec-fetch-site'];
     const crossSite =
@@ -45,6 +41,14 @@ const sameOrigin: FastifyPluginAsync<SameOriginOptions> = async (app, { publicBa
       return;
     }
     done();
+  };
+
+  // On the routes that can change state only, after the gate (route hooks follow global ones):
+  // reads never pay for the check, and a path no route serves changes nothing to protect.
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (methods.every((method) => SAFE_METHODS.has(method))) return;
+    route.onRequest = [route.onRequest ?? []].flat().concat(refuseCrossSite);
   });
 };
 
