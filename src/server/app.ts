@@ -121,6 +121,7 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
   await app.register(authGate, { authenticate: (token) => auth.authenticate(token) });
+  // Before any route: it attaches its check to each state-changing route as the route is added.
   await app.register(sameOrigin, { publicBaseUrl: config.publicBaseUrl });
   await app.register(errorHandler);
   await app.register(fastifySwagger, {

@@ -119,6 +119,34 @@ describe('POST /api/schemes (service-spec §2.5, §4)', () => {
       .filter((entry) => entry.securityEvent === 'access.forbidden');
     expect(forbidden.some((entry) => entry.userId === mine.admin.id)).toBe(true);
   });
+
+  it('does not create a scheme for a cookie session posting from another site (decisions.md §2)', async () => {
+    const { admin, employerId } = await tenant();
+    const cookiePost = async (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/schemes',
+        payload: { employerId, name: 'Plan', type: 'DC' },
+        remoteAddress: uniqueClientAddress(),
+        cookies: { session: await t.tokenFor(admin) },
+        headers,
+      });
+    const [schemesBefore, auditBefore] = [await rowCount(schemes), await rowCount(auditLog)];
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ]) {
+      const refused = await cookiePost(headers);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ error: 'Forbidden' });
+    }
+    expect([await rowCount(schemes), await rowCount(auditLog)]).toEqual([
+      schemesBefore,
+      auditBefore,
+    ]);
+    const ours = await cookiePost({ origin: 'https://pensions.example.ie' });
+    expect(ours.statusCode).toBe(201);
+  });
 });
 
 describe('schemes and employers', () => {
