@@ -132,10 +132,11 @@ describe('POST /api/schemes (service-spec §2.5, §4)', () => {
         headers,
       });
     const [schemesBefore, auditBefore] = [await rowCount(schemes), await rowCount(auditLog)];
-    for (const headers of [
+    const crossSite: Array<Record<string, string>> = [
       { origin: 'https://evil.example' },
       { 'sec-fetch-site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of crossSite) {
       const refused = await cookiePost(headers);
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toEqual({ error: 'Forbidden' });
