@@ -33,6 +33,14 @@ const sessionCookie = (response: Injected) =>
   response.cookies.find((cookie) => cookie.name === 'session');
 const signIn = (email: string, password: string, url = '/api/auth/signin') =>
   inject({ method: 'POST', url, payload: { email, password } });
+/** Sign-out as the browser sends it: the session cookie, from the service's own origin. */
+const signOut = (cookie: string) =>
+  inject({
+    method: 'POST',
+    url: '/api/auth/signout',
+    cookies: { session: cookie },
+    headers: { origin: 'https://pensions.example.ie' },
+  });
 
 async function setUser(id: string, values: Partial<typeof users.$inferInsert>) {
   await withActor(t.database, platformActor(), (tx) =>
@@ -168,12 +176,7 @@ describe('sessions', () => {
   it('end at sign-out: the cookie is cleared', async () => {
     const user = await createUser(t.database);
     const cookie = sessionCookie(await signIn(user.email, TEST_PASSWORD))?.value as string;
-    const response = await inject({
-      method: 'POST',
-      url: '/api/auth/signout',
-      cookies: { session: cookie },
-      headers: { origin: 'https://pensions.example.ie' },
-    });
+    const response = await signOut(cookie);
     expect(response.statusCode).toBe(204);
     const cleared = sessionCookie(response);
     expect(cleared?.value).toBe('');
@@ -184,12 +187,7 @@ describe('sessions', () => {
     const user = await createUser(t.database);
     const cookie = sessionCookie(await signIn(user.email, TEST_PASSWORD))?.value as string;
     clock += 20 * 60 * 1000;
-    const response = await inject({
-      method: 'POST',
-      url: '/api/auth/signout',
-      cookies: { session: cookie },
-      headers: { origin: 'https://pensions.example.ie' },
-    });
+    const response = await signOut(cookie);
     expect(response.statusCode).toBe(204);
     const sessionCookies = response.cookies.filter((entry) => entry.name === 'session');
     expect(sessionCookies).toHaveLength(1);
