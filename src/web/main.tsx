@@ -8,6 +8,7 @@ import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { whenSessionEnds } from './api/client';
+import { signInSearch } from './auth/return-path';
 import { pageNonce } from './csp-nonce';
 import { router } from './router';
 import { initTelemetry } from './telemetry';
@@ -72,7 +73,8 @@ const queryClient = new QueryClient({
 });
 whenSessionEnds(() => {
   queryClient.clear();
-  void router.navigate({ to: '/signin' });
+  // Back to this page once signed in again: the work in hand is where the person wants to be.
+  void router.navigate({ to: '/signin', search: signInSearch(router.state.location.href) });
 });
 
 const root = document.getElementById('root');

@@ -5,6 +5,7 @@ import {
   lazyRouteComponent,
   Outlet,
 } from '@tanstack/react-router';
+import { safeReturnPath } from './auth/return-path';
 import { AppLayout } from './layout/AppLayout';
 import { ForgotPasswordPage } from './pages/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from './pages/auth/ResetPasswordPage';
@@ -22,6 +23,10 @@ const signIn = createRoute({
   getParentRoute: () => rootRoute,
   path: '/signin',
   component: SignInPage,
+  validateSearch: (search: Record<string, unknown>): { next?: string } => {
+    const next = safeReturnPath(search.next);
+    return next ? { next } : {};
+  },
 });
 const forgotPassword = createRoute({
   getParentRoute: () => rootRoute,

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import type { Me, SessionUser } from '../api/types';
 
@@ -18,6 +18,15 @@ export async function loadSession(): Promise<Session | null> {
 
 export function useSession() {
   return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 60_000 });
+}
+
+/**
+ * Reads the session anew and waits for it. After signing in this must finish before the first
+ * signed-in page renders: the cache still holds the "signed out" answer that sent the person to
+ * the sign-in page, and a layout reading it would send them straight back (issue 13, defect 11).
+ */
+export function reloadSession(client: QueryClient): Promise<Session | null> {
+  return client.fetchQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 0 });
 }
 
 /** The signed-in session; only pages under the signed-in layout use it. */

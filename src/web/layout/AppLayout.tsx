@@ -1,4 +1,5 @@
 import {
+  Alert,
   AppShell,
   Burger,
   Button,
@@ -11,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
+import { signInSearch } from '../auth/return-path';
 import { useSession, useSignOut } from '../auth/session';
 import { navigationFor } from './navigation';
 
@@ -20,15 +22,24 @@ export function AppLayout() {
   const signOut = useSignOut();
   const [opened, { toggle, close }] = useDisclosure();
   const path = useRouterState({ select: (state) => state.location.pathname });
+  const href = useRouterState({ select: (state) => state.location.href });
 
-  if (session.isPending) {
+  // A "signed out" answer being read again is not yet an answer: wait for the fresh one.
+  if (session.isPending || (!session.data && session.isFetching)) {
     return (
       <Stack align="center" mt="xl">
         <Loader aria-label="Loading" />
       </Stack>
     );
   }
-  if (!session.data) return <Navigate to="/signin" />;
+  // A busy or failing service (429, 5xx, no network) has not signed anyone out.
+  if (session.isError) return <SessionUnavailable retry={() => void session.refetch()} />;
+  if (!session.data) {
+    // The layout stays mounted for a moment while the router moves on to the sign-in page; a
+    // second redirect from there would drop the page to return to.
+    if (path === '/signin') return null;
+    return <Navigate to="/signin" search={signInSearch(href)} replace />;
+  }
   const { account } = session.data;
 
   return (
@@ -71,5 +82,22 @@ export function AppLayout() {
         <Outlet />
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+function SessionUnavailable({ retry }: { retry: () => void }) {
+  return (
+    <Stack align="center" mt="xl" px="md">
+      <Alert color="yellow" role="alert" title="The service is busy" maw={480}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">
+            Your work is safe and you are still signed in. Please try again in a moment.
+          </Text>
+          <Button size="xs" onClick={retry}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    </Stack>
   );
 }

@@ -1,14 +1,17 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useRouter, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api } from '../../api/client';
-import { SESSION_KEY } from '../../auth/session';
+import { reloadSession } from '../../auth/session';
 import { AuthCard } from './AuthCard';
 
 export function SignInPage() {
   const navigate = useNavigate();
+  const router = useRouter();
   const client = useQueryClient();
+  // The page the person opened before being asked to sign in (validated by the route).
+  const { next } = useSearch({ from: '/signin' });
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -20,8 +23,9 @@ export function SignInPage() {
     setProblem(null);
     try {
       await api('POST', '/api/auth/signin', { email, password });
-      await client.invalidateQueries({ queryKey: SESSION_KEY });
-      await navigate({ to: '/' });
+      await reloadSession(client);
+      if (next) router.history.push(next);
+      else await navigate({ to: '/' });
     } catch (error) {
       // The service's own generic message: it never says whether the address has an account.
       setProblem(
