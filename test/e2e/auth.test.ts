@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS, latestMailTo } from '../helpers/built-server.js';
+import { type Credentials, DEV_ACCOUNTS, latestMailTo } from '../helpers/built-server.js';
 import {
+  arriveSignedOut,
   browserSuiteSkipReason,
   field,
   JOURNEY_TIMEOUT,
@@ -10,6 +11,7 @@ import {
   useE2e,
 } from '../helpers/e2e.js';
 import { resetTokenIn } from '../helpers/mail.js';
+import { newPpsNumber } from '../helpers/pps.js';
 
 /** Signed-out pages in a real browser against the built server: issue 6's generic messages. */
 describe.skipIf(browserSuiteSkipReason)(
@@ -18,10 +20,9 @@ describe.skipIf(browserSuiteSkipReason)(
   () => {
     const e2e = useE2e('auth');
 
-    it('signs a BrokerAdmin in through the form onto their start page, and out again', async () => {
+    it('signs a BrokerAdmin in from the root address onto their start page, and out again', async () => {
       const { page } = await e2e.open();
-      await page.goto('/signin');
-      await see(page.getByRole('heading', { name: 'Sign in' }));
+      await arriveSignedOut(page, '/');
       await e2e.checkPage(page, 'signin');
 
       await signInThroughForm(page, DEV_ACCOUNTS.brokerAdmin);
@@ -36,19 +37,92 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL('**/signin');
       // The session is over on the server too: a signed-in page sends the visitor back.
-      await page.goto('/employers');
-      await page.waitForURL('**/signin');
-      await see(page.getByRole('heading', { name: 'Sign in' }));
+      await arriveSignedOut(page, '/employers');
+    });
+
+    it('signs every role in from the root address, and a reload keeps them signed in', async () => {
+      const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
+      const { id: employerId } = await broker.call<{ id: string }>('POST', '/api/employers', {
+        name: 'Glenbeigh Woollen Mills Ltd',
+      });
+      const { id: schemeId } = await broker.call<{ id: string }>('POST', '/api/schemes', {
+        employerId,
+        name: 'Glenbeigh Woollen Mills DC Scheme',
+        type: 'DC',
+      });
+      const { id: memberId } = await broker.call<{ id: string }>(
+        'POST',
+        `/api/schemes/${schemeId}/members`,
+        {
+          firstName: 'Síle',
+          lastName: 'Ní Shé',
+          dateOfBirth: '1984-03-09',
+          dateJoined: '2015-06-01',
+          salaryCents: 4_100_000,
+          ppsNumber: newPpsNumber(),
+        },
+      );
+      const password = 'Kerry-Loom-Heather-6402';
+      const account = (email: string): Credentials => ({ email, password });
+      const accounts = {
+        BrokerUser: account('consultant@dev-brokers.example.ie'),
+        EmployerAdmin: account('payroll@glenbeigh-woollens.example.ie'),
+        EmployerUser: account('office@glenbeigh-woollens.example.ie'),
+        Member: account('sile.nishe@glenbeigh-woollens.example.ie'),
+      };
+      // BrokerUser accounts are made by the SuperAdmin (service-spec §3.3).
+      const superAdmin = await e2e.api(DEV_ACCOUNTS.superAdmin);
+      const { items: brokers } = await superAdmin.call<{
+        items: Array<{ id: string; name: string }>;
+      }>('GET', '/api/brokers');
+      const devBrokers = brokers.find((each) => each.name === 'Development Brokers Ltd');
+      await superAdmin.call('POST', `/api/brokers/${devBrokers?.id}/users`, {
+        ...accounts.BrokerUser,
+        name: 'Dev Consultant',
+        role: 'BrokerUser',
+      });
+      for (const role of ['EmployerAdmin', 'EmployerUser', 'Member'] as const) {
+        await broker.call('POST', `/api/employers/${employerId}/users`, {
+          ...accounts[role],
+          name: `Glenbeigh ${role}`,
+          role,
+          ...(role === 'Member' ? { memberId } : {}),
+        });
+      }
+
+      const journeys: Array<[string, Credentials, string]> = [
+        ['SuperAdmin', DEV_ACCOUNTS.superAdmin, '/brokers'],
+        ['BrokerAdmin', DEV_ACCOUNTS.brokerAdmin, '/dashboard'],
+        ['BrokerUser', accounts.BrokerUser, '/dashboard'],
+        ['EmployerAdmin', accounts.EmployerAdmin, `/employers/${employerId}`],
+        ['EmployerUser', accounts.EmployerUser, `/employers/${employerId}`],
+        ['Member', accounts.Member, `/members/${memberId}`],
+      ];
+      for (const [role, credentials, home] of journeys) {
+        // A cold start each time: a new browser context, signed out, at the address they were given.
+        const { page } = await e2e.open();
+        await signInThroughForm(page, credentials, '/');
+        expect(new URL(page.url()).pathname, `${role}'s start page`).toBe(home);
+        await page.reload();
+        await see(page.getByRole('button', { name: 'Sign out' }), `${role} still signed in`);
+        expect(new URL(page.url()).pathname, `${role} after a reload`).toBe(home);
+      }
+    });
+
+    it('takes a person who opened a deep link signed out back to it once signed in', async () => {
+      const { page } = await e2e.open();
+      await signInThroughForm(page, DEV_ACCOUNTS.brokerAdmin, '/schemes');
+      await see(page.getByRole('main').getByRole('heading', { name: 'Schemes' }));
     });
 
     it('answers a wrong password and an unknown address with the same generic message', async () => {
       const { page } = await e2e.open();
+      await arriveSignedOut(page);
       const messages: string[] = [];
       for (const attempt of [
         { email: DEV_ACCOUNTS.superAdmin.email, password: 'not the password at all' },
         { email: 'nobody-here@example.ie', password: 'not the password at all' },
       ]) {
-        await page.goto('/signin');
         await field(page, 'E-mail address').fill(attempt.email);
         await field(page, 'Password').fill(attempt.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
@@ -62,7 +136,7 @@ describe.skipIf(browserSuiteSkipReason)(
     it('says clearly that sign-in is rate-limited after five attempts a minute', async () => {
       // One client address for all six attempts: the limit counts per IP.
       const { page } = await e2e.open();
-      await page.goto('/signin');
+      await arriveSignedOut(page);
       await field(page, 'E-mail address').fill('guessing@example.ie');
       const alerts: string[] = [];
       for (let attempt = 1; attempt <= 6; attempt += 1) {
@@ -94,7 +168,7 @@ describe.skipIf(browserSuiteSkipReason)(
       });
 
       const { page } = await e2e.open();
-      await page.goto('/signin');
+      await arriveSignedOut(page);
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
       await see(page.getByRole('heading', { name: 'Reset your password' }));
       await e2e.checkPage(page, 'forgot-password');
@@ -124,7 +198,8 @@ describe.skipIf(browserSuiteSkipReason)(
 
     it('shows the forgot-password answer for an address with no account too', async () => {
       const { page } = await e2e.open();
-      await page.goto('/forgot-password');
+      await arriveSignedOut(page);
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
       await field(page, 'E-mail address').fill('no-account-at-all@example.ie');
       await page.getByRole('button', { name: 'Send the link' }).click();
       expect(await shownText(page.getByRole('status'))).toBe(

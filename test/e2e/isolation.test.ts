@@ -1,14 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type Credentials, DEV_ACCOUNTS } from '../helpers/built-server.js';
-import {
-  browserSuiteSkipReason,
-  JOURNEY_TIMEOUT,
-  see,
-  settled,
-  signInThroughForm,
-  useE2e,
-} from '../helpers/e2e.js';
+import { browserSuiteSkipReason, JOURNEY_TIMEOUT, see, settled, useE2e } from '../helpers/e2e.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 interface Seeded {
@@ -128,7 +121,8 @@ describe.skipIf(browserSuiteSkipReason)(
     }
 
     it('a BrokerAdmin gets "Not found" for another firm’s member, scheme, employer and import', async () => {
-      const { page } = await e2e.openSignedIn(DEV_ACCOUNTS.brokerAdmin);
+      // Sent a link to another firm's member: after signing in, that link says "Not found".
+      const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, `/members/${other.memberId}`);
       const names = Object.values(otherTenant);
       await expectNotFound(page, `/members/${other.memberId}`, names);
       await e2e.checkPage(page, 'not-found-member');
@@ -141,8 +135,7 @@ describe.skipIf(browserSuiteSkipReason)(
     });
 
     it('an EmployerAdmin gets "Not found" for another employer of their own firm', async () => {
-      const { page } = await e2e.open();
-      await signInThroughForm(page, employerAdmin);
+      const { page } = await e2e.openAs(employerAdmin);
       const names = ['Ballyhoura Quarries Ltd', 'Ballyhoura DC Scheme', 'Tadhg Lynch'];
       await expectNotFound(page, `/employers/${neighbour.employerId}`, names);
       await expectNotFound(page, `/schemes/${neighbour.schemeId}`, names);
@@ -152,15 +145,14 @@ describe.skipIf(browserSuiteSkipReason)(
     });
 
     it('a Member gets "Not found" for any member record but their own', async () => {
-      const { page } = await e2e.open();
-      await signInThroughForm(page, member);
+      const { page } = await e2e.openAs(member);
       await see(page.getByRole('heading', { name: 'Eimear Daly' }));
       await expectNotFound(page, `/members/${neighbour.memberId}`, ['Tadhg Lynch']);
       await expectNotFound(page, `/members/${other.memberId}`, [otherTenant.member]);
     });
 
     it('an address that is no page at all says "Not found" too', async () => {
-      const { page } = await e2e.openSignedIn(DEV_ACCOUNTS.brokerAdmin);
+      const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin);
       await expectNotFound(page, '/no-such-page', []);
       await e2e.checkPage(page, 'not-found-page');
       await page.getByRole('link', { name: 'Go to the start page' }).click();

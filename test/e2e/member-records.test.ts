@@ -76,8 +76,7 @@ describe.skipIf(browserSuiteSkipReason)(
     }
 
     it('lists the bad row of an import by line and reason, writes nothing, then imports the fixed file', async () => {
-      const { page } = await e2e.openSignedIn(DEV_ACCOUNTS.brokerAdmin);
-      await page.goto(`/schemes/${scheme.id}`);
+      const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, `/schemes/${scheme.id}`);
       await see(page.getByRole('heading', { name: scheme.name }));
       await page.getByRole('tab', { name: 'Imports' }).click();
       await page.getByRole('link', { name: 'Import a CSV file' }).click();
@@ -119,10 +118,9 @@ describe.skipIf(browserSuiteSkipReason)(
     });
 
     it('reveals a PPS number after a confirmation, says it is recorded, and the audit log shows it', async () => {
-      const { page } = await e2e.openSignedIn(DEV_ACCOUNTS.brokerAdmin);
       const [aoife] = rows;
       if (!aoife) throw new Error('no member rows');
-      await page.goto(`/schemes/${scheme.id}`);
+      const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, `/schemes/${scheme.id}`);
       await page.getByRole('link', { name: `${aoife['First Name']} ${aoife.Surname}` }).click();
       await see(page.getByRole('heading', { name: `${aoife['First Name']} ${aoife.Surname}` }));
       const memberId = new URL(page.url()).pathname.split('/')[2] ?? '';

@@ -24,8 +24,11 @@ export interface E2e {
   readonly server: BuiltServer;
   /** A signed-out page in a fresh context, from a client address of its own unless given one. */
   open(clientAddress?: string): Promise<WatchedPage>;
-  /** A page whose context already holds a session of this account (signed in through the API). */
-  openSignedIn(account: Credentials): Promise<WatchedPage>;
+  /**
+   * A fresh signed-out page that arrives as a person does, at the root or at a deep link they were
+   * sent (`startAt`), is sent to sign in, signs in through the form and lands where it set out for.
+   */
+  openAs(account: Credentials, startAt?: string): Promise<WatchedPage>;
   /** The API, signed in as this account, for seeding what a journey does not create itself. */
   api(account: Credentials): Promise<ApiClient>;
   /**
@@ -95,12 +98,9 @@ export function useE2e(file: string): E2e {
       pages.push(watched);
       return watched;
     },
-    async openSignedIn(account) {
-      const api = await e2e.api(account);
+    async openAs(account, startAt = '/') {
       const watched = await e2e.open();
-      await watched.context.addCookies([
-        { name: 'session', value: api.token, url: need(server).baseUrl },
-      ]);
+      await signInThroughForm(watched.page, account, startAt);
       return watched;
     },
     api(account) {
@@ -170,12 +170,36 @@ export function field(page: Page | Locator, label: string): Locator {
     .and(page.locator('input, textarea, select, button'));
 }
 
-/** The sign-in form, as a person fills it; resolves once the page has reached the role's start page. */
-export async function signInThroughForm(page: Page, { email, password }: Credentials) {
-  await page.goto('/signin');
+/**
+ * Opens `startAt` signed out, as a person does: the root address they were given, or a deep link
+ * from an e-mail. The page must send them to sign in; resolves on the sign-in page.
+ */
+export async function arriveSignedOut(page: Page, startAt = '/'): Promise<void> {
+  await page.goto(startAt);
+  await page.waitForURL((url) => url.pathname === '/signin');
+  await see(page.getByRole('heading', { name: 'Sign in' }), 'the sign-in page');
+}
+
+/**
+ * A person's first sign-in: they arrive at `startAt` signed out, are sent to the sign-in form,
+ * fill it in, and are taken on. Resolves once the page has reached the role's start page (from
+ * the root) or the deep link they opened.
+ */
+export async function signInThroughForm(
+  page: Page,
+  { email, password }: Credentials,
+  startAt = '/',
+): Promise<void> {
+  await arriveSignedOut(page, startAt);
   await field(page, 'E-mail address').fill(email);
   await field(page, 'Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  // `/` is only a waypoint: it sends each role on to its own start page.
-  await page.waitForURL((url) => url.pathname !== '/signin' && url.pathname !== '/');
+  if (startAt === '/') {
+    // `/` is only a waypoint: it sends each role on to its own start page.
+    await page.waitForURL((url) => url.pathname !== '/signin' && url.pathname !== '/');
+  } else {
+    await page.waitForURL((url) => `${url.pathname}${url.search}` === startAt);
+  }
+  // Signed in for good: the layout's sign-out button, not a bounce back to the form.
+  await see(page.getByRole('button', { name: 'Sign out' }), 'the signed-in layout');
 }
