@@ -19,6 +19,7 @@ import {
 } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -308,7 +309,7 @@ async function tableCounts(): Promise<number[]> {
   ];
   return Promise.all(
     tables.map(
-      async (table) => (await t.database.db.select({ n: count() }).from(table))[0]?.n ?? 0,
+      async (table) => (await ownerOf(t.database).select({ n: count() }).from(table))[0]?.n ?? 0,
     ),
   );
 }

@@ -5,6 +5,7 @@ import { brokers, employers, members, schemes, users } from '../../src/server/db
 import { withActor } from '../../src/server/db/with-actor.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { platformActor } from './actors.js';
+import { registerName } from './leak-registry.js';
 import { newPpsNumber, testPpsKeyring } from './pps.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -84,7 +85,7 @@ export async function createUser(
       .values({
         id,
         email: overrides.email ?? `user-${id}@example.ie`,
-        name: `Test ${role}`,
+        name: registerName(`Test ${role}`),
         passwordHash,
         role,
         brokerId,
@@ -136,8 +137,8 @@ export async function createMember(
       brokerId: scheme.brokerId,
       employerId: scheme.employerId,
       schemeId: scheme.schemeId,
-      firstName: overrides.firstName ?? 'Aoife',
-      lastName: overrides.lastName ?? 'Murphy',
+      firstName: registerName(overrides.firstName ?? 'Aoife'),
+      lastName: registerName(overrides.lastName ?? 'Murphy'),
       dateOfBirth: '1985-04-12',
       email: `member-${id}@example.ie`,
       address: '1 Main Street, Galway',

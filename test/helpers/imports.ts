@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from './app.js';
 import { uniqueClientAddress } from './clients.js';
 import type { UserRow } from './factories.js';
+import { registerName } from './leak-registry.js';
 import { issuedPpsNumbers, newPpsNumber } from './pps.js';
 
 /** One row of a members file, by the headings the import documents first. */
@@ -37,8 +38,8 @@ export function memberRow(overrides: Partial<MemberCsvRow> = {}): MemberCsvRow {
   memberNumber += 1;
   return {
     PPSN: newPpsNumber(),
-    'First Name': 'Aoife',
-    Surname: `Murphy ${memberNumber}`,
+    'First Name': registerName('Aoife'),
+    Surname: registerName(`Murphy ${memberNumber}`),
     'Date of Birth': '1985-04-12',
     Email: `member-${memberNumber}@example.ie`,
     Address: '1 Main Street, Galway',

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, ValidationError } from '../http/http-error.js';
+import { EMAIL_MAX_LENGTH, text } from '../http/text.js';
 import { requestOrigin } from '../tenancy/request-context.js';
 import type { PasswordResetService } from './password-reset.service.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
@@ -23,16 +24,13 @@ export const PASSWORD_RESET_ANSWER = {
 export const INVALID_RESET_TOKEN = { error: 'Invalid or expired reset token' } as const;
 
 const forgotPasswordBody = z.object({
-  email: z
-    .string()
-    .trim()
+  email: text({ max: EMAIL_MAX_LENGTH })
     .min(3)
-    .max(320)
     .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
 });
 
 const resetPasswordBody = z.object({
-  token: z.string().min(1).max(256),
+  token: text({ max: 256, trim: false }).min(1),
   password: z
     .string()
     .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)

@@ -68,3 +68,63 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   }
   return false;
 }
+
+/**
+ * Properties that only database errors carry: node-postgres and PGlite errors (`detail`, `where`,
+ * `hint`, `internalQuery`, `severity`, `routine`; PGlite also `query` and `params`) and Drizzle's
+ * wrapper (`query`, `params`). Each of them, and the message, can quote the values of a row:
+ * names, addresses, e-mail addresses, salaries, password hashes (issue 13, defect 3).
+ */
+const DATABASE_ERROR_KEYS = [
+  'query',
+  'params',
+  'detail',
+  'where',
+  'hint',
+  'internalQuery',
+  'severity',
+  'routine',
+] as const;
+
+const SQLSTATE_SHAPE = /^[0-9A-Z]{5}$/;
+/** PostgreSQL identifiers, as a constraint or table name is reported. */
+const IDENTIFIER_SHAPE = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
+
+/** True when `error` itself (not its causes) came from the database driver or the ORM. */
+export function isDatabaseErrorItself(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  if ((error as { name?: unknown }).name === 'DrizzleQueryError') return true;
+  return DATABASE_ERROR_KEYS.some((key) => Object.hasOwn(error, key));
+}
+
+/** What may be logged of a database error: the SQLSTATE, and the constraint and table it names. */
+export interface DatabaseErrorSummary {
+  sqlState: string | null;
+  constraint: string | null;
+  table: string | null;
+}
+
+/**
+ * The loggable facts of the first database error in `error`'s cause chain, or null when there is
+ * none. Only values of the shapes PostgreSQL gives them are taken: nothing free-form.
+ */
+export function databaseErrorSummary(error: unknown): DatabaseErrorSummary | null {
+  let found = false;
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (isDatabaseErrorItself(current)) {
+      found = true;
+      const { code, constraint, table } = current as {
+        code?: unknown;
+        constraint?: unknown;
+        table?: unknown;
+      };
+      if (typeof code === 'string' && SQLSTATE_SHAPE.test(code)) {
+        const identifier = (value: unknown) =>
+          typeof value === 'string' && IDENTIFIER_SHAPE.test(value) ? value : null;
+        return { sqlState: code, constraint: identifier(constraint), table: identifier(table) };
+      }
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return found ? { sqlState: null, constraint: null, table: null } : null;
+}

@@ -10,7 +10,8 @@ import pino, {
   type DestinationStream,
   type Logger,
 } from 'pino';
-import { isHealthPath } from './api-paths.js';
+import { databaseErrorSummary, isDatabaseErrorItself } from '../db/errors.js';
+import { routedPathOf } from './api-paths.js';
 
 const REDACTED = '[REDACTED]';
 
@@ -43,8 +44,9 @@ const SECRET_KEYS = new Set([
 const SECRET_PATTERNS: RegExp[] = [
   // Starts only where a run of address characters starts, and bounded like real addresses (RFC
   // 5321 lengths), so a long run of letters costs linear time. Unbounded, every position of the
-  // run was scanned to its end: quadratic, a slow-request attack through a long URL.
-  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}/g, // e-mail address
+  // run was scanned to its end: quadratic, a slow-request attack through a long URL. Letters and
+  // digits of any script: `seán@gmaíl.ie` is an address too (RFC 6531; issue 13, defect 3).
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}.-]{1,253}\.[\p{L}\p{N}-]{2,63}/gu, // e-mail address
   /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, // JWT
   /\b\d{7}[A-Wa-w][ABHTWXabhtwx]?\b/g, // PPS number
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, // credentials in a header value
@@ -68,12 +70,20 @@ const MIGHT_HOLD_SECRET = /[@=:]|\d{7}|eyJ|[0-9a-f]{64}|bearer|basic/i;
 /** Longer free text is cut before it is scrubbed: no log line needs more, and scrubbing stays cheap. */
 export const MAX_LOGGED_TEXT = 4_096;
 
+const WHITE_SPACE = /\s/;
+
+/**
+ * The cut drops the word it falls in, which could be the start of an address or a token. Found
+ * by walking back from the cut: `/\S*$/` retried every start position of the last line's words.
+ */
+function cutAtWord(text: string): string {
+  let end = MAX_LOGGED_TEXT;
+  while (end > 0 && !WHITE_SPACE.test(text[end - 1] as string)) end -= 1;
+  return `${text.slice(0, end)}…[truncated]`;
+}
+
 export function scrubText(text: string): string {
-  // The cut drops the word it falls in, which could be the start of an address or a token.
-  const bounded =
-    text.length > MAX_LOGGED_TEXT
-      ? `${text.slice(0, MAX_LOGGED_TEXT).replace(/\S*$/, '')}…[truncated]`
-      : text;
+  const bounded = text.length > MAX_LOGGED_TEXT ? cutAtWord(text) : text;
   if (!MIGHT_HOLD_SECRET.test(bounded)) return bounded;
   let result = bounded.replace(SECRET_ASSIGNMENT, `$1$2$1$3"${REDACTED}"`);
   for (const pattern of SECRET_PATTERNS) result = result.replace(pattern, REDACTED);
@@ -85,14 +95,70 @@ export function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
-  if (value instanceof Error) {
-    return scrub(pino.stdSerializers.err(value), depth);
-  }
+  if (value instanceof Error) return serializeError(value);
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     copy[key] = SECRET_KEYS.has(normaliseKey(key)) ? REDACTED : scrub(item, depth + 1);
   }
   return copy;
+}
+
+const LOGGABLE_CODE = /^[A-Za-z0-9_.-]{1,40}$/;
+/** Causes followed when an error is logged; deeper ones are left out. */
+const MAX_CAUSES = 4;
+
+/** A stack without its first lines, which repeat the message: what remains is `at …` frames. */
+function framesOnly(stack: unknown): string | undefined {
+  if (typeof stack !== 'string') return undefined;
+  const firstFrame = stack.search(/\n\s+at /);
+  return firstFrame === -1 ? undefined : scrubText(stack.slice(firstFrame + 1));
+}
+
+/**
+ * An error as a log line holds it: its type, message, stack, code and status, and its causes, each
+ * scrubbed; no other property. A database error (issue 13, defect 3) is logged with its SQLSTATE,
+ * constraint and table only: its message, detail, query and parameters quote the row it was
+ * writing, and its stack begins with that message, so only the frames are kept. This is the one
+ * error serializer of the logger, so the same holds wherever an error is logged from: a request,
+ * the mail worker, an import, the CLI.
+ */
+export function serializeError(error: Error, depth = 0): Record<string, unknown> {
+  const type = error.constructor?.name || error.name || 'Error';
+  const { code, statusCode, cause } = error as {
+    code?: unknown;
+    statusCode?: unknown;
+    cause?: unknown;
+  };
+  const summary = databaseErrorSummary(error);
+  const serialized: Record<string, unknown> =
+    summary !== null
+      ? {
+          type,
+          message: isDatabaseErrorItself(error) ? 'database error' : scrubText(error.message),
+          ...summary,
+          stack: isDatabaseErrorItself(error)
+            ? framesOnly(error.stack)
+            : scrubText(error.stack ?? ''),
+        }
+      : { type, message: scrubText(error.message), stack: scrubText(error.stack ?? '') };
+  if (summary === null && typeof code === 'string' && LOGGABLE_CODE.test(code)) {
+    serialized.code = code;
+  }
+  if (typeof statusCode === 'number') serialized.statusCode = statusCode;
+  if (cause instanceof Error && depth < MAX_CAUSES) {
+    serialized.cause = serializeError(cause, depth + 1);
+  } else if (cause !== undefined && cause !== null) {
+    serialized.cause = '[not an error]';
+  }
+  return serialized;
+}
+
+/**
+ * An error's message as it may be shown or logged: scrubbed, and only "database error" for a
+ * database error, whose message quotes the row it was writing. Also what the CLI prints.
+ */
+export function loggableMessage(error: Error): string {
+  return databaseErrorSummary(error) === null ? scrubText(error.message) : 'database error';
 }
 
 /** The URL as logged: query values are dropped (reset links carry tokens there). */
@@ -119,7 +185,7 @@ export class AccessLogController extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    if (!error && reply.statusCode < 400 && isHealthPath(request.url)) return;
+    if (!error && reply.statusCode < 400 && routedPathOf(request).health) return;
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
@@ -221,10 +287,13 @@ export function createLogger(level: string, destination: DestinationStream): Log
       hooks: {
         // Messages are free text written by people: scrub them like any other value.
         logMethod(args, method) {
-          method.apply(
-            this,
-            args.map((arg) => (typeof arg === 'string' ? scrubText(arg) : arg)) as typeof args,
-          );
+          const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubText(arg) : arg));
+          // An error logged without a message: pino would write the error's own message unscrubbed
+          // (for a database error, the query and its parameters).
+          const [first] = args as unknown[];
+          const error = first instanceof Error ? first : (first as { err?: unknown } | null)?.err;
+          if (args.length === 1 && error instanceof Error) scrubbed.push(loggableMessage(error));
+          method.apply(this, scrubbed as typeof args);
         },
       },
       formatters: {
@@ -244,7 +313,8 @@ export function createLogger(level: string, destination: DestinationStream): Log
           remoteAddress: request.ip,
         }),
         res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
-        err: pino.stdSerializers.err,
+        // formatters.log has already made every error plain data through serializeError.
+        err: (value: unknown) => (value instanceof Error ? serializeError(value) : value),
       },
     },
     destination,

@@ -1,6 +1,7 @@
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ValidationError } from './http-error.js';
+import { text } from './text.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -8,7 +9,7 @@ export const MAX_PAGE_SIZE = 100;
 /** decisions.md §4: `?limit=` (at most 100, default 50) and an opaque `cursor`. */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  cursor: z.string().max(200).optional(),
+  cursor: text({ max: 200, trim: false }).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 

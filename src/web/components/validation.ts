@@ -36,7 +36,9 @@ const emailAddress = z
   .trim()
   .min(3)
   .max(320)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+  // The API's pattern (src/server/http/text.ts): no two quantifiers can take the same dots, so a
+  // long paste cannot freeze the page in a quadratic match.
+  .regex(/^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/, 'must be an e-mail address');
 
 /**
  * Optional: an empty field means "send the new user an e-mail to choose one". Counted in

@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import { pageQuery } from '../../http/pagination.js';
+import { text } from '../../http/text.js';
+
+/** Bounded before the date-time pattern runs (decisions.md, issue 13: no pattern sees more). */
+const timestamp = text({ max: 40, trim: false }).pipe(z.iso.datetime({ offset: true }));
+const reference = text({ max: 64, trim: false });
 
 /** decisions.md §4: filters of the audit read API; `from` inclusive, `to` exclusive. */
 export const auditQuery = pageQuery.extend({
-  entityType: z.string().max(64).optional(),
-  entityId: z.string().max(64).optional(),
-  actorId: z.string().max(64).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  entityType: reference.optional(),
+  entityId: reference.optional(),
+  actorId: reference.optional(),
+  from: timestamp.optional(),
+  to: timestamp.optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 

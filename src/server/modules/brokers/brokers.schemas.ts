@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { idText, text } from '../../http/text.js';
 
 export const brokerInput = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: text({ max: 200 }).min(1),
 });
 export type BrokerInput = z.infer<typeof brokerInput>;
 
@@ -13,4 +14,4 @@ export const brokerView = z.object({
 });
 export type BrokerView = z.infer<typeof brokerView>;
 
-export const brokerParams = z.object({ brokerId: z.string().min(1).max(64) });
+export const brokerParams = z.object({ brokerId: idText });

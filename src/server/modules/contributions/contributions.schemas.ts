@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { CONTRIBUTION_KINDS } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
+import { idText, text } from '../../http/text.js';
 import { cents } from '../members/member-fields.js';
 
 /** A pay period, `YYYY-MM`. */
-export const period = z
-  .string()
+export const period = text({ max: 32, trim: false })
   .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a pay period as YYYY-MM')
   .refine((value) => value >= '1950-01', 'must be after 1950');
 
@@ -24,7 +24,7 @@ export const adjustmentInput = z.object({
     .min(-10_000_000_000)
     .max(10_000_000_000)
     .refine((value) => value !== 0, 'must not be zero'),
-  reason: z.string().trim().min(1, 'is required').max(500),
+  reason: text({ max: 500, multiline: true }).min(1, 'is required'),
 });
 export type AdjustmentInput = z.infer<typeof adjustmentInput>;
 
@@ -57,4 +57,4 @@ export const contributionListQuery = pageQuery.extend({
 });
 export type ContributionListQuery = z.infer<typeof contributionListQuery>;
 
-export const idParams = z.object({ id: z.string().min(1).max(64) });
+export const idParams = z.object({ id: idText });

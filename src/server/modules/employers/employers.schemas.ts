@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { idText, text } from '../../http/text.js';
 
 export const employerInput = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: text({ max: 200 }).min(1),
 });
 export type EmployerInput = z.infer<typeof employerInput>;
 
@@ -14,4 +15,4 @@ export const employerView = z.object({
 });
 export type EmployerView = z.infer<typeof employerView>;
 
-export const employerParams = z.object({ id: z.string().min(1).max(64) });
+export const employerParams = z.object({ id: idText });

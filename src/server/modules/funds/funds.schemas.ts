@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { pageQuery } from '../../http/pagination.js';
+import { idText, text } from '../../http/text.js';
 import { isoDate } from '../members/member-fields.js';
 
-const fundName = z.string().trim().min(1, 'is required').max(200);
+const fundName = text({ max: 200 }).min(1, 'is required');
 /** ISO 6166: two letters, nine letters or digits, one check digit. */
-const isin = z
-  .string()
-  .trim()
+const isin = text({ max: 32 })
   .toUpperCase()
   .regex(/^[A-Z]{2}[A-Z0-9]{9}[0-9]$/, 'must be an ISIN (12 characters)');
 
@@ -52,7 +51,7 @@ export const fundChoiceInput = z
     allocations: z
       .array(
         z.object({
-          fundId: z.string().min(1).max(64),
+          fundId: idText,
           percent: z.number().int('must be a whole percentage').min(1).max(100),
         }),
       )
@@ -96,4 +95,4 @@ export const fundChoiceView = z.object({
 });
 export type FundChoiceView = z.infer<typeof fundChoiceView>;
 
-export const idParams = z.object({ id: z.string().min(1).max(64) });
+export const idParams = z.object({ id: idText });

@@ -1,5 +1,6 @@
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import { CONTRIBUTION_KINDS } from '../../db/schema.js';
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from '../../http/text.js';
 import { cents, ppsNumber } from '../members/member-fields.js';
 import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
 import { parseEuroCents, parsePeriod } from './csv-values.js';
@@ -114,6 +115,9 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
       }
       if (memberRef.length > MAX_MEMBER_ID_LENGTH) {
         refuse('memberId', 'invalid_member_id', 'is too long to be a member id');
+      } else if (hasControlCharacters(memberRef)) {
+        // The reference goes into the staging COPY; PostgreSQL cannot store a NUL (issue 13).
+        refuse('memberId', 'control_character', CONTROL_CHARACTER_MESSAGE);
       }
       if (ppsCell !== '') {
         const checked = ppsNumber.safeParse(ppsCell);

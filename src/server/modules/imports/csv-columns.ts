@@ -40,10 +40,19 @@ function spreadsheetColumn(index: number): string {
  * no digits, no `@`) is repeated back; anything else is named by its position.
  */
 function nameOfUnknown(text: string, index: number): string {
-  return /^[\p{L}][\p{L} ._()&'/-]{0,59}$/u.test(text) ? text : spreadsheetColumn(index);
+  // Length first: a heading cell may be 64 KiB, and no pattern runs on more than it can accept.
+  return text.length <= 60 && /^[\p{L}][\p{L} ._()&'/-]{0,59}$/u.test(text)
+    ? text
+    : spreadsheetColumn(index);
 }
 
 const cut = (text: string) => text.slice(0, 100);
+
+/**
+ * No heading anyone writes is longer; a longer cell is an unknown column without being read, so
+ * that a 64 KiB cell in the heading row costs nothing (issue 13).
+ */
+const MAX_HEADING = 100;
 
 export function readHeadings<F extends string>(
   cells: readonly string[],
@@ -65,7 +74,7 @@ export function readHeadings<F extends string>(
       unnamed.push(index);
       return;
     }
-    const field = fieldOfKey.get(headingKey(text));
+    const field = text.length <= MAX_HEADING ? fieldOfKey.get(headingKey(text)) : undefined;
     if (field === undefined) {
       issues.push({
         line,

@@ -14,19 +14,29 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; code: string; mess
  */
 const EURO = /^(\d{1,3}(?:,\d{3})+|\d{1,13})(?:\.(\d{1,2}))?$/;
 
+/**
+ * The longest cell each format can be (`€ 9,999,999,999,999.99` has 22 characters), with room
+ * for spaces. Longer cells are refused before any pattern runs: a cell may be 64 KiB, and no
+ * pattern of the import sees more than its field can hold (issue 13).
+ */
+const MAX_AMOUNT_CELL = 32;
+const MAX_DATE_CELL = 10;
+const MAX_PERIOD_CELL = 7;
+
+const INVALID_AMOUNT = {
+  ok: false,
+  code: 'invalid_amount',
+  message: 'must be an amount in euro with at most two decimals, e.g. 55000.00',
+} as const;
+
 export function parseEuroCents(cell: string): Parsed<number> {
+  if (cell.length > MAX_AMOUNT_CELL) return INVALID_AMOUNT;
   const text = cell.replace(/^€\s*/, '');
   if (text.startsWith('-') && EURO.test(text.slice(1).replace(/^€\s*/, ''))) {
     return { ok: false, code: 'negative_amount', message: 'must not be negative' };
   }
   const match = EURO.exec(text);
-  if (!match) {
-    return {
-      ok: false,
-      code: 'invalid_amount',
-      message: 'must be an amount in euro with at most two decimals, e.g. 55000.00',
-    };
-  }
+  if (!match) return INVALID_AMOUNT;
   const euro = Number((match[1] as string).replaceAll(',', ''));
   const cents = Number((match[2] ?? '').padEnd(2, '0'));
   return { ok: true, value: euro * 100 + cents };
@@ -34,6 +44,9 @@ export function parseEuroCents(cell: string): Parsed<number> {
 
 /** Whole cents as digits, for a column that already holds cents. */
 export function parseWholeCents(cell: string): Parsed<number> {
+  if (cell.length > MAX_AMOUNT_CELL) {
+    return { ok: false, code: 'invalid_amount', message: 'must be a whole number of cents' };
+  }
   if (/^-\d+$/.test(cell)) {
     return { ok: false, code: 'negative_amount', message: 'must not be negative' };
   }
@@ -51,8 +64,8 @@ const IRISH_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
  * as `YYYY-MM-DD`. Whether the day exists is left to the field rule, which says so in its words.
  */
 export function parseCsvDate(cell: string): Parsed<string> {
-  if (ISO_DATE.test(cell)) return { ok: true, value: cell };
-  const irish = IRISH_DATE.exec(cell);
+  if (cell.length <= MAX_DATE_CELL && ISO_DATE.test(cell)) return { ok: true, value: cell };
+  const irish = cell.length <= MAX_DATE_CELL ? IRISH_DATE.exec(cell) : null;
   if (irish) {
     const [, day = '', month = '', year = ''] = irish;
     return { ok: true, value: `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}` };
@@ -66,6 +79,8 @@ export function parseCsvDate(cell: string): Parsed<string> {
 
 /** A pay period, `YYYY-MM`. */
 export function parsePeriod(cell: string): Parsed<string> {
-  if (/^\d{4}-(0[1-9]|1[0-2])$/.test(cell)) return { ok: true, value: cell };
+  if (cell.length <= MAX_PERIOD_CELL && /^\d{4}-(0[1-9]|1[0-2])$/.test(cell)) {
+    return { ok: true, value: cell };
+  }
   return { ok: false, code: 'invalid_period', message: 'must be a pay period as YYYY-MM' };
 }

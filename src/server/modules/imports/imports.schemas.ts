@@ -2,9 +2,10 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { IMPORT_KINDS, IMPORT_STATUSES } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
+import { idText } from '../../http/text.js';
 import { importIssue } from './import-issues.js';
 
-export const importParams = z.object({ id: z.string().min(1).max(64) });
+export const importParams = z.object({ id: idText });
 export const schemeImportsQuery = pageQuery;
 export type SchemeImportsQuery = z.infer<typeof schemeImportsQuery>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import { CONTROL_CHARACTER_REASON } from '../../http/text.js';
 import { checkMemberDates, memberFieldShape } from '../members/member-fields.js';
 import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
 import { parseCsvDate, parseEuroCents, parseWholeCents } from './csv-values.js';
@@ -186,10 +187,14 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
           const field = String(issue.path[0] ?? '');
           if (refused.has(field)) continue;
           const column = field === 'salaryCents' ? salaryColumn : (field as MemberColumn);
+          const reason = (issue as { params?: { reason?: unknown } }).params?.reason;
           issues.push({
             line,
             column: layout.heading(column),
-            code: FIELD_CODES[field] ?? (issue.code === 'too_big' ? 'too_long' : 'invalid_value'),
+            code:
+              reason === CONTROL_CHARACTER_REASON
+                ? 'control_character'
+                : (FIELD_CODES[field] ?? (issue.code === 'too_big' ? 'too_long' : 'invalid_value')),
             message: issue.message,
           });
         }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES } from '../../db/schema.js';
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from '../../http/text.js';
 import { parsePpsNumber } from './pps-number.js';
 
 /**
@@ -9,8 +10,7 @@ import { parsePpsNumber } from './pps-number.js';
  */
 
 /** `YYYY-MM-DD` that names a real calendar day. */
-export const isoDate = z
-  .string()
+export const isoDate = text({ max: 32, trim: false })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
@@ -21,20 +21,21 @@ export const isoDate = z
 const EARLIEST_DATE = '1900-01-01';
 
 /** Normalised to upper case without spaces, and only when its check letter holds (domain.md). */
-export const ppsNumber = z
-  .string()
-  .max(20, 'must be a valid PPS number')
-  .transform((value, context) => {
-    const parsed = parsePpsNumber(value);
-    if (parsed === null) {
-      context.addIssue({
-        code: 'custom',
-        message: 'must be a valid PPS number (7 digits and a matching check letter)',
-      });
-      return z.NEVER;
-    }
-    return parsed;
-  });
+export const ppsNumber = text({
+  max: 20,
+  trim: false,
+  tooLong: 'must be a valid PPS number',
+}).transform((value, context) => {
+  const parsed = parsePpsNumber(value);
+  if (parsed === null) {
+    context.addIssue({
+      code: 'custom',
+      message: 'must be a valid PPS number (7 digits and a matching check letter)',
+    });
+    return z.NEVER;
+  }
+  return parsed;
+});
 
 /** Euro cents as a whole number; a year's salary above €100 million is a typing mistake. */
 export const cents = z
@@ -43,20 +44,17 @@ export const cents = z
   .min(0, 'must not be negative')
   .max(10_000_000_000);
 
-export const memberEmail = z
-  .string()
-  .trim()
-  .max(320)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+/** No minimum length: an empty cell of the CSV import is `null` before it gets here. */
+export const memberEmail = text({ max: EMAIL_MAX_LENGTH }).regex(EMAIL_PATTERN, EMAIL_MESSAGE);
 
-const personName = z.string().trim().min(1, 'is required').max(100);
+const personName = text({ max: 100 }).min(1, 'is required');
 
 export const memberFieldShape = {
   firstName: personName,
   lastName: personName,
   dateOfBirth: isoDate.refine((value) => value >= EARLIEST_DATE, 'must be after 1900'),
   email: memberEmail.nullable().optional(),
-  address: z.string().trim().max(500).nullable().optional(),
+  address: text({ max: 500, multiline: true }).nullable().optional(),
   dateJoined: isoDate.refine((value) => value >= EARLIEST_DATE, 'must be after 1900'),
   salaryCents: cents,
   status: z.enum(MEMBER_STATUSES).default('active'),

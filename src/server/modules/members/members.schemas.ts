@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
+import { idText, text } from '../../http/text.js';
 import { checkMemberDates, memberFieldShape, todayUtc } from './member-fields.js';
 
 export { type MemberInput, memberInput } from './member-fields.js';
@@ -44,12 +45,12 @@ export const memberView = z.object({
 });
 export type MemberView = z.infer<typeof memberView>;
 
-export const memberParams = z.object({ id: z.string().min(1).max(64) });
-export const schemeMembersParams = z.object({ id: z.string().min(1).max(64) });
+export const memberParams = z.object({ id: idText });
+export const schemeMembersParams = z.object({ id: idText });
 
 export const memberListQuery = pageQuery.extend({
   /** Part of a first or last name, any case. */
-  q: z.string().trim().min(1).max(100).optional(),
+  q: text({ max: 100 }).min(1).optional(),
   status: z.enum(MEMBER_STATUSES).optional(),
 });
 export type MemberListQuery = z.infer<typeof memberListQuery>;

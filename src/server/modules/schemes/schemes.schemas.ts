@@ -2,9 +2,10 @@ import { isCuid } from '@paralleldrive/cuid2';
 import { z } from 'zod';
 import { SCHEME_TYPES } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
+import { idText, text } from '../../http/text.js';
 
-const cuid2 = z.string().refine((value) => isCuid(value), 'must be a CUID2 id');
-const name = z.string().trim().min(1).max(200);
+const cuid2 = idText.refine((value) => isCuid(value), 'must be a CUID2 id');
+const name = text({ max: 200 }).min(1);
 
 /** service-spec §2.5 and §4: employerId a CUID2, name 1 to 200 characters, type one of four. */
 export const schemeInput = z.object({
@@ -33,6 +34,8 @@ export const schemeView = z.object({
 });
 export type SchemeView = z.infer<typeof schemeView>;
 
-export const schemeParams = z.object({ id: z.string().min(1).max(64) });
-export const schemeListQuery = pageQuery.extend({ employerId: z.string().max(64).optional() });
+export const schemeParams = z.object({ id: idText });
+export const schemeListQuery = pageQuery.extend({
+  employerId: text({ max: 64, trim: false }).optional(),
+});
 export type SchemeListQuery = z.infer<typeof schemeListQuery>;

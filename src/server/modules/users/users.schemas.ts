@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.js';
 import { pageQuery } from '../../http/pagination.js';
+import { emailAddress, idText, text } from '../../http/text.js';
 import { ROLES } from '../../tenancy/roles.js';
 
-const email = z
-  .string()
-  .trim()
-  .min(3)
-  .max(320)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
-const name = z.string().trim().min(1).max(200);
+const email = emailAddress;
+const name = text({ max: 200 }).min(1);
 /** Optional: without one, the new user gets an e-mail with a link to choose it (decisions.md §4). */
 const password = z
   .string()
@@ -34,7 +30,7 @@ export const employerUserInput = z
     name,
     role: z.enum(['EmployerAdmin', 'EmployerUser', 'Member']),
     password,
-    memberId: z.string().min(1).max(64).optional(),
+    memberId: idText.optional(),
   })
   .superRefine((input, context) => {
     if ((input.role === 'Member') !== (input.memberId !== undefined)) {
@@ -69,5 +65,5 @@ export const userView = z.object({
 });
 export type UserView = z.infer<typeof userView>;
 
-export const userParams = z.object({ id: z.string().min(1).max(64) });
+export const userParams = z.object({ id: idText });
 export const userListQuery = pageQuery;
