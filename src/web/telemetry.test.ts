@@ -1,6 +1,7 @@
 import type { ErrorEvent } from '@sentry/react';
 import { describe, expect, it } from 'vitest';
-import { scrubEvent, scrubText } from './telemetry';
+import { scrubTelemetryText as scrubText } from '../contracts/telemetry-text';
+import { scrubEvent } from './telemetry';
 
 const PPS_NUMBER = '6433435F';
 const ADDRESS = 'aoife.byrne@example.ie';
@@ -116,6 +117,7 @@ describe('the browser telemetry scrubber (beforeSend)', () => {
     expect(scrubText('trace 0123456789abcdef0123456789abcdef, build 12345678A9')).toBe(
       'trace 0123456789abcdef0123456789abcdef, build 12345678A9',
     );
+    expect(scrubText('seán@gmaíl.ie wrote')).toBe('[Filtered] wrote');
     expect(scrubText('mail a.b+c@sub.example.ie, user@host, @example.ie, 1@x.io')).toBe(
       'mail [Filtered], user@host, @example.ie, [Filtered]',
     );

@@ -1,4 +1,5 @@
 import type { Event } from '@sentry/react';
+import { FILTERED, scrubTelemetryText } from '../contracts/telemetry-text';
 
 /**
  * Browser error telemetry (service-spec §1, §4). Events go to this service's /monitoring, which
@@ -40,8 +41,6 @@ export async function initTelemetry(): Promise<void> {
   });
 }
 
-const FILTERED = '[Filtered]';
-
 /** Keys removed wherever they appear: request cookies and headers, the user's address and IP. */
 const REMOVED_KEYS = new Set([
   'cookie',
@@ -60,55 +59,6 @@ const REMOVED_KEYS = new Set([
  */
 const SDK_INTERNAL_KEYS = new Set(['sdkProcessingMetadata']);
 
-/**
- * Free-text shapes replaced in every string. Quantifiers that can meet a long run of their
- * characters are bounded, so a long message cannot make scrubbing take quadratic time.
- */
-const TEXT_PATTERNS: Array<[RegExp, string]> = [
-  // Values of URL parameters, in the query or the fragment: reset links carry their token there.
-  [/([?#&;][^=?#&;\s"'<>]{1,100}=)[^&#;\s"'<>]*/g, `$1${FILTERED}`],
-  // PPS numbers, standing alone: hex ids, which may hold the same run, are left whole.
-  [/(?<![A-Za-z0-9])[0-9]{7}[A-Wa-w][ABHTWXabhtwx]?(?![A-Za-z0-9])/g, FILTERED],
-];
-
-const EMAIL_LOCAL_CHARACTER = /[A-Za-z0-9._%+-]/;
-const EMAIL_LOCAL_MAX = 64;
-const EMAIL_DOMAIN = /[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/y;
-
-/** E-mail addresses, found from their `@` outwards (one pattern over the text would retry everywhere). */
-function scrubEmailAddresses(text: string): string {
-  let at = text.indexOf('@');
-  if (at === -1) return text;
-  let result = '';
-  let copied = 0;
-  while (at !== -1) {
-    let start = at;
-    while (
-      start > copied &&
-      at - start < EMAIL_LOCAL_MAX &&
-      EMAIL_LOCAL_CHARACTER.test(text[start - 1] as string)
-    ) {
-      start -= 1;
-    }
-    EMAIL_DOMAIN.lastIndex = at + 1;
-    const domain = start < at ? EMAIL_DOMAIN.exec(text) : null;
-    if (domain) {
-      result += `${text.slice(copied, start)}${FILTERED}`;
-      copied = at + 1 + domain[0].length;
-      at = text.indexOf('@', copied);
-    } else {
-      at = text.indexOf('@', at + 1);
-    }
-  }
-  return result + text.slice(copied);
-}
-
-export function scrubText(text: string): string {
-  let result = scrubEmailAddresses(text);
-  for (const [pattern, replacement] of TEXT_PATTERNS) result = result.replace(pattern, replacement);
-  return result;
-}
-
 /** Deeper than any event the SDK builds (it normalises to depth 3 by default). */
 const MAX_DEPTH = 24;
 
@@ -120,7 +70,7 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 }
 
 function scrubValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return scrubText(value);
+  if (typeof value === 'string') return scrubTelemetryText(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return FILTERED;
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
@@ -134,7 +84,7 @@ function scrubValue(value: unknown, depth: number): unknown {
       continue;
     }
     if (REMOVED_KEYS.has(normaliseKey(key))) continue;
-    copy[scrubText(key)] = scrubValue(item, depth + 1);
+    copy[scrubTelemetryText(key)] = scrubValue(item, depth + 1);
   }
   return copy;
 }

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 
 export interface RawResponse {
   statusCode: number;
@@ -10,9 +11,16 @@ export interface RawResponse {
  * Sends the request bytes exactly as given (no client-side URL normalisation, unlike inject or
  * fetch) and reads one response; for testing what an attacker's hand-written request gets.
  */
-export function rawRequest(port: number, requestText: string): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  requestText: string,
+  { tls = false }: { tls?: boolean } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    // Over TLS, the test's self-signed certificate is accepted: the bytes are what is tested.
+    const socket = tls
+      ? connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false })
+      : connect(port, '127.0.0.1');
     let received = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk) => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalPath, requiresSession } from '../../src/server/http/api-paths.js';
+import { canonicalPath, classifyTarget } from '../../src/server/http/api-paths.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
 import { rawGet } from '../helpers/raw-http.js';
 
 let t: TestApp;
@@ -8,6 +9,8 @@ let port: number;
 let handlerRuns = 0;
 beforeAll(async () => {
   t = await buildTestApp({
+    // Each raw request names a client of its own, so per-IP limits stay out of the way.
+    env: { TRUST_PROXY: '127.0.0.1' },
     extend(app) {
       // A protected handler that would reveal whether the gate let a request through.
       app.get('/api/probe/:id', async () => {
@@ -54,15 +57,28 @@ const tricks = [
 
 describe('the authentication gate (service-spec §5.2)', () => {
   for (const url of tricks) {
-    it(`answers 401 before any handler for ${url}, sent as raw bytes`, async () => {
+    it(`answers 401 before any handler for ${url}, sent as raw bytes in every target form`, async () => {
       const before = handlerRuns;
-      const response = await rawGet(port, url);
-      expect(response.statusCode).toBe(401);
-      expect(JSON.parse(response.body)).toEqual({ error: 'Unauthorized' });
-      expect(response.headers['x-frame-options']).toBe('DENY');
-      expect(response.headers['content-security-policy']).toMatch(
-        /^default-src 'self'; script-src 'self' 'nonce-/,
-      );
+      // Origin form, absolute form with this and another host, and `*` for the leading slash,
+      // which the router reads past (issue 13, defect 1).
+      for (const target of [
+        url,
+        `http://localhost:${port}${url}`,
+        `HTTPS://evil.example${url}`,
+        `*${url.slice(1)}`,
+      ]) {
+        const response = await rawGet(
+          port,
+          target,
+          `X-Forwarded-For: ${uniqueClientAddress()}\r\n`,
+        );
+        expect({ target, status: response.statusCode }).toEqual({ target, status: 401 });
+        expect(JSON.parse(response.body)).toEqual({ error: 'Unauthorized' });
+        expect(response.headers['x-frame-options']).toBe('DENY');
+        expect(response.headers['content-security-policy']).toMatch(
+          /^default-src 'self'; script-src 'self' 'nonce-/,
+        );
+      }
       expect(handlerRuns).toBe(before);
     });
   }
@@ -161,10 +177,9 @@ describe('path classification', () => {
   });
 
   it('keeps the page and its assets public', () => {
-    expect(requiresSession('/')).toBe(false);
-    expect(requiresSession('/assets/index-abc.js')).toBe(false);
-    expect(requiresSession('/employers/abc')).toBe(false);
-    expect(requiresSession('/apix')).toBe(false);
-    expect(requiresSession('/monitoring')).toBe(false);
+    for (const url of ['/', '/assets/index-abc.js', '/employers/abc', '/apix', '/monitoring']) {
+      expect(classifyTarget(url).requiresSession).toBe(false);
+      expect(classifyTarget(`http://pensions.example.ie${url}`).requiresSession).toBe(false);
+    }
   });
 });

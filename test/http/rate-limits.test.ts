@@ -116,6 +116,46 @@ describe('rate limits (service-spec §8)', () => {
   });
 });
 
+describe('clients on IPv6', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await appWith();
+  });
+  afterAll(() => t.app.close());
+
+  const freshPrefix = () =>
+    `2001:db8:${randomInt(0, 0xffff).toString(16)}:${randomInt(0, 0xfffe).toString(16)}`;
+  const session = (remoteAddress: string) =>
+    t.app.inject({ url: '/api/auth/session', remoteAddress });
+
+  it('share one allowance across the addresses of one /64', async () => {
+    const prefix = freshPrefix();
+    const sameNetwork = [`${prefix}::1`, `${prefix}:ffff:ffff:ffff:fffe`, `${prefix}:0:0:0:2`];
+    for (let i = 0; i < 10; i += 1) {
+      expect((await session(sameNetwork[i % 3] as string)).statusCode).toBe(200);
+    }
+    expect((await session(`${prefix.toUpperCase()}::abcd`)).statusCode).toBe(429);
+  });
+
+  it('keep separate allowances for different /64s', async () => {
+    const prefix = freshPrefix();
+    for (let i = 0; i < 10; i += 1) await session(`${prefix}::${i + 1}`);
+    expect((await session(`${prefix}::99`)).statusCode).toBe(429);
+    const [, , third = '0', fourth = '0'] = prefix.split(':');
+    const neighbour = `2001:db8:${third}:${(Number.parseInt(fourth, 16) + 1).toString(16)}::1`;
+    expect((await session(neighbour)).statusCode).toBe(200);
+  });
+
+  it('count an IPv4 address written as IPv6 as that one IPv4 address', async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 10; i += 1) await session(`::ffff:${address}`);
+    expect((await session(address)).statusCode).toBe(429);
+    const [a, b, c, d] = address.split('.').map(Number) as [number, number, number, number];
+    const neighbour = `::ffff:${a}.${b}.${c}.${d === 250 ? 249 : d + 1}`;
+    expect((await session(neighbour)).statusCode).toBe(200);
+  });
+});
+
 describe('behind a trusted proxy', () => {
   it('count the right-most address the proxy did not add', async () => {
     const t = await appWith({ TRUST_PROXY: '10.0.0.0/8' });

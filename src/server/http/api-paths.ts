@@ -1,12 +1,49 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
 /**
- * Classifies request paths for the authentication gate (service-spec §5.2). The router and the
- * gate must never disagree about whether a path is public, so the gate reasons about two forms:
- * the path as sent, and the path a lenient decoder could turn it into (percent-decoded, `;`
- * parameters and trailing dots dropped, duplicate slashes folded, dot segments resolved,
- * lower-cased). A path is public only when both forms agree it is.
+ * Classifies a request's target for everything that decides by path: the authentication gate
+ * (service-spec §5.2), the rate limits (§8), the HTTPS redirect (§5.6), the access log, the 404
+ * answer, the answer to an undecodable URL and the caching rule. They must classify exactly the
+ * path the router routes (issue 13, defect 1: an absolute-form target, `GET http://host/api/x`,
+ * was routed to its handler while the gate, which only read targets beginning with `/`, let it
+ * through unauthenticated and uncounted). So a request is classified once, the same way for all
+ * of them, and the answer is kept on the request:
+ *
+ * - a target that is a plain path (lower-case segments of safe characters, in origin form) is
+ *   routed as it stands, so the path itself is classified: the fast path, no routing state read;
+ * - otherwise, when the router matched a route, by that route's registered pattern: exactly
+ *   what was routed, whatever the form of the target (absolute with any host, any case of
+ *   scheme, percent-encoding the router decoded);
+ * - otherwise (no route: the 404 answer, the app page, an undecodable URL) by the target's path,
+ *   absolute form reduced to its path as the router reduces it, read two ways: as sent, and as a
+ *   lenient decoder could turn it into (percent-decoded, `;` parameters and trailing dots
+ *   dropped, duplicate slashes folded, dot segments resolved, lower-cased). It is public only
+ *   when both readings agree it is. A target with no path (`*`, `host:port`, another scheme)
+ *   cannot be classified and is treated as a protected API path: the fail-closed answer.
  */
+export interface RoutedPath {
+  /** What the rate limits match: the route's pattern, else the target's path read leniently. */
+  readonly path: string;
+  /** Under /api: JSON answers, not cached, counted by the general limit. */
+  readonly api: boolean;
+  /** The gate must see a valid session before anything else runs. */
+  readonly requiresSession: boolean;
+  /** A health probe: reachable over plain HTTP, left out of the access log when it succeeds. */
+  readonly health: boolean;
+}
 
 const PUBLIC_API_PREFIXES = ['/api/auth/', '/api/health/'] as const;
+const HEALTH_PREFIX = '/api/health/';
+const SLASH = 47;
+
+/** A target that names no path the router could route: treated as a protected API path. */
+const UNCLASSIFIABLE: RoutedPath = Object.freeze({
+  path: '/api',
+  api: true,
+  requiresSession: true,
+  health: false,
+});
 
 function pathOf(url: string): string {
   const end = url.search(/[?#]/);
@@ -28,13 +65,37 @@ function decodeFully(path: string): string | null {
   return null; // still encoded after three rounds: nothing legitimate needs that
 }
 
-/**
- * The most lenient reading of a path, or null when it cannot be decoded at all. A trailing slash
- * is dropped, so `/api/health/live/` is not "untouched" and gets no public pass.
- */
-/** Lower-case segments of safe characters: already in canonical form, nothing to undo. */
-const PLAIN_PATH = /^(?:\/[a-z0-9_-][a-z0-9_.-]*[a-z0-9_-]|\/[a-z0-9_-])*$/;
+const WHITESPACE = /\s/;
 
+/**
+ * A segment without the trailing dots and spaces some servers ignore, walked back from its end:
+ * the pattern `[.\s]+$` takes quadratic time on a long run of dots followed by anything else.
+ */
+function withoutTrailingDotsAndSpaces(segment: string): string {
+  let end = segment.length;
+  while (end > 0) {
+    const character = segment[end - 1] as string;
+    if (character !== '.' && !WHITESPACE.test(character)) break;
+    end -= 1;
+  }
+  return segment.slice(0, end);
+}
+
+/**
+ * Lower-case segments of safe characters: already in canonical form, nothing to undo. Linear:
+ * a segment can end only before a slash or at the end, so a failed match never re-splits one.
+ */
+export const PLAIN_PATH = /^(?:\/[a-z0-9_-][a-z0-9_.-]*[a-z0-9_-]|\/[a-z0-9_-])*$/;
+
+function isPlain(path: string): boolean {
+  return path === '/' || PLAIN_PATH.test(path);
+}
+
+/**
+ * The most lenient reading of an origin-form target's path, or null when it cannot be decoded at
+ * all. A trailing slash is dropped, so `/api/health/live/` is not "untouched" and gets no public
+ * pass.
+ */
 export function canonicalPath(url: string): string | null {
   const path = pathOf(url);
   if (PLAIN_PATH.test(path)) return path === '' ? '/' : path;
@@ -47,7 +108,7 @@ export function canonicalPath(url: string): string | null {
       segments.pop();
       continue;
     }
-    const segment = withoutParameters.replace(/[.\s]+$/, '').toLowerCase();
+    const segment = withoutTrailingDotsAndSpaces(withoutParameters).toLowerCase();
     if (segment !== '') segments.push(segment);
   }
   return `/${segments.join('/')}`;
@@ -57,33 +118,127 @@ function isApi(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 
+function isPublic(path: string): boolean {
+  return PUBLIC_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/** Linear: one run of a single character, each matched once. */
+export const REPEATED_SLASHES = /\/{2,}/g;
+
 function collapseSlashes(path: string): string {
-  return path.replace(/\/{2,}/g, '/').toLowerCase();
+  return path.replace(REPEATED_SLASHES, '/').toLowerCase();
 }
 
-/** True when the gate must see a valid session before anything else runs. */
-export function requiresSession(url: string): boolean {
-  const path = pathOf(url);
-  if (PLAIN_PATH.test(path)) {
-    return isApi(path) && !PUBLIC_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+/** A path that needs no reading but its own: a plain path, or a route's pattern. */
+function classifyAsIs(path: string): RoutedPath {
+  const api = isApi(path);
+  return {
+    path,
+    api,
+    requiresSession: api && !isPublic(path),
+    health: path.startsWith(HEALTH_PREFIX),
+  };
+}
+
+/**
+ * The origin form (path and query) of a request target, or null when it has none. Absolute form
+ * is reduced exactly as Fastify's router reduces it before routing (find-my-way's
+ * getPathFromAbsoluteUrl): an `http` or `https` scheme in any case, a non-empty authority that
+ * parses as a URL, no fragment; the path after the authority, `/` when there is none. Every other
+ * form (`*`, `host:port`, another scheme) is routed nowhere.
+ */
+export function originFormOf(url: string): string | null {
+  if (url.charCodeAt(0) === SLASH) return url;
+  const schemeEnd = url.indexOf('://');
+  if (schemeEnd === -1) return null;
+  const scheme = url.slice(0, schemeEnd).toLowerCase();
+  if (scheme !== 'http' && scheme !== 'https') return null;
+  const authorityStart = schemeEnd + 3;
+  const pathStart = url.indexOf('/', authorityStart);
+  const queryStart = url.indexOf('?', authorityStart);
+  let authorityEnd = pathStart === -1 ? url.length : pathStart;
+  if (queryStart !== -1 && queryStart < authorityEnd) authorityEnd = queryStart;
+  if (url.indexOf('#', authorityStart) !== -1 || authorityEnd === authorityStart) return null;
+  const parsed = URL.parse(url);
+  if (parsed === null || parsed.protocol !== `${scheme}:` || parsed.host.length === 0) return null;
+  if (authorityEnd === url.length) return '/';
+  if (authorityEnd === queryStart) return `/${url.slice(queryStart)}`;
+  return url.slice(pathStart);
+}
+
+/** A target no route matched, in any form: its path read both ways, or fail closed. */
+export function classifyTarget(url: string): RoutedPath {
+  const target = originFormOf(url);
+  if (target === null) return UNCLASSIFIABLE;
+  const path = pathOf(target);
+  if (isPlain(path)) return classifyAsIs(path);
+  const looselyApi = isApi(collapseSlashes(path));
+  const canonical = canonicalPath(target);
+  // Undecodable: the router refuses it too; only its raw form can say whether it aimed at the
+  // API. It is still answered as JSON and counted like the API.
+  if (canonical === null) {
+    return { path, api: true, requiresSession: looselyApi, health: false };
   }
-  const canonical = canonicalPath(url);
-  // Undecodable: the router refuses it too; only its raw form can say whether it aimed at the API.
-  if (canonical === null) return isApi(collapseSlashes(path));
-  const apiLike = isApi(collapseSlashes(path)) || isApi(canonical);
-  if (!apiLike) return false;
+  const api = looselyApi || isApi(canonical);
   const untouched = path === canonical;
-  return !(untouched && PUBLIC_API_PREFIXES.some((prefix) => canonical.startsWith(prefix)));
+  return {
+    path: canonical,
+    api,
+    requiresSession: api && !(untouched && isPublic(canonical)),
+    health: untouched && canonical.startsWith(HEALTH_PREFIX),
+  };
 }
 
-/** A health probe path as sent, without any of the tricks canonicalPath undoes. */
-export function isHealthPath(url: string): boolean {
-  const path = pathOf(url);
-  return path.startsWith('/api/health/') && canonicalPath(url) === path;
+/** Route patterns are few and fixed at start-up: each is classified once. */
+const patternClasses = new Map<string, RoutedPath>();
+
+function classifyPattern(pattern: string): RoutedPath {
+  let known = patternClasses.get(pattern);
+  if (known === undefined) {
+    // Our patterns are plain paths with `:param` segments; any other shape fails closed.
+    known =
+      pattern.charCodeAt(0) === SLASH
+        ? Object.freeze(classifyAsIs(collapseSlashes(pattern)))
+        : UNCLASSIFIABLE;
+    patternClasses.set(pattern, known);
+  }
+  return known;
 }
 
-export function isApiPath(url: string): boolean {
-  const path = pathOf(url);
-  if (PLAIN_PATH.test(path)) return isApi(path);
-  return isApi(collapseSlashes(path)) || isApi(canonicalPath(url) ?? '/api');
+function classify(request: FastifyRequest): RoutedPath {
+  const url = request.url;
+  if (url.charCodeAt(0) === SLASH) {
+    const path = pathOf(url);
+    if (isPlain(path)) return classifyAsIs(path);
+  }
+  if (!request.is404) {
+    // routeOptions builds an object on every read: only targets off the fast path get here.
+    const pattern = request.routeOptions.url;
+    if (pattern !== undefined) return classifyPattern(pattern);
+  }
+  return classifyTarget(url);
 }
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by routedPathOf on first use. */
+    routedPath: RoutedPath | null;
+  }
+}
+
+/** The request's classification, made once and shared by every hook that decides by path. */
+export function routedPathOf(request: FastifyRequest): RoutedPath {
+  let routed = request.routedPath;
+  if (!routed) {
+    routed = classify(request);
+    request.routedPath = routed;
+  }
+  return routed;
+}
+
+/** Gives every request the slot its classification is kept in (one shape for all requests). */
+const routedPaths: FastifyPluginAsync = async (app) => {
+  app.decorateRequest('routedPath', null);
+};
+
+export default fp(routedPaths, { name: 'routed-paths' });

@@ -7,7 +7,7 @@ import type {
 import fp from 'fastify-plugin';
 import type { AuthenticatedSession } from '../auth/auth.service.js';
 import { readSessionCredential, type SessionCredential } from '../auth/session.js';
-import { requiresSession } from './api-paths.js';
+import { routedPathOf } from './api-paths.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,15 +19,20 @@ declare module 'fastify' {
 
 export interface AuthGateOptions {
   authenticate: (token: string) => Promise<AuthenticatedSession | null>;
+  /** The session cookie's name in this deployment (sessionCookieName). */
+  cookieName: string;
 }
 
-/** service-spec §5.2: no handler, validator or 404 runs for a protected path without a valid session. */
-const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { authenticate }) => {
+/**
+ * service-spec §5.2: no handler, validator or 404 runs for a protected path without a valid
+ * session. The path is the one the router routes, in whatever form the target came (api-paths.ts).
+ */
+const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { authenticate, cookieName }) => {
   app.decorateRequest('session', null);
   app.decorateRequest('sessionSource', null);
 
   const admit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (request.session === null && requiresSession(request.url)) {
+    if (request.session === null && routedPathOf(request).requiresSession) {
       reply.code(401).send({ error: 'Unauthorized' });
       return;
     }
@@ -36,7 +41,7 @@ const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { authenticate
 
   // Callback style, and no promise at all for requests without a token (probes, the page, assets).
   app.addHook('onRequest', (request, reply, done) => {
-    const credential = readSessionCredential(request);
+    const credential = readSessionCredential(request, cookieName);
     if (credential === null) {
       admit(request, reply, done);
       return;

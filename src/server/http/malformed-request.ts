@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { requiresSession } from './api-paths.js';
+import { routedPathOf } from './api-paths.js';
 import { applySecurityHeaders } from './security-headers.js';
 
 /**
@@ -12,8 +12,8 @@ export function answerMalformedRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  applySecurityHeaders(reply);
-  if (requiresSession(request.url)) {
+  applySecurityHeaders(request, reply);
+  if (routedPathOf(request).requiresSession) {
     reply.code(401).send({ error: 'Unauthorized' });
     return;
   }

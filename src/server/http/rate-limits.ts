@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type {
   FastifyPluginAsync,
   FastifyReply,
@@ -5,44 +6,89 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import { canonicalPath, isApiPath } from './api-paths.js';
+import { type RoutedPath, routedPathOf } from './api-paths.js';
 import type { RateLimitStore, WindowCount } from './rate-limit-store.js';
 
 interface RateLimit {
   name: string;
   max: number;
   windowMs: number;
-  appliesTo(request: FastifyRequest, path: string): boolean;
+  appliesTo(request: FastifyRequest, routed: RoutedPath): boolean;
 }
 
 const MINUTE = 60_000;
 const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentials']);
 
 /**
- * service-spec §8, per client IP. A request counts against every limit that covers it: a
- * sign-in uses up the general, the auth and the sign-in allowance at once.
+ * service-spec §8, per client (clientKey). A request counts against every limit that covers it:
+ * a sign-in uses up the general, the auth and the sign-in allowance at once. Each limit matches
+ * the method and the path the router routes (api-paths.ts): a routed request by its route's
+ * pattern, so no form of the request target can reach the sign-in handler uncounted.
  */
 export const RATE_LIMITS: readonly RateLimit[] = [
-  { name: 'api', max: 100, windowMs: MINUTE, appliesTo: (request) => isApiPath(request.url) },
+  { name: 'api', max: 100, windowMs: MINUTE, appliesTo: (_request, routed) => routed.api },
   {
     name: 'auth',
     max: 10,
     windowMs: MINUTE,
-    appliesTo: (_request, path) => path.startsWith('/api/auth/'),
+    appliesTo: (_request, routed) => routed.path.startsWith('/api/auth/'),
   },
   {
     name: 'signin',
     max: 5,
     windowMs: MINUTE,
-    appliesTo: (request, path) => request.method === 'POST' && SIGN_IN_PATHS.has(path),
+    appliesTo: (request, routed) => request.method === 'POST' && SIGN_IN_PATHS.has(routed.path),
   },
   {
     name: 'forgot-password',
     max: 3,
     windowMs: 5 * MINUTE,
-    appliesTo: (request, path) => request.method === 'POST' && path === '/api/auth/forgot-password',
+    appliesTo: (request, routed) =>
+      request.method === 'POST' && routed.path === '/api/auth/forgot-password',
   },
 ];
+
+/** An IPv4 address as a dual-stack socket reports it: the common case, answered without parsing. */
+const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
+
+/** The 16-bit groups of part of a valid IPv6 address; a dotted IPv4 tail is two groups. */
+function groupsOf(part: string): number[] {
+  if (part === '') return [];
+  return part.split(':').flatMap((piece) => {
+    if (!piece.includes('.')) return [Number.parseInt(piece, 16)];
+    const [a = 0, b = 0, c = 0, d = 0] = piece.split('.').map(Number);
+    return [(a << 8) | b, (c << 8) | d];
+  });
+}
+
+/**
+ * Whom a limit counts (issue 13): an IPv4 client by its address, an IPv6 client by its /64. A
+ * subscriber, host or virtual machine is routinely given a whole /64 and can send from any
+ * address in it, so counting single IPv6 addresses would hand it 2^64 allowances. An IPv4
+ * address written as IPv6 (`::ffff:a.b.c.d`) is that IPv4 address, a single client.
+ */
+export function clientKey(address: string | undefined): string {
+  // A socket that closed before its request was counted reports no address (Fastify's types
+  // say string); such a request is answered to nobody, and shares one key.
+  if (address === undefined) return 'unknown';
+  if (!address.includes(':')) return address;
+  const mapped = IPV4_MAPPED.exec(address);
+  if (mapped) return mapped[1] as string;
+  const withoutZone = address.split('%')[0] as string;
+  if (isIP(withoutZone) !== 6) return address;
+  const [head = '', tail] = withoutZone.split('::');
+  const first = groupsOf(head);
+  const last = tail === undefined ? [] : groupsOf(tail);
+  const groups = [...first, ...new Array<number>(8 - first.length - last.length).fill(0), ...last];
+  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') {
+    const [high = 0, low = 0] = groups.slice(6);
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
 
 export interface RateLimitOptions {
   store: RateLimitStore;
@@ -78,19 +124,19 @@ function answer(
 
 /**
  * decisions.md §2: `429 {"error":"Too many requests"}` with `Retry-After`. The client is
- * `request.ip`: the socket address, or the right-most address in X-Forwarded-For that is not a
- * TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing.
+ * `request.ip` (the socket address, or the right-most address in X-Forwarded-For that is not a
+ * TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing), IPv6 by its /64.
  */
 const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) => {
   // Callback style: with the in-process store a request is counted without a single promise.
   app.addHook('onRequest', (request, reply, done) => {
-    const path = canonicalPath(request.url) ?? request.url;
-    const limits = RATE_LIMITS.filter((limit) => limit.appliesTo(request, path));
+    const routed = routedPathOf(request);
+    const limits = RATE_LIMITS.filter((limit) => limit.appliesTo(request, routed));
     if (limits.length === 0) {
       done();
       return;
     }
-    const client = request.ip;
+    const client = clientKey(request.ip);
     let counts: Array<WindowCount | Promise<WindowCount>>;
     try {
       counts = limits.map((limit) => store.hit(`${limit.name}:${client}`, limit.windowMs));

@@ -1,16 +1,18 @@
 import { createServer, type Server } from 'node:http';
+import { originFormOf } from './api-paths.js';
 import { STATIC_SECURITY_HEADERS } from './security-headers.js';
 
 /**
  * When the service terminates TLS itself, a second listener on plain HTTP answers every request
- * with 301 to the same path on the public HTTPS origin (service-spec §5.6).
+ * with 301 to the same path on the public HTTPS origin (service-spec §5.6): an absolute-form
+ * target by its path, a target with none (`*`) to the root.
  */
 export function createHttpsRedirectServer(publicBaseUrl: URL): Server {
   const origin = `https://${publicBaseUrl.host}`;
   return createServer((request, response) => {
     response.writeHead(301, {
       ...STATIC_SECURITY_HEADERS,
-      location: `${origin}${request.url ?? '/'}`,
+      location: `${origin}${originFormOf(request.url ?? '/') ?? '/'}`,
     });
     response.end();
   });

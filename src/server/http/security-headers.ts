@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { routedPathOf } from './api-paths.js';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -70,19 +71,29 @@ export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-export function applySecurityHeaders(reply: FastifyReply): void {
+/**
+ * Every /api response but a health probe's is `Cache-Control: no-store` (issue 13): any of them
+ * may carry personal data (a member, an export, an audit page, a revealed PPS number) and none is
+ * meant to be kept by a browser or a shared cache; an error or a 429 is not worth keeping either,
+ * and a rule by path cannot forget a new route. A route may still set its own value. The app page
+ * sets no-store itself; hashed assets are cacheable (web-ui.ts). Health probes carry no personal
+ * data, and each header costs every probe (decisions.md, HTTP).
+ */
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const nonce = freshNonce();
   reply.cspNonce = nonce;
   reply.headers(STATIC_SECURITY_HEADERS);
   reply.header('content-security-policy', contentSecurityPolicy(nonce));
+  const routed = routedPathOf(request);
+  if (routed.api && !routed.health) reply.header('cache-control', 'no-store');
 }
 
 const securityHeaders: FastifyPluginAsync = async (app) => {
   app.decorateReply('cspNonce', '');
   // onRequest, before any other hook can answer: a 401, 404 or 413 carries the headers too.
   // Callback style: an async hook costs every request a promise round trip.
-  app.addHook('onRequest', (_request, reply, done) => {
-    applySecurityHeaders(reply);
+  app.addHook('onRequest', (request, reply, done) => {
+    applySecurityHeaders(request, reply);
     done();
   });
 };

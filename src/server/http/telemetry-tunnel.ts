@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { FILTERED, scrubTelemetryText } from '../../contracts/telemetry-text.js';
 import type { Config } from '../config/config.js';
 import type { RateLimitStore } from './rate-limit-store.js';
+import { clientKey } from './rate-limits.js';
 
 /**
  * POST /monitoring: the browser's error telemetry (service-spec §1, §4), tunnelled through the
@@ -35,8 +37,6 @@ const FORWARDED_ITEM_TYPES = new Set([
   'feedback',
 ]);
 
-const FILTERED = '[Filtered]';
-
 /** Keys removed wherever they appear: request cookies and headers, the user's address and IP. */
 const REMOVED_KEYS = new Set([
   'cookie',
@@ -49,67 +49,14 @@ const REMOVED_KEYS = new Set([
   'querystring',
 ]);
 
-/**
- * Free-text shapes replaced in every string, so that a browser that skipped its own scrubbing
- * leaks nothing. Every quantifier that can meet a long run of its characters is bounded: these run
- * over 200 KiB that anyone may send, and an unbounded one costs time quadratic in the run.
- */
-const TEXT_PATTERNS: Array<[RegExp, string]> = [
-  // Values of URL parameters, in the query or the fragment: reset links carry their token there.
-  [/([?#&;][^=?#&;\s"'<>]{1,100}=)[^&#;\s"'<>]*/g, `$1${FILTERED}`],
-  // PPS numbers (domain.md), standing alone: hex ids, which may hold the same run, are left whole.
-  [/(?<![A-Za-z0-9])[0-9]{7}[A-Wa-w][ABHTWXabhtwx]?(?![A-Za-z0-9])/g, FILTERED],
-];
-
-const EMAIL_LOCAL_CHARACTER = /[A-Za-z0-9._%+-]/;
-const EMAIL_LOCAL_MAX = 64;
-const EMAIL_DOMAIN = /[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/y;
-
-/**
- * E-mail addresses, found from their `@` outwards rather than by one regular expression over the
- * whole text: a pattern free to start anywhere retries the local part at every character.
- */
-function scrubEmailAddresses(text: string): string {
-  let at = text.indexOf('@');
-  if (at === -1) return text;
-  let result = '';
-  let copied = 0;
-  while (at !== -1) {
-    let start = at;
-    while (
-      start > copied &&
-      at - start < EMAIL_LOCAL_MAX &&
-      EMAIL_LOCAL_CHARACTER.test(text[start - 1] as string)
-    ) {
-      start -= 1;
-    }
-    EMAIL_DOMAIN.lastIndex = at + 1;
-    const domain = start < at ? EMAIL_DOMAIN.exec(text) : null;
-    if (domain) {
-      result += `${text.slice(copied, start)}${FILTERED}`;
-      copied = at + 1 + domain[0].length;
-      at = text.indexOf('@', copied);
-    } else {
-      at = text.indexOf('@', at + 1);
-    }
-  }
-  return result + text.slice(copied);
-}
-
 /** Deeper than any event the SDK builds; what lies below is replaced rather than walked. */
 const MAX_DEPTH = 24;
-
-function scrubText(text: string): string {
-  let result = scrubEmailAddresses(text);
-  for (const [pattern, replacement] of TEXT_PATTERNS) result = result.replace(pattern, replacement);
-  return result;
-}
 
 const normaliseKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
 
 /** A scrubbed copy of a parsed JSON value. */
 export function scrubTelemetry(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return scrubText(value);
+  if (typeof value === 'string') return scrubTelemetryText(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return FILTERED;
   if (Array.isArray(value)) return value.map((item) => scrubTelemetry(item, depth + 1));
@@ -117,7 +64,7 @@ export function scrubTelemetry(value: unknown, depth = 0): unknown {
   const copy: Record<string, unknown> = Object.create(null);
   for (const [key, item] of Object.entries(value)) {
     if (REMOVED_KEYS.has(normaliseKey(key))) continue;
-    copy[scrubText(key)] = scrubTelemetry(item, depth + 1);
+    copy[scrubTelemetryText(key)] = scrubTelemetry(item, depth + 1);
   }
   return copy;
 }
@@ -239,7 +186,7 @@ const telemetryTunnel: FastifyPluginAsync<TelemetryTunnelOptions> = async (
   async function limitRate(request: FastifyRequest, reply: FastifyReply) {
     let count: Awaited<ReturnType<RateLimitStore['hit']>>;
     try {
-      count = await store.hit(`monitoring:${request.ip}`, TUNNEL_RATE_LIMIT.windowMs);
+      count = await store.hit(`monitoring:${clientKey(request.ip)}`, TUNNEL_RATE_LIMIT.windowMs);
     } catch (error) {
       // Unlike the API's limits this one fails closed: losing telemetry costs little, flooding
       // the ingest through an uncounted tunnel does not.

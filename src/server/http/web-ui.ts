@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isApiPath } from './api-paths.js';
+import { routedPathOf } from './api-paths.js';
 import { DOCUMENT_SECURITY_HEADERS } from './security-headers.js';
 
 /** vite.config.ts writes this into every script, style and link tag (html.cspNonce). */
@@ -87,7 +87,7 @@ const webUi: FastifyPluginAsync<WebUiOptions> = async (app, { root, telemetryDsn
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !isApiPath(request.url) &&
+      !routedPathOf(request).api &&
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage) return reply.sendAppPage();
     return reply.code(404).send({ error: 'Not found' });

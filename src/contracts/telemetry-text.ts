@@ -1,0 +1,59 @@
+/**
+ * How free text in error telemetry is scrubbed, shared by the browser (before an event leaves it)
+ * and the server's `/monitoring` tunnel (again, for a browser that skipped its own scrubbing), so
+ * the two can never disagree. Every quantifier that can meet a long run of its characters is
+ * bounded: the tunnel runs this over 200 KiB that anyone may send, and an unbounded one costs
+ * time quadratic in the run.
+ */
+
+export const FILTERED = '[Filtered]';
+
+const TEXT_PATTERNS: Array<[RegExp, string]> = [
+  // Values of URL parameters, in the query or the fragment: reset links carry their token there.
+  [/([?#&;][^=?#&;\s"'<>]{1,100}=)[^&#;\s"'<>]*/g, `$1${FILTERED}`],
+  // PPS numbers (domain.md), standing alone: hex ids, which may hold the same run, are left whole.
+  [/(?<![A-Za-z0-9])[0-9]{7}[A-Wa-w][ABHTWXabhtwx]?(?![A-Za-z0-9])/g, FILTERED],
+];
+
+// Letters and digits of any script: `seán@gmaíl.ie` is an address too (RFC 6531; issue 13).
+const EMAIL_LOCAL_CHARACTER = /[\p{L}\p{N}._%+-]/u;
+const EMAIL_LOCAL_MAX = 64;
+const EMAIL_DOMAIN = /[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){0,8}\.[\p{L}\p{N}-]{2,63}/uy;
+
+/**
+ * E-mail addresses, found from their `@` outwards rather than by one regular expression over the
+ * whole text: a pattern free to start anywhere retries the local part at every character.
+ */
+function scrubEmailAddresses(text: string): string {
+  let at = text.indexOf('@');
+  if (at === -1) return text;
+  let result = '';
+  let copied = 0;
+  while (at !== -1) {
+    let start = at;
+    while (
+      start > copied &&
+      at - start < EMAIL_LOCAL_MAX &&
+      EMAIL_LOCAL_CHARACTER.test(text[start - 1] as string)
+    ) {
+      start -= 1;
+    }
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    const domain = start < at ? EMAIL_DOMAIN.exec(text) : null;
+    if (domain) {
+      result += `${text.slice(copied, start)}${FILTERED}`;
+      copied = at + 1 + domain[0].length;
+      at = text.indexOf('@', copied);
+    } else {
+      at = text.indexOf('@', at + 1);
+    }
+  }
+  return result + text.slice(copied);
+}
+
+/** A telemetry string with e-mail addresses, URL parameter values and PPS numbers filtered. */
+export function scrubTelemetryText(text: string): string {
+  let result = scrubEmailAddresses(text);
+  for (const [pattern, replacement] of TEXT_PATTERNS) result = result.replace(pattern, replacement);
+  return result;
+}
