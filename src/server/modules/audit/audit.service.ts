@@ -64,7 +64,11 @@ export function createAuditReadService({
           )
           .orderBy(...orderBy)
           .limit(take);
-        await reads.listed(tx, actor, { entityType: 'audit', query, returned: found.length });
+        await reads.listed(tx, actor, {
+          entityType: 'audit',
+          filters: query,
+          returned: found.length,
+        });
         return found;
       });
       const result = pageFrom(rows, query, (row) => ({ at: row.timestamp, id: row.id }));

@@ -62,7 +62,7 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
           .limit(take);
         await reads.listed(tx, actor, {
           entityType: 'broker',
-          query: page,
+          filters: page,
           returned: found.length,
         });
         return found;

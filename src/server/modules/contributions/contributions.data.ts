@@ -1,6 +1,15 @@
-import { asc, desc, eq, inArray } from 'drizzle-orm';
-import { contributionAdjustments, contributions } from '../../db/schema.js';
+import { asc, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import {
+  contributionAdjustments,
+  contributions,
+  employers,
+  members,
+  schemes,
+} from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
+import { liveEmployerOf } from '../employers/employers.data.js';
+import { liveMemberOf } from '../members/members.data.js';
+import { liveSchemeOf } from '../schemes/schemes.data.js';
 
 export type ContributionRow = typeof contributions.$inferSelect;
 export type AdjustmentRow = typeof contributionAdjustments.$inferSelect;
@@ -36,14 +45,38 @@ export async function adjustmentsOf(
     .orderBy(asc(contributionAdjustments.createdAt), asc(contributionAdjustments.id));
 }
 
-/** Every contribution of a member, newest period first, with its corrections. */
+/**
+ * A contribution by id, found only while its member, scheme and employer are all live: one under a
+ * deleted ancestor reads, and refuses corrections, as if it did not exist (decisions.md §3).
+ */
+export async function findContribution(
+  tx: Transaction,
+  id: string,
+): Promise<ContributionRow | undefined> {
+  const [row] = await tx
+    .select(getTableColumns(contributions))
+    .from(contributions)
+    .innerJoin(members, liveMemberOf(contributions.memberId))
+    .innerJoin(schemes, liveSchemeOf(contributions.schemeId))
+    .innerJoin(employers, liveEmployerOf(contributions.employerId))
+    .where(eq(contributions.id, id));
+  return row;
+}
+
+/**
+ * Every contribution of a live member (under a live scheme and employer), newest period first,
+ * with its corrections; none for a member that is deleted or under a deleted ancestor.
+ */
 export async function contributionsOfMember(
   tx: Transaction,
   memberId: string,
 ): Promise<ContributionWithAdjustments[]> {
   const rows = await tx
-    .select()
+    .select(getTableColumns(contributions))
     .from(contributions)
+    .innerJoin(members, liveMemberOf(contributions.memberId))
+    .innerJoin(schemes, liveSchemeOf(contributions.schemeId))
+    .innerJoin(employers, liveEmployerOf(contributions.employerId))
     .where(eq(contributions.memberId, memberId))
     .orderBy(desc(contributions.period), asc(contributions.kind));
   const adjustments = await adjustmentsOf(

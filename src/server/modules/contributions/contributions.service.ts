@@ -9,7 +9,7 @@ import {
   contributionAdjustments,
   contributions,
 } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
+import { withActor } from '../../db/with-actor.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
@@ -19,6 +19,7 @@ import {
   adjustmentsOf,
   type ContributionRow,
   type ContributionWithAdjustments,
+  findContribution,
   withAdjustments,
 } from './contributions.data.js';
 import type {
@@ -72,11 +73,6 @@ export function createContributionsService({ database, audit, now }: Contributio
     return requireTenantActor(actor);
   }
 
-  async function findContribution(tx: Transaction, id: string) {
-    const [row] = await tx.select().from(contributions).where(eq(contributions.id, id));
-    return row;
-  }
-
   return {
     async listOfMember(actor: ActorContext, memberId: string, query: ContributionListQuery) {
       requireRole(actor, 'Member');
@@ -106,7 +102,8 @@ export function createContributionsService({ database, audit, now }: Contributio
         );
         await reads.listed(tx, actor, {
           entityType: 'contribution',
-          query: { memberId, ...query },
+          scope: { memberId },
+          filters: query,
           returned: found.length,
         });
         return found.map((row) => withAdjustments(row, adjustments));

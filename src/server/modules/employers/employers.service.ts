@@ -4,7 +4,7 @@ import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { employers, schemes } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
+import { withActor } from '../../db/with-actor.js';
 import { HttpError } from '../../http/http-error.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
@@ -15,9 +15,8 @@ import {
   requireTenantActor,
 } from '../../tenancy/authorize.js';
 import { isEmployerRole } from '../../tenancy/roles.js';
+import { type EmployerRow, findEmployer } from './employers.data.js';
 import type { EmployerInput, EmployerView } from './employers.schemas.js';
-
-type EmployerRow = typeof employers.$inferSelect;
 
 const viewOf = (row: EmployerRow): EmployerView => ({
   id: row.id,
@@ -26,21 +25,6 @@ const viewOf = (row: EmployerRow): EmployerView => ({
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
-
-/** The row as the reach check sees it: an employer is its own employer scope. */
-const scopeOf = (row: EmployerRow | undefined) => row && { ...row, employerId: row.id };
-
-/** A live (not deleted) employer by id, as far as row-level security lets this actor see. */
-export async function findEmployer(
-  tx: Transaction,
-  id: string,
-): Promise<(EmployerRow & { employerId: string }) | undefined> {
-  const [row] = await tx
-    .select()
-    .from(employers)
-    .where(and(eq(employers.id, id), isNull(employers.deletedAt)));
-  return scopeOf(row);
-}
 
 export interface EmployersServiceDeps {
   database: Database;
@@ -100,7 +84,7 @@ export function createEmployersService({ database, audit, now }: EmployersServic
           .limit(take);
         await reads.listed(tx, actor, {
           entityType: 'employer',
-          query: page,
+          filters: page,
           returned: found.length,
         });
         return found;

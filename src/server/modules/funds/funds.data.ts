@@ -1,8 +1,33 @@
-import { asc, desc, eq, inArray } from 'drizzle-orm';
-import { fundAllocationLines, fundAllocations, funds } from '../../db/schema.js';
+import { asc, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import {
+  employers,
+  fundAllocationLines,
+  fundAllocations,
+  funds,
+  members,
+  schemes,
+} from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
+import { liveEmployerOf } from '../employers/employers.data.js';
+import { liveMemberOf } from '../members/members.data.js';
+import { liveSchemeOf } from '../schemes/schemes.data.js';
 
+export type FundRow = typeof funds.$inferSelect;
 export type AllocationRow = typeof fundAllocations.$inferSelect;
+
+/**
+ * A fund by id, found only while its scheme and employer are live: the funds of a deleted scheme
+ * can no longer be read or changed (decisions.md §3).
+ */
+export async function findFund(tx: Transaction, id: string): Promise<FundRow | undefined> {
+  const [row] = await tx
+    .select(getTableColumns(funds))
+    .from(funds)
+    .innerJoin(schemes, liveSchemeOf(funds.schemeId))
+    .innerJoin(employers, liveEmployerOf(funds.employerId))
+    .where(eq(funds.id, id));
+  return row;
+}
 
 export interface AllocationWithLines extends AllocationRow {
   lines: Array<{ fundId: string; fundName: string; percent: number }>;
@@ -38,14 +63,20 @@ export async function withLines(
   }));
 }
 
-/** A member's whole fund-choice history, latest effective date first. */
+/**
+ * A live member's whole fund-choice history, latest effective date first; none for a member that
+ * is deleted or under a deleted scheme or employer.
+ */
 export async function allocationsOfMember(
   tx: Transaction,
   memberId: string,
 ): Promise<AllocationWithLines[]> {
   const allocations = await tx
-    .select()
+    .select(getTableColumns(fundAllocations))
     .from(fundAllocations)
+    .innerJoin(members, liveMemberOf(fundAllocations.memberId))
+    .innerJoin(schemes, liveSchemeOf(fundAllocations.schemeId))
+    .innerJoin(employers, liveEmployerOf(fundAllocations.employerId))
     .where(eq(fundAllocations.memberId, memberId))
     .orderBy(desc(fundAllocations.effectiveFrom), desc(fundAllocations.createdAt));
   return withLines(tx, allocations);

@@ -18,8 +18,8 @@ import {
   requireTenantActor,
 } from '../../tenancy/authorize.js';
 import { findMember } from '../members/members.data.js';
-import { findScheme } from '../schemes/schemes.service.js';
-import { type AllocationWithLines, withLines } from './funds.data.js';
+import { findScheme } from '../schemes/schemes.data.js';
+import { type AllocationWithLines, type FundRow, findFund, withLines } from './funds.data.js';
 import type {
   FundChange,
   FundChoiceInput,
@@ -28,8 +28,6 @@ import type {
   FundListQuery,
   FundView,
 } from './funds.schemas.js';
-
-type FundRow = typeof funds.$inferSelect;
 
 const fundViewOf = (row: FundRow): FundView => ({
   id: row.id,
@@ -85,11 +83,6 @@ export function createFundsService({ database, audit, now }: FundsServiceDeps) {
     return scheme;
   }
 
-  async function findFund(tx: Transaction, id: string) {
-    const [row] = await tx.select().from(funds).where(eq(funds.id, id));
-    return row;
-  }
-
   /** The choice in force on `day`: the latest effective date not after it, the latest made. */
   async function currentChoiceId(tx: Transaction, memberId: string, day: string) {
     const [row] = await tx
@@ -121,7 +114,8 @@ export function createFundsService({ database, audit, now }: FundsServiceDeps) {
           .limit(take);
         await reads.listed(tx, actor, {
           entityType: 'fund',
-          query: { schemeId, ...query },
+          scope: { schemeId },
+          filters: query,
           returned: found.length,
         });
         return found;
@@ -219,7 +213,8 @@ export function createFundsService({ database, audit, now }: FundsServiceDeps) {
           .limit(take);
         await reads.listed(tx, actor, {
           entityType: 'fund_choice',
-          query: { memberId, ...query },
+          scope: { memberId },
+          filters: query,
           returned: found.length,
         });
         return {

@@ -12,13 +12,19 @@ import { type Transaction, withActor } from '../../db/with-actor.js';
 import { HttpError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { requireReach, requireRole, requireTenantActor } from '../../tenancy/authorize.js';
-import { findScheme } from '../schemes/schemes.service.js';
+import {
+  NotFoundError,
+  requireReach,
+  requireRole,
+  requireTenantActor,
+} from '../../tenancy/authorize.js';
+import { findScheme } from '../schemes/schemes.data.js';
 import { createContributionRows } from './contribution-rows.js';
 import { contributionStaging } from './contribution-staging.js';
 import { MAX_UPLOAD_BYTES, readCsvUpload, UploadTooLargeError } from './csv-upload.js';
 import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from './import-issues.js';
 import type { ImportKindName, ImportScope, RowReader, Staging } from './import-kind.js';
+import { findImport, type ImportRow } from './imports.data.js';
 import type { ImportSummary, ImportView, SchemeImportsQuery } from './imports.schemas.js';
 import { createMemberRows } from './member-rows.js';
 import { memberStaging } from './member-staging.js';
@@ -67,8 +73,6 @@ const KINDS: Record<ImportKindName, KindParts> = {
   contributions: { rows: createContributionRows, staging: contributionStaging },
 };
 
-type ImportRow = typeof imports.$inferSelect;
-
 const summaryOf = (row: Omit<ImportRow, 'issues'>): ImportSummary => ({
   id: row.id,
   brokerId: row.brokerId,
@@ -113,7 +117,8 @@ interface Outcome {
 type Phase2 =
   | { outcome: 'succeeded'; view: ImportView }
   | { outcome: 'rejected' }
-  | { outcome: 'already imported' };
+  | { outcome: 'already imported' }
+  | { outcome: 'scheme deleted' };
 
 /** What phase 1 learnt about the file. */
 interface FileRead {
@@ -342,6 +347,17 @@ export function createImportsService({
           await tx.execute(
             sql`select pg_advisory_xact_lock(${IMPORT_LOCK_NAMESPACE}, hashtext(${scope.schemeId}))`,
           );
+          // The file took as long as the client needed to send it, with no transaction open:
+          // the scheme (or its employer) may have been deleted meanwhile, and nothing is written
+          // under a deleted scheme (decisions.md §3). It answers as the deleted scheme would.
+          if (!(await findScheme(tx, scope.schemeId))) {
+            await settle(tx, tenantActor, scope, request.kind, {
+              ...refused(),
+              issues: [schemeDeletedIssue()],
+              issueCount: 1,
+            });
+            return { outcome: 'scheme deleted' };
+          }
           const [earlier] = await tx
             .select({ id: imports.id })
             .from(imports)
@@ -388,6 +404,7 @@ export function createImportsService({
           return { outcome: 'succeeded', view };
         });
         if (ended.outcome === 'already imported') throw new AlreadyImportedError();
+        if (ended.outcome === 'scheme deleted') throw new NotFoundError();
         if (ended.outcome === 'rejected') return rejected();
         return { status: 'succeeded', import: ended.view };
       } catch (error) {
@@ -452,7 +469,8 @@ export function createImportsService({
           .limit(take);
         await reads.listed(tx, actor, {
           entityType: 'import',
-          query: { schemeId, ...query },
+          scope: { schemeId },
+          filters: query,
           returned: found.length,
         });
         return found;
@@ -465,8 +483,7 @@ export function createImportsService({
     async get(actor: ActorContext, id: string): Promise<ImportView> {
       requireRole(actor, 'EmployerUser');
       const row = await withActor(database, actor, async (tx) => {
-        const [found] = await tx.select().from(imports).where(eq(imports.id, id));
-        const reached = requireReach(actor, found);
+        const reached = requireReach(actor, await findImport(tx, id));
         await reads.viewed(tx, actor, {
           entityType: 'import',
           entityId: reached.id,
@@ -481,6 +498,15 @@ export function createImportsService({
 
 function alreadyImportedIssue(): ImportIssue {
   return { line: null, column: null, code: 'already_imported', message: ALREADY_IMPORTED };
+}
+
+function schemeDeletedIssue(): ImportIssue {
+  return {
+    line: null,
+    column: null,
+    code: 'scheme_deleted',
+    message: 'The scheme was deleted while the file was being read; nothing was written',
+  };
 }
 
 export type ImportsService = ReturnType<typeof createImportsService>;

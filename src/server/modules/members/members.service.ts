@@ -5,7 +5,7 @@ import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { auditLog, employers, type MEMBER_STATUSES, members, users } from '../../db/schema.js';
+import { auditLog, type MEMBER_STATUSES, members, users } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
@@ -18,8 +18,9 @@ import {
   requireTenantActor,
 } from '../../tenancy/authorize.js';
 import { contributionsOfMember } from '../contributions/contributions.data.js';
+import { findEmployer } from '../employers/employers.data.js';
 import { allocationsOfMember } from '../funds/funds.data.js';
-import { findScheme } from '../schemes/schemes.service.js';
+import { findScheme } from '../schemes/schemes.data.js';
 import { findMember, type MemberRow } from './members.data.js';
 import type {
   MemberChange,
@@ -183,7 +184,8 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
           .limit(take);
         await reads.listed(tx, actor, {
           entityType: 'member',
-          query: { schemeId, ...query },
+          scope: { schemeId },
+          filters: query,
           returned: found.length,
         });
         return found;
@@ -322,10 +324,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       return withActor(database, requester, async (tx) => {
         const member = requireReach(requester, await findMember(tx, id));
         const scheme = await findScheme(tx, member.schemeId);
-        const [employer] = await tx
-          .select({ id: employers.id, name: employers.name })
-          .from(employers)
-          .where(eq(employers.id, member.employerId));
+        const employer = await findEmployer(tx, member.employerId);
         if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
         const accounts = await tx
           .select({
@@ -377,7 +376,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
             note: 'Your PPS number is held encrypted. Your broker can confirm it to you on request.',
           },
           scheme: { id: scheme.id, name: scheme.name, type: scheme.type },
-          employer,
+          employer: { id: employer.id, name: employer.name },
           contributions: contributions.map((entry) => ({
             id: entry.id,
             period: entry.period,

@@ -1,10 +1,10 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
-import { type SCHEME_TYPES, schemes } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
+import { employers, type SCHEME_TYPES, schemes } from '../../db/schema.js';
+import { withActor } from '../../db/with-actor.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import {
@@ -14,10 +14,9 @@ import {
   requireTenantActor,
 } from '../../tenancy/authorize.js';
 import { isEmployerRole } from '../../tenancy/roles.js';
-import { findEmployer } from '../employers/employers.service.js';
+import { findEmployer, liveEmployerOf } from '../employers/employers.data.js';
+import { findScheme, type SchemeRow } from './schemes.data.js';
 import type { SchemeChange, SchemeInput, SchemeListQuery, SchemeView } from './schemes.schemas.js';
-
-type SchemeRow = typeof schemes.$inferSelect;
 
 const viewOf = (row: SchemeRow): SchemeView => ({
   id: row.id,
@@ -28,15 +27,6 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
-
-/** A live (not deleted) scheme by id, as far as row-level security lets this actor see. */
-export async function findScheme(tx: Transaction, id: string): Promise<SchemeRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(schemes)
-    .where(and(eq(schemes.id, id), isNull(schemes.deletedAt)));
-  return row;
-}
 
 export interface SchemesServiceDeps {
   database: Database;
@@ -94,9 +84,12 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           ? eq(schemes.employerId, actor.employerId)
           : undefined;
       const rows = await withActor(database, actor, async (tx) => {
+        // The schemes of a deleted employer are gone with it, also when one was created while the
+        // employer was being deleted (decisions.md §3).
         const found = await tx
-          .select()
+          .select(getTableColumns(schemes))
           .from(schemes)
+          .innerJoin(employers, liveEmployerOf(schemes.employerId))
           .where(
             and(
               isNull(schemes.deletedAt),
@@ -107,7 +100,11 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           )
           .orderBy(...orderBy)
           .limit(take);
-        await reads.listed(tx, actor, { entityType: 'scheme', query, returned: found.length });
+        await reads.listed(tx, actor, {
+          entityType: 'scheme',
+          filters: query,
+          returned: found.length,
+        });
         return found;
       });
       const result = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));

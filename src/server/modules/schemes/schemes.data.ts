@@ -1,0 +1,29 @@
+import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { employers, schemes } from '../../db/schema.js';
+import type { Transaction } from '../../db/with-actor.js';
+import { liveEmployerOf } from '../employers/employers.data.js';
+
+export type SchemeRow = typeof schemes.$inferSelect;
+
+/**
+ * The join from a row to its scheme, which finds it only while the scheme is live. A row under a
+ * scheme joins this and `liveEmployerOf` as well, so that it is found only while neither ancestor
+ * is deleted (decisions.md §3).
+ */
+export const liveSchemeOf = (schemeId: AnyPgColumn) =>
+  and(eq(schemes.id, schemeId), isNull(schemes.deletedAt));
+
+/**
+ * A live scheme of a live employer, by id, as far as row-level security lets this actor see. A
+ * scheme whose employer is deleted reads as deleted itself: an employer with live schemes cannot
+ * be deleted, but a scheme created while its employer was being deleted can still end up there.
+ */
+export async function findScheme(tx: Transaction, id: string): Promise<SchemeRow | undefined> {
+  const [row] = await tx
+    .select(getTableColumns(schemes))
+    .from(schemes)
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(and(eq(schemes.id, id), isNull(schemes.deletedAt)));
+  return row;
+}
