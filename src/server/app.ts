@@ -12,18 +12,21 @@ import {
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAuditService } from './audit/audit.service.js';
+import { auditChainKey } from './audit/audit-chain.js';
 import { createAccountThrottle } from './auth/account-throttle.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
 import { createPasswordResetService } from './auth/password-reset.service.js';
 import { createDummyHash } from './auth/passwords.js';
+import { sessionCookieName } from './auth/session.js';
 import { createSessionTokens } from './auth/session-token.js';
 import type { Config } from './config/config.js';
 import { createPpsKeyring } from './crypto/pps-keyring.js';
 import type { Database } from './db/database.js';
 import type { MailDelivery } from './email/delivery.js';
 import { createMailer } from './email/mailer.js';
+import routedPaths from './http/api-paths.js';
 import authGate from './http/auth-gate.js';
 import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/body-deadline.js';
 import errorHandler from './http/error-handler.js';
@@ -103,6 +106,8 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
     dummyHash: createDummyHash(),
   });
 
+  // First: every hook that decides by path reads the one classification it keeps (api-paths.ts).
+  await app.register(routedPaths);
   await app.register(securityHeaders);
   if (!config.isDevelopmentLike) {
     await app.register(httpsRedirect, { publicBaseUrl: config.publicBaseUrl });
@@ -110,7 +115,10 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   const counters = config.redisUrl
     ? createRedisStore(await connectRedis(config.redisUrl, logger))
     : createMemoryStore(now);
-  const audit = createAuditService({ now });
+  const audit = createAuditService({
+    now,
+    chainKey: auditChainKey(config.secrets.AUDIT_CHAIN_KEY),
+  });
   const mailer = createMailer({ config, database, now, logger });
   app.decorate('mailDelivery', mailer.delivery);
   app.addHook('onReady', async () => mailer.delivery.start());
@@ -120,7 +128,10 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   await app.register(fastifyCookie, { hook: false });
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
-  await app.register(authGate, { authenticate: (token) => auth.authenticate(token) });
+  await app.register(authGate, {
+    authenticate: (token) => auth.authenticate(token),
+    cookieName: sessionCookieName(!config.isDevelopmentLike),
+  });
   // Before any route: it attaches its check to each state-changing route as the route is added.
   await app.register(sameOrigin, { publicBaseUrl: config.publicBaseUrl });
   await app.register(errorHandler);

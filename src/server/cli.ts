@@ -1,8 +1,15 @@
-import { createAuditService, verifyAuditChains } from './audit/audit.service.js';
+import {
+  chainsAreSound,
+  createAuditService,
+  sealCutoverOnUpgrade,
+  verifyAuditChains,
+} from './audit/audit.service.js';
+import { auditChainKey } from './audit/audit-chain.js';
 import { createSuperAdmin, SYSTEM_ACTOR } from './auth/provisioning.js';
 import { loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
+import { loggableMessage } from './http/logger.js';
 import { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './modules/members/pps-rotation.js';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -31,30 +38,45 @@ async function run(argv: string[]): Promise<number> {
   }
   const config = loadConfig(process.env);
   const database = await openDatabase(config.database);
+  const chainKey = auditChainKey(config.secrets.AUDIT_CHAIN_KEY);
   try {
     switch (command) {
       case 'migrate': {
-        const { applied } = await migrate(database);
+        const { applied, appliedTags } = await migrate(database);
+        // As at start-up: the run that brings in the keyed chain seals the cut-over
+        // (decisions.md, "Keyed audit chain").
+        await sealCutoverOnUpgrade(database, chainKey, appliedTags);
         process.stdout.write(`Applied ${applied} migration(s); the schema is current.\n`);
         return 0;
       }
       case 'audit:verify': {
         const tenantFlag = rest.indexOf('--tenant');
         const tenantId = tenantFlag === -1 ? undefined : rest[tenantFlag + 1];
-        const report = await verifyAuditChains(database, tenantId ? { tenantId } : {});
-        process.stdout.write(`Checked ${report.records} record(s) in ${report.chains} chain(s).\n`);
+        // Read-only: it never writes a checkpoint, so a removed one stays visible here.
+        const report = await verifyAuditChains(database, {
+          keys: [chainKey],
+          ...(tenantId ? { tenantId } : {}),
+        });
+        process.stdout.write(
+          `Checked ${report.records} record(s) in ${report.chains} chain(s); cut-over checkpoint: ${report.checkpoint}.\n`,
+        );
+        if (report.checkpoint === 'forged') {
+          process.stdout.write(
+            'BROKEN checkpoint: its seal does not verify under AUDIT_CHAIN_KEY; no plain-hash record is believed\n',
+          );
+        }
         for (const link of report.broken) {
           process.stdout.write(
             `BROKEN chain ${link.chainKey}: record ${link.recordId} at position ${link.chainIndex} (${link.fault.kind})\n`,
           );
         }
-        return report.broken.length === 0 ? 0 : 1;
+        return chainsAreSound(report) ? 0 : 1;
       }
       case 'create-superadmin': {
         const email = rest[0];
         if (!email) throw new Error('create-superadmin needs the e-mail address');
         const password = await readStandardInput();
-        const audit = createAuditService({ now: () => new Date() });
+        const audit = createAuditService({ now: () => new Date(), chainKey });
         await createSuperAdmin(database, audit, { email, password, onlyIfNone: false });
         process.stdout.write('SuperAdmin created.\n');
         return 0;
@@ -64,7 +86,7 @@ async function run(argv: string[]): Promise<number> {
         // Awaited here so the database stays open until the run ends (the finally below).
         return await ppsRotateCommand(
           database,
-          createAuditService({ now: () => new Date() }),
+          createAuditService({ now: () => new Date(), chainKey }),
           {
             keys: {
               current: config.secrets.PPS_ENCRYPTION_KEY,
@@ -91,7 +113,8 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : 'unknown error'}\n`);
+    // Never a database error's own message: it quotes the parameters of the failed statement.
+    process.stderr.write(`${error instanceof Error ? loggableMessage(error) : 'unknown error'}\n`);
     process.exit(1);
   },
 );

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { buildApp, DEFAULT_WEB_ROOT } from './app.js';
-import { createAuditService } from './audit/audit.service.js';
+import { createAuditService, sealCutoverOnUpgrade } from './audit/audit.service.js';
+import { auditChainKey } from './audit/audit-chain.js';
 import { createSuperAdmin, ensureDevelopmentAccounts } from './auth/provisioning.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
 
   const logger = createLogger(config.logLevel, stdoutDestination());
   const database = await openDatabase(config.database);
-  const { applied } = await migrate(database);
+  const { applied, appliedTags } = await migrate(database);
   if (applied > 0) logger.info({ applied }, 'database migrations applied');
   try {
     await assertDatabaseSafety(database);
@@ -40,8 +41,16 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  const chainKey = auditChainKey(config.secrets.AUDIT_CHAIN_KEY);
+  // Before any record is written, and only in the start-up that brought in the keyed chain: seals
+  // the chains' plain-hash prefixes (decisions.md, "Keyed audit chain").
+  if ((await sealCutoverOnUpgrade(database, chainKey, appliedTags)) === 'refused') {
+    logger.error(
+      'audit chain checkpoint is missing although keyed records exist: run audit:verify',
+    );
+  }
   const now = () => new Date();
-  const audit = createAuditService({ now });
+  const audit = createAuditService({ now, chainKey });
   if (config.isDevelopmentLike) await ensureDevelopmentAccounts(database, audit);
   if (config.bootstrapSuperAdmin) {
     const outcome = await createSuperAdmin(database, audit, {

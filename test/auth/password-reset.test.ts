@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { InjectOptions as InjectOptionsOrUrl } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChains } from '../../src/server/audit/audit.service.js';
 import {
   FORGOT_PASSWORD_ANSWER,
   FORGOT_PASSWORD_MIN_MS,
@@ -11,7 +10,9 @@ import {
 } from '../../src/server/auth/password-reset.routes.js';
 import { auditLog, passwordResetTokens, users } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { ownerOf } from '../helpers/database.js';
 import { createUser, TEST_PASSWORD, type UserOverrides } from '../helpers/factories.js';
 import { readOutbox, resetTokenIn } from '../helpers/mail.js';
 
@@ -57,9 +58,12 @@ async function requestedToken(overrides: UserOverrides = {}) {
 }
 
 const tokensOf = (userId: string) =>
-  t.database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
+  ownerOf(t.database)
+    .select()
+    .from(passwordResetTokens)
+    .where(eq(passwordResetTokens.userId, userId));
 const passwordHashOf = async (userId: string) =>
-  (await t.database.db.select().from(users).where(eq(users.id, userId)))[0]?.passwordHash;
+  (await ownerOf(t.database).select().from(users).where(eq(users.id, userId)))[0]?.passwordHash;
 
 describe('forgot-password (service-spec §3.1, §5.5)', () => {
   it('answers the same 200 for a known, an unknown and a deactivated address, and e-mails only the known one', async () => {
@@ -106,7 +110,7 @@ describe('forgot-password (service-spec §3.1, §5.5)', () => {
     expect(message?.subject).toMatch(/reset/i);
     // Neither the token nor the address is readable anywhere in the database.
     const everything = JSON.stringify(
-      await t.database.db.execute(
+      await ownerOf(t.database).execute(
         sql`select (select json_agg(t) from password_reset_tokens t)::text as tokens,
                    (select json_agg(o) from email_outbox o)::text as outbox,
                    (select json_agg(a) from audit_log a)::text as audit`,
@@ -118,7 +122,7 @@ describe('forgot-password (service-spec §3.1, §5.5)', () => {
 
   it('records the request as an anonymous actor in the account tenant audit chain', async () => {
     const { user } = await requestedToken();
-    const [record] = await t.database.db
+    const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(
@@ -131,7 +135,7 @@ describe('forgot-password (service-spec §3.1, §5.5)', () => {
       tenantId: user.brokerId,
       entityType: 'user',
     });
-    expect((await verifyAuditChains(t.database)).broken).toEqual([]);
+    expect((await verifyTestChains(t.database)).broken).toEqual([]);
   });
 
   it('refuses an address that is not one with 400 and writes nothing', async () => {
@@ -188,7 +192,7 @@ describe('reset-password (service-spec §3.1, §5.5)', () => {
   it('is audited as user.password_reset by the user, with no hash in the record, and notifies the user', async () => {
     const { user, token } = await requestedToken();
     await resetPassword(token);
-    const [record] = await t.database.db
+    const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.entityId, user.id), eq(auditLog.action, 'user.password_reset')));
@@ -205,7 +209,7 @@ describe('reset-password (service-spec §3.1, §5.5)', () => {
     );
     expect(notice).toHaveLength(1);
     expect(notice[0]?.message?.text).toContain('https://pensions.example.ie/signin');
-    expect((await verifyAuditChains(t.database)).broken).toEqual([]);
+    expect((await verifyTestChains(t.database)).broken).toEqual([]);
   });
 
   it('refuses a replay of a used token with 400', async () => {
@@ -296,7 +300,10 @@ describe('reset-password (service-spec §3.1, §5.5)', () => {
 
   it('refuses the token of an account deactivated after the request', async () => {
     const { user, token } = await requestedToken();
-    await t.database.db.update(users).set({ status: 'deactivated' }).where(eq(users.id, user.id));
+    await ownerOf(t.database)
+      .update(users)
+      .set({ status: 'deactivated' })
+      .where(eq(users.id, user.id));
     expect((await resetPassword(token)).statusCode).toBe(400);
   });
 
@@ -304,7 +311,7 @@ describe('reset-password (service-spec §3.1, §5.5)', () => {
     const { user, token } = await requestedToken({ role: 'SuperAdmin' });
     expect((await resetPassword(token)).statusCode).toBe(200);
     expect((await signIn(user.email, NEW_PASSWORD)).statusCode).toBe(200);
-    const actions = await t.database.db
+    const actions = await ownerOf(t.database)
       .select({ action: auditLog.action, chainKey: auditLog.chainKey })
       .from(auditLog)
       .where(eq(auditLog.entityId, user.id));

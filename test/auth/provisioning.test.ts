@@ -1,17 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditService, verifyAuditChains } from '../../src/server/audit/audit.service.js';
 import { createSuperAdmin, ProvisioningError } from '../../src/server/auth/provisioning.js';
 import { openPglite } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrator.js';
 import { auditLog, users } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
+import { testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { testDataDir } from '../helpers/config.js';
 import { onPostgres, openTestDatabase, type TestDatabase } from '../helpers/database.js';
 
-const audit = createAuditService({ now: () => new Date() });
+const audit = testAuditService();
 let t: TestDatabase;
 beforeAll(async () => {
   t = await openTestDatabase();
@@ -44,7 +44,7 @@ describe('the bootstrap SuperAdmin', () => {
     expect(records).toEqual([
       expect.objectContaining({ action: 'user.created', chainKey: '@platform', actorId: 'system' }),
     ]);
-    expect((await verifyAuditChains(t.database)).broken).toEqual([]);
+    expect((await verifyTestChains(t.database)).broken).toEqual([]);
   });
 
   it('refuses a weak password and a taken e-mail, creating nothing', async () => {

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { InjectOptions as InjectOptionsOrUrl } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditService } from '../../src/server/audit/audit.service.js';
 import {
   DEVELOPMENT_ACCOUNTS,
   ensureDevelopmentAccounts,
@@ -10,6 +9,7 @@ import { users } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { testAuditService } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
 
@@ -240,7 +240,7 @@ describe('cross-site requests (decisions.md §2)', () => {
 
 describe('development accounts (service-spec §5.1.5)', () => {
   it('sign in under development and test', async () => {
-    await ensureDevelopmentAccounts(t.database, createAuditService({ now: () => new Date() }));
+    await ensureDevelopmentAccounts(t.database, testAuditService());
     for (const account of DEVELOPMENT_ACCOUNTS) {
       expect((await signIn(account.email, account.password)).statusCode).toBe(200);
     }
@@ -248,7 +248,7 @@ describe('development accounts (service-spec §5.1.5)', () => {
 
   for (const appEnv of ['staging', 'production']) {
     it(`fail exactly like an unknown account under ${appEnv}`, async () => {
-      await ensureDevelopmentAccounts(t.database, createAuditService({ now: () => new Date() }));
+      await ensureDevelopmentAccounts(t.database, testAuditService());
       const strict = await buildTestApp({
         database: t.database,
         env: { APP_ENV: appEnv, TRUST_PROXY: '127.0.0.1' },

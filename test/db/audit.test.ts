@@ -5,25 +5,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuditAction,
   AuditTenantMismatchError,
-  createAuditService,
-  verifyAuditChains,
 } from '../../src/server/audit/audit.service.js';
 import { GENESIS_HASH } from '../../src/server/audit/audit-chain.js';
 import { openPglite, rowsOf } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrator.js';
 import { auditLog, brokers, employers } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+import {
+  type Transaction,
+  TransactionNotFinishableError,
+  withActor,
+} from '../../src/server/db/with-actor.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
-import { testDataDir } from '../helpers/config.js';
+import { TEST_CHAIN_KEY, testAuditService, verifyTestChains } from '../helpers/audit.js';
+import { TEST_SECRETS, testDataDir } from '../helpers/config.js';
 import {
   databaseErrorOf,
   onPostgres,
   openTestDatabase,
+  ownerOf,
   type TestDatabase,
 } from '../helpers/database.js';
 
 const FIXED_TIME = new Date('2026-03-04T05:06:07.089Z');
-const audit = createAuditService({ now: () => FIXED_TIME });
+const audit = testAuditService(() => FIXED_TIME);
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -57,7 +61,7 @@ async function createEmployerAudited(tenantId: string, action: AuditAction = 'em
 }
 
 async function countAsOwner(table: 'employers' | 'audit_log', column: string, value: string) {
-  const result = await t.database.db.execute(
+  const result = await ownerOf(t.database).execute(
     sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.identifier(column)} = ${value}`,
   );
   return rowsOf<{ n: number }>(result)[0]?.n;
@@ -83,6 +87,8 @@ describe('the audit log', () => {
       userAgent: 'vitest',
       chainIndex: 1,
       previousHash: GENESIS_HASH,
+      hashVersion: 2,
+      keyId: TEST_CHAIN_KEY.id,
     });
     expect(record?.timestamp.toISOString()).toBe(FIXED_TIME.toISOString());
     expect(record?.id).toMatch(/^[a-z0-9]{24,}$/);
@@ -97,15 +103,15 @@ describe('the audit log', () => {
     expect(chainA.map((record) => record.chainIndex)).toEqual([1, 2, 3]);
     expect(chainA[1]?.previousHash).toBe(chainA[0]?.hash);
     expect(chainA[2]?.previousHash).toBe(chainA[1]?.hash);
-    const report = await verifyAuditChains(t.database, { tenantId: b });
-    expect(report).toEqual({ chains: 1, records: 2, broken: [] });
+    const report = await verifyTestChains(t.database, { tenantId: b });
+    expect(report).toMatchObject({ chains: 1, records: 2, broken: [] });
   });
 
   it('keeps a contiguous chain when one tenant writes many records at once', async () => {
     const tenantId = await newBroker();
     await Promise.all(Array.from({ length: 12 }, () => createEmployerAudited(tenantId)));
-    const report = await verifyAuditChains(t.database, { tenantId });
-    expect(report).toEqual({ chains: 1, records: 12, broken: [] });
+    const report = await verifyTestChains(t.database, { tenantId });
+    expect(report).toMatchObject({ chains: 1, records: 12, broken: [] });
   });
 
   it('leaves no trace of a change whose audit write fails', async () => {
@@ -139,8 +145,8 @@ describe('the audit log', () => {
     const [own, other] = [await newBroker(), await newBroker()];
     await expect(
       withActor(t.database, tenantActor(own), (tx) =>
-        tx.execute(sql`insert into audit_log (id, tenant_id, chain_key, chain_index, previous_hash, hash, actor_id, actor_type, action, entity_type, entity_id, ip_address, user_agent, timestamp)
-          values (${createId()}, ${other}, ${other}, 1, ${GENESIS_HASH}, 'x', 'u', 'BrokerAdmin', 'employer.created', 'employer', 'e', 'unknown', 'unknown', now())`),
+        tx.execute(sql`insert into audit_log (id, tenant_id, chain_key, chain_index, previous_hash, hash, hash_version, key_id, actor_id, actor_type, action, entity_type, entity_id, ip_address, user_agent, timestamp)
+          values (${createId()}, ${other}, ${other}, 1, ${GENESIS_HASH}, 'x', 2, 'k', 'u', 'BrokerAdmin', 'employer.created', 'employer', 'e', 'unknown', 'unknown', now())`),
       ),
     ).rejects.toThrow();
     expect(await countAsOwner('audit_log', 'tenant_id', other)).toBe(0);
@@ -166,16 +172,123 @@ describe('the audit log', () => {
     it(`refuses ${statement} of audit records even to the tables' owner`, async () => {
       const tenantId = await newBroker();
       await createEmployerAudited(tenantId);
-      expect(await databaseErrorOf(t.database.db.execute(build()))).toMatch(/append-only/);
+      expect(await databaseErrorOf(ownerOf(t.database).execute(build()))).toMatch(/append-only/);
       expect(await countAsOwner('audit_log', 'tenant_id', tenantId)).toBe(1);
     });
   }
 });
 
+describe('when a record takes its place in the chain', () => {
+  it('leaves no record when the transaction fails after recording, and the chain goes on without a gap', async () => {
+    const tenantId = await newBroker();
+    const actor = tenantActor(tenantId);
+    await expect(
+      withActor(t.database, actor, async (tx) => {
+        await audit.record(tx, actor, {
+          action: 'employer.updated',
+          entityType: 'employer',
+          entityId: 'e',
+          tenantId,
+          previousState: null,
+          newState: null,
+        });
+        throw new Error('the work failed after its record was made');
+      }),
+    ).rejects.toThrow('the work failed');
+    expect(await countAsOwner('audit_log', 'tenant_id', tenantId)).toBe(0);
+    await createEmployerAudited(tenantId);
+    expect(await verifyTestChains(t.database, { tenantId })).toMatchObject({
+      records: 1,
+      broken: [],
+    });
+  });
+
+  it('refuses a record on a transaction that would never write it', async () => {
+    const tenantId = await newBroker();
+    const actor = tenantActor(tenantId);
+    const change = {
+      action: 'employer.updated',
+      entityType: 'employer',
+      entityId: 'e',
+      tenantId,
+      previousState: null,
+      newState: null,
+    } as const;
+    // Opened beneath withActor: nothing would append its records before COMMIT.
+    await expect(
+      t.database.transaction([], (tx) => audit.record(tx, actor, change)),
+    ).rejects.toBeInstanceOf(TransactionNotFinishableError);
+    // A transaction already committed: a record added now would be lost.
+    let finished: Transaction | undefined;
+    await withActor(t.database, actor, async (tx) => {
+      await audit.record(tx, actor, change);
+      finished = tx;
+    });
+    await expect(audit.record(finished as Transaction, actor, change)).rejects.toBeInstanceOf(
+      TransactionNotFinishableError,
+    );
+    expect(await countAsOwner('audit_log', 'tenant_id', tenantId)).toBe(1);
+  });
+
+  // PGlite has one connection and runs transactions one after another, so two cannot overlap.
+  it.skipIf(!onPostgres)(
+    'a long transaction that has recorded does not hold up another audited write of its tenant, and records chain in commit order',
+    async () => {
+      const tenantId = await newBroker();
+      const actor = tenantActor(tenantId);
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let recorded: () => void = () => {};
+      const hasRecorded = new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
+      // An import, say: records early, then keeps writing rows until `held` settles.
+      const longId = createId();
+      const long = withActor(t.database, actor, async (tx) => {
+        const id = await audit.record(tx, actor, {
+          action: 'import.created',
+          entityType: 'import',
+          entityId: longId,
+          tenantId,
+          previousState: null,
+          newState: null,
+        });
+        recorded();
+        await held;
+        return id;
+      });
+      await hasRecorded;
+      const outcome = await Promise.race([
+        createEmployerAudited(tenantId).then(() => 'committed' as const),
+        new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 5_000)),
+      ]);
+      release();
+      const longRecordId = await long;
+      expect(outcome).toBe('committed');
+
+      const chain = await withActor(t.database, actor, (tx) =>
+        tx.select().from(auditLog).orderBy(auditLog.chainIndex),
+      );
+      expect(chain.map((record) => [record.chainIndex, record.action])).toEqual([
+        [1, 'employer.created'],
+        [2, 'import.created'],
+      ]);
+      expect(chain[1]?.id).toBe(longRecordId);
+      expect(await verifyTestChains(t.database, { tenantId })).toMatchObject({
+        records: 2,
+        broken: [],
+      });
+    },
+    20_000,
+  );
+});
+
 describe('the chain verifier', () => {
   async function tamper(statement: ReturnType<typeof sql>) {
     // What an attacker with the owner's credentials could do: switch the guard off, edit, switch it back.
-    await t.database.db.transaction(async (tx) => {
+    await ownerOf(t.database).transaction(async (tx) => {
       await tx.execute(sql`alter table audit_log disable trigger audit_log_no_update_or_delete`);
       await tx.execute(statement);
       await tx.execute(sql`alter table audit_log enable trigger audit_log_no_update_or_delete`);
@@ -188,7 +301,7 @@ describe('the chain verifier', () => {
     await tamper(
       sql`update audit_log set new_state = '{"name":"Forged"}' where chain_key = ${tenantId} and chain_index = 2`,
     );
-    const report = await verifyAuditChains(t.database, { tenantId });
+    const report = await verifyTestChains(t.database, { tenantId });
     expect(report.broken).toEqual([
       expect.objectContaining({
         chainKey: tenantId,
@@ -202,7 +315,7 @@ describe('the chain verifier', () => {
     const tenantId = await newBroker();
     for (let i = 0; i < 3; i += 1) await createEmployerAudited(tenantId);
     await tamper(sql`delete from audit_log where chain_key = ${tenantId} and chain_index = 2`);
-    const report = await verifyAuditChains(t.database, { tenantId });
+    const report = await verifyTestChains(t.database, { tenantId });
     expect(report.broken).toEqual([
       expect.objectContaining({ chainIndex: 3, fault: { kind: 'gap', expectedIndex: 2 } }),
     ]);
@@ -214,12 +327,16 @@ describe('the chain verifier', () => {
     await tamper(
       sql`update audit_log set hash = repeat('f', 64) where chain_key = ${tenantId} and chain_index = 1`,
     );
-    const report = await verifyAuditChains(t.database, { tenantId });
+    const report = await verifyTestChains(t.database, { tenantId });
     expect(report.broken[0]).toMatchObject({ chainIndex: 1, fault: { kind: 'hash-mismatch' } });
   });
 
   it('is a CLI command that exits 1 and names the broken link', async () => {
-    const env: Record<string, string | undefined> = { PATH: process.env.PATH, APP_ENV: 'test' };
+    const env: Record<string, string | undefined> = {
+      PATH: process.env.PATH,
+      APP_ENV: 'test',
+      AUDIT_CHAIN_KEY: TEST_SECRETS.AUDIT_CHAIN_KEY,
+    };
     const tenantId = createId();
     if (onPostgres && t.url) {
       env.DATABASE_URL = t.url;

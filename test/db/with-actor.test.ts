@@ -1,7 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditService } from '../../src/server/audit/audit.service.js';
 import { issueResetToken } from '../../src/server/auth/password-reset.service.js';
 import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
 import { rowsOf } from '../../src/server/db/database.js';
@@ -20,10 +19,12 @@ import {
 import { withActor } from '../../src/server/db/with-actor.js';
 import { createOutbox } from '../../src/server/email/outbox.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
+import { testAuditService } from '../helpers/audit.js';
 import {
   databaseErrorOf,
   onPostgres,
   openTestDatabase,
+  ownerOf,
   type TestDatabase,
 } from '../helpers/database.js';
 import { createMember, createUser } from '../helpers/factories.js';
@@ -109,7 +110,7 @@ async function seedEveryTenantTable(tenantId: string) {
       message: { to: user.email, subject: 's', text: 't', html: 'h' },
       discardAfter: new Date(Date.now() + 60_000),
     });
-    await createAuditService({ now: () => new Date() }).record(tx, platformActor(), {
+    await testAuditService().record(tx, platformActor(), {
       action: 'employer.created',
       entityType: 'employer',
       entityId: employerId,
@@ -140,7 +141,7 @@ describe('withActor and row-level security', () => {
     await seedEveryTenantTable(tenantA);
     await seedEveryTenantTable(tenantB);
     const columns = rowsOf<{ table_name: string; column_name: string }>(
-      await t.database.db.execute(
+      await ownerOf(t.database).execute(
         sql`select table_name, column_name from information_schema.columns
              where table_schema = 'public' and column_name in ('broker_id', 'tenant_id')
              order by table_name`,
@@ -150,7 +151,7 @@ describe('withActor and row-level security', () => {
     for (const { table_name: table, column_name: column } of columns) {
       const select = sql`select ${sql.identifier(column)} as tenant from ${sql.identifier(table)}`;
       // Not vacuous: the other tenant does have rows here (read as the owner, outside RLS).
-      const everyone = rowsOf<{ tenant: string | null }>(await t.database.db.execute(select));
+      const everyone = rowsOf<{ tenant: string | null }>(await ownerOf(t.database).execute(select));
       expect(
         everyone.map((row) => row.tenant),
         table,
@@ -216,13 +217,13 @@ describe('withActor and row-level security', () => {
     );
     expect(role).toEqual({ user: 'pension_app', rolsuper: false, rolbypassrls: false });
     const owned = rowsOf(
-      await t.database.db.execute(
+      await ownerOf(t.database).execute(
         sql`select tablename from pg_tables where tableowner in ('pension_app', 'pension_platform')`,
       ),
     );
     expect(owned).toEqual([]);
     const unforced = rowsOf(
-      await t.database.db.execute(
+      await ownerOf(t.database).execute(
         sql`select relname from pg_class where relname in ('brokers', 'employers', 'audit_log', 'users', 'schemes') and not (relrowsecurity and relforcerowsecurity)`,
       ),
     );

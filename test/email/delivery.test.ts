@@ -11,7 +11,12 @@ import { createOutbox } from '../../src/server/email/outbox.js';
 import { tenantActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
-import { databaseErrorOf, openTestDatabase, type TestDatabase } from '../helpers/database.js';
+import {
+  databaseErrorOf,
+  openTestDatabase,
+  ownerOf,
+  type TestDatabase,
+} from '../helpers/database.js';
 import { createUser } from '../helpers/factories.js';
 import { readOutbox, resetTokenIn, startSmtpServer, unusedPort } from '../helpers/mail.js';
 
@@ -209,7 +214,7 @@ describe('the outbox', () => {
       }),
     ).rejects.toThrow('the change failed');
     expect(
-      await t.database.db.select().from(emailOutbox).where(eq(emailOutbox.userId, user.id)),
+      await ownerOf(t.database).select().from(emailOutbox).where(eq(emailOutbox.userId, user.id)),
     ).toEqual([]);
   });
 

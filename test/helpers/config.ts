@@ -10,6 +10,7 @@ export const TEST_SECRETS = {
   AI_KEY_ENCRYPTION_SECRET: 'b'.repeat(64),
   CRON_SECRET: 'test-cron-secret-that-is-long-enough-0001',
   RAG_INGEST_SECRET: 'test-rag-secret-that-is-long-enough-00001',
+  AUDIT_CHAIN_KEY: 'c'.repeat(64),
 } as const;
 
 export function testDataDir(): string {

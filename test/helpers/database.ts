@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openPglite } from '../../src/server/db/database.js';
+import { type Database, type Db, openPglite } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrator.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
+import * as schema from '../../src/server/db/schema.js';
 
 /**
  * Which engine the tests run on: PGlite by default; the PostgreSQL server at DATABASE_URL when
@@ -14,10 +17,25 @@ export const serverUrl = process.env.DATABASE_URL || null;
 export const onPostgres = serverUrl !== null;
 
 export interface TestDatabase {
+  /** Opened as the service opens it: the pool as the runtime login, the migrator as the owner. */
   database: Database;
-  /** Connection URL of this file's own database (PostgreSQL only). */
+  /** Connection URL of this file's own database, as its owner (PostgreSQL only). */
   url: string | null;
   dispose(): Promise<void>;
+}
+
+/**
+ * The owner of each test database, for what a test sets up or inspects around the service:
+ * counting every tenant's rows, planting a trigger, tampering with a record. The service's own
+ * `database.db` logs in as the runtime role, which reads no table.
+ */
+const owners = new WeakMap<Database, Db>();
+
+/** The owner's query builder for a database opened by openTestDatabase. */
+export function ownerOf(database: Database): Db {
+  const owner = owners.get(database);
+  if (!owner) throw new Error('ownerOf needs a database opened by openTestDatabase');
+  return owner;
 }
 
 function withDatabaseName(url: string, name: string): string {
@@ -44,18 +62,25 @@ export async function openTestDatabase({ migrated = true } = {}): Promise<TestDa
       throw new Error('PGlite templates missing: run the tests through vitest.config.ts');
     const dump = readFileSync(migrated ? templates.migrated : templates.fresh);
     const database = await openPglite(null, new Blob([dump]));
+    // The embedded engine has one login, its superuser (decisions.md, "Runtime database login").
+    owners.set(database, database.db);
     return { database, url: null, dispose: () => database.close() };
   }
   const name = `pension_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`create database ${name}`);
   const url = withDatabaseName(serverUrl, name);
-  const database = await openPostgres(url, url, 4);
+  const runtimeUrl = runtimeDatabaseUrl(url, url, process.env.DATABASE_RUNTIME_PASSWORD);
+  const database = await openPostgres(runtimeUrl, url, 4);
+  const ownerPool = new pg.Pool({ connectionString: url, max: 2 });
+  ownerPool.on('error', () => undefined);
+  owners.set(database, drizzle({ client: ownerPool, schema }) as unknown as Db);
   if (migrated) await migrate(database);
   return {
     database,
     url,
     async dispose() {
       await database.close();
+      await ownerPool.end();
       await adminQuery(`drop database if exists ${name} with (force)`);
     },
   };

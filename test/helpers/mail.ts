@@ -9,13 +9,17 @@ import type { Database } from '../../src/server/db/database.js';
 import { emailOutbox } from '../../src/server/db/schema.js';
 import type { EmailMessage } from '../../src/server/email/messages.js';
 import { outboxSealContext } from '../../src/server/email/outbox.js';
+import { ownerOf } from './database.js';
 
 export type OutboxRow = typeof emailOutbox.$inferSelect & { message: EmailMessage | null };
 
 /** Every outbox row, oldest first, with its message unsealed the way the mail worker does it. */
 export async function readOutbox(database: Database, config: Config): Promise<OutboxRow[]> {
   const box = createSealedBox(deriveKey(config.secrets.AUTH_SECRET, 'email-outbox'));
-  const rows = await database.db.select().from(emailOutbox).orderBy(asc(emailOutbox.createdAt));
+  const rows = await ownerOf(database)
+    .select()
+    .from(emailOutbox)
+    .orderBy(asc(emailOutbox.createdAt));
   return rows.map((row) => ({
     ...row,
     message: row.sealedMessage

@@ -2,6 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributions } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -46,7 +47,7 @@ async function schemeWithMembers() {
 }
 
 const storedOf = (schemeId: string) =>
-  t.database.db
+  ownerOf(t.database)
     .select()
     .from(contributions)
     .where(eq(contributions.schemeId, schemeId))
@@ -111,7 +112,10 @@ describe('a contributions file', () => {
       expect(row).toMatchObject({ importId: view.id, createdBy: hr.id, brokerId });
       expect(row.id).toMatch(/^[a-z][0-9a-z]{23}$/);
     }
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, view.id));
+    const audit = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, view.id));
     expect(audit).toEqual([
       expect.objectContaining({
         action: 'import.succeeded',

@@ -5,6 +5,7 @@ import { members } from '../../src/server/db/schema.js';
 import { ROLES, type Role } from '../../src/server/tenancy/roles.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -255,14 +256,16 @@ describe('whatever text arrives as a file', () => {
       const seen = new Set<number>();
       await fc.assert(
         fc.asyncProperty(files, async (file) => {
-          const before = (await t.database.db.select({ n: count() }).from(members))[0]?.n;
+          const before = (await ownerOf(t.database).select({ n: count() }).from(members))[0]?.n;
           const response = await upload(t, actors.BrokerUser, url, file);
           seen.add(response.statusCode);
           expect([201, 400, 409], response.body).toContain(response.statusCode);
           expect(leakedPpsNumbers(response.body)).toEqual([]);
           if (response.statusCode !== 201) {
             expect(typeof response.json().error).toBe('string');
-            expect((await t.database.db.select({ n: count() }).from(members))[0]?.n).toBe(before);
+            expect((await ownerOf(t.database).select({ n: count() }).from(members))[0]?.n).toBe(
+              before,
+            );
           }
           if (response.statusCode === 400) expect(Array.isArray(response.json().issues)).toBe(true);
         }),

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/db/database.js';
 import { auditLog, imports, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/database.js';
+import { onPostgres, ownerOf } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';
 import {
   feedableBody,
@@ -48,28 +48,31 @@ async function scheme() {
 
 const membersOf = async (schemeId: string) =>
   (
-    await t.database.db.select({ n: count() }).from(members).where(eq(members.schemeId, schemeId))
+    await ownerOf(t.database)
+      .select({ n: count() })
+      .from(members)
+      .where(eq(members.schemeId, schemeId))
   )[0]?.n ?? 0;
 const importsOf = (schemeId: string) =>
-  t.database.db.select().from(imports).where(eq(imports.schemeId, schemeId));
+  ownerOf(t.database).select().from(imports).where(eq(imports.schemeId, schemeId));
 
 /** A trigger, created by the tables' owner, that runs `body` for the member named `marker`. */
 async function onInsertOfMember(marker: string, body: string): Promise<() => Promise<void>> {
-  await t.database.db.execute(
+  await ownerOf(t.database).execute(
     sql.raw(`create function test_member_trap() returns trigger language plpgsql as $$
       begin
         if new.first_name = '${marker}' then ${body}; end if;
         return new;
       end $$`),
   );
-  await t.database.db.execute(
+  await ownerOf(t.database).execute(
     sql.raw(
       'create trigger test_member_trap before insert on members for each row execute function test_member_trap()',
     ),
   );
   return async () => {
-    await t.database.db.execute(sql.raw('drop trigger test_member_trap on members'));
-    await t.database.db.execute(sql.raw('drop function test_member_trap()'));
+    await ownerOf(t.database).execute(sql.raw('drop trigger test_member_trap on members'));
+    await ownerOf(t.database).execute(sql.raw('drop function test_member_trap()'));
   };
 }
 
@@ -90,7 +93,7 @@ describe('an import the database fails part way', () => {
       expect(await membersOf(schemeId)).toBe(0);
       const [failed] = await importsOf(schemeId);
       expect(failed).toMatchObject({ status: 'failed', rowsRead: 50, rowsWritten: 0 });
-      const audit = await t.database.db
+      const audit = await ownerOf(t.database)
         .select()
         .from(auditLog)
         .where(eq(auditLog.tenantId, brokerId));
@@ -115,12 +118,12 @@ describe('an import the database fails part way', () => {
         const answer = upload(t, admin, url, membersCsv(rows));
         // The importing backend, asleep inside phase 2's INSERT: terminate it for real.
         const pid = await waitFor(async () => {
-          const found = await t.database.db.execute(
+          const found = await ownerOf(t.database).execute(
             sql`select pid from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`,
           );
           return rowsOf<{ pid: number }>(found)[0]?.pid;
         });
-        await t.database.db.execute(sql`select pg_terminate_backend(${pid})`);
+        await ownerOf(t.database).execute(sql`select pg_terminate_backend(${pid})`);
         const response = await answer;
         expect(response.statusCode).toBe(503);
         expect(response.json()).toEqual({ error: 'Service unavailable' });

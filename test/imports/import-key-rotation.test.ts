@@ -4,6 +4,7 @@ import { createPpsKeyring } from '../../src/server/crypto/pps-keyring.js';
 import { contributions, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SECRETS } from '../helpers/config.js';
+import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -64,7 +65,7 @@ it('finds members sealed under the previous key, and seals new ones under the cu
     membersCsv([fresh]),
   );
   expect(added.statusCode, added.body).toBe(201);
-  const [stored] = await t.database.db
+  const [stored] = await ownerOf(t.database)
     .select()
     .from(members)
     .where(eq(members.lastName, fresh.Surname));
@@ -84,7 +85,7 @@ it('finds members sealed under the previous key, and seals new ones under the cu
     ),
   );
   expect(paid.statusCode, paid.body).toBe(201);
-  const recorded = await t.database.db
+  const recorded = await ownerOf(t.database)
     .select({ memberId: contributions.memberId })
     .from(contributions)
     .where(eq(contributions.schemeId, schemeId));

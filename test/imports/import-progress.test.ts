@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { ownerOf } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';
 import {
   csvLine,
@@ -128,7 +129,7 @@ describe('following an import', () => {
     const platform = await createUser(t.database, { role: 'SuperAdmin' });
     const read = await getAs(t, platform, `/api/imports/${created.json().id}`);
     expect(read.statusCode).toBe(200);
-    const records = await t.database.db
+    const records = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(eq(auditLog.entityId, created.json().id));

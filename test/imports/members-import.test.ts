@@ -3,6 +3,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributions, imports, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -41,12 +42,15 @@ async function schemeWithAdmin() {
 
 const membersOf = async (schemeId: string) =>
   (
-    await t.database.db.select({ n: count() }).from(members).where(eq(members.schemeId, schemeId))
+    await ownerOf(t.database)
+      .select({ n: count() })
+      .from(members)
+      .where(eq(members.schemeId, schemeId))
   )[0]?.n ?? 0;
 const contributionCount = async () =>
-  (await t.database.db.select({ n: count() }).from(contributions))[0]?.n ?? 0;
+  (await ownerOf(t.database).select({ n: count() }).from(contributions))[0]?.n ?? 0;
 const auditOf = (brokerId: string) =>
-  t.database.db.select().from(auditLog).where(eq(auditLog.tenantId, brokerId));
+  ownerOf(t.database).select().from(auditLog).where(eq(auditLog.tenantId, brokerId));
 
 describe('a members file with one bad row in 10,000', () => {
   it('is refused whole, naming that line; fixed, it is written whole', async () => {
@@ -106,7 +110,7 @@ describe('a members file with one bad row in 10,000', () => {
     });
     expect(leakedPpsNumbers(accepted.body)).toEqual([]);
 
-    const stored_ = await t.database.db
+    const stored_ = await ownerOf(t.database)
       .select()
       .from(members)
       .where(eq(members.schemeId, schemeId));
@@ -338,7 +342,7 @@ describe('what a file may look like', () => {
     ]);
     const response = await upload(t, admin, url, file);
     expect(response.statusCode, response.body).toBe(201);
-    const stored = await t.database.db
+    const stored = await ownerOf(t.database)
       .select()
       .from(members)
       .where(eq(members.schemeId, schemeId))
@@ -415,7 +419,7 @@ describe('what a file may look like', () => {
       ]),
     );
     expect(response.statusCode, response.body).toBe(201);
-    const [stored] = await t.database.db
+    const [stored] = await ownerOf(t.database)
       .select()
       .from(members)
       .where(eq(members.schemeId, schemeId));
@@ -442,7 +446,7 @@ describe('the same file twice', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: 'This file has already been imported into this scheme' });
     expect(await membersOf(schemeId)).toBe(2);
-    const [latest] = await t.database.db
+    const [latest] = await ownerOf(t.database)
       .select()
       .from(imports)
       .where(and(eq(imports.schemeId, schemeId), eq(imports.status, 'rejected')));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SECRETS } from '../helpers/config.js';
+import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -48,9 +49,10 @@ const newMember = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const memberRows = async () => (await t.database.db.select({ n: count() }).from(members))[0]?.n;
+const memberRows = async () =>
+  (await ownerOf(t.database).select({ n: count() }).from(members))[0]?.n;
 const storedMember = async (id: string) =>
-  (await t.database.db.select().from(members).where(eq(members.id, id)))[0];
+  (await ownerOf(t.database).select().from(members).where(eq(members.id, id)))[0];
 
 async function memberAccount(scope: { brokerId: string; employerId: string; memberId: string }) {
   return createUser(t.database, { ...scope, role: 'Member' });
@@ -206,7 +208,7 @@ describe('adding a member (service-spec §2.6)', () => {
       `/api/schemes/${schemeId}/members`,
       input,
     );
-    const [record] = await t.database.db
+    const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'member.created'), eq(auditLog.entityId, created.json().id)));
@@ -282,7 +284,7 @@ describe('reading and changing members', () => {
     expect(changed.json().status).toBe('deferred');
     const revealed = await t.requestAs(consultant, 'POST', `/api/members/${member.id}/pps/reveal`);
     expect(revealed.json()).toEqual({ ppsNumber: corrected });
-    const [record] = await t.database.db
+    const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'member.updated'), eq(auditLog.entityId, member.id)));
@@ -313,7 +315,7 @@ describe('POST /api/members/:id/pps/reveal', () => {
     expect(revealed.statusCode).toBe(200);
     expect(revealed.json()).toEqual({ ppsNumber: member.ppsNumber });
     expect(revealed.headers['cache-control']).toBe('no-store');
-    const records = await t.database.db
+    const records = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'member.pps_decrypted'), eq(auditLog.entityId, member.id)));
@@ -335,7 +337,7 @@ describe('POST /api/members/:id/pps/reveal', () => {
       expect(refused.statusCode, user.role).toBe(403);
       expect(refused.body).not.toContain(member.ppsNumber);
     }
-    const records = await t.database.db
+    const records = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'member.pps_decrypted'), eq(auditLog.entityId, member.id)));
@@ -361,7 +363,7 @@ describe('POST /api/members/:id/pps/reveal', () => {
     const original = (await storedMember(victim.id))?.ppsEncrypted ?? '';
     const bytes = Buffer.from(original, 'base64');
     bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0x01;
-    await t.database.db
+    await ownerOf(t.database)
       .update(members)
       .set({ ppsEncrypted: bytes.toString('base64') })
       .where(eq(members.id, victim.id));
@@ -370,14 +372,14 @@ describe('POST /api/members/:id/pps/reveal', () => {
     expect(tampered.json()).toEqual({ error: 'Internal server error' });
 
     const donorRow = await storedMember(donor.id);
-    await t.database.db
+    await ownerOf(t.database)
       .update(members)
       .set({ ppsEncrypted: donorRow?.ppsEncrypted ?? '' })
       .where(eq(members.id, victim.id));
     const copied = await t.requestAs(consultant, 'POST', `/api/members/${victim.id}/pps/reveal`);
     expect(copied.statusCode).toBe(500);
     expect(copied.body).not.toContain(donor.ppsNumber);
-    const audited = await t.database.db
+    const audited = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'member.pps_decrypted'), eq(auditLog.entityId, victim.id)));
@@ -456,7 +458,7 @@ describe('GET /api/members/:id/export (GDPR access and portability)', () => {
       'contribution.created',
     );
     expect(exported.body).not.toContain(member.ppsNumber);
-    const [record] = await t.database.db
+    const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'member.exported'), eq(auditLog.entityId, member.id)));

@@ -7,6 +7,7 @@ import {
   fundAllocations,
 } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -42,7 +43,7 @@ async function memberWithPeople() {
 
 const tableCount = async (
   table: typeof contributions | typeof contributionAdjustments | typeof fundAllocations,
-) => (await t.database.db.select({ n: count() }).from(table))[0]?.n ?? 0;
+) => (await ownerOf(t.database).select({ n: count() }).from(table))[0]?.n ?? 0;
 
 describe('contributions (domain.md: per member, pay period and kind, in cents)', () => {
   it('records one contribution per member, period and kind, and audits it', async () => {
@@ -67,7 +68,7 @@ describe('contributions (domain.md: per member, pay period and kind, in cents)',
       amountCents: 1,
     });
     expect(again.statusCode).toBe(409);
-    const [record] = await t.database.db
+    const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(
@@ -145,7 +146,7 @@ describe('contributions (domain.md: per member, pay period and kind, in cents)',
       reason: 'Paid in error',
     });
     expect(toZero.json().amountCents).toBe(0);
-    const audited = await t.database.db
+    const audited = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'contribution.adjusted'), eq(auditLog.entityId, id)));
@@ -264,7 +265,7 @@ describe('funds and fund choices (whole percent, summing to 100, with history)',
         ]),
       }),
     ]);
-    const [record] = await t.database.db
+    const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'fund_choice.changed'), eq(auditLog.entityId, member.id)));

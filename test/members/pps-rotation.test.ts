@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { createId } from '@paralleldrive/cuid2';
 import { eq, ne, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAuditService, verifyAuditChains } from '../../src/server/audit/audit.service.js';
 import { SYSTEM_ACTOR } from '../../src/server/auth/provisioning.js';
 import {
   createPpsKeyring,
@@ -20,6 +19,7 @@ import {
   rotatePpsKeys,
 } from '../../src/server/modules/members/pps-rotation.js';
 import { platformActor } from '../helpers/actors.js';
+import { testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { TEST_SECRETS, testDataDir } from '../helpers/config.js';
 import { onPostgres, openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme } from '../helpers/factories.js';
@@ -37,7 +37,7 @@ const newOnlyRing = createPpsKeyring({ current: NEW_KEY, previous: null });
 const rotationRing = createPpsKeyring({ current: NEW_KEY, previous: OLD_KEY });
 const ROTATION_KEYS = { current: NEW_KEY, previous: OLD_KEY };
 
-const audit = createAuditService({ now: () => new Date() });
+const audit = testAuditService();
 
 interface Seeded {
   id: string;
@@ -217,7 +217,7 @@ describe('PPS key rotation', () => {
         batchSize: 64,
       },
     });
-    expect((await verifyAuditChains(database)).broken).toEqual([]);
+    expect((await verifyTestChains(database)).broken).toEqual([]);
 
     // A second run finds nothing to do, says so, and writes no record.
     printed.length = 0;
@@ -270,7 +270,7 @@ describe('PPS key rotation', () => {
       expect.objectContaining({ rowsToRotate: 100 }),
     ]);
     expect(records[1]?.id).toBe(resumed.auditRecordId);
-    expect((await verifyAuditChains(database)).broken).toEqual([]);
+    expect((await verifyTestChains(database)).broken).toEqual([]);
   });
 
   it('rotates every row exactly once when two runs overlap', async () => {
@@ -284,7 +284,7 @@ describe('PPS key rotation', () => {
     await expectAllRotated(database, seeded);
     const records = await rotationRecords(database);
     expect(records.length).toBe([one, two].filter((run) => run.rotated > 0).length);
-    expect((await verifyAuditChains(database)).broken).toEqual([]);
+    expect((await verifyTestChains(database)).broken).toEqual([]);
   });
 
   it('reads a row not yet rotated with the previous key, and only while that key is set', async () => {
@@ -378,7 +378,7 @@ describe('PPS key rotation', () => {
     );
     expect(victimRow?.ppsKeyId).toBe(OLD_KEY_ID);
     expect(await rotationRecords(database)).toHaveLength(1);
-    expect((await verifyAuditChains(database)).broken).toEqual([]);
+    expect((await verifyTestChains(database)).broken).toEqual([]);
   });
 
   it("stops with the database's reason, never the statement's values, when it refuses a batch", async () => {
@@ -450,6 +450,7 @@ describe.skipIf(!onPostgres)('the pps:rotate command as a process', () => {
           DATABASE_URL: testDatabase.url ?? undefined,
           PPS_ENCRYPTION_KEY: NEW_KEY,
           PPS_ENCRYPTION_KEY_PREVIOUS: OLD_KEY,
+          AUDIT_CHAIN_KEY: TEST_SECRETS.AUDIT_CHAIN_KEY,
         },
       },
     );
@@ -520,7 +521,7 @@ describe.skipIf(!onPostgres)('the pps:rotate command as a process', () => {
       expect.objectContaining({ rowsToRotate: total }),
       expect.objectContaining({ rowsToRotate: total - partial }),
     ]);
-    expect((await verifyAuditChains(database)).broken).toEqual([]);
+    expect((await verifyTestChains(database)).broken).toEqual([]);
   }, 60_000);
 
   it('exits 1 naming the member whose PPS number is under an unknown key', async () => {

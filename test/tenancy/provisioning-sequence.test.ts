@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChains } from '../../src/server/audit/audit.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
 import { readOutbox, resetTokenIn } from '../helpers/mail.js';
@@ -168,7 +168,7 @@ describe('the provisioning order of service-spec §3.3, through the HTTP API', (
     expect(schemeCreations.json().items).toMatchObject([
       { action: 'scheme.created', actorType: 'BrokerUser', tenantId: brokerId },
     ]);
-    expect((await verifyAuditChains(t.database)).broken).toEqual([]);
+    expect((await verifyTestChains(t.database)).broken).toEqual([]);
     // Another tenant's BrokerAdmin sees none of it.
     const { token: stranger } = await t.signedInUser();
     expect((await call({ url: '/api/audit', token: stranger })).json().items).toHaveLength(0);

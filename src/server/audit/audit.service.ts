@@ -1,16 +1,31 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/database.js';
-import { auditLog } from '../db/schema.js';
-import { type Transaction, withPlatformReadOnly } from '../db/with-actor.js';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { type Database, rowsOf } from '../db/database.js';
+import { auditChainCheckpoint, auditLog } from '../db/schema.js';
+import {
+  type FinalSteps,
+  finalStepsOf,
+  type Transaction,
+  TransactionNotFinishableError,
+  withPlatformReadOnly,
+  withPlatformRole,
+} from '../db/with-actor.js';
 import type { RecordedActor } from '../tenancy/actor.js';
 import {
+  type AuditChainKey,
   type ChainBreak,
+  type ChainedRecord,
   type ChainLink,
+  type CheckpointHead,
+  type CheckpointHeads,
   checkLink,
-  computeRecordHash,
+  computeCheckpointMac,
+  computeKeyedHash,
   GENESIS_HASH,
+  KEYED_HASH,
+  LEGACY_HASH,
   PLATFORM_CHAIN,
+  sameHash,
 } from './audit-chain.js';
 
 /** Dotted `<entity>.<verb>` names (service-spec §6), e.g. `scheme.created`. */
@@ -40,42 +55,112 @@ function toJsonState(state: unknown): unknown {
   return state === null || state === undefined ? null : JSON.parse(JSON.stringify(state));
 }
 
+/** The same rule as the audit_log_action_dotted constraint, checked where the caller can see it. */
+const DOTTED_ACTION = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
 /**
  * Two-key advisory lock namespace for chain heads: records of one tenant are appended one at a
  * time, different tenants never wait for each other.
  */
 const CHAIN_LOCK_NAMESPACE = 7_201_190;
 
+/** Rows per INSERT when a transaction appends many records (bound parameters stay far below 65,535). */
+const INSERT_BATCH = 500;
+
+/** A record as the caller described it, waiting for its place in the chain. */
+type QueuedRecord = Omit<ChainedRecord, 'chainIndex' | 'previousHash' | 'hashVersion' | 'keyId'>;
+
 export interface AuditServiceDeps {
   now: () => Date;
+  /** AUDIT_CHAIN_KEY: every record this service writes is sealed with it. */
+  chainKey: AuditChainKey;
 }
 
-export function createAuditService({ now }: AuditServiceDeps) {
+/** A transaction's records not yet in their chains; closed once they are being appended. */
+interface Queue {
+  records: QueuedRecord[];
+  closed: boolean;
+}
+
+export function createAuditService({ now, chainKey }: AuditServiceDeps) {
+  const queues = new WeakMap<FinalSteps, Queue>();
+
+  /**
+   * Appends a transaction's queued records to their chains. Runs as its last step before
+   * COMMIT (issue 13 defect 5): the chain lock is taken here, not when the record was made, so
+   * a long transaction (an import) holds its tenant's chain only for the instant of this append
+   * and commit. The lock is released at COMMIT, so chains grow in commit order. Chains are locked
+   * in sorted order, so two transactions touching the same chains cannot deadlock.
+   */
+  async function appendQueued(tx: Transaction, queue: Queue): Promise<void> {
+    queue.closed = true;
+    const byChain = new Map<string, QueuedRecord[]>();
+    for (const record of queue.records) {
+      const chain = byChain.get(record.chainKey);
+      if (chain) chain.push(record);
+      else byChain.set(record.chainKey, [record]);
+    }
+    for (const chainKeyOfRecords of [...byChain.keys()].sort()) {
+      const records = byChain.get(chainKeyOfRecords) as QueuedRecord[];
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(${CHAIN_LOCK_NAMESPACE}, hashtext(${chainKeyOfRecords}))`,
+      );
+      const [head] = await tx
+        .select({ chainIndex: auditLog.chainIndex, hash: auditLog.hash })
+        .from(auditLog)
+        .where(eq(auditLog.chainKey, chainKeyOfRecords))
+        .orderBy(desc(auditLog.chainIndex))
+        .limit(1);
+      let chainIndex = head?.chainIndex ?? 0;
+      let previousHash = head?.hash ?? GENESIS_HASH;
+      const rows = records.map((record) => {
+        chainIndex += 1;
+        const linked: ChainedRecord = {
+          ...record,
+          chainIndex,
+          previousHash,
+          hashVersion: KEYED_HASH,
+          keyId: chainKey.id,
+        };
+        previousHash = computeKeyedHash(linked, chainKey);
+        return { ...linked, hash: previousHash };
+      });
+      for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+        await tx.insert(auditLog).values(rows.slice(start, start + INSERT_BATCH));
+      }
+    }
+  }
+
   return {
     /**
-     * Appends one record inside the caller's transaction, so the change and its record commit
-     * together or not at all.
+     * Adds one record to the caller's transaction, so the change and its record commit together
+     * or not at all. The record is checked and its content fixed now, and its id is returned at
+     * once; it takes its place in the chain as the transaction's last step before COMMIT (see
+     * appendQueued), and is never written when the work fails. Throws for a transaction that
+     * would not run that step (one not opened by withActor or its siblings).
      */
     async record(tx: Transaction, actor: RecordedActor, change: AuditChange): Promise<string> {
       if (actor.tenantId !== null && change.tenantId !== actor.tenantId) {
         throw new AuditTenantMismatchError();
       }
-      const chainKey = change.tenantId ?? PLATFORM_CHAIN;
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(${CHAIN_LOCK_NAMESPACE}, hashtext(${chainKey}))`,
-      );
-      const [head] = await tx
-        .select({ chainIndex: auditLog.chainIndex, hash: auditLog.hash })
-        .from(auditLog)
-        .where(eq(auditLog.chainKey, chainKey))
-        .orderBy(desc(auditLog.chainIndex))
-        .limit(1);
-      const record = {
+      if (!DOTTED_ACTION.test(change.action)) {
+        throw new Error('an audit action is a dotted <entity>.<verb> name (service-spec §6)');
+      }
+      const final = finalStepsOf(tx);
+      let queue = queues.get(final);
+      if (!queue) {
+        const created: Queue = { records: [], closed: false };
+        final.add((finishing) => appendQueued(finishing, created));
+        queues.set(final, created);
+        queue = created;
+      }
+      // Its records are already being written, or committed: this one would be lost.
+      if (queue.closed)
+        throw new TransactionNotFinishableError('this transaction is already committing');
+      const record: QueuedRecord = {
         id: createId(),
         tenantId: change.tenantId,
-        chainKey,
-        chainIndex: (head?.chainIndex ?? 0) + 1,
-        previousHash: head?.hash ?? GENESIS_HASH,
+        chainKey: change.tenantId ?? PLATFORM_CHAIN,
         actorId: actor.userId,
         actorType: actor.role,
         // An anonymous request acts in a tenant without belonging to it.
@@ -89,7 +174,7 @@ export function createAuditService({ now }: AuditServiceDeps) {
         userAgent: actor.userAgent,
         timestamp: now(),
       };
-      await tx.insert(auditLog).values({ ...record, hash: computeRecordHash(record) });
+      queue.records.push(record);
       return record.id;
     },
   };
@@ -104,27 +189,81 @@ export interface BrokenLink {
   fault: ChainBreak;
 }
 
+/**
+ * The cut-over checkpoint as the verifier found it. sealed: its MAC holds under a known key, so
+ * each listed chain's legacy prefix is believed. missing: none was written (a database that had
+ * no records at the cut-over, or one whose checkpoint was removed); forged: present, but its seal
+ * fails or names a key the verifier lacks. Without a sealed checkpoint no plain-hash record is
+ * believed anywhere.
+ */
+export type CheckpointState = 'sealed' | 'missing' | 'forged';
+
 export interface ChainVerification {
   chains: number;
   records: number;
+  checkpoint: CheckpointState;
   broken: BrokenLink[];
+}
+
+/** The chain is sound: every link holds and no checkpoint was forged. */
+export function chainsAreSound(report: ChainVerification): boolean {
+  return report.broken.length === 0 && report.checkpoint !== 'forged';
 }
 
 const VERIFY_BATCH = 1_000;
 
+async function readCheckpoint(
+  database: Database,
+  keys: ReadonlyMap<string, AuditChainKey>,
+): Promise<{ state: CheckpointState; heads: CheckpointHeads }> {
+  const [row] = await withPlatformReadOnly(database, (tx) =>
+    tx.select().from(auditChainCheckpoint).limit(1),
+  );
+  if (!row) return { state: 'missing', heads: {} };
+  const key = keys.get(row.keyId);
+  const heads = row.heads as CheckpointHeads;
+  if (!key || !sameHash(computeCheckpointMac(heads, key), row.mac)) {
+    return { state: 'forged', heads: {} };
+  }
+  return { state: 'sealed', heads };
+}
+
 /**
  * Walks every chain (or one tenant's) from its first record and reports, per chain, the first
- * link that does not hold: a record edited in place, removed, or inserted out of order.
+ * link that does not hold: a record edited in place, removed, inserted out of order, resealed
+ * without the key, or downgraded to a plain hash past the sealed cut-over. `keys` are the chain
+ * keys to check keyed records with: AUDIT_CHAIN_KEY, plus retired keys after a rotation.
  */
 export async function verifyAuditChains(
   database: Database,
-  options: { tenantId?: string } = {},
+  options: { keys: readonly AuditChainKey[]; tenantId?: string },
 ): Promise<ChainVerification> {
-  const result: ChainVerification = { chains: 0, records: 0, broken: [] };
-  let previous: ChainLink | null = null;
-  let brokenChain: string | null = null;
-  let cursor: { chainKey: string; chainIndex: number } | null = null;
+  const keys = new Map(options.keys.map((key) => [key.id, key]));
+  const checkpoint = await readCheckpoint(database, keys);
+  const result: ChainVerification = {
+    chains: 0,
+    records: 0,
+    checkpoint: checkpoint.state,
+    broken: [],
+  };
+  const brokenChains = new Set<string>();
+  const report = (chainKey: string, recordId: string, chainIndex: number, fault: ChainBreak) => {
+    brokenChains.add(chainKey);
+    result.broken.push({ chainKey, recordId, chainIndex, fault });
+  };
+  const headOf = (chainKey: string): CheckpointHead | null =>
+    Object.hasOwn(checkpoint.heads, chainKey) ? (checkpoint.heads[chainKey] ?? null) : null;
+  // A chain cut short below its sealed head lost records the checkpoint vouches for.
+  const checkChainEnd = (chainKey: string, lastIndex: number) => {
+    const head = headOf(chainKey);
+    if (head && lastIndex < head.index && !brokenChains.has(chainKey)) {
+      report(chainKey, head.id, head.index, { kind: 'checkpoint-head-missing' });
+    }
+  };
 
+  const seen = new Set<string>();
+  let previous: ChainLink | null = null;
+  let cursor: { chainKey: string; chainIndex: number } | null = null;
   for (;;) {
     const position: { chainKey: string; chainIndex: number } | null = cursor;
     const batch: ChainLink[] = await withPlatformReadOnly(database, (tx) =>
@@ -144,24 +283,102 @@ export async function verifyAuditChains(
     );
     for (const link of batch) {
       const sameChain = previous !== null && previous.chainKey === link.chainKey;
-      if (!sameChain) result.chains += 1;
+      if (!sameChain) {
+        if (previous) checkChainEnd(previous.chainKey, previous.chainIndex);
+        result.chains += 1;
+        seen.add(link.chainKey);
+      }
       result.records += 1;
-      if (brokenChain !== link.chainKey) {
-        const fault = checkLink(sameChain ? previous : null, link);
-        if (fault) {
-          brokenChain = link.chainKey;
-          result.broken.push({
-            chainKey: link.chainKey,
-            recordId: link.id,
-            chainIndex: link.chainIndex,
-            fault,
-          });
-        }
+      if (!brokenChains.has(link.chainKey)) {
+        const fault = checkLink(sameChain ? previous : null, link, {
+          keys,
+          legacyHead: headOf(link.chainKey),
+        });
+        if (fault) report(link.chainKey, link.id, link.chainIndex, fault);
       }
       previous = link;
     }
     const last = batch.at(-1);
-    if (!last || batch.length < VERIFY_BATCH) return result;
+    if (!last || batch.length < VERIFY_BATCH) break;
     cursor = { chainKey: last.chainKey, chainIndex: last.chainIndex };
   }
+  if (previous) checkChainEnd(previous.chainKey, previous.chainIndex);
+  for (const chainKey of Object.keys(checkpoint.heads).sort()) {
+    const wanted = options.tenantId === undefined || options.tenantId === chainKey;
+    if (wanted && !seen.has(chainKey)) checkChainEnd(chainKey, 0);
+  }
+  return result;
+}
+
+/** One-key advisory lock taken while the cut-over checkpoint is written. */
+const CHECKPOINT_LOCK = 7_201_191;
+
+export type CutoverOutcome = 'written' | 'present' | 'refused';
+
+/**
+ * The migration that brings in the keyed chain. Only the run that applies it writes the cut-over
+ * checkpoint: one found missing on a later start was removed, and writing it again would vouch for
+ * whatever plain-hash records are there by then (decisions.md, "Keyed audit chain").
+ */
+export const KEYED_CHAIN_MIGRATION = '0011_keyed_audit_chain';
+
+/** The cut-over as start-up and `migrate` perform it: sealed only by the run that applied 0011. */
+export function sealCutoverOnUpgrade(
+  database: Database,
+  key: AuditChainKey,
+  appliedTags: readonly string[],
+): Promise<CutoverOutcome | 'not-this-run'> {
+  if (!appliedTags.includes(KEYED_CHAIN_MIGRATION)) return Promise.resolve('not-this-run');
+  return sealAuditCutover(database, key);
+}
+
+/**
+ * Seals the cut-over to the keyed chain (decisions.md, "Keyed audit chain"): one checkpoint row
+ * listing each chain's last plain-hash record, MAC'd with AUDIT_CHAIN_KEY. Run at start-up,
+ * before any request; idempotent, and serialised by a lock so instances starting together write
+ * one row. Since migration 0011 no plain-hash record can be inserted (hash_version has no
+ * default), so the heads no longer change and every instance would seal the same list.
+ *
+ * 'refused': no checkpoint, yet keyed records exist. The cut-over happened and its checkpoint
+ * was removed; sealing the database's present state would vouch for whatever plain-hash records
+ * someone put there since, so nothing is written and audit:verify keeps refusing them.
+ */
+export async function sealAuditCutover(
+  database: Database,
+  key: AuditChainKey,
+): Promise<CutoverOutcome> {
+  return withPlatformRole(database, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CHECKPOINT_LOCK})`);
+    const [existing] = await tx
+      .select({ id: auditChainCheckpoint.id })
+      .from(auditChainCheckpoint)
+      .limit(1);
+    if (existing) return 'present';
+    const [keyed] = await tx
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(ne(auditLog.hashVersion, LEGACY_HASH))
+      .limit(1);
+    if (keyed) return 'refused';
+    const rows = rowsOf<{
+      chain_key: string;
+      chain_index: string | number;
+      id: string;
+      hash: string;
+    }>(
+      await tx.execute(
+        sql`select distinct on (chain_key) chain_key, chain_index, id, hash from audit_log
+            order by chain_key, chain_index desc`,
+      ),
+    );
+    const heads: CheckpointHeads = {};
+    for (const row of rows) {
+      heads[row.chain_key] = { index: Number(row.chain_index), id: row.id, hash: row.hash };
+    }
+    await tx
+      .insert(auditChainCheckpoint)
+      .values({ id: 1, keyId: key.id, heads, mac: computeCheckpointMac(heads, key) })
+      .onConflictDoNothing();
+    return 'written';
+  });
 }

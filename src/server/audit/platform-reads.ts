@@ -6,7 +6,7 @@ import type { AuditService } from './audit.service.js';
  * service-spec §5.4.5: SuperAdmin's actions are audited, and for platform staff reading a
  * tenant's data is an action. A read of one record goes into that tenant's chain, where the
  * tenant's BrokerAdmin sees it; a list (which may span tenants) into the platform chain, with
- * the query and how many rows it returned. Reads by the tenant's own people are not recorded.
+ * the kinds of filter used and how many rows it returned. Reads by the tenant's own people are not recorded.
  */
 export function createPlatformReadLog(audit: AuditService) {
   return {
@@ -26,10 +26,21 @@ export function createPlatformReadLog(audit: AuditService) {
       });
     },
 
+    /**
+     * A list read by platform staff. Only the *kinds* of filter used are recorded, never their
+     * values: a search word is personal data (a member's name) and the audit log is permanent
+     * (issue 13 defect 9; decisions.md, "What audit records hold"). `scope` holds the ids the list
+     * was taken under (the scheme of a member list), which are ours, not the user's words.
+     */
     async listed(
       tx: Transaction,
       actor: ActorContext,
-      read: { entityType: string; query: Record<string, unknown>; returned: number },
+      read: {
+        entityType: string;
+        scope?: Record<string, string>;
+        filters: Readonly<Record<string, unknown>>;
+        returned: number;
+      },
     ): Promise<void> {
       if (!isPlatformActor(actor)) return;
       await audit.record(tx, actor, {
@@ -38,10 +49,21 @@ export function createPlatformReadLog(audit: AuditService) {
         entityId: 'list',
         tenantId: null,
         previousState: null,
-        newState: { query: read.query, returned: read.returned },
+        newState: {
+          ...(read.scope ? { scope: read.scope } : {}),
+          filters: filterKinds(read.filters),
+          returned: read.returned,
+        },
       });
     },
   };
+}
+
+/** The names of the filters given (paging included), sorted; values are never kept. */
+function filterKinds(filters: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(filters)
+    .filter((name) => filters[name] !== undefined)
+    .sort();
 }
 
 export type PlatformReadLog = ReturnType<typeof createPlatformReadLog>;

@@ -2,18 +2,21 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../http/http-error.js';
+import { EMAIL_MAX_LENGTH, text } from '../http/text.js';
+import { actorOf } from '../tenancy/request-context.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { AuthService } from './auth.service.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
-import { SESSION_COOKIE } from './session.js';
+import { sessionCookieName } from './session.js';
 import { SESSION_ABSOLUTE_SECONDS } from './session-token.js';
 
 /** A cookie session is renewed at most this often, so the idle timeout restarts on activity. */
 const RENEW_AFTER_SECONDS = 60;
 
 const credentials = z.object({
-  email: z.string().trim().min(1).max(320),
+  // No control characters: the address is looked up in the database (decisions.md, issue 13).
+  email: text({ max: EMAIL_MAX_LENGTH }).min(1),
   password: z
     .string()
     .min(1)
@@ -41,6 +44,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
   { auth, throttle, secureCookies, now },
 ) => {
+  const cookieName = sessionCookieName(secureCookies);
   const cookieOptions = {
     httpOnly: true,
     sameSite: 'lax',
@@ -48,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     secure: secureCookies,
   } as const;
   const setSessionCookie = (reply: FastifyReply, token: string) => {
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_SECONDS });
+    reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_SECONDS });
   };
 
   // Sliding idle timeout: an active cookie session gets a fresh token now and then. It is set
@@ -88,7 +92,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.post('/api/auth/signout', { schema: { tags: ['auth'] } }, async (request, reply) => {
     logSecurityEvent(request.log, 'auth.signed_out', { userId: request.session?.userId ?? null });
-    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    if (request.session) await auth.endSessions(actorOf(request));
+    reply.clearCookie(cookieName, cookieOptions);
     return reply.code(204).send();
   });
 };

@@ -1,4 +1,8 @@
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
+import { users } from '../db/schema.js';
+import { withActor } from '../db/with-actor.js';
+import type { ActorContext } from '../tenancy/actor.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { verifyPassword } from './passwords.js';
 import type { SessionClaims, SessionTokens, VerifiedSession } from './session-token.js';
@@ -41,6 +45,7 @@ export function claimsOf(user: UserRow & { role: Role }): SessionClaims {
     brokerId: user.brokerId,
     employerId: user.employerId,
     passwordChangedAt: user.passwordChangedAt.getTime(),
+    sessionEpoch: user.sessionEpoch,
   };
 }
 
@@ -94,11 +99,27 @@ export function createAuthService({
       if (!usable(user)) return null;
       const current = claimsOf(user);
       const unchanged =
+        current.sessionEpoch === session.sessionEpoch &&
         current.passwordChangedAt === session.passwordChangedAt &&
         current.role === session.role &&
         current.brokerId === session.brokerId &&
         current.employerId === session.employerId;
       return unchanged ? { ...session, email: user.email, memberId: user.memberId } : null;
+    },
+
+    /**
+     * Sign-out ends every session of the signed-in user, not only the token presented: the
+     * epoch rises and each earlier token stops matching (issue 13, defect 4). It runs as the
+     * actor, whose row-level security already lets them change their own row, so no new grant
+     * is needed.
+     */
+    async endSessions(actor: ActorContext): Promise<void> {
+      await withActor(database, actor, (tx) =>
+        tx
+          .update(users)
+          .set({ sessionEpoch: sql`${users.sessionEpoch} + 1` })
+          .where(eq(users.id, actor.userId)),
+      );
     },
 
     /** A fresh token for an active session: the idle timeout restarts, the absolute one does not. */

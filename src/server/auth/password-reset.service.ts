@@ -264,6 +264,8 @@ export function createPasswordResetService({
         if (!claimed) return false;
         const [updated] = await tx
           .update(users)
+          // The new password_changed_at also raises session_epoch (migration 0009): every
+          // session signed in before the reset ends.
           .set({ passwordHash, passwordChangedAt: changedAt, updatedAt: changedAt })
           .where(and(eq(users.id, user.id), eq(users.status, 'active')))
           .returning({ id: users.id });

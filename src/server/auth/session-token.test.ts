@@ -11,6 +11,7 @@ const claims = {
   brokerId: 'b1',
   employerId: null,
   passwordChangedAt: 0,
+  sessionEpoch: 0,
 };
 
 describe('session tokens', () => {

@@ -20,6 +20,11 @@ export interface SessionClaims {
   employerId: string | null;
   /** Milliseconds since the epoch. */
   passwordChangedAt: number;
+  /**
+   * users.session_epoch when the token was issued. Sign-out, deactivation, reactivation, a role
+   * change and a password change raise it, so every earlier token stops matching (issue 13, defect 4).
+   */
+  sessionEpoch: number;
 }
 
 export interface VerifiedSession extends SessionClaims {
@@ -67,6 +72,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
         brokerId: claims.brokerId,
         employerId: claims.employerId,
         pwc: claims.passwordChangedAt,
+        sep: claims.sessionEpoch,
         auth_time: authTime,
       })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -98,7 +104,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           currentDate: now(),
           requiredClaims: ['iat', 'exp', 'sub'],
         });
-        const { userId, role, brokerId, employerId, pwc, auth_time: authTime, iat } = payload;
+        const { userId, role, brokerId, employerId, pwc, sep, auth_time: authTime, iat } = payload;
         if (
           typeof userId !== 'string' ||
           userId !== payload.sub ||
@@ -107,6 +113,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           !(employerId === null || typeof employerId === 'string') ||
           typeof authTime !== 'number' ||
           typeof pwc !== 'number' ||
+          !Number.isSafeInteger(sep) ||
           typeof iat !== 'number' ||
           (role === 'SuperAdmin') !== (brokerId === null) ||
           seconds() - authTime > SESSION_ABSOLUTE_SECONDS
@@ -119,6 +126,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           brokerId,
           employerId,
           passwordChangedAt: pwc,
+          sessionEpoch: sep as number,
           authTime,
           issuedAt: iat,
         };

@@ -14,6 +14,7 @@ interface RawUser {
   employer_id: string | null;
   status: string;
   password_changed_at: Date | string;
+  session_epoch: number;
   is_development_account: boolean;
   member_id: string | null;
   created_at: Date | string;
@@ -35,6 +36,7 @@ async function lookup(database: Database, call: SQL): Promise<UserRow | undefine
     employerId: raw.employer_id,
     status: raw.status,
     passwordChangedAt: toDate(raw.password_changed_at),
+    sessionEpoch: raw.session_epoch,
     isDevelopmentAccount: raw.is_development_account,
     memberId: raw.member_id,
     createdAt: toDate(raw.created_at),

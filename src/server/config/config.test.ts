@@ -38,6 +38,8 @@ const badSecrets: Array<[string, string | undefined, string]> = [
   ['CRON_SECRET', 'tiny', 'at least 32 characters'],
   ['RAG_INGEST_SECRET', undefined, 'is required'],
   ['RAG_INGEST_SECRET', 'tiny', 'at least 32 characters'],
+  ['AUDIT_CHAIN_KEY', undefined, 'is required'],
+  ['AUDIT_CHAIN_KEY', 'ab'.repeat(31), '64 hexadecimal'],
 ];
 
 describe('configuration', () => {
@@ -142,6 +144,45 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses to run development or test on a HOST the network can reach, in one line naming HOST', () => {
+    const reachable = [
+      '0.0.0.0',
+      '::',
+      '192.168.1.20',
+      '10.0.0.5',
+      '128.0.0.1',
+      'pensions.example.ie',
+    ];
+    const environments = [
+      { env: { APP_ENV: 'development' }, mode: 'when APP_ENV is development' },
+      { env: { APP_ENV: 'test' }, mode: 'when APP_ENV is test' },
+      // No APP_ENV is development: the case the issue found (issue 13, defect 10).
+      { env: {}, mode: 'when APP_ENV is not set (development)' },
+    ];
+    for (const { env, mode } of environments) {
+      for (const host of reachable) {
+        const error = configErrorOf({ ...env, HOST: host, DATA_DIR: testDataDir() });
+        expect(error.message).toBe(
+          `Configuration error: HOST must be a loopback address (127.0.0.0/8, ::1 or localhost) ${mode}`,
+        );
+      }
+    }
+  });
+
+  it('runs development and test on any loopback HOST, and on 127.0.0.1 when none is set', () => {
+    for (const host of ['127.0.0.1', '127.8.9.10', '::1', '0:0:0:0:0:0:0:1', 'localhost']) {
+      expect(loadConfig({ APP_ENV: 'development', HOST: host, DATA_DIR: testDataDir() }).host).toBe(
+        host,
+      );
+    }
+    expect(loadConfig({ APP_ENV: 'test', DATA_DIR: testDataDir() }).host).toBe('127.0.0.1');
+  });
+
+  it('lets staging and production listen on any HOST, 0.0.0.0 by default', () => {
+    expect(loadConfig(productionEnv({ HOST: '10.0.0.5' })).host).toBe('10.0.0.5');
+    expect(loadConfig(productionEnv({ APP_ENV: 'staging' })).host).toBe('0.0.0.0');
+  });
+
   it('chooses PGlite under DATA_DIR by default and PostgreSQL when DATABASE_URL is set', () => {
     const dataDir = testDataDir();
     expect(loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir }).database).toEqual({
@@ -159,6 +200,25 @@ describe('configuration', () => {
       url: 'postgres://app@db.internal/pensions',
       migrationUrl: 'postgres://owner@db.internal/pensions',
     });
+  });
+
+  it('with one DATABASE_URL only the migrator logs in as its owner; the pool logs in as pension_runtime', () => {
+    const env = {
+      APP_ENV: 'test',
+      DATA_DIR: testDataDir(),
+      DATABASE_URL: 'postgres://owner:owner-pw@db.internal/pensions',
+    };
+    expect(loadConfig(env).database).toMatchObject({
+      url: 'postgres://pension_runtime@db.internal/pensions',
+      migrationUrl: 'postgres://owner:owner-pw@db.internal/pensions',
+    });
+    const withPassword = loadConfig({ ...env, DATABASE_RUNTIME_PASSWORD: 'runtime-pw' }).database;
+    expect(withPassword).toMatchObject({
+      url: 'postgres://pension_runtime:runtime-pw@db.internal/pensions',
+    });
+    expect(
+      configErrorOf({ ...env, DATABASE_URL: 'postgres:///pensions?host=/run/pg' }).message,
+    ).toContain('DATABASE_URL_UNPOOLED');
   });
 
   it('rejects an unparseable TRUST_PROXY, a lone TLS file and a bad port', () => {

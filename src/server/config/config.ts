@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { runtimeDatabaseUrl } from '../db/runtime-login.js';
 
 export const APP_ENVS = ['development', 'test', 'staging', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -29,6 +31,8 @@ const secretSchemas = {
   AI_KEY_ENCRYPTION_SECRET: hexKey,
   CRON_SECRET: longSecret,
   RAG_INGEST_SECRET: longSecret,
+  /** Seals the audit chain (HMAC-SHA256); kept out of the database so its users cannot reseal a rewrite. */
+  AUDIT_CHAIN_KEY: hexKey,
 } as const;
 type SecretName = keyof typeof secretSchemas;
 const SECRET_NAMES = Object.keys(secretSchemas) as SecretName[];
@@ -61,6 +65,8 @@ const envSchema = z.object({
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: postgresUrl,
   DATABASE_URL_UNPOOLED: postgresUrl,
+  /** The password of the derived runtime login (database section of loadConfig); no default. */
+  DATABASE_RUNTIME_PASSWORD: optionalString,
   DATABASE_POOL_SIZE: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(1).max(200).default(10),
@@ -181,6 +187,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (trustProxy.some((entry) => !IP_OR_CIDR.test(entry))) {
     problems.push('TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges');
   }
+  if (isDevelopmentLike && values.HOST !== undefined && !isLoopback(values.HOST)) {
+    const mode = values.APP_ENV ? `APP_ENV is ${appEnv}` : 'APP_ENV is not set (development)';
+    problems.push(`HOST must be a loopback address (127.0.0.0/8, ::1 or localhost) when ${mode}`);
+  }
+  const database = databaseSettings(values, dataDir, problems);
   if (Boolean(values.TLS_CERT_FILE) !== Boolean(values.TLS_KEY_FILE)) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
@@ -219,14 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port,
     host: values.HOST ?? (isDevelopmentLike ? '127.0.0.1' : '0.0.0.0'),
     dataDir,
-    database: values.DATABASE_URL
-      ? {
-          kind: 'postgres',
-          url: values.DATABASE_URL,
-          migrationUrl: values.DATABASE_URL_UNPOOLED ?? values.DATABASE_URL,
-          poolSize: values.DATABASE_POOL_SIZE,
-        }
-      : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+    database,
     redisUrl: values.REDIS_URL ?? null,
     publicBaseUrl: new URL(values.APP_BASE_URL ?? `http://localhost:${port}`),
     trustProxy,
@@ -256,6 +260,47 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : null,
     telemetry: values.SENTRY_DSN ? telemetryOf(values.SENTRY_DSN) : null,
   };
+}
+
+/**
+ * Development and test publish their accounts and send cookies without Secure, and with no
+ * APP_ENV the service runs as development: such an instance must not be reachable from the
+ * network (issue 13, defect 10). Only names that always mean this machine: `localhost`,
+ * 127.0.0.0/8 and ::1 in any spelling.
+ */
+function isLoopback(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
+  switch (isIP(host)) {
+    case 4:
+      return host.startsWith('127.');
+    case 6:
+      // Canonical form; an address with a zone (`%eth0`) does not parse and is refused.
+      return URL.parse(`http://[${host}]/`)?.hostname === '[::1]';
+    default:
+      return false;
+  }
+}
+
+/**
+ * The migrator alone logs in as the owner: DATABASE_URL_UNPOOLED, or DATABASE_URL when only one
+ * URL is given. The pool logs in as the runtime role, which owns nothing (decisions.md, "Runtime
+ * database login"): DATABASE_URL when it names another user, else that URL with the login
+ * swapped for the runtime role (runtimeDatabaseUrl).
+ */
+function databaseSettings(
+  values: z.infer<typeof envSchema>,
+  dataDir: string,
+  problems: string[],
+): Config['database'] {
+  if (!values.DATABASE_URL) return { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
+  const migrationUrl = values.DATABASE_URL_UNPOOLED ?? values.DATABASE_URL;
+  let url = values.DATABASE_URL;
+  try {
+    url = runtimeDatabaseUrl(values.DATABASE_URL, migrationUrl, values.DATABASE_RUNTIME_PASSWORD);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  return { kind: 'postgres', url, migrationUrl, poolSize: values.DATABASE_POOL_SIZE };
 }
 
 /** The ingest endpoint of a DSN already checked against SENTRY_DSN_SHAPE. */

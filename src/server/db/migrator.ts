@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
@@ -18,8 +20,20 @@ interface AppliedMigration {
   created_at: string;
 }
 
-function loadMigrations(folder: string): MigrationMeta[] {
-  return readMigrationFiles({ migrationsFolder: folder });
+interface NamedMigration extends MigrationMeta {
+  /** The file's name without `.sql`, e.g. `0011_keyed_audit_chain`. */
+  tag: string;
+}
+
+/** The migrations in the journal's order, each with its journal tag. */
+function loadMigrations(folder: string): NamedMigration[] {
+  const journal = JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ tag: string }>;
+  };
+  return readMigrationFiles({ migrationsFolder: folder }).map((migration, index) => ({
+    ...migration,
+    tag: journal.entries[index]?.tag ?? '',
+  }));
 }
 
 async function appliedMigrations(tx: Transaction): Promise<AppliedMigration[]> {
@@ -42,7 +56,7 @@ async function appliedMigrations(tx: Transaction): Promise<AppliedMigration[]> {
 export async function migrate(
   database: Database,
   folder: string = MIGRATIONS_FOLDER,
-): Promise<{ applied: number }> {
+): Promise<{ applied: number; appliedTags: string[] }> {
   const migrations = loadMigrations(folder);
   return database.withMigrationConnection(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
@@ -64,7 +78,7 @@ export async function migrate(
         sql`insert into schema_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`,
       );
     }
-    return { applied: pending.length };
+    return { applied: pending.length, appliedTags: pending.map((migration) => migration.tag) };
   });
 }
 

@@ -60,6 +60,13 @@ export const auditLog = pgTable(
     chainIndex: bigint('chain_index', { mode: 'number' }).notNull(),
     previousHash: text('previous_hash').notNull(),
     hash: text('hash').notNull(),
+    /**
+     * 1: plain SHA-256 (records from before the keyed chain); 2: HMAC-SHA256 under
+     * AUDIT_CHAIN_KEY. No default, so code that does not seal its records cannot add any.
+     */
+    hashVersion: integer('hash_version').notNull(),
+    /** Fingerprint of the key a version-2 record is sealed with; null for version 1. */
+    keyId: text('key_id'),
     actorId: text('actor_id').notNull(),
     actorType: text('actor_type').notNull(),
     actorTenantId: text('actor_tenant_id'),
@@ -89,7 +96,29 @@ export const auditLog = pgTable(
       sql`${table.chainKey} = coalesce(${table.tenantId}, '@platform')`,
     ),
     foreignKey({ columns: [table.actorTenantId], foreignColumns: [brokers.id] }),
+    check(
+      'audit_log_hash_version_key',
+      sql`(${table.hashVersion} = 1 and ${table.keyId} is null) or (${table.hashVersion} = 2 and ${table.keyId} is not null)`,
+    ),
   ],
+);
+
+/**
+ * The cut-over to the keyed audit chain (decisions.md, "Keyed audit chain"): one row, written
+ * once, listing each chain's last plain-hash record and sealed with AUDIT_CHAIN_KEY, so plain
+ * hashes are believed only up to those heads. Append-only like audit_log.
+ */
+export const auditChainCheckpoint = pgTable(
+  'audit_chain_checkpoint',
+  {
+    id: integer('id').primaryKey(),
+    keyId: text('key_id').notNull(),
+    /** { [chainKey]: { index, id, hash } } */
+    heads: jsonb('heads').notNull(),
+    mac: text('mac').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [check('audit_chain_checkpoint_single_row', sql`${table.id} = 1`)],
 );
 
 /**
@@ -111,6 +140,11 @@ export const users = pgTable(
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, precision: 3 })
       .notNull()
       .defaultNow(),
+    /**
+     * Raised by sign-out, deactivation, reactivation, a role change and a password change; a
+     * session token carries the epoch it was issued under and is refused once they differ.
+     */
+    sessionEpoch: integer('session_epoch').notNull().default(0),
     /** Seeded for development and test only; never accepted at sign-in in staging or production. */
     isDevelopmentAccount: boolean('is_development_account').notNull().default(false),
     /**
@@ -214,7 +248,10 @@ export const emailOutbox = pgTable(
       foreignColumns: [users.id, users.brokerId],
     }),
     check('email_outbox_status_known', sql`${table.status} in ('pending','sent','discarded')`),
-    check('email_outbox_kind_known', sql`${table.kind} in ('password_reset','password_changed')`),
+    check(
+      'email_outbox_kind_known',
+      sql`${table.kind} in ('password_reset','password_changed','account_created','account_offered')`,
+    ),
     check(
       'email_outbox_sealed_while_pending',
       sql`(${table.status} = 'pending') = (${table.sealedMessage} is not null)`,

@@ -4,6 +4,66 @@ import type { Database, Transaction } from './database.js';
 export type { Transaction };
 
 /**
+ * Steps a transaction runs last, after its work and right before COMMIT (the audit chain's
+ * append, issue 13 defect 5: the chain position is taken as late as possible so the per-chain
+ * lock is held only for the instant before commit). Only the openers below create these, so a
+ * step cannot be queued on a transaction that would never run it. One object per transaction:
+ * on a server the query builder handed to `work` belongs to the pooled connection and is the
+ * same object in every transaction that connection serves.
+ */
+export interface FinalSteps {
+  /** Queues `step`; throws once the final steps have begun. */
+  add(step: (tx: Transaction) => Promise<void>): void;
+}
+
+const openTransactions = new WeakMap<Transaction, FinalSteps>();
+
+export class TransactionNotFinishableError extends Error {
+  override name = 'TransactionNotFinishableError';
+}
+
+/**
+ * The final steps of the transaction `tx` is running now. Throws when `tx` is not inside a
+ * transaction opened here (nothing would run the steps), for instance after it committed.
+ */
+export function finalStepsOf(tx: Transaction): FinalSteps {
+  const final = openTransactions.get(tx);
+  if (!final) {
+    throw new TransactionNotFinishableError(
+      'not inside a transaction opened by withActor or its siblings, so nothing would run its final steps',
+    );
+  }
+  return final;
+}
+
+/** Every transaction of the service goes through here: work, then the final steps, then COMMIT. */
+function transactionWithFinalSteps<T>(
+  database: Database,
+  prelude: readonly string[],
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return database.transaction(prelude, async (tx) => {
+    const steps: ((tx: Transaction) => Promise<void>)[] = [];
+    let running = false;
+    openTransactions.set(tx, {
+      add(step) {
+        if (running)
+          throw new TransactionNotFinishableError('this transaction is already committing');
+        steps.push(step);
+      },
+    });
+    try {
+      const result = await work(tx);
+      running = true;
+      for (const step of steps) await step(tx);
+      return result;
+    } finally {
+      openTransactions.delete(tx);
+    }
+  });
+}
+
+/**
  * The only way services reach tenant data. An actor without a tenant (SuperAdmin, or an anonymous
  * request about a platform account) works as the platform role. One transaction, in which the connection drops to
  * the restricted role and carries the actor's tenant, so row-level security filters every
@@ -19,7 +79,7 @@ export function withActor<T>(
     actor.tenantId === null
       ? "select set_config('role', 'pension_platform', true)"
       : `select set_config('role', 'pension_app', true), set_config('app.tenant_id', ${tenantLiteral(actor.tenantId)}, true)`;
-  return database.transaction([prelude], work);
+  return transactionWithFinalSteps(database, [prelude], work);
 }
 
 /**
@@ -40,7 +100,8 @@ export function withPlatformReadOnly<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return database.transaction(
+  return transactionWithFinalSteps(
+    database,
     ['set transaction read only', "select set_config('role', 'pension_platform', true)"],
     work,
   );
@@ -55,7 +116,11 @@ export function withAuthenticationRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return database.transaction(["select set_config('role', 'pension_auth', true)"], work);
+  return transactionWithFinalSteps(
+    database,
+    ["select set_config('role', 'pension_auth', true)"],
+    work,
+  );
 }
 
 /**
@@ -66,5 +131,24 @@ export function withMailerRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return database.transaction(["select set_config('role', 'pension_mailer', true)"], work);
+  return transactionWithFinalSteps(
+    database,
+    ["select set_config('role', 'pension_mailer', true)"],
+    work,
+  );
+}
+
+/**
+ * Platform-wide maintenance the service does for itself, with no person acting (sealing the
+ * audit chain's cut-over checkpoint at start-up): the platform role's grants, nothing more.
+ */
+export function withPlatformRole<T>(
+  database: Database,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return transactionWithFinalSteps(
+    database,
+    ["select set_config('role', 'pension_platform', true)"],
+    work,
+  );
 }

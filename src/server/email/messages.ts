@@ -6,7 +6,11 @@ export interface EmailMessage {
   html: string;
 }
 
-export type EmailKind = 'password_reset' | 'password_changed' | 'account_created';
+export type EmailKind =
+  | 'password_reset'
+  | 'password_changed'
+  | 'account_created'
+  | 'account_offered';
 
 const PRODUCT_NAME = 'Pension Administration';
 
@@ -97,6 +101,35 @@ export function accountCreatedMessage(
     'An account has been created for you.',
     `To choose your password, open this link within ${validMinutes} minutes:<br><a href="${escapeHtml(link)}">Choose your password</a>`,
     `If the link has expired, ask for a new one on the <a href="${escapeHtml(signInUrl)}">sign-in page</a> with "Forgot password".`,
+  ]);
+  return { to, subject, text, html };
+}
+
+/**
+ * Issue 13, defect 7: someone at another firm tried to create an account for an address that
+ * already has one. Only the holder of the address learns it; the firm's answer was the same as
+ * for a new address, so it learns nothing about accounts outside its reach.
+ */
+export function accountOfferedMessage(
+  to: string,
+  { firm, signInUrl }: { firm: string; signInUrl: string },
+): EmailMessage {
+  const subject = `Someone tried to give you a ${PRODUCT_NAME} account`;
+  const text = [
+    `Someone at ${firm} tried to create a ${PRODUCT_NAME} account for this e-mail address.`,
+    'This address already has an account, so nothing was created and nothing about your account changed.',
+    '',
+    `If you expected this, contact ${firm}: they have not been told that you already have an account.`,
+    'If you did not expect it, you can ignore this e-mail.',
+    '',
+    `Your own account is unchanged: ${signInUrl}`,
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    `Someone at ${escapeHtml(firm)} tried to create a ${PRODUCT_NAME} account for this e-mail address.`,
+    'This address already has an account, so nothing was created and nothing about your account changed.',
+    `If you expected this, contact ${escapeHtml(firm)}: they have not been told that you already have an account.`,
+    'If you did not expect it, you can ignore this e-mail.',
+    `Your own account is unchanged: <a href="${escapeHtml(signInUrl)}">sign in</a>.`,
   ]);
   return { to, subject, text, html };
 }

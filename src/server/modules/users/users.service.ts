@@ -4,15 +4,20 @@ import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import { issueResetToken } from '../../auth/password-reset.service.js';
 import { hashPassword, passwordProblem } from '../../auth/passwords.js';
+import { findUserByEmail } from '../../auth/user-lookup.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { brokers, users } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import { accountCreatedMessage, passwordResetLink } from '../../email/messages.js';
+import {
+  accountCreatedMessage,
+  accountOfferedMessage,
+  passwordResetLink,
+} from '../../email/messages.js';
 import type { Outbox } from '../../email/outbox.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
-import type { ActorContext } from '../../tenancy/actor.js';
+import { type ActorContext, anonymousActor, type TenantActor } from '../../tenancy/actor.js';
 import {
   ForbiddenError,
   NotFoundError,
@@ -23,7 +28,7 @@ import {
   requireTenantActor,
 } from '../../tenancy/authorize.js';
 import type { Role } from '../../tenancy/roles.js';
-import { findEmployer } from '../employers/employers.service.js';
+import { findEmployer } from '../employers/employers.data.js';
 import { findMember } from '../members/members.data.js';
 import type { EmployerUserInput, NewUserInput, UserChange, UserView } from './users.schemas.js';
 
@@ -59,6 +64,9 @@ const scopeOf = (row: UserRow | undefined) =>
   row && { ...row, brokerId: row.brokerId ?? PLATFORM_SCOPE };
 
 const EMAIL_TAKEN = 'An account with that e-mail address already exists';
+const MEMBER_TAKEN = 'This member already has an account';
+/** The notice to an address's holder that another firm tried to give it an account. */
+const OFFER_NOTICE_VALID_MS = 24 * 60 * 60_000;
 
 export interface UsersServiceDeps {
   database: Database;
@@ -123,8 +131,7 @@ export function createUsersService({
         .returning();
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_lower_key')) throw new HttpError(409, EMAIL_TAKEN);
-      if (isUniqueViolation(error, 'users_member_id_key'))
-        throw new HttpError(409, 'This member already has an account');
+      if (isUniqueViolation(error, 'users_member_id_key')) throw new HttpError(409, MEMBER_TAKEN);
       throw error;
     }
     const user = row as UserRow;
@@ -156,6 +163,47 @@ export function createUsersService({
     return user;
   }
 
+  /**
+   * Issue 13, defect 7: the address already has an account in another firm (or is a platform
+   * account), which this actor cannot see. The actor is answered exactly as for a new address
+   * (201, the same body shape) and nothing is written where the actor could see it; the holder
+   * of the address is told by e-mail, in their own tenant's outbox. The id in the answer is a
+   * fresh one that names nothing, so it reveals no account. Validation, reach checks and the
+   * password hash ran before this point on both paths.
+   */
+  async function offerToExistingHolder(
+    actor: TenantActor,
+    holder: { id: string; email: string; brokerId: string | null },
+    account: { employerId: string; memberId: string | null; input: NewUserInput },
+    firm: string,
+  ): Promise<UserView> {
+    const at = now();
+    await withActor(database, anonymousActor(holder.brokerId, actor), (tx) =>
+      outbox.enqueue(tx, {
+        brokerId: holder.brokerId,
+        userId: holder.id,
+        kind: 'account_offered',
+        message: accountOfferedMessage(holder.email, {
+          firm,
+          signInUrl: new URL('/signin', publicBaseUrl).toString(),
+        }),
+        discardAfter: new Date(at.getTime() + OFFER_NOTICE_VALID_MS),
+      }),
+    );
+    return {
+      id: createId(),
+      email: account.input.email,
+      name: account.input.name,
+      role: account.input.role,
+      brokerId: actor.tenantId,
+      employerId: account.employerId,
+      memberId: account.memberId,
+      status: 'active',
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+    };
+  }
+
   const reads = createPlatformReadLog(audit);
   const listWhere = async (
     actor: ActorContext,
@@ -173,7 +221,8 @@ export function createUsersService({
         .limit(take);
       await reads.listed(tx, actor, {
         entityType: 'user',
-        query: { ...page, ...scope },
+        scope,
+        filters: page,
         returned: found.length,
       });
       return found;
@@ -221,7 +270,11 @@ export function createUsersService({
       requireRole(actor, 'BrokerAdmin');
       const tenantActor = requireTenantActor(actor);
       const passwordHash = await hashOf(input.password);
-      const user = await withActor(database, tenantActor, async (tx) => {
+      // One indexed read through the authentication lookup (migration 0007): the tenant's own
+      // role cannot see accounts of other firms, which is the point.
+      const existing = await findUserByEmail(database, input.email);
+      const holder = existing && existing.brokerId !== tenantActor.tenantId ? existing : undefined;
+      const outcome = await withActor(database, tenantActor, async (tx) => {
         const employer = requireParent(tenantActor, await findEmployer(tx, employerId));
         const member =
           input.memberId === undefined ? undefined : await findMember(tx, input.memberId);
@@ -234,16 +287,47 @@ export function createUsersService({
             },
           ]);
         }
-        return insertUser(tx, tenantActor, {
+        if (holder) {
+          // Within the actor's reach a member with an account is a plain conflict, as below.
+          if (member) {
+            const [taken] = await tx
+              .select({ id: users.id })
+              .from(users)
+              .where(eq(users.memberId, member.id));
+            if (taken) throw new HttpError(409, MEMBER_TAKEN);
+          }
+          const [firm] = await tx
+            .select({ name: brokers.name })
+            .from(brokers)
+            .where(eq(brokers.id, tenantActor.tenantId));
+          return {
+            kind: 'offered' as const,
+            employerId: employer.id,
+            memberId: member?.id ?? null,
+            firm: firm?.name ?? 'a firm',
+          };
+        }
+        const user = await insertUser(tx, tenantActor, {
           brokerId: employer.brokerId,
           employerId: employer.id,
           memberId: member?.id ?? null,
           input,
           passwordHash,
         });
+        return { kind: 'created' as const, user };
       });
-      if (passwordHash === null) onEmailQueued();
-      return viewOf(user);
+      if (outcome.kind === 'created') {
+        if (passwordHash === null) onEmailQueued();
+        return viewOf(outcome.user);
+      }
+      const view = await offerToExistingHolder(
+        tenantActor,
+        holder as NonNullable<typeof holder>,
+        { employerId: outcome.employerId, memberId: outcome.memberId, input },
+        outcome.firm,
+      );
+      onEmailQueued();
+      return view;
     },
 
     /** The BrokerAdmin sees their employers' accounts; an EmployerAdmin those of their own employer. */
