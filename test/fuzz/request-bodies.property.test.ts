@@ -1,25 +1,9 @@
 import { createId } from '@paralleldrive/cuid2';
-import { count } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditLog,
-  brokers,
-  contributionAdjustments,
-  contributions,
-  emailOutbox,
-  employers,
-  fundAllocationLines,
-  fundAllocations,
-  funds,
-  imports,
-  members,
-  schemes,
-  users,
-} from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
-import { ownerOf } from '../helpers/database.js';
+import { writableTableCounts } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -291,28 +275,7 @@ const ROUTES: Record<string, BodyRoute> = {
   },
 };
 
-async function tableCounts(): Promise<number[]> {
-  const tables = [
-    brokers,
-    employers,
-    users,
-    schemes,
-    auditLog,
-    emailOutbox,
-    members,
-    funds,
-    fundAllocations,
-    fundAllocationLines,
-    contributions,
-    contributionAdjustments,
-    imports,
-  ];
-  return Promise.all(
-    tables.map(
-      async (table) => (await ownerOf(t.database).select({ n: count() }).from(table))[0]?.n ?? 0,
-    ),
-  );
-}
+const tableCounts = () => writableTableCounts(t.database);
 
 /** Placeholders stand for the fixture's real employer and fund, so valid bodies reach the service. */
 const withFixtureIds = (body: unknown) =>

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { count } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -95,4 +96,28 @@ export async function databaseErrorOf(work: Promise<unknown>): Promise<string> {
     return cause?.message ?? (error as Error).message;
   }
   throw new Error('expected the query to fail');
+}
+
+/** The row count of every table a request can write, in a fixed order: "nothing changed" is equality. */
+export function writableTableCounts(database: Database): Promise<number[]> {
+  const tables = [
+    schema.brokers,
+    schema.employers,
+    schema.users,
+    schema.schemes,
+    schema.auditLog,
+    schema.emailOutbox,
+    schema.members,
+    schema.funds,
+    schema.fundAllocations,
+    schema.fundAllocationLines,
+    schema.contributions,
+    schema.contributionAdjustments,
+    schema.imports,
+  ];
+  return Promise.all(
+    tables.map(
+      async (table) => (await ownerOf(database).select({ n: count() }).from(table))[0]?.n ?? 0,
+    ),
+  );
 }

@@ -1,23 +1,7 @@
-import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditLog,
-  brokers,
-  contributionAdjustments,
-  contributions,
-  emailOutbox,
-  employers,
-  fundAllocationLines,
-  fundAllocations,
-  funds,
-  imports,
-  members,
-  schemes,
-  users,
-} from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
-import { ownerOf } from '../helpers/database.js';
+import { writableTableCounts } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -192,28 +176,7 @@ function withValueAt(body: unknown, path: string[], value: string): unknown {
   return copy;
 }
 
-async function tableCounts(): Promise<number[]> {
-  const tables = [
-    brokers,
-    employers,
-    users,
-    schemes,
-    auditLog,
-    emailOutbox,
-    members,
-    funds,
-    fundAllocations,
-    fundAllocationLines,
-    contributions,
-    contributionAdjustments,
-    imports,
-  ];
-  return Promise.all(
-    tables.map(
-      async (table) => (await ownerOf(t.database).select({ n: count() }).from(table))[0]?.n ?? 0,
-    ),
-  );
-}
+const tableCounts = () => writableTableCounts(t.database);
 
 let marks = 0;
 /** A value with a NUL in it, and a mark no other request used, to look for in the logs. */

@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpsRedirectServer } from '../../src/server/http/redirect-server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { testDataDir } from '../helpers/config.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { rawGet } from '../helpers/raw-http.js';
+import { selfSignedCertificate } from '../helpers/tls.js';
 
 let shared: TestDatabase;
 beforeAll(async () => {
@@ -74,28 +72,9 @@ describe('TLS served by the service itself', () => {
   let port: number;
   let certFile: string;
   beforeAll(async () => {
-    const dir = testDataDir();
-    certFile = path.join(dir, 'cert.pem');
-    const keyFile = path.join(dir, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
+    const certificate = selfSignedCertificate();
+    certFile = certificate.certFile;
+    const keyFile = certificate.keyFile;
     t = await buildTestApp({
       database: shared.database,
       env: { APP_ENV: 'production', TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile },
