@@ -27,13 +27,17 @@ import type { Database } from './db/database.js';
 import type { MailDelivery } from './email/delivery.js';
 import { createMailer } from './email/mailer.js';
 import routedPaths from './http/api-paths.js';
-import authGate from './http/auth-gate.js';
+import authGate, { tokenClaims } from './http/auth-gate.js';
 import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/body-deadline.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
 import { AccessLogController, deferredChildLogger } from './http/logger.js';
 import { answerMalformedRequest } from './http/malformed-request.js';
-import { createMemoryStore, createRedisStore } from './http/rate-limit-store.js';
+import {
+  createMemoryStore,
+  createRedisStore,
+  type RateLimitStore,
+} from './http/rate-limit-store.js';
 import rateLimits from './http/rate-limits.js';
 import sameOrigin from './http/same-origin.js';
 import securityHeaders from './http/security-headers.js';
@@ -61,13 +65,23 @@ export interface AppDependencies {
   database: Database;
   logger: Logger;
   now: () => Date;
+  /** Where the rate limits and throttles count (createRateLimitStore); the app closes it. */
+  counters: RateLimitStore;
   /** Waits; sign-in throttling slows attempts with it. */
   pause: (ms: number) => Promise<void>;
   webRoot: string;
 }
 
 /** Assembles the service from its parts; listening and shutdown belong to the caller. */
-export async function buildApp({ config, database, logger, now, pause, webRoot }: AppDependencies) {
+export async function buildApp({
+  config,
+  database,
+  counters,
+  logger,
+  now,
+  pause,
+  webRoot,
+}: AppDependencies) {
   const app = Fastify({
     loggerInstance: logger,
     logController: new AccessLogController(),
@@ -112,9 +126,6 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   if (!config.isDevelopmentLike) {
     await app.register(httpsRedirect, { publicBaseUrl: config.publicBaseUrl });
   }
-  const counters = config.redisUrl
-    ? createRedisStore(await connectRedis(config.redisUrl, logger))
-    : createMemoryStore(now);
   const audit = createAuditService({
     now,
     chainKey: auditChainKey(config.secrets.AUDIT_CHAIN_KEY),
@@ -123,15 +134,18 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
   app.decorate('mailDelivery', mailer.delivery);
   app.addHook('onReady', async () => mailer.delivery.start());
   app.addHook('onClose', () => mailer.delivery.stop());
-  await app.register(rateLimits, { store: counters });
   // No parsing hook: only the gate reads a cookie, and it parses the header when there is one.
   await app.register(fastifyCookie, { hook: false });
-  await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
-  await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
-  await app.register(authGate, {
-    authenticate: (token) => auth.authenticate(token),
+  // The gate in three steps, in this order: whose token it is (no database), the rate limits
+  // (signed-in traffic counted per user, decisions.md §2), then the session checked and admitted.
+  await app.register(tokenClaims, {
+    verifyToken: (token) => auth.verifyToken(token),
     cookieName: sessionCookieName(!config.isDevelopmentLike),
   });
+  await app.register(rateLimits, { store: counters });
+  await app.register(authGate, { confirm: (claims) => auth.confirm(claims) });
+  await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
   // Before any route: it attaches its check to each state-changing route as the route is added.
   await app.register(sameOrigin, { publicBaseUrl: config.publicBaseUrl });
   await app.register(errorHandler);
@@ -187,6 +201,17 @@ export async function buildApp({ config, database, logger, now, pause, webRoot }
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** Counters shared by every instance in Redis where REDIS_URL is set, else in this process. */
+export async function createRateLimitStore(
+  config: Config,
+  now: () => Date,
+  logger: Logger,
+): Promise<RateLimitStore> {
+  return config.redisUrl
+    ? createRedisStore(await connectRedis(config.redisUrl, logger))
+    : createMemoryStore(now);
+}
 
 /** Loaded only when REDIS_URL is set: an instance without Redis carries no client. */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {

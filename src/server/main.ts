@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { buildApp, DEFAULT_WEB_ROOT } from './app.js';
+import { buildApp, createRateLimitStore, DEFAULT_WEB_ROOT } from './app.js';
 import { createAuditService, sealCutoverOnUpgrade } from './audit/audit.service.js';
 import { auditChainKey } from './audit/audit-chain.js';
 import { createSuperAdmin, ensureDevelopmentAccounts } from './auth/provisioning.js';
@@ -63,6 +63,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config,
     database,
+    counters: await createRateLimitStore(config, now, logger),
     logger,
     now,
     pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -1,10 +1,16 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { type App, buildApp, DEFAULT_WEB_ROOT } from '../../src/server/app.js';
+import {
+  type App,
+  buildApp,
+  createRateLimitStore,
+  DEFAULT_WEB_ROOT,
+} from '../../src/server/app.js';
 import { claimsOf } from '../../src/server/auth/auth.service.js';
 import { createSessionTokens } from '../../src/server/auth/session-token.js';
 import type { Config } from '../../src/server/config/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { createLogger } from '../../src/server/http/logger.js';
+import type { RateLimitStore } from '../../src/server/http/rate-limit-store.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { uniqueClientAddress } from './clients.js';
 import { testConfig } from './config.js';
@@ -38,6 +44,12 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
+  /**
+   * Where limits count: by default as the service counts (in memory, or Redis with REDIS_URL).
+   * Suites that send hundreds of requests as one user to test something else pass
+   * `uncountedStore()`, as `requestAs` gives each request an address of its own.
+   */
+  counters?: RateLimitStore;
   env?: Record<string, string | undefined>;
   /** Reuse a database (and leave it open on close). */
   database?: Database;
@@ -56,7 +68,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logs = captureLogs();
   const now = options.now ?? (() => new Date());
   const pauses: number[] = [];
+  const logger = createLogger('debug', logs.stream);
   const app = await buildApp({
+    counters: options.counters ?? (await createRateLimitStore(config, now, logger)),
     pause:
       options.pause ??
       (async (ms) => {
@@ -64,7 +78,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       }),
     config,
     database,
-    logger: createLogger('debug', logs.stream),
+    logger,
     now,
     webRoot: DEFAULT_WEB_ROOT,
   });
@@ -105,4 +119,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await owned?.dispose();
     },
   };
+}
+
+/** A store that counts nothing: every limit stays open (for suites about something else). */
+export function uncountedStore(): RateLimitStore {
+  return { hit: () => ({ count: 0, resetInMs: 60_000 }), close: async () => undefined };
 }

@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createBroker, createUser } from '../helpers/factories.js';
 
 let shared: TestDatabase;
 let clock = Date.now();
@@ -16,6 +17,13 @@ const freshAddress = () => `203.0.${randomInt(0, 250)}.${randomInt(1, 250)}`;
 async function appWith(env: Record<string, string> = {}): Promise<TestApp> {
   return buildTestApp({ database: shared.database, env, now: () => new Date(clock) });
 }
+
+/** An authentication attempt that fails (400) and costs the 10-a-minute allowance of /api/auth/*. */
+const AUTH_ATTEMPT = {
+  method: 'POST',
+  url: '/api/auth/reset-password',
+  payload: { token: 'not-a-token', password: 'a new passphrase of some length' },
+} as const;
 
 async function exhaust(t: TestApp, times: number, request: InjectOptions) {
   const statuses: number[] = [];
@@ -53,14 +61,95 @@ describe('rate limits (service-spec §8)', () => {
     expect((await t.app.inject({ url: '/api/health/live', remoteAddress })).statusCode).toBe(200);
   });
 
-  it('allow 10 requests a minute to /api/auth/*', async () => {
+  it('allow 10 authentication attempts a minute under /api/auth/*', async () => {
     const remoteAddress = freshAddress();
-    expect(new Set(await exhaust(t, 10, { url: '/api/auth/session', remoteAddress }))).toEqual(
-      new Set([200]),
-    );
-    expect((await t.app.inject({ url: '/api/auth/session', remoteAddress })).statusCode).toBe(429);
+    const attempt: InjectOptions = { ...AUTH_ATTEMPT, remoteAddress };
+    expect(new Set(await exhaust(t, 10, attempt))).toEqual(new Set([400]));
+    expect((await t.app.inject(attempt)).statusCode).toBe(429);
     clock += 60_000;
-    expect((await t.app.inject({ url: '/api/auth/session', remoteAddress })).statusCode).toBe(200);
+    expect((await t.app.inject(attempt)).statusCode).toBe(400);
+  });
+
+  it('never count reading one’s own session as an authentication attempt (decisions.md §2)', async () => {
+    const user = await createUser(shared.database);
+    const authorization = `Bearer ${await t.tokenFor(user)}`;
+    const remoteAddress = freshAddress();
+    // Thirty page loads in a minute, each reading the session: every one answered, signed in.
+    for (let load = 0; load < 30; load += 1) {
+      const response = await t.app.inject({
+        url: '/api/auth/session',
+        headers: { authorization },
+        remoteAddress,
+      });
+      expect(response.statusCode, `load ${load + 1}`).toBe(200);
+      expect(response.json().user?.id).toBe(user.id);
+    }
+    // And the address still has its whole sign-in allowance.
+    const signIns = await exhaust(t, 5, {
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email: 'nobody@example.ie', password: 'wrong password' },
+      remoteAddress,
+    });
+    expect(new Set(signIns)).toEqual(new Set([401]));
+  });
+
+  it('count signed-in traffic per user: one user’s 101st request is refused, a colleague at the same address goes on', async () => {
+    const brokerId = await createBroker(shared.database);
+    const [busy, colleague] = await Promise.all([
+      createUser(shared.database, { brokerId, role: 'BrokerUser' }),
+      createUser(shared.database, { brokerId, role: 'BrokerUser' }),
+    ]);
+    const office = freshAddress();
+    const as = async (user: typeof busy): Promise<InjectOptions> => ({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${await t.tokenFor(user)}` },
+      remoteAddress: office,
+    });
+    // Reading one's own session, as every page load does, uses none of the allowance.
+    const sessionReads = await exhaust(t, 120, {
+      ...(await as(busy)),
+      url: '/api/auth/session',
+    });
+    expect(new Set(sessionReads)).toEqual(new Set([200]));
+    expect(new Set(await exhaust(t, 100, await as(busy)))).toEqual(new Set([200]));
+    const refused = await t.app.inject(await as(busy));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: 'Too many requests' });
+    expect((await t.app.inject(await as(colleague))).statusCode).toBe(200);
+    clock += 60_000;
+    expect((await t.app.inject(await as(busy))).statusCode).toBe(200);
+  });
+
+  it('hold signed-in traffic from one address to an office-sized 1,000 a minute', async () => {
+    const brokerId = await createBroker(shared.database);
+    const office = freshAddress();
+    const colleagues = await Promise.all(
+      Array.from({ length: 11 }, () =>
+        createUser(shared.database, { brokerId, role: 'BrokerUser' }),
+      ),
+    );
+    const statuses: number[] = [];
+    for (const colleague of colleagues) {
+      const request = {
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${await t.tokenFor(colleague)}` },
+        remoteAddress: office,
+      };
+      statuses.push(...(await exhaust(t, 91, request)));
+    }
+    // 11 × 91 = 1,001: each colleague stays under their own 100, the address reaches its 1,000.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1_000);
+    expect(statuses.at(-1)).toBe(429);
+    // Anonymous traffic from elsewhere is untouched, and a token alone never lifts the anonymous
+    // limit of 100: one that does not verify is counted as anonymous.
+    const forged = await exhaust(t, 101, {
+      url: '/api/schemes',
+      headers: { authorization: 'Bearer not.a.token' },
+      remoteAddress: freshAddress(),
+    });
+    expect(forged.slice(0, 100)).toEqual(Array(100).fill(401));
+    expect(forged[100]).toBe(429);
   });
 
   it('allow 5 sign-in attempts a minute, on both sign-in paths together', async () => {
@@ -125,14 +214,13 @@ describe('clients on IPv6', () => {
 
   const freshPrefix = () =>
     `2001:db8:${randomInt(0, 0xffff).toString(16)}:${randomInt(0, 0xfffe).toString(16)}`;
-  const session = (remoteAddress: string) =>
-    t.app.inject({ url: '/api/auth/session', remoteAddress });
+  const session = (remoteAddress: string) => t.app.inject({ ...AUTH_ATTEMPT, remoteAddress });
 
   it('share one allowance across the addresses of one /64', async () => {
     const prefix = freshPrefix();
     const sameNetwork = [`${prefix}::1`, `${prefix}:ffff:ffff:ffff:fffe`, `${prefix}:0:0:0:2`];
     for (let i = 0; i < 10; i += 1) {
-      expect((await session(sameNetwork[i % 3] as string)).statusCode).toBe(200);
+      expect((await session(sameNetwork[i % 3] as string)).statusCode).toBe(400);
     }
     expect((await session(`${prefix.toUpperCase()}::abcd`)).statusCode).toBe(429);
   });
@@ -143,7 +231,7 @@ describe('clients on IPv6', () => {
     expect((await session(`${prefix}::99`)).statusCode).toBe(429);
     const [, , third = '0', fourth = '0'] = prefix.split(':');
     const neighbour = `2001:db8:${third}:${(Number.parseInt(fourth, 16) + 1).toString(16)}::1`;
-    expect((await session(neighbour)).statusCode).toBe(200);
+    expect((await session(neighbour)).statusCode).toBe(400);
   });
 
   it('count an IPv4 address written as IPv6 as that one IPv4 address', async () => {
@@ -152,7 +240,7 @@ describe('clients on IPv6', () => {
     expect((await session(address)).statusCode).toBe(429);
     const [a, b, c, d] = address.split('.').map(Number) as [number, number, number, number];
     const neighbour = `::ffff:${a}.${b}.${c}.${d === 250 ? 249 : d + 1}`;
-    expect((await session(neighbour)).statusCode).toBe(200);
+    expect((await session(neighbour)).statusCode).toBe(400);
   });
 });
 
@@ -162,13 +250,13 @@ describe('behind a trusted proxy', () => {
     try {
       const via = (forwardedFor: string) =>
         t.app.inject({
-          url: '/api/auth/session',
+          ...AUTH_ATTEMPT,
           remoteAddress: '10.0.0.5',
           headers: { 'x-forwarded-for': forwardedFor },
         });
       for (let i = 0; i < 10; i += 1) await via('192.0.2.10');
       expect((await via('192.0.2.10')).statusCode).toBe(429);
-      expect((await via('192.0.2.11')).statusCode).toBe(200);
+      expect((await via('192.0.2.11')).statusCode).toBe(400);
       // A client-supplied entry to the left of the real one changes nothing.
       expect((await via('192.0.2.99, 192.0.2.10')).statusCode).toBe(429);
       expect((await via('192.0.2.10, 10.0.0.9')).statusCode).toBe(429);
@@ -203,17 +291,14 @@ describe.runIf(process.env.REDIS_URL)('with REDIS_URL', () => {
     ];
     try {
       const remoteAddress = freshAddress();
+      const attempt = { ...AUTH_ATTEMPT, remoteAddress };
       const statuses = [
-        ...(await exhaust(first, 6, { url: '/api/auth/session', remoteAddress })),
-        ...(await exhaust(second, 4, { url: '/api/auth/session', remoteAddress })),
+        ...(await exhaust(first, 6, attempt)),
+        ...(await exhaust(second, 4, attempt)),
       ];
-      expect(new Set(statuses)).toEqual(new Set([200]));
-      expect((await first.app.inject({ url: '/api/auth/session', remoteAddress })).statusCode).toBe(
-        429,
-      );
-      expect(
-        (await second.app.inject({ url: '/api/auth/session', remoteAddress })).statusCode,
-      ).toBe(429);
+      expect(new Set(statuses)).toEqual(new Set([400]));
+      expect((await first.app.inject(attempt)).statusCode).toBe(429);
+      expect((await second.app.inject(attempt)).statusCode).toBe(429);
     } finally {
       await first.app.close();
       await second.app.close();

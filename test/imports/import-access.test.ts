@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../src/server/db/schema.js';
 import { ROLES, type Role } from '../../src/server/tenancy/roles.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';
 import {
@@ -34,7 +34,8 @@ let actors: Record<Role, UserRow>;
 let targets: Record<Scope, { schemeId: string; admin: UserRow }>;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // Hundreds of requests as one user, about something else than rate limits.
+  t = await buildTestApp({ counters: uncountedStore() });
   const tenantA = await createBroker(t.database, 'Tenant A');
   const tenantB = await createBroker(t.database, 'Tenant B');
   const [a1, a2, b1] = [

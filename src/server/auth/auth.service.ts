@@ -91,10 +91,17 @@ export function createAuthService({
       return { ok: true, user: sessionUserOf(user), token: await tokens.issue(claimsOf(user)) };
     },
 
-    /** The session behind a token, or null when the token or its user no longer holds. */
-    async authenticate(token: string): Promise<AuthenticatedSession | null> {
-      const session = await tokens.verify(token);
-      if (!session) return null;
+    /**
+     * The claims of a token whose signature, algorithm and times hold, without reading the
+     * database: enough to say whose request it is (the rate limits count signed-in traffic per
+     * user), not yet that the session still holds.
+     */
+    verifyToken(token: string): Promise<VerifiedSession | null> {
+      return tokens.verify(token);
+    },
+
+    /** The session behind verified claims, or null when its user no longer holds (one read). */
+    async confirm(session: VerifiedSession): Promise<AuthenticatedSession | null> {
       const user = await findUserById(database, session.userId);
       if (!usable(user)) return null;
       const current = claimsOf(user);

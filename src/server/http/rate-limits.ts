@@ -13,36 +13,75 @@ interface RateLimit {
   name: string;
   max: number;
   windowMs: number;
+  /** Whom it counts: the client address (IPv6 by its /64), or the signed-in user. */
+  per: 'client' | 'user';
   appliesTo(request: FastifyRequest, routed: RoutedPath): boolean;
 }
 
 const MINUTE = 60_000;
 const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentials']);
+/**
+ * Under /api/auth/ but no authentication attempt (decisions.md §2): reading one's own session, on
+ * every page load, and signing out must never cost the allowance that guards sign-in.
+ */
+const SESSION_READ = '/api/auth/session';
+const NOT_ATTEMPTS = new Set([SESSION_READ, '/api/auth/signout']);
+
+const signedIn = (request: FastifyRequest) => request.tokenClaims !== null;
 
 /**
- * service-spec §8, per client (clientKey). A request counts against every limit that covers it:
- * a sign-in uses up the general, the auth and the sign-in allowance at once. Each limit matches
- * the method and the path the router routes (api-paths.ts): a routed request by its route's
- * pattern, so no form of the request target can reach the sign-in handler uncounted.
+ * service-spec §8, as decisions.md §2 reads it. A request counts against every limit that covers
+ * it: a sign-in uses up the general, the auth and the sign-in allowance at once. Anonymous traffic
+ * is counted per client address. A broker's whole office often shares one public address, so
+ * signed-in traffic (a correctly signed token) is counted per user, under a per-address ceiling
+ * sized for an office. Each limit matches the method and the path the router routes
+ * (api-paths.ts): a routed request by its route's pattern, so no form of the request target can
+ * reach the sign-in handler uncounted.
  */
 export const RATE_LIMITS: readonly RateLimit[] = [
-  { name: 'api', max: 100, windowMs: MINUTE, appliesTo: (_request, routed) => routed.api },
+  {
+    name: 'api',
+    max: 100,
+    windowMs: MINUTE,
+    per: 'client',
+    appliesTo: (request, routed) => routed.api && !signedIn(request),
+  },
+  {
+    name: 'api-user',
+    max: 100,
+    windowMs: MINUTE,
+    per: 'user',
+    // Every page load reads the session, and that read is the gate's own check answered as it
+    // stands: counted against the person, page loads alone would use up their allowance.
+    appliesTo: (request, routed) => routed.api && signedIn(request) && routed.path !== SESSION_READ,
+  },
+  {
+    name: 'api-office',
+    max: 1_000,
+    windowMs: MINUTE,
+    per: 'client',
+    appliesTo: (request, routed) => routed.api && signedIn(request),
+  },
   {
     name: 'auth',
     max: 10,
     windowMs: MINUTE,
-    appliesTo: (_request, routed) => routed.path.startsWith('/api/auth/'),
+    per: 'client',
+    appliesTo: (_request, routed) =>
+      routed.path.startsWith('/api/auth/') && !NOT_ATTEMPTS.has(routed.path),
   },
   {
     name: 'signin',
     max: 5,
     windowMs: MINUTE,
+    per: 'client',
     appliesTo: (request, routed) => request.method === 'POST' && SIGN_IN_PATHS.has(routed.path),
   },
   {
     name: 'forgot-password',
     max: 3,
     windowMs: 5 * MINUTE,
+    per: 'client',
     appliesTo: (request, routed) =>
       request.method === 'POST' && routed.path === '/api/auth/forgot-password',
   },
@@ -137,9 +176,12 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) 
       return;
     }
     const client = clientKey(request.ip);
+    const user = request.tokenClaims?.userId;
     let counts: Array<WindowCount | Promise<WindowCount>>;
     try {
-      counts = limits.map((limit) => store.hit(`${limit.name}:${client}`, limit.windowMs));
+      counts = limits.map((limit) =>
+        store.hit(`${limit.name}:${limit.per === 'user' ? user : client}`, limit.windowMs),
+      );
     } catch (error) {
       admitUncounted(request, done, error);
       return;
@@ -156,4 +198,4 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) 
   app.addHook('onClose', () => store.close());
 };
 
-export default fp(rateLimits, { name: 'rate-limits' });
+export default fp(rateLimits, { name: 'rate-limits', dependencies: ['token-claims'] });

@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Credentials, DEV_ACCOUNTS } from '../helpers/built-server.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
+import {
+  browserSuiteSkipReason,
+  JOURNEY_TIMEOUT,
+  see,
+  settled,
+  signInThroughForm,
+  useE2e,
+} from '../helpers/e2e.js';
+
+/**
+ * Issue 21, item 1: nobody is signed out by using the product. Every full page load reads the
+ * session; that read once counted against the 10-a-minute limit of /api/auth/*, so the 11th load
+ * in a minute sent a signed-in person to the sign-in page, and a whole office behind one public
+ * address met that at once. Signed-in traffic is now counted per user under an office-sized
+ * ceiling per address (decisions.md §2), and a refusal reads "try again shortly", never
+ * "signed out".
+ */
+describe.skipIf(browserSuiteSkipReason)(
+  'a working day in an office behind one address',
+  { timeout: JOURNEY_TIMEOUT * 2 },
+  () => {
+    const e2e = useE2e('office');
+    const password = 'Shannon-Ferry-Lantern-5520';
+    const staff: Credentials[] = Array.from({ length: 21 }, (_, index) => ({
+      email: `staff${index + 1}@moy-valley-meats.example.ie`,
+      password,
+    }));
+    let employerId = '';
+
+    beforeAll(async () => {
+      const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
+      ({ id: employerId } = await broker.call<{ id: string }>('POST', '/api/employers', {
+        name: 'Moy Valley Meats Ltd',
+      }));
+      for (const [index, person] of staff.entries()) {
+        await broker.call('POST', `/api/employers/${employerId}/users`, {
+          ...person,
+          name: `Moy Valley Staff ${index + 1}`,
+          role: 'EmployerUser',
+        });
+      }
+    }, JOURNEY_TIMEOUT);
+
+    it('one person loads pages 30 times in a minute and is never sent back to sign in', async () => {
+      const { page } = await e2e.openAs(staff[20] as Credentials);
+      const home = `/employers/${employerId}`;
+      for (let load = 1; load <= 30; load += 1) {
+        await page.goto(load % 2 === 0 ? home : '/schemes');
+        await see(page.getByRole('button', { name: 'Sign out' }), `signed in at load ${load}`);
+        expect(new URL(page.url()).pathname, `load ${load}`).not.toBe('/signin');
+      }
+      await settled(page);
+    });
+
+    it('twenty people behind one address work at once, and none is sent back to sign in', async () => {
+      const office = uniqueClientAddress();
+      // Each signed in earlier in the day (the sign-in limit of 5 a minute per address is the
+      // spec's), then they all work from the office's one public address.
+      const pages = [];
+      for (const person of staff.slice(0, 20)) {
+        const watched = await e2e.open();
+        await signInThroughForm(watched.page, person);
+        await watched.context.setExtraHTTPHeaders({ 'x-forwarded-for': office });
+        pages.push(watched.page);
+      }
+      for (let round = 1; round <= 3; round += 1) {
+        await Promise.all(
+          pages.map(async (page, index) => {
+            await page.reload();
+            await see(
+              page.getByRole('button', { name: 'Sign out' }),
+              `person ${index + 1} signed in, round ${round}`,
+            );
+            expect(new URL(page.url()).pathname).not.toBe('/signin');
+          }),
+        );
+      }
+    });
+  },
+);
