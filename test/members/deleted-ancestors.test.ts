@@ -268,7 +268,7 @@ describe.each(ANCESTORS)('everything under a deleted $ancestor', ({ ancestor, wh
       [w.payroll, 'GET', fundsUrl],
       [w.self, 'GET', fundsUrl],
       [w.consultant, 'PATCH', `/api/funds/${w.fundId}`, { closed: true }],
-      [w.hr, 'PATCH', `/api/funds/${w.fundId}`, { name: 'Renamed' }],
+      [w.consultant, 'PATCH', `/api/funds/${w.fundId}`, { name: 'Renamed' }],
     ]);
     expect(answers).toEqual(allNotFound(answers));
     // A new fund answers as it would for a scheme that never existed.

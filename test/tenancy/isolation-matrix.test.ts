@@ -98,6 +98,10 @@ const SCHEME_CHILD_CREATORS = only({
   EmployerAdmin: EMPLOYER_PARENT,
 });
 
+/** The funds a scheme offers are the broker's (decisions.md §3): employer roles only read them. */
+const FUND_MANAGERS = only({ BrokerAdmin: TENANT_REACH, BrokerUser: TENANT_REACH });
+const FUND_CREATORS = only({ BrokerAdmin: TENANT_PARENT, BrokerUser: TENANT_PARENT });
+
 const ROUTES: Record<string, RouteCase> = {
   'POST /api/brokers': {
     request: () => ({ method: 'POST', url: '/api/brokers', payload: { name: 'New Brokers' } }),
@@ -331,7 +335,7 @@ const ROUTES: Record<string, RouteCase> = {
       url: `/api/schemes/${target.schemeId}/funds`,
       payload: { name: fresh.name() },
     }),
-    expected: SCHEME_CHILD_CREATORS,
+    expected: FUND_CREATORS,
   },
   'PATCH /api/funds/{id}': {
     request: (target) => ({
@@ -339,7 +343,7 @@ const ROUTES: Record<string, RouteCase> = {
       url: `/api/funds/${target.fundId}`,
       payload: { isin: 'IE00B4L5Y983' },
     }),
-    expected: MEMBER_WRITERS,
+    expected: FUND_MANAGERS,
   },
   'GET /api/members/{id}/fund-choices': {
     request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/fund-choices` }),

@@ -5,9 +5,17 @@ import type { SessionUser } from '../api/types';
  * API refuses anything else anyway; these only keep controls a role cannot use off the page.
  */
 
-/** Change a scheme, its funds and members, record contributions, import CSV files. */
+/** Rename a scheme, change its members, record contributions, import CSV files. */
 export function canManageScheme(user: SessionUser): boolean {
   return user.role === 'BrokerAdmin' || user.role === 'BrokerUser' || user.role === 'EmployerAdmin';
+}
+
+/**
+ * The broker's own decisions about a scheme: its type (never once it has members, which the API
+ * checks) and the funds it offers, the trustees' investment decision. Employer roles read them.
+ */
+export function canSetSchemeTerms(user: SessionUser): boolean {
+  return user.role === 'BrokerAdmin' || user.role === 'BrokerUser';
 }
 
 /** Soft-delete schemes and members. */

@@ -63,14 +63,18 @@ export interface FundsServiceDeps {
 
 /**
  * A scheme's funds and each member's choice among them (domain.md). Funds are set up by
- * BrokerUsers and up and by the scheme's EmployerAdmin. A Member changes their own choice;
+ * BrokerUsers and up. A Member changes their own choice;
  * BrokerUsers and up and the EmployerAdmin change any within reach. Every choice is kept.
  */
 export function createFundsService({ database, audit, now }: FundsServiceDeps) {
   const reads = createPlatformReadLog(audit);
 
+  /**
+   * The funds a scheme offers are the trustees' investment decision (decisions.md §3): set up by
+   * BrokerUsers and up; employer roles read them, and a Member chooses among them.
+   */
   function requireFundWriter(actor: ActorContext): TenantActor {
-    requireRole(actor, 'EmployerAdmin');
+    requireRole(actor, 'BrokerUser');
     return requireTenantActor(actor);
   }
 

@@ -3,10 +3,11 @@ import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
-import { employers, type SCHEME_TYPES, schemes } from '../../db/schema.js';
-import { withActor } from '../../db/with-actor.js';
+import { employers, members, type SCHEME_TYPES, schemes } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
-import type { ActorContext } from '../../tenancy/actor.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import {
   requireParent,
   requireReach,
@@ -130,6 +131,9 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
       const tenantActor = requireTenantActor(actor);
       return withActor(database, tenantActor, async (tx) => {
         const existing = requireReach(tenantActor, await findScheme(tx, id));
+        if (change.type !== undefined && change.type !== existing.type) {
+          await requireTypeChangeable(tx, tenantActor, existing);
+        }
         const [row] = await tx
           .update(schemes)
           .set({ ...change, updatedAt: now() })
@@ -173,3 +177,27 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
 }
 
 export type SchemesService = ReturnType<typeof createSchemesService>;
+
+/**
+ * decisions.md §3: an employer's administrator renames their schemes; what kind of scheme it is
+ * (DB, DC, PRSA, RAC) is the broker's to set, and never changes once members belong to it, since
+ * their contributions, benefits and governance duties follow from it. Deleted members count too:
+ * their records are kept under the scheme as it was.
+ */
+async function requireTypeChangeable(tx: Transaction, actor: TenantActor, scheme: SchemeRow) {
+  requireRole(actor, 'BrokerUser');
+  const [member] = await tx
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.brokerId, scheme.brokerId), eq(members.schemeId, scheme.id)))
+    .limit(1);
+  if (member) {
+    throw new ValidationError([
+      {
+        path: 'type',
+        code: 'scheme_has_members',
+        message: "A scheme's type cannot change once it has members",
+      },
+    ]);
+  }
+}

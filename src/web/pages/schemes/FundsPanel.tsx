@@ -9,7 +9,7 @@ import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
-import { canManageScheme } from '../../components/permissions';
+import { canSetSchemeTerms } from '../../components/permissions';
 
 /** Every list of a scheme's funds sits under this key, so one change refreshes them all. */
 export const schemeFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds'] as const;
@@ -31,7 +31,7 @@ const bodyOf = (values: FundFormValues) => ({
 export function FundsPanel({ scheme }: { scheme: Scheme }) {
   const { user } = useSignedIn();
   const client = useQueryClient();
-  const manage = canManageScheme(user);
+  const manage = canSetSchemeTerms(user);
   const [renaming, setRenaming] = useState<Fund | null>(null);
   const [closing, setClosing] = useState<Fund | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: schemeFundsKey(scheme.id) });

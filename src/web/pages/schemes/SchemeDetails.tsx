@@ -22,7 +22,7 @@ import type { Employer, Scheme, SchemeType } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { showApiErrors } from '../../components/forms';
-import { canDelete, canManageScheme } from '../../components/permissions';
+import { canDelete, canManageScheme, canSetSchemeTerms } from '../../components/permissions';
 import { formatDate } from '../../format';
 import { schemeKey } from './SchemeQueries';
 
@@ -106,7 +106,7 @@ export function SchemeDetails({ scheme }: { scheme: Scheme }) {
         title="Edit scheme"
         centered
       >
-        <SchemeForm scheme={scheme} onDone={edit.close} />
+        <SchemeForm scheme={scheme} canSetType={canSetSchemeTerms(user)} onDone={edit.close} />
       </Modal>
       <ConfirmModal
         opened={deleting}
@@ -124,7 +124,16 @@ export function SchemeDetails({ scheme }: { scheme: Scheme }) {
   );
 }
 
-function SchemeForm({ scheme, onDone }: { scheme: Scheme; onDone: () => void }) {
+function SchemeForm({
+  scheme,
+  canSetType,
+  onDone,
+}: {
+  scheme: Scheme;
+  /** Employer roles rename a scheme; its type is the broker's (decisions.md §3). */
+  canSetType: boolean;
+  onDone: () => void;
+}) {
   const client = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm({
@@ -160,12 +169,15 @@ function SchemeForm({ scheme, onDone }: { scheme: Scheme; onDone: () => void }) 
           </Alert>
         )}
         <TextInput label="Scheme name" required {...form.getInputProps('name')} />
-        <Select
-          label="Scheme type"
-          data={SCHEME_TYPE_OPTIONS}
-          allowDeselect={false}
-          {...form.getInputProps('type')}
-        />
+        {canSetType && (
+          <Select
+            label="Scheme type"
+            description="Cannot change once the scheme has members"
+            data={SCHEME_TYPE_OPTIONS}
+            allowDeselect={false}
+            {...form.getInputProps('type')}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             Cancel
