@@ -27,6 +27,16 @@ describe.skipIf(browserSuiteSkipReason)(
 
       await signInThroughForm(page, DEV_ACCOUNTS.brokerAdmin);
       expect(new URL(page.url()).pathname).toBe('/dashboard');
+      // A fresh load: the keyboard's first stop skips the header and navigation to the page.
+      await page.reload();
+      await see(page.getByRole('button', { name: 'Sign out' }));
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      const focused = (element: ReturnType<typeof page.locator>) =>
+        element.evaluate((node) => node === node.ownerDocument.activeElement);
+      await expect.poll(() => focused(skip)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page.locator('#main-content'))).toBe(true);
       const navigation = page.getByRole('navigation', { name: 'Main' });
       for (const item of ['Dashboard', 'Employers', 'Schemes', 'Users', 'Audit log']) {
         await see(navigation.getByRole('link', { name: item }));

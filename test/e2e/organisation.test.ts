@@ -113,11 +113,9 @@ describe.skipIf(browserSuiteSkipReason)(
       await field(newScheme, 'Scheme type').selectOption('DC');
       await newScheme.getByRole('button', { name: 'Create scheme' }).click();
       await seeNo(newScheme, 'the new-scheme dialog');
-      await page
-        .getByRole('table', { name: `Schemes of ${employer}` })
-        .getByRole('link', { name: scheme })
-        .click();
+      // Creating a scheme opens it, as creating the employer opened the employer.
       await see(pageHeading(page, scheme));
+      await page.waitForURL((url) => url.pathname.startsWith('/schemes/'));
       const schemeId = new URL(page.url()).pathname.split('/')[2] ?? '';
       // The funds a member chooses between later; not this journey's subject, so seeded.
       for (const name of funds)

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, NativeSelect, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api } from '../api/client';
 import type { Scheme } from '../api/types';
@@ -61,6 +62,7 @@ function NewSchemeForm({
   onClose: () => void;
 }) {
   const client = useQueryClient();
+  const navigate = useNavigate();
   const employers = useAllEmployers(employerId === undefined);
   const form = useForm<SchemeValues>({
     initialValues: { name: '', type: '', employerId: employerId ?? suggestedEmployerId },
@@ -72,6 +74,9 @@ function NewSchemeForm({
     await client.invalidateQueries({ queryKey: ['dashboard'] });
     notifySuccess(`Scheme “${scheme.name}” created.`);
     onClose();
+    // Straight on to the new scheme, as creating an employer opens the employer: its members and
+    // funds are the next things to set up.
+    await navigate({ to: '/schemes/$schemeId', params: { schemeId: scheme.id } });
   });
   return (
     <form onSubmit={submit} noValidate>

@@ -14,6 +14,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
 import { signInSearch } from '../auth/return-path';
 import { useSession, useSignOut } from '../auth/session';
+import classes from './AppLayout.module.css';
 import { navigationFor } from './navigation';
 
 /** The frame of every signed-in page; without a session it sends the visitor to sign in. */
@@ -43,45 +44,57 @@ export function AppLayout() {
   const { account } = session.data;
 
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
-            <Title order={1} size="h3">
-              Pension Admin
-            </Title>
+    <>
+      {/* The first stop of the keyboard: past the header and navigation to the page (WCAG 2.4.1). */}
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to content
+      </a>
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        padding="md"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between">
+            <Group>
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="Menu"
+              />
+              <Title order={1} size="h3">
+                Pension Admin
+              </Title>
+            </Group>
+            <Group gap="sm">
+              <Text size="sm" visibleFrom="sm">
+                {account.name} · {account.role}
+              </Text>
+              <Button variant="default" size="xs" onClick={signOut}>
+                Sign out
+              </Button>
+            </Group>
           </Group>
-          <Group gap="sm">
-            <Text size="sm" visibleFrom="sm">
-              {account.name} · {account.role}
-            </Text>
-            <Button variant="default" size="xs" onClick={signOut}>
-              Sign out
-            </Button>
-          </Group>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" component="nav" aria-label="Main">
-        {navigationFor(session.data).map((item) => (
-          <NavLink
-            key={item.to}
-            component={Link}
-            to={item.to}
-            label={item.label}
-            active={path === item.to || path.startsWith(`${item.to}/`)}
-            onClick={close}
-          />
-        ))}
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+        </AppShell.Header>
+        <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+          {navigationFor(session.data).map((item) => (
+            <NavLink
+              key={item.to}
+              component={Link}
+              to={item.to}
+              label={item.label}
+              active={path === item.to || path.startsWith(`${item.to}/`)}
+              onClick={close}
+            />
+          ))}
+        </AppShell.Navbar>
+        <AppShell.Main id="main-content" tabIndex={-1}>
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+    </>
   );
 }
 

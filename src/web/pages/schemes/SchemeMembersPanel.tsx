@@ -53,8 +53,8 @@ const columns: Column<Member>[] = [
     render: (member) => <MemberStatusBadge status={member.status} />,
     sortValue: (member) => member.status,
   },
-  // The number itself is only ever shown through the audited reveal on the member's page.
-  { key: 'pps', header: 'PPS number', render: () => 'On file' },
+  // No PPS number column: every row would say the same, and the number itself is only ever
+  // shown through the audited reveal on the member's page.
 ];
 
 /**
