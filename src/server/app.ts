@@ -16,6 +16,7 @@ import { auditChainKey } from './audit/audit-chain.js';
 import { createAccountThrottle } from './auth/account-throttle.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
+import { createInvitationsService } from './auth/invitations.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
 import { createPasswordResetService } from './auth/password-reset.service.js';
 import { createDummyHash } from './auth/passwords.js';
@@ -160,6 +161,7 @@ export async function buildApp({
   await app.register(healthRoutes, { database });
   await app.register(authRoutes, {
     auth,
+    invitations: createInvitationsService({ database, audit, counters, now }),
     throttle: createAccountThrottle(counters, pause),
     secureCookies: !config.isDevelopmentLike,
     now,

@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-router';
 import { safeReturnPath } from './auth/return-path';
 import { AppLayout } from './layout/AppLayout';
+import { AcceptInvitationPage } from './pages/auth/AcceptInvitationPage';
 import { ForgotPasswordPage } from './pages/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from './pages/auth/ResetPasswordPage';
 import { SignInPage } from './pages/auth/SignInPage';
@@ -39,6 +40,12 @@ const resetPassword = createRoute({
   component: ResetPasswordPage,
 });
 
+const acceptInvitation = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/accept-invitation',
+  component: AcceptInvitationPage,
+});
+
 /** Everything behind sign-in shares the layout, which checks the session. */
 const signedIn = createRoute({
   getParentRoute: () => rootRoute,
@@ -52,6 +59,7 @@ const routeTree = rootRoute.addChildren([
   signIn,
   forgotPassword,
   resetPassword,
+  acceptInvitation,
   signedIn.addChildren([
     createRoute({ getParentRoute: () => signedIn, path: '/', component: HomeRedirect }),
     page('/api-reference', () => import('./api-reference/ApiReferencePage'), 'ApiReferencePage'),

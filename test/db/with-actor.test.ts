@@ -1,7 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueResetToken } from '../../src/server/auth/password-reset.service.js';
+import { issueToken } from '../../src/server/auth/password-reset.service.js';
 import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
 import { rowsOf } from '../../src/server/db/database.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
@@ -102,7 +102,7 @@ async function seedEveryTenantTable(tenantId: string) {
       createdAt: at,
       updatedAt: at,
     });
-    await issueResetToken(tx, { id: user.id, brokerId: tenantId }, new Date());
+    await issueToken(tx, { id: user.id, brokerId: tenantId }, new Date(), 'reset');
     await outbox.enqueue(tx, {
       brokerId: tenantId,
       userId: user.id,

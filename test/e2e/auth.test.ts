@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type Credentials, DEV_ACCOUNTS, latestMailTo } from '../helpers/built-server.js';
+import {
+  type Credentials,
+  DEV_ACCOUNTS,
+  invitedAccount,
+  latestMailTo,
+} from '../helpers/built-server.js';
 import {
   arriveSignedOut,
   browserSuiteSkipReason,
@@ -92,7 +97,7 @@ describe.skipIf(browserSuiteSkipReason)(
         role: 'BrokerUser',
       });
       for (const role of ['EmployerAdmin', 'EmployerUser', 'Member'] as const) {
-        await broker.call('POST', `/api/employers/${employerId}/users`, {
+        await invitedAccount(e2e.server, broker, `/api/employers/${employerId}/users`, {
           ...accounts[role],
           name: `Glenbeigh ${role}`,
           role,

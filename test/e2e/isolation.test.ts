@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type Credentials, DEV_ACCOUNTS } from '../helpers/built-server.js';
+import {
+  type ApiClient,
+  type Credentials,
+  DEV_ACCOUNTS,
+  invitedAccount,
+} from '../helpers/built-server.js';
 import { browserSuiteSkipReason, JOURNEY_TIMEOUT, see, settled, useE2e } from '../helpers/e2e.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
@@ -97,12 +102,12 @@ describe.skipIf(browserSuiteSkipReason)(
         'Ballyhoura DC Scheme',
         'Tadhg Lynch',
       );
-      await ownAdmin.call('POST', `/api/employers/${own.employerId}/users`, {
+      await invitedAccount(e2e.server, ownAdmin, `/api/employers/${own.employerId}/users`, {
         ...employerAdmin,
         name: 'Inch Payroll',
         role: 'EmployerAdmin',
       });
-      await ownAdmin.call('POST', `/api/employers/${own.employerId}/users`, {
+      await invitedAccount(e2e.server, ownAdmin, `/api/employers/${own.employerId}/users`, {
         ...member,
         name: 'Eimear Daly',
         role: 'Member',

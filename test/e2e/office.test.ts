@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Credentials, DEV_ACCOUNTS } from '../helpers/built-server.js';
+import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import {
   browserSuiteSkipReason,
@@ -36,7 +36,7 @@ describe.skipIf(browserSuiteSkipReason)(
         name: 'Moy Valley Meats Ltd',
       }));
       for (const [index, person] of staff.entries()) {
-        await broker.call('POST', `/api/employers/${employerId}/users`, {
+        await invitedAccount(e2e.server, broker, `/api/employers/${employerId}/users`, {
           ...person,
           name: `Moy Valley Staff ${index + 1}`,
           role: 'EmployerUser',

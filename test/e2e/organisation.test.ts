@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, type Credentials, DEV_ACCOUNTS } from '../helpers/built-server.js';
+import {
+  type ApiClient,
+  type Credentials,
+  DEV_ACCOUNTS,
+  latestMailTo,
+} from '../helpers/built-server.js';
 import {
   browserSuiteSkipReason,
   field,
@@ -170,7 +175,11 @@ describe.skipIf(browserSuiteSkipReason)(
       await e2e.checkPage(page, 'users');
     });
 
-    /** "New account" on an employer's page, filled in as a BrokerAdmin would. */
+    /**
+     * "New account" on an employer's page, filled in as a BrokerAdmin would; the account reads
+     * "Invited" until its person opens the e-mailed link, in a browser of their own, signed out,
+     * sets their password there and is signed in.
+     */
     async function createAccount(
       page: Page,
       name: string,
@@ -187,9 +196,28 @@ describe.skipIf(browserSuiteSkipReason)(
         await field(dialog, 'Member record').fill(memberSearch);
         await page.getByRole('option', { name: new RegExp(memberSearch) }).click();
       }
-      await field(dialog, 'Password (optional)').fill(password);
-      await dialog.getByRole('button', { name: 'Create account' }).click();
+      expect(await dialog.getByLabel(/password/i).count()).toBe(0);
+      await dialog.getByRole('button', { name: 'Send invitation' }).click();
       await seeNo(dialog, 'the new-account dialog');
+      const row = await see(page.getByRole('row', { name: new RegExp(email) }));
+      await see(row.getByText('Invited', { exact: true }));
+
+      const invitation = await latestMailTo(e2e.server, email);
+      expect(invitation.subject).toBe(`${firm} invited you to Pension Administration`);
+      expect(invitation.text).toContain(employer);
+      const link = /https?:\/\/\S+\/accept-invitation#token=[\w-]+/.exec(invitation.text)?.[0];
+      const { page: invitee } = await e2e.open();
+      // The link as sent, opened where this test's server listens.
+      await invitee.goto(`/accept-invitation${new URL(link ?? '').hash}`);
+      await see(invitee.getByRole('heading', { name: 'Set your password' }));
+      await e2e.checkPage(invitee, 'accept-invitation');
+      await field(invitee, 'Password').fill(password);
+      await field(invitee, 'Password again').fill(password);
+      await invitee.getByRole('button', { name: 'Set password and sign in' }).click();
+      // Signed in at once: their home, with the menu of a signed-in person.
+      await see(invitee.getByRole('button', { name: 'Sign out' }));
+      expect(new URL(invitee.url()).pathname).not.toBe('/accept-invitation');
+      await invitee.close();
     }
 
     it('the EmployerAdmin sees their own employer and nothing of another', async () => {

@@ -18,7 +18,12 @@ export function testDataDir(): string {
 }
 
 /** Staging and production need a mail server; unless a test names one, nothing listens here. */
-const UNREACHABLE_SMTP_URL = 'smtp://127.0.0.1:9';
+export const UNREACHABLE_SMTP_URL = 'smtp://127.0.0.1:9';
+/**
+ * For suites that read what was queued: with no server to take it, every message stays in the
+ * outbox, sealed, instead of racing the mail worker that would deliver and clear it.
+ */
+export const HOLD_MAIL = { SMTP_URL: UNREACHABLE_SMTP_URL } as const;
 
 /** A config as the service would load it, for APP_ENV test unless the overrides say otherwise. */
 export function testConfig(overrides: Record<string, string | undefined> = {}): Config {

@@ -46,7 +46,8 @@ export interface UserOverrides {
   brokerId?: string;
   employerId?: string;
   email?: string;
-  status?: 'active' | 'deactivated';
+  /** 'invited': no password yet, with an invitation valid for 72 hours from now. */
+  status?: 'invited' | 'active' | 'deactivated';
   isDevelopmentAccount?: boolean;
   passwordHash?: string | null;
   /** For a Member: the member record the account sees (a new one in a new scheme by default). */
@@ -77,8 +78,12 @@ export async function createUser(
         ).id)
       : null;
   const id = createId();
-  const passwordHash =
-    overrides.passwordHash === undefined ? await hashedTestPassword() : overrides.passwordHash;
+  const invited = overrides.status === 'invited';
+  const passwordHash = invited
+    ? null
+    : overrides.passwordHash === undefined
+      ? await hashedTestPassword()
+      : overrides.passwordHash;
   const [user] = await withActor(database, platformActor(), (tx) =>
     tx
       .insert(users)
@@ -92,6 +97,7 @@ export async function createUser(
         employerId,
         memberId,
         status: overrides.status ?? 'active',
+        invitedUntil: invited ? new Date(Date.now() + 72 * 3_600_000) : null,
         isDevelopmentAccount: overrides.isDevelopmentAccount ?? false,
       })
       .returning(),

@@ -35,6 +35,13 @@ export function resetTokenIn(text: string): string {
   return match[1];
 }
 
+/** The invitation token a message's link carries (in the fragment). */
+export function invitationTokenIn(text: string): string {
+  const match = /\/accept-invitation#token=([A-Za-z0-9_-]{43})/.exec(text);
+  if (!match?.[1]) throw new Error('no invitation link in this message');
+  return match[1];
+}
+
 /** A loopback port that nothing listens on right now. */
 export async function unusedPort(): Promise<number> {
   const probe = createServer();

@@ -90,7 +90,11 @@ function validBodies(): Record<string, Record<string, unknown>> {
       email: 'new@example.ie',
       name: 'Test Person',
       role: 'EmployerUser',
-      password: 'a long enough passphrase',
+    },
+    'POST /api/users': { email: 'new@example.ie', name: 'Test Person', role: 'BrokerUser' },
+    'POST /api/auth/accept-invitation': {
+      token: 'x'.repeat(43),
+      password: 'a new long passphrase',
     },
     'PATCH /api/users/{id}': { name: 'Test Person', status: 'active' },
     'POST /api/employers': { name: 'Employer Ltd' },

@@ -396,7 +396,6 @@ describe('Member accounts (decisions.md §4)', () => {
       name: 'Aoife Murphy',
       role: 'Member',
       memberId: member.id,
-      password: 'a member passphrase that is long',
     });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()).toMatchObject({ role: 'Member', memberId: member.id, employerId });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
@@ -15,13 +16,13 @@ import {
 import { readOutbox } from '../helpers/mail.js';
 
 /**
- * Issue 13, defect 7: a BrokerAdmin creating an account cannot tell whether the address already
- * has one outside their reach; its holder is told by e-mail instead.
+ * Issue 13, defect 7: a BrokerAdmin inviting an address cannot tell, then or later, whether it
+ * already has an account outside their reach; its holder is told by e-mail instead.
  */
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ env: HOLD_MAIL });
 });
 afterAll(() => t.close());
 
@@ -59,39 +60,62 @@ function shapeOf(response: Awaited<ReturnType<typeof as>>) {
     headers: { ...headers, 'content-security-policy': csp },
     keys: Object.keys(body).sort(),
     types: Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value])),
-    body: { ...body, id: typeof body.id, email: typeof body.email, createdAt: 0, updatedAt: 0 },
+    body: {
+      ...body,
+      id: typeof body.id,
+      email: typeof body.email,
+      invitedUntil: typeof body.invitedUntil,
+      createdAt: 0,
+      updatedAt: 0,
+    },
   };
 }
 
-describe('creating an account for an address held outside the actor’s reach (issue 13, defect 7)', () => {
-  for (const password of [undefined, 'a sufficiently long passphrase']) {
-    const how = password ? 'with a chosen password' : 'with an e-mailed link';
-    it(`answers exactly as for a new address (status, headers, body shape) ${how}`, async () => {
-      const mine = await firm('Murphy & Byrne Brokers');
-      const elsewhere = await firm('Liffey Pensions');
-      const holder = await createUser(t.database, {
-        brokerId: elsewhere.brokerId,
-        employerId: elsewhere.employerId,
+const read = async (user: UserRow, url: string) =>
+  t.app.inject({
+    method: 'GET',
+    url,
+    remoteAddress: uniqueClientAddress(),
+    headers: { authorization: `Bearer ${await t.tokenFor(user)}` },
+  });
+
+describe('inviting an address held outside the actor’s reach (issue 13, defect 7)', () => {
+  it('answers, lists, reads and resends exactly as for a new address', async () => {
+    const mine = await firm('Murphy & Byrne Brokers');
+    const elsewhere = await firm('Liffey Pensions');
+    const holder = await createUser(t.database, {
+      brokerId: elsewhere.brokerId,
+      employerId: elsewhere.employerId,
+      role: 'EmployerUser',
+    });
+    const invite = (email: string) =>
+      as(mine.admin, `/api/employers/${mine.employerId}/users`, {
+        email,
+        name: 'Niamh Walsh',
         role: 'EmployerUser',
       });
-      const create = (email: string) =>
-        as(mine.admin, `/api/employers/${mine.employerId}/users`, {
-          email,
-          name: 'Niamh Walsh',
-          role: 'EmployerUser',
-          ...(password ? { password } : {}),
-        });
-      const fresh = await create(`new-${createId()}@example.ie`);
-      const taken = await create(holder.email.toUpperCase());
-      expect(fresh.statusCode).toBe(201);
-      expect(shapeOf(taken)).toEqual(shapeOf(fresh));
-      // The id answered names nothing: it is not the holder's, nor any account's.
-      expect(taken.json().id).not.toBe(holder.id);
-      expect(await userRow(taken.json().id)).toBeUndefined();
-    });
-  }
+    const fresh = await invite(`new-${createId()}@example.ie`);
+    const taken = await invite(holder.email.toUpperCase());
+    expect(fresh.statusCode).toBe(201);
+    expect(shapeOf(taken)).toEqual(shapeOf(fresh));
+    expect(taken.json()).toMatchObject({ status: 'invited' });
+    expect(taken.json().id).not.toBe(holder.id);
 
-  it("leaves the other firm's account exactly as it was", async () => {
+    // Afterwards too: both are "Invited" entries of the firm, read, listed and resent alike.
+    const [freshId, takenId] = [fresh.json().id as string, taken.json().id as string];
+    expect(shapeOf(await read(mine.admin, `/api/users/${takenId}`))).toEqual(
+      shapeOf(await read(mine.admin, `/api/users/${freshId}`)),
+    );
+    const listed = (await read(mine.admin, `/api/employers/${mine.employerId}/users`)).json()
+      .items as Array<{ id: string; status: string }>;
+    const statuses = Object.fromEntries(listed.map((user) => [user.id, user.status]));
+    expect([statuses[freshId], statuses[takenId]]).toEqual(['invited', 'invited']);
+    const resentFresh = await as(mine.admin, `/api/users/${freshId}/invitation`, {});
+    const resentTaken = await as(mine.admin, `/api/users/${takenId}/invitation`, {});
+    expect(shapeOf(resentTaken)).toEqual(shapeOf(resentFresh));
+  });
+
+  it("leaves the other firm's account exactly as it was, signing in as before", async () => {
     const mine = await firm('Murphy & Byrne Brokers');
     const elsewhere = await firm('Liffey Pensions');
     const holder = await createUser(t.database, { brokerId: elsewhere.brokerId });
@@ -100,18 +124,9 @@ describe('creating an account for an address held outside the actor’s reach (i
       email: holder.email,
       name: 'Somebody Else',
       role: 'EmployerAdmin',
-      password: 'a sufficiently long passphrase',
     });
     expect(answer.statusCode).toBe(201);
     expect(await userRow(holder.id)).toEqual(before);
-    // The password the other firm chose does not open the holder's account.
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/signin',
-      remoteAddress: uniqueClientAddress(),
-      payload: { email: holder.email, password: 'a sufficiently long passphrase' },
-    });
-    expect(signIn.statusCode).toBe(401);
     const own = await t.app.inject({
       method: 'POST',
       url: '/api/auth/signin',
@@ -119,9 +134,10 @@ describe('creating an account for an address held outside the actor’s reach (i
       payload: { email: holder.email, password: TEST_PASSWORD },
     });
     expect(own.statusCode).toBe(200);
+    expect(own.json().user.id).toBe(holder.id);
   });
 
-  it('tells the holder of the address by e-mail, naming the firm, and sends the actor nothing', async () => {
+  it('tells the holder by e-mail, naming the firm, and sends no invitation link to anyone', async () => {
     const mine = await firm('Murphy & Byrne Brokers');
     const elsewhere = await firm('Liffey Pensions');
     const holder = await createUser(t.database, { brokerId: elsewhere.brokerId });
@@ -132,19 +148,20 @@ describe('creating an account for an address held outside the actor’s reach (i
       role: 'EmployerUser',
     });
     expect(answer.statusCode).toBe(201);
+    await as(mine.admin, `/api/users/${answer.json().id}/invitation`, {});
     const queued = (await readOutbox(t.database, t.config)).slice(outboxBefore);
-    expect(queued).toHaveLength(1);
-    const [notice] = queued;
-    expect(notice).toMatchObject({
-      kind: 'account_offered',
-      userId: holder.id,
-      brokerId: elsewhere.brokerId,
-    });
-    expect(notice?.message?.to).toBe(holder.email);
-    expect(notice?.message?.text).toContain('Murphy & Byrne Brokers');
-    // No reset link: the notice gives no way into any account.
-    expect(notice?.message?.text).not.toMatch(/reset-password/);
-    expect(queued.some((row) => row.message?.to === mine.admin.email)).toBe(false);
+    expect(queued).toHaveLength(2);
+    for (const notice of queued) {
+      expect(notice).toMatchObject({
+        kind: 'account_offered',
+        userId: holder.id,
+        brokerId: elsewhere.brokerId,
+      });
+      expect(notice.message?.to).toBe(holder.email);
+      expect(notice.message?.text).toContain('Murphy & Byrne Brokers');
+      // No link: the notice gives no way into any account.
+      expect(notice.message?.text).not.toMatch(/reset-password|accept-invitation/);
+    }
     expect(t.logs.text()).not.toContain(holder.email);
   });
 
@@ -154,11 +171,13 @@ describe('creating an account for an address held outside the actor’s reach (i
       brokerId: mine.brokerId,
       role: 'BrokerUser',
     });
-    const answer = await as(mine.admin, `/api/employers/${mine.employerId}/users`, {
-      email: colleague.email,
-      name: 'Duplicate',
-      role: 'EmployerUser',
-    });
-    expect(answer.statusCode).toBe(409);
+    for (const url of [`/api/employers/${mine.employerId}/users`, '/api/users']) {
+      const answer = await as(mine.admin, url, {
+        email: colleague.email,
+        name: 'Duplicate',
+        role: url === '/api/users' ? 'BrokerUser' : 'EmployerUser',
+      });
+      expect(answer.statusCode).toBe(409);
+    }
   });
 });

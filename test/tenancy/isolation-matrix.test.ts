@@ -31,6 +31,8 @@ interface Target {
   employerId: string;
   schemeId: string;
   userId: string;
+  /** An account invited and not yet set up. */
+  invitedUserId: string;
   /** A member of the scheme; in the actor's own scope, the Member actor's own record. */
   memberId: string;
   memberPpsNumber: string;
@@ -200,6 +202,18 @@ const ROUTES: Record<string, RouteCase> = {
       url: `/api/users/${target.userId}`,
       payload: { name: 'Renamed User' },
     }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: TENANT_REACH }),
+  },
+  'POST /api/users': {
+    request: () => ({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: fresh.email(), name: 'New colleague', role: 'BrokerUser' },
+    }),
+    expected: only({ BrokerAdmin: 'ok' }),
+  },
+  'POST /api/users/{id}/invitation': {
+    request: (target) => ({ method: 'POST', url: `/api/users/${target.invitedUserId}/invitation` }),
     expected: only({ SuperAdmin: 'ok', BrokerAdmin: TENANT_REACH }),
   },
   'GET /api/me': {
@@ -414,6 +428,7 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/signout',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
+  'POST /api/auth/accept-invitation',
   'GET /api/health/live',
   'GET /api/health/ready',
   'GET /api/health/db',
@@ -422,6 +437,12 @@ const PUBLIC_ROUTES = new Set([
 /** A scheme with a fund and a member who has a contribution, and an account, in one employer. */
 async function targetIn(brokerId: string, employerId: string): Promise<Target> {
   const user = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
+  const invited = await createUser(t.database, {
+    brokerId,
+    employerId,
+    role: 'EmployerUser',
+    status: 'invited',
+  });
   const schemeId = await createScheme(t.database, { id: employerId, brokerId });
   const member = await createMember(t.database, { brokerId, employerId, schemeId });
   const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
@@ -445,6 +466,7 @@ async function targetIn(brokerId: string, employerId: string): Promise<Target> {
     employerId,
     schemeId,
     userId: user.id,
+    invitedUserId: invited.id,
     memberId: member.id,
     memberPpsNumber: member.ppsNumber,
     importId: imported.json().id,

@@ -3,7 +3,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
-import { readOutbox, resetTokenIn } from '../helpers/mail.js';
+import { invitationTokenIn, readOutbox } from '../helpers/mail.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -129,13 +129,15 @@ describe('the provisioning order of service-spec §3.3, through the HTTP API', (
     const invitation = (await readOutbox(t.database, t.config)).find(
       (row) => row.kind === 'account_created' && row.message?.to === 'hr@liffey.example.ie',
     );
-    const token = resetTokenIn(invitation?.message?.text ?? '');
+    const token = invitationTokenIn(invitation?.message?.text ?? '');
     const chosen = await call({
       method: 'POST',
-      url: '/api/auth/reset-password',
+      url: '/api/auth/accept-invitation',
       payload: { token, password: 'niamh chooses her own passphrase' },
     });
     expect(chosen.statusCode).toBe(200);
+    // Accepting signs the person in.
+    expect(chosen.cookies.some((cookie) => cookie.name === 'session')).toBe(true);
     const hr = await signIn('hr@liffey.example.ie', 'niamh chooses her own passphrase');
     const renamed = await call({
       method: 'PATCH',
@@ -158,7 +160,7 @@ describe('the provisioning order of service-spec §3.3, through the HTTP API', (
       'scheme.created',
       'scheme.created',
       'user.created',
-      'user.password_reset',
+      'user.invitation_accepted',
       'scheme.updated',
     ]);
     const schemeCreations = await call({

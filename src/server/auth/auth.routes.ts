@@ -1,12 +1,13 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody } from '../http/http-error.js';
+import { errorBody, ValidationError } from '../http/http-error.js';
 import { EMAIL_MAX_LENGTH, text } from '../http/text.js';
-import { actorOf } from '../tenancy/request-context.js';
+import { actorOf, requestOrigin } from '../tenancy/request-context.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { AuthService } from './auth.service.js';
-import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import type { InvitationsService } from './invitations.service.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
 import { sessionCookieName } from './session.js';
 import { SESSION_ABSOLUTE_SECONDS } from './session-token.js';
@@ -32,9 +33,25 @@ const sessionUser = z.object({
 });
 
 const INVALID_CREDENTIALS = { error: 'Invalid email or password' } as const;
+export const INVALID_INVITATION = {
+  error:
+    'This invitation link is not valid or has expired. Ask whoever invited you to send a new one.',
+} as const;
+export const ADDRESS_HAS_ACCOUNT = {
+  error: 'This e-mail address already has an account. Sign in with it instead.',
+} as const;
+
+const acceptInvitationBody = z.object({
+  token: text({ max: 256, trim: false }).min(1),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
 
 export interface AuthRoutesOptions {
   auth: AuthService;
+  invitations: InvitationsService;
   throttle: AccountThrottle;
   secureCookies: boolean;
   now: () => Date;
@@ -42,7 +59,7 @@ export interface AuthRoutesOptions {
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { auth, throttle, secureCookies, now },
+  { auth, invitations, throttle, secureCookies, now },
 ) => {
   const cookieName = sessionCookieName(secureCookies);
   const cookieOptions = {
@@ -83,6 +100,58 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       return { user: result.user };
     });
   }
+
+  // Issue 21: the invited person chooses their password and is signed in. Under /api/auth/, so
+  // it counts as an authentication attempt, and each link allows 3 tries (service-spec §8).
+  app.post(
+    '/api/auth/accept-invitation',
+    {
+      schema: {
+        tags: ['auth'],
+        body: acceptInvitationBody,
+        response: {
+          200: z.object({ user: sessionUser }),
+          400: errorBody,
+          409: errorBody,
+          429: errorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await invitations.accept(
+        request.body.token,
+        request.body.password,
+        requestOrigin(request),
+      );
+      if (!outcome.ok) {
+        logSecurityEvent(request.log, 'auth.invitation_failed', {
+          userId: outcome.userId,
+          reason: outcome.reason,
+        });
+        switch (outcome.reason) {
+          case 'too_many_attempts':
+            return reply
+              .code(429)
+              .header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))))
+              .send({ error: 'Too many requests' });
+          case 'weak_password':
+            throw new ValidationError([
+              { path: 'password', code: 'password_policy', message: outcome.problem },
+            ]);
+          case 'address_taken':
+            return reply.code(409).send(ADDRESS_HAS_ACCOUNT);
+          case 'invalid_token':
+            return reply.code(400).send(INVALID_INVITATION);
+        }
+      }
+      logSecurityEvent(request.log, 'auth.invitation_accepted', { userId: outcome.userId });
+      const session = await auth.sessionFor(outcome.userId);
+      // Set up a moment ago; only a deactivation in between leaves it unusable.
+      if (!session) return reply.code(400).send(INVALID_INVITATION);
+      setSessionCookie(reply, session.token);
+      return { user: session.user };
+    },
+  );
 
   app.get(
     '/api/auth/session',

@@ -92,6 +92,16 @@ export function createAuthService({
     },
 
     /**
+     * A session for a user who has just proved who they are another way (an accepted
+     * invitation), under the same checks as a sign-in; null when the account is not usable.
+     */
+    async sessionFor(userId: string): Promise<{ user: SessionUser; token: string } | null> {
+      const user = await findUserById(database, userId);
+      if (!usable(user)) return null;
+      return { user: sessionUserOf(user), token: await tokens.issue(claimsOf(user)) };
+    },
+
+    /**
      * The claims of a token whose signature, algorithm and times hold, without reading the
      * database: enough to say whose request it is (the rate limits count signed-in traffic per
      * user), not yet that the session still holds.

@@ -82,17 +82,26 @@ async function invalidateOpenTokens(tx: Transaction, userId: string, at: Date): 
   return replaced.map((row) => row.id);
 }
 
+export type TokenPurpose = 'reset' | 'invitation';
+/** Issue 21: an invitation link is valid 72 hours; a reset link stays at 60 minutes. */
+export const INVITATION_VALID_MS = 72 * 60 * 60_000;
+const VALID_MS: Record<TokenPurpose, number> = {
+  reset: RESET_TOKEN_VALID_MS,
+  invitation: INVITATION_VALID_MS,
+};
+
 /**
- * A new reset token for the user, stored hashed, in the caller's transaction; every older open
- * token of the user is invalidated (service-spec §5.5.3). Returns the plaintext for the e-mail.
+ * A new token for the user, stored hashed, in the caller's transaction; every older open token
+ * of the user is invalidated (service-spec §5.5.3). Returns the plaintext for the e-mail.
  */
-export async function issueResetToken(
+export async function issueToken(
   tx: Transaction,
   user: { id: string; brokerId: string | null },
   at: Date,
+  purpose: TokenPurpose,
 ): Promise<{ token: string; tokenId: string; expiresAt: Date; replacedTokenIds: string[] }> {
   const { token, hash } = newResetToken();
-  const expiresAt = new Date(at.getTime() + RESET_TOKEN_VALID_MS);
+  const expiresAt = new Date(at.getTime() + VALID_MS[purpose]);
   const replacedTokenIds = await invalidateOpenTokens(tx, user.id, at);
   const tokenId = createId();
   await tx.insert(passwordResetTokens).values({
@@ -100,10 +109,79 @@ export async function issueResetToken(
     userId: user.id,
     brokerId: user.brokerId,
     tokenHash: hash,
+    purpose,
     expiresAt,
     createdAt: at,
   });
   return { token, tokenId, expiresAt, replacedTokenIds };
+}
+
+/** Ends every open link of the user (an invitation withdrawn by deactivating the account). */
+export async function withdrawTokens(tx: Transaction, userId: string, at: Date): Promise<void> {
+  await invalidateOpenTokens(tx, userId, at);
+}
+
+export type TokenLookup =
+  | { ok: true; stored: typeof passwordResetTokens.$inferSelect }
+  | { ok: false; reason: 'invalid_token'; userId: string | null }
+  | { ok: false; reason: 'too_many_attempts'; userId: string | null; retryAfterMs: number };
+
+/**
+ * The open token of this purpose that a link carries. Every presentation counts against the
+ * token (service-spec §8: 3 attempts per token), found or not, so a guessed token costs the same.
+ */
+export async function lookUpToken(
+  database: Database,
+  counters: RateLimitStore,
+  token: string,
+  purpose: TokenPurpose,
+  at: Date,
+): Promise<TokenLookup> {
+  const hash = resetTokenHash(token);
+  const { count, resetInMs } = await hitOrFallback(
+    counters,
+    `reset-token:${hash ?? sha256Hex(token)}`,
+    VALID_MS[purpose],
+    { count: 0, resetInMs: 0 },
+  );
+  if (hash === null) return { ok: false, reason: 'invalid_token', userId: null };
+  const [stored] = await withAuthenticationRole(database, (tx) =>
+    tx.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, hash)).limit(1),
+  );
+  if (count > RESET_ATTEMPTS_PER_TOKEN) {
+    return {
+      ok: false,
+      reason: 'too_many_attempts',
+      userId: stored?.userId ?? null,
+      retryAfterMs: resetInMs,
+    };
+  }
+  const open =
+    stored !== undefined &&
+    stored.purpose === purpose &&
+    stored.usedAt === null &&
+    stored.invalidatedAt === null &&
+    stored.expiresAt.getTime() > at.getTime();
+  return open
+    ? { ok: true, stored }
+    : { ok: false, reason: 'invalid_token', userId: stored?.userId ?? null };
+}
+
+/** Marks the token used; of two concurrent uses of one token only one finds it still open. */
+export async function claimToken(tx: Transaction, tokenId: string, at: Date): Promise<boolean> {
+  const [claimed] = await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: at })
+    .where(
+      and(
+        eq(passwordResetTokens.id, tokenId),
+        isNull(passwordResetTokens.usedAt),
+        isNull(passwordResetTokens.invalidatedAt),
+        gt(passwordResetTokens.expiresAt, at),
+      ),
+    )
+    .returning({ id: passwordResetTokens.id });
+  return claimed !== undefined;
 }
 
 export interface PasswordResetDeps {
@@ -162,7 +240,12 @@ export function createPasswordResetService({
       const at = now();
       const actor = anonymousActor(user.brokerId, origin);
       await withActor(database, actor, async (tx) => {
-        const { token, tokenId, expiresAt, replacedTokenIds } = await issueResetToken(tx, user, at);
+        const { token, tokenId, expiresAt, replacedTokenIds } = await issueToken(
+          tx,
+          user,
+          at,
+          'reset',
+        );
         await outbox.enqueue(tx, {
           brokerId: user.brokerId,
           userId: user.id,
@@ -195,38 +278,9 @@ export function createPasswordResetService({
       password: string,
       origin: RequestOrigin,
     ): Promise<ResetOutcome> {
-      const hash = resetTokenHash(token);
-      const { count, resetInMs } = await hitOrFallback(
-        counters,
-        `reset-token:${hash ?? sha256Hex(token)}`,
-        RESET_TOKEN_VALID_MS,
-        { count: 0, resetInMs: 0 },
-      );
-      if (hash === null) return { ok: false, reason: 'invalid_token', userId: null };
-
-      const at = now();
-      const [stored] = await withAuthenticationRole(database, (tx) =>
-        tx
-          .select()
-          .from(passwordResetTokens)
-          .where(eq(passwordResetTokens.tokenHash, hash))
-          .limit(1),
-      );
-      if (count > RESET_ATTEMPTS_PER_TOKEN) {
-        return {
-          ok: false,
-          reason: 'too_many_attempts',
-          userId: stored?.userId ?? null,
-          retryAfterMs: resetInMs,
-        };
-      }
-      const open =
-        stored !== undefined &&
-        stored.usedAt === null &&
-        stored.invalidatedAt === null &&
-        stored.expiresAt.getTime() > at.getTime();
-      if (!open) return { ok: false, reason: 'invalid_token', userId: stored?.userId ?? null };
-
+      const found = await lookUpToken(database, counters, token, 'reset', now());
+      if (!found.ok) return found;
+      const { stored } = found;
       const { user, usable } = usableOrNot(await findUserById(database, stored.userId));
       if (!usable || !user) return { ok: false, reason: 'invalid_token', userId: stored.userId };
       const problem = await passwordProblem(password);
@@ -247,21 +301,7 @@ export function createPasswordResetService({
       );
       const changedAt = now();
       const done = await withActor(database, actor, async (tx) => {
-        // The conditional update is the one-use guarantee: of two concurrent resets with one
-        // token, only one finds it still open.
-        const [claimed] = await tx
-          .update(passwordResetTokens)
-          .set({ usedAt: changedAt })
-          .where(
-            and(
-              eq(passwordResetTokens.id, stored.id),
-              isNull(passwordResetTokens.usedAt),
-              isNull(passwordResetTokens.invalidatedAt),
-              gt(passwordResetTokens.expiresAt, changedAt),
-            ),
-          )
-          .returning({ id: passwordResetTokens.id });
-        if (!claimed) return false;
+        if (!(await claimToken(tx, stored.id, changedAt))) return false;
         const [updated] = await tx
           .update(users)
           // The new password_changed_at also raises session_epoch (migration 0009): every

@@ -7,6 +7,8 @@ export type SecurityEvent =
   | 'auth.password_reset_requested'
   | 'auth.password_reset_succeeded'
   | 'auth.password_reset_failed'
+  | 'auth.invitation_accepted'
+  | 'auth.invitation_failed'
   | 'access.forbidden'
   | 'access.cross_origin_refused';
 

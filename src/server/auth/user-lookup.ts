@@ -17,6 +17,7 @@ interface RawUser {
   session_epoch: number;
   is_development_account: boolean;
   member_id: string | null;
+  invited_until: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -39,6 +40,7 @@ async function lookup(database: Database, call: SQL): Promise<UserRow | undefine
     sessionEpoch: raw.session_epoch,
     isDevelopmentAccount: raw.is_development_account,
     memberId: raw.member_id,
+    invitedUntil: raw.invited_until === null ? null : toDate(raw.invited_until),
     createdAt: toDate(raw.created_at),
     updatedAt: toDate(raw.updated_at),
   };

@@ -152,10 +152,21 @@ export const users = pgTable(
      * (member_id, employer_id, broker_id) to members, which is defined further down this file.
      */
     memberId: text('member_id'),
+    /**
+     * An invited account (status 'invited') can be set up through its e-mailed link until then
+     * (72 hours, renewed by a resend); null once the account is set up.
+     */
+    invitedUntil: timestamp('invited_until', { withTimezone: true, precision: 3 }),
     ...timestamps,
   },
   (table) => [
-    uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    // One address signs in to one account: unique among accounts that have been set up. Several
+    // firms may have invited the same address; the first invitation accepted wins (issue 21).
+    uniqueIndex('users_email_lower_key')
+      .on(sql`lower(${table.email})`)
+      .where(sql`${table.status} <> 'invited'`),
+    // Within a firm an address is held once, invited or not.
+    uniqueIndex('users_tenant_email_lower_key').on(table.brokerId, sql`lower(${table.email})`),
     uniqueIndex('users_member_id_key').on(table.memberId).where(sql`${table.memberId} is not null`),
     // Rows that belong to a user reference (id, broker_id) so they stay in the user's tenant.
     unique('users_id_broker_id_key').on(table.id, table.brokerId),
@@ -170,7 +181,11 @@ export const users = pgTable(
       'users_role_known',
       sql`${table.role} in ('SuperAdmin','BrokerAdmin','BrokerUser','EmployerAdmin','EmployerUser','Member')`,
     ),
-    check('users_status_known', sql`${table.status} in ('active','deactivated')`),
+    check('users_status_known', sql`${table.status} in ('invited','active','deactivated')`),
+    check(
+      'users_invited_until_while_invited',
+      sql`(${table.status} = 'invited') = (${table.invitedUntil} is not null)`,
+    ),
     check(
       'users_tenant_unless_superadmin',
       sql`(${table.role} = 'SuperAdmin') = (${table.brokerId} is null)`,
@@ -199,6 +214,8 @@ export const passwordResetTokens = pgTable(
       .references(() => users.id),
     brokerId: text('broker_id').references(() => brokers.id),
     tokenHash: text('token_hash').notNull(),
+    /** 'reset' (60 minutes, service-spec §5.5) or 'invitation' (72 hours, issue 21). */
+    purpose: text('purpose').notNull().default('reset'),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
     /** Set when a newer request for the same user replaced this token before it was used. */
@@ -214,6 +231,7 @@ export const passwordResetTokens = pgTable(
       foreignColumns: [users.id, users.brokerId],
     }),
     check('password_reset_tokens_hash_shape', sql`${table.tokenHash} ~ '^[0-9a-f]{64}$'`),
+    check('password_reset_tokens_purpose_known', sql`${table.purpose} in ('reset','invitation')`),
   ],
 );
 

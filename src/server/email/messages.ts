@@ -83,32 +83,49 @@ export function passwordChangedMessage(
   return { to, subject, text, html };
 }
 
-/** A new account without a password: its holder chooses one through the reset link. */
-export function accountCreatedMessage(
+/** The invitation link: the token in the fragment, as for a reset (never sent to a server). */
+export function invitationLink(baseUrl: URL, token: string): string {
+  return new URL(`/accept-invitation#token=${token}`, baseUrl).toString();
+}
+
+/**
+ * Issue 21: a new account is an invitation that names who invites and to what, and whose link
+ * lets the person set their password and signs them in.
+ */
+export function invitationMessage(
   to: string,
-  { link, validMinutes, signInUrl }: { link: string; validMinutes: number; signInUrl: string },
+  {
+    firm,
+    purpose,
+    link,
+    validHours,
+  }: { firm: string; purpose: string; link: string; validHours: number },
 ): EmailMessage {
-  const subject = `Your ${PRODUCT_NAME} account`;
+  const subject = `${firm} invited you to ${PRODUCT_NAME}`;
+  const opening = `${firm} has invited you to ${PRODUCT_NAME} ${purpose}.`;
+  const expiry = `The link works once. If it has expired, ask ${firm} to send you a new invitation.`;
   const text = [
-    'An account has been created for you.',
+    opening,
     '',
-    `To choose your password, open this link within ${validMinutes} minutes:`,
+    `To set your password and sign in, open this link within ${validHours} hours:`,
     link,
     '',
-    `If the link has expired, ask for a new one on the sign-in page (${signInUrl}) with "Forgot password".`,
+    expiry,
+    'If you did not expect this invitation, you can ignore this e-mail.',
   ].join('\n');
   const html = htmlDocument(subject, [
-    'An account has been created for you.',
-    `To choose your password, open this link within ${validMinutes} minutes:<br><a href="${escapeHtml(link)}">Choose your password</a>`,
-    `If the link has expired, ask for a new one on the <a href="${escapeHtml(signInUrl)}">sign-in page</a> with "Forgot password".`,
+    escapeHtml(opening),
+    `To set your password and sign in, open this link within ${validHours} hours:<br><a href="${escapeHtml(link)}">Set your password</a>`,
+    escapeHtml(expiry),
+    'If you did not expect this invitation, you can ignore this e-mail.',
   ]);
   return { to, subject, text, html };
 }
 
 /**
- * Issue 13, defect 7: someone at another firm tried to create an account for an address that
- * already has one. Only the holder of the address learns it; the firm's answer was the same as
- * for a new address, so it learns nothing about accounts outside its reach.
+ * Issue 13, defect 7: someone at another firm invited an address that already has an account.
+ * Only the holder of the address learns it; the firm sees an invitation like any other, which
+ * simply never gets accepted, so it learns nothing about accounts outside its reach.
  */
 export function accountOfferedMessage(
   to: string,
@@ -116,8 +133,8 @@ export function accountOfferedMessage(
 ): EmailMessage {
   const subject = `Someone tried to give you a ${PRODUCT_NAME} account`;
   const text = [
-    `Someone at ${firm} tried to create a ${PRODUCT_NAME} account for this e-mail address.`,
-    'This address already has an account, so nothing was created and nothing about your account changed.',
+    `Someone at ${firm} invited this e-mail address to a ${PRODUCT_NAME} account.`,
+    'This address already has an account, so the invitation cannot be accepted and nothing about your account changed.',
     '',
     `If you expected this, contact ${firm}: they have not been told that you already have an account.`,
     'If you did not expect it, you can ignore this e-mail.',
@@ -125,8 +142,8 @@ export function accountOfferedMessage(
     `Your own account is unchanged: ${signInUrl}`,
   ].join('\n');
   const html = htmlDocument(subject, [
-    `Someone at ${escapeHtml(firm)} tried to create a ${PRODUCT_NAME} account for this e-mail address.`,
-    'This address already has an account, so nothing was created and nothing about your account changed.',
+    `Someone at ${escapeHtml(firm)} invited this e-mail address to a ${PRODUCT_NAME} account.`,
+    'This address already has an account, so the invitation cannot be accepted and nothing about your account changed.',
     `If you expected this, contact ${escapeHtml(firm)}: they have not been told that you already have an account.`,
     'If you did not expect it, you can ignore this e-mail.',
     `Your own account is unchanged: <a href="${escapeHtml(signInUrl)}">sign in</a>.`,

@@ -15,10 +15,13 @@ export interface SessionUser {
   employerId: string | null;
 }
 
+/** 'invited' until the person sets their password through the invitation (issue 21). */
+export type AccountState = 'invited' | 'active' | 'deactivated';
+
 export interface Me extends SessionUser {
   name: string;
   memberId: string | null;
-  status: 'active' | 'deactivated';
+  status: AccountState;
 }
 
 export interface Broker {
@@ -35,7 +38,9 @@ export interface User {
   brokerId: string | null;
   employerId: string | null;
   memberId: string | null;
-  status: 'active' | 'deactivated';
+  status: AccountState;
+  /** While invited: when the invitation link stops working (a resend renews it). */
+  invitedUntil: string | null;
   createdAt: string;
 }
 

@@ -13,7 +13,8 @@ export function safeReturnPath(value: unknown): string | undefined {
   }
   const path = value.split(/[?#]/, 1)[0] ?? '';
   // Back to a signed-out page after signing in would only bounce.
-  if (['/signin', '/forgot-password', '/reset-password'].includes(path)) return undefined;
+  if (['/signin', '/forgot-password', '/reset-password', '/accept-invitation'].includes(path))
+    return undefined;
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { Badge, Button, Text } from '@mantine/core';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
@@ -6,15 +6,30 @@ import type { User } from '../api/types';
 import { useSignedIn } from '../auth/session';
 import { ConfirmModal } from './ConfirmModal';
 import { notifySuccess } from './notify';
+import { useApiAction } from './useApiSubmit';
+
+/** An invitation whose link no longer works: staff resend it (issue 21). */
+export const invitationExpired = (account: User, now = Date.now()) =>
+  account.status === 'invited' &&
+  account.invitedUntil !== null &&
+  Date.parse(account.invitedUntil) <= now;
 
 /**
- * Deactivate or reactivate an account, after a confirmation. Deactivating ends the account's
- * sessions at once (decisions.md §2); nobody deactivates themself, which the API refuses too.
+ * Deactivate or reactivate an account, after a confirmation, and resend an invitation that has
+ * not been accepted. Deactivating ends the account's sessions at once (decisions.md §2), or
+ * withdraws its invitation; nobody deactivates themself, which the API refuses too.
  */
 export function AccountStatusAction({ account }: { account: User }) {
   const { user } = useSignedIn();
   const client = useQueryClient();
   const [opened, setOpened] = useState(false);
+  const resend = useApiAction(async () => {
+    await api<User>('POST', `/api/users/${encodeURIComponent(account.id)}/invitation`);
+    await client.invalidateQueries({ queryKey: ['accounts'] });
+    notifySuccess(
+      `A new invitation is on its way to ${account.name}. Its link works for 72 hours.`,
+    );
+  });
   if (account.id === user.id) {
     return (
       <Text size="sm" c="dimmed">
@@ -22,7 +37,7 @@ export function AccountStatusAction({ account }: { account: User }) {
       </Text>
     );
   }
-  const deactivating = account.status === 'active';
+  const deactivating = account.status !== 'deactivated';
   const verb = deactivating ? 'Deactivate' : 'Reactivate';
   const change = async () => {
     await api<User>('PATCH', `/api/users/${encodeURIComponent(account.id)}`, {
@@ -35,8 +50,24 @@ export function AccountStatusAction({ account }: { account: User }) {
         : `${account.name}'s account is active again.`,
     );
   };
+  const consequence = !deactivating
+    ? `${account.name} (${account.email}) will be able to sign in again.`
+    : account.status === 'invited'
+      ? `The invitation sent to ${account.name} (${account.email}) will stop working.`
+      : `${account.name} (${account.email}) will be signed out at once and cannot sign in until the account is reactivated.`;
   return (
-    <>
+    <Group gap="xs" wrap="nowrap">
+      {account.status === 'invited' && (
+        <Button
+          size="compact-sm"
+          variant="light"
+          aria-label={`Resend the invitation to ${account.name}`}
+          loading={resend.busy}
+          onClick={resend.run}
+        >
+          Resend invitation
+        </Button>
+      )}
       <Button
         size="compact-sm"
         variant="light"
@@ -54,22 +85,26 @@ export function AccountStatusAction({ account }: { account: User }) {
         color={deactivating ? 'red' : 'blue'}
         onConfirm={change}
       >
-        <Text>
-          {deactivating
-            ? `${account.name} (${account.email}) will be signed out at once and cannot sign in until the account is reactivated.`
-            : `${account.name} (${account.email}) will be able to sign in again.`}
-        </Text>
+        <Text>{consequence}</Text>
       </ConfirmModal>
-    </>
+    </Group>
   );
 }
 
+const BADGES = {
+  active: { color: 'green', label: 'Active' },
+  invited: { color: 'blue', label: 'Invited' },
+  expired: { color: 'orange', label: 'Invitation expired' },
+  deactivated: { color: 'gray', label: 'Deactivated' },
+} as const;
+
 export function AccountStatusBadge({ account }: { account: User }) {
+  const badge = BADGES[invitationExpired(account) ? 'expired' : account.status];
   return (
     // A coloured dot beside dark text: the light variant's coloured text is too faint to read
-    // (WCAG contrast). As wide as its word: a narrow column would otherwise cut it to "ACTI…".
-    <Badge color={account.status === 'active' ? 'green' : 'gray'} variant="dot" miw="max-content">
-      {account.status === 'active' ? 'Active' : 'Deactivated'}
+    // (WCAG contrast). As wide as its words: a narrow column would otherwise cut it to "ACTI…".
+    <Badge color={badge.color} variant="dot" miw="max-content">
+      {badge.label}
     </Badge>
   );
 }

@@ -1,4 +1,14 @@
-import { Alert, Button, Group, Modal, PasswordInput, Radio, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  Radio,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -25,17 +35,21 @@ const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
 
 /**
  * "New account" and its dialog. `path` is where the API creates it: a broker firm's accounts
- * (`/api/brokers/:id/users`, SuperAdmin) or an employer's (`/api/employers/:id/users`,
- * BrokerAdmin). A Member account is linked to one member record of `employerId`.
+ * (`/api/brokers/:id/users`, SuperAdmin), the BrokerAdmin's own colleagues (`/api/users`) or an
+ * employer's (`/api/employers/:id/users`, BrokerAdmin). A Member account is linked to one member
+ * record of `employerId`. The person is invited by e-mail to set their own password; only the
+ * platform's SuperAdmin may choose one for them (`choosePassword`).
  */
 export function NewAccountButton({
   path,
   roles,
   employerId,
+  choosePassword = false,
 }: {
   path: string;
   roles: readonly [AccountRole, ...AccountRole[]];
   employerId?: string;
+  choosePassword?: boolean;
 }) {
   const [opened, setOpened] = useState(false);
   return (
@@ -54,6 +68,7 @@ export function NewAccountButton({
             path={path}
             roles={roles}
             employerId={employerId}
+            choosePassword={choosePassword}
             onClose={() => setOpened(false)}
           />
         )}
@@ -66,11 +81,13 @@ function NewAccountForm({
   path,
   roles,
   employerId,
+  choosePassword,
   onClose,
 }: {
   path: string;
   roles: readonly [AccountRole, ...AccountRole[]];
   employerId?: string;
+  choosePassword: boolean;
   onClose: () => void;
 }) {
   const client = useQueryClient();
@@ -88,8 +105,8 @@ function NewAccountForm({
     const account = await api<User>('POST', path, accountBody(values));
     await client.invalidateQueries({ queryKey: ['accounts'] });
     notifySuccess(
-      values.password === ''
-        ? `Account created for ${account.name}. They will get an e-mail with a link to choose a password.`
+      account.status === 'invited'
+        ? `Invitation sent to ${account.name}. Its link works for 72 hours.`
         : `Account created for ${account.name}.`,
     );
     onClose();
@@ -131,18 +148,27 @@ function NewAccountForm({
             error={form.errors.memberId}
           />
         )}
-        <PasswordInput
-          label="Password (optional)"
-          description="Leave empty and the new user gets an e-mail with a link to choose their own."
-          autoComplete="new-password"
-          {...form.getInputProps('password')}
-        />
+        {choosePassword ? (
+          <PasswordInput
+            label="Password (optional)"
+            description="Leave empty and the new user is invited by e-mail to choose their own."
+            autoComplete="new-password"
+            {...form.getInputProps('password')}
+          />
+        ) : (
+          <Text size="sm" c="dimmed">
+            They will get an e-mail inviting them to set their password. The link works for 72
+            hours, and you can send a new one from their account.
+          </Text>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={busy}>
             Cancel
           </Button>
           <Button type="submit" loading={busy}>
-            Create account
+            {choosePassword && form.getValues().password !== ''
+              ? 'Create account'
+              : 'Send invitation'}
           </Button>
         </Group>
       </Stack>

@@ -11,3 +11,12 @@ export function notifySuccess(message: string): void {
     closeButtonProps: { 'aria-label': 'Close notification' },
   });
 }
+
+/** Says that something the person asked for could not be done, and why. */
+export function notifyProblem(message: string): void {
+  notifications.show({
+    color: 'red',
+    message,
+    closeButtonProps: { 'aria-label': 'Close notification' },
+  });
+}

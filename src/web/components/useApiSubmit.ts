@@ -1,6 +1,8 @@
 import type { UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
+import { describeError } from '../api/client';
 import { showApiErrors } from './forms';
+import { notifyProblem } from './notify';
 
 /**
  * The submit handler of a form that sends its values to the API: while the request runs `busy`
@@ -25,4 +27,19 @@ export function useApiSubmit<T>(
     }
   });
   return { submit, busy, problem };
+}
+
+/**
+ * A one-click action outside any form (a resend button): `busy` while it runs, and a refusal
+ * told in a notification.
+ */
+export function useApiAction(act: () => Promise<void>): { run: () => void; busy: boolean } {
+  const [busy, setBusy] = useState(false);
+  const run = () => {
+    setBusy(true);
+    act()
+      .catch((error: unknown) => notifyProblem(describeError(error)))
+      .finally(() => setBusy(false));
+  };
+  return { run, busy };
 }

@@ -6,6 +6,7 @@ import { brokerParams } from '../brokers/brokers.schemas.js';
 import { employerParams } from '../employers/employers.schemas.js';
 import {
   brokerUserInput,
+  colleagueInput,
   employerUserInput,
   userChange,
   userListQuery,
@@ -59,7 +60,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     '/api/employers/:id/users',
     {
       schema: {
-        summary: 'Create an EmployerAdmin or EmployerUser account for an employer. BrokerAdmin.',
+        summary:
+          'Invite an EmployerAdmin, EmployerUser or Member account for an employer: the person is e-mailed a link (72 hours) to set their password. BrokerAdmin.',
         tags,
         params: employerParams,
         body: employerUserInput,
@@ -83,6 +85,33 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     },
     async (request) => users.listEmployerUsers(actorOf(request), request.params.id, request.query),
+  );
+  app.post(
+    '/api/users',
+    {
+      schema: {
+        summary:
+          'Invite a BrokerUser into your own firm: the person is e-mailed a link (72 hours) to set their password. BrokerAdmin.',
+        tags,
+        body: colleagueInput,
+        response: created,
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await users.inviteColleague(actorOf(request), request.body)),
+  );
+  app.post(
+    '/api/users/:id/invitation',
+    {
+      schema: {
+        summary:
+          'Send an invited account a new invitation link, ending the earlier one. BrokerAdmin within the tenant; SuperAdmin.',
+        tags,
+        params: userParams,
+        response: { 200: userView, 403: errorBody, 404: errorBody, 409: errorBody },
+      },
+    },
+    async (request) => users.resendInvitation(actorOf(request), request.params.id),
   );
   app.get(
     '/api/users',

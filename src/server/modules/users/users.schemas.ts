@@ -6,11 +6,23 @@ import { ROLES } from '../../tenancy/roles.js';
 
 const email = emailAddress;
 const name = text({ max: 200 }).min(1);
-/** Optional: without one, the new user gets an e-mail with a link to choose it (decisions.md §4). */
+/**
+ * Optional: without one, the new user is invited by e-mail to choose it (decisions.md §4). Only
+ * the platform's SuperAdmin may choose a password for someone (docs/decisions.md, issue 21).
+ */
 const password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .optional();
+/**
+ * A firm's own accounts are always invited: a client that sends a password is told so rather
+ * than having it silently dropped.
+ */
+const noPassword = z
+  .undefined({
+    error: 'Accounts are invited by e-mail: the person chooses their own password',
+  })
   .optional();
 
 /** decisions.md §4; the tenant comes from the path, which only a SuperAdmin may name. */
@@ -20,6 +32,14 @@ export const brokerUserInput = z.object({
   role: z.enum(['BrokerAdmin', 'BrokerUser']),
   password,
 });
+/** POST /api/users: a BrokerAdmin invites a colleague into their own firm (issue 21). */
+export const colleagueInput = z.object({
+  email,
+  name,
+  role: z.enum(['BrokerUser']),
+  password: noPassword,
+});
+
 /**
  * An employer's accounts: its administrators and users, and Member accounts, each linked to the
  * one member record (of this employer) it may see.
@@ -29,7 +49,7 @@ export const employerUserInput = z
     email,
     name,
     role: z.enum(['EmployerAdmin', 'EmployerUser', 'Member']),
-    password,
+    password: noPassword,
     memberId: idText.optional(),
   })
   .superRefine((input, context) => {
@@ -42,7 +62,8 @@ export const employerUserInput = z
     }
   });
 export type EmployerUserInput = z.infer<typeof employerUserInput>;
-export type NewUserInput = z.infer<typeof brokerUserInput> | EmployerUserInput;
+export type ColleagueInput = z.infer<typeof colleagueInput>;
+export type NewUserInput = z.infer<typeof brokerUserInput> | EmployerUserInput | ColleagueInput;
 
 export const userChange = z
   .object({ name: name.optional(), status: z.enum(['active', 'deactivated']).optional() })
@@ -59,7 +80,10 @@ export const userView = z.object({
   brokerId: z.string().nullable(),
   employerId: z.string().nullable(),
   memberId: z.string().nullable(),
-  status: z.enum(['active', 'deactivated']),
+  /** 'invited' until the person sets their password through the invitation (issue 21). */
+  status: z.enum(['invited', 'active', 'deactivated']),
+  /** While invited: when the invitation link stops working (a resend renews it). */
+  invitedUntil: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -2,18 +2,18 @@ import { createId } from '@paralleldrive/cuid2';
 import { and, eq } from 'drizzle-orm';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import { issueResetToken } from '../../auth/password-reset.service.js';
+import {
+  INVITATION_VALID_MS,
+  issueToken,
+  withdrawTokens,
+} from '../../auth/password-reset.service.js';
 import { hashPassword, passwordProblem } from '../../auth/passwords.js';
 import { findUserByEmail } from '../../auth/user-lookup.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { brokers, users } from '../../db/schema.js';
+import { brokers, employers, schemes, users } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import {
-  accountCreatedMessage,
-  accountOfferedMessage,
-  passwordResetLink,
-} from '../../email/messages.js';
+import { accountOfferedMessage, invitationLink, invitationMessage } from '../../email/messages.js';
 import type { Outbox } from '../../email/outbox.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
@@ -30,7 +30,13 @@ import {
 import type { Role } from '../../tenancy/roles.js';
 import { findEmployer } from '../employers/employers.data.js';
 import { findMember } from '../members/members.data.js';
-import type { EmployerUserInput, NewUserInput, UserChange, UserView } from './users.schemas.js';
+import type {
+  ColleagueInput,
+  EmployerUserInput,
+  NewUserInput,
+  UserChange,
+  UserView,
+} from './users.schemas.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -43,6 +49,7 @@ const viewOf = (row: UserRow): UserView => ({
   employerId: row.employerId,
   memberId: row.memberId,
   status: row.status as UserView['status'],
+  invitedUntil: row.invitedUntil?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -65,8 +72,34 @@ const scopeOf = (row: UserRow | undefined) =>
 
 const EMAIL_TAKEN = 'An account with that e-mail address already exists';
 const MEMBER_TAKEN = 'This member already has an account';
-/** The notice to an address's holder that another firm tried to give it an account. */
+const NOT_INVITED = 'This account has already been set up: there is no invitation to send';
+/** The notice to an address's holder that another firm invited it. */
 const OFFER_NOTICE_VALID_MS = 24 * 60 * 60_000;
+
+/** What an invitation names: the firm, and the employer or scheme the account is for. */
+interface InvitationContext {
+  firm: string;
+  purpose: string;
+}
+
+/** The words after "… has invited you to Pension Administration". */
+function purposeOf(role: string, employer: string | null, scheme: string | null): string {
+  switch (role) {
+    case 'EmployerAdmin':
+      return `to look after the pension schemes of ${employer}`;
+    case 'EmployerUser':
+      return `to see the pension schemes of ${employer}`;
+    case 'Member':
+      return scheme
+        ? `to see your pension in ${scheme}, the scheme ${employer} provides`
+        : `to see your pension with ${employer}`;
+    default:
+      return 'to work on its clients’ pension schemes';
+  }
+}
+
+/** An address that signs in to an account of another firm, or the platform. */
+type Holder = { id: string; email: string; brokerId: string | null };
 
 export interface UsersServiceDeps {
   database: Database;
@@ -99,18 +132,97 @@ export function createUsersService({
     return hashPassword(password);
   }
 
+  /** The firm's name and the employer's or scheme's, for the invitation e-mail. */
+  async function invitationContext(
+    tx: Transaction,
+    brokerId: string,
+    account: { role: string; employerName: string | null; memberSchemeId: string | null },
+  ): Promise<InvitationContext> {
+    const [firm] = await tx
+      .select({ name: brokers.name })
+      .from(brokers)
+      .where(eq(brokers.id, brokerId));
+    const [scheme] = account.memberSchemeId
+      ? await tx
+          .select({ name: schemes.name })
+          .from(schemes)
+          .where(eq(schemes.id, account.memberSchemeId))
+      : [];
+    return {
+      firm: firm?.name ?? 'Your pension broker',
+      purpose: purposeOf(account.role, account.employerName, scheme?.name ?? null),
+    };
+  }
+
+  /**
+   * A fresh 72-hour link for an invited account, replacing any earlier one, with the e-mail that
+   * carries it in the same transaction. When the address already signs in to an account of
+   * another firm (issue 13, defect 7), the link is made and stored all the same, so the invited
+   * account reads exactly as any other, but it is never sent: it could not be accepted, since an
+   * address signs in to one account. The holder is told instead, after the commit (`notify`).
+   */
+  async function sendInvitation(
+    tx: Transaction,
+    actor: ActorContext,
+    user: UserRow,
+    context: InvitationContext,
+    holder: Holder | undefined,
+  ): Promise<{ invitedUntil: Date; notify: () => Promise<void> }> {
+    const at = now();
+    const { token, expiresAt } = await issueToken(tx, user, at, 'invitation');
+    await tx.update(users).set({ invitedUntil: expiresAt }).where(eq(users.id, user.id));
+    if (!holder) {
+      await outbox.enqueue(tx, {
+        brokerId: user.brokerId,
+        userId: user.id,
+        kind: 'account_created',
+        message: invitationMessage(user.email, {
+          firm: context.firm,
+          purpose: context.purpose,
+          link: invitationLink(publicBaseUrl, token),
+          validHours: INVITATION_VALID_MS / 3_600_000,
+        }),
+        discardAfter: expiresAt,
+      });
+      return { invitedUntil: expiresAt, notify: async () => {} };
+    }
+    const notify = async () => {
+      await withActor(database, anonymousActor(holder.brokerId, actor), (notice) =>
+        outbox.enqueue(notice, {
+          brokerId: holder.brokerId,
+          userId: holder.id,
+          kind: 'account_offered',
+          message: accountOfferedMessage(holder.email, {
+            firm: context.firm,
+            signInUrl: new URL('/signin', publicBaseUrl).toString(),
+          }),
+          discardAfter: new Date(at.getTime() + OFFER_NOTICE_VALID_MS),
+        }),
+      );
+    };
+    return { invitedUntil: expiresAt, notify };
+  }
+
+  /**
+   * A new account: active at once with a password the SuperAdmin chose, otherwise invited. The
+   * row, its invitation and the audit record commit together.
+   */
   async function insertUser(
     tx: Transaction,
     actor: ActorContext,
     account: {
       brokerId: string;
       employerId: string | null;
+      employerName: string | null;
       memberId: string | null;
+      memberSchemeId: string | null;
       input: NewUserInput;
       passwordHash: string | null;
+      holder: Holder | undefined;
     },
-  ): Promise<UserRow> {
+  ): Promise<{ user: UserRow; notify: () => Promise<void> }> {
     const at = now();
+    const invited = account.passwordHash === null;
     let row: UserRow | undefined;
     try {
       [row] = await tx
@@ -125,29 +237,33 @@ export function createUsersService({
           memberId: account.memberId,
           passwordHash: account.passwordHash,
           passwordChangedAt: at,
+          status: invited ? 'invited' : 'active',
+          // Replaced by the link's own expiry just below, in the same transaction.
+          invitedUntil: invited ? at : null,
           createdAt: at,
           updatedAt: at,
         })
         .returning();
     } catch (error) {
-      if (isUniqueViolation(error, 'users_email_lower_key')) throw new HttpError(409, EMAIL_TAKEN);
+      if (
+        isUniqueViolation(error, 'users_tenant_email_lower_key') ||
+        isUniqueViolation(error, 'users_email_lower_key')
+      )
+        throw new HttpError(409, EMAIL_TAKEN);
       if (isUniqueViolation(error, 'users_member_id_key')) throw new HttpError(409, MEMBER_TAKEN);
       throw error;
     }
-    const user = row as UserRow;
-    if (account.passwordHash === null) {
-      const { token, expiresAt } = await issueResetToken(tx, user, at);
-      await outbox.enqueue(tx, {
-        brokerId: user.brokerId,
-        userId: user.id,
-        kind: 'account_created',
-        message: accountCreatedMessage(user.email, {
-          link: passwordResetLink(publicBaseUrl, token),
-          validMinutes: (expiresAt.getTime() - at.getTime()) / 60_000,
-          signInUrl: new URL('/signin', publicBaseUrl).toString(),
-        }),
-        discardAfter: expiresAt,
+    let user = row as UserRow;
+    let notify = async () => {};
+    if (invited) {
+      const context = await invitationContext(tx, account.brokerId, {
+        role: user.role,
+        employerName: account.employerName,
+        memberSchemeId: account.memberSchemeId,
       });
+      const sent = await sendInvitation(tx, actor, user, context, account.holder);
+      user = { ...user, invitedUntil: sent.invitedUntil };
+      notify = sent.notify;
     }
     await audit.record(tx, actor, {
       action: 'user.created',
@@ -157,51 +273,27 @@ export function createUsersService({
       previousState: null,
       newState: {
         ...auditStateOf(user),
-        passwordChosenBy: account.passwordHash ? 'creator' : 'user',
+        passwordChosenBy: invited ? 'user' : 'creator',
       },
     });
-    return user;
+    return { user, notify };
   }
 
   /**
-   * Issue 13, defect 7: the address already has an account in another firm (or is a platform
-   * account), which this actor cannot see. The actor is answered exactly as for a new address
-   * (201, the same body shape) and nothing is written where the actor could see it; the holder
-   * of the address is told by e-mail, in their own tenant's outbox. The id in the answer is a
-   * fresh one that names nothing, so it reveals no account. Validation, reach checks and the
-   * password hash ran before this point on both paths.
+   * The account, if any, that the address signs in to outside the actor's firm: a firm's
+   * invitation to it is made as any other but never sent (sendInvitation). Read through the
+   * authentication lookup (migration 0007), since the tenant's own role cannot see other firms'
+   * accounts, which is the point.
    */
-  async function offerToExistingHolder(
-    actor: TenantActor,
-    holder: { id: string; email: string; brokerId: string | null },
-    account: { employerId: string; memberId: string | null; input: NewUserInput },
-    firm: string,
-  ): Promise<UserView> {
-    const at = now();
-    await withActor(database, anonymousActor(holder.brokerId, actor), (tx) =>
-      outbox.enqueue(tx, {
-        brokerId: holder.brokerId,
-        userId: holder.id,
-        kind: 'account_offered',
-        message: accountOfferedMessage(holder.email, {
-          firm,
-          signInUrl: new URL('/signin', publicBaseUrl).toString(),
-        }),
-        discardAfter: new Date(at.getTime() + OFFER_NOTICE_VALID_MS),
-      }),
-    );
-    return {
-      id: createId(),
-      email: account.input.email,
-      name: account.input.name,
-      role: account.input.role,
-      brokerId: actor.tenantId,
-      employerId: account.employerId,
-      memberId: account.memberId,
-      status: 'active',
-      createdAt: at.toISOString(),
-      updatedAt: at.toISOString(),
-    };
+  async function holderElsewhere(actor: TenantActor, email: string): Promise<Holder | undefined> {
+    const existing = await findUserByEmail(database, email);
+    return existing && existing.brokerId !== actor.tenantId ? existing : undefined;
+  }
+
+  /** Runs after the commit: what was queued goes out now. */
+  async function afterCommit(outcome: { notify: () => Promise<void> }, invited: boolean) {
+    await outcome.notify();
+    if (invited) onEmailQueued();
   }
 
   const reads = createPlatformReadLog(audit);
@@ -232,6 +324,7 @@ export function createUsersService({
   };
 
   return {
+    /** SuperAdmin, who sees every account: an address in use anywhere is a plain 409. */
     async createBrokerUser(
       actor: ActorContext,
       brokerId: string,
@@ -239,7 +332,8 @@ export function createUsersService({
     ): Promise<UserView> {
       requirePlatform(actor);
       const passwordHash = await hashOf(input.password);
-      const user = await withActor(database, actor, async (tx) => {
+      if (await findUserByEmail(database, input.email)) throw new HttpError(409, EMAIL_TAKEN);
+      const outcome = await withActor(database, actor, async (tx) => {
         const [broker] = await tx
           .select({ id: brokers.id })
           .from(brokers)
@@ -248,13 +342,37 @@ export function createUsersService({
         return insertUser(tx, actor, {
           brokerId,
           employerId: null,
+          employerName: null,
           memberId: null,
+          memberSchemeId: null,
           input,
           passwordHash,
+          holder: undefined,
         });
       });
-      if (passwordHash === null) onEmailQueued();
-      return viewOf(user);
+      await afterCommit(outcome, passwordHash === null);
+      return viewOf(outcome.user);
+    },
+
+    /** POST /api/users: a BrokerAdmin invites a BrokerUser into their own firm (issue 21). */
+    async inviteColleague(actor: ActorContext, input: ColleagueInput): Promise<UserView> {
+      requireRole(actor, 'BrokerAdmin');
+      const tenantActor = requireTenantActor(actor);
+      const holder = await holderElsewhere(tenantActor, input.email);
+      const outcome = await withActor(database, tenantActor, (tx) =>
+        insertUser(tx, tenantActor, {
+          brokerId: tenantActor.tenantId,
+          employerId: null,
+          employerName: null,
+          memberId: null,
+          memberSchemeId: null,
+          input,
+          passwordHash: null,
+          holder,
+        }),
+      );
+      await afterCommit(outcome, true);
+      return viewOf(outcome.user);
     },
 
     async listBrokerUsers(actor: ActorContext, brokerId: string, page: PageQuery) {
@@ -262,6 +380,10 @@ export function createUsersService({
       return listWhere(actor, page, eq(users.brokerId, brokerId), { brokerId });
     },
 
+    /**
+     * An employer's account, always invited. An address that already signs in elsewhere gets an
+     * invitation that reads as any other and is never sent (issue 13, defect 7; sendInvitation).
+     */
     async createEmployerUser(
       actor: ActorContext,
       employerId: string,
@@ -269,11 +391,7 @@ export function createUsersService({
     ): Promise<UserView> {
       requireRole(actor, 'BrokerAdmin');
       const tenantActor = requireTenantActor(actor);
-      const passwordHash = await hashOf(input.password);
-      // One indexed read through the authentication lookup (migration 0007): the tenant's own
-      // role cannot see accounts of other firms, which is the point.
-      const existing = await findUserByEmail(database, input.email);
-      const holder = existing && existing.brokerId !== tenantActor.tenantId ? existing : undefined;
+      const holder = await holderElsewhere(tenantActor, input.email);
       const outcome = await withActor(database, tenantActor, async (tx) => {
         const employer = requireParent(tenantActor, await findEmployer(tx, employerId));
         const member =
@@ -287,47 +405,69 @@ export function createUsersService({
             },
           ]);
         }
-        if (holder) {
-          // Within the actor's reach a member with an account is a plain conflict, as below.
-          if (member) {
-            const [taken] = await tx
-              .select({ id: users.id })
-              .from(users)
-              .where(eq(users.memberId, member.id));
-            if (taken) throw new HttpError(409, MEMBER_TAKEN);
-          }
-          const [firm] = await tx
-            .select({ name: brokers.name })
-            .from(brokers)
-            .where(eq(brokers.id, tenantActor.tenantId));
-          return {
-            kind: 'offered' as const,
-            employerId: employer.id,
-            memberId: member?.id ?? null,
-            firm: firm?.name ?? 'a firm',
-          };
-        }
-        const user = await insertUser(tx, tenantActor, {
+        return insertUser(tx, tenantActor, {
           brokerId: employer.brokerId,
           employerId: employer.id,
+          employerName: employer.name,
           memberId: member?.id ?? null,
+          memberSchemeId: member?.schemeId ?? null,
           input,
-          passwordHash,
+          passwordHash: null,
+          holder,
         });
-        return { kind: 'created' as const, user };
       });
-      if (outcome.kind === 'created') {
-        if (passwordHash === null) onEmailQueued();
-        return viewOf(outcome.user);
-      }
-      const view = await offerToExistingHolder(
-        tenantActor,
-        holder as NonNullable<typeof holder>,
-        { employerId: outcome.employerId, memberId: outcome.memberId, input },
-        outcome.firm,
-      );
-      onEmailQueued();
-      return view;
+      await afterCommit(outcome, true);
+      return viewOf(outcome.user);
+    },
+
+    /**
+     * Sends an invited account a fresh link, ending the earlier one. Whoever may create the
+     * account may resend its invitation: its firm's BrokerAdmin, or SuperAdmin.
+     */
+    async resendInvitation(actor: ActorContext, id: string): Promise<UserView> {
+      requireRole(actor, 'BrokerAdmin');
+      const found = await withActor(database, actor, async (tx) => {
+        const [row] = await tx.select().from(users).where(eq(users.id, id));
+        requireReach(actor, scopeOf(row));
+        return row as UserRow;
+      });
+      if (found.status !== 'invited') throw new HttpError(409, NOT_INVITED);
+      // The lookup finds only accounts that have been set up, and a firm holds an address once,
+      // so any account it finds is another firm's (or the platform's).
+      const holder = await findUserByEmail(database, found.email);
+      const outcome = await withActor(database, actor, async (tx) => {
+        const [current] = await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.id, found.id), eq(users.status, 'invited')));
+        if (!current) throw new HttpError(409, NOT_INVITED);
+        const [employer] = current.employerId
+          ? await tx
+              .select({ name: employers.name })
+              .from(employers)
+              .where(eq(employers.id, current.employerId))
+          : [];
+        const memberSchemeId = current.memberId
+          ? ((await findMember(tx, current.memberId))?.schemeId ?? null)
+          : null;
+        const context = await invitationContext(tx, current.brokerId as string, {
+          role: current.role,
+          employerName: employer?.name ?? null,
+          memberSchemeId,
+        });
+        const sent = await sendInvitation(tx, actor, current, context, holder);
+        await audit.record(tx, actor, {
+          action: 'user.invitation_sent',
+          entityType: 'user',
+          entityId: current.id,
+          tenantId: current.brokerId,
+          previousState: { invitedUntil: current.invitedUntil },
+          newState: { invitedUntil: sent.invitedUntil },
+        });
+        return { user: { ...current, invitedUntil: sent.invitedUntil }, notify: sent.notify };
+      });
+      await afterCommit(outcome, true);
+      return viewOf(outcome.user);
     },
 
     /** The BrokerAdmin sees their employers' accounts; an EmployerAdmin those of their own employer. */
@@ -382,15 +522,27 @@ export function createUsersService({
         const [before] = await tx.select().from(users).where(eq(users.id, id));
         requireReach(actor, scopeOf(before));
         const existing = before as UserRow;
+        const at = now();
+        // An account that was never set up goes back to "invited" when reactivated, with its old
+        // link expired: staff resend the invitation. Deactivating one withdraws its link.
+        const status =
+          change.status === 'active' && existing.passwordHash === null ? 'invited' : change.status;
+        const invitedUntil =
+          status === undefined
+            ? existing.invitedUntil
+            : status === 'invited'
+              ? (existing.invitedUntil ?? at)
+              : null;
+        if (status === 'deactivated') await withdrawTokens(tx, existing.id, at);
         const [row] = await tx
           .update(users)
-          .set({ ...change, updatedAt: now() })
+          .set({ ...change, status: status ?? existing.status, invitedUntil, updatedAt: at })
           .where(eq(users.id, existing.id))
           .returning();
         const updated = row as UserRow;
         const action =
-          change.status && change.status !== existing.status
-            ? change.status === 'deactivated'
+          status && status !== existing.status
+            ? status === 'deactivated'
               ? 'user.deactivated'
               : 'user.reactivated'
             : 'user.updated';

@@ -58,7 +58,7 @@ function BrokerView() {
       </Stack>
       <Stack gap="sm" component="section" aria-labelledby="broker-accounts">
         <PageHeading order={3} id="broker-accounts" title="Accounts">
-          <NewAccountButton path={usersPath} roles={['BrokerAdmin', 'BrokerUser']} />
+          <NewAccountButton path={usersPath} roles={['BrokerAdmin', 'BrokerUser']} choosePassword />
         </PageHeading>
         <CursorTable
           queryKey={['accounts', 'broker', data.id]}

@@ -3,12 +3,14 @@ import type { User } from '../../api/types';
 import { accountColumns } from '../../components/accountColumns';
 import { useAllEmployers } from '../../components/allPages';
 import { CursorTable } from '../../components/CursorTable';
+import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
 
 /**
- * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate. New accounts
- * are made where they belong: an employer's on its page, the firm's by SuperAdmin.
+ * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate, and to resend
+ * an invitation. The BrokerAdmin invites their own BrokerUsers here; an employer's accounts are
+ * made on its page, and another BrokerAdmin by the platform's SuperAdmin.
  */
 export function UsersPage() {
   return (
@@ -27,7 +29,9 @@ function Users() {
     account.employerId === null ? '—' : (names.get(account.employerId) ?? 'Unknown employer');
   return (
     <Stack gap="lg">
-      <PageHeading title="Users" />
+      <PageHeading title="Users">
+        <NewAccountButton path="/api/users" roles={['BrokerUser']} />
+      </PageHeading>
       <CursorTable
         queryKey={['accounts', 'tenant']}
         path="/api/users"

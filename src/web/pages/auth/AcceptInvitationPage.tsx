@@ -1,0 +1,104 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api } from '../../api/client';
+import { reloadSession } from '../../auth/session';
+import { AuthCard } from './AuthCard';
+
+/** The token travels in the link's fragment, which browsers never send to a server or a referrer. */
+function tokenFromLink(): string {
+  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+}
+
+/**
+ * `/accept-invitation#token=…` (issue 21): the invited person chooses their password and is
+ * signed in straight away, landing on their home page.
+ */
+export function AcceptInvitationPage() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [token] = useState(tokenFromLink);
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    if (password !== confirmation) {
+      setProblem('The two passwords do not match.');
+      return;
+    }
+    setBusy(true);
+    try {
+      await api('POST', '/api/auth/accept-invitation', { token, password });
+      // The token is spent: keep it out of the address bar and the history.
+      window.history.replaceState(null, '', '/accept-invitation');
+      await reloadSession(client);
+      await navigate({ to: '/' });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 429) {
+        setProblem('Too many attempts. Please wait a few minutes and try again.');
+      } else if (error instanceof ApiError && error.issues.length > 0) {
+        setProblem(error.issues.map((issue) => `Password ${issue.message}.`).join(' '));
+      } else if (error instanceof ApiError && error.status === 409) {
+        setProblem(error.message);
+      } else if (error instanceof ApiError && error.status === 400) {
+        setProblem(
+          'This invitation link is not valid or has expired. Ask whoever invited you to send a new one.',
+        );
+      } else {
+        setProblem('The service is busy. Please try again shortly.');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Set your password">
+      {token === '' ? (
+        <Alert color="red" role="alert">
+          This page needs the link from your invitation e-mail. Ask whoever invited you to send a
+          new one if it has expired.
+        </Alert>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Text size="sm">
+              Choose the password you will sign in with. You are signed in as soon as it is set.
+            </Text>
+            {problem && (
+              <Alert color="red" role="alert">
+                {problem}
+              </Alert>
+            )}
+            <PasswordInput
+              label="Password"
+              description="At least 12 characters; a common password is refused."
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
+            <PasswordInput
+              label="Password again"
+              autoComplete="new-password"
+              required
+              value={confirmation}
+              onChange={(event) => setConfirmation(event.currentTarget.value)}
+            />
+            <Button type="submit" loading={busy}>
+              Set password and sign in
+            </Button>
+          </Stack>
+        </form>
+      )}
+      <Anchor component={Link} to="/signin" size="sm">
+        I already have an account: sign in
+      </Anchor>
+    </AuthCard>
+  );
+}
