@@ -64,6 +64,7 @@ const routeTree = rootRoute.addChildren([
     createRoute({ getParentRoute: () => signedIn, path: '/', component: HomeRedirect }),
     page('/api-reference', () => import('./api-reference/ApiReferencePage'), 'ApiReferencePage'),
     page('/dashboard', () => import('./pages/dashboard/DashboardPage'), 'DashboardPage'),
+    page('/home', () => import('./pages/home/HomePage'), 'HomePage'),
     page('/brokers', () => import('./pages/brokers/BrokersPage'), 'BrokersPage'),
     page('/brokers/$brokerId', () => import('./pages/brokers/BrokerPage'), 'BrokerPage'),
     page('/employers', () => import('./pages/employers/EmployersPage'), 'EmployersPage'),

@@ -109,8 +109,8 @@ describe.skipIf(browserSuiteSkipReason)(
         ['SuperAdmin', DEV_ACCOUNTS.superAdmin, '/brokers'],
         ['BrokerAdmin', DEV_ACCOUNTS.brokerAdmin, '/dashboard'],
         ['BrokerUser', accounts.BrokerUser, '/dashboard'],
-        ['EmployerAdmin', accounts.EmployerAdmin, `/employers/${employerId}`],
-        ['EmployerUser', accounts.EmployerUser, `/employers/${employerId}`],
+        ['EmployerAdmin', accounts.EmployerAdmin, '/home'],
+        ['EmployerUser', accounts.EmployerUser, '/home'],
         ['Member', accounts.Member, `/members/${memberId}`],
       ];
       for (const [role, credentials, home] of journeys) {

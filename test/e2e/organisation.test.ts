@@ -233,8 +233,14 @@ describe.skipIf(browserSuiteSkipReason)(
 
       const { page } = await e2e.open();
       await signInThroughForm(page, employerAdmin);
-      // Their start page is their employer.
+      // Their start page is their home: this month's contributions to upload, for each scheme.
+      expect(new URL(page.url()).pathname).toBe('/home');
       await see(pageHeading(page, employer));
+      await see(
+        page.getByRole('link', {
+          name: new RegExp(`^Upload \\w+ \\d{4} contributions for ${scheme}$`),
+        }),
+      );
       const navigation = page.getByRole('navigation', { name: 'Main' });
       await see(navigation.getByRole('link', { name: 'My employer' }));
       expect(await navigation.getByRole('link', { name: 'Employers' }).count()).toBe(0);

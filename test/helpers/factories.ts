@@ -132,7 +132,13 @@ export interface MemberRow {
 export async function createMember(
   database: Database,
   scheme: { brokerId: string; employerId: string; schemeId: string },
-  overrides: { ppsNumber?: string; firstName?: string; lastName?: string } = {},
+  overrides: {
+    ppsNumber?: string;
+    firstName?: string;
+    lastName?: string;
+    /** null: no address on file. */
+    email?: string | null;
+  } = {},
 ): Promise<MemberRow> {
   const id = createId();
   const ppsNumber = overrides.ppsNumber ?? newPpsNumber();
@@ -146,7 +152,7 @@ export async function createMember(
       firstName: registerName(overrides.firstName ?? 'Aoife'),
       lastName: registerName(overrides.lastName ?? 'Murphy'),
       dateOfBirth: '1985-04-12',
-      email: `member-${id}@example.ie`,
+      email: overrides.email === undefined ? `member-${id}@example.ie` : overrides.email,
       address: '1 Main Street, Galway',
       dateJoined: '2015-09-01',
       salaryCents: 5_500_000,

@@ -17,6 +17,8 @@ import { importsRoutes } from './imports/imports.routes.js';
 import { createImportsService } from './imports/imports.service.js';
 import { membersRoutes } from './members/members.routes.js';
 import { createMembersService } from './members/members.service.js';
+import { overviewRoutes } from './overview/overview.routes.js';
+import { createOverviewService } from './overview/overview.service.js';
 import { schemesRoutes } from './schemes/schemes.routes.js';
 import { createSchemesService } from './schemes/schemes.service.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -50,6 +52,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     contributions: createContributionsService({ database, audit, now }),
   });
   await app.register(fundsRoutes, { funds: createFundsService({ database, audit, now }) });
+  await app.register(overviewRoutes, { overview: createOverviewService({ database, now }) });
   await app.register(importsRoutes, {
     imports: createImportsService({
       database,

@@ -22,6 +22,41 @@ export interface Me extends SessionUser {
   name: string;
   memberId: string | null;
   status: AccountState;
+  /** The broker firm's name, for the header; null for the platform's SuperAdmin. */
+  firmName: string | null;
+  employerName: string | null;
+}
+
+/** `GET /api/overview`: the work waiting on a home page (issue 21, item 9). */
+export interface Overview {
+  duePeriod: string;
+  schemes: Array<{
+    id: string;
+    name: string;
+    type: string;
+    employerId: string;
+    employerName: string;
+    memberCount: number;
+    lastPeriod: string | null;
+    needs: Array<'no_members' | 'no_funds' | 'contributions_due'>;
+  }>;
+  recentUploads: Array<{
+    id: string;
+    schemeId: string;
+    schemeName: string;
+    kind: 'members' | 'contributions';
+    status: string;
+    rowsWritten: number;
+    issueCount: number;
+    createdAt: string;
+  }>;
+  membersNeedingAttention: Array<{
+    id: string;
+    name: string;
+    schemeId: string;
+    schemeName: string;
+    needs: Array<'no_email' | 'missed_last_period'>;
+  }>;
 }
 
 export interface Broker {

@@ -3,6 +3,7 @@ import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { api, describeError, type Page } from '../api/client';
 import { Loading } from './Loading';
+import { ScrollTable } from './ScrollTable';
 
 export interface Column<T> {
   key: string;
@@ -84,7 +85,7 @@ export function CursorTable<T extends { id: string }>({
           maw={420}
         />
       )}
-      <Table.ScrollContainer minWidth={600}>
+      <ScrollTable minWidth={600} label={caption}>
         <Table striped highlightOnHover captionSide="top">
           <Table.Caption ta="left">{caption}</Table.Caption>
           <Table.Thead>
@@ -131,7 +132,7 @@ export function CursorTable<T extends { id: string }>({
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       {loaded.length === 0 && <Text c="dimmed">{empty}</Text>}
       {loaded.length > 0 && rows.length === 0 && (
         <Text c="dimmed" role="status">

@@ -55,8 +55,8 @@ export function AppLayout() {
         padding="md"
       >
         <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between">
-            <Group>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group wrap="nowrap" className={classes.brand}>
               <Burger
                 opened={opened}
                 onClick={toggle}
@@ -64,11 +64,15 @@ export function AppLayout() {
                 size="sm"
                 aria-label="Menu"
               />
-              <Title order={1} size="h3">
+              <Title order={1} size="h3" className={classes.product}>
                 Pension Admin
               </Title>
+              {/* Whose service this is: the broker firm, for everyone in it (issue 21, item 9). */}
+              <Text size="sm" fw={600} className={classes.firm}>
+                {account.firmName ?? 'Platform administration'}
+              </Text>
             </Group>
-            <Group gap="sm">
+            <Group gap="sm" wrap="nowrap">
               <Text size="sm" visibleFrom="sm">
                 {account.name} · {account.role}
               </Text>

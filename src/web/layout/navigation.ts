@@ -26,10 +26,12 @@ export function navigationFor({ user, account }: Session): NavItem[] {
       { label: 'Schemes', to: '/schemes' },
     ],
     EmployerAdmin: [
+      { label: 'Home', to: '/home' },
       { label: 'My employer', to: `/employers/${user.employerId}` },
       { label: 'Schemes', to: '/schemes' },
     ],
     EmployerUser: [
+      { label: 'Home', to: '/home' },
       { label: 'My employer', to: `/employers/${user.employerId}` },
       { label: 'Schemes', to: '/schemes' },
     ],

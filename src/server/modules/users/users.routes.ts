@@ -8,6 +8,7 @@ import {
   brokerUserInput,
   colleagueInput,
   employerUserInput,
+  meView,
   userChange,
   userListQuery,
   userParams,
@@ -153,7 +154,13 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   );
   app.get(
     '/api/me',
-    { schema: { summary: 'The signed-in account.', tags, response: { 200: userView } } },
+    {
+      schema: {
+        summary: "The signed-in account, with its broker firm's and employer's names.",
+        tags,
+        response: { 200: meView },
+      },
+    },
     async (request) => users.me(actorOf(request)),
   );
 };

@@ -89,5 +89,12 @@ export const userView = z.object({
 });
 export type UserView = z.infer<typeof userView>;
 
+/** `/api/me`: the account, with the names the header shows (issue 21, item 9). */
+export const meView = userView.extend({
+  firmName: z.string().nullable(),
+  employerName: z.string().nullable(),
+});
+export type MeView = z.infer<typeof meView>;
+
 export const userParams = z.object({ id: idText });
 export const userListQuery = pageQuery;

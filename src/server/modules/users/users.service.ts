@@ -33,6 +33,7 @@ import { findMember } from '../members/members.data.js';
 import type {
   ColleagueInput,
   EmployerUserInput,
+  MeView,
   NewUserInput,
   UserChange,
   UserView,
@@ -558,13 +559,18 @@ export function createUsersService({
       });
     },
 
-    /** `/api/me`: the signed-in user's own account. */
-    async me(actor: ActorContext): Promise<UserView> {
+    /** `/api/me`: the signed-in user's own account, with its firm's and employer's names. */
+    async me(actor: ActorContext): Promise<MeView> {
       const [row] = await withActor(database, actor, (tx) =>
-        tx.select().from(users).where(eq(users.id, actor.userId)),
+        tx
+          .select({ user: users, firmName: brokers.name, employerName: employers.name })
+          .from(users)
+          .leftJoin(brokers, eq(brokers.id, users.brokerId))
+          .leftJoin(employers, eq(employers.id, users.employerId))
+          .where(eq(users.id, actor.userId)),
       );
       if (!row) throw new NotFoundError();
-      return viewOf(row);
+      return { ...viewOf(row.user), firmName: row.firmName, employerName: row.employerName };
     },
   };
 }

@@ -13,7 +13,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, describeError, type Page } from '../../api/client';
-import type { AuditRecord } from '../../api/types';
+import type { AuditRecord, Overview } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
 import { canCreateEmployers, canCreateSchemes, canReadAudit } from '../../components/access';
 import { fetchAllPages } from '../../components/allPages';
@@ -23,6 +23,8 @@ import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
+import { ScrollTable } from '../../components/ScrollTable';
+import { SchemesNeedingAttention } from '../home/SchemesNeedingAttention';
 
 /** Counting walks the list a page at a time; beyond this the dashboard says "more than". */
 const COUNT_LIMIT = 1000;
@@ -66,9 +68,27 @@ function Dashboard() {
           )}
         </Group>
       </Stack>
+      <Attention />
       {canReadAudit(session) && <RecentActivity />}
     </Stack>
   );
+}
+
+/** The firm's schemes with work waiting (issue 21, item 9): where a BrokerUser's day starts. */
+function Attention() {
+  const overview = useQuery({
+    queryKey: ['overview'],
+    queryFn: () => api<Overview>('GET', '/api/overview'),
+  });
+  if (overview.isPending) return <Loading label="Loading the schemes that need attention" />;
+  if (overview.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {describeError(overview.error)}
+      </Alert>
+    );
+  }
+  return <SchemesNeedingAttention overview={overview.data} withEmployer />;
 }
 
 function CountCard({ label, path, to }: { label: string; path: string; to: string }) {
@@ -122,7 +142,7 @@ function RecentActivity() {
       ) : recent.data.items.length === 0 ? (
         <Text c="dimmed">Nothing has happened yet.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={600}>
+        <ScrollTable minWidth={600} label="Recent activity">
           <Table striped>
             <Table.Thead>
               <Table.Tr>
@@ -145,7 +165,7 @@ function RecentActivity() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
       <Anchor component={Link} to="/audit" size="sm">
         Everything in the audit log

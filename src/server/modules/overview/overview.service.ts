@@ -1,0 +1,188 @@
+import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import { contributions, employers, funds, imports, members, schemes } from '../../db/schema.js';
+import { withActor } from '../../db/with-actor.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { requireRole, requireTenantActor } from '../../tenancy/authorize.js';
+import { liveEmployerOf } from '../employers/employers.data.js';
+import type { OverviewView } from './overview.schemas.js';
+
+/** Enough for any one firm's home page; beyond it the schemes list is the place to look. */
+const SCHEMES_SHOWN = 200;
+const UPLOADS_SHOWN = 5;
+const MEMBERS_SHOWN = 20;
+const MEMBERS_EXAMINED = 2000;
+
+const dublinMonth = new Intl.DateTimeFormat('en-IE', {
+  timeZone: 'Europe/Dublin',
+  year: 'numeric',
+  month: '2-digit',
+});
+
+/**
+ * The pay period whose contributions are due now: last month, in Irish time (issue 21, item 2),
+ * since payroll for a month is run at its end and uploaded after it.
+ */
+export function duePeriodAt(now: Date): string {
+  const parts = Object.fromEntries(dublinMonth.formatToParts(now).map((p) => [p.type, p.value]));
+  const year = Number(parts.year);
+  const month = Number(parts.month);
+  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+}
+
+export interface OverviewDeps {
+  database: Database;
+  now: () => Date;
+}
+
+/**
+ * The home pages' work lists (issue 21, item 9): what a BrokerUser should look at across the
+ * firm, and what an employer's staff should do next for their own employer. Row-level security
+ * keeps it to the tenant; the employer filter keeps employer staff to their employer.
+ */
+export function createOverviewService({ database, now }: OverviewDeps) {
+  return {
+    async read(actor: ActorContext): Promise<OverviewView> {
+      requireRole(actor, 'EmployerUser');
+      const tenantActor = requireTenantActor(actor);
+      const duePeriod = duePeriodAt(now());
+      const employerId = tenantActor.employerId;
+      return withActor(database, tenantActor, async (tx) => {
+        const schemeRows = await tx
+          .select({
+            id: schemes.id,
+            name: schemes.name,
+            type: schemes.type,
+            employerId: schemes.employerId,
+            employerName: employers.name,
+          })
+          .from(schemes)
+          .innerJoin(employers, liveEmployerOf(schemes.employerId))
+          .where(
+            and(
+              isNull(schemes.deletedAt),
+              employerId === null ? undefined : eq(schemes.employerId, employerId),
+            ),
+          )
+          .orderBy(schemes.name)
+          .limit(SCHEMES_SHOWN);
+        const ids = schemeRows.map((row) => row.id);
+        if (ids.length === 0) {
+          return { duePeriod, schemes: [], recentUploads: [], membersNeedingAttention: [] };
+        }
+        // One statement after another: a transaction is one connection, which runs one at a time.
+        const memberCounts = await tx
+          .select({ schemeId: members.schemeId, n: count() })
+          .from(members)
+          .where(and(inArray(members.schemeId, ids), isNull(members.deletedAt)))
+          .groupBy(members.schemeId);
+        const fundCounts = await tx
+          .select({ schemeId: funds.schemeId, n: count() })
+          .from(funds)
+          .where(and(inArray(funds.schemeId, ids), isNull(funds.closedAt)))
+          .groupBy(funds.schemeId);
+        const lastPeriods = await tx
+          .select({ schemeId: contributions.schemeId, last: max(contributions.period) })
+          .from(contributions)
+          .where(inArray(contributions.schemeId, ids))
+          .groupBy(contributions.schemeId);
+        const uploads = await tx
+          .select()
+          .from(imports)
+          .where(inArray(imports.schemeId, ids))
+          .orderBy(desc(imports.createdAt), desc(imports.id))
+          .limit(UPLOADS_SHOWN);
+        // Members are the employer's to look after; the broker's list is of schemes.
+        const memberRows =
+          employerId === null
+            ? []
+            : await tx
+                .select({
+                  id: members.id,
+                  firstName: members.firstName,
+                  lastName: members.lastName,
+                  email: members.email,
+                  schemeId: members.schemeId,
+                  dateJoined: members.dateJoined,
+                })
+                .from(members)
+                .where(and(inArray(members.schemeId, ids), isNull(members.deletedAt)))
+                .orderBy(members.lastName, members.firstName, members.id)
+                .limit(MEMBERS_EXAMINED);
+        const paidForDue = await tx
+          .selectDistinct({ memberId: contributions.memberId })
+          .from(contributions)
+          .where(and(inArray(contributions.schemeId, ids), eq(contributions.period, duePeriod)));
+        const byScheme = <T extends { schemeId: string }>(rows: T[]) =>
+          new Map(rows.map((row) => [row.schemeId, row]));
+        const memberCount = byScheme(memberCounts);
+        const fundCount = byScheme(fundCounts);
+        const lastPeriod = byScheme(lastPeriods);
+        const schemeName = new Map(schemeRows.map((row) => [row.id, row.name]));
+
+        const schemesView = schemeRows
+          .map((row) => {
+            const membersIn = memberCount.get(row.id)?.n ?? 0;
+            const last = lastPeriod.get(row.id)?.last ?? null;
+            const needs: OverviewView['schemes'][number]['needs'] = [];
+            if (membersIn === 0) needs.push('no_members');
+            // A DB scheme's members choose no funds; every other type needs one to invest in.
+            if (row.type !== 'DB' && (fundCount.get(row.id)?.n ?? 0) === 0) needs.push('no_funds');
+            if (membersIn > 0 && (last === null || last < duePeriod))
+              needs.push('contributions_due');
+            return { ...row, memberCount: membersIn, lastPeriod: last, needs };
+          })
+          // The ones with work first, each group by name.
+          .sort((a, b) => Number(b.needs.length > 0) - Number(a.needs.length > 0));
+
+        // A member missed the due period when their scheme's payroll for it is in but they are
+        // not, and they had joined by then.
+        const paid = new Set(paidForDue.map((row) => row.memberId));
+        const schemeHasDue = new Set(
+          schemesView
+            .filter((row) => row.lastPeriod !== null && row.lastPeriod >= duePeriod)
+            .map((row) => row.id),
+        );
+        const membersNeedingAttention = memberRows
+          .map((row) => {
+            const needs: OverviewView['membersNeedingAttention'][number]['needs'] = [];
+            if (!row.email) needs.push('no_email');
+            if (
+              schemeHasDue.has(row.schemeId) &&
+              !paid.has(row.id) &&
+              row.dateJoined.slice(0, 7) <= duePeriod
+            ) {
+              needs.push('missed_last_period');
+            }
+            return {
+              id: row.id,
+              name: `${row.firstName} ${row.lastName}`,
+              schemeId: row.schemeId,
+              schemeName: schemeName.get(row.schemeId) ?? '',
+              needs,
+            };
+          })
+          .filter((row) => row.needs.length > 0)
+          .slice(0, MEMBERS_SHOWN);
+
+        return {
+          duePeriod,
+          schemes: schemesView,
+          recentUploads: uploads.map((row) => ({
+            id: row.id,
+            schemeId: row.schemeId,
+            schemeName: schemeName.get(row.schemeId) ?? '',
+            kind: row.kind as 'members' | 'contributions',
+            status: row.status,
+            rowsWritten: row.rowsWritten,
+            issueCount: row.issueCount,
+            createdAt: row.createdAt.toISOString(),
+          })),
+          membersNeedingAttention,
+        };
+      });
+    },
+  };
+}
+
+export type OverviewService = ReturnType<typeof createOverviewService>;

@@ -1,0 +1,35 @@
+import { Stack, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/**
+ * A table wider than a phone's screen, in a container that says so (issue 21: tables that show
+ * they scroll) and that the keyboard can reach, so its hidden columns can be scrolled into view
+ * without a pointer (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
+export function ScrollTable({
+  minWidth,
+  label,
+  children,
+}: {
+  minWidth: number;
+  /** What the table holds, for the focusable region's name. */
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <Stack gap={4}>
+      <Text size="xs" c="dimmed" hiddenFrom="sm" aria-hidden="true">
+        Scroll sideways to see every column →
+      </Text>
+      <Table.ScrollContainer
+        minWidth={minWidth}
+        type="native"
+        tabIndex={0}
+        role="region"
+        aria-label={label}
+      >
+        {children}
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}

@@ -1,0 +1,192 @@
+import { Anchor, Button, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { api } from '../../api/client';
+import type { Overview } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { DateTime } from '../../components/DateTime';
+import { LoadError } from '../../components/LoadError';
+import { Loading } from '../../components/Loading';
+import { PageHeading } from '../../components/PageHeading';
+import { RoleGate } from '../../components/RoleGate';
+import { ScrollTable } from '../../components/ScrollTable';
+import { formatPeriod } from '../../format';
+import { memberNeedText } from './attention';
+import { SchemesNeedingAttention } from './SchemesNeedingAttention';
+
+/**
+ * `/home`: where an employer's staff land (issue 21, item 9): this month's contributions to
+ * upload, what was uploaded lately, and the members that need attention.
+ */
+export function HomePage() {
+  return (
+    <RoleGate roles={['EmployerAdmin', 'EmployerUser']}>
+      <Home />
+    </RoleGate>
+  );
+}
+
+function Home() {
+  const { user, account } = useSignedIn();
+  const overview = useQuery({
+    queryKey: ['overview'],
+    queryFn: () => api<Overview>('GET', '/api/overview'),
+  });
+  if (overview.isPending) return <Loading label="Loading your home page" />;
+  if (overview.isError) return <LoadError error={overview.error} />;
+  const data = overview.data;
+  const due = formatPeriod(data.duePeriod);
+  const canUpload = user.role === 'EmployerAdmin';
+  return (
+    <Stack gap="xl">
+      <PageHeading title={account.employerName ?? 'Home'} />
+      <Stack gap="sm" component="section" aria-labelledby="home-upload">
+        <Title order={3} id="home-upload">
+          {canUpload ? `Upload ${due} contributions` : `${due} contributions`}
+        </Title>
+        {data.schemes.length === 0 ? (
+          <Text>There are no schemes yet. Your broker sets them up.</Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {data.schemes.map((scheme) => {
+              const inAlready = scheme.lastPeriod !== null && scheme.lastPeriod >= data.duePeriod;
+              return (
+                <Paper
+                  key={scheme.id}
+                  withBorder
+                  p="md"
+                  component="article"
+                  aria-label={scheme.name}
+                >
+                  <Stack gap="xs" align="flex-start">
+                    <Anchor component={Link} to={`/schemes/${scheme.id}`} fw={600}>
+                      {scheme.name}
+                    </Anchor>
+                    <Text size="sm">
+                      {inAlready
+                        ? `${due} contributions are in.`
+                        : scheme.lastPeriod
+                          ? `Latest contributions: ${formatPeriod(scheme.lastPeriod)}.`
+                          : 'No contributions yet.'}
+                    </Text>
+                    {canUpload && (
+                      <Button
+                        component={Link}
+                        to={`/schemes/${scheme.id}/import`}
+                        variant={inAlready ? 'default' : 'filled'}
+                        size="sm"
+                        aria-label={`Upload ${due} contributions for ${scheme.name}`}
+                      >
+                        {inAlready ? 'Upload a correction' : `Upload ${due} contributions`}
+                      </Button>
+                    )}
+                  </Stack>
+                </Paper>
+              );
+            })}
+          </SimpleGrid>
+        )}
+      </Stack>
+      <RecentUploads overview={data} />
+      <MembersNeedingAttention overview={data} />
+      <SchemesNeedingAttention overview={data} withEmployer={false} />
+    </Stack>
+  );
+}
+
+const KIND = { members: 'Members', contributions: 'Contributions' } as const;
+const STATUS: Record<string, string> = {
+  succeeded: 'Saved',
+  rejected: 'Refused: nothing saved',
+  failed: 'Failed: nothing saved',
+  running: 'In progress',
+};
+
+function RecentUploads({ overview }: { overview: Overview }) {
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="home-uploads">
+      <Title order={3} id="home-uploads">
+        Recent uploads
+      </Title>
+      {overview.recentUploads.length === 0 ? (
+        <Text>Nothing uploaded yet.</Text>
+      ) : (
+        <ScrollTable minWidth={480} label="Recent uploads">
+          <Table striped>
+            <Table.Caption>The latest uploads, newest first</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Scheme</Table.Th>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Outcome</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {overview.recentUploads.map((upload) => (
+                <Table.Tr key={upload.id}>
+                  <Table.Td>
+                    <DateTime value={upload.createdAt} />
+                  </Table.Td>
+                  <Table.Td>{upload.schemeName}</Table.Td>
+                  <Table.Td>{KIND[upload.kind]}</Table.Td>
+                  <Table.Td>
+                    {STATUS[upload.status] ?? upload.status}
+                    {upload.status === 'succeeded'
+                      ? ` (${upload.rowsWritten} rows)`
+                      : upload.issueCount > 0
+                        ? ` (${upload.issueCount} problems)`
+                        : ''}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollTable>
+      )}
+    </Stack>
+  );
+}
+
+function MembersNeedingAttention({ overview }: { overview: Overview }) {
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="home-members">
+      <Title order={3} id="home-members">
+        Members who need attention
+      </Title>
+      {overview.membersNeedingAttention.length === 0 ? (
+        <Text>No member needs attention.</Text>
+      ) : (
+        <ScrollTable minWidth={480} label="Members who need attention">
+          <Table striped>
+            <Table.Caption>Members who need attention, and why</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Member</Table.Th>
+                <Table.Th>Scheme</Table.Th>
+                <Table.Th>Why</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {overview.membersNeedingAttention.map((member) => (
+                <Table.Tr key={member.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/members/${member.id}`}>
+                      {member.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{member.schemeName}</Table.Td>
+                  <Table.Td>
+                    {member.needs
+                      .map((need) => memberNeedText(need, overview.duePeriod))
+                      .join('; ')}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollTable>
+      )}
+    </Stack>
+  );
+}

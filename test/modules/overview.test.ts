@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duePeriodAt } from '../../src/server/modules/overview/overview.service.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import {
+  createBroker,
+  createEmployer,
+  createMember,
+  createScheme,
+  createUser,
+} from '../helpers/factories.js';
+
+/** Issue 21, item 9: the home pages lead to the work, from one answer per person. */
+
+// 10:00 in Dublin on 12 November 2026: October's contributions are the ones due.
+const clock = Date.parse('2026-11-12T10:00:00Z');
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ now: () => new Date(clock) });
+});
+afterAll(() => t.close());
+
+async function firm() {
+  const brokerId = await createBroker(t.database, 'Murphy & Byrne Brokers');
+  const employerId = await createEmployer(t.database, brokerId, 'Liffey Engineering Ltd');
+  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
+  const consultant = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
+  return { brokerId, employerId, admin, consultant, hr };
+}
+
+type Overview = {
+  duePeriod: string;
+  schemes: Array<{ id: string; name: string; needs: string[]; memberCount: number }>;
+  recentUploads: Array<{ schemeId: string; kind: string }>;
+  membersNeedingAttention: Array<{ id: string; needs: string[] }>;
+};
+
+describe('GET /api/overview', () => {
+  it('lists a firm’s schemes with what each needs: members, funds, the due contributions', async () => {
+    const { brokerId, employerId, admin, consultant } = await firm();
+    const empty = await createScheme(t.database, { id: employerId, brokerId }, 'A Empty DC');
+    const unpaid = await createScheme(t.database, { id: employerId, brokerId }, 'B Unpaid DC');
+    const paid = await createScheme(t.database, { id: employerId, brokerId }, 'C Paid DC');
+    for (const schemeId of [unpaid, paid]) {
+      await t.requestAs(admin, 'POST', `/api/schemes/${schemeId}/funds`, { name: 'Equity' });
+    }
+    await createMember(t.database, { brokerId, employerId, schemeId: unpaid });
+    const paidMember = await createMember(t.database, { brokerId, employerId, schemeId: paid });
+    const contribution = await t.requestAs(
+      admin,
+      'POST',
+      `/api/members/${paidMember.id}/contributions`,
+      { period: '2026-10', kind: 'employee', amountCents: 10_000 },
+    );
+    expect(contribution.statusCode, contribution.body).toBe(201);
+
+    const answer = await t.requestAs(consultant, 'GET', '/api/overview');
+    expect(answer.statusCode, answer.body).toBe(200);
+    const overview = answer.json() as Overview;
+    expect(overview.duePeriod).toBe('2026-10');
+    const needs = Object.fromEntries(overview.schemes.map((s) => [s.id, s.needs]));
+    expect(needs).toEqual({
+      [empty]: ['no_members', 'no_funds'],
+      [unpaid]: ['contributions_due'],
+      [paid]: [],
+    });
+    // The schemes with work come first.
+    expect(overview.schemes.at(-1)?.id).toBe(paid);
+    // Members are the employer's list, not the firm's.
+    expect(overview.membersNeedingAttention).toEqual([]);
+  });
+
+  it('shows nothing of another firm, and only their own employer to employer staff', async () => {
+    const mine = await firm();
+    const other = await firm();
+    const otherEmployer = await createEmployer(t.database, mine.brokerId, 'Shannon Foods Ltd');
+    const ours = await createScheme(t.database, { id: mine.employerId, brokerId: mine.brokerId });
+    const sibling = await createScheme(t.database, { id: otherEmployer, brokerId: mine.brokerId });
+    const theirs = await createScheme(t.database, {
+      id: other.employerId,
+      brokerId: other.brokerId,
+    });
+    const seen = async (user: typeof mine.hr) =>
+      ((await t.requestAs(user, 'GET', '/api/overview')).json() as Overview).schemes.map(
+        (s) => s.id,
+      );
+    expect((await seen(mine.consultant)).sort()).toEqual([ours, sibling].sort());
+    expect(await seen(mine.hr)).toEqual([ours]);
+    expect(await seen(other.consultant)).toEqual([theirs]);
+  });
+
+  it('tells employer staff which members were missed in the due period or have no e-mail', async () => {
+    const { brokerId, employerId, admin, hr } = await firm();
+    const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+    const paid = await createMember(t.database, { brokerId, employerId, schemeId });
+    const missed = await createMember(t.database, { brokerId, employerId, schemeId });
+    const unreachable = await createMember(
+      t.database,
+      { brokerId, employerId, schemeId },
+      { email: null },
+    );
+    for (const member of [paid, unreachable]) {
+      await t.requestAs(admin, 'POST', `/api/members/${member.id}/contributions`, {
+        period: '2026-10',
+        kind: 'employer',
+        amountCents: 5_000,
+      });
+    }
+    const overview = (await t.requestAs(hr, 'GET', '/api/overview')).json() as Overview;
+    const needs = Object.fromEntries(overview.membersNeedingAttention.map((m) => [m.id, m.needs]));
+    expect(needs).toEqual({
+      [missed.id]: ['missed_last_period'],
+      [unreachable.id]: ['no_email'],
+    });
+  });
+
+  it('refuses a Member and the platform, who have no such work', async () => {
+    const { brokerId, employerId } = await firm();
+    const member = await createUser(t.database, { brokerId, employerId, role: 'Member' });
+    const platform = await createUser(t.database, { role: 'SuperAdmin' });
+    expect((await t.requestAs(member, 'GET', '/api/overview')).statusCode).toBe(403);
+    expect((await t.requestAs(platform, 'GET', '/api/overview')).statusCode).toBe(403);
+  });
+});
+
+describe('the due pay period', () => {
+  it('is last month in Irish time, also across midnight and the year end', () => {
+    // 23:30 UTC on 30 June is 00:30 on 1 July in Dublin (summer time): June is now due.
+    expect(duePeriodAt(new Date('2026-06-30T23:30:00Z'))).toBe('2026-06');
+    expect(duePeriodAt(new Date('2026-06-30T22:30:00Z'))).toBe('2026-05');
+    expect(duePeriodAt(new Date('2027-01-01T00:30:00Z'))).toBe('2026-12');
+  });
+});
+
+describe('GET /api/me', () => {
+  it('names the firm and the employer for the header', async () => {
+    const { hr, consultant } = await firm();
+    expect((await t.requestAs(hr, 'GET', '/api/me')).json()).toMatchObject({
+      firmName: 'Murphy & Byrne Brokers',
+      employerName: 'Liffey Engineering Ltd',
+    });
+    expect((await t.requestAs(consultant, 'GET', '/api/me')).json()).toMatchObject({
+      firmName: 'Murphy & Byrne Brokers',
+      employerName: null,
+    });
+  });
+});
