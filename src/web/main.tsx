@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
 import { createTheme, MantineProvider, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';

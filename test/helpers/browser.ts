@@ -90,17 +90,24 @@ export interface PageOptions {
    * so that one journey's sign-ins never use up another's per-IP allowance.
    */
   clientAddress: string;
+  /** The browser's language; Irish English unless a test is about another (issue 21, item 2). */
+  locale?: string;
+  /** The browser's time zone; Irish time unless a test is about another. */
+  timezoneId?: string;
 }
 
-/** A fresh context (no cookies) with one page, in Irish English, watched for CSP and errors. */
+/**
+ * A fresh context (no cookies) with one page, in Irish English and Irish time unless told
+ * otherwise, watched for CSP and errors.
+ */
 export async function openWatchedPage(
   browser: Browser,
-  { baseURL, clientAddress }: PageOptions,
+  { baseURL, clientAddress, locale = 'en-IE', timezoneId = 'Europe/Dublin' }: PageOptions,
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     baseURL,
-    locale: 'en-IE',
-    timezoneId: 'Europe/Dublin',
+    locale,
+    timezoneId,
     viewport: { width: 1280, height: 860 },
     // No transitions: axe must judge a notification or dialog as it stands, not half faded in.
     reducedMotion: 'reduce',

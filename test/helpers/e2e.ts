@@ -19,16 +19,25 @@ if (browserSuiteSkipReason) console.warn(browserSuiteSkipReason);
 /** Long enough for a journey of several pages on a 2-core machine running other suites too. */
 export const JOURNEY_TIMEOUT = 180_000;
 
+/** The language and time zone of a browser context (both Irish by default). */
+export interface Browsing {
+  locale?: string;
+  timezoneId?: string;
+}
+
 export interface E2e {
   readonly baseUrl: string;
   readonly server: BuiltServer;
-  /** A signed-out page in a fresh context, from a client address of its own unless given one. */
-  open(clientAddress?: string): Promise<WatchedPage>;
+  /**
+   * A signed-out page in a fresh context, from a client address of its own unless given one, in
+   * Irish English and Irish time unless `browsing` names another language or time zone.
+   */
+  open(clientAddress?: string, browsing?: Browsing): Promise<WatchedPage>;
   /**
    * A fresh signed-out page that arrives as a person does, at the root or at a deep link they were
    * sent (`startAt`), is sent to sign in, signs in through the form and lands where it set out for.
    */
-  openAs(account: Credentials, startAt?: string): Promise<WatchedPage>;
+  openAs(account: Credentials, startAt?: string, browsing?: Browsing): Promise<WatchedPage>;
   /** The API, signed in as this account, for seeding what a journey does not create itself. */
   api(account: Credentials): Promise<ApiClient>;
   /**
@@ -90,16 +99,17 @@ export function useE2e(file: string): E2e {
     get server() {
       return need(server);
     },
-    async open(clientAddress = uniqueClientAddress()) {
+    async open(clientAddress = uniqueClientAddress(), browsing = {}) {
       const watched = await openWatchedPage(need(browser), {
         baseURL: need(server).baseUrl,
         clientAddress,
+        ...browsing,
       });
       pages.push(watched);
       return watched;
     },
-    async openAs(account, startAt = '/') {
-      const watched = await e2e.open();
+    async openAs(account, startAt = '/', browsing = {}) {
+      const watched = await e2e.open(undefined, browsing);
       await signInThroughForm(watched.page, account, startAt);
       return watched;
     },

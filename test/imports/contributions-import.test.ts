@@ -150,7 +150,7 @@ describe('a contributions file', () => {
       { PPSN: b.ppsNumber, Period: '2026-03', Employee: '10' }, // 7: already recorded
       { PPSN: a.ppsNumber, Period: '2026-04', Employee: '-10' }, // 8
       { PPSN: a.ppsNumber, Period: '2026-05', Employer: '12.345' }, // 9
-      { PPSN: a.ppsNumber, Period: '04/2026', AVC: '1' }, // 10
+      { PPSN: a.ppsNumber, Period: '13/2026', AVC: '1' }, // 10: no month 13
       { Period: '2026-06', Employee: '1' }, // 11: no member named
       { PPSN: a.ppsNumber, Period: '2026-07' }, // 12: no amount
       { PPSN: withWrongCheckLetter(a.ppsNumber), Period: '2026-08', AVC: '1' }, // 13
@@ -185,6 +185,71 @@ describe('a contributions file', () => {
     expect(response.json().issues[3].message).toBe('repeats the member, period and kind of line 2');
     expect(leakedPpsNumbers(response.body)).toEqual([]);
     expect(await storedOf(schemeId)).toHaveLength(before);
+  });
+
+  it('takes periods as MM/YYYY too, as payroll exports write them (issue 21, item 2)', async () => {
+    const { schemeId, people, hr, url } = await schemeWithMembers();
+    const [a, b] = people as [(typeof people)[0], (typeof people)[0]];
+    const response = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee'],
+        [
+          { PPSN: a.ppsNumber, Period: '03/2026', Employee: '100' },
+          { PPSN: b.ppsNumber, Period: '3/2026', Employee: '200' },
+          { PPSN: a.ppsNumber, Period: '12/2025', Employee: '300' },
+          { PPSN: b.ppsNumber, Period: '2026-04', Employee: '400' },
+        ],
+      ),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const byPeriodAndMember = (x: unknown[], y: unknown[]) =>
+      `${x[0]}${x[1]}`.localeCompare(`${y[0]}${y[1]}`);
+    expect(
+      (await storedOf(schemeId))
+        .map((row) => [row.period, row.memberId, Number(row.amountCents)])
+        .sort(byPeriodAndMember),
+    ).toEqual(
+      [
+        ['2025-12', a.id, 30_000],
+        ['2026-03', a.id, 10_000],
+        ['2026-03', b.id, 20_000],
+        ['2026-04', b.id, 40_000],
+      ].sort(byPeriodAndMember),
+    );
+  });
+
+  it('reports a period that names no month, or a two-digit year, by line, writing nothing', async () => {
+    const { schemeId, people, hr, url } = await schemeWithMembers();
+    const [a] = people as [(typeof people)[0]];
+    const periods = ['03/2026', '13/2026', '3/26', '00/2026', '2026-13', '03-2026'];
+    const response = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee'],
+        periods.map((period) => ({ PPSN: a.ppsNumber, Period: period, Employee: '1' })),
+      ),
+    );
+    expect(response.statusCode).toBe(400);
+    const issues = response.json().issues as Array<{
+      line: number;
+      column: string;
+      code: string;
+      message: string;
+    }>;
+    expect(issues).toEqual(
+      [3, 4, 5, 6, 7].map((line) => ({
+        line,
+        column: 'Period',
+        code: 'invalid_period',
+        message: 'must be a pay period as YYYY-MM or MM/YYYY',
+      })),
+    );
+    expect(await storedOf(schemeId)).toEqual([]);
   });
 
   it('needs a member column, a period and at least one amount column', async () => {

@@ -1,5 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
@@ -52,8 +53,6 @@ const choiceViewOf = (row: AllocationWithLines, currentId: string | null): FundC
 const NAME_TAKEN = 'This scheme already has a fund of that name';
 /** How far ahead a fund switch may be scheduled. */
 const LATEST_EFFECTIVE_DAYS = 366;
-
-const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 export interface FundsServiceDeps {
   database: Database;
@@ -223,7 +222,7 @@ export function createFundsService({ database, audit, now }: FundsServiceDeps) {
         });
         return {
           rows: await withLines(tx, found),
-          currentId: await currentChoiceId(tx, member.id, isoDay(now())),
+          currentId: await currentChoiceId(tx, member.id, todayInIreland(now())),
         };
       });
       const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
@@ -247,9 +246,10 @@ export function createFundsService({ database, audit, now }: FundsServiceDeps) {
       const chooser = requireTenantActor(actor);
       return withActor(database, chooser, async (tx) => {
         const member = requireReach(chooser, await findMember(tx, memberId));
-        const today = isoDay(now());
+        // Today and a year ahead in Ireland, whatever the server's own zone (issue 21, item 2).
+        const today = todayInIreland(now());
         const effectiveFrom = input.effectiveFrom ?? today;
-        const latest = isoDay(new Date(now().getTime() + LATEST_EFFECTIVE_DAYS * 86_400_000));
+        const latest = addDays(today, LATEST_EFFECTIVE_DAYS);
         if (effectiveFrom < today || effectiveFrom > latest) {
           throw new ValidationError([
             {

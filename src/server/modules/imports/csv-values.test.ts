@@ -58,14 +58,47 @@ describe('dates and periods', () => {
     expect(parseCsvDate('12/04/1985')).toEqual({ ok: true, value: '1985-04-12' });
     expect(parseCsvDate('1/9/2015')).toEqual({ ok: true, value: '2015-09-01' });
     for (const cell of ['04-12-1985', '1985/04/12', '12.04.1985', 'yesterday', '12/04/85']) {
-      expect(parseCsvDate(cell)).toMatchObject({ ok: false, code: 'invalid_date' });
+      expect(parseCsvDate(cell)).toMatchObject({
+        ok: false,
+        code: 'invalid_date',
+        message: 'must be a date as YYYY-MM-DD (or DD/MM/YYYY)',
+      });
     }
   });
 
-  it('takes pay periods as YYYY-MM only', () => {
+  it('refuses a day the calendar does not have, never moving it to another (issue 21, item 2)', () => {
+    for (const cell of ['31/04/2026', '29/02/2025', '12/31/1985', '2025-02-29']) {
+      expect(parseCsvDate(cell), cell).toEqual({
+        ok: false,
+        code: 'invalid_date',
+        message: 'must be a real calendar date',
+      });
+    }
+    expect(parseCsvDate('29/02/2024')).toEqual({ ok: true, value: '2024-02-29' });
+  });
+
+  it('takes pay periods as YYYY-MM, or MM/YYYY as payroll exports write them', () => {
     expect(parsePeriod('2026-01')).toEqual({ ok: true, value: '2026-01' });
-    for (const cell of ['2026-13', '2026-1', '01/2026', '2026-00', '202601']) {
-      expect(parsePeriod(cell)).toMatchObject({ ok: false, code: 'invalid_period' });
+    expect(parsePeriod('03/2026')).toEqual({ ok: true, value: '2026-03' });
+    expect(parsePeriod('3/2026')).toEqual({ ok: true, value: '2026-03' });
+    expect(parsePeriod('12/2026')).toEqual({ ok: true, value: '2026-12' });
+    for (const cell of [
+      '2026-13',
+      '2026-1',
+      '2026-00',
+      '202601',
+      '13/2026',
+      '00/2026',
+      '3/26',
+      '03/26',
+      '03-2026',
+      '2026/03',
+    ]) {
+      expect(parsePeriod(cell), cell).toEqual({
+        ok: false,
+        code: 'invalid_period',
+        message: 'must be a pay period as YYYY-MM or MM/YYYY',
+      });
     }
   });
 });

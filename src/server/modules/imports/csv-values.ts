@@ -4,6 +4,8 @@
  * floating point: amounts are split into their digits and counted in whole cents.
  */
 
+import { parseIrishPeriod, readIrishDate } from '../../../contracts/irish-dates.js';
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
 
 /**
@@ -56,19 +58,17 @@ export function parseWholeCents(cell: string): Parsed<number> {
   return { ok: true, value: Number(cell) };
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const IRISH_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-
 /**
- * `YYYY-MM-DD`, or `DD/MM/YYYY` as Irish spreadsheets write dates (day first, never month first),
- * as `YYYY-MM-DD`. Whether the day exists is left to the field rule, which says so in its words.
+ * `YYYY-MM-DD`, or `DD/MM/YYYY` as Irish spreadsheets write dates (day first, never month first;
+ * `1/9/2015` is 1 September), as `YYYY-MM-DD`, by the same rule as a date typed in the web UI
+ * (`contracts/irish-dates.ts`). A day the calendar does not have is refused in the field rule's
+ * own words.
  */
 export function parseCsvDate(cell: string): Parsed<string> {
-  if (cell.length <= MAX_DATE_CELL && ISO_DATE.test(cell)) return { ok: true, value: cell };
-  const irish = cell.length <= MAX_DATE_CELL ? IRISH_DATE.exec(cell) : null;
-  if (irish) {
-    const [, day = '', month = '', year = ''] = irish;
-    return { ok: true, value: `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}` };
+  const reading = cell.length <= MAX_DATE_CELL ? readIrishDate(cell) : null;
+  if (reading?.ok) return { ok: true, value: reading.value };
+  if (reading?.reason === 'no_such_day') {
+    return { ok: false, code: 'invalid_date', message: 'must be a real calendar date' };
   }
   return {
     ok: false,
@@ -77,10 +77,13 @@ export function parseCsvDate(cell: string): Parsed<string> {
   };
 }
 
-/** A pay period, `YYYY-MM`. */
+/** A pay period, `YYYY-MM`, or `MM/YYYY` as payroll exports write it, as `YYYY-MM`. */
 export function parsePeriod(cell: string): Parsed<string> {
-  if (cell.length <= MAX_PERIOD_CELL && /^\d{4}-(0[1-9]|1[0-2])$/.test(cell)) {
-    return { ok: true, value: cell };
-  }
-  return { ok: false, code: 'invalid_period', message: 'must be a pay period as YYYY-MM' };
+  const period = cell.length <= MAX_PERIOD_CELL ? parseIrishPeriod(cell) : null;
+  if (period !== null) return { ok: true, value: period };
+  return {
+    ok: false,
+    code: 'invalid_period',
+    message: 'must be a pay period as YYYY-MM or MM/YYYY',
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import { CONTROL_CHARACTER_REASON } from '../../http/text.js';
 import { checkMemberDates, memberFieldShape } from '../members/member-fields.js';
@@ -90,7 +91,8 @@ export interface MemberRowDeps {
  * number among members sealed before a key rotation).
  */
 export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowReader {
-  const today = scope.at.toISOString().slice(0, 10);
+  // Not born in the future: the day in Ireland when the file was uploaded (issue 21, item 2).
+  const today = todayInIreland(scope.at);
   const rules = z
     .object(memberFieldShape)
     .superRefine((fields, context) => checkMemberDates(fields, today, context));

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { isIsoDate, todayInIreland } from '../../../contracts/irish-dates.js';
 import { MEMBER_STATUSES } from '../../db/schema.js';
+import { ValidationError } from '../../http/http-error.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from '../../http/text.js';
 import { parsePpsNumber } from './pps-number.js';
 
@@ -12,10 +14,7 @@ import { parsePpsNumber } from './pps-number.js';
 /** `YYYY-MM-DD` that names a real calendar day. */
 export const isoDate = text({ max: 32, trim: false })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  }, 'must be a real calendar date');
+  .refine(isIsoDate, 'must be a real calendar date');
 
 /** The earliest date of birth or joining taken as plausible. */
 const EARLIEST_DATE = '1900-01-01';
@@ -61,18 +60,21 @@ export const memberFieldShape = {
   ppsNumber,
 };
 
-/** Dates that only make sense together: nobody joins a scheme before being born, or in the future. */
+const BORN_IN_FUTURE = 'must not be in the future';
+
+/**
+ * Dates that only make sense together: nobody joins a scheme before being born, or is born in the
+ * future. "The future" starts tomorrow in Ireland (`todayInIreland` of the service's clock, issue
+ * 21, item 2); `today` is null where no clock is at hand (the request schemas, which run before
+ * the service), and the service checks the birth date itself (`refuseFutureBirth`).
+ */
 export function checkMemberDates(
   fields: { dateOfBirth?: string; dateJoined?: string },
-  today: string,
+  today: string | null,
   context: z.RefinementCtx,
 ): void {
-  if (fields.dateOfBirth !== undefined && fields.dateOfBirth > today) {
-    context.addIssue({
-      code: 'custom',
-      path: ['dateOfBirth'],
-      message: 'must not be in the future',
-    });
+  if (today !== null && fields.dateOfBirth !== undefined && fields.dateOfBirth > today) {
+    context.addIssue({ code: 'custom', path: ['dateOfBirth'], message: BORN_IN_FUTURE });
   }
   if (
     fields.dateOfBirth !== undefined &&
@@ -87,12 +89,18 @@ export function checkMemberDates(
   }
 }
 
+/**
+ * The one member rule that needs a clock, applied by the service with its own (`now`), so that
+ * the day is the day in Ireland at the request's time and a test can set that time.
+ */
+export function refuseFutureBirth(dateOfBirth: string | undefined, at: Date): void {
+  if (dateOfBirth !== undefined && dateOfBirth > todayInIreland(at)) {
+    throw new ValidationError([{ path: 'dateOfBirth', code: 'custom', message: BORN_IN_FUTURE }]);
+  }
+}
+
 /** A new member (decisions.md §4 field names). */
 export const memberInput = z
   .object(memberFieldShape)
-  .superRefine((fields, context) => checkMemberDates(fields, todayUtc(), context));
+  .superRefine((fields, context) => checkMemberDates(fields, null, context));
 export type MemberInput = z.infer<typeof memberInput>;
-
-export function todayUtc(): string {
-  return new Date().toISOString().slice(0, 10);
-}

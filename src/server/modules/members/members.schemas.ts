@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MEMBER_STATUSES } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
 import { idText, text } from '../../http/text.js';
-import { checkMemberDates, memberFieldShape, todayUtc } from './member-fields.js';
+import { checkMemberDates, memberFieldShape } from './member-fields.js';
 
 export { type MemberInput, memberInput } from './member-fields.js';
 
@@ -22,7 +22,7 @@ export const memberChange = z
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
     message: 'at least one field is required',
   })
-  .superRefine((change, context) => checkMemberDates(change, todayUtc(), context));
+  .superRefine((change, context) => checkMemberDates(change, null, context));
 export type MemberChange = z.infer<typeof memberChange>;
 
 /** A member as every read shows it: the PPS number only as "on file" (decisions.md §5). */

@@ -21,6 +21,7 @@ import { contributionsOfMember } from '../contributions/contributions.data.js';
 import { findEmployer } from '../employers/employers.data.js';
 import { allocationsOfMember } from '../funds/funds.data.js';
 import { findScheme } from '../schemes/schemes.data.js';
+import { refuseFutureBirth } from './member-fields.js';
 import { findMember, type MemberRow } from './members.data.js';
 import type {
   MemberChange,
@@ -115,6 +116,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
   return {
     async create(actor: ActorContext, schemeId: string, input: MemberInput): Promise<MemberView> {
       const writer = requireMemberWriter(actor);
+      refuseFutureBirth(input.dateOfBirth, now());
       try {
         return await withActor(database, writer, async (tx) => {
           const scheme = requireParent(writer, await findScheme(tx, schemeId));
@@ -210,6 +212,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
 
     async update(actor: ActorContext, id: string, change: MemberChange): Promise<MemberView> {
       const writer = requireMemberWriter(actor);
+      refuseFutureBirth(change.dateOfBirth, now());
       try {
         return await withActor(database, writer, async (tx) => {
           const existing = requireReach(writer, await findMember(tx, id));

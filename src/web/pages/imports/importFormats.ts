@@ -133,7 +133,7 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
         label: 'Pay period',
         headings: ['Period', 'Pay Period', 'Month'],
         required: 'Yes',
-        format: 'YYYY-MM',
+        format: 'YYYY-MM or MM/YYYY',
       },
       {
         label: 'Employee contribution',

@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { todayInIreland } from '../../../contracts/irish-dates';
 import { api, describeError, type Page, query } from '../../api/client';
 import type { Contribution, ContributionKind } from '../../api/types';
 import { Loading } from '../../components/Loading';
@@ -39,9 +40,10 @@ const compactEuro = new Intl.NumberFormat('en-IE', {
   notation: 'compact',
 });
 
+/** The pay period `count - 1` months before this month in Ireland (issue 21, item 2). */
 function monthsBack(count: number): string {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (count - 1), 1))
+  const [year, month] = todayInIreland(new Date()).split('-').map(Number);
+  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1 - (count - 1), 1))
     .toISOString()
     .slice(0, 7);
 }

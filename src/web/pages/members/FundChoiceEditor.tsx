@@ -1,10 +1,12 @@
-import { Alert, Button, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Stack, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { addDays, todayInIreland } from '../../../contracts/irish-dates';
 import { api } from '../../api/client';
 import type { Fund, FundChoice } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
+import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
 
 interface EditorValues {
   effectiveFrom: string;
@@ -12,14 +14,13 @@ interface EditorValues {
   percents: Record<string, number | string>;
 }
 
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-
 const percentOf = (value: number | string | undefined): number =>
   typeof value === 'number' && Number.isInteger(value) ? value : 0;
 
 /**
  * A new fund choice: a whole percentage per open fund of the scheme, whose total must reach
- * exactly 100 before it can be saved, from today or a date up to a year ahead.
+ * exactly 100 before it can be saved, from today or a date up to a year ahead (days in Ireland,
+ * as the API counts them).
  */
 export function FundChoiceEditor({
   memberId,
@@ -35,10 +36,11 @@ export function FundChoiceEditor({
   onCancel: () => void;
 }) {
   const [problem, setProblem] = useState<string | null>(null);
-  const today = new Date();
-  const latest = new Date(today.getTime() + 365 * 86_400_000);
+  const today = todayInIreland(new Date());
+  const latest = addDays(today, 365);
   const form = useForm<EditorValues>({
     mode: 'controlled',
+    validate: { effectiveFrom: irishDateRule({ required: false }) },
     initialValues: {
       effectiveFrom: '',
       // Start from the choice in force, for the funds still open.
@@ -139,12 +141,11 @@ export function FundChoiceEditor({
             {allocationErrors.join('; ')}
           </Alert>
         )}
-        <TextInput
+        <IrishDateInput
           label="Effective from"
-          type="date"
-          description="Leave empty for today; at most a year ahead, never in the past"
-          min={isoDay(today)}
-          max={isoDay(latest)}
+          description="DD/MM/YYYY. Leave empty for today; at most a year ahead, never in the past"
+          minDate={today}
+          maxDate={latest}
           {...form.getInputProps('effectiveFrom')}
         />
         <Group justify="flex-end">

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { todayInIreland } from '../../../contracts/irish-dates';
 import { api, describeError, type Page } from '../../api/client';
 import type { Fund, FundChoice, Member } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
@@ -30,7 +31,8 @@ async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
 const describeAllocations = (choice: FundChoice) =>
   choice.allocations.map((line) => `${line.fundName} ${line.percent}%`).join(', ');
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today in Ireland, the day the API marks the choice in force by (issue 21, item 2). */
+const today = () => todayInIreland(new Date());
 
 function ChoiceState({ choice }: { choice: FundChoice }) {
   if (choice.current) {

@@ -10,8 +10,10 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { todayInIreland } from '../../../contracts/irish-dates';
 import type { Member, MemberStatus } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
+import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
 import { parseEuro } from '../../format';
 
 export const MEMBER_STATUS_OPTIONS: { value: MemberStatus; label: string }[] = [
@@ -49,8 +51,6 @@ export type MemberBody = Partial<{
   status: MemberStatus;
   ppsNumber: string;
 }>;
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 function valuesOf(member: Member | undefined): MemberFormValues {
   return {
@@ -94,7 +94,8 @@ function changesOf(member: Member, body: Required<MemberBody>): MemberBody {
 
 /**
  * Adding a member (no `member`) or correcting one. Required fields are checked here only for being
- * empty, with the API's own wording; every other rule is the API's, shown under its field.
+ * empty, with the API's own wording, and dates for being readable as typed (day first, issue 21,
+ * item 2); every other rule is the API's, shown under its field.
  */
 export function MemberForm({
   member,
@@ -115,8 +116,8 @@ export function MemberForm({
     validate: {
       firstName: required,
       lastName: required,
-      dateOfBirth: required,
-      dateJoined: required,
+      dateOfBirth: irishDateRule({ required: true }),
+      dateJoined: irishDateRule({ required: true }),
       salaryCents: (value) =>
         value.trim() === ''
           ? 'is required'
@@ -127,6 +128,9 @@ export function MemberForm({
       ppsNumber: (value) => (member ? null : required(value)),
     },
   });
+
+  // The calendar offers no day after today in Ireland (the API refuses a birth date after it).
+  const today = todayInIreland(new Date());
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
@@ -154,18 +158,16 @@ export function MemberForm({
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="First name" required {...form.getInputProps('firstName')} />
           <TextInput label="Last name" required {...form.getInputProps('lastName')} />
-          <TextInput
+          <IrishDateInput
             label="Date of birth"
-            type="date"
             required
-            max={today()}
+            maxDate={today}
             {...form.getInputProps('dateOfBirth')}
           />
-          <TextInput
+          <IrishDateInput
             label="Date joined"
-            type="date"
             required
-            max={today()}
+            maxDate={today}
             {...form.getInputProps('dateJoined')}
           />
           <TextInput

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  formatIrishDate,
+  isIsoDate,
+  parseIrishDate,
+  parseIrishPeriod,
+  readIrishDate,
+  todayInIreland,
+} from './irish-dates.js';
+
+describe('typed dates (issue 21, item 2)', () => {
+  it('reads DD/MM/YYYY day first, with one or two digits, and the API’s YYYY-MM-DD', () => {
+    expect(parseIrishDate('02/03/1985')).toBe('1985-03-02');
+    expect(parseIrishDate('2/3/1985')).toBe('1985-03-02');
+    expect(parseIrishDate('31/01/1985')).toBe('1985-01-31');
+    expect(parseIrishDate('12/11/2026')).toBe('2026-11-12');
+    expect(parseIrishDate(' 02/03/1985 ')).toBe('1985-03-02');
+    expect(parseIrishDate('1985-03-02')).toBe('1985-03-02');
+    expect(parseIrishDate('29/02/2024')).toBe('2024-02-29');
+    expect(parseIrishDate('29/02/2000')).toBe('2000-02-29');
+  });
+
+  it('refuses days the calendar does not have, never moving them to another day', () => {
+    for (const entry of [
+      '31/04/2026',
+      '29/02/2025',
+      '29/02/1900',
+      '31/02/1990',
+      '00/01/2026',
+      '01/00/2026',
+      '01/13/2026',
+      // Month first, as an American browser would read it: there is no month 31.
+      '12/31/1985',
+      '2026-02-30',
+      '2026-13-01',
+    ]) {
+      expect(readIrishDate(entry), entry).toEqual({ ok: false, reason: 'no_such_day' });
+    }
+  });
+
+  it('refuses what could be read more than one way or is no date at all', () => {
+    for (const entry of [
+      '',
+      '02/03/85',
+      '2/3',
+      '02/03/19851',
+      '1985/03/02',
+      '02-03-1985',
+      '02.03.1985',
+      '2 March 1985',
+      'March 2, 1985',
+      '1985-3-2',
+      '19850302',
+      '+02/03/1985',
+      '０２/０３/１９８５',
+      'yesterday',
+      `02/03/1985${' '.repeat(40)}x`,
+      '1'.repeat(100_000),
+    ]) {
+      expect(readIrishDate(entry), entry).toEqual({ ok: false, reason: 'format' });
+    }
+  });
+
+  it('knows the API’s form of a date, and writes it day first', () => {
+    expect(isIsoDate('1985-03-02')).toBe(true);
+    expect(isIsoDate('1985-02-29')).toBe(false);
+    expect(isIsoDate('02/03/1985')).toBe(false);
+    expect(isIsoDate(' 1985-03-02')).toBe(false);
+    expect(formatIrishDate('1985-03-02')).toBe('02/03/1985');
+    expect(formatIrishDate('not a date')).toBe('not a date');
+    for (const entry of ['01/01/1900', '28/02/2025', '31/12/2099', '29/02/2028']) {
+      expect(formatIrishDate(parseIrishDate(entry) ?? '')).toBe(entry);
+    }
+  });
+});
+
+describe('pay periods', () => {
+  it('reads MM/YYYY (or M/YYYY) month first, and YYYY-MM', () => {
+    expect(parseIrishPeriod('03/2026')).toBe('2026-03');
+    expect(parseIrishPeriod('3/2026')).toBe('2026-03');
+    expect(parseIrishPeriod('12/2026')).toBe('2026-12');
+    expect(parseIrishPeriod('2026-03')).toBe('2026-03');
+  });
+
+  it('refuses a month that does not exist and a two-digit year', () => {
+    for (const entry of [
+      '13/2026',
+      '00/2026',
+      '3/26',
+      '03/26',
+      '2026-13',
+      '2026-00',
+      '2026-3',
+      '2026/03',
+      '03-2026',
+      '202603',
+      'March 2026',
+      '',
+      '1'.repeat(50_000),
+    ]) {
+      expect(parseIrishPeriod(entry), entry).toBeNull();
+    }
+  });
+});
+
+describe('today in Ireland', () => {
+  it('turns the day at midnight in Dublin, an hour before midnight UTC in summer time', () => {
+    // 23:30 UTC on 30 June is 00:30 Irish summer time (IST, UTC+1) on 1 July.
+    expect(todayInIreland(new Date('2026-06-30T23:30:00Z'))).toBe('2026-07-01');
+    expect(todayInIreland(new Date('2026-06-30T22:59:59Z'))).toBe('2026-06-30');
+    expect(todayInIreland(new Date('2026-06-30T23:00:00Z'))).toBe('2026-07-01');
+  });
+
+  it('is the UTC day in winter (GMT)', () => {
+    expect(todayInIreland(new Date('2026-12-31T23:30:00Z'))).toBe('2026-12-31');
+    expect(todayInIreland(new Date('2027-01-01T00:00:00Z'))).toBe('2027-01-01');
+  });
+
+  it('follows the change of clocks on 29 March 2026 (01:00 UTC) and 25 October 2026', () => {
+    // Before the clocks go forward: GMT, so 00:30 UTC is 00:30 on 29 March in Dublin.
+    expect(todayInIreland(new Date('2026-03-29T00:30:00Z'))).toBe('2026-03-29');
+    expect(todayInIreland(new Date('2026-03-28T23:30:00Z'))).toBe('2026-03-28');
+    // After: IST, so 23:30 UTC is already 00:30 on 30 March.
+    expect(todayInIreland(new Date('2026-03-29T23:30:00Z'))).toBe('2026-03-30');
+    // The clocks go back at 01:00 UTC on 25 October: 23:30 UTC on the 24th is still IST.
+    expect(todayInIreland(new Date('2026-10-24T23:30:00Z'))).toBe('2026-10-25');
+    expect(todayInIreland(new Date('2026-10-25T23:30:00Z'))).toBe('2026-10-25');
+  });
+});
+
+describe('adding days', () => {
+  it('counts calendar days across months, years and 29 February', () => {
+    expect(addDays('2026-06-30', 1)).toBe('2026-07-01');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-07-01', 366)).toBe('2027-07-02');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    // Across the change of clocks, a day is still a day.
+    expect(addDays('2026-03-28', 2)).toBe('2026-03-30');
+  });
+});
