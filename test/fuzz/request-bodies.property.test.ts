@@ -20,7 +20,7 @@ import { newPpsNumber } from '../helpers/pps.js';
  * a 500, and a 400 leaves every table as it was.
  */
 let t: TestApp;
-let actors: Record<'platform' | 'admin' | 'consultant', UserRow>;
+let actors: Record<'platform' | 'admin' | 'consultant' | 'member', UserRow>;
 let ids: {
   brokerId: string;
   employerId: string;
@@ -36,7 +36,7 @@ beforeAll(async () => {
   t = await buildTestApp({ counters: uncountedStore() });
   const brokerId = await createBroker(t.database);
   const employerId = await createEmployer(t.database, brokerId);
-  actors = {
+  const staff = {
     platform: await createUser(t.database, { role: 'SuperAdmin' }),
     admin: await createUser(t.database, { brokerId, role: 'BrokerAdmin' }),
     consultant: await createUser(t.database, { brokerId, role: 'BrokerUser' }),
@@ -44,6 +44,15 @@ beforeAll(async () => {
   const target = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
   const schemeId = await createScheme(t.database, { id: employerId, brokerId });
   const member = await createMember(t.database, { brokerId, employerId, schemeId });
+  actors = {
+    ...staff,
+    member: await createUser(t.database, {
+      brokerId,
+      employerId,
+      role: 'Member',
+      memberId: member.id,
+    }),
+  };
   const fund = await t.requestAs(actors.consultant, 'POST', `/api/schemes/${schemeId}/funds`, {
     name: 'Default fund',
   });
@@ -228,6 +237,13 @@ const ROUTES: Record<string, BodyRoute> = {
       status: fc.constantFrom('active', 'deferred', 'retired', 'left'),
     }),
     runs: 80,
+  },
+  'PATCH /api/members/{id}/contact': {
+    method: 'PATCH',
+    url: () => `/api/members/${ids.memberId}/contact`,
+    actor: () => actors.member,
+    body: bodies({ email, address: fc.string({ maxLength: 200 }) }),
+    runs: 60,
   },
   'POST /api/members/{id}/contributions': {
     method: 'POST',

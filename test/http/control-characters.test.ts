@@ -103,6 +103,7 @@ function validBodies(): Record<string, Record<string, unknown>> {
     'PATCH /api/schemes/{id}': { name: 'Scheme', type: 'DC' },
     'POST /api/schemes/{id}/members': member,
     'PATCH /api/members/{id}': { ...member, status: 'active' },
+    'PATCH /api/members/{id}/contact': { email: 'aoife@example.ie', address: '1 Main Street' },
     'POST /api/members/{id}/contributions': { period: '2026-02', kind: 'employee', amountCents: 1 },
     'POST /api/contributions/{id}/adjustments': { deltaCents: 1, reason: 'Typing\tmistake\r\n' },
     'POST /api/schemes/{id}/funds': { name: 'Fund', isin: 'IE00B4L5Y983' },

@@ -328,6 +328,23 @@ const ROUTES: Record<string, RouteCase> = {
     request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/export` }),
     expected: only({ BrokerAdmin: TENANT_REACH, Member: EMPLOYER_REACH }),
   },
+  'GET /api/members/{id}/summary': {
+    request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/summary` }),
+    expected: MEMBER_READERS,
+  },
+  'PATCH /api/members/{id}/contact': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/members/${target.memberId}/contact`,
+      payload: { address: '4 Quay Street, Galway' },
+    }),
+    // The member's own door; staff change contact details through PATCH /api/members/{id}.
+    expected: only({ Member: EMPLOYER_REACH }),
+  },
+  'GET /api/members/{id}/export.csv': {
+    request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/export.csv` }),
+    expected: only({ BrokerAdmin: TENANT_REACH, Member: EMPLOYER_REACH }),
+  },
   'GET /api/members/{id}/contributions': {
     request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/contributions` }),
     expected: MEMBER_READERS,
@@ -425,10 +442,6 @@ const ROUTES: Record<string, RouteCase> = {
   },
   'GET /api/audit': {
     request: () => ({ method: 'GET', url: '/api/audit' }),
-    expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
-  },
-  'GET /api/audit/export.csv': {
-    request: () => ({ method: 'GET', url: '/api/audit/export.csv' }),
     expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
   },
 };

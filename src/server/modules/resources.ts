@@ -19,6 +19,8 @@ import { membersRoutes } from './members/members.routes.js';
 import { createMembersService } from './members/members.service.js';
 import { overviewRoutes } from './overview/overview.routes.js';
 import { createOverviewService } from './overview/overview.service.js';
+import { portalRoutes } from './portal/portal.routes.js';
+import { createPortalService } from './portal/portal.service.js';
 import { schemesRoutes } from './schemes/schemes.routes.js';
 import { createSchemesService } from './schemes/schemes.service.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -53,6 +55,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   });
   await app.register(fundsRoutes, { funds: createFundsService({ database, audit, now }) });
   await app.register(overviewRoutes, { overview: createOverviewService({ database, now }) });
+  await app.register(portalRoutes, { portal: createPortalService({ database, audit, now }) });
   await app.register(importsRoutes, {
     imports: createImportsService({
       database,

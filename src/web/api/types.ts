@@ -126,7 +126,8 @@ export interface Contribution {
   originalAmountCents: number;
   importId: string | null;
   createdAt: string;
-  adjustments: Array<{ id: string; deltaCents: number; reason: string; createdAt: string }>;
+  /** `reason` is a staff note: absent from what a Member reads. */
+  adjustments: Array<{ id: string; deltaCents: number; reason?: string; createdAt: string }>;
 }
 
 export interface Fund {
@@ -191,4 +192,21 @@ export interface ImportSummary {
 /** One import with its issues (GET /api/imports/:id): every bad row, up to 10,000. */
 export interface ImportDetail extends ImportSummary {
   issues: ImportIssue[] | null;
+}
+
+/** `GET /api/members/:id/summary`: a member's pension at a glance (issue 21, item 3). */
+export interface PaidIn {
+  employeeCents: number;
+  employerCents: number;
+  avcCents: number;
+  totalCents: number;
+}
+export interface MemberSummary {
+  memberId: string;
+  name: string;
+  scheme: { id: string; name: string; type: string };
+  employer: { id: string; name: string };
+  allTime: PaidIn;
+  taxYear: PaidIn & { year: number };
+  lastPeriod: string | null;
 }

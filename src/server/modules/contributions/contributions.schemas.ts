@@ -43,8 +43,9 @@ export const contributionView = z.object({
     z.object({
       id: z.string(),
       deltaCents: z.number().int(),
-      reason: z.string(),
-      createdBy: z.string(),
+      /** Staff-only notes: absent from what a Member reads (issue 21, item 3). */
+      reason: z.string().optional(),
+      createdBy: z.string().optional(),
       createdAt: z.string(),
     }),
   ),

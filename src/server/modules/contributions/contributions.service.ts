@@ -29,7 +29,12 @@ import type {
   ContributionView,
 } from './contributions.schemas.js';
 
-const viewOf = (row: ContributionWithAdjustments): ContributionView => ({
+/**
+ * A contribution as the actor may read it. Why a correction was made, and by whom, are the
+ * staff's notes: a Member sees that an amount was corrected and by how much, never the note
+ * (issue 21, item 3).
+ */
+const viewOf = (row: ContributionWithAdjustments, actor: ActorContext): ContributionView => ({
   id: row.id,
   memberId: row.memberId,
   schemeId: row.schemeId,
@@ -42,8 +47,9 @@ const viewOf = (row: ContributionWithAdjustments): ContributionView => ({
   adjustments: row.adjustments.map((adjustment) => ({
     id: adjustment.id,
     deltaCents: adjustment.deltaCents,
-    reason: adjustment.reason,
-    createdBy: adjustment.createdBy,
+    ...(actor.role === 'Member'
+      ? {}
+      : { reason: adjustment.reason, createdBy: adjustment.createdBy }),
     createdAt: adjustment.createdAt.toISOString(),
   })),
 });
@@ -109,7 +115,7 @@ export function createContributionsService({ database, audit, now }: Contributio
         return found.map((row) => withAdjustments(row, adjustments));
       });
       const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
-      return { items: page.items.map(viewOf), nextCursor: page.nextCursor };
+      return { items: page.items.map((row) => viewOf(row, actor)), nextCursor: page.nextCursor };
     },
 
     async create(
@@ -150,7 +156,7 @@ export function createContributionsService({ database, audit, now }: Contributio
               amountCents: contribution.amountCents,
             },
           });
-          return viewOf(withAdjustments(contribution, []));
+          return viewOf(withAdjustments(contribution, []), actor);
         });
       } catch (error) {
         if (isUniqueViolation(error, 'contributions_member_period_kind_key'))
@@ -210,7 +216,7 @@ export function createContributionsService({ database, audit, now }: Contributio
             adjustmentId: adjustment?.id,
           },
         });
-        return viewOf(after);
+        return viewOf(after, actor);
       });
     },
   };

@@ -74,7 +74,12 @@ export const memberExport = z.object({
       amountCents: z.number().int(),
       recordedAt: z.string(),
       adjustments: z.array(
-        z.object({ deltaCents: z.number().int(), reason: z.string(), recordedAt: z.string() }),
+        z.object({
+          deltaCents: z.number().int(),
+          /** Staff notes: absent from a Member's own copy. */
+          reason: z.string().optional(),
+          recordedAt: z.string(),
+        }),
       ),
     }),
   ),

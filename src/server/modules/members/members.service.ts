@@ -387,9 +387,10 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
             originalAmountCents: entry.originalAmountCents,
             amountCents: entry.amountCents,
             recordedAt: entry.createdAt.toISOString(),
+            // The reasons for corrections are staff notes: not in the member's own copy.
             adjustments: entry.adjustments.map((adjustment) => ({
               deltaCents: adjustment.deltaCents,
-              reason: adjustment.reason,
+              ...(actor.role === 'Member' ? {} : { reason: adjustment.reason }),
               recordedAt: adjustment.createdAt.toISOString(),
             })),
           })),

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { Database } from '../../db/database.js';
 import { contributions, employers, funds, imports, members, schemes } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
@@ -13,20 +14,12 @@ const UPLOADS_SHOWN = 5;
 const MEMBERS_SHOWN = 20;
 const MEMBERS_EXAMINED = 2000;
 
-const dublinMonth = new Intl.DateTimeFormat('en-IE', {
-  timeZone: 'Europe/Dublin',
-  year: 'numeric',
-  month: '2-digit',
-});
-
 /**
  * The pay period whose contributions are due now: last month, in Irish time (issue 21, item 2),
  * since payroll for a month is run at its end and uploaded after it.
  */
 export function duePeriodAt(now: Date): string {
-  const parts = Object.fromEntries(dublinMonth.formatToParts(now).map((p) => [p.type, p.value]));
-  const year = Number(parts.year);
-  const month = Number(parts.month);
+  const [year, month] = todayInIreland(now).split('-').map(Number) as [number, number];
   return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
 }
 

@@ -41,6 +41,12 @@ export const KIND_LABELS: Record<ContributionKind, string> = {
   employer: 'Employer',
   avc: 'AVC',
 };
+/** The same kinds in the member's own words: who paid it (issue 21, item 3). */
+export const KIND_LABELS_FOR_MEMBER: Record<ContributionKind, string> = {
+  employee: 'Paid by you',
+  employer: 'Paid by your employer',
+  avc: 'Your extra contributions (AVC)',
+};
 const KIND_OPTIONS = (Object.keys(KIND_LABELS) as ContributionKind[]).map((kind) => ({
   value: kind,
   label: KIND_LABELS[kind],
@@ -81,8 +87,8 @@ export function ContributionsPanel({ member }: { member: Member }) {
     },
     {
       key: 'kind',
-      header: 'Kind',
-      render: (row) => KIND_LABELS[row.kind],
+      header: user.role === 'Member' ? 'Paid by' : 'Kind',
+      render: (row) => (user.role === 'Member' ? KIND_LABELS_FOR_MEMBER : KIND_LABELS)[row.kind],
       sortValue: (row) => row.kind,
     },
     {
@@ -107,7 +113,8 @@ export function ContributionsPanel({ member }: { member: Member }) {
           <Stack gap={2}>
             {row.adjustments.map((adjustment) => (
               <Text size="sm" key={adjustment.id}>
-                {signedCents(adjustment.deltaCents)}: {adjustment.reason} (
+                {signedCents(adjustment.deltaCents)}
+                {adjustment.reason ? `: ${adjustment.reason}` : ' corrected'} (
                 {formatDate(adjustment.createdAt)})
               </Text>
             ))}

@@ -16,6 +16,7 @@ import {
 } from '../../components/permissions';
 import { formatCents, formatDate } from '../../format';
 import { useScheme } from '../schemes/SchemeQueries';
+import { ContactDetailsButton } from './ContactDetailsButton';
 import { type MemberBody, MemberForm } from './MemberForm';
 import { MemberStatusBadge } from './MemberStatusBadge';
 import { PpsReveal } from './PpsReveal';
@@ -93,10 +94,22 @@ export function MemberDetails({ member }: { member: Member }) {
               Edit member
             </Button>
           )}
+          {isMember && <ContactDetailsButton member={member} />}
           {canExportMember(user, member.id, account.memberId) && (
-            <Button variant="default" onClick={exportData} loading={exporting}>
-              {isMember ? 'Download my data' : 'Export data (GDPR)'}
-            </Button>
+            <>
+              <Button variant="default" onClick={exportData} loading={exporting}>
+                {isMember ? 'Download my data' : 'Export data (GDPR)'}
+              </Button>
+              {/* The same data as a file anyone can open in a spreadsheet (issue 21, item 3). */}
+              <Button
+                variant="default"
+                component="a"
+                href={`/api/members/${encodeURIComponent(member.id)}/export.csv`}
+                download
+              >
+                {isMember ? 'Download my data as CSV' : 'Export as CSV'}
+              </Button>
+            </>
           )}
           {canDelete(user) && (
             <Button color="red" variant="light" onClick={askDelete.open}>

@@ -9,6 +9,7 @@ import { isNotFound } from '../schemes/SchemeQueries';
 import { ContributionsPanel } from './ContributionsPanel';
 import { FundChoicesPanel } from './FundChoicesPanel';
 import { MemberDetails, memberKey } from './MemberDetails';
+import { PensionSummary } from './PensionSummary';
 
 /**
  * `/members/$memberId`: one member's record, contributions and fund choices; a Member's home page.
@@ -29,6 +30,7 @@ export function MemberPage() {
   return (
     <Stack gap="lg">
       <MemberDetails member={member.data} />
+      <PensionSummary member={member.data} />
       <Divider />
       {/* Fund choices are short; they come before the long contributions table. */}
       <FundChoicesPanel member={member.data} />

@@ -1,0 +1,197 @@
+import { eq } from 'drizzle-orm';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { Database } from '../../db/database.js';
+import { members } from '../../db/schema.js';
+import { withActor } from '../../db/with-actor.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import {
+  ForbiddenError,
+  requireReach,
+  requireRole,
+  requireTenantActor,
+} from '../../tenancy/authorize.js';
+import { contributionsOfMember } from '../contributions/contributions.data.js';
+import { findEmployer } from '../employers/employers.data.js';
+import { allocationsOfMember } from '../funds/funds.data.js';
+import { findMember } from '../members/members.data.js';
+import { findScheme } from '../schemes/schemes.data.js';
+import { csvDocument } from './csv.js';
+import type { ContactChange, MemberSummary } from './portal.schemas.js';
+
+type Totals = MemberSummary['allTime'];
+const noTotals = (): Totals => ({ employeeCents: 0, employerCents: 0, avcCents: 0, totalCents: 0 });
+const FIELD: Record<string, keyof Totals> = {
+  employee: 'employeeCents',
+  employer: 'employerCents',
+  avc: 'avcCents',
+};
+const KIND_WORDS: Record<string, string> = {
+  employee: 'Paid by you',
+  employer: 'Paid by your employer',
+  avc: 'Your extra contributions (AVC)',
+};
+
+const euro = (cents: number) => (cents / 100).toFixed(2);
+
+export interface PortalDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/**
+ * The member portal (issue 21, item 3): a member's pension at a glance, their own contact
+ * details, and their data as a readable file. Staff with reach read the summary too, so they see
+ * what the member sees.
+ */
+export function createPortalService({ database, audit, now }: PortalDeps) {
+  const reads = createPlatformReadLog(audit);
+
+  return {
+    async summary(actor: ActorContext, id: string): Promise<MemberSummary> {
+      requireRole(actor, 'Member');
+      return withActor(database, actor, async (tx) => {
+        const member = requireReach(actor, await findMember(tx, id));
+        const scheme = await findScheme(tx, member.schemeId);
+        const employer = await findEmployer(tx, member.employerId);
+        if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
+        const year = Number(todayInIreland(now()).slice(0, 4));
+        const allTime = noTotals();
+        const taxYear = noTotals();
+        const paid = await contributionsOfMember(tx, member.id);
+        for (const entry of paid) {
+          const field = FIELD[entry.kind];
+          if (!field) continue;
+          allTime[field] += entry.amountCents;
+          allTime.totalCents += entry.amountCents;
+          if (entry.period.startsWith(`${year}-`)) {
+            taxYear[field] += entry.amountCents;
+            taxYear.totalCents += entry.amountCents;
+          }
+        }
+        await reads.viewed(tx, actor, {
+          entityType: 'member',
+          entityId: member.id,
+          tenantId: member.brokerId,
+        });
+        return {
+          memberId: member.id,
+          name: `${member.firstName} ${member.lastName}`,
+          scheme: { id: scheme.id, name: scheme.name, type: scheme.type },
+          employer: { id: employer.id, name: employer.name },
+          allTime,
+          taxYear: { ...taxYear, year },
+          lastPeriod: paid.reduce<string | null>(
+            (latest, entry) => (latest === null || entry.period > latest ? entry.period : latest),
+            null,
+          ),
+        };
+      });
+    },
+
+    /**
+     * A member keeps their own postal and e-mail address up to date. Staff change any field
+     * through PATCH /api/members/:id; this is the member's own, narrower door. The audit record
+     * names the fields changed, never their values (decisions.md §5).
+     */
+    async updateContact(actor: ActorContext, id: string, change: ContactChange) {
+      if (actor.role !== 'Member') throw new ForbiddenError();
+      const member = requireTenantActor(actor);
+      return withActor(database, member, async (tx) => {
+        const existing = requireReach(member, await findMember(tx, id));
+        const [updated] = await tx
+          .update(members)
+          .set({ ...change, updatedAt: now() })
+          .where(eq(members.id, existing.id))
+          .returning({ email: members.email, address: members.address });
+        const fields = Object.keys(change).filter(
+          (key) => change[key as keyof ContactChange] !== undefined,
+        );
+        await audit.record(tx, member, {
+          action: 'member.contact_updated',
+          entityType: 'member',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: null,
+          newState: { fields },
+        });
+        return updated as { email: string | null; address: string | null };
+      });
+    },
+
+    /**
+     * "Download my data" as a file a person can read (GDPR Art. 15 and 20), for the member or
+     * their firm's BrokerAdmin, as the JSON export is. Staff-only notes (the reasons given for
+     * corrections) stay out of the member's copy.
+     */
+    async exportCsv(actor: ActorContext, id: string): Promise<string> {
+      if (actor.role !== 'BrokerAdmin' && actor.role !== 'Member') throw new ForbiddenError();
+      const requester = requireTenantActor(actor);
+      const forMember = actor.role === 'Member';
+      return withActor(database, requester, async (tx) => {
+        const member = requireReach(requester, await findMember(tx, id));
+        const scheme = await findScheme(tx, member.schemeId);
+        const employer = await findEmployer(tx, member.employerId);
+        if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
+        const paid = await contributionsOfMember(tx, member.id);
+        const choices = await allocationsOfMember(tx, member.id);
+        const exportedAt = now();
+        await audit.record(tx, requester, {
+          action: 'member.exported',
+          entityType: 'member',
+          entityId: member.id,
+          tenantId: member.brokerId,
+          previousState: null,
+          newState: { format: 'csv' },
+        });
+        return csvDocument([
+          ['Your pension data', `Exported ${exportedAt.toISOString()}`],
+          [],
+          ['Name', `${member.firstName} ${member.lastName}`],
+          ['Date of birth', member.dateOfBirth],
+          ['E-mail address', member.email ?? ''],
+          ['Postal address', member.address ?? ''],
+          ['Date joined', member.dateJoined],
+          ['Salary (€ a year)', euro(member.salaryCents)],
+          ['Status', member.status],
+          ['PPS number', 'Held encrypted; your broker can confirm it to you on request'],
+          ['Scheme', scheme.name],
+          ['Scheme type', scheme.type],
+          ['Employer', employer.name],
+          [],
+          [
+            'Pay period',
+            'Contribution',
+            'Amount (€)',
+            'First recorded as (€)',
+            'Recorded',
+            ...(forMember ? [] : ['Corrections (staff notes)']),
+          ],
+          ...paid.map((entry) => [
+            entry.period,
+            KIND_WORDS[entry.kind] ?? entry.kind,
+            euro(entry.amountCents),
+            euro(entry.originalAmountCents),
+            entry.createdAt.toISOString(),
+            ...(forMember
+              ? []
+              : [
+                  entry.adjustments
+                    .map((adjustment) => `${euro(adjustment.deltaCents)}: ${adjustment.reason}`)
+                    .join('; '),
+                ]),
+          ]),
+          [],
+          ['Fund choice from', 'Fund', 'Percent'],
+          ...choices.flatMap((choice) =>
+            choice.lines.map((line) => [choice.effectiveFrom, line.fundName, String(line.percent)]),
+          ),
+        ]);
+      });
+    },
+  };
+}
+
+export type PortalService = ReturnType<typeof createPortalService>;

@@ -1,0 +1,86 @@
+import { Alert, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, describeError } from '../../api/client';
+import type { Member, MemberSummary, PaidIn } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { Loading } from '../../components/Loading';
+import { ScrollTable } from '../../components/ScrollTable';
+import { formatCents, formatPeriod } from '../../format';
+
+/** Each row in the member's own words, and in the staff's. */
+const ROWS: Array<[keyof PaidIn, string, string]> = [
+  ['employeeCents', 'Paid by you', 'Employee'],
+  ['employerCents', 'Paid by your employer', 'Employer'],
+  ['avcCents', 'Your extra contributions (AVC)', 'AVC'],
+  ['totalCents', 'Total paid in', 'Total paid in'],
+];
+
+/**
+ * A member's pension at a glance (issue 21, item 3): their scheme and employer by name, and what
+ * has been paid in, this tax year and in all, by who paid it. Staff see the same as the member.
+ */
+export function PensionSummary({ member }: { member: Member }) {
+  const isMember = useSignedIn().user.role === 'Member';
+  const summary = useQuery({
+    queryKey: ['members', member.id, 'summary'],
+    queryFn: () =>
+      api<MemberSummary>('GET', `/api/members/${encodeURIComponent(member.id)}/summary`),
+  });
+  if (summary.isPending) return <Loading label="Loading the pension summary" />;
+  if (summary.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {describeError(summary.error)}
+      </Alert>
+    );
+  }
+  const data = summary.data;
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="pension-summary">
+      <Title order={3} id="pension-summary">
+        {isMember ? 'Your pension' : 'Pension summary'}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Paper withBorder p="md">
+          <Text size="sm" c="dimmed">
+            Scheme
+          </Text>
+          <Text fw={600}>{data.scheme.name}</Text>
+        </Paper>
+        <Paper withBorder p="md">
+          <Text size="sm" c="dimmed">
+            Employer
+          </Text>
+          <Text fw={600}>{data.employer.name}</Text>
+        </Paper>
+        <Paper withBorder p="md">
+          <Text size="sm" c="dimmed">
+            Latest contributions
+          </Text>
+          <Text fw={600}>{data.lastPeriod ? formatPeriod(data.lastPeriod) : 'None yet'}</Text>
+        </Paper>
+      </SimpleGrid>
+      <ScrollTable minWidth={420} label="What has been paid in">
+        <Table striped>
+          <Table.Caption>What has been paid in, corrections included</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Paid in</Table.Th>
+              <Table.Th ta="right">This tax year ({data.taxYear.year})</Table.Th>
+              <Table.Th ta="right">In all</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {ROWS.map(([key, ownWords, staffWords]) => (
+              <Table.Tr key={key} fw={key === 'totalCents' ? 700 : undefined}>
+                <Table.Td>{isMember ? ownWords : staffWords}</Table.Td>
+                <Table.Td ta="right">{formatCents(data.taxYear[key])}</Table.Td>
+                <Table.Td ta="right">{formatCents(data.allTime[key])}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollTable>
+    </Stack>
+  );
+}

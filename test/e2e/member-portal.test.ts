@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
+import {
+  browserSuiteSkipReason,
+  field,
+  JOURNEY_TIMEOUT,
+  see,
+  seeNo,
+  signInThroughForm,
+  useE2e,
+} from '../helpers/e2e.js';
+import { newPpsNumber } from '../helpers/pps.js';
+
+/**
+ * Issue 21, item 3: a member signs in from the root address and finds a pension portal: their
+ * scheme and employer by name, what has been paid in, contributions in plain words, never a
+ * staff note, and their own contact details to keep up to date; on a desktop and on a phone.
+ */
+describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_TIMEOUT }, () => {
+  const e2e = useE2e('member-portal');
+  const note = 'Keyed twice by payroll, per Deirdre in HR';
+
+  it('shows a member their pension in plain words, and lets them keep their address current', async () => {
+    const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
+    const { id: employerId } = await broker.call<{ id: string }>('POST', '/api/employers', {
+      name: 'Clonakilty Black Pudding Ltd',
+    });
+    const { id: schemeId } = await broker.call<{ id: string }>('POST', '/api/schemes', {
+      employerId,
+      name: 'Clonakilty Staff DC Scheme',
+      type: 'DC',
+    });
+    const { id: memberId } = await broker.call<{ id: string }>(
+      'POST',
+      `/api/schemes/${schemeId}/members`,
+      {
+        firstName: 'Donncha',
+        lastName: 'Ó Súilleabháin',
+        dateOfBirth: '1979-11-03',
+        dateJoined: '2011-05-01',
+        salaryCents: 4_400_000,
+        ppsNumber: newPpsNumber(),
+      },
+    );
+    const year = new Date().getUTCFullYear();
+    const paid = await broker.call<{ id: string }>(
+      'POST',
+      `/api/members/${memberId}/contributions`,
+      {
+        period: `${year}-01`,
+        kind: 'employee',
+        amountCents: 30_000,
+      },
+    );
+    await broker.call('POST', `/api/members/${memberId}/contributions`, {
+      period: `${year}-01`,
+      kind: 'employer',
+      amountCents: 45_000,
+    });
+    await broker.call('POST', `/api/contributions/${paid.id}/adjustments`, {
+      deltaCents: -5_000,
+      reason: note,
+    });
+    const donncha: Credentials = {
+      email: 'donncha@clonakilty.example.ie',
+      password: 'Inchydoney-Strand-Gull-3390',
+    };
+    await invitedAccount(e2e.server, broker, `/api/employers/${employerId}/users`, {
+      ...donncha,
+      name: 'Donncha Ó Súilleabháin',
+      role: 'Member',
+      memberId,
+    });
+
+    const { page } = await e2e.open();
+    await signInThroughForm(page, donncha, '/');
+    expect(new URL(page.url()).pathname).toBe(`/members/${memberId}`);
+    await see(page.getByRole('heading', { name: 'Your pension' }));
+    await see(page.getByText('Clonakilty Staff DC Scheme', { exact: true }));
+    await see(page.getByText('Clonakilty Black Pudding Ltd', { exact: true }));
+    const paidIn = page.getByRole('table', { name: 'What has been paid in, corrections included' });
+    const total = await see(paidIn.getByRole('row', { name: /Total paid in/ }));
+    expect(await total.textContent()).toContain('€700.00');
+    await see(page.getByRole('cell', { name: 'Paid by your employer' }).first());
+    expect(await page.getByText(note).count()).toBe(0);
+    await e2e.checkPage(page, 'member-desktop');
+
+    await page.getByRole('button', { name: 'Update my contact details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Update my contact details' });
+    await field(dialog, 'Postal address').fill('Main Street\nClonakilty\nCo. Cork');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await seeNo(dialog, 'the contact dialog');
+    await see(page.getByText('Your contact details are saved.'));
+    const record = await broker.call<{ address: string }>('GET', `/api/members/${memberId}`);
+    expect(record.address).toBe('Main Street\nClonakilty\nCo. Cork');
+
+    const csv = page.getByRole('link', { name: 'Download my data as CSV' });
+    expect(await csv.getAttribute('href')).toBe(`/api/members/${memberId}/export.csv`);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await see(page.getByRole('heading', { name: 'Your pension' }));
+    await e2e.checkPage(page, 'member-phone');
+  });
+});

@@ -1,0 +1,200 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, members } from '../../src/server/db/schema.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { ownerOf } from '../helpers/database.js';
+import {
+  createBroker,
+  createEmployer,
+  createMember,
+  createScheme,
+  createUser,
+} from '../helpers/factories.js';
+
+/** Issue 21, item 3: the member portal is a pension portal, and staff notes stay with staff. */
+
+// 2 March 2026, Dublin: the tax year (the calendar year) is 2026.
+const clock = Date.parse('2026-03-02T10:00:00Z');
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ now: () => new Date(clock) });
+});
+afterAll(() => t.close());
+
+const STAFF_NOTE = 'Payroll keyed the bonus twice; confirmed with Siobhan in HR';
+
+async function memberWithPay(firstName = 'Aoife') {
+  const brokerId = await createBroker(t.database, 'Murphy & Byrne Brokers');
+  const employerId = await createEmployer(t.database, brokerId, 'Liffey Engineering Ltd');
+  const schemeId = await createScheme(t.database, { id: employerId, brokerId }, 'Liffey DC Scheme');
+  const record = await createMember(t.database, { brokerId, employerId, schemeId }, { firstName });
+  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
+  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
+  const member = await createUser(t.database, {
+    brokerId,
+    employerId,
+    role: 'Member',
+    memberId: record.id,
+  });
+  const pay = async (period: string, kind: string, amountCents: number) => {
+    const answer = await t.requestAs(admin, 'POST', `/api/members/${record.id}/contributions`, {
+      period,
+      kind,
+      amountCents,
+    });
+    expect(answer.statusCode, answer.body).toBe(201);
+    return answer.json().id as string;
+  };
+  await pay('2025-12', 'employee', 20_000);
+  await pay('2025-12', 'employer', 30_000);
+  const january = await pay('2026-01', 'employee', 25_000);
+  await pay('2026-01', 'avc', 5_000);
+  const corrected = await t.requestAs(admin, 'POST', `/api/contributions/${january}/adjustments`, {
+    deltaCents: -2_500,
+    reason: STAFF_NOTE,
+  });
+  expect(corrected.statusCode, corrected.body).toBe(201);
+  return { brokerId, employerId, schemeId, record, admin, hr, member };
+}
+
+describe('what a member reads never carries a staff note', () => {
+  it('shows the member a corrected amount and by how much, never why or by whom', async () => {
+    const { record, member, hr } = await memberWithPay();
+    const mine = await t.requestAs(member, 'GET', `/api/members/${record.id}/contributions`);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.body).not.toContain(STAFF_NOTE);
+    const adjusted = (mine.json().items as Array<{ adjustments: object[] }>).flatMap(
+      (item) => item.adjustments,
+    );
+    expect(adjusted).toHaveLength(1);
+    expect(Object.keys(adjusted[0] ?? {}).sort()).toEqual(['createdAt', 'deltaCents', 'id']);
+    // Staff still read their note.
+    const staff = await t.requestAs(hr, 'GET', `/api/members/${record.id}/contributions`);
+    expect(staff.body).toContain(STAFF_NOTE);
+  });
+
+  it('keeps the note out of the member’s own downloads, JSON and CSV, and in the firm’s', async () => {
+    const { record, member, admin } = await memberWithPay();
+    for (const path of ['export', 'export.csv']) {
+      const own = await t.requestAs(member, 'GET', `/api/members/${record.id}/${path}`);
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.body).not.toContain(STAFF_NOTE);
+      const firms = await t.requestAs(admin, 'GET', `/api/members/${record.id}/${path}`);
+      expect(firms.body).toContain(STAFF_NOTE);
+    }
+  });
+});
+
+describe('GET /api/members/:id/summary', () => {
+  it('totals what was paid in, all time and this tax year, by who paid it, corrections applied', async () => {
+    const { record, member } = await memberWithPay();
+    const answer = await t.requestAs(member, 'GET', `/api/members/${record.id}/summary`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({
+      scheme: { name: 'Liffey DC Scheme', type: 'DC' },
+      employer: { name: 'Liffey Engineering Ltd' },
+      allTime: {
+        employeeCents: 42_500,
+        employerCents: 30_000,
+        avcCents: 5_000,
+        totalCents: 77_500,
+      },
+      taxYear: {
+        year: 2026,
+        employeeCents: 22_500,
+        employerCents: 0,
+        avcCents: 5_000,
+        totalCents: 27_500,
+      },
+      lastPeriod: '2026-01',
+    });
+  });
+
+  it('answers another member’s summary as not found', async () => {
+    const mine = await memberWithPay();
+    const other = await createMember(t.database, {
+      brokerId: mine.brokerId,
+      employerId: mine.employerId,
+      schemeId: mine.schemeId,
+    });
+    const answer = await t.requestAs(mine.member, 'GET', `/api/members/${other.id}/summary`);
+    expect(answer.statusCode).toBe(404);
+  });
+});
+
+describe('PATCH /api/members/:id/contact', () => {
+  it('lets the member change their e-mail and postal address, audited by field name only', async () => {
+    const { record, member } = await memberWithPay();
+    const changed = await t.requestAs(member, 'PATCH', `/api/members/${record.id}/contact`, {
+      email: 'aoife.new@example.ie',
+      address: '4 Quay Street\nGalway',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toEqual({
+      email: 'aoife.new@example.ie',
+      address: '4 Quay Street\nGalway',
+    });
+    const [row] = await ownerOf(t.database).select().from(members).where(eq(members.id, record.id));
+    expect(row).toMatchObject({ email: 'aoife.new@example.ie', address: '4 Quay Street\nGalway' });
+    const audited = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, record.id), eq(auditLog.action, 'member.contact_updated')));
+    expect(audited).toHaveLength(1);
+    expect(audited[0]?.newState).toEqual({ fields: ['email', 'address'] });
+    expect(JSON.stringify(audited)).not.toContain('Quay Street');
+  });
+
+  it('refuses a bad address and an empty change, changing nothing; staff use the member record', async () => {
+    const { record, member, hr } = await memberWithPay();
+    const [before] = await ownerOf(t.database)
+      .select()
+      .from(members)
+      .where(eq(members.id, record.id));
+    const bad = await t.requestAs(member, 'PATCH', `/api/members/${record.id}/contact`, {
+      email: 'not an address',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues[0].path).toBe('email');
+    const empty = await t.requestAs(member, 'PATCH', `/api/members/${record.id}/contact`, {});
+    expect(empty.statusCode).toBe(400);
+    const staff = await t.requestAs(hr, 'PATCH', `/api/members/${record.id}/contact`, {
+      address: 'Somewhere else',
+    });
+    expect(staff.statusCode).toBe(403);
+    const [after] = await ownerOf(t.database)
+      .select()
+      .from(members)
+      .where(eq(members.id, record.id));
+    expect(after).toEqual(before);
+  });
+});
+
+describe('GET /api/members/:id/export.csv', () => {
+  it('is a readable CSV of the member’s data, safe to open in a spreadsheet, and audited', async () => {
+    const { record, member } = await memberWithPay('=HYPERLINK("http://x.example")');
+    const answer = await t.requestAs(member, 'GET', `/api/members/${record.id}/export.csv`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(answer.headers['content-disposition']).toBe(
+      'attachment; filename="my-pension-data.csv"',
+    );
+    expect(answer.body).toContain('Scheme,Liffey DC Scheme');
+    expect(answer.body).toContain('2026-01,Paid by you,225.00,250.00');
+    expect(answer.body).toContain('2026-01,Your extra contributions (AVC),50.00,50.00');
+    // A formula is shown as text, never run.
+    expect(answer.body).toContain(`"'=HYPERLINK(""http://x.example"") Murphy"`);
+    const audited = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, record.id), eq(auditLog.action, 'member.exported')));
+    expect(audited.map((entry) => entry.newState)).toEqual([{ format: 'csv' }]);
+  });
+
+  it('is refused to employer staff, who do not export a member’s data', async () => {
+    const { record, hr } = await memberWithPay();
+    expect((await t.requestAs(hr, 'GET', `/api/members/${record.id}/export.csv`)).statusCode).toBe(
+      403,
+    );
+  });
+});
