@@ -76,6 +76,11 @@ const routeTree = rootRoute.addChildren([
       () => import('./pages/imports/ImportWizardPage'),
       'ImportWizardPage',
     ),
+    page(
+      '/schemes/$schemeId/payroll/$period',
+      () => import('./pages/schemes/PayrollGridPage'),
+      'PayrollGridPage',
+    ),
     page('/members/$memberId', () => import('./pages/members/MemberPage'), 'MemberPage'),
     page('/users', () => import('./pages/users/UsersPage'), 'UsersPage'),
     page('/audit', () => import('./pages/audit/AuditPage'), 'AuditPage'),

@@ -103,6 +103,10 @@ function validBodies(): Record<string, Record<string, unknown>> {
     'PATCH /api/schemes/{id}': { name: 'Scheme', type: 'DC' },
     'POST /api/schemes/{id}/members': member,
     'PATCH /api/members/{id}': { ...member, status: 'active' },
+    'PUT /api/schemes/{id}/payroll/{period}': {
+      rows: [{ memberId: ids.memberId, employeeCents: 100 }],
+      reason: 'Payroll run corrected',
+    },
     'PATCH /api/members/{id}/contact': { email: 'aoife@example.ie', address: '1 Main Street' },
     'POST /api/members/{id}/contributions': { period: '2026-02', kind: 'employee', amountCents: 1 },
     'POST /api/contributions/{id}/adjustments': { deltaCents: 1, reason: 'Typing\tmistake\r\n' },
@@ -159,6 +163,7 @@ const PARAMETER_VALUE: Record<string, () => string> = {
 function urlOf(path: string, replace?: { name: string; value: string }): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (replace?.name === name) return encodeURIComponent(replace.value);
+    if (name === 'period') return '2026-01';
     if (path.startsWith('/api/schemes/')) return ids.schemeId;
     if (path.startsWith('/api/employers/')) return ids.employerId;
     if (path.startsWith('/api/users/')) return ids.userId;

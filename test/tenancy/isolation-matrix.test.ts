@@ -365,6 +365,40 @@ const ROUTES: Record<string, RouteCase> = {
     }),
     expected: MEMBER_WRITERS,
   },
+  'GET /api/schemes/{id}/payroll/{period}': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/schemes/${target.schemeId}/payroll/2026-01`,
+    }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      EmployerUser: EMPLOYER_REACH,
+    }),
+  },
+  'PUT /api/schemes/{id}/payroll/{period}': {
+    request: (target) => ({
+      method: 'PUT',
+      url: `/api/schemes/${target.schemeId}/payroll/2026-01`,
+      payload: { rows: [] },
+    }),
+    expected: MEMBER_WRITERS,
+  },
+  'GET /api/schemes/{id}/contribution-periods': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/schemes/${target.schemeId}/contribution-periods`,
+    }),
+    expected: only({
+      SuperAdmin: 'ok',
+      BrokerAdmin: TENANT_REACH,
+      BrokerUser: TENANT_REACH,
+      EmployerAdmin: EMPLOYER_REACH,
+      EmployerUser: EMPLOYER_REACH,
+    }),
+  },
   'GET /api/schemes/{id}/funds': {
     request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/funds` }),
     expected: MEMBER_READERS,

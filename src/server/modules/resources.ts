@@ -9,6 +9,8 @@ import { brokersRoutes } from './brokers/brokers.routes.js';
 import { createBrokersService } from './brokers/brokers.service.js';
 import { contributionsRoutes } from './contributions/contributions.routes.js';
 import { createContributionsService } from './contributions/contributions.service.js';
+import { payrollRoutes } from './contributions/payroll.routes.js';
+import { createPayrollService } from './contributions/payroll.service.js';
 import { employersRoutes } from './employers/employers.routes.js';
 import { createEmployersService } from './employers/employers.service.js';
 import { fundsRoutes } from './funds/funds.routes.js';
@@ -53,6 +55,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   await app.register(contributionsRoutes, {
     contributions: createContributionsService({ database, audit, now }),
   });
+  await app.register(payrollRoutes, { payroll: createPayrollService({ database, audit, now }) });
   await app.register(fundsRoutes, { funds: createFundsService({ database, audit, now }) });
   await app.register(overviewRoutes, { overview: createOverviewService({ database, now }) });
   await app.register(portalRoutes, { portal: createPortalService({ database, audit, now }) });

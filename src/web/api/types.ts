@@ -210,3 +210,25 @@ export interface MemberSummary {
   taxYear: PaidIn & { year: number };
   lastPeriod: string | null;
 }
+
+/** `GET /api/schemes/:id/payroll/:period`: one pay period of a whole scheme (issue 21, item 6). */
+export type PayrollCell = { contributionId: string; amountCents: number } | null;
+export interface PayrollGrid {
+  schemeId: string;
+  period: string;
+  rows: Array<{
+    memberId: string;
+    name: string;
+    status: string;
+    employee: PayrollCell;
+    employer: PayrollCell;
+    avc: PayrollCell;
+  }>;
+  totals: PaidIn;
+}
+
+export interface PeriodTotals extends PaidIn {
+  schemeId: string;
+  period: string;
+  memberCount: number;
+}

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody } from '../../http/http-error.js';
+import { actorOf } from '../../tenancy/request-context.js';
+import { idParams } from './contributions.schemas.js';
+import {
+  payrollInput,
+  payrollParams,
+  payrollSaved,
+  payrollView,
+  periodTotals,
+  periodTotalsQuery,
+} from './payroll.schemas.js';
+import type { PayrollService } from './payroll.service.js';
+
+export const payrollRoutes: FastifyPluginAsyncZod<{ payroll: PayrollService }> = async (
+  app,
+  { payroll },
+) => {
+  const tags = ['contributions'];
+  app.get(
+    '/api/schemes/:id/payroll/:period',
+    {
+      schema: {
+        summary:
+          "One pay period of a whole scheme: every member's employee, employer and AVC contributions, with totals. EmployerUser and up.",
+        tags,
+        params: payrollParams,
+        response: { 200: payrollView, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => payroll.read(actorOf(request), request.params.id, request.params.period),
+  );
+  app.put(
+    '/api/schemes/:id/payroll/:period',
+    {
+      schema: {
+        summary:
+          'Save one pay period of a whole scheme in one go: amounts not yet recorded are recorded, amounts recorded differently are corrected (with the reason given), all or nothing. EmployerAdmin and up.',
+        tags,
+        params: payrollParams,
+        body: payrollInput,
+        response: {
+          200: payrollSaved,
+          400: errorBody,
+          403: errorBody,
+          404: errorBody,
+          409: errorBody,
+        },
+      },
+    },
+    async (request) =>
+      payroll.save(actorOf(request), request.params.id, request.params.period, request.body),
+  );
+  app.get(
+    '/api/schemes/:id/contribution-periods',
+    {
+      schema: {
+        summary:
+          "A scheme's contributions per pay period, newest first, with totals by kind, corrections applied. EmployerUser and up.",
+        tags,
+        params: idParams,
+        querystring: periodTotalsQuery,
+        response: { 200: periodTotals, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => payroll.periods(actorOf(request), request.params.id, request.query),
+  );
+};

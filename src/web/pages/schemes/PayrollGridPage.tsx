@@ -1,0 +1,241 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { type FormEvent, useMemo, useState } from 'react';
+import { ApiError, api, describeError } from '../../api/client';
+import type { PayrollGrid } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { Loading } from '../../components/Loading';
+import { notifySuccess } from '../../components/notify';
+import { canManageScheme } from '../../components/permissions';
+import { ScrollTable } from '../../components/ScrollTable';
+import { formatCents, formatPeriod, parseEuro } from '../../format';
+import { NotFoundPage } from '../common/NotFoundPage';
+import { isNotFound, useScheme } from './SchemeQueries';
+
+const KINDS = ['employee', 'employer', 'avc'] as const;
+type Kind = (typeof KINDS)[number];
+const KIND_HEADERS: Record<Kind, string> = {
+  employee: 'Employee',
+  employer: 'Employer',
+  avc: 'AVC',
+};
+const FIELD: Record<Kind, 'employeeCents' | 'employerCents' | 'avcCents'> = {
+  employee: 'employeeCents',
+  employer: 'employerCents',
+  avc: 'avcCents',
+};
+
+/** What was typed in each cell, by member and kind; a cell not touched is not sent. */
+type Edits = Record<string, Partial<Record<Kind, string>>>;
+
+/**
+ * `/schemes/$schemeId/payroll/$period` (issue 21, item 6): one pay period of a whole scheme as
+ * payroll sees it, members down and employee, employer and AVC across, entered or corrected and
+ * saved in one go. A changed amount already recorded becomes a correction, which needs a reason.
+ */
+export function PayrollGridPage() {
+  const { schemeId = '', period = '' } = useParams({ strict: false });
+  const { user } = useSignedIn();
+  const client = useQueryClient();
+  const scheme = useScheme(schemeId);
+  const key = ['schemes', schemeId, 'payroll', period];
+  const grid = useQuery({
+    queryKey: key,
+    queryFn: () =>
+      api<PayrollGrid>(
+        'GET',
+        `/api/schemes/${encodeURIComponent(schemeId)}/payroll/${encodeURIComponent(period)}`,
+      ),
+  });
+  const [edits, setEdits] = useState<Edits>({});
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const editable = canManageScheme(user);
+
+  const parsed = useMemo(() => {
+    const errors: Record<string, string> = {};
+    let corrections = 0;
+    for (const row of grid.data?.rows ?? []) {
+      for (const kind of KINDS) {
+        const typed = edits[row.memberId]?.[kind];
+        if (typed === undefined) continue;
+        const cents = typed.trim() === '' ? 0 : parseEuro(typed);
+        if (cents === null)
+          errors[`${row.memberId}.${kind}`] = 'Enter an amount in euro, like 250.00';
+        else if (row[kind] !== null && row[kind]?.amountCents !== cents) corrections += 1;
+      }
+    }
+    return { errors, corrections };
+  }, [edits, grid.data]);
+
+  if (grid.isPending || scheme.isPending) return <Loading label="Loading the pay period" />;
+  if (grid.isError || scheme.isError) {
+    const error = grid.error ?? scheme.error;
+    if (isNotFound(error)) return <NotFoundPage />;
+    return <Alert color="red">{describeError(error)}</Alert>;
+  }
+  const data = grid.data;
+  const title = `${formatPeriod(period)} contributions`;
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    if (Object.keys(parsed.errors).length > 0) {
+      setProblem('Some amounts are not in euro. Correct the cells marked below.');
+      return;
+    }
+    if (parsed.corrections > 0 && reason.trim() === '') {
+      setProblem('Say why amounts already recorded are being corrected.');
+      return;
+    }
+    const rows = Object.entries(edits).map(([memberId, cells]) => ({
+      memberId,
+      ...Object.fromEntries(
+        Object.entries(cells).map(([kind, typed]) => [
+          FIELD[kind as Kind],
+          (typed ?? '').trim() === '' ? 0 : parseEuro(typed ?? ''),
+        ]),
+      ),
+    }));
+    setBusy(true);
+    try {
+      const saved = await api<PayrollGrid & { created: number; corrected: number }>(
+        'PUT',
+        `/api/schemes/${encodeURIComponent(schemeId)}/payroll/${encodeURIComponent(period)}`,
+        { rows, ...(parsed.corrections > 0 ? { reason } : {}) },
+      );
+      client.setQueryData(key, saved);
+      void client.invalidateQueries({ queryKey: ['schemes', schemeId, 'contribution-periods'] });
+      setEdits({});
+      setReason('');
+      notifySuccess(
+        `${formatPeriod(period)} saved: ${saved.created} recorded, ${saved.corrected} corrected.`,
+      );
+    } catch (error) {
+      setProblem(
+        error instanceof ApiError && error.issues.length > 0
+          ? error.issues.map((issue) => issue.message).join(' ')
+          : describeError(error),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const cellValue = (memberId: string, kind: Kind, cents: number | undefined) =>
+    edits[memberId]?.[kind] ?? (cents === undefined ? '' : (cents / 100).toFixed(2));
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={`/schemes/${schemeId}`} size="sm">
+        ← {scheme.data.name}
+      </Anchor>
+      <Title order={2}>{title}</Title>
+      <Text size="sm">
+        {editable
+          ? 'Type each member’s amounts for the period as on the payroll run. An empty cell records nothing; a changed amount already recorded is saved as a correction.'
+          : 'What was recorded for each member in this period.'}
+      </Text>
+      <form onSubmit={save} noValidate>
+        <Stack gap="md">
+          {problem && (
+            <Alert color="red" role="alert">
+              {problem}
+            </Alert>
+          )}
+          {data.rows.length === 0 ? (
+            <Text>This scheme has no members yet.</Text>
+          ) : (
+            <ScrollTable minWidth={640} label={title}>
+              <Table striped>
+                <Table.Caption>{`${title}, by member`}</Table.Caption>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Member</Table.Th>
+                    {KINDS.map((kind) => (
+                      <Table.Th key={kind}>{KIND_HEADERS[kind]} (€)</Table.Th>
+                    ))}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.rows.map((row) => (
+                    <Table.Tr key={row.memberId}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/members/${row.memberId}`}>
+                          {row.name}
+                        </Anchor>
+                      </Table.Td>
+                      {KINDS.map((kind) => (
+                        <Table.Td key={kind}>
+                          {editable ? (
+                            <TextInput
+                              aria-label={`${KIND_HEADERS[kind]} contribution of ${row.name}`}
+                              inputMode="decimal"
+                              value={cellValue(row.memberId, kind, row[kind]?.amountCents)}
+                              error={parsed.errors[`${row.memberId}.${kind}`]}
+                              onChange={(event) => {
+                                const typed = event.currentTarget.value;
+                                setEdits((current) => ({
+                                  ...current,
+                                  [row.memberId]: { ...current[row.memberId], [kind]: typed },
+                                }));
+                              }}
+                              miw={110}
+                            />
+                          ) : row[kind] ? (
+                            formatCents(row[kind].amountCents)
+                          ) : (
+                            '—'
+                          )}
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+                <Table.Tfoot>
+                  <Table.Tr>
+                    <Table.Th>Recorded totals</Table.Th>
+                    <Table.Th>{formatCents(data.totals.employeeCents)}</Table.Th>
+                    <Table.Th>{formatCents(data.totals.employerCents)}</Table.Th>
+                    <Table.Th>{formatCents(data.totals.avcCents)}</Table.Th>
+                  </Table.Tr>
+                </Table.Tfoot>
+              </Table>
+            </ScrollTable>
+          )}
+          <Text fw={600}>Recorded total for the period: {formatCents(data.totals.totalCents)}</Text>
+          {editable && parsed.corrections > 0 && (
+            <Textarea
+              label="Why are recorded amounts being corrected?"
+              description={`${parsed.corrections} recorded amount(s) will be corrected. Staff see this note; members do not.`}
+              required
+              value={reason}
+              onChange={(event) => setReason(event.currentTarget.value)}
+              maxLength={500}
+            />
+          )}
+          {editable && (
+            <Group>
+              <Button type="submit" loading={busy} disabled={Object.keys(edits).length === 0}>
+                Save {formatPeriod(period)}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

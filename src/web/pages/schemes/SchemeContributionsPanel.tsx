@@ -1,0 +1,126 @@
+import { Alert, Anchor, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { parseIrishPeriod } from '../../../contracts/irish-dates';
+import { api, describeError, type Page } from '../../api/client';
+import type { PeriodTotals, Scheme } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { Loading } from '../../components/Loading';
+import { canManageScheme } from '../../components/permissions';
+import { ScrollTable } from '../../components/ScrollTable';
+import { formatCents, formatPeriod } from '../../format';
+
+/**
+ * The scheme's contributions per pay period with totals by kind (issue 21, item 6), each leading
+ * to that period's grid, and a way to open the grid for any period.
+ */
+export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
+  const { user } = useSignedIn();
+  const periods = useInfiniteQuery({
+    queryKey: ['schemes', scheme.id, 'contribution-periods'],
+    initialPageParam: '',
+    queryFn: ({ pageParam }) =>
+      api<Page<PeriodTotals>>(
+        'GET',
+        `/api/schemes/${encodeURIComponent(scheme.id)}/contribution-periods?limit=24${pageParam ? `&cursor=${pageParam}` : ''}`,
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  return (
+    <Stack gap="md">
+      {canManageScheme(user) && <OpenPeriod schemeId={scheme.id} />}
+      {periods.isPending ? (
+        <Loading label="Loading the contributions per pay period" />
+      ) : periods.isError ? (
+        <Alert color="red" role="alert">
+          {describeError(periods.error)}
+        </Alert>
+      ) : periods.data.pages[0]?.items.length === 0 ? (
+        <Text>No contributions are recorded for this scheme yet.</Text>
+      ) : (
+        <>
+          <ScrollTable minWidth={640} label="Contributions per pay period">
+            <Table striped>
+              <Table.Caption>Contributions per pay period, newest first</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Pay period</Table.Th>
+                  <Table.Th ta="right">Members</Table.Th>
+                  <Table.Th ta="right">Employee</Table.Th>
+                  <Table.Th ta="right">Employer</Table.Th>
+                  <Table.Th ta="right">AVC</Table.Th>
+                  <Table.Th ta="right">Total</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {periods.data.pages.flatMap((page) =>
+                  page.items.map((row) => (
+                    <Table.Tr key={row.period}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/schemes/${scheme.id}/payroll/${row.period}`}>
+                          {formatPeriod(row.period)}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td ta="right">{row.memberCount}</Table.Td>
+                      <Table.Td ta="right">{formatCents(row.employeeCents)}</Table.Td>
+                      <Table.Td ta="right">{formatCents(row.employerCents)}</Table.Td>
+                      <Table.Td ta="right">{formatCents(row.avcCents)}</Table.Td>
+                      <Table.Td ta="right" fw={600}>
+                        {formatCents(row.totalCents)}
+                      </Table.Td>
+                    </Table.Tr>
+                  )),
+                )}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+          {periods.hasNextPage && (
+            <Button
+              variant="default"
+              onClick={() => void periods.fetchNextPage()}
+              loading={periods.isFetchingNextPage}
+            >
+              Show earlier periods
+            </Button>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** "Enter a pay period": the period typed as payroll writes it, MM/YYYY, opens its grid. */
+function OpenPeriod({ schemeId }: { schemeId: string }) {
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const open = (event: FormEvent) => {
+    event.preventDefault();
+    const period = parseIrishPeriod(text.trim());
+    if (!period) {
+      setError('Enter the pay period as MM/YYYY, for example 10/2026');
+      return;
+    }
+    void navigate({ to: `/schemes/${schemeId}/payroll/${period}` });
+  };
+  return (
+    <form onSubmit={open} noValidate>
+      <Group align="flex-end" gap="sm">
+        <TextInput
+          label="Pay period"
+          description="MM/YYYY"
+          placeholder="10/2026"
+          value={text}
+          error={error}
+          onChange={(event) => {
+            setText(event.currentTarget.value);
+            setError(null);
+          }}
+          maw={200}
+        />
+        <Button type="submit">Enter or correct this period</Button>
+      </Group>
+    </form>
+  );
+}
