@@ -290,6 +290,27 @@ const ROUTES: Record<string, BodyRoute> = {
     }),
     runs: 80,
   },
+  'PUT /api/schemes/{id}/payroll/{period}': {
+    method: 'PUT',
+    // A fresh period each run, so a valid body records rather than needing a reason to correct.
+    url: () => `/api/schemes/${ids.schemeId}/payroll/${nextPeriod()}`,
+    actor: () => actors.consultant,
+    body: bodies({
+      rows: fc.array(
+        fc.record(
+          {
+            memberId: fc.constant('MEMBER'),
+            employeeCents: fc.nat({ max: 1_000_000 }),
+            employerCents: fc.option(fc.nat({ max: 1_000_000 })),
+          },
+          { requiredKeys: ['memberId'] },
+        ),
+        { maxLength: 1 },
+      ),
+      reason: fc.constant('Payroll re-run'),
+    }),
+    runs: 60,
+  },
   'PATCH /api/schemes/{id}': {
     method: 'PATCH',
     url: () => `/api/schemes/${ids.schemeId}`,
@@ -301,13 +322,22 @@ const ROUTES: Record<string, BodyRoute> = {
 
 const tableCounts = () => writableTableCounts(t.database);
 
-/** Placeholders stand for the fixture's real employer and fund, so valid bodies reach the service. */
+/** Placeholders stand for the fixture's real employer, fund and member, so valid bodies reach the service. */
 const withFixtureIds = (body: unknown) =>
   JSON.parse(
     JSON.stringify(body ?? null)
       .replaceAll('"EMPLOYER"', JSON.stringify(ids.employerId))
-      .replaceAll('"FUND"', JSON.stringify(ids.fundId)),
+      .replaceAll('"FUND"', JSON.stringify(ids.fundId))
+      .replaceAll('"MEMBER"', JSON.stringify(ids.memberId)),
   );
+
+let periods = 0;
+/** A pay period not used before in this file: 1990-01, 1990-02, … */
+function nextPeriod(): string {
+  periods += 1;
+  const year = 1990 + Math.floor((periods - 1) / 12);
+  return `${year}-${String(((periods - 1) % 12) + 1).padStart(2, '0')}`;
+}
 
 describe('request bodies under property-based bad input', () => {
   it('covers every POST, PUT and PATCH route that takes a JSON body', () => {

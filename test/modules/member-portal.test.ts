@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
 import {
   createBroker,
@@ -10,6 +11,7 @@ import {
   createScheme,
   createUser,
 } from '../helpers/factories.js';
+import { readOutbox } from '../helpers/mail.js';
 
 /** Issue 21, item 3: the member portal is a pension portal, and staff notes stay with staff. */
 
@@ -17,7 +19,7 @@ import {
 const clock = Date.parse('2026-03-02T10:00:00Z');
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ now: () => new Date(clock) });
+  t = await buildTestApp({ now: () => new Date(clock), env: HOLD_MAIL });
 });
 afterAll(() => t.close());
 
@@ -196,5 +198,42 @@ describe('GET /api/members/:id/export.csv', () => {
     expect((await t.requestAs(hr, 'GET', `/api/members/${record.id}/export.csv`)).statusCode).toBe(
       403,
     );
+  });
+});
+
+describe('a change of fund choice', () => {
+  it('is confirmed to the member by e-mail, naming the funds, whoever made it', async () => {
+    const { record, member, admin } = await memberWithPay();
+    const funds = [];
+    for (const name of ['Irish Equity Fund', 'Euro Bond Fund']) {
+      const fund = await t.requestAs(admin, 'POST', `/api/schemes/${record.schemeId}/funds`, {
+        name,
+      });
+      funds.push(fund.json().id as string);
+    }
+    const mine = await t.requestAs(member, 'PUT', `/api/members/${record.id}/fund-choices`, {
+      allocations: [
+        { fundId: funds[0], percent: 60 },
+        { fundId: funds[1], percent: 40 },
+      ],
+    });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const theirs = await t.requestAs(admin, 'PUT', `/api/members/${record.id}/fund-choices`, {
+      allocations: [{ fundId: funds[1], percent: 100 }],
+    });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    const notices = (await readOutbox(t.database, t.config)).filter(
+      (row) => row.kind === 'fund_choice_changed' && row.userId === member.id,
+    );
+    expect(notices.map((row) => row.message?.to)).toEqual([member.email, member.email]);
+    const [own, staff] = notices.map((row) => row.message?.text ?? '');
+    expect(own).toContain(
+      'You changed how your pension contributions are invested, from 02/03/2026',
+    );
+    expect(own).toContain('- Irish Equity Fund: 60%');
+    expect(own).toContain('- Euro Bond Fund: 40%');
+    expect(staff).toContain('Your pension administrator changed');
+    expect(staff).toContain('- Euro Bond Fund: 100%');
+    expect(t.logs.text()).not.toContain(member.email);
   });
 });

@@ -268,7 +268,7 @@ export const emailOutbox = pgTable(
     check('email_outbox_status_known', sql`${table.status} in ('pending','sent','discarded')`),
     check(
       'email_outbox_kind_known',
-      sql`${table.kind} in ('password_reset','password_changed','account_created','account_offered')`,
+      sql`${table.kind} in ('password_reset','password_changed','account_created','account_offered','fund_choice_changed')`,
     ),
     check(
       'email_outbox_sealed_while_pending',
@@ -543,6 +543,8 @@ export const imports = pgTable(
     kind: text('kind').notNull(),
     status: text('status').notNull().default('running'),
     fileSha256: text('file_sha256'),
+    /** The name of the uploaded file as the uploader's computer called it, for reconciling. */
+    fileName: text('file_name'),
     fileBytes: bigint('file_bytes', { mode: 'number' }).notNull().default(0),
     rowsRead: bigint('rows_read', { mode: 'number' }).notNull().default(0),
     rowsWritten: bigint('rows_written', { mode: 'number' }).notNull().default(0),

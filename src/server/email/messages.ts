@@ -10,7 +10,8 @@ export type EmailKind =
   | 'password_reset'
   | 'password_changed'
   | 'account_created'
-  | 'account_offered';
+  | 'account_offered'
+  | 'fund_choice_changed';
 
 const PRODUCT_NAME = 'Pension Administration';
 
@@ -147,6 +148,48 @@ export function accountOfferedMessage(
     `If you expected this, contact ${escapeHtml(firm)}: they have not been told that you already have an account.`,
     'If you did not expect it, you can ignore this e-mail.',
     `Your own account is unchanged: <a href="${escapeHtml(signInUrl)}">sign in</a>.`,
+  ]);
+  return { to, subject, text, html };
+}
+
+/**
+ * Issue 21, item 3: a member is told when their fund choice changes, whoever changed it, so a
+ * change they did not make cannot pass unnoticed.
+ */
+export function fundChoiceChangedMessage(
+  to: string,
+  {
+    effectiveFrom,
+    lines,
+    byMember,
+    signInUrl,
+  }: {
+    /** DD/MM/YYYY */
+    effectiveFrom: string;
+    lines: Array<{ fund: string; percent: number }>;
+    byMember: boolean;
+    signInUrl: string;
+  },
+): EmailMessage {
+  const subject = 'Your pension fund choice has changed';
+  const who = byMember ? 'You changed' : 'Your pension administrator changed';
+  const opening = `${who} how your pension contributions are invested, from ${effectiveFrom}:`;
+  const warning = byMember
+    ? 'If this was not you, contact your employer or pension broker at once.'
+    : 'If you did not ask for this change, contact your employer or pension broker.';
+  const text = [
+    opening,
+    '',
+    ...lines.map((line) => `- ${line.fund}: ${line.percent}%`),
+    '',
+    warning,
+    `See your pension: ${signInUrl}`,
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    escapeHtml(opening),
+    lines.map((line) => `${escapeHtml(line.fund)}: ${line.percent}%`).join('<br>'),
+    escapeHtml(warning),
+    `<a href="${escapeHtml(signInUrl)}">See your pension</a>`,
   ]);
   return { to, subject, text, html };
 }

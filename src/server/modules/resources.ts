@@ -56,7 +56,16 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     contributions: createContributionsService({ database, audit, now }),
   });
   await app.register(payrollRoutes, { payroll: createPayrollService({ database, audit, now }) });
-  await app.register(fundsRoutes, { funds: createFundsService({ database, audit, now }) });
+  await app.register(fundsRoutes, {
+    funds: createFundsService({
+      database,
+      audit,
+      now,
+      outbox: deps.outbox,
+      publicBaseUrl: deps.publicBaseUrl,
+      onEmailQueued: deps.onEmailQueued,
+    }),
+  });
   await app.register(overviewRoutes, { overview: createOverviewService({ database, now }) });
   await app.register(portalRoutes, { portal: createPortalService({ database, audit, now }) });
   await app.register(importsRoutes, {

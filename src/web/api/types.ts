@@ -184,6 +184,11 @@ export interface ImportSummary {
   rowsWritten: number;
   issueCount: number;
   createdBy: string;
+  /** The file's own name, when the browser sent it; who uploaded it, by name (issue 21, item 6). */
+  fileName: string | null;
+  uploadedBy: string | null;
+  /** For a contributions file: what it recorded per kind, to check against the payroll run. */
+  totals: PaidIn | null;
   createdAt: string;
   updatedAt: string;
   finishedAt: string | null;

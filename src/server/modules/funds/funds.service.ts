@@ -1,12 +1,14 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
-import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
+import { addDays, formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { fundAllocationLines, fundAllocations, funds } from '../../db/schema.js';
+import { fundAllocationLines, fundAllocations, funds, users } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
+import { fundChoiceChangedMessage } from '../../email/messages.js';
+import type { Outbox } from '../../email/outbox.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
@@ -54,10 +56,17 @@ const NAME_TAKEN = 'This scheme already has a fund of that name';
 /** How far ahead a fund switch may be scheduled. */
 const LATEST_EFFECTIVE_DAYS = 366;
 
+/** The fund-choice notice is worth sending for a week. */
+const NOTICE_VALID_MS = 7 * 24 * 60 * 60_000;
+
 export interface FundsServiceDeps {
   database: Database;
   audit: AuditService;
   now: () => Date;
+  outbox: Outbox;
+  publicBaseUrl: URL;
+  /** Told after a commit that queued an e-mail. */
+  onEmailQueued: () => void;
 }
 
 /**
@@ -65,7 +74,14 @@ export interface FundsServiceDeps {
  * BrokerUsers and up. A Member changes their own choice;
  * BrokerUsers and up and the EmployerAdmin change any within reach. Every choice is kept.
  */
-export function createFundsService({ database, audit, now }: FundsServiceDeps) {
+export function createFundsService({
+  database,
+  audit,
+  now,
+  outbox,
+  publicBaseUrl,
+  onEmailQueued,
+}: FundsServiceDeps) {
   const reads = createPlatformReadLog(audit);
 
   /**
@@ -321,7 +337,36 @@ export function createFundsService({ database, audit, now }: FundsServiceDeps) {
             allocations: input.allocations,
           },
         });
-        return choiceViewOf(allocation, await currentChoiceId(tx, member.id, today));
+        // The member hears of every change to their choice, in the same transaction (issue 21).
+        const accounts = await tx
+          .select({ id: users.id, email: users.email })
+          .from(users)
+          .where(and(eq(users.memberId, member.id), eq(users.status, 'active')));
+        const at = now();
+        for (const account of accounts) {
+          await outbox.enqueue(tx, {
+            brokerId: member.brokerId,
+            userId: account.id,
+            kind: 'fund_choice_changed',
+            message: fundChoiceChangedMessage(account.email, {
+              effectiveFrom: formatIrishDate(effectiveFrom),
+              lines: allocation.lines.map((line) => ({
+                fund: line.fundName,
+                percent: line.percent,
+              })),
+              byMember: chooser.role === 'Member',
+              signInUrl: new URL('/signin', publicBaseUrl).toString(),
+            }),
+            discardAfter: new Date(at.getTime() + NOTICE_VALID_MS),
+          });
+        }
+        return {
+          view: choiceViewOf(allocation, await currentChoiceId(tx, member.id, today)),
+          told: accounts.length > 0,
+        };
+      }).then(({ view, told }) => {
+        if (told) onEmailQueued();
+        return view;
       });
     },
   };

@@ -8,6 +8,7 @@ import type { ImportKindName } from './import-kind.js';
 import {
   csvBody,
   importParams,
+  importQuery,
   importRejection,
   importSummary,
   importView,
@@ -48,6 +49,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
           tags,
           consumes: ['text/csv'],
           params: importParams,
+          querystring: importQuery,
           body: csvBody,
           response: {
             201: importView,
@@ -71,6 +73,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
             kind,
             upload: request.body as Readable,
             declaredBytes: declaredLength(request.headers['content-length']),
+            fileName: request.query.fileName || null,
           });
           if (result.status === 'succeeded') return reply.code(201).send(result.import);
           return reply.code(400).send({

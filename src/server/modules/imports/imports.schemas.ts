@@ -2,10 +2,19 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { IMPORT_KINDS, IMPORT_STATUSES } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
-import { idText } from '../../http/text.js';
+import { idText, text } from '../../http/text.js';
 import { importIssue } from './import-issues.js';
 
 export const importParams = z.object({ id: idText });
+/**
+ * The upload's own file name, sent by the client beside the body (which is the CSV itself): kept
+ * to reconcile against the payroll run. Only its last part is kept, never a folder path.
+ */
+export const importQuery = z.object({
+  fileName: text({ max: 255 })
+    .transform((name) => name.split(/[\\/]/).pop() ?? '')
+    .optional(),
+});
 export const schemeImportsQuery = pageQuery;
 export type SchemeImportsQuery = z.infer<typeof schemeImportsQuery>;
 
@@ -30,11 +39,24 @@ export const importSummary = z.object({
   status: z.enum(IMPORT_STATUSES),
   /** Known once the whole file has arrived. */
   fileSha256: z.string().nullable(),
+  /** The file's own name, when the uploader's client sent it. */
+  fileName: z.string().nullable(),
   fileBytes: z.number().int(),
   rowsRead: z.number().int(),
   rowsWritten: z.number().int(),
   issueCount: z.number().int(),
   createdBy: z.string(),
+  /** The uploader's name, read when the import is read. */
+  uploadedBy: z.string().nullable(),
+  /** For a contributions file: what it recorded per kind, to check against the payroll run. */
+  totals: z
+    .object({
+      employeeCents: z.number().int(),
+      employerCents: z.number().int(),
+      avcCents: z.number().int(),
+      totalCents: z.number().int(),
+    })
+    .nullable(),
   createdAt: z.string(),
   /** While it runs, moves every few thousand rows: how progress is followed. */
   updatedAt: z.string(),

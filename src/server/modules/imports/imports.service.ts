@@ -24,6 +24,7 @@ import { contributionStaging } from './contribution-staging.js';
 import { MAX_UPLOAD_BYTES, readCsvUpload, UploadTooLargeError } from './csv-upload.js';
 import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from './import-issues.js';
 import type { ImportKindName, ImportScope, RowReader, Staging } from './import-kind.js';
+import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.js';
 import { findImport, type ImportRow } from './imports.data.js';
 import type { ImportSummary, ImportView, SchemeImportsQuery } from './imports.schemas.js';
 import { createMemberRows } from './member-rows.js';
@@ -61,6 +62,8 @@ export interface ImportRequest {
   upload: Readable;
   /** The Content-Length the client declared, when it did. */
   declaredBytes: number | null;
+  /** The file's own name, as the uploader's computer called it, when the client said. */
+  fileName: string | null;
 }
 
 interface KindParts {
@@ -73,7 +76,7 @@ const KINDS: Record<ImportKindName, KindParts> = {
   contributions: { rows: createContributionRows, staging: contributionStaging },
 };
 
-const summaryOf = (row: Omit<ImportRow, 'issues'>): ImportSummary => ({
+const summaryOf = (row: Omit<ImportRow, 'issues'>, seen: Reconciliation): ImportSummary => ({
   id: row.id,
   brokerId: row.brokerId,
   employerId: row.employerId,
@@ -81,18 +84,21 @@ const summaryOf = (row: Omit<ImportRow, 'issues'>): ImportSummary => ({
   kind: row.kind as ImportKindName,
   status: row.status as ImportSummary['status'],
   fileSha256: row.fileSha256,
+  fileName: row.fileName,
   fileBytes: row.fileBytes,
   rowsRead: row.rowsRead,
   rowsWritten: row.rowsWritten,
   issueCount: row.issueCount,
   createdBy: row.createdBy,
+  uploadedBy: seen.uploadedBy,
+  totals: seen.totals,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
   finishedAt: row.finishedAt?.toISOString() ?? null,
 });
 
-const viewOf = (row: ImportRow): ImportView => ({
-  ...summaryOf(row),
+const viewOf = (row: ImportRow, seen: Reconciliation): ImportView => ({
+  ...summaryOf(row, seen),
   issues: (row.issues as ImportIssue[] | null) ?? null,
 });
 
@@ -259,7 +265,7 @@ export function createImportsService({
         issueCount: row.issueCount,
       },
     });
-    return viewOf(row);
+    return viewOf(row, await reconcileOne(tx, row));
   }
 
   return {
@@ -291,6 +297,7 @@ export function createImportsService({
           schemeId: scope.schemeId,
           kind: request.kind,
           status: 'running',
+          fileName: request.fileName,
           createdBy: scope.userId,
           createdAt: scope.at,
           updatedAt: scope.at,
@@ -401,7 +408,14 @@ export function createImportsService({
           if (inserted !== reader.rowsToWrite) {
             throw new Error(`import staged ${reader.rowsToWrite} rows and wrote ${inserted}`);
           }
-          return { outcome: 'succeeded', view };
+          // The totals to reconcile are of the rows just written.
+          const written = await reconcileOne(tx, {
+            id: scope.importId,
+            kind: request.kind,
+            createdBy: scope.userId,
+            status: 'succeeded',
+          });
+          return { outcome: 'succeeded', view: { ...view, ...written } };
         });
         if (ended.outcome === 'already imported') throw new AlreadyImportedError();
         if (ended.outcome === 'scheme deleted') throw new NotFoundError();
@@ -473,10 +487,15 @@ export function createImportsService({
           filters: query,
           returned: found.length,
         });
-        return found;
+        return { found, seen: await reconcile(tx, found) };
       });
-      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
-      return { items: page.items.map(summaryOf), nextCursor: page.nextCursor };
+      const page = pageFrom(rows.found, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return {
+        items: page.items.map((row) =>
+          summaryOf(row, rows.seen.get(row.id) ?? { uploadedBy: null, totals: null }),
+        ),
+        nextCursor: page.nextCursor,
+      };
     },
 
     /** One import with its issues: how an upload is followed while it runs. */
@@ -489,9 +508,9 @@ export function createImportsService({
           entityId: reached.id,
           tenantId: reached.brokerId,
         });
-        return reached;
+        return { reached, seen: await reconcileOne(tx, reached) };
       });
-      return viewOf(row);
+      return viewOf(row.reached, row.seen);
     },
   };
 }

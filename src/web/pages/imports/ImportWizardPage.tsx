@@ -8,6 +8,7 @@ import {
   Radio,
   Stack,
   Stepper,
+  Table,
   Text,
   Title,
 } from '@mantine/core';
@@ -16,10 +17,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { ApiError, api, describeError, type Page, upload } from '../../api/client';
-import type { ImportDetail, ImportIssue, ImportKind, ImportSummary } from '../../api/types';
+import type { ImportDetail, ImportIssue, ImportKind, ImportSummary, PaidIn } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { canManageScheme } from '../../components/permissions';
+import { formatCents } from '../../format';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { isNotFound, useScheme } from '../schemes/SchemeQueries';
 import { type CsvPreview, previewCsv } from './csvPreview';
@@ -122,7 +124,7 @@ export function ImportWizardPage() {
       ).catch(() => ({ items: [] as ImportSummary[], nextCursor: null }));
       setEarlierIds(new Set(before.items.map((item) => item.id)));
       const result = await upload<ImportDetail>(
-        `/api/schemes/${schemeId}/${kind}/import`,
+        `/api/schemes/${schemeId}/${kind}/import?fileName=${encodeURIComponent(file.name)}`,
         file,
         'text/csv',
       );
@@ -299,7 +301,20 @@ function OutcomeView({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
             <DataList.ItemLabel>File size</DataList.ItemLabel>
             <DataList.ItemValue>{bytes(result.fileBytes)}</DataList.ItemValue>
           </DataList.Item>
+          {result.fileName && (
+            <DataList.Item>
+              <DataList.ItemLabel>File</DataList.ItemLabel>
+              <DataList.ItemValue>{result.fileName}</DataList.ItemValue>
+            </DataList.Item>
+          )}
+          {result.uploadedBy && (
+            <DataList.Item>
+              <DataList.ItemLabel>Uploaded by</DataList.ItemLabel>
+              <DataList.ItemValue>{result.uploadedBy}</DataList.ItemValue>
+            </DataList.Item>
+          )}
         </DataList>
+        {result.totals && <ImportTotals totals={result.totals} />}
       </Stack>
     );
   }
@@ -317,5 +332,28 @@ function OutcomeView({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
     <Alert color="red" title={outcome.title} role="alert">
       {outcome.message}
     </Alert>
+  );
+}
+
+/** What a contributions file recorded per kind, to check against the payroll run's totals. */
+function ImportTotals({ totals }: { totals: PaidIn }) {
+  const rows: Array<[string, number]> = [
+    ['Employee', totals.employeeCents],
+    ['Employer', totals.employerCents],
+    ['AVC', totals.avcCents],
+    ['Total', totals.totalCents],
+  ];
+  return (
+    <Table maw={360}>
+      <Table.Caption>Totals to check against the payroll run</Table.Caption>
+      <Table.Tbody>
+        {rows.map(([label, cents]) => (
+          <Table.Tr key={label} fw={label === 'Total' ? 700 : undefined}>
+            <Table.Th scope="row">{label}</Table.Th>
+            <Table.Td ta="right">{formatCents(cents)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
