@@ -74,6 +74,7 @@ function legacyLink(tenantId: string, chainIndex: number, previousHash: string):
     ipAddress: '203.0.113.9',
     userAgent: 'before the keyed chain',
     timestamp: new Date('2025-01-02T03:04:05.678Z'),
+    clientAddress: null,
     hash: '',
   };
   return { ...link, hash: computeLegacyHash(link) };
@@ -118,7 +119,8 @@ async function chainOf(database: Database, tenantId: string): Promise<ChainLink[
 /** Rewrites one stored record to `forged` (every covered field and its seal). */
 function rewrite(forged: ChainLink): SQL {
   return sql`update audit_log set new_state = ${JSON.stringify(forged.newState)}::jsonb,
-    hash = ${forged.hash}, hash_version = ${forged.hashVersion}, key_id = ${forged.keyId}
+    hash = ${forged.hash}, hash_version = ${forged.hashVersion}, key_id = ${forged.keyId},
+    client_address = ${forged.clientAddress}
     where id = ${forged.id}`;
 }
 
@@ -157,8 +159,8 @@ describe('the keyed audit chain after the cut-over', () => {
       [1, 1],
       [2, 1],
       [3, 1],
-      [4, 2],
-      [5, 2],
+      [4, 3],
+      [5, 3],
     ]);
     expect(chain[3]?.previousHash).toBe(chain[2]?.hash);
     expect(chain[3]?.keyId).toBe(TEST_CHAIN_KEY.id);
@@ -183,6 +185,7 @@ describe('the keyed audit chain after the cut-over', () => {
       newState: { keyed: 'forged' },
       hashVersion: 1,
       keyId: null,
+      clientAddress: null,
     };
     await asOwner(t.database, rewrite({ ...downgraded, hash: computeLegacyHash(downgraded) }));
     const report = await verifyTestChains(t.database, { tenantId });
@@ -245,7 +248,12 @@ describe('the keyed audit chain after the cut-over', () => {
     const tenantId = await newBroker(t.database);
     await recordKeyed(t.database, tenantId, 2);
     const [first] = await chainOf(t.database, tenantId);
-    const downgraded = { ...(first as ChainLink), hashVersion: 1, keyId: null };
+    const downgraded = {
+      ...(first as ChainLink),
+      hashVersion: 1,
+      keyId: null,
+      clientAddress: null,
+    };
     await asOwner(t.database, rewrite({ ...downgraded, hash: computeLegacyHash(downgraded) }));
     expect((await verifyTestChains(t.database, { tenantId })).broken).toEqual([
       expect.objectContaining({ chainIndex: 1, fault: { kind: 'unkeyed-after-cutover' } }),

@@ -85,9 +85,10 @@ describe('the audit log', () => {
       newState: { id: employerId, name: 'Acme Ltd' },
       ipAddress: '203.0.113.7',
       userAgent: 'vitest',
+      clientAddress: '192.0.2.10',
       chainIndex: 1,
       previousHash: GENESIS_HASH,
-      hashVersion: 2,
+      hashVersion: 3,
       keyId: TEST_CHAIN_KEY.id,
     });
     expect(record?.timestamp.toISOString()).toBe(FIXED_TIME.toISOString());

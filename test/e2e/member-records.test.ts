@@ -145,24 +145,26 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('button', { name: 'Hide now' }).click();
       expect(await page.getByText(aoife.PPSN).count()).toBe(0);
 
-      // The audit log viewer, filtered to this member, lists the reveal.
+      // The audit log says what happened in words, naming the member, never the number; the
+      // member's name shows that member's history.
       await page
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Audit log' })
         .click();
       await see(page.getByRole('heading', { name: 'Audit log' }));
-      await field(page, 'Entity type').fill('member');
-      await page.keyboard.press('Escape');
-      await field(page, 'Entity ID').fill(memberId);
-      await page.getByRole('button', { name: 'Apply filters' }).click();
-      await page.waitForURL((url) => url.searchParams.get('entityId') === memberId);
       await settled(page);
       const records = page.getByRole('table', { name: 'Audit records, newest first' });
+      const memberName = `${aoife['First Name']} ${aoife.Surname}`;
       const reveal = await see(
-        records.getByRole('row').filter({ hasText: 'member.pps_decrypted' }),
+        records
+          .getByRole('row')
+          .filter({ hasText: 'Revealed a member’s PPS number' })
+          .filter({ hasText: memberName }),
       );
-      expect(await reveal.textContent()).toContain(memberId);
-      // The audit record names the member, never the number.
+      await reveal.getByRole('link', { name: memberName, exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get('entityId') === memberId);
+      await settled(page);
+      expect(await shownText(records.getByRole('row').nth(1))).toContain('member.pps_decrypted');
       expect(await page.getByText(aoife.PPSN).count()).toBe(0);
       await e2e.checkPage(page, 'audit');
     });

@@ -2,7 +2,11 @@ import { createId } from '@paralleldrive/cuid2';
 import type { PlatformActor, TenantActor } from '../../src/server/tenancy/actor.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 
-const requestContext = { ipAddress: '203.0.113.7', userAgent: 'vitest' };
+const requestContext = {
+  ipAddress: '203.0.113.7',
+  userAgent: 'vitest',
+  clientAddress: '192.0.2.10',
+};
 
 export function tenantActor(
   tenantId: string,

@@ -181,6 +181,8 @@ describe('GET /api/members/:id/export.csv', () => {
     expect(answer.headers['content-disposition']).toBe(
       'attachment; filename="my-pension-data.csv"',
     );
+    // A byte-order mark first, so a spreadsheet reads "Ní Bhriain" as written.
+    expect(answer.body.startsWith('\uFEFF')).toBe(true);
     expect(answer.body).toContain('Scheme,Liffey DC Scheme');
     expect(answer.body).toContain('2026-01,Paid by you,225.00,250.00');
     expect(answer.body).toContain('2026-01,Your extra contributions (AVC),50.00,50.00');

@@ -478,6 +478,10 @@ const ROUTES: Record<string, RouteCase> = {
     request: () => ({ method: 'GET', url: '/api/audit' }),
     expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
   },
+  'GET /api/audit/export.csv': {
+    request: () => ({ method: 'GET', url: '/api/audit/export.csv' }),
+    expected: only({ SuperAdmin: 'ok', BrokerAdmin: 'ok' }),
+  },
 };
 
 /** Routes open without a session: covered by the identity and health suites. */

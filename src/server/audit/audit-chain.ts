@@ -5,13 +5,21 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const PLATFORM_CHAIN = '@platform';
 
 /**
- * How a record's hash was made (decisions.md, "Keyed audit chain"). 1: plain SHA-256, written
- * before the keyed chain; anyone with database access can recompute it, so it is only trusted up
- * to its chain's head in the sealed cut-over checkpoint. 2: HMAC-SHA256 under AUDIT_CHAIN_KEY,
- * which is not in the database.
+ * How a record's hash was made (decisions.md, "Keyed audit chain" and "Readable audit log"). 1:
+ * plain SHA-256, written before the keyed chain; anyone with database access can recompute it, so
+ * it is only trusted up to its chain's head in the sealed cut-over checkpoint. 2: HMAC-SHA256
+ * under AUDIT_CHAIN_KEY, which is not in the database. 3: the same HMAC over the same fields and
+ * the client address the server trusted; every record written now is version 3.
+ *
+ * The version is the first thing each MAC covers, so a record cannot be passed off as another
+ * version: rewriting a version-3 record as version 2 with its client address removed changes the
+ * text the MAC was made over, and without the key no new MAC can be made.
  */
 export const LEGACY_HASH = 1;
 export const KEYED_HASH = 2;
+export const ADDRESSED_HASH = 3;
+/** The version every new record is sealed with. */
+export const CURRENT_HASH_VERSION = ADDRESSED_HASH;
 
 /**
  * The key the chain is sealed with, and its id: a fingerprint derived from the key, stored with
@@ -50,6 +58,11 @@ export interface ChainedRecord {
   ipAddress: string;
   userAgent: string;
   timestamp: Date;
+  /**
+   * The client address the server trusted (Fastify's `request.ip`, which believes X-Forwarded-For
+   * only from a TRUST_PROXY peer). Covered from version 3; null on records written before it.
+   */
+  clientAddress: string | null;
 }
 
 /** JSON with object keys sorted at every depth, so equal values always hash equally. */
@@ -90,11 +103,21 @@ export function computeLegacyHash(record: ChainedRecord): string {
     .digest('hex');
 }
 
-/** The HMAC of a keyed record. The version and key id are covered, so neither can be swapped. */
+/**
+ * The HMAC of a keyed record, by its `hashVersion`: version 2 over the fields of service-spec
+ * §2.8 and its place in the chain, version 3 over those and the client address. The version and
+ * key id are covered, so neither can be swapped.
+ */
 export function computeKeyedHash(record: ChainedRecord, key: AuditChainKey): string {
-  return createHmac('sha256', key.secret)
-    .update(canonicalJson([KEYED_HASH, key.id, ...coveredFields(record)]))
-    .digest('hex');
+  let covered: unknown[];
+  if (record.hashVersion === KEYED_HASH) {
+    covered = [KEYED_HASH, key.id, ...coveredFields(record)];
+  } else if (record.hashVersion === ADDRESSED_HASH) {
+    covered = [ADDRESSED_HASH, key.id, ...coveredFields(record), record.clientAddress];
+  } else {
+    throw new Error(`hash version ${record.hashVersion} is not a keyed one`);
+  }
+  return createHmac('sha256', key.secret).update(canonicalJson(covered)).digest('hex');
 }
 
 /** One chain's last legacy record at the cut-over. */
@@ -133,7 +156,12 @@ export type ChainBreak =
   /** The chain ends before its sealed head: records the checkpoint vouches for are gone. */
   | { kind: 'checkpoint-head-missing' }
   | { kind: 'unknown-key' }
-  | { kind: 'unknown-hash-version' };
+  | { kind: 'unknown-hash-version' }
+  /**
+   * A client address on a record whose seal does not cover one (version 1 or 2, written before
+   * it was kept), or none on a version-3 record, whose seal does.
+   */
+  | { kind: 'client-address-not-sealed' };
 
 export interface ChainLink extends ChainedRecord {
   hash: string;
@@ -161,12 +189,16 @@ export function checkLink(
     return { kind: 'previous-hash-mismatch' };
   }
   const head = context.legacyHead;
+  // Only version 3 covers the address: one planted on an older record would otherwise pass.
+  if ((link.hashVersion === ADDRESSED_HASH) !== (link.clientAddress !== null)) {
+    return { kind: 'client-address-not-sealed' };
+  }
   if (link.hashVersion === LEGACY_HASH) {
     // Anyone with database access can recompute a plain hash: it is believed only inside the
     // prefix the sealed checkpoint vouches for, so a keyed record cannot be rewritten as legacy.
     if (head === null || link.chainIndex > head.index) return { kind: 'unkeyed-after-cutover' };
     if (!sameHash(computeLegacyHash(link), link.hash)) return { kind: 'hash-mismatch' };
-  } else if (link.hashVersion === KEYED_HASH) {
+  } else if (link.hashVersion === KEYED_HASH || link.hashVersion === ADDRESSED_HASH) {
     const key = link.keyId === null ? undefined : context.keys.get(link.keyId);
     if (!key) return { kind: 'unknown-key' };
     if (!sameHash(computeKeyedHash(link, key), link.hash)) return { kind: 'hash-mismatch' };

@@ -1,5 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { SYSTEM_ACTOR_ID } from '../../contracts/audit-text.js';
 import { type Database, rowsOf } from '../db/database.js';
 import { auditChainCheckpoint, auditLog } from '../db/schema.js';
 import {
@@ -18,11 +19,11 @@ import {
   type ChainLink,
   type CheckpointHead,
   type CheckpointHeads,
+  CURRENT_HASH_VERSION,
   checkLink,
   computeCheckpointMac,
   computeKeyedHash,
   GENESIS_HASH,
-  KEYED_HASH,
   LEGACY_HASH,
   PLATFORM_CHAIN,
   sameHash,
@@ -66,6 +67,17 @@ const CHAIN_LOCK_NAMESPACE = 7_201_190;
 
 /** Rows per INSERT when a transaction appends many records (bound parameters stay far below 65,535). */
 const INSERT_BATCH = 500;
+
+/**
+ * The client address a record keeps. Every actor built from a request carries the one the server
+ * trusted (request-context.ts). The service's own actor (start-up, the CLI: user id `system`) is
+ * no request: it acts from the server itself, `local`. Any other actor without one says so,
+ * rather than borrowing the untrusted header.
+ */
+function clientAddressOf(actor: RecordedActor): string {
+  if (actor.clientAddress !== undefined) return actor.clientAddress;
+  return actor.userId === SYSTEM_ACTOR_ID ? 'local' : 'unknown';
+}
 
 /** A record as the caller described it, waiting for its place in the chain. */
 type QueuedRecord = Omit<ChainedRecord, 'chainIndex' | 'previousHash' | 'hashVersion' | 'keyId'>;
@@ -119,7 +131,7 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
           ...record,
           chainIndex,
           previousHash,
-          hashVersion: KEYED_HASH,
+          hashVersion: CURRENT_HASH_VERSION,
           keyId: chainKey.id,
         };
         previousHash = computeKeyedHash(linked, chainKey);
@@ -173,6 +185,7 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
         ipAddress: actor.ipAddress,
         userAgent: actor.userAgent,
         timestamp: now(),
+        clientAddress: clientAddressOf(actor),
       };
       queue.records.push(record);
       return record.id;

@@ -62,10 +62,11 @@ export const auditLog = pgTable(
     hash: text('hash').notNull(),
     /**
      * 1: plain SHA-256 (records from before the keyed chain); 2: HMAC-SHA256 under
-     * AUDIT_CHAIN_KEY. No default, so code that does not seal its records cannot add any.
+     * AUDIT_CHAIN_KEY; 3: the same HMAC, covering client_address too. No default, so code that
+     * does not seal its records cannot add any.
      */
     hashVersion: integer('hash_version').notNull(),
-    /** Fingerprint of the key a version-2 record is sealed with; null for version 1. */
+    /** Fingerprint of the key a version-2 or -3 record is sealed with; null for version 1. */
     keyId: text('key_id'),
     actorId: text('actor_id').notNull(),
     actorType: text('actor_type').notNull(),
@@ -78,6 +79,11 @@ export const auditLog = pgTable(
     ipAddress: text('ip_address').notNull(),
     userAgent: text('user_agent').notNull(),
     timestamp: timestamp('timestamp', { withTimezone: true, precision: 3 }).notNull(),
+    /**
+     * The client address the server trusted (request.ip, which honours TRUST_PROXY), beside the
+     * x-forwarded-for header in ip_address. Null only on records from before it was kept.
+     */
+    clientAddress: text('client_address'),
   },
   (table) => [
     unique('audit_log_chain_position_key').on(table.chainKey, table.chainIndex),
@@ -98,7 +104,12 @@ export const auditLog = pgTable(
     foreignKey({ columns: [table.actorTenantId], foreignColumns: [brokers.id] }),
     check(
       'audit_log_hash_version_key',
-      sql`(${table.hashVersion} = 1 and ${table.keyId} is null) or (${table.hashVersion} = 2 and ${table.keyId} is not null)`,
+      sql`(${table.hashVersion} = 1 and ${table.keyId} is null) or (${table.hashVersion} in (2, 3) and ${table.keyId} is not null)`,
+    ),
+    // Only a version-3 record's MAC covers the client address: it always has one, older ones none.
+    check(
+      'audit_log_client_address_sealed',
+      sql`(${table.hashVersion} >= 3) = (${table.clientAddress} is not null)`,
     ),
   ],
 );

@@ -1,10 +1,22 @@
 import type { Role } from './roles.js';
 
-interface ActorBase {
-  userId: string;
-  email: string;
+/**
+ * Where a request came from, as the audit log keeps it (service-spec §2.8, §2.11): the
+ * `x-forwarded-for` and `user-agent` headers as sent, and the client address the server trusted
+ * (Fastify's `request.ip`: the socket address, or what a TRUST_PROXY peer forwarded). The address
+ * is optional in the type only so that actors written out in code (the start-up's system actor)
+ * still compile; every actor built from a request carries it, and a record of an actor without
+ * one says `unknown`.
+ */
+export interface RequestOrigin {
   ipAddress: string;
   userAgent: string;
+  clientAddress?: string;
+}
+
+interface ActorBase extends RequestOrigin {
+  userId: string;
+  email: string;
 }
 
 /** A user who works inside one broker firm: everything they touch belongs to that tenant. */
@@ -44,15 +56,13 @@ export interface AnonymousActor {
   employerId: null;
   ipAddress: string;
   userAgent: string;
+  clientAddress?: string;
 }
 
 /** Whoever a database transaction and its audit records act for. */
 export type RecordedActor = ActorContext | AnonymousActor;
 
-export function anonymousActor(
-  tenantId: string | null,
-  request: { ipAddress: string; userAgent: string },
-): AnonymousActor {
+export function anonymousActor(tenantId: string | null, request: RequestOrigin): AnonymousActor {
   return {
     userId: 'anonymous',
     email: null,
@@ -61,6 +71,7 @@ export function anonymousActor(
     employerId: null,
     ipAddress: request.ipAddress,
     userAgent: request.userAgent,
+    ...(request.clientAddress === undefined ? {} : { clientAddress: request.clientAddress }),
   };
 }
 
@@ -75,10 +86,7 @@ export interface Identity {
 }
 
 /** The actor for a user whose identity has been verified, acting from `origin`. */
-export function actorFor(
-  identity: Identity,
-  origin: { ipAddress: string; userAgent: string },
-): ActorContext {
+export function actorFor(identity: Identity, origin: RequestOrigin): ActorContext {
   if (identity.role === 'SuperAdmin') {
     return {
       userId: identity.userId,

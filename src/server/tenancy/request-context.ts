@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type ActorContext, actorFor } from './actor.js';
+import { type ActorContext, actorFor, type RequestOrigin } from './actor.js';
 
 const MAX_LENGTH = 255;
 
@@ -10,13 +10,17 @@ function headerValue(value: string | string[] | undefined): string {
 
 /**
  * What service-spec §2.8 records about where a request came from: the `x-forwarded-for` and
- * `user-agent` headers as sent (bounded), each `unknown` when absent. The rate limiter uses the
- * verified client address instead; this is evidence, not identity.
+ * `user-agent` headers as sent (bounded), each `unknown` when absent, and beside them the client
+ * address the server trusted: `request.ip`, the socket's address unless the socket is a
+ * TRUST_PROXY peer, whose forwarded address is believed (the address the rate limiter counts).
+ * The header is evidence anyone can write; the client address is what the server can vouch for.
  */
-export function requestOrigin(request: FastifyRequest): { ipAddress: string; userAgent: string } {
+export function requestOrigin(request: FastifyRequest): Required<RequestOrigin> {
   return {
     ipAddress: headerValue(request.headers['x-forwarded-for']),
     userAgent: headerValue(request.headers['user-agent']),
+    // A socket that closed before its request was handled reports no address (rate-limits.ts).
+    clientAddress: headerValue(request.ip),
   };
 }
 

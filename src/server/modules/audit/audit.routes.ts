@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorBody } from '../../http/http-error.js';
 import { pageOf } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
-import { auditQuery, auditRecordView } from './audit.schemas.js';
-import type { AuditReadService } from './audit.service.js';
+import { auditFilters, auditQuery, auditRecordView } from './audit.schemas.js';
+import { type AuditReadService, MAX_EXPORT_ROWS } from './audit.service.js';
+import { exportFileName } from './audit-csv.js';
 
 export const auditRoutes: FastifyPluginAsyncZod<{ auditRead: AuditReadService }> = async (
   app,
@@ -14,12 +16,36 @@ export const auditRoutes: FastifyPluginAsyncZod<{ auditRead: AuditReadService }>
     {
       schema: {
         summary:
-          'Read the audit log, newest first: every tenant for SuperAdmin, the own tenant for BrokerAdmin.',
+          'Read the audit log, newest first: every tenant for SuperAdmin, the own tenant for BrokerAdmin. Each record carries its action in words and the names of who acted and what was affected, resolved when read.',
         tags: ['audit'],
         querystring: auditQuery,
         response: { 200: pageOf(auditRecordView), 400: errorBody, 403: errorBody },
       },
     },
     async (request) => auditRead.list(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/api/audit/export.csv',
+    {
+      schema: {
+        summary: `Export the audit log as CSV with the same filters, newest first, at most ${MAX_EXPORT_ROWS} records (more is refused with 400: narrow the filters). Cells a spreadsheet would read as a formula are prefixed with a quote. Audited as audit.exported.`,
+        tags: ['audit'],
+        querystring: auditFilters,
+        produces: ['text/csv'],
+        response: {
+          200: z.string().describe('RFC 4180 CSV, UTF-8 with a byte-order mark, CRLF line ends.'),
+          400: errorBody,
+          403: errorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { csv } = await auditRead.exportCsv(actorOf(request), request.query);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${exportFileName(new Date())}"`)
+        .send(csv);
+    },
   );
 };

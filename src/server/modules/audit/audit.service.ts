@@ -1,31 +1,92 @@
-import { and, eq, gte, lt } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { actorDescription, auditSummary, recordTypeLabel } from '../../../contracts/audit-text.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
+import { BYTE_ORDER_MARK, csvLine } from '../../http/csv.js';
+import { ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { requireRole } from '../../tenancy/authorize.js';
-import type { AuditQuery, AuditRecordView } from './audit.schemas.js';
+import type { AuditFilters, AuditQuery, AuditRecordView } from './audit.schemas.js';
+import { irishLocalTime } from './audit-csv.js';
+import { type AuditNames, resolveAuditNames } from './audit-names.js';
 
 type AuditRow = typeof auditLog.$inferSelect;
 
-const viewOf = (row: AuditRow): AuditRecordView => ({
-  id: row.id,
-  timestamp: row.timestamp.toISOString(),
-  tenantId: row.tenantId,
-  actorId: row.actorId,
-  actorType: row.actorType,
-  actorTenantId: row.actorTenantId,
-  action: row.action,
-  entityType: row.entityType,
-  entityId: row.entityId,
-  previousState: row.previousState,
-  newState: row.newState,
-  ipAddress: row.ipAddress,
-  userAgent: row.userAgent,
-});
+/**
+ * The most records one CSV export holds. The file is built whole (about 15 MB at this size) in
+ * one read; more matching records are refused with a request to narrow the filters, rather than
+ * cut off silently, so an export is always the whole answer to its filters.
+ */
+export const MAX_EXPORT_ROWS = 50_000;
+
+const viewOf = (row: AuditRow, names: AuditNames): AuditRecordView => {
+  const entity = names.entity(row.entityType, row.entityId);
+  return {
+    id: row.id,
+    timestamp: row.timestamp.toISOString(),
+    tenantId: row.tenantId,
+    actorId: row.actorId,
+    actorType: row.actorType,
+    actorTenantId: row.actorTenantId,
+    action: row.action,
+    entityType: row.entityType,
+    entityId: row.entityId,
+    previousState: row.previousState,
+    newState: row.newState,
+    ipAddress: row.ipAddress,
+    clientAddress: row.clientAddress,
+    userAgent: row.userAgent,
+    summary: auditSummary(row.action, row.entityType),
+    actorName: names.actorName(row.actorId),
+    entityLabel: entity?.label ?? null,
+    entityDeleted: entity?.deleted ?? false,
+  };
+};
+
+/** The conditions of decisions.md §4's filters, inside the reader's reach. */
+function conditionsOf(actor: ActorContext, filters: AuditFilters): Array<SQL | undefined> {
+  return [
+    actor.tenantId === null ? undefined : eq(auditLog.tenantId, actor.tenantId),
+    filters.entityType === undefined ? undefined : eq(auditLog.entityType, filters.entityType),
+    filters.entityId === undefined ? undefined : eq(auditLog.entityId, filters.entityId),
+    filters.actorId === undefined ? undefined : eq(auditLog.actorId, filters.actorId),
+    filters.from === undefined ? undefined : gte(auditLog.timestamp, new Date(filters.from)),
+    filters.to === undefined ? undefined : lt(auditLog.timestamp, new Date(filters.to)),
+  ];
+}
+
+/** The filters an export was made with, as its audit record keeps them: ids, a type and times. */
+function filtersOf(filters: AuditFilters): Partial<AuditFilters> {
+  return Object.fromEntries(
+    Object.entries({
+      entityType: filters.entityType,
+      entityId: filters.entityId,
+      actorId: filters.actorId,
+      from: filters.from,
+      to: filters.to,
+    }).filter(([, value]) => value !== undefined),
+  );
+}
+
+export const EXPORT_COLUMNS = [
+  'Time (UTC)',
+  'Time (Ireland)',
+  'Who',
+  'Role',
+  'Who (id)',
+  'Action',
+  'Action code',
+  'Record type',
+  'Record',
+  'Record id',
+  'X-Forwarded-For',
+  'Client address',
+  'Audit record id',
+] as const;
 
 /** decisions.md §3: SuperAdmin reads every tenant's records and the platform's; a BrokerAdmin their own tenant's. */
 export function createAuditReadService({
@@ -37,7 +98,7 @@ export function createAuditReadService({
 }) {
   const reads = createPlatformReadLog(audit);
   return {
-    /** Newest first. */
+    /** Newest first, each record with its action in words and the names it refers to. */
     async list(actor: ActorContext, query: AuditQuery) {
       requireRole(actor, 'BrokerAdmin');
       const { after, orderBy, take } = keyset(
@@ -45,34 +106,97 @@ export function createAuditReadService({
         { at: auditLog.timestamp, id: auditLog.id },
         'desc',
       );
-      const rows = await withActor(database, actor, async (tx) => {
+      const { rows, names } = await withActor(database, actor, async (tx) => {
         const found = await tx
           .select()
           .from(auditLog)
-          .where(
-            and(
-              actor.tenantId === null ? undefined : eq(auditLog.tenantId, actor.tenantId),
-              query.entityType === undefined
-                ? undefined
-                : eq(auditLog.entityType, query.entityType),
-              query.entityId === undefined ? undefined : eq(auditLog.entityId, query.entityId),
-              query.actorId === undefined ? undefined : eq(auditLog.actorId, query.actorId),
-              query.from === undefined ? undefined : gte(auditLog.timestamp, new Date(query.from)),
-              query.to === undefined ? undefined : lt(auditLog.timestamp, new Date(query.to)),
-              after,
-            ),
-          )
+          .where(and(...conditionsOf(actor, query), after))
           .orderBy(...orderBy)
           .limit(take);
+        const resolved = await resolveAuditNames(tx, actor, found.slice(0, query.limit));
         await reads.listed(tx, actor, {
           entityType: 'audit',
           filters: query,
           returned: found.length,
         });
-        return found;
+        return { rows: found, names: resolved };
       });
       const result = pageFrom(rows, query, (row) => ({ at: row.timestamp, id: row.id }));
-      return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
+      return {
+        items: result.items.map((row) => viewOf(row, names)),
+        nextCursor: result.nextCursor,
+      };
+    },
+
+    /**
+     * The records the filters match, newest first, as CSV (at most MAX_EXPORT_ROWS). Exporting is
+     * itself audited, in the same transaction as the read: `audit.exported` with the filters
+     * (ids, a record type and times, never names) and the number of rows.
+     */
+    async exportCsv(
+      actor: ActorContext,
+      filters: AuditFilters,
+    ): Promise<{ csv: string; rows: number }> {
+      requireRole(actor, 'BrokerAdmin');
+      return withActor(database, actor, async (tx) => {
+        const rows = await tx
+          .select({
+            id: auditLog.id,
+            timestamp: auditLog.timestamp,
+            actorId: auditLog.actorId,
+            actorType: auditLog.actorType,
+            action: auditLog.action,
+            entityType: auditLog.entityType,
+            entityId: auditLog.entityId,
+            ipAddress: auditLog.ipAddress,
+            clientAddress: auditLog.clientAddress,
+          })
+          .from(auditLog)
+          .where(and(...conditionsOf(actor, filters)))
+          .orderBy(desc(auditLog.timestamp), desc(auditLog.id))
+          .limit(MAX_EXPORT_ROWS + 1);
+        if (rows.length > MAX_EXPORT_ROWS) {
+          throw new ValidationError([
+            {
+              path: 'from',
+              code: 'too_many_records',
+              message: `More than ${MAX_EXPORT_ROWS.toLocaleString('en-IE')} records match: choose a shorter period or another filter`,
+            },
+          ]);
+        }
+        const names = await resolveAuditNames(tx, actor, rows);
+        const lines = [BYTE_ORDER_MARK, csvLine(EXPORT_COLUMNS)];
+        for (const row of rows) {
+          const actorName = names.actorName(row.actorId);
+          const entity = names.entity(row.entityType, row.entityId);
+          lines.push(
+            csvLine([
+              row.timestamp.toISOString(),
+              irishLocalTime(row.timestamp),
+              actorDescription({ actorId: row.actorId, actorType: row.actorType, actorName }),
+              row.actorType,
+              row.actorId,
+              auditSummary(row.action, row.entityType),
+              row.action,
+              recordTypeLabel(row.entityType),
+              entity ? `${entity.label}${entity.deleted ? ' (deleted)' : ''}` : '',
+              row.entityId,
+              row.ipAddress,
+              row.clientAddress ?? '',
+              row.id,
+            ]),
+          );
+        }
+        await audit.record(tx, actor, {
+          action: 'audit.exported',
+          entityType: 'audit',
+          entityId: 'export',
+          tenantId: actor.tenantId,
+          previousState: null,
+          newState: { filters: filtersOf(filters), rows: rows.length, format: 'csv' },
+        });
+        return { csv: lines.join(''), rows: rows.length };
+      });
     },
   };
 }

@@ -5,6 +5,7 @@ import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { members } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
+import { csvDocument } from '../../http/csv.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import {
   ForbiddenError,
@@ -17,7 +18,6 @@ import { findEmployer } from '../employers/employers.data.js';
 import { allocationsOfMember } from '../funds/funds.data.js';
 import { findMember } from '../members/members.data.js';
 import { findScheme } from '../schemes/schemes.data.js';
-import { csvDocument } from './csv.js';
 import type { ContactChange, MemberSummary } from './portal.schemas.js';
 
 type Totals = MemberSummary['allTime'];

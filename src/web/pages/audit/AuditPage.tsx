@@ -2,61 +2,90 @@ import '@mantine/dates/styles.css';
 import {
   Alert,
   Anchor,
-  Autocomplete,
   Button,
   Code,
   Group,
   Paper,
+  Select,
   SimpleGrid,
   Stack,
   Table,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
-import { api, describeError, type Page, query } from '../../api/client';
-import type { AuditRecord } from '../../api/types';
+import {
+  ANONYMOUS_ACTOR_ID,
+  AUDIT_RECORD_TYPES,
+  actorDescription,
+  recordTypeLabel,
+  SYSTEM_ACTOR_ID,
+} from '../../../contracts/audit-text';
+import { ApiError, api, describeError, type Page, query } from '../../api/client';
+import type { Role, User } from '../../api/types';
+import { useSignedIn } from '../../auth/session';
+import { fetchAllPages } from '../../components/allPages';
 import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
+import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
+import { ScrollTable } from '../../components/ScrollTable';
 import { type AuditFilterValues, auditFilterForm, validateWith } from '../../components/validation';
 import { formatDateTime } from '../../format';
 
-/** What the service records about (src/server: every `entityType` it writes). */
-const ENTITY_TYPES = [
-  'broker',
-  'user',
-  'employer',
-  'scheme',
-  'member',
-  'contribution',
-  'fund',
-  'fund_choice',
-  'import',
-  'pps_key',
-  'audit',
-];
-/** A record with everything `GET /api/audit` answers; the viewer shows all of it. */
-interface AuditRecordDetail extends AuditRecord {
+/** A record as `GET /api/audit` answers it: ids as kept, with words and names resolved when read. */
+interface AuditRecordView {
+  id: string;
+  timestamp: string;
   /** The chain it belongs to: the tenant acted in, null for platform-level entities. */
   tenantId: string | null;
+  actorId: string;
+  actorType: string;
   /** The actor's own tenant, null for SuperAdmin and the system. */
   actorTenantId: string | null;
+  action: string;
+  entityType: string;
+  entityId: string;
+  previousState: unknown;
+  newState: unknown;
+  /** The x-forwarded-for header as sent. */
+  ipAddress: string;
+  /** The client address the server trusted; null on records from before it was kept. */
+  clientAddress: string | null;
   userAgent: string;
+  summary: string;
+  actorName: string | null;
+  entityLabel: string | null;
+  entityDeleted: boolean;
 }
 
 const FILTERS = ['entityType', 'entityId', 'actorId', 'from', 'to'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
+const RECORD_TYPE_OPTIONS = AUDIT_RECORD_TYPES.map((type) => ({
+  value: type,
+  label: recordTypeLabel(type),
+}));
+
+/** Records the UI has a page for, and who may open it. */
+const RECORD_PAGES: Record<string, { path: (id: string) => string; roles: readonly Role[] }> = {
+  broker: { path: (id) => `/brokers/${id}`, roles: ['SuperAdmin'] },
+  employer: { path: (id) => `/employers/${id}`, roles: ['SuperAdmin', 'BrokerAdmin'] },
+  scheme: { path: (id) => `/schemes/${id}`, roles: ['SuperAdmin', 'BrokerAdmin'] },
+  member: { path: (id) => `/members/${id}`, roles: ['SuperAdmin', 'BrokerAdmin'] },
+};
+
+const ROLE_TEXT: Record<string, string> = { Anonymous: 'Not signed in' };
+
 /**
- * `/audit`: the audit log, newest first (SuperAdmin: every tenant; BrokerAdmin: their own). The
- * filters live in the address, so other pages link to an entity's history and a filtered view
- * can be shared; `from` and `to` are whole days in the browser's time zone, `to` included.
+ * `/audit`: the audit log, newest first (SuperAdmin: every tenant; BrokerAdmin: their own), in
+ * words: who by name, what happened, and the record by name. The filters live in the address, so
+ * other pages link to a record's history and a filtered view can be shared; `from` and `to` are
+ * whole days in the browser's time zone, `to` included.
  */
 export function AuditPage() {
   return (
@@ -66,25 +95,59 @@ export function AuditPage() {
   );
 }
 
-function Audit() {
-  const search: Record<string, unknown> = useSearch({ strict: false });
+function filtersOf(search: Record<string, unknown>): Filters {
   const filters: Filters = {};
   for (const name of FILTERS) {
     const value = search[name];
     if (typeof value === 'string' && value !== '') filters[name] = value;
   }
+  return filters;
+}
+
+function Audit() {
+  const filters = filtersOf(useSearch({ strict: false }));
   return (
     <Stack gap="lg">
       <PageHeading title="Audit log" />
-      {/* A new address (a link to an entity's history) starts the form afresh. */}
+      {/* A new address (a link to a record's history) starts the form afresh. */}
       <FilterForm key={JSON.stringify(filters)} filters={filters} />
       <AuditTable filters={filters} />
     </Stack>
   );
 }
 
+/** Midnight starting a `YYYY-MM-DD` day in the browser's time zone, `days` later, as ISO 8601. */
+function startOfDay(day: string, days = 0): string {
+  const [year = 1970, month = 1, date = 1] = day.split('-').map(Number);
+  return new Date(year, month - 1, date + days).toISOString();
+}
+
+/** The API's query for the filters: whole days become times, and `to` becomes exclusive. */
+function apiQuery(filters: Filters): string {
+  return query({
+    entityType: filters.entityType,
+    entityId: filters.entityId,
+    actorId: filters.actorId,
+    from: filters.from && startOfDay(filters.from),
+    to: filters.to && startOfDay(filters.to, 1),
+  });
+}
+
+/** The people a reader may pick: the accounts of their reach, and the two actors that are no one. */
+function usePeople(enabled: boolean) {
+  return useQuery({
+    queryKey: ['users', 'all', 'audit-picker'],
+    queryFn: () => fetchAllPages<User>('/api/users'),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
 function FilterForm({ filters }: { filters: Filters }) {
   const navigate = useNavigate();
+  // The list of people is read when first wanted: opening the picker, or a person already chosen.
+  const [wantPeople, setWantPeople] = useState(filters.actorId !== undefined);
+  const people = usePeople(wantPeople);
   const form = useForm<AuditFilterValues>({
     initialValues: {
       entityType: filters.entityType ?? '',
@@ -95,29 +158,60 @@ function FilterForm({ filters }: { filters: Filters }) {
     },
     validate: validateWith(auditFilterForm),
   });
+  const personOptions = [
+    ...(people.data?.items ?? [])
+      .map((user) => ({ value: user.id, label: `${user.name} · ${user.role}` }))
+      .sort((a, b) => a.label.localeCompare(b.label, 'en-IE')),
+    { value: SYSTEM_ACTOR_ID, label: 'The service itself' },
+    { value: ANONYMOUS_ACTOR_ID, label: 'Someone not signed in' },
+  ];
+  const chosen = form.values.actorId;
+  if (chosen && !personOptions.some((option) => option.value === chosen)) {
+    personOptions.unshift({ value: chosen, label: `Account ${chosen}` });
+  }
   const apply = form.onSubmit((values) => {
     const next: Filters = {};
     for (const name of FILTERS) {
       const value = values[name]?.trim();
       if (value) next[name] = value;
     }
+    // A record chosen from a row belongs to its type: a new type ends that record's history.
+    if (next.entityId && next.entityType !== filters.entityType) delete next.entityId;
     void navigate({ to: '/audit', search: next });
   });
   return (
     <Paper withBorder p="md" component="form" onSubmit={apply} noValidate aria-label="Filters">
       <Stack gap="sm">
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Autocomplete
-            label="Entity type"
-            data={ENTITY_TYPES}
-            {...form.getInputProps('entityType')}
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+          <Select
+            label="Person"
+            description="Everything one person did"
+            placeholder="Anyone"
+            searchable
+            clearable
+            clearButtonProps={{ 'aria-label': 'Clear the person' }}
+            nothingFoundMessage={people.isPending ? 'Loading people…' : 'No one by that name'}
+            data={personOptions}
+            value={form.values.actorId || null}
+            onChange={(value) => form.setFieldValue('actorId', value ?? '')}
+            onDropdownOpen={() => setWantPeople(true)}
+            error={form.errors.actorId}
           />
-          <TextInput label="Entity ID" {...form.getInputProps('entityId')} />
-          <TextInput label="Actor ID" {...form.getInputProps('actorId')} />
+          <Select
+            label="Record type"
+            description="Records of one kind"
+            placeholder="Any"
+            clearable
+            clearButtonProps={{ 'aria-label': 'Clear the record type' }}
+            data={RECORD_TYPE_OPTIONS}
+            value={form.values.entityType || null}
+            onChange={(value) => form.setFieldValue('entityType', value ?? '')}
+            error={form.errors.entityType}
+          />
           <DatePickerInput
             label="From"
             description="The first day to show"
-            valueFormat="D MMM YYYY"
+            valueFormat="DD/MM/YYYY"
             clearable
             clearButtonProps={{ 'aria-label': 'Clear the first day' }}
             {...form.getInputProps('from')}
@@ -125,7 +219,7 @@ function FilterForm({ filters }: { filters: Filters }) {
           <DatePickerInput
             label="To"
             description="The last day to show, included"
-            valueFormat="D MMM YYYY"
+            valueFormat="DD/MM/YYYY"
             clearable
             clearButtonProps={{ 'aria-label': 'Clear the last day' }}
             {...form.getInputProps('to')}
@@ -136,33 +230,70 @@ function FilterForm({ filters }: { filters: Filters }) {
           <Button variant="default" onClick={() => navigate({ to: '/audit', search: {} })}>
             Clear filters
           </Button>
+          <ExportButton filters={filters} />
         </Group>
       </Stack>
     </Paper>
   );
 }
 
-/** Midnight starting a `YYYY-MM-DD` day in the browser's time zone, `days` later, as ISO 8601. */
-function startOfDay(day: string, days = 0): string {
-  const [year = 1970, month = 1, date = 1] = day.split('-').map(Number);
-  return new Date(year, month - 1, date + days).toISOString();
+/**
+ * Downloads the CSV of the filters in force (those applied, as the table shows them). Read with
+ * fetch rather than followed as a link, so a refusal (too many records, a lapsed session) reads
+ * as a message on this page instead of a page of JSON.
+ */
+function ExportButton({ filters }: { filters: Filters }) {
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const response = await fetch(`/api/audit/export.csv${apiQuery(filters)}`, {
+        credentials: 'same-origin',
+        headers: { accept: 'text/csv' },
+      });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => null)) as {
+          error?: string;
+          issues?: Array<{ path: string; message: string }>;
+        } | null;
+        throw new ApiError(response.status, body?.error ?? 'The export failed', body?.issues);
+      }
+      const file = await response.blob();
+      const name =
+        /filename="([\w.-]{1,100})"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ??
+        'audit-log.csv';
+      const address = URL.createObjectURL(file);
+      const link = document.createElement('a');
+      link.href = address;
+      link.download = name;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // Long enough for the browser to have taken the file.
+      window.setTimeout(() => URL.revokeObjectURL(address), 60_000);
+    } catch (error) {
+      const issue = error instanceof ApiError ? error.issues[0]?.message : undefined;
+      notifyProblem(issue ?? describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button variant="light" loading={busy} onClick={() => void download()}>
+      Export CSV
+    </Button>
+  );
 }
 
 function AuditTable({ filters }: { filters: Filters }) {
+  const { user } = useSignedIn();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const path = `/api/audit${query({
-    entityType: filters.entityType,
-    entityId: filters.entityId,
-    actorId: filters.actorId,
-    from: filters.from && startOfDay(filters.from),
-    // The API's `to` is exclusive: the day after the last day shown.
-    to: filters.to && startOfDay(filters.to, 1),
-  })}`;
+  const path = `/api/audit${apiQuery(filters)}`;
   const pages = useInfiniteQuery({
     queryKey: ['audit', 'list', filters],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      api<Page<AuditRecordDetail>>(
+      api<Page<AuditRecordView>>(
         'GET',
         pageParam === null
           ? path
@@ -185,19 +316,40 @@ function AuditTable({ filters }: { filters: Filters }) {
       if (!next.delete(id)) next.add(id);
       return next;
     });
+  const { entityId: _record, ...withoutRecord } = filters;
+  const historyOf = filters.entityId
+    ? records.find((record) => record.entityId === filters.entityId)
+    : undefined;
 
   return (
     <Stack gap="sm">
-      <Table.ScrollContainer minWidth={760}>
+      {filters.entityId && (
+        <Group gap="sm" justify="space-between">
+          <Text>
+            The history of{' '}
+            <Text span fw={600}>
+              {historyOf?.entityLabel ?? filters.entityId}
+            </Text>
+            {historyOf && ` (${recordTypeLabel(historyOf.entityType).toLowerCase()})`}
+          </Text>
+          <Button
+            variant="subtle"
+            renderRoot={(props) => <Link {...props} to="/audit" search={withoutRecord} />}
+          >
+            Show every record
+          </Button>
+        </Group>
+      )}
+      <ScrollTable minWidth={960} label="Audit records (scrolls sideways)">
         <Table striped captionSide="top">
           <Table.Caption ta="left">Audit records, newest first</Table.Caption>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Time</Table.Th>
-              <Table.Th>Action</Table.Th>
-              <Table.Th>Entity</Table.Th>
-              <Table.Th>Actor</Table.Th>
-              <Table.Th>IP address</Table.Th>
+              <Table.Th>Who</Table.Th>
+              <Table.Th>What happened</Table.Th>
+              <Table.Th>Record</Table.Th>
+              <Table.Th>Client address</Table.Th>
               <Table.Th>Details</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -206,49 +358,97 @@ function AuditTable({ filters }: { filters: Filters }) {
               const open = expanded.has(record.id);
               const detailsId = `audit-details-${record.id}`;
               const time = formatDateTime(record.timestamp);
+              const who = actorDescription(record);
+              const recordName = record.entityLabel ?? record.entityId;
+              const page = RECORD_PAGES[record.entityType];
+              const canOpen =
+                page !== undefined && !record.entityDeleted && page.roles.includes(user.role);
               return (
                 <Fragment key={record.id}>
                   <Table.Tr>
                     <Table.Td>
                       <DateTime value={record.timestamp} />
                     </Table.Td>
-                    <Table.Td>{record.action}</Table.Td>
                     <Table.Td>
-                      <Text size="sm">{record.entityType}</Text>
                       <Anchor
-                        size="xs"
-                        ff="monospace"
+                        size="sm"
+                        title={`Show only what ${who} did`}
                         renderRoot={(props) => (
                           <Link
                             {...props}
                             to="/audit"
-                            search={{ entityType: record.entityType, entityId: record.entityId }}
+                            search={{ ...filters, actorId: record.actorId }}
                           />
                         )}
                       >
-                        {record.entityId}
+                        {who}
                       </Anchor>
+                      <Text size="xs" c="dimmed">
+                        {ROLE_TEXT[record.actorType] ?? record.actorType}
+                      </Text>
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm">{record.actorType}</Text>
-                      <Anchor
-                        size="xs"
-                        ff="monospace"
-                        renderRoot={(props) => (
-                          <Link {...props} to="/audit" search={{ actorId: record.actorId }} />
-                        )}
-                      >
-                        {record.actorId}
-                      </Anchor>
+                      <Text size="sm">{record.summary}</Text>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {record.action}
+                      </Text>
                     </Table.Td>
-                    <Table.Td>{record.ipAddress}</Table.Td>
+                    <Table.Td>
+                      <Text size="xs" c="dimmed">
+                        {recordTypeLabel(record.entityType)}
+                        {record.entityDeleted && ' · deleted'}
+                      </Text>
+                      <Group gap="xs" wrap="nowrap">
+                        <Anchor
+                          size="sm"
+                          ff={record.entityLabel === null ? 'monospace' : undefined}
+                          title={`Show the history of ${recordName}`}
+                          renderRoot={(props) => (
+                            <Link
+                              {...props}
+                              to="/audit"
+                              search={{
+                                ...withoutRecord,
+                                entityType: record.entityType,
+                                entityId: record.entityId,
+                              }}
+                            />
+                          )}
+                        >
+                          {recordName}
+                        </Anchor>
+                        {canOpen && (
+                          <Anchor
+                            size="xs"
+                            aria-label={`Open ${recordName}`}
+                            renderRoot={(props) => (
+                              <Link {...props} to={page.path(record.entityId)} />
+                            )}
+                          >
+                            Open
+                          </Anchor>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      {record.clientAddress === null ? (
+                        <Text size="sm" c="dimmed">
+                          Not recorded
+                        </Text>
+                      ) : (
+                        <Text size="sm">{record.clientAddress}</Text>
+                      )}
+                      <Text size="xs" c="dimmed">
+                        Forwarded for: {record.ipAddress}
+                      </Text>
+                    </Table.Td>
                     <Table.Td>
                       <Button
                         size="compact-sm"
                         variant="subtle"
                         aria-expanded={open}
                         aria-controls={open ? detailsId : undefined}
-                        aria-label={`${open ? 'Hide' : 'Show'} details of ${record.action} at ${time}`}
+                        aria-label={`${open ? 'Hide' : 'Show'} details of “${record.summary}” at ${time}`}
                         onClick={() => toggle(record.id)}
                       >
                         {open ? 'Hide' : 'Show'}
@@ -267,7 +467,7 @@ function AuditTable({ filters }: { filters: Filters }) {
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       {records.length === 0 && <Text c="dimmed">No audit records match these filters.</Text>}
       {pages.hasNextPage && (
         <Group justify="center">
@@ -284,13 +484,17 @@ function AuditTable({ filters }: { filters: Filters }) {
   );
 }
 
-function RecordDetails({ record }: { record: AuditRecordDetail }) {
+function RecordDetails({ record }: { record: AuditRecordView }) {
   return (
     <Stack gap="sm" py="xs">
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <StateBlock title="Previous state" state={record.previousState} />
         <StateBlock title="New state" state={record.newState} />
       </SimpleGrid>
+      <Text size="sm">
+        Who (id): <Code>{record.actorId}</Code> · Record (id): <Code>{record.entityId}</Code> ·
+        Audit record: <Code>{record.id}</Code>
+      </Text>
       <Text size="sm">
         Tenant: {record.tenantId ?? 'platform'} · Actor’s tenant: {record.actorTenantId ?? 'none'} ·
         Browser: {record.userAgent}

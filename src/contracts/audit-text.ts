@@ -1,0 +1,120 @@
+/**
+ * The audit log in words (issue 21 item 8), shared by the server (the `summary` of
+ * `GET /api/audit`, the CSV export) and the web page, so a reviewer reads the same sentence
+ * everywhere. Only words live here: names are resolved by the server when the log is read, and
+ * the records themselves keep ids (docs/decisions.md, "Readable audit log").
+ */
+
+/** What each kind of record is called: `noun` inside a sentence, `label` on its own. */
+const RECORD_TYPES: Readonly<Record<string, { noun: string; label: string }>> = {
+  broker: { noun: 'a broker firm', label: 'Broker firm' },
+  user: { noun: 'a user account', label: 'User account' },
+  employer: { noun: 'an employer', label: 'Employer' },
+  scheme: { noun: 'a scheme', label: 'Scheme' },
+  member: { noun: 'a member', label: 'Member' },
+  contribution: { noun: 'a contribution', label: 'Contribution' },
+  fund: { noun: 'a fund', label: 'Fund' },
+  fund_choice: { noun: 'a fund choice', label: 'Fund choice' },
+  import: { noun: 'a CSV import', label: 'CSV import' },
+  pps_key: { noun: 'the PPS encryption key', label: 'PPS encryption key' },
+  audit: { noun: 'the audit log', label: 'Audit log' },
+};
+
+/** The record types the service writes, in the order a picker offers them. */
+export const AUDIT_RECORD_TYPES: readonly string[] = Object.keys(RECORD_TYPES);
+
+/** "Member" for `member`; an unknown type as itself, words apart ("Trustee" for `trustee`). */
+export function recordTypeLabel(entityType: string): string {
+  const known = RECORD_TYPES[entityType];
+  if (known) return known.label;
+  const words = entityType.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function recordTypeNoun(entityType: string): string {
+  return RECORD_TYPES[entityType]?.noun ?? `a record of type “${entityType.replace(/_/g, ' ')}”`;
+}
+
+/**
+ * Every action the service records (`<entity>.<verb>`, service-spec §6), in words. `*.viewed`
+ * and `*.listed` are platform staff reading a tenant's data (service-spec §5.4.5).
+ */
+export const AUDIT_ACTION_TEXT: Readonly<Record<string, string>> = {
+  'broker.created': 'Created a broker firm',
+  'broker.updated': 'Changed a broker firm’s details',
+  'broker.viewed': 'Viewed a broker firm',
+  'broker.listed': 'Listed broker firms',
+  'user.created': 'Created a user account',
+  'user.updated': 'Changed a user account',
+  'user.deactivated': 'Deactivated a user account',
+  'user.reactivated': 'Reactivated a user account',
+  'user.invitation_sent': 'Sent an invitation to set up an account',
+  'user.invitation_accepted': 'Accepted an invitation and set a password',
+  'user.password_reset_requested': 'Asked for a password reset link',
+  'user.password_reset': 'Set a new password with a reset link',
+  'user.viewed': 'Viewed a user account',
+  'user.listed': 'Listed user accounts',
+  'employer.created': 'Created an employer',
+  'employer.updated': 'Changed an employer’s details',
+  'employer.deleted': 'Deleted an employer',
+  'employer.viewed': 'Viewed an employer',
+  'employer.listed': 'Listed employers',
+  'scheme.created': 'Created a scheme',
+  'scheme.updated': 'Changed a scheme’s details',
+  'scheme.deleted': 'Deleted a scheme',
+  'scheme.viewed': 'Viewed a scheme',
+  'scheme.listed': 'Listed schemes',
+  'member.created': 'Added a member',
+  'member.updated': 'Changed a member’s details',
+  'member.deleted': 'Deleted a member',
+  'member.pps_decrypted': 'Revealed a member’s PPS number',
+  'member.exported': 'Exported everything held about a member',
+  'member.viewed': 'Viewed a member’s record',
+  'member.listed': 'Listed members',
+  'contribution.created': 'Recorded a contribution',
+  'contribution.adjusted': 'Corrected a contribution',
+  'contribution.listed': 'Listed contributions',
+  'fund.created': 'Added a fund to a scheme',
+  'fund.updated': 'Changed a fund',
+  'fund.listed': 'Listed funds',
+  'fund_choice.changed': 'Changed a member’s fund choice',
+  'fund_choice.listed': 'Listed fund choices',
+  'import.succeeded': 'Imported a CSV file',
+  'import.rejected': 'Had a CSV import rejected',
+  'import.failed': 'Had a CSV import fail',
+  'import.viewed': 'Viewed a CSV import',
+  'import.listed': 'Listed CSV imports',
+  'pps_key.rotated': 'Re-encrypted PPS numbers under a new key',
+  'audit.listed': 'Read the audit log',
+  'audit.exported': 'Exported the audit log as CSV',
+};
+
+/**
+ * The plain-English sentence for an action. One the table does not know yet (a new feature's)
+ * still reads as a sentence naming its code, so nothing is ever left out of the log.
+ */
+export function auditSummary(action: string, entityType: string): string {
+  const known = AUDIT_ACTION_TEXT[action];
+  if (known) return known;
+  return `Recorded “${action}” on ${recordTypeNoun(entityType)}`;
+}
+
+/** Actor ids that are no person. */
+export const SYSTEM_ACTOR_ID = 'system';
+export const ANONYMOUS_ACTOR_ID = 'anonymous';
+
+/**
+ * Who acted, for a reader: the person's name when the reader may see it, otherwise what is known
+ * without it. A tenant's reader sees platform staff as such, never their names.
+ */
+export function actorDescription(record: {
+  actorId: string;
+  actorType: string;
+  actorName: string | null;
+}): string {
+  if (record.actorName !== null) return record.actorName;
+  if (record.actorId === SYSTEM_ACTOR_ID) return 'The service itself';
+  if (record.actorType === 'Anonymous') return 'Someone not signed in';
+  if (record.actorType === 'SuperAdmin') return 'Platform staff';
+  return 'An account no longer found';
+}

@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ACCOUNTS } from '../helpers/built-server.js';
+import {
+  browserSuiteSkipReason,
+  field,
+  JOURNEY_TIMEOUT,
+  see,
+  settled,
+  shownText,
+  useE2e,
+} from '../helpers/e2e.js';
+
+/**
+ * Issue 21 item 8: a BrokerAdmin reviews their firm's audit log as a reviewer would read it:
+ * what happened in words, who by name, the record by name; picks a person, follows one record's
+ * history, reads the days as Irish dates, and exports what they see as CSV. axe on every view,
+ * the phone's included.
+ */
+describe.skipIf(browserSuiteSkipReason)(
+  'the audit log a reviewer can read',
+  { timeout: JOURNEY_TIMEOUT },
+  () => {
+    const e2e = useE2e('audit');
+    const employer = 'Corrib Oysters Ltd';
+    const scheme = {
+      id: '',
+      first: 'Corrib Oysters Pension Scheme',
+      now: 'Corrib Oysters Staff Pension',
+    };
+    const who = 'Development BrokerAdmin';
+
+    beforeAll(async () => {
+      const api = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
+      const created = await api.call<{ id: string }>('POST', '/api/employers', { name: employer });
+      scheme.id = (
+        await api.call<{ id: string }>('POST', '/api/schemes', {
+          employerId: created.id,
+          name: scheme.first,
+          type: 'DC',
+        })
+      ).id;
+      await api.call('PATCH', `/api/schemes/${scheme.id}`, { name: scheme.now });
+    });
+
+    it('reads in words and names, filters by person, record and day, and exports CSV', async () => {
+      const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin);
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Audit log' })
+        .click();
+      await see(page.getByRole('heading', { name: 'Audit log' }));
+      await settled(page);
+      const records = page.getByRole('table', { name: 'Audit records, newest first' });
+      const created = await see(
+        records.getByRole('row').filter({ hasText: 'Created a scheme' }),
+        'the scheme’s creation in words',
+      );
+      const createdText = await shownText(created);
+      // Who by name, the record by its name as it is now, the address the server trusted.
+      expect(createdText).toContain(who);
+      expect(createdText).toContain(scheme.now);
+      // The server trusts its local proxy here, so the client is the address the API client gave.
+      expect(await shownText(created.getByRole('cell').nth(4))).toMatch(
+        /^(100\.\d{1,3}\.\d{1,3}\.\d{1,3}) ?Forwarded for: \1$/,
+      );
+      await e2e.checkPage(page, 'audit-log');
+
+      // A person, picked by name.
+      await field(page, 'Person').click();
+      await page.getByRole('option', { name: `${who} · BrokerAdmin` }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL((url) => url.searchParams.has('actorId'));
+      await settled(page);
+      const byPerson = await records.getByRole('row').allTextContents();
+      expect(byPerson.length).toBeGreaterThan(1);
+      for (const row of byPerson.slice(1)) expect(row).toContain(who);
+
+      // A record, by clicking its name in a row: its whole history, under its present name.
+      await created.getByRole('link', { name: scheme.now, exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get('entityId') === scheme.id);
+      await settled(page);
+      expect(await shownText(page.getByText('The history of'))).toContain(scheme.now);
+      const history = await records.getByRole('row').allTextContents();
+      expect(
+        history.slice(1).map((row) => /Created a scheme|Changed a scheme’s details/.test(row)),
+      ).toEqual([true, true]);
+      await e2e.checkPage(page, 'audit-record-history');
+      // The record's own page is one click away.
+      await records
+        .getByRole('link', { name: `Open ${scheme.now}` })
+        .first()
+        .click();
+      await page.waitForURL((url) => url.pathname === `/schemes/${scheme.id}`);
+      await page.goBack();
+      await page.waitForURL((url) => url.pathname === '/audit');
+      await settled(page);
+
+      // Days are read day first, as in Ireland.
+      const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/Dublin' });
+      const [year, month, day] = today.split('-');
+      await page.goto(`/audit?from=${today}&to=${today}`);
+      await settled(page);
+      expect(await shownText(field(page, 'From'))).toBe(`${day}/${month}/${year}`);
+      await see(records.getByRole('row').filter({ hasText: 'Changed a scheme’s details' }));
+
+      // The CSV holds what the table shows, and saying so is itself recorded.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = readFileSync(await download.path(), 'utf8');
+      expect(csv.startsWith('\uFEFFTime (UTC),Time (Ireland),Who,Role,')).toBe(true);
+      expect(csv).toContain(`${who},BrokerAdmin,`);
+      expect(csv).toContain(`Created a scheme,scheme.created,Scheme,${scheme.now},${scheme.id}`);
+      await page.reload();
+      await settled(page);
+      await see(records.getByRole('row').filter({ hasText: 'Exported the audit log as CSV' }));
+
+      // On a phone the table scrolls sideways inside its own region; the page itself does not.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await settled(page);
+      const region = page.getByRole('region', { name: 'Audit records (scrolls sideways)' });
+      const widths = await region.evaluate((element) => ({
+        scroll: element.scrollWidth,
+        client: element.clientWidth,
+        page: element.ownerDocument.documentElement.scrollWidth,
+      }));
+      expect(widths.scroll).toBeGreaterThan(widths.client);
+      expect(widths.page).toBeLessThanOrEqual(390);
+      await e2e.checkPage(page, 'audit-phone');
+    });
+  },
+);

