@@ -271,7 +271,13 @@ describe('reset-password (service-spec §3.1, §5.5)', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toEqual({
         error: 'Validation failed',
-        issues: [{ path: 'password', code: 'password_policy', message: 'is too common' }],
+        issues: [
+          {
+            path: 'password',
+            code: 'password_policy',
+            message: 'This password is too common: choose one that is harder to guess',
+          },
+        ],
       });
     }
     const fourth = await resetPassword(token);

@@ -95,7 +95,7 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(cells).toEqual([
         '3',
         'PPSN',
-        'must be a valid PPS number (7 digits and a matching check letter)',
+        'Enter a PPS number: 7 digits and a matching check letter',
       ]);
       await e2e.checkPage(page, 'import-rejected');
 

@@ -69,6 +69,9 @@ describe.skipIf(browserSuiteSkipReason)(
 
       await page.getByRole('button', { name: 'New broker firm' }).click();
       const creating = page.getByRole('dialog', { name: 'New broker firm' });
+      // Refused in plain English from the shared schema, never a validator's text (issue 21, item 7).
+      await creating.getByRole('button', { name: 'Create broker firm' }).click();
+      await see(creating.getByText('Enter a name', { exact: true }));
       await field(creating, 'Firm name').fill(firm);
       await creating.getByRole('button', { name: 'Create broker firm' }).click();
       // Its own page opens: its first accounts are made there.
@@ -77,6 +80,12 @@ describe.skipIf(browserSuiteSkipReason)(
 
       await page.getByRole('button', { name: 'New account' }).click();
       const account = page.getByRole('dialog', { name: 'New account' });
+      await account.getByRole('button', { name: 'Send invitation' }).click();
+      await see(account.getByText('Enter a name', { exact: true }));
+      await see(
+        account.getByText('Enter an e-mail address, like name@example.ie', { exact: true }),
+      );
+      await see(account.getByText('Choose a role', { exact: true }));
       await field(account, 'Full name').fill('Niamh Walsh');
       await field(account, 'E-mail address').fill(brokerAdmin.email);
       await account.getByRole('radio', { name: 'BrokerAdmin' }).check();
@@ -114,6 +123,9 @@ describe.skipIf(browserSuiteSkipReason)(
       // A scheme of that employer, from its page.
       await page.getByRole('button', { name: 'New scheme' }).click();
       const newScheme = page.getByRole('dialog', { name: 'New scheme' });
+      await newScheme.getByRole('button', { name: 'Create scheme' }).click();
+      await see(newScheme.getByText('Enter a name', { exact: true }));
+      await see(newScheme.getByText('Choose a scheme type', { exact: true }));
       await field(newScheme, 'Scheme name').fill(scheme);
       await field(newScheme, 'Scheme type').selectOption('DC');
       await newScheme.getByRole('button', { name: 'Create scheme' }).click();

@@ -12,6 +12,7 @@ import {
   createUser,
   type UserRow,
 } from '../helpers/factories.js';
+import { expectPlainEnglish } from '../helpers/plain-english.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
@@ -381,8 +382,11 @@ describe('request bodies under property-based bad input', () => {
           if (status >= 400) {
             const answer = response.json();
             expect(typeof answer.error).toBe('string');
-            if (answer.error === 'Validation failed')
+            if (answer.error === 'Validation failed') {
               expect(Array.isArray(answer.issues)).toBe(true);
+              // Shown under form fields as they are: plain English (issue 21, item 7).
+              for (const issue of answer.issues) expectPlainEnglish(issue.message);
+            }
             expect(await tableCounts()).toEqual(before);
           }
         }),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import * as text from '../../src/contracts/text.js';
 import { BODY_LIMIT_BYTES } from '../../src/server/app.js';
 import { classifyTarget, PLAIN_PATH, REPEATED_SLASHES } from '../../src/server/http/api-paths.js';
 import { loggableUrl, MAX_LOGGED_TEXT, scrubText } from '../../src/server/http/logger.js';
 import * as pagination from '../../src/server/http/pagination.js';
-import * as text from '../../src/server/http/text.js';
 import * as audit from '../../src/server/modules/audit/audit.schemas.js';
 import * as brokers from '../../src/server/modules/brokers/brokers.schemas.js';
 import * as contributions from '../../src/server/modules/contributions/contributions.schemas.js';

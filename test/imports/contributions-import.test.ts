@@ -246,7 +246,7 @@ describe('a contributions file', () => {
         line,
         column: 'Period',
         code: 'invalid_period',
-        message: 'must be a pay period as YYYY-MM or MM/YYYY',
+        message: 'Enter a pay period as YYYY-MM or MM/YYYY',
       })),
     );
     expect(await storedOf(schemeId)).toEqual([]);

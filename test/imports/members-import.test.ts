@@ -74,7 +74,7 @@ describe('a members file with one bad row in 10,000', () => {
         line: badIndex + 2,
         column: 'PPSN',
         code: 'invalid_pps_number',
-        message: 'must be a valid PPS number (7 digits and a matching check letter)',
+        message: 'Enter a PPS number: 7 digits and a matching check letter',
       },
     ]);
     expect(leakedPpsNumbers(refused.body)).toEqual([]);
@@ -209,8 +209,8 @@ describe('every bad row, each with its line and reason', () => {
       'is the same PPS number as on line 2',
     );
     expect(issues.filter((issue) => issue.line === 13).map((issue) => issue.message)).toEqual([
-      'must not be before the date of birth',
-      'must not be in the future',
+      'The date joined cannot be before the date of birth',
+      'The date of birth cannot be in the future',
     ]);
     expect(leakedPpsNumbers(response.body)).toEqual([]);
     expect(response.body).not.toContain('55k');

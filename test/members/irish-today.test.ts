@@ -99,7 +99,7 @@ describe('today in Ireland (issue 21, item 2)', () => {
     const tomorrow = await t.requestAs(consultant, 'POST', url, newMember('2026-07-02'));
     expect(tomorrow.statusCode).toBe(400);
     expect(tomorrow.json().issues).toEqual([
-      { path: 'dateOfBirth', code: 'custom', message: 'must not be in the future' },
+      { path: 'dateOfBirth', code: 'custom', message: 'The date of birth cannot be in the future' },
     ]);
 
     const corrected = await t.requestAs(consultant, 'PATCH', `/api/members/${born.json().id}`, {
@@ -107,7 +107,7 @@ describe('today in Ireland (issue 21, item 2)', () => {
     });
     expect(corrected.statusCode).toBe(400);
     expect(corrected.json().issues).toEqual([
-      { path: 'dateOfBirth', code: 'custom', message: 'must not be in the future' },
+      { path: 'dateOfBirth', code: 'custom', message: 'The date of birth cannot be in the future' },
     ]);
 
     // In winter Ireland keeps GMT: at 23:30 UTC on 31 December it is still 31 December.
@@ -138,7 +138,7 @@ describe('today in Ireland (issue 21, item 2)', () => {
         line: 3,
         column: 'Date of Birth',
         code: 'invalid_date',
-        message: 'must not be in the future',
+        message: 'The date of birth cannot be in the future',
       }),
     ]);
 

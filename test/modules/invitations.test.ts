@@ -248,7 +248,11 @@ describe('accepting an invitation', () => {
     const weak = await accept(token, 'qwerty123456');
     expect(weak.statusCode).toBe(400);
     expect(weak.json().issues).toEqual([
-      { path: 'password', code: 'password_policy', message: 'is too common' },
+      {
+        path: 'password',
+        code: 'password_policy',
+        message: 'This password is too common: choose one that is harder to guess',
+      },
     ]);
     expect((await accept(token)).statusCode).toBe(200);
   });

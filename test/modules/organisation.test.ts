@@ -269,7 +269,11 @@ describe('accounts (decisions.md §3–4)', () => {
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().issues).toEqual([
-      { path: 'password', code: 'password_policy', message: 'is too common' },
+      {
+        path: 'password',
+        code: 'password_policy',
+        message: 'This password is too common: choose one that is harder to guess',
+      },
     ]);
     expect(await rowCount(users)).toBe(before);
   });

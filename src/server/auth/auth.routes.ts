@@ -1,13 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { newPassword } from '../../contracts/passwords.js';
+import { EMAIL_MAX_LENGTH, text } from '../../contracts/text.js';
 import { errorBody, ValidationError } from '../http/http-error.js';
-import { EMAIL_MAX_LENGTH, text } from '../http/text.js';
 import { actorOf, requestOrigin } from '../tenancy/request-context.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { AuthService } from './auth.service.js';
 import type { InvitationsService } from './invitations.service.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
+import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
 import { sessionCookieName } from './session.js';
 import { SESSION_ABSOLUTE_SECONDS } from './session-token.js';
@@ -43,10 +44,7 @@ export const ADDRESS_HAS_ACCOUNT = {
 
 const acceptInvitationBody = z.object({
   token: text({ max: 256, trim: false }).min(1),
-  password: z
-    .string()
-    .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  password: newPassword,
 });
 
 export interface AuthRoutesOptions {

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { newPassword } from '../../contracts/passwords.js';
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, text } from '../../contracts/text.js';
 import { errorBody, ValidationError } from '../http/http-error.js';
-import { EMAIL_MAX_LENGTH, text } from '../http/text.js';
 import { requestOrigin } from '../tenancy/request-context.js';
 import type { PasswordResetService } from './password-reset.service.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
 
 /**
@@ -26,15 +26,12 @@ export const INVALID_RESET_TOKEN = { error: 'Invalid or expired reset token' } a
 const forgotPasswordBody = z.object({
   email: text({ max: EMAIL_MAX_LENGTH })
     .min(3)
-    .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
+    .regex(/^[^\s@]+@[^\s@]+$/, EMAIL_MESSAGE),
 });
 
 const resetPasswordBody = z.object({
   token: text({ max: 256, trim: false }).min(1),
-  password: z
-    .string()
-    .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  password: newPassword,
 });
 
 const message = z.object({ message: z.string() });

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
+import { passwordLengthProblem } from '../../contracts/passwords.js';
+import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
 
 /** service-spec §2.2 and §8. */
 export const BCRYPT_COST = 12;
-export const PASSWORD_MIN_LENGTH = 12;
-/** Long enough for any passphrase or manager-generated secret; bounds the work one request can ask for. */
-export const PASSWORD_MAX_LENGTH = 1024;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contracts/passwords.js';
 
 /**
  * The list is ranked by frequency: its head is the 10,000 most common passwords. Loaded on first
@@ -31,10 +31,11 @@ function preHash(password: string): string {
 
 /** The reason a new password is refused, or null when it is acceptable. */
 export async function passwordProblem(password: string): Promise<string | null> {
-  const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters`;
-  if (length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters`;
-  if ((await loadCommonPasswords()).has(password.toLowerCase())) return 'is too common';
+  const lengthProblem = passwordLengthProblem(password);
+  if (lengthProblem !== null) return lengthProblem;
+  if ((await loadCommonPasswords()).has(password.toLowerCase())) {
+    return FIELD_MESSAGES.passwordTooCommon;
+  }
   return null;
 }
 

@@ -288,7 +288,7 @@ export const emailOutbox = pgTable(
   ],
 );
 
-export const SCHEME_TYPES = ['DB', 'DC', 'PRSA', 'RAC'] as const;
+export { SCHEME_TYPES } from '../../contracts/organisation.js';
 
 /** service-spec §2.5. broker_id repeats the employer's, held equal by the composite foreign key. */
 export const schemes = pgTable(

@@ -1,3 +1,5 @@
+import type { SchemeType } from '../../contracts/organisation';
+
 /** The shapes the API answers with (its OpenAPI description at /openapi.json is the reference). */
 export type Role =
   | 'SuperAdmin'
@@ -87,7 +89,7 @@ export interface Employer {
   updatedAt: string;
 }
 
-export type SchemeType = 'DB' | 'DC' | 'PRSA' | 'RAC';
+export type { SchemeType };
 export interface Scheme {
   id: string;
   brokerId: string;

@@ -1,6 +1,7 @@
 import { DateInput, type DateInputProps } from '@mantine/dates';
 import { useState } from 'react';
 import { isIsoDate, readIrishDate } from '../../contracts/irish-dates';
+import { FIELD_MESSAGES } from '../../contracts/plain-english';
 
 /**
  * Dates typed the Irish way (issue 21, item 2): day first, `DD/MM/YYYY`, whatever the browser's
@@ -15,9 +16,8 @@ import { isIsoDate, readIrishDate } from '../../contracts/irish-dates';
  */
 
 /** What a person is told when an entry cannot be read as a date. */
-export const DATE_FORMAT_MESSAGE = 'Enter the date as DD/MM/YYYY, for example 31/01/1985';
-export const NO_SUCH_DAY_MESSAGE =
-  'There is no such date: enter it day first, as DD/MM/YYYY, for example 31/01/1985';
+export const DATE_FORMAT_MESSAGE = FIELD_MESSAGES.dayFirstDate;
+export const NO_SUCH_DAY_MESSAGE = FIELD_MESSAGES.noSuchDay;
 
 /** The form's value for what is typed: the ISO date, `''`, or the unreadable text itself. */
 export function dateEntryValue(text: string): string {
@@ -35,10 +35,10 @@ export function dateEntryProblem(value: string): string | null {
     : DATE_FORMAT_MESSAGE;
 }
 
-/** The form rule of a date field: `is required` in the API's words, then readable. */
+/** The form rule of a date field: filled in where required, then readable day first. */
 export function irishDateRule({ required }: { required: boolean }) {
   return (value: string): string | null =>
-    value === '' ? (required ? 'is required' : null) : dateEntryProblem(value);
+    value === '' ? (required ? FIELD_MESSAGES.required : null) : dateEntryProblem(value);
 }
 
 type Replaced = 'value' | 'defaultValue' | 'onChange' | 'valueFormat' | 'dateParser';

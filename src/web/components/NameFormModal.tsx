@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import type { EmployerInput } from '../../contracts/organisation';
 import { notifySuccess } from './notify';
 import { useApiSubmit } from './useApiSubmit';
-import { type NamedRecordValues, namedRecordForm, validateWith } from './validation';
+import { employerInput, validateWith } from './validation';
 
 interface NameFormProps<T> {
   title: string;
@@ -11,9 +12,9 @@ interface NameFormProps<T> {
   submitLabel: string;
   initialName?: string;
   /** Sends the name to the API; its answer is passed to `onSaved`. */
-  save: (values: NamedRecordValues) => Promise<T>;
+  save: (values: EmployerInput) => Promise<T>;
   /** The notification shown once the API has accepted the name. */
-  savedMessage: (values: NamedRecordValues) => string;
+  savedMessage: (values: EmployerInput) => string;
   onSaved?: (answer: T) => void;
 }
 
@@ -46,9 +47,9 @@ function NameForm<T>({
   onSaved,
   onClose,
 }: NameFormProps<T> & { onClose: () => void }) {
-  const form = useForm<NamedRecordValues>({
+  const form = useForm<EmployerInput>({
     initialValues: { name: initialName },
-    validate: validateWith(namedRecordForm),
+    validate: validateWith(employerInput),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
     const answer = await save(values);

@@ -21,9 +21,14 @@ import {
   type AccountRole,
   type AccountValues,
   accountBody,
-  accountForm,
+  type brokerUserInput,
+  type colleagueInput,
+  type employerUserInput,
   validateWith,
 } from './validation';
+
+/** The API's schema for the accounts a page creates; the roles offered are the ones it takes. */
+type AccountSchema = typeof brokerUserInput | typeof colleagueInput | typeof employerUserInput;
 
 const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
   BrokerAdmin: 'Runs the firm: employers, accounts and the audit log.',
@@ -42,12 +47,12 @@ const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
  */
 export function NewAccountButton({
   path,
-  roles,
+  schema,
   employerId,
   choosePassword = false,
 }: {
   path: string;
-  roles: readonly [AccountRole, ...AccountRole[]];
+  schema: AccountSchema;
   employerId?: string;
   choosePassword?: boolean;
 }) {
@@ -66,7 +71,7 @@ export function NewAccountButton({
         {opened && (
           <NewAccountForm
             path={path}
-            roles={roles}
+            schema={schema}
             employerId={employerId}
             choosePassword={choosePassword}
             onClose={() => setOpened(false)}
@@ -79,22 +84,23 @@ export function NewAccountButton({
 
 function NewAccountForm({
   path,
-  roles,
+  schema,
   employerId,
   choosePassword,
   onClose,
 }: {
   path: string;
-  roles: readonly [AccountRole, ...AccountRole[]];
+  schema: AccountSchema;
   employerId?: string;
   choosePassword: boolean;
   onClose: () => void;
 }) {
   const client = useQueryClient();
+  const roles: readonly AccountRole[] = schema.shape.role.options;
   const form = useForm<AccountValues>({
     // No role is preselected: what an account may do is a deliberate choice.
     initialValues: { name: '', email: '', role: null, password: '', memberId: null },
-    validate: validateWith(accountForm(roles)),
+    validate: validateWith(schema, accountBody),
     onValuesChange: (values, previous) => {
       if (values.role !== previous.role && values.role !== 'Member' && values.memberId !== null) {
         form.setFieldValue('memberId', null);

@@ -12,7 +12,8 @@ import {
   SCHEME_TYPE_NAMES,
   SCHEME_TYPES,
   type SchemeValues,
-  schemeForm,
+  schemeBody,
+  schemeInput,
   validateWith,
 } from './validation';
 
@@ -66,10 +67,10 @@ function NewSchemeForm({
   const employers = useAllEmployers(employerId === undefined);
   const form = useForm<SchemeValues>({
     initialValues: { name: '', type: '', employerId: employerId ?? suggestedEmployerId },
-    validate: validateWith(schemeForm),
+    validate: validateWith(schemeInput, schemeBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const scheme = await api<Scheme>('POST', '/api/schemes', values);
+    const scheme = await api<Scheme>('POST', '/api/schemes', schemeBody(values));
     await client.invalidateQueries({ queryKey: ['schemes'] });
     await client.invalidateQueries({ queryKey: ['dashboard'] });
     notifySuccess(`Scheme “${scheme.name}” created.`);

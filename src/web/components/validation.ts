@@ -1,74 +1,56 @@
-import { schemaResolver } from '@mantine/form';
+import type { FormErrors } from '@mantine/form';
 import { z } from 'zod';
-import type { Role, SchemeType } from '../api/types';
+import type { SchemeType } from '../../contracts/organisation';
+import { FIELD_MESSAGES } from '../../contracts/plain-english';
+import type { Role } from '../api/types';
 
-// Zod probes for `new Function` to compile fast parsers; under the page's strict CSP the probe is
-// reported as a violation even though Zod catches it. Interpreted parsing is plenty for forms.
-z.config({ jitless: true });
+export {
+  brokerUserInput,
+  colleagueInput,
+  employerInput,
+  employerUserInput,
+  SCHEME_TYPE_NAMES,
+  SCHEME_TYPES,
+  schemeInput,
+} from '../../contracts/organisation';
 
 /**
- * The API's request rules, repeated for the browser so that a form says exactly what the API
- * would: the same Zod checks give the same messages (the API's are in
- * src/server/modules/{brokers,employers,schemes,users}/*.schemas.ts). The API still checks
- * everything; what it alone can know (a taken e-mail address, a too common password) reaches the
- * form through showApiErrors.
+ * A form's rule: the API's own request schema (src/contracts), run on the body the form would
+ * send, so a form refuses exactly what the API would, in the same words (issue 21, item 7). Each
+ * field shows the first sentence for it; a rule of the whole body shows under `''`, which the
+ * form reports above its fields. What only the API can know (a taken e-mail address, a too
+ * common password) reaches the form through showApiErrors.
  */
-export function validateWith(schema: z.ZodType) {
-  return schemaResolver(schema, { sync: true });
+export function validateWith<Values>(
+  schema: z.ZodType,
+  toBody: (values: Values) => unknown = (values) => values,
+): (values: Values) => FormErrors {
+  return (values) => {
+    const result = schema.safeParse(toBody(values));
+    if (result.success) return {};
+    const errors: FormErrors = {};
+    for (const issue of result.error.issues) {
+      const field = issue.path.join('.');
+      errors[field] ??= issue.message;
+    }
+    return errors;
+  };
 }
 
-export const SCHEME_TYPES = ['DB', 'DC', 'PRSA', 'RAC'] as const satisfies readonly SchemeType[];
-
-export const SCHEME_TYPE_NAMES: Record<SchemeType, string> = {
-  DB: 'Defined benefit',
-  DC: 'Defined contribution',
-  PRSA: 'Personal Retirement Savings Account',
-  RAC: 'Retirement Annuity Contract',
-};
-
-const PASSWORD_MIN_LENGTH = 12;
-const PASSWORD_MAX_LENGTH = 1024;
-
-const name = z.string().trim().min(1).max(200);
-
-const emailAddress = z
-  .string()
-  .trim()
-  .min(3)
-  .max(320)
-  // The API's pattern (src/server/http/text.ts): no two quantifiers can take the same dots, so a
-  // long paste cannot freeze the page in a quadratic match.
-  .regex(/^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/, 'must be an e-mail address');
-
-/**
- * Optional: an empty field means "send the new user an e-mail to choose one". Counted in
- * characters, not UTF-16 units, as the API's password rule counts them.
- */
-const optionalPassword = z
-  .string()
-  .refine(
-    (value) => value === '' || [...value].length >= PASSWORD_MIN_LENGTH,
-    `must be at least ${PASSWORD_MIN_LENGTH} characters`,
-  )
-  .refine(
-    (value) => [...value].length <= PASSWORD_MAX_LENGTH,
-    `must be at most ${PASSWORD_MAX_LENGTH} characters`,
-  );
-
-/** A broker firm and an employer each have just a name. */
-export const namedRecordForm = z.object({ name });
-export type NamedRecordValues = z.infer<typeof namedRecordForm>;
-
-export const schemeForm = z.object({
-  name,
-  type: z.enum(SCHEME_TYPES),
-  employerId: z.string(),
-});
 export interface SchemeValues {
   name: string;
   /** Empty until chosen. */
   type: SchemeType | '';
   employerId: string | null;
+}
+
+/** The body `POST /api/schemes` takes for the values of the new-scheme form. */
+export function schemeBody(values: SchemeValues) {
+  return {
+    name: values.name,
+    type: values.type === '' ? undefined : values.type,
+    employerId: values.employerId ?? '',
+  };
 }
 
 export type AccountRole = Extract<
@@ -84,33 +66,12 @@ export interface AccountValues {
   memberId: string | null;
 }
 
-/** A new account of one of `roles`; a Member account names the member record it may see. */
-export function accountForm(roles: readonly [AccountRole, ...AccountRole[]]) {
-  return z
-    .object({
-      name,
-      email: emailAddress,
-      role: z.enum(roles),
-      password: optionalPassword,
-      memberId: z.string().nullable(),
-    })
-    .superRefine((values, context) => {
-      if ((values.role === 'Member') !== (values.memberId !== null)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['memberId'],
-          message: 'is required for a Member account, and only for one',
-        });
-      }
-    });
-}
-
 /** The body the API takes for new account values: no empty password, no member for other roles. */
 export function accountBody(values: AccountValues) {
   return {
     name: values.name,
     email: values.email,
-    role: values.role,
+    role: values.role ?? undefined,
     ...(values.password === '' ? {} : { password: values.password }),
     ...(values.role === 'Member' && values.memberId ? { memberId: values.memberId } : {}),
   };
@@ -129,6 +90,6 @@ export const auditFilterForm = z
   })
   .refine((values) => !values.from || !values.to || values.from <= values.to, {
     path: ['to'],
-    message: 'must not be before the first day',
+    message: FIELD_MESSAGES.endAfterStart,
   });
 export type AuditFilterValues = z.infer<typeof auditFilterForm>;

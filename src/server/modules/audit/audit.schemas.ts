@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { text } from '../../../contracts/text.js';
 import { pageQuery } from '../../http/pagination.js';
-import { text } from '../../http/text.js';
 
 /** Bounded before the date-time pattern runs (decisions.md, issue 13: no pattern sees more). */
 const timestamp = text({ max: 40, trim: false }).pipe(z.iso.datetime({ offset: true }));
@@ -8,11 +8,14 @@ const timestamp = text({ max: 40, trim: false }).pipe(z.iso.datetime({ offset: t
  * An id as the service writes them (CUID2, a key fingerprint, `system`, `list`): one word, so a
  * filter value can be kept in the record of an export without ever being someone's words.
  */
-const reference = text({ max: 64, trim: false }).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
+const reference = text({ max: 64, trim: false }).regex(
+  /^[A-Za-z0-9_-]+$/,
+  'Choose a record or a person from the list',
+);
 /** A record type: one part of a dotted action name (service-spec §6). */
 const recordType = text({ max: 64, trim: false }).regex(
   /^[a-z][a-z0-9_]*$/,
-  'must be a record type',
+  'Choose a kind of record from the list',
 );
 
 /** decisions.md §4: filters of the audit read API; `from` inclusive, `to` exclusive. */

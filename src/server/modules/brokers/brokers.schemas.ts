@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { idText, text } from '../../http/text.js';
+import { idText } from '../../../contracts/text.js';
 
-export const brokerInput = z.object({
-  name: text({ max: 200 }).min(1),
-});
-export type BrokerInput = z.infer<typeof brokerInput>;
+export { type BrokerInput, brokerInput } from '../../../contracts/organisation.js';
 
 export const brokerView = z.object({
   id: z.string(),

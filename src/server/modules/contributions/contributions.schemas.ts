@@ -1,17 +1,18 @@
 import { z } from 'zod';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
+import { idText, text } from '../../../contracts/text.js';
 import { CONTRIBUTION_KINDS } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
-import { idText, text } from '../../http/text.js';
 import { cents } from '../members/member-fields.js';
 
 /** A pay period, `YYYY-MM`. */
 export const period = text({ max: 32, trim: false })
-  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a pay period as YYYY-MM')
-  .refine((value) => value >= '1950-01', 'must be after 1950');
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, FIELD_MESSAGES.payPeriod)
+  .refine((value) => value >= '1950-01', FIELD_MESSAGES.periodAfter1950);
 
 export const contributionInput = z.object({
   period,
-  kind: z.enum(CONTRIBUTION_KINDS),
+  kind: z.enum(CONTRIBUTION_KINDS, { error: 'Choose who paid: employee, employer or AVC' }),
   amountCents: cents,
 });
 export type ContributionInput = z.infer<typeof contributionInput>;
@@ -20,11 +21,11 @@ export type ContributionInput = z.infer<typeof contributionInput>;
 export const adjustmentInput = z.object({
   deltaCents: z
     .number()
-    .int('must be whole cents')
+    .int(FIELD_MESSAGES.wholeCents)
     .min(-10_000_000_000)
     .max(10_000_000_000)
-    .refine((value) => value !== 0, 'must not be zero'),
-  reason: text({ max: 500, multiline: true }).min(1, 'is required'),
+    .refine((value) => value !== 0, FIELD_MESSAGES.notZero),
+  reason: text({ max: 500, multiline: true }).min(1, FIELD_MESSAGES.reason),
 });
 export type AdjustmentInput = z.infer<typeof adjustmentInput>;
 
@@ -33,7 +34,7 @@ export const contributionView = z.object({
   memberId: z.string(),
   schemeId: z.string(),
   period: z.string(),
-  kind: z.enum(CONTRIBUTION_KINDS),
+  kind: z.enum(CONTRIBUTION_KINDS, { error: 'Choose who paid: employee, employer or AVC' }),
   /** What counts now: the original amount with every adjustment applied. */
   amountCents: z.number().int(),
   originalAmountCents: z.number().int(),

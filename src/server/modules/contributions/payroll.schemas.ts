@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idText, text } from '../../http/text.js';
+import { idText, text } from '../../../contracts/text.js';
 import { cents } from '../members/member-fields.js';
 import { period } from './contributions.schemas.js';
 

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { idText, text } from '../../http/text.js';
+import { idText } from '../../../contracts/text.js';
 
-export const employerInput = z.object({
-  name: text({ max: 200 }).min(1),
-});
-export type EmployerInput = z.infer<typeof employerInput>;
+export { type EmployerInput, employerInput } from '../../../contracts/organisation.js';
 
 export const employerView = z.object({
   id: z.string(),

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
+import { idText, text } from '../../../contracts/text.js';
 import { pageQuery } from '../../http/pagination.js';
-import { idText, text } from '../../http/text.js';
 import { isoDate } from '../members/member-fields.js';
 
-const fundName = text({ max: 200 }).min(1, 'is required');
+const fundName = text({ max: 200 }).min(1, FIELD_MESSAGES.fundName);
 /** ISO 6166: two letters, nine letters or digits, one check digit. */
 const isin = text({ max: 32 })
   .toUpperCase()
-  .regex(/^[A-Z]{2}[A-Z0-9]{9}[0-9]$/, 'must be an ISIN (12 characters)');
+  .regex(/^[A-Z]{2}[A-Z0-9]{9}[0-9]$/, FIELD_MESSAGES.isin);
 
 export const fundInput = z.object({ name: fundName, isin: isin.nullable().optional() });
 export type FundInput = z.infer<typeof fundInput>;
@@ -20,7 +21,7 @@ export const fundChange = z
     closed: z.boolean().optional(),
   })
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
-    message: 'at least one field is required',
+    message: FIELD_MESSAGES.somethingToChange,
   });
 export type FundChange = z.infer<typeof fundChange>;
 
@@ -52,10 +53,10 @@ export const fundChoiceInput = z
       .array(
         z.object({
           fundId: idText,
-          percent: z.number().int('must be a whole percentage').min(1).max(100),
+          percent: z.number().int(FIELD_MESSAGES.wholePercent).min(1).max(100),
         }),
       )
-      .min(1, 'choose at least one fund')
+      .min(1, 'Choose at least one fund')
       .max(50),
   })
   .superRefine((choice, context) => {

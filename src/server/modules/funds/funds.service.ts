@@ -271,7 +271,7 @@ export function createFundsService({
             {
               path: 'effectiveFrom',
               code: 'out_of_range',
-              message: 'must be between today and a year from today',
+              message: 'Choose a day from today to a year from today',
             },
           ]);
         }
@@ -294,7 +294,7 @@ export function createFundsService({
                 {
                   path: `allocations.${index}.fundId`,
                   code: 'unknown_fund',
-                  message: 'must be an open fund of the member’s scheme',
+                  message: 'Choose an open fund of the member’s scheme',
                 },
               ],
         );

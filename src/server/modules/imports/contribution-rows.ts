@@ -1,6 +1,7 @@
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import { CONTRIBUTION_KINDS } from '../../db/schema.js';
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from '../../http/text.js';
 import { cents, ppsNumber } from '../members/member-fields.js';
 import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
 import { parseEuroCents, parsePeriod } from './csv-values.js';
@@ -110,11 +111,11 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
         refuse(
           layout.has('ppsNumber') ? 'ppsNumber' : 'memberId',
           'required',
-          'is required: a PPS number or a member id names the member',
+          'Give a PPS number or a member id to name the member',
         );
       }
       if (memberRef.length > MAX_MEMBER_ID_LENGTH) {
-        refuse('memberId', 'invalid_member_id', 'is too long to be a member id');
+        refuse('memberId', 'invalid_member_id', 'This is too long to be a member id');
       } else if (hasControlCharacters(memberRef)) {
         // The reference goes into the staging COPY; PostgreSQL cannot store a NUL (issue 13).
         refuse('memberId', 'control_character', CONTROL_CHARACTER_MESSAGE);
@@ -127,7 +128,7 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
 
       const periodCell = layout.cell(cells, 'period');
       const period = periodCell === '' ? null : parsePeriod(periodCell);
-      if (period === null) refuse('period', 'required', 'is required');
+      if (period === null) refuse('period', 'required', FIELD_MESSAGES.required);
       else if (!period.ok) refuse('period', period.code, period.message);
 
       const amounts = new Map<ContributionKind, number>();

@@ -61,7 +61,7 @@ describe('dates and periods', () => {
       expect(parseCsvDate(cell)).toMatchObject({
         ok: false,
         code: 'invalid_date',
-        message: 'must be a date as YYYY-MM-DD (or DD/MM/YYYY)',
+        message: 'Enter a date as DD/MM/YYYY (or YYYY-MM-DD)',
       });
     }
   });
@@ -71,7 +71,7 @@ describe('dates and periods', () => {
       expect(parseCsvDate(cell), cell).toEqual({
         ok: false,
         code: 'invalid_date',
-        message: 'must be a real calendar date',
+        message: 'Enter a date that exists on the calendar',
       });
     }
     expect(parseCsvDate('29/02/2024')).toEqual({ ok: true, value: '2024-02-29' });
@@ -97,7 +97,7 @@ describe('dates and periods', () => {
       expect(parsePeriod(cell), cell).toEqual({
         ok: false,
         code: 'invalid_period',
-        message: 'must be a pay period as YYYY-MM or MM/YYYY',
+        message: 'Enter a pay period as YYYY-MM or MM/YYYY',
       });
     }
   });

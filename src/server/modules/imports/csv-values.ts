@@ -5,6 +5,7 @@
  */
 
 import { parseIrishPeriod, readIrishDate } from '../../../contracts/irish-dates.js';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
 
@@ -28,14 +29,14 @@ const MAX_PERIOD_CELL = 7;
 const INVALID_AMOUNT = {
   ok: false,
   code: 'invalid_amount',
-  message: 'must be an amount in euro with at most two decimals, e.g. 55000.00',
+  message: FIELD_MESSAGES.fileEuroAmount,
 } as const;
 
 export function parseEuroCents(cell: string): Parsed<number> {
   if (cell.length > MAX_AMOUNT_CELL) return INVALID_AMOUNT;
   const text = cell.replace(/^€\s*/, '');
   if (text.startsWith('-') && EURO.test(text.slice(1).replace(/^€\s*/, ''))) {
-    return { ok: false, code: 'negative_amount', message: 'must not be negative' };
+    return { ok: false, code: 'negative_amount', message: FIELD_MESSAGES.notNegative };
   }
   const match = EURO.exec(text);
   if (!match) return INVALID_AMOUNT;
@@ -47,13 +48,13 @@ export function parseEuroCents(cell: string): Parsed<number> {
 /** Whole cents as digits, for a column that already holds cents. */
 export function parseWholeCents(cell: string): Parsed<number> {
   if (cell.length > MAX_AMOUNT_CELL) {
-    return { ok: false, code: 'invalid_amount', message: 'must be a whole number of cents' };
+    return { ok: false, code: 'invalid_amount', message: FIELD_MESSAGES.wholeCents };
   }
   if (/^-\d+$/.test(cell)) {
-    return { ok: false, code: 'negative_amount', message: 'must not be negative' };
+    return { ok: false, code: 'negative_amount', message: FIELD_MESSAGES.notNegative };
   }
   if (!/^\d{1,15}$/.test(cell)) {
-    return { ok: false, code: 'invalid_amount', message: 'must be a whole number of cents' };
+    return { ok: false, code: 'invalid_amount', message: FIELD_MESSAGES.wholeCents };
   }
   return { ok: true, value: Number(cell) };
 }
@@ -68,12 +69,12 @@ export function parseCsvDate(cell: string): Parsed<string> {
   const reading = cell.length <= MAX_DATE_CELL ? readIrishDate(cell) : null;
   if (reading?.ok) return { ok: true, value: reading.value };
   if (reading?.reason === 'no_such_day') {
-    return { ok: false, code: 'invalid_date', message: 'must be a real calendar date' };
+    return { ok: false, code: 'invalid_date', message: FIELD_MESSAGES.realDate };
   }
   return {
     ok: false,
     code: 'invalid_date',
-    message: 'must be a date as YYYY-MM-DD (or DD/MM/YYYY)',
+    message: FIELD_MESSAGES.fileDate,
   };
 }
 
@@ -84,6 +85,6 @@ export function parsePeriod(cell: string): Parsed<string> {
   return {
     ok: false,
     code: 'invalid_period',
-    message: 'must be a pay period as YYYY-MM or MM/YYYY',
+    message: FIELD_MESSAGES.filePayPeriod,
   };
 }

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { idText, text } from '../../../contracts/text.js';
 import { IMPORT_KINDS, IMPORT_STATUSES } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
-import { idText, text } from '../../http/text.js';
 import { importIssue } from './import-issues.js';
 
 export const importParams = z.object({ id: idText });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
+import { CONTROL_CHARACTER_REASON } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
-import { CONTROL_CHARACTER_REASON } from '../../http/text.js';
 import { checkMemberDates, memberFieldShape } from '../members/member-fields.js';
 import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
 import { parseCsvDate, parseEuroCents, parseWholeCents } from './csv-values.js';
@@ -149,7 +150,7 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
       const text = (field: MemberColumn) => layout.cell(cells, field);
 
       for (const field of REQUIRED_TEXT) {
-        if (text(field) === '') refuse(field, 'required', 'is required');
+        if (text(field) === '') refuse(field, 'required', FIELD_MESSAGES.required);
       }
       const dates: Record<(typeof DATES)[number], string> = {
         dateOfBirth: STAND_INS.dateOfBirth,
@@ -158,14 +159,14 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
       for (const field of DATES) {
         const cell = text(field);
         const parsed = cell === '' ? null : parseCsvDate(cell);
-        if (parsed === null) refuse(field, 'required', 'is required');
+        if (parsed === null) refuse(field, 'required', FIELD_MESSAGES.required);
         else if (!parsed.ok) refuse(field, parsed.code, parsed.message);
         else dates[field] = parsed.value;
       }
       let salaryCents = 0;
       const salaryCell = text(salaryColumn);
       if (salaryCell === '') {
-        refuse(salaryColumn, 'required', 'is required');
+        refuse(salaryColumn, 'required', FIELD_MESSAGES.required);
       } else {
         const parsed =
           salaryColumn === 'salary' ? parseEuroCents(salaryCell) : parseWholeCents(salaryCell);

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { isIsoDate, todayInIreland } from '../../../contracts/irish-dates.js';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from '../../../contracts/text.js';
 import { MEMBER_STATUSES } from '../../db/schema.js';
 import { ValidationError } from '../../http/http-error.js';
-import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from '../../http/text.js';
 import { parsePpsNumber } from './pps-number.js';
 
 /**
@@ -13,8 +14,8 @@ import { parsePpsNumber } from './pps-number.js';
 
 /** `YYYY-MM-DD` that names a real calendar day. */
 export const isoDate = text({ max: 32, trim: false })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine(isIsoDate, 'must be a real calendar date');
+  .regex(/^\d{4}-\d{2}-\d{2}$/, FIELD_MESSAGES.isoDate)
+  .refine(isIsoDate, FIELD_MESSAGES.realDate);
 
 /** The earliest date of birth or joining taken as plausible. */
 const EARLIEST_DATE = '1900-01-01';
@@ -23,13 +24,13 @@ const EARLIEST_DATE = '1900-01-01';
 export const ppsNumber = text({
   max: 20,
   trim: false,
-  tooLong: 'must be a valid PPS number',
+  tooLong: FIELD_MESSAGES.ppsNumber,
 }).transform((value, context) => {
   const parsed = parsePpsNumber(value);
   if (parsed === null) {
     context.addIssue({
       code: 'custom',
-      message: 'must be a valid PPS number (7 digits and a matching check letter)',
+      message: FIELD_MESSAGES.ppsNumber,
     });
     return z.NEVER;
   }
@@ -39,28 +40,28 @@ export const ppsNumber = text({
 /** Euro cents as a whole number; a year's salary above €100 million is a typing mistake. */
 export const cents = z
   .number()
-  .int('must be whole cents')
-  .min(0, 'must not be negative')
+  .int(FIELD_MESSAGES.wholeCents)
+  .min(0, FIELD_MESSAGES.notNegative)
   .max(10_000_000_000);
 
 /** No minimum length: an empty cell of the CSV import is `null` before it gets here. */
 export const memberEmail = text({ max: EMAIL_MAX_LENGTH }).regex(EMAIL_PATTERN, EMAIL_MESSAGE);
 
-const personName = text({ max: 100 }).min(1, 'is required');
+const personName = (message: string) => text({ max: 100 }).min(1, message);
 
 export const memberFieldShape = {
-  firstName: personName,
-  lastName: personName,
-  dateOfBirth: isoDate.refine((value) => value >= EARLIEST_DATE, 'must be after 1900'),
+  firstName: personName(FIELD_MESSAGES.firstName),
+  lastName: personName(FIELD_MESSAGES.lastName),
+  dateOfBirth: isoDate.refine((value) => value >= EARLIEST_DATE, FIELD_MESSAGES.dateAfter1900),
   email: memberEmail.nullable().optional(),
   address: text({ max: 500, multiline: true }).nullable().optional(),
-  dateJoined: isoDate.refine((value) => value >= EARLIEST_DATE, 'must be after 1900'),
+  dateJoined: isoDate.refine((value) => value >= EARLIEST_DATE, FIELD_MESSAGES.dateAfter1900),
   salaryCents: cents,
   status: z.enum(MEMBER_STATUSES).default('active'),
   ppsNumber,
 };
 
-const BORN_IN_FUTURE = 'must not be in the future';
+const BORN_IN_FUTURE = FIELD_MESSAGES.bornInFuture;
 
 /**
  * Dates that only make sense together: nobody joins a scheme before being born, or is born in the
@@ -84,7 +85,7 @@ export function checkMemberDates(
     context.addIssue({
       code: 'custom',
       path: ['dateJoined'],
-      message: 'must not be before the date of birth',
+      message: FIELD_MESSAGES.joinedBeforeBirth,
     });
   }
 }

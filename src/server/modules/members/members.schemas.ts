@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
+import { idText, text } from '../../../contracts/text.js';
 import { MEMBER_STATUSES } from '../../db/schema.js';
 import { pageQuery } from '../../http/pagination.js';
-import { idText, text } from '../../http/text.js';
 import { checkMemberDates, memberFieldShape } from './member-fields.js';
 
 export { type MemberInput, memberInput } from './member-fields.js';
@@ -20,7 +21,7 @@ export const memberChange = z
     ppsNumber: memberFieldShape.ppsNumber.optional(),
   })
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
-    message: 'at least one field is required',
+    message: FIELD_MESSAGES.somethingToChange,
   })
   .superRefine((change, context) => checkMemberDates(change, null, context));
 export type MemberChange = z.infer<typeof memberChange>;

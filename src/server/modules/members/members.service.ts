@@ -1,5 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, asc, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
@@ -226,7 +227,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
               {
                 path: 'dateJoined',
                 code: 'custom',
-                message: 'must not be before the date of birth',
+                message: FIELD_MESSAGES.joinedBeforeBirth,
               },
             ]);
           }

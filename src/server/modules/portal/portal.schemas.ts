@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idText } from '../../http/text.js';
+import { idText } from '../../../contracts/text.js';
 import { memberFieldShape } from '../members/member-fields.js';
 
 export const portalParams = z.object({ id: idText });

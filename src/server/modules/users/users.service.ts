@@ -402,7 +402,7 @@ export function createUsersService({
             {
               path: 'memberId',
               code: 'unknown_member',
-              message: 'must be a member of this employer',
+              message: 'Choose a member of this employer',
             },
           ]);
         }

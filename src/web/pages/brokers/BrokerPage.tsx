@@ -13,6 +13,7 @@ import { NameFormModal } from '../../components/NameFormModal';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
+import { brokerUserInput } from '../../components/validation';
 
 const brokerKey = (brokerId: string) => ['brokers', brokerId] as const;
 
@@ -58,7 +59,7 @@ function BrokerView() {
       </Stack>
       <Stack gap="sm" component="section" aria-labelledby="broker-accounts">
         <PageHeading order={3} id="broker-accounts" title="Accounts">
-          <NewAccountButton path={usersPath} roles={['BrokerAdmin', 'BrokerUser']} choosePassword />
+          <NewAccountButton path={usersPath} schema={brokerUserInput} choosePassword />
         </PageHeading>
         <CursorTable
           queryKey={['accounts', 'broker', data.id]}

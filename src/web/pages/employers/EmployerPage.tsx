@@ -28,6 +28,7 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
 import { schemeColumns } from '../../components/schemeColumns';
+import { employerUserInput } from '../../components/validation';
 
 const employerKey = (employerId: string) => ['employers', employerId] as const;
 
@@ -177,7 +178,7 @@ function EmployerAccounts({ employer }: { employer: Employer }) {
         {canCreateEmployerAccounts(session) && (
           <NewAccountButton
             path={`/api/employers/${encodeURIComponent(employer.id)}/users`}
-            roles={['EmployerAdmin', 'EmployerUser', 'Member']}
+            schema={employerUserInput}
             employerId={employer.id}
           />
         )}

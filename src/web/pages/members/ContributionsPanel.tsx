@@ -16,6 +16,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
+import { todayInIreland } from '../../../contracts/irish-dates';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { api } from '../../api/client';
 import type { Contribution, ContributionKind, Member } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
@@ -213,18 +215,15 @@ function AddContributionForm({
   const form = useForm({
     mode: 'controlled',
     initialValues: {
-      period: new Date().toISOString().slice(0, 7),
+      // This month in Ireland, not in UTC (issue 21, item 2).
+      period: todayInIreland(new Date()).slice(0, 7),
       kind: 'employee' as ContributionKind,
       amountCents: '',
     },
     validate: {
-      period: (value) => (value.trim() === '' ? 'is required' : null),
+      period: (value) => (value.trim() === '' ? FIELD_MESSAGES.payPeriod : null),
       amountCents: (value) =>
-        value.trim() === ''
-          ? 'is required'
-          : parseEuro(value) === null
-            ? 'must be an amount in euro, e.g. 250.00'
-            : null,
+        value.trim() === '' || parseEuro(value) === null ? FIELD_MESSAGES.euroAmount : null,
     },
   });
   const submit = form.onSubmit(async (values) => {
@@ -298,12 +297,10 @@ function AdjustmentForm({
     initialValues: { deltaCents: '', reason: '' },
     validate: {
       deltaCents: (value) =>
-        value.trim() === ''
-          ? 'is required'
-          : parseSignedEuro(value) === null
-            ? 'must be an amount in euro, e.g. -25.00 or 10.50'
-            : null,
-      reason: (value) => (value.trim() === '' ? 'is required' : null),
+        value.trim() === '' || parseSignedEuro(value) === null
+          ? FIELD_MESSAGES.signedEuroAmount
+          : null,
+      reason: (value) => (value.trim() === '' ? FIELD_MESSAGES.reason : null),
     },
   });
   const submit = form.onSubmit(async (values) => {

@@ -11,6 +11,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import type { Member, MemberStatus } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
 import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
@@ -109,23 +110,19 @@ export function MemberForm({
   onCancel: () => void;
 }) {
   const [problem, setProblem] = useState<string | null>(null);
-  const required = (value: string) => (value.trim() === '' ? 'is required' : null);
+  const required = (message: string) => (value: string) => (value.trim() === '' ? message : null);
   const form = useForm<MemberFormValues>({
     mode: 'controlled',
     initialValues: valuesOf(member),
     validate: {
-      firstName: required,
-      lastName: required,
+      firstName: required(FIELD_MESSAGES.firstName),
+      lastName: required(FIELD_MESSAGES.lastName),
       dateOfBirth: irishDateRule({ required: true }),
       dateJoined: irishDateRule({ required: true }),
       salaryCents: (value) =>
-        value.trim() === ''
-          ? 'is required'
-          : parseEuro(value) === null
-            ? 'must be an amount in euro, e.g. 45,000.00'
-            : null,
+        value.trim() === '' || parseEuro(value) === null ? FIELD_MESSAGES.euroAmount : null,
       // A new member needs a PPS number; a correction leaves the one on file when this is empty.
-      ppsNumber: (value) => (member ? null : required(value)),
+      ppsNumber: (value) => (member ? null : required(FIELD_MESSAGES.ppsNumber)(value)),
     },
   });
 

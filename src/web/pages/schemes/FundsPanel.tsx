@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Fund, Scheme } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
@@ -161,7 +162,7 @@ function AddFundForm({ scheme, onAdded }: { scheme: Scheme; onAdded: () => Promi
   const form = useForm<FundFormValues>({
     mode: 'controlled',
     initialValues: { name: '', isin: '' },
-    validate: { name: (value) => (value.trim() === '' ? 'is required' : null) },
+    validate: { name: (value) => (value.trim() === '' ? FIELD_MESSAGES.fundName : null) },
   });
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
@@ -217,7 +218,7 @@ function RenameFundForm({
   const form = useForm<FundFormValues>({
     mode: 'controlled',
     initialValues: { name: fund.name, isin: fund.isin ?? '' },
-    validate: { name: (value) => (value.trim() === '' ? 'is required' : null) },
+    validate: { name: (value) => (value.trim() === '' ? FIELD_MESSAGES.fundName : null) },
   });
   const submit = form.onSubmit(async (values) => {
     setProblem(null);

@@ -6,6 +6,7 @@ import { CursorTable } from '../../components/CursorTable';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
 import { RoleGate } from '../../components/RoleGate';
+import { colleagueInput } from '../../components/validation';
 
 /**
  * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate, and to resend
@@ -30,7 +31,7 @@ function Users() {
   return (
     <Stack gap="lg">
       <PageHeading title="Users">
-        <NewAccountButton path="/api/users" roles={['BrokerUser']} />
+        <NewAccountButton path="/api/users" schema={colleagueInput} />
       </PageHeading>
       <CursorTable
         queryKey={['accounts', 'tenant']}

@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { FIELD_MESSAGES, installPlainEnglish } from './plain-english.js';
+
+// Every schema built from these fields speaks plain English, on the server and in the browser.
+installPlainEnglish();
 
 /**
  * The rules every text field of the API shares (bodies, queries and path parameters), and the
- * CSV import through the same field rules. Kept free of server-only imports: the browser's forms
- * repeat these rules and are meant to import them once they move to a shared place.
+ * CSV import through the same field rules. Shared code: the browser's forms import the same
+ * fields, so a form says exactly what the API would.
  *
  * Two properties hold for every field built here:
  *
@@ -21,7 +25,7 @@ import { z } from 'zod';
 
 /** The `params.reason` of the issue a control character raises, for callers that map codes. */
 export const CONTROL_CHARACTER_REASON = 'control_character';
-export const CONTROL_CHARACTER_MESSAGE = 'must not contain control characters';
+export const CONTROL_CHARACTER_MESSAGE = FIELD_MESSAGES.controlCharacters;
 
 const LONE_SURROGATE = /\p{Surrogate}/u;
 const TAB = 0x09;
@@ -79,12 +83,12 @@ export const EMAIL_MAX_LENGTH = 320;
  * both quantifiers take the dots, and `a@` followed by many dots took quadratic time.
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
-export const EMAIL_MESSAGE = 'must be an e-mail address';
+export const EMAIL_MESSAGE = FIELD_MESSAGES.email;
 
 /** An e-mail address as a field: bounded, checked for control characters, then for its shape. */
 export const emailAddress = text({ max: EMAIL_MAX_LENGTH })
-  .min(3, { abort: true })
+  .min(3, { abort: true, message: EMAIL_MESSAGE })
   .regex(EMAIL_PATTERN, EMAIL_MESSAGE);
 
 /** A path parameter or reference naming a record: ids are CUID2s, well under 64 characters. */
-export const idText = text({ max: 64, trim: false }).min(1);
+export const idText = text({ max: 64, trim: false }).min(1, FIELD_MESSAGES.recordId);

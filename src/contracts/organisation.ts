@@ -1,0 +1,113 @@
+import { isCuid } from '@paralleldrive/cuid2';
+import { z } from 'zod';
+import { newPassword } from './passwords.js';
+import { FIELD_MESSAGES } from './plain-english.js';
+import { emailAddress, idText, text } from './text.js';
+
+/**
+ * The request bodies of the firm's structure (brokers, employers, schemes, accounts), validated
+ * by the API and by the browser's forms with these same schemas, so that both say the same
+ * sentence for the same rule (issue 21, item 7). Field names are decisions.md §4's.
+ */
+
+/** service-spec §2.5: the four kinds of scheme. */
+export const SCHEME_TYPES = ['DB', 'DC', 'PRSA', 'RAC'] as const;
+export type SchemeType = (typeof SCHEME_TYPES)[number];
+
+export const SCHEME_TYPE_NAMES: Record<SchemeType, string> = {
+  DB: 'Defined benefit',
+  DC: 'Defined contribution',
+  PRSA: 'Personal Retirement Savings Account',
+  RAC: 'Retirement Annuity Contract',
+};
+
+/** The name of a firm, an employer, a scheme or a person: 1 to 200 characters. */
+export const recordName = text({ max: 200 }).min(1, FIELD_MESSAGES.name);
+
+const schemeType = z.enum(SCHEME_TYPES, { error: FIELD_MESSAGES.schemeType });
+
+/** A reference to a record the person picked from a list. */
+const pickedRecord = (message: string) =>
+  text({ max: 64, trim: false, tooLong: message })
+    .min(1, { abort: true, message })
+    .refine((value) => isCuid(value), message);
+
+export const brokerInput = z.object({ name: recordName });
+export type BrokerInput = z.infer<typeof brokerInput>;
+
+export const employerInput = z.object({ name: recordName });
+export type EmployerInput = z.infer<typeof employerInput>;
+
+/** service-spec §2.5 and §4: employerId a CUID2, name 1 to 200 characters, type one of four. */
+export const schemeInput = z.object({
+  employerId: pickedRecord(FIELD_MESSAGES.employer),
+  name: recordName,
+  type: schemeType,
+});
+export type SchemeInput = z.infer<typeof schemeInput>;
+
+/** The employer of a scheme never changes: a scheme moving employer is a new scheme. */
+export const schemeChange = z
+  .object({ name: recordName.optional(), type: schemeType.optional() })
+  .refine((change) => change.name !== undefined || change.type !== undefined, {
+    message: FIELD_MESSAGES.somethingToChange,
+  });
+export type SchemeChange = z.infer<typeof schemeChange>;
+
+/**
+ * Only the platform's SuperAdmin may choose a password for someone (docs/decisions.md, issue
+ * 21); without one, the new user is invited by e-mail to choose it (decisions.md §4).
+ */
+const chosenPassword = newPassword.optional();
+
+/**
+ * A firm's own accounts are always invited: a client that sends a password is told so rather
+ * than having it silently dropped.
+ */
+const noPassword = z
+  .undefined({ error: 'Accounts are invited by e-mail: the person chooses their own password' })
+  .optional();
+
+const role = <const T extends readonly [string, ...string[]]>(roles: T) =>
+  z.enum(roles, { error: FIELD_MESSAGES.role });
+
+/** decisions.md §4; the tenant comes from the path, which only a SuperAdmin may name. */
+export const brokerUserInput = z.object({
+  email: emailAddress,
+  name: recordName,
+  role: role(['BrokerAdmin', 'BrokerUser']),
+  password: chosenPassword,
+});
+export type BrokerUserInput = z.infer<typeof brokerUserInput>;
+
+/** POST /api/users: a BrokerAdmin invites a colleague into their own firm (issue 21). */
+export const colleagueInput = z.object({
+  email: emailAddress,
+  name: recordName,
+  role: role(['BrokerUser']),
+  password: noPassword,
+});
+export type ColleagueInput = z.infer<typeof colleagueInput>;
+
+/**
+ * An employer's accounts: its administrators and users, and Member accounts, each linked to the
+ * one member record (of this employer) it may see.
+ */
+export const employerUserInput = z
+  .object({
+    email: emailAddress,
+    name: recordName,
+    role: role(['EmployerAdmin', 'EmployerUser', 'Member']),
+    password: noPassword,
+    memberId: idText.optional(),
+  })
+  .superRefine((input, context) => {
+    if ((input.role === 'Member') !== (input.memberId !== undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['memberId'],
+        message: FIELD_MESSAGES.memberForAccount,
+      });
+    }
+  });
+export type EmployerUserInput = z.infer<typeof employerUserInput>;

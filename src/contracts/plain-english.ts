@@ -1,0 +1,164 @@
+import { z } from 'zod';
+
+/**
+ * What a person reads when a field is refused (issue 21, item 7): a short sentence in plain
+ * English, never a validator's own text ("Too small: expected string to have >=1 characters").
+ *
+ * Every rule a person meets in a form carries its own sentence (`FIELD_MESSAGES` below and the
+ * shared schemas in this folder). This error map is the floor beneath them: a check written
+ * without a sentence, or a request an API client shaped wrongly, still gets a readable answer.
+ * No sentence repeats the value it refuses, so a PPS number or a password never travels back in
+ * an error body (decisions.md §5).
+ *
+ * Installed for the whole process (Zod's configuration is global) by `installPlainEnglish`, which
+ * every module of this folder that builds a schema calls through `text.ts`; the server and the
+ * browser therefore give the same words for the same rule.
+ */
+
+const KIND_OF_VALUE: Record<string, string> = {
+  string: 'Enter text',
+  number: 'Enter a number',
+  int: 'Enter a whole number',
+  boolean: 'Choose yes or no',
+  array: 'Give a list',
+  object: 'Give the fields as an object',
+  null: 'Leave this empty',
+  date: 'Enter a date',
+};
+
+/** A list of choices short enough to read out; longer lists are left to the form's own control. */
+const MAX_CHOICES_NAMED = 6;
+
+function characters(count: number | bigint): string {
+  return count === 1 ? '1 character' : `${count} characters`;
+}
+
+function tooSmall(
+  issue: Pick<z.core.$ZodIssueTooSmall, 'origin' | 'minimum' | 'inclusive'>,
+): string {
+  const { minimum, inclusive } = issue;
+  switch (issue.origin) {
+    case 'string':
+      return Number(minimum) <= 1 ? 'Fill this in' : `Use at least ${characters(minimum)}`;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return inclusive === false ? `Enter more than ${minimum}` : `Enter ${minimum} or more`;
+    case 'array':
+    case 'set':
+      return Number(minimum) <= 1 ? 'Add at least one' : `Add at least ${minimum}`;
+    default:
+      return 'This is too small';
+  }
+}
+
+function tooBig(issue: Pick<z.core.$ZodIssueTooBig, 'origin' | 'maximum' | 'inclusive'>): string {
+  const { maximum, inclusive } = issue;
+  switch (issue.origin) {
+    case 'string':
+      return `Use at most ${characters(maximum)}`;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return inclusive === false ? `Enter less than ${maximum}` : `Enter ${maximum} or less`;
+    case 'array':
+    case 'set':
+      return `Give at most ${maximum}`;
+    case 'file':
+      return 'This file is too large';
+    default:
+      return 'This is too large';
+  }
+}
+
+function invalidValue(issue: Pick<z.core.$ZodIssueInvalidValue, 'values'>): string {
+  const named = issue.values.filter(
+    (value) => typeof value === 'string' || typeof value === 'number',
+  );
+  if (named.length === 0 || named.length > MAX_CHOICES_NAMED) return 'Choose one of the options';
+  if (named.length === 1) return `Choose ${String(named[0])}`;
+  return `Choose one of: ${named.map(String).join(', ')}`;
+}
+
+/** The sentence for an issue that no rule gave a sentence of its own. */
+export function plainEnglish(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'This is required';
+      return KIND_OF_VALUE[issue.expected] ?? 'This is not the right kind of value';
+    case 'too_small':
+      return tooSmall(issue);
+    case 'too_big':
+      return tooBig(issue);
+    case 'invalid_value':
+      return invalidValue(issue);
+    case 'invalid_format':
+      return issue.format === 'email' ? FIELD_MESSAGES.email : 'This is not in the expected form';
+    case 'not_multiple_of':
+      return `Enter a multiple of ${String(issue.divisor)}`;
+    case 'unrecognized_keys':
+      return `Not a field this accepts: ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return 'This is not in any of the accepted forms';
+    case 'invalid_key':
+    case 'invalid_element':
+      return 'Some of these entries are not accepted';
+    default:
+      return 'This is not accepted';
+  }
+}
+
+let installed = false;
+
+/** Makes `plainEnglish` the words of every Zod schema in this process (once). */
+export function installPlainEnglish(): void {
+  if (installed) return;
+  installed = true;
+  z.config({ customError: plainEnglish });
+}
+
+/**
+ * The sentences of the rules people meet in forms and files, one place for each, read by the
+ * API's schemas, the CSV imports and the browser's forms alike. A sentence stands under its
+ * field's label, so it need not name the field unless two fields could be confused.
+ */
+export const FIELD_MESSAGES = {
+  required: 'This is required',
+  name: 'Enter a name',
+  firstName: 'Enter the first name',
+  lastName: 'Enter the last name',
+  fundName: 'Enter the fund’s name',
+  email: 'Enter an e-mail address, like name@example.ie',
+  schemeType: 'Choose a scheme type',
+  employer: 'Choose an employer',
+  role: 'Choose a role',
+  memberForAccount: 'Choose the member this account is for (Member accounts only)',
+  controlCharacters: 'Remove the control characters (such as tabs or invisible characters)',
+  passwordTooShort: (minimum: number) => `Use at least ${minimum} characters`,
+  passwordTooLong: (maximum: number) => `Use at most ${maximum} characters`,
+  passwordTooCommon: 'This password is too common: choose one that is harder to guess',
+  isoDate: 'Enter a date as YYYY-MM-DD',
+  dayFirstDate: 'Enter the date as DD/MM/YYYY, for example 31/01/1985',
+  noSuchDay: 'There is no such date: enter it day first, as DD/MM/YYYY, for example 31/01/1985',
+  fileDate: 'Enter a date as DD/MM/YYYY (or YYYY-MM-DD)',
+  realDate: 'Enter a date that exists on the calendar',
+  dateAfter1900: 'Enter a date after 1900',
+  bornInFuture: 'The date of birth cannot be in the future',
+  joinedBeforeBirth: 'The date joined cannot be before the date of birth',
+  ppsNumber: 'Enter a PPS number: 7 digits and a matching check letter',
+  euroAmount: 'Enter an amount in euro, like 1,250.00',
+  signedEuroAmount: 'Enter an amount in euro, like -25.00 or 10.50',
+  fileEuroAmount: 'Enter an amount in euro with at most two decimals, like 55000.00',
+  wholeCents: 'Enter a whole number of cents',
+  notNegative: 'Enter 0 or more: an amount cannot be negative',
+  notZero: 'Enter an amount other than zero',
+  payPeriod: 'Choose a pay period as YYYY-MM',
+  filePayPeriod: 'Enter a pay period as YYYY-MM or MM/YYYY',
+  periodAfter1950: 'Choose a pay period after 1950',
+  reason: 'Say why the correction is made',
+  isin: 'Enter an ISIN: 12 characters, like IE00B4L5Y983',
+  wholePercent: 'Enter a whole percentage',
+  recordId: 'This does not name a record',
+  somethingToChange: 'Change at least one field',
+  endAfterStart: 'The last day cannot be before the first day',
+} as const;

@@ -1,0 +1,17 @@
+import { expect } from 'vitest';
+
+/**
+ * The words a validator uses of itself, which a person filling in a form should never read
+ * (issue 21, item 7): Zod's default messages ("Too small: expected string to have >=1
+ * characters", "Invalid option: expected one of …", "Unrecognized key"), type names and
+ * comparison signs.
+ */
+const VALIDATOR_TEXT =
+  /\b(expected|received|undefined|NaN)\b|Invalid (input|option|string|type|element|key)|Too (small|big)|[<>]=|Unrecognized key|\bregex\b|\bZod/i;
+
+/** A sentence a person can read under a form field: begins with a capital, no validator words. */
+export function expectPlainEnglish(message: unknown): void {
+  expect(typeof message, String(message)).toBe('string');
+  expect(message as string, 'a sentence begins with a capital letter').toMatch(/^[A-Z]/);
+  expect(message as string, 'no validator words').not.toMatch(VALIDATOR_TEXT);
+}
