@@ -111,3 +111,31 @@ export const employerUserInput = z
     }
   });
 export type EmployerUserInput = z.infer<typeof employerUserInput>;
+
+export const brokerView = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type BrokerView = z.infer<typeof brokerView>;
+
+export const employerView = z.object({
+  id: z.string(),
+  brokerId: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type EmployerView = z.infer<typeof employerView>;
+
+export const schemeView = z.object({
+  id: z.string(),
+  brokerId: z.string(),
+  employerId: z.string(),
+  name: z.string(),
+  type: z.enum(SCHEME_TYPES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SchemeView = z.infer<typeof schemeView>;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { MEMBER_COLUMNS } from '../../src/contracts/imports.js';
+import * as memberFields from '../../src/contracts/members.js';
 import * as text from '../../src/contracts/text.js';
 import { BODY_LIMIT_BYTES } from '../../src/server/app.js';
 import { classifyTarget, PLAIN_PATH, REPEATED_SLASHES } from '../../src/server/http/api-paths.js';
@@ -20,9 +22,8 @@ import {
   parseWholeCents,
 } from '../../src/server/modules/imports/csv-values.js';
 import * as imports from '../../src/server/modules/imports/imports.schemas.js';
-import { createMemberRows, MEMBER_COLUMNS } from '../../src/server/modules/imports/member-rows.js';
+import { createMemberRows } from '../../src/server/modules/imports/member-rows.js';
 import { createRowIdSource } from '../../src/server/modules/imports/row-ids.js';
-import * as memberFields from '../../src/server/modules/members/member-fields.js';
 import * as members from '../../src/server/modules/members/members.schemas.js';
 import * as schemes from '../../src/server/modules/schemes/schemes.schemas.js';
 import * as users from '../../src/server/modules/users/users.schemas.js';

@@ -320,7 +320,7 @@ export const schemes = pgTable(
   ],
 );
 
-export const MEMBER_STATUSES = ['active', 'deferred', 'retired', 'left'] as const;
+export { MEMBER_STATUSES } from '../../contracts/members.js';
 
 /**
  * service-spec §2.6. The PPS number is kept only sealed (AES-256-GCM bound to tenant and member)
@@ -468,7 +468,7 @@ export const fundAllocationLines = pgTable(
   ],
 );
 
-export const CONTRIBUTION_KINDS = ['employee', 'employer', 'avc'] as const;
+export { CONTRIBUTION_KINDS } from '../../contracts/contributions.js';
 
 /**
  * What was paid for a member in one pay period, one row per kind. The amount as first recorded
@@ -535,8 +535,7 @@ export const contributionAdjustments = pgTable(
   ],
 );
 
-export const IMPORT_KINDS = ['members', 'contributions'] as const;
-export const IMPORT_STATUSES = ['running', 'succeeded', 'rejected', 'failed'] as const;
+export { IMPORT_KINDS, IMPORT_STATUSES } from '../../contracts/imports.js';
 
 /**
  * One CSV upload: who, which file (its SHA-256), how far it got and what was wrong with it. The

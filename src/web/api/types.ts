@@ -1,6 +1,34 @@
-import type { SchemeType } from '../../contracts/organisation';
+import type { z } from 'zod';
+import type { AuditRecordView } from '../../contracts/audit';
+import type {
+  ContributionKind,
+  ContributionView,
+  PaidIn,
+  payrollView,
+  periodTotals,
+} from '../../contracts/contributions';
+import type { FundChoiceView, FundView } from '../../contracts/funds';
+import type {
+  ImportIssue,
+  ImportKind,
+  ImportStatus,
+  ImportSummary,
+  ImportView,
+} from '../../contracts/imports';
+import type { MemberStatus, MemberView } from '../../contracts/members';
+import type {
+  BrokerView,
+  EmployerView,
+  SchemeType,
+  SchemeView,
+} from '../../contracts/organisation';
+import type { OverviewView } from '../../contracts/overview';
+import type { MemberSummary } from '../../contracts/portal';
 
-/** The shapes the API answers with (its OpenAPI description at /openapi.json is the reference). */
+/**
+ * The shapes the API answers with, as the UI names them: each the type of the API's own response
+ * schema (src/contracts), never a copy that could drift from it.
+ */
 export type Role =
   | 'SuperAdmin'
   | 'BrokerAdmin'
@@ -29,44 +57,6 @@ export interface Me extends SessionUser {
   employerName: string | null;
 }
 
-/** `GET /api/overview`: the work waiting on a home page (issue 21, item 9). */
-export interface Overview {
-  duePeriod: string;
-  schemes: Array<{
-    id: string;
-    name: string;
-    type: string;
-    employerId: string;
-    employerName: string;
-    memberCount: number;
-    lastPeriod: string | null;
-    needs: Array<'no_members' | 'no_funds' | 'contributions_due'>;
-  }>;
-  recentUploads: Array<{
-    id: string;
-    schemeId: string;
-    schemeName: string;
-    kind: 'members' | 'contributions';
-    status: string;
-    rowsWritten: number;
-    issueCount: number;
-    createdAt: string;
-  }>;
-  membersNeedingAttention: Array<{
-    id: string;
-    name: string;
-    schemeId: string;
-    schemeName: string;
-    needs: Array<'no_email' | 'missed_last_period'>;
-  }>;
-}
-
-export interface Broker {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-
 export interface User {
   id: string;
   email: string;
@@ -81,161 +71,23 @@ export interface User {
   createdAt: string;
 }
 
-export interface Employer {
-  id: string;
-  brokerId: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type Overview = OverviewView;
+export type Broker = BrokerView;
+export type Employer = EmployerView;
 export type { SchemeType };
-export interface Scheme {
-  id: string;
-  brokerId: string;
-  employerId: string;
-  name: string;
-  type: SchemeType;
-  createdAt: string;
-}
-
-export type MemberStatus = 'active' | 'deferred' | 'retired' | 'left';
-export interface Member {
-  id: string;
-  brokerId: string;
-  employerId: string;
-  schemeId: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string;
-  email: string | null;
-  address: string | null;
-  dateJoined: string;
-  salaryCents: number;
-  status: MemberStatus;
-  ppsNumberOnFile: true;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type ContributionKind = 'employee' | 'employer' | 'avc';
-export interface Contribution {
-  id: string;
-  memberId: string;
-  period: string;
-  kind: ContributionKind;
-  amountCents: number;
-  originalAmountCents: number;
-  importId: string | null;
-  createdAt: string;
-  /** `reason` is a staff note: absent from what a Member reads. */
-  adjustments: Array<{ id: string; deltaCents: number; reason?: string; createdAt: string }>;
-}
-
-export interface Fund {
-  id: string;
-  schemeId: string;
-  name: string;
-  isin: string | null;
-  closed: boolean;
-}
-
-export interface FundChoice {
-  id: string;
-  memberId: string;
-  effectiveFrom: string;
-  current: boolean;
-  createdAt: string;
-  allocations: Array<{ fundId: string; fundName: string; percent: number }>;
-}
-
-export interface AuditRecord {
-  id: string;
-  actorId: string;
-  actorType: string;
-  action: string;
-  entityType: string;
-  entityId: string;
-  ipAddress: string;
-  timestamp: string;
-  previousState: unknown;
-  newState: unknown;
-}
-
-export type ImportKind = 'members' | 'contributions';
-export type ImportStatus = 'running' | 'succeeded' | 'rejected' | 'failed';
-
-/** What is wrong with an uploaded file; `line` and `column` are null for the file as a whole. */
-export interface ImportIssue {
-  line: number | null;
-  column: string | null;
-  code: string;
-  message: string;
-}
-
-/** An import as a scheme's list shows it (GET /api/schemes/:id/imports). */
-export interface ImportSummary {
-  id: string;
-  schemeId: string;
-  kind: ImportKind;
-  status: ImportStatus;
-  fileSha256: string | null;
-  /** Bytes read so far while it runs; the whole file's size once it has arrived. */
-  fileBytes: number;
-  rowsRead: number;
-  rowsWritten: number;
-  issueCount: number;
-  createdBy: string;
-  /** The file's own name, when the browser sent it; who uploaded it, by name (issue 21, item 6). */
-  fileName: string | null;
-  uploadedBy: string | null;
-  /** For a contributions file: what it recorded per kind, to check against the payroll run. */
-  totals: PaidIn | null;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
-
+export type Scheme = SchemeView;
+export type { MemberStatus };
+export type Member = MemberView;
+export type { ContributionKind };
+export type Contribution = ContributionView;
+export type Fund = FundView;
+export type FundChoice = FundChoiceView;
+export type AuditRecord = AuditRecordView;
+export type { ImportIssue, ImportKind, ImportStatus, ImportSummary };
 /** One import with its issues (GET /api/imports/:id): every bad row, up to 10,000. */
-export interface ImportDetail extends ImportSummary {
-  issues: ImportIssue[] | null;
-}
-
-/** `GET /api/members/:id/summary`: a member's pension at a glance (issue 21, item 3). */
-export interface PaidIn {
-  employeeCents: number;
-  employerCents: number;
-  avcCents: number;
-  totalCents: number;
-}
-export interface MemberSummary {
-  memberId: string;
-  name: string;
-  scheme: { id: string; name: string; type: string };
-  employer: { id: string; name: string };
-  allTime: PaidIn;
-  taxYear: PaidIn & { year: number };
-  lastPeriod: string | null;
-}
-
+export type ImportDetail = ImportView;
+export type { MemberSummary, PaidIn };
 /** `GET /api/schemes/:id/payroll/:period`: one pay period of a whole scheme (issue 21, item 6). */
-export type PayrollCell = { contributionId: string; amountCents: number } | null;
-export interface PayrollGrid {
-  schemeId: string;
-  period: string;
-  rows: Array<{
-    memberId: string;
-    name: string;
-    status: string;
-    employee: PayrollCell;
-    employer: PayrollCell;
-    avc: PayrollCell;
-  }>;
-  totals: PaidIn;
-}
-
-export interface PeriodTotals extends PaidIn {
-  schemeId: string;
-  period: string;
-  memberCount: number;
-}
+export type PayrollGrid = z.infer<typeof payrollView>;
+export type PayrollCell = PayrollGrid['rows'][number]['employee'];
+export type PeriodTotals = z.infer<typeof periodTotals>['items'][number];

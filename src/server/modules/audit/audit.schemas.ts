@@ -1,71 +1,8 @@
-import { z } from 'zod';
-import { text } from '../../../contracts/text.js';
+import type { z } from 'zod';
+import { auditFilters } from '../../../contracts/audit.js';
 import { pageQuery } from '../../http/pagination.js';
 
-/** Bounded before the date-time pattern runs (decisions.md, issue 13: no pattern sees more). */
-const timestamp = text({ max: 40, trim: false }).pipe(z.iso.datetime({ offset: true }));
-/**
- * An id as the service writes them (CUID2, a key fingerprint, `system`, `list`): one word, so a
- * filter value can be kept in the record of an export without ever being someone's words.
- */
-const reference = text({ max: 64, trim: false }).regex(
-  /^[A-Za-z0-9_-]+$/,
-  'Choose a record or a person from the list',
-);
-/** A record type: one part of a dotted action name (service-spec §6). */
-const recordType = text({ max: 64, trim: false }).regex(
-  /^[a-z][a-z0-9_]*$/,
-  'Choose a kind of record from the list',
-);
-
-/** decisions.md §4: filters of the audit read API; `from` inclusive, `to` exclusive. */
-export const auditFilters = z.object({
-  entityType: recordType.optional(),
-  entityId: reference.optional(),
-  actorId: reference.optional(),
-  from: timestamp.optional(),
-  to: timestamp.optional(),
-});
-export type AuditFilters = z.infer<typeof auditFilters>;
+export * from '../../../contracts/audit.js';
 
 export const auditQuery = pageQuery.extend(auditFilters.shape);
 export type AuditQuery = z.infer<typeof auditQuery>;
-
-export const auditRecordView = z.object({
-  id: z.string(),
-  timestamp: z.string(),
-  tenantId: z.string().nullable(),
-  actorId: z.string(),
-  actorType: z.string(),
-  actorTenantId: z.string().nullable(),
-  action: z.string(),
-  entityType: z.string(),
-  entityId: z.string(),
-  previousState: z.unknown(),
-  newState: z.unknown(),
-  ipAddress: z.string().describe('The x-forwarded-for header as sent (service-spec §2.8).'),
-  clientAddress: z
-    .string()
-    .nullable()
-    .describe(
-      'The client address the server trusted (the socket, or what a TRUST_PROXY peer forwarded); null on records written before it was kept.',
-    ),
-  userAgent: z.string(),
-  summary: z.string().describe('The action in words (src/contracts/audit-text.ts).'),
-  actorName: z
-    .string()
-    .nullable()
-    .describe(
-      'The acting user’s name, resolved when read and only within the reader’s tenant; null for the system, anonymous requests, and accounts the reader cannot see.',
-    ),
-  entityLabel: z
-    .string()
-    .nullable()
-    .describe(
-      'The affected record’s name (a member’s, a scheme’s…), resolved when read and only within the reader’s tenant; null when it has none or the reader cannot see it.',
-    ),
-  entityDeleted: z
-    .boolean()
-    .describe('The affected record, or a record it belongs to, has been deleted since.'),
-});
-export type AuditRecordView = z.infer<typeof auditRecordView>;

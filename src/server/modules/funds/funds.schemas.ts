@@ -1,40 +1,8 @@
 import { z } from 'zod';
-import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
-import { idText, text } from '../../../contracts/text.js';
+import { idText } from '../../../contracts/text.js';
 import { pageQuery } from '../../http/pagination.js';
-import { isoDate } from '../members/member-fields.js';
 
-const fundName = text({ max: 200 }).min(1, FIELD_MESSAGES.fundName);
-/** ISO 6166: two letters, nine letters or digits, one check digit. */
-const isin = text({ max: 32 })
-  .toUpperCase()
-  .regex(/^[A-Z]{2}[A-Z0-9]{9}[0-9]$/, FIELD_MESSAGES.isin);
-
-export const fundInput = z.object({ name: fundName, isin: isin.nullable().optional() });
-export type FundInput = z.infer<typeof fundInput>;
-
-export const fundChange = z
-  .object({
-    name: fundName.optional(),
-    isin: isin.nullable().optional(),
-    /** A closed fund takes no new choices; choices already made stay as they are. */
-    closed: z.boolean().optional(),
-  })
-  .refine((change) => Object.values(change).some((value) => value !== undefined), {
-    message: FIELD_MESSAGES.somethingToChange,
-  });
-export type FundChange = z.infer<typeof fundChange>;
-
-export const fundView = z.object({
-  id: z.string(),
-  schemeId: z.string(),
-  name: z.string(),
-  isin: z.string().nullable(),
-  closed: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type FundView = z.infer<typeof fundView>;
+export * from '../../../contracts/funds.js';
 
 export const fundListQuery = pageQuery.extend({
   includeClosed: z
@@ -43,57 +11,5 @@ export const fundListQuery = pageQuery.extend({
     .optional(),
 });
 export type FundListQuery = z.infer<typeof fundListQuery>;
-
-/** domain.md: whole percentages over the scheme's funds, summing to exactly 100. */
-export const fundChoiceInput = z
-  .object({
-    /** From when the choice applies; today when left out. Never in the past. */
-    effectiveFrom: isoDate.optional(),
-    allocations: z
-      .array(
-        z.object({
-          fundId: idText,
-          percent: z.number().int(FIELD_MESSAGES.wholePercent).min(1).max(100),
-        }),
-      )
-      .min(1, 'Choose at least one fund')
-      .max(50),
-  })
-  .superRefine((choice, context) => {
-    const total = choice.allocations.reduce((sum, line) => sum + line.percent, 0);
-    if (total !== 100) {
-      context.addIssue({
-        code: 'custom',
-        path: ['allocations'],
-        message: `percentages must add up to exactly 100 (they add up to ${total})`,
-      });
-    }
-    const seen = new Set<string>();
-    choice.allocations.forEach((line, index) => {
-      if (seen.has(line.fundId)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['allocations', index, 'fundId'],
-          message: 'each fund may appear once',
-        });
-      }
-      seen.add(line.fundId);
-    });
-  });
-export type FundChoiceInput = z.infer<typeof fundChoiceInput>;
-
-export const fundChoiceView = z.object({
-  id: z.string(),
-  memberId: z.string(),
-  effectiveFrom: z.string(),
-  /** True for the choice in force today. */
-  current: z.boolean(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  allocations: z.array(
-    z.object({ fundId: z.string(), fundName: z.string(), percent: z.number().int() }),
-  ),
-});
-export type FundChoiceView = z.infer<typeof fundChoiceView>;
 
 export const idParams = z.object({ id: idText });

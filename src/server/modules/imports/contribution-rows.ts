@@ -1,28 +1,15 @@
+import { CONTRIBUTION_KINDS, type ContributionKind } from '../../../contracts/contributions.js';
+import type { ImportIssue } from '../../../contracts/imports.js';
+import { CONTRIBUTION_COLUMNS, type ContributionColumn } from '../../../contracts/imports.js';
+import { cents, ppsNumber } from '../../../contracts/members.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
-import { CONTRIBUTION_KINDS } from '../../db/schema.js';
-import { cents, ppsNumber } from '../members/member-fields.js';
-import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
+import { type Columns, missingColumn, readHeadings } from './csv-columns.js';
 import { parseEuroCents, parsePeriod } from './csv-values.js';
-import type { ImportIssue } from './import-issues.js';
 import type { ImportScope, RowReader } from './import-kind.js';
-import { MEMBER_COLUMNS } from './member-rows.js';
 import type { createRowIdSource } from './row-ids.js';
 import { copyHexArray, copyLine } from './spool-file.js';
-
-type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
-type ContributionColumn = 'memberId' | 'ppsNumber' | 'period' | ContributionKind;
-
-/** The columns of a contributions file and the headings each may carry (docs/imports.md). */
-export const CONTRIBUTION_COLUMNS: ColumnAliases<ContributionColumn> = {
-  ppsNumber: MEMBER_COLUMNS.ppsNumber,
-  memberId: ['Member ID', 'Member'],
-  period: ['Period', 'Pay Period', 'Month'],
-  employee: ['Employee', 'Employee Contribution', 'EE'],
-  employer: ['Employer', 'Employer Contribution', 'ER'],
-  avc: ['AVC', 'AVCs', 'Additional Voluntary Contribution'],
-};
 
 /** The columns of the staging table, in the order of each COPY line. */
 export const CONTRIBUTION_STAGING_COLUMNS = [

@@ -1,18 +1,6 @@
-import type { ImportIssue } from './import-issues.js';
+import { type ColumnAliases, headingKey, type ImportIssue } from '../../../contracts/imports.js';
 
-/**
- * The headings a column may carry, as people write them; the first is the one the documentation
- * and messages use. Headings match whatever their case, spacing and punctuation: `PPS No.`,
- * `pps_no` and `PPSNo` are one heading.
- */
-export type ColumnAliases<F extends string> = Record<F, readonly [string, ...string[]]>;
-
-export function headingKey(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
-}
+export { headingKey };
 
 /** Where each field's column is in a file, and its heading as the file writes it. */
 export interface Columns<F extends string> {

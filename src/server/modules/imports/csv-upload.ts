@@ -3,7 +3,10 @@ import { type Readable, Transform } from 'node:stream';
 import { type CsvError, type Options, parse } from 'csv-parse';
 
 /** decisions.md §2: uploads up to 25 MiB. */
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+import { MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
+
+export const MAX_UPLOAD_BYTES = MAX_IMPORT_BYTES;
+
 /** A longer line is refused as malformed: an unclosed quote must not swallow the whole file. */
 const MAX_RECORD_CHARACTERS = 64 * 1024;
 /**

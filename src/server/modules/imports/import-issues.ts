@@ -1,19 +1,6 @@
-import { z } from 'zod';
+import type { ImportIssue } from '../../../contracts/imports.js';
 
-/**
- * What is wrong with an uploaded file: the line (the heading row counts as a line, so the first
- * data row of most files is line 2), the column as its heading reads, a stable code and a
- * sentence. Messages never quote a cell: a PPS number must not travel back in an answer, a log
- * or the stored import record.
- */
-export const importIssue = z.object({
-  /** Null for what concerns the whole file (already imported, too large). */
-  line: z.number().int().nullable(),
-  column: z.string().nullable(),
-  code: z.string(),
-  message: z.string(),
-});
-export type ImportIssue = z.infer<typeof importIssue>;
+export { type ImportIssue, importIssue } from '../../../contracts/imports.js';
 
 /**
  * Every bad row is listed, up to this many; beyond it they are counted. A 25 MiB file of

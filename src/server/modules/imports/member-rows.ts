@@ -1,41 +1,16 @@
 import { z } from 'zod';
+import type { ImportIssue } from '../../../contracts/imports.js';
+import { MEMBER_COLUMNS, type MemberColumn } from '../../../contracts/imports.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import { checkMemberDates, memberFieldShape } from '../../../contracts/members.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { CONTROL_CHARACTER_REASON } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
-import { checkMemberDates, memberFieldShape } from '../members/member-fields.js';
-import { type ColumnAliases, type Columns, missingColumn, readHeadings } from './csv-columns.js';
+import { type Columns, missingColumn, readHeadings } from './csv-columns.js';
 import { parseCsvDate, parseEuroCents, parseWholeCents } from './csv-values.js';
-import type { ImportIssue } from './import-issues.js';
 import type { ImportScope, RowReader } from './import-kind.js';
 import type { createRowIdSource } from './row-ids.js';
 import { copyHexArray, copyLine } from './spool-file.js';
-
-type MemberColumn =
-  | 'ppsNumber'
-  | 'firstName'
-  | 'lastName'
-  | 'dateOfBirth'
-  | 'email'
-  | 'address'
-  | 'dateJoined'
-  | 'salary'
-  | 'salaryCents'
-  | 'status';
-
-/** The columns of a members file and the headings each may carry (docs/imports.md). */
-export const MEMBER_COLUMNS: ColumnAliases<MemberColumn> = {
-  ppsNumber: ['PPSN', 'PPS No', 'PPS Number', 'PPS', 'PPS Num'],
-  firstName: ['First Name', 'Forename', 'Given Name', 'First'],
-  lastName: ['Surname', 'Last Name', 'Family Name', 'Last'],
-  dateOfBirth: ['Date of Birth', 'DOB', 'Birth Date', 'Birthdate'],
-  email: ['Email', 'Email Address'],
-  address: ['Address', 'Postal Address'],
-  dateJoined: ['Date Joined', 'Join Date', 'Joined', 'Joining Date', 'Date of Joining'],
-  salary: ['Salary', 'Annual Salary', 'Salary EUR'],
-  salaryCents: ['Salary Cents'],
-  status: ['Status', 'Member Status'],
-};
 
 const REQUIRED_TEXT = ['ppsNumber', 'firstName', 'lastName'] as const;
 const DATES = ['dateOfBirth', 'dateJoined'] as const;

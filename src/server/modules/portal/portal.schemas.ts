@@ -1,40 +1,6 @@
 import { z } from 'zod';
 import { idText } from '../../../contracts/text.js';
-import { memberFieldShape } from '../members/member-fields.js';
+
+export * from '../../../contracts/portal.js';
 
 export const portalParams = z.object({ id: idText });
-
-const totals = z.object({
-  employeeCents: z.number().int(),
-  employerCents: z.number().int(),
-  avcCents: z.number().int(),
-  totalCents: z.number().int(),
-});
-
-/** A member's pension at a glance (issue 21, item 3). */
-export const memberSummary = z.object({
-  memberId: z.string(),
-  name: z.string(),
-  scheme: z.object({ id: z.string(), name: z.string(), type: z.string() }),
-  employer: z.object({ id: z.string(), name: z.string() }),
-  /** Everything paid in, with every correction applied. */
-  allTime: totals,
-  /** The Irish tax year is the calendar year (Taxes Consolidation Act 1997, s.1(1)). */
-  taxYear: totals.extend({ year: z.number().int() }),
-  /** The latest pay period with a contribution, `YYYY-MM`, or null. */
-  lastPeriod: z.string().nullable(),
-});
-export type MemberSummary = z.infer<typeof memberSummary>;
-
-/** What a member may change about themself: where to reach them. */
-export const contactChange = z
-  .object({ email: memberFieldShape.email, address: memberFieldShape.address })
-  .refine((change) => change.email !== undefined || change.address !== undefined, {
-    message: 'Enter an e-mail address or a postal address to change',
-  });
-export type ContactChange = z.infer<typeof contactChange>;
-
-export const contactView = z.object({
-  email: z.string().nullable(),
-  address: z.string().nullable(),
-});

@@ -1,11 +1,17 @@
-import type { ImportKind } from '../../api/types';
+import {
+  CONTRIBUTION_COLUMNS,
+  headingKey,
+  type ImportKind,
+  MEMBER_COLUMNS,
+} from '../../../contracts/imports';
+
+export { MAX_IMPORT_BYTES } from '../../../contracts/imports';
 
 /**
- * The columns each CSV import reads and the headings each may carry, as the service defines them
- * (MEMBER_COLUMNS in src/server/modules/imports/member-rows.ts and CONTRIBUTION_COLUMNS in
- * contribution-rows.ts; change them together). The first heading is the usual one. The wizard
- * shows these and marks headings of a chosen file that it does not recognise; the service's
- * answer is what counts.
+ * The columns each CSV import reads, as the wizard describes them to a person: the headings each
+ * may carry are the service's own (src/contracts/imports.ts), the first being the usual one. The
+ * wizard shows these and marks headings of a chosen file that it does not recognise; the
+ * service's answer is what counts.
  */
 export interface ColumnFormat {
   /** What the column holds, as the wizard names it. */
@@ -26,85 +32,83 @@ export interface ImportFormat {
   requiredGroups: readonly (readonly string[])[];
 }
 
-const PPS_HEADINGS = ['PPSN', 'PPS No', 'PPS Number', 'PPS', 'PPS Num'];
-
 export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
   members: {
     label: 'Members',
     columns: [
       {
         label: 'PPS number',
-        headings: PPS_HEADINGS,
+        headings: MEMBER_COLUMNS.ppsNumber,
         required: 'Yes',
         format: '7 digits and a check letter, e.g. 1234567T',
       },
       {
         label: 'First name',
-        headings: ['First Name', 'Forename', 'Given Name', 'First'],
+        headings: MEMBER_COLUMNS.firstName,
         required: 'Yes',
         format: 'Text',
       },
       {
         label: 'Last name',
-        headings: ['Surname', 'Last Name', 'Family Name', 'Last'],
+        headings: MEMBER_COLUMNS.lastName,
         required: 'Yes',
         format: 'Text',
       },
       {
         label: 'Date of birth',
-        headings: ['Date of Birth', 'DOB', 'Birth Date', 'Birthdate'],
+        headings: MEMBER_COLUMNS.dateOfBirth,
         required: 'Yes',
         format: 'YYYY-MM-DD or DD/MM/YYYY',
       },
       {
         label: 'Date joined',
-        headings: ['Date Joined', 'Join Date', 'Joined', 'Joining Date', 'Date of Joining'],
+        headings: MEMBER_COLUMNS.dateJoined,
         required: 'Yes',
         format: 'YYYY-MM-DD or DD/MM/YYYY',
       },
       {
         label: 'Salary in euro',
-        headings: ['Salary', 'Annual Salary', 'Salary EUR'],
+        headings: MEMBER_COLUMNS.salary,
         required: 'Yes, or Salary Cents',
         format: 'Euro, e.g. 45000.00 or 45,000.00',
       },
       {
         label: 'Salary in cents',
-        headings: ['Salary Cents'],
+        headings: MEMBER_COLUMNS.salaryCents,
         required: 'Instead of Salary',
         format: 'Whole cents, e.g. 4500000',
       },
       {
         label: 'E-mail address',
-        headings: ['Email', 'Email Address'],
+        headings: MEMBER_COLUMNS.email,
         required: 'No',
         format: 'name@example.ie',
       },
       {
         label: 'Postal address',
-        headings: ['Address', 'Postal Address'],
+        headings: MEMBER_COLUMNS.address,
         required: 'No',
         format: 'Text',
       },
       {
         label: 'Status',
-        headings: ['Status', 'Member Status'],
+        headings: MEMBER_COLUMNS.status,
         required: 'No (active)',
         format: 'active, deferred, retired or left',
       },
     ],
     template: [
-      'PPSN',
-      'First Name',
-      'Surname',
-      'Date of Birth',
-      'Date Joined',
-      'Salary',
-      'Email',
-      'Address',
-      'Status',
+      MEMBER_COLUMNS.ppsNumber[0],
+      MEMBER_COLUMNS.firstName[0],
+      MEMBER_COLUMNS.lastName[0],
+      MEMBER_COLUMNS.dateOfBirth[0],
+      MEMBER_COLUMNS.dateJoined[0],
+      MEMBER_COLUMNS.salary[0],
+      MEMBER_COLUMNS.email[0],
+      MEMBER_COLUMNS.address[0],
+      MEMBER_COLUMNS.status[0],
     ],
-    private: PPS_HEADINGS,
+    private: MEMBER_COLUMNS.ppsNumber,
     requiredGroups: [
       ['PPS number'],
       ['First name'],
@@ -119,43 +123,49 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
     columns: [
       {
         label: 'PPS number',
-        headings: PPS_HEADINGS,
+        headings: CONTRIBUTION_COLUMNS.ppsNumber,
         required: 'This or Member ID',
         format: 'The member’s PPS number',
       },
       {
         label: 'Member id',
-        headings: ['Member ID', 'Member'],
+        headings: CONTRIBUTION_COLUMNS.memberId,
         required: 'This or PPS number',
         format: 'The member’s id in this service',
       },
       {
         label: 'Pay period',
-        headings: ['Period', 'Pay Period', 'Month'],
+        headings: CONTRIBUTION_COLUMNS.period,
         required: 'Yes',
         format: 'YYYY-MM or MM/YYYY',
       },
       {
         label: 'Employee contribution',
-        headings: ['Employee', 'Employee Contribution', 'EE'],
+        headings: CONTRIBUTION_COLUMNS.employee,
         required: 'At least one amount column',
         format: 'Euro; an empty cell records nothing',
       },
       {
         label: 'Employer contribution',
-        headings: ['Employer', 'Employer Contribution', 'ER'],
+        headings: CONTRIBUTION_COLUMNS.employer,
         required: 'At least one amount column',
         format: 'Euro; an empty cell records nothing',
       },
       {
         label: 'AVC',
-        headings: ['AVC', 'AVCs', 'Additional Voluntary Contribution'],
+        headings: CONTRIBUTION_COLUMNS.avc,
         required: 'At least one amount column',
         format: 'Euro; an empty cell records nothing',
       },
     ],
-    template: ['PPSN', 'Period', 'Employee', 'Employer', 'AVC'],
-    private: PPS_HEADINGS,
+    template: [
+      CONTRIBUTION_COLUMNS.ppsNumber[0],
+      CONTRIBUTION_COLUMNS.period[0],
+      CONTRIBUTION_COLUMNS.employee[0],
+      CONTRIBUTION_COLUMNS.employer[0],
+      CONTRIBUTION_COLUMNS.avc[0],
+    ],
+    private: CONTRIBUTION_COLUMNS.ppsNumber,
     requiredGroups: [
       ['PPS number', 'Member id'],
       ['Pay period'],
@@ -163,14 +173,6 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
     ],
   },
 };
-
-/** Headings match whatever their case, spacing and punctuation, as the service matches them. */
-export function headingKey(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
-}
 
 /** Whether a heading names a column of this kind of import. */
 export function isKnownHeading(format: ImportFormat, heading: string): boolean {
@@ -194,6 +196,3 @@ export function isPrivateHeading(format: ImportFormat, heading: string): boolean
   const key = headingKey(heading);
   return format.private.some((h) => headingKey(h) === key);
 }
-
-/** The largest file the service takes (decisions.md §2). */
-export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;

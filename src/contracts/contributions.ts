@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { cents } from './members.js';
+import { FIELD_MESSAGES } from './plain-english.js';
+import { idText, text } from './text.js';
+
+/** service-spec §2.7: who paid a contribution. */
+export const CONTRIBUTION_KINDS = ['employee', 'employer', 'avc'] as const;
+export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
+
+/** What was paid in, per kind and in all, as a member, a grid or an import totals it. */
+export const paidIn = z.object({
+  employeeCents: z.number().int(),
+  employerCents: z.number().int(),
+  avcCents: z.number().int(),
+  totalCents: z.number().int(),
+});
+export type PaidIn = z.infer<typeof paidIn>;
+
+/** A pay period, `YYYY-MM`. */
+export const period = text({ max: 32, trim: false })
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, FIELD_MESSAGES.payPeriod)
+  .refine((value) => value >= '1950-01', FIELD_MESSAGES.periodAfter1950);
+
+export const contributionInput = z.object({
+  period,
+  kind: z.enum(CONTRIBUTION_KINDS, { error: 'Choose who paid: employee, employer or AVC' }),
+  amountCents: cents,
+});
+export type ContributionInput = z.infer<typeof contributionInput>;
+
+/** A correction: a signed change in cents with the reason for it. */
+export const adjustmentInput = z.object({
+  deltaCents: z
+    .number()
+    .int(FIELD_MESSAGES.wholeCents)
+    .min(-10_000_000_000)
+    .max(10_000_000_000)
+    .refine((value) => value !== 0, FIELD_MESSAGES.notZero),
+  reason: text({ max: 500, multiline: true }).min(1, FIELD_MESSAGES.reason),
+});
+export type AdjustmentInput = z.infer<typeof adjustmentInput>;
+
+export const contributionView = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  schemeId: z.string(),
+  period: z.string(),
+  kind: z.enum(CONTRIBUTION_KINDS),
+  /** What counts now: the original amount with every adjustment applied. */
+  amountCents: z.number().int(),
+  originalAmountCents: z.number().int(),
+  importId: z.string().nullable(),
+  createdAt: z.string(),
+  adjustments: z.array(
+    z.object({
+      id: z.string(),
+      deltaCents: z.number().int(),
+      /** Staff-only notes: absent from what a Member reads (issue 21, item 3). */
+      reason: z.string().optional(),
+      createdBy: z.string().optional(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type ContributionView = z.infer<typeof contributionView>;
+
+/** The members of one scheme that a payroll grid may hold: a whole payroll run fits. */
+export const PAYROLL_ROWS_MAX = 2000;
+
+const cell = z.object({ contributionId: z.string(), amountCents: z.number().int() }).nullable();
+
+/** One pay period of a whole scheme: members × employee, employer and AVC (issue 21, item 6). */
+export const payrollView = z.object({
+  schemeId: z.string(),
+  period: z.string(),
+  rows: z.array(
+    z.object({
+      memberId: z.string(),
+      name: z.string(),
+      status: z.string(),
+      employee: cell,
+      employer: cell,
+      avc: cell,
+    }),
+  ),
+  totals: paidIn,
+});
+export type PayrollView = z.infer<typeof payrollView>;
+
+/** A cell left out (or null) stays as it is; a number is what the period's amount must now be. */
+const amount = cents.nullable().optional();
+
+export const payrollInput = z.object({
+  rows: z
+    .array(
+      z.object({
+        memberId: idText,
+        employeeCents: amount,
+        employerCents: amount,
+        avcCents: amount,
+      }),
+    )
+    .max(PAYROLL_ROWS_MAX, `A grid holds at most ${PAYROLL_ROWS_MAX} members`),
+  /** Required when an amount already recorded changes: the correction's reason. */
+  reason: text({ max: 500, multiline: true }).optional(),
+});
+export type PayrollInput = z.infer<typeof payrollInput>;
+
+export const payrollSaved = payrollView.extend({
+  created: z.number().int(),
+  corrected: z.number().int(),
+});
+
+export const periodTotals = z.object({
+  items: z.array(
+    paidIn.extend({
+      schemeId: z.string(),
+      period: z.string(),
+      memberCount: z.number().int(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { isIsoDate } from './irish-dates.js';
+import { FIELD_MESSAGES } from './plain-english.js';
+import { parsePpsNumber } from './pps-number.js';
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from './text.js';
+
+/** service-spec §2.6: where a member stands in the scheme. */
+export const MEMBER_STATUSES = ['active', 'deferred', 'retired', 'left'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+/**
+ * The rules for a member's fields, shared by the JSON API, the CSV import and the browser, so
+ * that a row of a file is held to exactly what a form is. Messages never repeat the value they refuse: a PPS
+ * number must not travel back in an error body.
+ */
+
+/** `YYYY-MM-DD` that names a real calendar day. */
+export const isoDate = text({ max: 32, trim: false })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, FIELD_MESSAGES.isoDate)
+  .refine(isIsoDate, FIELD_MESSAGES.realDate);
+
+/** The earliest date of birth or joining taken as plausible. */
+const EARLIEST_DATE = '1900-01-01';
+
+/** Normalised to upper case without spaces, and only when its check letter holds (domain.md). */
+export const ppsNumber = text({
+  max: 20,
+  trim: false,
+  tooLong: FIELD_MESSAGES.ppsNumber,
+}).transform((value, context) => {
+  const parsed = parsePpsNumber(value);
+  if (parsed === null) {
+    context.addIssue({
+      code: 'custom',
+      message: FIELD_MESSAGES.ppsNumber,
+    });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+/** Euro cents as a whole number; a year's salary above €100 million is a typing mistake. */
+export const cents = z
+  .number()
+  .int(FIELD_MESSAGES.wholeCents)
+  .min(0, FIELD_MESSAGES.notNegative)
+  .max(10_000_000_000);
+
+/** No minimum length: an empty cell of the CSV import is `null` before it gets here. */
+export const memberEmail = text({ max: EMAIL_MAX_LENGTH }).regex(EMAIL_PATTERN, EMAIL_MESSAGE);
+
+const personName = (message: string) => text({ max: 100 }).min(1, message);
+
+export const memberFieldShape = {
+  firstName: personName(FIELD_MESSAGES.firstName),
+  lastName: personName(FIELD_MESSAGES.lastName),
+  dateOfBirth: isoDate.refine((value) => value >= EARLIEST_DATE, FIELD_MESSAGES.dateAfter1900),
+  email: memberEmail.nullable().optional(),
+  address: text({ max: 500, multiline: true }).nullable().optional(),
+  dateJoined: isoDate.refine((value) => value >= EARLIEST_DATE, FIELD_MESSAGES.dateAfter1900),
+  salaryCents: cents,
+  status: z.enum(MEMBER_STATUSES).default('active'),
+  ppsNumber,
+};
+
+/**
+ * Dates that only make sense together: nobody joins a scheme before being born, or is born in the
+ * future. "The future" starts tomorrow in Ireland (`todayInIreland` of the service's clock, issue
+ * 21, item 2); `today` is null where no clock is at hand (the request schemas, which run before
+ * the service), and the service checks the birth date itself.
+ */
+export function checkMemberDates(
+  fields: { dateOfBirth?: string; dateJoined?: string },
+  today: string | null,
+  context: z.RefinementCtx,
+): void {
+  if (today !== null && fields.dateOfBirth !== undefined && fields.dateOfBirth > today) {
+    context.addIssue({
+      code: 'custom',
+      path: ['dateOfBirth'],
+      message: FIELD_MESSAGES.bornInFuture,
+    });
+  }
+  if (
+    fields.dateOfBirth !== undefined &&
+    fields.dateJoined !== undefined &&
+    fields.dateJoined < fields.dateOfBirth
+  ) {
+    context.addIssue({
+      code: 'custom',
+      path: ['dateJoined'],
+      message: FIELD_MESSAGES.joinedBeforeBirth,
+    });
+  }
+}
+
+/** A new member (decisions.md §4 field names). */
+export const memberInput = z
+  .object(memberFieldShape)
+  .superRefine((fields, context) => checkMemberDates(fields, null, context));
+export type MemberInput = z.infer<typeof memberInput>;
+
+/** Any field of a member may be corrected, the PPS number too; the scheme never changes. */
+export const memberChange = z
+  .object({
+    firstName: memberFieldShape.firstName.optional(),
+    lastName: memberFieldShape.lastName.optional(),
+    dateOfBirth: memberFieldShape.dateOfBirth.optional(),
+    email: memberFieldShape.email,
+    address: memberFieldShape.address,
+    dateJoined: memberFieldShape.dateJoined.optional(),
+    salaryCents: memberFieldShape.salaryCents.optional(),
+    status: z.enum(MEMBER_STATUSES).optional(),
+    ppsNumber: memberFieldShape.ppsNumber.optional(),
+  })
+  .refine((change) => Object.values(change).some((value) => value !== undefined), {
+    message: FIELD_MESSAGES.somethingToChange,
+  })
+  .superRefine((change, context) => checkMemberDates(change, null, context));
+export type MemberChange = z.infer<typeof memberChange>;
+
+/** A member as every read shows it: the PPS number only as "on file" (decisions.md §5). */
+export const memberView = z.object({
+  id: z.string(),
+  brokerId: z.string(),
+  employerId: z.string(),
+  schemeId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: z.string(),
+  email: z.string().nullable(),
+  address: z.string().nullable(),
+  dateJoined: z.string(),
+  salaryCents: z.number().int(),
+  status: z.enum(MEMBER_STATUSES),
+  ppsNumberOnFile: z.literal(true),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type MemberView = z.infer<typeof memberView>;
+
+/** The one answer that carries a PPS number in plain text (decisions.md §4). */
+export const revealedPps = z.object({ ppsNumber: z.string() });
+
+/** GDPR Art. 15 and 20: everything held about one member, in a portable form. */
+export const memberExport = z.object({
+  exportedAt: z.string(),
+  member: memberView,
+  ppsNumber: z.object({ onFile: z.literal(true), note: z.string() }),
+  scheme: z.object({ id: z.string(), name: z.string(), type: z.string() }),
+  employer: z.object({ id: z.string(), name: z.string() }),
+  contributions: z.array(
+    z.object({
+      id: z.string(),
+      period: z.string(),
+      kind: z.string(),
+      originalAmountCents: z.number().int(),
+      amountCents: z.number().int(),
+      recordedAt: z.string(),
+      adjustments: z.array(
+        z.object({
+          deltaCents: z.number().int(),
+          /** Staff notes: absent from a Member's own copy. */
+          reason: z.string().optional(),
+          recordedAt: z.string(),
+        }),
+      ),
+    }),
+  ),
+  fundChoices: z.array(
+    z.object({
+      effectiveFrom: z.string(),
+      recordedAt: z.string(),
+      allocations: z.array(z.object({ fund: z.string(), percent: z.number().int() })),
+    }),
+  ),
+  accounts: z.array(
+    z.object({ email: z.string(), role: z.string(), status: z.string(), createdAt: z.string() }),
+  ),
+  processing: z.array(
+    z.object({ action: z.string(), actorType: z.string(), timestamp: z.string() }),
+  ),
+});
+export type MemberExport = z.infer<typeof memberExport>;
