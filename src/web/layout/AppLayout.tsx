@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   AppShell,
   Burger,
   Button,
@@ -73,9 +74,10 @@ export function AppLayout() {
               </Text>
             </Group>
             <Group gap="sm" wrap="nowrap">
-              <Text size="sm" visibleFrom="sm">
+              {/* Who is signed in, leading to their account (on a phone, the menu has it). */}
+              <Anchor component={Link} to="/account" size="sm" visibleFrom="sm">
                 {account.name} · {account.role}
-              </Text>
+              </Anchor>
               <Button variant="default" size="xs" onClick={signOut}>
                 Sign out
               </Button>
