@@ -102,4 +102,54 @@ describe.skipIf(browserSuiteSkipReason)('my account', { timeout: JOURNEY_TIMEOUT
     await page.goto('/api-reference');
     await see(page.getByRole('heading', { name: 'Not available' }));
   });
+
+  it('on a phone, opens the menu from its button and closes it with Escape, the focus back on the button', async () => {
+    const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    const navigation = page.locator('nav[aria-label="Main"]');
+    /** On screen: a collapsed navbar is moved off the left edge. */
+    const onScreen = async () => {
+      const box = await navigation.boundingBox();
+      return box !== null && box.x + box.width > 0;
+    };
+    await expect.poll(onScreen).toBe(false);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    // Closed, its links are out of the keyboard's way: the Tab after the header leads past them.
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('Tab');
+    const focusInMenu = () =>
+      navigation.evaluate((nav) => nav.contains(nav.ownerDocument.activeElement));
+    expect(await focusInMenu()).toBe(false);
+
+    await menu.click();
+    await expect.poll(onScreen).toBe(true);
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await see(navigation.getByRole('link', { name: 'My account' }));
+    await e2e.checkPage(page, 'menu-phone');
+
+    await page.keyboard.press('Escape');
+    await expect.poll(onScreen).toBe(false);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await expect
+      .poll(() => menu.evaluate((node) => node === node.ownerDocument.activeElement))
+      .toBe(true);
+
+    // From within the menu too: a person tabs into it, then changes their mind.
+    await menu.click();
+    await expect.poll(onScreen).toBe(true);
+    await navigation.getByRole('link', { name: 'My account' }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(onScreen).toBe(false);
+    await expect
+      .poll(() => menu.evaluate((node) => node === node.ownerDocument.activeElement))
+      .toBe(true);
+
+    // The account page on a phone.
+    await menu.click();
+    await navigation.getByRole('link', { name: 'My account' }).click();
+    await page.waitForURL((url) => url.pathname === '/account');
+    await expect.poll(onScreen).toBe(false);
+    await e2e.checkPage(page, 'account-phone');
+  });
 });
