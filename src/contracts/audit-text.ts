@@ -52,6 +52,7 @@ export const AUDIT_ACTION_TEXT: Readonly<Record<string, string>> = {
   'user.invitation_accepted': 'Accepted an invitation and set a password',
   'user.password_reset_requested': 'Asked for a password reset link',
   'user.password_reset': 'Set a new password with a reset link',
+  'user.password_changed': 'Changed their own password',
   'user.viewed': 'Viewed a user account',
   'user.listed': 'Listed user accounts',
   'employer.created': 'Created an employer',

@@ -17,6 +17,7 @@ import { createAccountThrottle } from './auth/account-throttle.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
 import { createInvitationsService } from './auth/invitations.service.js';
+import { createPasswordChangeService } from './auth/password-change.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
 import { createPasswordResetService } from './auth/password-reset.service.js';
 import { createDummyHash } from './auth/passwords.js';
@@ -162,6 +163,15 @@ export async function buildApp({
   await app.register(authRoutes, {
     auth,
     invitations: createInvitationsService({ database, audit, counters, now }),
+    passwordChange: createPasswordChangeService({
+      database,
+      audit,
+      outbox: mailer.outbox,
+      counters,
+      now,
+      publicBaseUrl: config.publicBaseUrl,
+      onEmailQueued: mailer.delivery.nudge,
+    }),
     throttle: createAccountThrottle(counters, pause),
     secureCookies: !config.isDevelopmentLike,
     now,

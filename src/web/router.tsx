@@ -63,6 +63,7 @@ const routeTree = rootRoute.addChildren([
   signedIn.addChildren([
     createRoute({ getParentRoute: () => signedIn, path: '/', component: HomeRedirect }),
     page('/api-reference', () => import('./api-reference/ApiReferencePage'), 'ApiReferencePage'),
+    page('/account', () => import('./pages/account/AccountPage'), 'AccountPage'),
     page('/dashboard', () => import('./pages/dashboard/DashboardPage'), 'DashboardPage'),
     page('/home', () => import('./pages/home/HomePage'), 'HomePage'),
     page('/brokers', () => import('./pages/brokers/BrokersPage'), 'BrokersPage'),

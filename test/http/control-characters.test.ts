@@ -96,6 +96,12 @@ function validBodies(): Record<string, Record<string, unknown>> {
       token: 'x'.repeat(43),
       password: 'a new long passphrase',
     },
+    // Not the admin's real password: a poisoned new password must not succeed in changing it
+    // and end the session every other case here uses.
+    'POST /api/auth/change-password': {
+      currentPassword: 'not the current password',
+      newPassword: 'a new long passphrase',
+    },
     'PATCH /api/users/{id}': { name: 'Test Person', status: 'active' },
     'POST /api/employers': { name: 'Employer Ltd' },
     'PATCH /api/employers/{id}': { name: 'Employer Ltd' },

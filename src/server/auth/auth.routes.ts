@@ -1,13 +1,15 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newPassword } from '../../contracts/passwords.js';
+import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
 import { EMAIL_MAX_LENGTH, text } from '../../contracts/text.js';
 import { errorBody, ValidationError } from '../http/http-error.js';
 import { actorOf, requestOrigin } from '../tenancy/request-context.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { AuthService } from './auth.service.js';
 import type { InvitationsService } from './invitations.service.js';
+import type { PasswordChangeService } from './password-change.service.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
 import { sessionCookieName } from './session.js';
@@ -42,6 +44,34 @@ export const ADDRESS_HAS_ACCOUNT = {
   error: 'This e-mail address already has an account. Sign in with it instead.',
 } as const;
 
+export const PASSWORD_CHANGED_ANSWER = {
+  message:
+    'Your password has been changed. You are still signed in here; everywhere else you were signed in has been signed out.',
+} as const;
+export const WRONG_CURRENT_PASSWORD = FIELD_MESSAGES.wrongCurrentPassword;
+export const SAME_PASSWORD = FIELD_MESSAGES.samePassword;
+
+const changePasswordBody = z.object({
+  currentPassword: z
+    .string()
+    .min(1)
+    .max(PASSWORD_MAX_LENGTH * 4),
+  newPassword,
+});
+
+/**
+ * Paths under /api/auth/ pass the gate without a session (api-paths.ts), since signing in needs
+ * none. A route there that acts for the signed-in person refuses everyone else itself, before
+ * its body is read, with the gate's own answer.
+ */
+const requireSession: onRequestHookHandler = (request, reply, done) => {
+  if (request.session === null) {
+    reply.code(401).send({ error: 'Unauthorized' });
+    return;
+  }
+  done();
+};
+
 const acceptInvitationBody = z.object({
   token: text({ max: 256, trim: false }).min(1),
   password: newPassword,
@@ -50,6 +80,7 @@ const acceptInvitationBody = z.object({
 export interface AuthRoutesOptions {
   auth: AuthService;
   invitations: InvitationsService;
+  passwordChange: PasswordChangeService;
   throttle: AccountThrottle;
   secureCookies: boolean;
   now: () => Date;
@@ -57,7 +88,7 @@ export interface AuthRoutesOptions {
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { auth, invitations, throttle, secureCookies, now },
+  { auth, invitations, passwordChange, throttle, secureCookies, now },
 ) => {
   const cookieName = sessionCookieName(secureCookies);
   const cookieOptions = {
@@ -148,6 +179,69 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       if (!session) return reply.code(400).send(INVALID_INVITATION);
       setSessionCookie(reply, session.token);
       return { user: session.user };
+    },
+  );
+
+  // Issue 21, item 3 (docs/decisions.md): any signed-in person changes their own password. Under
+  // /api/auth/, so it counts as an authentication attempt, as a check of a password should.
+  app.post(
+    '/api/auth/change-password',
+    {
+      onRequest: requireSession,
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Change your own password, giving the current one: your other sessions end, and this one continues with a new session cookie. Any signed-in role.',
+        body: changePasswordBody,
+        response: {
+          200: z.object({ message: z.string() }),
+          400: errorBody,
+          401: errorBody,
+          429: errorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const outcome = await passwordChange.changePassword(actor, request.body);
+      if (!outcome.ok) {
+        logSecurityEvent(request.log, 'auth.password_change_failed', {
+          userId: actor.userId,
+          reason: outcome.reason,
+        });
+        switch (outcome.reason) {
+          case 'too_many_attempts':
+            return reply
+              .code(429)
+              .header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))))
+              .send({ error: 'Too many requests' });
+          case 'weak_password':
+            throw new ValidationError([
+              { path: 'newPassword', code: 'password_policy', message: outcome.problem },
+            ]);
+          case 'same_password':
+            throw new ValidationError([
+              { path: 'newPassword', code: 'same_password', message: SAME_PASSWORD },
+            ]);
+          case 'wrong_password':
+            // A 400 under the field, not a 401: everywhere in this API a 401 means "not signed
+            // in", and this session is fine; only what was typed in the field is wrong.
+            throw new ValidationError([
+              { path: 'currentPassword', code: 'wrong_password', message: WRONG_CURRENT_PASSWORD },
+            ]);
+        }
+      }
+      logSecurityEvent(request.log, 'auth.password_changed', { userId: actor.userId });
+      // Every earlier token of the account has just ended, this request's included. The person
+      // proved their password just now, as at a sign-in, so they get a new session here, issued
+      // under the new epoch. Only a deactivation in between leaves none to give.
+      const session = await auth.sessionFor(outcome.userId);
+      if (!session) {
+        reply.clearCookie(cookieName, cookieOptions);
+        return reply.code(401).send({ error: 'Unauthorized' });
+      }
+      setSessionCookie(reply, session.token);
+      return PASSWORD_CHANGED_ANSWER;
     },
   );
 

@@ -28,7 +28,7 @@ export const RESET_ATTEMPTS_PER_TOKEN = 3;
  */
 export const RESET_EMAILS_PER_ACCOUNT_PER_HOUR = 5;
 /** The password-changed notice is worth sending for a day. */
-const NOTICE_VALID_MS = 24 * 60 * 60_000;
+export const PASSWORD_CHANGED_NOTICE_VALID_MS = 24 * 60 * 60_000;
 
 interface RequestOrigin {
   ipAddress: string;
@@ -318,7 +318,7 @@ export function createPasswordResetService({
           message: passwordChangedMessage(user.email, {
             signInUrl: new URL('/signin', publicBaseUrl).toString(),
           }),
-          discardAfter: new Date(changedAt.getTime() + NOTICE_VALID_MS),
+          discardAfter: new Date(changedAt.getTime() + PASSWORD_CHANGED_NOTICE_VALID_MS),
         });
         await audit.record(tx, actor, {
           action: 'user.password_reset',

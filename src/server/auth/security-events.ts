@@ -9,6 +9,8 @@ export type SecurityEvent =
   | 'auth.password_reset_failed'
   | 'auth.invitation_accepted'
   | 'auth.invitation_failed'
+  | 'auth.password_changed'
+  | 'auth.password_change_failed'
   | 'access.forbidden'
   | 'access.cross_origin_refused';
 

@@ -84,6 +84,34 @@ export function passwordChangedMessage(
   return { to, subject, text, html };
 }
 
+/**
+ * Issue 21, item 3: the signed-in person changed their password. The session they changed it in
+ * stays signed in and every other one ended. Whoever did not make the change has lost the
+ * password, so the way back is a reset link sent to this inbox, not signing in.
+ */
+export function passwordChangedWhileSignedInMessage(
+  to: string,
+  { forgotPasswordUrl }: { forgotPasswordUrl: string },
+): EmailMessage {
+  const subject = `Your ${PRODUCT_NAME} password was changed`;
+  const opening =
+    'The password of your account has just been changed by someone signed in to it. Every other place where the account was signed in has been signed out.';
+  const text = [
+    opening,
+    '',
+    'If this was you, there is nothing more to do.',
+    `If it was not you, set a new password at once with a link sent to this address: ${forgotPasswordUrl}`,
+    'Then contact your administrator.',
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    opening,
+    'If this was you, there is nothing more to do.',
+    `If it was not you, <a href="${escapeHtml(forgotPasswordUrl)}">set a new password at once</a> with a link sent to this address.`,
+    'Then contact your administrator.',
+  ]);
+  return { to, subject, text, html };
+}
+
 /** The invitation link: the token in the fragment, as for a reset (never sent to a server). */
 export function invitationLink(baseUrl: URL, token: string): string {
   return new URL(`/accept-invitation#token=${token}`, baseUrl).toString();

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   AppShell,
   Burger,
   Button,
@@ -9,9 +10,11 @@ import {
   Stack,
   Text,
   Title,
+  useMantineTheme,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
+import { useRef } from 'react';
 import { signInSearch } from '../auth/return-path';
 import { useSession, useSignOut } from '../auth/session';
 import classes from './AppLayout.module.css';
@@ -22,6 +25,17 @@ export function AppLayout() {
   const session = useSession();
   const signOut = useSignOut();
   const [opened, { toggle, close }] = useDisclosure();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Below the `sm` breakpoint the navigation is a menu over the page, opened by the menu button.
+  const theme = useMantineTheme();
+  const phone = useMediaQuery(`(max-width: ${theme.breakpoints.sm})`);
+  // A menu over the page closes on Escape, wherever the focus is, and the focus goes back to
+  // the button that opened it (WCAG 2.1.2; docs/decisions.md, issue 21 item 3).
+  useWindowEvent('keydown', (event) => {
+    if (event.key !== 'Escape' || !opened) return;
+    close();
+    menuButton.current?.focus();
+  });
   const path = useRouterState({ select: (state) => state.location.pathname });
   const href = useRouterState({ select: (state) => state.location.href });
 
@@ -58,11 +72,14 @@ export function AppLayout() {
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group wrap="nowrap" className={classes.brand}>
               <Burger
+                ref={menuButton}
                 opened={opened}
                 onClick={toggle}
                 hiddenFrom="sm"
                 size="sm"
                 aria-label="Menu"
+                aria-expanded={opened}
+                aria-controls="main-navigation"
               />
               <Title order={1} size="h3" className={classes.product}>
                 Pension Admin
@@ -73,16 +90,25 @@ export function AppLayout() {
               </Text>
             </Group>
             <Group gap="sm" wrap="nowrap">
-              <Text size="sm" visibleFrom="sm">
+              {/* Who is signed in, leading to their account (on a phone, the menu has it). */}
+              <Anchor component={Link} to="/account" size="sm" visibleFrom="sm">
                 {account.name} · {account.role}
-              </Text>
+              </Anchor>
               <Button variant="default" size="xs" onClick={signOut}>
                 Sign out
               </Button>
             </Group>
           </Group>
         </AppShell.Header>
-        <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+        {/* Closed on a phone, the menu is only moved off screen: inert keeps its links out of
+            the keyboard's and the screen reader's way until it is opened. */}
+        <AppShell.Navbar
+          p="xs"
+          component="nav"
+          aria-label="Main"
+          id="main-navigation"
+          inert={phone === true && !opened}
+        >
           {navigationFor(session.data).map((item) => (
             <NavLink
               key={item.to}

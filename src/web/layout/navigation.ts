@@ -37,10 +37,14 @@ export function navigationFor({ user, account }: Session): NavItem[] {
     ],
     Member: account.memberId ? [{ label: 'My pension', to: `/members/${account.memberId}` }] : [],
   };
-  return [...byRole[user.role], { label: 'API reference', to: '/api-reference' }];
+  // The API reference is for staff who script against the service, not for a member
+  // (issue 21, item 3); everyone has their own account to look after.
+  const reference: NavItem[] =
+    user.role === 'Member' ? [] : [{ label: 'API reference', to: '/api-reference' }];
+  return [...byRole[user.role], ...reference, { label: 'My account', to: '/account' }];
 }
 
-/** Where a role lands after signing in. */
+/** Where a role lands after signing in: its first page (a Member with no record, their account). */
 export function homeOf(session: Session): string {
-  return navigationFor(session)[0]?.to ?? '/api-reference';
+  return navigationFor(session)[0]?.to ?? '/account';
 }

@@ -1,0 +1,166 @@
+import { Alert, Button, Group, PasswordInput, Stack, Table, Text } from '@mantine/core';
+import { type UseFormReturnType, useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PASSWORD_MIN_LENGTH, passwordLengthProblem } from '../../../contracts/passwords';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english';
+import { ApiError, api, describeError } from '../../api/client';
+import { SESSION_KEY, useSignedIn } from '../../auth/session';
+import { notifySuccess } from '../../components/notify';
+import { PageHeading } from '../../components/PageHeading';
+
+interface PasswordValues {
+  currentPassword: string;
+  newPassword: string;
+  confirmation: string;
+}
+
+/**
+ * `/account`: who is signed in, and the change of their own password (issue 21, item 3), for
+ * every role. The account's e-mail address is its sign-in name and is not changed here.
+ */
+export function AccountPage() {
+  const { account } = useSignedIn();
+  return (
+    <Stack gap="lg" maw={560}>
+      <PageHeading title="My account" />
+      <Table variant="vertical" withTableBorder aria-label="Your account">
+        <Table.Tbody>
+          <Table.Tr>
+            <Table.Th w={180}>Name</Table.Th>
+            <Table.Td>{account.name}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Signs in as</Table.Th>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{account.email}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Role</Table.Th>
+            <Table.Td>{account.role}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Organisation</Table.Th>
+            <Table.Td>
+              {[account.employerName, account.firmName ?? 'Platform administration']
+                .filter(Boolean)
+                .join(', ')}
+            </Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+      <ChangePasswordForm email={account.email} />
+    </Stack>
+  );
+}
+
+/** What the browser can tell before asking: the API checks all of it again, and more. */
+function validate(values: PasswordValues) {
+  return {
+    currentPassword: values.currentPassword === '' ? FIELD_MESSAGES.currentPassword : null,
+    newPassword:
+      passwordLengthProblem(values.newPassword) ??
+      (values.newPassword === values.currentPassword ? FIELD_MESSAGES.samePassword : null),
+    confirmation:
+      values.confirmation !== values.newPassword ? FIELD_MESSAGES.passwordsDiffer : null,
+  };
+}
+
+function ChangePasswordForm({ email }: { email: string }) {
+  const client = useQueryClient();
+  const form = useForm<PasswordValues>({
+    initialValues: { currentPassword: '', newPassword: '', confirmation: '' },
+    validate,
+  });
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const { message } = await api<{ message: string }>('POST', '/api/auth/change-password', {
+        currentPassword,
+        newPassword,
+      });
+      form.reset();
+      notifySuccess(message);
+    } catch (error) {
+      setProblem(problemOf(error, form));
+      // The session ended meanwhile: reading it again sends the person to sign in.
+      if (error instanceof ApiError && error.status === 401) {
+        await client.invalidateQueries({ queryKey: SESSION_KEY });
+      }
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="change-password">
+      <Stack gap="md">
+        <PageHeading title="Change password" order={3} id="change-password" />
+        <Text size="sm">
+          You stay signed in here. Everywhere else you are signed in with this account is signed
+          out, and an e-mail tells you the password was changed.
+        </Text>
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        {/* For password managers: which account's saved password to update. */}
+        <input type="email" autoComplete="username" value={email} readOnly hidden />
+        <PasswordInput
+          label="Current password"
+          autoComplete="current-password"
+          required
+          {...form.getInputProps('currentPassword')}
+        />
+        <PasswordInput
+          label="New password"
+          description={`At least ${PASSWORD_MIN_LENGTH} characters; a common password is refused. A few unrelated words are easy to remember and hard to guess.`}
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('newPassword')}
+        />
+        <PasswordInput
+          label="New password again"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('confirmation')}
+        />
+        <Group>
+          <Button type="submit" loading={busy}>
+            Change password
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Puts a refusal under the field it concerns, in words for the person; returns what belongs
+ * above the form instead, if anything.
+ */
+function problemOf(error: unknown, form: UseFormReturnType<PasswordValues>): string | null {
+  if (error instanceof ApiError && error.status === 429) {
+    return 'Too many attempts to change the password. Please wait up to 15 minutes and try again, or reset your password from the sign-in page.';
+  }
+  if (error instanceof ApiError && error.status === 401) {
+    return 'Your session has ended. Please sign in again.';
+  }
+  if (error instanceof ApiError && error.issues.length > 0) {
+    const elsewhere: string[] = [];
+    for (const issue of error.issues) {
+      const { message } = issue;
+      if (issue.path === 'currentPassword' || issue.path === 'newPassword') {
+        form.setFieldError(issue.path, message);
+      } else {
+        elsewhere.push(message);
+      }
+    }
+    return elsewhere.length > 0 ? elsewhere.join('; ') : null;
+  }
+  return describeError(error);
+}
