@@ -228,8 +228,14 @@ export async function createRateLimitStore(
 /** Loaded only when REDIS_URL is set: an instance without Redis carries no client. */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const { Redis } = await import('ioredis');
-  // Commands fail at once while disconnected instead of queueing behind an outage.
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  // Commands fail at once while disconnected instead of queueing behind an outage. RESP2: the
+  // counters' one script needs nothing RESP3 adds, and RESP2 is what every Redis and Redis proxy
+  // speaks (ioredis 6 would otherwise refuse servers without HELLO, such as Redis 5).
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    protocol: 2,
+  });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   // Requests served before the connection is up would go uncounted: wait for it, briefly.
   const ready = await Promise.race([

@@ -34,10 +34,19 @@ export async function initTelemetry(): Promise<void> {
   init({
     dsn,
     tunnel: TUNNEL_PATH,
-    // No IP address, cookies or request headers attached by the SDK itself.
-    sendDefaultPii: false,
+    // Nothing about the person or their request collected by the SDK itself: no IP address for
+    // the ingest to infer, no user fields, cookies, headers (a Referer can carry a search), query
+    // strings or bodies. The SDK's defaults collect all of these.
+    dataCollection: {
+      userInfo: false,
+      cookies: false,
+      httpHeaders: false,
+      httpBodies: [],
+      urlQueryParams: false,
+    },
+    // Errors only: no tracing is set up, so the page sends no spans (/monitoring would drop them
+    // unread), and no transaction hook, which SDK 11 ignores with a console warning.
     beforeSend: (event) => scrubEvent(event),
-    beforeSendTransaction: (event) => scrubEvent(event),
   });
 }
 

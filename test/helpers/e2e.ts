@@ -173,10 +173,9 @@ export async function seeNo(locator: Locator, what?: string): Promise<void> {
  * asterisk, and a looser match would also find buttons such as "Toggle password visibility".
  */
 export function field(page: Page | Locator, label: string): Locator {
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Only the control itself: a combobox's list of options carries the same label.
   return page
-    .getByLabel(new RegExp(`^${escaped}( \\*)?$`))
+    .getByLabel(new RegExp(`^${RegExp.escape(label)}( \\*)?$`))
     .and(page.locator('input, textarea, select, button'));
 }
 

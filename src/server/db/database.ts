@@ -80,7 +80,9 @@ export async function openDatabase(settings: Config['database']): Promise<Databa
  * Must run before the first module is compiled; PostgreSQL mode loads no WebAssembly at all.
  */
 function compileWebAssemblyOnce(): void {
-  v8.setFlagsFromString('--liftoff-only');
+  // Set at run time, a flag does not bring its implications along, and since Node 24 (V8 13)
+  // --liftoff-only alone no longer stops the tier-up: the two flags it implies are set as well.
+  v8.setFlagsFromString('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering');
 }
 
 /**
