@@ -86,14 +86,14 @@ const SCOPE_WORDS: Record<Scope, string> = {
 };
 
 const TARGET_WORDS = {
-  record: 'A record beyond that reach answers 404, as one that does not exist.',
-  parent: 'A parent record beyond that reach, or none, answers 403.',
+  record: 'A record outside that reach answers 404, as one that does not exist.',
+  parent: 'A parent record outside that reach, or one that does not exist, answers 403.',
   none: '',
 } as const;
 
 /**
- * The policy of an action in words, for the API reference: "Create a scheme under an employer
- * (scheme.create). Allowed: BrokerAdmin, BrokerUser (own tenant). …"
+ * The policy of an action in words, for the API reference: "Action scheme.create: Create a
+ * scheme under an employer. Allowed: BrokerAdmin, BrokerUser (own tenant); anyone else 403. …"
  */
 export function describeAction(action: Action): string {
   const rule = ruleOf(action);
@@ -106,7 +106,11 @@ export function describeAction(action: Action): string {
   const allowed = [...byScope]
     .map(([scope, roles]) => `${roles.join(', ')} (${SCOPE_WORDS[scope]})`)
     .join('; ');
-  return [`${rule.description} (${action}).`, `Allowed: ${allowed}.`, TARGET_WORDS[rule.target]]
+  return [
+    `Action ${action}: ${rule.description}.`,
+    `Allowed: ${allowed}; anyone else 403.`,
+    TARGET_WORDS[rule.target],
+  ]
     .filter((part) => part !== '')
     .join(' ');
 }

@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { permits, scopeFor } from '../../src/contracts/permits.js';
+import { ACTIONS, type Action, POLICY, ruleOf } from '../../src/contracts/policy.js';
+import { ROLES } from '../../src/contracts/roles.js';
+import { authorize, ForbiddenError } from '../../src/server/tenancy/authorize.js';
+import { platformActor, tenantActor } from '../helpers/actors.js';
+
+/** The authorisation policy (docs/decisions.md, "Authorisation policy"): deny by default, asked first. */
+
+const SERVER = path.resolve(import.meta.dirname, '../../src/server');
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter(
+      (entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'),
+    )
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+const subjects = {
+  SuperAdmin: { role: 'SuperAdmin', tenantId: null, employerId: null, memberId: null },
+  BrokerAdmin: { role: 'BrokerAdmin', tenantId: 't', employerId: null, memberId: null },
+  BrokerUser: { role: 'BrokerUser', tenantId: 't', employerId: null, memberId: null },
+  EmployerAdmin: { role: 'EmployerAdmin', tenantId: 't', employerId: 'e', memberId: null },
+  EmployerUser: { role: 'EmployerUser', tenantId: 't', employerId: 'e', memberId: null },
+  Member: { role: 'Member', tenantId: 't', employerId: 'e', memberId: 'm' },
+} as const;
+
+describe('the policy table', () => {
+  it('refuses every role an action it does not hold', () => {
+    for (const name of ['scheme.approve', 'constructor', 'toString', '__proto__', '']) {
+      expect(ruleOf(name)).toBeUndefined();
+      for (const role of ROLES) expect(scopeFor(subjects[role], name), name).toBeNull();
+    }
+    expect(() => authorize(tenantActor('t'), 'scheme.approve' as Action)).toThrow(ForbiddenError);
+    expect(() => authorize(platformActor(), 'scheme.approve' as Action)).toThrow(ForbiddenError);
+  });
+
+  it('refuses a role not listed for an action, and allows one that is', () => {
+    for (const action of ACTIONS) {
+      for (const role of ROLES) {
+        const listed = Object.hasOwn(POLICY[action].roles, role);
+        expect(permits(subjects[role], action), `${role} ${action}`).toBe(listed);
+      }
+    }
+  });
+
+  it('reaches nothing for an account without what its scope is anchored to', () => {
+    const withoutEmployer = { ...subjects.EmployerAdmin, employerId: null };
+    const withoutMember = { ...subjects.Member, memberId: null };
+    expect(scopeFor(withoutEmployer, 'scheme.read')).toBeNull();
+    expect(scopeFor(withoutMember, 'member.read')).toBeNull();
+  });
+
+  it('holds only actions some part of the server asks for', () => {
+    const server = sourceFiles(SERVER)
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    const unused = ACTIONS.filter((action) => !server.includes(`'${action}'`));
+    expect(unused).toEqual([]);
+  });
+});
+
+describe('every service method', () => {
+  /**
+   * A method or function whose first parameter is the actor (architecture: a service takes
+   * ActorContext first) must begin with `authorize(actor, …)`, alone or assigned.
+   */
+  it('asks the policy before anything else', () => {
+    const services = sourceFiles(SERVER).filter(
+      (file) => file.endsWith('.service.ts') && readFileSync(file, 'utf8').includes('ActorContext'),
+    );
+    expect(services.length).toBeGreaterThan(10);
+    const checked: string[] = [];
+    const missing: string[] = [];
+    for (const file of services) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+      const visit = (node: ts.Node) => {
+        if (
+          (ts.isMethodDeclaration(node) || ts.isFunctionDeclaration(node)) &&
+          node.body &&
+          node.parameters[0]?.type?.getText(source) === 'ActorContext'
+        ) {
+          const name = `${path.relative(SERVER, file)} ${node.name?.getText(source)}`;
+          checked.push(name);
+          const first = node.body.statements[0];
+          const call =
+            first && ts.isExpressionStatement(first)
+              ? first.expression
+              : first && ts.isVariableStatement(first)
+                ? first.declarationList.declarations[0]?.initializer
+                : undefined;
+          const asks =
+            call !== undefined &&
+            ts.isCallExpression(call) &&
+            call.expression.getText(source) === 'authorize' &&
+            call.arguments[0]?.getText(source) === node.parameters[0]?.name.getText(source);
+          if (!asks) missing.push(name);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(checked.length).toBeGreaterThan(40);
+    expect(missing).toEqual([]);
+  });
+});
