@@ -12,10 +12,11 @@ import { platformActor, tenantActor } from '../helpers/actors.js';
 
 const SERVER = path.resolve(import.meta.dirname, '../../src/server');
 
+/** The TypeScript sources under a directory, tests left out. */
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true, recursive: true })
     .filter(
-      (entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'),
+      (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts'),
     )
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
@@ -106,5 +107,15 @@ describe('every service method', () => {
     }
     expect(checked.length).toBeGreaterThan(40);
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the web UI', () => {
+  it('decides nothing on the signed-in person’s role itself: it asks the policy table', () => {
+    const web = path.resolve(SERVER, '../web');
+    const deciding = sourceFiles(web)
+      .filter((file) => /\buser\.role\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(web, file));
+    expect(deciding).toEqual([path.join('auth', 'can.ts')]);
   });
 });

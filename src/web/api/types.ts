@@ -1,11 +1,8 @@
+import type { Role } from '../../contracts/roles';
+
+export type { Role };
+
 /** The shapes the API answers with (its OpenAPI description at /openapi.json is the reference). */
-export type Role =
-  | 'SuperAdmin'
-  | 'BrokerAdmin'
-  | 'BrokerUser'
-  | 'EmployerAdmin'
-  | 'EmployerUser'
-  | 'Member';
 
 export interface SessionUser {
   id: string;

@@ -18,11 +18,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { api } from '../../api/client';
 import type { Contribution, ContributionKind, Member } from '../../api/types';
+import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
 import { Loading } from '../../components/Loading';
-import { canManageScheme } from '../../components/permissions';
 import { formatCents, formatDate, formatPeriod, parseEuro } from '../../format';
 
 /** The chart library is large: it loads with the chart, not with the first page. */
@@ -71,9 +71,10 @@ function signedCents(cents: number): string {
  * submit payroll add contributions and correct them with adjustments; amounts are never edited.
  */
 export function ContributionsPanel({ member }: { member: Member }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
+  // Worded for the member when it is their own record they read.
+  const ownRecord = session.account.memberId === member.id;
   const client = useQueryClient();
-  const manage = canManageScheme(user);
   const [adding, add] = useDisclosure(false);
   const [adjusting, setAdjusting] = useState<Contribution | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: memberContributionsKey(member.id) });
@@ -87,8 +88,8 @@ export function ContributionsPanel({ member }: { member: Member }) {
     },
     {
       key: 'kind',
-      header: user.role === 'Member' ? 'Paid by' : 'Kind',
-      render: (row) => (user.role === 'Member' ? KIND_LABELS_FOR_MEMBER : KIND_LABELS)[row.kind],
+      header: ownRecord ? 'Paid by' : 'Kind',
+      render: (row) => (ownRecord ? KIND_LABELS_FOR_MEMBER : KIND_LABELS)[row.kind],
       sortValue: (row) => row.kind,
     },
     {
@@ -127,7 +128,7 @@ export function ContributionsPanel({ member }: { member: Member }) {
       render: (row) => (row.importId ? 'Imported' : 'Entered'),
     },
   ];
-  if (manage) {
+  if (can(session, 'contribution.adjust', memberRow(member))) {
     columns.push({
       key: 'actions',
       header: 'Actions',
@@ -148,7 +149,9 @@ export function ContributionsPanel({ member }: { member: Member }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>Contributions</Title>
-        {manage && <Button onClick={add.open}>Add contribution</Button>}
+        {can(session, 'contribution.create', memberRow(member)) && (
+          <Button onClick={add.open}>Add contribution</Button>
+        )}
       </Group>
       <Paper withBorder p="md">
         <Suspense fallback={<Loading label="Loading the chart" />}>

@@ -1,11 +1,12 @@
 import { Stack } from '@mantine/core';
 import type { User } from '../../api/types';
+import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { useAllEmployers } from '../../components/allPages';
 import { CursorTable } from '../../components/CursorTable';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
+import { PAGES } from '../../layout/pages';
 
 /**
  * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate, and to resend
@@ -14,9 +15,9 @@ import { RoleGate } from '../../components/RoleGate';
  */
 export function UsersPage() {
   return (
-    <RoleGate roles={['BrokerAdmin']}>
+    <AccessGate access={PAGES.users}>
       <Users />
-    </RoleGate>
+    </AccessGate>
   );
 }
 

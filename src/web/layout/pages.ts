@@ -1,0 +1,21 @@
+import type { Access } from '../auth/can';
+
+/**
+ * What opening each signed-in page needs, in terms of the policy table. A page that is one side's
+ * view names the reach it is for: the dashboard is the firm's (tenant-wide) overview, the home
+ * page an employer's, the employers and users pages a firm's own lists; the platform reaches the
+ * same records from its brokers' pages.
+ */
+export const PAGES = {
+  dashboard: { action: 'overview.read', scopes: ['tenant'] },
+  home: { action: 'overview.read', scopes: ['employer'] },
+  brokers: { action: 'broker.list' },
+  broker: { action: 'broker.users.list' },
+  employers: { action: 'employer.list', scopes: ['tenant'] },
+  employer: { action: 'employer.read' },
+  schemes: { action: 'scheme.list' },
+  scheme: { action: 'scheme.read' },
+  member: { action: 'member.read' },
+  users: { action: 'user.list', scopes: ['tenant'] },
+  audit: { action: 'audit.read' },
+} as const satisfies Record<string, Access>;
