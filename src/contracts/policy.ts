@@ -37,7 +37,8 @@ export interface ScopesOf {
  * - `record`: the record the request names. One beyond the actor's reach answers 404, exactly as
  *   one that does not exist, so nobody learns that it does (decisions.md §3).
  * - `parent`: the record a new one is put under (the employer of a new scheme). One beyond reach,
- *   or none at all, answers 403: the write names a parent the actor cannot reach (§5.4).
+ *   or none at all, answers 403: the write names a parent the actor cannot reach (service-spec
+ *   §5.4.2).
  * - `none`: the request names no record. The action works within the actor's reach: a list
  *   holds only records within it, a new record is put in the actor's own tenant.
  */
@@ -288,7 +289,8 @@ export const POLICY = {
     target: 'record',
   },
 
-  // Contributions: recorded by the firm's staff and the employer's administrator, who submits payroll.
+  // Contributions: recorded by the firm's staff and by the employer's administrator, who submits
+  // payroll.
   'contribution.list': {
     description: "Read a member's contributions",
     roles: {

@@ -8,7 +8,10 @@ import { ROLES } from '../../src/contracts/roles.js';
 import { authorize, ForbiddenError } from '../../src/server/tenancy/authorize.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 
-/** The authorisation policy (docs/decisions.md, "Authorisation policy"): deny by default, asked first. */
+/**
+ * The authorisation policy (docs/decisions.md, "Authorisation policy"): deny by default, and asked
+ * first by every service method.
+ */
 
 const SERVER = path.resolve(import.meta.dirname, '../../src/server');
 
