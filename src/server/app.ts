@@ -49,6 +49,7 @@ import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { resources } from './modules/resources.js';
+import routeActions from './tenancy/route-actions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -158,6 +159,9 @@ export async function buildApp({
     },
     transform: jsonSchemaTransform,
   });
+
+  // Before any route: it refuses a protected route that names no action of the policy table.
+  await app.register(routeActions);
 
   await app.register(healthRoutes, { database });
   await app.register(authRoutes, {

@@ -5,6 +5,8 @@ export interface RegisteredRoute {
   method: string;
   /** The pattern as registered, prefix included: `/api/schemes/:id`. */
   url: string;
+  /** The action of the policy table the route names, if any. */
+  action: string | undefined;
 }
 
 export interface RouteWatch {
@@ -29,7 +31,8 @@ export function watchRoutes(): RouteWatch {
     const { fastify } = message as { fastify: FastifyInstance };
     fastify.addHook('onRoute', (route: RouteOptions) => {
       const url = route.url;
-      for (const method of [route.method].flat()) routes.push({ method, url });
+      const action = route.config?.action;
+      for (const method of [route.method].flat()) routes.push({ method, url, action });
       const handler = route.handler;
       const label = `${[route.method].flat().join(',')} ${url}`;
       route.handler = function recorded(this: FastifyInstance, ...args) {

@@ -12,8 +12,9 @@ beforeAll(async () => {
     // Each raw request names a client of its own, so per-IP limits stay out of the way.
     env: { TRUST_PROXY: '127.0.0.1' },
     extend(app) {
-      // A protected handler that would reveal whether the gate let a request through.
-      app.get('/api/probe/:id', async () => {
+      // A protected handler that would reveal whether the gate let a request through. Like every
+      // route behind the gate it names an action of the policy table, or the app would not start.
+      app.get('/api/probe/:id', { config: { action: 'scheme.read' } }, async () => {
         handlerRuns += 1;
         return { secret: 'tenant data' };
       });

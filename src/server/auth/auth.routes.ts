@@ -188,10 +188,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     '/api/auth/change-password',
     {
       onRequest: requireSession,
+      config: { action: 'account.password.change' },
       schema: {
         tags: ['auth'],
         summary:
-          'Change your own password, giving the current one: your other sessions end, and this one continues with a new session cookie. Any signed-in role.',
+          'Change your own password, giving the current one: your other sessions end, and this one continues with a new session cookie.',
         body: changePasswordBody,
         response: {
           200: z.object({ message: z.string() }),

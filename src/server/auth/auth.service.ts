@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import { users } from '../db/schema.js';
 import { withActor } from '../db/with-actor.js';
 import type { ActorContext } from '../tenancy/actor.js';
+import { authorize } from '../tenancy/authorize.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { verifyPassword } from './passwords.js';
 import type { SessionClaims, SessionTokens, VerifiedSession } from './session-token.js';
@@ -131,6 +132,7 @@ export function createAuthService({
      * is needed.
      */
     async endSessions(actor: ActorContext): Promise<void> {
+      authorize(actor, 'session.end');
       await withActor(database, actor, (tx) =>
         tx
           .update(users)

@@ -7,6 +7,7 @@ import { passwordChangedWhileSignedInMessage } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
 import { hitOrFallback, type RateLimitStore } from '../http/rate-limit-store.js';
 import type { ActorContext } from '../tenancy/actor.js';
+import { authorize } from '../tenancy/authorize.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS, withdrawTokens } from './password-reset.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { findUserById } from './user-lookup.js';
@@ -65,6 +66,7 @@ export function createPasswordChangeService({
       actor: ActorContext,
       { currentPassword, newPassword }: { currentPassword: string; newPassword: string },
     ): Promise<PasswordChangeOutcome> {
+      authorize(actor, 'account.password.change');
       const problem = await passwordProblem(newPassword);
       if (problem) return { ok: false, reason: 'weak_password', problem };
       // Compared as typed: when the current password is right, this is the stored one.

@@ -205,6 +205,11 @@ function classifyPattern(pattern: string): RoutedPath {
   return known;
 }
 
+/** Whether a route's pattern lies behind the session gate, as its requests are classified. */
+export function patternRequiresSession(pattern: string): boolean {
+  return classifyPattern(pattern).requiresSession;
+}
+
 function classify(request: FastifyRequest): RoutedPath {
   const url = request.url;
   if (url.charCodeAt(0) === SLASH) {

@@ -1,6 +1,9 @@
+import { type RowScope, reaches, type Subject, scopeFor } from '../../contracts/permits.js';
+import { type Action, POLICY, type RecordAction, type Scope } from '../../contracts/policy.js';
 import { HttpError } from '../http/http-error.js';
 import { type ActorContext, isPlatformActor, type TenantActor } from './actor.js';
-import { isEmployerRole, type Role, roleRank } from './roles.js';
+
+export type { RowScope } from '../../contracts/permits.js';
 
 /** 403 `{"error":"Forbidden"}`; logged as a security event by the error handler. */
 export class ForbiddenError extends HttpError {
@@ -19,65 +22,81 @@ export class NotFoundError extends HttpError {
   }
 }
 
-/** service-spec §5.4.1: passes when the actor's role ranks at least as high as `minimum`. */
-export function requireRole(actor: ActorContext, minimum: Role): void {
-  if (roleRank(actor.role) > roleRank(minimum)) throw new ForbiddenError();
+function subjectOf(actor: ActorContext): Subject {
+  return {
+    role: actor.role,
+    tenantId: actor.tenantId,
+    employerId: actor.employerId,
+    memberId: isPlatformActor(actor) ? null : actor.memberId,
+  };
 }
 
-/** Only SuperAdmin: platform operations. */
-export function requirePlatform(actor: ActorContext): void {
-  if (!isPlatformActor(actor)) throw new ForbiddenError();
+type RolesOf<A extends Action> = keyof (typeof POLICY)[A]['roles'];
+
+/**
+ * The actor an action admits. SuperAdmin has no tenant to write into (decisions.md §3), so an
+ * action the table does not give SuperAdmin is carried out by one of a tenant's own people.
+ */
+export type ActorFor<A extends Action> =
+  'SuperAdmin' extends RolesOf<A> ? ActorContext : TenantActor;
+
+/** The actor's scope for the action; 403 when the policy table does not allow it them. */
+export function scopeOf(actor: ActorContext, action: Action): Scope {
+  const scope = scopeFor(subjectOf(actor), action);
+  if (scope === null) throw new ForbiddenError();
+  return scope;
 }
 
 /**
- * The scope a tenant-scoped actor may touch, checked against the tenant (and employer) stored on
- * a row, never one a client supplied. SuperAdmin passes (service-spec §5.4.2); everyone else must
- * share the row's tenant and, in an employer role, its employer.
+ * The first statement of every service method (docs/decisions.md, "Authorisation policy"): the
+ * actor's role must be allowed the action by the policy table, or the answer is 403. Returns the
+ * actor, typed as a tenant's own when the action is not one SuperAdmin may carry out.
  */
-export interface RowScope {
-  brokerId: string;
-  /** The employer the row belongs to; null for rows above any employer (the broker, its users). */
+export function authorize<A extends Action>(actor: ActorContext, action: A): ActorFor<A> {
+  scopeOf(actor, action);
+  return actor as ActorFor<A>;
+}
+
+/**
+ * The action's scope checked against a record the service loaded by the id the request named,
+ * never against anything the client said about where it sits. A record beyond reach, or none,
+ * answers as the table says of the action's target: 404 for the record itself, so nobody learns
+ * it exists, 403 for a parent a new record would go under (decisions.md §3).
+ */
+export function authorizeRow<T extends RowScope>(
+  actor: ActorContext,
+  action: RecordAction,
+  row: T | undefined,
+): T {
+  const subject = subjectOf(actor);
+  const scope = scopeOf(actor, action);
+  if (row && reaches(subject, scope, row)) return row;
+  throw POLICY[action].target === 'parent' ? new ForbiddenError() : new NotFoundError();
+}
+
+/** Whether the actor may carry out the action, for what a view leaves out (staff notes). */
+export function isAllowed(actor: ActorContext, action: Action): boolean {
+  return scopeFor(subjectOf(actor), action) !== null;
+}
+
+/**
+ * What a list for the action is kept to: the actor's tenant, employer and member record as far
+ * as their scope for it narrows, null where it does not (SuperAdmin's platform scope narrows
+ * nothing). Row-level security keeps every query to the tenant besides (decisions.md, issue 4).
+ */
+export interface ListBounds {
+  tenantId: string | null;
   employerId: string | null;
-  /**
-   * The member the row belongs to (the member record itself, its contributions and fund choices).
-   * A Member reaches only rows of their own member record; rows without one are beyond them.
-   */
-  memberId?: string | null;
+  memberId: string | null;
 }
 
-/** True when the actor may see the row at all. */
-export function canReach(actor: ActorContext, row: RowScope): boolean {
-  if (isPlatformActor(actor)) return true;
-  if (actor.tenantId !== row.brokerId) return false;
-  if (!isEmployerRole(actor.role)) return true;
-  if (row.employerId === null || row.employerId !== actor.employerId) return false;
-  if (actor.role !== 'Member') return true;
-  return row.memberId !== undefined && row.memberId !== null && row.memberId === actor.memberId;
-}
-
-/**
- * service-spec §5.4.2 for reading or changing a row the request named by id: a row outside the
- * actor's reach answers exactly as a row that does not exist.
- */
-export function requireReach<T extends RowScope>(actor: ActorContext, row: T | undefined): T {
-  if (!row || !canReach(actor, row)) throw new NotFoundError();
-  return row;
-}
-
-/**
- * service-spec §5.4.2 for a write that names a parent (the employer of a new scheme): a parent
- * outside the actor's reach, or none at all, is a tenant mismatch, 403.
- */
-export function requireParent<T extends RowScope>(actor: ActorContext, row: T | undefined): T {
-  if (!row || !canReach(actor, row)) throw new ForbiddenError();
-  return row;
-}
-
-/**
- * Tenant data is written by the tenant's own people. SuperAdmin runs the platform (brokers and
- * their first accounts) and has no tenant to write into, so such writes are refused.
- */
-export function requireTenantActor(actor: ActorContext): TenantActor {
-  if (isPlatformActor(actor)) throw new ForbiddenError();
-  return actor;
+export function boundsOf(actor: ActorContext, action: Action): ListBounds {
+  const subject = subjectOf(actor);
+  const scope = scopeOf(actor, action);
+  const narrows = (to: Scope[]) => to.includes(scope);
+  return {
+    tenantId: narrows(['tenant', 'employer', 'member']) ? subject.tenantId : null,
+    employerId: narrows(['employer', 'member']) ? subject.employerId : null,
+    memberId: narrows(['member']) ? subject.memberId : null,
+  };
 }

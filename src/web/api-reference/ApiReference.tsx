@@ -4,6 +4,8 @@ import { type JsonSchema, schemaText } from './schema-text';
 
 interface Operation {
   summary?: string;
+  /** Who may call it, written by the server from the policy table. */
+  description?: string;
   tags?: string[];
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema }>;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
@@ -31,6 +33,11 @@ function OperationDetails({ operation }: { operation: Operation }) {
   return (
     <Stack gap="xs">
       {operation.summary && <Text>{operation.summary}</Text>}
+      {operation.description && (
+        <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+          {operation.description}
+        </Text>
+      )}
       {parameters.length > 0 && (
         <Text size="sm">
           Parameters:{' '}

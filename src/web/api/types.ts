@@ -24,18 +24,13 @@ import type {
 } from '../../contracts/organisation';
 import type { OverviewView } from '../../contracts/overview';
 import type { MemberSummary } from '../../contracts/portal';
+import type { Role } from '../../contracts/roles';
 
 /**
  * The shapes the API answers with, as the UI names them: each the type of the API's own response
  * schema (src/contracts), never a copy that could drift from it.
  */
-export type Role =
-  | 'SuperAdmin'
-  | 'BrokerAdmin'
-  | 'BrokerUser'
-  | 'EmployerAdmin'
-  | 'EmployerUser'
-  | 'Member';
+export type { Role };
 
 export interface SessionUser {
   id: string;

@@ -1,50 +1,57 @@
-import type { Role } from '../api/types';
+import { type Access, allows } from '../auth/can';
 import type { Session } from '../auth/session';
+import { PAGES } from './pages';
 
 export interface NavItem {
   label: string;
   to: string;
 }
 
-/** What each role works on (issue 6): the navigation shows exactly that. */
-export function navigationFor({ user, account }: Session): NavItem[] {
-  const byRole: Record<Role, NavItem[]> = {
-    SuperAdmin: [
-      { label: 'Brokers', to: '/brokers' },
-      { label: 'Audit log', to: '/audit' },
-    ],
-    BrokerAdmin: [
-      { label: 'Dashboard', to: '/dashboard' },
-      { label: 'Employers', to: '/employers' },
-      { label: 'Schemes', to: '/schemes' },
-      { label: 'Users', to: '/users' },
-      { label: 'Audit log', to: '/audit' },
-    ],
-    BrokerUser: [
-      { label: 'Dashboard', to: '/dashboard' },
-      { label: 'Employers', to: '/employers' },
-      { label: 'Schemes', to: '/schemes' },
-    ],
-    EmployerAdmin: [
-      { label: 'Home', to: '/home' },
-      { label: 'My employer', to: `/employers/${user.employerId}` },
-      { label: 'Schemes', to: '/schemes' },
-    ],
-    EmployerUser: [
-      { label: 'Home', to: '/home' },
-      { label: 'My employer', to: `/employers/${user.employerId}` },
-      { label: 'Schemes', to: '/schemes' },
-    ],
-    Member: account.memberId ? [{ label: 'My pension', to: `/members/${account.memberId}` }] : [],
-  };
-  // The API reference is for staff who script against the service, not for a member
-  // (issue 21, item 3); everyone has their own account to look after.
-  const reference: NavItem[] =
-    user.role === 'Member' ? [] : [{ label: 'API reference', to: '/api-reference' }];
-  return [...byRole[user.role], ...reference, { label: 'My account', to: '/account' }];
+interface NavEntry extends Access {
+  label: string;
+  to: (session: Session) => string;
 }
 
-/** Where a role lands after signing in: its first page (a Member with no record, their account). */
+/**
+ * What each person works on (issue 6), in this order: every page the policy table lets them open
+ * (layout/pages.ts), seen from their own side. An employer's staff and a member get their own
+ * record's page; the schemes list is for those who work inside a firm, as the platform reaches
+ * schemes through its brokers.
+ */
+const ENTRIES: readonly NavEntry[] = [
+  { label: 'Dashboard', to: () => '/dashboard', ...PAGES.dashboard },
+  { label: 'Home', to: () => '/home', ...PAGES.home },
+  { label: 'Brokers', to: () => '/brokers', ...PAGES.brokers },
+  { label: 'Employers', to: () => '/employers', ...PAGES.employers },
+  {
+    label: 'My employer',
+    to: ({ user }) => `/employers/${user.employerId}`,
+    ...PAGES.employer,
+    scopes: ['employer'],
+  },
+  {
+    label: 'My pension',
+    to: ({ account }) => `/members/${account.memberId}`,
+    ...PAGES.member,
+    scopes: ['member'],
+  },
+  { label: 'Schemes', to: () => '/schemes', ...PAGES.schemes, scopes: ['tenant', 'employer'] },
+  { label: 'Users', to: () => '/users', ...PAGES.users },
+  { label: 'Audit log', to: () => '/audit', ...PAGES.audit },
+  { label: 'API reference', to: () => '/api-reference', ...PAGES.apiReference },
+  { label: 'My account', to: () => '/account', ...PAGES.account },
+];
+
+export function navigationFor(session: Session): NavItem[] {
+  return [
+    ...ENTRIES.filter((entry) => allows(session, entry)).map((entry) => ({
+      label: entry.label,
+      to: entry.to(session),
+    })),
+  ];
+}
+
+/** Where a person lands after signing in: their first page (a Member with no record, their account). */
 export function homeOf(session: Session): string {
   return navigationFor(session)[0]?.to ?? '/account';
 }

@@ -14,9 +14,10 @@ export const auditRoutes: FastifyPluginAsyncZod<{ auditRead: AuditReadService }>
   app.get(
     '/api/audit',
     {
+      config: { action: 'audit.read' },
       schema: {
         summary:
-          'Read the audit log, newest first: every tenant for SuperAdmin, the own tenant for BrokerAdmin. Each record carries its action in words and the names of who acted and what was affected, resolved when read.',
+          'Read the audit log within reach, newest first. Each record carries its action in words and the names of who acted and what was affected, resolved when read.',
         tags: ['audit'],
         querystring: auditQuery,
         response: { 200: pageOf(auditRecordView), 400: errorBody, 403: errorBody },
@@ -28,6 +29,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ auditRead: AuditReadService }>
   app.get(
     '/api/audit/export.csv',
     {
+      config: { action: 'audit.export' },
       schema: {
         summary: `Export the audit log as CSV with the same filters, newest first, at most ${MAX_EXPORT_ROWS} records (more is refused with 400: narrow the filters). Cells a spreadsheet would read as a formula are prefixed with a quote. Audited as audit.exported.`,
         tags: ['audit'],

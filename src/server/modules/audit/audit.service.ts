@@ -9,7 +9,7 @@ import { BYTE_ORDER_MARK, csvLine } from '../../http/csv.js';
 import { ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
-import { requireRole } from '../../tenancy/authorize.js';
+import { authorize, boundsOf, type ListBounds } from '../../tenancy/authorize.js';
 import type { AuditFilters, AuditQuery, AuditRecordView } from './audit.schemas.js';
 import { irishLocalTime } from './audit-csv.js';
 import { type AuditNames, resolveAuditNames } from './audit-names.js';
@@ -48,9 +48,9 @@ const viewOf = (row: AuditRow, names: AuditNames): AuditRecordView => {
 };
 
 /** The conditions of decisions.md §4's filters, inside the reader's reach. */
-function conditionsOf(actor: ActorContext, filters: AuditFilters): Array<SQL | undefined> {
+function conditionsOf(bounds: ListBounds, filters: AuditFilters): Array<SQL | undefined> {
   return [
-    actor.tenantId === null ? undefined : eq(auditLog.tenantId, actor.tenantId),
+    bounds.tenantId === null ? undefined : eq(auditLog.tenantId, bounds.tenantId),
     filters.entityType === undefined ? undefined : eq(auditLog.entityType, filters.entityType),
     filters.entityId === undefined ? undefined : eq(auditLog.entityId, filters.entityId),
     filters.actorId === undefined ? undefined : eq(auditLog.actorId, filters.actorId),
@@ -88,7 +88,7 @@ export const EXPORT_COLUMNS = [
   'Audit record id',
 ] as const;
 
-/** decisions.md §3: SuperAdmin reads every tenant's records and the platform's; a BrokerAdmin their own tenant's. */
+/** The audit log as its readers see it (decisions.md §3; who may: contracts/policy.ts). */
 export function createAuditReadService({
   database,
   audit,
@@ -100,7 +100,8 @@ export function createAuditReadService({
   return {
     /** Newest first, each record with its action in words and the names it refers to. */
     async list(actor: ActorContext, query: AuditQuery) {
-      requireRole(actor, 'BrokerAdmin');
+      authorize(actor, 'audit.read');
+      const bounds = boundsOf(actor, 'audit.read');
       const { after, orderBy, take } = keyset(
         query,
         { at: auditLog.timestamp, id: auditLog.id },
@@ -110,7 +111,7 @@ export function createAuditReadService({
         const found = await tx
           .select()
           .from(auditLog)
-          .where(and(...conditionsOf(actor, query), after))
+          .where(and(...conditionsOf(bounds, query), after))
           .orderBy(...orderBy)
           .limit(take);
         const resolved = await resolveAuditNames(tx, actor, found.slice(0, query.limit));
@@ -137,7 +138,8 @@ export function createAuditReadService({
       actor: ActorContext,
       filters: AuditFilters,
     ): Promise<{ csv: string; rows: number }> {
-      requireRole(actor, 'BrokerAdmin');
+      authorize(actor, 'audit.export');
+      const bounds = boundsOf(actor, 'audit.export');
       return withActor(database, actor, async (tx) => {
         const rows = await tx
           .select({
@@ -152,7 +154,7 @@ export function createAuditReadService({
             clientAddress: auditLog.clientAddress,
           })
           .from(auditLog)
-          .where(and(...conditionsOf(actor, filters)))
+          .where(and(...conditionsOf(bounds, filters)))
           .orderBy(desc(auditLog.timestamp), desc(auditLog.id))
           .limit(MAX_EXPORT_ROWS + 1);
         if (rows.length > MAX_EXPORT_ROWS) {

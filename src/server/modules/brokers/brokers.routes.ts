@@ -13,8 +13,9 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
   app.post(
     '/api/brokers',
     {
+      config: { action: 'broker.create' },
       schema: {
-        summary: 'Create a broker firm (a tenant). SuperAdmin.',
+        summary: 'Create a broker firm (a tenant).',
         tags,
         body: brokerInput,
         response: { 201: brokerView, 400: errorBody, 403: errorBody },
@@ -26,8 +27,9 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
   app.get(
     '/api/brokers',
     {
+      config: { action: 'broker.list' },
       schema: {
-        summary: 'List broker firms. SuperAdmin.',
+        summary: 'List broker firms.',
         tags,
         querystring: pageQuery,
         response: { 200: pageOf(brokerView), 403: errorBody },
@@ -38,8 +40,9 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
   app.get(
     '/api/brokers/:brokerId',
     {
+      config: { action: 'broker.read' },
       schema: {
-        summary: "Read a broker firm: SuperAdmin, or the firm's own BrokerAdmin and BrokerUser.",
+        summary: 'Read a broker firm.',
         tags,
         params: brokerParams,
         response: { 200: brokerView, 403: errorBody, 404: errorBody },
@@ -50,8 +53,9 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
   app.patch(
     '/api/brokers/:brokerId',
     {
+      config: { action: 'broker.update' },
       schema: {
-        summary: 'Rename a broker firm. SuperAdmin.',
+        summary: 'Rename a broker firm.',
         tags,
         params: brokerParams,
         body: brokerInput,

@@ -7,7 +7,7 @@ import { brokers } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
-import { requirePlatform, requireReach, requireRole } from '../../tenancy/authorize.js';
+import { authorize, authorizeRow } from '../../tenancy/authorize.js';
 import type { BrokerInput, BrokerView } from './brokers.schemas.js';
 
 type BrokerRow = typeof brokers.$inferSelect;
@@ -25,12 +25,12 @@ export interface BrokersServiceDeps {
   now: () => Date;
 }
 
-/** Broker firms, the tenants: created and renamed by SuperAdmin (decisions.md §3). */
+/** Broker firms, the tenants (decisions.md §3; who may do what: contracts/policy.ts). */
 export function createBrokersService({ database, audit, now }: BrokersServiceDeps) {
   const reads = createPlatformReadLog(audit);
   return {
     async create(actor: ActorContext, input: BrokerInput): Promise<BrokerView> {
-      requirePlatform(actor);
+      authorize(actor, 'broker.create');
       return withActor(database, actor, async (tx) => {
         const at = now();
         const [row] = await tx
@@ -51,7 +51,7 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
     },
 
     async list(actor: ActorContext, page: PageQuery) {
-      requirePlatform(actor);
+      authorize(actor, 'broker.list');
       const { after, orderBy, take } = keyset(page, { at: brokers.createdAt, id: brokers.id });
       const rows = await withActor(database, actor, async (tx) => {
         const found = await tx
@@ -71,13 +71,13 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
       return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
     },
 
-    /** SuperAdmin reads any broker; the firm's own broker-level users read their own. */
     async get(actor: ActorContext, brokerId: string): Promise<BrokerView> {
-      requireRole(actor, 'BrokerUser');
+      authorize(actor, 'broker.read');
       const row = await withActor(database, actor, async (tx) => {
         const [found] = await tx.select().from(brokers).where(eq(brokers.id, brokerId));
-        const reached = requireReach(
+        const reached = authorizeRow(
           actor,
+          'broker.read',
           found && { ...found, brokerId: found.id, employerId: null },
         );
         await reads.viewed(tx, actor, {
@@ -91,11 +91,12 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
     },
 
     async update(actor: ActorContext, brokerId: string, input: BrokerInput): Promise<BrokerView> {
-      requirePlatform(actor);
+      authorize(actor, 'broker.update');
       return withActor(database, actor, async (tx) => {
         const [before] = await tx.select().from(brokers).where(eq(brokers.id, brokerId));
-        const existing = requireReach(
+        const existing = authorizeRow(
           actor,
+          'broker.update',
           before && { ...before, brokerId: before.id, employerId: null },
         );
         const [row] = await tx

@@ -18,9 +18,9 @@ export const contributionsRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/members/:id/contributions',
     {
+      config: { action: 'contribution.list', alsoChecks: ['contribution.notes.read'] },
       schema: {
-        summary:
-          "A member's contributions, newest first, optionally between two pay periods: EmployerUser and up within reach, or the member themself.",
+        summary: "A member's contributions, newest first, optionally between two pay periods.",
         tags,
         params: idParams,
         querystring: contributionListQuery,
@@ -33,9 +33,9 @@ export const contributionsRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/members/:id/contributions',
     {
+      config: { action: 'contribution.create' },
       schema: {
-        summary:
-          'Record one contribution (member, pay period, kind): BrokerUser and up, or the EmployerAdmin of the member’s employer.',
+        summary: 'Record one contribution (member, pay period, kind).',
         tags,
         params: idParams,
         body: contributionInput,
@@ -56,6 +56,7 @@ export const contributionsRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/contributions/:id/adjustments',
     {
+      config: { action: 'contribution.adjust' },
       schema: {
         summary:
           'Correct a contribution with a signed adjustment and its reason; the amount never goes below zero. Audited.',

@@ -12,8 +12,8 @@ import {
 import { withActor } from '../../db/with-actor.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { requireReach, requireRole, requireTenantActor } from '../../tenancy/authorize.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
 import { findMember } from '../members/members.data.js';
 import {
   adjustmentsOf,
@@ -31,28 +31,29 @@ import type {
 
 /**
  * A contribution as the actor may read it. Why a correction was made, and by whom, are the
- * staff's notes: a Member sees that an amount was corrected and by how much, never the note
- * (issue 21, item 3).
+ * staff's notes (contribution.notes.read): a member sees that an amount was corrected and by how
+ * much, never the note (issue 21, item 3).
  */
-const viewOf = (row: ContributionWithAdjustments, actor: ActorContext): ContributionView => ({
-  id: row.id,
-  memberId: row.memberId,
-  schemeId: row.schemeId,
-  period: row.period,
-  kind: row.kind as (typeof CONTRIBUTION_KINDS)[number],
-  amountCents: row.amountCents,
-  originalAmountCents: row.originalAmountCents,
-  importId: row.importId,
-  createdAt: row.createdAt.toISOString(),
-  adjustments: row.adjustments.map((adjustment) => ({
-    id: adjustment.id,
-    deltaCents: adjustment.deltaCents,
-    ...(actor.role === 'Member'
-      ? {}
-      : { reason: adjustment.reason, createdBy: adjustment.createdBy }),
-    createdAt: adjustment.createdAt.toISOString(),
-  })),
-});
+const viewOf = (row: ContributionWithAdjustments, actor: ActorContext): ContributionView => {
+  const withStaffNotes = isAllowed(actor, 'contribution.notes.read');
+  return {
+    id: row.id,
+    memberId: row.memberId,
+    schemeId: row.schemeId,
+    period: row.period,
+    kind: row.kind as (typeof CONTRIBUTION_KINDS)[number],
+    amountCents: row.amountCents,
+    originalAmountCents: row.originalAmountCents,
+    importId: row.importId,
+    createdAt: row.createdAt.toISOString(),
+    adjustments: row.adjustments.map((adjustment) => ({
+      id: adjustment.id,
+      deltaCents: adjustment.deltaCents,
+      ...(withStaffNotes ? { reason: adjustment.reason, createdBy: adjustment.createdBy } : {}),
+      createdAt: adjustment.createdAt.toISOString(),
+    })),
+  };
+};
 
 const ALREADY_RECORDED =
   'A contribution of this kind is already recorded for this member and period; correct it with an adjustment';
@@ -67,28 +68,22 @@ export interface ContributionsServiceDeps {
 }
 
 /**
- * Contributions per member, pay period and kind (domain.md). Recorded and corrected by BrokerUsers
- * and up and by the member's EmployerAdmin (who submits them), read from EmployerUser up and by
- * the Member themself. A recorded amount never changes: a correction is a new, audited adjustment.
+ * Contributions per member, pay period and kind (domain.md; who may do what: contracts/policy.ts).
+ * A recorded amount never changes: a correction is a new, audited adjustment.
  */
 export function createContributionsService({ database, audit, now }: ContributionsServiceDeps) {
   const reads = createPlatformReadLog(audit);
 
-  function requireWriter(actor: ActorContext): TenantActor {
-    requireRole(actor, 'EmployerAdmin');
-    return requireTenantActor(actor);
-  }
-
   return {
     async listOfMember(actor: ActorContext, memberId: string, query: ContributionListQuery) {
-      requireRole(actor, 'Member');
+      authorize(actor, 'contribution.list');
       const { after, orderBy, take } = keyset(
         query,
         { at: contributions.createdAt, id: contributions.id },
         'desc',
       );
       const rows = await withActor(database, actor, async (tx) => {
-        const member = requireReach(actor, await findMember(tx, memberId));
+        const member = authorizeRow(actor, 'contribution.list', await findMember(tx, memberId));
         const found = await tx
           .select()
           .from(contributions)
@@ -123,10 +118,14 @@ export function createContributionsService({ database, audit, now }: Contributio
       memberId: string,
       input: ContributionInput,
     ): Promise<ContributionView> {
-      const writer = requireWriter(actor);
+      const writer = authorize(actor, 'contribution.create');
       try {
         return await withActor(database, writer, async (tx) => {
-          const member = requireReach(writer, await findMember(tx, memberId));
+          const member = authorizeRow(
+            writer,
+            'contribution.create',
+            await findMember(tx, memberId),
+          );
           const [row] = await tx
             .insert(contributions)
             .values({
@@ -171,9 +170,13 @@ export function createContributionsService({ database, audit, now }: Contributio
       contributionId: string,
       input: AdjustmentInput,
     ): Promise<ContributionView> {
-      const writer = requireWriter(actor);
+      const writer = authorize(actor, 'contribution.adjust');
       return withActor(database, writer, async (tx) => {
-        const contribution = requireReach(writer, await findContribution(tx, contributionId));
+        const contribution = authorizeRow(
+          writer,
+          'contribution.adjust',
+          await findContribution(tx, contributionId),
+        );
         // Two corrections at once must not both pass the "never below zero" check.
         await tx.execute(
           sql`select pg_advisory_xact_lock(${ADJUSTMENT_LOCK_NAMESPACE}, hashtext(${contribution.id}))`,

@@ -20,9 +20,10 @@ export const payrollRoutes: FastifyPluginAsyncZod<{ payroll: PayrollService }> =
   app.get(
     '/api/schemes/:id/payroll/:period',
     {
+      config: { action: 'payroll.read' },
       schema: {
         summary:
-          "One pay period of a whole scheme: every member's employee, employer and AVC contributions, with totals. EmployerUser and up.",
+          "One pay period of a whole scheme: every member's employee, employer and AVC contributions, with totals.",
         tags,
         params: payrollParams,
         response: { 200: payrollView, 403: errorBody, 404: errorBody },
@@ -33,9 +34,10 @@ export const payrollRoutes: FastifyPluginAsyncZod<{ payroll: PayrollService }> =
   app.put(
     '/api/schemes/:id/payroll/:period',
     {
+      config: { action: 'payroll.save' },
       schema: {
         summary:
-          'Save one pay period of a whole scheme in one go: amounts not yet recorded are recorded, amounts recorded differently are corrected (with the reason given), all or nothing. EmployerAdmin and up.',
+          'Save one pay period of a whole scheme in one go: amounts not yet recorded are recorded, amounts recorded differently are corrected (with the reason given), all or nothing.',
         tags,
         params: payrollParams,
         body: payrollInput,
@@ -54,9 +56,10 @@ export const payrollRoutes: FastifyPluginAsyncZod<{ payroll: PayrollService }> =
   app.get(
     '/api/schemes/:id/contribution-periods',
     {
+      config: { action: 'payroll.periods.list' },
       schema: {
         summary:
-          "A scheme's contributions per pay period, newest first, with totals by kind, corrections applied. EmployerUser and up.",
+          "A scheme's contributions per pay period, newest first, with totals by kind, corrections applied.",
         tags,
         params: idParams,
         querystring: periodTotalsQuery,

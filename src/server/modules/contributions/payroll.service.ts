@@ -24,7 +24,7 @@ import {
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import type { ActorContext } from '../../tenancy/actor.js';
-import { requireReach, requireRole, requireTenantActor } from '../../tenancy/authorize.js';
+import { authorize, authorizeRow } from '../../tenancy/authorize.js';
 import { findScheme } from '../schemes/schemes.data.js';
 import { adjustmentsOf, withAdjustments } from './contributions.data.js';
 import type { PayrollInput, PayrollView } from './payroll.schemas.js';
@@ -106,16 +106,15 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
 
   return {
     async read(actor: ActorContext, schemeId: string, period: string): Promise<PayrollView> {
-      requireRole(actor, 'EmployerUser');
+      authorize(actor, 'payroll.read');
       return withActor(database, actor, async (tx) => {
-        const scheme = requireReach(actor, await findScheme(tx, schemeId));
+        const scheme = authorizeRow(actor, 'payroll.read', await findScheme(tx, schemeId));
         return gridOf(tx, scheme.id, period);
       });
     },
 
     async save(actor: ActorContext, schemeId: string, period: string, input: PayrollInput) {
-      requireRole(actor, 'EmployerAdmin');
-      const writer = requireTenantActor(actor);
+      const writer = authorize(actor, 'payroll.save');
       const seen = new Set<string>();
       input.rows.forEach((row, index) => {
         if (seen.has(row.memberId)) {
@@ -131,7 +130,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
       });
       try {
         return await withActor(database, writer, async (tx) => {
-          const scheme = requireReach(writer, await findScheme(tx, schemeId));
+          const scheme = authorizeRow(writer, 'payroll.save', await findScheme(tx, schemeId));
           const before = await gridOf(tx, scheme.id, period);
           const current = new Map(before.rows.map((row) => [row.memberId, row]));
           const at = now();
@@ -253,9 +252,9 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
 
     /** The scheme's totals per pay period, newest first, a page at a time. */
     async periods(actor: ActorContext, schemeId: string, page: { limit: number; cursor?: string }) {
-      requireRole(actor, 'EmployerUser');
+      authorize(actor, 'payroll.periods.list');
       return withActor(database, actor, async (tx) => {
-        const scheme = requireReach(actor, await findScheme(tx, schemeId));
+        const scheme = authorizeRow(actor, 'payroll.periods.list', await findScheme(tx, schemeId));
         const recorded = await tx
           .select({
             period: contributions.period,

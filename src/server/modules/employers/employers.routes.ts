@@ -13,8 +13,9 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
   app.post(
     '/api/employers',
     {
+      config: { action: 'employer.create' },
       schema: {
-        summary: "Create an employer in the actor's tenant. BrokerAdmin.",
+        summary: "Create an employer in the actor's tenant.",
         tags,
         body: employerInput,
         response: { 201: employerView, 400: errorBody, 403: errorBody },
@@ -26,6 +27,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
   app.get(
     '/api/employers',
     {
+      config: { action: 'employer.list' },
       schema: {
         summary: 'List employers within reach (an employer role sees its own).',
         tags,
@@ -38,6 +40,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
   app.get(
     '/api/employers/:id',
     {
+      config: { action: 'employer.read' },
       schema: {
         summary: 'Read an employer within reach.',
         tags,
@@ -50,8 +53,9 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
   app.patch(
     '/api/employers/:id',
     {
+      config: { action: 'employer.update' },
       schema: {
-        summary: 'Rename an employer: BrokerAdmin, or its own EmployerAdmin.',
+        summary: 'Rename an employer.',
         tags,
         params: employerParams,
         body: employerInput,
@@ -63,8 +67,9 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
   app.delete(
     '/api/employers/:id',
     {
+      config: { action: 'employer.delete' },
       schema: {
-        summary: 'Soft-delete an employer that has no live schemes. BrokerAdmin.',
+        summary: 'Soft-delete an employer that has no live schemes.',
         tags,
         params: employerParams,
         response: { 204: noContent, 403: errorBody, 404: errorBody, 409: errorBody },

@@ -8,13 +8,7 @@ import { withActor } from '../../db/with-actor.js';
 import { HttpError } from '../../http/http-error.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
-import {
-  ForbiddenError,
-  requireReach,
-  requireRole,
-  requireTenantActor,
-} from '../../tenancy/authorize.js';
-import { isEmployerRole } from '../../tenancy/roles.js';
+import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
 import { type EmployerRow, findEmployer } from './employers.data.js';
 import type { EmployerInput, EmployerView } from './employers.schemas.js';
 
@@ -32,16 +26,13 @@ export interface EmployersServiceDeps {
   now: () => Date;
 }
 
-/** decisions.md §3: employers are created, changed and removed by the BrokerAdmin; an EmployerAdmin changes their own. */
+/** Employers of a broker firm (decisions.md §3; who may do what: contracts/policy.ts). */
 export function createEmployersService({ database, audit, now }: EmployersServiceDeps) {
-  /** Employers are read by everyone from EmployerUser up, within reach. */
-  const requireReader = (actor: ActorContext) => requireRole(actor, 'EmployerUser');
   const reads = createPlatformReadLog(audit);
 
   return {
     async create(actor: ActorContext, input: EmployerInput): Promise<EmployerView> {
-      requireRole(actor, 'BrokerAdmin');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'employer.create');
       return withActor(database, tenantActor, async (tx) => {
         const at = now();
         const [row] = await tx
@@ -69,12 +60,10 @@ export function createEmployersService({ database, audit, now }: EmployersServic
     },
 
     async list(actor: ActorContext, page: PageQuery) {
-      requireReader(actor);
+      authorize(actor, 'employer.list');
+      const { employerId } = boundsOf(actor, 'employer.list');
       const { after, orderBy, take } = keyset(page, { at: employers.createdAt, id: employers.id });
-      const ownEmployerOnly =
-        isEmployerRole(actor.role) && actor.employerId !== null
-          ? eq(employers.id, actor.employerId)
-          : undefined;
+      const ownEmployerOnly = employerId === null ? undefined : eq(employers.id, employerId);
       const rows = await withActor(database, actor, async (tx) => {
         const found = await tx
           .select()
@@ -94,9 +83,9 @@ export function createEmployersService({ database, audit, now }: EmployersServic
     },
 
     async get(actor: ActorContext, id: string): Promise<EmployerView> {
-      requireReader(actor);
+      authorize(actor, 'employer.read');
       const row = await withActor(database, actor, async (tx) => {
-        const reached = requireReach(actor, await findEmployer(tx, id));
+        const reached = authorizeRow(actor, 'employer.read', await findEmployer(tx, id));
         await reads.viewed(tx, actor, {
           entityType: 'employer',
           entityId: reached.id,
@@ -108,12 +97,9 @@ export function createEmployersService({ database, audit, now }: EmployersServic
     },
 
     async update(actor: ActorContext, id: string, input: EmployerInput): Promise<EmployerView> {
-      requireRole(actor, 'EmployerAdmin');
-      // A BrokerUser ranks above an EmployerAdmin but does not manage employers (decisions.md §3).
-      if (actor.role === 'BrokerUser') throw new ForbiddenError();
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'employer.update');
       return withActor(database, tenantActor, async (tx) => {
-        const existing = requireReach(tenantActor, await findEmployer(tx, id));
+        const existing = authorizeRow(tenantActor, 'employer.update', await findEmployer(tx, id));
         const [row] = await tx
           .update(employers)
           .set({ name: input.name, updatedAt: now() })
@@ -134,10 +120,9 @@ export function createEmployersService({ database, audit, now }: EmployersServic
 
     /** Soft delete: the record stays for the audit trail but disappears from every read. */
     async remove(actor: ActorContext, id: string): Promise<void> {
-      requireRole(actor, 'BrokerAdmin');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'employer.delete');
       await withActor(database, tenantActor, async (tx) => {
-        const existing = requireReach(tenantActor, await findEmployer(tx, id));
+        const existing = authorizeRow(tenantActor, 'employer.delete', await findEmployer(tx, id));
         const [liveScheme] = await tx
           .select({ id: schemes.id })
           .from(schemes)

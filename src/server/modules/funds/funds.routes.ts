@@ -21,9 +21,9 @@ export const fundsRoutes: FastifyPluginAsyncZod<{ funds: FundsService }> = async
   app.get(
     '/api/schemes/:id/funds',
     {
+      config: { action: 'fund.list' },
       schema: {
-        summary:
-          "A scheme's funds (open ones unless includeClosed=true): EmployerUser and up within reach, or a member of the scheme.",
+        summary: "A scheme's funds (open ones unless includeClosed=true).",
         tags,
         params: idParams,
         querystring: fundListQuery,
@@ -35,8 +35,9 @@ export const fundsRoutes: FastifyPluginAsyncZod<{ funds: FundsService }> = async
   app.post(
     '/api/schemes/:id/funds',
     {
+      config: { action: 'fund.create' },
       schema: {
-        summary: 'Offer a fund in a scheme: BrokerUser and up, or the scheme’s EmployerAdmin.',
+        summary: 'Offer a fund in a scheme.',
         tags,
         params: idParams,
         body: fundInput,
@@ -49,6 +50,7 @@ export const fundsRoutes: FastifyPluginAsyncZod<{ funds: FundsService }> = async
   app.patch(
     '/api/funds/:id',
     {
+      config: { action: 'fund.update' },
       schema: {
         summary: 'Rename a fund, set its ISIN, or close it to new choices.',
         tags,
@@ -62,9 +64,9 @@ export const fundsRoutes: FastifyPluginAsyncZod<{ funds: FundsService }> = async
   app.get(
     '/api/members/:id/fund-choices',
     {
+      config: { action: 'fund_choice.list' },
       schema: {
-        summary:
-          "A member's fund choices, newest first, the one in force today marked current: EmployerUser and up within reach, or the member themself.",
+        summary: "A member's fund choices, newest first, the one in force today marked current.",
         tags,
         params: idParams,
         querystring: fundListQuery,
@@ -76,9 +78,10 @@ export const fundsRoutes: FastifyPluginAsyncZod<{ funds: FundsService }> = async
   app.put(
     '/api/members/:id/fund-choices',
     {
+      config: { action: 'fund_choice.set' },
       schema: {
         summary:
-          "Change a member's fund choice (whole percentages summing to 100) from today or a later date: the member themself, the EmployerAdmin, BrokerUser and up.",
+          "Change a member's fund choice (whole percentages summing to 100) from today or a later date.",
         tags,
         params: idParams,
         body: fundChoiceInput,

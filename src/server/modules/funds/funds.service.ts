@@ -11,15 +11,8 @@ import { fundChoiceChangedMessage } from '../../email/messages.js';
 import type { Outbox } from '../../email/outbox.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import {
-  ForbiddenError,
-  NotFoundError,
-  requireParent,
-  requireReach,
-  requireRole,
-  requireTenantActor,
-} from '../../tenancy/authorize.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
 import { findMember } from '../members/members.data.js';
 import { findScheme } from '../schemes/schemes.data.js';
 import { type AllocationWithLines, type FundRow, findFund, withLines } from './funds.data.js';
@@ -70,9 +63,9 @@ export interface FundsServiceDeps {
 }
 
 /**
- * A scheme's funds and each member's choice among them (domain.md). Funds are set up by
- * BrokerUsers and up. A Member changes their own choice;
- * BrokerUsers and up and the EmployerAdmin change any within reach. Every choice is kept.
+ * A scheme's funds and each member's choice among them (domain.md). The funds a scheme offers are
+ * the trustees' investment decision (decisions.md §3); who may do what: contracts/policy.ts.
+ * Every choice is kept.
  */
 export function createFundsService({
   database,
@@ -85,21 +78,16 @@ export function createFundsService({
   const reads = createPlatformReadLog(audit);
 
   /**
-   * The funds a scheme offers are the trustees' investment decision (decisions.md §3): set up by
-   * BrokerUsers and up; employer roles read them, and a Member chooses among them.
+   * The scheme whose funds are listed. A scheme belongs to no one member, so for an actor whose
+   * scope is their own member record it is within reach when it is the scheme of that record:
+   * a member chooses among their own scheme's funds.
    */
-  function requireFundWriter(actor: ActorContext): TenantActor {
-    requireRole(actor, 'BrokerUser');
-    return requireTenantActor(actor);
-  }
-
-  /** A Member sees the funds of their own scheme; everyone else the schemes within reach. */
-  async function reachableScheme(tx: Transaction, actor: ActorContext, schemeId: string) {
+  async function schemeOfFunds(tx: Transaction, actor: ActorContext, schemeId: string) {
     const scheme = await findScheme(tx, schemeId);
-    if (actor.role !== 'Member') return requireReach(actor, scheme);
-    const own = actor.memberId === null ? undefined : await findMember(tx, actor.memberId);
-    if (!scheme || !own || own.schemeId !== scheme.id) throw new NotFoundError();
-    return scheme;
+    const { memberId } = boundsOf(actor, 'fund.list');
+    if (!scheme || memberId === null) return scheme;
+    const own = await findMember(tx, memberId);
+    return { ...scheme, memberId: own?.schemeId === scheme.id ? own.id : null };
   }
 
   /** The choice in force on `day`: the latest effective date not after it, the latest made. */
@@ -115,10 +103,10 @@ export function createFundsService({
 
   return {
     async listOfScheme(actor: ActorContext, schemeId: string, query: FundListQuery) {
-      requireRole(actor, 'Member');
+      authorize(actor, 'fund.list');
       const { after, orderBy, take } = keyset(query, { at: funds.createdAt, id: funds.id });
       const rows = await withActor(database, actor, async (tx) => {
-        const scheme = await reachableScheme(tx, actor, schemeId);
+        const scheme = authorizeRow(actor, 'fund.list', await schemeOfFunds(tx, actor, schemeId));
         const found = await tx
           .select()
           .from(funds)
@@ -144,10 +132,10 @@ export function createFundsService({
     },
 
     async create(actor: ActorContext, schemeId: string, input: FundInput): Promise<FundView> {
-      const writer = requireFundWriter(actor);
+      const writer = authorize(actor, 'fund.create');
       try {
         return await withActor(database, writer, async (tx) => {
-          const scheme = requireParent(writer, await findScheme(tx, schemeId));
+          const scheme = authorizeRow(writer, 'fund.create', await findScheme(tx, schemeId));
           const at = now();
           const [row] = await tx
             .insert(funds)
@@ -180,10 +168,10 @@ export function createFundsService({
     },
 
     async update(actor: ActorContext, fundId: string, change: FundChange): Promise<FundView> {
-      const writer = requireFundWriter(actor);
+      const writer = authorize(actor, 'fund.update');
       try {
         return await withActor(database, writer, async (tx) => {
-          const existing = requireReach(writer, await findFund(tx, fundId));
+          const existing = authorizeRow(writer, 'fund.update', await findFund(tx, fundId));
           const at = now();
           const { closed, ...fields } = change;
           const [row] = await tx
@@ -216,14 +204,14 @@ export function createFundsService({
 
     /** A member's fund choices, newest first, with the one in force today marked. */
     async choicesOfMember(actor: ActorContext, memberId: string, query: FundListQuery) {
-      requireRole(actor, 'Member');
+      authorize(actor, 'fund_choice.list');
       const { after, orderBy, take } = keyset(
         query,
         { at: fundAllocations.createdAt, id: fundAllocations.id },
         'desc',
       );
       const { rows, currentId } = await withActor(database, actor, async (tx) => {
-        const member = requireReach(actor, await findMember(tx, memberId));
+        const member = authorizeRow(actor, 'fund_choice.list', await findMember(tx, memberId));
         const found = await tx
           .select()
           .from(fundAllocations)
@@ -248,20 +236,15 @@ export function createFundsService({
       };
     },
 
-    /**
-     * A new fund choice, from today or a later date. The Member makes their own; BrokerUsers and
-     * up, and the member's EmployerAdmin, make them for members within reach. EmployerUsers only read.
-     */
+    /** A new fund choice, from today or a later date. */
     async choose(
       actor: ActorContext,
       memberId: string,
       input: FundChoiceInput,
     ): Promise<FundChoiceView> {
-      // The one write below EmployerAdmin's rank: a Member's own choice. EmployerUsers only read.
-      if (actor.role === 'EmployerUser') throw new ForbiddenError();
-      const chooser = requireTenantActor(actor);
+      const chooser = authorize(actor, 'fund_choice.set');
       return withActor(database, chooser, async (tx) => {
-        const member = requireReach(chooser, await findMember(tx, memberId));
+        const member = authorizeRow(chooser, 'fund_choice.set', await findMember(tx, memberId));
         // Today and a year ahead in Ireland, whatever the server's own zone (issue 21, item 2).
         const today = todayInIreland(now());
         const effectiveFrom = input.effectiveFrom ?? today;

@@ -14,13 +14,13 @@ import {
   importView,
   schemeImportsQuery,
 } from './imports.schemas.js';
-import { type ImportsService, PayloadTooLargeError } from './imports.service.js';
+import { IMPORT_ACTIONS, type ImportsService, PayloadTooLargeError } from './imports.service.js';
 
 const UPLOADS: Record<ImportKindName, string> = {
   members:
-    'Import members into a scheme from CSV (docs/imports.md): all rows or none; a 400 lists every bad row by line. BrokerUser and up, or the EmployerAdmin of the scheme’s employer.',
+    'Import members into a scheme from CSV (docs/imports.md): all rows or none; a 400 lists every bad row by line.',
   contributions:
-    'Import contributions of a scheme’s members from CSV (docs/imports.md): all rows or none; a 400 lists every bad row by line. BrokerUser and up, or the EmployerAdmin of the scheme’s employer.',
+    'Import contributions of a scheme’s members from CSV (docs/imports.md): all rows or none; a 400 lists every bad row by line.',
 };
 
 function declaredLength(header: string | undefined): number | null {
@@ -43,7 +43,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
     app.post(
       `/api/schemes/:id/${kind}/import`,
       {
-        config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS },
+        config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS, action: IMPORT_ACTIONS[kind] },
         schema: {
           summary: UPLOADS[kind],
           tags,
@@ -95,8 +95,9 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
   app.get(
     '/api/schemes/:id/imports',
     {
+      config: { action: 'import.list' },
       schema: {
-        summary: "A scheme's imports, newest first. EmployerUser and up within reach.",
+        summary: "A scheme's imports, newest first.",
         tags,
         params: importParams,
         querystring: schemeImportsQuery,
@@ -108,9 +109,10 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
   app.get(
     '/api/imports/:id',
     {
+      config: { action: 'import.read' },
       schema: {
         summary:
-          'One import: its status, progress while it runs (rows read, updated every few thousand rows) and its issues. EmployerUser and up within reach.',
+          'One import: its status, progress while it runs (rows read, updated every few thousand rows) and its issues.',
         tags,
         params: importParams,
         response: { 200: importView, 403: errorBody, 404: errorBody },

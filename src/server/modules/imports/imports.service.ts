@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Action } from '../../../contracts/policy.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
@@ -12,12 +13,7 @@ import { type Transaction, withActor } from '../../db/with-actor.js';
 import { HttpError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import {
-  NotFoundError,
-  requireReach,
-  requireRole,
-  requireTenantActor,
-} from '../../tenancy/authorize.js';
+import { authorize, authorizeRow, NotFoundError } from '../../tenancy/authorize.js';
 import { findScheme } from '../schemes/schemes.data.js';
 import { createContributionRows } from './contribution-rows.js';
 import { contributionStaging } from './contribution-staging.js';
@@ -70,6 +66,12 @@ interface KindParts {
   rows: (scope: ImportScope, deps: { ppsKeyring: PpsKeyring; nextId: () => string }) => RowReader;
   staging: Staging;
 }
+
+/** The action each kind of import carries out (contracts/policy.ts); its route declares the same. */
+export const IMPORT_ACTIONS = {
+  members: 'member.import',
+  contributions: 'contribution.import',
+} as const satisfies Record<ImportKindName, Action>;
 
 const KINDS: Record<ImportKindName, KindParts> = {
   members: { rows: createMemberRows, staging: memberStaging },
@@ -216,9 +218,8 @@ export interface ImportsServiceDeps {
 }
 
 /**
- * Bulk import of members and contributions from CSV (issue 5; decisions.md §3 and §4): BrokerUser
- * and up in the tenant, or the EmployerAdmin of the scheme's employer, upload; EmployerUser and up
- * within reach follow an import and read its issues. All rows or none: every row is checked before
+ * Bulk import of members and contributions from CSV (issue 5; decisions.md §3 and §4; who uploads
+ * and who follows an import: contracts/policy.ts). All rows or none: every row is checked before
  * any is written, and the rows are written in one transaction with one audit record.
  */
 export function createImportsService({
@@ -270,11 +271,13 @@ export function createImportsService({
 
   return {
     async importFile(actor: ActorContext, request: ImportRequest): Promise<ImportResult> {
-      requireRole(actor, 'EmployerAdmin');
-      const tenantActor = requireTenantActor(actor);
-      // An EmployerAdmin reaches only their own employer's schemes: others read as missing.
+      const tenantActor = authorize(actor, IMPORT_ACTIONS[request.kind]);
       const scheme = await withActor(database, tenantActor, async (tx) =>
-        requireReach(tenantActor, await findScheme(tx, request.schemeId)),
+        authorizeRow(
+          tenantActor,
+          IMPORT_ACTIONS[request.kind],
+          await findScheme(tx, request.schemeId),
+        ),
       );
       if (request.declaredBytes !== null && request.declaredBytes > MAX_UPLOAD_BYTES) {
         throw new PayloadTooLargeError();
@@ -467,14 +470,14 @@ export function createImportsService({
 
     /** A scheme's imports, newest first. */
     async list(actor: ActorContext, schemeId: string, query: SchemeImportsQuery) {
-      requireRole(actor, 'EmployerUser');
+      authorize(actor, 'import.list');
       const { after, orderBy, take } = keyset(
         query,
         { at: imports.createdAt, id: imports.id },
         'desc',
       );
       const rows = await withActor(database, actor, async (tx) => {
-        const scheme = requireReach(actor, await findScheme(tx, schemeId));
+        const scheme = authorizeRow(actor, 'import.list', await findScheme(tx, schemeId));
         const found = await tx
           .select(summaryColumns)
           .from(imports)
@@ -500,9 +503,9 @@ export function createImportsService({
 
     /** One import with its issues: how an upload is followed while it runs. */
     async get(actor: ActorContext, id: string): Promise<ImportView> {
-      requireRole(actor, 'EmployerUser');
+      authorize(actor, 'import.read');
       const row = await withActor(database, actor, async (tx) => {
-        const reached = requireReach(actor, await findImport(tx, id));
+        const reached = authorizeRow(actor, 'import.read', await findImport(tx, id));
         await reads.viewed(tx, actor, {
           entityType: 'import',
           entityId: reached.id,

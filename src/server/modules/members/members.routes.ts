@@ -22,9 +22,10 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
   app.post(
     '/api/schemes/:id/members',
     {
+      config: { action: 'member.create' },
       schema: {
         summary:
-          'Add a member to a scheme: BrokerUser and up, or the EmployerAdmin of its employer. The PPS number is validated (check letter) and stored encrypted.',
+          'Add a member to a scheme. The PPS number is validated (check letter) and stored encrypted.',
         tags,
         params: schemeMembersParams,
         body: memberInput,
@@ -37,9 +38,10 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
   app.get(
     '/api/schemes/:id/members',
     {
+      config: { action: 'member.list' },
       schema: {
         summary:
-          'List the members of a scheme within reach, optionally by status or part of a name. EmployerUser and up.',
+          'List the members of a scheme within reach, optionally by status or part of a name.',
         tags,
         params: schemeMembersParams,
         querystring: memberListQuery,
@@ -51,9 +53,9 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
   app.get(
     '/api/members/:id',
     {
+      config: { action: 'member.read' },
       schema: {
-        summary:
-          'Read a member within reach (a Member reads their own). The PPS number is only shown as on file.',
+        summary: 'Read a member within reach. The PPS number is only shown as on file.',
         tags,
         params: memberParams,
         response: { 200: memberView, 403: errorBody, 404: errorBody },
@@ -64,8 +66,9 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
   app.patch(
     '/api/members/:id',
     {
+      config: { action: 'member.update' },
       schema: {
-        summary: 'Correct a member: BrokerUser and up, or the EmployerAdmin of its employer.',
+        summary: 'Correct a member.',
         tags,
         params: memberParams,
         body: memberChange,
@@ -83,9 +86,9 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
   app.delete(
     '/api/members/:id',
     {
+      config: { action: 'member.delete' },
       schema: {
-        summary:
-          'Soft-delete a member: kept for the retention period, hidden from reads. BrokerAdmin.',
+        summary: 'Soft-delete a member: kept for the retention period, hidden from reads.',
         tags,
         params: memberParams,
         response: { 204: noContent, 403: errorBody, 404: errorBody },
@@ -99,9 +102,9 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
   app.post(
     '/api/members/:id/pps/reveal',
     {
+      config: { action: 'member.pps.reveal' },
       schema: {
-        summary:
-          "Reveal a member's PPS number: BrokerUser and up of the member's tenant. Every reveal is audited (member.pps_decrypted).",
+        summary: "Reveal a member's PPS number. Every reveal is audited (member.pps_decrypted).",
         tags,
         params: memberParams,
         response: { 200: revealedPps, 403: errorBody, 404: errorBody },
@@ -116,9 +119,9 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
   app.get(
     '/api/members/:id/export',
     {
+      config: { action: 'member.export', alsoChecks: ['contribution.notes.read'] },
       schema: {
-        summary:
-          "Everything held about a member, as JSON (GDPR access and portability): the tenant's BrokerAdmin or the member themself. Audited.",
+        summary: 'Everything held about a member, as JSON (GDPR access and portability). Audited.',
         tags,
         params: memberParams,
         response: { 200: memberExport, 403: errorBody, 404: errorBody },

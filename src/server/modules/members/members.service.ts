@@ -10,14 +10,8 @@ import { auditLog, type MEMBER_STATUSES, members, users } from '../../db/schema.
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import {
-  ForbiddenError,
-  requireParent,
-  requireReach,
-  requireRole,
-  requireTenantActor,
-} from '../../tenancy/authorize.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
 import { contributionsOfMember } from '../contributions/contributions.data.js';
 import { findEmployer } from '../employers/employers.data.js';
 import { allocationsOfMember } from '../funds/funds.data.js';
@@ -72,9 +66,8 @@ export interface MembersServiceDeps {
 }
 
 /**
- * service-spec §2.6 and decisions.md §3: members are added and corrected by BrokerUsers and up and
- * by their employer's EmployerAdmin, read from EmployerUser up (PPS masked) and by the Member
- * themself; the PPS number leaves the server only through the audited reveal.
+ * service-spec §2.6 (decisions.md §3; who may do what: contracts/policy.ts): the PPS number
+ * leaves the server only through the audited reveal.
  */
 export function createMembersService({ database, audit, ppsKeyring, now }: MembersServiceDeps) {
   const reads = createPlatformReadLog(audit);
@@ -108,19 +101,13 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     };
   }
 
-  /** Adding and correcting members: BrokerUser and up, or the EmployerAdmin of their employer. */
-  function requireMemberWriter(actor: ActorContext): TenantActor {
-    requireRole(actor, 'EmployerAdmin');
-    return requireTenantActor(actor);
-  }
-
   return {
     async create(actor: ActorContext, schemeId: string, input: MemberInput): Promise<MemberView> {
-      const writer = requireMemberWriter(actor);
+      const writer = authorize(actor, 'member.create');
       refuseFutureBirth(input.dateOfBirth, now());
       try {
         return await withActor(database, writer, async (tx) => {
-          const scheme = requireParent(writer, await findScheme(tx, schemeId));
+          const scheme = authorizeRow(writer, 'member.create', await findScheme(tx, schemeId));
           await assertNotInScheme(tx, scheme, input.ppsNumber, null);
           const id = createId();
           const at = now();
@@ -162,12 +149,12 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       }
     },
 
-    /** The members of one scheme within reach; a Member lists nothing (they read their own record). */
+    /** The members of one scheme within reach. */
     async listOfScheme(actor: ActorContext, schemeId: string, query: MemberListQuery) {
-      requireRole(actor, 'EmployerUser');
+      authorize(actor, 'member.list');
       const { after, orderBy, take } = keyset(query, { at: members.createdAt, id: members.id });
       const rows = await withActor(database, actor, async (tx) => {
-        const scheme = requireReach(actor, await findScheme(tx, schemeId));
+        const scheme = authorizeRow(actor, 'member.list', await findScheme(tx, schemeId));
         const pattern = query.q === undefined ? undefined : `%${escapeLike(query.q)}%`;
         const found = await tx
           .select()
@@ -198,9 +185,9 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     },
 
     async get(actor: ActorContext, id: string): Promise<MemberView> {
-      requireRole(actor, 'Member');
+      authorize(actor, 'member.read');
       const row = await withActor(database, actor, async (tx) => {
-        const reached = requireReach(actor, await findMember(tx, id));
+        const reached = authorizeRow(actor, 'member.read', await findMember(tx, id));
         await reads.viewed(tx, actor, {
           entityType: 'member',
           entityId: reached.id,
@@ -212,11 +199,11 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     },
 
     async update(actor: ActorContext, id: string, change: MemberChange): Promise<MemberView> {
-      const writer = requireMemberWriter(actor);
+      const writer = authorize(actor, 'member.update');
       refuseFutureBirth(change.dateOfBirth, now());
       try {
         return await withActor(database, writer, async (tx) => {
-          const existing = requireReach(writer, await findMember(tx, id));
+          const existing = authorizeRow(writer, 'member.update', await findMember(tx, id));
           const { ppsNumber, ...fields } = change;
           const dates = {
             dateOfBirth: fields.dateOfBirth ?? existing.dateOfBirth,
@@ -270,12 +257,11 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       }
     },
 
-    /** Soft delete by the BrokerAdmin: the record is kept (retention duties) and hidden from reads. */
+    /** Soft delete: the record is kept (retention duties) and hidden from reads. */
     async remove(actor: ActorContext, id: string): Promise<void> {
-      requireRole(actor, 'BrokerAdmin');
-      const admin = requireTenantActor(actor);
+      const admin = authorize(actor, 'member.delete');
       await withActor(database, admin, async (tx) => {
-        const existing = requireReach(admin, await findMember(tx, id));
+        const existing = authorizeRow(admin, 'member.delete', await findMember(tx, id));
         const at = now();
         await tx
           .update(members)
@@ -294,13 +280,12 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
 
     /**
      * service-spec §2.6 rules 4 and 5: the one way a PPS number leaves the server, on an explicit
-     * action of a BrokerUser or above of the member's tenant, recorded with the actor.
+     * action of the broker's staff, recorded with the actor.
      */
     async revealPps(actor: ActorContext, id: string): Promise<{ ppsNumber: string }> {
-      requireRole(actor, 'BrokerUser');
-      const broker = requireTenantActor(actor);
+      const broker = authorize(actor, 'member.pps.reveal');
       return withActor(database, broker, async (tx) => {
-        const member = requireReach(broker, await findMember(tx, id));
+        const member = authorizeRow(broker, 'member.pps.reveal', await findMember(tx, id));
         const ppsNumber = ppsKeyring.open(
           { encrypted: member.ppsEncrypted, keyId: member.ppsKeyId },
           { tenantId: member.brokerId, memberId: member.id },
@@ -318,15 +303,14 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     },
 
     /**
-     * GDPR Art. 15 and 20: for the BrokerAdmin of the tenant or the member themself. The PPS number
-     * stays out of it (it leaves only through the audited reveal); the export says it is on file.
+     * GDPR Art. 15 and 20. The PPS number stays out of it (it leaves only through the audited
+     * reveal); the export says it is on file.
      */
     async exportData(actor: ActorContext, id: string): Promise<MemberExport> {
-      const allowed = actor.role === 'BrokerAdmin' || actor.role === 'Member';
-      if (!allowed) throw new ForbiddenError();
-      const requester = requireTenantActor(actor);
+      const requester = authorize(actor, 'member.export');
+      const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
       return withActor(database, requester, async (tx) => {
-        const member = requireReach(requester, await findMember(tx, id));
+        const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
         const scheme = await findScheme(tx, member.schemeId);
         const employer = await findEmployer(tx, member.employerId);
         if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
@@ -391,7 +375,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
             // The reasons for corrections are staff notes: not in the member's own copy.
             adjustments: entry.adjustments.map((adjustment) => ({
               deltaCents: adjustment.deltaCents,
-              ...(actor.role === 'Member' ? {} : { reason: adjustment.reason }),
+              ...(withStaffNotes ? { reason: adjustment.reason } : {}),
               recordedAt: adjustment.createdAt.toISOString(),
             })),
           })),

@@ -11,9 +11,10 @@ export const overviewRoutes: FastifyPluginAsyncZod<{ overview: OverviewService }
   app.get(
     '/api/overview',
     {
+      config: { action: 'overview.read' },
       schema: {
         summary:
-          "The work waiting for the signed-in person: the schemes that need attention, recent uploads and (for an employer) the members that need attention. Broker staff see their firm's; employer staff their employer's.",
+          'The work waiting for the signed-in person: the schemes that need attention, recent uploads and (for an employer) the members that need attention, within their reach.',
         tags: ['overview'],
         response: { 200: overviewView, 403: errorBody },
       },

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { contributions, employers, funds, imports, members, schemes } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
 import type { ActorContext } from '../../tenancy/actor.js';
-import { requireRole, requireTenantActor } from '../../tenancy/authorize.js';
+import { authorize, boundsOf } from '../../tenancy/authorize.js';
 import { liveEmployerOf } from '../employers/employers.data.js';
 import type { OverviewView } from './overview.schemas.js';
 
@@ -29,17 +29,16 @@ export interface OverviewDeps {
 }
 
 /**
- * The home pages' work lists (issue 21, item 9): what a BrokerUser should look at across the
+ * The home pages' work lists (issue 21, item 9): what broker staff should look at across the
  * firm, and what an employer's staff should do next for their own employer. Row-level security
- * keeps it to the tenant; the employer filter keeps employer staff to their employer.
+ * keeps it to the tenant; the employer filter keeps an employer-scoped reader to their employer.
  */
 export function createOverviewService({ database, now }: OverviewDeps) {
   return {
     async read(actor: ActorContext): Promise<OverviewView> {
-      requireRole(actor, 'EmployerUser');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'overview.read');
+      const { employerId } = boundsOf(tenantActor, 'overview.read');
       const duePeriod = duePeriodAt(now());
-      const employerId = tenantActor.employerId;
       return withActor(database, tenantActor, async (tx) => {
         const schemeRows = await tx
           .select({

@@ -13,9 +13,10 @@ export const portalRoutes: FastifyPluginAsyncZod<{ portal: PortalService }> = as
   app.get(
     '/api/members/:id/summary',
     {
+      config: { action: 'member.read' },
       schema: {
         summary:
-          "A member's pension at a glance: scheme, employer and what has been paid in, all time and this tax year, by kind. The member, and staff who can read the member.",
+          "A member's pension at a glance: scheme, employer and what has been paid in, all time and this tax year, by kind.",
         tags,
         params: portalParams,
         response: { 200: memberSummary, 403: errorBody, 404: errorBody },
@@ -26,8 +27,9 @@ export const portalRoutes: FastifyPluginAsyncZod<{ portal: PortalService }> = as
   app.patch(
     '/api/members/:id/contact',
     {
+      config: { action: 'member.contact.update' },
       schema: {
-        summary: 'The member changes their own e-mail or postal address. The Member only.',
+        summary: 'The member changes their own e-mail or postal address.',
         tags,
         params: portalParams,
         body: contactChange,
@@ -39,9 +41,9 @@ export const portalRoutes: FastifyPluginAsyncZod<{ portal: PortalService }> = as
   app.get(
     '/api/members/:id/export.csv',
     {
+      config: { action: 'member.export', alsoChecks: ['contribution.notes.read'] },
       schema: {
-        summary:
-          "The member's data as a CSV file to read in a spreadsheet (GDPR Art. 15 and 20): the member, or the firm's BrokerAdmin.",
+        summary: 'The member’s data as a CSV file to read in a spreadsheet (GDPR Art. 15 and 20).',
         tags,
         params: portalParams,
         response: { 200: z.string(), 403: errorBody, 404: errorBody },

@@ -7,12 +7,7 @@ import { members } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
 import { csvDocument } from '../../http/csv.js';
 import type { ActorContext } from '../../tenancy/actor.js';
-import {
-  ForbiddenError,
-  requireReach,
-  requireRole,
-  requireTenantActor,
-} from '../../tenancy/authorize.js';
+import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
 import { contributionsOfMember } from '../contributions/contributions.data.js';
 import { findEmployer } from '../employers/employers.data.js';
 import { allocationsOfMember } from '../funds/funds.data.js';
@@ -51,9 +46,9 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
 
   return {
     async summary(actor: ActorContext, id: string): Promise<MemberSummary> {
-      requireRole(actor, 'Member');
+      authorize(actor, 'member.read');
       return withActor(database, actor, async (tx) => {
-        const member = requireReach(actor, await findMember(tx, id));
+        const member = authorizeRow(actor, 'member.read', await findMember(tx, id));
         const scheme = await findScheme(tx, member.schemeId);
         const employer = await findEmployer(tx, member.employerId);
         if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
@@ -97,10 +92,9 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
      * names the fields changed, never their values (decisions.md §5).
      */
     async updateContact(actor: ActorContext, id: string, change: ContactChange) {
-      if (actor.role !== 'Member') throw new ForbiddenError();
-      const member = requireTenantActor(actor);
+      const member = authorize(actor, 'member.contact.update');
       return withActor(database, member, async (tx) => {
-        const existing = requireReach(member, await findMember(tx, id));
+        const existing = authorizeRow(member, 'member.contact.update', await findMember(tx, id));
         const [updated] = await tx
           .update(members)
           .set({ ...change, updatedAt: now() })
@@ -122,16 +116,14 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
     },
 
     /**
-     * "Download my data" as a file a person can read (GDPR Art. 15 and 20), for the member or
-     * their firm's BrokerAdmin, as the JSON export is. Staff-only notes (the reasons given for
-     * corrections) stay out of the member's copy.
+     * "Download my data" as a file a person can read (GDPR Art. 15 and 20), as the JSON export is.
+     * Staff-only notes (the reasons given for corrections) stay out of the member's copy.
      */
     async exportCsv(actor: ActorContext, id: string): Promise<string> {
-      if (actor.role !== 'BrokerAdmin' && actor.role !== 'Member') throw new ForbiddenError();
-      const requester = requireTenantActor(actor);
-      const forMember = actor.role === 'Member';
+      const requester = authorize(actor, 'member.export');
+      const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
       return withActor(database, requester, async (tx) => {
-        const member = requireReach(requester, await findMember(tx, id));
+        const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
         const scheme = await findScheme(tx, member.schemeId);
         const employer = await findEmployer(tx, member.employerId);
         if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
@@ -167,7 +159,7 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
             'Amount (€)',
             'First recorded as (€)',
             'Recorded',
-            ...(forMember ? [] : ['Corrections (staff notes)']),
+            ...(withStaffNotes ? ['Corrections (staff notes)'] : []),
           ],
           ...paid.map((entry) => [
             entry.period,
@@ -175,13 +167,13 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
             euro(entry.amountCents),
             euro(entry.originalAmountCents),
             entry.createdAt.toISOString(),
-            ...(forMember
-              ? []
-              : [
+            ...(withStaffNotes
+              ? [
                   entry.adjustments
                     .map((adjustment) => `${euro(adjustment.deltaCents)}: ${adjustment.reason}`)
                     .join('; '),
-                ]),
+                ]
+              : []),
           ]),
           [],
           ['Fund choice from', 'Fund', 'Percent'],

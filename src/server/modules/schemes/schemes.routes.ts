@@ -19,9 +19,10 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
   app.post(
     '/api/schemes',
     {
+      config: { action: 'scheme.create' },
       schema: {
         summary:
-          "Create a scheme under an employer of the actor's tenant (service-spec §4 rule 4). BrokerUser and up.",
+          "Create a scheme under an employer of the actor's tenant (service-spec §4 rule 4).",
         tags,
         body: schemeInput,
         response: { 201: schemeView, 400: errorBody, 403: errorBody },
@@ -33,6 +34,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
   app.get(
     '/api/schemes',
     {
+      config: { action: 'scheme.list' },
       schema: {
         summary: 'List schemes within reach, optionally of one employer.',
         tags,
@@ -45,6 +47,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
   app.get(
     '/api/schemes/:id',
     {
+      config: { action: 'scheme.read' },
       schema: {
         summary: 'Read a scheme within reach.',
         tags,
@@ -57,9 +60,10 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
   app.patch(
     '/api/schemes/:id',
     {
+      config: { action: 'scheme.update', alsoChecks: ['scheme.type.set'] },
       schema: {
         summary:
-          "Change a scheme's name or type: BrokerUser and up, or its employer's EmployerAdmin.",
+          "Change a scheme's name or type; the type never changes once the scheme has members.",
         tags,
         params: schemeParams,
         body: schemeChange,
@@ -71,8 +75,9 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
   app.delete(
     '/api/schemes/:id',
     {
+      config: { action: 'scheme.delete' },
       schema: {
-        summary: 'Soft-delete a scheme. BrokerAdmin.',
+        summary: 'Soft-delete a scheme.',
         tags,
         params: schemeParams,
         response: { 204: noContent, 403: errorBody, 404: errorBody },

@@ -7,14 +7,8 @@ import { employers, members, type SCHEME_TYPES, schemes } from '../../db/schema.
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { ValidationError } from '../../http/http-error.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import {
-  requireParent,
-  requireReach,
-  requireRole,
-  requireTenantActor,
-} from '../../tenancy/authorize.js';
-import { isEmployerRole } from '../../tenancy/roles.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
 import { findEmployer, liveEmployerOf } from '../employers/employers.data.js';
 import { findScheme, type SchemeRow } from './schemes.data.js';
 import type { SchemeChange, SchemeInput, SchemeListQuery, SchemeView } from './schemes.schemas.js';
@@ -35,10 +29,8 @@ export interface SchemesServiceDeps {
   now: () => Date;
 }
 
-/** service-spec §2.5 and §4; decisions.md §3: BrokerUser and up create and change, an EmployerAdmin changes their own. */
+/** service-spec §2.5 and §4 (decisions.md §3; who may do what: contracts/policy.ts). */
 export function createSchemesService({ database, audit, now }: SchemesServiceDeps) {
-  /** Schemes are read by everyone from EmployerUser up, within reach. */
-  const requireReader = (actor: ActorContext) => requireRole(actor, 'EmployerUser');
   const reads = createPlatformReadLog(audit);
 
   return {
@@ -47,10 +39,13 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
      * employer's brokerId, validate, insert the scheme, write the audit record.
      */
     async create(actor: ActorContext, input: SchemeInput): Promise<SchemeView> {
-      requireRole(actor, 'BrokerUser');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'scheme.create');
       return withActor(database, tenantActor, async (tx) => {
-        const employer = requireParent(tenantActor, await findEmployer(tx, input.employerId));
+        const employer = authorizeRow(
+          tenantActor,
+          'scheme.create',
+          await findEmployer(tx, input.employerId),
+        );
         const at = now();
         const [row] = await tx
           .insert(schemes)
@@ -78,12 +73,10 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
     },
 
     async list(actor: ActorContext, query: SchemeListQuery) {
-      requireReader(actor);
+      authorize(actor, 'scheme.list');
+      const { employerId } = boundsOf(actor, 'scheme.list');
       const { after, orderBy, take } = keyset(query, { at: schemes.createdAt, id: schemes.id });
-      const ownEmployerOnly =
-        isEmployerRole(actor.role) && actor.employerId !== null
-          ? eq(schemes.employerId, actor.employerId)
-          : undefined;
+      const ownEmployerOnly = employerId === null ? undefined : eq(schemes.employerId, employerId);
       const rows = await withActor(database, actor, async (tx) => {
         // The schemes of a deleted employer are gone with it, also when one was created while the
         // employer was being deleted (decisions.md §3).
@@ -113,9 +106,9 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
     },
 
     async get(actor: ActorContext, id: string): Promise<SchemeView> {
-      requireReader(actor);
+      authorize(actor, 'scheme.read');
       const row = await withActor(database, actor, async (tx) => {
-        const reached = requireReach(actor, await findScheme(tx, id));
+        const reached = authorizeRow(actor, 'scheme.read', await findScheme(tx, id));
         await reads.viewed(tx, actor, {
           entityType: 'scheme',
           entityId: reached.id,
@@ -127,12 +120,13 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
     },
 
     async update(actor: ActorContext, id: string, change: SchemeChange): Promise<SchemeView> {
-      requireRole(actor, 'EmployerAdmin');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'scheme.update');
       return withActor(database, tenantActor, async (tx) => {
-        const existing = requireReach(tenantActor, await findScheme(tx, id));
+        const existing = authorizeRow(tenantActor, 'scheme.update', await findScheme(tx, id));
         if (change.type !== undefined && change.type !== existing.type) {
-          await requireTypeChangeable(tx, tenantActor, existing);
+          // What kind of scheme it is (DB, DC, PRSA, RAC) is the broker's to set (decisions.md §3).
+          authorizeRow(tenantActor, 'scheme.type.set', existing);
+          await requireNoMembers(tx, existing);
         }
         const [row] = await tx
           .update(schemes)
@@ -152,12 +146,11 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
       });
     },
 
-    /** Soft delete by the BrokerAdmin: kept for the audit trail, hidden from every read. */
+    /** Soft delete: kept for the audit trail, hidden from every read. */
     async remove(actor: ActorContext, id: string): Promise<void> {
-      requireRole(actor, 'BrokerAdmin');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'scheme.delete');
       await withActor(database, tenantActor, async (tx) => {
-        const existing = requireReach(tenantActor, await findScheme(tx, id));
+        const existing = authorizeRow(tenantActor, 'scheme.delete', await findScheme(tx, id));
         const at = now();
         await tx
           .update(schemes)
@@ -179,13 +172,11 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
 export type SchemesService = ReturnType<typeof createSchemesService>;
 
 /**
- * decisions.md §3: an employer's administrator renames their schemes; what kind of scheme it is
- * (DB, DC, PRSA, RAC) is the broker's to set, and never changes once members belong to it, since
- * their contributions, benefits and governance duties follow from it. Deleted members count too:
- * their records are kept under the scheme as it was.
+ * decisions.md §3: a scheme's type never changes once members belong to it, since their
+ * contributions, benefits and governance duties follow from it. Deleted members count too: their
+ * records are kept under the scheme as it was.
  */
-async function requireTypeChangeable(tx: Transaction, actor: TenantActor, scheme: SchemeRow) {
-  requireRole(actor, 'BrokerUser');
+async function requireNoMembers(tx: Transaction, scheme: SchemeRow) {
   const [member] = await tx
     .select({ id: members.id })
     .from(members)

@@ -27,9 +27,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.post(
     '/api/brokers/:brokerId/users',
     {
+      config: { action: 'broker.users.create' },
       schema: {
         summary:
-          'Create a BrokerAdmin or BrokerUser account; without a password the user is e-mailed a link to choose one. SuperAdmin.',
+          'Create a BrokerAdmin or BrokerUser account; without a password the user is e-mailed a link to choose one.',
         tags,
         params: brokerParams,
         body: brokerUserInput,
@@ -46,8 +47,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     '/api/brokers/:brokerId/users',
     {
+      config: { action: 'broker.users.list' },
       schema: {
-        summary: "List a broker firm's accounts. SuperAdmin.",
+        summary: "List a broker firm's accounts.",
         tags,
         params: brokerParams,
         querystring: userListQuery,
@@ -60,9 +62,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.post(
     '/api/employers/:id/users',
     {
+      config: { action: 'employer.users.create' },
       schema: {
         summary:
-          'Invite an EmployerAdmin, EmployerUser or Member account for an employer: the person is e-mailed a link (72 hours) to set their password. BrokerAdmin.',
+          'Invite an EmployerAdmin, EmployerUser or Member account for an employer: the person is e-mailed a link (72 hours) to set their password.',
         tags,
         params: employerParams,
         body: employerUserInput,
@@ -77,8 +80,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     '/api/employers/:id/users',
     {
+      config: { action: 'employer.users.list' },
       schema: {
-        summary: "List an employer's accounts: BrokerAdmin, or the employer's own EmployerAdmin.",
+        summary: "List an employer's accounts.",
         tags,
         params: employerParams,
         querystring: userListQuery,
@@ -90,9 +94,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.post(
     '/api/users',
     {
+      config: { action: 'user.colleague.invite' },
       schema: {
         summary:
-          'Invite a BrokerUser into your own firm: the person is e-mailed a link (72 hours) to set their password. BrokerAdmin.',
+          'Invite a BrokerUser into your own firm: the person is e-mailed a link (72 hours) to set their password.',
         tags,
         body: colleagueInput,
         response: created,
@@ -104,9 +109,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.post(
     '/api/users/:id/invitation',
     {
+      config: { action: 'user.invitation.resend' },
       schema: {
-        summary:
-          'Send an invited account a new invitation link, ending the earlier one. BrokerAdmin within the tenant; SuperAdmin.',
+        summary: 'Send an invited account a new invitation link, ending the earlier one.',
         tags,
         params: userParams,
         response: { 200: userView, 403: errorBody, 404: errorBody, 409: errorBody },
@@ -117,8 +122,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     '/api/users',
     {
+      config: { action: 'user.list' },
       schema: {
-        summary: 'List the accounts of the tenant (every tenant for SuperAdmin). BrokerAdmin.',
+        summary:
+          'List the accounts within reach: the own tenant’s, or every tenant’s for the platform.',
         tags,
         querystring: userListQuery,
         response: listed,
@@ -129,8 +136,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     '/api/users/:id',
     {
+      config: { action: 'user.read' },
       schema: {
-        summary: 'Read an account. BrokerAdmin within the tenant; SuperAdmin.',
+        summary: 'Read an account.',
         tags,
         params: userParams,
         response: { 200: userView, 403: errorBody, 404: errorBody },
@@ -141,9 +149,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.patch(
     '/api/users/:id',
     {
+      config: { action: 'user.update' },
       schema: {
-        summary:
-          'Rename, deactivate (ending its sessions) or reactivate an account. BrokerAdmin within the tenant; SuperAdmin.',
+        summary: 'Rename, deactivate (ending its sessions) or reactivate an account.',
         tags,
         params: userParams,
         body: userChange,
@@ -155,6 +163,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     '/api/me',
     {
+      config: { action: 'me.read' },
       schema: {
         summary: "The signed-in account, with its broker firm's and employer's names.",
         tags,

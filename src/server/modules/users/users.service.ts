@@ -18,15 +18,7 @@ import type { Outbox } from '../../email/outbox.js';
 import { HttpError, ValidationError } from '../../http/http-error.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import { type ActorContext, anonymousActor, type TenantActor } from '../../tenancy/actor.js';
-import {
-  ForbiddenError,
-  NotFoundError,
-  requireParent,
-  requirePlatform,
-  requireReach,
-  requireRole,
-  requireTenantActor,
-} from '../../tenancy/authorize.js';
+import { authorize, authorizeRow, boundsOf, NotFoundError } from '../../tenancy/authorize.js';
 import type { Role } from '../../tenancy/roles.js';
 import { findEmployer } from '../employers/employers.data.js';
 import { findMember } from '../members/members.data.js';
@@ -68,7 +60,7 @@ const auditStateOf = (row: UserRow) => ({
 
 /** A platform account belongs to no tenant: no tenant-scoped actor can reach it. */
 const PLATFORM_SCOPE = '@platform';
-const scopeOf = (row: UserRow | undefined) =>
+const placeOf = (row: UserRow | undefined) =>
   row && { ...row, brokerId: row.brokerId ?? PLATFORM_SCOPE };
 
 const EMAIL_TAKEN = 'An account with that e-mail address already exists';
@@ -112,10 +104,7 @@ export interface UsersServiceDeps {
   onEmailQueued: () => void;
 }
 
-/**
- * Accounts (decisions.md §3–4): SuperAdmin creates a broker's BrokerAdmin and BrokerUser accounts;
- * the BrokerAdmin creates employer accounts and deactivates users of their own tenant.
- */
+/** Accounts (decisions.md §3–4; who may do what: contracts/policy.ts). */
 export function createUsersService({
   database,
   audit,
@@ -325,13 +314,13 @@ export function createUsersService({
   };
 
   return {
-    /** SuperAdmin, who sees every account: an address in use anywhere is a plain 409. */
+    /** The platform's own, seeing every account: an address in use anywhere is a plain 409. */
     async createBrokerUser(
       actor: ActorContext,
       brokerId: string,
       input: NewUserInput,
     ): Promise<UserView> {
-      requirePlatform(actor);
+      authorize(actor, 'broker.users.create');
       const passwordHash = await hashOf(input.password);
       if (await findUserByEmail(database, input.email)) throw new HttpError(409, EMAIL_TAKEN);
       const outcome = await withActor(database, actor, async (tx) => {
@@ -339,7 +328,11 @@ export function createUsersService({
           .select({ id: brokers.id })
           .from(brokers)
           .where(eq(brokers.id, brokerId));
-        if (!broker) throw new NotFoundError();
+        authorizeRow(
+          actor,
+          'broker.users.create',
+          broker && { brokerId: broker.id, employerId: null },
+        );
         return insertUser(tx, actor, {
           brokerId,
           employerId: null,
@@ -355,10 +348,9 @@ export function createUsersService({
       return viewOf(outcome.user);
     },
 
-    /** POST /api/users: a BrokerAdmin invites a BrokerUser into their own firm (issue 21). */
+    /** POST /api/users: a colleague invited into the inviter's own firm as a BrokerUser (issue 21). */
     async inviteColleague(actor: ActorContext, input: ColleagueInput): Promise<UserView> {
-      requireRole(actor, 'BrokerAdmin');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'user.colleague.invite');
       const holder = await holderElsewhere(tenantActor, input.email);
       const outcome = await withActor(database, tenantActor, (tx) =>
         insertUser(tx, tenantActor, {
@@ -377,7 +369,7 @@ export function createUsersService({
     },
 
     async listBrokerUsers(actor: ActorContext, brokerId: string, page: PageQuery) {
-      requirePlatform(actor);
+      authorize(actor, 'broker.users.list');
       return listWhere(actor, page, eq(users.brokerId, brokerId), { brokerId });
     },
 
@@ -390,11 +382,14 @@ export function createUsersService({
       employerId: string,
       input: EmployerUserInput,
     ): Promise<UserView> {
-      requireRole(actor, 'BrokerAdmin');
-      const tenantActor = requireTenantActor(actor);
+      const tenantActor = authorize(actor, 'employer.users.create');
       const holder = await holderElsewhere(tenantActor, input.email);
       const outcome = await withActor(database, tenantActor, async (tx) => {
-        const employer = requireParent(tenantActor, await findEmployer(tx, employerId));
+        const employer = authorizeRow(
+          tenantActor,
+          'employer.users.create',
+          await findEmployer(tx, employerId),
+        );
         const member =
           input.memberId === undefined ? undefined : await findMember(tx, input.memberId);
         if (input.memberId !== undefined && member?.employerId !== employer.id) {
@@ -421,15 +416,12 @@ export function createUsersService({
       return viewOf(outcome.user);
     },
 
-    /**
-     * Sends an invited account a fresh link, ending the earlier one. Whoever may create the
-     * account may resend its invitation: its firm's BrokerAdmin, or SuperAdmin.
-     */
+    /** Sends an invited account a fresh link, ending the earlier one. */
     async resendInvitation(actor: ActorContext, id: string): Promise<UserView> {
-      requireRole(actor, 'BrokerAdmin');
+      authorize(actor, 'user.invitation.resend');
       const found = await withActor(database, actor, async (tx) => {
         const [row] = await tx.select().from(users).where(eq(users.id, id));
-        requireReach(actor, scopeOf(row));
+        authorizeRow(actor, 'user.invitation.resend', placeOf(row));
         return row as UserRow;
       });
       if (found.status !== 'invited') throw new HttpError(409, NOT_INVITED);
@@ -471,31 +463,30 @@ export function createUsersService({
       return viewOf(outcome.user);
     },
 
-    /** The BrokerAdmin sees their employers' accounts; an EmployerAdmin those of their own employer. */
     async listEmployerUsers(actor: ActorContext, employerId: string, page: PageQuery) {
-      requireRole(actor, 'EmployerAdmin');
-      if (actor.role === 'BrokerUser') throw new ForbiddenError();
+      authorize(actor, 'employer.users.list');
       const employer = await withActor(database, actor, (tx) => findEmployer(tx, employerId));
-      requireReach(actor, employer);
+      authorizeRow(actor, 'employer.users.list', employer);
       return listWhere(actor, page, eq(users.employerId, employerId), { employerId });
     },
 
-    /** Every account of the actor's tenant; SuperAdmin sees all. */
+    /** Every account within the actor's reach. */
     async list(actor: ActorContext, page: PageQuery) {
-      requireRole(actor, 'BrokerAdmin');
+      authorize(actor, 'user.list');
+      const { tenantId } = boundsOf(actor, 'user.list');
       return listWhere(
         actor,
         page,
-        actor.tenantId === null ? undefined : eq(users.brokerId, actor.tenantId),
+        tenantId === null ? undefined : eq(users.brokerId, tenantId),
         {},
       );
     },
 
     async get(actor: ActorContext, id: string): Promise<UserView> {
-      requireRole(actor, 'BrokerAdmin');
+      authorize(actor, 'user.read');
       const row = await withActor(database, actor, async (tx) => {
         const [found] = await tx.select().from(users).where(eq(users.id, id));
-        requireReach(actor, scopeOf(found));
+        authorizeRow(actor, 'user.read', placeOf(found));
         const reached = found as UserRow;
         await reads.viewed(tx, actor, {
           entityType: 'user',
@@ -509,7 +500,7 @@ export function createUsersService({
 
     /** Renames, deactivates (ending every session at once) or reactivates an account. */
     async update(actor: ActorContext, id: string, change: UserChange): Promise<UserView> {
-      requireRole(actor, 'BrokerAdmin');
+      authorize(actor, 'user.update');
       if (change.status === 'deactivated' && id === actor.userId) {
         throw new ValidationError([
           {
@@ -521,7 +512,7 @@ export function createUsersService({
       }
       return withActor(database, actor, async (tx) => {
         const [before] = await tx.select().from(users).where(eq(users.id, id));
-        requireReach(actor, scopeOf(before));
+        authorizeRow(actor, 'user.update', placeOf(before));
         const existing = before as UserRow;
         const at = now();
         // An account that was never set up goes back to "invited" when reactivated, with its old
@@ -561,6 +552,7 @@ export function createUsersService({
 
     /** `/api/me`: the signed-in user's own account, with its firm's and employer's names. */
     async me(actor: ActorContext): Promise<MeView> {
+      authorize(actor, 'me.read');
       const [row] = await withActor(database, actor, (tx) =>
         tx
           .select({ user: users, firmName: brokers.name, employerName: employers.name })

@@ -25,17 +25,19 @@ import {
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
 import { ApiError, api, describeError, type Page, query } from '../../api/client';
-import type { Role, User } from '../../api/types';
+import type { User } from '../../api/types';
+import { type Access, allows } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { AccessGate } from '../../components/AccessGate';
 import { fetchAllPages } from '../../components/allPages';
 import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
 import { ScrollTable } from '../../components/ScrollTable';
 import { type AuditFilterValues, auditFilterForm, validateWith } from '../../components/validation';
 import { formatDateTime } from '../../format';
+import { PAGES } from '../../layout/pages';
 
 /** A record as `GET /api/audit` answers it: ids as kept, with words and names resolved when read. */
 interface AuditRecordView {
@@ -71,27 +73,26 @@ const RECORD_TYPE_OPTIONS = AUDIT_RECORD_TYPES.map((type) => ({
   label: recordTypeLabel(type),
 }));
 
-/** Records the UI has a page for, and who may open it. */
-const RECORD_PAGES: Record<string, { path: (id: string) => string; roles: readonly Role[] }> = {
-  broker: { path: (id) => `/brokers/${id}`, roles: ['SuperAdmin'] },
-  employer: { path: (id) => `/employers/${id}`, roles: ['SuperAdmin', 'BrokerAdmin'] },
-  scheme: { path: (id) => `/schemes/${id}`, roles: ['SuperAdmin', 'BrokerAdmin'] },
-  member: { path: (id) => `/members/${id}`, roles: ['SuperAdmin', 'BrokerAdmin'] },
+/** Records the UI has a page for, and what opening it needs. */
+const RECORD_PAGES: Record<string, { path: (id: string) => string; access: Access }> = {
+  broker: { path: (id) => `/brokers/${id}`, access: PAGES.broker },
+  employer: { path: (id) => `/employers/${id}`, access: PAGES.employer },
+  scheme: { path: (id) => `/schemes/${id}`, access: PAGES.scheme },
+  member: { path: (id) => `/members/${id}`, access: PAGES.member },
 };
 
 const ROLE_TEXT: Record<string, string> = { Anonymous: 'Not signed in' };
 
 /**
- * `/audit`: the audit log, newest first (SuperAdmin: every tenant; BrokerAdmin: their own), in
- * words: who by name, what happened, and the record by name. The filters live in the address, so
+ * `/audit`: the audit log within the reader's reach, newest first, in words: who by name, what happened, and the record by name. The filters live in the address, so
  * other pages link to a record's history and a filtered view can be shared; `from` and `to` are
  * whole days in the browser's time zone, `to` included.
  */
 export function AuditPage() {
   return (
-    <RoleGate roles={['SuperAdmin', 'BrokerAdmin']}>
+    <AccessGate access={PAGES.audit}>
       <Audit />
-    </RoleGate>
+    </AccessGate>
   );
 }
 
@@ -160,7 +161,7 @@ function FilterForm({ filters }: { filters: Filters }) {
   });
   const personOptions = [
     ...(people.data?.items ?? [])
-      .map((user) => ({ value: user.id, label: `${user.name} · ${user.role}` }))
+      .map((account) => ({ value: account.id, label: `${account.name} · ${account.role}` }))
       .sort((a, b) => a.label.localeCompare(b.label, 'en-IE')),
     { value: SYSTEM_ACTOR_ID, label: 'The service itself' },
     { value: ANONYMOUS_ACTOR_ID, label: 'Someone not signed in' },
@@ -286,7 +287,7 @@ function ExportButton({ filters }: { filters: Filters }) {
 }
 
 function AuditTable({ filters }: { filters: Filters }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const path = `/api/audit${apiQuery(filters)}`;
   const pages = useInfiniteQuery({
@@ -362,7 +363,7 @@ function AuditTable({ filters }: { filters: Filters }) {
               const recordName = record.entityLabel ?? record.entityId;
               const page = RECORD_PAGES[record.entityType];
               const canOpen =
-                page !== undefined && !record.entityDeleted && page.roles.includes(user.role);
+                page !== undefined && !record.entityDeleted && allows(session, page.access);
               return (
                 <Fragment key={record.id}>
                   <Table.Tr>

@@ -4,6 +4,7 @@ import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api } from '../../api/client';
 import type { Broker } from '../../api/types';
+import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
@@ -12,17 +13,17 @@ import { Loading } from '../../components/Loading';
 import { NameFormModal } from '../../components/NameFormModal';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
 import { brokerUserInput } from '../../components/validation';
+import { PAGES } from '../../layout/pages';
 
 const brokerKey = (brokerId: string) => ['brokers', brokerId] as const;
 
 /** `/brokers/$brokerId`: one broker firm for SuperAdmin: its name and its firm-level accounts. */
 export function BrokerPage() {
   return (
-    <RoleGate roles={['SuperAdmin']}>
+    <AccessGate access={PAGES.broker}>
       <BrokerView />
-    </RoleGate>
+    </AccessGate>
   );
 }
 

@@ -4,12 +4,13 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api } from '../../api/client';
 import type { Broker } from '../../api/types';
+import { AccessGate } from '../../components/AccessGate';
 import type { Column } from '../../components/CursorTable';
 import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { NameFormModal } from '../../components/NameFormModal';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
+import { PAGES } from '../../layout/pages';
 
 const columns: Column<Broker>[] = [
   {
@@ -30,12 +31,12 @@ const columns: Column<Broker>[] = [
   },
 ];
 
-/** `/brokers`: the broker firms (tenants) of the platform, for SuperAdmin, who creates them. */
+/** `/brokers`: the broker firms (tenants) of the platform, for the platform's own staff. */
 export function BrokersPage() {
   return (
-    <RoleGate roles={['SuperAdmin']}>
+    <AccessGate access={PAGES.brokers}>
       <Brokers />
-    </RoleGate>
+    </AccessGate>
   );
 }
 

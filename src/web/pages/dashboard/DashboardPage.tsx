@@ -14,16 +14,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, describeError, type Page } from '../../api/client';
 import type { AuditRecord, Overview } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { canCreateEmployers, canCreateSchemes, canReadAudit } from '../../components/access';
+import { AccessGate } from '../../components/AccessGate';
 import { fetchAllPages } from '../../components/allPages';
 import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
 import { ScrollTable } from '../../components/ScrollTable';
+import { PAGES } from '../../layout/pages';
 import { SchemesNeedingAttention } from '../home/SchemesNeedingAttention';
 
 /** Counting walks the list a page at a time; beyond this the dashboard says "more than". */
@@ -32,36 +33,36 @@ const RECENT_ACTIVITY = 8;
 const counter = new Intl.NumberFormat('en-IE');
 
 /**
- * `/dashboard`: the broker firm at a glance (BrokerAdmin, BrokerUser): how many employers,
- * schemes and (for the BrokerAdmin) accounts, where to go next, and the latest audit records.
+ * `/dashboard`: the broker firm at a glance for its staff: how many employers, schemes and (for
+ * those who may list them) accounts, where to go next, and the latest audit records.
  */
 export function DashboardPage() {
   return (
-    <RoleGate roles={['BrokerAdmin', 'BrokerUser']}>
+    <AccessGate access={PAGES.dashboard}>
       <Dashboard />
-    </RoleGate>
+    </AccessGate>
   );
 }
 
 function Dashboard() {
   const session = useSignedIn();
-  const isAdmin = session.user.role === 'BrokerAdmin';
+  const seesAccounts = can(session, 'user.list');
   return (
     <Stack gap="xl">
       <PageHeading title="Dashboard" />
-      <SimpleGrid cols={{ base: 1, sm: isAdmin ? 3 : 2 }}>
+      <SimpleGrid cols={{ base: 1, sm: seesAccounts ? 3 : 2 }}>
         <CountCard label="Employers" path="/api/employers" to="/employers" />
         <CountCard label="Schemes" path="/api/schemes" to="/schemes" />
-        {isAdmin && <CountCard label="Accounts" path="/api/users" to="/users" />}
+        {seesAccounts && <CountCard label="Accounts" path="/api/users" to="/users" />}
       </SimpleGrid>
       <Stack gap="sm" component="section" aria-labelledby="dashboard-actions">
         <Title order={3} id="dashboard-actions">
           Quick actions
         </Title>
         <Group gap="sm">
-          {canCreateEmployers(session) && <NewEmployerButton />}
-          {canCreateSchemes(session) && <NewSchemeButton />}
-          {canReadAudit(session) && (
+          {can(session, 'employer.create') && <NewEmployerButton />}
+          {can(session, 'scheme.create') && <NewSchemeButton />}
+          {can(session, 'audit.read') && (
             <Button component={Link} to="/audit" variant="default">
               Open the audit log
             </Button>
@@ -69,7 +70,7 @@ function Dashboard() {
         </Group>
       </Stack>
       <Attention />
-      {canReadAudit(session) && <RecentActivity />}
+      {can(session, 'audit.read') && <RecentActivity />}
     </Stack>
   );
 }

@@ -4,17 +4,9 @@ import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, query } from '../../api/client';
 import type { Employer } from '../../api/types';
+import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import {
-  canChangeAccountStatus,
-  canCreateEmployerAccounts,
-  canCreateSchemes,
-  canDeleteEmployer,
-  canReadAudit,
-  canRenameEmployer,
-  canSeeEmployerAccounts,
-  ROLES_AT_EMPLOYER_LEVEL_AND_UP,
-} from '../../components/access';
+import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { CursorTable } from '../../components/CursorTable';
@@ -26,21 +18,21 @@ import { NewAccountButton } from '../../components/NewAccountButton';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
 import { schemeColumns } from '../../components/schemeColumns';
 import { employerUserInput } from '../../components/validation';
+import { PAGES } from '../../layout/pages';
 
 const employerKey = (employerId: string) => ['employers', employerId] as const;
 
 /**
- * `/employers/$employerId`: one employer, its schemes and its accounts, for everyone from
- * EmployerUser up who can reach it; what each may change follows decisions.md §3.
+ * `/employers/$employerId`: one employer, its schemes and its accounts, for everyone who may read
+ * it; what each may change follows the policy table (decisions.md §3).
  */
 export function EmployerPage() {
   return (
-    <RoleGate roles={ROLES_AT_EMPLOYER_LEVEL_AND_UP}>
+    <AccessGate access={PAGES.employer}>
       <EmployerView />
-    </RoleGate>
+    </AccessGate>
   );
 }
 
@@ -76,7 +68,7 @@ function EmployerView() {
             </Table.Tr>
           </Table.Tbody>
         </Table>
-        {canReadAudit(session) && (
+        {can(session, 'audit.read') && (
           <Anchor
             renderRoot={(props) => (
               <Link {...props} to="/audit" search={{ entityType: 'employer', entityId: data.id }} />
@@ -87,7 +79,9 @@ function EmployerView() {
         )}
       </Stack>
       <EmployerSchemes employer={data} />
-      {canSeeEmployerAccounts(session, data.id) && <EmployerAccounts employer={data} />}
+      {can(session, 'employer.users.list', employerRow(data)) && (
+        <EmployerAccounts employer={data} />
+      )}
     </Stack>
   );
 }
@@ -107,12 +101,12 @@ function EmployerActions({ employer }: { employer: Employer }) {
   };
   return (
     <>
-      {canRenameEmployer(session, employer.id) && (
+      {can(session, 'employer.update', employerRow(employer)) && (
         <Button variant="default" onClick={() => setRenaming(true)}>
           Rename employer
         </Button>
       )}
-      {canDeleteEmployer(session) && (
+      {can(session, 'employer.delete', employerRow(employer)) && (
         <Button color="red" variant="light" onClick={() => setDeleting(true)}>
           Delete employer
         </Button>
@@ -157,7 +151,9 @@ function EmployerSchemes({ employer }: { employer: Employer }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="employer-schemes">
       <PageHeading order={3} id="employer-schemes" title="Schemes">
-        {canCreateSchemes(session) && <NewSchemeButton employerId={employer.id} />}
+        {can(session, 'scheme.create', employerRow(employer)) && (
+          <NewSchemeButton employerId={employer.id} />
+        )}
       </PageHeading>
       <CursorTable
         queryKey={['schemes', 'list', { employerId: employer.id }]}
@@ -175,7 +171,7 @@ function EmployerAccounts({ employer }: { employer: Employer }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="employer-accounts">
       <PageHeading order={3} id="employer-accounts" title="Accounts">
-        {canCreateEmployerAccounts(session) && (
+        {can(session, 'employer.users.create', employerRow(employer)) && (
           <NewAccountButton
             path={`/api/employers/${encodeURIComponent(employer.id)}/users`}
             schema={employerUserInput}
@@ -186,7 +182,7 @@ function EmployerAccounts({ employer }: { employer: Employer }) {
       <CursorTable
         queryKey={['accounts', 'employer', employer.id]}
         path={`/api/employers/${encodeURIComponent(employer.id)}/users`}
-        columns={accountColumns({ withStatusAction: canChangeAccountStatus(session) })}
+        columns={accountColumns({ withStatusAction: can(session, 'user.update') })}
         caption={`Accounts of ${employer.name}`}
         empty="This employer has no accounts yet."
       />

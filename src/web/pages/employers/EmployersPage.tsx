@@ -1,14 +1,15 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { Employer } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { canCreateEmployers } from '../../components/access';
+import { AccessGate } from '../../components/AccessGate';
 import type { Column } from '../../components/CursorTable';
 import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
+import { PAGES } from '../../layout/pages';
 
 const columns: Column<Employer>[] = [
   {
@@ -35,12 +36,12 @@ const columns: Column<Employer>[] = [
   },
 ];
 
-/** `/employers`: the tenant's employers (BrokerAdmin, BrokerUser); the BrokerAdmin adds them. */
+/** `/employers`: the firm's employers, for its own staff. */
 export function EmployersPage() {
   return (
-    <RoleGate roles={['BrokerAdmin', 'BrokerUser']}>
+    <AccessGate access={PAGES.employers}>
       <Employers />
-    </RoleGate>
+    </AccessGate>
   );
 }
 
@@ -49,7 +50,7 @@ function Employers() {
   return (
     <Stack gap="lg">
       <PageHeading title="Employers">
-        {canCreateEmployers(session) && <NewEmployerButton />}
+        {can(session, 'employer.create') && <NewEmployerButton />}
       </PageHeading>
       <CursorTable
         queryKey={['employers', 'list']}

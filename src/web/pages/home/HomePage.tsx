@@ -3,14 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api } from '../../api/client';
 import type { Overview } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { AccessGate } from '../../components/AccessGate';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
+import { PAGES } from '../../layout/pages';
 import { memberNeedText } from './attention';
 import { SchemesNeedingAttention } from './SchemesNeedingAttention';
 
@@ -20,14 +22,15 @@ import { SchemesNeedingAttention } from './SchemesNeedingAttention';
  */
 export function HomePage() {
   return (
-    <RoleGate roles={['EmployerAdmin', 'EmployerUser']}>
+    <AccessGate access={PAGES.home}>
       <Home />
-    </RoleGate>
+    </AccessGate>
   );
 }
 
 function Home() {
-  const { user, account } = useSignedIn();
+  const session = useSignedIn();
+  const { account } = session;
   const overview = useQuery({
     queryKey: ['overview'],
     queryFn: () => api<Overview>('GET', '/api/overview'),
@@ -36,7 +39,7 @@ function Home() {
   if (overview.isError) return <LoadError error={overview.error} />;
   const data = overview.data;
   const due = formatPeriod(data.duePeriod);
-  const canUpload = user.role === 'EmployerAdmin';
+  const canUpload = can(session, 'contribution.import');
   return (
     <Stack gap="xl">
       <PageHeading title={account.employerName ?? 'Home'} />

@@ -18,9 +18,9 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { ApiError, api, describeError, type Page, upload } from '../../api/client';
 import type { ImportDetail, ImportIssue, ImportKind, ImportSummary, PaidIn } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
-import { canManageScheme } from '../../components/permissions';
 import { formatCents } from '../../format';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { isNotFound, useScheme } from '../schemes/SchemeQueries';
@@ -61,7 +61,8 @@ function issuesOf(error: ApiError): ImportIssue[] {
  */
 export function ImportWizardPage() {
   const { schemeId = '' } = useParams({ strict: false });
-  const { user } = useSignedIn();
+  const session = useSignedIn();
+  const { user } = session;
   const client = useQueryClient();
   const scheme = useScheme(schemeId);
   const [kind, setKind] = useState<ImportKind>('members');
@@ -179,12 +180,12 @@ export function ImportWizardPage() {
     setStep(0);
   };
 
-  if (!canManageScheme(user)) {
+  if (!can(session, 'member.import') && !can(session, 'contribution.import')) {
     return (
       <Stack gap="md">
         <Title order={2}>Import a CSV file</Title>
         <Alert color="yellow">
-          Only the broker’s staff and the employer’s administrators import files into a scheme.
+          Importing files into a scheme is not part of what your role works on.
         </Alert>
       </Stack>
     );

@@ -20,11 +20,11 @@ import { todayInIreland } from '../../../contracts/irish-dates';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { api } from '../../api/client';
 import type { Contribution, ContributionKind, Member } from '../../api/types';
+import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
 import { Loading } from '../../components/Loading';
-import { canManageScheme } from '../../components/permissions';
 import { formatCents, formatDate, formatPeriod, parseEuro } from '../../format';
 
 /** The chart library is large: it loads with the chart, not with the first page. */
@@ -73,9 +73,10 @@ function signedCents(cents: number): string {
  * submit payroll add contributions and correct them with adjustments; amounts are never edited.
  */
 export function ContributionsPanel({ member }: { member: Member }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
+  // Worded for the member when it is their own record they read.
+  const ownRecord = session.account.memberId === member.id;
   const client = useQueryClient();
-  const manage = canManageScheme(user);
   const [adding, add] = useDisclosure(false);
   const [adjusting, setAdjusting] = useState<Contribution | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: memberContributionsKey(member.id) });
@@ -89,8 +90,8 @@ export function ContributionsPanel({ member }: { member: Member }) {
     },
     {
       key: 'kind',
-      header: user.role === 'Member' ? 'Paid by' : 'Kind',
-      render: (row) => (user.role === 'Member' ? KIND_LABELS_FOR_MEMBER : KIND_LABELS)[row.kind],
+      header: ownRecord ? 'Paid by' : 'Kind',
+      render: (row) => (ownRecord ? KIND_LABELS_FOR_MEMBER : KIND_LABELS)[row.kind],
       sortValue: (row) => row.kind,
     },
     {
@@ -129,7 +130,7 @@ export function ContributionsPanel({ member }: { member: Member }) {
       render: (row) => (row.importId ? 'Imported' : 'Entered'),
     },
   ];
-  if (manage) {
+  if (can(session, 'contribution.adjust', memberRow(member))) {
     columns.push({
       key: 'actions',
       header: 'Actions',
@@ -150,7 +151,9 @@ export function ContributionsPanel({ member }: { member: Member }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>Contributions</Title>
-        {manage && <Button onClick={add.open}>Add contribution</Button>}
+        {can(session, 'contribution.create', memberRow(member)) && (
+          <Button onClick={add.open}>Add contribution</Button>
+        )}
       </Group>
       <Paper withBorder p="md">
         <Suspense fallback={<Loading label="Loading the chart" />}>

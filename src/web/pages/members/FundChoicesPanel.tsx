@@ -4,10 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { api, describeError, type Page } from '../../api/client';
 import type { Fund, FundChoice, Member } from '../../api/types';
+import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { Loading } from '../../components/Loading';
-import { canChooseFunds } from '../../components/permissions';
 import { formatDate, formatDateTime } from '../../format';
 import { FundChoiceEditor } from './FundChoiceEditor';
 
@@ -75,14 +75,13 @@ const historyColumns: Column<FundChoice>[] = [
 
 /**
  * How the member's contributions are invested: the choice in force today, any scheduled one, the
- * history, and a new choice (the member for themself; the broker's staff and the employer's
- * administrators for any member; employer users only read).
+ * history, and a new choice for those the policy table lets make one (fund_choice.set).
  */
 export function FundChoicesPanel({ member }: { member: Member }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const client = useQueryClient();
   const [editing, edit] = useDisclosure(false);
-  const mayChoose = canChooseFunds(user);
+  const mayChoose = can(session, 'fund_choice.set', memberRow(member));
   const recent = useQuery({
     queryKey: [...fundChoicesKey(member.id), 'recent'],
     queryFn: () => api<Page<FundChoice>>('GET', `/api/members/${member.id}/fund-choices?limit=20`),

@@ -6,14 +6,9 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, describeError } from '../../api/client';
 import type { Member } from '../../api/types';
+import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import {
-  canDelete,
-  canExportMember,
-  canManageScheme,
-  canRevealPps,
-} from '../../components/permissions';
 import { formatCents, formatDate } from '../../format';
 import { useScheme } from '../schemes/SchemeQueries';
 import { ContactDetailsButton } from './ContactDetailsButton';
@@ -41,15 +36,18 @@ async function downloadExport(member: Member): Promise<void> {
 
 /** The member's name as the page heading, their record, and correcting, deleting and exporting it. */
 export function MemberDetails({ member }: { member: Member }) {
-  const { user, account } = useSignedIn();
+  const session = useSignedIn();
   const client = useQueryClient();
   const navigate = useNavigate();
   const [editing, edit] = useDisclosure(false);
   const [deleting, askDelete] = useDisclosure(false);
   const [exporting, setExporting] = useState(false);
-  const isMember = user.role === 'Member';
-  // A Member cannot read their scheme's record, only their own.
-  const scheme = useScheme(member.schemeId, !isMember);
+  const row = memberRow(member);
+  // Worded for the member when it is their own record they read.
+  const ownRecord = session.account.memberId === member.id;
+  // Not everyone who reads a member reads the scheme's record (a member reads only their own).
+  const readsScheme = can(session, 'scheme.read');
+  const scheme = useScheme(member.schemeId, readsScheme);
   const fullName = `${member.firstName} ${member.lastName}`;
 
   const save = async (body: MemberBody) => {
@@ -89,16 +87,16 @@ export function MemberDetails({ member }: { member: Member }) {
           <MemberStatusBadge status={member.status} />
         </Group>
         <Group gap="xs">
-          {canManageScheme(user) && (
+          {can(session, 'member.update', row) && (
             <Button variant="default" onClick={edit.open}>
               Edit member
             </Button>
           )}
-          {isMember && <ContactDetailsButton member={member} />}
-          {canExportMember(user, member.id, account.memberId) && (
+          {can(session, 'member.contact.update', row) && <ContactDetailsButton member={member} />}
+          {can(session, 'member.export', row) && (
             <>
               <Button variant="default" onClick={exportData} loading={exporting}>
-                {isMember ? 'Download my data' : 'Export data (GDPR)'}
+                {ownRecord ? 'Download my data' : 'Export data (GDPR)'}
               </Button>
               {/* The same data as a file anyone can open in a spreadsheet (issue 21, item 3). */}
               <Button
@@ -107,11 +105,11 @@ export function MemberDetails({ member }: { member: Member }) {
                 href={`/api/members/${encodeURIComponent(member.id)}/export.csv`}
                 download
               >
-                {isMember ? 'Download my data as CSV' : 'Export as CSV'}
+                {ownRecord ? 'Download my data as CSV' : 'Export as CSV'}
               </Button>
             </>
           )}
-          {canDelete(user) && (
+          {can(session, 'member.delete', row) && (
             <Button color="red" variant="light" onClick={askDelete.open}>
               Delete member
             </Button>
@@ -119,7 +117,7 @@ export function MemberDetails({ member }: { member: Member }) {
         </Group>
       </Group>
       <DataList labelWidth="10rem">
-        {!isMember && (
+        {readsScheme && (
           <DataList.Item>
             <DataList.ItemLabel>Scheme</DataList.ItemLabel>
             <DataList.ItemValue>
@@ -154,7 +152,11 @@ export function MemberDetails({ member }: { member: Member }) {
         <DataList.Item>
           <DataList.ItemLabel>PPS number</DataList.ItemLabel>
           <DataList.ItemValue>
-            <PpsReveal key={member.id} memberId={member.id} canReveal={canRevealPps(user)} />
+            <PpsReveal
+              key={member.id}
+              memberId={member.id}
+              canReveal={can(session, 'member.pps.reveal', row)}
+            />
           </DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>

@@ -20,7 +20,8 @@ const ROWS: Array<[keyof PaidIn, string, string]> = [
  * has been paid in, this tax year and in all, by who paid it. Staff see the same as the member.
  */
 export function PensionSummary({ member }: { member: Member }) {
-  const isMember = useSignedIn().user.role === 'Member';
+  // Worded for the member when it is their own record they read.
+  const ownRecord = useSignedIn().account.memberId === member.id;
   const summary = useQuery({
     queryKey: ['members', member.id, 'summary'],
     queryFn: () =>
@@ -38,7 +39,7 @@ export function PensionSummary({ member }: { member: Member }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="pension-summary">
       <Title order={3} id="pension-summary">
-        {isMember ? 'Your pension' : 'Pension summary'}
+        {ownRecord ? 'Your pension' : 'Pension summary'}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Paper withBorder p="md">
@@ -73,7 +74,7 @@ export function PensionSummary({ member }: { member: Member }) {
           <Table.Tbody>
             {ROWS.map(([key, ownWords, staffWords]) => (
               <Table.Tr key={key} fw={key === 'totalCents' ? 700 : undefined}>
-                <Table.Td>{isMember ? ownWords : staffWords}</Table.Td>
+                <Table.Td>{ownRecord ? ownWords : staffWords}</Table.Td>
                 <Table.Td ta="right">{formatCents(data.taxYear[key])}</Table.Td>
                 <Table.Td ta="right">{formatCents(data.allTime[key])}</Table.Td>
               </Table.Tr>

@@ -6,11 +6,11 @@ import { useState } from 'react';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Fund, Scheme } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
-import { canSetSchemeTerms } from '../../components/permissions';
 
 /** Every list of a scheme's funds sits under this key, so one change refreshes them all. */
 export const schemeFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds'] as const;
@@ -30,9 +30,9 @@ const bodyOf = (values: FundFormValues) => ({
  * no new choices; choices already made stay) and reopening. Members choose among the open ones.
  */
 export function FundsPanel({ scheme }: { scheme: Scheme }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const client = useQueryClient();
-  const manage = canSetSchemeTerms(user);
+  const manage = can(session, 'fund.update', scheme);
   const [renaming, setRenaming] = useState<Fund | null>(null);
   const [closing, setClosing] = useState<Fund | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: schemeFundsKey(scheme.id) });
@@ -116,7 +116,7 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="sm">
       <Title order={3}>Funds</Title>
-      {manage && <AddFundForm scheme={scheme} onAdded={refresh} />}
+      {can(session, 'fund.create', scheme) && <AddFundForm scheme={scheme} onAdded={refresh} />}
       <CursorTable<Fund>
         queryKey={[...schemeFundsKey(scheme.id), 'all']}
         path={`/api/schemes/${scheme.id}/funds?includeClosed=true&limit=100`}

@@ -15,10 +15,10 @@ import { Link, useParams } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
 import { ApiError, api, describeError } from '../../api/client';
 import type { PayrollGrid } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
-import { canManageScheme } from '../../components/permissions';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatCents, formatPeriod, parseEuro } from '../../format';
 import { NotFoundPage } from '../common/NotFoundPage';
@@ -47,7 +47,7 @@ type Edits = Record<string, Partial<Record<Kind, string>>>;
  */
 export function PayrollGridPage() {
   const { schemeId = '', period = '' } = useParams({ strict: false });
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const client = useQueryClient();
   const scheme = useScheme(schemeId);
   const key = ['schemes', schemeId, 'payroll', period];
@@ -63,7 +63,7 @@ export function PayrollGridPage() {
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const editable = canManageScheme(user);
+  const editable = can(session, 'payroll.save');
 
   const parsed = useMemo(() => {
     const errors: Record<string, string> = {};

@@ -5,9 +5,9 @@ import { type FormEvent, useState } from 'react';
 import { parseIrishPeriod } from '../../../contracts/irish-dates';
 import { api, describeError, type Page } from '../../api/client';
 import type { PeriodTotals, Scheme } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
-import { canManageScheme } from '../../components/permissions';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatCents, formatPeriod } from '../../format';
 
@@ -16,7 +16,7 @@ import { formatCents, formatPeriod } from '../../format';
  * to that period's grid, and a way to open the grid for any period.
  */
 export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const periods = useInfiniteQuery({
     queryKey: ['schemes', scheme.id, 'contribution-periods'],
     initialPageParam: '',
@@ -29,7 +29,7 @@ export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
   });
   return (
     <Stack gap="md">
-      {canManageScheme(user) && <OpenPeriod schemeId={scheme.id} />}
+      {can(session, 'payroll.save', scheme) && <OpenPeriod schemeId={scheme.id} />}
       {periods.isPending ? (
         <Loading label="Loading the contributions per pay period" />
       ) : periods.isError ? (

@@ -19,10 +19,10 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api } from '../../api/client';
 import type { Employer, Scheme, SchemeType } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { showApiErrors } from '../../components/forms';
-import { canDelete, canManageScheme, canSetSchemeTerms } from '../../components/permissions';
 import { formatDate } from '../../format';
 import { schemeKey } from './SchemeQueries';
 
@@ -35,7 +35,7 @@ export const SCHEME_TYPE_OPTIONS: { value: SchemeType; label: string }[] = [
 
 /** The scheme's name as the page's heading, its facts, and renaming and deleting it. */
 export function SchemeDetails({ scheme }: { scheme: Scheme }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const client = useQueryClient();
   const navigate = useNavigate();
   const [editing, edit] = useDisclosure(false);
@@ -59,12 +59,12 @@ export function SchemeDetails({ scheme }: { scheme: Scheme }) {
       <Group justify="space-between" align="flex-start">
         <Title order={2}>{scheme.name}</Title>
         <Group gap="xs">
-          {canManageScheme(user) && (
+          {can(session, 'scheme.update', scheme) && (
             <Button variant="default" onClick={edit.open}>
               Edit scheme
             </Button>
           )}
-          {canDelete(user) && (
+          {can(session, 'scheme.delete', scheme) && (
             <Button color="red" variant="light" onClick={askDelete.open}>
               Delete scheme
             </Button>
@@ -106,7 +106,11 @@ export function SchemeDetails({ scheme }: { scheme: Scheme }) {
         title="Edit scheme"
         centered
       >
-        <SchemeForm scheme={scheme} canSetType={canSetSchemeTerms(user)} onDone={edit.close} />
+        <SchemeForm
+          scheme={scheme}
+          canSetType={can(session, 'scheme.type.set', scheme)}
+          onDone={edit.close}
+        />
       </Modal>
       <ConfirmModal
         opened={deleting}

@@ -4,10 +4,10 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, describeError } from '../../api/client';
 import type { ImportDetail, ImportStatus, ImportSummary, Scheme, User } from '../../api/types';
+import { can, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { Loading } from '../../components/Loading';
-import { canManageScheme } from '../../components/permissions';
 import { formatDateTime } from '../../format';
 import { ImportIssuesTable } from '../imports/ImportIssuesTable';
 
@@ -31,15 +31,17 @@ export function ImportStatusBadge({ status }: { status: ImportStatus }) {
 const number = (value: number) => value.toLocaleString('en-IE');
 
 /**
- * Who uploaded a file. Imports name their uploader by account id, and only a BrokerAdmin may read
- * accounts, so everyone else sees "You" or "Another user".
+ * Who uploaded a file. Imports name their uploader by account id; the name is looked up by those
+ * who may read their own firm's accounts (the platform's reads of a firm's accounts are audited in
+ * its log, which a page view should not fill), and everyone else sees "You" or "Another user".
  */
 function Uploader({ userId }: { userId: string }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
+  const { user } = session;
   const account = useQuery({
     queryKey: ['users', userId],
     queryFn: () => api<User>('GET', `/api/users/${userId}`),
-    enabled: user.role === 'BrokerAdmin' && userId !== user.id,
+    enabled: scopeIn(session, 'user.read') === 'tenant' && userId !== user.id,
     staleTime: Number.POSITIVE_INFINITY,
   });
   if (userId === user.id) return 'You';
@@ -48,7 +50,7 @@ function Uploader({ userId }: { userId: string }) {
 
 /** A scheme's CSV imports, newest first, and the problems of each rejected one. */
 export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const [viewing, setViewing] = useState<ImportSummary | null>(null);
 
   const columns: Column<ImportSummary>[] = [
@@ -114,7 +116,7 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>Imports</Title>
-        {canManageScheme(user) && (
+        {(can(session, 'member.import', scheme) || can(session, 'contribution.import', scheme)) && (
           <Button component={Link} to={`/schemes/${scheme.id}/import`}>
             Import a CSV file
           </Button>

@@ -6,9 +6,9 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, query } from '../../api/client';
 import type { Member, MemberStatus, Scheme } from '../../api/types';
+import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
-import { canManageScheme } from '../../components/permissions';
 import { formatCents, formatDate } from '../../format';
 import { MEMBER_STATUS_OPTIONS, type MemberBody, MemberForm } from '../members/MemberForm';
 import { MemberStatusBadge } from '../members/MemberStatusBadge';
@@ -62,7 +62,7 @@ const columns: Column<Member>[] = [
  * sorting orders the rows loaded so far (the API lists in the order members were added).
  */
 export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
   const client = useQueryClient();
   const [adding, add] = useDisclosure(false);
   const [search, setSearch] = useState('');
@@ -84,7 +84,7 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>Members</Title>
-        {canManageScheme(user) && <Button onClick={add.open}>Add member</Button>}
+        {can(session, 'member.create', scheme) && <Button onClick={add.open}>Add member</Button>}
       </Group>
       <Group align="flex-end">
         <TextInput

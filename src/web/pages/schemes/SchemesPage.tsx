@@ -1,18 +1,15 @@
 import { Select, Stack } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { query } from '../../api/client';
+import { can, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import {
-  canCreateSchemes,
-  isBrokerStaff,
-  ROLES_AT_EMPLOYER_LEVEL_AND_UP,
-} from '../../components/access';
+import { AccessGate } from '../../components/AccessGate';
 import { useAllEmployers } from '../../components/allPages';
 import { CursorTable } from '../../components/CursorTable';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
 import { schemeColumns } from '../../components/schemeColumns';
+import { PAGES } from '../../layout/pages';
 
 /**
  * `/schemes`: the schemes within reach (an employer's staff see their own employer's), with a
@@ -20,9 +17,9 @@ import { schemeColumns } from '../../components/schemeColumns';
  */
 export function SchemesPage() {
   return (
-    <RoleGate roles={ROLES_AT_EMPLOYER_LEVEL_AND_UP}>
+    <AccessGate access={PAGES.schemes}>
       <Schemes />
-    </RoleGate>
+    </AccessGate>
   );
 }
 
@@ -31,8 +28,9 @@ function Schemes() {
   const navigate = useNavigate();
   const search: { employerId?: unknown } = useSearch({ strict: false });
   const employerId = typeof search.employerId === 'string' ? search.employerId : null;
-  // An employer's staff have one employer; only the broker's side has something to filter.
-  const spansEmployers = session.user.role === 'SuperAdmin' || isBrokerStaff(session.user.role);
+  // Only a reach wider than one employer has employers to filter by.
+  const reach = scopeIn(session, 'scheme.list');
+  const spansEmployers = reach === 'platform' || reach === 'tenant';
   const employers = useAllEmployers();
   const names = new Map(
     (employers.data?.items ?? []).map((employer) => [employer.id, employer.name]),
@@ -40,7 +38,7 @@ function Schemes() {
   return (
     <Stack gap="lg">
       <PageHeading title="Schemes">
-        {canCreateSchemes(session) && <NewSchemeButton suggestedEmployerId={employerId} />}
+        {can(session, 'scheme.create') && <NewSchemeButton suggestedEmployerId={employerId} />}
       </PageHeading>
       {spansEmployers && (
         <Select

@@ -1,12 +1,13 @@
 import { Stack } from '@mantine/core';
 import type { User } from '../../api/types';
+import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { useAllEmployers } from '../../components/allPages';
 import { CursorTable } from '../../components/CursorTable';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
-import { RoleGate } from '../../components/RoleGate';
 import { colleagueInput } from '../../components/validation';
+import { PAGES } from '../../layout/pages';
 
 /**
  * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate, and to resend
@@ -15,9 +16,9 @@ import { colleagueInput } from '../../components/validation';
  */
 export function UsersPage() {
   return (
-    <RoleGate roles={['BrokerAdmin']}>
+    <AccessGate access={PAGES.users}>
       <Users />
-    </RoleGate>
+    </AccessGate>
   );
 }
 

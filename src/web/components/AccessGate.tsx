@@ -1,16 +1,17 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import type { Role } from '../api/types';
+import { type Access, allows } from '../auth/can';
 import { useSignedIn } from '../auth/session';
 
 /**
- * Shows a page only to the roles it is for. A URL typed by hand otherwise gets a plain answer
- * instead of a page of failed requests; the API refuses those requests either way.
+ * Shows a page only to those the policy table lets open it (layout/pages.ts). A URL typed by hand
+ * otherwise gets a plain answer instead of a page of failed requests; the API refuses those
+ * requests either way.
  */
-export function RoleGate({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {
-  const { user } = useSignedIn();
-  if (roles.includes(user.role)) return children;
+export function AccessGate({ access, children }: { access: Access; children: ReactNode }) {
+  const session = useSignedIn();
+  if (allows(session, access)) return children;
   return (
     <Stack gap="sm">
       <Title order={2}>Not available</Title>

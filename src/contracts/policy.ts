@@ -1,0 +1,478 @@
+import type { Role } from './roles.js';
+
+/**
+ * Who may do what: the one authorisation policy of the service (decisions.md §3 "Who may do
+ * what", and the "Authorisation policy" section of docs/decisions.md). Every service method asks
+ * it before anything else, every route names the action it carries out, the API reference and the
+ * web UI read it, and the tenant-isolation matrix derives its expected answers from it. An action
+ * that is not in this table is refused, and a role not listed for an action is refused it: no role
+ * inherits anything from another.
+ */
+
+/**
+ * How far a role's permission reaches ("own" in decisions.md §3):
+ * - `platform`: every tenant (SuperAdmin, who runs the platform and has no tenant of their own);
+ * - `tenant`: the records of the actor's own broker firm;
+ * - `employer`: the records of the actor's own employer within that firm;
+ * - `member`: the actor's own member record and what belongs to it.
+ */
+export type Scope = 'platform' | 'tenant' | 'employer' | 'member';
+
+/**
+ * The scopes each role can hold, by what its account is attached to: SuperAdmin to no tenant,
+ * broker staff to a firm, employer staff to an employer of a firm, a Member to their member
+ * record. A scope a role's account cannot anchor (an employer for a BrokerUser) is not expressible.
+ */
+export interface ScopesOf {
+  SuperAdmin: 'platform';
+  BrokerAdmin: 'tenant';
+  BrokerUser: 'tenant';
+  EmployerAdmin: 'tenant' | 'employer';
+  EmployerUser: 'tenant' | 'employer';
+  Member: 'tenant' | 'employer' | 'member';
+}
+
+/**
+ * What the scope is checked against when the action is carried out:
+ * - `record`: the record the request names. One beyond the actor's reach answers 404, exactly as
+ *   one that does not exist, so nobody learns that it does (decisions.md §3).
+ * - `parent`: the record a new one is put under (the employer of a new scheme). One beyond reach,
+ *   or none at all, answers 403: the write names a parent the actor cannot reach (service-spec
+ *   §5.4.2).
+ * - `none`: the request names no record. The action works within the actor's reach: a list
+ *   holds only records within it, a new record is put in the actor's own tenant.
+ */
+export type Target = 'record' | 'parent' | 'none';
+
+export interface Rule {
+  /** What the action is, in one line; the API reference shows it beside each route. */
+  description: string;
+  /** The roles allowed, each with how far it reaches. Any role not listed is refused (403). */
+  roles: { readonly [R in Role]?: ScopesOf[R] };
+  target: Target;
+}
+
+export const POLICY = {
+  // The platform: broker firms (the tenants) and their first accounts.
+  'broker.create': {
+    description: 'Create a broker firm (a tenant)',
+    roles: { SuperAdmin: 'platform' },
+    target: 'none',
+  },
+  'broker.list': {
+    description: 'List the broker firms',
+    roles: { SuperAdmin: 'platform' },
+    target: 'none',
+  },
+  'broker.read': {
+    description: "Read a broker firm's record",
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'broker.update': {
+    description: 'Rename a broker firm',
+    roles: { SuperAdmin: 'platform' },
+    target: 'record',
+  },
+  'broker.users.create': {
+    description: 'Create a BrokerAdmin or BrokerUser account in a broker firm',
+    roles: { SuperAdmin: 'platform' },
+    target: 'record',
+  },
+  'broker.users.list': {
+    description: "List a broker firm's accounts",
+    roles: { SuperAdmin: 'platform' },
+    target: 'record',
+  },
+
+  // Accounts.
+  'me.read': {
+    description: "Read one's own account",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'none',
+  },
+  'session.end': {
+    description: "Sign out, ending every session of one's own account",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'none',
+  },
+  'account.password.change': {
+    description: "Change one's own password, giving the current one",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'none',
+  },
+  'user.list': {
+    description: 'List accounts',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'none',
+  },
+  'user.read': {
+    description: 'Read an account',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'user.update': {
+    description: 'Rename, deactivate or reactivate an account',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'user.invitation.resend': {
+    description: 'Send an invited account a new invitation link',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'user.colleague.invite': {
+    description: "Invite a BrokerUser into one's own firm",
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'none',
+  },
+
+  // Employers.
+  'employer.create': {
+    description: "Create an employer in one's own firm",
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'none',
+  },
+  'employer.list': {
+    description: 'List employers',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'none',
+  },
+  'employer.read': {
+    description: "Read an employer's record",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'employer.update': {
+    description: "Change an employer's details",
+    roles: { BrokerAdmin: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'employer.delete': {
+    description: 'Delete an employer',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'employer.users.create': {
+    description: 'Invite an EmployerAdmin, EmployerUser or Member account for an employer',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'parent',
+  },
+  'employer.users.list': {
+    description: "List an employer's accounts",
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+
+  // Schemes. Their type and the funds they offer are the broker's decisions (decisions.md §3).
+  'scheme.create': {
+    description: 'Create a scheme under an employer',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'parent',
+  },
+  'scheme.list': {
+    description: 'List schemes',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'none',
+  },
+  'scheme.read': {
+    description: "Read a scheme's record",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'scheme.update': {
+    description: "Change a scheme's details (its type needs scheme.type.set too)",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'scheme.type.set': {
+    description: "Change a scheme's type (DB, DC, PRSA, RAC)",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'scheme.delete': {
+    description: 'Delete a scheme',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+
+  // Members.
+  'member.create': {
+    description: 'Add a member to a scheme',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'member.list': {
+    description: 'List the members of a scheme',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'member.read': {
+    description: "Read a member's record, the PPS number masked",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'member.update': {
+    description: "Correct a member's record",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'member.delete': {
+    description: 'Delete a member',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'member.pps.reveal': {
+    description: "Reveal a member's PPS number (audited as member.pps_decrypted)",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'member.export': {
+    description: 'Export everything held about a member (GDPR Art. 15 and 20)',
+    roles: { BrokerAdmin: 'tenant', Member: 'member' },
+    target: 'record',
+  },
+  'member.contact.update': {
+    description: "Change one's own e-mail and postal address as a member",
+    roles: { Member: 'member' },
+    target: 'record',
+  },
+  'member.import': {
+    description: 'Import members into a scheme from a CSV file',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+
+  // Contributions: recorded by the firm's staff and by the employer's administrator, who submits
+  // payroll.
+  'contribution.list': {
+    description: "Read a member's contributions",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'contribution.create': {
+    description: 'Record a contribution for a member',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'contribution.adjust': {
+    description: 'Correct a contribution with an adjustment and its reason',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'contribution.notes.read': {
+    description: 'Read the reasons staff gave for corrections (staff notes)',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'none',
+  },
+  'contribution.import': {
+    description: "Import contributions of a scheme's members from a CSV file",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'payroll.read': {
+    description: "Read one pay period of a scheme's payroll",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'payroll.save': {
+    description: "Save one pay period of a scheme's payroll",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'payroll.periods.list': {
+    description: "Read a scheme's contribution totals per pay period",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+
+  // Funds: what a scheme offers is the trustees' investment decision; a member chooses among them.
+  'fund.list': {
+    description: "List a scheme's funds (a member: those of their own scheme)",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'fund.create': {
+    description: 'Offer a fund in a scheme',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'parent',
+  },
+  'fund.update': {
+    description: 'Rename a fund, set its ISIN or close it',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'fund_choice.list': {
+    description: "Read a member's fund choices",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'fund_choice.set': {
+    description: "Change a member's fund choice",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+
+  // Imports.
+  'import.list': {
+    description: "List a scheme's imports",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'import.read': {
+    description: 'Read an import',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+
+  // Work lists and the audit log.
+  'overview.read': {
+    description: "Read the work waiting on one's home page",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'none',
+  },
+  'audit.read': {
+    description: 'Read the audit log',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'none',
+  },
+  'audit.export': {
+    description: 'Export the audit log as CSV',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'none',
+  },
+} as const satisfies Record<string, Rule>;
+
+/** The name of an action in the table: any other name is a compile error. */
+export type Action = keyof typeof POLICY;
+
+/** The actions whose scope is checked against a record the request names. */
+export type RecordAction = {
+  [A in Action]: (typeof POLICY)[A]['target'] extends 'none' ? never : A;
+}[Action];
+
+export const ACTIONS = Object.keys(POLICY) as Action[];
+
+/** The rule of an action, or undefined for a name the table does not hold: deny by default. */
+export function ruleOf(action: string): Rule | undefined {
+  return Object.hasOwn(POLICY, action) ? POLICY[action as Action] : undefined;
+}

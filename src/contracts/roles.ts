@@ -1,0 +1,18 @@
+/**
+ * The roles of service-spec §2.1, shared by the server and the web UI. Their order is the
+ * specification's and only sets the order roles are listed in: no role passes a check because it
+ * ranks above another. What each may do is the policy table's (contracts/policy.ts).
+ */
+export const ROLES = [
+  'SuperAdmin',
+  'BrokerAdmin',
+  'BrokerUser',
+  'EmployerAdmin',
+  'EmployerUser',
+  'Member',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}

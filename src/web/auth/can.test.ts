@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { RowScope } from '../../contracts/permits';
+import { ACTIONS, POLICY, type Scope } from '../../contracts/policy';
+import { ROLES, type Role } from '../../contracts/roles';
+import type { Me, SessionUser } from '../api/types';
+import { navigationFor } from '../layout/navigation';
+import { PAGES } from '../layout/pages';
+import { allows, can, scopeIn } from './can';
+import type { Session } from './session';
+
+/**
+ * The UI's visibility checks read the policy table the server enforces (contracts/policy.ts):
+ * for every action and role, what the UI offers is what the table allows.
+ */
+
+const TENANT = 'tenant-a';
+const EMPLOYER = 'employer-a1';
+const MEMBER = 'member-a1';
+
+function sessionOf(role: Role): Session {
+  const user: SessionUser = {
+    id: `user-${role}`,
+    email: `${role}@example.ie`,
+    role,
+    brokerId: role === 'SuperAdmin' ? null : TENANT,
+    employerId: ['EmployerAdmin', 'EmployerUser', 'Member'].includes(role) ? EMPLOYER : null,
+  };
+  const account: Me = {
+    ...user,
+    name: role,
+    memberId: role === 'Member' ? MEMBER : null,
+    status: 'active',
+    firmName: null,
+    employerName: null,
+  };
+  return { user, account };
+}
+
+const reachOf = (role: Role, action: (typeof ACTIONS)[number]): Scope | undefined =>
+  (POLICY[action].roles as Partial<Record<Role, Scope>>)[role];
+
+/** A record in the session's own member record, another employer of its firm, another firm. */
+const ROWS: Record<'own' | 'otherEmployer' | 'otherTenant', RowScope> = {
+  own: { brokerId: TENANT, employerId: EMPLOYER, memberId: MEMBER },
+  otherEmployer: { brokerId: TENANT, employerId: 'employer-a2', memberId: 'member-a2' },
+  otherTenant: { brokerId: 'tenant-b', employerId: 'employer-b1', memberId: 'member-b1' },
+};
+const REACHED: Record<Scope, Record<keyof typeof ROWS, boolean>> = {
+  platform: { own: true, otherEmployer: true, otherTenant: true },
+  tenant: { own: true, otherEmployer: true, otherTenant: false },
+  employer: { own: true, otherEmployer: false, otherTenant: false },
+  member: { own: true, otherEmployer: false, otherTenant: false },
+};
+
+describe('can', () => {
+  it('offers every action exactly to the roles the policy table lists', () => {
+    for (const action of ACTIONS) {
+      for (const role of ROLES) {
+        expect(can(sessionOf(role), action), `${role} ${action}`).toBe(
+          reachOf(role, action) !== undefined,
+        );
+        expect(scopeIn(sessionOf(role), action), `${role} ${action}`).toBe(
+          reachOf(role, action) ?? null,
+        );
+      }
+    }
+  });
+
+  it('offers an action on a record exactly within the reach the table gives the role', () => {
+    for (const action of ACTIONS) {
+      for (const role of ROLES) {
+        const reach = reachOf(role, action);
+        for (const [place, row] of Object.entries(ROWS) as Array<[keyof typeof ROWS, RowScope]>) {
+          const expected = reach !== undefined && REACHED[reach][place];
+          expect(can(sessionOf(role), action, row), `${role} ${action} ${place}`).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it('refuses an action the table does not hold', () => {
+    for (const role of ROLES) {
+      expect(can(sessionOf(role), 'scheme.approve' as (typeof ACTIONS)[number])).toBe(false);
+    }
+  });
+});
+
+describe('pages and navigation', () => {
+  it('open a page to those the table lets carry out its action, at the reach it is for', () => {
+    for (const [page, access] of Object.entries(PAGES)) {
+      const scopes: readonly Scope[] | undefined = 'scopes' in access ? access.scopes : undefined;
+      for (const role of ROLES) {
+        const reach = reachOf(role, access.action);
+        const expected = reach !== undefined && (scopes === undefined || scopes.includes(reach));
+        expect(allows(sessionOf(role), access), `${role} ${page}`).toBe(expected);
+      }
+    }
+  });
+
+  it('lists for each role what it works on (issue 6), every page one it may open', () => {
+    const labels = (role: Role) => navigationFor(sessionOf(role)).map((item) => item.label);
+    expect(labels('SuperAdmin')).toEqual(['Brokers', 'Audit log', 'API reference', 'My account']);
+    expect(labels('BrokerAdmin')).toEqual([
+      'Dashboard',
+      'Employers',
+      'Schemes',
+      'Users',
+      'Audit log',
+      'API reference',
+      'My account',
+    ]);
+    expect(labels('BrokerUser')).toEqual([
+      'Dashboard',
+      'Employers',
+      'Schemes',
+      'API reference',
+      'My account',
+    ]);
+    for (const role of ['EmployerAdmin', 'EmployerUser'] as const) {
+      expect(navigationFor(sessionOf(role))).toEqual([
+        { label: 'Home', to: '/home' },
+        { label: 'My employer', to: `/employers/${EMPLOYER}` },
+        { label: 'Schemes', to: '/schemes' },
+        { label: 'API reference', to: '/api-reference' },
+        { label: 'My account', to: '/account' },
+      ]);
+    }
+    // A member's portal offers no API reference (issue 21, item 3).
+    expect(navigationFor(sessionOf('Member'))).toEqual([
+      { label: 'My pension', to: `/members/${MEMBER}` },
+      { label: 'My account', to: '/account' },
+    ]);
+  });
+});

@@ -1,0 +1,52 @@
+import { permits, type RowScope, type Subject, scopeFor } from '../../contracts/permits';
+import type { Action, Scope } from '../../contracts/policy';
+import type { Session } from './session';
+
+/**
+ * What the signed-in person may do, read from the policy table the server enforces
+ * (contracts/policy.ts), never restated here. Hiding a control is only courtesy: the API refuses
+ * anything the table does not allow anyway.
+ */
+
+function subjectOf({ user, account }: Session): Subject {
+  return {
+    role: user.role,
+    tenantId: user.brokerId,
+    employerId: user.employerId,
+    memberId: account.memberId,
+  };
+}
+
+/** Whether the person may carry out the action, and, when given, on that record. */
+export function can(session: Session, action: Action, row?: RowScope): boolean {
+  return permits(subjectOf(session), action, row);
+}
+
+/** How far the person's permission for the action reaches, or null when they have none. */
+export function scopeIn(session: Session, action: Action): Scope | null {
+  return scopeFor(subjectOf(session), action);
+}
+
+/**
+ * What a page or link needs: the action its content carries out and, for a page that is one
+ * side's view of it (a firm's dashboard, an employer's home page), the reaches it is for.
+ */
+export interface Access {
+  action: Action;
+  scopes?: readonly Scope[];
+}
+
+export function allows(session: Session, { action, scopes }: Access): boolean {
+  const scope = scopeIn(session, action);
+  return scope !== null && (scopes === undefined || scopes.includes(scope));
+}
+
+/** Where an employer sits, for the checks that concern it. */
+export function employerRow(employer: { id: string; brokerId: string }): RowScope {
+  return { brokerId: employer.brokerId, employerId: employer.id };
+}
+
+/** Where a member's record sits: a member reaches their own only. */
+export function memberRow(member: { id: string; brokerId: string; employerId: string }): RowScope {
+  return { brokerId: member.brokerId, employerId: member.employerId, memberId: member.id };
+}

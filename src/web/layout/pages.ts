@@ -1,0 +1,28 @@
+import type { Access } from '../auth/can';
+
+/**
+ * What opening each signed-in page needs, in terms of the policy table. A page that is one side's
+ * view names the reach it is for: the dashboard is the firm's (tenant-wide) overview, the home
+ * page an employer's, the employers and users pages a firm's own lists; the platform reaches the
+ * same records from its brokers' pages.
+ */
+export const PAGES = {
+  dashboard: { action: 'overview.read', scopes: ['tenant'] },
+  home: { action: 'overview.read', scopes: ['employer'] },
+  brokers: { action: 'broker.list' },
+  broker: { action: 'broker.users.list' },
+  employers: { action: 'employer.list', scopes: ['tenant'] },
+  employer: { action: 'employer.read' },
+  schemes: { action: 'scheme.list' },
+  scheme: { action: 'scheme.read' },
+  member: { action: 'member.read' },
+  users: { action: 'user.list', scopes: ['tenant'] },
+  audit: { action: 'audit.read' },
+  /**
+   * The API reference is for the staff who work on schemes and script against the service, on
+   * the platform, in a firm or at an employer; a member's portal offers none (issue 21, item 3).
+   */
+  apiReference: { action: 'scheme.list' },
+  /** Everyone's own account: who they are, and their password. */
+  account: { action: 'account.password.change' },
+} as const satisfies Record<string, Access>;

@@ -1,0 +1,18 @@
+/**
+ * The API routes open without a session, in OpenAPI form (`METHOD /path/{param}`): signing in and
+ * out, the session check, password reset, accepting an invitation, and the health probes. Every
+ * other /api route names an action of the policy table (src/contracts/policy.ts). Outside /api, the
+ * telemetry tunnel, /openapi.json and the web UI's files are public too.
+ */
+export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
+  'POST /api/auth/callback/credentials',
+  'POST /api/auth/signin',
+  'GET /api/auth/session',
+  'POST /api/auth/signout',
+  'POST /api/auth/forgot-password',
+  'POST /api/auth/reset-password',
+  'POST /api/auth/accept-invitation',
+  'GET /api/health/live',
+  'GET /api/health/ready',
+  'GET /api/health/db',
+]);
