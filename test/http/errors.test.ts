@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpError } from '../../src/server/http/http-error.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  TooLargeError,
+  ValidationError,
+} from '../../src/server/errors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -28,8 +34,20 @@ beforeAll(async () => {
         });
       });
       app.get('/api/health/test-forbidden', async () => {
-        throw new HttpError(403, 'Forbidden');
+        throw new ForbiddenError();
       });
+      const refusals = {
+        invalid: () =>
+          new ValidationError([{ path: 'name', code: 'custom', message: 'Enter a name' }]),
+        not_found: () => new NotFoundError(),
+        conflict: () => new ConflictError('This name is taken'),
+        too_large: () => new TooLargeError(),
+      };
+      for (const [kind, refusal] of Object.entries(refusals)) {
+        app.get(`/api/health/test-${kind}`, async () => {
+          throw refusal();
+        });
+      }
     },
   });
 });
@@ -108,10 +126,32 @@ describe('error responses (decisions.md §2, service-spec §7)', () => {
     expect(response.body).not.toContain('10.0.0.5');
   });
 
-  it('passes an intended HTTP error through with its public message', async () => {
+  it('answers an action the policy refuses with 403 and nothing more', async () => {
     const response = await t.app.inject({ url: '/api/health/test-forbidden' });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({ error: 'Forbidden' });
+  });
+
+  it('turns each kind of a service’s refusal into its status in one place, with its public words', async () => {
+    const answers = await Promise.all(
+      ['invalid', 'not_found', 'conflict', 'too_large'].map(async (kind) => {
+        const response = await t.app.inject({ url: `/api/health/test-${kind}` });
+        return [kind, response.statusCode, response.json()];
+      }),
+    );
+    expect(answers).toEqual([
+      [
+        'invalid',
+        400,
+        {
+          error: 'Validation failed',
+          issues: [{ path: 'name', code: 'custom', message: 'Enter a name' }],
+        },
+      ],
+      ['not_found', 404, { error: 'Not found' }],
+      ['conflict', 409, { error: 'This name is taken' }],
+      ['too_large', 413, { error: 'Payload too large' }],
+    ]);
   });
 
   it('answers an unknown API route with JSON 404', async () => {

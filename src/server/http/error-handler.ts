@@ -3,7 +3,21 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { logSecurityEvent } from '../auth/security-events.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { HttpError, ValidationError, type ValidationIssue } from './http-error.js';
+import {
+  DomainError,
+  type DomainErrorKind,
+  ValidationError,
+  type ValidationIssue,
+} from '../errors.js';
+
+/** The one place a service's refusal becomes a status code (issue 14, part 4). */
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+};
 
 /**
  * decisions.md §2: every error body is JSON with an `error` string; nothing internal (stack,
@@ -22,13 +36,13 @@ const errorHandler: FastifyPluginAsync = async (app) => {
     if (error instanceof ValidationError) {
       return reply.code(400).send({ error: 'Validation failed', issues: error.issues });
     }
-    if (error instanceof HttpError) {
-      if (error.statusCode === 403) {
+    if (error instanceof DomainError) {
+      if (error.kind === 'forbidden') {
         logSecurityEvent(request.log, 'access.forbidden', {
           userId: request.session?.userId ?? null,
         });
       }
-      return reply.code(error.statusCode).send({ error: error.publicMessage });
+      return reply.code(STATUS_OF[error.kind]).send({ error: error.publicMessage });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');

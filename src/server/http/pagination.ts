@@ -1,7 +1,7 @@
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { text } from '../../contracts/text.js';
-import { ValidationError } from './http-error.js';
+import { ValidationError } from '../errors.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;

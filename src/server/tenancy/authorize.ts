@@ -1,26 +1,11 @@
 import { type RowScope, reaches, type Subject, scopeFor } from '../../contracts/permits.js';
 import { type Action, POLICY, type RecordAction, type Scope } from '../../contracts/policy.js';
-import { HttpError } from '../http/http-error.js';
+import { ForbiddenError, NotFoundError } from '../errors.js';
 import { type ActorContext, isPlatformActor, type TenantActor } from './actor.js';
 
 export type { RowScope } from '../../contracts/permits.js';
 
-/** 403 `{"error":"Forbidden"}`; logged as a security event by the error handler. */
-export class ForbiddenError extends HttpError {
-  constructor() {
-    super(403, 'Forbidden');
-  }
-}
-
-/**
- * 404 `{"error":"Not found"}`: also the answer for a record of another tenant or outside the
- * actor's employer, so nobody learns whether it exists.
- */
-export class NotFoundError extends HttpError {
-  constructor() {
-    super(404, 'Not found');
-  }
-}
+export { ForbiddenError, NotFoundError } from '../errors.js';
 
 function subjectOf(actor: ActorContext): Subject {
   return {

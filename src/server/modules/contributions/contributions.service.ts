@@ -10,7 +10,7 @@ import {
   contributions,
 } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
-import { HttpError, ValidationError } from '../../http/http-error.js';
+import { ConflictError, ValidationError } from '../../errors.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
@@ -159,7 +159,7 @@ export function createContributionsService({ database, audit, now }: Contributio
         });
       } catch (error) {
         if (isUniqueViolation(error, 'contributions_member_period_kind_key'))
-          throw new HttpError(409, ALREADY_RECORDED);
+          throw new ConflictError(ALREADY_RECORDED);
         throw error;
       }
     },

@@ -22,7 +22,7 @@ import {
   members,
 } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import { HttpError, ValidationError } from '../../http/http-error.js';
+import { ConflictError, ValidationError } from '../../errors.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow } from '../../tenancy/authorize.js';
 import { findScheme } from '../schemes/schemes.data.js';
@@ -241,8 +241,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
       } catch (error) {
         // Someone else recorded one of these cells since the grid was read: read it again.
         if (isUniqueViolation(error, 'contributions_member_period_kind_key')) {
-          throw new HttpError(
-            409,
+          throw new ConflictError(
             'Someone recorded contributions for this period meanwhile. Reload the grid and try again.',
           );
         }

@@ -5,7 +5,7 @@ import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { employers, schemes } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
-import { HttpError } from '../../http/http-error.js';
+import { ConflictError } from '../../errors.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
@@ -128,7 +128,7 @@ export function createEmployersService({ database, audit, now }: EmployersServic
           .from(schemes)
           .where(and(eq(schemes.employerId, existing.id), isNull(schemes.deletedAt)))
           .limit(1);
-        if (liveScheme) throw new HttpError(409, 'Employer still has schemes');
+        if (liveScheme) throw new ConflictError('Employer still has schemes');
         const at = now();
         await tx
           .update(employers)

@@ -9,7 +9,7 @@ import { fundAllocationLines, fundAllocations, funds, users } from '../../db/sch
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { fundChoiceChangedMessage } from '../../email/messages.js';
 import type { Outbox } from '../../email/outbox.js';
-import { HttpError, ValidationError } from '../../http/http-error.js';
+import { ConflictError, ValidationError } from '../../errors.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
@@ -162,7 +162,7 @@ export function createFundsService({
           return fundViewOf(fund);
         });
       } catch (error) {
-        if (isUniqueViolation(error, 'funds_scheme_name_key')) throw new HttpError(409, NAME_TAKEN);
+        if (isUniqueViolation(error, 'funds_scheme_name_key')) throw new ConflictError(NAME_TAKEN);
         throw error;
       }
     },
@@ -197,7 +197,7 @@ export function createFundsService({
           return fundViewOf(updated);
         });
       } catch (error) {
-        if (isUniqueViolation(error, 'funds_scheme_name_key')) throw new HttpError(409, NAME_TAKEN);
+        if (isUniqueViolation(error, 'funds_scheme_name_key')) throw new ConflictError(NAME_TAKEN);
         throw error;
       }
     },

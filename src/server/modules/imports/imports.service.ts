@@ -10,7 +10,7 @@ import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { imports } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import { HttpError } from '../../http/http-error.js';
+import { ConflictError, DomainError, TooLargeError } from '../../errors.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, NotFoundError } from '../../tenancy/authorize.js';
@@ -35,15 +35,11 @@ const IMPORT_LOCK_NAMESPACE = 7_201_191;
 
 const ALREADY_IMPORTED = 'This file has already been imported into this scheme';
 
-export class PayloadTooLargeError extends HttpError {
-  constructor() {
-    super(413, 'Payload too large');
-  }
-}
+export class PayloadTooLargeError extends TooLargeError {}
 
-export class AlreadyImportedError extends HttpError {
+export class AlreadyImportedError extends ConflictError {
   constructor() {
-    super(409, ALREADY_IMPORTED);
+    super(ALREADY_IMPORTED);
   }
 }
 
@@ -425,7 +421,7 @@ export function createImportsService({
         if (ended.outcome === 'rejected') return rejected();
         return { status: 'succeeded', import: ended.view };
       } catch (error) {
-        if (error instanceof HttpError) throw error;
+        if (error instanceof DomainError) throw error;
         const received = file
           ? {
               fileSha256: file.fileSha256,

@@ -8,7 +8,7 @@ import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { auditLog, type MEMBER_STATUSES, members, users } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import { HttpError, ValidationError } from '../../http/http-error.js';
+import { ConflictError, ValidationError } from '../../errors.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
@@ -89,7 +89,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
           inArray(members.ppsLookup, ppsKeyring.lookups(scheme.brokerId, ppsNumber)),
         ),
       );
-    if (found.some((row) => row.id !== exceptMemberId)) throw new HttpError(409, DUPLICATE_PPS);
+    if (found.some((row) => row.id !== exceptMemberId)) throw new ConflictError(DUPLICATE_PPS);
   }
 
   function sealed(ppsNumber: string, tenantId: string, memberId: string) {
@@ -144,7 +144,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
         });
       } catch (error) {
         if (isUniqueViolation(error, 'members_scheme_pps_key'))
-          throw new HttpError(409, DUPLICATE_PPS);
+          throw new ConflictError(DUPLICATE_PPS);
         throw error;
       }
     },
@@ -252,7 +252,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
         });
       } catch (error) {
         if (isUniqueViolation(error, 'members_scheme_pps_key'))
-          throw new HttpError(409, DUPLICATE_PPS);
+          throw new ConflictError(DUPLICATE_PPS);
         throw error;
       }
     },

@@ -5,7 +5,7 @@ import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { employers, members, type SCHEME_TYPES, schemes } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import { ValidationError } from '../../http/http-error.js';
+import { ValidationError } from '../../errors.js';
 import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';

@@ -15,7 +15,7 @@ import { brokers, employers, schemes, users } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { accountOfferedMessage, invitationLink, invitationMessage } from '../../email/messages.js';
 import type { Outbox } from '../../email/outbox.js';
-import { HttpError, ValidationError } from '../../http/http-error.js';
+import { ConflictError, ValidationError } from '../../errors.js';
 import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import { type ActorContext, anonymousActor, type TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf, NotFoundError } from '../../tenancy/authorize.js';
@@ -239,8 +239,8 @@ export function createUsersService({
         isUniqueViolation(error, 'users_tenant_email_lower_key') ||
         isUniqueViolation(error, 'users_email_lower_key')
       )
-        throw new HttpError(409, EMAIL_TAKEN);
-      if (isUniqueViolation(error, 'users_member_id_key')) throw new HttpError(409, MEMBER_TAKEN);
+        throw new ConflictError(EMAIL_TAKEN);
+      if (isUniqueViolation(error, 'users_member_id_key')) throw new ConflictError(MEMBER_TAKEN);
       throw error;
     }
     let user = row as UserRow;
@@ -322,7 +322,7 @@ export function createUsersService({
     ): Promise<UserView> {
       authorize(actor, 'broker.users.create');
       const passwordHash = await hashOf(input.password);
-      if (await findUserByEmail(database, input.email)) throw new HttpError(409, EMAIL_TAKEN);
+      if (await findUserByEmail(database, input.email)) throw new ConflictError(EMAIL_TAKEN);
       const outcome = await withActor(database, actor, async (tx) => {
         const [broker] = await tx
           .select({ id: brokers.id })
@@ -424,7 +424,7 @@ export function createUsersService({
         authorizeRow(actor, 'user.invitation.resend', placeOf(row));
         return row as UserRow;
       });
-      if (found.status !== 'invited') throw new HttpError(409, NOT_INVITED);
+      if (found.status !== 'invited') throw new ConflictError(NOT_INVITED);
       // The lookup finds only accounts that have been set up, and a firm holds an address once,
       // so any account it finds is another firm's (or the platform's).
       const holder = await findUserByEmail(database, found.email);
@@ -433,7 +433,7 @@ export function createUsersService({
           .select()
           .from(users)
           .where(and(eq(users.id, found.id), eq(users.status, 'invited')));
-        if (!current) throw new HttpError(409, NOT_INVITED);
+        if (!current) throw new ConflictError(NOT_INVITED);
         const [employer] = current.employerId
           ? await tx
               .select({ name: employers.name })

@@ -1,0 +1,69 @@
+/**
+ * What a service refuses, in the service's own terms (issue 14, part 4). Services know nothing of
+ * HTTP: they throw one of these, and the error handler alone turns each kind into a status code
+ * and a body (`http/error-handler.ts`). `publicMessage` is written for the person who asked: it
+ * never carries a value they sent, an id of another tenant or anything internal.
+ */
+export type DomainErrorKind = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'too_large';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+  constructor(readonly publicMessage: string) {
+    super(publicMessage);
+  }
+}
+
+export interface ValidationIssue {
+  /** Dotted path into the body, e.g. `password` or `allocations.0.percent`. */
+  path: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * Input that passed the request schema but breaks a rule only a service can check (a common
+ * password, a duplicate in a list): answered with the same 400 body as a schema failure.
+ */
+export class ValidationError extends DomainError {
+  override name = 'ValidationError';
+  readonly kind = 'invalid';
+  constructor(readonly issues: ValidationIssue[]) {
+    super('Validation failed');
+  }
+}
+
+/** The policy table does not allow the actor this (`tenancy/authorize.ts`); logged as a security event. */
+export class ForbiddenError extends DomainError {
+  override name = 'ForbiddenError';
+  readonly kind = 'forbidden';
+  constructor() {
+    super('Forbidden');
+  }
+}
+
+/**
+ * No such record, and also the answer for a record of another tenant or outside the actor's
+ * employer, so nobody learns whether it exists (decisions.md §3).
+ */
+export class NotFoundError extends DomainError {
+  override name = 'NotFoundError';
+  readonly kind = 'not_found';
+  constructor() {
+    super('Not found');
+  }
+}
+
+/** The request clashes with the state of a record: taken, already done, changed meanwhile. */
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+  readonly kind = 'conflict';
+}
+
+/** More than the service takes (an upload past its limit). */
+export class TooLargeError extends DomainError {
+  override name = 'TooLargeError';
+  readonly kind = 'too_large';
+  constructor() {
+    super('Payload too large');
+  }
+}
