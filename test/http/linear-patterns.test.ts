@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { MEMBER_COLUMNS } from '../../src/contracts/imports.js';
 import * as memberFields from '../../src/contracts/members.js';
+import * as pagination from '../../src/contracts/pages.js';
+import * as passwords from '../../src/contracts/passwords.js';
 import * as text from '../../src/contracts/text.js';
 import { BODY_LIMIT_BYTES } from '../../src/server/app.js';
 import { classifyTarget, PLAIN_PATH, REPEATED_SLASHES } from '../../src/server/http/api-paths.js';
 import { loggableUrl, MAX_LOGGED_TEXT, scrubText } from '../../src/server/http/logger.js';
-import * as pagination from '../../src/server/http/pagination.js';
 import * as audit from '../../src/server/modules/audit/audit.schemas.js';
 import * as brokers from '../../src/server/modules/brokers/brokers.schemas.js';
 import * as contributions from '../../src/server/modules/contributions/contributions.schemas.js';
+import * as payroll from '../../src/server/modules/contributions/payroll.schemas.js';
 import * as employers from '../../src/server/modules/employers/employers.schemas.js';
 import * as funds from '../../src/server/modules/funds/funds.schemas.js';
 import { createContributionRows } from '../../src/server/modules/imports/contribution-rows.js';
@@ -25,6 +27,7 @@ import * as imports from '../../src/server/modules/imports/imports.schemas.js';
 import { createMemberRows } from '../../src/server/modules/imports/member-rows.js';
 import { createRowIdSource } from '../../src/server/modules/imports/row-ids.js';
 import * as members from '../../src/server/modules/members/members.schemas.js';
+import * as portal from '../../src/server/modules/portal/portal.schemas.js';
 import * as schemes from '../../src/server/modules/schemes/schemes.schemas.js';
 import * as users from '../../src/server/modules/users/users.schemas.js';
 import { MEMBER_HEADINGS } from '../helpers/imports.js';
@@ -139,6 +142,9 @@ const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   memberFields,
   members,
   pagination,
+  passwords,
+  payroll,
+  portal,
   schemes,
   text,
   users,

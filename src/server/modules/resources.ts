@@ -17,6 +17,7 @@ import { fundsRoutes } from './funds/funds.routes.js';
 import { createFundsService } from './funds/funds.service.js';
 import { importsRoutes } from './imports/imports.routes.js';
 import { createImportsService } from './imports/imports.service.js';
+import { createMemberExportService } from './members/member-export.service.js';
 import { membersRoutes } from './members/members.routes.js';
 import { createMembersService } from './members/members.service.js';
 import { overviewRoutes } from './overview/overview.routes.js';
@@ -51,6 +52,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   await app.register(schemesRoutes, { schemes: createSchemesService({ database, audit, now }) });
   await app.register(membersRoutes, {
     members: createMembersService({ database, audit, ppsKeyring: deps.ppsKeyring, now }),
+    gdprExport: createMemberExportService({ database, audit, now }),
   });
   await app.register(contributionsRoutes, {
     contributions: createContributionsService({ database, audit, now }),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pageOf } from '../../../contracts/pages.js';
 import { errorBody } from '../../http/http-error.js';
-import { pageOf } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { auditFilters, auditQuery, auditRecordView } from './audit.schemas.js';
 import { type AuditReadService, MAX_EXPORT_ROWS } from './audit.service.js';

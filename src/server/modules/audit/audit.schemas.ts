@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { auditFilters } from '../../../contracts/audit.js';
-import { pageQuery } from '../../http/pagination.js';
+import { pageQuery } from '../../../contracts/pages.js';
 
 export * from '../../../contracts/audit.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageOf, pageQuery } from '../../../contracts/pages.js';
 import { errorBody } from '../../http/http-error.js';
-import { pageOf, pageQuery } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { brokerInput, brokerParams, brokerView } from './brokers.schemas.js';
 import type { BrokersService } from './brokers.service.js';

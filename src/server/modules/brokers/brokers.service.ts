@@ -1,11 +1,12 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq } from 'drizzle-orm';
+import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
 import { brokers } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
-import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow } from '../../tenancy/authorize.js';
 import type { BrokerInput, BrokerView } from './brokers.schemas.js';

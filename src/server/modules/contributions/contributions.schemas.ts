@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { period } from '../../../contracts/contributions.js';
+import { pageQuery } from '../../../contracts/pages.js';
 import { idText } from '../../../contracts/text.js';
-import { pageQuery } from '../../http/pagination.js';
 
 export * from '../../../contracts/contributions.js';
 

@@ -4,6 +4,7 @@ import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
 import {
   type CONTRIBUTION_KINDS,
   contributionAdjustments,
@@ -11,7 +12,6 @@ import {
 } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
 import { findMember } from '../members/members.data.js';

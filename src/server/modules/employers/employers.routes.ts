@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageOf, pageQuery } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../http/http-error.js';
-import { pageOf, pageQuery } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { employerInput, employerParams, employerView } from './employers.schemas.js';
 import type { EmployersService } from './employers.service.js';

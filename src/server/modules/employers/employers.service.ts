@@ -1,12 +1,13 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, isNull } from 'drizzle-orm';
+import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
 import { employers, schemes } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
 import { ConflictError } from '../../errors.js';
-import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
 import { type EmployerRow, findEmployer } from './employers.data.js';

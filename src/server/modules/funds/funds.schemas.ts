@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { pageQuery } from '../../../contracts/pages.js';
 import { idText } from '../../../contracts/text.js';
-import { pageQuery } from '../../http/pagination.js';
 
 export * from '../../../contracts/funds.js';
 

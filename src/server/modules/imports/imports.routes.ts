@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageOf } from '../../../contracts/pages.js';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
 import { errorBody } from '../../http/http-error.js';
-import { pageOf } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import type { ImportKindName } from './import-kind.js';
 import {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { pageQuery } from '../../../contracts/pages.js';
 import { idText, text } from '../../../contracts/text.js';
-import { pageQuery } from '../../http/pagination.js';
 
 export * from '../../../contracts/imports.js';
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageOf } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../http/http-error.js';
-import { pageOf } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
+import type { MemberExportService } from './member-export.service.js';
 import {
   memberChange,
   memberExport,
@@ -14,10 +15,10 @@ import {
 } from './members.schemas.js';
 import type { MembersService } from './members.service.js';
 
-export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> = async (
-  app,
-  { members },
-) => {
+export const membersRoutes: FastifyPluginAsyncZod<{
+  members: MembersService;
+  gdprExport: MemberExportService;
+}> = async (app, { members, gdprExport }) => {
   const tags = ['members'];
   app.post(
     '/api/schemes/:id/members',
@@ -128,7 +129,7 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService }> =
       },
     },
     async (request, reply) => {
-      const data = await members.exportData(actorOf(request), request.params.id);
+      const data = await gdprExport.exportData(actorOf(request), request.params.id);
       return reply
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="member-${data.member.id}.json"`)

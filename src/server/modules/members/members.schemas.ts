@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES } from '../../../contracts/members.js';
+import { pageQuery } from '../../../contracts/pages.js';
 import { idText, text } from '../../../contracts/text.js';
-import { pageQuery } from '../../http/pagination.js';
 
 export * from '../../../contracts/members.js';
 

@@ -1,32 +1,24 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, asc, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { auditLog, type MEMBER_STATUSES, members, users } from '../../db/schema.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
+import { type MEMBER_STATUSES, members } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import { keyset, pageFrom } from '../../http/pagination.js';
 import type { ActorContext } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
-import { contributionsOfMember } from '../contributions/contributions.data.js';
-import { findEmployer } from '../employers/employers.data.js';
-import { allocationsOfMember } from '../funds/funds.data.js';
+import { authorize, authorizeRow } from '../../tenancy/authorize.js';
 import { findScheme } from '../schemes/schemes.data.js';
 import { refuseFutureBirth } from './member-fields.js';
 import { findMember, type MemberRow } from './members.data.js';
-import type {
-  MemberChange,
-  MemberExport,
-  MemberInput,
-  MemberListQuery,
-  MemberView,
-} from './members.schemas.js';
+import type { MemberChange, MemberInput, MemberListQuery, MemberView } from './members.schemas.js';
 
-const viewOf = (row: MemberRow): MemberView => ({
+/** A member as every read shows it (decisions.md §5: the PPS number only as "on file"). */
+export const viewOf = (row: MemberRow): MemberView => ({
   id: row.id,
   brokerId: row.brokerId,
   employerId: row.employerId,
@@ -299,103 +291,6 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
           newState: null,
         });
         return { ppsNumber };
-      });
-    },
-
-    /**
-     * GDPR Art. 15 and 20. The PPS number stays out of it (it leaves only through the audited
-     * reveal); the export says it is on file.
-     */
-    async exportData(actor: ActorContext, id: string): Promise<MemberExport> {
-      const requester = authorize(actor, 'member.export');
-      const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
-      return withActor(database, requester, async (tx) => {
-        const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
-        const scheme = await findScheme(tx, member.schemeId);
-        const employer = await findEmployer(tx, member.employerId);
-        if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
-        const accounts = await tx
-          .select({
-            email: users.email,
-            role: users.role,
-            status: users.status,
-            createdAt: users.createdAt,
-          })
-          .from(users)
-          .where(eq(users.memberId, member.id));
-        const contributions = await contributionsOfMember(tx, member.id);
-        // What was done with their data: records about the member and about their contributions.
-        const processing = await tx
-          .select({
-            action: auditLog.action,
-            actorType: auditLog.actorType,
-            timestamp: auditLog.timestamp,
-          })
-          .from(auditLog)
-          .where(
-            or(
-              and(eq(auditLog.entityType, 'member'), eq(auditLog.entityId, member.id)),
-              contributions.length === 0
-                ? undefined
-                : and(
-                    eq(auditLog.entityType, 'contribution'),
-                    inArray(
-                      auditLog.entityId,
-                      contributions.map((entry) => entry.id),
-                    ),
-                  ),
-            ),
-          )
-          .orderBy(asc(auditLog.chainIndex));
-        const exportedAt = now();
-        await audit.record(tx, requester, {
-          action: 'member.exported',
-          entityType: 'member',
-          entityId: member.id,
-          tenantId: member.brokerId,
-          previousState: null,
-          newState: null,
-        });
-        return {
-          exportedAt: exportedAt.toISOString(),
-          member: viewOf(member),
-          ppsNumber: {
-            onFile: true,
-            note: 'Your PPS number is held encrypted. Your broker can confirm it to you on request.',
-          },
-          scheme: { id: scheme.id, name: scheme.name, type: scheme.type },
-          employer: { id: employer.id, name: employer.name },
-          contributions: contributions.map((entry) => ({
-            id: entry.id,
-            period: entry.period,
-            kind: entry.kind,
-            originalAmountCents: entry.originalAmountCents,
-            amountCents: entry.amountCents,
-            recordedAt: entry.createdAt.toISOString(),
-            // The reasons for corrections are staff notes: not in the member's own copy.
-            adjustments: entry.adjustments.map((adjustment) => ({
-              deltaCents: adjustment.deltaCents,
-              ...(withStaffNotes ? { reason: adjustment.reason } : {}),
-              recordedAt: adjustment.createdAt.toISOString(),
-            })),
-          })),
-          fundChoices: (await allocationsOfMember(tx, member.id)).map((allocation) => ({
-            effectiveFrom: allocation.effectiveFrom,
-            recordedAt: allocation.createdAt.toISOString(),
-            allocations: allocation.lines.map((line) => ({
-              fund: line.fundName,
-              percent: line.percent,
-            })),
-          })),
-          accounts: accounts.map((account) => ({
-            ...account,
-            createdAt: account.createdAt.toISOString(),
-          })),
-          processing: processing.map((entry) => ({
-            ...entry,
-            timestamp: entry.timestamp.toISOString(),
-          })),
-        };
       });
     },
   };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageOf } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../http/http-error.js';
-import { pageOf } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import {
   schemeChange,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageOf } from '../../../contracts/pages.js';
 import { errorBody } from '../../http/http-error.js';
-import { pageOf } from '../../http/pagination.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { brokerParams } from '../brokers/brokers.schemas.js';
 import { employerParams } from '../employers/employers.schemas.js';

@@ -5,9 +5,9 @@ import {
   type EmployerUserInput,
   recordName,
 } from '../../../contracts/organisation.js';
+import { pageQuery } from '../../../contracts/pages.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { idText } from '../../../contracts/text.js';
-import { pageQuery } from '../../http/pagination.js';
 import { ROLES } from '../../tenancy/roles.js';
 
 export {

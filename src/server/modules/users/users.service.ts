@@ -1,5 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq } from 'drizzle-orm';
+import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import {
@@ -11,12 +12,12 @@ import { hashPassword, passwordProblem } from '../../auth/passwords.js';
 import { findUserByEmail } from '../../auth/user-lookup.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
 import { brokers, employers, schemes, users } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { accountOfferedMessage, invitationLink, invitationMessage } from '../../email/messages.js';
 import type { Outbox } from '../../email/outbox.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import { keyset, type PageQuery, pageFrom } from '../../http/pagination.js';
 import { type ActorContext, anonymousActor, type TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf, NotFoundError } from '../../tenancy/authorize.js';
 import type { Role } from '../../tenancy/roles.js';

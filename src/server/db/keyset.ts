@@ -1,20 +1,6 @@
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { text } from '../../contracts/text.js';
+import type { PageQuery } from '../../contracts/pages.js';
 import { ValidationError } from '../errors.js';
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
-
-/** decisions.md §4: `?limit=` (at most 100, default 50) and an opaque `cursor`. */
-export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  cursor: text({ max: 200, trim: false }).optional(),
-});
-export type PageQuery = z.infer<typeof pageQuery>;
-
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
 interface Position {
   at: Date;
