@@ -1,5 +1,3 @@
-// First: no schema may be built before Zod is told not to compile (see zod-setup.ts).
-import './zod-setup';
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';

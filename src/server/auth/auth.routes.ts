@@ -1,6 +1,7 @@
 import type { FastifyReply, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { messageAnswer, sessionAnswer, signedIn } from '../../contracts/accounts.js';
 import { newPassword } from '../../contracts/passwords.js';
 import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
 import { EMAIL_MAX_LENGTH, text } from '../../contracts/text.js';
@@ -26,14 +27,6 @@ const credentials = z.object({
     .string()
     .min(1)
     .max(PASSWORD_MAX_LENGTH * 4),
-});
-
-const sessionUser = z.object({
-  id: z.string(),
-  email: z.string(),
-  role: z.string(),
-  brokerId: z.string().nullable(),
-  employerId: z.string().nullable(),
 });
 
 const INVALID_CREDENTIALS = { error: 'Invalid email or password' } as const;
@@ -115,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   const signInSchema = {
     tags: ['auth'],
     body: credentials,
-    response: { 200: z.object({ user: sessionUser }), 401: errorBody },
+    response: { 200: signedIn, 401: errorBody },
   };
   for (const url of ['/api/auth/callback/credentials', '/api/auth/signin']) {
     app.post(url, { schema: signInSchema }, async (request, reply) => {
@@ -140,7 +133,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         tags: ['auth'],
         body: acceptInvitationBody,
         response: {
-          200: z.object({ user: sessionUser }),
+          200: signedIn,
           400: errorBody,
           409: errorBody,
           429: errorBody,
@@ -196,7 +189,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
           'Change your own password, giving the current one: your other sessions end, and this one continues with a new session cookie.',
         body: changePasswordBody,
         response: {
-          200: z.object({ message: z.string() }),
+          200: messageAnswer,
           400: errorBody,
           401: errorBody,
           429: errorBody,
@@ -249,7 +242,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.get(
     '/api/auth/session',
-    { schema: { tags: ['auth'], response: { 200: z.object({ user: sessionUser.nullable() }) } } },
+    { schema: { tags: ['auth'], response: { 200: sessionAnswer } } },
     async (request) => ({ user: request.session ? auth.sessionUser(request.session) : null }),
   );
 

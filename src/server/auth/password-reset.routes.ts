@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { messageAnswer } from '../../contracts/accounts.js';
 import { newPassword } from '../../contracts/passwords.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, text } from '../../contracts/text.js';
 import { ValidationError } from '../errors.js';
@@ -35,8 +36,6 @@ const resetPasswordBody = z.object({
   password: newPassword,
 });
 
-const message = z.object({ message: z.string() });
-
 export interface PasswordResetRoutesOptions {
   passwordReset: PasswordResetService;
   pause: (ms: number) => Promise<void>;
@@ -49,7 +48,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptio
 ) => {
   app.post(
     '/api/auth/forgot-password',
-    { schema: { tags: ['auth'], body: forgotPasswordBody, response: { 200: message } } },
+    { schema: { tags: ['auth'], body: forgotPasswordBody, response: { 200: messageAnswer } } },
     async (request) => {
       const started = performance.now();
       const outcome = await passwordReset.requestReset(request.body.email, requestOrigin(request));
@@ -68,7 +67,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptio
       schema: {
         tags: ['auth'],
         body: resetPasswordBody,
-        response: { 200: message, 400: errorBody, 429: errorBody },
+        response: { 200: messageAnswer, 400: errorBody, 429: errorBody },
       },
     },
     async (request, reply) => {

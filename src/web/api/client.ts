@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * The one way the UI talks to the API: JSON over fetch with the session cookie. A failure becomes
  * an ApiError carrying the status and the server's `error` and `issues`, so forms can show the
@@ -30,7 +31,31 @@ export function whenSessionEnds(handler: () => void): void {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/** The answer of a request that returns no body (204): a deletion, a sign-out. */
+export const noAnswer = z.undefined();
+
+/**
+ * An answer that is not what the API's own schema says it is: the page and the service are out
+ * of step (a page loaded before a release, say). Shown as a failure to try again, never used.
+ */
+export class UnexpectedAnswerError extends Error {
+  constructor(readonly path: string) {
+    super('The service answered in a form this page does not know');
+    this.name = 'UnexpectedAnswerError';
+  }
+}
+
+/**
+ * A request to the API, its answer parsed with the API's own response schema (`answer`, from
+ * src/contracts through `./answers`): what the page uses is what was checked, and a type can
+ * only come from a schema, never be asserted (issue 14, part 4).
+ */
+export async function api<S extends z.ZodType>(
+  answer: S,
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<z.infer<S>> {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
@@ -40,31 +65,43 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
         : { 'content-type': 'application/json', accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return answerOf<T>(response, path);
+  return answerOf(answer, response, path);
 }
 
 /** Uploads a file as the request body (CSV imports), as it is, without reading it into memory. */
-export async function upload<T>(path: string, file: Blob, contentType: string): Promise<T> {
+export async function upload<S extends z.ZodType>(
+  answer: S,
+  path: string,
+  file: Blob,
+  contentType: string,
+): Promise<z.infer<S>> {
   const response = await fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': contentType, accept: 'application/json' },
     body: file,
   });
-  return answerOf<T>(response, path);
+  return answerOf(answer, response, path);
 }
 
-async function answerOf<T>(response: Response, path: string): Promise<T> {
-  if (response.status === 204) return undefined as T;
-  const payload = (await response.json().catch(() => null)) as
-    | (T & { error?: string; issues?: ApiIssue[] })
-    | null;
-  if (response.ok) return payload as T;
+async function answerOf<S extends z.ZodType>(
+  answer: S,
+  response: Response,
+  path: string,
+): Promise<z.infer<S>> {
+  const payload: unknown =
+    response.status === 204 ? undefined : await response.json().catch(() => null);
+  if (response.ok) {
+    const parsed = answer.safeParse(payload);
+    if (!parsed.success) throw new UnexpectedAnswerError(path);
+    return parsed.data;
+  }
   if (response.status === 401 && !path.startsWith('/api/auth/')) onSessionEnded();
+  const refusal = (payload ?? {}) as { error?: unknown; issues?: ApiIssue[] };
   throw new ApiError(
     response.status,
-    payload?.error ?? messageForStatus(response.status),
-    payload?.issues ?? [],
+    typeof refusal.error === 'string' ? refusal.error : messageForStatus(response.status),
+    Array.isArray(refusal.issues) ? refusal.issues : [],
   );
 }
 
@@ -84,6 +121,7 @@ export function describeError(error: unknown): string {
   return error.error;
 }
 
+/** A page of a list (decisions.md §4), as `pageOf` in src/contracts/pages.ts describes it. */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;

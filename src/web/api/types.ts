@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AccountState, MeView, SessionUser, UserView } from '../../contracts/accounts';
 import type { AuditRecordView } from '../../contracts/audit';
 import type {
   ContributionKind,
@@ -30,41 +31,11 @@ import type { Role } from '../../contracts/roles';
  * The shapes the API answers with, as the UI names them: each the type of the API's own response
  * schema (src/contracts), never a copy that could drift from it.
  */
-export type { Role };
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  role: Role;
-  brokerId: string | null;
-  employerId: string | null;
-}
-
-/** 'invited' until the person sets their password through the invitation (issue 21). */
-export type AccountState = 'invited' | 'active' | 'deactivated';
-
-export interface Me extends SessionUser {
-  name: string;
-  memberId: string | null;
-  status: AccountState;
-  /** The broker firm's name, for the header; null for the platform's SuperAdmin. */
-  firmName: string | null;
-  employerName: string | null;
-}
-
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  brokerId: string | null;
-  employerId: string | null;
-  memberId: string | null;
-  status: AccountState;
-  /** While invited: when the invitation link stops working (a resend renews it). */
-  invitedUntil: string | null;
-  createdAt: string;
-}
+export type { AccountState, Role, SessionUser };
+/** An account as a list shows it (`GET /api/users`, an employer's accounts). */
+export type User = UserView;
+/** One's own account (`GET /api/me`), with the names the header shows. */
+export type Me = MeView;
 
 export type Overview = OverviewView;
 export type Broker = BrokerView;

@@ -30,6 +30,9 @@ function sessionOf(role: Role): Session {
     name: role,
     memberId: role === 'Member' ? MEMBER : null,
     status: 'active',
+    invitedUntil: null,
+    createdAt: '2026-01-05T09:00:00.000Z',
+    updatedAt: '2026-01-05T09:00:00.000Z',
     firmName: null,
     employerName: null,
   };

@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { userView } from '../api/answers';
 import { api } from '../api/client';
 import type { User } from '../api/types';
 import { useSignedIn } from '../auth/session';
@@ -24,7 +25,7 @@ export function AccountStatusAction({ account }: { account: User }) {
   const client = useQueryClient();
   const [opened, setOpened] = useState(false);
   const resend = useApiAction(async () => {
-    await api<User>('POST', `/api/users/${encodeURIComponent(account.id)}/invitation`);
+    await api(userView, 'POST', `/api/users/${encodeURIComponent(account.id)}/invitation`);
     await client.invalidateQueries({ queryKey: ['accounts'] });
     notifySuccess(
       `A new invitation is on its way to ${account.name}. Its link works for 72 hours.`,
@@ -40,7 +41,7 @@ export function AccountStatusAction({ account }: { account: User }) {
   const deactivating = account.status !== 'deactivated';
   const verb = deactivating ? 'Deactivate' : 'Reactivate';
   const change = async () => {
-    await api<User>('PATCH', `/api/users/${encodeURIComponent(account.id)}`, {
+    await api(userView, 'PATCH', `/api/users/${encodeURIComponent(account.id)}`, {
       status: deactivating ? 'deactivated' : 'active',
     });
     await client.invalidateQueries({ queryKey: ['accounts'] });

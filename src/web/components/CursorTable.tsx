@@ -1,7 +1,9 @@
 import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { api, describeError, type Page } from '../api/client';
+import type { z } from 'zod';
+import { pageOf } from '../api/answers';
+import { api, describeError } from '../api/client';
 import { Loading } from './Loading';
 import { ScrollTable } from './ScrollTable';
 
@@ -24,6 +26,7 @@ type Sort = { key: string; ascending: boolean };
 export function CursorTable<T extends { id: string }>({
   queryKey,
   path,
+  item,
   columns,
   empty,
   caption,
@@ -32,6 +35,8 @@ export function CursorTable<T extends { id: string }>({
   queryKey: QueryKey;
   /** The list endpoint with its filters; `cursor` is added here. */
   path: string;
+  /** The API's schema of one row: every page is parsed with it. */
+  item: z.ZodType<T>;
   columns: Column<T>[];
   empty: string;
   caption: string;
@@ -44,7 +49,8 @@ export function CursorTable<T extends { id: string }>({
     queryKey,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      api<Page<T>>(
+      api(
+        pageOf(item),
         'GET',
         pageParam === null
           ? path

@@ -2,8 +2,8 @@ import { type ComboboxItem, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, type Page, query } from '../api/client';
-import type { Member, Scheme } from '../api/types';
+import { memberView, pageOf, schemeView } from '../api/answers';
+import { api, query } from '../api/client';
 import { formatDate } from '../format';
 import { fetchAllPages } from './allPages';
 
@@ -34,7 +34,7 @@ export function MemberPicker({
 
   const schemes = useQuery({
     queryKey: ['schemes', 'all', { employerId }],
-    queryFn: () => fetchAllPages<Scheme>('/api/schemes', { employerId }),
+    queryFn: () => fetchAllPages(schemeView, '/api/schemes', { employerId }),
   });
   const members = useQuery({
     queryKey: ['members', 'picker', employerId, nameSearch],
@@ -43,7 +43,8 @@ export function MemberPicker({
     queryFn: async () => {
       const lists = await Promise.all(
         (schemes.data?.items ?? []).map(async (scheme) => {
-          const page = await api<Page<Member>>(
+          const page = await api(
+            pageOf(memberView),
             'GET',
             `/api/schemes/${encodeURIComponent(scheme.id)}/members${query({
               q: nameSearch.slice(0, 100),

@@ -12,8 +12,8 @@ import {
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { userView } from '../api/answers';
 import { api } from '../api/client';
-import type { User } from '../api/types';
 import { MemberPicker } from './MemberPicker';
 import { notifySuccess } from './notify';
 import { useApiSubmit } from './useApiSubmit';
@@ -108,7 +108,7 @@ function NewAccountForm({
     },
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const account = await api<User>('POST', path, accountBody(values));
+    const account = await api(userView, 'POST', path, accountBody(values));
     await client.invalidateQueries({ queryKey: ['accounts'] });
     notifySuccess(
       account.status === 'invited'

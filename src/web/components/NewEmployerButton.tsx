@@ -2,8 +2,8 @@ import { Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { employerView } from '../api/answers';
 import { api } from '../api/client';
-import type { Employer } from '../api/types';
 import { NameFormModal } from './NameFormModal';
 
 /**
@@ -24,7 +24,7 @@ export function NewEmployerButton() {
         label="Employer name"
         submitLabel="Create employer"
         save={async (values) => {
-          const employer = await api<Employer>('POST', '/api/employers', values);
+          const employer = await api(employerView, 'POST', '/api/employers', values);
           await client.invalidateQueries({ queryKey: ['employers'] });
           await client.invalidateQueries({ queryKey: ['dashboard'] });
           return employer;

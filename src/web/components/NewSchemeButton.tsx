@@ -3,8 +3,8 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { schemeView } from '../api/answers';
 import { api } from '../api/client';
-import type { Scheme } from '../api/types';
 import { useAllEmployers } from './allPages';
 import { notifySuccess } from './notify';
 import { useApiSubmit } from './useApiSubmit';
@@ -70,7 +70,7 @@ function NewSchemeForm({
     validate: validateWith(schemeInput, schemeBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const scheme = await api<Scheme>('POST', '/api/schemes', schemeBody(values));
+    const scheme = await api(schemeView, 'POST', '/api/schemes', schemeBody(values));
     await client.invalidateQueries({ queryKey: ['schemes'] });
     await client.invalidateQueries({ queryKey: ['dashboard'] });
     notifySuccess(`Scheme “${scheme.name}” created.`);

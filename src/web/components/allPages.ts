@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { employerView, pageOf } from '../api/answers';
 import { api, type Page, query } from '../api/client';
-import type { Employer } from '../api/types';
 
 export interface AllRows<T> {
   items: T[];
@@ -14,6 +15,7 @@ export interface AllRows<T> {
  * dashboard), never for members or contributions.
  */
 export async function fetchAllPages<T>(
+  item: z.ZodType<T>,
   path: string,
   params: Record<string, string | undefined> = {},
   maxRows = 2000,
@@ -21,7 +23,8 @@ export async function fetchAllPages<T>(
   const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page<T> = await api<Page<T>>(
+    const page: Page<T> = await api(
+      pageOf(item),
       'GET',
       `${path}${query({ ...params, limit: 100, cursor })}`,
     );
@@ -35,7 +38,7 @@ export async function fetchAllPages<T>(
 export function useAllEmployers(enabled = true) {
   return useQuery({
     queryKey: ['employers', 'all'],
-    queryFn: () => fetchAllPages<Employer>('/api/employers'),
+    queryFn: () => fetchAllPages(employerView, '/api/employers'),
     enabled,
     staleTime: 30_000,
   });

@@ -25,6 +25,9 @@ function sessionOf(role: Role, memberId: string | null = null): Session {
     name: 'Someone',
     memberId,
     status: 'active',
+    invitedUntil: null,
+    createdAt: '2026-01-05T09:00:00.000Z',
+    updatedAt: '2026-01-05T09:00:00.000Z',
     firmName: role === 'SuperAdmin' ? null : 'Murphy & Byrne Brokers',
     employerName: null,
   };

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PASSWORD_MIN_LENGTH, passwordLengthProblem } from '../../../contracts/passwords';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
+import { messageAnswer } from '../../api/answers';
 import { ApiError, api, describeError } from '../../api/client';
 import { SESSION_KEY, useSignedIn } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
@@ -78,7 +79,7 @@ function ChangePasswordForm({ email }: { email: string }) {
     setBusy(true);
     setProblem(null);
     try {
-      const { message } = await api<{ message: string }>('POST', '/api/auth/change-password', {
+      const { message } = await api(messageAnswer, 'POST', '/api/auth/change-password', {
         currentPassword,
         newPassword,
       });

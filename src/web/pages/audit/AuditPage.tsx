@@ -1,3 +1,4 @@
+import { auditRecordView, pageOf, userView } from '../../api/answers';
 import '@mantine/dates/styles.css';
 import {
   Alert,
@@ -24,8 +25,7 @@ import {
   recordTypeLabel,
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
-import { ApiError, api, describeError, type Page, query } from '../../api/client';
-import type { User } from '../../api/types';
+import { ApiError, api, describeError, query } from '../../api/client';
 import { type Access, allows } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
@@ -138,7 +138,7 @@ function apiQuery(filters: Filters): string {
 function usePeople(enabled: boolean) {
   return useQuery({
     queryKey: ['users', 'all', 'audit-picker'],
-    queryFn: () => fetchAllPages<User>('/api/users'),
+    queryFn: () => fetchAllPages(userView, '/api/users'),
     enabled,
     staleTime: 60_000,
   });
@@ -294,7 +294,8 @@ function AuditTable({ filters }: { filters: Filters }) {
     queryKey: ['audit', 'list', filters],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      api<Page<AuditRecordView>>(
+      api(
+        pageOf(auditRecordView),
         'GET',
         pageParam === null
           ? path

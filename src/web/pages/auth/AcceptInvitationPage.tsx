@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { signedIn } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
 import { AuthCard } from './AuthCard';
@@ -33,7 +34,7 @@ export function AcceptInvitationPage() {
     }
     setBusy(true);
     try {
-      await api('POST', '/api/auth/accept-invitation', { token, password });
+      await api(signedIn, 'POST', '/api/auth/accept-invitation', { token, password });
       // The token is spent: keep it out of the address bar and the history.
       window.history.replaceState(null, '', '/accept-invitation');
       await reloadSession(client);

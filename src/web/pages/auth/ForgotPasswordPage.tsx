@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { messageAnswer } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
 import { AuthCard } from './AuthCard';
 
@@ -15,7 +16,7 @@ export function ForgotPasswordPage() {
     setBusy(true);
     setProblem(null);
     try {
-      const { message } = await api<{ message: string }>('POST', '/api/auth/forgot-password', {
+      const { message } = await api(messageAnswer, 'POST', '/api/auth/forgot-password', {
         email,
       });
       setAnswer(message);

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { messageAnswer } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
 import { AuthCard } from './AuthCard';
 
@@ -26,7 +27,7 @@ export function ResetPasswordPage() {
     }
     setBusy(true);
     try {
-      const { message } = await api<{ message: string }>('POST', '/api/auth/reset-password', {
+      const { message } = await api(messageAnswer, 'POST', '/api/auth/reset-password', {
         token,
         password,
       });

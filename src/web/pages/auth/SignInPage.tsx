@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useRouter, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { signedIn } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
 import { AuthCard } from './AuthCard';
@@ -22,7 +23,7 @@ export function SignInPage() {
     setBusy(true);
     setProblem(null);
     try {
-      await api('POST', '/api/auth/signin', { email, password });
+      await api(signedIn, 'POST', '/api/auth/signin', { email, password });
       await reloadSession(client);
       if (next) router.history.push(next);
       else await navigate({ to: '/' });

@@ -2,8 +2,8 @@ import { Button, Stack, Table } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
+import { brokerView, userView } from '../../api/answers';
 import { api } from '../../api/client';
-import type { Broker } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { CursorTable } from '../../components/CursorTable';
@@ -33,7 +33,7 @@ function BrokerView() {
   const [renaming, setRenaming] = useState(false);
   const broker = useQuery({
     queryKey: brokerKey(brokerId),
-    queryFn: () => api<Broker>('GET', `/api/brokers/${encodeURIComponent(brokerId)}`),
+    queryFn: () => api(brokerView, 'GET', `/api/brokers/${encodeURIComponent(brokerId)}`),
   });
   if (broker.isPending) return <Loading label="Loading the broker firm" />;
   if (broker.isError) return <LoadError error={broker.error} />;
@@ -63,6 +63,7 @@ function BrokerView() {
           <NewAccountButton path={usersPath} schema={brokerUserInput} choosePassword />
         </PageHeading>
         <CursorTable
+          item={userView}
           queryKey={['accounts', 'broker', data.id]}
           path={usersPath}
           columns={accountColumns({ withStatusAction: true })}
@@ -78,7 +79,8 @@ function BrokerView() {
         submitLabel="Save name"
         initialName={data.name}
         save={async (values) => {
-          const renamed = await api<Broker>(
+          const renamed = await api(
+            brokerView,
             'PATCH',
             `/api/brokers/${encodeURIComponent(data.id)}`,
             values,

@@ -2,6 +2,7 @@ import { Anchor, Button, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { brokerView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Broker } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
@@ -50,6 +51,7 @@ function Brokers() {
         <Button onClick={() => setCreating(true)}>New broker firm</Button>
       </PageHeading>
       <CursorTable
+        item={brokerView}
         queryKey={['brokers', 'list']}
         path="/api/brokers"
         columns={columns}
@@ -64,7 +66,7 @@ function Brokers() {
         label="Firm name"
         submitLabel="Create broker firm"
         save={async (values) => {
-          const broker = await api<Broker>('POST', '/api/brokers', values);
+          const broker = await api(brokerView, 'POST', '/api/brokers', values);
           await client.invalidateQueries({ queryKey: ['brokers'] });
           return broker;
         }}

@@ -12,8 +12,16 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { api, describeError, type Page } from '../../api/client';
-import type { AuditRecord, Overview } from '../../api/types';
+import type { z } from 'zod';
+import {
+  auditRecordView,
+  employerView,
+  overviewView,
+  pageOf,
+  schemeView,
+  userView,
+} from '../../api/answers';
+import { api, describeError } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
@@ -51,9 +59,11 @@ function Dashboard() {
     <Stack gap="xl">
       <PageHeading title="Dashboard" />
       <SimpleGrid cols={{ base: 1, sm: seesAccounts ? 3 : 2 }}>
-        <CountCard label="Employers" path="/api/employers" to="/employers" />
-        <CountCard label="Schemes" path="/api/schemes" to="/schemes" />
-        {seesAccounts && <CountCard label="Accounts" path="/api/users" to="/users" />}
+        <CountCard label="Employers" path="/api/employers" item={employerView} to="/employers" />
+        <CountCard label="Schemes" path="/api/schemes" item={schemeView} to="/schemes" />
+        {seesAccounts && (
+          <CountCard label="Accounts" path="/api/users" item={userView} to="/users" />
+        )}
       </SimpleGrid>
       <Stack gap="sm" component="section" aria-labelledby="dashboard-actions">
         <Title order={3} id="dashboard-actions">
@@ -79,7 +89,7 @@ function Dashboard() {
 function Attention() {
   const overview = useQuery({
     queryKey: ['overview'],
-    queryFn: () => api<Overview>('GET', '/api/overview'),
+    queryFn: () => api(overviewView, 'GET', '/api/overview'),
   });
   if (overview.isPending) return <Loading label="Loading the schemes that need attention" />;
   if (overview.isError) {
@@ -92,10 +102,21 @@ function Attention() {
   return <SchemesNeedingAttention overview={overview.data} withEmployer />;
 }
 
-function CountCard({ label, path, to }: { label: string; path: string; to: string }) {
+function CountCard<T>({
+  label,
+  path,
+  item,
+  to,
+}: {
+  label: string;
+  path: string;
+  /** The API's schema of one row of the list counted. */
+  item: z.ZodType<T>;
+  to: string;
+}) {
   const count = useQuery({
     queryKey: ['dashboard', 'count', path],
-    queryFn: () => fetchAllPages<{ id: string }>(path, {}, COUNT_LIMIT),
+    queryFn: () => fetchAllPages(item, path, {}, COUNT_LIMIT),
   });
   return (
     <Paper withBorder p="md" component="section" aria-label={label}>
@@ -127,7 +148,7 @@ function CountCard({ label, path, to }: { label: string; path: string; to: strin
 function RecentActivity() {
   const recent = useQuery({
     queryKey: ['audit', 'recent'],
-    queryFn: () => api<Page<AuditRecord>>('GET', `/api/audit?limit=${RECENT_ACTIVITY}`),
+    queryFn: () => api(pageOf(auditRecordView), 'GET', `/api/audit?limit=${RECENT_ACTIVITY}`),
   });
   return (
     <Stack gap="sm" component="section" aria-labelledby="dashboard-activity">

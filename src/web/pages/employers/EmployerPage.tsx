@@ -2,6 +2,7 @@ import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
+import { employerView, noAnswer, schemeView, userView } from '../../api/answers';
 import { api, query } from '../../api/client';
 import type { Employer } from '../../api/types';
 import { can, employerRow } from '../../auth/can';
@@ -41,7 +42,7 @@ function EmployerView() {
   const session = useSignedIn();
   const employer = useQuery({
     queryKey: employerKey(employerId),
-    queryFn: () => api<Employer>('GET', `/api/employers/${encodeURIComponent(employerId)}`),
+    queryFn: () => api(employerView, 'GET', `/api/employers/${encodeURIComponent(employerId)}`),
   });
   if (employer.isPending) return <Loading label="Loading the employer" />;
   if (employer.isError) return <LoadError error={employer.error} />;
@@ -93,7 +94,7 @@ function EmployerActions({ employer }: { employer: Employer }) {
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const remove = async () => {
-    await api('DELETE', `/api/employers/${encodeURIComponent(employer.id)}`);
+    await api(noAnswer, 'DELETE', `/api/employers/${encodeURIComponent(employer.id)}`);
     notifySuccess(`Employer “${employer.name}” deleted.`);
     await navigate({ to: '/employers' });
     client.removeQueries({ queryKey: employerKey(employer.id) });
@@ -119,7 +120,8 @@ function EmployerActions({ employer }: { employer: Employer }) {
         submitLabel="Save name"
         initialName={employer.name}
         save={async (values) => {
-          const renamed = await api<Employer>(
+          const renamed = await api(
+            employerView,
             'PATCH',
             `/api/employers/${encodeURIComponent(employer.id)}`,
             values,
@@ -156,6 +158,7 @@ function EmployerSchemes({ employer }: { employer: Employer }) {
         )}
       </PageHeading>
       <CursorTable
+        item={schemeView}
         queryKey={['schemes', 'list', { employerId: employer.id }]}
         path={`/api/schemes${query({ employerId: employer.id })}`}
         columns={schemeColumns()}
@@ -180,6 +183,7 @@ function EmployerAccounts({ employer }: { employer: Employer }) {
         )}
       </PageHeading>
       <CursorTable
+        item={userView}
         queryKey={['accounts', 'employer', employer.id]}
         path={`/api/employers/${encodeURIComponent(employer.id)}/users`}
         columns={accountColumns({ withStatusAction: can(session, 'user.update') })}

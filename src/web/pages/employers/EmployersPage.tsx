@@ -1,5 +1,6 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import { employerView } from '../../api/answers';
 import type { Employer } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -53,6 +54,7 @@ function Employers() {
         {can(session, 'employer.create') && <NewEmployerButton />}
       </PageHeading>
       <CursorTable
+        item={employerView}
         queryKey={['employers', 'list']}
         path="/api/employers"
         columns={columns}

@@ -16,7 +16,8 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
-import { ApiError, api, describeError, type Page, upload } from '../../api/client';
+import { importSummary, importView, pageOf } from '../../api/answers';
+import { ApiError, api, describeError, upload } from '../../api/client';
 import type { ImportDetail, ImportIssue, ImportKind, ImportSummary, PaidIn } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -119,12 +120,14 @@ export function ImportWizardPage() {
     setUploading(true);
     try {
       // The imports already there, so that the new one can be told apart while it runs.
-      const before = await api<Page<ImportSummary>>(
+      const before = await api(
+        pageOf(importSummary),
         'GET',
         `/api/schemes/${schemeId}/imports?limit=10`,
       ).catch(() => ({ items: [] as ImportSummary[], nextCursor: null }));
       setEarlierIds(new Set(before.items.map((item) => item.id)));
-      const result = await upload<ImportDetail>(
+      const result = await upload(
+        importView,
         `/api/schemes/${schemeId}/${kind}/import?fileName=${encodeURIComponent(file.name)}`,
         file,
         'text/csv',
@@ -153,7 +156,7 @@ export function ImportWizardPage() {
       let issueCount = issues.length;
       const followed = latestProgress.current;
       if (followed !== null && issues.length >= 10_000) {
-        const record = await api<ImportDetail>('GET', `/api/imports/${followed.id}`).catch(
+        const record = await api(importView, 'GET', `/api/imports/${followed.id}`).catch(
           () => null,
         );
         issueCount = record?.issueCount ?? issueCount;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ApiError, api, type Page } from '../../api/client';
+import { importSummary, pageOf } from '../../api/answers';
+import { ApiError, api } from '../../api/client';
 import type { ImportKind, ImportSummary } from '../../api/types';
 
 /**
@@ -47,7 +48,8 @@ export function useImportProgress({
       polls += 1;
       try {
         if (importId === null) {
-          const page = await api<Page<ImportSummary>>(
+          const page = await api(
+            pageOf(importSummary),
             'GET',
             `/api/schemes/${schemeId}/imports?limit=10`,
           );
@@ -63,7 +65,7 @@ export function useImportProgress({
             if (!stopped) setProgress(ours);
           }
         } else {
-          const current = await api<ImportSummary>('GET', `/api/imports/${importId}`);
+          const current = await api(importSummary, 'GET', `/api/imports/${importId}`);
           if (!stopped) setProgress(current);
         }
       } catch (error) {

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantin
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
+import { contactView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Member } from '../../api/types';
 import { notifySuccess } from '../../components/notify';
@@ -43,7 +44,7 @@ function ContactForm({ member, onClose }: { member: Member; onClose: () => void 
     initialValues: { email: member.email ?? '', address: member.address ?? '' },
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    await api('PATCH', `/api/members/${encodeURIComponent(member.id)}/contact`, {
+    await api(contactView, 'PATCH', `/api/members/${encodeURIComponent(member.id)}/contact`, {
       email: values.email.trim() === '' ? null : values.email,
       address: values.address.trim() === '' ? null : values.address,
     });

@@ -1,3 +1,4 @@
+import { contributionView, pageOf } from '../../api/answers';
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import {
@@ -62,7 +63,8 @@ async function loadRange(memberId: string, from: string | undefined): Promise<Co
   const all: Contribution[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page<Contribution> = await api<Page<Contribution>>(
+    const page: Page<Contribution> = await api(
+      pageOf(contributionView),
       'GET',
       `/api/members/${memberId}/contributions${query({ from, limit: 100, cursor })}`,
     );

@@ -18,6 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
+import { contributionView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Contribution, ContributionKind, Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
@@ -161,6 +162,7 @@ export function ContributionsPanel({ member }: { member: Member }) {
         </Suspense>
       </Paper>
       <CursorTable<Contribution>
+        item={contributionView}
         queryKey={[...memberContributionsKey(member.id), 'table']}
         path={`/api/members/${member.id}/contributions?limit=${PAGE_SIZE}`}
         columns={columns}
@@ -232,7 +234,7 @@ function AddContributionForm({
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
     try {
-      await api<Contribution>('POST', `/api/members/${member.id}/contributions`, {
+      await api(contributionView, 'POST', `/api/members/${member.id}/contributions`, {
         period: values.period,
         kind: values.kind,
         amountCents: parseEuro(values.amountCents),
@@ -309,7 +311,7 @@ function AdjustmentForm({
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
     try {
-      await api<Contribution>('POST', `/api/contributions/${contribution.id}/adjustments`, {
+      await api(contributionView, 'POST', `/api/contributions/${contribution.id}/adjustments`, {
         deltaCents: parseSignedEuro(values.deltaCents),
         reason: values.reason,
       });

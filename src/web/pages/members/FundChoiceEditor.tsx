@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates';
+import { fundChoiceView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Fund, FundChoice } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
@@ -63,7 +64,7 @@ export function FundChoiceEditor({
       .map((fund) => ({ fundId: fund.id, percent: percentOf(values.percents[fund.id]) }))
       .filter((line) => line.percent > 0);
     try {
-      await api<FundChoice>('PUT', `/api/members/${memberId}/fund-choices`, {
+      await api(fundChoiceView, 'PUT', `/api/members/${memberId}/fund-choices`, {
         allocations,
         ...(values.effectiveFrom === '' ? {} : { effectiveFrom: values.effectiveFrom }),
       });

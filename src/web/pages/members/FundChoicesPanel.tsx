@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, List, Modal, Paper, Stack, Text, Title } f
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { fundChoiceView, fundView, pageOf } from '../../api/answers';
 import { api, describeError, type Page } from '../../api/client';
 import type { Fund, FundChoice, Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
@@ -18,7 +19,8 @@ async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
   const funds: Fund[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page<Fund> = await api<Page<Fund>>(
+    const page: Page<Fund> = await api(
+      pageOf(fundView),
       'GET',
       `/api/schemes/${schemeId}/funds?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
     );
@@ -84,7 +86,8 @@ export function FundChoicesPanel({ member }: { member: Member }) {
   const mayChoose = can(session, 'fund_choice.set', memberRow(member));
   const recent = useQuery({
     queryKey: [...fundChoicesKey(member.id), 'recent'],
-    queryFn: () => api<Page<FundChoice>>('GET', `/api/members/${member.id}/fund-choices?limit=20`),
+    queryFn: () =>
+      api(pageOf(fundChoiceView), 'GET', `/api/members/${member.id}/fund-choices?limit=20`),
   });
   const funds = useQuery({
     queryKey: ['schemes', member.schemeId, 'funds', 'open'],
@@ -134,6 +137,7 @@ export function FundChoicesPanel({ member }: { member: Member }) {
         </Paper>
       )}
       <CursorTable<FundChoice>
+        item={fundChoiceView}
         queryKey={[...fundChoicesKey(member.id), 'history']}
         path={`/api/members/${member.id}/fund-choices?limit=20`}
         columns={historyColumns}

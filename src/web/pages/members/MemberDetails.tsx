@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { memberExport, memberView, noAnswer } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
@@ -20,7 +21,7 @@ export const memberKey = (memberId: string) => ['members', memberId] as const;
 
 /** Saves the GDPR export as a file: the service's JSON document, as it answered it. */
 async function downloadExport(member: Member): Promise<void> {
-  const data = await api<unknown>('GET', `/api/members/${member.id}/export`);
+  const data = await api(memberExport, 'GET', `/api/members/${member.id}/export`);
   const url = URL.createObjectURL(
     new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
   );
@@ -51,7 +52,7 @@ export function MemberDetails({ member }: { member: Member }) {
   const fullName = `${member.firstName} ${member.lastName}`;
 
   const save = async (body: MemberBody) => {
-    const saved = await api<Member>('PATCH', `/api/members/${member.id}`, body);
+    const saved = await api(memberView, 'PATCH', `/api/members/${member.id}`, body);
     client.setQueryData(memberKey(member.id), saved);
     void client.invalidateQueries({ queryKey: ['schemes', member.schemeId, 'members'] });
     notifications.show({ color: 'green', message: 'Member saved' });
@@ -59,7 +60,7 @@ export function MemberDetails({ member }: { member: Member }) {
   };
 
   const remove = async () => {
-    await api('DELETE', `/api/members/${member.id}`);
+    await api(noAnswer, 'DELETE', `/api/members/${member.id}`);
     notifications.show({ color: 'green', message: `${fullName} deleted` });
     // Leave first: refreshing the deleted member while the page is shown would answer 404.
     await navigate({ to: '/schemes/$schemeId', params: { schemeId: member.schemeId } });

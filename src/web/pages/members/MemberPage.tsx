@@ -1,8 +1,8 @@
 import { Alert, Divider, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
+import { memberView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
-import type { Member } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { isNotFound } from '../schemes/SchemeQueries';
@@ -19,7 +19,7 @@ export function MemberPage() {
   const { memberId = '' } = useParams({ strict: false });
   const member = useQuery({
     queryKey: memberKey(memberId),
-    queryFn: () => api<Member>('GET', `/api/members/${encodeURIComponent(memberId)}`),
+    queryFn: () => api(memberView, 'GET', `/api/members/${encodeURIComponent(memberId)}`),
   });
 
   if (member.isPending) return <Loading label="Loading the member" />;

@@ -1,7 +1,8 @@
 import { Alert, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { memberSummary } from '../../api/answers';
 import { api, describeError } from '../../api/client';
-import type { Member, MemberSummary, PaidIn } from '../../api/types';
+import type { Member, PaidIn } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
@@ -25,7 +26,7 @@ export function PensionSummary({ member }: { member: Member }) {
   const summary = useQuery({
     queryKey: ['members', member.id, 'summary'],
     queryFn: () =>
-      api<MemberSummary>('GET', `/api/members/${encodeURIComponent(member.id)}/summary`),
+      api(memberSummary, 'GET', `/api/members/${encodeURIComponent(member.id)}/summary`),
   });
   if (summary.isPending) return <Loading label="Loading the pension summary" />;
   if (summary.isError) {

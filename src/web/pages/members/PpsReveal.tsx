@@ -1,6 +1,7 @@
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
+import { revealedPps } from '../../api/answers';
 import { api } from '../../api/client';
 import { ConfirmModal } from '../../components/ConfirmModal';
 
@@ -30,10 +31,7 @@ export function PpsReveal({ memberId, canReveal }: { memberId: string; canReveal
   }, [revealed]);
 
   const reveal = async () => {
-    const { ppsNumber } = await api<{ ppsNumber: string }>(
-      'POST',
-      `/api/members/${memberId}/pps/reveal`,
-    );
+    const { ppsNumber } = await api(revealedPps, 'POST', `/api/members/${memberId}/pps/reveal`);
     setSecondsLeft(SHOWN_FOR_SECONDS);
     setRevealed(ppsNumber);
     setRecorded(true);

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
+import { fundView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Fund, Scheme } from '../../api/types';
 import { can } from '../../auth/can';
@@ -38,7 +39,7 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
   const refresh = () => client.invalidateQueries({ queryKey: schemeFundsKey(scheme.id) });
 
   const setClosed = async (fund: Fund, closed: boolean) => {
-    await api<Fund>('PATCH', `/api/funds/${fund.id}`, { closed });
+    await api(fundView, 'PATCH', `/api/funds/${fund.id}`, { closed });
     notifications.show({
       color: 'green',
       message: closed ? `“${fund.name}” closed to new choices` : `“${fund.name}” reopened`,
@@ -118,6 +119,7 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
       <Title order={3}>Funds</Title>
       {can(session, 'fund.create', scheme) && <AddFundForm scheme={scheme} onAdded={refresh} />}
       <CursorTable<Fund>
+        item={fundView}
         queryKey={[...schemeFundsKey(scheme.id), 'all']}
         path={`/api/schemes/${scheme.id}/funds?includeClosed=true&limit=100`}
         columns={columns}
@@ -167,7 +169,7 @@ function AddFundForm({ scheme, onAdded }: { scheme: Scheme; onAdded: () => Promi
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
     try {
-      const fund = await api<Fund>('POST', `/api/schemes/${scheme.id}/funds`, bodyOf(values));
+      const fund = await api(fundView, 'POST', `/api/schemes/${scheme.id}/funds`, bodyOf(values));
       notifications.show({ color: 'green', message: `“${fund.name}” added` });
       form.reset();
       await onAdded();
@@ -223,7 +225,7 @@ function RenameFundForm({
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
     try {
-      await api<Fund>('PATCH', `/api/funds/${fund.id}`, bodyOf(values));
+      await api(fundView, 'PATCH', `/api/funds/${fund.id}`, bodyOf(values));
       notifications.show({ color: 'green', message: 'Fund saved' });
       await onDone();
     } catch (error) {

@@ -13,8 +13,8 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
+import { payrollSaved, payrollView } from '../../api/answers';
 import { ApiError, api, describeError } from '../../api/client';
-import type { PayrollGrid } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
@@ -54,7 +54,8 @@ export function PayrollGridPage() {
   const grid = useQuery({
     queryKey: key,
     queryFn: () =>
-      api<PayrollGrid>(
+      api(
+        payrollView,
         'GET',
         `/api/schemes/${encodeURIComponent(schemeId)}/payroll/${encodeURIComponent(period)}`,
       ),
@@ -112,7 +113,8 @@ export function PayrollGridPage() {
     }));
     setBusy(true);
     try {
-      const saved = await api<PayrollGrid & { created: number; corrected: number }>(
+      const saved = await api(
+        payrollSaved,
         'PUT',
         `/api/schemes/${encodeURIComponent(schemeId)}/payroll/${encodeURIComponent(period)}`,
         { rows, ...(parsed.corrections > 0 ? { reason } : {}) },

@@ -3,8 +3,9 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { parseIrishPeriod } from '../../../contracts/irish-dates';
-import { api, describeError, type Page } from '../../api/client';
-import type { PeriodTotals, Scheme } from '../../api/types';
+import { periodTotals } from '../../api/answers';
+import { api, describeError } from '../../api/client';
+import type { Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
@@ -21,7 +22,8 @@ export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
     queryKey: ['schemes', scheme.id, 'contribution-periods'],
     initialPageParam: '',
     queryFn: ({ pageParam }) =>
-      api<Page<PeriodTotals>>(
+      api(
+        periodTotals,
         'GET',
         `/api/schemes/${encodeURIComponent(scheme.id)}/contribution-periods?limit=24${pageParam ? `&cursor=${pageParam}` : ''}`,
       ),

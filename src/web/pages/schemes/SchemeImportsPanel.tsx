@@ -2,8 +2,9 @@ import { Alert, Badge, Button, Group, Modal, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { importSummary, importView, userView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
-import type { ImportDetail, ImportStatus, ImportSummary, Scheme, User } from '../../api/types';
+import type { ImportStatus, ImportSummary, Scheme } from '../../api/types';
 import { can, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
@@ -40,7 +41,7 @@ function Uploader({ userId }: { userId: string }) {
   const { user } = session;
   const account = useQuery({
     queryKey: ['users', userId],
-    queryFn: () => api<User>('GET', `/api/users/${userId}`),
+    queryFn: () => api(userView, 'GET', `/api/users/${userId}`),
     enabled: scopeIn(session, 'user.read') === 'tenant' && userId !== user.id,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -123,6 +124,7 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
         )}
       </Group>
       <CursorTable<ImportSummary>
+        item={importSummary}
         queryKey={schemeImportsKey(scheme.id)}
         path={`/api/schemes/${scheme.id}/imports?limit=20`}
         columns={columns}
@@ -145,7 +147,7 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
 function ImportProblems({ importId }: { importId: string }) {
   const detail = useQuery({
     queryKey: ['imports', importId],
-    queryFn: () => api<ImportDetail>('GET', `/api/imports/${importId}`),
+    queryFn: () => api(importView, 'GET', `/api/imports/${importId}`),
   });
   if (detail.isPending) return <Loading label="Loading the problems" />;
   if (detail.isError) return <Alert color="red">{describeError(detail.error)}</Alert>;

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { memberView } from '../../api/answers';
 import { api, query } from '../../api/client';
 import type { Member, MemberStatus, Scheme } from '../../api/types';
 import { can } from '../../auth/can';
@@ -71,7 +72,7 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
 
   const create = async (body: MemberBody) => {
-    const member = await api<Member>('POST', `/api/schemes/${scheme.id}/members`, body);
+    const member = await api(memberView, 'POST', `/api/schemes/${scheme.id}/members`, body);
     notifications.show({
       color: 'green',
       message: `${member.firstName} ${member.lastName} added to the scheme`,
@@ -107,6 +108,7 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
         />
       </Group>
       <CursorTable<Member>
+        item={memberView}
         queryKey={[...schemeMembersKey(scheme.id), { q: debouncedSearch, status }]}
         path={`/api/schemes/${scheme.id}/members${query({
           q: debouncedSearch,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { schemeView } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
-import type { Scheme } from '../../api/types';
 
 /** Shared by the scheme page, the import wizard and the member page (its scheme's name). */
 export const schemeKey = (schemeId: string) => ['schemes', schemeId] as const;
@@ -8,7 +8,7 @@ export const schemeKey = (schemeId: string) => ['schemes', schemeId] as const;
 export function useScheme(schemeId: string, enabled = true) {
   return useQuery({
     queryKey: schemeKey(schemeId),
-    queryFn: () => api<Scheme>('GET', `/api/schemes/${encodeURIComponent(schemeId)}`),
+    queryFn: () => api(schemeView, 'GET', `/api/schemes/${encodeURIComponent(schemeId)}`),
     enabled,
   });
 }

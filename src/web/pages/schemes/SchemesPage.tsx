@@ -1,5 +1,6 @@
 import { Select, Stack } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
+import { schemeView } from '../../api/answers';
 import { query } from '../../api/client';
 import { can, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -60,6 +61,7 @@ function Schemes() {
         />
       )}
       <CursorTable
+        item={schemeView}
         queryKey={['schemes', 'list', { employerId }]}
         path={`/api/schemes${query({ employerId })}`}
         columns={schemeColumns({

@@ -1,4 +1,5 @@
 import { Stack } from '@mantine/core';
+import { userView } from '../../api/answers';
 import type { User } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
@@ -35,6 +36,7 @@ function Users() {
         <NewAccountButton path="/api/users" schema={colleagueInput} />
       </PageHeading>
       <CursorTable
+        item={userView}
         queryKey={['accounts', 'tenant']}
         path="/api/users"
         columns={accountColumns({ withStatusAction: true, employerName })}

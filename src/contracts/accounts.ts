@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { recordName } from './organisation.js';
+import { FIELD_MESSAGES } from './plain-english.js';
+import { ROLES } from './roles.js';
+
+/**
+ * Accounts and sessions as both sides see them: who is signed in (`/api/auth/session`, the
+ * answer of a sign-in), an account in a list, one's own account (`/api/me`).
+ */
+
+/** 'invited' until the person sets their password through the invitation (issue 21). */
+export const ACCOUNT_STATES = ['invited', 'active', 'deactivated'] as const;
+export type AccountState = (typeof ACCOUNT_STATES)[number];
+
+/** The person a session belongs to (decisions.md §2). */
+export const sessionUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  brokerId: z.string().nullable(),
+  employerId: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+/** `GET /api/auth/session`: the person signed in, or null. */
+export const sessionAnswer = z.object({ user: sessionUser.nullable() });
+/** A sign-in, or an accepted invitation: the person now signed in. */
+export const signedIn = z.object({ user: sessionUser });
+/** An answer that only tells the person what happened. */
+export const messageAnswer = z.object({ message: z.string() });
+
+export const userChange = z
+  .object({ name: recordName.optional(), status: z.enum(['active', 'deactivated']).optional() })
+  .refine((change) => change.name !== undefined || change.status !== undefined, {
+    message: FIELD_MESSAGES.somethingToChange,
+  });
+export type UserChange = z.infer<typeof userChange>;
+
+export const userView = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  brokerId: z.string().nullable(),
+  employerId: z.string().nullable(),
+  memberId: z.string().nullable(),
+  /** 'invited' until the person sets their password through the invitation (issue 21). */
+  status: z.enum(ACCOUNT_STATES),
+  /** While invited: when the invitation link stops working (a resend renews it). */
+  invitedUntil: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UserView = z.infer<typeof userView>;
+
+/** `/api/me`: the account, with the names the header shows (issue 21, item 9). */
+export const meView = userView.extend({
+  firmName: z.string().nullable(),
+  employerName: z.string().nullable(),
+});
+export type MeView = z.infer<typeof meView>;

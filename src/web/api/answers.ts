@@ -1,0 +1,27 @@
+/**
+ * The API's answers as the UI reads them: each the response schema the server validates its own
+ * answer with (src/contracts), so a page parses exactly what the route promises (issue 14,
+ * part 4). `api()` takes one of these for every request.
+ */
+export {
+  messageAnswer,
+  meView,
+  sessionAnswer,
+  signedIn,
+  userView,
+} from '../../contracts/accounts';
+export { auditRecordView } from '../../contracts/audit';
+export {
+  contributionView,
+  payrollSaved,
+  payrollView,
+  periodTotals,
+} from '../../contracts/contributions';
+export { fundChoiceView, fundView } from '../../contracts/funds';
+export { importSummary, importView } from '../../contracts/imports';
+export { memberExport, memberView, revealedPps } from '../../contracts/members';
+export { brokerView, employerView, schemeView } from '../../contracts/organisation';
+export { overviewView } from '../../contracts/overview';
+export { pageOf } from '../../contracts/pages';
+export { contactView, memberSummary } from '../../contracts/portal';
+export { noAnswer } from './client';

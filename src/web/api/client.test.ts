@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { memberView, noAnswer, pageOf, schemeView } from './answers';
+import { ApiError, api, UnexpectedAnswerError } from './client';
+
+/** Issue 14, part 4: every answer the UI reads is parsed with the API's own response schema. */
+
+const SCHEME = {
+  id: 'scheme-1',
+  brokerId: 'broker-1',
+  employerId: 'employer-1',
+  name: 'Clew Bay Seafoods DC Scheme',
+  type: 'DC',
+  createdAt: '2026-01-05T09:00:00.000Z',
+  updatedAt: '2026-01-05T09:00:00.000Z',
+};
+
+function answering(status: number, body?: unknown) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () =>
+      status === 204
+        ? new Response(null, { status })
+        : new Response(JSON.stringify(body), {
+            status,
+            headers: { 'content-type': 'application/json' },
+          }),
+    ),
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the UI’s requests to the API', () => {
+  it('hand the page what the shared schema parsed, typed by it', async () => {
+    answering(200, { items: [SCHEME], nextCursor: null });
+    const page = await api(pageOf(schemeView), 'GET', '/api/schemes');
+    expect(page).toEqual({ items: [SCHEME], nextCursor: null });
+  });
+
+  it('refuse an answer that is not what the API promises, rather than use it', async () => {
+    answering(200, { ...SCHEME, type: 'Defined contribution' });
+    await expect(api(schemeView, 'GET', '/api/schemes/scheme-1')).rejects.toBeInstanceOf(
+      UnexpectedAnswerError,
+    );
+    answering(200, SCHEME);
+    await expect(api(memberView, 'GET', '/api/members/scheme-1')).rejects.toBeInstanceOf(
+      UnexpectedAnswerError,
+    );
+  });
+
+  it('take an empty 204 as no answer, and only where none is expected', async () => {
+    answering(204);
+    await expect(api(noAnswer, 'DELETE', '/api/schemes/scheme-1')).resolves.toBeUndefined();
+    answering(204);
+    await expect(api(schemeView, 'GET', '/api/schemes/scheme-1')).rejects.toBeInstanceOf(
+      UnexpectedAnswerError,
+    );
+  });
+
+  it('turn a refusal into an ApiError with the API’s words and issues', async () => {
+    answering(400, {
+      error: 'Validation failed',
+      issues: [{ path: 'name', code: 'too_small', message: 'Enter a name' }],
+    });
+    const refusal = await api(schemeView, 'POST', '/api/schemes', {}).catch((error) => error);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({
+      status: 400,
+      error: 'Validation failed',
+      issues: [{ path: 'name', code: 'too_small', message: 'Enter a name' }],
+    });
+  });
+});

@@ -1,0 +1,23 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Issue 14, part 4: every answer the UI reads is parsed with the API's own response schema. The
+ * types make `api()` and `upload()` take one (src/web/api/client.ts); this keeps any other way of
+ * reading the API out of the UI.
+ */
+describe('the web UI’s reads of the API', () => {
+  it('all go through api() or upload(): nothing else in the UI fetches JSON from /api', () => {
+    const web = path.resolve(import.meta.dirname, '../../src/web');
+    /** Fetches that read no JSON answer of /api: a CSV download, and /openapi.json itself. */
+    const notJsonOfApi = ['pages/audit/AuditPage.tsx', 'api-reference/ApiReference.tsx'];
+    const fetching = readdirSync(web, { recursive: true, withFileTypes: true })
+      .filter(
+        (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.includes('.test.'),
+      )
+      .map((entry) => path.relative(web, path.join(entry.parentPath, entry.name)))
+      .filter((file) => /\bfetch\(/.test(readFileSync(path.join(web, file), 'utf8')));
+    expect(fetching.sort()).toEqual(['api/client.ts', ...notJsonOfApi].sort());
+  });
+});
