@@ -9,9 +9,8 @@ import { brokers } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow } from '../../tenancy/authorize.js';
+import { type BrokerRow, findBroker } from './brokers.data.js';
 import type { BrokerInput, BrokerView } from './brokers.schemas.js';
-
-type BrokerRow = typeof brokers.$inferSelect;
 
 const viewOf = (row: BrokerRow): BrokerView => ({
   id: row.id,
@@ -75,12 +74,7 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
     async get(actor: ActorContext, brokerId: string): Promise<BrokerView> {
       authorize(actor, 'broker.read');
       const row = await withActor(database, actor, async (tx) => {
-        const [found] = await tx.select().from(brokers).where(eq(brokers.id, brokerId));
-        const reached = authorizeRow(
-          actor,
-          'broker.read',
-          found && { ...found, brokerId: found.id, employerId: null },
-        );
+        const reached = authorizeRow(actor, 'broker.read', await findBroker(tx, brokerId));
         await reads.viewed(tx, actor, {
           entityType: 'broker',
           entityId: reached.id,
@@ -94,12 +88,7 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
     async update(actor: ActorContext, brokerId: string, input: BrokerInput): Promise<BrokerView> {
       authorize(actor, 'broker.update');
       return withActor(database, actor, async (tx) => {
-        const [before] = await tx.select().from(brokers).where(eq(brokers.id, brokerId));
-        const existing = authorizeRow(
-          actor,
-          'broker.update',
-          before && { ...before, brokerId: before.id, employerId: null },
-        );
+        const existing = authorizeRow(actor, 'broker.update', await findBroker(tx, brokerId));
         const [row] = await tx
           .update(brokers)
           .set({ name: input.name, updatedAt: now() })

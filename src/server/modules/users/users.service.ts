@@ -23,6 +23,7 @@ import { authorize, authorizeRow, boundsOf, NotFoundError } from '../../tenancy/
 import type { Role } from '../../tenancy/roles.js';
 import { findEmployer } from '../employers/employers.data.js';
 import { findMember } from '../members/members.data.js';
+import { findUser, type UserRow } from './users.data.js';
 import type {
   ColleagueInput,
   EmployerUserInput,
@@ -31,8 +32,6 @@ import type {
   UserChange,
   UserView,
 } from './users.schemas.js';
-
-type UserRow = typeof users.$inferSelect;
 
 const viewOf = (row: UserRow): UserView => ({
   id: row.id,
@@ -421,7 +420,7 @@ export function createUsersService({
     async resendInvitation(actor: ActorContext, id: string): Promise<UserView> {
       authorize(actor, 'user.invitation.resend');
       const found = await withActor(database, actor, async (tx) => {
-        const [row] = await tx.select().from(users).where(eq(users.id, id));
+        const row = await findUser(tx, id);
         authorizeRow(actor, 'user.invitation.resend', placeOf(row));
         return row as UserRow;
       });
@@ -486,7 +485,7 @@ export function createUsersService({
     async get(actor: ActorContext, id: string): Promise<UserView> {
       authorize(actor, 'user.read');
       const row = await withActor(database, actor, async (tx) => {
-        const [found] = await tx.select().from(users).where(eq(users.id, id));
+        const found = await findUser(tx, id);
         authorizeRow(actor, 'user.read', placeOf(found));
         const reached = found as UserRow;
         await reads.viewed(tx, actor, {
@@ -512,7 +511,7 @@ export function createUsersService({
         ]);
       }
       return withActor(database, actor, async (tx) => {
-        const [before] = await tx.select().from(users).where(eq(users.id, id));
+        const before = await findUser(tx, id);
         authorizeRow(actor, 'user.update', placeOf(before));
         const existing = before as UserRow;
         const at = now();
