@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions as InjectOptionsOrUrl, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES } from '../../src/contracts/roles.js';
 import {
   PASSWORD_CHANGED_ANSWER,
   SAME_PASSWORD,
@@ -11,7 +12,6 @@ import {
   CHANGE_PASSWORD_WINDOW_MS,
 } from '../../src/server/auth/password-change.service.js';
 import { auditLog, users } from '../../src/server/db/schema.js';
-import type { Role } from '../../src/server/tenancy/roles.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
@@ -28,15 +28,6 @@ import { readOutbox, resetTokenIn } from '../helpers/mail.js';
 
 const ORIGIN = 'https://pensions.example.ie';
 const NEW_PASSWORD = 'Ballybunion dunes at low tide 2026';
-const ROLES: Role[] = [
-  'SuperAdmin',
-  'BrokerAdmin',
-  'BrokerUser',
-  'EmployerAdmin',
-  'EmployerUser',
-  'Member',
-];
-
 let t: TestApp;
 let clock = Date.parse('2026-11-02T09:00:00Z');
 beforeAll(async () => {

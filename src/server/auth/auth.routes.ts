@@ -7,12 +7,13 @@ import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
 import { EMAIL_MAX_LENGTH, text } from '../../contracts/text.js';
 import { ValidationError } from '../errors.js';
 import { errorBody } from '../http/http-error.js';
+import { sendTooManyRequests } from '../http/too-many-requests.js';
 import { actorOf, requestOrigin } from '../tenancy/request-context.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { AuthService } from './auth.service.js';
 import type { InvitationsService } from './invitations.service.js';
 import type { PasswordChangeService } from './password-change.service.js';
-import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import { PASSWORD_MAX_LENGTH, passwordPolicyRefusal } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
 import { sessionCookieName } from './session.js';
 import { SESSION_ABSOLUTE_SECONDS } from './session-token.js';
@@ -153,14 +154,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         });
         switch (outcome.reason) {
           case 'too_many_attempts':
-            return reply
-              .code(429)
-              .header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))))
-              .send({ error: 'Too many requests' });
+            return sendTooManyRequests(reply, outcome.retryAfterMs);
           case 'weak_password':
-            throw new ValidationError([
-              { path: 'password', code: 'password_policy', message: outcome.problem },
-            ]);
+            throw passwordPolicyRefusal('password', outcome.problem);
           case 'address_taken':
             return reply.code(409).send(ADDRESS_HAS_ACCOUNT);
           case 'invalid_token':
@@ -206,14 +202,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         });
         switch (outcome.reason) {
           case 'too_many_attempts':
-            return reply
-              .code(429)
-              .header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))))
-              .send({ error: 'Too many requests' });
+            return sendTooManyRequests(reply, outcome.retryAfterMs);
           case 'weak_password':
-            throw new ValidationError([
-              { path: 'newPassword', code: 'password_policy', message: outcome.problem },
-            ]);
+            throw passwordPolicyRefusal('newPassword', outcome.problem);
           case 'same_password':
             throw new ValidationError([
               { path: 'newPassword', code: 'same_password', message: SAME_PASSWORD },

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import { messageAnswer } from '../../contracts/accounts.js';
 import { newPassword } from '../../contracts/passwords.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, text } from '../../contracts/text.js';
-import { ValidationError } from '../errors.js';
 import { errorBody } from '../http/http-error.js';
+import { sendTooManyRequests } from '../http/too-many-requests.js';
 import { requestOrigin } from '../tenancy/request-context.js';
 import type { PasswordResetService } from './password-reset.service.js';
+import { passwordPolicyRefusal } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
 
 /**
@@ -86,14 +87,9 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptio
       });
       switch (outcome.reason) {
         case 'too_many_attempts':
-          return reply
-            .code(429)
-            .header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))))
-            .send({ error: 'Too many requests' });
+          return sendTooManyRequests(reply, outcome.retryAfterMs);
         case 'weak_password':
-          throw new ValidationError([
-            { path: 'password', code: 'password_policy', message: outcome.problem },
-          ]);
+          throw passwordPolicyRefusal('password', outcome.problem);
         case 'invalid_token':
           return reply.code(400).send(INVALID_RESET_TOKEN);
       }

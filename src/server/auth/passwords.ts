@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
 import { passwordLengthProblem } from '../../contracts/passwords.js';
 import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
+import { ValidationError } from '../errors.js';
 
 /** service-spec §2.2 and §8. */
 export const BCRYPT_COST = 12;
@@ -27,6 +28,11 @@ function loadCommonPasswords(): Promise<Set<string>> {
  */
 function preHash(password: string): string {
   return createHash('sha256').update(password, 'utf8').digest('base64');
+}
+
+/** A new password the policy refuses, as the 400 its field shows (the reason under `path`). */
+export function passwordPolicyRefusal(path: string, problem: string): ValidationError {
+  return new ValidationError([{ path, code: 'password_policy', message: problem }]);
 }
 
 /** The reason a new password is refused, or null when it is acceptable. */

@@ -8,6 +8,7 @@ import type {
 import fp from 'fastify-plugin';
 import { type RoutedPath, routedPathOf } from './api-paths.js';
 import type { RateLimitStore, WindowCount } from './rate-limit-store.js';
+import { sendTooManyRequests } from './too-many-requests.js';
 
 interface RateLimit {
   name: string;
@@ -155,10 +156,7 @@ function answer(
     done();
     return;
   }
-  reply
-    .code(429)
-    .header('retry-after', String(Math.ceil(retryAfterMs / 1000)))
-    .send({ error: 'Too many requests' });
+  sendTooManyRequests(reply, retryAfterMs);
 }
 
 /**

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ROLES } from '../../contracts/roles';
 import type { Me, Role } from '../api/types';
 import type { Session } from '../auth/session';
 import { homeOf, navigationFor } from './navigation';
-
-const ROLES: Role[] = [
-  'SuperAdmin',
-  'BrokerAdmin',
-  'BrokerUser',
-  'EmployerAdmin',
-  'EmployerUser',
-  'Member',
-];
 
 function sessionOf(role: Role, memberId: string | null = null): Session {
   const user = {

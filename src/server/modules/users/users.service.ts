@@ -8,7 +8,7 @@ import {
   issueToken,
   withdrawTokens,
 } from '../../auth/password-reset.service.js';
-import { hashPassword, passwordProblem } from '../../auth/passwords.js';
+import { hashPassword, passwordPolicyRefusal, passwordProblem } from '../../auth/passwords.js';
 import { findUserByEmail } from '../../auth/user-lookup.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -117,8 +117,7 @@ export function createUsersService({
   async function hashOf(password: string | undefined): Promise<string | null> {
     if (password === undefined) return null;
     const problem = await passwordProblem(password);
-    if (problem)
-      throw new ValidationError([{ path: 'password', code: 'password_policy', message: problem }]);
+    if (problem) throw passwordPolicyRefusal('password', problem);
     return hashPassword(password);
   }
 

@@ -1,0 +1,12 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * decisions.md §2: a limit's refusal is `429 {"error":"Too many requests"}` with `Retry-After`, in
+ * whole seconds and never 0, so a client that honours it does wait.
+ */
+export function sendTooManyRequests(reply: FastifyReply, retryAfterMs: number): FastifyReply {
+  return reply
+    .code(429)
+    .header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))))
+    .send({ error: 'Too many requests' });
+}
