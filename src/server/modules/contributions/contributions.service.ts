@@ -187,7 +187,7 @@ export function createContributionsService({ database, audit, now }: Contributio
             {
               path: 'deltaCents',
               code: 'too_small',
-              message: 'would take the contribution below zero',
+              message: 'This correction would take the contribution below zero',
             },
           ]);
         }
