@@ -439,6 +439,214 @@ export const POLICY = {
     target: 'record',
   },
 
+  // Governance under IORP II (decisions.md §6): writers BrokerUser and up, an EmployerAdmin for
+  // their own employer's schemes; readers EmployerUser and up within reach.
+  'trustee.list': {
+    description: "List a scheme's trustees",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'trustee.read': {
+    description: 'Read a trustee and its history',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'trustee.create': {
+    description: 'Appoint a trustee to a scheme',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'trustee.update': {
+    description: 'Change a trustee',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'trustee.delete': {
+    description: 'Delete a trustee (kept, hidden)',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'kfh.list': {
+    description: "List a scheme's key function holders",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'kfh.read': {
+    description: 'Read a key function holder and its history',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'kfh.create': {
+    description: 'Appoint a key function holder',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'kfh.update': {
+    description: 'Change a key function holder',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'kfh.delete': {
+    description: 'Delete a key function holder (kept, hidden)',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'policy.list': {
+    description: "List a scheme's written policies",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'policy.read': {
+    description: 'Read a written policy and its history',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'policy.create': {
+    description: 'Draft a written policy or a new version of one',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'policy.update': {
+    description: 'Change a written policy',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'policy.approve': {
+    description: 'Record the trustees’ approval of a written policy',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'policy.significant_change': {
+    description: 'Record a significant change that brings a policy’s review forward',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'policy.delete': {
+    description: 'Delete a written policy (kept, hidden)',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ora.list': {
+    description: "List a scheme's own-risk assessments",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'ora.read': {
+    description: 'Read an own-risk assessment and its history',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'ora.create': {
+    description: 'Record an own-risk assessment',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'ora.update': {
+    description: 'Change an own-risk assessment',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ora.delete': {
+    description: 'Delete an own-risk assessment (kept, hidden)',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'significant_change.list': {
+    description: 'List the significant changes recorded for a scheme',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'risk_profile.change': {
+    description: "Record a significant change in a scheme's risk profile",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'compliance.read': {
+    description: "Read a scheme's compliance with its governance obligations",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'compliance.calendar': {
+    description: "Read the governance due dates across one's schemes",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'none',
+  },
+  'compliance.dashboard': {
+    description: "Read every scheme's governance standing and what falls due",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'none',
+  },
+
   // Work lists and the audit log.
   'overview.read': {
     description: "Read the work waiting on one's home page",

@@ -183,21 +183,29 @@ describe('GET /api/audit in words and names', () => {
     clock += 1000;
     await withActor(t.database, actor, (tx) =>
       audit.record(tx, actor, {
-        action: 'trustee.appointed',
-        entityType: 'trustee',
-        entityId: 'trustee-1',
+        action: 'ict_incident.classified',
+        entityType: 'ict_incident',
+        entityId: 'incident-1',
         tenantId: a.brokerId,
         previousState: null,
         newState: null,
       }),
     );
-    const [newest] = await auditOf(a.admin, '&entityType=trustee');
+    const [newest] = await auditOf(a.admin, '&entityType=ict_incident');
     expect(newest).toMatchObject({
-      summary: 'Recorded “trustee.appointed” on a record of type “trustee”',
+      summary: 'Recorded “ict_incident.classified” on a record of type “ict incident”',
       actorName: 'Siobhán Kehoe',
       entityLabel: null,
     });
-    for (const action of ['scheme.created', 'member.pps_decrypted', 'audit.exported']) {
+    for (const action of [
+      'scheme.created',
+      'member.pps_decrypted',
+      'audit.exported',
+      'trustee.appointed',
+      'kfh.appointed',
+      'policy.approved',
+      'ora.recorded',
+    ]) {
       expect(AUDIT_ACTION_TEXT[action]).toBeTruthy();
     }
   });

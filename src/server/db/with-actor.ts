@@ -152,3 +152,18 @@ export function withPlatformRole<T>(
     work,
   );
 }
+
+/**
+ * The compliance reminders job: it reads every tenant's governance registers and the accounts it
+ * reminds, records each reminder and queues its e-mail, and its role can do nothing else.
+ */
+export function withSchedulerRole<T>(
+  database: Database,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return transactionWithFinalSteps(
+    database,
+    ["select set_config('role', 'pension_scheduler', true)"],
+    work,
+  );
+}

@@ -15,6 +15,10 @@ import { employersRoutes } from './employers/employers.routes.js';
 import { createEmployersService } from './employers/employers.service.js';
 import { fundsRoutes } from './funds/funds.routes.js';
 import { createFundsService } from './funds/funds.service.js';
+import { createComplianceService } from './governance/compliance.service.js';
+import { governanceRoutes } from './governance/governance.routes.js';
+import { createPoliciesService } from './governance/policies.service.js';
+import { createAppointmentsService } from './governance/registers.service.js';
 import { importsRoutes } from './imports/imports.routes.js';
 import { createImportsService } from './imports/imports.service.js';
 import { createMemberExportService } from './members/member-export.service.js';
@@ -78,6 +82,11 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
       dataDir: deps.dataDir,
       now,
     }),
+  });
+  await app.register(governanceRoutes, {
+    appointments: createAppointmentsService({ database, audit, now }),
+    policies: createPoliciesService({ database, audit, now }),
+    compliance: createComplianceService({ database, audit, now }),
   });
   await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });
 };

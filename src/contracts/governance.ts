@@ -1,0 +1,313 @@
+import { z } from 'zod';
+import {
+  FITNESS_AND_PROBITY,
+  KEY_FUNCTIONS,
+  OBLIGATION_KINDS,
+  ORA_TRIGGERS,
+  POLICY_KINDS,
+  TRUSTEE_KINDS,
+} from './governance-rules.js';
+import { isoDate } from './members.js';
+import { pageQuery } from './pages.js';
+import { FIELD_MESSAGES } from './plain-english.js';
+import { emailAddress, idText, text } from './text.js';
+
+/**
+ * The governance registers of a scheme (decisions.md §6; rules: governance-rules.ts): trustees,
+ * key function holders, written policies and own-risk assessments, with the scheme's compliance
+ * and the tenant's calendar. Shared by the API and the browser's forms.
+ */
+
+const personName = text({ max: 200 }).min(1, FIELD_MESSAGES.name);
+const dateOn = isoDate.refine((value) => value >= '1950-01-01', FIELD_MESSAGES.dateAfter1950);
+const longText = (max: number) => text({ max, multiline: true });
+
+const somethingToChange = (change: Record<string, unknown>) =>
+  Object.values(change).some((value) => value !== undefined);
+
+/** An end, when given, is not before the start. */
+const endNotBeforeStart = (entry: { appointedOn?: string; endedOn?: string | null }) =>
+  !entry.appointedOn || !entry.endedOn || entry.endedOn >= entry.appointedOn;
+
+// Trustees.
+
+const trusteeKind = z.enum(TRUSTEE_KINDS, { error: FIELD_MESSAGES.trusteeKind });
+const directorCount = z
+  .number({ error: FIELD_MESSAGES.directorCount })
+  .int(FIELD_MESSAGES.directorCount)
+  .min(0, FIELD_MESSAGES.directorCount)
+  .max(1000, FIELD_MESSAGES.directorCount);
+
+export const trusteeInput = z
+  .object({
+    name: personName,
+    kind: trusteeKind,
+    /** For a corporate trustee: how many directors its board has. */
+    directorCount: directorCount.nullable().optional(),
+    appointedOn: dateOn,
+    endedOn: dateOn.nullable().optional(),
+  })
+  .refine(endNotBeforeStart, { path: ['endedOn'], message: FIELD_MESSAGES.endedBeforeAppointed })
+  .refine((trustee) => trustee.kind === 'corporate' || trustee.directorCount == null, {
+    path: ['directorCount'],
+    message: FIELD_MESSAGES.directorsOfCorporateOnly,
+  });
+export type TrusteeInput = z.infer<typeof trusteeInput>;
+
+export const trusteeChange = z
+  .object({
+    name: personName.optional(),
+    kind: trusteeKind.optional(),
+    directorCount: directorCount.nullable().optional(),
+    appointedOn: dateOn.optional(),
+    endedOn: dateOn.nullable().optional(),
+  })
+  .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
+export type TrusteeChange = z.infer<typeof trusteeChange>;
+
+export const trusteeView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  name: z.string(),
+  kind: z.enum(TRUSTEE_KINDS),
+  directorCount: z.number().nullable(),
+  appointedOn: z.string(),
+  endedOn: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TrusteeView = z.infer<typeof trusteeView>;
+
+// Key function holders.
+
+const keyFunction = z.enum(KEY_FUNCTIONS, { error: FIELD_MESSAGES.keyFunction });
+const fitnessAndProbity = z.enum(FITNESS_AND_PROBITY, { error: FIELD_MESSAGES.fitnessAndProbity });
+const conflictsProtocol = longText(4000);
+
+export const keyFunctionHolderInput = z
+  .object({
+    function: keyFunction,
+    holderName: personName,
+    holderEmail: emailAddress.nullable().optional(),
+    appointedOn: dateOn,
+    endedOn: dateOn.nullable().optional(),
+    fitnessAndProbity: fitnessAndProbity.default('pending'),
+    /** The holder also carries out the same function for the employer (Art. 24). */
+    alsoServesEmployer: z.boolean().default(false),
+    /** How conflicts of interest with the employer are prevented or managed, in the trustees' words. */
+    conflictsProtocol: conflictsProtocol.nullable().optional(),
+  })
+  .refine(endNotBeforeStart, { path: ['endedOn'], message: FIELD_MESSAGES.endedBeforeAppointed });
+export type KeyFunctionHolderInput = z.infer<typeof keyFunctionHolderInput>;
+
+export const keyFunctionHolderChange = z
+  .object({
+    function: keyFunction.optional(),
+    holderName: personName.optional(),
+    holderEmail: emailAddress.nullable().optional(),
+    appointedOn: dateOn.optional(),
+    endedOn: dateOn.nullable().optional(),
+    fitnessAndProbity: fitnessAndProbity.optional(),
+    alsoServesEmployer: z.boolean().optional(),
+    conflictsProtocol: conflictsProtocol.nullable().optional(),
+  })
+  .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
+export type KeyFunctionHolderChange = z.infer<typeof keyFunctionHolderChange>;
+
+export const keyFunctionHolderView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  function: z.enum(KEY_FUNCTIONS),
+  holderName: z.string(),
+  holderEmail: z.string().nullable(),
+  appointedOn: z.string(),
+  endedOn: z.string().nullable(),
+  fitnessAndProbity: z.enum(FITNESS_AND_PROBITY),
+  alsoServesEmployer: z.boolean(),
+  conflictsProtocol: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type KeyFunctionHolderView = z.infer<typeof keyFunctionHolderView>;
+
+// Written policies.
+
+const policyKind = z.enum(POLICY_KINDS, { error: FIELD_MESSAGES.policyKind });
+const policyTitle = text({ max: 200 }).min(1, FIELD_MESSAGES.title);
+const policyVersion = text({ max: 40 }).min(1, FIELD_MESSAGES.version);
+
+export const POLICY_STATUSES = ['draft', 'approved', 'superseded'] as const;
+
+/** A new policy, or a new version of one, starts as a draft: the trustees approve it before use. */
+export const policyInput = z.object({
+  kind: policyKind,
+  title: policyTitle,
+  version: policyVersion,
+});
+export type PolicyInput = z.infer<typeof policyInput>;
+
+/** Only a draft changes; an approved version is replaced by approving a new one. */
+export const policyChange = z
+  .object({ title: policyTitle.optional(), version: policyVersion.optional() })
+  .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
+export type PolicyChange = z.infer<typeof policyChange>;
+
+export const policyApproval = z.object({ approvedOn: dateOn });
+export type PolicyApproval = z.infer<typeof policyApproval>;
+
+export const significantChangeInput = z.object({
+  occurredOn: dateOn,
+  description: longText(2000).min(1, FIELD_MESSAGES.describeChange),
+});
+export type SignificantChangeInput = z.infer<typeof significantChangeInput>;
+
+export const policyView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  kind: z.enum(POLICY_KINDS),
+  title: z.string(),
+  version: z.string(),
+  status: z.enum(POLICY_STATUSES),
+  approvedOn: z.string().nullable(),
+  /** Three years from when the last review was due; earlier after a significant change. */
+  nextReviewDue: z.string().nullable(),
+  /** The latest significant change recorded since this version was approved. */
+  significantChangeOn: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PolicyView = z.infer<typeof policyView>;
+
+export const significantChangeView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  policyId: z.string().nullable(),
+  occurredOn: z.string(),
+  description: z.string(),
+  createdAt: z.string(),
+});
+export type SignificantChangeView = z.infer<typeof significantChangeView>;
+
+// Own-risk assessments.
+
+const oraTrigger = z.enum(ORA_TRIGGERS, { error: FIELD_MESSAGES.oraTrigger });
+
+export const oraReportInput = z.object({
+  performedOn: dateOn,
+  trigger: oraTrigger,
+  summary: longText(8000).nullable().optional(),
+});
+export type OraReportInput = z.infer<typeof oraReportInput>;
+
+export const oraReportChange = z
+  .object({
+    performedOn: dateOn.optional(),
+    trigger: oraTrigger.optional(),
+    summary: longText(8000).nullable().optional(),
+  })
+  .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
+export type OraReportChange = z.infer<typeof oraReportChange>;
+
+export const oraReportView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  performedOn: z.string(),
+  trigger: z.enum(ORA_TRIGGERS),
+  summary: z.string().nullable(),
+  /** At least every three years, counted from when the last one was due. */
+  nextDue: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OraReportView = z.infer<typeof oraReportView>;
+
+// Lists.
+
+export const registerListQuery = pageQuery.extend({
+  /** Ended appointments and superseded versions are history: shown only when asked for. */
+  includeHistory: z
+    .enum(['true', 'false'], { error: 'Use true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+});
+export type RegisterListQuery = z.infer<typeof registerListQuery>;
+
+// Compliance.
+
+export const OBLIGATION_STATUSES = ['ok', 'due_soon', 'overdue', 'incomplete'] as const;
+
+export const obligationView = z.object({
+  kind: z.enum(OBLIGATION_KINDS),
+  subjectId: z.string().optional(),
+  dueOn: z.string().optional(),
+  status: z.enum(OBLIGATION_STATUSES),
+  reason: z.string(),
+  citation: z.string(),
+});
+export type ObligationView = z.infer<typeof obligationView>;
+
+export const complianceView = z.object({
+  schemeId: z.string(),
+  status: z.enum(OBLIGATION_STATUSES),
+  obligations: z.array(obligationView),
+});
+export type ComplianceView = z.infer<typeof complianceView>;
+
+/** The calendar's window: at most about two years at once. */
+export const CALENDAR_MAX_DAYS = 750;
+
+export const calendarQuery = pageQuery
+  .extend({
+    from: isoDate,
+    to: isoDate,
+    employerId: idText.optional(),
+  })
+  .refine((query) => query.to >= query.from, {
+    path: ['to'],
+    message: FIELD_MESSAGES.endAfterStart,
+  });
+export type CalendarQuery = z.infer<typeof calendarQuery>;
+
+export const calendarEntryView = obligationView.extend({
+  dueOn: z.string(),
+  schemeId: z.string(),
+  schemeName: z.string(),
+  employerId: z.string(),
+  employerName: z.string(),
+});
+export type CalendarEntryView = z.infer<typeof calendarEntryView>;
+
+/** The broker's governance dashboard: every scheme by standing, and what falls due next. */
+export const DASHBOARD_HORIZON_DAYS = 90;
+
+export const governanceDashboardView = z.object({
+  counts: z.object({
+    ok: z.number(),
+    due_soon: z.number(),
+    overdue: z.number(),
+    incomplete: z.number(),
+  }),
+  schemes: z.array(
+    z.object({
+      schemeId: z.string(),
+      schemeName: z.string(),
+      employerId: z.string(),
+      employerName: z.string(),
+      status: z.enum(OBLIGATION_STATUSES),
+      /** The obligations that are not ok, worst first. */
+      attention: z.array(obligationView),
+    }),
+  ),
+  /** Overdue dates and those in the next 90 days, soonest first. */
+  upcoming: z.array(calendarEntryView),
+});
+export type GovernanceDashboardView = z.infer<typeof governanceDashboardView>;
+
+export const historyEntryView = z.object({
+  id: z.string(),
+  action: z.string(),
+  at: z.string(),
+  actorRole: z.string().nullable(),
+  changedFields: z.array(z.string()),
+});
+export type HistoryEntryView = z.infer<typeof historyEntryView>;

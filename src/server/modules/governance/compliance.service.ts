@@ -1,0 +1,180 @@
+import { assessScheme, type Obligation } from '../../../contracts/governance-rules.js';
+import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { Database } from '../../db/database.js';
+import { withActor } from '../../db/with-actor.js';
+import { ValidationError } from '../../errors.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
+import { findScheme } from '../schemes/schemes.data.js';
+import { loadGovernance, type SchemeHead } from './governance.data.js';
+import {
+  CALENDAR_MAX_DAYS,
+  type CalendarEntryView,
+  type CalendarQuery,
+  type ComplianceView,
+  DASHBOARD_HORIZON_DAYS,
+  type GovernanceDashboardView,
+  type ObligationView,
+} from './governance.schemas.js';
+
+const SEVERITY = { overdue: 0, incomplete: 1, due_soon: 2, ok: 3 } as const;
+
+const entryOf = (
+  scheme: SchemeHead,
+  obligation: Obligation & { dueOn: string },
+): CalendarEntryView => ({
+  ...obligation,
+  schemeId: scheme.id,
+  schemeName: scheme.name,
+  employerId: scheme.employerId,
+  employerName: scheme.employerName,
+});
+
+/** Calendar order: by date, then scheme, kind and subject, so pages are stable. */
+const entryKey = (entry: CalendarEntryView) =>
+  `${entry.dueOn}|${entry.schemeId}|${entry.kind}|${entry.subjectId ?? ''}`;
+
+function encodeKey(key: string): string {
+  return Buffer.from(key).toString('base64url');
+}
+
+function decodeKey(cursor: string): string {
+  const key = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^\d{4}-\d{2}-\d{2}\|/.test(key)) {
+    throw new ValidationError([
+      { path: 'cursor', code: 'invalid_cursor', message: 'Invalid cursor' },
+    ]);
+  }
+  return key;
+}
+
+export interface ComplianceServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/**
+ * A scheme's standing under its governance obligations, the tenant's calendar of due dates and the
+ * broker's dashboard, all assessed on the day by the one rule module (governance-rules.ts) from
+ * the registers as they stand: nothing is precomputed that a date passing could leave stale.
+ */
+export function createComplianceService({ database, audit, now }: ComplianceServiceDeps) {
+  const reads = createPlatformReadLog(audit);
+  const today = () => todayInIreland(now());
+
+  return {
+    async ofScheme(actor: ActorContext, schemeId: string): Promise<ComplianceView> {
+      authorize(actor, 'compliance.read');
+      return withActor(database, actor, async (tx) => {
+        const scheme = authorizeRow(actor, 'compliance.read', await findScheme(tx, schemeId));
+        const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
+        await reads.viewed(tx, actor, {
+          entityType: 'compliance',
+          entityId: scheme.id,
+          tenantId: scheme.brokerId,
+        });
+        const { status, obligations } = assessScheme(
+          loaded?.facts ?? {
+            type: scheme.type as SchemeHead['type'],
+            trustees: [],
+            keyFunctionHolders: [],
+            policies: [],
+            oraReports: [],
+            significantChanges: [],
+          },
+          today(),
+        );
+        return { schemeId: scheme.id, status, obligations };
+      });
+    },
+
+    /** The dated obligations of every scheme within reach that fall due in the window. */
+    async calendar(actor: ActorContext, query: CalendarQuery) {
+      const reader = authorize(actor, 'compliance.calendar');
+      if (addDays(query.from, CALENDAR_MAX_DAYS) < query.to) {
+        throw new ValidationError([
+          {
+            path: 'to',
+            code: 'window_too_long',
+            message: `Choose a window of at most ${CALENDAR_MAX_DAYS} days`,
+          },
+        ]);
+      }
+      const after = query.cursor === undefined ? null : decodeKey(query.cursor);
+      const bounds = boundsOf(reader, 'compliance.calendar');
+      const assessed = await withActor(database, reader, (tx) =>
+        loadGovernance(tx, { employerId: bounds.employerId ?? query.employerId ?? null }),
+      );
+      const day = today();
+      const entries: CalendarEntryView[] = [];
+      for (const { scheme, facts } of assessed) {
+        if (query.employerId && scheme.employerId !== query.employerId) continue;
+        for (const obligation of assessScheme(facts, day).obligations) {
+          const { dueOn } = obligation;
+          if (dueOn === undefined || dueOn < query.from || dueOn > query.to) continue;
+          entries.push(entryOf(scheme, { ...obligation, dueOn }));
+        }
+      }
+      const ordered = entries
+        .map((entry) => ({ entry, key: entryKey(entry) }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .filter(({ key }) => after === null || key > after);
+      const page = ordered.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map(({ entry }) => entry),
+        nextCursor: ordered.length > query.limit && last ? encodeKey(last.key) : null,
+      };
+    },
+
+    /**
+     * Every scheme within reach by standing, with counts, what needs attention in each, and the due
+     * dates that are overdue or fall in the next 90 days.
+     */
+    async dashboard(actor: ActorContext): Promise<GovernanceDashboardView> {
+      const reader = authorize(actor, 'compliance.dashboard');
+      const bounds = boundsOf(reader, 'compliance.dashboard');
+      const assessed = await withActor(database, reader, (tx) =>
+        loadGovernance(tx, { employerId: bounds.employerId }),
+      );
+      const day = today();
+      const horizon = addDays(day, DASHBOARD_HORIZON_DAYS);
+      const counts = { ok: 0, due_soon: 0, overdue: 0, incomplete: 0 };
+      const schemes: GovernanceDashboardView['schemes'] = [];
+      const upcoming: CalendarEntryView[] = [];
+      for (const { scheme, facts } of assessed) {
+        const { status, obligations } = assessScheme(facts, day);
+        counts[status] += 1;
+        const attention: ObligationView[] = obligations
+          .filter((obligation) => obligation.status !== 'ok')
+          .sort((a, b) => SEVERITY[a.status] - SEVERITY[b.status]);
+        schemes.push({
+          schemeId: scheme.id,
+          schemeName: scheme.name,
+          employerId: scheme.employerId,
+          employerName: scheme.employerName,
+          status,
+          attention,
+        });
+        for (const obligation of obligations) {
+          const { dueOn } = obligation;
+          if (dueOn !== undefined && dueOn <= horizon) {
+            upcoming.push(entryOf(scheme, { ...obligation, dueOn }));
+          }
+        }
+      }
+      schemes.sort(
+        (a, b) =>
+          SEVERITY[a.status] - SEVERITY[b.status] ||
+          a.schemeName.localeCompare(b.schemeName, 'en-IE'),
+      );
+      upcoming.sort((a, b) => (entryKey(a) < entryKey(b) ? -1 : 1));
+      return { counts, schemes, upcoming };
+    },
+  };
+}
+
+export type ComplianceService = ReturnType<typeof createComplianceService>;

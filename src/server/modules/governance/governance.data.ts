@@ -1,0 +1,210 @@
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type {
+  KeyFunction,
+  PolicyKind,
+  SchemeGovernanceFacts,
+  TrusteeKind,
+} from '../../../contracts/governance-rules.js';
+import type { SchemeType } from '../../../contracts/organisation.js';
+import {
+  employers,
+  keyFunctionHolders,
+  oraReports,
+  schemes,
+  significantChanges,
+  trustees,
+  writtenPolicies,
+} from '../../db/schema.js';
+import type { Transaction } from '../../db/with-actor.js';
+import { liveEmployerOf } from '../employers/employers.data.js';
+
+export type TrusteeRow = typeof trustees.$inferSelect;
+export type KeyFunctionHolderRow = typeof keyFunctionHolders.$inferSelect;
+export type PolicyRow = typeof writtenPolicies.$inferSelect;
+export type OraReportRow = typeof oraReports.$inferSelect;
+export type SignificantChangeRow = typeof significantChanges.$inferSelect;
+
+/** The registers: each a table of the same shape at its head (governanceColumns in schema.ts). */
+type RegisterTable =
+  | typeof trustees
+  | typeof keyFunctionHolders
+  | typeof writtenPolicies
+  | typeof oraReports;
+
+/**
+ * A live entry of a register by id, under a live scheme of a live employer, as far as row-level
+ * security lets the actor see: the registers of a deleted scheme can no longer be read or changed.
+ */
+export async function findEntry<T extends RegisterTable>(
+  tx: Transaction,
+  table: T,
+  id: string,
+): Promise<T['$inferSelect'] | undefined> {
+  const columns = table as unknown as {
+    id: PgColumn;
+    brokerId: PgColumn;
+    schemeId: PgColumn;
+    deletedAt: PgColumn;
+  };
+  const [row] = await tx
+    .select(getTableColumns(table as PgTable))
+    .from(table as PgTable)
+    .innerJoin(
+      schemes,
+      and(
+        eq(schemes.brokerId, columns.brokerId),
+        eq(schemes.id, columns.schemeId),
+        isNull(schemes.deletedAt),
+      ),
+    )
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(and(eq(columns.id, id), isNull(columns.deletedAt)));
+  return row as T['$inferSelect'] | undefined;
+}
+
+/** A live scheme with its employer's name, for the registers listed across a tenant. */
+export interface SchemeHead {
+  id: string;
+  brokerId: string;
+  employerId: string;
+  name: string;
+  type: SchemeType;
+  employerName: string;
+}
+
+/**
+ * Every live scheme the filter admits (row-level security keeps it to the tenant), with what the
+ * rules need to assess each: five queries however many schemes there are.
+ */
+export async function loadGovernance(
+  tx: Transaction,
+  filter: {
+    schemeIds?: readonly string[];
+    employerId?: string | null;
+    afterSchemeId?: string;
+    limit?: number;
+  },
+): Promise<Array<{ scheme: SchemeHead; facts: SchemeGovernanceFacts }>> {
+  const conditions: (SQL | undefined)[] = [isNull(schemes.deletedAt)];
+  if (filter.schemeIds) conditions.push(inArray(schemes.id, [...filter.schemeIds]));
+  if (filter.employerId) conditions.push(eq(schemes.employerId, filter.employerId));
+  if (filter.afterSchemeId) conditions.push(gt(schemes.id, filter.afterSchemeId));
+  const query = tx
+    .select({
+      id: schemes.id,
+      brokerId: schemes.brokerId,
+      employerId: schemes.employerId,
+      name: schemes.name,
+      type: schemes.type,
+      employerName: employers.name,
+    })
+    .from(schemes)
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(and(...conditions))
+    .orderBy(asc(schemes.id));
+  const heads = (filter.limit ? await query.limit(filter.limit) : await query) as SchemeHead[];
+  if (heads.length === 0) return [];
+  const ids = heads.map((head) => head.id);
+  const live = <C extends { schemeId: PgColumn; deletedAt: PgColumn }>(table: C) =>
+    and(inArray(table.schemeId, ids), isNull(table.deletedAt));
+  const [trusteeRows, holderRows, policyRows, oraRows, changeRows] = await Promise.all([
+    tx
+      .select({
+        id: trustees.id,
+        schemeId: trustees.schemeId,
+        kind: trustees.kind,
+        directorCount: trustees.directorCount,
+        appointedOn: trustees.appointedOn,
+        endedOn: trustees.endedOn,
+      })
+      .from(trustees)
+      .where(live(trustees)),
+    tx
+      .select({
+        id: keyFunctionHolders.id,
+        schemeId: keyFunctionHolders.schemeId,
+        function: keyFunctionHolders.function,
+        holderName: keyFunctionHolders.holderName,
+        appointedOn: keyFunctionHolders.appointedOn,
+        endedOn: keyFunctionHolders.endedOn,
+        fitnessAndProbity: keyFunctionHolders.fitnessAndProbity,
+        alsoServesEmployer: keyFunctionHolders.alsoServesEmployer,
+        conflictsProtocol: keyFunctionHolders.conflictsProtocol,
+      })
+      .from(keyFunctionHolders)
+      .where(live(keyFunctionHolders)),
+    tx
+      .select({
+        id: writtenPolicies.id,
+        schemeId: writtenPolicies.schemeId,
+        kind: writtenPolicies.kind,
+        status: writtenPolicies.status,
+        approvedOn: writtenPolicies.approvedOn,
+        nextReviewDue: writtenPolicies.nextReviewDue,
+      })
+      .from(writtenPolicies)
+      .where(and(live(writtenPolicies), inArray(writtenPolicies.status, ['draft', 'approved']))),
+    tx
+      .select({
+        id: oraReports.id,
+        schemeId: oraReports.schemeId,
+        performedOn: oraReports.performedOn,
+        nextDue: oraReports.nextDue,
+      })
+      .from(oraReports)
+      .where(live(oraReports)),
+    tx
+      .select({
+        schemeId: significantChanges.schemeId,
+        policyId: significantChanges.policyId,
+        occurredOn: significantChanges.occurredOn,
+      })
+      .from(significantChanges)
+      .where(live(significantChanges)),
+  ]);
+  const bySchemeId = new Map(
+    heads.map((scheme) => [
+      scheme.id,
+      {
+        scheme,
+        facts: {
+          type: scheme.type,
+          trustees: [],
+          keyFunctionHolders: [],
+          policies: [],
+          oraReports: [],
+          significantChanges: [],
+        } as {
+          type: SchemeType;
+          trustees: SchemeGovernanceFacts['trustees'][number][];
+          keyFunctionHolders: SchemeGovernanceFacts['keyFunctionHolders'][number][];
+          policies: SchemeGovernanceFacts['policies'][number][];
+          oraReports: SchemeGovernanceFacts['oraReports'][number][];
+          significantChanges: SchemeGovernanceFacts['significantChanges'][number][];
+        },
+      },
+    ]),
+  );
+  const factsOf = (schemeId: string) => bySchemeId.get(schemeId)?.facts;
+  for (const { schemeId, ...row } of trusteeRows) {
+    factsOf(schemeId)?.trustees.push({ ...row, kind: row.kind as TrusteeKind });
+  }
+  for (const { schemeId, ...row } of holderRows) {
+    factsOf(schemeId)?.keyFunctionHolders.push({
+      ...row,
+      function: row.function as KeyFunction,
+      fitnessAndProbity: row.fitnessAndProbity as 'pending' | 'confirmed' | 'failed',
+    });
+  }
+  for (const { schemeId, ...row } of policyRows) {
+    factsOf(schemeId)?.policies.push({
+      ...row,
+      kind: row.kind as PolicyKind,
+      status: row.status as 'draft' | 'approved',
+    });
+  }
+  for (const { schemeId, ...row } of oraRows) factsOf(schemeId)?.oraReports.push(row);
+  for (const { schemeId, ...row } of changeRows) factsOf(schemeId)?.significantChanges.push(row);
+  return [...bySchemeId.values()];
+}

@@ -1,0 +1,711 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import {
+  dueAfterChanges,
+  nextReviewDue,
+  type PolicyKind,
+} from '../../../contracts/governance-rules.js';
+import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
+import { oraReports, significantChanges, writtenPolicies } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { ConflictError, ValidationError } from '../../errors.js';
+import type { ActorContext } from '../../tenancy/actor.js';
+import { authorize, authorizeRow } from '../../tenancy/authorize.js';
+import {
+  findEntry,
+  type OraReportRow,
+  type PolicyRow,
+  type SignificantChangeRow,
+} from './governance.data.js';
+import type {
+  OraReportChange,
+  OraReportInput,
+  OraReportView,
+  PageQuery,
+  PolicyApproval,
+  PolicyChange,
+  PolicyInput,
+  PolicyView,
+  RegisterListQuery,
+  SignificantChangeInput,
+  SignificantChangeView,
+} from './governance.schemas.js';
+import { changedFieldsOf, createRegisterKit, type RegistersDeps } from './registers.service.js';
+
+const policyViewOf = (row: PolicyRow, changes: readonly string[] = []): PolicyView => {
+  const since = row.approvedOn
+    ? changes.filter((occurredOn) => occurredOn > (row.approvedOn as string))
+    : [];
+  return {
+    id: row.id,
+    schemeId: row.schemeId,
+    kind: row.kind as PolicyKind,
+    title: row.title,
+    version: row.version,
+    status: row.status as PolicyView['status'],
+    approvedOn: row.approvedOn,
+    nextReviewDue:
+      row.status === 'approved' && row.nextReviewDue && row.approvedOn
+        ? dueAfterChanges(row.nextReviewDue, row.approvedOn, since)
+        : row.nextReviewDue,
+    significantChangeOn: since.length > 0 ? ([...since].sort().at(-1) as string) : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+};
+
+const oraViewOf = (row: OraReportRow): OraReportView => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  performedOn: row.performedOn,
+  trigger: row.trigger as OraReportView['trigger'],
+  summary: row.summary,
+  nextDue: row.nextDue,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const changeViewOf = (row: SignificantChangeRow): SignificantChangeView => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  policyId: row.policyId,
+  occurredOn: row.occurredOn,
+  description: row.description,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** References and dates only: titles are kept, free text is not (registers.service.ts). */
+const policyAuditState = (row: PolicyRow, changed?: string[]) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  kind: row.kind,
+  version: row.version,
+  status: row.status,
+  approvedOn: row.approvedOn,
+  nextReviewDue: row.nextReviewDue,
+  ...(changed ? { changedFields: changed } : {}),
+});
+
+const oraAuditState = (row: OraReportRow, changed?: string[]) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  performedOn: row.performedOn,
+  trigger: row.trigger,
+  nextDue: row.nextDue,
+  ...(changed ? { changedFields: changed } : {}),
+});
+
+const changeAuditState = (row: SignificantChangeRow) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  policyId: row.policyId,
+  occurredOn: row.occurredOn,
+});
+
+function notInFuture(path: string, date: string, today: string, what: string) {
+  if (date > today) {
+    throw new ValidationError([
+      { path, code: 'date_in_future', message: `The ${what} date cannot be in the future` },
+    ]);
+  }
+}
+
+/** Written policies and own-risk assessments, the dated obligations (governance-rules.ts). */
+export function createPoliciesService({ database, audit, now }: RegistersDeps) {
+  const kit = createRegisterKit({ audit, now });
+
+  /** When each significant change recorded against these policies occurred, per policy. */
+  async function changesOf(tx: Transaction, policyIds: string[]) {
+    const byPolicy = new Map<string, string[]>();
+    if (policyIds.length === 0) return byPolicy;
+    const rows = await tx
+      .select({ policyId: significantChanges.policyId, occurredOn: significantChanges.occurredOn })
+      .from(significantChanges)
+      .where(
+        and(inArray(significantChanges.policyId, policyIds), isNull(significantChanges.deletedAt)),
+      );
+    for (const row of rows) {
+      const list = byPolicy.get(row.policyId as string) ?? [];
+      list.push(row.occurredOn);
+      byPolicy.set(row.policyId as string, list);
+    }
+    return byPolicy;
+  }
+
+  async function viewWithChanges(tx: Transaction, row: PolicyRow) {
+    return policyViewOf(row, (await changesOf(tx, [row.id])).get(row.id));
+  }
+
+  /** The ORA due date a scheme's risk-profile changes leave from the report before `performedOn`. */
+  async function oraDueBefore(
+    tx: Transaction,
+    schemeId: string,
+    performedOn: string,
+    exceptId: string | null,
+  ) {
+    const earlier = await tx
+      .select()
+      .from(oraReports)
+      .where(
+        and(
+          eq(oraReports.schemeId, schemeId),
+          isNull(oraReports.deletedAt),
+          lte(oraReports.performedOn, performedOn),
+        ),
+      )
+      .orderBy(desc(oraReports.performedOn), desc(oraReports.createdAt));
+    const previous = earlier.find((row) => row.id !== exceptId);
+    if (!previous) return null;
+    const changes = await tx
+      .select({ occurredOn: significantChanges.occurredOn })
+      .from(significantChanges)
+      .where(
+        and(
+          eq(significantChanges.schemeId, schemeId),
+          isNull(significantChanges.policyId),
+          isNull(significantChanges.deletedAt),
+        ),
+      );
+    return dueAfterChanges(
+      previous.nextDue,
+      previous.performedOn,
+      changes.map((change) => change.occurredOn),
+    );
+  }
+
+  return {
+    async listPolicies(actor: ActorContext, schemeId: string, query: RegisterListQuery) {
+      authorize(actor, 'policy.list');
+      return withActor(database, actor, async (tx) => {
+        const scheme = await kit.scheme(tx, actor, 'policy.list', schemeId);
+        const { after, orderBy, take } = keyset(query, {
+          at: writtenPolicies.createdAt,
+          id: writtenPolicies.id,
+        });
+        const rows = await tx
+          .select()
+          .from(writtenPolicies)
+          .where(
+            and(
+              eq(writtenPolicies.brokerId, scheme.brokerId),
+              eq(writtenPolicies.schemeId, scheme.id),
+              isNull(writtenPolicies.deletedAt),
+              query.includeHistory
+                ? undefined
+                : inArray(writtenPolicies.status, ['draft', 'approved']),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        await kit.reads.listed(tx, actor, {
+          entityType: 'written_policy',
+          scope: { schemeId },
+          filters: query,
+          returned: rows.length,
+        });
+        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+        const changes = await changesOf(
+          tx,
+          page.items.map((row) => row.id),
+        );
+        return {
+          items: page.items.map((row) => policyViewOf(row, changes.get(row.id))),
+          nextCursor: page.nextCursor,
+        };
+      });
+    },
+
+    /** A new policy, or a new version of one, as a draft: it is not in use until approved. */
+    async draftPolicy(
+      actor: ActorContext,
+      schemeId: string,
+      input: PolicyInput,
+    ): Promise<PolicyView> {
+      const writer = authorize(actor, 'policy.create');
+      return withActor(database, writer, async (tx) => {
+        const scheme = await kit.scheme(tx, writer, 'policy.create', schemeId);
+        kit.assertGoverned(scheme);
+        const at = now();
+        const [row] = await tx
+          .insert(writtenPolicies)
+          .values({
+            brokerId: scheme.brokerId,
+            id: createId(),
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            kind: input.kind,
+            title: input.title,
+            version: input.version,
+            status: 'draft',
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const policy = row as PolicyRow;
+        await audit.record(tx, writer, {
+          action: 'policy.drafted',
+          entityType: 'written_policy',
+          entityId: policy.id,
+          tenantId: policy.brokerId,
+          previousState: null,
+          newState: policyAuditState(policy),
+        });
+        return policyViewOf(policy);
+      });
+    },
+
+    async readPolicy(actor: ActorContext, id: string): Promise<PolicyView> {
+      authorize(actor, 'policy.read');
+      return withActor(database, actor, async (tx) => {
+        const row = authorizeRow(actor, 'policy.read', await findEntry(tx, writtenPolicies, id));
+        await kit.reads.viewed(tx, actor, {
+          entityType: 'written_policy',
+          entityId: row.id,
+          tenantId: row.brokerId,
+        });
+        return viewWithChanges(tx, row);
+      });
+    },
+
+    async updatePolicy(actor: ActorContext, id: string, change: PolicyChange): Promise<PolicyView> {
+      const writer = authorize(actor, 'policy.update');
+      return withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(
+          writer,
+          'policy.update',
+          await findEntry(tx, writtenPolicies, id),
+        );
+        if (existing.status !== 'draft') {
+          throw new ConflictError(
+            'An approved policy is not changed: draft a new version and have the trustees approve it',
+          );
+        }
+        const [row] = await tx
+          .update(writtenPolicies)
+          .set({ ...change, updatedAt: now() })
+          .where(
+            and(
+              eq(writtenPolicies.brokerId, existing.brokerId),
+              eq(writtenPolicies.id, existing.id),
+            ),
+          )
+          .returning();
+        const updated = row as PolicyRow;
+        await audit.record(tx, writer, {
+          action: 'policy.updated',
+          entityType: 'written_policy',
+          entityId: updated.id,
+          tenantId: updated.brokerId,
+          previousState: policyAuditState(existing),
+          newState: policyAuditState(updated, changedFieldsOf(change)),
+        });
+        return policyViewOf(updated);
+      });
+    },
+
+    /**
+     * The trustees' approval of a draft (Art. 21(3): approved before use). It replaces the version
+     * in use, whose review this is: the next review counts from when that one was due, or from a
+     * significant change recorded since (governance-rules.ts, nextReviewDue).
+     */
+    async approvePolicy(
+      actor: ActorContext,
+      id: string,
+      { approvedOn }: PolicyApproval,
+    ): Promise<PolicyView> {
+      const writer = authorize(actor, 'policy.approve');
+      return withActor(database, writer, async (tx) => {
+        const draft = authorizeRow(
+          writer,
+          'policy.approve',
+          await findEntry(tx, writtenPolicies, id),
+        );
+        if (draft.status !== 'draft')
+          throw new ConflictError('Only a draft policy can be approved');
+        notInFuture('approvedOn', approvedOn, kit.today(), 'approval');
+        const [inUse] = await tx
+          .select()
+          .from(writtenPolicies)
+          .where(
+            and(
+              eq(writtenPolicies.brokerId, draft.brokerId),
+              eq(writtenPolicies.schemeId, draft.schemeId),
+              eq(writtenPolicies.kind, draft.kind),
+              eq(writtenPolicies.status, 'approved'),
+              isNull(writtenPolicies.deletedAt),
+            ),
+          )
+          .for('update');
+        let previouslyDue: string | null = null;
+        const at = now();
+        if (inUse) {
+          if (approvedOn < (inUse.approvedOn as string)) {
+            throw new ValidationError([
+              {
+                path: 'approvedOn',
+                code: 'before_version_in_use',
+                message: `The approval date cannot be before the approval of the version in use (${formatIrishDate(inUse.approvedOn as string)})`,
+              },
+            ]);
+          }
+          previouslyDue = policyViewOf(
+            inUse,
+            (await changesOf(tx, [inUse.id])).get(inUse.id),
+          ).nextReviewDue;
+          const [superseded] = await tx
+            .update(writtenPolicies)
+            .set({ status: 'superseded', updatedAt: at })
+            .where(
+              and(eq(writtenPolicies.brokerId, inUse.brokerId), eq(writtenPolicies.id, inUse.id)),
+            )
+            .returning();
+          await audit.record(tx, writer, {
+            action: 'policy.superseded',
+            entityType: 'written_policy',
+            entityId: inUse.id,
+            tenantId: inUse.brokerId,
+            previousState: policyAuditState(inUse),
+            newState: policyAuditState(superseded as PolicyRow, ['status']),
+          });
+        }
+        const [row] = await tx
+          .update(writtenPolicies)
+          .set({
+            status: 'approved',
+            approvedOn,
+            approvedBy: writer.userId,
+            nextReviewDue: nextReviewDue(approvedOn, previouslyDue),
+            updatedAt: at,
+          })
+          .where(
+            and(eq(writtenPolicies.brokerId, draft.brokerId), eq(writtenPolicies.id, draft.id)),
+          )
+          .returning();
+        const approved = row as PolicyRow;
+        await audit.record(tx, writer, {
+          action: 'policy.approved',
+          entityType: 'written_policy',
+          entityId: approved.id,
+          tenantId: approved.brokerId,
+          previousState: policyAuditState(draft),
+          newState: policyAuditState(approved, ['status', 'approvedOn', 'nextReviewDue']),
+        });
+        return policyViewOf(approved);
+      });
+    },
+
+    /** A significant change in the area a policy covers: its review falls due at once. */
+    async recordPolicyChange(
+      actor: ActorContext,
+      id: string,
+      input: SignificantChangeInput,
+    ): Promise<SignificantChangeView> {
+      const writer = authorize(actor, 'policy.significant_change');
+      return withActor(database, writer, async (tx) => {
+        const policy = authorizeRow(
+          writer,
+          'policy.significant_change',
+          await findEntry(tx, writtenPolicies, id),
+        );
+        if (policy.status !== 'approved') {
+          throw new ConflictError('A significant change is recorded against the version in use');
+        }
+        notInFuture('occurredOn', input.occurredOn, kit.today(), 'change');
+        const at = now();
+        const [row] = await tx
+          .insert(significantChanges)
+          .values({
+            brokerId: policy.brokerId,
+            id: createId(),
+            employerId: policy.employerId,
+            schemeId: policy.schemeId,
+            policyId: policy.id,
+            occurredOn: input.occurredOn,
+            description: input.description,
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const change = row as SignificantChangeRow;
+        await audit.record(tx, writer, {
+          action: 'policy.significant_change_recorded',
+          entityType: 'significant_change',
+          entityId: change.id,
+          tenantId: change.brokerId,
+          previousState: null,
+          newState: changeAuditState(change),
+        });
+        return changeViewOf(change);
+      });
+    },
+
+    async deletePolicy(actor: ActorContext, id: string): Promise<void> {
+      const writer = authorize(actor, 'policy.delete');
+      await withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(
+          writer,
+          'policy.delete',
+          await findEntry(tx, writtenPolicies, id),
+        );
+        await tx
+          .update(writtenPolicies)
+          .set({ deletedAt: now() })
+          .where(
+            and(
+              eq(writtenPolicies.brokerId, existing.brokerId),
+              eq(writtenPolicies.id, existing.id),
+            ),
+          );
+        await audit.record(tx, writer, {
+          action: 'policy.deleted',
+          entityType: 'written_policy',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: policyAuditState(existing),
+          newState: null,
+        });
+      });
+    },
+
+    async policyHistory(actor: ActorContext, id: string, query: PageQuery) {
+      authorize(actor, 'policy.read');
+      return withActor(database, actor, async (tx) => {
+        authorizeRow(actor, 'policy.read', await findEntry(tx, writtenPolicies, id));
+        return kit.history(tx, 'written_policy', id, query);
+      });
+    },
+
+    /** Significant changes recorded for a scheme, to its policies or its risk profile, latest first. */
+    async listChanges(actor: ActorContext, schemeId: string, query: PageQuery) {
+      authorize(actor, 'significant_change.list');
+      return withActor(database, actor, async (tx) => {
+        const scheme = await kit.scheme(tx, actor, 'significant_change.list', schemeId);
+        const { after, orderBy, take } = keyset(
+          query,
+          { at: significantChanges.createdAt, id: significantChanges.id },
+          'desc',
+        );
+        const rows = await tx
+          .select()
+          .from(significantChanges)
+          .where(
+            and(
+              eq(significantChanges.brokerId, scheme.brokerId),
+              eq(significantChanges.schemeId, scheme.id),
+              isNull(significantChanges.deletedAt),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        await kit.reads.listed(tx, actor, {
+          entityType: 'significant_change',
+          scope: { schemeId },
+          filters: query,
+          returned: rows.length,
+        });
+        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+        return { items: page.items.map(changeViewOf), nextCursor: page.nextCursor };
+      });
+    },
+
+    /** A significant change in the scheme's risk profile: an ORA is due without delay (Art. 28(1)). */
+    async recordRiskProfileChange(
+      actor: ActorContext,
+      schemeId: string,
+      input: SignificantChangeInput,
+    ): Promise<SignificantChangeView> {
+      const writer = authorize(actor, 'risk_profile.change');
+      return withActor(database, writer, async (tx) => {
+        const scheme = await kit.scheme(tx, writer, 'risk_profile.change', schemeId);
+        kit.assertGoverned(scheme);
+        notInFuture('occurredOn', input.occurredOn, kit.today(), 'change');
+        const at = now();
+        const [row] = await tx
+          .insert(significantChanges)
+          .values({
+            brokerId: scheme.brokerId,
+            id: createId(),
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            policyId: null,
+            occurredOn: input.occurredOn,
+            description: input.description,
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const change = row as SignificantChangeRow;
+        await audit.record(tx, writer, {
+          action: 'risk_profile.change_recorded',
+          entityType: 'significant_change',
+          entityId: change.id,
+          tenantId: change.brokerId,
+          previousState: null,
+          newState: changeAuditState(change),
+        });
+        return changeViewOf(change);
+      });
+    },
+
+    async listOra(actor: ActorContext, schemeId: string, query: PageQuery) {
+      authorize(actor, 'ora.list');
+      return withActor(database, actor, async (tx) => {
+        const scheme = await kit.scheme(tx, actor, 'ora.list', schemeId);
+        const { after, orderBy, take } = keyset(
+          query,
+          { at: oraReports.createdAt, id: oraReports.id },
+          'desc',
+        );
+        const rows = await tx
+          .select()
+          .from(oraReports)
+          .where(
+            and(
+              eq(oraReports.brokerId, scheme.brokerId),
+              eq(oraReports.schemeId, scheme.id),
+              isNull(oraReports.deletedAt),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        await kit.reads.listed(tx, actor, {
+          entityType: 'ora_report',
+          scope: { schemeId },
+          filters: query,
+          returned: rows.length,
+        });
+        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+        return { items: page.items.map(oraViewOf), nextCursor: page.nextCursor };
+      });
+    },
+
+    /**
+     * An ORA performed: the next is due three years from when this one was due (or from the
+     * significant change that called for it), never later (governance-rules.ts, nextReviewDue).
+     */
+    async recordOra(
+      actor: ActorContext,
+      schemeId: string,
+      input: OraReportInput,
+    ): Promise<OraReportView> {
+      const writer = authorize(actor, 'ora.create');
+      return withActor(database, writer, async (tx) => {
+        const scheme = await kit.scheme(tx, writer, 'ora.create', schemeId);
+        kit.assertGoverned(scheme);
+        notInFuture('performedOn', input.performedOn, kit.today(), 'assessment');
+        const previouslyDue = await oraDueBefore(tx, scheme.id, input.performedOn, null);
+        const at = now();
+        const [row] = await tx
+          .insert(oraReports)
+          .values({
+            brokerId: scheme.brokerId,
+            id: createId(),
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            performedOn: input.performedOn,
+            trigger: input.trigger,
+            summary: input.summary ?? null,
+            nextDue: nextReviewDue(input.performedOn, previouslyDue),
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const report = row as OraReportRow;
+        await audit.record(tx, writer, {
+          action: 'ora.recorded',
+          entityType: 'ora_report',
+          entityId: report.id,
+          tenantId: report.brokerId,
+          previousState: null,
+          newState: oraAuditState(report),
+        });
+        return oraViewOf(report);
+      });
+    },
+
+    async readOra(actor: ActorContext, id: string): Promise<OraReportView> {
+      authorize(actor, 'ora.read');
+      return withActor(database, actor, async (tx) => {
+        const row = authorizeRow(actor, 'ora.read', await findEntry(tx, oraReports, id));
+        await kit.reads.viewed(tx, actor, {
+          entityType: 'ora_report',
+          entityId: row.id,
+          tenantId: row.brokerId,
+        });
+        return oraViewOf(row);
+      });
+    },
+
+    async updateOra(
+      actor: ActorContext,
+      id: string,
+      change: OraReportChange,
+    ): Promise<OraReportView> {
+      const writer = authorize(actor, 'ora.update');
+      return withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(writer, 'ora.update', await findEntry(tx, oraReports, id));
+        const performedOn = change.performedOn ?? existing.performedOn;
+        notInFuture('performedOn', performedOn, kit.today(), 'assessment');
+        const previouslyDue = await oraDueBefore(tx, existing.schemeId, performedOn, existing.id);
+        const [row] = await tx
+          .update(oraReports)
+          .set({
+            performedOn,
+            trigger: change.trigger ?? existing.trigger,
+            summary: change.summary === undefined ? existing.summary : change.summary,
+            nextDue: nextReviewDue(performedOn, previouslyDue),
+            updatedAt: now(),
+          })
+          .where(and(eq(oraReports.brokerId, existing.brokerId), eq(oraReports.id, existing.id)))
+          .returning();
+        const updated = row as OraReportRow;
+        await audit.record(tx, writer, {
+          action: 'ora.updated',
+          entityType: 'ora_report',
+          entityId: updated.id,
+          tenantId: updated.brokerId,
+          previousState: oraAuditState(existing),
+          newState: oraAuditState(updated, changedFieldsOf(change)),
+        });
+        return oraViewOf(updated);
+      });
+    },
+
+    async deleteOra(actor: ActorContext, id: string): Promise<void> {
+      const writer = authorize(actor, 'ora.delete');
+      await withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(writer, 'ora.delete', await findEntry(tx, oraReports, id));
+        await tx
+          .update(oraReports)
+          .set({ deletedAt: now() })
+          .where(and(eq(oraReports.brokerId, existing.brokerId), eq(oraReports.id, existing.id)));
+        await audit.record(tx, writer, {
+          action: 'ora.deleted',
+          entityType: 'ora_report',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: oraAuditState(existing),
+          newState: null,
+        });
+      });
+    },
+
+    async oraHistory(actor: ActorContext, id: string, query: PageQuery) {
+      authorize(actor, 'ora.read');
+      return withActor(database, actor, async (tx) => {
+        authorizeRow(actor, 'ora.read', await findEntry(tx, oraReports, id));
+        return kit.history(tx, 'ora_report', id, query);
+      });
+    },
+  };
+}
+
+export type PoliciesService = ReturnType<typeof createPoliciesService>;

@@ -1,0 +1,565 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
+import {
+  appointmentsOverlap,
+  governanceApplies,
+  internalAuditConflict,
+  type KeyFunction,
+} from '../../../contracts/governance-rules.js';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
+import type { SchemeType } from '../../../contracts/organisation.js';
+import type { Action, RecordAction } from '../../../contracts/policy.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { Database } from '../../db/database.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
+import { auditLog, keyFunctionHolders, trustees } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { ConflictError, ValidationError } from '../../errors.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { authorize, authorizeRow } from '../../tenancy/authorize.js';
+import { findScheme, type SchemeRow } from '../schemes/schemes.data.js';
+import { findEntry, type KeyFunctionHolderRow, type TrusteeRow } from './governance.data.js';
+import type {
+  HistoryEntryView,
+  KeyFunctionHolderChange,
+  KeyFunctionHolderInput,
+  KeyFunctionHolderView,
+  PageQuery,
+  RegisterListQuery,
+  TrusteeChange,
+  TrusteeInput,
+  TrusteeView,
+} from './governance.schemas.js';
+
+const trusteeViewOf = (row: TrusteeRow): TrusteeView => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  name: row.name,
+  kind: row.kind as TrusteeView['kind'],
+  directorCount: row.directorCount,
+  appointedOn: row.appointedOn,
+  endedOn: row.endedOn,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const holderViewOf = (row: KeyFunctionHolderRow): KeyFunctionHolderView => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  function: row.function as KeyFunction,
+  holderName: row.holderName,
+  holderEmail: row.holderEmail,
+  appointedOn: row.appointedOn,
+  endedOn: row.endedOn,
+  fitnessAndProbity: row.fitnessAndProbity as KeyFunctionHolderView['fitnessAndProbity'],
+  alsoServesEmployer: row.alsoServesEmployer,
+  conflictsProtocol: row.conflictsProtocol,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/**
+ * What the audit log keeps of a register entry: references, dates and statuses, never a name, an
+ * e-mail address or free text, so that an erasure never has to touch the append-only chain
+ * (domain.md, GDPR; docs/decisions.md, "What audit records hold").
+ */
+const trusteeAuditState = (row: TrusteeRow, changed?: string[]) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  kind: row.kind,
+  directorCount: row.directorCount,
+  appointedOn: row.appointedOn,
+  endedOn: row.endedOn,
+  ...(changed ? { changedFields: changed } : {}),
+});
+
+const holderAuditState = (row: KeyFunctionHolderRow, changed?: string[]) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  function: row.function,
+  appointedOn: row.appointedOn,
+  endedOn: row.endedOn,
+  fitnessAndProbity: row.fitnessAndProbity,
+  alsoServesEmployer: row.alsoServesEmployer,
+  conflictsProtocolRecorded: row.conflictsProtocol !== null,
+  ...(changed ? { changedFields: changed } : {}),
+});
+
+/** The fields a change names, for the audit record. */
+export const changedFieldsOf = (change: Record<string, unknown>) =>
+  Object.keys(change).filter((key) => change[key] !== undefined);
+
+export interface RegistersDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/**
+ * Shared by every register: the scheme a new entry goes under or a list is read from, the history
+ * of an entry, and the rule that a PRSA keeps no governance registers (governance-rules.ts).
+ */
+export function createRegisterKit({ audit, now }: Pick<RegistersDeps, 'audit' | 'now'>) {
+  const reads = createPlatformReadLog(audit);
+  return {
+    reads,
+    today: () => todayInIreland(now()),
+
+    /** The scheme named by the path, within the actor's reach for `action`. */
+    async scheme(tx: Transaction, actor: ActorContext, action: RecordAction, schemeId: string) {
+      return authorizeRow(actor, action, await findScheme(tx, schemeId));
+    },
+
+    /** A PRSA is a contract, not a trust: IORP II's registers do not apply to it. */
+    assertGoverned(scheme: SchemeRow): void {
+      if (!governanceApplies(scheme.type as SchemeType)) {
+        throw new ConflictError(
+          'A PRSA is a contract, not a trust: the IORP II governance registers do not apply to it',
+        );
+      }
+    },
+
+    /** The audit records of one entry, oldest first: its history as the register keeps it. */
+    async history(
+      tx: Transaction,
+      entityType: string,
+      entityId: string,
+      query: PageQuery,
+    ): Promise<{ items: HistoryEntryView[]; nextCursor: string | null }> {
+      const { after, orderBy, take } = keyset(query, { at: auditLog.timestamp, id: auditLog.id });
+      const rows = await tx
+        .select({
+          id: auditLog.id,
+          action: auditLog.action,
+          timestamp: auditLog.timestamp,
+          actorType: auditLog.actorType,
+          newState: auditLog.newState,
+        })
+        .from(auditLog)
+        .where(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, entityId), after))
+        .orderBy(...orderBy)
+        .limit(take);
+      const page = pageFrom(rows, query, (row) => ({ at: row.timestamp, id: row.id }));
+      return {
+        items: page.items.map((row) => {
+          const changed = (row.newState as { changedFields?: unknown } | null)?.changedFields;
+          return {
+            id: row.id,
+            action: row.action,
+            at: row.timestamp.toISOString(),
+            actorRole: row.actorType,
+            changedFields: Array.isArray(changed) ? changed.map(String) : [],
+          };
+        }),
+        nextCursor: page.nextCursor,
+      };
+    },
+  };
+}
+
+/** An entry that still serves on `today` unless the list asks for history too. */
+const servingUnlessHistory = (
+  table: typeof trustees | typeof keyFunctionHolders,
+  query: RegisterListQuery,
+  today: string,
+): SQL | undefined =>
+  query.includeHistory ? undefined : or(isNull(table.endedOn), gt(table.endedOn, today));
+
+/** Trustees and key function holders (decisions.md §6; rules: governance-rules.ts). */
+export function createAppointmentsService({ database, audit, now }: RegistersDeps) {
+  const kit = createRegisterKit({ audit, now });
+
+  /**
+   * Art. 24: the internal audit holder may hold no other key function in the scheme, at any time
+   * their appointments share. Refused with a 400 that names the rule.
+   */
+  async function assertInternalAuditIndependence(
+    tx: Transaction,
+    schemeId: string,
+    proposed: {
+      id: string | null;
+      function: KeyFunction;
+      holderName: string;
+      appointedOn: string;
+      endedOn: string | null;
+    },
+  ) {
+    const others = await tx
+      .select({
+        id: keyFunctionHolders.id,
+        function: keyFunctionHolders.function,
+        holderName: keyFunctionHolders.holderName,
+        appointedOn: keyFunctionHolders.appointedOn,
+        endedOn: keyFunctionHolders.endedOn,
+      })
+      .from(keyFunctionHolders)
+      .where(and(eq(keyFunctionHolders.schemeId, schemeId), isNull(keyFunctionHolders.deletedAt)));
+    const alongside = others
+      .filter((other) => other.id !== proposed.id && appointmentsOverlap(other, proposed))
+      .map((other) => ({ ...other, function: other.function as KeyFunction }));
+    const refusal = internalAuditConflict(proposed, alongside);
+    if (refusal !== null) {
+      throw new ValidationError([
+        { path: 'function', code: 'internal_audit_independence', message: refusal },
+      ]);
+    }
+  }
+
+  async function listOf<T extends typeof trustees | typeof keyFunctionHolders>(
+    actor: ActorContext,
+    action: Action & RecordAction,
+    table: T,
+    entityType: string,
+    schemeId: string,
+    query: RegisterListQuery,
+  ) {
+    authorize(actor, action);
+    return withActor(database, actor, async (tx) => {
+      const scheme = await kit.scheme(tx, actor, action, schemeId);
+      const { after, orderBy, take } = keyset(query, { at: table.createdAt, id: table.id });
+      const rows = await tx
+        .select()
+        .from(table as typeof trustees)
+        .where(
+          and(
+            eq(table.brokerId, scheme.brokerId),
+            eq(table.schemeId, scheme.id),
+            isNull(table.deletedAt),
+            servingUnlessHistory(table, query, kit.today()),
+            after,
+          ),
+        )
+        .orderBy(...orderBy)
+        .limit(take);
+      await kit.reads.listed(tx, actor, {
+        entityType,
+        scope: { schemeId },
+        filters: query,
+        returned: rows.length,
+      });
+      return pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+    });
+  }
+
+  return {
+    async listTrustees(actor: ActorContext, schemeId: string, query: RegisterListQuery) {
+      authorize(actor, 'trustee.list');
+      const page = await listOf(actor, 'trustee.list', trustees, 'trustee', schemeId, query);
+      return {
+        items: (page.items as TrusteeRow[]).map(trusteeViewOf),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    async appointTrustee(
+      actor: ActorContext,
+      schemeId: string,
+      input: TrusteeInput,
+    ): Promise<TrusteeView> {
+      const writer = authorize(actor, 'trustee.create');
+      return withActor(database, writer, async (tx) => {
+        const scheme = await kit.scheme(tx, writer, 'trustee.create', schemeId);
+        kit.assertGoverned(scheme);
+        const at = now();
+        const [row] = await tx
+          .insert(trustees)
+          .values({
+            brokerId: scheme.brokerId,
+            id: createId(),
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            name: input.name,
+            kind: input.kind,
+            directorCount: input.kind === 'corporate' ? (input.directorCount ?? null) : null,
+            appointedOn: input.appointedOn,
+            endedOn: input.endedOn ?? null,
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const trustee = row as TrusteeRow;
+        await audit.record(tx, writer, {
+          action: 'trustee.appointed',
+          entityType: 'trustee',
+          entityId: trustee.id,
+          tenantId: trustee.brokerId,
+          previousState: null,
+          newState: trusteeAuditState(trustee),
+        });
+        return trusteeViewOf(trustee);
+      });
+    },
+
+    async readTrustee(actor: ActorContext, id: string): Promise<TrusteeView> {
+      authorize(actor, 'trustee.read');
+      return withActor(database, actor, async (tx) => {
+        const row = authorizeRow(actor, 'trustee.read', await findEntry(tx, trustees, id));
+        await kit.reads.viewed(tx, actor, {
+          entityType: 'trustee',
+          entityId: row.id,
+          tenantId: row.brokerId,
+        });
+        return trusteeViewOf(row);
+      });
+    },
+
+    async updateTrustee(
+      actor: ActorContext,
+      id: string,
+      change: TrusteeChange,
+    ): Promise<TrusteeView> {
+      const writer = authorize(actor, 'trustee.update');
+      return withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(writer, 'trustee.update', await findEntry(tx, trustees, id));
+        const kind = change.kind ?? existing.kind;
+        const next = {
+          name: change.name ?? existing.name,
+          kind,
+          directorCount:
+            kind === 'corporate'
+              ? change.directorCount === undefined
+                ? existing.directorCount
+                : change.directorCount
+              : null,
+          appointedOn: change.appointedOn ?? existing.appointedOn,
+          endedOn: change.endedOn === undefined ? existing.endedOn : change.endedOn,
+        };
+        if (kind === 'individual' && change.directorCount != null) {
+          throw new ValidationError([
+            {
+              path: 'directorCount',
+              code: 'directors_of_corporate_only',
+              message: 'Only a corporate trustee has directors',
+            },
+          ]);
+        }
+        assertEndNotBeforeStart(next);
+        const [row] = await tx
+          .update(trustees)
+          .set({ ...next, updatedAt: now() })
+          .where(and(eq(trustees.brokerId, existing.brokerId), eq(trustees.id, existing.id)))
+          .returning();
+        const updated = row as TrusteeRow;
+        await audit.record(tx, writer, {
+          action: 'trustee.updated',
+          entityType: 'trustee',
+          entityId: updated.id,
+          tenantId: updated.brokerId,
+          previousState: trusteeAuditState(existing),
+          newState: trusteeAuditState(updated, changedFieldsOf(change)),
+        });
+        return trusteeViewOf(updated);
+      });
+    },
+
+    async deleteTrustee(actor: ActorContext, id: string): Promise<void> {
+      const writer = authorize(actor, 'trustee.delete');
+      await withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(writer, 'trustee.delete', await findEntry(tx, trustees, id));
+        await tx
+          .update(trustees)
+          .set({ deletedAt: now() })
+          .where(and(eq(trustees.brokerId, existing.brokerId), eq(trustees.id, existing.id)));
+        await audit.record(tx, writer, {
+          action: 'trustee.deleted',
+          entityType: 'trustee',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: trusteeAuditState(existing),
+          newState: null,
+        });
+      });
+    },
+
+    async trusteeHistory(actor: ActorContext, id: string, query: PageQuery) {
+      authorize(actor, 'trustee.read');
+      return withActor(database, actor, async (tx) => {
+        authorizeRow(actor, 'trustee.read', await findEntry(tx, trustees, id));
+        return kit.history(tx, 'trustee', id, query);
+      });
+    },
+
+    async listHolders(actor: ActorContext, schemeId: string, query: RegisterListQuery) {
+      authorize(actor, 'kfh.list');
+      const page = await listOf(
+        actor,
+        'kfh.list',
+        keyFunctionHolders,
+        'key_function_holder',
+        schemeId,
+        query,
+      );
+      return {
+        items: (page.items as unknown as KeyFunctionHolderRow[]).map(holderViewOf),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    async appointHolder(
+      actor: ActorContext,
+      schemeId: string,
+      input: KeyFunctionHolderInput,
+    ): Promise<KeyFunctionHolderView> {
+      const writer = authorize(actor, 'kfh.create');
+      return withActor(database, writer, async (tx) => {
+        const scheme = await kit.scheme(tx, writer, 'kfh.create', schemeId);
+        kit.assertGoverned(scheme);
+        const values = {
+          function: input.function,
+          holderName: input.holderName,
+          holderEmail: input.holderEmail ?? null,
+          appointedOn: input.appointedOn,
+          endedOn: input.endedOn ?? null,
+          fitnessAndProbity: input.fitnessAndProbity,
+          alsoServesEmployer: input.alsoServesEmployer,
+          conflictsProtocol: input.conflictsProtocol ?? null,
+        };
+        await assertInternalAuditIndependence(tx, scheme.id, { id: null, ...values });
+        const at = now();
+        const [row] = await tx
+          .insert(keyFunctionHolders)
+          .values({
+            brokerId: scheme.brokerId,
+            id: createId(),
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            ...values,
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const holder = row as KeyFunctionHolderRow;
+        await audit.record(tx, writer, {
+          action: 'kfh.appointed',
+          entityType: 'key_function_holder',
+          entityId: holder.id,
+          tenantId: holder.brokerId,
+          previousState: null,
+          newState: holderAuditState(holder),
+        });
+        return holderViewOf(holder);
+      });
+    },
+
+    async readHolder(actor: ActorContext, id: string): Promise<KeyFunctionHolderView> {
+      authorize(actor, 'kfh.read');
+      return withActor(database, actor, async (tx) => {
+        const row = authorizeRow(actor, 'kfh.read', await findEntry(tx, keyFunctionHolders, id));
+        await kit.reads.viewed(tx, actor, {
+          entityType: 'key_function_holder',
+          entityId: row.id,
+          tenantId: row.brokerId,
+        });
+        return holderViewOf(row);
+      });
+    },
+
+    async updateHolder(
+      actor: ActorContext,
+      id: string,
+      change: KeyFunctionHolderChange,
+    ): Promise<KeyFunctionHolderView> {
+      const writer = authorize(actor, 'kfh.update');
+      return withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(
+          writer,
+          'kfh.update',
+          await findEntry(tx, keyFunctionHolders, id),
+        );
+        const pick = <K extends keyof KeyFunctionHolderChange & keyof KeyFunctionHolderRow>(
+          key: K,
+        ) =>
+          (change[key] === undefined ? existing[key] : change[key]) as NonNullable<
+            KeyFunctionHolderRow[K]
+          > | null;
+        const next = {
+          function: pick('function') as KeyFunction,
+          holderName: pick('holderName') as string,
+          holderEmail: pick('holderEmail'),
+          appointedOn: pick('appointedOn') as string,
+          endedOn: pick('endedOn'),
+          fitnessAndProbity: pick('fitnessAndProbity') as string,
+          alsoServesEmployer: pick('alsoServesEmployer') as boolean,
+          conflictsProtocol: pick('conflictsProtocol'),
+        };
+        assertEndNotBeforeStart(next);
+        await assertInternalAuditIndependence(tx, existing.schemeId, { id: existing.id, ...next });
+        const [row] = await tx
+          .update(keyFunctionHolders)
+          .set({ ...next, updatedAt: now() })
+          .where(
+            and(
+              eq(keyFunctionHolders.brokerId, existing.brokerId),
+              eq(keyFunctionHolders.id, existing.id),
+            ),
+          )
+          .returning();
+        const updated = row as KeyFunctionHolderRow;
+        await audit.record(tx, writer, {
+          action: 'kfh.updated',
+          entityType: 'key_function_holder',
+          entityId: updated.id,
+          tenantId: updated.brokerId,
+          previousState: holderAuditState(existing),
+          newState: holderAuditState(updated, changedFieldsOf(change)),
+        });
+        return holderViewOf(updated);
+      });
+    },
+
+    async deleteHolder(actor: ActorContext, id: string): Promise<void> {
+      const writer = authorize(actor, 'kfh.delete');
+      await withActor(database, writer, async (tx) => {
+        const existing = authorizeRow(
+          writer,
+          'kfh.delete',
+          await findEntry(tx, keyFunctionHolders, id),
+        );
+        await tx
+          .update(keyFunctionHolders)
+          .set({ deletedAt: now() })
+          .where(
+            and(
+              eq(keyFunctionHolders.brokerId, existing.brokerId),
+              eq(keyFunctionHolders.id, existing.id),
+            ),
+          );
+        await audit.record(tx, writer, {
+          action: 'kfh.deleted',
+          entityType: 'key_function_holder',
+          entityId: existing.id,
+          tenantId: existing.brokerId,
+          previousState: holderAuditState(existing),
+          newState: null,
+        });
+      });
+    },
+
+    async holderHistory(actor: ActorContext, id: string, query: PageQuery) {
+      authorize(actor, 'kfh.read');
+      return withActor(database, actor, async (tx) => {
+        authorizeRow(actor, 'kfh.read', await findEntry(tx, keyFunctionHolders, id));
+        return kit.history(tx, 'key_function_holder', id, query);
+      });
+    },
+  };
+}
+
+/** A change may move either date: the pair must still make sense together. */
+export function assertEndNotBeforeStart(entry: { appointedOn: string; endedOn: string | null }) {
+  if (entry.endedOn !== null && entry.endedOn < entry.appointedOn) {
+    throw new ValidationError([
+      {
+        path: 'endedOn',
+        code: 'ended_before_appointed',
+        message: 'The end date cannot be before the appointment date',
+      },
+    ]);
+  }
+}
+
+export type AppointmentsService = ReturnType<typeof createAppointmentsService>;
+export type { TenantActor };
