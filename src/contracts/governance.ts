@@ -304,7 +304,8 @@ export const governanceDashboardView = z.object({
 export type GovernanceDashboardView = z.infer<typeof governanceDashboardView>;
 
 export const historyEntryView = z.object({
-  id: z.string(),
+  /** The audit record this entry is read from. */
+  auditRecordId: z.string(),
   action: z.string(),
   at: z.string(),
   actorRole: z.string().nullable(),

@@ -1,7 +1,17 @@
 import { createId } from '@paralleldrive/cuid2';
 import { hashPassword } from '../../src/server/auth/passwords.js';
 import type { Database } from '../../src/server/db/database.js';
-import { brokers, employers, members, schemes, users } from '../../src/server/db/schema.js';
+import {
+  brokers,
+  employers,
+  keyFunctionHolders,
+  members,
+  oraReports,
+  schemes,
+  trustees,
+  users,
+  writtenPolicies,
+} from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { platformActor } from './actors.js';
@@ -162,4 +172,101 @@ export async function createMember(
     }),
   );
   return { id, ...scheme, ppsNumber };
+}
+
+/** Where a governance register entry goes: a scheme of an employer of a tenant. */
+export interface SchemeRef {
+  brokerId: string;
+  employerId: string;
+  schemeId: string;
+}
+
+const registerColumns = (scheme: SchemeRef) => {
+  const at = new Date();
+  return {
+    brokerId: scheme.brokerId,
+    id: createId(),
+    employerId: scheme.employerId,
+    schemeId: scheme.schemeId,
+    createdBy: 'system',
+    createdAt: at,
+    updatedAt: at,
+  };
+};
+
+/** An individual trustee appointed on `appointedOn`, serving. */
+export async function createTrustee(
+  database: Database,
+  scheme: SchemeRef,
+  fields: Partial<typeof trustees.$inferInsert> = {},
+): Promise<string> {
+  const values = {
+    ...registerColumns(scheme),
+    name: 'Aoife Trustee',
+    kind: 'individual',
+    appointedOn: '2020-01-01',
+    ...fields,
+  };
+  await withActor(database, platformActor(), (tx) => tx.insert(trustees).values(values));
+  return values.id;
+}
+
+/** A key function holder, confirmed fit and proper unless told otherwise. */
+export async function createKeyFunctionHolder(
+  database: Database,
+  scheme: SchemeRef,
+  fields: Partial<typeof keyFunctionHolders.$inferInsert> = {},
+): Promise<string> {
+  const values = {
+    ...registerColumns(scheme),
+    function: 'risk_management',
+    holderName: `Holder ${createId()}`,
+    appointedOn: '2020-01-01',
+    fitnessAndProbity: 'confirmed',
+    alsoServesEmployer: false,
+    ...fields,
+  };
+  await withActor(database, platformActor(), (tx) => tx.insert(keyFunctionHolders).values(values));
+  return values.id;
+}
+
+/** A written policy: a draft, or approved on `approvedOn` and due for review three years on. */
+export async function createPolicy(
+  database: Database,
+  scheme: SchemeRef,
+  fields: Partial<typeof writtenPolicies.$inferInsert> = {},
+): Promise<string> {
+  const approvedOn = fields.status === 'approved' ? (fields.approvedOn ?? '2024-01-15') : null;
+  const values = {
+    ...registerColumns(scheme),
+    kind: 'risk_management',
+    title: 'Risk management policy',
+    version: '1.0',
+    status: 'draft',
+    approvedOn,
+    nextReviewDue: approvedOn
+      ? `${Number(approvedOn.slice(0, 4)) + 3}${approvedOn.slice(4)}`
+      : null,
+    ...fields,
+  };
+  await withActor(database, platformActor(), (tx) => tx.insert(writtenPolicies).values(values));
+  return values.id;
+}
+
+/** An own-risk assessment performed on `performedOn`, the next due three years on. */
+export async function createOraReport(
+  database: Database,
+  scheme: SchemeRef,
+  fields: Partial<typeof oraReports.$inferInsert> = {},
+): Promise<string> {
+  const performedOn = fields.performedOn ?? '2024-03-01';
+  const values = {
+    ...registerColumns(scheme),
+    performedOn,
+    trigger: 'scheduled',
+    nextDue: `${Number(performedOn.slice(0, 4)) + 3}${performedOn.slice(4)}`,
+    ...fields,
+  };
+  await withActor(database, platformActor(), (tx) => tx.insert(oraReports).values(values));
+  return values.id;
 }

@@ -9,8 +9,12 @@ import { uniqueClientAddress } from '../helpers/clients.js';
 import {
   createBroker,
   createEmployer,
+  createKeyFunctionHolder,
   createMember,
+  createOraReport,
+  createPolicy,
   createScheme,
+  createTrustee,
   createUser,
   type UserRow,
 } from '../helpers/factories.js';
@@ -41,6 +45,11 @@ interface Target {
   importId: string;
   contributionId: string;
   fundId: string;
+  trusteeId: string;
+  holderId: string;
+  /** The risk management policy in use. */
+  policyId: string;
+  oraId: string;
 }
 interface Fixture {
   actors: Record<Role, UserRow>;
@@ -111,7 +120,14 @@ const fresh = {
     };
   })(),
   name: () => `Fund ${createId()}`,
+  /** Governance entries for the requests that use one up (approve, delete). */
+  trustee: (target: Target) => createTrustee(t.database, target),
+  holder: (target: Target) => createKeyFunctionHolder(t.database, target),
+  draft: (target: Target) => createPolicy(t.database, target, { kind: 'outsourcing' }),
+  ora: (target: Target) => createOraReport(t.database, target),
 };
+
+const change = { occurredOn: '2025-02-03', description: 'A new investment manager' };
 
 const ROUTES: Record<string, RouteCase> = {
   'POST /api/brokers': {
@@ -342,6 +358,171 @@ const ROUTES: Record<string, RouteCase> = {
       payload: { allocations: [{ fundId: target.fundId, percent: 100 }] },
     }),
   },
+  'GET /api/schemes/{id}/trustees': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/trustees` }),
+  },
+  'POST /api/schemes/{id}/trustees': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/trustees`,
+      payload: { name: 'Ciarán Walsh', kind: 'individual', appointedOn: '2024-05-01' },
+    }),
+  },
+  'GET /api/trustees/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/trustees/${target.trusteeId}` }),
+  },
+  'PATCH /api/trustees/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/trustees/${target.trusteeId}`,
+      payload: { appointedOn: '2020-02-01' },
+    }),
+  },
+  'DELETE /api/trustees/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/trustees/${await fresh.trustee(target)}`,
+    }),
+  },
+  'GET /api/trustees/{id}/history': {
+    request: (target) => ({ method: 'GET', url: `/api/trustees/${target.trusteeId}/history` }),
+  },
+  'GET /api/schemes/{id}/key-function-holders': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/schemes/${target.schemeId}/key-function-holders`,
+    }),
+  },
+  'POST /api/schemes/{id}/key-function-holders': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/key-function-holders`,
+      payload: {
+        function: 'risk_management',
+        holderName: `Holder ${createId()}`,
+        appointedOn: '2024-05-01',
+      },
+    }),
+  },
+  'GET /api/key-function-holders/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/key-function-holders/${target.holderId}` }),
+  },
+  'PATCH /api/key-function-holders/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/key-function-holders/${target.holderId}`,
+      payload: { fitnessAndProbity: 'confirmed' },
+    }),
+  },
+  'DELETE /api/key-function-holders/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/key-function-holders/${await fresh.holder(target)}`,
+    }),
+  },
+  'GET /api/key-function-holders/{id}/history': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/key-function-holders/${target.holderId}/history`,
+    }),
+  },
+  'GET /api/schemes/{id}/policies': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/policies` }),
+  },
+  'POST /api/schemes/{id}/policies': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/policies`,
+      payload: { kind: 'remuneration', title: 'Remuneration policy', version: '1.0' },
+    }),
+  },
+  'GET /api/policies/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/policies/${target.policyId}` }),
+  },
+  'PATCH /api/policies/{id}': {
+    request: async (target) => ({
+      method: 'PATCH',
+      url: `/api/policies/${await fresh.draft(target)}`,
+      payload: { version: '1.1' },
+    }),
+  },
+  'DELETE /api/policies/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/policies/${await fresh.draft(target)}`,
+    }),
+  },
+  'POST /api/policies/{id}/approve': {
+    request: async (target) => ({
+      method: 'POST',
+      url: `/api/policies/${await fresh.draft(target)}/approve`,
+      payload: { approvedOn: '2025-01-10' },
+    }),
+  },
+  'POST /api/policies/{id}/significant-change': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/policies/${target.policyId}/significant-change`,
+      payload: change,
+    }),
+  },
+  'GET /api/policies/{id}/history': {
+    request: (target) => ({ method: 'GET', url: `/api/policies/${target.policyId}/history` }),
+  },
+  'GET /api/schemes/{id}/significant-changes': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/schemes/${target.schemeId}/significant-changes`,
+    }),
+  },
+  'POST /api/schemes/{id}/risk-profile-changes': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/risk-profile-changes`,
+      payload: change,
+    }),
+  },
+  'GET /api/schemes/{id}/ora-reports': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/ora-reports` }),
+  },
+  'POST /api/schemes/{id}/ora-reports': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/schemes/${target.schemeId}/ora-reports`,
+      payload: { performedOn: '2025-03-01', trigger: 'scheduled' },
+    }),
+  },
+  'GET /api/ora-reports/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/ora-reports/${target.oraId}` }),
+  },
+  'PATCH /api/ora-reports/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/ora-reports/${target.oraId}`,
+      payload: { summary: 'Reviewed by the board on 3 March' },
+    }),
+  },
+  'DELETE /api/ora-reports/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/ora-reports/${await fresh.ora(target)}`,
+    }),
+  },
+  'GET /api/ora-reports/{id}/history': {
+    request: (target) => ({ method: 'GET', url: `/api/ora-reports/${target.oraId}/history` }),
+  },
+  'GET /api/schemes/{id}/compliance': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/compliance` }),
+  },
+  'GET /api/compliance/calendar': {
+    request: () => ({
+      method: 'GET',
+      url: '/api/compliance/calendar?from=2020-01-01&to=2021-12-31',
+    }),
+  },
+  'GET /api/compliance/dashboard': {
+    request: () => ({ method: 'GET', url: '/api/compliance/dashboard' }),
+  },
   'POST /api/schemes/{id}/members/import': {
     request: (target) => ({
       method: 'POST',
@@ -417,6 +598,14 @@ async function targetIn(brokerId: string, employerId: string): Promise<Target> {
     importId: imported.json().id,
     contributionId: contribution.json().id,
     fundId: fund.json().id,
+    trusteeId: await createTrustee(t.database, { brokerId, employerId, schemeId }),
+    holderId: await createKeyFunctionHolder(t.database, { brokerId, employerId, schemeId }),
+    policyId: await createPolicy(
+      t.database,
+      { brokerId, employerId, schemeId },
+      { status: 'approved' },
+    ),
+    oraId: await createOraReport(t.database, { brokerId, employerId, schemeId }),
   };
 }
 
@@ -455,7 +644,7 @@ function assertListInReach(body: unknown, actor: UserRow) {
     if (['EmployerAdmin', 'EmployerUser', 'Member'].includes(actor.role)) {
       // An employer is its own employer; rows under a scheme or member name theirs, or sit
       // under a parent the route already checked.
-      const isEmployer = !('schemeId' in item) && !('memberId' in item);
+      const isEmployer = 'id' in item && !('schemeId' in item) && !('memberId' in item);
       const employerOfItem = 'employerId' in item ? item.employerId : isEmployer ? item.id : null;
       if (employerOfItem !== null) expect(employerOfItem).toBe(actor.employerId);
     }

@@ -145,7 +145,7 @@ export function createRegisterKit({ audit, now }: Pick<RegistersDeps, 'audit' | 
         items: page.items.map((row) => {
           const changed = (row.newState as { changedFields?: unknown } | null)?.changedFields;
           return {
-            id: row.id,
+            auditRecordId: row.id,
             action: row.action,
             at: row.timestamp.toISOString(),
             actorRole: row.actorType,
