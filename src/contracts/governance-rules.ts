@@ -137,11 +137,14 @@ const earlier = (a: string, b: string) => (a <= b ? a : b);
  * When the next review falls due after one completed on `completedOn`. domain.md: a review is due
  * counting from when it was due, not from when the last one was finished late; one finished early
  * starts the cycle early, since the next must come within three years of it. The first review (no
- * earlier due date) counts from its completion.
+ * earlier due date) counts from its completion. A review more than a whole cycle late keeps its
+ * cycle's dates: the next is the first of them after the completion, never one already past.
  */
 export function nextReviewDue(completedOn: string, previouslyDueOn: string | null): string {
   const from = previouslyDueOn === null ? completedOn : earlier(completedOn, previouslyDueOn);
-  return addYears(from, REVIEW_CYCLE_YEARS);
+  let cycles = 1;
+  while (addYears(from, REVIEW_CYCLE_YEARS * cycles) <= completedOn) cycles += 1;
+  return addYears(from, REVIEW_CYCLE_YEARS * cycles);
 }
 
 /**

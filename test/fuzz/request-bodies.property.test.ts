@@ -7,8 +7,12 @@ import { writableTableCounts } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
+  createKeyFunctionHolder,
   createMember,
+  createOraReport,
+  createPolicy,
   createScheme,
+  createTrustee,
   createUser,
   type UserRow,
 } from '../helpers/factories.js';
@@ -30,6 +34,11 @@ let ids: {
   memberId: string;
   contributionId: string;
   fundId: string;
+  trusteeId: string;
+  holderId: string;
+  draftId: string;
+  approvedPolicyId: string;
+  oraId: string;
 };
 
 beforeAll(async () => {
@@ -71,6 +80,15 @@ beforeAll(async () => {
     memberId: member.id,
     contributionId: contribution.json().id,
     fundId: fund.json().id,
+    trusteeId: await createTrustee(t.database, { brokerId, employerId, schemeId }),
+    holderId: await createKeyFunctionHolder(t.database, { brokerId, employerId, schemeId }),
+    draftId: await createPolicy(t.database, { brokerId, employerId, schemeId }),
+    approvedPolicyId: await createPolicy(
+      t.database,
+      { brokerId, employerId, schemeId },
+      { kind: 'remuneration', status: 'approved', approvedOn: '2023-01-01' },
+    ),
+    oraId: await createOraReport(t.database, { brokerId, employerId, schemeId }),
   };
 });
 afterAll(() => t.close());
@@ -113,6 +131,10 @@ const email = fc.emailAddress().map((address) => `${createId()}${address}`);
 const password = fc.string({ minLength: 12, maxLength: 40 });
 const isoDate = fc
   .date({ min: new Date('1901-01-01'), max: new Date('2025-12-31'), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
+/** A governance date: after 1950, never in the future. */
+const governanceDate = fc
+  .date({ min: new Date('1951-01-01'), max: new Date('2025-12-31'), noInvalidDate: true })
   .map((date) => date.toISOString().slice(0, 10));
 const personName = fc
   .string({ minLength: 1, maxLength: 100 })
@@ -310,6 +332,108 @@ const ROUTES: Record<string, BodyRoute> = {
       ),
       reason: fc.constant('Payroll re-run'),
     }),
+    runs: 60,
+  },
+  'POST /api/schemes/{id}/trustees': {
+    method: 'POST',
+    url: () => `/api/schemes/${ids.schemeId}/trustees`,
+    actor: () => actors.consultant,
+    body: bodies({
+      name,
+      kind: fc.constant('corporate'),
+      directorCount: fc.nat({ max: 20 }),
+      appointedOn: governanceDate,
+    }),
+    runs: 60,
+  },
+  'PATCH /api/trustees/{id}': {
+    method: 'PATCH',
+    url: () => `/api/trustees/${ids.trusteeId}`,
+    actor: () => actors.consultant,
+    body: bodies({ name, appointedOn: fc.constant('2019-06-01'), endedOn: fc.constant(null) }),
+    runs: 60,
+  },
+  'POST /api/schemes/{id}/key-function-holders': {
+    method: 'POST',
+    url: () => `/api/schemes/${ids.schemeId}/key-function-holders`,
+    actor: () => actors.consultant,
+    body: bodies({
+      function: fc.constant('risk_management'),
+      holderName: fc.uuid(),
+      holderEmail: fc.constantFrom(null, 'holder@example.ie'),
+      appointedOn: governanceDate,
+      fitnessAndProbity: fc.constantFrom('pending', 'confirmed', 'failed'),
+      alsoServesEmployer: fc.boolean(),
+    }),
+    runs: 60,
+  },
+  'PATCH /api/key-function-holders/{id}': {
+    method: 'PATCH',
+    url: () => `/api/key-function-holders/${ids.holderId}`,
+    actor: () => actors.consultant,
+    body: bodies({
+      fitnessAndProbity: fc.constantFrom('pending', 'confirmed', 'failed'),
+      conflictsProtocol: fc.string({ maxLength: 200 }),
+    }),
+    runs: 60,
+  },
+  'POST /api/schemes/{id}/policies': {
+    method: 'POST',
+    url: () => `/api/schemes/${ids.schemeId}/policies`,
+    actor: () => actors.consultant,
+    body: bodies({
+      kind: fc.constantFrom('risk_management', 'internal_audit', 'outsourcing'),
+      title: name,
+      version: fc.constantFrom('1.0', '2.1'),
+    }),
+    runs: 60,
+  },
+  'PATCH /api/policies/{id}': {
+    method: 'PATCH',
+    url: () => `/api/policies/${ids.draftId}`,
+    actor: () => actors.consultant,
+    body: bodies({ title: name, version: fc.constantFrom('1.0', '1.1') }),
+    runs: 60,
+  },
+  'POST /api/policies/{id}/approve': {
+    method: 'POST',
+    url: () => `/api/policies/${ids.draftId}/approve`,
+    actor: () => actors.consultant,
+    body: bodies({ approvedOn: governanceDate }),
+    runs: 40,
+    // Approved once, the draft is no longer one: a second approval is a conflict.
+    conflicts: true,
+  },
+  'POST /api/policies/{id}/significant-change': {
+    method: 'POST',
+    url: () => `/api/policies/${ids.approvedPolicyId}/significant-change`,
+    actor: () => actors.consultant,
+    body: bodies({ occurredOn: governanceDate, description: name }),
+    runs: 60,
+  },
+  'POST /api/schemes/{id}/risk-profile-changes': {
+    method: 'POST',
+    url: () => `/api/schemes/${ids.schemeId}/risk-profile-changes`,
+    actor: () => actors.consultant,
+    body: bodies({ occurredOn: governanceDate, description: name }),
+    runs: 60,
+  },
+  'POST /api/schemes/{id}/ora-reports': {
+    method: 'POST',
+    url: () => `/api/schemes/${ids.schemeId}/ora-reports`,
+    actor: () => actors.consultant,
+    body: bodies({
+      performedOn: governanceDate,
+      trigger: fc.constantFrom('scheduled', 'significant_change'),
+      summary: fc.string({ maxLength: 300 }),
+    }),
+    runs: 60,
+  },
+  'PATCH /api/ora-reports/{id}': {
+    method: 'PATCH',
+    url: () => `/api/ora-reports/${ids.oraId}`,
+    actor: () => actors.consultant,
+    body: bodies({ summary: fc.string({ maxLength: 300 }), trigger: fc.constant('scheduled') }),
     runs: 60,
   },
   'PATCH /api/schemes/{id}': {

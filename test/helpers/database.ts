@@ -114,6 +114,12 @@ export function writableTableCounts(database: Database): Promise<number[]> {
     schema.contributions,
     schema.contributionAdjustments,
     schema.imports,
+    schema.trustees,
+    schema.keyFunctionHolders,
+    schema.writtenPolicies,
+    schema.oraReports,
+    schema.significantChanges,
+    schema.complianceReminders,
   ];
   return Promise.all(
     tables.map(
