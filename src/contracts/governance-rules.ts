@@ -175,13 +175,14 @@ export function dateStatus(dueOn: string, today: string): DateStatus {
 
 /**
  * The reminder stage a due date is at on `today`, or null before the first reminder: the latest
- * of 60, 30, 14, 7 days before and the day itself that has come, then one stage a week while
- * overdue. A job that missed days sends only the latest stage, never the ones it slept through.
+ * of 60, 30, 14, 7 days before and the day itself that has come, then one stage for each whole
+ * week overdue. A job that missed days sends only the latest stage, never the ones it slept through.
  */
 export function reminderStage(dueOn: string, today: string): string | null {
   if (today > dueOn) {
-    const daysOver = daysBetween(dueOn, today);
-    return `overdue_${Math.floor(daysOver / OVERDUE_REMINDER_INTERVAL_DAYS)}`;
+    const weeksOver = Math.floor(daysBetween(dueOn, today) / OVERDUE_REMINDER_INTERVAL_DAYS);
+    // Until a week has passed, the day's own reminder is the latest.
+    return weeksOver === 0 ? 'due_today' : `overdue_${weeksOver}`;
   }
   for (const days of [...REMINDER_DAYS_BEFORE].sort((a, b) => a - b)) {
     if (today >= addDays(dueOn, -days)) return days === 0 ? 'due_today' : `before_${days}`;
