@@ -14,6 +14,7 @@ import {
   requiredKeyFunctions,
   requiredPolicyKinds,
   type SchemeGovernanceFacts,
+  type TrusteeFacts,
 } from '../../src/contracts/governance-rules.js';
 
 /**
@@ -184,12 +185,8 @@ describe('a scheme’s compliance', () => {
   });
 
   it('no longer counts a trustee whose appointment has ended', () => {
-    const facts = completeScheme();
-    const ended = completeScheme({
-      trustees: [facts.trustees[0], { ...facts.trustees[1], endedOn: '2025-05-31' }].filter(
-        (entry) => entry !== undefined,
-      ),
-    });
+    const [first, second] = completeScheme().trustees as [TrusteeFacts, TrusteeFacts];
+    const ended = completeScheme({ trustees: [first, { ...second, endedOn: '2025-05-31' }] });
     expect(obligation(ended, today, 'trustees')?.status).toBe('incomplete');
   });
 

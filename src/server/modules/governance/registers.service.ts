@@ -1,5 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
 import {
   appointmentsOverlap,
   governanceApplies,
@@ -120,29 +120,40 @@ export function createRegisterKit({ audit, now }: Pick<RegistersDeps, 'audit' | 
       }
     },
 
-    /** The audit records of one entry, oldest first: its history as the register keeps it. */
+    /**
+     * The audit records of one entry, oldest first: its history as the register keeps it. Ordered by
+     * their place in the tenant's audit chain, which is total even for records of one millisecond.
+     */
     async history(
       tx: Transaction,
       entityType: string,
       entityId: string,
       query: PageQuery,
     ): Promise<{ items: HistoryEntryView[]; nextCursor: string | null }> {
-      const { after, orderBy, take } = keyset(query, { at: auditLog.timestamp, id: auditLog.id });
+      const after = query.cursor === undefined ? null : chainPositionOf(query.cursor);
       const rows = await tx
         .select({
           id: auditLog.id,
+          chainIndex: auditLog.chainIndex,
           action: auditLog.action,
           timestamp: auditLog.timestamp,
           actorType: auditLog.actorType,
           newState: auditLog.newState,
         })
         .from(auditLog)
-        .where(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, entityId), after))
-        .orderBy(...orderBy)
-        .limit(take);
-      const page = pageFrom(rows, query, (row) => ({ at: row.timestamp, id: row.id }));
+        .where(
+          and(
+            eq(auditLog.entityType, entityType),
+            eq(auditLog.entityId, entityId),
+            after === null ? undefined : gt(auditLog.chainIndex, after),
+          ),
+        )
+        .orderBy(asc(auditLog.chainIndex))
+        .limit(query.limit + 1);
+      const items = rows.slice(0, query.limit);
+      const last = items.at(-1);
       return {
-        items: page.items.map((row) => {
+        items: items.map((row) => {
           const changed = (row.newState as { changedFields?: unknown } | null)?.changedFields;
           return {
             auditRecordId: row.id,
@@ -152,10 +163,24 @@ export function createRegisterKit({ audit, now }: Pick<RegistersDeps, 'audit' | 
             changedFields: Array.isArray(changed) ? changed.map(String) : [],
           };
         }),
-        nextCursor: page.nextCursor,
+        nextCursor:
+          rows.length > query.limit && last
+            ? Buffer.from(String(last.chainIndex)).toString('base64url')
+            : null,
       };
     },
   };
+}
+
+/** The chain position a history cursor stands for. */
+function chainPositionOf(cursor: string): number {
+  const position = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Number.isSafeInteger(position) || position < 0) {
+    throw new ValidationError([
+      { path: 'cursor', code: 'invalid_cursor', message: 'Invalid cursor' },
+    ]);
+  }
+  return position;
 }
 
 /** An entry that still serves on `today` unless the list asks for history too. */
