@@ -6,7 +6,6 @@ CREATE TABLE "compliance_reminders" (
 	"due_on" date NOT NULL,
 	"stage" text NOT NULL,
 	"user_id" text NOT NULL,
-	"outbox_id" text,
 	"created_at" timestamp (3) with time zone NOT NULL,
 	CONSTRAINT "compliance_reminders_pkey" PRIMARY KEY("broker_id","id"),
 	CONSTRAINT "compliance_reminders_once_key" UNIQUE("broker_id","obligation_key","due_on","stage","user_id")
@@ -136,6 +135,7 @@ CREATE INDEX "significant_changes_scheme_idx" ON "significant_changes" USING btr
 CREATE INDEX "trustees_scheme_idx" ON "trustees" USING btree ("broker_id","scheme_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "written_policies_scheme_idx" ON "written_policies" USING btree ("broker_id","scheme_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "written_policies_one_approved_key" ON "written_policies" USING btree ("broker_id","scheme_id","kind") WHERE "written_policies"."status" = 'approved' and "written_policies"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "schemes_broker_id_idx" ON "schemes" USING btree ("broker_id","id");--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD CONSTRAINT "email_outbox_kind_known" CHECK ("email_outbox"."kind" in ('password_reset','password_changed','account_created','account_offered','fund_choice_changed','compliance_reminder'));--> statement-breakpoint
 -- hand-written: grants, row-level security and the scheduler's role (re-append after regenerating).
 -- The registers change and are soft-deleted; significant changes and sent reminders only grow.

@@ -314,6 +314,8 @@ export const schemes = pgTable(
     // Rows under a scheme reference all three, so their employer and tenant are the scheme's.
     unique('schemes_id_employer_broker_key').on(table.id, table.employerId, table.brokerId),
     index('schemes_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
+    // The reminders job walks every tenant's schemes in this order (governance.data.ts).
+    index('schemes_broker_id_idx').on(table.brokerId, table.id),
     index('schemes_employer_idx').on(table.employerId),
     check('schemes_type_known', sql`${table.type} in ('DB','DC','PRSA','RAC')`),
     check('schemes_name_length', sql`char_length(${table.name}) between 1 and 200`),
@@ -800,7 +802,6 @@ export const complianceReminders = pgTable(
     dueOn: date('due_on', { mode: 'string' }).notNull(),
     stage: text('stage').notNull(),
     userId: text('user_id').notNull(),
-    outboxId: text('outbox_id'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
   },
   (table) => [

@@ -11,7 +11,8 @@ export type EmailKind =
   | 'password_changed'
   | 'account_created'
   | 'account_offered'
-  | 'fund_choice_changed';
+  | 'fund_choice_changed'
+  | 'compliance_reminder';
 
 const PRODUCT_NAME = 'Pension Administration';
 
@@ -218,6 +219,47 @@ export function fundChoiceChangedMessage(
     lines.map((line) => `${escapeHtml(line.fund)}: ${line.percent}%`).join('<br>'),
     escapeHtml(warning),
     `<a href="${escapeHtml(signInUrl)}">See your pension</a>`,
+  ]);
+  return { to, subject, text, html };
+}
+
+/** One governance date in a reminder: which scheme, what is due and when, and the rule's source. */
+export interface ReminderLine {
+  scheme: string;
+  employer: string;
+  what: string;
+  /** DD/MM/YYYY */
+  dueOn: string;
+  overdue: boolean;
+  citation: string;
+}
+
+/**
+ * The compliance reminder (domain.md: 60, 30, 14 and 7 days before, on the day, weekly while
+ * overdue), one e-mail per person per run listing every date that reached a new stage for them.
+ */
+export function complianceReminderMessage(
+  to: string,
+  { lines, governanceUrl }: { lines: ReminderLine[]; governanceUrl: string },
+): EmailMessage {
+  const overdue = lines.filter((line) => line.overdue).length;
+  const subject =
+    overdue > 0
+      ? `Governance: ${overdue} overdue and ${lines.length - overdue} coming due`
+      : `Governance: ${lines.length} date${lines.length === 1 ? '' : 's'} coming due`;
+  const describe = (line: ReminderLine) =>
+    `${line.scheme} (${line.employer}): ${line.what}, ${line.overdue ? 'overdue since' : 'due'} ${line.dueOn} [${line.citation}]`;
+  const text = [
+    'These governance dates of the schemes you look after need attention:',
+    '',
+    ...lines.map((line) => `- ${describe(line)}`),
+    '',
+    `See the compliance calendar: ${governanceUrl}`,
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    'These governance dates of the schemes you look after need attention:',
+    lines.map((line) => escapeHtml(describe(line))).join('<br>'),
+    `<a href="${escapeHtml(governanceUrl)}">See the compliance calendar</a>`,
   ]);
   return { to, subject, text, html };
 }

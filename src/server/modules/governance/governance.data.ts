@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type {
   KeyFunction,
@@ -82,14 +82,19 @@ export async function loadGovernance(
   filter: {
     schemeIds?: readonly string[];
     employerId?: string | null;
-    afterSchemeId?: string;
+    /** Keyset position for a walk over every tenant's schemes, tenant by tenant. */
+    after?: { brokerId: string; schemeId: string };
     limit?: number;
   },
 ): Promise<Array<{ scheme: SchemeHead; facts: SchemeGovernanceFacts }>> {
   const conditions: (SQL | undefined)[] = [isNull(schemes.deletedAt)];
   if (filter.schemeIds) conditions.push(inArray(schemes.id, [...filter.schemeIds]));
   if (filter.employerId) conditions.push(eq(schemes.employerId, filter.employerId));
-  if (filter.afterSchemeId) conditions.push(gt(schemes.id, filter.afterSchemeId));
+  if (filter.after) {
+    conditions.push(
+      sql`(${schemes.brokerId}, ${schemes.id}) > (${filter.after.brokerId}, ${filter.after.schemeId})`,
+    );
+  }
   const query = tx
     .select({
       id: schemes.id,
@@ -102,7 +107,7 @@ export async function loadGovernance(
     .from(schemes)
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
     .where(and(...conditions))
-    .orderBy(asc(schemes.id));
+    .orderBy(asc(schemes.brokerId), asc(schemes.id));
   const heads = (filter.limit ? await query.limit(filter.limit) : await query) as SchemeHead[];
   if (heads.length === 0) return [];
   const ids = heads.map((head) => head.id);
