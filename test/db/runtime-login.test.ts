@@ -116,7 +116,7 @@ describe.runIf(onPostgres)('the runtime login on PostgreSQL (issue 13 defect 8)'
       name: RUNTIME_LOGIN_ROLE,
       rolsuper: false,
       owned: 0,
-      roles: ['pension_app', 'pension_auth', 'pension_mailer', 'pension_platform'],
+      roles: ['pension_app', 'pension_auth', 'pension_cron', 'pension_mailer', 'pension_platform'],
     });
     await expect(assertDatabaseSafety(t.database)).resolves.toBeUndefined();
   });

@@ -2,7 +2,13 @@ import { sql } from 'drizzle-orm';
 import { type Database, rowsOf } from './database.js';
 
 /** The roles the service works as; none of them may escape row-level security. */
-export const RUNTIME_ROLES = ['pension_app', 'pension_platform', 'pension_auth', 'pension_mailer'];
+export const RUNTIME_ROLES = [
+  'pension_app',
+  'pension_platform',
+  'pension_auth',
+  'pension_mailer',
+  'pension_cron',
+];
 
 /**
  * Bookkeeping no tenant role can reach (no grant): exempt from the RLS rule. The runtime login
