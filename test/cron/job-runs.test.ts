@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/server/db/database.js';
 import { jobRuns } from '../../src/server/db/schema.js';
 import { errorSummary } from '../../src/server/modules/cron/job-runner.js';
 import { LEASE_EXPIRED } from '../../src/server/modules/cron/job-runs.js';
@@ -462,11 +463,11 @@ describe('job_runs', () => {
         denied: expect.stringMatching(/permission denied/),
       });
     }
-    const [grants] = (
+    const [grants] = rowsOf<{ tables: number }>(
       await owner.execute(
         "select count(*)::int as tables from information_schema.role_table_grants where grantee = 'pension_cron' and table_name <> 'job_runs'",
-      )
-    ).rows as Array<{ tables: number }>;
+      ),
+    );
     expect(grants?.tables).toBe(0);
   });
 });
