@@ -117,12 +117,17 @@ describe('the cron bearer', () => {
     expect(probe.runs).toHaveLength(1);
   });
 
-  it('answers an unknown job with 404 once the bearer is right, recording nothing', async () => {
+  it('answers an unknown job with 404 once the bearer is right, and a name no job could have with 400, recording nothing', async () => {
     const before = (await runsInDatabase(t)).length;
-    for (const job of ['no-such-job', 'constructor', '__proto__', 'toString', 'PROBE']) {
+    for (const job of ['no-such-job', 'constructor', 'outbox-2']) {
       const response = await callJob(t, job);
       expect({ job, status: response.statusCode }).toEqual({ job, status: 404 });
       expect(response.json()).toEqual({ error: 'Not found' });
+    }
+    for (const job of ['__proto__', 'toString', 'PROBE', '-probe', 'probe%00', 'x'.repeat(49)]) {
+      const response = await callJob(t, job);
+      expect({ job, status: response.statusCode }).toEqual({ job, status: 400 });
+      expect(response.json()).toMatchObject({ error: 'Validation failed' });
     }
     expect(await runsInDatabase(t)).toHaveLength(before);
   });

@@ -12,7 +12,7 @@ import {
 import { clientKey } from '../../http/rate-limits.js';
 import { sendTooManyRequests } from '../../http/too-many-requests.js';
 import type { JobRunner } from './job-runner.js';
-import type { JobRegistry } from './scheduled-jobs.js';
+import { JOB_NAME, type JobRegistry } from './scheduled-jobs.js';
 
 export const CRON_PATH = '/api/cron/:job';
 
@@ -82,7 +82,8 @@ export interface CronRoutesOptions {
  * caller is a scheduler holding CRON_SECRET. The bearer is checked first, in the route's own
  * request hook, which runs whatever form the request target came in since it belongs to the
  * route the router chose: before the body is read, before the job's name is looked at, before
- * any database work. A client that keeps sending wrong bearers is refused altogether for a while,
+ * any database work. A name no job could have is a 400, like any malformed parameter; a job this
+ * instance does not know is a 404. A client that keeps sending wrong bearers is refused altogether for a while,
  * with the right one too, so guessing learns nothing.
  */
 export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
@@ -105,13 +106,6 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
     return reply.code(401).send({ error: 'Unauthorized' });
   }
 
-  async function requireKnownJob(request: FastifyRequest, reply: FastifyReply) {
-    const { job } = request.params as { job?: unknown };
-    if (typeof job !== 'string' || jobs.get(job) === undefined) {
-      return reply.code(404).send({ error: 'Not found' });
-    }
-  }
-
   app.post(
     CRON_PATH,
     {
@@ -120,7 +114,11 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
         summary: 'Run a scheduled job for its current slot (or a recent past one)',
         description:
           'For schedulers: `Authorization: Bearer <CRON_SECRET>`, no session. A slot runs once; a later call for it answers with that run.',
-        params: z.object({ job: z.string() }),
+        params: z.object({
+          job: z
+            .string()
+            .regex(JOB_NAME, 'must be a job name: lower-case letters, digits and hyphens'),
+        }),
         querystring: z.object({
           scheduledFor: z.iso
             .datetime({
@@ -134,7 +132,6 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
       // Nothing is read from a body; a large one is refused rather than parsed.
       bodyLimit: 1024,
       onRequest: requireBearer,
-      preValidation: requireKnownJob,
     },
     async (request, reply) => {
       const job = jobs.get(request.params.job);

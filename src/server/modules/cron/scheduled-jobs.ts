@@ -81,7 +81,7 @@ export function dailyInIreland({ hour, minute }: { hour: number; minute: number 
 }
 
 /** Lower-case words and hyphens: a plain path segment, and a valid Sentry monitor slug. */
-const JOB_NAME = /^[a-z][a-z0-9-]{0,47}$/;
+export const JOB_NAME = /^[a-z][a-z0-9-]{0,47}$/;
 const CRONTAB = /^\S+( \S+){4}$/;
 
 /**
