@@ -47,6 +47,12 @@ import telemetryTunnel from './http/telemetry-tunnel.js';
 import { trustedProxies } from './http/trusted-proxies.js';
 import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
+import { cronRoutes } from './modules/cron/cron.routes.js';
+import { createCronMonitor } from './modules/cron/cron-monitor.js';
+import { createJobRunner } from './modules/cron/job-runner.js';
+import { createJobRuns } from './modules/cron/job-runs.js';
+import { outboxJob } from './modules/cron/outbox.job.js';
+import { createJobRegistry, type JobRegistry } from './modules/cron/scheduled-jobs.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { resources } from './modules/resources.js';
 import routeActions from './tenancy/route-actions.js';
@@ -55,6 +61,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The mail worker: operators and tests can ask it to send what is due now. */
     mailDelivery: MailDelivery;
+    /** The jobs `POST /api/cron/<job>` runs (docs/decisions.md, "Scheduled jobs"). */
+    scheduledJobs: JobRegistry;
   }
 }
 
@@ -207,6 +215,28 @@ export async function buildApp({
     now,
     publicBaseUrl: config.publicBaseUrl,
     onEmailQueued: mailer.delivery.nudge,
+  });
+
+  // Scheduled jobs: one entry per job (docs/decisions.md, "Scheduled jobs").
+  const scheduledJobs = createJobRegistry();
+  scheduledJobs.add(outboxJob(mailer.delivery));
+  app.decorate('scheduledJobs', scheduledJobs);
+  await app.register(cronRoutes, {
+    jobs: scheduledJobs,
+    runJob: createJobRunner({
+      runs: createJobRuns({ database, now }),
+      monitor: createCronMonitor({
+        telemetry: config.telemetry,
+        environment: config.appEnv,
+        now,
+        logger,
+      }),
+      logger,
+      now,
+    }),
+    secret: config.secrets.CRON_SECRET,
+    store: counters,
+    now,
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -119,6 +119,7 @@ describe.runIf(onPostgres)('the runtime login on PostgreSQL (issue 13 defect 8)'
       roles: [
         'pension_app',
         'pension_auth',
+        'pension_cron',
         'pension_mailer',
         'pension_platform',
         'pension_scheduler',

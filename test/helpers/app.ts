@@ -123,5 +123,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
 
 /** A store that counts nothing: every limit stays open (for suites about something else). */
 export function uncountedStore(): RateLimitStore {
-  return { hit: () => ({ count: 0, resetInMs: 60_000 }), close: async () => undefined };
+  return {
+    hit: () => ({ count: 0, resetInMs: 60_000 }),
+    peek: () => null,
+    close: async () => undefined,
+  };
 }

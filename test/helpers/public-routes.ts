@@ -1,6 +1,7 @@
 /**
  * The API routes open without a session, in OpenAPI form (`METHOD /path/{param}`): signing in and
- * out, the session check, password reset, accepting an invitation, and the health probes. Every
+ * out, the session check, password reset, accepting an invitation, the health probes, and the
+ * scheduled jobs (which take the CRON_SECRET bearer instead, test/cron/cron-route.test.ts). Every
  * other /api route names an action of the policy table (src/contracts/policy.ts). Outside /api, the
  * telemetry tunnel, /openapi.json and the web UI's files are public too.
  */
@@ -15,4 +16,5 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/health/live',
   'GET /api/health/ready',
   'GET /api/health/db',
+  'POST /api/cron/{job}',
 ]);

@@ -210,8 +210,11 @@ async function send(method: string, url: string, body?: unknown) {
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     remoteAddress: uniqueClientAddress(),
     headers: {
-      // Broker firms are the SuperAdmin's; everything inside one, its BrokerAdmin's.
-      authorization: `Bearer ${await t.tokenFor(url.startsWith('/api/brokers') ? platform : admin)}`,
+      // Broker firms are the SuperAdmin's; everything inside one, its BrokerAdmin's. Scheduled
+      // jobs take the CRON_SECRET bearer instead of a session.
+      authorization: url.startsWith('/api/cron/')
+        ? `Bearer ${t.config.secrets.CRON_SECRET}`
+        : `Bearer ${await t.tokenFor(url.startsWith('/api/brokers') ? platform : admin)}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
   });

@@ -12,7 +12,8 @@ export type SecurityEvent =
   | 'auth.password_changed'
   | 'auth.password_change_failed'
   | 'access.forbidden'
-  | 'access.cross_origin_refused';
+  | 'access.cross_origin_refused'
+  | 'cron.bearer_refused';
 
 /**
  * A structured security event in the request's log (with its request id). Identifies the user

@@ -8,6 +8,7 @@ export const RUNTIME_ROLES = [
   'pension_auth',
   'pension_mailer',
   'pension_scheduler',
+  'pension_cron',
 ];
 
 /**

@@ -167,3 +167,19 @@ export function withSchedulerRole<T>(
     work,
   );
 }
+
+/**
+ * The scheduled jobs' bookkeeping (POST /api/cron/<job>): claiming and settling runs in job_runs,
+ * the one table its role reaches (docs/decisions.md, "Scheduled jobs"). A job's own work goes
+ * through the opener its data needs, never this one.
+ */
+export function withCronRole<T>(
+  database: Database,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return transactionWithFinalSteps(
+    database,
+    ["select set_config('role', 'pension_cron', true)"],
+    work,
+  );
+}

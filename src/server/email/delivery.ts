@@ -10,6 +10,11 @@ import type { MailTransport } from './transports.js';
 /** A claimed message is someone's for this long; after a crash mid-send it becomes due again. */
 const LEASE_MS = 2 * 60_000;
 const BATCH_SIZE = 20;
+/**
+ * Batches one run claims at most: a run ends even while messages keep arriving, and the next poll
+ * (or the next scheduled `outbox` job) takes the rest.
+ */
+const MAX_BATCHES_PER_RUN = 50;
 const FIRST_RETRY_MS = 15_000;
 const LONGEST_RETRY_MS = 15 * 60_000;
 
@@ -168,11 +173,12 @@ export function createMailDelivery({
   async function run(): Promise<DeliveryRun> {
     const outcome: DeliveryRun = { sent: 0, retrying: 0, discarded: 0 };
     outcome.discarded += await discardExpired(now());
-    for (;;) {
+    for (let batches = 0; batches < MAX_BATCHES_PER_RUN; batches += 1) {
       const batch = await claimBatch(now());
       for (const claimed of batch) outcome[await deliver(claimed)] += 1;
-      if (batch.length < BATCH_SIZE) return outcome;
+      if (batch.length < BATCH_SIZE) break;
     }
+    return outcome;
   }
 
   /**

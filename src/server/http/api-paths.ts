@@ -33,7 +33,12 @@ export interface RoutedPath {
   readonly health: boolean;
 }
 
-const PUBLIC_API_PREFIXES = ['/api/auth/', '/api/health/'] as const;
+/**
+ * Open without a session. `/api/cron/` is no exception to authentication: its one route checks
+ * the CRON_SECRET bearer itself, first (modules/cron/cron.routes.ts); a target under it that no
+ * route serves is still classified by both readings below, and fails closed.
+ */
+const PUBLIC_API_PREFIXES = ['/api/auth/', '/api/health/', '/api/cron/'] as const;
 const HEALTH_PREFIX = '/api/health/';
 const SLASH = 47;
 

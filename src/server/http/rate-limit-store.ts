@@ -14,6 +14,11 @@ export interface WindowCount {
  */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
+  /**
+   * The open window of a key without counting: null when it has none. For allowances spent only
+   * by some requests (a wrong cron bearer) yet checked on all of them.
+   */
+  peek(key: string): WindowCount | null | Promise<WindowCount | null>;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,13 @@ export function createMemoryStore(now: () => Date): RateLimitStore {
       window.count += 1;
       return { count: window.count, resetInMs: window.endsAt - at };
     },
+    peek(key) {
+      const at = now().getTime();
+      const window = windows.get(key);
+      return window && window.endsAt > at
+        ? { count: window.count, resetInMs: window.endsAt - at }
+        : null;
+    },
     async close() {},
   };
 }
@@ -65,6 +77,13 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {count, redis.call('PTTL', KEYS[1])}
 `;
 
+/** A key's count and time left, read together; nil when the key has no window open. */
+const PEEK_SCRIPT = `
+local count = redis.call('GET', KEYS[1])
+if not count then return nil end
+return {tonumber(count), redis.call('PTTL', KEYS[1])}
+`;
+
 /** Counters in Redis, shared by every instance of the service. */
 export function createRedisStore(redis: Redis, prefix = 'pension-admin:rate:'): RateLimitStore {
   return {
@@ -74,6 +93,14 @@ export function createRedisStore(redis: Redis, prefix = 'pension-admin:rate:'): 
         number,
       ];
       return { count, resetInMs: ttl > 0 ? ttl : windowMs };
+    },
+    async peek(key) {
+      const found = (await redis.eval(PEEK_SCRIPT, 1, `${prefix}${key}`)) as
+        | [number, number]
+        | null;
+      if (!found) return null;
+      const [count, ttl] = found;
+      return ttl > 0 ? { count, resetInMs: ttl } : null;
     },
     async close() {
       // quit() waits for pending replies, but fails on a connection that never opened.

@@ -27,6 +27,7 @@ const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentia
  */
 const SESSION_READ = '/api/auth/session';
 const NOT_ATTEMPTS = new Set([SESSION_READ, '/api/auth/signout']);
+const CRON_PREFIX = '/api/cron/';
 
 const signedIn = (request: FastifyRequest) => request.tokenClaims !== null;
 
@@ -77,6 +78,16 @@ export const RATE_LIMITS: readonly RateLimit[] = [
     windowMs: MINUTE,
     per: 'client',
     appliesTo: (request, routed) => request.method === 'POST' && SIGN_IN_PATHS.has(routed.path),
+  },
+  {
+    // Scheduled jobs (docs/decisions.md, "Scheduled jobs"): a scheduler calls a few times a
+    // minute at most. Every call counts, right bearer or wrong, before the bearer is looked at;
+    // wrong bearers are counted besides by the route itself (modules/cron/cron.routes.ts).
+    name: 'cron',
+    max: 30,
+    windowMs: MINUTE,
+    per: 'client',
+    appliesTo: (_request, routed) => routed.path.startsWith(CRON_PREFIX),
   },
   {
     name: 'forgot-password',
