@@ -53,6 +53,7 @@ import { createJobRunner } from './modules/cron/job-runner.js';
 import { createJobRuns } from './modules/cron/job-runs.js';
 import { outboxJob } from './modules/cron/outbox.job.js';
 import { createJobRegistry, type JobRegistry } from './modules/cron/scheduled-jobs.js';
+import { createComplianceReminders, remindersJob } from './modules/governance/reminders.job.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { resources } from './modules/resources.js';
 import routeActions from './tenancy/route-actions.js';
@@ -220,6 +221,17 @@ export async function buildApp({
   // Scheduled jobs: one entry per job (docs/decisions.md, "Scheduled jobs").
   const scheduledJobs = createJobRegistry();
   scheduledJobs.add(outboxJob(mailer.delivery));
+  scheduledJobs.add(
+    remindersJob(
+      createComplianceReminders({
+        database,
+        outbox: mailer.outbox,
+        now,
+        publicBaseUrl: config.publicBaseUrl,
+        onEmailQueued: mailer.delivery.nudge,
+      }),
+    ),
+  );
   app.decorate('scheduledJobs', scheduledJobs);
   await app.register(cronRoutes, {
     jobs: scheduledJobs,

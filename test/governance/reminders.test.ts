@@ -7,6 +7,8 @@ import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
 import { complianceReminders, emailOutbox } from '../../src/server/db/schema.js';
 import { createOutbox } from '../../src/server/email/outbox.js';
 import { createComplianceReminders } from '../../src/server/modules/governance/reminders.job.js';
+import { callJob } from '../cron/helpers.js';
+import { buildTestApp } from '../helpers/app.js';
 import { testConfig } from '../helpers/config.js';
 import { openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';
 import {
@@ -171,5 +173,44 @@ describe('the reminders job', () => {
     expect(JSON.stringify(raw)).not.toContain(brokerAdmin.email);
     const rows = await sentRows();
     expect(JSON.stringify(rows)).not.toMatch(/@|Nore Dairies/);
+  });
+});
+
+describe('POST /api/cron/reminders', () => {
+  it('runs the job behind the cron bearer, and a retry of the same day runs nothing', async () => {
+    clock = new Date('2025-06-01T08:00:00Z');
+    const t = await buildTestApp({ now: () => clock });
+    try {
+      const firm = await createBroker(t.database, 'Slaney Pensions');
+      const employer = await createEmployer(t.database, firm, 'Slaney Mills Ltd');
+      await createUser(t.database, { brokerId: firm, role: 'BrokerAdmin' });
+      const scheme = await createScheme(
+        t.database,
+        { id: employer, brokerId: firm },
+        'Slaney Scheme',
+      );
+      await createOraReport(
+        t.database,
+        { brokerId: firm, employerId: employer, schemeId: scheme },
+        { performedOn: '2022-07-01', nextDue: '2025-07-01' },
+      );
+      expect((await callJob(t, 'reminders', { authorization: 'Bearer wrong' })).statusCode).toBe(
+        401,
+      );
+      const first = await callJob(t, 'reminders');
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json()).toEqual({
+        job: 'reminders',
+        runId: expect.any(String),
+        outcome: 'succeeded',
+        schemes: 1,
+        remindersDue: 1,
+        remindersSent: 1,
+        emails: 1,
+      });
+      expect((await callJob(t, 'reminders')).json().outcome).toBe('already_ran');
+    } finally {
+      await t.close();
+    }
   });
 });

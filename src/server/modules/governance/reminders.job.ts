@@ -12,6 +12,7 @@ import { complianceReminders, users } from '../../db/schema.js';
 import { withSchedulerRole } from '../../db/with-actor.js';
 import { complianceReminderMessage, type ReminderLine } from '../../email/messages.js';
 import type { Outbox } from '../../email/outbox.js';
+import { dailyInIreland, type ScheduledJob } from '../cron/scheduled-jobs.js';
 import { loadGovernance, type SchemeHead } from './governance.data.js';
 
 /** Schemes assessed per transaction: a tenant's schemes are contiguous, so most fit in one. */
@@ -219,3 +220,21 @@ export function createComplianceReminders({
 }
 
 export type ComplianceReminders = ReturnType<typeof createComplianceReminders>;
+
+/**
+ * The reminders job as the scheduler calls it (POST /api/cron/reminders), daily at 07:00 Irish
+ * time. A run judges the dates as of the day it runs, not the slot it was scheduled for: a run that
+ * catches up after an outage reminds of where things stand now (docs/decisions.md, "Governance
+ * rules").
+ */
+export function remindersJob(reminders: ComplianceReminders): ScheduledJob {
+  return {
+    name: 'reminders',
+    cadence: dailyInIreland({ hour: 7, minute: 0 }),
+    maxRuntimeMinutes: 30,
+    async run() {
+      const { schemes, remindersDue, remindersSent, emails } = await reminders.run();
+      return { schemes, remindersDue, remindersSent, emails };
+    },
+  };
+}
