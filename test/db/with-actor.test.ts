@@ -7,6 +7,7 @@ import { rowsOf } from '../../src/server/db/database.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import {
   brokers,
+  complianceReminders,
   contributionAdjustments,
   contributions,
   employers,
@@ -15,6 +16,7 @@ import {
   funds,
   imports,
   schemes,
+  significantChanges,
 } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { createOutbox } from '../../src/server/email/outbox.js';
@@ -27,7 +29,14 @@ import {
   ownerOf,
   type TestDatabase,
 } from '../helpers/database.js';
-import { createMember, createUser } from '../helpers/factories.js';
+import {
+  createKeyFunctionHolder,
+  createMember,
+  createOraReport,
+  createPolicy,
+  createTrustee,
+  createUser,
+} from '../helpers/factories.js';
 
 let t: TestDatabase;
 const tenantA = createId();
@@ -119,6 +128,37 @@ async function seedEveryTenantTable(tenantId: string) {
       newState: null,
     });
   });
+  await createTrustee(t.database, scope);
+  await createKeyFunctionHolder(t.database, scope);
+  const policyId = await createPolicy(t.database, scope, { status: 'approved' });
+  await createOraReport(t.database, scope);
+  await withActor(t.database, platformActor(), async (tx) => {
+    const at = new Date();
+    await tx.insert(significantChanges).values({
+      brokerId: tenantId,
+      id: createId(),
+      ...scope,
+      policyId,
+      occurredOn: '2025-01-01',
+      description: 'Seeded change',
+      createdBy: user.id,
+      createdAt: at,
+      updatedAt: at,
+    });
+  });
+  // Only the reminders job's role writes reminders; the owner plants one here.
+  await ownerOf(t.database)
+    .insert(complianceReminders)
+    .values({
+      brokerId: tenantId,
+      id: createId(),
+      schemeId,
+      obligationKey: `${schemeId}:own_risk_assessment:`,
+      dueOn: '2027-03-01',
+      stage: 'before_60',
+      userId: user.id,
+      createdAt: new Date(),
+    });
 }
 const outbox = createOutbox({
   box: createSealedBox(deriveKey('a secret only these tests use, long enough', 'email-outbox')),

@@ -122,6 +122,47 @@ function validBodies(): Record<string, Record<string, unknown>> {
       effectiveFrom: '2099-01-01',
       allocations: [{ fundId: ids.fundId, percent: 100 }],
     },
+    'POST /api/schemes/{id}/trustees': {
+      name: 'Trustee Company DAC',
+      kind: 'corporate',
+      directorCount: 3,
+      appointedOn: '2024-01-01',
+    },
+    'PATCH /api/trustees/{id}': { name: 'Aoife Murphy', appointedOn: '2024-01-01' },
+    'POST /api/schemes/{id}/key-function-holders': {
+      function: 'risk_management',
+      holderName: 'Aoife Murphy',
+      holderEmail: 'aoife@example.ie',
+      appointedOn: '2024-01-01',
+      alsoServesEmployer: true,
+      conflictsProtocol: 'Reports to the chair.\nReviewed yearly.',
+    },
+    'PATCH /api/key-function-holders/{id}': {
+      holderName: 'Aoife Murphy',
+      holderEmail: 'aoife@example.ie',
+      conflictsProtocol: 'Reports to the chair.',
+    },
+    'POST /api/schemes/{id}/policies': {
+      kind: 'outsourcing',
+      title: 'Outsourcing',
+      version: '1.0',
+    },
+    'PATCH /api/policies/{id}': { title: 'Outsourcing', version: '1.1' },
+    'POST /api/policies/{id}/approve': { approvedOn: '2024-01-01' },
+    'POST /api/policies/{id}/significant-change': {
+      occurredOn: '2024-01-01',
+      description: 'New administrator',
+    },
+    'POST /api/schemes/{id}/risk-profile-changes': {
+      occurredOn: '2024-01-01',
+      description: 'Closed to new entrants',
+    },
+    'POST /api/schemes/{id}/ora-reports': {
+      performedOn: '2024-01-01',
+      trigger: 'scheduled',
+      summary: 'Funding\nand ICT risks',
+    },
+    'PATCH /api/ora-reports/{id}': { summary: 'Funding risks', trigger: 'scheduled' },
   };
 }
 
