@@ -1,4 +1,5 @@
 import { runFoundation } from './foundation.js';
+import { runGovernance } from './governance.js';
 import { runIdentity } from './identity.js';
 import { runImports } from './imports.js';
 import { printTable, type Report } from './lib.js';
@@ -8,11 +9,12 @@ import { runWeb } from './web.js';
 
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
- * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `imports`, `tenancy`,
- * `web`) runs one. Not part of CI's pass/fail.
+ * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `governance`, `imports`,
+ * `tenancy`, `web`) runs one. Not part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
   foundation: runFoundation,
+  governance: runGovernance,
   identity: runIdentity,
   imports: runImports,
   tenancy: runTenancy,

@@ -135,7 +135,6 @@ async function seedEveryTenantTable(tenantId: string) {
   await withActor(t.database, platformActor(), async (tx) => {
     const at = new Date();
     await tx.insert(significantChanges).values({
-      brokerId: tenantId,
       id: createId(),
       ...scope,
       policyId,
