@@ -91,12 +91,11 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
         [brokerId, schemes, EMPLOYERS_PER_TENANT],
       );
       const common = `broker_id, id, employer_id, scheme_id, created_by, created_at, updated_at`;
-      const fromSchemes = `from schemes s where s.broker_id = $1`;
       await client.query(
         `insert into trustees (${common}, name, kind, appointed_on)
            select s.broker_id, s.id || '-t' || t, s.employer_id, s.id, 'bench', now(), now(),
                   'Trustee ' || t, 'individual', date '2019-01-01'
-             ${fromSchemes} cross join generate_series(1, 2) t`,
+             from schemes s cross join generate_series(1, 2) t where s.broker_id = $1`,
         [brokerId],
       );
       await client.query(
@@ -104,9 +103,9 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
                                            fitness_and_probity, also_serves_employer)
            select s.broker_id, s.id || '-k-' || f, s.employer_id, s.id, 'bench', now(), now(),
                   f, 'Holder of ' || f, date '2021-01-01', 'confirmed', false
-             ${fromSchemes}
+             from schemes s
              cross join unnest(array['risk_management','internal_audit','actuarial']) f
-            where f <> 'actuarial' or s.type = 'DB'`,
+            where s.broker_id = $1 and (f <> 'actuarial' or s.type = 'DB')`,
         [brokerId],
       );
       await client.query(
@@ -114,25 +113,26 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
                                        next_review_due)
            select s.broker_id, s.id || '-p-' || k, s.employer_id, s.id, 'bench', now(), now(),
                   k, k || ' policy', '1.0', 'approved', d, (d + interval '3 years')::date
-             ${fromSchemes}
+             from schemes s
              cross join unnest(array['risk_management','internal_audit','remuneration','outsourcing','actuarial']) k
              cross join lateral (select (current_date - 1000 + (abs(hashtext(s.id || k)) % 1100))::date d) dates
-            where k <> 'actuarial' or s.type = 'DB'`,
+            where s.broker_id = $1 and (k <> 'actuarial' or s.type = 'DB')`,
         [brokerId],
       );
       await client.query(
         `insert into ora_reports (${common}, performed_on, trigger, next_due)
            select s.broker_id, s.id || '-o', s.employer_id, s.id, 'bench', now(), now(), d,
                   'scheduled', (d + interval '3 years')::date
-             ${fromSchemes}
-             cross join lateral (select (current_date - 1000 + (abs(hashtext(s.id)) % 1100))::date d) dates`,
+             from schemes s
+             cross join lateral (select (current_date - 1000 + (abs(hashtext(s.id)) % 1100))::date d) dates
+            where s.broker_id = $1`,
         [brokerId],
       );
       await client.query(
         `insert into significant_changes (${common}, policy_id, occurred_on, description)
            select s.broker_id, s.id || '-c', s.employer_id, s.id, 'bench', now(), now(), null,
                   current_date - 20, 'Benchmark change'
-             ${fromSchemes} and abs(hashtext(s.id)) % 10 = 0`,
+             from schemes s where s.broker_id = $1 and abs(hashtext(s.id)) % 10 = 0`,
         [brokerId],
       );
       seeded.tenants.push({ brokerId, email });
