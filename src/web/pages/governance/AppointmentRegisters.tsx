@@ -48,7 +48,7 @@ import {
   TRUSTEE_KIND_NAMES,
   validateWithDates,
 } from './governance-helpers';
-import { schemeGovernanceKey, useRefreshGovernance } from './governanceQueries';
+import { type Register, registerKey, useRefreshGovernance } from './governanceQueries';
 
 const today = () => todayInIreland(new Date());
 
@@ -64,6 +64,7 @@ interface AppointmentKind<T extends Appointment> {
   nameOf: (entry: T) => string;
   answer: z.ZodType<T>;
   change: z.ZodType;
+  register: Register;
 }
 
 const TRUSTEES: AppointmentKind<Trustee> = {
@@ -71,6 +72,7 @@ const TRUSTEES: AppointmentKind<Trustee> = {
   nameOf: (trustee) => trustee.name,
   answer: trusteeView,
   change: trusteeChange,
+  register: 'trustees',
 };
 
 const HOLDERS: AppointmentKind<KeyFunctionHolder> = {
@@ -78,6 +80,7 @@ const HOLDERS: AppointmentKind<KeyFunctionHolder> = {
   nameOf: (holder) => `${holder.holderName} (${KEY_FUNCTION_NAMES[holder.function]})`,
   answer: keyFunctionHolderView,
   change: keyFunctionHolderChange,
+  register: 'holders',
 };
 
 /**
@@ -133,7 +136,7 @@ function useAppointmentActions<T extends Appointment>(
             kind={kind}
             onDone={async () => {
               setEnding(null);
-              await refresh();
+              await refresh(kind.register);
             }}
             onCancel={() => setEnding(null)}
           />
@@ -148,7 +151,7 @@ function useAppointmentActions<T extends Appointment>(
           if (!deleting) return;
           await api(noAnswer, 'DELETE', kind.path(deleting));
           notifySuccess(`${deleting ? kind.nameOf(deleting) : 'The appointment'} deleted.`);
-          await refresh();
+          await refresh(kind.register);
         }}
       >
         <Text>
@@ -252,7 +255,7 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
       </PageHeading>
       <CursorTable<Trustee>
         item={trusteeView}
-        queryKey={[...schemeGovernanceKey(scheme.id), 'trustees', { history }]}
+        queryKey={[...registerKey(scheme.id, 'trustees'), { history }]}
         path={`/api/schemes/${scheme.id}/trustees?limit=100&includeHistory=${history}`}
         columns={columns}
         caption={history ? 'Trustees, past and present' : 'Trustees serving today'}
@@ -280,7 +283,7 @@ function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void 
       trusteeBody(values),
     );
     notifySuccess(`${trustee.name} appointed as a trustee.`);
-    await refresh();
+    await refresh('trustees');
     onClose();
   });
   return (
@@ -396,7 +399,7 @@ export function KeyFunctionHoldersRegister({
       <Text size="sm">This scheme needs holders of: {required.join(', ')}.</Text>
       <CursorTable<KeyFunctionHolder>
         item={keyFunctionHolderView}
-        queryKey={[...schemeGovernanceKey(scheme.id), 'holders', { history }]}
+        queryKey={[...registerKey(scheme.id, 'holders'), { history }]}
         path={`/api/schemes/${scheme.id}/key-function-holders?limit=100&includeHistory=${history}`}
         columns={columns}
         caption={
@@ -442,7 +445,7 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
     notifySuccess(
       `${holder.holderName} appointed to the ${KEY_FUNCTION_NAMES[holder.function].toLowerCase()} function.`,
     );
-    await refresh();
+    await refresh('holders');
     onClose();
   });
   return (

@@ -107,6 +107,7 @@ export function StatusCounts({ counts }: { counts: GovernanceDashboard['counts']
           key={status}
           withBorder
           p="md"
+          component="section"
           aria-label={`${STATUS_LABELS[status]}: ${counts[status]}`}
         >
           <Stack gap={4} align="flex-start">

@@ -64,7 +64,7 @@ function ComplianceSummary({ compliance }: { compliance: Compliance }) {
         {/* Announced when a write changes it, without moving the person's focus. */}
         <Group gap={6} role="status" aria-label="Compliance status">
           <Text size="sm" fw={500}>
-            Status:
+            Status:{' '}
           </Text>
           <StatusBadge status={compliance.status} size="lg" />
         </Group>

@@ -23,7 +23,7 @@ import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { FormModal, FormShell } from './GovernanceForm';
 import { shownDate, validateWithDates } from './governance-helpers';
-import { schemeGovernanceKey, useRefreshGovernance } from './governanceQueries';
+import { registerKey, useRefreshGovernance } from './governanceQueries';
 import { SignificantChangeForm } from './RiskRegisters';
 
 const STATUS_NAMES: Record<WrittenPolicy['status'], string> = {
@@ -171,7 +171,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
       <Text size="sm">The trustees must approve: {required.join(', ')}.</Text>
       <CursorTable<WrittenPolicy>
         item={policyView}
-        queryKey={[...schemeGovernanceKey(scheme.id), 'policies', { history }]}
+        queryKey={[...registerKey(scheme.id, 'policies'), { history }]}
         path={`/api/schemes/${scheme.id}/policies?limit=100&includeHistory=${history}`}
         columns={columns}
         caption={history ? 'Written policies, superseded versions included' : 'Written policies'}
@@ -204,6 +204,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
           <SignificantChangeForm
             scheme={scheme}
             path={`/api/policies/${dialog.policy.id}/significant-change`}
+            registers={['changes', 'policies']}
             about={`A significant change in the area of the ${nameOf(dialog.policy)} makes its review due at once.`}
             onClose={close}
           />
@@ -218,7 +219,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
           if (dialog?.kind !== 'delete') return;
           await api(noAnswer, 'DELETE', `/api/policies/${dialog.policy.id}`);
           notifySuccess(`${nameOf(dialog.policy)} deleted.`);
-          await refresh();
+          await refresh('policies');
         }}
       >
         <Text>
@@ -269,7 +270,7 @@ function PolicyForm({
       policyBody(values),
     );
     notifySuccess(`${nameOf(policy)} drafted: the trustees approve it before it is in use.`);
-    await refresh();
+    await refresh('policies');
     onClose();
   });
   const kindProps = form.getInputProps('kind');
@@ -338,7 +339,7 @@ function ApproveForm({
     notifySuccess(
       `${nameOf(approved)} approved; next review due ${shownDate(approved.nextReviewDue)}.`,
     );
-    await refresh();
+    await refresh('policies');
     onClose();
   });
   return (

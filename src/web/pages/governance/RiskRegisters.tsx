@@ -17,7 +17,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { FormModal, FormShell } from './GovernanceForm';
 import { ORA_TRIGGER_NAMES, orNull, shownDate, validateWithDates } from './governance-helpers';
-import { schemeGovernanceKey, useRefreshGovernance } from './governanceQueries';
+import { type Register, registerKey, useRefreshGovernance } from './governanceQueries';
 
 /** The scheme's own-risk assessments, latest first, each with when the next falls due. */
 export function OraRegister({ scheme }: { scheme: Scheme }) {
@@ -69,7 +69,7 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
       </PageHeading>
       <CursorTable<OraReport>
         item={oraReportView}
-        queryKey={[...schemeGovernanceKey(scheme.id), 'ora']}
+        queryKey={registerKey(scheme.id, 'ora')}
         path={`/api/schemes/${scheme.id}/ora-reports?limit=100`}
         columns={columns}
         caption="Own-risk assessments, latest first"
@@ -91,7 +91,7 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
           if (!deleting) return;
           await api(noAnswer, 'DELETE', `/api/ora-reports/${deleting.id}`);
           notifySuccess('Own-risk assessment deleted.');
-          await refresh();
+          await refresh('ora');
         }}
       >
         <Text>
@@ -130,7 +130,7 @@ function OraForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
       oraBody(values),
     );
     notifySuccess(`Own-risk assessment recorded; the next is due by ${shownDate(report.nextDue)}.`);
-    await refresh();
+    await refresh('ora');
     onClose();
   });
   return (
@@ -197,7 +197,7 @@ export function SignificantChangesRegister({ scheme }: { scheme: Scheme }) {
       </PageHeading>
       <CursorTable<SignificantChange>
         item={significantChangeView}
-        queryKey={[...schemeGovernanceKey(scheme.id), 'changes']}
+        queryKey={registerKey(scheme.id, 'changes')}
         path={`/api/schemes/${scheme.id}/significant-changes?limit=100`}
         columns={columns}
         caption="Significant changes, latest first"
@@ -211,6 +211,7 @@ export function SignificantChangesRegister({ scheme }: { scheme: Scheme }) {
         <SignificantChangeForm
           scheme={scheme}
           path={`/api/schemes/${scheme.id}/risk-profile-changes`}
+          registers={['changes']}
           about="A significant change in the scheme’s risk profile makes an own-risk assessment due without delay."
           onClose={() => setRecording(false)}
         />
@@ -228,11 +229,14 @@ interface ChangeValues {
 export function SignificantChangeForm({
   scheme,
   path,
+  registers,
   about,
   onClose,
 }: {
   scheme: Scheme;
   path: string;
+  /** The registers the change shows in: the changes, and a policy's next review. */
+  registers: Register[];
   about: string;
   onClose: () => void;
 }) {
@@ -247,7 +251,7 @@ export function SignificantChangeForm({
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
     await api(significantChangeView, 'POST', path, values);
     notifySuccess('Significant change recorded.');
-    await refresh();
+    await refresh(...registers);
     onClose();
   });
   return (

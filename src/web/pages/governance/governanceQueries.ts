@@ -17,15 +17,29 @@ export function useCompliance(schemeId: string) {
   });
 }
 
+/** The registers of a scheme, each listed under its own key below the scheme's governance. */
+export type Register = 'trustees' | 'holders' | 'policies' | 'ora' | 'changes';
+
+export const registerKey = (schemeId: string, register: Register) =>
+  [...schemeGovernanceKey(schemeId), register] as const;
+
 /**
- * After any write to a scheme's registers: its registers and standing are read again, and the
- * dashboard and calendar too, so every status shown moves with the write, in place.
+ * After a write to a scheme's registers: the registers it touched and the scheme's standing are
+ * read again, so the status moves with the write, in place; the dashboard and calendar are marked
+ * stale, read again when next shown. Only what the write touched is read: a person filling in the
+ * registers would otherwise spend their per-minute allowance of requests on lists that did not
+ * change.
  */
-export function useRefreshGovernance(schemeId: string): () => Promise<unknown> {
+export function useRefreshGovernance(
+  schemeId: string,
+): (...registers: Register[]) => Promise<unknown> {
   const client = useQueryClient();
-  return () =>
+  return (...registers) =>
     Promise.all([
-      client.invalidateQueries({ queryKey: schemeGovernanceKey(schemeId) }),
+      ...registers.map((register) =>
+        client.invalidateQueries({ queryKey: registerKey(schemeId, register) }),
+      ),
+      client.invalidateQueries({ queryKey: [...schemeGovernanceKey(schemeId), 'compliance'] }),
       client.invalidateQueries({ queryKey: GOVERNANCE_KEY }),
     ]);
 }
