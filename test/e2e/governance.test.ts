@@ -94,15 +94,34 @@ describe.skipIf(browserSuiteSkipReason)(
         await see(page.getByRole('table', { name: 'Trustees serving today' }).getByText(name));
       }
 
-      const appoint = async (fn: 'risk_management' | 'internal_audit', name: string) => {
+      const appoint = async (
+        fn: 'risk_management' | 'internal_audit',
+        name: string,
+        fitness: 'pending' | 'confirmed' = 'confirmed',
+      ) => {
         await page.getByRole('button', { name: 'Appoint a key function holder' }).click();
         const dialog = page.getByRole('dialog', { name: 'Appoint a key function holder' });
         await field(dialog, 'Key function').selectOption(fn);
         await field(dialog, 'Holder’s name').fill(name);
-        await field(dialog, 'Fitness and probity').selectOption('confirmed');
+        await field(dialog, 'Fitness and probity').selectOption(fitness);
         return dialog;
       };
-      await send(await appoint('risk_management', 'Fionnuala Moran'), 'Appoint');
+      // Appointed while the fitness and probity assessment is under way, confirmed once it is done.
+      await send(await appoint('risk_management', 'Fionnuala Moran', 'pending'), 'Appoint');
+      await see(
+        page.getByRole('cell', {
+          name: /fitness and probity of the risk management holder is not yet confirmed/,
+        }),
+      );
+      await page
+        .getByRole('button', { name: 'Update the standing of Fionnuala Moran (Risk management)' })
+        .click();
+      const standingDialog = page.getByRole('dialog', { name: 'Update a key function holder' });
+      await field(standingDialog, 'Fitness and probity').selectOption('confirmed');
+      await send(standingDialog, 'Save');
+      await seeNo(
+        page.getByRole('cell', { name: /fitness and probity of the risk management holder/ }),
+      );
 
       // The internal audit holder may hold no other key function: the API's sentence shows under
       // the function, and the dialog stays open to put it right.

@@ -10,7 +10,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { z } from 'zod';
 import {
   keyFunctionHolderChange,
@@ -40,6 +40,7 @@ import { IrishDateInput } from '../../components/IrishDateInput';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
+import { validateWith } from '../../components/validation';
 import { FormModal, FormShell } from './GovernanceForm';
 import {
   FITNESS_NAMES,
@@ -91,6 +92,8 @@ function useAppointmentActions<T extends Appointment>(
   scheme: Scheme,
   kind: AppointmentKind<T>,
   actions: { update: boolean; remove: boolean },
+  /** A button of the register's own, shown first where the person may change the entry. */
+  extra?: (entry: T) => ReactNode,
 ) {
   const refresh = useRefreshGovernance(scheme.id);
   const [ending, setEnding] = useState<T | null>(null);
@@ -102,6 +105,7 @@ function useAppointmentActions<T extends Appointment>(
           header: 'Actions',
           render: (entry) => (
             <Group gap="xs" wrap="nowrap">
+              {actions.update && extra?.(entry)}
               {actions.update && entry.endedOn === null && (
                 <Button
                   size="compact-sm"
@@ -345,10 +349,22 @@ export function KeyFunctionHoldersRegister({
 }) {
   const session = useSignedIn();
   const [appointing, setAppointing] = useState(false);
-  const { column, dialogs } = useAppointmentActions(scheme, HOLDERS, {
-    update: can(session, 'kfh.update', scheme),
-    remove: can(session, 'kfh.delete', scheme),
-  });
+  const [updating, setUpdating] = useState<KeyFunctionHolder | null>(null);
+  const { column, dialogs } = useAppointmentActions(
+    scheme,
+    HOLDERS,
+    { update: can(session, 'kfh.update', scheme), remove: can(session, 'kfh.delete', scheme) },
+    (holder) => (
+      <Button
+        size="compact-sm"
+        variant="default"
+        onClick={() => setUpdating(holder)}
+        aria-label={`Update the standing of ${HOLDERS.nameOf(holder)}`}
+      >
+        Update
+      </Button>
+    ),
+  );
   const required = requiredKeyFunctions(scheme.type).map((fn) => KEY_FUNCTION_NAMES[fn]);
   const columns: Column<KeyFunctionHolder>[] = [
     {
@@ -414,6 +430,15 @@ export function KeyFunctionHoldersRegister({
       >
         <HolderForm scheme={scheme} onClose={() => setAppointing(false)} />
       </FormModal>
+      <FormModal
+        opened={updating !== null}
+        title="Update a key function holder"
+        onClose={() => setUpdating(null)}
+      >
+        {updating && (
+          <HolderStandingForm scheme={scheme} holder={updating} onClose={() => setUpdating(null)} />
+        )}
+      </FormModal>
       {dialogs}
     </Stack>
   );
@@ -477,6 +502,85 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
       <IrishDateInput label="Appointed on" required {...form.getInputProps('appointedOn')} />
       <NativeSelect
         label="Fitness and probity"
+        data={FITNESS_AND_PROBITY.map((value) => ({ value, label: FITNESS_NAMES[value] }))}
+        {...form.getInputProps('fitnessAndProbity')}
+      />
+      <Checkbox
+        label="The holder also carries out this function for the employer"
+        {...form.getInputProps('alsoServesEmployer', { type: 'checkbox' })}
+      />
+      {form.values.alsoServesEmployer && (
+        <Textarea
+          label="Conflicts protocol"
+          description="How conflicts of interest with the employer are prevented or managed"
+          autosize
+          minRows={3}
+          {...form.getInputProps('conflictsProtocol')}
+        />
+      )}
+    </FormShell>
+  );
+}
+
+type StandingValues = Pick<
+  HolderValues,
+  'fitnessAndProbity' | 'alsoServesEmployer' | 'conflictsProtocol'
+>;
+
+const standingBody = (values: StandingValues) => ({
+  fitnessAndProbity: values.fitnessAndProbity,
+  alsoServesEmployer: values.alsoServesEmployer,
+  conflictsProtocol: values.alsoServesEmployer ? orNull(values.conflictsProtocol) : null,
+});
+
+/**
+ * What changes while a holder serves: the outcome of the fitness and probity assessment, and
+ * whether they also serve the employer, with the protocol that manages that conflict. Only what
+ * changed is sent, so the audit record names it.
+ */
+function HolderStandingForm({
+  scheme,
+  holder,
+  onClose,
+}: {
+  scheme: Scheme;
+  holder: KeyFunctionHolder;
+  onClose: () => void;
+}) {
+  const refresh = useRefreshGovernance(scheme.id);
+  const form = useForm<StandingValues>({
+    initialValues: {
+      fitnessAndProbity: holder.fitnessAndProbity,
+      alsoServesEmployer: holder.alsoServesEmployer,
+      conflictsProtocol: holder.conflictsProtocol ?? '',
+    },
+    validate: validateWith(keyFunctionHolderChange, standingBody),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const body = standingBody(values);
+    const changed = Object.fromEntries(
+      Object.entries(body).filter(([key, value]) => holder[key as keyof typeof body] !== value),
+    );
+    if (Object.keys(changed).length > 0) {
+      await api(keyFunctionHolderView, 'PATCH', HOLDERS.path(holder), changed);
+      notifySuccess(`${HOLDERS.nameOf(holder)} updated.`);
+      await refresh('holders');
+    }
+    onClose();
+  });
+  return (
+    <FormShell
+      label="Update a key function holder"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="Save"
+      onCancel={onClose}
+    >
+      <Text>{HOLDERS.nameOf(holder)}</Text>
+      <NativeSelect
+        label="Fitness and probity"
+        data-autofocus
         data={FITNESS_AND_PROBITY.map((value) => ({ value, label: FITNESS_NAMES[value] }))}
         {...form.getInputProps('fitnessAndProbity')}
       />
