@@ -83,6 +83,16 @@ const routeTree = rootRoute.addChildren([
       'PayrollGridPage',
     ),
     page('/members/$memberId', () => import('./pages/members/MemberPage'), 'MemberPage'),
+    page(
+      '/governance',
+      () => import('./pages/governance/GovernanceDashboardPage'),
+      'GovernanceDashboardPage',
+    ),
+    page(
+      '/compliance-calendar',
+      () => import('./pages/governance/ComplianceCalendarPage'),
+      'ComplianceCalendarPage',
+    ),
     page('/users', () => import('./pages/users/UsersPage'), 'UsersPage'),
     page('/audit', () => import('./pages/audit/AuditPage'), 'AuditPage'),
   ]),

@@ -18,6 +18,16 @@ export {
   periodTotals,
 } from '../../contracts/contributions';
 export { fundChoiceView, fundView } from '../../contracts/funds';
+export {
+  calendarEntryView,
+  complianceView,
+  governanceDashboardView,
+  keyFunctionHolderView,
+  oraReportView,
+  policyView,
+  significantChangeView,
+  trusteeView,
+} from '../../contracts/governance';
 export { importSummary, importView } from '../../contracts/imports';
 export { memberExport, memberView, revealedPps } from '../../contracts/members';
 export { brokerView, employerView, schemeView } from '../../contracts/organisation';

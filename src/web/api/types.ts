@@ -10,6 +10,17 @@ import type {
 } from '../../contracts/contributions';
 import type { FundChoiceView, FundView } from '../../contracts/funds';
 import type {
+  CalendarEntryView,
+  ComplianceView,
+  GovernanceDashboardView,
+  KeyFunctionHolderView,
+  ObligationView,
+  OraReportView,
+  PolicyView,
+  SignificantChangeView,
+  TrusteeView,
+} from '../../contracts/governance';
+import type {
   ImportIssue,
   ImportKind,
   ImportStatus,
@@ -57,3 +68,15 @@ export type { MemberSummary, PaidIn };
 export type PayrollGrid = z.infer<typeof payrollView>;
 export type PayrollCell = PayrollGrid['rows'][number]['employee'];
 export type PeriodTotals = z.infer<typeof periodTotals>['items'][number];
+
+/** Governance under IORP II (issue 15): the registers of a scheme and its standing. */
+export type Trustee = TrusteeView;
+export type KeyFunctionHolder = KeyFunctionHolderView;
+export type WrittenPolicy = PolicyView;
+export type OraReport = OraReportView;
+export type SignificantChange = SignificantChangeView;
+export type Compliance = ComplianceView;
+export type Obligation = ObligationView;
+export type ComplianceStatus = ObligationView['status'];
+export type CalendarEntry = CalendarEntryView;
+export type GovernanceDashboard = GovernanceDashboardView;

@@ -107,6 +107,8 @@ describe('pages and navigation', () => {
       'Dashboard',
       'Employers',
       'Schemes',
+      'Governance',
+      'Compliance calendar',
       'Users',
       'Audit log',
       'API reference',
@@ -116,6 +118,8 @@ describe('pages and navigation', () => {
       'Dashboard',
       'Employers',
       'Schemes',
+      'Governance',
+      'Compliance calendar',
       'API reference',
       'My account',
     ]);
@@ -124,6 +128,8 @@ describe('pages and navigation', () => {
         { label: 'Home', to: '/home' },
         { label: 'My employer', to: `/employers/${EMPLOYER}` },
         { label: 'Schemes', to: '/schemes' },
+        { label: 'Governance', to: '/governance' },
+        { label: 'Compliance calendar', to: '/compliance-calendar' },
         { label: 'API reference', to: '/api-reference' },
         { label: 'My account', to: '/account' },
       ]);

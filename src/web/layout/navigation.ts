@@ -36,6 +36,8 @@ const ENTRIES: readonly NavEntry[] = [
     scopes: ['member'],
   },
   { label: 'Schemes', to: () => '/schemes', ...PAGES.schemes, scopes: ['tenant', 'employer'] },
+  { label: 'Governance', to: () => '/governance', ...PAGES.governance },
+  { label: 'Compliance calendar', to: () => '/compliance-calendar', ...PAGES.complianceCalendar },
   { label: 'Users', to: () => '/users', ...PAGES.users },
   { label: 'Audit log', to: () => '/audit', ...PAGES.audit },
   { label: 'API reference', to: () => '/api-reference', ...PAGES.apiReference },

@@ -18,6 +18,9 @@ export const PAGES = {
   member: { action: 'member.read' },
   users: { action: 'user.list', scopes: ['tenant'] },
   audit: { action: 'audit.read' },
+  /** Every scheme's governance standing within reach: a firm's, or an employer's own schemes. */
+  governance: { action: 'compliance.dashboard' },
+  complianceCalendar: { action: 'compliance.calendar' },
   /**
    * The API reference is for the staff who work on schemes and script against the service, on
    * the platform, in a firm or at an employer; a member's portal offers none (issue 21, item 3).

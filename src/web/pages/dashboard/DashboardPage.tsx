@@ -33,6 +33,7 @@ import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { PAGES } from '../../layout/pages';
+import { StatusCounts, useGovernanceDashboard } from '../governance/GovernanceDashboardPage';
 import { SchemesNeedingAttention } from '../home/SchemesNeedingAttention';
 
 /** Counting walks the list a page at a time; beyond this the dashboard says "more than". */
@@ -80,6 +81,7 @@ function Dashboard() {
         </Group>
       </Stack>
       <Attention />
+      {can(session, 'compliance.dashboard') && <Governance />}
       {can(session, 'audit.read') && <RecentActivity />}
     </Stack>
   );
@@ -100,6 +102,30 @@ function Attention() {
     );
   }
   return <SchemesNeedingAttention overview={overview.data} withEmployer />;
+}
+
+/** The firm's schemes by governance standing at a glance; the governance page has the detail. */
+function Governance() {
+  const dashboard = useGovernanceDashboard();
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="dashboard-governance">
+      <Title order={3} id="dashboard-governance">
+        Governance
+      </Title>
+      {dashboard.isPending ? (
+        <Loading label="Loading the schemes’ governance" />
+      ) : dashboard.isError ? (
+        <Alert color="red" role="alert">
+          {describeError(dashboard.error)}
+        </Alert>
+      ) : (
+        <StatusCounts counts={dashboard.data.counts} />
+      )}
+      <Anchor component={Link} to="/governance" size="sm">
+        What needs attention, and the next 90 days of due dates
+      </Anchor>
+    </Stack>
+  );
 }
 
 function CountCard<T>({

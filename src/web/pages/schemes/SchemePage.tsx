@@ -1,8 +1,11 @@
 import { Alert, Stack, Tabs } from '@mantine/core';
-import { useParams } from '@tanstack/react-router';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { describeError } from '../../api/client';
+import { can } from '../../auth/can';
+import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../common/NotFoundPage';
+import { GovernancePanel } from '../governance/GovernancePanel';
 import { FundsPanel } from './FundsPanel';
 import { SchemeContributionsPanel } from './SchemeContributionsPanel';
 import { SchemeDetails } from './SchemeDetails';
@@ -10,13 +13,20 @@ import { SchemeImportsPanel } from './SchemeImportsPanel';
 import { SchemeMembersPanel } from './SchemeMembersPanel';
 import { isNotFound, useScheme } from './SchemeQueries';
 
+const TABS = ['members', 'contributions', 'funds', 'imports', 'governance'] as const;
+type Tab = (typeof TABS)[number];
+
 /**
  * `/schemes/$schemeId`: the scheme's details, then its members, contributions per pay period,
- * funds and imports, each in its own tab so that only the one in view loads and renders (a
- * scheme may have 10,000 members).
+ * funds, imports and governance, each in its own tab so that only the one in view loads and
+ * renders (a scheme may have 10,000 members). The tab in view is in the address (`?tab=`), so the
+ * governance dashboard can link straight to a scheme's governance.
  */
 export function SchemePage() {
+  const session = useSignedIn();
+  const navigate = useNavigate();
   const { schemeId = '' } = useParams({ strict: false });
+  const search: { tab?: unknown } = useSearch({ strict: false });
   const scheme = useScheme(schemeId);
 
   if (scheme.isPending) return <Loading label="Loading the scheme" />;
@@ -24,15 +34,31 @@ export function SchemePage() {
     if (isNotFound(scheme.error)) return <NotFoundPage />;
     return <Alert color="red">{describeError(scheme.error)}</Alert>;
   }
+  const governance = can(session, 'compliance.read', scheme.data);
+  const asked = TABS.find((tab) => tab === search.tab);
+  const tab: Tab =
+    asked === undefined || (asked === 'governance' && !governance) ? 'members' : asked;
   return (
     <Stack gap="lg">
       <SchemeDetails scheme={scheme.data} />
-      <Tabs defaultValue="members" keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) =>
+          navigate({
+            to: '/schemes/$schemeId',
+            params: { schemeId },
+            search: value === 'members' || value === null ? {} : { tab: value },
+            replace: true,
+          })
+        }
+        keepMounted={false}
+      >
         <Tabs.List aria-label="Parts of the scheme">
           <Tabs.Tab value="members">Members</Tabs.Tab>
           <Tabs.Tab value="contributions">Contributions</Tabs.Tab>
           <Tabs.Tab value="funds">Funds</Tabs.Tab>
           <Tabs.Tab value="imports">Imports</Tabs.Tab>
+          {governance && <Tabs.Tab value="governance">Governance</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="members" pt="md">
           <SchemeMembersPanel scheme={scheme.data} />
@@ -46,6 +72,11 @@ export function SchemePage() {
         <Tabs.Panel value="imports" pt="md">
           <SchemeImportsPanel scheme={scheme.data} />
         </Tabs.Panel>
+        {governance && (
+          <Tabs.Panel value="governance" pt="md">
+            <GovernancePanel scheme={scheme.data} />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );

@@ -1,0 +1,602 @@
+import {
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type ReactNode, useState } from 'react';
+import type { z } from 'zod';
+import {
+  keyFunctionHolderChange,
+  keyFunctionHolderInput,
+  trusteeChange,
+  trusteeInput,
+} from '../../../contracts/governance';
+import {
+  FITNESS_AND_PROBITY,
+  type FitnessAndProbity,
+  KEY_FUNCTION_NAMES,
+  KEY_FUNCTIONS,
+  type KeyFunction,
+  requiredKeyFunctions,
+  TRUSTEE_KINDS,
+  type TrusteeKind,
+} from '../../../contracts/governance-rules';
+import { todayInIreland } from '../../../contracts/irish-dates';
+import { keyFunctionHolderView, noAnswer, trusteeView } from '../../api/answers';
+import { api } from '../../api/client';
+import type { KeyFunctionHolder, Scheme, Trustee } from '../../api/types';
+import { can } from '../../auth/can';
+import { useSignedIn } from '../../auth/session';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { type Column, CursorTable } from '../../components/CursorTable';
+import { IrishDateInput } from '../../components/IrishDateInput';
+import { notifySuccess } from '../../components/notify';
+import { PageHeading } from '../../components/PageHeading';
+import { useApiSubmit } from '../../components/useApiSubmit';
+import { validateWith } from '../../components/validation';
+import { FormModal, FormShell } from './GovernanceForm';
+import {
+  FITNESS_NAMES,
+  orNull,
+  shownDate,
+  TRUSTEE_KIND_NAMES,
+  validateWithDates,
+} from './governance-helpers';
+import { type Register, registerKey, useRefreshGovernance } from './governanceQueries';
+
+const today = () => todayInIreland(new Date());
+
+/** An appointment that can be ended or deleted: a trustee or a key function holder. */
+interface Appointment {
+  id: string;
+  endedOn: string | null;
+}
+
+/** What ending or deleting one kind of appointment needs: its address, words and schemas. */
+interface AppointmentKind<T extends Appointment> {
+  path: (entry: T) => string;
+  nameOf: (entry: T) => string;
+  answer: z.ZodType<T>;
+  change: z.ZodType;
+  register: Register;
+}
+
+const TRUSTEES: AppointmentKind<Trustee> = {
+  path: (trustee) => `/api/trustees/${trustee.id}`,
+  nameOf: (trustee) => trustee.name,
+  answer: trusteeView,
+  change: trusteeChange,
+  register: 'trustees',
+};
+
+const HOLDERS: AppointmentKind<KeyFunctionHolder> = {
+  path: (holder) => `/api/key-function-holders/${holder.id}`,
+  nameOf: (holder) => `${holder.holderName} (${KEY_FUNCTION_NAMES[holder.function]})`,
+  answer: keyFunctionHolderView,
+  change: keyFunctionHolderChange,
+  register: 'holders',
+};
+
+/**
+ * The End appointment and Delete buttons of an appointment, and their dialogs. Ending keeps the
+ * appointment on record with the day it ended; deleting is for one entered in error.
+ */
+function useAppointmentActions<T extends Appointment>(
+  scheme: Scheme,
+  kind: AppointmentKind<T>,
+  actions: { update: boolean; remove: boolean },
+  /** A button of the register's own, shown first where the person may change the entry. */
+  extra?: (entry: T) => ReactNode,
+) {
+  const refresh = useRefreshGovernance(scheme.id);
+  const [ending, setEnding] = useState<T | null>(null);
+  const [deleting, setDeleting] = useState<T | null>(null);
+  const column: Column<T> | null =
+    actions.update || actions.remove
+      ? {
+          key: 'actions',
+          header: 'Actions',
+          render: (entry) => (
+            <Group gap="xs" wrap="nowrap">
+              {actions.update && extra?.(entry)}
+              {actions.update && entry.endedOn === null && (
+                <Button
+                  size="compact-sm"
+                  variant="default"
+                  onClick={() => setEnding(entry)}
+                  aria-label={`End the appointment of ${kind.nameOf(entry)}`}
+                >
+                  End appointment
+                </Button>
+              )}
+              {actions.remove && (
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  color="red"
+                  onClick={() => setDeleting(entry)}
+                  aria-label={`Delete ${kind.nameOf(entry)}`}
+                >
+                  Delete
+                </Button>
+              )}
+            </Group>
+          ),
+        }
+      : null;
+  const dialogs = (
+    <>
+      <FormModal opened={ending !== null} title="End appointment" onClose={() => setEnding(null)}>
+        {ending && (
+          <EndAppointmentForm
+            entry={ending}
+            kind={kind}
+            onDone={async () => {
+              setEnding(null);
+              await refresh(kind.register);
+            }}
+            onCancel={() => setEnding(null)}
+          />
+        )}
+      </FormModal>
+      <ConfirmModal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete appointment"
+        confirmLabel="Delete"
+        onConfirm={async () => {
+          if (!deleting) return;
+          await api(noAnswer, 'DELETE', kind.path(deleting));
+          notifySuccess(`${deleting ? kind.nameOf(deleting) : 'The appointment'} deleted.`);
+          await refresh(kind.register);
+        }}
+      >
+        <Text>
+          Delete {deleting ? kind.nameOf(deleting) : 'this appointment'}? Delete only an entry made
+          in error: to record that an appointment ended, end it instead, so the register keeps it.
+        </Text>
+      </ConfirmModal>
+    </>
+  );
+  return { column, dialogs };
+}
+
+function EndAppointmentForm<T extends Appointment>({
+  entry,
+  kind,
+  onDone,
+  onCancel,
+}: {
+  entry: T;
+  kind: AppointmentKind<T>;
+  onDone: () => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const form = useForm<{ endedOn: string }>({
+    initialValues: { endedOn: today() },
+    validate: validateWithDates(kind.change, (values) => values, { endedOn: { required: true } }),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    await api(kind.answer, 'PATCH', kind.path(entry), { endedOn: values.endedOn });
+    notifySuccess(`The appointment of ${kind.nameOf(entry)} ended.`);
+    await onDone();
+  });
+  return (
+    <FormShell
+      label="End appointment"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="End appointment"
+      onCancel={onCancel}
+    >
+      <Text>When did the appointment of {kind.nameOf(entry)} end?</Text>
+      <IrishDateInput label="Ended on" required data-autofocus {...form.getInputProps('endedOn')} />
+    </FormShell>
+  );
+}
+
+// Trustees.
+
+interface TrusteeValues {
+  name: string;
+  kind: TrusteeKind;
+  directorCount: number | string;
+  appointedOn: string;
+}
+
+const trusteeBody = (values: TrusteeValues) => ({
+  name: values.name,
+  kind: values.kind,
+  directorCount:
+    values.kind === 'corporate' && typeof values.directorCount === 'number'
+      ? values.directorCount
+      : null,
+  appointedOn: values.appointedOn,
+});
+
+export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history: boolean }) {
+  const session = useSignedIn();
+  const [appointing, setAppointing] = useState(false);
+  const { column, dialogs } = useAppointmentActions(scheme, TRUSTEES, {
+    update: can(session, 'trustee.update', scheme),
+    remove: can(session, 'trustee.delete', scheme),
+  });
+  const columns: Column<Trustee>[] = [
+    { key: 'name', header: 'Trustee', render: (trustee) => trustee.name },
+    {
+      key: 'kind',
+      header: 'Kind',
+      render: (trustee) =>
+        trustee.kind === 'corporate' && trustee.directorCount !== null
+          ? `${TRUSTEE_KIND_NAMES.corporate} (${trustee.directorCount} directors)`
+          : TRUSTEE_KIND_NAMES[trustee.kind],
+    },
+    {
+      key: 'appointedOn',
+      header: 'Appointed on',
+      render: (trustee) => shownDate(trustee.appointedOn),
+      sortValue: (trustee) => trustee.appointedOn,
+    },
+    { key: 'endedOn', header: 'Ended on', render: (trustee) => shownDate(trustee.endedOn) },
+  ];
+  if (column) columns.push(column);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="governance-trustees">
+      <PageHeading title="Trustees" order={3} id="governance-trustees">
+        {can(session, 'trustee.create', scheme) && (
+          <Button variant="light" onClick={() => setAppointing(true)}>
+            Appoint a trustee
+          </Button>
+        )}
+      </PageHeading>
+      <CursorTable<Trustee>
+        item={trusteeView}
+        queryKey={[...registerKey(scheme.id, 'trustees'), { history }]}
+        path={`/api/schemes/${scheme.id}/trustees?limit=100&includeHistory=${history}`}
+        columns={columns}
+        caption={history ? 'Trustees, past and present' : 'Trustees serving today'}
+        empty="No trustee is recorded."
+      />
+      <FormModal opened={appointing} title="Appoint a trustee" onClose={() => setAppointing(false)}>
+        <TrusteeForm scheme={scheme} onClose={() => setAppointing(false)} />
+      </FormModal>
+      {dialogs}
+    </Stack>
+  );
+}
+
+function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
+  const refresh = useRefreshGovernance(scheme.id);
+  const form = useForm<TrusteeValues>({
+    initialValues: { name: '', kind: 'individual', directorCount: '', appointedOn: today() },
+    validate: validateWithDates(trusteeInput, trusteeBody, { appointedOn: { required: true } }),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const trustee = await api(
+      trusteeView,
+      'POST',
+      `/api/schemes/${scheme.id}/trustees`,
+      trusteeBody(values),
+    );
+    notifySuccess(`${trustee.name} appointed as a trustee.`);
+    await refresh('trustees');
+    onClose();
+  });
+  return (
+    <FormShell
+      label="Appoint a trustee"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="Appoint"
+      onCancel={onClose}
+    >
+      <TextInput label="Trustee name" required data-autofocus {...form.getInputProps('name')} />
+      <NativeSelect
+        label="Kind of trustee"
+        data={TRUSTEE_KINDS.map((kind) => ({ value: kind, label: TRUSTEE_KIND_NAMES[kind] }))}
+        {...form.getInputProps('kind')}
+      />
+      {form.values.kind === 'corporate' && (
+        <NumberInput
+          label="Number of directors"
+          allowDecimal={false}
+          allowNegative={false}
+          {...form.getInputProps('directorCount')}
+        />
+      )}
+      <IrishDateInput label="Appointed on" required {...form.getInputProps('appointedOn')} />
+    </FormShell>
+  );
+}
+
+// Key function holders.
+
+interface HolderValues {
+  function: KeyFunction | '';
+  holderName: string;
+  holderEmail: string;
+  appointedOn: string;
+  fitnessAndProbity: FitnessAndProbity;
+  alsoServesEmployer: boolean;
+  conflictsProtocol: string;
+}
+
+const holderBody = (values: HolderValues) => ({
+  function: values.function === '' ? undefined : values.function,
+  holderName: values.holderName,
+  holderEmail: orNull(values.holderEmail),
+  appointedOn: values.appointedOn,
+  fitnessAndProbity: values.fitnessAndProbity,
+  alsoServesEmployer: values.alsoServesEmployer,
+  conflictsProtocol: values.alsoServesEmployer ? orNull(values.conflictsProtocol) : null,
+});
+
+export function KeyFunctionHoldersRegister({
+  scheme,
+  history,
+}: {
+  scheme: Scheme;
+  history: boolean;
+}) {
+  const session = useSignedIn();
+  const [appointing, setAppointing] = useState(false);
+  const [updating, setUpdating] = useState<KeyFunctionHolder | null>(null);
+  const { column, dialogs } = useAppointmentActions(
+    scheme,
+    HOLDERS,
+    { update: can(session, 'kfh.update', scheme), remove: can(session, 'kfh.delete', scheme) },
+    (holder) => (
+      <Button
+        size="compact-sm"
+        variant="default"
+        onClick={() => setUpdating(holder)}
+        aria-label={`Update the standing of ${HOLDERS.nameOf(holder)}`}
+      >
+        Update
+      </Button>
+    ),
+  );
+  const required = requiredKeyFunctions(scheme.type).map((fn) => KEY_FUNCTION_NAMES[fn]);
+  const columns: Column<KeyFunctionHolder>[] = [
+    {
+      key: 'function',
+      header: 'Key function',
+      render: (holder) => KEY_FUNCTION_NAMES[holder.function],
+      sortValue: (holder) => holder.function,
+    },
+    {
+      key: 'holder',
+      header: 'Holder',
+      render: (holder) =>
+        holder.holderEmail ? `${holder.holderName} (${holder.holderEmail})` : holder.holderName,
+    },
+    {
+      key: 'appointedOn',
+      header: 'Appointed on',
+      render: (holder) => shownDate(holder.appointedOn),
+      sortValue: (holder) => holder.appointedOn,
+    },
+    {
+      key: 'fitness',
+      header: 'Fitness and probity',
+      render: (holder) => FITNESS_NAMES[holder.fitnessAndProbity],
+    },
+    {
+      key: 'employer',
+      header: 'Also serves the employer',
+      render: (holder) =>
+        !holder.alsoServesEmployer
+          ? 'No'
+          : holder.conflictsProtocol
+            ? 'Yes, conflicts protocol recorded'
+            : 'Yes, no conflicts protocol',
+    },
+    { key: 'endedOn', header: 'Ended on', render: (holder) => shownDate(holder.endedOn) },
+  ];
+  if (column) columns.push(column);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="governance-holders">
+      <PageHeading title="Key function holders" order={3} id="governance-holders">
+        {can(session, 'kfh.create', scheme) && (
+          <Button variant="light" onClick={() => setAppointing(true)}>
+            Appoint a key function holder
+          </Button>
+        )}
+      </PageHeading>
+      <Text size="sm">This scheme needs holders of: {required.join(', ')}.</Text>
+      <CursorTable<KeyFunctionHolder>
+        item={keyFunctionHolderView}
+        queryKey={[...registerKey(scheme.id, 'holders'), { history }]}
+        path={`/api/schemes/${scheme.id}/key-function-holders?limit=100&includeHistory=${history}`}
+        columns={columns}
+        caption={
+          history ? 'Key function holders, past and present' : 'Key function holders serving today'
+        }
+        empty="No key function holder is recorded."
+      />
+      <FormModal
+        opened={appointing}
+        title="Appoint a key function holder"
+        onClose={() => setAppointing(false)}
+      >
+        <HolderForm scheme={scheme} onClose={() => setAppointing(false)} />
+      </FormModal>
+      <FormModal
+        opened={updating !== null}
+        title="Update a key function holder"
+        onClose={() => setUpdating(null)}
+      >
+        {updating && (
+          <HolderStandingForm scheme={scheme} holder={updating} onClose={() => setUpdating(null)} />
+        )}
+      </FormModal>
+      {dialogs}
+    </Stack>
+  );
+}
+
+function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
+  const refresh = useRefreshGovernance(scheme.id);
+  const form = useForm<HolderValues>({
+    initialValues: {
+      function: '',
+      holderName: '',
+      holderEmail: '',
+      appointedOn: today(),
+      fitnessAndProbity: 'pending',
+      alsoServesEmployer: false,
+      conflictsProtocol: '',
+    },
+    validate: validateWithDates(keyFunctionHolderInput, holderBody, {
+      appointedOn: { required: true },
+    }),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const holder = await api(
+      keyFunctionHolderView,
+      'POST',
+      `/api/schemes/${scheme.id}/key-function-holders`,
+      holderBody(values),
+    );
+    notifySuccess(
+      `${holder.holderName} appointed to the ${KEY_FUNCTION_NAMES[holder.function].toLowerCase()} function.`,
+    );
+    await refresh('holders');
+    onClose();
+  });
+  return (
+    <FormShell
+      label="Appoint a key function holder"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="Appoint"
+      onCancel={onClose}
+    >
+      <NativeSelect
+        label="Key function"
+        required
+        data-autofocus
+        data={[
+          { value: '', label: 'Choose a key function' },
+          ...KEY_FUNCTIONS.map((fn) => ({ value: fn, label: KEY_FUNCTION_NAMES[fn] })),
+        ]}
+        {...form.getInputProps('function')}
+      />
+      <TextInput label="Holder’s name" required {...form.getInputProps('holderName')} />
+      <TextInput
+        label="Holder’s e-mail address (optional)"
+        type="email"
+        autoComplete="off"
+        {...form.getInputProps('holderEmail')}
+      />
+      <IrishDateInput label="Appointed on" required {...form.getInputProps('appointedOn')} />
+      <NativeSelect
+        label="Fitness and probity"
+        data={FITNESS_AND_PROBITY.map((value) => ({ value, label: FITNESS_NAMES[value] }))}
+        {...form.getInputProps('fitnessAndProbity')}
+      />
+      <Checkbox
+        label="The holder also carries out this function for the employer"
+        {...form.getInputProps('alsoServesEmployer', { type: 'checkbox' })}
+      />
+      {form.values.alsoServesEmployer && (
+        <Textarea
+          label="Conflicts protocol"
+          description="How conflicts of interest with the employer are prevented or managed"
+          autosize
+          minRows={3}
+          {...form.getInputProps('conflictsProtocol')}
+        />
+      )}
+    </FormShell>
+  );
+}
+
+type StandingValues = Pick<
+  HolderValues,
+  'fitnessAndProbity' | 'alsoServesEmployer' | 'conflictsProtocol'
+>;
+
+const standingBody = (values: StandingValues) => ({
+  fitnessAndProbity: values.fitnessAndProbity,
+  alsoServesEmployer: values.alsoServesEmployer,
+  conflictsProtocol: values.alsoServesEmployer ? orNull(values.conflictsProtocol) : null,
+});
+
+/**
+ * What changes while a holder serves: the outcome of the fitness and probity assessment, and
+ * whether they also serve the employer, with the protocol that manages that conflict. Only what
+ * changed is sent, so the audit record names it.
+ */
+function HolderStandingForm({
+  scheme,
+  holder,
+  onClose,
+}: {
+  scheme: Scheme;
+  holder: KeyFunctionHolder;
+  onClose: () => void;
+}) {
+  const refresh = useRefreshGovernance(scheme.id);
+  const form = useForm<StandingValues>({
+    initialValues: {
+      fitnessAndProbity: holder.fitnessAndProbity,
+      alsoServesEmployer: holder.alsoServesEmployer,
+      conflictsProtocol: holder.conflictsProtocol ?? '',
+    },
+    validate: validateWith(keyFunctionHolderChange, standingBody),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const body = standingBody(values);
+    const changed = Object.fromEntries(
+      Object.entries(body).filter(([key, value]) => holder[key as keyof typeof body] !== value),
+    );
+    if (Object.keys(changed).length > 0) {
+      await api(keyFunctionHolderView, 'PATCH', HOLDERS.path(holder), changed);
+      notifySuccess(`${HOLDERS.nameOf(holder)} updated.`);
+      await refresh('holders');
+    }
+    onClose();
+  });
+  return (
+    <FormShell
+      label="Update a key function holder"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="Save"
+      onCancel={onClose}
+    >
+      <Text>{HOLDERS.nameOf(holder)}</Text>
+      <NativeSelect
+        label="Fitness and probity"
+        data-autofocus
+        data={FITNESS_AND_PROBITY.map((value) => ({ value, label: FITNESS_NAMES[value] }))}
+        {...form.getInputProps('fitnessAndProbity')}
+      />
+      <Checkbox
+        label="The holder also carries out this function for the employer"
+        {...form.getInputProps('alsoServesEmployer', { type: 'checkbox' })}
+      />
+      {form.values.alsoServesEmployer && (
+        <Textarea
+          label="Conflicts protocol"
+          description="How conflicts of interest with the employer are prevented or managed"
+          autosize
+          minRows={3}
+          {...form.getInputProps('conflictsProtocol')}
+        />
+      )}
+    </FormShell>
+  );
+}

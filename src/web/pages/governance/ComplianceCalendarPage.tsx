@@ -1,0 +1,122 @@
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { calendarQuery } from '../../../contracts/governance';
+import { todayInIreland } from '../../../contracts/irish-dates';
+import { calendarEntryView } from '../../api/answers';
+import { query } from '../../api/client';
+import type { CalendarEntry } from '../../api/types';
+import { scopeIn } from '../../auth/can';
+import { useSignedIn } from '../../auth/session';
+import { AccessGate } from '../../components/AccessGate';
+import { useAllEmployers } from '../../components/allPages';
+import { CursorTable } from '../../components/CursorTable';
+import { IrishDateInput } from '../../components/IrishDateInput';
+import { PageHeading } from '../../components/PageHeading';
+import { PAGES } from '../../layout/pages';
+import { dueDateColumns } from './ComplianceParts';
+import { SchemeGovernanceLink } from './GovernanceDashboardPage';
+import { calendarEntryKey, defaultCalendarWindow, validateWithDates } from './governance-helpers';
+import { GOVERNANCE_KEY } from './governanceQueries';
+
+/** Calendar entries carry no id: each row is keyed by the API's own order of entries. */
+const calendarRow = calendarEntryView.transform((entry) => ({
+  ...entry,
+  id: calendarEntryKey(entry),
+}));
+
+interface Filters {
+  from: string;
+  to: string;
+  employerId: string | null;
+}
+
+const filterQuery = (filters: Filters) => ({
+  from: filters.from,
+  to: filters.to,
+  employerId: filters.employerId ?? undefined,
+});
+
+/**
+ * `/compliance-calendar`: the governance due dates of every scheme within reach in a window
+ * (today to a year on unless changed), soonest first, optionally of one employer's schemes.
+ */
+export function ComplianceCalendarPage() {
+  return (
+    <AccessGate access={PAGES.complianceCalendar}>
+      <Calendar />
+    </AccessGate>
+  );
+}
+
+function Calendar() {
+  const session = useSignedIn();
+  // Only a reach wider than one employer has employers to filter by.
+  const spansEmployers = scopeIn(session, 'compliance.calendar') === 'tenant';
+  const employers = useAllEmployers(spansEmployers);
+  const [shown, setShown] = useState<Filters>(() => ({
+    ...defaultCalendarWindow(todayInIreland(new Date())),
+    employerId: null,
+  }));
+  const form = useForm<Filters>({
+    initialValues: shown,
+    validate: validateWithDates(calendarQuery, filterQuery, {
+      from: { required: true },
+      to: { required: true },
+    }),
+  });
+  const employerName = (employerId: string) =>
+    employers.data?.items.find((employer) => employer.id === employerId)?.name ?? 'the employer';
+  return (
+    <Stack gap="lg">
+      <PageHeading title="Compliance calendar" />
+      <form
+        onSubmit={form.onSubmit((values) => setShown(values))}
+        noValidate
+        aria-label="Which due dates to show"
+      >
+        <Group align="flex-start" gap="sm">
+          <IrishDateInput label="From" required w={180} {...form.getInputProps('from')} />
+          <IrishDateInput label="To" required w={180} {...form.getInputProps('to')} />
+          {spansEmployers && (
+            <Select
+              label="Employer"
+              placeholder={employers.isPending ? 'Loading employers…' : 'All employers'}
+              searchable
+              clearable
+              clearButtonProps={{ 'aria-label': 'Show all employers' }}
+              nothingFoundMessage="No employer has that name"
+              w={280}
+              data={(employers.data?.items ?? []).map((employer) => ({
+                value: employer.id,
+                label: employer.name,
+              }))}
+              {...form.getInputProps('employerId')}
+            />
+          )}
+          <Button type="submit" mt={25}>
+            Show
+          </Button>
+        </Group>
+      </form>
+      <Text size="sm">
+        Written policy reviews and own-risk assessments that fall due in the window, soonest first.
+        A register that is incomplete has no due date: the governance dashboard lists those.
+      </Text>
+      <CursorTable<CalendarEntry & { id: string }>
+        item={calendarRow}
+        queryKey={[...GOVERNANCE_KEY, 'calendar', shown]}
+        path={`/api/compliance/calendar${query({ ...filterQuery(shown), limit: 100 })}`}
+        columns={dueDateColumns((entry) => (
+          <SchemeGovernanceLink schemeId={entry.schemeId} name={entry.schemeName} />
+        ))}
+        caption={
+          shown.employerId
+            ? `Due dates of the schemes of ${employerName(shown.employerId)}`
+            : 'Due dates of every scheme'
+        }
+        empty="Nothing falls due in this window."
+      />
+    </Stack>
+  );
+}

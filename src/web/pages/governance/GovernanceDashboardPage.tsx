@@ -1,0 +1,186 @@
+import { Alert, Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { governanceDashboardView } from '../../api/answers';
+import { api, describeError } from '../../api/client';
+import type { CalendarEntry, ComplianceStatus, GovernanceDashboard } from '../../api/types';
+import { AccessGate } from '../../components/AccessGate';
+import { Loading } from '../../components/Loading';
+import { PageHeading } from '../../components/PageHeading';
+import { ScrollTable } from '../../components/ScrollTable';
+import { PAGES } from '../../layout/pages';
+import { DueDatesTable, StatusBadge } from './ComplianceParts';
+import { dayFirstIn, OBLIGATION_NAMES, STATUS_LABELS, shownDate } from './governance-helpers';
+import { GOVERNANCE_KEY } from './governanceQueries';
+
+const counter = new Intl.NumberFormat('en-IE');
+
+export function useGovernanceDashboard() {
+  return useQuery({
+    queryKey: [...GOVERNANCE_KEY, 'dashboard'],
+    queryFn: () => api(governanceDashboardView, 'GET', '/api/compliance/dashboard'),
+  });
+}
+
+/** A link to a scheme's governance tab, named for what it opens. */
+export function SchemeGovernanceLink({ schemeId, name }: { schemeId: string; name: string }) {
+  return (
+    <Anchor
+      renderRoot={(props) => (
+        <Link
+          {...props}
+          to="/schemes/$schemeId"
+          params={{ schemeId }}
+          search={{ tab: 'governance' }}
+        />
+      )}
+    >
+      {name}
+    </Anchor>
+  );
+}
+
+const linkOf = (entry: CalendarEntry) => (
+  <SchemeGovernanceLink schemeId={entry.schemeId} name={entry.schemeName} />
+);
+
+/**
+ * `/governance`: every scheme within reach by its standing under IORP II, with counts, what needs
+ * attention in each, and the due dates that are overdue or fall in the next 90 days.
+ */
+export function GovernanceDashboardPage() {
+  return (
+    <AccessGate access={PAGES.governance}>
+      <Dashboard />
+    </AccessGate>
+  );
+}
+
+function Dashboard() {
+  const dashboard = useGovernanceDashboard();
+  return (
+    <Stack gap="xl">
+      <PageHeading title="Governance">
+        <Anchor component={Link} to="/compliance-calendar">
+          Open the compliance calendar
+        </Anchor>
+      </PageHeading>
+      {dashboard.isPending ? (
+        <Loading label="Loading the governance of every scheme" />
+      ) : dashboard.isError ? (
+        <Alert color="red" role="alert">
+          {describeError(dashboard.error)}
+        </Alert>
+      ) : (
+        <>
+          <StatusCounts counts={dashboard.data.counts} />
+          <SchemesByStatus schemes={dashboard.data.schemes} />
+          <Stack gap="sm" component="section" aria-labelledby="governance-upcoming">
+            <Title order={3} id="governance-upcoming">
+              Overdue and due in the next 90 days
+            </Title>
+            {dashboard.data.upcoming.length === 0 ? (
+              <Text>Nothing is overdue or falls due in the next 90 days.</Text>
+            ) : (
+              <DueDatesTable
+                entries={dashboard.data.upcoming}
+                caption="Due dates that have passed or fall in the next 90 days, soonest first"
+                schemeLink={linkOf}
+              />
+            )}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** The order the counts are read in: what needs acting on first, as the API orders schemes. */
+const COUNT_ORDER: readonly ComplianceStatus[] = ['overdue', 'incomplete', 'due_soon', 'ok'];
+
+/** How many schemes stand at each status; each count names its status in words. */
+export function StatusCounts({ counts }: { counts: GovernanceDashboard['counts'] }) {
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 4 }} component="section" aria-label="Schemes by status">
+      {COUNT_ORDER.map((status) => (
+        <Paper
+          key={status}
+          withBorder
+          p="md"
+          component="section"
+          aria-label={`${STATUS_LABELS[status]}: ${counts[status]}`}
+        >
+          <Stack gap={4} align="flex-start">
+            <StatusBadge status={status} />
+            <Text fz={32} fw={700} lh={1.2}>
+              {counter.format(counts[status])}
+            </Text>
+            <Text size="sm">{counts[status] === 1 ? 'scheme' : 'schemes'}</Text>
+          </Stack>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function SchemesByStatus({ schemes }: { schemes: GovernanceDashboard['schemes'] }) {
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="governance-schemes">
+      <Title order={3} id="governance-schemes">
+        Schemes
+      </Title>
+      {schemes.length === 0 ? (
+        <Text>No scheme yet.</Text>
+      ) : (
+        <ScrollTable minWidth={720} label="Schemes by governance status">
+          <Table striped captionSide="top">
+            <Table.Caption ta="left">
+              Every scheme by governance status, worst first, and what needs attention
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Scheme</Table.Th>
+                <Table.Th>Employer</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>What needs attention</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {schemes.map((scheme) => (
+                <Table.Tr key={scheme.schemeId}>
+                  <Table.Td>
+                    <SchemeGovernanceLink schemeId={scheme.schemeId} name={scheme.schemeName} />
+                  </Table.Td>
+                  <Table.Td>{scheme.employerName}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={scheme.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    {scheme.attention.length === 0 ? (
+                      'Nothing'
+                    ) : (
+                      <Stack gap={2} component="ul" m={0} pl="md">
+                        {scheme.attention.map((obligation) => (
+                          <Text
+                            component="li"
+                            size="sm"
+                            key={`${obligation.kind}|${obligation.subjectId ?? ''}|${obligation.reason}`}
+                          >
+                            {STATUS_LABELS[obligation.status]}:{' '}
+                            {OBLIGATION_NAMES[obligation.kind].toLowerCase()}
+                            {obligation.dueOn ? ` (due ${shownDate(obligation.dueOn)})` : ''}.{' '}
+                            {dayFirstIn(obligation.reason)}
+                          </Text>
+                        ))}
+                      </Stack>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollTable>
+      )}
+    </Stack>
+  );
+}

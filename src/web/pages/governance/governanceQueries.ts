@@ -1,0 +1,45 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { complianceView } from '../../api/answers';
+import { api } from '../../api/client';
+
+/** Every governance read of one scheme sits under this key: one write refreshes them all. */
+export const schemeGovernanceKey = (schemeId: string) =>
+  ['schemes', schemeId, 'governance'] as const;
+
+/** The tenant-wide reads (the governance dashboard and the calendar) sit under this key. */
+export const GOVERNANCE_KEY = ['governance'] as const;
+
+export function useCompliance(schemeId: string) {
+  return useQuery({
+    queryKey: [...schemeGovernanceKey(schemeId), 'compliance'],
+    queryFn: () =>
+      api(complianceView, 'GET', `/api/schemes/${encodeURIComponent(schemeId)}/compliance`),
+  });
+}
+
+/** The registers of a scheme, each listed under its own key below the scheme's governance. */
+export type Register = 'trustees' | 'holders' | 'policies' | 'ora' | 'changes';
+
+export const registerKey = (schemeId: string, register: Register) =>
+  [...schemeGovernanceKey(schemeId), register] as const;
+
+/**
+ * After a write to a scheme's registers: the registers it touched and the scheme's standing are
+ * read again, so the status moves with the write, in place; the dashboard and calendar are marked
+ * stale, read again when next shown. Only what the write touched is read: a person filling in the
+ * registers would otherwise spend their per-minute allowance of requests on lists that did not
+ * change.
+ */
+export function useRefreshGovernance(
+  schemeId: string,
+): (...registers: Register[]) => Promise<unknown> {
+  const client = useQueryClient();
+  return (...registers) =>
+    Promise.all([
+      ...registers.map((register) =>
+        client.invalidateQueries({ queryKey: registerKey(schemeId, register) }),
+      ),
+      client.invalidateQueries({ queryKey: [...schemeGovernanceKey(schemeId), 'compliance'] }),
+      client.invalidateQueries({ queryKey: GOVERNANCE_KEY }),
+    ]);
+}
