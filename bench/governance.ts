@@ -41,8 +41,14 @@ function databaseUrl(name: string): string {
 }
 
 interface Seeded {
-  tenants: Array<{ brokerId: string; email: string }>;
+  tenants: Array<{ brokerId: string; emails: string[] }>;
 }
+
+/**
+ * Signed-in traffic is limited to 100 requests a minute per person (decisions.md §2), so the load
+ * is spread over this many BrokerAdmins of the tenant, as an office of brokers would.
+ */
+const ADMINS_PER_TENANT = 40;
 
 /**
  * Tenants with `schemes` schemes each, spread over 20 employers, each scheme with two trustees,
@@ -61,7 +67,10 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
   try {
     for (let n = 0; n < tenants; n += 1) {
       const brokerId = createId();
-      const email = `admin-${n}-${brokerId}@bench.example`;
+      const emails = Array.from(
+        { length: ADMINS_PER_TENANT },
+        (_, a) => `admin-${a}-${n}-${brokerId}@bench.example`,
+      );
       await client.query('insert into brokers (id, name) values ($1, $2)', [
         brokerId,
         `Broker ${n}`,
@@ -71,11 +80,13 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
            select $1 || '-e' || g, $1, 'Employer ' || g from generate_series(1, $2) g`,
         [brokerId, EMPLOYERS_PER_TENANT],
       );
-      await client.query(
-        `insert into users (id, email, name, password_hash, role, broker_id)
-           values ($1, $2, 'Admin', $3, 'BrokerAdmin', $4)`,
-        [createId(), email, passwordHash, brokerId],
-      );
+      for (const email of emails) {
+        await client.query(
+          `insert into users (id, email, name, password_hash, role, broker_id)
+             values ($1, $2, 'Admin', $3, 'BrokerAdmin', $4)`,
+          [createId(), email, passwordHash, brokerId],
+        );
+      }
       await client.query(
         `insert into users (id, email, name, password_hash, role, broker_id, employer_id)
            select $1 || '-u' || g, 'employer-' || g || '-' || $1 || '@bench.example', 'Employer admin',
@@ -135,7 +146,7 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
              from schemes s where s.broker_id = $1 and abs(hashtext(s.id)) % 10 = 0`,
         [brokerId],
       );
-      seeded.tenants.push({ brokerId, email });
+      seeded.tenants.push({ brokerId, emails });
     }
     await client.query('analyze');
   } finally {
@@ -144,10 +155,10 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
   return seeded;
 }
 
-async function signIn(base: string, email: string): Promise<string> {
+async function signIn(base: string, email: string, client: number): Promise<string> {
   const response = await fetch(`${base}/api/auth/signin`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.251.0.1' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.251.0.${client}` },
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   const token = /session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
@@ -185,8 +196,15 @@ async function calendarAndDashboard(report: Report): Promise<void> {
         /listening (\d+)/,
       );
       const appBase = `http://127.0.0.1:${app.port}`;
-      const token = await signIn(appBase, tenant.email);
-      const appOptions = { connections: 8, headers: () => ({ authorization: `Bearer ${token}` }) };
+      const tokens: string[] = [];
+      for (const [index, email] of tenant.emails.entries()) {
+        tokens.push(await signIn(appBase, email, index + 1));
+      }
+      let turn = 0;
+      const appOptions = {
+        connections: 8,
+        headers: () => ({ authorization: `Bearer ${tokens[turn++ % tokens.length]}` }),
+      };
       const bareOptions = { connections: 8, headers: () => ({ 'x-tenant-id': tenant.brokerId }) };
       const today = todayInIreland(new Date());
       const routes = {
