@@ -1,4 +1,4 @@
-import { addDays } from './irish-dates.js';
+import { addDays, formatIrishDate } from './irish-dates.js';
 import type { SchemeType } from './organisation.js';
 
 /**
@@ -167,6 +167,19 @@ export function dueAfterChanges(
 export type DateStatus = 'ok' | 'due_soon' | 'overdue';
 
 /** Overdue from the day after the due date; due soon within the reminder window. */
+/**
+ * Where a calendar entry stands in the calendar's order: by date, then scheme, kind and subject.
+ * Unique across a tenant's entries, so it keys a row and places a page's cursor.
+ */
+export function calendarPosition(entry: {
+  dueOn: string;
+  schemeId: string;
+  kind: string;
+  subjectId?: string;
+}): string {
+  return `${entry.dueOn}|${entry.schemeId}|${entry.kind}|${entry.subjectId ?? ''}`;
+}
+
 export function dateStatus(dueOn: string, today: string): DateStatus {
   if (today > dueOn) return 'overdue';
   if (addDays(today, DUE_SOON_DAYS) >= dueOn) return 'due_soon';
@@ -432,10 +445,10 @@ function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligat
       dueOn,
       status,
       reason: afterChange
-        ? `A significant change was recorded on ${dueOn}: the ${name.toLowerCase()} must be reviewed at once`
+        ? `A significant change was recorded on ${formatIrishDate(dueOn)}: the ${name.toLowerCase()} must be reviewed at once`
         : status === 'overdue'
-          ? `The ${name.toLowerCase()} was due for review on ${dueOn}`
-          : `The ${name.toLowerCase()} is next reviewed by ${dueOn} (every ${REVIEW_CYCLE_YEARS} years)`,
+          ? `The ${name.toLowerCase()} was due for review on ${formatIrishDate(dueOn)}`
+          : `The ${name.toLowerCase()} is next reviewed by ${formatIrishDate(dueOn)} (every ${REVIEW_CYCLE_YEARS} years)`,
       citation,
     } satisfies Obligation;
   });
@@ -465,10 +478,10 @@ function oraObligation(facts: SchemeGovernanceFacts, today: string): Obligation 
     status,
     reason:
       dueOn !== latest.nextDue
-        ? `The scheme's risk profile changed significantly on ${dueOn}: an own-risk assessment is due without delay`
+        ? `The scheme's risk profile changed significantly on ${formatIrishDate(dueOn)}: an own-risk assessment is due without delay`
         : status === 'overdue'
-          ? `The own-risk assessment was due on ${dueOn}`
-          : `The next own-risk assessment is due by ${dueOn} (at least every ${REVIEW_CYCLE_YEARS} years)`,
+          ? `The own-risk assessment was due on ${formatIrishDate(dueOn)}`
+          : `The next own-risk assessment is due by ${formatIrishDate(dueOn)} (at least every ${REVIEW_CYCLE_YEARS} years)`,
     citation: CITATIONS.ownRiskAssessment,
   };
 }

@@ -444,6 +444,14 @@ describe('the compliance calendar and dashboard', () => {
       0,
     );
     expect(total).toBe(dashboard.schemes.length);
+    // A PRSA keeps no registers: it is neither counted nor listed.
+    const prsa = await newScheme();
+    await ownerOf(t.database).update(schemes).set({ type: 'PRSA' }).where(eq(schemes.id, prsa));
+    const withPrsa = (await broker().get('/api/compliance/dashboard')).json();
+    expect(withPrsa.schemes.map((entry: { schemeId: string }) => entry.schemeId)).not.toContain(
+      prsa,
+    );
+    expect(withPrsa.counts).toEqual(dashboard.counts);
     // Employer staff see only their employer's schemes.
     const theirs = await as(otherEmployerUser).get('/api/compliance/dashboard');
     expect(theirs.json().schemes).toEqual([]);

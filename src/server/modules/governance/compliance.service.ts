@@ -1,4 +1,9 @@
-import { assessScheme, type Obligation } from '../../../contracts/governance-rules.js';
+import {
+  assessScheme,
+  calendarPosition,
+  governanceApplies,
+  type Obligation,
+} from '../../../contracts/governance-rules.js';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
@@ -32,9 +37,7 @@ const entryOf = (
   employerName: scheme.employerName,
 });
 
-/** Calendar order: by date, then scheme, kind and subject, so pages are stable. */
-const entryKey = (entry: CalendarEntryView) =>
-  `${entry.dueOn}|${entry.schemeId}|${entry.kind}|${entry.subjectId ?? ''}`;
+const entryKey = (entry: CalendarEntryView) => calendarPosition(entry);
 
 function encodeKey(key: string): string {
   return Buffer.from(key).toString('base64url');
@@ -146,6 +149,8 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       const schemes: GovernanceDashboardView['schemes'] = [];
       const upcoming: CalendarEntryView[] = [];
       for (const { scheme, facts } of assessed) {
+        // A PRSA keeps no governance registers: it has no standing to count.
+        if (!governanceApplies(facts.type)) continue;
         const { status, obligations } = assessScheme(facts, day);
         counts[status] += 1;
         const attention: ObligationView[] = obligations

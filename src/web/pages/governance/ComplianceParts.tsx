@@ -5,7 +5,6 @@ import type { Column } from '../../components/CursorTable';
 import { ScrollTable } from '../../components/ScrollTable';
 import {
   calendarEntryKey,
-  dayFirstIn,
   OBLIGATION_NAMES,
   STATUS_COLOURS,
   STATUS_LABELS,
@@ -56,7 +55,7 @@ export function ObligationsTable({
                 <StatusBadge status={obligation.status} />
               </Table.Td>
               <Table.Td>{OBLIGATION_NAMES[obligation.kind]}</Table.Td>
-              <Table.Td>{dayFirstIn(obligation.reason)}</Table.Td>
+              <Table.Td>{obligation.reason}</Table.Td>
               <Table.Td>{shownDate(obligation.dueOn)}</Table.Td>
               <Table.Td>
                 <Text size="sm">{obligation.citation}</Text>
@@ -96,7 +95,7 @@ export function dueDateColumns(
     {
       key: 'what',
       header: 'What is due',
-      render: (entry) => `${OBLIGATION_NAMES[entry.kind]}: ${dayFirstIn(entry.reason)}`,
+      render: (entry) => `${OBLIGATION_NAMES[entry.kind]}: ${entry.reason}`,
     },
     {
       key: 'citation',

@@ -10,7 +10,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { PAGES } from '../../layout/pages';
 import { DueDatesTable, StatusBadge } from './ComplianceParts';
-import { dayFirstIn, OBLIGATION_NAMES, STATUS_LABELS, shownDate } from './governance-helpers';
+import { OBLIGATION_NAMES, STATUS_LABELS, shownDate } from './governance-helpers';
 import { GOVERNANCE_KEY } from './governanceQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
@@ -169,7 +169,7 @@ function SchemesByStatus({ schemes }: { schemes: GovernanceDashboard['schemes'] 
                             {STATUS_LABELS[obligation.status]}:{' '}
                             {OBLIGATION_NAMES[obligation.kind].toLowerCase()}
                             {obligation.dueOn ? ` (due ${shownDate(obligation.dueOn)})` : ''}.{' '}
-                            {dayFirstIn(obligation.reason)}
+                            {obligation.reason}
                           </Text>
                         ))}
                       </Stack>

@@ -5,7 +5,6 @@ import type { Compliance, Scheme } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { KeyFunctionHoldersRegister, TrusteesRegister } from './AppointmentRegisters';
 import { ObligationsTable, StatusBadge } from './ComplianceParts';
-import { dayFirstIn } from './governance-helpers';
 import { useCompliance } from './governanceQueries';
 import { PoliciesRegister } from './PoliciesRegister';
 import { OraRegister, SignificantChangesRegister } from './RiskRegisters';
@@ -31,7 +30,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
       <Stack gap="sm">
         <Title order={3}>Governance</Title>
         <Alert color="blue" title="The IORP II governance registers do not apply">
-          <Text size="sm">{dayFirstIn(scope.reason)}</Text>
+          <Text size="sm">{scope.reason}</Text>
           <Text size="sm">{scope.citation}</Text>
         </Alert>
       </Stack>

@@ -2,6 +2,7 @@ import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
 import {
   addYears,
+  calendarPosition,
   type FitnessAndProbity,
   type ObligationKind,
   type OraTrigger,
@@ -64,14 +65,6 @@ export function shownDate(isoDate: string | null | undefined): string {
   return isoDate ? formatIrishDate(isoDate) : '—';
 }
 
-/**
- * The API's reasons name dates as `YYYY-MM-DD` ("was due for review on 2026-01-15"); people here
- * read them day first, as every other date on the page.
- */
-export function dayFirstIn(text: string): string {
-  return text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (isoDate) => formatIrishDate(isoDate));
-}
-
 /** The calendar's window when first opened: today to the same day a year on. */
 export function defaultCalendarWindow(today: string): { from: string; to: string } {
   return { from: today, to: addYears(today, 1) };
@@ -82,7 +75,7 @@ export function defaultCalendarWindow(today: string): { from: string; to: string
  * entries (date, scheme, kind, subject), which it keeps unique across pages.
  */
 export function calendarEntryKey(entry: CalendarEntry): string {
-  return `${entry.dueOn}|${entry.schemeId}|${entry.kind}|${entry.subjectId ?? ''}`;
+  return calendarPosition(entry);
 }
 
 /**
