@@ -110,64 +110,75 @@ export async function loadGovernance(
     .orderBy(asc(schemes.brokerId), asc(schemes.id));
   const heads = (filter.limit ? await query.limit(filter.limit) : await query) as SchemeHead[];
   if (heads.length === 0) return [];
-  const ids = heads.map((head) => head.id);
-  const live = <C extends { schemeId: PgColumn; deletedAt: PgColumn }>(table: C) =>
-    and(inArray(table.schemeId, ids), isNull(table.deletedAt));
-  const [trusteeRows, holderRows, policyRows, oraRows, changeRows] = await Promise.all([
-    tx
-      .select({
-        id: trustees.id,
-        schemeId: trustees.schemeId,
-        kind: trustees.kind,
-        directorCount: trustees.directorCount,
-        appointedOn: trustees.appointedOn,
-        endedOn: trustees.endedOn,
-      })
-      .from(trustees)
-      .where(live(trustees)),
-    tx
-      .select({
-        id: keyFunctionHolders.id,
-        schemeId: keyFunctionHolders.schemeId,
-        function: keyFunctionHolders.function,
-        holderName: keyFunctionHolders.holderName,
-        appointedOn: keyFunctionHolders.appointedOn,
-        endedOn: keyFunctionHolders.endedOn,
-        fitnessAndProbity: keyFunctionHolders.fitnessAndProbity,
-        alsoServesEmployer: keyFunctionHolders.alsoServesEmployer,
-        conflictsProtocol: keyFunctionHolders.conflictsProtocol,
-      })
-      .from(keyFunctionHolders)
-      .where(live(keyFunctionHolders)),
-    tx
-      .select({
-        id: writtenPolicies.id,
-        schemeId: writtenPolicies.schemeId,
-        kind: writtenPolicies.kind,
-        status: writtenPolicies.status,
-        approvedOn: writtenPolicies.approvedOn,
-        nextReviewDue: writtenPolicies.nextReviewDue,
-      })
-      .from(writtenPolicies)
-      .where(and(live(writtenPolicies), inArray(writtenPolicies.status, ['draft', 'approved']))),
-    tx
-      .select({
-        id: oraReports.id,
-        schemeId: oraReports.schemeId,
-        performedOn: oraReports.performedOn,
-        nextDue: oraReports.nextDue,
-      })
-      .from(oraReports)
-      .where(live(oraReports)),
-    tx
-      .select({
-        schemeId: significantChanges.schemeId,
-        policyId: significantChanges.policyId,
-        occurredOn: significantChanges.occurredOn,
-      })
-      .from(significantChanges)
-      .where(live(significantChanges)),
-  ]);
+  // The schemes come in (tenant, id) order, so their registers are one index range of the
+  // (broker_id, scheme_id, …) indexes; rows of schemes the filter left out are dropped below.
+  const first = heads[0] as SchemeHead;
+  const last = heads.at(-1) as SchemeHead;
+  const live = <
+    C extends { brokerId: PgColumn; schemeId: PgColumn; employerId: PgColumn; deletedAt: PgColumn },
+  >(
+    table: C,
+  ) =>
+    and(
+      sql`(${table.brokerId}, ${table.schemeId}) >= (${first.brokerId}, ${first.id})`,
+      sql`(${table.brokerId}, ${table.schemeId}) <= (${last.brokerId}, ${last.id})`,
+      filter.employerId ? eq(table.employerId, filter.employerId) : undefined,
+      isNull(table.deletedAt),
+    );
+  // One after another: a connection runs one statement at a time.
+  const trusteeRows = await tx
+    .select({
+      id: trustees.id,
+      schemeId: trustees.schemeId,
+      kind: trustees.kind,
+      directorCount: trustees.directorCount,
+      appointedOn: trustees.appointedOn,
+      endedOn: trustees.endedOn,
+    })
+    .from(trustees)
+    .where(live(trustees));
+  const holderRows = await tx
+    .select({
+      id: keyFunctionHolders.id,
+      schemeId: keyFunctionHolders.schemeId,
+      function: keyFunctionHolders.function,
+      holderName: keyFunctionHolders.holderName,
+      appointedOn: keyFunctionHolders.appointedOn,
+      endedOn: keyFunctionHolders.endedOn,
+      fitnessAndProbity: keyFunctionHolders.fitnessAndProbity,
+      alsoServesEmployer: keyFunctionHolders.alsoServesEmployer,
+      conflictsProtocol: keyFunctionHolders.conflictsProtocol,
+    })
+    .from(keyFunctionHolders)
+    .where(live(keyFunctionHolders));
+  const policyRows = await tx
+    .select({
+      id: writtenPolicies.id,
+      schemeId: writtenPolicies.schemeId,
+      kind: writtenPolicies.kind,
+      status: writtenPolicies.status,
+      approvedOn: writtenPolicies.approvedOn,
+      nextReviewDue: writtenPolicies.nextReviewDue,
+    })
+    .from(writtenPolicies)
+    .where(and(live(writtenPolicies), inArray(writtenPolicies.status, ['draft', 'approved'])));
+  const oraRows = await tx
+    .select({
+      id: oraReports.id,
+      schemeId: oraReports.schemeId,
+      performedOn: oraReports.performedOn,
+      nextDue: oraReports.nextDue,
+    })
+    .from(oraReports)
+    .where(live(oraReports));
+  const changeRows = await tx
+    .select({
+      schemeId: significantChanges.schemeId,
+      policyId: significantChanges.policyId,
+      occurredOn: significantChanges.occurredOn,
+    })
+    .from(significantChanges)
+    .where(live(significantChanges));
   const bySchemeId = new Map(
     heads.map((scheme) => [
       scheme.id,
