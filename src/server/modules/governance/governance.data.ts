@@ -26,7 +26,7 @@ export type OraReportRow = typeof oraReports.$inferSelect;
 export type SignificantChangeRow = typeof significantChanges.$inferSelect;
 
 /** The registers: each a table of the same shape at its head (governanceColumns in schema.ts). */
-type RegisterTable =
+export type RegisterTable =
   | typeof trustees
   | typeof keyFunctionHolders
   | typeof writtenPolicies

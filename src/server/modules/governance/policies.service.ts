@@ -6,11 +6,10 @@ import {
   type PolicyKind,
 } from '../../../contracts/governance-rules.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
 import { oraReports, significantChanges, writtenPolicies } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import type { ActorContext } from '../../tenancy/actor.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow } from '../../tenancy/authorize.js';
 import {
   findEntry,
@@ -31,7 +30,8 @@ import type {
   SignificantChangeInput,
   SignificantChangeView,
 } from './governance.schemas.js';
-import { changedFieldsOf, createRegisterKit, type RegistersDeps } from './registers.service.js';
+import { createRegisterKit } from './register-kit.js';
+import { changedFieldsOf, type RegistersDeps } from './registers.service.js';
 
 const policyViewOf = (row: PolicyRow, changes: readonly string[] = []): PolicyView => {
   const since = row.approvedOn
@@ -174,38 +174,64 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
     );
   }
 
+  /**
+   * A significant change recorded, to a policy's area or (with no policy) to the scheme's risk
+   * profile, with its audit record: a date that brings a review or an ORA forward.
+   */
+  async function recordChange(
+    tx: Transaction,
+    writer: TenantActor,
+    action: 'policy.significant_change_recorded' | 'risk_profile.change_recorded',
+    change: {
+      brokerId: string;
+      employerId: string;
+      schemeId: string;
+      policyId: string | null;
+      input: SignificantChangeInput;
+    },
+  ): Promise<SignificantChangeView> {
+    notInFuture('occurredOn', change.input.occurredOn, kit.today(), 'change');
+    const at = now();
+    const [row] = await tx
+      .insert(significantChanges)
+      .values({
+        brokerId: change.brokerId,
+        id: createId(),
+        employerId: change.employerId,
+        schemeId: change.schemeId,
+        policyId: change.policyId,
+        occurredOn: change.input.occurredOn,
+        description: change.input.description,
+        createdBy: writer.userId,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning();
+    const recorded = row as SignificantChangeRow;
+    await audit.record(tx, writer, {
+      action,
+      entityType: 'significant_change',
+      entityId: recorded.id,
+      tenantId: recorded.brokerId,
+      previousState: null,
+      newState: changeAuditState(recorded),
+    });
+    return changeViewOf(recorded);
+  }
+
   return {
     async listPolicies(actor: ActorContext, schemeId: string, query: RegisterListQuery) {
       authorize(actor, 'policy.list');
       return withActor(database, actor, async (tx) => {
-        const scheme = await kit.scheme(tx, actor, 'policy.list', schemeId);
-        const { after, orderBy, take } = keyset(query, {
-          at: writtenPolicies.createdAt,
-          id: writtenPolicies.id,
-        });
-        const rows = await tx
-          .select()
-          .from(writtenPolicies)
-          .where(
-            and(
-              eq(writtenPolicies.brokerId, scheme.brokerId),
-              eq(writtenPolicies.schemeId, scheme.id),
-              isNull(writtenPolicies.deletedAt),
-              query.includeHistory
-                ? undefined
-                : inArray(writtenPolicies.status, ['draft', 'approved']),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
-        await kit.reads.listed(tx, actor, {
+        const page = await kit.listUnder(tx, actor, 'policy.list', {
+          table: writtenPolicies,
           entityType: 'written_policy',
-          scope: { schemeId },
-          filters: query,
-          returned: rows.length,
+          schemeId,
+          query,
+          where: query.includeHistory
+            ? undefined
+            : inArray(writtenPolicies.status, ['draft', 'approved']),
         });
-        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
         const changes = await changesOf(
           tx,
           page.items.map((row) => row.id),
@@ -413,33 +439,11 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         if (policy.status !== 'approved') {
           throw new ConflictError('A significant change is recorded against the version in use');
         }
-        notInFuture('occurredOn', input.occurredOn, kit.today(), 'change');
-        const at = now();
-        const [row] = await tx
-          .insert(significantChanges)
-          .values({
-            brokerId: policy.brokerId,
-            id: createId(),
-            employerId: policy.employerId,
-            schemeId: policy.schemeId,
-            policyId: policy.id,
-            occurredOn: input.occurredOn,
-            description: input.description,
-            createdBy: writer.userId,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const change = row as SignificantChangeRow;
-        await audit.record(tx, writer, {
-          action: 'policy.significant_change_recorded',
-          entityType: 'significant_change',
-          entityId: change.id,
-          tenantId: change.brokerId,
-          previousState: null,
-          newState: changeAuditState(change),
+        return recordChange(tx, writer, 'policy.significant_change_recorded', {
+          ...policy,
+          policyId: policy.id,
+          input,
         });
-        return changeViewOf(change);
       });
     },
 
@@ -451,64 +455,37 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'policy.delete',
           await findEntry(tx, writtenPolicies, id),
         );
-        await tx
-          .update(writtenPolicies)
-          .set({ deletedAt: now() })
-          .where(
-            and(
-              eq(writtenPolicies.brokerId, existing.brokerId),
-              eq(writtenPolicies.id, existing.id),
-            ),
-          );
-        await audit.record(tx, writer, {
+        await kit.softDelete(tx, writer, writtenPolicies, existing, {
           action: 'policy.deleted',
           entityType: 'written_policy',
-          entityId: existing.id,
-          tenantId: existing.brokerId,
           previousState: policyAuditState(existing),
-          newState: null,
         });
       });
     },
 
     async policyHistory(actor: ActorContext, id: string, query: PageQuery) {
       authorize(actor, 'policy.read');
-      return withActor(database, actor, async (tx) => {
-        authorizeRow(actor, 'policy.read', await findEntry(tx, writtenPolicies, id));
-        return kit.history(tx, 'written_policy', id, query);
-      });
+      return withActor(database, actor, (tx) =>
+        kit.entryHistory(tx, actor, 'policy.read', {
+          table: writtenPolicies,
+          entityType: 'written_policy',
+          id,
+          query,
+        }),
+      );
     },
 
     /** Significant changes recorded for a scheme, to its policies or its risk profile, latest first. */
     async listChanges(actor: ActorContext, schemeId: string, query: PageQuery) {
       authorize(actor, 'significant_change.list');
       return withActor(database, actor, async (tx) => {
-        const scheme = await kit.scheme(tx, actor, 'significant_change.list', schemeId);
-        const { after, orderBy, take } = keyset(
-          query,
-          { at: significantChanges.createdAt, id: significantChanges.id },
-          'desc',
-        );
-        const rows = await tx
-          .select()
-          .from(significantChanges)
-          .where(
-            and(
-              eq(significantChanges.brokerId, scheme.brokerId),
-              eq(significantChanges.schemeId, scheme.id),
-              isNull(significantChanges.deletedAt),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
-        await kit.reads.listed(tx, actor, {
+        const page = await kit.listUnder(tx, actor, 'significant_change.list', {
+          table: significantChanges,
           entityType: 'significant_change',
-          scope: { schemeId },
-          filters: query,
-          returned: rows.length,
+          schemeId,
+          query,
+          direction: 'desc',
         });
-        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
         return { items: page.items.map(changeViewOf), nextCursor: page.nextCursor };
       });
     },
@@ -523,65 +500,26 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
       return withActor(database, writer, async (tx) => {
         const scheme = await kit.scheme(tx, writer, 'risk_profile.change', schemeId);
         kit.assertGoverned(scheme);
-        notInFuture('occurredOn', input.occurredOn, kit.today(), 'change');
-        const at = now();
-        const [row] = await tx
-          .insert(significantChanges)
-          .values({
-            brokerId: scheme.brokerId,
-            id: createId(),
-            employerId: scheme.employerId,
-            schemeId: scheme.id,
-            policyId: null,
-            occurredOn: input.occurredOn,
-            description: input.description,
-            createdBy: writer.userId,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const change = row as SignificantChangeRow;
-        await audit.record(tx, writer, {
-          action: 'risk_profile.change_recorded',
-          entityType: 'significant_change',
-          entityId: change.id,
-          tenantId: change.brokerId,
-          previousState: null,
-          newState: changeAuditState(change),
+        return recordChange(tx, writer, 'risk_profile.change_recorded', {
+          brokerId: scheme.brokerId,
+          employerId: scheme.employerId,
+          schemeId: scheme.id,
+          policyId: null,
+          input,
         });
-        return changeViewOf(change);
       });
     },
 
     async listOra(actor: ActorContext, schemeId: string, query: PageQuery) {
       authorize(actor, 'ora.list');
       return withActor(database, actor, async (tx) => {
-        const scheme = await kit.scheme(tx, actor, 'ora.list', schemeId);
-        const { after, orderBy, take } = keyset(
-          query,
-          { at: oraReports.createdAt, id: oraReports.id },
-          'desc',
-        );
-        const rows = await tx
-          .select()
-          .from(oraReports)
-          .where(
-            and(
-              eq(oraReports.brokerId, scheme.brokerId),
-              eq(oraReports.schemeId, scheme.id),
-              isNull(oraReports.deletedAt),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
-        await kit.reads.listed(tx, actor, {
+        const page = await kit.listUnder(tx, actor, 'ora.list', {
+          table: oraReports,
           entityType: 'ora_report',
-          scope: { schemeId },
-          filters: query,
-          returned: rows.length,
+          schemeId,
+          query,
+          direction: 'desc',
         });
-        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
         return { items: page.items.map(oraViewOf), nextCursor: page.nextCursor };
       });
     },
@@ -683,27 +621,24 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
       const writer = authorize(actor, 'ora.delete');
       await withActor(database, writer, async (tx) => {
         const existing = authorizeRow(writer, 'ora.delete', await findEntry(tx, oraReports, id));
-        await tx
-          .update(oraReports)
-          .set({ deletedAt: now() })
-          .where(and(eq(oraReports.brokerId, existing.brokerId), eq(oraReports.id, existing.id)));
-        await audit.record(tx, writer, {
+        await kit.softDelete(tx, writer, oraReports, existing, {
           action: 'ora.deleted',
           entityType: 'ora_report',
-          entityId: existing.id,
-          tenantId: existing.brokerId,
           previousState: oraAuditState(existing),
-          newState: null,
         });
       });
     },
 
     async oraHistory(actor: ActorContext, id: string, query: PageQuery) {
       authorize(actor, 'ora.read');
-      return withActor(database, actor, async (tx) => {
-        authorizeRow(actor, 'ora.read', await findEntry(tx, oraReports, id));
-        return kit.history(tx, 'ora_report', id, query);
-      });
+      return withActor(database, actor, (tx) =>
+        kit.entryHistory(tx, actor, 'ora.read', {
+          table: oraReports,
+          entityType: 'ora_report',
+          id,
+          query,
+        }),
+      );
     },
   };
 }

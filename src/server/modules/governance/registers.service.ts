@@ -1,27 +1,19 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, asc, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
 import {
   appointmentsOverlap,
-  governanceApplies,
   internalAuditConflict,
   type KeyFunction,
 } from '../../../contracts/governance-rules.js';
-import { todayInIreland } from '../../../contracts/irish-dates.js';
-import type { SchemeType } from '../../../contracts/organisation.js';
-import type { Action, RecordAction } from '../../../contracts/policy.js';
 import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { auditLog, keyFunctionHolders, trustees } from '../../db/schema.js';
+import { keyFunctionHolders, trustees } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import { ConflictError, ValidationError } from '../../errors.js';
+import { ValidationError } from '../../errors.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow } from '../../tenancy/authorize.js';
-import { findScheme, type SchemeRow } from '../schemes/schemes.data.js';
 import { findEntry, type KeyFunctionHolderRow, type TrusteeRow } from './governance.data.js';
 import type {
-  HistoryEntryView,
   KeyFunctionHolderChange,
   KeyFunctionHolderInput,
   KeyFunctionHolderView,
@@ -31,6 +23,7 @@ import type {
   TrusteeInput,
   TrusteeView,
 } from './governance.schemas.js';
+import { createRegisterKit } from './register-kit.js';
 
 const trusteeViewOf = (row: TrusteeRow): TrusteeView => ({
   id: row.id,
@@ -96,93 +89,6 @@ export interface RegistersDeps {
   now: () => Date;
 }
 
-/**
- * Shared by every register: the scheme a new entry goes under or a list is read from, the history
- * of an entry, and the rule that a PRSA keeps no governance registers (governance-rules.ts).
- */
-export function createRegisterKit({ audit, now }: Pick<RegistersDeps, 'audit' | 'now'>) {
-  const reads = createPlatformReadLog(audit);
-  return {
-    reads,
-    today: () => todayInIreland(now()),
-
-    /** The scheme named by the path, within the actor's reach for `action`. */
-    async scheme(tx: Transaction, actor: ActorContext, action: RecordAction, schemeId: string) {
-      return authorizeRow(actor, action, await findScheme(tx, schemeId));
-    },
-
-    /** A PRSA is a contract, not a trust: IORP II's registers do not apply to it. */
-    assertGoverned(scheme: SchemeRow): void {
-      if (!governanceApplies(scheme.type as SchemeType)) {
-        throw new ConflictError(
-          'A PRSA is a contract, not a trust: the IORP II governance registers do not apply to it',
-        );
-      }
-    },
-
-    /**
-     * The audit records of one entry, oldest first: its history as the register keeps it. Ordered by
-     * their place in the tenant's audit chain, which is total even for records of one millisecond.
-     */
-    async history(
-      tx: Transaction,
-      entityType: string,
-      entityId: string,
-      query: PageQuery,
-    ): Promise<{ items: HistoryEntryView[]; nextCursor: string | null }> {
-      const after = query.cursor === undefined ? null : chainPositionOf(query.cursor);
-      const rows = await tx
-        .select({
-          id: auditLog.id,
-          chainIndex: auditLog.chainIndex,
-          action: auditLog.action,
-          timestamp: auditLog.timestamp,
-          actorType: auditLog.actorType,
-          newState: auditLog.newState,
-        })
-        .from(auditLog)
-        .where(
-          and(
-            eq(auditLog.entityType, entityType),
-            eq(auditLog.entityId, entityId),
-            after === null ? undefined : gt(auditLog.chainIndex, after),
-          ),
-        )
-        .orderBy(asc(auditLog.chainIndex))
-        .limit(query.limit + 1);
-      const items = rows.slice(0, query.limit);
-      const last = items.at(-1);
-      return {
-        items: items.map((row) => {
-          const changed = (row.newState as { changedFields?: unknown } | null)?.changedFields;
-          return {
-            auditRecordId: row.id,
-            action: row.action,
-            at: row.timestamp.toISOString(),
-            actorRole: row.actorType,
-            changedFields: Array.isArray(changed) ? changed.map(String) : [],
-          };
-        }),
-        nextCursor:
-          rows.length > query.limit && last
-            ? Buffer.from(String(last.chainIndex)).toString('base64url')
-            : null,
-      };
-    },
-  };
-}
-
-/** The chain position a history cursor stands for. */
-function chainPositionOf(cursor: string): number {
-  const position = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isSafeInteger(position) || position < 0) {
-    throw new ValidationError([
-      { path: 'cursor', code: 'invalid_cursor', message: 'Invalid cursor' },
-    ]);
-  }
-  return position;
-}
-
 /** An entry that still serves on `today` unless the list asks for history too. */
 const servingUnlessHistory = (
   table: typeof trustees | typeof keyFunctionHolders,
@@ -231,50 +137,19 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
     }
   }
 
-  async function listOf<T extends typeof trustees | typeof keyFunctionHolders>(
-    actor: ActorContext,
-    action: Action & RecordAction,
-    table: T,
-    entityType: string,
-    schemeId: string,
-    query: RegisterListQuery,
-  ) {
-    authorize(actor, action);
-    return withActor(database, actor, async (tx) => {
-      const scheme = await kit.scheme(tx, actor, action, schemeId);
-      const { after, orderBy, take } = keyset(query, { at: table.createdAt, id: table.id });
-      const rows = await tx
-        .select()
-        .from(table as typeof trustees)
-        .where(
-          and(
-            eq(table.brokerId, scheme.brokerId),
-            eq(table.schemeId, scheme.id),
-            isNull(table.deletedAt),
-            servingUnlessHistory(table, query, kit.today()),
-            after,
-          ),
-        )
-        .orderBy(...orderBy)
-        .limit(take);
-      await kit.reads.listed(tx, actor, {
-        entityType,
-        scope: { schemeId },
-        filters: query,
-        returned: rows.length,
-      });
-      return pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
-    });
-  }
-
   return {
     async listTrustees(actor: ActorContext, schemeId: string, query: RegisterListQuery) {
       authorize(actor, 'trustee.list');
-      const page = await listOf(actor, 'trustee.list', trustees, 'trustee', schemeId, query);
-      return {
-        items: (page.items as TrusteeRow[]).map(trusteeViewOf),
-        nextCursor: page.nextCursor,
-      };
+      return withActor(database, actor, async (tx) => {
+        const page = await kit.listUnder(tx, actor, 'trustee.list', {
+          table: trustees,
+          entityType: 'trustee',
+          schemeId,
+          query,
+          where: servingUnlessHistory(trustees, query, kit.today()),
+        });
+        return { items: page.items.map(trusteeViewOf), nextCursor: page.nextCursor };
+      });
     },
 
     async appointTrustee(
@@ -383,43 +258,38 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
       const writer = authorize(actor, 'trustee.delete');
       await withActor(database, writer, async (tx) => {
         const existing = authorizeRow(writer, 'trustee.delete', await findEntry(tx, trustees, id));
-        await tx
-          .update(trustees)
-          .set({ deletedAt: now() })
-          .where(and(eq(trustees.brokerId, existing.brokerId), eq(trustees.id, existing.id)));
-        await audit.record(tx, writer, {
+        await kit.softDelete(tx, writer, trustees, existing, {
           action: 'trustee.deleted',
           entityType: 'trustee',
-          entityId: existing.id,
-          tenantId: existing.brokerId,
           previousState: trusteeAuditState(existing),
-          newState: null,
         });
       });
     },
 
     async trusteeHistory(actor: ActorContext, id: string, query: PageQuery) {
       authorize(actor, 'trustee.read');
-      return withActor(database, actor, async (tx) => {
-        authorizeRow(actor, 'trustee.read', await findEntry(tx, trustees, id));
-        return kit.history(tx, 'trustee', id, query);
-      });
+      return withActor(database, actor, (tx) =>
+        kit.entryHistory(tx, actor, 'trustee.read', {
+          table: trustees,
+          entityType: 'trustee',
+          id,
+          query,
+        }),
+      );
     },
 
     async listHolders(actor: ActorContext, schemeId: string, query: RegisterListQuery) {
       authorize(actor, 'kfh.list');
-      const page = await listOf(
-        actor,
-        'kfh.list',
-        keyFunctionHolders,
-        'key_function_holder',
-        schemeId,
-        query,
-      );
-      return {
-        items: (page.items as unknown as KeyFunctionHolderRow[]).map(holderViewOf),
-        nextCursor: page.nextCursor,
-      };
+      return withActor(database, actor, async (tx) => {
+        const page = await kit.listUnder(tx, actor, 'kfh.list', {
+          table: keyFunctionHolders,
+          entityType: 'key_function_holder',
+          schemeId,
+          query,
+          where: servingUnlessHistory(keyFunctionHolders, query, kit.today()),
+        });
+        return { items: page.items.map(holderViewOf), nextCursor: page.nextCursor };
+      });
     },
 
     async appointHolder(
@@ -543,32 +413,24 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           'kfh.delete',
           await findEntry(tx, keyFunctionHolders, id),
         );
-        await tx
-          .update(keyFunctionHolders)
-          .set({ deletedAt: now() })
-          .where(
-            and(
-              eq(keyFunctionHolders.brokerId, existing.brokerId),
-              eq(keyFunctionHolders.id, existing.id),
-            ),
-          );
-        await audit.record(tx, writer, {
+        await kit.softDelete(tx, writer, keyFunctionHolders, existing, {
           action: 'kfh.deleted',
           entityType: 'key_function_holder',
-          entityId: existing.id,
-          tenantId: existing.brokerId,
           previousState: holderAuditState(existing),
-          newState: null,
         });
       });
     },
 
     async holderHistory(actor: ActorContext, id: string, query: PageQuery) {
       authorize(actor, 'kfh.read');
-      return withActor(database, actor, async (tx) => {
-        authorizeRow(actor, 'kfh.read', await findEntry(tx, keyFunctionHolders, id));
-        return kit.history(tx, 'key_function_holder', id, query);
-      });
+      return withActor(database, actor, (tx) =>
+        kit.entryHistory(tx, actor, 'kfh.read', {
+          table: keyFunctionHolders,
+          entityType: 'key_function_holder',
+          id,
+          query,
+        }),
+      );
     },
   };
 }

@@ -1,0 +1,191 @@
+import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import { governanceApplies } from '../../../contracts/governance-rules.js';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
+import type { SchemeType } from '../../../contracts/organisation.js';
+import type { RecordAction } from '../../../contracts/policy.js';
+import type { AuditAction, AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
+import { auditLog, type significantChanges, type trustees } from '../../db/schema.js';
+import type { Transaction } from '../../db/with-actor.js';
+import { ConflictError, ValidationError } from '../../errors.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { authorizeRow } from '../../tenancy/authorize.js';
+import { findScheme, type SchemeRow } from '../schemes/schemes.data.js';
+import { findEntry, type RegisterTable } from './governance.data.js';
+import type { HistoryEntryView, PageQuery } from './governance.schemas.js';
+
+/** Every governance table: each holds rows under a scheme, soft-deleted (schema.ts). */
+type GovernanceTable = RegisterTable | typeof significantChanges;
+
+/** The chain position a history cursor stands for. */
+function chainPositionOf(cursor: string): number {
+  const position = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Number.isSafeInteger(position) || position < 0) {
+    throw new ValidationError([
+      { path: 'cursor', code: 'invalid_cursor', message: 'Invalid cursor' },
+    ]);
+  }
+  return position;
+}
+
+/**
+ * What every register shares: the scheme a new entry goes under or a list is read from, a page of
+ * a register, a soft delete with its audit record, an entry's history, and the rule that a PRSA
+ * keeps no governance registers (governance-rules.ts). Each takes the transaction first: the
+ * services call them after asking the policy.
+ */
+export function createRegisterKit({ audit, now }: { audit: AuditService; now: () => Date }) {
+  const reads = createPlatformReadLog(audit);
+
+  /**
+   * The audit records of one entry, oldest first: its history as the register keeps it. Ordered by
+   * their place in the tenant's audit chain, which is total even for records of one millisecond.
+   */
+  async function history(
+    tx: Transaction,
+    entityType: string,
+    entityId: string,
+    query: PageQuery,
+  ): Promise<{ items: HistoryEntryView[]; nextCursor: string | null }> {
+    const after = query.cursor === undefined ? null : chainPositionOf(query.cursor);
+    const rows = await tx
+      .select({
+        id: auditLog.id,
+        chainIndex: auditLog.chainIndex,
+        action: auditLog.action,
+        timestamp: auditLog.timestamp,
+        actorType: auditLog.actorType,
+        newState: auditLog.newState,
+      })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entityType, entityType),
+          eq(auditLog.entityId, entityId),
+          after === null ? undefined : gt(auditLog.chainIndex, after),
+        ),
+      )
+      .orderBy(asc(auditLog.chainIndex))
+      .limit(query.limit + 1);
+    const items = rows.slice(0, query.limit);
+    const last = items.at(-1);
+    return {
+      items: items.map((row) => {
+        const changed = (row.newState as { changedFields?: unknown } | null)?.changedFields;
+        return {
+          auditRecordId: row.id,
+          action: row.action,
+          at: row.timestamp.toISOString(),
+          actorRole: row.actorType,
+          changedFields: Array.isArray(changed) ? changed.map(String) : [],
+        };
+      }),
+      nextCursor:
+        rows.length > query.limit && last
+          ? Buffer.from(String(last.chainIndex)).toString('base64url')
+          : null,
+    };
+  }
+
+  return {
+    reads,
+    today: () => todayInIreland(now()),
+
+    /** The scheme named by the path, within the actor's reach for `action`. */
+    async scheme(tx: Transaction, actor: ActorContext, action: RecordAction, schemeId: string) {
+      return authorizeRow(actor, action, await findScheme(tx, schemeId));
+    },
+
+    /** A PRSA is a contract, not a trust: IORP II's registers do not apply to it. */
+    assertGoverned(scheme: SchemeRow): void {
+      if (!governanceApplies(scheme.type as SchemeType)) {
+        throw new ConflictError(
+          'A PRSA is a contract, not a trust: the IORP II governance registers do not apply to it',
+        );
+      }
+    },
+
+    /**
+     * A page of one register of a scheme within the actor's reach: its live rows in the order they
+     * were recorded (latest first with `direction: 'desc'`), narrowed by `where`.
+     */
+    async listUnder<T extends GovernanceTable>(
+      tx: Transaction,
+      actor: ActorContext,
+      action: RecordAction,
+      list: {
+        table: T;
+        entityType: string;
+        schemeId: string;
+        query: PageQuery;
+        where?: SQL;
+        direction?: 'asc' | 'desc';
+      },
+    ): Promise<{ items: T['$inferSelect'][]; nextCursor: string | null }> {
+      const scheme = await this.scheme(tx, actor, action, list.schemeId);
+      const table = list.table as typeof trustees;
+      const { after, orderBy, take } = keyset(
+        list.query,
+        { at: table.createdAt, id: table.id },
+        list.direction,
+      );
+      const rows = await tx
+        .select()
+        .from(table)
+        .where(
+          and(
+            eq(table.brokerId, scheme.brokerId),
+            eq(table.schemeId, scheme.id),
+            isNull(table.deletedAt),
+            list.where,
+            after,
+          ),
+        )
+        .orderBy(...orderBy)
+        .limit(take);
+      await reads.listed(tx, actor, {
+        entityType: list.entityType,
+        scope: { schemeId: list.schemeId },
+        filters: list.query,
+        returned: rows.length,
+      });
+      const page = pageFrom(rows, list.query, (row) => ({ at: row.createdAt, id: row.id }));
+      return page as { items: T['$inferSelect'][]; nextCursor: string | null };
+    },
+
+    /** An entry deleted: kept, with its audit record, and hidden from every read (decisions.md §3). */
+    async softDelete(
+      tx: Transaction,
+      writer: TenantActor,
+      table: RegisterTable,
+      row: { brokerId: string; id: string },
+      record: { action: AuditAction; entityType: string; previousState: unknown },
+    ): Promise<void> {
+      const columns = table as typeof trustees;
+      await tx
+        .update(columns)
+        .set({ deletedAt: now() })
+        .where(and(eq(columns.brokerId, row.brokerId), eq(columns.id, row.id)));
+      await audit.record(tx, writer, {
+        ...record,
+        entityId: row.id,
+        tenantId: row.brokerId,
+        newState: null,
+      });
+    },
+
+    /** An entry's history, for an actor who may read the entry (404 otherwise). */
+    async entryHistory(
+      tx: Transaction,
+      actor: ActorContext,
+      action: RecordAction,
+      entry: { table: RegisterTable; entityType: string; id: string; query: PageQuery },
+    ) {
+      authorizeRow(actor, action, await findEntry(tx, entry.table, entry.id));
+      return history(tx, entry.entityType, entry.id, entry.query);
+    },
+  };
+}
+
+export type RegisterKit = ReturnType<typeof createRegisterKit>;
