@@ -24,10 +24,15 @@ export interface Database {
   db: Db;
   /**
    * One transaction that first runs `prelude`: trusted statements without parameters (the role
-   * and tenant settings of withActor). On a server they travel with BEGIN in a single round trip,
-   * which matters when every request opens a transaction.
+   * and tenant settings of withActor, and the request's session check). On a server they travel
+   * in one message with the first statement of `work` (postgres.ts), which matters when every
+   * request opens a transaction. `onPreludeRan` is called once the prelude has run without error.
    */
-  transaction<T>(prelude: readonly string[], work: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(
+    prelude: readonly string[],
+    work: (tx: Transaction) => Promise<T>,
+    onPreludeRan?: () => void,
+  ): Promise<T>;
   /** Runs `work` in one transaction on a connection allowed to change the schema. */
   withMigrationConnection<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
@@ -106,9 +111,10 @@ export function pgliteDatabase(client: PGlite): Database {
   return {
     kind: 'pglite',
     db,
-    transaction: (prelude, work) =>
+    transaction: (prelude, work, onPreludeRan) =>
       db.transaction(async (tx) => {
         for (const statement of prelude) await tx.execute(sql.raw(statement));
+        onPreludeRan?.();
         return work(tx);
       }),
     withMigrationConnection: (work) => db.transaction(work),
