@@ -1,9 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import type { SQLWrapper } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
-import { copyTargetSql, type Database, type Db } from './database.js';
+import { copyTargetSql, type Database, type Db, registerBatcher } from './database.js';
 import * as schema from './schema.js';
 import { inlineValues, NotInlinableError } from './simple-batch.js';
 
@@ -48,6 +50,7 @@ export async function openPostgres(
           }) as unknown as Db;
           connectionDbs.set(client, connectionDb);
           batchingOf.set(connectionDb, created);
+          registerBatcher(connectionDb, created);
         }
         batching = batchingOf.get(connectionDb) as BatchingClient;
         batching.open(prelude, onPreludeRan);
@@ -124,6 +127,19 @@ function isPlainRead(config: QueryConfig): boolean {
   );
 }
 
+const dialect = new PgDialect();
+
+/** A statement's text and values as Drizzle binds them. */
+function queryOf(statement: SQLWrapper): { text: string; values: unknown[] } {
+  const { sql, params } = dialect.sqlToQuery(statement.getSQL());
+  return { text: sql, values: params };
+}
+
+/** Every statement's result of a simple-protocol message (pg answers an array for several). */
+function allResults(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] {
+  return Array.isArray(result) ? result : [result];
+}
+
 /** The last statement's result of a simple-protocol message (pg answers an array for several). */
 function lastResult(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult {
   return Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
@@ -150,6 +166,8 @@ class BatchingClient {
   private mode: 'closed' | 'implicit' | 'explicit' = 'closed';
   /** The message that opened the explicit transaction, while it is on its way. */
   private opening: Promise<unknown> | null = null;
+  /** Statements to send in front of COMMIT, in one message with it (atCommit). */
+  private beforeCommit: string[] = [];
 
   constructor(private readonly client: pg.PoolClient) {}
 
@@ -158,6 +176,7 @@ class BatchingClient {
     this.onPreludeRan = onPreludeRan;
     this.mode = 'implicit';
     this.opening = null;
+    this.beforeCommit = [];
   }
 
   close(): void {
@@ -215,15 +234,64 @@ class BatchingClient {
     return this.client;
   }
 
+  /** StatementBatcher.together: one message, opening the transaction with it when need be. */
+  async together(statements: readonly SQLWrapper[]): Promise<Record<string, unknown>[][]> {
+    const texts: string[] = [];
+    const queries = statements.map(queryOf);
+    try {
+      for (const { text, values } of queries) texts.push(inlineValues(text, values));
+    } catch (error) {
+      if (!(error instanceof NotInlinableError)) throw error;
+      const answers: Record<string, unknown>[][] = [];
+      for (const query of queries) answers.push((await this.query(query)).rows);
+      return answers;
+    }
+    const opens = this.mode === 'implicit';
+    if (this.mode === 'closed') throw new Error('a batch outside its transaction');
+    this.mode = 'explicit';
+    const message = opens ? `begin; ${this.prelude}; ${texts.join('; ')}` : texts.join('; ');
+    const sent = this.client.query(message);
+    if (opens) this.opening = sent;
+    const results = allResults((await sent) as pg.QueryResult | pg.QueryResult[]);
+    if (opens) this.preludeRan();
+    return results.slice(results.length - texts.length).map((result) => result.rows);
+  }
+
+  /** StatementBatcher.atCommit: kept for the COMMIT message (or sent now if it cannot travel so). */
+  async atCommit(statement: SQLWrapper): Promise<void> {
+    const { text, values } = queryOf(statement);
+    try {
+      const inlined = inlineValues(text, values);
+      if (this.mode === 'explicit') {
+        this.beforeCommit.push(inlined);
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof NotInlinableError)) throw error;
+    }
+    await this.query({ text, values });
+  }
+
   async commit(): Promise<void> {
     const explicit = this.mode === 'explicit';
     this.mode = 'closed';
-    if (explicit) await this.client.query('commit');
+    const statements = this.beforeCommit;
+    this.beforeCommit = [];
+    if (!explicit) return;
+    try {
+      await this.client.query([...statements, 'commit'].join('; '));
+    } catch (error) {
+      // Whatever failed, the caller's ROLLBACK must still go out (a failure before the COMMIT
+      // leaves the transaction open and aborted).
+      this.mode = 'explicit';
+      throw error;
+    }
   }
 
   async rollback(): Promise<void> {
     const explicit = this.mode === 'explicit';
     this.mode = 'closed';
+    this.beforeCommit = [];
     if (explicit) await this.client.query('rollback');
   }
 }
