@@ -2,19 +2,21 @@ import { runFoundation } from './foundation.js';
 import { runIdentity } from './identity.js';
 import { runImports } from './imports.js';
 import { printTable, type Report } from './lib.js';
+import { runRequestPath } from './request-path.js';
 import { SECONDS } from './settings.js';
 import { runTenancy } from './tenancy.js';
 import { runWeb } from './web.js';
 
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
- * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `imports`, `tenancy`,
- * `web`) runs one. Not part of CI's pass/fail.
+ * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `imports`, `request-path`,
+ * `tenancy`, `web`) runs one. Not part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
   foundation: runFoundation,
   identity: runIdentity,
   imports: runImports,
+  'request-path': runRequestPath,
   tenancy: runTenancy,
   web: runWeb,
 };
