@@ -2,6 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
+import { claimsOf } from '../src/server/auth/auth.service.js';
+import { createSessionTokens } from '../src/server/auth/session-token.js';
+import { openPostgres } from '../src/server/db/postgres.js';
+import { users } from '../src/server/db/schema.js';
+import { withActor } from '../src/server/db/with-actor.js';
+import type { PlatformActor } from '../src/server/tenancy/actor.js';
+import type { Role } from '../src/server/tenancy/roles.js';
 import { appEnv } from './foundation.js';
 import {
   type Load,
@@ -13,7 +20,7 @@ import {
   stopServer,
 } from './lib.js';
 import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js';
-import { adminQuery, databaseUrl, seed, signIn } from './tenancy.js';
+import { adminQuery, databaseUrl, seed } from './tenancy.js';
 
 /**
  * Issue 18: "read one scheme of my tenant" with 16 connections, the service beside three bare
@@ -24,6 +31,52 @@ import { adminQuery, databaseUrl, seed, signIn } from './tenancy.js';
  * the figure.
  */
 const CONNECTIONS = 16;
+/**
+ * Signed-in traffic is limited to 100 requests a minute per user (decisions.md §2), so the load
+ * is spread over this many users of one firm, each token used in turn.
+ */
+const USERS = 3_000;
+const BENCH_ACTOR: PlatformActor = {
+  userId: 'benchmark',
+  email: 'benchmark',
+  role: 'SuperAdmin',
+  tenantId: null,
+  employerId: null,
+  ipAddress: 'local',
+  userAgent: 'bench',
+};
+
+/** USERS BrokerUsers of `brokerId` and a session token for each, signed as the service signs them. */
+async function sessionsOf(url: string, brokerId: string): Promise<string[]> {
+  const database = await openPostgres(url, url, 2);
+  const tokens = createSessionTokens({ secret: AUTH_SECRET, now: () => new Date() });
+  const issued: string[] = [];
+  try {
+    for (let start = 0; start < USERS; start += 500) {
+      const rows = await withActor(database, BENCH_ACTOR, (tx) =>
+        tx
+          .insert(users)
+          .values(
+            Array.from({ length: Math.min(500, USERS - start) }, (_, n) => ({
+              id: createId(),
+              email: `user-${start + n}@bench.example`,
+              name: `User ${start + n}`,
+              passwordHash: 'not a usable hash: these users never sign in',
+              role: 'BrokerUser',
+              brokerId,
+            })),
+          )
+          .returning(),
+      );
+      for (const row of rows) {
+        issued.push(await tokens.issue(claimsOf(row as typeof row & { role: Role })));
+      }
+    }
+  } finally {
+    await database.close();
+  }
+  return issued;
+}
 /** Signs the service's tokens and lets the secured baselines verify them. */
 const AUTH_SECRET = 'request-path-benchmark-secret-of-more-than-32-chars';
 
@@ -53,12 +106,13 @@ interface Figures {
   service: Load[];
 }
 
-async function measure(servers: Servers, schemeId: string, token: string): Promise<Figures> {
+async function measure(servers: Servers, schemeId: string, tokens: string[]): Promise<Figures> {
   const appBase = `http://127.0.0.1:${servers.app.port}`;
   const bareBase = `http://127.0.0.1:${servers.bare.port}`;
+  let next = 0;
   const secured = {
     connections: CONNECTIONS,
-    headers: () => ({ authorization: `Bearer ${token}` }),
+    headers: () => ({ authorization: `Bearer ${tokens[next++ % tokens.length]}` }),
   };
   const urls = {
     bare: `${bareBase}/api/schemes/${schemeId}`,
@@ -67,7 +121,7 @@ async function measure(servers: Servers, schemeId: string, token: string): Promi
     service: `${appBase}/api/schemes/${schemeId}`,
   };
   // Warm-up: JIT, pools, and the service's first (reading) check of this session.
-  for (const url of Object.values(urls)) await load(url, 2, secured);
+  for (const url of Object.values(urls)) await load(url, 3, secured);
   const figures: Figures = { bare: [], secured4: [], secured1: [], service: [] };
   for (let run = 0; run < RUNS; run += 1) {
     // Alternating, so drift on the machine hits every server alike.
@@ -142,8 +196,8 @@ export async function runRequestPath(report: Report): Promise<void> {
     if (!tenant) throw new Error('nothing seeded');
     const direct = await startServers(url, dataDir);
     running.push(direct.app, direct.bare);
-    const token = await signIn(`http://127.0.0.1:${direct.app.port}`, tenant.email, 1);
-    reportFigures(report, 'loopback', await measure(direct, tenant.schemeId, token));
+    const tokens = await sessionsOf(url, tenant.brokerId);
+    reportFigures(report, 'loopback', await measure(direct, tenant.schemeId, tokens));
 
     const proxy = await startServer(
       [...NODE_FLAGS, '--import', 'tsx', 'bench/delay-proxy.ts'],
@@ -155,7 +209,7 @@ export async function runRequestPath(report: Report): Promise<void> {
     proxied.port = String(proxy.port);
     const delayed = await startServers(proxied.toString(), dataDir);
     running.push(delayed.app, delayed.bare);
-    reportFigures(report, '1 ms per round trip', await measure(delayed, tenant.schemeId, token));
+    reportFigures(report, '1 ms per round trip', await measure(delayed, tenant.schemeId, tokens));
   } finally {
     for (const server of running.reverse()) await stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
