@@ -11,6 +11,7 @@ import type { PlatformActor } from '../src/server/tenancy/actor.js';
 import type { Role } from '../src/server/tenancy/roles.js';
 import { appEnv } from './foundation.js';
 import {
+  cpuPerRequest,
   type Load,
   load,
   median,
@@ -47,6 +48,7 @@ const BENCH_ACTOR: PlatformActor = {
 };
 
 /** USERS BrokerUsers of `brokerId` and a session token for each, signed as the service signs them. */
+export const sessionsOfForProfile = (url: string, brokerId: string) => sessionsOf(url, brokerId);
 async function sessionsOf(url: string, brokerId: string): Promise<string[]> {
   const database = await openPostgres(url, url, 2);
   const tokens = createSessionTokens({ secret: AUTH_SECRET, now: () => new Date() });
@@ -104,6 +106,28 @@ interface Figures {
   secured4: Load[];
   secured1: Load[];
   service: Load[];
+  /** Server CPU per request under the load (µs), per run. */
+  cpu: Record<Name, number[]>;
+  /** Median of one request at a time, nothing else in flight (ms, sub-millisecond). */
+  unloadedP50: Record<Name, number>;
+}
+
+type Name = 'bare' | 'secured4' | 'secured1' | 'service';
+const NAMES: readonly Name[] = ['bare', 'secured4', 'secured1', 'service'];
+
+/** One request at a time, `count` of them: the median time to the last byte of the answer. */
+async function unloadedP50(url: string, headers: () => Record<string, string>, count = 1_000) {
+  const times: number[] = [];
+  for (let n = 0; n < count; n += 1) {
+    const started = performance.now();
+    const response = await fetch(url, {
+      headers: { ...headers(), 'x-forwarded-for': `10.9.${n >> 8}.${n & 255}` },
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  return median(times);
 }
 
 async function measure(servers: Servers, schemeId: string, tokens: string[]): Promise<Figures> {
@@ -122,11 +146,21 @@ async function measure(servers: Servers, schemeId: string, tokens: string[]): Pr
   };
   // Warm-up: JIT, pools, and the service's first (reading) check of this session.
   for (const url of Object.values(urls)) await load(url, 3, secured);
-  const figures: Figures = { bare: [], secured4: [], secured1: [], service: [] };
+  const figures: Figures = {
+    bare: [],
+    secured4: [],
+    secured1: [],
+    service: [],
+    cpu: { bare: [], secured4: [], secured1: [], service: [] },
+    unloadedP50: { bare: 0, secured4: 0, secured1: 0, service: 0 },
+  };
+  const pidOf = (name: Name) =>
+    (name === 'service' ? servers.app : servers.bare).child.pid as number;
   for (let run = 0; run < RUNS; run += 1) {
     // Alternating, so drift on the machine hits every server alike.
-    for (const name of ['bare', 'secured4', 'secured1', 'service'] as const) {
-      const result = await load(
+    for (const name of NAMES) {
+      const { load: result, microseconds } = await cpuPerRequest(
+        pidOf(name),
         urls[name],
         SECONDS,
         name === 'bare' ? { connections: CONNECTIONS } : secured,
@@ -134,8 +168,11 @@ async function measure(servers: Servers, schemeId: string, tokens: string[]): Pr
       if (result.non2xx || result.errors)
         throw new Error(`${name} failed: ${JSON.stringify(result)}`);
       figures[name].push(result);
+      figures.cpu[name].push(microseconds);
     }
   }
+  for (const name of NAMES)
+    figures.unloadedP50[name] = await unloadedP50(urls[name], secured.headers);
   return figures;
 }
 
@@ -177,9 +214,27 @@ function reportFigures(report: Report, label: string, figures: Figures): void {
     '',
   );
   report(
-    '  p50 latency (ms): service, one round trip, four, bare',
-    p50(figures.service).toFixed(2),
-    `${p50(figures.secured1).toFixed(2)}, ${p50(figures.secured4).toFixed(2)}, ${p50(figures.bare).toFixed(2)}`,
+    '  server CPU per request (µs, median): service, one round trip, four, bare',
+    median(figures.cpu.service).toFixed(0),
+    NAMES.slice(0, 3)
+      .reverse()
+      .map((name) => median(figures.cpu[name]).toFixed(0))
+      .join(', '),
+    (median(figures.cpu.secured1) / median(figures.cpu.service)).toFixed(2),
+    '',
+  );
+  report(
+    `  p50 latency under the load (ms, 1 ms resolution): service, one round trip, four, bare`,
+    p50(figures.service).toFixed(0),
+    `${p50(figures.secured1).toFixed(0)}, ${p50(figures.secured4).toFixed(0)}, ${p50(figures.bare).toFixed(0)}`,
+    '',
+    '',
+  );
+  const unloaded = figures.unloadedP50;
+  report(
+    '  p50 latency, one request at a time (ms): service, one round trip, four, bare',
+    unloaded.service.toFixed(2),
+    `${unloaded.secured1.toFixed(2)}, ${unloaded.secured4.toFixed(2)}, ${unloaded.bare.toFixed(2)}`,
     '',
     label.includes('1 ms') ? 'service < 2.5' : '',
   );
