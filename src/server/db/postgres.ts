@@ -7,7 +7,6 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { copyTargetSql, type Database, type Db, registerBatcher } from './database.js';
 import * as schema from './schema.js';
-import { inlineValues, NotInlinableError } from './simple-batch.js';
 
 /** A PostgreSQL server through a pool of connections (database.ts has the contract). */
 export async function openPostgres(
@@ -21,7 +20,9 @@ export async function openPostgres(
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     application_name: 'pension-admin',
-  });
+    // Queries are written without waiting for the answers before them (BatchingClient below).
+    pipeline: true,
+  } as pg.PoolConfig);
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
@@ -89,10 +90,11 @@ export async function openPostgres(
       const batching = batchingOf.get(tx as Db);
       if (!batching) throw new Error('copyFrom needs a transaction opened by this database');
       // COPY talks to the connection directly: its transaction must be open, role and tenant set.
-      const client = await batching.explicitTransaction();
-      const copy = client.query(copyFromStdin(`copy ${copyTargetSql(target)} from stdin`));
-      await pipeline(createReadStream(file, { highWaterMark: COPY_READ_BYTES }), copy);
-      return copy.rowCount;
+      return batching.copy(async (client) => {
+        const copy = client.query(copyFromStdin(`copy ${copyTargetSql(target)} from stdin`));
+        await pipeline(createReadStream(file, { highWaterMark: COPY_READ_BYTES }), copy);
+        return copy.rowCount;
+      });
     },
     close: () => pool.end(),
   };
@@ -115,8 +117,8 @@ interface QueryConfig {
  * A builder select and nothing else: read-only, no row locks, nothing that lasts until the end
  * of a transaction (advisory transaction locks, transaction-local settings). Such a statement
  * means the same in a transaction of its own as in the request's (each statement of a READ
- * COMMITTED transaction reads its own snapshot anyway), so it can run as one message, committed
- * when it ends. Raw statements (`tx.execute`) are never taken for reads.
+ * COMMITTED transaction reads its own snapshot anyway), so it can run in one that ends with it.
+ * Raw statements (`tx.execute`) are never taken for reads.
  */
 function isPlainRead(config: QueryConfig): boolean {
   return (
@@ -130,49 +132,60 @@ function isPlainRead(config: QueryConfig): boolean {
 const dialect = new PgDialect();
 
 /** A statement's text and values as Drizzle binds them. */
-function queryOf(statement: SQLWrapper): { text: string; values: unknown[] } {
+function queryOf(statement: SQLWrapper): QueryConfig {
   const { sql, params } = dialect.sqlToQuery(statement.getSQL());
   return { text: sql, values: params };
 }
 
-/** Every statement's result of a simple-protocol message (pg answers an array for several). */
-function allResults(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] {
-  return Array.isArray(result) ? result : [result];
+/** pg's socket, to write several queries in one go (cork, then uncork once all are queued). */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } {
+  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } })
+    .connection.stream;
 }
 
-/** The last statement's result of a simple-protocol message (pg answers an array for several). */
-function lastResult(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult {
-  return Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
+/**
+ * Settles every query of a pipelined batch (none is left with an unhandled rejection) and
+ * answers their results, or throws the first failure in the order they were sent: a refused
+ * session check fails the statements behind it with "transaction aborted", and its own error
+ * is the one that tells what happened.
+ */
+async function inOrder(sent: Promise<pg.QueryResult>[]): Promise<pg.QueryResult[]> {
+  const settled = await Promise.allSettled(sent);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<pg.QueryResult>).value);
 }
 
 /**
  * The client Drizzle talks to inside a transaction (docs/decisions.md, "Request path (issue 18)").
- * Nothing is sent when the transaction opens: the prelude (the session check, the role and the
- * tenant) travels in front of the first statement, in one simple-protocol message with its values
- * written in (simple-batch.ts), so a request's first statement costs one round trip:
+ * The connection is in node-postgres's pipeline mode while a transaction holds it: queries are
+ * written without waiting for the answers of the ones before, each with its own parameters, and
+ * several are written to the socket at once. Nothing is sent when the transaction opens: the
+ * prelude (the session check, the role and the tenant) goes in front of the first statement, so
+ * a request's first statement costs one round trip:
  *
- * - A plain read (isPlainRead) before anything else is sent as `prelude; read`: one message that
- *   PostgreSQL runs as one implicit transaction, its settings gone when it ends. Nothing is left
- *   to commit; a later statement carries the prelude again.
- * - Any other statement opens the real transaction: `begin; prelude; statement`. From then on
- *   statements go as they come, with their parameters, and the transaction ends with COMMIT (or
- *   ROLLBACK), as before.
+ * - A plain read (isPlainRead) before anything else goes as `begin; prelude`, the read, `commit`:
+ *   a transaction of its own, nothing left open. A later statement carries the prelude again.
+ * - Any other statement opens the request's transaction: `begin; prelude`, the statement. From
+ *   then on statements go as they come, and the transaction ends with COMMIT (or ROLLBACK), with
+ *   whatever the final steps left for it (atCommit) written in front of it.
  *
- * A prelude whose session check fails raises, and PostgreSQL skips the rest of the message.
+ * A prelude whose session check fails raises, and every statement behind it in the transaction
+ * fails unexecuted. No value is ever written into a statement's text: each travels bound.
  */
 class BatchingClient {
   private prelude = '';
   private onPreludeRan: (() => void) | undefined;
   private mode: 'closed' | 'implicit' | 'explicit' = 'closed';
-  /** The message that opened the explicit transaction, while it is on its way. */
+  /** The queries that opened the explicit transaction, while they are on their way. */
   private opening: Promise<unknown> | null = null;
-  /** Statements to send in front of COMMIT, in one message with it (atCommit). */
-  private beforeCommit: string[] = [];
+  /** Statements to send with COMMIT, in the same write (atCommit). */
+  private beforeCommit: QueryConfig[] = [];
 
   constructor(private readonly client: pg.PoolClient) {}
 
   open(prelude: readonly string[], onPreludeRan: (() => void) | undefined): void {
-    this.prelude = prelude.join('; ');
+    this.prelude = ['begin', ...prelude].join('; ');
     this.onPreludeRan = onPreludeRan;
     this.mode = 'implicit';
     this.opening = null;
@@ -183,6 +196,7 @@ class BatchingClient {
     this.mode = 'closed';
     this.onPreludeRan = undefined;
     this.opening = null;
+    this.beforeCommit = [];
   }
 
   private preludeRan(): void {
@@ -191,85 +205,90 @@ class BatchingClient {
     ran?.();
   }
 
+  /** Writes `queries` to the socket in one go and answers each one's promise. */
+  private send(queries: readonly (QueryConfig | string)[]): Promise<pg.QueryResult>[] {
+    const socket = socketOf(this.client);
+    socket.cork();
+    try {
+      return queries.map((query) =>
+        typeof query === 'string'
+          ? this.client.query(query)
+          : this.client.query(query as pg.QueryConfig, query.values),
+      );
+    } finally {
+      socket.uncork();
+    }
+  }
+
+  /** Sends `statements` behind the prelude, opening the transaction (or one per read). */
+  private async withPrelude(
+    statements: readonly QueryConfig[],
+    closeAfter: boolean,
+  ): Promise<pg.QueryResult[]> {
+    if (!closeAfter) this.mode = 'explicit';
+    const sent = this.send([this.prelude, ...statements, ...(closeAfter ? ['commit'] : [])]);
+    const settled = inOrder(sent);
+    if (!closeAfter) this.opening = settled;
+    const results = await settled;
+    this.preludeRan();
+    return results.slice(1, 1 + statements.length);
+  }
+
   query(config: QueryConfig | string, values?: unknown[]): Promise<pg.QueryResult> {
-    const query: QueryConfig = typeof config === 'string' ? { text: config } : config;
-    const bound = values ?? query.values;
+    const given: QueryConfig = typeof config === 'string' ? { text: config } : config;
+    const query: QueryConfig = values === undefined ? given : { ...given, values };
     if (this.mode === 'closed') {
       return Promise.reject(new Error('a query outside the transaction that owns the connection'));
     }
-    if (this.mode === 'explicit') return this.client.query(query as pg.QueryConfig, bound);
-    let text: string;
-    try {
-      text = inlineValues(query.text, bound);
-    } catch (error) {
-      if (!(error instanceof NotInlinableError)) return Promise.reject(error);
-      return this.explicitTransaction().then(() =>
-        this.client.query(query as pg.QueryConfig, bound),
-      );
+    if (this.mode === 'explicit') {
+      return this.client.query(query as pg.QueryConfig, query.values);
     }
-    const plain = isPlainRead(query);
-    if (!plain) this.mode = 'explicit';
-    const message = plain ? `${this.prelude}; ${text}` : `begin; ${this.prelude}; ${text}`;
-    const sent = this.client
-      .query({
-        text: message,
-        ...(query.rowMode ? { rowMode: query.rowMode } : {}),
-        ...(query.types ? { types: query.types } : {}),
-      } as pg.QueryConfig)
-      .then((result) => {
-        this.preludeRan();
-        return lastResult(result as pg.QueryResult | pg.QueryResult[]);
-      });
-    if (!plain) this.opening = sent;
-    return sent;
+    return this.withPrelude([query], isPlainRead(query)).then(
+      (results) => results[0] as pg.QueryResult,
+    );
   }
 
   /** Opens the real transaction now if no statement has (COPY needs it), and answers the client. */
   async explicitTransaction(): Promise<pg.PoolClient> {
-    if (this.mode === 'implicit') {
-      this.mode = 'explicit';
-      this.opening = this.client.query(`begin; ${this.prelude}`).then(() => this.preludeRan());
-    }
+    if (this.mode === 'implicit') await this.withPrelude([], false);
     await this.opening;
     return this.client;
   }
 
-  /** StatementBatcher.together: one message, opening the transaction with it when need be. */
-  async together(statements: readonly SQLWrapper[]): Promise<Record<string, unknown>[][]> {
-    const texts: string[] = [];
-    const queries = statements.map(queryOf);
+  /**
+   * COPY streams through the connection itself, which pipeline mode does not allow: the
+   * connection leaves it for the copy, with nothing else in flight (every statement of the
+   * transaction is awaited before the copy starts).
+   */
+  async copy<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.explicitTransaction();
+    (client as unknown as { pipeline: boolean }).pipeline = false;
     try {
-      for (const { text, values } of queries) texts.push(inlineValues(text, values));
-    } catch (error) {
-      if (!(error instanceof NotInlinableError)) throw error;
-      const answers: Record<string, unknown>[][] = [];
-      for (const query of queries) answers.push((await this.query(query)).rows);
-      return answers;
+      return await work(client);
+    } finally {
+      (client as unknown as { pipeline: boolean }).pipeline = true;
     }
-    const opens = this.mode === 'implicit';
-    if (this.mode === 'closed') throw new Error('a batch outside its transaction');
-    this.mode = 'explicit';
-    const message = opens ? `begin; ${this.prelude}; ${texts.join('; ')}` : texts.join('; ');
-    const sent = this.client.query(message);
-    if (opens) this.opening = sent;
-    const results = allResults((await sent) as pg.QueryResult | pg.QueryResult[]);
-    if (opens) this.preludeRan();
-    return results.slice(results.length - texts.length).map((result) => result.rows);
   }
 
-  /** StatementBatcher.atCommit: kept for the COMMIT message (or sent now if it cannot travel so). */
+  /** StatementBatcher.together: one write, opening the transaction with it when need be. */
+  async together(statements: readonly SQLWrapper[]): Promise<Record<string, unknown>[][]> {
+    const queries = statements.map(queryOf);
+    if (this.mode === 'closed') throw new Error('a batch outside its transaction');
+    const results =
+      this.mode === 'implicit'
+        ? await this.withPrelude(queries, false)
+        : await inOrder(this.send(queries));
+    return results.map((result) => result.rows);
+  }
+
+  /** StatementBatcher.atCommit: kept for the COMMIT's write, or sent now outside one. */
   async atCommit(statement: SQLWrapper): Promise<void> {
-    const { text, values } = queryOf(statement);
-    try {
-      const inlined = inlineValues(text, values);
-      if (this.mode === 'explicit') {
-        this.beforeCommit.push(inlined);
-        return;
-      }
-    } catch (error) {
-      if (!(error instanceof NotInlinableError)) throw error;
+    const query = queryOf(statement);
+    if (this.mode === 'explicit') {
+      this.beforeCommit.push(query);
+      return;
     }
-    await this.query({ text, values });
+    await this.query(query);
   }
 
   async commit(): Promise<void> {
@@ -279,7 +298,7 @@ class BatchingClient {
     this.beforeCommit = [];
     if (!explicit) return;
     try {
-      await this.client.query([...statements, 'commit'].join('; '));
+      await inOrder(this.send([...statements, 'commit']));
     } catch (error) {
       // Whatever failed, the caller's ROLLBACK must still go out (a failure before the COMMIT
       // leaves the transaction open and aborted).
