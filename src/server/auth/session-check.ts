@@ -54,8 +54,9 @@ function integerLiteral(value: number): string {
 }
 
 /**
- * The check as a FROM item, written with literals so it can travel in one simple-protocol batch
- * with the statement that sets the role (which a SECURITY DEFINER function may not do itself).
+ * The check as a FROM item of the statement that sets the role (which a SECURITY DEFINER
+ * function may not do itself), written with literals because that prelude statement carries no
+ * parameters (database.ts).
  * Every value is an id, an integer, a role name or a boolean, checked here rather than escaped;
  * a token whose claims do not fit is treated as an ended session.
  */
