@@ -48,7 +48,6 @@ const BENCH_ACTOR: PlatformActor = {
 };
 
 /** USERS BrokerUsers of `brokerId` and a session token for each, signed as the service signs them. */
-export const sessionsOfForProfile = (url: string, brokerId: string) => sessionsOf(url, brokerId);
 async function sessionsOf(url: string, brokerId: string): Promise<string[]> {
   const database = await openPostgres(url, url, 2);
   const tokens = createSessionTokens({ secret: AUTH_SECRET, now: () => new Date() });

@@ -342,3 +342,39 @@ describe.runIf(onPostgres)('revocation on two instances (PostgreSQL)', () => {
     }
   });
 });
+
+describe('an answer whose session cannot be checked', () => {
+  it('does not leave: 503, when the database is gone before its check', async () => {
+    let database: Database;
+    let gone: () => Promise<void>;
+    let cleanUp: () => Promise<void>;
+    if (onPostgres) {
+      const target = new URL(t.url as string);
+      const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      const proxied = await openThrough(proxy.port, 2);
+      database = proxied;
+      gone = () => proxy.stop();
+      cleanUp = () => proxied.close();
+    } else {
+      const own = await openTestDatabase();
+      database = own.database;
+      gone = () => own.dispose();
+      cleanUp = async () => undefined;
+    }
+    const app = await buildTestApp({ database });
+    try {
+      const f = await firm(database);
+      const headers = { authorization: `Bearer ${await app.tokenFor(f.employerUser)}` };
+      const url = `/api/schemes/${f.schemeId}`;
+      expect((await app.app.inject({ method: 'GET', url, headers })).statusCode).toBe(200);
+      await gone();
+      // The policy table refuses this before any transaction: only the check reads the row.
+      const answer = await app.app.inject({ method: 'GET', url: '/api/audit', headers });
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json()).toEqual({ error: 'Service unavailable' });
+    } finally {
+      await app.app.close();
+      await cleanUp();
+    }
+  });
+});

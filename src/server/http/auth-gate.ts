@@ -83,6 +83,7 @@ declare module 'fastify' {
 }
 
 const UNAUTHORIZED_BODY = JSON.stringify({ error: 'Unauthorized' });
+const UNAVAILABLE_BODY = JSON.stringify({ error: 'Service unavailable' });
 
 /**
  * service-spec §5.2: no handler, validator or 404 runs for a protected path without a valid
@@ -132,19 +133,24 @@ const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { confirm, adm
     }, done);
   });
 
+  /** Replaces the handler's answer (and any cookie it set) with an error body. */
+  const replace = (reply: FastifyReply, payload: unknown, status: number, body: string) => {
+    reply.removeHeader('set-cookie');
+    reply.code(status);
+    reply.header('content-type', 'application/json; charset=utf-8');
+    if (payload && typeof (payload as { destroy?: unknown }).destroy === 'function') {
+      (payload as { destroy: () => void }).destroy();
+    }
+    return body;
+  };
+
   const refuse = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const userId = request.session?.userId;
     if (userId !== undefined) forget(userId);
     request.session = null;
     request.sessionSource = null;
     // Whatever the handler set (a renewed cookie included) belongs to a session that has ended.
-    reply.removeHeader('set-cookie');
-    reply.code(401);
-    reply.header('content-type', 'application/json; charset=utf-8');
-    if (payload && typeof (payload as { destroy?: unknown }).destroy === 'function') {
-      (payload as { destroy: () => void }).destroy();
-    }
-    return UNAUTHORIZED_BODY;
+    return replace(reply, payload, 401, UNAUTHORIZED_BODY);
   };
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -160,15 +166,26 @@ const authGate: FastifyPluginAsync<AuthGateOptions> = async (app, { confirm, adm
     }
     // Nothing in this request ran the check (it answered before any transaction, or the one it
     // opened failed before its check could pass): read the row before the answer leaves.
-    confirm(session).then((confirmed) => {
-      if (confirmed) {
-        check.state = 'confirmed';
-        done(null, payload);
-      } else {
-        check.state = 'refused';
-        done(null, refuse(request, reply, payload));
-      }
-    }, done);
+    confirm(session).then(
+      (confirmed) => {
+        if (confirmed) {
+          check.state = 'confirmed';
+          done(null, payload);
+        } else {
+          check.state = 'refused';
+          done(null, refuse(request, reply, payload));
+        }
+      },
+      (error: unknown) => {
+        // The row could not be read (the database is unreachable): nothing the handler produced
+        // leaves unchecked. An error answer carries nothing and stays as it is.
+        request.log.error({ err: error }, 'session check failed');
+        done(
+          null,
+          reply.statusCode >= 500 ? payload : replace(reply, payload, 503, UNAVAILABLE_BODY),
+        );
+      },
+    );
   });
 };
 
