@@ -56,6 +56,7 @@ export function rssMegabytes(pid: number): number {
 
 export interface Load {
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   errors: number;
   non2xx: number;
@@ -110,6 +111,7 @@ export async function load(url: string, seconds: number, options: LoadOptions = 
   });
   return {
     requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,

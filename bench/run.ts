@@ -3,6 +3,7 @@ import { runGovernance } from './governance.js';
 import { runIdentity } from './identity.js';
 import { runImports } from './imports.js';
 import { printTable, type Report } from './lib.js';
+import { runRequestPath } from './request-path.js';
 import { SECONDS } from './settings.js';
 import { runTenancy } from './tenancy.js';
 import { runWeb } from './web.js';
@@ -10,13 +11,14 @@ import { runWeb } from './web.js';
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
  * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `governance`, `imports`,
- * `tenancy`, `web`) runs one. Not part of CI's pass/fail.
+ * `request-path`, `tenancy`, `web`) runs one. Not part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
   foundation: runFoundation,
   governance: runGovernance,
   identity: runIdentity,
   imports: runImports,
+  'request-path': runRequestPath,
   tenancy: runTenancy,
   web: runWeb,
 };

@@ -31,7 +31,7 @@ const BENCH_ACTOR: PlatformActor = {
   userAgent: 'bench',
 };
 
-interface Tenant {
+export interface Tenant {
   email: string;
   userId: string;
   brokerId: string;
@@ -40,7 +40,7 @@ interface Tenant {
   token: string;
 }
 
-async function adminQuery(text: string): Promise<void> {
+export async function adminQuery(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();
   try {
@@ -50,13 +50,13 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-function databaseUrl(name: string): string {
+export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
-async function seed(url: string): Promise<Omit<Tenant, 'token'>[]> {
+export async function seed(url: string): Promise<Omit<Tenant, 'token'>[]> {
   const database = await openPostgres(url, url, 2);
   await migrate(database);
   const passwordHash = await hashPassword(PASSWORD);
@@ -88,7 +88,7 @@ async function seed(url: string): Promise<Omit<Tenant, 'token'>[]> {
   return tenants;
 }
 
-async function signIn(base: string, email: string, client: number): Promise<string> {
+export async function signIn(base: string, email: string, client: number): Promise<string> {
   const response = await fetch(`${base}/api/auth/signin`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.250.0.${client}` },

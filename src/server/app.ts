@@ -155,7 +155,11 @@ export async function buildApp({
     cookieName: sessionCookieName(!config.isDevelopmentLike),
   });
   await app.register(rateLimits, { store: counters });
-  await app.register(authGate, { confirm: (claims) => auth.confirm(claims) });
+  await app.register(authGate, {
+    confirm: (claims) => auth.confirm(claims),
+    admit: (claims) => auth.admit(claims),
+    forget: (userId) => auth.forget(userId),
+  });
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
   // Before any route: it attaches its check to each state-changing route as the route is added.

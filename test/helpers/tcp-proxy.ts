@@ -3,12 +3,16 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 /**
  * A loopback TCP proxy in front of the database server, so a test can make the database
- * unreachable (stop) and bring it back (start) on the same address.
+ * unreachable (stop) and bring it back (start) on the same address. It also counts round trips
+ * at the protocol level (issue 18): on each connection, every time the client sends after the
+ * server has answered (or sends first) starts one round trip, however many messages or TCP
+ * segments either side's turn takes.
  */
 export async function startTcpProxy(targetHost: string, targetPort: number) {
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let port = 0;
+  let roundTrips = 0;
 
   const listen = async () => {
     server = createServer((client) => {
@@ -18,7 +22,18 @@ export async function startTcpProxy(targetHost: string, targetPort: number) {
         socket.on('close', () => sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      let serverAnswered = true;
+      client.on('data', (chunk) => {
+        if (serverAnswered) roundTrips += 1;
+        serverAnswered = false;
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk) => {
+        serverAnswered = true;
+        client.write(chunk);
+      });
+      client.on('end', () => upstream.end());
+      upstream.on('end', () => client.end());
     });
     server.listen(port, '127.0.0.1');
     await once(server, 'listening');
@@ -29,6 +44,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number) {
   return {
     get port() {
       return port;
+    },
+    /** Round trips on every connection since the proxy started or since the last reset. */
+    get roundTrips() {
+      return roundTrips;
+    },
+    resetRoundTrips() {
+      roundTrips = 0;
     },
     /** Drops every open connection and refuses new ones. */
     async stop() {

@@ -1,7 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { SYSTEM_ACTOR_ID } from '../../contracts/audit-text.js';
-import { type Database, rowsOf } from '../db/database.js';
+import { batcherOf, type Database, rowsOf } from '../db/database.js';
 import { auditChainCheckpoint, auditLog } from '../db/schema.js';
 import {
   type FinalSteps,
@@ -112,18 +112,19 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
       if (chain) chain.push(record);
       else byChain.set(record.chainKey, [record]);
     }
+    // Issue 18: the lock and the head read travel as one message (the read is its own statement,
+    // so it sees what committed while the lock was awaited), and the records go with the COMMIT.
+    const batcher = batcherOf(tx);
     for (const chainKeyOfRecords of [...byChain.keys()].sort()) {
       const records = byChain.get(chainKeyOfRecords) as QueuedRecord[];
-      await tx.execute(
+      const [, found] = await batcher.together([
         sql`select pg_advisory_xact_lock(${CHAIN_LOCK_NAMESPACE}, hashtext(${chainKeyOfRecords}))`,
-      );
-      const [head] = await tx
-        .select({ chainIndex: auditLog.chainIndex, hash: auditLog.hash })
-        .from(auditLog)
-        .where(eq(auditLog.chainKey, chainKeyOfRecords))
-        .orderBy(desc(auditLog.chainIndex))
-        .limit(1);
-      let chainIndex = head?.chainIndex ?? 0;
+        sql`select ${auditLog.chainIndex} as chain_index, ${auditLog.hash} as hash from ${auditLog}
+            where ${auditLog.chainKey} = ${chainKeyOfRecords}
+            order by ${auditLog.chainIndex} desc limit 1`,
+      ]);
+      const head = found?.[0] as { chain_index: number; hash: string } | undefined;
+      let chainIndex = head ? Number(head.chain_index) : 0;
       let previousHash = head?.hash ?? GENESIS_HASH;
       const rows = records.map((record) => {
         chainIndex += 1;
@@ -138,7 +139,7 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
         return { ...linked, hash: previousHash };
       });
       for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-        await tx.insert(auditLog).values(rows.slice(start, start + INSERT_BATCH));
+        await batcher.atCommit(tx.insert(auditLog).values(rows.slice(start, start + INSERT_BATCH)));
       }
     }
   }

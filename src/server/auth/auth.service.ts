@@ -6,6 +6,7 @@ import type { ActorContext } from '../tenancy/actor.js';
 import { authorize } from '../tenancy/authorize.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { verifyPassword } from './passwords.js';
+import type { SessionCheck } from './session-check.js';
 import type { SessionClaims, SessionTokens, VerifiedSession } from './session-token.js';
 import { findUserByEmail, findUserById, type UserRow } from './user-lookup.js';
 
@@ -23,6 +24,38 @@ export interface AuthenticatedSession extends VerifiedSession {
   email: string;
   /** A Member's member record, from the user row (not a token claim). */
   memberId: string | null;
+  /**
+   * Where the check against the user's row stands for this request: `confirmed` when the gate
+   * read the row, `pending` when it is owed and rides in the request's first transaction
+   * (session-check.ts).
+   */
+  check: SessionCheck;
+}
+
+/**
+ * What a confirmed session's row said beyond its claims (e-mail, member record), remembered per
+ * user for the gate. It never admits anyone: it is used only for a token whose claims are exactly
+ * those it was confirmed with, and such a request is still checked against the row before it
+ * reads, writes or answers (docs/decisions.md, "Request path (issue 18)").
+ */
+interface ConfirmedClaims {
+  claims: SessionClaims;
+  email: string;
+  memberId: string | null;
+}
+
+/** Users remembered per process for the gate, about 200 bytes each. */
+const CONFIRMED_USERS_KEPT = 10_000;
+
+function sameClaims(a: SessionClaims, b: SessionClaims): boolean {
+  return (
+    a.userId === b.userId &&
+    a.sessionEpoch === b.sessionEpoch &&
+    a.passwordChangedAt === b.passwordChangedAt &&
+    a.role === b.role &&
+    a.brokerId === b.brokerId &&
+    a.employerId === b.employerId
+  );
 }
 
 export type SignInResult =
@@ -74,6 +107,15 @@ export function createAuthService({
     user.passwordHash !== null &&
     isRole(user.role) &&
     (acceptDevelopmentAccounts || !user.isDevelopmentAccount);
+  const confirmedUsers = new Map<string, ConfirmedClaims>();
+  const remember = (entry: ConfirmedClaims) => {
+    confirmedUsers.delete(entry.claims.userId);
+    if (confirmedUsers.size >= CONFIRMED_USERS_KEPT) {
+      // Maps keep insertion order: the first key is the one confirmed longest ago.
+      confirmedUsers.delete(confirmedUsers.keys().next().value as string);
+    }
+    confirmedUsers.set(entry.claims.userId, entry);
+  };
 
   return {
     /**
@@ -116,13 +158,35 @@ export function createAuthService({
       const user = await findUserById(database, session.userId);
       if (!usable(user)) return null;
       const current = claimsOf(user);
-      const unchanged =
-        current.sessionEpoch === session.sessionEpoch &&
-        current.passwordChangedAt === session.passwordChangedAt &&
-        current.role === session.role &&
-        current.brokerId === session.brokerId &&
-        current.employerId === session.employerId;
-      return unchanged ? { ...session, email: user.email, memberId: user.memberId } : null;
+      if (!sameClaims(current, session)) return null;
+      remember({ claims: current, email: user.email, memberId: user.memberId });
+      return {
+        ...session,
+        email: user.email,
+        memberId: user.memberId,
+        check: { claims: current, acceptDevelopmentAccounts, state: 'confirmed' },
+      };
+    },
+
+    /**
+     * The session behind verified claims without reading the database, when this process has
+     * confirmed exactly these claims before; its check is then `pending`, owed by the request
+     * (session-check.ts). Null when they were never confirmed here: the caller reads (confirm).
+     */
+    admit(session: VerifiedSession): AuthenticatedSession | null {
+      const known = confirmedUsers.get(session.userId);
+      if (!known || !sameClaims(known.claims, session)) return null;
+      return {
+        ...session,
+        email: known.email,
+        memberId: known.memberId,
+        check: { claims: known.claims, acceptDevelopmentAccounts, state: 'pending' },
+      };
+    },
+
+    /** Forgets what was remembered of a user whose session check failed. */
+    forget(userId: string): void {
+      confirmedUsers.delete(userId);
     },
 
     /**

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
-import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
+import { type ExtractTablesWithRelations, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { Config } from '../config/config.js';
@@ -24,10 +24,15 @@ export interface Database {
   db: Db;
   /**
    * One transaction that first runs `prelude`: trusted statements without parameters (the role
-   * and tenant settings of withActor). On a server they travel with BEGIN in a single round trip,
-   * which matters when every request opens a transaction.
+   * and tenant settings of withActor, and the request's session check). On a server they travel
+   * in one message with the first statement of `work` (postgres.ts), which matters when every
+   * request opens a transaction. `onPreludeRan` is called once the prelude has run without error.
    */
-  transaction<T>(prelude: readonly string[], work: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(
+    prelude: readonly string[],
+    work: (tx: Transaction) => Promise<T>,
+    onPreludeRan?: () => void,
+  ): Promise<T>;
   /** Runs `work` in one transaction on a connection allowed to change the schema. */
   withMigrationConnection<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
@@ -38,6 +43,34 @@ export interface Database {
    */
   copyFrom(tx: Transaction, target: CopyTarget, file: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * Statements a transaction's final steps send together (the audit chain's append, issue 18): on a
+ * server each call is one message, one round trip; the embedded database runs them in turn.
+ */
+export interface StatementBatcher {
+  /** Runs `statements` in order, each seeing what the one before did; answers each one's rows. */
+  together(statements: readonly SQLWrapper[]): Promise<Record<string, unknown>[][]>;
+  /**
+   * Runs `statement` in this transaction no later than its COMMIT, on a server in the same
+   * message as the COMMIT; a failure fails the transaction. The caller learns nothing more of it.
+   */
+  atCommit(statement: SQLWrapper): Promise<void>;
+}
+
+const batchers = new WeakMap<object, StatementBatcher>();
+
+/** Registers the batcher of the transactions that `tx` (a connection's query builder) serves. */
+export function registerBatcher(tx: object, batcher: StatementBatcher): void {
+  batchers.set(tx, batcher);
+}
+
+/** The batcher of `tx`, a transaction opened by a Database of this module. */
+export function batcherOf(tx: Transaction): StatementBatcher {
+  const batcher = batchers.get(tx);
+  if (!batcher) throw new Error('not a transaction opened by this service’s database');
+  return batcher;
 }
 
 /** A table and the columns the rows of a COPY file fill, in the file's order. */
@@ -106,9 +139,22 @@ export function pgliteDatabase(client: PGlite): Database {
   return {
     kind: 'pglite',
     db,
-    transaction: (prelude, work) =>
+    transaction: (prelude, work, onPreludeRan) =>
       db.transaction(async (tx) => {
         for (const statement of prelude) await tx.execute(sql.raw(statement));
+        onPreludeRan?.();
+        registerBatcher(tx, {
+          async together(statements) {
+            const answers: Record<string, unknown>[][] = [];
+            for (const statement of statements) {
+              answers.push(rowsOf(await tx.execute(statement.getSQL())));
+            }
+            return answers;
+          },
+          async atCommit(statement) {
+            await tx.execute(statement.getSQL());
+          },
+        });
         return work(tx);
       }),
     withMigrationConnection: (work) => db.transaction(work),

@@ -1,9 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import type { SQLWrapper } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
-import { copyTargetSql, type Database, type Db } from './database.js';
+import { copyTargetSql, type Database, type Db, registerBatcher } from './database.js';
 import * as schema from './schema.js';
 
 /** A PostgreSQL server through a pool of connections (database.ts has the contract). */
@@ -18,44 +20,53 @@ export async function openPostgres(
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     application_name: 'pension-admin',
-  });
+    // Queries are written without waiting for the answers before them (BatchingClient below).
+    pipeline: true,
+  } as pg.PoolConfig);
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  // A query builder bound to each pooled connection, made once per connection, and the way back
-  // from a transaction's query builder to its connection (COPY talks to the connection directly).
+  // A query builder bound to each pooled connection through its batching client, made once per
+  // connection, and the way back from a transaction's query builder to that client.
   const connectionDbs = new WeakMap<pg.PoolClient, Db>();
-  const connectionOf = new WeakMap<Db, pg.PoolClient>();
+  const batchingOf = new WeakMap<Db, BatchingClient>();
   return {
     kind: 'postgres',
     db,
-    async transaction(prelude, work) {
+    async transaction(prelude, work, onPreludeRan) {
       const client = await pool.connect();
       // The pool listens for errors of idle connections only. A connection lost while checked out
       // (the server terminated the backend) also emits 'error', which without a listener would
       // end the process; the query in flight is rejected with that error all the same.
       client.on('error', ignoreConnectionError);
       let failure: Error | undefined;
+      let batching: BatchingClient | undefined;
       try {
         let connectionDb = connectionDbs.get(client);
         if (!connectionDb) {
-          connectionDb = drizzlePg({ client, schema }) as unknown as Db;
+          const created = new BatchingClient(client);
+          connectionDb = drizzlePg({
+            client: created as unknown as pg.PoolClient,
+            schema,
+          }) as unknown as Db;
           connectionDbs.set(client, connectionDb);
-          connectionOf.set(connectionDb, client);
+          batchingOf.set(connectionDb, created);
+          registerBatcher(connectionDb, created);
         }
-        // Without parameters pg sends this as one simple query: BEGIN and the prelude together.
-        await client.query(['begin', ...prelude].join('; '));
+        batching = batchingOf.get(connectionDb) as BatchingClient;
+        batching.open(prelude, onPreludeRan);
         try {
           const result = await work(connectionDb);
-          await client.query('commit');
+          await batching.commit();
           return result;
         } catch (error) {
-          await client.query('rollback').catch((rollbackError: Error) => {
+          await batching.rollback().catch((rollbackError: Error) => {
             failure = rollbackError;
           });
           throw error;
         }
       } finally {
+        batching?.close();
         client.off('error', ignoreConnectionError);
         // A connection whose rollback failed is in an unknown state: close it rather than reuse it.
         client.release(failure);
@@ -76,11 +87,14 @@ export async function openPostgres(
       }
     },
     async copyFrom(tx, target, file) {
-      const client = connectionOf.get(tx as Db);
-      if (!client) throw new Error('copyFrom needs a transaction opened by this database');
-      const copy = client.query(copyFromStdin(`copy ${copyTargetSql(target)} from stdin`));
-      await pipeline(createReadStream(file, { highWaterMark: COPY_READ_BYTES }), copy);
-      return copy.rowCount;
+      const batching = batchingOf.get(tx as Db);
+      if (!batching) throw new Error('copyFrom needs a transaction opened by this database');
+      // COPY talks to the connection directly: its transaction must be open, role and tenant set.
+      return batching.copy(async (client) => {
+        const copy = client.query(copyFromStdin(`copy ${copyTargetSql(target)} from stdin`));
+        await pipeline(createReadStream(file, { highWaterMark: COPY_READ_BYTES }), copy);
+        return copy.rowCount;
+      });
     },
     close: () => pool.end(),
   };
@@ -90,3 +104,213 @@ function ignoreConnectionError(): void {}
 
 /** Larger reads than the 64 KiB default: fewer CopyData messages for the same file. */
 const COPY_READ_BYTES = 1024 * 1024;
+
+interface QueryConfig {
+  text: string;
+  values?: unknown[];
+  rowMode?: 'array';
+  types?: unknown;
+  name?: string;
+}
+
+/**
+ * A builder select and nothing else: read-only, no row locks, nothing that lasts until the end
+ * of a transaction (advisory transaction locks, transaction-local settings). Such a statement
+ * means the same in a transaction of its own as in the request's (each statement of a READ
+ * COMMITTED transaction reads its own snapshot anyway), so it can run in one that ends with it.
+ * Raw statements (`tx.execute`) are never taken for reads.
+ */
+function isPlainRead(config: QueryConfig): boolean {
+  return (
+    config.rowMode === 'array' &&
+    /^select\s/i.test(config.text) &&
+    !/\bfor\s+(?:update|no\s+key\s+update|share|key\s+share)\b/i.test(config.text) &&
+    !/_xact_|set_config/i.test(config.text)
+  );
+}
+
+const dialect = new PgDialect();
+
+/** A statement's text and values as Drizzle binds them. */
+function queryOf(statement: SQLWrapper): QueryConfig {
+  const { sql, params } = dialect.sqlToQuery(statement.getSQL());
+  return { text: sql, values: params };
+}
+
+/** pg's socket, to write several queries in one go (cork, then uncork once all are queued). */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } {
+  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } })
+    .connection.stream;
+}
+
+/**
+ * Settles every query of a pipelined batch (none is left with an unhandled rejection) and
+ * answers their results, or throws the first failure in the order they were sent: a refused
+ * session check fails the statements behind it with "transaction aborted", and its own error
+ * is the one that tells what happened.
+ */
+async function inOrder(sent: Promise<pg.QueryResult>[]): Promise<pg.QueryResult[]> {
+  const settled = await Promise.allSettled(sent);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<pg.QueryResult>).value);
+}
+
+/**
+ * The client Drizzle talks to inside a transaction (docs/decisions.md, "Request path (issue 18)").
+ * The connection is in node-postgres's pipeline mode while a transaction holds it: queries are
+ * written without waiting for the answers of the ones before, each with its own parameters, and
+ * several are written to the socket at once. Nothing is sent when the transaction opens: the
+ * prelude (the session check, the role and the tenant) goes in front of the first statement, so
+ * a request's first statement costs one round trip:
+ *
+ * - A plain read (isPlainRead) before anything else goes as `begin; prelude`, the read, `commit`:
+ *   a transaction of its own, nothing left open. A later statement carries the prelude again.
+ * - Any other statement opens the request's transaction: `begin; prelude`, the statement. From
+ *   then on statements go as they come, and the transaction ends with COMMIT (or ROLLBACK), with
+ *   whatever the final steps left for it (atCommit) written in front of it.
+ *
+ * A prelude whose session check fails raises, and every statement behind it in the transaction
+ * fails unexecuted. No value is ever written into a statement's text: each travels bound.
+ */
+class BatchingClient {
+  private prelude = '';
+  private onPreludeRan: (() => void) | undefined;
+  private mode: 'closed' | 'implicit' | 'explicit' = 'closed';
+  /** The queries that opened the explicit transaction, while they are on their way. */
+  private opening: Promise<unknown> | null = null;
+  /** Statements to send with COMMIT, in the same write (atCommit). */
+  private beforeCommit: QueryConfig[] = [];
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  open(prelude: readonly string[], onPreludeRan: (() => void) | undefined): void {
+    this.prelude = ['begin', ...prelude].join('; ');
+    this.onPreludeRan = onPreludeRan;
+    this.mode = 'implicit';
+    this.opening = null;
+    this.beforeCommit = [];
+  }
+
+  close(): void {
+    this.mode = 'closed';
+    this.onPreludeRan = undefined;
+    this.opening = null;
+    this.beforeCommit = [];
+  }
+
+  private preludeRan(): void {
+    const ran = this.onPreludeRan;
+    this.onPreludeRan = undefined;
+    ran?.();
+  }
+
+  /** Writes `queries` to the socket in one go and answers each one's promise. */
+  private send(queries: readonly (QueryConfig | string)[]): Promise<pg.QueryResult>[] {
+    const socket = socketOf(this.client);
+    socket.cork();
+    try {
+      return queries.map((query) =>
+        typeof query === 'string'
+          ? this.client.query(query)
+          : this.client.query(query as pg.QueryConfig, query.values),
+      );
+    } finally {
+      socket.uncork();
+    }
+  }
+
+  /** Sends `statements` behind the prelude, opening the transaction (or one per read). */
+  private async withPrelude(
+    statements: readonly QueryConfig[],
+    closeAfter: boolean,
+  ): Promise<pg.QueryResult[]> {
+    if (!closeAfter) this.mode = 'explicit';
+    const sent = this.send([this.prelude, ...statements, ...(closeAfter ? ['commit'] : [])]);
+    const settled = inOrder(sent);
+    if (!closeAfter) this.opening = settled;
+    const results = await settled;
+    this.preludeRan();
+    return results.slice(1, 1 + statements.length);
+  }
+
+  query(config: QueryConfig | string, values?: unknown[]): Promise<pg.QueryResult> {
+    const given: QueryConfig = typeof config === 'string' ? { text: config } : config;
+    const query: QueryConfig = values === undefined ? given : { ...given, values };
+    if (this.mode === 'closed') {
+      return Promise.reject(new Error('a query outside the transaction that owns the connection'));
+    }
+    if (this.mode === 'explicit') {
+      return this.client.query(query as pg.QueryConfig, query.values);
+    }
+    return this.withPrelude([query], isPlainRead(query)).then(
+      (results) => results[0] as pg.QueryResult,
+    );
+  }
+
+  /** Opens the real transaction now if no statement has (COPY needs it), and answers the client. */
+  async explicitTransaction(): Promise<pg.PoolClient> {
+    if (this.mode === 'implicit') await this.withPrelude([], false);
+    await this.opening;
+    return this.client;
+  }
+
+  /**
+   * COPY streams through the connection itself, which pipeline mode does not allow: the
+   * connection leaves it for the copy, with nothing else in flight (every statement of the
+   * transaction is awaited before the copy starts).
+   */
+  async copy<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.explicitTransaction();
+    (client as unknown as { pipeline: boolean }).pipeline = false;
+    try {
+      return await work(client);
+    } finally {
+      (client as unknown as { pipeline: boolean }).pipeline = true;
+    }
+  }
+
+  /** StatementBatcher.together: one write, opening the transaction with it when need be. */
+  async together(statements: readonly SQLWrapper[]): Promise<Record<string, unknown>[][]> {
+    const queries = statements.map(queryOf);
+    if (this.mode === 'closed') throw new Error('a batch outside its transaction');
+    const results =
+      this.mode === 'implicit'
+        ? await this.withPrelude(queries, false)
+        : await inOrder(this.send(queries));
+    return results.map((result) => result.rows);
+  }
+
+  /** StatementBatcher.atCommit: kept for the COMMIT's write, or sent now outside one. */
+  async atCommit(statement: SQLWrapper): Promise<void> {
+    const query = queryOf(statement);
+    if (this.mode === 'explicit') {
+      this.beforeCommit.push(query);
+      return;
+    }
+    await this.query(query);
+  }
+
+  async commit(): Promise<void> {
+    const explicit = this.mode === 'explicit';
+    this.mode = 'closed';
+    const statements = this.beforeCommit;
+    this.beforeCommit = [];
+    if (!explicit) return;
+    try {
+      await inOrder(this.send([...statements, 'commit']));
+    } catch (error) {
+      // Whatever failed, the caller's ROLLBACK must still go out (a failure before the COMMIT
+      // leaves the transaction open and aborted).
+      this.mode = 'explicit';
+      throw error;
+    }
+  }
+
+  async rollback(): Promise<void> {
+    const explicit = this.mode === 'explicit';
+    this.mode = 'closed';
+    this.beforeCommit = [];
+    if (explicit) await this.client.query('rollback');
+  }
+}

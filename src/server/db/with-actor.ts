@@ -1,3 +1,9 @@
+import {
+  isSessionEnded,
+  type SessionCheck,
+  SessionEndedError,
+  sessionCheckSql,
+} from '../auth/session-check.js';
 import type { RecordedActor } from '../tenancy/actor.js';
 import type { Database, Transaction } from './database.js';
 
@@ -41,26 +47,31 @@ function transactionWithFinalSteps<T>(
   database: Database,
   prelude: readonly string[],
   work: (tx: Transaction) => Promise<T>,
+  onPreludeRan?: () => void,
 ): Promise<T> {
-  return database.transaction(prelude, async (tx) => {
-    const steps: ((tx: Transaction) => Promise<void>)[] = [];
-    let running = false;
-    openTransactions.set(tx, {
-      add(step) {
-        if (running)
-          throw new TransactionNotFinishableError('this transaction is already committing');
-        steps.push(step);
-      },
-    });
-    try {
-      const result = await work(tx);
-      running = true;
-      for (const step of steps) await step(tx);
-      return result;
-    } finally {
-      openTransactions.delete(tx);
-    }
-  });
+  return database.transaction(
+    prelude,
+    async (tx) => {
+      const steps: ((tx: Transaction) => Promise<void>)[] = [];
+      let running = false;
+      openTransactions.set(tx, {
+        add(step) {
+          if (running)
+            throw new TransactionNotFinishableError('this transaction is already committing');
+          steps.push(step);
+        },
+      });
+      try {
+        const result = await work(tx);
+        running = true;
+        for (const step of steps) await step(tx);
+        return result;
+      } finally {
+        openTransactions.delete(tx);
+      }
+    },
+    onPreludeRan,
+  );
 }
 
 /**
@@ -69,17 +80,42 @@ function transactionWithFinalSteps<T>(
  * the restricted role and carries the actor's tenant, so row-level security filters every
  * query even when the service forgets to. Both settings are transaction-local: nothing leaks to
  * the next request that gets the same pooled connection.
+ *
+ * An actor whose request still owes its session check (session-check.ts) has it made by the same
+ * statement that sets the role and tenant: `app_session_check` in its FROM clause raises for a
+ * session that no longer holds, which aborts the batch before any statement of `work` runs, and
+ * the request is answered 401 (docs/decisions.md, "Request path (issue 18)").
  */
 export function withActor<T>(
   database: Database,
   actor: RecordedActor,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  const prelude =
-    actor.tenantId === null
-      ? "select set_config('role', 'pension_platform', true)"
-      : `select set_config('role', 'pension_app', true), set_config('app.tenant_id', ${tenantLiteral(actor.tenantId)}, true)`;
-  return transactionWithFinalSteps(database, [prelude], work);
+  const check: SessionCheck | undefined = actor.role === 'Anonymous' ? undefined : actor.session;
+  if (check?.state === 'refused') return Promise.reject(new SessionEndedError());
+  const pending = check?.state === 'pending' ? check : undefined;
+  let prelude: string;
+  try {
+    const settings =
+      actor.tenantId === null
+        ? "set_config('role', 'pension_platform', true)"
+        : `set_config('role', 'pension_app', true), set_config('app.tenant_id', ${tenantLiteral(actor.tenantId)}, true)`;
+    prelude = pending
+      ? `select ${settings} from ${sessionCheckSql(pending)}`
+      : `select ${settings}`;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (!pending) return transactionWithFinalSteps(database, [prelude], work);
+  return transactionWithFinalSteps(database, [prelude], work, () => {
+    pending.state = 'confirmed';
+  }).catch((error: unknown) => {
+    if (isSessionEnded(error)) {
+      pending.state = 'refused';
+      throw new SessionEndedError();
+    }
+    throw error;
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { logSecurityEvent } from '../auth/security-events.js';
+import { isSessionEnded } from '../auth/session-check.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   DomainError,
@@ -43,6 +44,11 @@ const errorHandler: FastifyPluginAsync = async (app) => {
         });
       }
       return reply.code(STATUS_OF[error.kind]).send({ error: error.publicMessage });
+    }
+    // The request's session failed its check inside its transaction (with-actor.ts): answered as
+    // the gate answers a request without a session; the gate's onSend hook drops any cookie set.
+    if (isSessionEnded(error)) {
+      return reply.code(401).send({ error: 'Unauthorized' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');

@@ -1,3 +1,4 @@
+import type { SessionCheck } from '../auth/session-check.js';
 import type { Role } from './roles.js';
 
 /**
@@ -17,6 +18,12 @@ export interface RequestOrigin {
 interface ActorBase extends RequestOrigin {
   userId: string;
   email: string;
+  /**
+   * The request's session check, when the actor comes from a request whose session is still to
+   * be held against the user's row: withActor runs it in the transaction's first batch (docs/
+   * decisions.md, "Request path (issue 18)"). Absent for actors written out in code.
+   */
+  readonly session?: SessionCheck;
 }
 
 /** A user who works inside one broker firm: everything they touch belongs to that tenant. */
@@ -83,6 +90,8 @@ export interface Identity {
   brokerId: string | null;
   employerId: string | null;
   memberId: string | null;
+  /** The check still owed on the session this identity came from (ActorBase.session). */
+  check?: SessionCheck;
 }
 
 /** The actor for a user whose identity has been verified, acting from `origin`. */
@@ -95,6 +104,7 @@ export function actorFor(identity: Identity, origin: RequestOrigin): ActorContex
       tenantId: null,
       employerId: null,
       ...origin,
+      ...(identity.check ? { session: identity.check } : {}),
     };
   }
   if (identity.brokerId === null) throw new Error('a tenant-scoped identity without a tenant');
@@ -106,5 +116,6 @@ export function actorFor(identity: Identity, origin: RequestOrigin): ActorContex
     employerId: identity.employerId,
     memberId: identity.memberId,
     ...origin,
+    ...(identity.check ? { session: identity.check } : {}),
   };
 }

@@ -43,7 +43,13 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
     app.post(
       `/api/schemes/:id/${kind}/import`,
       {
-        config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS, action: IMPORT_ACTIONS[kind] },
+        // The file is spooled to disk before the import's first transaction: the session is
+        // checked before any of it is read (auth-gate.ts; docs/decisions.md, issue 18).
+        config: {
+          bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS,
+          action: IMPORT_ACTIONS[kind],
+          confirmSessionFirst: true,
+        },
         schema: {
           summary: UPLOADS[kind],
           tags,

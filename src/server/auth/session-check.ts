@@ -1,0 +1,74 @@
+import { isRole } from '../tenancy/roles.js';
+import type { SessionClaims } from './session-token.js';
+
+/**
+ * A verified token's claims still to be held against the user's row (decisions.md §2), and
+ * where that stands for the request (docs/decisions.md, "Request path (issue 18)"). The gate
+ * admits a request whose token it has seen confirmed before with the check still `pending`; the
+ * request's first transaction then runs it (`app_session_check`, migration 0017) in the same
+ * batch as its role, tenant and first statement, and a request that answers before any
+ * transaction ran it is checked with a read before its answer leaves (auth-gate.ts). One object
+ * per request, shared by every copy of the request's actor.
+ */
+export interface SessionCheck {
+  readonly claims: SessionClaims;
+  /** False in staging and production: development accounts fail like unknown ones. */
+  readonly acceptDevelopmentAccounts: boolean;
+  state: 'pending' | 'confirmed' | 'refused';
+}
+
+/** The SQLSTATE `app_session_check` raises for a session that no longer holds. */
+export const SESSION_ENDED_SQLSTATE = 'PA401';
+
+/** The session behind the request no longer holds: answered 401 like no session at all. */
+export class SessionEndedError extends Error {
+  override name = 'SessionEndedError';
+  constructor() {
+    super('the session ended');
+  }
+}
+
+/** True when `error`, or anything in its cause chain, is the session check's refusal. */
+export function isSessionEnded(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (current instanceof SessionEndedError) return true;
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (code === SESSION_ENDED_SQLSTATE) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/** Ids as they come from our own rows and verified tokens; anything else is refused, not escaped. */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function idLiteral(value: string | null): string {
+  if (value === null) return 'null';
+  if (!PLAIN_ID.test(value)) throw new SessionEndedError();
+  return `'${value}'`;
+}
+
+function integerLiteral(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new SessionEndedError();
+  return String(value);
+}
+
+/**
+ * The check as a FROM item of the statement that sets the role (which a SECURITY DEFINER
+ * function may not do itself), written with literals because that prelude statement carries no
+ * parameters (database.ts).
+ * Every value is an id, an integer, a role name or a boolean, checked here rather than escaped;
+ * a token whose claims do not fit is treated as an ended session.
+ */
+export function sessionCheckSql({ claims, acceptDevelopmentAccounts }: SessionCheck): string {
+  if (!isRole(claims.role)) throw new SessionEndedError();
+  return `app_session_check(${[
+    idLiteral(claims.userId),
+    integerLiteral(claims.sessionEpoch),
+    integerLiteral(claims.passwordChangedAt),
+    `'${claims.role}'`,
+    idLiteral(claims.brokerId),
+    idLiteral(claims.employerId),
+    acceptDevelopmentAccounts ? 'true' : 'false',
+  ].join(', ')})`;
+}
