@@ -36,7 +36,8 @@ export type DocumentContentType =
   (typeof DOCUMENT_CONTENT_TYPES)[keyof typeof DOCUMENT_CONTENT_TYPES];
 
 /** The refusal of anything else, in words: it names what is accepted. */
-export const ACCEPTED_TYPES_MESSAGE = 'The file must be a PDF, a Word document (DOCX), a PNG or a JPEG';
+export const ACCEPTED_TYPES_MESSAGE =
+  'The file must be a PDF, a Word document (DOCX), a PNG or a JPEG';
 
 /** decisions.md §2: uploads up to 25 MiB, as the imports. */
 export const MAX_DOCUMENT_BYTES = MAX_IMPORT_BYTES;
