@@ -167,11 +167,16 @@ export async function startFakeClamd(): Promise<{
 }
 
 /**
- * Debian's clamd with a signature database of one entry, the EICAR string's SHA-256 made with
- * sigtool, written here: nothing is downloaded. Null where clamd or sigtool is not installed
+ * Debian's clamd with a signature database the helper writes: the EICAR string's SHA-256 made with
+ * sigtool (.hsb), and the string's bytes as a body signature (.ndb) so that it is found inside a
+ * PDF too. Nothing is downloaded. Null where clamd or sigtool is not installed
  * (.ci/run installs them).
  */
-export async function startRealClamd(): Promise<{ socketPath: string; stop(): void } | null> {
+export async function startRealClamd(): Promise<{
+  socketPath: string;
+  eicarFile: string;
+  stop(): void;
+} | null> {
   const clamd = spawnSync('sh', ['-c', 'command -v clamd && command -v sigtool']);
   const found = clamd.stdout.toString().trim().split('\n');
   if (clamd.status !== 0 || found.length !== 2) return null;
@@ -181,12 +186,18 @@ export async function startRealClamd(): Promise<{ socketPath: string; stop(): vo
   mkdirSync(database);
   const eicarFile = path.join(directory, 'eicar.txt');
   writeFileSync(eicarFile, EICAR);
-  const signature = spawnSync(sigtoolPath, ['--sha256', eicarFile], { cwd: directory });
-  const line = signature.stdout
+  // sigtool writes `<sha256>:<size>:<file name>`; the last field becomes the signature's name.
+  const hash = spawnSync(sigtoolPath, ['--sha256', eicarFile], { cwd: directory });
+  const line = hash.stdout
     .toString()
     .trim()
     .replace(/:[^:]*$/, ':Pension.Test.EICAR');
   writeFileSync(path.join(database, 'eicar.hsb'), `${line}\n`);
+  // A hash signature matches a whole file; the string inside a PDF is found by its bytes.
+  writeFileSync(
+    path.join(database, 'eicar.ndb'),
+    `Pension.Test.EICAR.Body:0:*:${EICAR.toString('hex')}\n`,
+  );
   const socketPath = path.join(directory, 'clamd.sock');
   const configFile = path.join(directory, 'clamd.conf');
   writeFileSync(
@@ -204,7 +215,7 @@ export async function startRealClamd(): Promise<{ socketPath: string; stop(): vo
       });
       probe.once('error', () => resolve(false));
     });
-    if (ready) return { socketPath, stop: () => child.kill('SIGTERM') };
+    if (ready) return { socketPath, eicarFile, stop: () => child.kill('SIGTERM') };
   }
   child.kill('SIGTERM');
   throw new Error('clamd did not start within 10 seconds');
