@@ -159,6 +159,7 @@ export function createDocumentsService({
 
   /** Whether the actor's scope for downloading takes in the document (authorizeRow, as a test). */
   function reaches(actor: ActorContext, row: Parameters<typeof authorizeRow>[2]): boolean {
+    authorize(actor, 'document.download');
     try {
       authorizeRow(actor, 'document.download', row);
       return true;
