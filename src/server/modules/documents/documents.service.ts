@@ -489,12 +489,7 @@ export function createDocumentsService({
      */
     async download(grant: DownloadGrant, origin: RequestOrigin) {
       const user = await findUserById(database, grant.userId);
-      if (
-        !user ||
-        user.status !== 'active' ||
-        !isRole(user.role) ||
-        user.brokerId !== grant.tenantId
-      ) {
+      if (user?.status !== 'active' || !isRole(user.role) || user.brokerId !== grant.tenantId) {
         return null;
       }
       const actor = actorFor(
