@@ -302,7 +302,15 @@ describe('uploading a document', () => {
     while (sent < total && answer === '' && !socket.destroyed) {
       sent += chunk.length;
       if (!send(chunk)) {
-        await Promise.race([once(socket, 'drain'), once(socket, 'data'), once(socket, 'close')]);
+        // Whichever comes first; the listeners of the others are removed with the signal.
+        const settled = new AbortController();
+        const { signal } = settled;
+        await Promise.race(
+          ['drain', 'data', 'close'].map((event) =>
+            once(socket, event, { signal }).catch(() => undefined),
+          ),
+        );
+        settled.abort();
       }
     }
     for (let waited = 0; answer === '' && waited < 100; waited += 1) {
