@@ -23,6 +23,7 @@ const RECORD_TYPES: Readonly<Record<string, { noun: string; label: string }>> = 
   written_policy: { noun: 'a written policy', label: 'Written policy' },
   ora_report: { noun: 'an own-risk assessment', label: 'Own-risk assessment' },
   significant_change: { noun: 'a significant change', label: 'Significant change' },
+  document: { noun: 'a document', label: 'Document' },
 };
 
 /** The record types the service writes, in the order a picker offers them. */
@@ -118,6 +119,13 @@ export const AUDIT_ACTION_TEXT: Readonly<Record<string, string>> = {
   'risk_profile.change_recorded': 'Recorded a significant change in a scheme’s risk profile',
   'compliance.viewed': 'Viewed a scheme’s compliance',
   'compliance.listed': 'Read the compliance calendar or dashboard',
+  'document.uploaded': 'Uploaded a document',
+  'document.scanned': 'Had a document checked for malware',
+  'document.url_issued': 'Was given a link to download a document',
+  'document.downloaded': 'Downloaded a document',
+  'document.deleted': 'Deleted a document',
+  'document.listed': 'Listed documents',
+  'document.viewed': 'Viewed a document',
   'audit.listed': 'Read the audit log',
   'audit.exported': 'Exported the audit log as CSV',
 };

@@ -647,6 +647,58 @@ export const POLICY = {
     target: 'none',
   },
 
+  // Documents (decisions.md §3 and §6): writers BrokerUser and up, an EmployerAdmin for their own
+  // employer's schemes; readers EmployerUser and up within reach, and a Member their own scheme's
+  // member-facing documents (the service keeps the rest from them). A file's bytes leave only
+  // through a signed URL: SuperAdmin runs the platform and reads a firm's records, but has no
+  // business in its deeds and benefit statements, so is not given one (docs/decisions.md,
+  // "Documents (issue 16)").
+  'document.list': {
+    description: "List a scheme's documents (a member: their scheme's member-facing ones)",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'document.read': {
+    description: "Read a document's record (a member: a member-facing one of their scheme)",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'document.download': {
+    description: 'Get a signed URL, good for 5 minutes, to download a document',
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'document.upload': {
+    description: 'Upload a document, or a new version of one, to a scheme',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'document.delete': {
+    description: 'Delete a version of a document (kept, hidden)',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+
   // Work lists and the audit log.
   'overview.read': {
     description: "Read the work waiting on one's home page",

@@ -53,6 +53,12 @@ import { createJobRunner } from './modules/cron/job-runner.js';
 import { createJobRuns } from './modules/cron/job-runs.js';
 import { outboxJob } from './modules/cron/outbox.job.js';
 import { createJobRegistry, type JobRegistry } from './modules/cron/scheduled-jobs.js';
+import { createClamdScanner } from './modules/documents/clamd.js';
+import { documentsRoutes } from './modules/documents/documents.routes.js';
+import { createDocumentsService } from './modules/documents/documents.service.js';
+import { createUrlSigner } from './modules/documents/signed-urls.js';
+import { createLocalStorage } from './modules/documents/storage.js';
+import { storageSweepJob } from './modules/documents/storage-sweep.job.js';
 import { createComplianceReminders, remindersJob } from './modules/governance/reminders.job.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { resources } from './modules/resources.js';
@@ -222,6 +228,28 @@ export async function buildApp({
     onEmailQueued: mailer.delivery.nudge,
   });
 
+  // Documents (docs/decisions.md, "Documents (issue 16)"): bytes on the local file system under
+  // DATA_DIR, scanned by clamd where one is configured, served through signed URLs only.
+  const documentStorage = createLocalStorage(config.documents.storageRoot);
+  const scanner = config.documents.scanner ? createClamdScanner(config.documents.scanner) : null;
+  const signer = createUrlSigner({
+    current: config.documents.urlKey,
+    previous: config.documents.previousUrlKey,
+    now,
+  });
+  await app.register(documentsRoutes, {
+    documents: createDocumentsService({
+      database,
+      audit,
+      now,
+      storage: documentStorage,
+      scanner,
+      signer,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
+    signer,
+  });
+
   // Scheduled jobs: one entry per job (docs/decisions.md, "Scheduled jobs").
   const scheduledJobs = createJobRegistry();
   scheduledJobs.add(outboxJob(mailer.delivery));
@@ -236,6 +264,7 @@ export async function buildApp({
       }),
     ),
   );
+  scheduledJobs.add(storageSweepJob({ database, storage: documentStorage, scanner, now }));
   app.decorate('scheduledJobs', scheduledJobs);
   await app.register(cronRoutes, {
     jobs: scheduledJobs,

@@ -11,6 +11,7 @@ export const TEST_SECRETS = {
   CRON_SECRET: 'test-cron-secret-that-is-long-enough-0001',
   RAG_INGEST_SECRET: 'test-rag-secret-that-is-long-enough-00001',
   AUDIT_CHAIN_KEY: 'c'.repeat(64),
+  DOCUMENT_URL_KEY: 'd'.repeat(64),
 } as const;
 
 export function testDataDir(): string {
@@ -34,7 +35,10 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     LOG_LEVEL: 'info',
     APP_BASE_URL: 'https://pensions.example.ie',
     MAIL_FROM: 'Pension Administration <no-reply@pensions.example.ie>',
-    ...(appEnv === 'staging' || appEnv === 'production' ? { SMTP_URL: UNREACHABLE_SMTP_URL } : {}),
+    // Staging and production need a mail server and a malware scanner, or scanning explicitly off.
+    ...(appEnv === 'staging' || appEnv === 'production'
+      ? { SMTP_URL: UNREACHABLE_SMTP_URL, DOCUMENT_SCAN: 'off' }
+      : {}),
     ...TEST_SECRETS,
     ...overrides,
   });

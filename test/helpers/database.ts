@@ -120,6 +120,7 @@ export function writableTableCounts(database: Database): Promise<number[]> {
     schema.oraReports,
     schema.significantChanges,
     schema.complianceReminders,
+    schema.documents,
   ];
   return Promise.all(
     tables.map(

@@ -3,7 +3,9 @@
  * out, the session check, password reset, accepting an invitation, the health probes, and the
  * scheduled jobs (which take the CRON_SECRET bearer instead, test/cron/cron-route.test.ts). Every
  * other /api route names an action of the policy table (src/contracts/policy.ts). Outside /api, the
- * telemetry tunnel, /openapi.json and the web UI's files are public too.
+ * telemetry tunnel, /openapi.json, the web UI's files and the signed document downloads
+ * (`GET /files/{documentId}/{token}`, whose signed token is the credential:
+ * test/documents/documents.test.ts) are public too.
  */
 export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/auth/callback/credentials',

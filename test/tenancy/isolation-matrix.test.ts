@@ -6,6 +6,7 @@ import { ROLES, type Role } from '../../src/server/tenancy/roles.js';
 import { ACTION_EXTENSION } from '../../src/server/tenancy/route-actions.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { documentForm, SAMPLES } from '../helpers/documents.js';
 import {
   createBroker,
   createEmployer,
@@ -50,6 +51,8 @@ interface Target {
   /** The risk management policy in use. */
   policyId: string;
   oraId: string;
+  /** A member-facing document of the scheme, downloadable (unscanned: no scanner in tests). */
+  documentId: string;
 }
 interface Fixture {
   actors: Record<Role, UserRow>;
@@ -125,7 +128,27 @@ const fresh = {
   holder: (target: Target) => createKeyFunctionHolder(t.database, target),
   draft: (target: Target) => createPolicy(t.database, target, { kind: 'outsourcing' }),
   ora: (target: Target) => createOraReport(t.database, target),
+  /** A document for the requests that use one up (delete). */
+  document: (target: Target) => uploadDocument(target),
 };
+
+/** A member-facing document uploaded to the target's scheme by a BrokerAdmin of its tenant. */
+async function uploadDocument(target: { brokerId: string; schemeId: string }): Promise<string> {
+  const admin = await createUser(t.database, { brokerId: target.brokerId, role: 'BrokerAdmin' });
+  const form = documentForm('Member booklet.pdf', SAMPLES.pdf, {
+    documentType: 'member_booklet',
+    memberFacing: 'true',
+  });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/schemes/${target.schemeId}/documents`,
+    remoteAddress: uniqueClientAddress(),
+    headers: { ...form.headers, authorization: `Bearer ${await t.tokenFor(admin)}` },
+    payload: form.payload,
+  });
+  if (response.statusCode !== 201) throw new Error(`document upload failed: ${response.body}`);
+  return response.json().id;
+}
 
 const change = { occurredOn: '2025-02-03', description: 'A new investment manager' };
 
@@ -545,6 +568,32 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /api/imports/{id}': {
     request: (target) => ({ method: 'GET', url: `/api/imports/${target.importId}` }),
   },
+  'POST /api/schemes/{id}/documents': {
+    request: (target) => {
+      const form = documentForm('Trust deed.pdf', SAMPLES.pdf);
+      return {
+        method: 'POST',
+        url: `/api/schemes/${target.schemeId}/documents`,
+        headers: form.headers,
+        payload: form.payload,
+      };
+    },
+  },
+  'GET /api/schemes/{id}/documents': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/documents` }),
+  },
+  'GET /api/documents/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/documents/${target.documentId}` }),
+  },
+  'DELETE /api/documents/{id}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/documents/${await fresh.document(target)}`,
+    }),
+  },
+  'GET /api/documents/{id}/url': {
+    request: (target) => ({ method: 'GET', url: `/api/documents/${target.documentId}/url` }),
+  },
   'GET /api/audit': {
     request: () => ({ method: 'GET', url: '/api/audit' }),
   },
@@ -606,6 +655,7 @@ async function targetIn(brokerId: string, employerId: string): Promise<Target> {
       { status: 'approved' },
     ),
     oraId: await createOraReport(t.database, { brokerId, employerId, schemeId }),
+    documentId: await uploadDocument({ brokerId, schemeId }),
   };
 }
 

@@ -33,6 +33,8 @@ const secretSchemas = {
   RAG_INGEST_SECRET: longSecret,
   /** Seals the audit chain (HMAC-SHA256); kept out of the database so its users cannot reseal a rewrite. */
   AUDIT_CHAIN_KEY: hexKey,
+  /** Signs the documents' download URLs (HMAC-SHA256; docs/decisions.md, "Documents (issue 16)"). */
+  DOCUMENT_URL_KEY: hexKey,
 } as const;
 type SecretName = keyof typeof secretSchemas;
 const SECRET_NAMES = Object.keys(secretSchemas) as SecretName[];
@@ -116,6 +118,21 @@ const envSchema = z.object({
   ),
   /** Set during a key rotation: PPS numbers not yet re-encrypted are still read with it. */
   PPS_ENCRYPTION_KEY_PREVIOUS: z.preprocess(emptyAsUndefined, hexKey.optional()),
+  /** Set during a rotation: download URLs signed with it still open until they expire. */
+  DOCUMENT_URL_KEY_PREVIOUS: z.preprocess(emptyAsUndefined, hexKey.optional()),
+  /** clamd's Unix socket (LocalSocket in clamd.conf). */
+  CLAMD_SOCKET: optionalString,
+  /** clamd's TCP address (TCPAddr), with CLAMD_PORT (TCPSocket, 3310 by default). */
+  CLAMD_HOST: optionalString,
+  CLAMD_PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(65535).default(3310),
+  ),
+  /** `off`: run without a malware scanner, which staging and production refuse unless told so. */
+  DOCUMENT_SCAN: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['off'], { error: 'must be off when set' }).optional(),
+  ),
   ...Object.fromEntries(
     SECRET_NAMES.map((name) => [name, z.preprocess(emptyAsUndefined, z.string().optional())]),
   ),
@@ -154,6 +171,16 @@ export interface Config {
    * request. Null: /monitoring accepts and drops.
    */
   telemetry: { dsn: string; ingestUrl: URL } | null;
+  /**
+   * Documents: where their bytes are kept (DATA_DIR/documents), the malware scanner (clamd) or
+   * none, and the keys their download URLs are signed with.
+   */
+  documents: {
+    storageRoot: string;
+    scanner: { socketPath: string } | { host: string; port: number } | null;
+    urlKey: string;
+    previousUrlKey: string | null;
+  };
 }
 
 const DEVELOPMENT_MAIL_FROM = 'Pension Administration <no-reply@pension-admin.local>';
@@ -221,6 +248,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!isDevelopmentLike && values.SENTRY_DSN?.startsWith('http:')) {
     problems.push(`SENTRY_DSN must use https when APP_ENV is ${appEnv}`);
   }
+  const scanner = scannerSettings(values, appEnv, isDevelopmentLike, problems);
+  if (
+    values.DOCUMENT_URL_KEY_PREVIOUS !== undefined &&
+    secrets.DOCUMENT_URL_KEY !== undefined &&
+    values.DOCUMENT_URL_KEY_PREVIOUS.toLowerCase() === secrets.DOCUMENT_URL_KEY.toLowerCase()
+  ) {
+    problems.push('DOCUMENT_URL_KEY_PREVIOUS must differ from DOCUMENT_URL_KEY');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -259,7 +294,44 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           }
         : null,
     telemetry: values.SENTRY_DSN ? telemetryOf(values.SENTRY_DSN) : null,
+    documents: {
+      storageRoot: path.join(dataDir, 'documents'),
+      scanner,
+      urlKey: (secrets as Secrets).DOCUMENT_URL_KEY,
+      previousUrlKey: values.DOCUMENT_URL_KEY_PREVIOUS ?? null,
+    },
   };
+}
+
+/**
+ * The malware scanner (issue 16): clamd by its socket or its TCP address. Without one, uploads are
+ * marked `unscanned`; that is allowed in development and test, and in staging and production only
+ * when DOCUMENT_SCAN=off says so explicitly, so no deployment goes without a scanner by omission.
+ */
+function scannerSettings(
+  values: z.infer<typeof envSchema>,
+  appEnv: AppEnv,
+  isDevelopmentLike: boolean,
+  problems: string[],
+): Config['documents']['scanner'] {
+  if (values.CLAMD_SOCKET && values.CLAMD_HOST) {
+    problems.push('CLAMD_SOCKET and CLAMD_HOST must not both be set');
+    return null;
+  }
+  const scanner = values.CLAMD_SOCKET
+    ? { socketPath: values.CLAMD_SOCKET }
+    : values.CLAMD_HOST
+      ? { host: values.CLAMD_HOST, port: values.CLAMD_PORT }
+      : null;
+  if (scanner && values.DOCUMENT_SCAN === 'off') {
+    problems.push('DOCUMENT_SCAN=off must not be set together with CLAMD_SOCKET or CLAMD_HOST');
+  }
+  if (!scanner && !isDevelopmentLike && values.DOCUMENT_SCAN !== 'off') {
+    problems.push(
+      `CLAMD_SOCKET or CLAMD_HOST is required when APP_ENV is ${appEnv} (or DOCUMENT_SCAN=off to run without a malware scanner)`,
+    );
+  }
+  return scanner;
 }
 
 /**

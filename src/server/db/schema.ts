@@ -874,3 +874,80 @@ export const jobRuns = pgTable(
     ),
   ],
 );
+
+export { DOCUMENT_TYPES, SCAN_STATUSES } from '../../contracts/documents.js';
+
+/**
+ * One version of a scheme's document (service-spec §2.7; docs/decisions.md, "Documents (issue
+ * 16)"). A second upload of the same name under the same scheme and type is the next version; each
+ * version is its own row and its own stored file, so earlier versions stay readable. Keyed on
+ * (broker_id, id) like the governance tables, broker_id in every key.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    employerId: text('employer_id').notNull(),
+    schemeId: text('scheme_id').notNull(),
+    documentType: text('document_type').notNull(),
+    /** Made safe (documents/filenames.ts): the name it is stored and downloaded under. */
+    filename: text('filename').notNull(),
+    /** As the uploader's computer named it; may hold personal data, so never audited or logged. */
+    originalFilename: text('original_filename').notNull(),
+    title: text('title'),
+    memberFacing: boolean('member_facing').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    version: integer('version').notNull(),
+    scanStatus: text('scan_status').notNull(),
+    scannedAt: timestamp('scanned_at', { withTimezone: true, precision: 3 }),
+    /** Where the bytes are, relative to the storage root: tenant/scheme/type/filename/v<version>. */
+    storageKey: text('storage_key').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    primaryKey({ name: 'documents_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'documents_scheme_same_tenant_fk',
+      columns: [table.brokerId, table.schemeId, table.employerId],
+      foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    // A name's versions are numbered once, deleted ones included: a number is never reused.
+    unique('documents_version_once_key').on(
+      table.brokerId,
+      table.schemeId,
+      table.documentType,
+      table.filename,
+      table.version,
+    ),
+    unique('documents_storage_key_once').on(table.brokerId, table.storageKey),
+    index('documents_scheme_idx').on(table.brokerId, table.schemeId, table.createdAt, table.id),
+    index('documents_pending_idx')
+      .on(table.brokerId, table.id)
+      .where(sql`${table.scanStatus} = 'pending' and ${table.deletedAt} is null`),
+    check(
+      'documents_type_known',
+      sql`${table.documentType} in ('scheme_pdf','trust_deed','written_policy','ora_report','kfh_appointment','member_booklet','benefit_statement','other')`,
+    ),
+    check(
+      'documents_scan_status_known',
+      sql`${table.scanStatus} in ('pending','clean','quarantined','unscanned')`,
+    ),
+    check('documents_filename_length', sql`char_length(${table.filename}) between 1 and 200`),
+    check(
+      'documents_original_filename_length',
+      sql`char_length(${table.originalFilename}) between 1 and 1024`,
+    ),
+    check('documents_title_length', sql`char_length(${table.title}) between 1 and 200`),
+    check('documents_version_positive', sql`${table.version} >= 1`),
+    check('documents_size_bounded', sql`${table.size} between 1 and 26214400`),
+    check('documents_sha256_hex', sql`${table.sha256} ~ '^[0-9a-f]{64}$'`),
+  ],
+);

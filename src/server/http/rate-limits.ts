@@ -28,6 +28,8 @@ const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentia
 const SESSION_READ = '/api/auth/session';
 const NOT_ATTEMPTS = new Set([SESSION_READ, '/api/auth/signout']);
 const CRON_PREFIX = '/api/cron/';
+/** Document downloads through signed URLs, outside /api (modules/documents/documents.routes.ts). */
+export const FILES_PREFIX = '/files/';
 
 const signedIn = (request: FastifyRequest) => request.tokenClaims !== null;
 
@@ -88,6 +90,16 @@ export const RATE_LIMITS: readonly RateLimit[] = [
     windowMs: MINUTE,
     per: 'client',
     appliesTo: (_request, routed) => routed.path.startsWith(CRON_PREFIX),
+  },
+  {
+    // Signed document URLs (docs/decisions.md, "Documents (issue 16)"): outside /api, so no other
+    // limit counts them. A person downloads a handful of files a minute; a token is guessed by
+    // no number of tries, but every try costs a signature check and a refused one is answered.
+    name: 'files',
+    max: 60,
+    windowMs: MINUTE,
+    per: 'client',
+    appliesTo: (_request, routed) => routed.path.startsWith(FILES_PREFIX),
   },
   {
     name: 'forgot-password',

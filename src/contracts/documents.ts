@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { MAX_IMPORT_BYTES } from './imports.js';
+import { pageQuery } from './pages.js';
+
+/**
+ * Documents (decisions.md §6 "Documents"; docs/decisions.md, "Documents (issue 16)"): a scheme's
+ * files kept per tenant and reached only through short-lived signed URLs.
+ */
+export const DOCUMENT_TYPES = [
+  'scheme_pdf',
+  'trust_deed',
+  'written_policy',
+  'ora_report',
+  'kfh_appointment',
+  'member_booklet',
+  'benefit_statement',
+  'other',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+/**
+ * `pending` until the scanner has answered, then `clean` or `quarantined`; `unscanned` where the
+ * service runs without a scanner (development and test, or DOCUMENT_SCAN=off).
+ */
+export const SCAN_STATUSES = ['pending', 'clean', 'quarantined', 'unscanned'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+
+/** The content types accepted, judged from the file's own bytes, never its name. */
+export const DOCUMENT_CONTENT_TYPES = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+} as const;
+export type DocumentContentType =
+  (typeof DOCUMENT_CONTENT_TYPES)[keyof typeof DOCUMENT_CONTENT_TYPES];
+
+/** The refusal of anything else, in words: it names what is accepted. */
+export const ACCEPTED_TYPES_MESSAGE =
+  'The file must be a PDF, a Word document (DOCX), a PNG or a JPEG';
+
+/** decisions.md §2: uploads up to 25 MiB, as the imports. */
+export const MAX_DOCUMENT_BYTES = MAX_IMPORT_BYTES;
+
+/** A signed URL is good for this long (decisions.md §6). */
+export const DOCUMENT_URL_TTL_SECONDS = 5 * 60;
+
+export const documentView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  documentType: z.enum(DOCUMENT_TYPES),
+  filename: z.string(),
+  /** The name as the uploader's computer gave it, before it was made safe. */
+  originalFilename: z.string(),
+  title: z.string().nullable(),
+  memberFacing: z.boolean(),
+  contentType: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+  version: z.number().int(),
+  scanStatus: z.enum(SCAN_STATUSES),
+  createdAt: z.string(),
+});
+export type DocumentView = z.infer<typeof documentView>;
+
+export const documentListQuery = pageQuery.extend({
+  /** Every version of every name, not only the latest of each. */
+  allVersions: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
+});
+export type DocumentListQuery = z.infer<typeof documentListQuery>;
+
+export const documentUrlView = z.object({ url: z.string(), expiresAt: z.string() });
+export type DocumentUrlView = z.infer<typeof documentUrlView>;

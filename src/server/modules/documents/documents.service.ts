@@ -1,0 +1,582 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, isNull, max, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { text } from '../../../contracts/text.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import { findUserById } from '../../auth/user-lookup.js';
+import type { Database } from '../../db/database.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
+import { documents } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import {
+  ConflictError,
+  NotFoundError,
+  TooLargeError,
+  ValidationError,
+  type ValidationIssue,
+} from '../../errors.js';
+import {
+  type ActorContext,
+  actorFor,
+  type RequestOrigin,
+  type TenantActor,
+} from '../../tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf, isAllowed } from '../../tenancy/authorize.js';
+import { isRole } from '../../tenancy/roles.js';
+import { findMember } from '../members/members.data.js';
+import { findScheme } from '../schemes/schemes.data.js';
+import type { Scanner } from './clamd.js';
+import { contentTypeOf, type HeadKind, SNIFF_BYTES, sniffHead } from './content-sniff.js';
+import { type DocumentRow, findDocument } from './documents.data.js';
+import {
+  ACCEPTED_TYPES_MESSAGE,
+  DOCUMENT_TYPES,
+  type DocumentListQuery,
+  type DocumentUrlView,
+  type DocumentView,
+  MAX_DOCUMENT_BYTES,
+  type ScanStatus,
+} from './documents.schemas.js';
+import { keptOriginalName, safeFilename } from './filenames.js';
+import { boundaryOf, MultipartError, MultipartTooLargeError, readMultipart } from './multipart.js';
+import type { DownloadGrant, UrlSigner } from './signed-urls.js';
+import { type DocumentStorage, type StagedFile, storageKeyOf } from './storage.js';
+
+/** Room for the form's fields and part headers around the file itself. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+
+const viewOf = (row: DocumentRow): DocumentView => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  documentType: row.documentType as DocumentView['documentType'],
+  filename: row.filename,
+  originalFilename: row.originalFilename,
+  title: row.title,
+  memberFacing: row.memberFacing,
+  contentType: row.contentType,
+  size: row.size,
+  sha256: row.sha256,
+  version: row.version,
+  scanStatus: row.scanStatus as ScanStatus,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/**
+ * What the audit log keeps of a document: ids, type, version, size, hash and scan state, never its
+ * filename or title, which can name a person ("Benefit statement – Seán Kelly.pdf") and the
+ * append-only chain must never need an erasure (docs/decisions.md, "Documents (issue 16)").
+ */
+const auditStateOf = (row: DocumentRow) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  documentType: row.documentType,
+  version: row.version,
+  contentType: row.contentType,
+  size: row.size,
+  sha256: row.sha256,
+  memberFacing: row.memberFacing,
+  scanStatus: row.scanStatus,
+});
+
+const fieldsSchema = z.object({
+  documentType: z.enum(DOCUMENT_TYPES, {
+    error: `Choose the document type: one of ${DOCUMENT_TYPES.join(', ')}`,
+  }),
+  memberFacing: z
+    .enum(['true', 'false'], { error: 'memberFacing must be true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+  title: text({ max: 200 }).min(1).optional(),
+});
+
+const KNOWN_FIELDS = new Set(['documentType', 'memberFacing', 'title']);
+
+const invalid = (path: string, code: string, message: string) =>
+  new ValidationError([{ path, code, message }]);
+
+export interface UploadRequest {
+  /** The request body as it arrives. */
+  body: Readable;
+  /** The request's Content-Type header, which carries the multipart boundary. */
+  contentType: string | undefined;
+  /** The Content-Length header, when the client sent one. */
+  declaredBytes: number | null;
+}
+
+export interface DocumentsDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+  storage: DocumentStorage;
+  /** clamd, or null where the service runs without a scanner (config.ts, scannerSettings). */
+  scanner: Scanner | null;
+  signer: UrlSigner;
+  publicBaseUrl: URL;
+}
+
+/**
+ * A scheme's documents (decisions.md §6; docs/decisions.md, "Documents (issue 16)"). Who may do
+ * what: contracts/policy.ts. Bytes are stored through `storage`, reached through signed URLs only.
+ */
+export function createDocumentsService({
+  database,
+  audit,
+  now,
+  storage,
+  scanner,
+  signer,
+  publicBaseUrl,
+}: DocumentsDeps) {
+  const reads = createPlatformReadLog(audit);
+
+  /** Served: clean, or unscanned where no scanner is configured. Never pending or quarantined. */
+  const servable = (status: string) =>
+    status === 'clean' || (scanner === null && status === 'unscanned');
+
+  /**
+   * A scheme or document as the actor's scope for `action` sees it. A Member's scope is their own
+   * member record: a scheme is within it when it is the scheme of that record, a document when it
+   * is a member-facing one of that scheme (decisions.md §3, "scheme documents").
+   */
+  async function placed<T extends { id: string; brokerId: string; employerId: string }>(
+    tx: Transaction,
+    actor: ActorContext,
+    action: 'document.list' | 'document.read' | 'document.download',
+    row: T | undefined,
+    schemeOf: (row: T) => { schemeId: string; memberFacing: boolean },
+  ): Promise<(T & { memberId: string | null }) | undefined> {
+    if (!row) return row;
+    const { memberId } = boundsOf(actor, action);
+    if (memberId === null) return { ...row, memberId: null };
+    const own = await findMember(tx, memberId);
+    const { schemeId, memberFacing } = schemeOf(row);
+    return { ...row, memberId: own?.schemeId === schemeId && memberFacing ? own.id : null };
+  }
+
+  /** Whether the actor's scope for downloading takes in the document (authorizeRow, as a test). */
+  function reaches(actor: ActorContext, row: Parameters<typeof authorizeRow>[2]): boolean {
+    authorize(actor, 'document.download');
+    try {
+      authorizeRow(actor, 'document.download', row);
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /** Reads the form, staging the file as it arrives; the staged file is the caller's to settle. */
+  async function receive(staged: StagedFile, request: UploadRequest) {
+    const boundary = boundaryOf(request.contentType);
+    if (boundary === null) {
+      throw invalid('file', 'multipart_expected', 'Send the document as multipart/form-data');
+    }
+    const hash = createHash('sha256');
+    let size = 0;
+    let head = Buffer.alloc(0);
+    let original: string | null = null;
+    let fileField: string | null = null;
+    let fields: Map<string, string>;
+    try {
+      fields = await readMultipart(
+        request.body,
+        boundary,
+        {
+          onFileStart(part) {
+            fileField = part.field;
+            original = part.filename;
+          },
+          async onFileData(chunk) {
+            size += chunk.length;
+            hash.update(chunk);
+            if (head.length < SNIFF_BYTES) {
+              head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+            }
+            await staged.write(chunk);
+          },
+        },
+        {
+          maxFileBytes: MAX_DOCUMENT_BYTES,
+          maxFieldBytes: 4096,
+          maxFields: 8,
+          maxHeaderBytes: 8192,
+        },
+      );
+    } catch (error) {
+      if (error instanceof MultipartTooLargeError) throw new TooLargeError();
+      if (error instanceof MultipartError) throw invalid('file', 'malformed_form', error.message);
+      throw error;
+    }
+    await staged.close();
+    const issues: ValidationIssue[] = [];
+    for (const name of fields.keys()) {
+      if (!KNOWN_FIELDS.has(name)) {
+        issues.push({ path: name, code: 'unknown_field', message: 'This field is not accepted' });
+      }
+    }
+    if (fileField !== 'file' || original === null) {
+      issues.push({ path: 'file', code: 'required', message: 'Attach the file as the field file' });
+    } else if (size === 0) {
+      issues.push({ path: 'file', code: 'empty', message: 'The file is empty' });
+    }
+    const parsed = fieldsSchema.safeParse(Object.fromEntries(fields));
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        issues.push({ path: issue.path.join('.'), code: issue.code, message: issue.message });
+      }
+    }
+    if (issues.length > 0 || !parsed.success) throw new ValidationError(issues);
+    return {
+      fields: parsed.data,
+      original: original as unknown as string,
+      size,
+      sha256: hash.digest('hex'),
+      head: sniffHead(head) as HeadKind | null,
+    };
+  }
+
+  /** Numbers the version and writes the row and its audit record, in the caller's transaction. */
+  async function insertVersion(
+    tx: Transaction,
+    writer: TenantActor,
+    row: Omit<DocumentRow, 'version' | 'storageKey'>,
+  ): Promise<DocumentRow> {
+    // One upload of a name at a time: the next version number is read and taken under the lock.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext('documents'), hashtext(${`${row.brokerId}/${row.schemeId}/${row.documentType}/${row.filename}`}))`,
+    );
+    const [latest] = await tx
+      .select({ version: max(documents.version) })
+      .from(documents)
+      .where(
+        and(
+          eq(documents.brokerId, row.brokerId),
+          eq(documents.schemeId, row.schemeId),
+          eq(documents.documentType, row.documentType),
+          eq(documents.filename, row.filename),
+        ),
+      );
+    const version = (latest?.version ?? 0) + 1;
+    const stored: DocumentRow = {
+      ...row,
+      version,
+      storageKey: storageKeyOf({
+        tenantId: row.brokerId,
+        schemeId: row.schemeId,
+        documentType: row.documentType,
+        filename: row.filename,
+        version,
+      }),
+    };
+    await tx.insert(documents).values(stored);
+    await audit.record(tx, writer, {
+      action: 'document.uploaded',
+      entityType: 'document',
+      entityId: stored.id,
+      tenantId: stored.brokerId,
+      previousState: null,
+      newState: auditStateOf(stored),
+    });
+    return stored;
+  }
+
+  return {
+    async upload(actor: ActorContext, schemeId: string, request: UploadRequest) {
+      const writer = authorize(actor, 'document.upload');
+      const scheme = await withActor(database, writer, async (tx) =>
+        authorizeRow(writer, 'document.upload', await findScheme(tx, schemeId)),
+      );
+      // A declared length past the limit is refused before a byte of the body is read.
+      if (
+        request.declaredBytes !== null &&
+        request.declaredBytes > MAX_DOCUMENT_BYTES + FORM_OVERHEAD_BYTES
+      ) {
+        throw new TooLargeError();
+      }
+      const id = createId();
+      const staged = await storage.stage(id);
+      let row: DocumentRow;
+      try {
+        const received = await receive(staged, request);
+        const contentType = await contentTypeOf(received.head, staged.path);
+        if (contentType === null) {
+          throw invalid('file', 'unsupported_type', ACCEPTED_TYPES_MESSAGE);
+        }
+        const at = now();
+        row = await withActor(database, writer, (tx) =>
+          insertVersion(tx, writer, {
+            brokerId: scheme.brokerId,
+            id,
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            documentType: received.fields.documentType,
+            filename: safeFilename(received.original),
+            originalFilename: keptOriginalName(received.original),
+            title: received.fields.title ?? null,
+            memberFacing: received.fields.memberFacing,
+            contentType,
+            size: received.size,
+            sha256: received.sha256,
+            scanStatus: scanner ? 'pending' : 'unscanned',
+            scannedAt: null,
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+            deletedAt: null,
+          }),
+        );
+      } catch (error) {
+        await staged.discard();
+        throw error;
+      }
+      // Only now, with the row committed, is the file made reachable under its key. A crash
+      // before this line leaves a staged file the storage-sweep job finishes moving.
+      await storage.commit(staged, row.storageKey);
+      if (scanner) row = await settleScan(writer, row);
+      return viewOf(row);
+    },
+
+    async list(actor: ActorContext, schemeId: string, query: DocumentListQuery) {
+      authorize(actor, 'document.list');
+      const { after, orderBy, take } = keyset(
+        query,
+        { at: documents.createdAt, id: documents.id },
+        'desc',
+      );
+      const page = await withActor(database, actor, async (tx) => {
+        const scheme = authorizeRow(
+          actor,
+          'document.list',
+          await placed(tx, actor, 'document.list', await findScheme(tx, schemeId), (found) => ({
+            schemeId: found.id,
+            memberFacing: true,
+          })),
+        );
+        const { memberId } = boundsOf(actor, 'document.list');
+        const newer = alias(documents, 'newer');
+        const rows = await tx
+          .select()
+          .from(documents)
+          .where(
+            and(
+              eq(documents.brokerId, scheme.brokerId),
+              eq(documents.schemeId, scheme.id),
+              isNull(documents.deletedAt),
+              memberId === null ? undefined : eq(documents.memberFacing, true),
+              // The latest live version of each name, unless every version is asked for.
+              query.allVersions
+                ? undefined
+                : notExists(
+                    tx
+                      .select({ one: sql`1` })
+                      .from(newer)
+                      .where(
+                        and(
+                          eq(newer.brokerId, documents.brokerId),
+                          eq(newer.schemeId, documents.schemeId),
+                          eq(newer.documentType, documents.documentType),
+                          eq(newer.filename, documents.filename),
+                          isNull(newer.deletedAt),
+                          sql`${newer.version} > ${documents.version}`,
+                        ),
+                      ),
+                  ),
+              after,
+            ),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        await reads.listed(tx, actor, {
+          entityType: 'document',
+          scope: { schemeId },
+          filters: query,
+          returned: rows.length,
+        });
+        return pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      });
+      return { items: page.items.map(viewOf), nextCursor: page.nextCursor };
+    },
+
+    async read(actor: ActorContext, id: string) {
+      authorize(actor, 'document.read');
+      return withActor(database, actor, async (tx) => {
+        const row = authorizeRow(
+          actor,
+          'document.read',
+          await placed(tx, actor, 'document.read', await findDocument(tx, id), (found) => found),
+        );
+        await reads.viewed(tx, actor, {
+          entityType: 'document',
+          entityId: id,
+          tenantId: row.brokerId,
+        });
+        return viewOf(row);
+      });
+    },
+
+    async remove(actor: ActorContext, id: string) {
+      const writer = authorize(actor, 'document.delete');
+      await withActor(database, writer, async (tx) => {
+        const row = authorizeRow(writer, 'document.delete', await findDocument(tx, id));
+        await tx
+          .update(documents)
+          .set({ deletedAt: now(), updatedAt: now() })
+          .where(and(eq(documents.brokerId, row.brokerId), eq(documents.id, row.id)));
+        await audit.record(tx, writer, {
+          action: 'document.deleted',
+          entityType: 'document',
+          entityId: row.id,
+          tenantId: row.brokerId,
+          previousState: auditStateOf(row),
+          newState: null,
+        });
+      });
+    },
+
+    /** A signed URL for a document the actor may download: clean (or unscanned without a scanner). */
+    async issueUrl(actor: ActorContext, id: string): Promise<DocumentUrlView> {
+      const reader = authorize(actor, 'document.download');
+      return withActor(database, reader, async (tx) => {
+        const row = authorizeRow(
+          reader,
+          'document.download',
+          await placed(
+            tx,
+            reader,
+            'document.download',
+            await findDocument(tx, id),
+            (found) => found,
+          ),
+        );
+        if (!servable(row.scanStatus)) {
+          throw new ConflictError(
+            row.scanStatus === 'quarantined'
+              ? 'This document was found to carry malware and cannot be downloaded'
+              : 'This document has not been checked for malware yet; try again shortly',
+          );
+        }
+        const { token, expiresAt } = signer.sign({
+          documentId: row.id,
+          version: row.version,
+          tenantId: row.brokerId,
+          userId: reader.userId,
+        });
+        await audit.record(tx, reader, {
+          action: 'document.url_issued',
+          entityType: 'document',
+          entityId: row.id,
+          tenantId: row.brokerId,
+          previousState: null,
+          newState: { id: row.id, version: row.version, expiresAt: expiresAt.toISOString() },
+        });
+        return {
+          url: new URL(`/files/${row.id}/${token}`, publicBaseUrl).toString(),
+          expiresAt: expiresAt.toISOString(),
+        };
+      });
+    },
+
+    /**
+     * The bytes a signed URL grants, as its holder downloads them. The grant's signature was
+     * checked by the route; here the account it was issued to must still be active in the tenant
+     * signed and still reach the document (a member-facing flag removed, an employer moved: the
+     * URL stops working), and the document must still be live, of the version signed and
+     * servable. Anything else reads as missing. Each download is audited as that account's.
+     */
+    async download(grant: DownloadGrant, origin: RequestOrigin) {
+      const user = await findUserById(database, grant.userId);
+      if (user?.status !== 'active' || !isRole(user.role) || user.brokerId !== grant.tenantId) {
+        return null;
+      }
+      const actor = actorFor(
+        {
+          userId: user.id,
+          email: user.email,
+          role: user.role,
+          brokerId: user.brokerId,
+          employerId: user.employerId,
+          memberId: user.memberId,
+        },
+        origin,
+      );
+      if (!isAllowed(actor, 'document.download')) return null;
+      const reader = authorize(actor, 'document.download');
+      const row = await withActor(database, reader, async (tx) => {
+        const found = await placed(
+          tx,
+          reader,
+          'document.download',
+          await findDocument(tx, grant.documentId),
+          (document) => document,
+        );
+        if (
+          !found ||
+          !reaches(reader, found) ||
+          found.brokerId !== grant.tenantId ||
+          found.version !== grant.version ||
+          !servable(found.scanStatus)
+        ) {
+          return undefined;
+        }
+        return found;
+      });
+      const stored = row ? await storage.open(row.storageKey) : null;
+      if (!row || !stored) return null;
+      await withActor(database, reader, (tx) =>
+        audit.record(tx, reader, {
+          action: 'document.downloaded',
+          entityType: 'document',
+          entityId: row.id,
+          tenantId: row.brokerId,
+          previousState: null,
+          newState: { id: row.id, version: row.version, sha256: row.sha256 },
+        }),
+      ).catch((error: unknown) => {
+        stored.stream.destroy();
+        throw error;
+      });
+      return { filename: row.filename, contentType: row.contentType, ...stored };
+    },
+  };
+
+  /** Scans a committed upload and records the verdict; a scanner that fails leaves it pending. */
+  async function settleScan(writer: TenantActor, row: DocumentRow): Promise<DocumentRow> {
+    if (!scanner) return row;
+    let verdict: 'clean' | 'quarantined';
+    try {
+      verdict = await scanner.scan(storage.localPath(row.storageKey));
+    } catch {
+      // Pending documents are never served; the storage-sweep job scans them again.
+      return row;
+    }
+    const at = now();
+    return withActor(database, writer, async (tx) => {
+      await tx
+        .update(documents)
+        .set({ scanStatus: verdict, scannedAt: at, updatedAt: at })
+        .where(
+          and(
+            eq(documents.brokerId, row.brokerId),
+            eq(documents.id, row.id),
+            eq(documents.scanStatus, 'pending'),
+          ),
+        );
+      const settled = { ...row, scanStatus: verdict, scannedAt: at, updatedAt: at };
+      await audit.record(tx, writer, {
+        action: 'document.scanned',
+        entityType: 'document',
+        entityId: row.id,
+        tenantId: row.brokerId,
+        previousState: { scanStatus: row.scanStatus },
+        newState: { scanStatus: verdict },
+      });
+      return settled;
+    });
+  }
+}
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;
