@@ -10,6 +10,8 @@ const productionEnv = (overrides: Record<string, string | undefined> = {}) => ({
   APP_BASE_URL: 'https://pensions.example.ie',
   SMTP_URL: 'smtps://mailer:mail-password@smtp.example.ie:465',
   MAIL_FROM: 'Pensions <no-reply@pensions.example.ie>',
+  // Production scans every upload (docs/decisions.md, "Documents (issue 16)").
+  CLAMD_SOCKET: '/run/clamav/clamd.ctl',
   DATA_DIR: testDataDir(),
   ...TEST_SECRETS,
   ...overrides,
