@@ -13,6 +13,7 @@ import { createComplianceReminders } from '../src/server/modules/governance/remi
 import { appEnv } from './foundation.js';
 import { load, median, type Report, startServer, stopServer } from './lib.js';
 import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js';
+import { adminQuery, databaseUrl, PASSWORD, signIn } from './tenancy.js';
 
 /**
  * Governance benchmarks (issue 15), on PostgreSQL. The compliance calendar and the dashboard of a
@@ -20,25 +21,7 @@ import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js
  * rows; and the reminders job over 10,000 schemes, timed and with its statements counted, beside
  * the same job over 1,000 schemes to show the cost per scheme does not grow.
  */
-const PASSWORD = 'a benchmark passphrase that is long';
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EMPLOYERS_PER_TENANT = 20;
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 interface Seeded {
   tenants: Array<{ brokerId: string; emails: string[] }>;
@@ -153,17 +136,6 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
     await client.end();
   }
   return seeded;
-}
-
-async function signIn(base: string, email: string, client: number): Promise<string> {
-  const response = await fetch(`${base}/api/auth/signin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.251.0.${client}` },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  const token = /session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (!token) throw new Error(`sign-in failed for the benchmark: ${response.status}`);
-  return token;
 }
 
 async function withDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {

@@ -19,7 +19,8 @@ import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js
  * spread over several, which shows whether per-tenant audit chains hold tenants up.
  */
 const TENANTS = 8;
-const PASSWORD = 'a benchmark passphrase that is long';
+/** Every seeded benchmark account's password. */
+export const PASSWORD = 'a benchmark passphrase that is long';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_ACTOR: PlatformActor = {
   userId: 'benchmark',
