@@ -493,6 +493,11 @@ const SEVERITY: Record<ObligationStatus, number> = {
   overdue: 3,
 };
 
+/** Orders standings worst first, by the ranking overallStatus uses. */
+export function worstFirst(a: ObligationStatus, b: ObligationStatus): number {
+  return SEVERITY[b] - SEVERITY[a];
+}
+
 /**
  * A scheme's standing: the worst of its obligations. A passed due date ranks above a gap in a
  * register, because it is a deadline the trustees have already missed (docs/decisions.md,

@@ -25,8 +25,8 @@ const longText = (max: number) => text({ max, multiline: true });
 const somethingToChange = (change: Record<string, unknown>) =>
   Object.values(change).some((value) => value !== undefined);
 
-/** An end, when given, is not before the start. */
-const endNotBeforeStart = (entry: { appointedOn?: string; endedOn?: string | null }) =>
+/** An end, when given, is not before the start (the API checks a change against the stored dates too). */
+export const endNotBeforeStart = (entry: { appointedOn?: string; endedOn?: string | null }) =>
   !entry.appointedOn || !entry.endedOn || entry.endedOn >= entry.appointedOn;
 
 // Trustees.

@@ -74,6 +74,24 @@ function transactionWithFinalSteps<T>(
   );
 }
 
+/** The statement that drops a transaction to one of the restricted roles. */
+type RestrictedRole =
+  | 'pension_platform'
+  | 'pension_auth'
+  | 'pension_mailer'
+  | 'pension_scheduler'
+  | 'pension_cron';
+const roleStatement = (role: RestrictedRole) => `select set_config('role', '${role}', true)`;
+
+/** A transaction as one restricted role and nothing else: the openers below with no actor. */
+function withRole<T>(
+  database: Database,
+  role: RestrictedRole,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return transactionWithFinalSteps(database, [roleStatement(role)], work);
+}
+
 /**
  * The only way services reach tenant data. An actor without a tenant (SuperAdmin, or an anonymous
  * request about a platform account) works as the platform role. One transaction, in which the connection drops to
@@ -138,7 +156,7 @@ export function withPlatformReadOnly<T>(
 ): Promise<T> {
   return transactionWithFinalSteps(
     database,
-    ['set transaction read only', "select set_config('role', 'pension_platform', true)"],
+    ['set transaction read only', roleStatement('pension_platform')],
     work,
   );
 }
@@ -152,11 +170,7 @@ export function withAuthenticationRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return transactionWithFinalSteps(
-    database,
-    ["select set_config('role', 'pension_auth', true)"],
-    work,
-  );
+  return withRole(database, 'pension_auth', work);
 }
 
 /**
@@ -167,11 +181,7 @@ export function withMailerRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return transactionWithFinalSteps(
-    database,
-    ["select set_config('role', 'pension_mailer', true)"],
-    work,
-  );
+  return withRole(database, 'pension_mailer', work);
 }
 
 /**
@@ -182,11 +192,7 @@ export function withPlatformRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return transactionWithFinalSteps(
-    database,
-    ["select set_config('role', 'pension_platform', true)"],
-    work,
-  );
+  return withRole(database, 'pension_platform', work);
 }
 
 /**
@@ -197,11 +203,7 @@ export function withSchedulerRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return transactionWithFinalSteps(
-    database,
-    ["select set_config('role', 'pension_scheduler', true)"],
-    work,
-  );
+  return withRole(database, 'pension_scheduler', work);
 }
 
 /**
@@ -213,9 +215,5 @@ export function withCronRole<T>(
   database: Database,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  return transactionWithFinalSteps(
-    database,
-    ["select set_config('role', 'pension_cron', true)"],
-    work,
-  );
+  return withRole(database, 'pension_cron', work);
 }

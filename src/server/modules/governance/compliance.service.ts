@@ -3,6 +3,7 @@ import {
   calendarPosition,
   governanceApplies,
   type Obligation,
+  worstFirst,
 } from '../../../contracts/governance-rules.js';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../audit/audit.service.js';
@@ -24,8 +25,6 @@ import {
   type ObligationView,
 } from './governance.schemas.js';
 
-const SEVERITY = { overdue: 0, incomplete: 1, due_soon: 2, ok: 3 } as const;
-
 const entryOf = (
   scheme: SchemeHead,
   obligation: Obligation & { dueOn: string },
@@ -36,8 +35,6 @@ const entryOf = (
   employerId: scheme.employerId,
   employerName: scheme.employerName,
 });
-
-const entryKey = (entry: CalendarEntryView) => calendarPosition(entry);
 
 function encodeKey(key: string): string {
   return Buffer.from(key).toString('base64url');
@@ -122,7 +119,7 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
         }
       }
       const ordered = entries
-        .map((entry) => ({ entry, key: entryKey(entry) }))
+        .map((entry) => ({ entry, key: calendarPosition(entry) }))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
         .filter(({ key }) => after === null || key > after);
       const page = ordered.slice(0, query.limit);
@@ -155,7 +152,7 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
         counts[status] += 1;
         const attention: ObligationView[] = obligations
           .filter((obligation) => obligation.status !== 'ok')
-          .sort((a, b) => SEVERITY[a.status] - SEVERITY[b.status]);
+          .sort((a, b) => worstFirst(a.status, b.status));
         schemes.push({
           schemeId: scheme.id,
           schemeName: scheme.name,
@@ -173,10 +170,9 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       }
       schemes.sort(
         (a, b) =>
-          SEVERITY[a.status] - SEVERITY[b.status] ||
-          a.schemeName.localeCompare(b.schemeName, 'en-IE'),
+          worstFirst(a.status, b.status) || a.schemeName.localeCompare(b.schemeName, 'en-IE'),
       );
-      upcoming.sort((a, b) => (entryKey(a) < entryKey(b) ? -1 : 1));
+      upcoming.sort((a, b) => (calendarPosition(a) < calendarPosition(b) ? -1 : 1));
       return { counts, schemes, upcoming };
     },
   };

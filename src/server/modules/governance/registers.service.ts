@@ -1,10 +1,12 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
+import { endNotBeforeStart } from '../../../contracts/governance.js';
 import {
   appointmentsOverlap,
   internalAuditConflict,
   type KeyFunction,
 } from '../../../contracts/governance-rules.js';
+import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { Database } from '../../db/database.js';
 import { keyFunctionHolders, trustees } from '../../db/schema.js';
@@ -231,7 +233,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
             {
               path: 'directorCount',
               code: 'directors_of_corporate_only',
-              message: 'Only a corporate trustee has directors',
+              message: FIELD_MESSAGES.directorsOfCorporateOnly,
             },
           ]);
         }
@@ -436,13 +438,13 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
 }
 
 /** A change may move either date: the pair must still make sense together. */
-export function assertEndNotBeforeStart(entry: { appointedOn: string; endedOn: string | null }) {
-  if (entry.endedOn !== null && entry.endedOn < entry.appointedOn) {
+function assertEndNotBeforeStart(entry: { appointedOn: string; endedOn: string | null }) {
+  if (!endNotBeforeStart(entry)) {
     throw new ValidationError([
       {
         path: 'endedOn',
         code: 'ended_before_appointed',
-        message: 'The end date cannot be before the appointment date',
+        message: FIELD_MESSAGES.endedBeforeAppointed,
       },
     ]);
   }
