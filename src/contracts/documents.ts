@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_IMPORT_BYTES } from './imports.js';
 import { pageQuery } from './pages.js';
+import { text } from './text.js';
 
 /**
  * Documents (decisions.md §6 "Documents"; docs/decisions.md, "Documents (issue 16)"): a scheme's
@@ -18,12 +19,35 @@ export const DOCUMENT_TYPES = [
 ] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
+/** Each type in words, for the forms and for the API's refusals. */
+export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = {
+  scheme_pdf: 'Scheme document',
+  trust_deed: 'Trust deed',
+  written_policy: 'Written policy',
+  ora_report: 'Own-risk assessment report',
+  kfh_appointment: 'Key function appointment',
+  member_booklet: 'Member booklet',
+  benefit_statement: 'Benefit statement',
+  other: 'Other',
+};
+
 /**
  * `pending` until the scanner has answered, then `clean` or `quarantined`; `unscanned` where the
  * service runs without a scanner (development and test, or DOCUMENT_SCAN=off).
  */
 export const SCAN_STATUSES = ['pending', 'clean', 'quarantined', 'unscanned'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
+
+/** Each scan state in plain words: an unscanned document is said to be so, never passed as clean. */
+export const SCAN_STATUS_LABELS: Record<ScanStatus, string> = {
+  pending: 'Scanning…',
+  clean: 'Clean',
+  quarantined: 'Quarantined — not downloadable',
+  unscanned: 'Not scanned (development)',
+};
+
+/** The states a download is offered for; the API has the last word (it serves unscanned only without a scanner). */
+export const DOWNLOADABLE_SCAN_STATUSES: readonly ScanStatus[] = ['clean', 'unscanned'];
 
 /** The content types accepted, judged from the file's own bytes, never its name. */
 export const DOCUMENT_CONTENT_TYPES = {
@@ -74,3 +98,28 @@ export type DocumentListQuery = z.infer<typeof documentListQuery>;
 
 export const documentUrlView = z.object({ url: z.string(), expiresAt: z.string() });
 export type DocumentUrlView = z.infer<typeof documentUrlView>;
+
+/**
+ * The upload form's fields besides the file, as multipart sends them (strings): the API parses
+ * them with this and the browser's form checks them with it before sending.
+ */
+export const documentUploadFields = z.object({
+  documentType: z.enum(DOCUMENT_TYPES, {
+    error: `Choose the document type: one of ${DOCUMENT_TYPES.join(', ')}`,
+  }),
+  memberFacing: z
+    .enum(['true', 'false'], { error: 'memberFacing must be true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+  title: text({ max: 200 }).min(1).optional(),
+});
+
+/** What is wrong with a file of this size before it is sent, in words, or null. */
+export function fileSizeProblem(bytes: number): string | null {
+  if (bytes === 0) return 'The file is empty';
+  if (bytes > MAX_DOCUMENT_BYTES) {
+    const shown = (bytes / (1024 * 1024)).toFixed(1);
+    return `The file is ${shown} MB: a document may be at most ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB`;
+  }
+  return null;
+}

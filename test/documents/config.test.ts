@@ -54,4 +54,85 @@ describe('document settings', () => {
       expect((error as Error).message).not.toContain('not-a-secret-to-echo');
     }
   });
+
+  it('keep documents on the local file system unless STORAGE_URL names a bucket', () => {
+    expect(testConfig().documents.storage).toEqual({ kind: 'local' });
+    const storage = testConfig({
+      STORAGE_URL:
+        's3://pension-documents/firms/vault?endpoint=http://127.0.0.1:9000&forcePathStyle=true',
+      STORAGE_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      STORAGE_SECRET_ACCESS_KEY: 'example-secret',
+    }).documents.storage;
+    expect(storage).toEqual({
+      kind: 's3',
+      bucket: 'pension-documents',
+      prefix: 'firms/vault/',
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:9000/',
+      forcePathStyle: true,
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'example-secret',
+    });
+    expect(
+      testConfig({
+        STORAGE_URL: 's3://pension-documents?region=eu-central-1',
+        STORAGE_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+        STORAGE_SECRET_ACCESS_KEY: 'example-secret',
+      }).documents.storage,
+    ).toMatchObject({ prefix: '', region: 'eu-central-1', endpoint: null, forcePathStyle: false });
+  });
+
+  it('refuse a bucket without both credentials, credentials without a bucket, and malformed URLs', () => {
+    const credentials = {
+      STORAGE_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      STORAGE_SECRET_ACCESS_KEY: 'example-secret',
+    };
+    expect(() => testConfig({ STORAGE_URL: 's3://pension-documents' })).toThrow(
+      /STORAGE_ACCESS_KEY_ID and STORAGE_SECRET_ACCESS_KEY are required with STORAGE_URL/,
+    );
+    expect(() =>
+      testConfig({ STORAGE_URL: 's3://pension-documents', STORAGE_ACCESS_KEY_ID: 'AKIAEXAMPLE' }),
+    ).toThrow(/are required with STORAGE_URL/);
+    expect(() => testConfig(credentials)).toThrow(/need STORAGE_URL/);
+    for (const STORAGE_URL of [
+      'https://pension-documents',
+      's3://Pension_Documents',
+      's3://pension-documents/../escape',
+      's3://pension-documents/.staging',
+      's3://key:secret@pension-documents',
+      's3://pension-documents?endpoint=ftp://example.ie',
+      's3://pension-documents?endpoint=not a url',
+      's3://pension-documents?forcePathStyle=yes',
+      's3://pension-documents?acl=public-read',
+    ]) {
+      expect(() => testConfig({ STORAGE_URL, ...credentials }), STORAGE_URL).toThrow(
+        /STORAGE_URL must be s3:\/\/<bucket>/,
+      );
+    }
+  });
+
+  it('refuse a plain-http storage endpoint in staging and production, without echoing the secret', () => {
+    const values = {
+      STORAGE_URL: 's3://pension-documents?endpoint=http://minio.internal:9000',
+      STORAGE_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      STORAGE_SECRET_ACCESS_KEY: 'do-not-echo-this-secret',
+    };
+    for (const APP_ENV of ['staging', 'production']) {
+      try {
+        testConfig({ APP_ENV, ...values });
+        expect.unreachable('an http endpoint was accepted');
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).toMatch(/endpoint must use https/);
+        expect((error as Error).message).not.toContain('do-not-echo-this-secret');
+      }
+    }
+    expect(
+      testConfig({
+        APP_ENV: 'production',
+        ...values,
+        STORAGE_URL: 's3://pension-documents?endpoint=https://minio.internal',
+      }).documents.storage.kind,
+    ).toBe('s3');
+  });
 });

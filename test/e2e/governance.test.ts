@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -169,6 +170,16 @@ describe.skipIf(browserSuiteSkipReason)(
 
       await expect.poll(() => standing(page)).toBe('Status: OK');
       await e2e.checkPage(page, 'governance-ok');
+
+      // The evidence pack for the Pensions Authority downloads as a ZIP named for scheme and day.
+      const [pack] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download evidence pack' }).click(),
+      ]);
+      expect(pack.suggestedFilename()).toMatch(/^evidence-pack-[a-z0-9]+-\d{4}-\d{2}-\d{2}\.zip$/);
+      const zip = readFileSync(await pack.path());
+      expect(zip.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+      expect(zip.includes('manifest.json')).toBe(true);
     });
 
     it('an overdue own-risk assessment shows on the dashboard, and in the calendar', async () => {

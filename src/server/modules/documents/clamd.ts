@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 
 /**
  * A client of ClamAV's daemon (clamd) over its INSTREAM command (clamd(8)): `zINSTREAM\0`, then
@@ -10,7 +11,8 @@ import { connect, type Socket } from 'node:net';
 export type ScanVerdict = 'clean' | 'quarantined';
 
 export interface Scanner {
-  scan(file: string): Promise<ScanVerdict>;
+  /** Scans a local file by its path, or the bytes a stream yields (an object in a bucket). */
+  scan(file: string | Readable): Promise<ScanVerdict>;
 }
 
 export type ClamdAddress = { socketPath: string } | { host: string; port: number };
@@ -59,11 +61,12 @@ export function createClamdScanner(address: ClamdAddress, timeoutMs = 60_000): S
           else fail('the scanner answered with an error');
         }
 
-        const source = createReadStream(file, { highWaterMark: CHUNK_BYTES });
-        source.on('error', (error) => fail(`the file could not be read (${error.name})`));
+        const source: Readable =
+          typeof file === 'string' ? createReadStream(file, { highWaterMark: CHUNK_BYTES }) : file;
+        source.on('error', (error: Error) => fail(`the file could not be read (${error.name})`));
         socket.once('connect', () => {
           socket.write('zINSTREAM\0');
-          source.on('data', (chunk) => {
+          source.on('data', (chunk: Buffer) => {
             const data = chunk as Buffer;
             const length = Buffer.alloc(4);
             length.writeUInt32BE(data.length);

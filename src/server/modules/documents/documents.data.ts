@@ -1,4 +1,5 @@
-import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { documents, employers, schemes } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
 import { liveEmployerOf } from '../employers/employers.data.js';
@@ -24,4 +25,47 @@ export async function findDocument(tx: Transaction, id: string): Promise<Documen
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
     .where(and(eq(documents.id, id), isNull(documents.deletedAt)));
   return row;
+}
+
+/**
+ * The condition that a `documents` row is the latest live version of its name (scheme, type,
+ * filename): no live version of the same name is newer. A deleted latest lets the one before it
+ * stand again (docs/decisions.md, "Documents (issue 16)").
+ */
+export function isLatestLiveVersion(tx: Transaction) {
+  const newer = alias(documents, 'newer');
+  return notExists(
+    tx
+      .select({ one: sql`1` })
+      .from(newer)
+      .where(
+        and(
+          eq(newer.brokerId, documents.brokerId),
+          eq(newer.schemeId, documents.schemeId),
+          eq(newer.documentType, documents.documentType),
+          eq(newer.filename, documents.filename),
+          isNull(newer.deletedAt),
+          sql`${newer.version} > ${documents.version}`,
+        ),
+      ),
+  );
+}
+
+/** The current version of every live document of a scheme, by type and filename. */
+export function currentDocumentsOf(
+  tx: Transaction,
+  scheme: { brokerId: string; id: string },
+): Promise<DocumentRow[]> {
+  return tx
+    .select()
+    .from(documents)
+    .where(
+      and(
+        eq(documents.brokerId, scheme.brokerId),
+        eq(documents.schemeId, scheme.id),
+        isNull(documents.deletedAt),
+        isLatestLiveVersion(tx),
+      ),
+    )
+    .orderBy(asc(documents.documentType), asc(documents.filename));
 }

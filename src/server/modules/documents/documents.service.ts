@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, isNull, max, notExists, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import { z } from 'zod';
-import { text } from '../../../contracts/text.js';
+import { and, eq, isNull, max, sql } from 'drizzle-orm';
+import type { DocumentContentType, DocumentType } from '../../../contracts/documents.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import { findUserById } from '../../auth/user-lookup.js';
@@ -31,13 +29,13 @@ import { findMember } from '../members/members.data.js';
 import { findScheme } from '../schemes/schemes.data.js';
 import type { Scanner } from './clamd.js';
 import { contentTypeOf, type HeadKind, SNIFF_BYTES, sniffHead } from './content-sniff.js';
-import { type DocumentRow, findDocument } from './documents.data.js';
+import { type DocumentRow, findDocument, isLatestLiveVersion } from './documents.data.js';
 import {
   ACCEPTED_TYPES_MESSAGE,
-  DOCUMENT_TYPES,
   type DocumentListQuery,
   type DocumentUrlView,
   type DocumentView,
+  documentUploadFields,
   MAX_DOCUMENT_BYTES,
   type ScanStatus,
 } from './documents.schemas.js';
@@ -82,18 +80,7 @@ const auditStateOf = (row: DocumentRow) => ({
   scanStatus: row.scanStatus,
 });
 
-const fieldsSchema = z.object({
-  documentType: z.enum(DOCUMENT_TYPES, {
-    error: `Choose the document type: one of ${DOCUMENT_TYPES.join(', ')}`,
-  }),
-  memberFacing: z
-    .enum(['true', 'false'], { error: 'memberFacing must be true or false' })
-    .optional()
-    .transform((value) => value === 'true'),
-  title: text({ max: 200 }).min(1).optional(),
-});
-
-const KNOWN_FIELDS = new Set(['documentType', 'memberFacing', 'title']);
+const KNOWN_FIELDS = new Set(Object.keys(documentUploadFields.shape));
 
 const invalid = (path: string, code: string, message: string) =>
   new ValidationError([{ path, code, message }]);
@@ -117,6 +104,126 @@ export interface DocumentsDeps {
   signer: UrlSigner;
   publicBaseUrl: URL;
 }
+
+/** Numbers the version and writes the row and its audit record, in the caller's transaction. */
+async function insertVersion(
+  audit: AuditService,
+  tx: Transaction,
+  writer: TenantActor,
+  row: Omit<DocumentRow, 'version' | 'storageKey'>,
+): Promise<DocumentRow> {
+  // One upload of a name at a time: the next version number is read and taken under the lock.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext('documents'), hashtext(${`${row.brokerId}/${row.schemeId}/${row.documentType}/${row.filename}`}))`,
+  );
+  const [latest] = await tx
+    .select({ version: max(documents.version) })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.brokerId, row.brokerId),
+        eq(documents.schemeId, row.schemeId),
+        eq(documents.documentType, row.documentType),
+        eq(documents.filename, row.filename),
+      ),
+    );
+  const version = (latest?.version ?? 0) + 1;
+  const stored: DocumentRow = {
+    ...row,
+    version,
+    storageKey: storageKeyOf({
+      tenantId: row.brokerId,
+      schemeId: row.schemeId,
+      documentType: row.documentType,
+      filename: row.filename,
+      version,
+    }),
+  };
+  await tx.insert(documents).values(stored);
+  await audit.record(tx, writer, {
+    action: 'document.uploaded',
+    entityType: 'document',
+    entityId: stored.id,
+    tenantId: stored.brokerId,
+    previousState: null,
+    newState: auditStateOf(stored),
+  });
+  return stored;
+}
+
+/** A document the service wrote itself, its row inserted in the caller's open transaction. */
+export interface GeneratedDocument {
+  row: DocumentRow;
+  /** Makes the bytes reachable: called once the caller's transaction has committed. */
+  commit(): Promise<void>;
+  /** Drops the staged bytes: called when the caller's transaction did not commit. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Documents the service writes itself (an issued AI draft's PDF), stored as uploads are: staged,
+ * the row versioned by name and audited in the caller's transaction, the bytes committed under
+ * their key only after that transaction has (docs/decisions.md, "Documents (issue 16)"). The
+ * bytes come from the service, not a browser, so they are recorded `clean` without a scan and
+ * `scannedAt` stays empty (docs/decisions.md, "AI provider, chat and drafting (issue 17)").
+ */
+export function createGeneratedDocuments({
+  audit,
+  storage,
+}: Pick<DocumentsDeps, 'audit' | 'storage'>) {
+  return {
+    async store(
+      tx: Transaction,
+      writer: TenantActor,
+      document: {
+        scheme: { brokerId: string; employerId: string; id: string };
+        documentType: DocumentType;
+        filename: string;
+        title: string;
+        contentType: DocumentContentType;
+        bytes: Buffer;
+        at: Date;
+      },
+    ): Promise<GeneratedDocument> {
+      const id = createId();
+      const staged = await storage.stage(id);
+      try {
+        await staged.write(document.bytes);
+        await staged.close();
+        const filename = safeFilename(document.filename);
+        const row = await insertVersion(audit, tx, writer, {
+          brokerId: document.scheme.brokerId,
+          id,
+          employerId: document.scheme.employerId,
+          schemeId: document.scheme.id,
+          documentType: document.documentType,
+          filename,
+          originalFilename: filename,
+          title: document.title,
+          memberFacing: false,
+          contentType: document.contentType,
+          size: document.bytes.length,
+          sha256: createHash('sha256').update(document.bytes).digest('hex'),
+          scanStatus: 'clean',
+          scannedAt: null,
+          createdBy: writer.userId,
+          createdAt: document.at,
+          updatedAt: document.at,
+          deletedAt: null,
+        });
+        return {
+          row,
+          commit: () => storage.commit(staged, row.storageKey),
+          discard: () => staged.discard(),
+        };
+      } catch (error) {
+        await staged.discard();
+        throw error;
+      }
+    },
+  };
+}
+export type GeneratedDocuments = ReturnType<typeof createGeneratedDocuments>;
 
 /**
  * A scheme's documents (decisions.md §6; docs/decisions.md, "Documents (issue 16)"). Who may do
@@ -223,7 +330,7 @@ export function createDocumentsService({
     } else if (size === 0) {
       issues.push({ path: 'file', code: 'empty', message: 'The file is empty' });
     }
-    const parsed = fieldsSchema.safeParse(Object.fromEntries(fields));
+    const parsed = documentUploadFields.safeParse(Object.fromEntries(fields));
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         issues.push({ path: issue.path.join('.'), code: issue.code, message: issue.message });
@@ -237,51 +344,6 @@ export function createDocumentsService({
       sha256: hash.digest('hex'),
       head: sniffHead(head) as HeadKind | null,
     };
-  }
-
-  /** Numbers the version and writes the row and its audit record, in the caller's transaction. */
-  async function insertVersion(
-    tx: Transaction,
-    writer: TenantActor,
-    row: Omit<DocumentRow, 'version' | 'storageKey'>,
-  ): Promise<DocumentRow> {
-    // One upload of a name at a time: the next version number is read and taken under the lock.
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtext('documents'), hashtext(${`${row.brokerId}/${row.schemeId}/${row.documentType}/${row.filename}`}))`,
-    );
-    const [latest] = await tx
-      .select({ version: max(documents.version) })
-      .from(documents)
-      .where(
-        and(
-          eq(documents.brokerId, row.brokerId),
-          eq(documents.schemeId, row.schemeId),
-          eq(documents.documentType, row.documentType),
-          eq(documents.filename, row.filename),
-        ),
-      );
-    const version = (latest?.version ?? 0) + 1;
-    const stored: DocumentRow = {
-      ...row,
-      version,
-      storageKey: storageKeyOf({
-        tenantId: row.brokerId,
-        schemeId: row.schemeId,
-        documentType: row.documentType,
-        filename: row.filename,
-        version,
-      }),
-    };
-    await tx.insert(documents).values(stored);
-    await audit.record(tx, writer, {
-      action: 'document.uploaded',
-      entityType: 'document',
-      entityId: stored.id,
-      tenantId: stored.brokerId,
-      previousState: null,
-      newState: auditStateOf(stored),
-    });
-    return stored;
   }
 
   return {
@@ -308,7 +370,7 @@ export function createDocumentsService({
         }
         const at = now();
         row = await withActor(database, writer, (tx) =>
-          insertVersion(tx, writer, {
+          insertVersion(audit, tx, writer, {
             brokerId: scheme.brokerId,
             id,
             employerId: scheme.employerId,
@@ -357,7 +419,6 @@ export function createDocumentsService({
           })),
         );
         const { memberId } = boundsOf(actor, 'document.list');
-        const newer = alias(documents, 'newer');
         const rows = await tx
           .select()
           .from(documents)
@@ -368,23 +429,7 @@ export function createDocumentsService({
               isNull(documents.deletedAt),
               memberId === null ? undefined : eq(documents.memberFacing, true),
               // The latest live version of each name, unless every version is asked for.
-              query.allVersions
-                ? undefined
-                : notExists(
-                    tx
-                      .select({ one: sql`1` })
-                      .from(newer)
-                      .where(
-                        and(
-                          eq(newer.brokerId, documents.brokerId),
-                          eq(newer.schemeId, documents.schemeId),
-                          eq(newer.documentType, documents.documentType),
-                          eq(newer.filename, documents.filename),
-                          isNull(newer.deletedAt),
-                          sql`${newer.version} > ${documents.version}`,
-                        ),
-                      ),
-                  ),
+              query.allVersions ? undefined : isLatestLiveVersion(tx),
               after,
             ),
           )
@@ -548,7 +593,9 @@ export function createDocumentsService({
     if (!scanner) return row;
     let verdict: 'clean' | 'quarantined';
     try {
-      verdict = await scanner.scan(storage.localPath(row.storageKey));
+      const stored = await storage.open(row.storageKey);
+      if (!stored) return row;
+      verdict = await scanner.scan(stored.stream);
     } catch {
       // Pending documents are never served; the storage-sweep job scans them again.
       return row;

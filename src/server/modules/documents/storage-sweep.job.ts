@@ -75,7 +75,9 @@ export function storageSweepJob({
       for (const document of pending) {
         let verdict: 'clean' | 'quarantined';
         try {
-          verdict = await scanner.scan(storage.localPath(document.storageKey));
+          const stored = await storage.open(document.storageKey);
+          if (!stored) throw new Error('a pending document is not yet stored under its key');
+          verdict = await scanner.scan(stored.stream);
         } catch {
           counts.scanFailed += 1;
           continue;

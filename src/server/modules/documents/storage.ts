@@ -13,29 +13,71 @@ import type { Readable } from 'node:stream';
 export interface StagedFile {
   /** The document id the file was staged for: its name in the staging area. */
   readonly id: string;
-  /** A local path, for the checks that read the whole file (DOCX's directory, the scanner). */
+  /** A local path, for the checks that read the whole file (DOCX's central directory). */
   readonly path: string;
   write(chunk: Buffer): Promise<void>;
-  /** Flushes and closes the file; it stays staged until committed or discarded. */
+  /**
+   * Flushes and closes the file; it stays staged until committed or discarded. A back end whose
+   * bytes live elsewhere stores its staged copy there now, before the row can commit.
+   */
   close(): Promise<void>;
   discard(): Promise<void>;
 }
 
+/** A staged upload as the sweep finds it: named by its document id, wherever it is kept. */
+export interface StagedName {
+  readonly id: string;
+}
+
 export interface DocumentStorage {
   stage(id: string): Promise<StagedFile>;
-  /** Makes a closed staged file reachable under `key`. */
-  commit(staged: Pick<StagedFile, 'id' | 'path'>, key: string): Promise<void>;
+  /** Makes a closed staged file reachable under `key`; done again, it does no harm. */
+  commit(staged: StagedName, key: string): Promise<void>;
   /** The stored bytes of `key`, or null when nothing is stored there. */
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
-  /** A local path of the stored bytes of `key`, for the scanner. */
-  localPath(key: string): string;
-  /** Staged files last written before `before`: uploads that never committed, or crashed after. */
-  stagedBefore(before: Date): Promise<Array<Pick<StagedFile, 'id' | 'path'>>>;
-  removeStaged(staged: Pick<StagedFile, 'id' | 'path'>): Promise<void>;
+  /** Staged uploads last written before `before`: uploads that never committed, or crashed after. */
+  stagedBefore(before: Date): Promise<StagedName[]>;
+  removeStaged(staged: StagedName): Promise<void>;
+}
+
+/** The document store did not answer (or failed on its side): the request gets the generic 503. */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('the document store is unavailable', { cause });
+    this.name = 'StorageUnavailableError';
+  }
+}
+
+/** The file system's answers that mean "no room": the whole disk, or the service's quota. */
+const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * A full disk under DATA_DIR is an outage of the document store, as an unreachable bucket is:
+ * the upload is refused with the generic 503 and nothing of it is kept (docs/faults.md, "Disk
+ * full"). Any other error is passed on as it is.
+ */
+export function asStorageFault(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && NO_SPACE_CODES.has(code)
+    ? new StorageUnavailableError(error)
+    : error;
+}
+
+/** Runs a file-system step, a full disk reported as the store being unavailable. */
+async function onDisk<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw asStorageFault(error);
+  }
 }
 
 /** A document id as createId makes them: the only names the staging area holds. */
 const STAGED_NAME = /^[a-z0-9]{1,64}$/;
+
+export function isStagedName(name: string): boolean {
+  return STAGED_NAME.test(name);
+}
 const STAGING_DIRECTORY = '.staging';
 
 /**
@@ -66,35 +108,42 @@ export function storageKeyOf(parts: {
   return `${parts.tenantId}/${parts.schemeId}/${parts.documentType}/${parts.filename}/v${parts.version}`;
 }
 
-/** The local file system under DATA_DIR/documents (the default back end). */
-export function createLocalStorage(root: string): DocumentStorage {
-  const staging = path.join(root, STAGING_DIRECTORY);
+/**
+ * The staging area on local disk, `<root>/.staging/<documentId>`, which every back end writes an
+ * upload to first: the content checks and the hash read a local file whatever keeps the bytes.
+ */
+export interface LocalStaging {
+  readonly directory: string;
+  stage(id: string): Promise<StagedFile>;
+  pathOf(id: string): string;
+  stagedBefore(before: Date): Promise<StagedName[]>;
+  remove(id: string): Promise<void>;
+}
 
-  function pathOfKey(key: string): string {
-    const resolved = path.resolve(root, key);
-    // Keys are built by storageKeyOf; this is the last word that none leaves the root.
-    if (!resolved.startsWith(`${path.resolve(root)}${path.sep}`)) {
-      throw new Error('a storage key leads outside the storage root');
-    }
-    return resolved;
-  }
+export function createLocalStaging(root: string): LocalStaging {
+  const directory = path.join(root, STAGING_DIRECTORY);
 
-  function stagedPath(id: string): string {
+  function pathOf(id: string): string {
     if (!STAGED_NAME.test(id)) throw new Error('a staged file name is not a document id');
-    return path.join(staging, id);
+    return path.join(directory, id);
   }
 
   return {
+    directory,
+    pathOf,
     async stage(id) {
-      await mkdir(staging, { recursive: true, mode: 0o700 });
-      const file = stagedPath(id);
-      const handle: FileHandle = await open(file, 'wx', 0o600);
+      await onDisk(() => mkdir(directory, { recursive: true, mode: 0o700 }));
+      const file = pathOf(id);
+      const handle: FileHandle = await onDisk(() => open(file, 'wx', 0o600));
       let closed = false;
       const close = async () => {
         if (closed) return;
         closed = true;
-        await handle.sync();
-        await handle.close();
+        try {
+          await onDisk(() => handle.sync());
+        } finally {
+          await handle.close();
+        }
       };
       return {
         id,
@@ -102,7 +151,7 @@ export function createLocalStorage(root: string): DocumentStorage {
         async write(chunk) {
           let written = 0;
           while (written < chunk.length) {
-            const { bytesWritten } = await handle.write(chunk, written);
+            const { bytesWritten } = await onDisk(() => handle.write(chunk, written));
             written += bytesWritten;
           }
         },
@@ -117,11 +166,54 @@ export function createLocalStorage(root: string): DocumentStorage {
       };
     },
 
+    async stagedBefore(before) {
+      const names = await readdir(directory).catch(() => [] as string[]);
+      const found: StagedName[] = [];
+      for (const name of names) {
+        if (!STAGED_NAME.test(name)) continue;
+        const info = await stat(path.join(directory, name)).catch(() => null);
+        if (info?.isFile() && info.mtimeMs < before.getTime()) found.push({ id: name });
+      }
+      return found;
+    },
+
+    async remove(id) {
+      await rm(pathOf(id), { force: true });
+    },
+  };
+}
+
+/** The local file system under DATA_DIR/documents (the default back end). */
+export function createLocalStorage(root: string): DocumentStorage {
+  const staging = createLocalStaging(root);
+
+  function pathOfKey(key: string): string {
+    const resolved = path.resolve(root, key);
+    // Keys are built by storageKeyOf; this is the last word that none leaves the root.
+    if (!resolved.startsWith(`${path.resolve(root)}${path.sep}`)) {
+      throw new Error('a storage key leads outside the storage root');
+    }
+    return resolved;
+  }
+
+  return {
+    stage: staging.stage,
+
     async commit(staged, key) {
       const target = pathOfKey(key);
-      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await onDisk(() => mkdir(path.dirname(target), { recursive: true, mode: 0o700 }));
       // Same file system (both under the root): the rename is atomic, the file is whole or absent.
-      await rename(stagedPath(staged.id), target);
+      // A second commit of the same upload finds it already under its key.
+      const moved = await rename(staging.pathOf(staged.id), target).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return false;
+          throw asStorageFault(error);
+        },
+      );
+      if (!moved && !(await stat(target).catch(() => null))?.isFile()) {
+        throw new Error('a staged upload to commit is neither staged nor stored');
+      }
     },
 
     async open(key) {
@@ -131,22 +223,10 @@ export function createLocalStorage(root: string): DocumentStorage {
       return { stream: createReadStream(file), size: info.size };
     },
 
-    localPath: pathOfKey,
-
-    async stagedBefore(before) {
-      const names = await readdir(staging).catch(() => [] as string[]);
-      const found: Array<{ id: string; path: string }> = [];
-      for (const name of names) {
-        if (!STAGED_NAME.test(name)) continue;
-        const file = path.join(staging, name);
-        const info = await stat(file).catch(() => null);
-        if (info?.isFile() && info.mtimeMs < before.getTime()) found.push({ id: name, path: file });
-      }
-      return found;
-    },
+    stagedBefore: staging.stagedBefore,
 
     async removeStaged(staged) {
-      await rm(stagedPath(staged.id), { force: true });
+      await staging.remove(staged.id);
     },
   };
 }

@@ -3,13 +3,14 @@ import {
   calendarPosition,
   governanceApplies,
   type Obligation,
+  type ObligationStatus,
   worstFirst,
 } from '../../../contracts/governance-rules.js';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
-import { withActor } from '../../db/with-actor.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
 import { ValidationError } from '../../errors.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
@@ -50,6 +51,30 @@ function decodeKey(cursor: string): string {
   return key;
 }
 
+/**
+ * One scheme's standing on `today`, read in the caller's transaction (row-level security applies)
+ * by the one rule module: the compliance view and the evidence pack's summary say the same thing.
+ * The caller has authorised the read of the scheme.
+ */
+export async function assessOneScheme(
+  tx: Transaction,
+  scheme: { id: string; type: string },
+  today: string,
+): Promise<{ status: ObligationStatus; obligations: Obligation[] }> {
+  const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
+  return assessScheme(
+    loaded?.facts ?? {
+      type: scheme.type as SchemeHead['type'],
+      trustees: [],
+      keyFunctionHolders: [],
+      policies: [],
+      oraReports: [],
+      significantChanges: [],
+    },
+    today,
+  );
+}
+
 export interface ComplianceServiceDeps {
   database: Database;
   audit: AuditService;
@@ -70,23 +95,12 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       authorize(actor, 'compliance.read');
       return withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'compliance.read', await findScheme(tx, schemeId));
-        const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
+        const { status, obligations } = await assessOneScheme(tx, scheme, today());
         await reads.viewed(tx, actor, {
           entityType: 'compliance',
           entityId: scheme.id,
           tenantId: scheme.brokerId,
         });
-        const { status, obligations } = assessScheme(
-          loaded?.facts ?? {
-            type: scheme.type as SchemeHead['type'],
-            trustees: [],
-            keyFunctionHolders: [],
-            policies: [],
-            oraReports: [],
-            significantChanges: [],
-          },
-          today(),
-        );
         return { schemeId: scheme.id, status, obligations };
       });
     },

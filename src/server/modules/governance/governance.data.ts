@@ -1,5 +1,6 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { DocumentLinkView } from '../../../contracts/governance.js';
 import type {
   KeyFunction,
   PolicyKind,
@@ -8,6 +9,7 @@ import type {
 } from '../../../contracts/governance-rules.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
 import {
+  documents,
   employers,
   keyFunctionHolders,
   oraReports,
@@ -223,4 +225,72 @@ export async function loadGovernance(
   for (const { schemeId, ...row } of oraRows) factsOf(schemeId)?.oraReports.push(row);
   for (const { schemeId, ...row } of changeRows) factsOf(schemeId)?.significantChanges.push(row);
   return [...bySchemeId.values()];
+}
+
+/** What an entry's link shows of its document, deleted or not. */
+interface LinkedDocumentRow {
+  id: string;
+  documentType: string;
+  filename: string;
+  title: string | null;
+  version: number;
+  scanStatus: string;
+  deletedAt: Date | null;
+}
+
+/**
+ * The documents these entries link to, by id, in one query: deleted ones too, so that a link to a
+ * document removed since reads as removed rather than as never made.
+ */
+export async function linkedDocumentsOf(
+  tx: Transaction,
+  entries: readonly { brokerId: string; documentId: string | null }[],
+): Promise<Map<string, LinkedDocumentRow>> {
+  const linked = entries.filter((entry) => entry.documentId !== null);
+  if (linked.length === 0) return new Map();
+  const rows = await tx
+    .select({
+      id: documents.id,
+      brokerId: documents.brokerId,
+      documentType: documents.documentType,
+      filename: documents.filename,
+      title: documents.title,
+      version: documents.version,
+      scanStatus: documents.scanStatus,
+      deletedAt: documents.deletedAt,
+    })
+    .from(documents)
+    .where(
+      or(
+        ...linked.map((entry) =>
+          and(eq(documents.brokerId, entry.brokerId), eq(documents.id, entry.documentId as string)),
+        ),
+      ),
+    );
+  return new Map(rows.map(({ brokerId: _tenant, ...row }) => [row.id, row]));
+}
+
+/** An entry's link as the API shows it (contracts/governance.ts, linkFields). */
+export function linkOf(
+  entry: { documentId: string | null },
+  found: ReadonlyMap<string, LinkedDocumentRow>,
+): DocumentLinkView {
+  if (entry.documentId === null)
+    return { documentId: null, document: null, documentRemoved: false };
+  const row = found.get(entry.documentId);
+  if (!row || row.deletedAt !== null) {
+    return { documentId: null, document: null, documentRemoved: true };
+  }
+  return {
+    documentId: row.id,
+    document: {
+      id: row.id,
+      documentType: row.documentType as NonNullable<DocumentLinkView['document']>['documentType'],
+      filename: row.filename,
+      title: row.title,
+      version: row.version,
+      scanStatus: row.scanStatus as NonNullable<DocumentLinkView['document']>['scanStatus'],
+    },
+    documentRemoved: false,
+  };
 }

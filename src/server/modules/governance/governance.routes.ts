@@ -282,7 +282,8 @@ export const governanceRoutes: FastifyPluginAsyncZod<{
     {
       config: { action: 'policy.update' },
       schema: {
-        summary: "Change a draft's title or version (an approved version is not changed: 409).",
+        summary:
+          "Change a draft's title or version, or the document of a draft or the version in use (otherwise 409).",
         tags,
         params: idParams,
         body: policyChange,

@@ -1,5 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import type { DocumentLinkView } from '../../../contracts/governance.js';
 import {
   dueAfterChanges,
   nextReviewDue,
@@ -33,7 +34,11 @@ import type {
 import { createRegisterKit } from './register-kit.js';
 import { changedFieldsOf, type RegistersDeps } from './registers.service.js';
 
-const policyViewOf = (row: PolicyRow, changes: readonly string[] = []): PolicyView => {
+const policyViewOf = (
+  row: PolicyRow,
+  link: DocumentLinkView,
+  changes: readonly string[] = [],
+): PolicyView => {
   const since = row.approvedOn
     ? changes.filter((occurredOn) => occurredOn > (row.approvedOn as string))
     : [];
@@ -50,18 +55,20 @@ const policyViewOf = (row: PolicyRow, changes: readonly string[] = []): PolicyVi
         ? dueAfterChanges(row.nextReviewDue, row.approvedOn, since)
         : row.nextReviewDue,
     significantChangeOn: since.length > 0 ? ([...since].sort().at(-1) as string) : null,
+    ...link,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 };
 
-const oraViewOf = (row: OraReportRow): OraReportView => ({
+const oraViewOf = (row: OraReportRow, link: DocumentLinkView): OraReportView => ({
   id: row.id,
   schemeId: row.schemeId,
   performedOn: row.performedOn,
   trigger: row.trigger as OraReportView['trigger'],
   summary: row.summary,
   nextDue: row.nextDue,
+  ...link,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -84,6 +91,7 @@ const policyAuditState = (row: PolicyRow, changed?: string[]) => ({
   status: row.status,
   approvedOn: row.approvedOn,
   nextReviewDue: row.nextReviewDue,
+  documentId: row.documentId,
   ...(changed ? { changedFields: changed } : {}),
 });
 
@@ -93,6 +101,7 @@ const oraAuditState = (row: OraReportRow, changed?: string[]) => ({
   performedOn: row.performedOn,
   trigger: row.trigger,
   nextDue: row.nextDue,
+  documentId: row.documentId,
   ...(changed ? { changedFields: changed } : {}),
 });
 
@@ -134,7 +143,12 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
   }
 
   async function viewWithChanges(tx: Transaction, row: PolicyRow) {
-    return policyViewOf(row, (await changesOf(tx, [row.id])).get(row.id));
+    const linkOf = await kit.linksOf(tx, [row]);
+    return policyViewOf(row, linkOf(row), (await changesOf(tx, [row.id])).get(row.id));
+  }
+
+  async function oraView(tx: Transaction, row: OraReportRow) {
+    return oraViewOf(row, (await kit.linksOf(tx, [row]))(row));
   }
 
   /** The ORA due date a scheme's risk-profile changes leave from the report before `performedOn`. */
@@ -236,8 +250,9 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           tx,
           page.items.map((row) => row.id),
         );
+        const linkOf = await kit.linksOf(tx, page.items);
         return {
-          items: page.items.map((row) => policyViewOf(row, changes.get(row.id))),
+          items: page.items.map((row) => policyViewOf(row, linkOf(row), changes.get(row.id))),
           nextCursor: page.nextCursor,
         };
       });
@@ -253,6 +268,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
       return withActor(database, writer, async (tx) => {
         const scheme = await kit.scheme(tx, writer, 'policy.create', schemeId);
         kit.assertGoverned(scheme);
+        await kit.assertLinkable(tx, { schemeId: scheme.id }, 'written_policy', input.documentId);
         const at = now();
         const [row] = await tx
           .insert(writtenPolicies)
@@ -265,6 +281,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
             title: input.title,
             version: input.version,
             status: 'draft',
+            documentId: input.documentId ?? null,
             createdBy: writer.userId,
             createdAt: at,
             updatedAt: at,
@@ -279,7 +296,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           previousState: null,
           newState: policyAuditState(policy),
         });
-        return policyViewOf(policy);
+        return viewWithChanges(tx, policy);
       });
     },
 
@@ -304,11 +321,16 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'policy.update',
           await findEntry(tx, writtenPolicies, id),
         );
-        if (existing.status !== 'draft') {
+        const linkOnly = change.title === undefined && change.version === undefined;
+        if (existing.status === 'superseded' && linkOnly) {
+          throw new ConflictError('A superseded version is history: its document is not changed');
+        }
+        if (existing.status !== 'draft' && !linkOnly) {
           throw new ConflictError(
             'An approved policy is not changed: draft a new version and have the trustees approve it',
           );
         }
+        await kit.assertLinkable(tx, existing, 'written_policy', change.documentId);
         const [row] = await tx
           .update(writtenPolicies)
           .set({ ...change, updatedAt: now() })
@@ -328,7 +350,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           previousState: policyAuditState(existing),
           newState: policyAuditState(updated, changedFieldsOf(change)),
         });
-        return policyViewOf(updated);
+        return viewWithChanges(tx, updated);
       });
     },
 
@@ -377,10 +399,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
               },
             ]);
           }
-          previouslyDue = policyViewOf(
-            inUse,
-            (await changesOf(tx, [inUse.id])).get(inUse.id),
-          ).nextReviewDue;
+          previouslyDue = (await viewWithChanges(tx, inUse)).nextReviewDue;
           const [superseded] = await tx
             .update(writtenPolicies)
             .set({ status: 'superseded', updatedAt: at })
@@ -419,7 +438,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           previousState: policyAuditState(draft),
           newState: policyAuditState(approved, ['status', 'approvedOn', 'nextReviewDue']),
         });
-        return policyViewOf(approved);
+        return viewWithChanges(tx, approved);
       });
     },
 
@@ -520,7 +539,11 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           query,
           direction: 'desc',
         });
-        return { items: page.items.map(oraViewOf), nextCursor: page.nextCursor };
+        const linkOf = await kit.linksOf(tx, page.items);
+        return {
+          items: page.items.map((row) => oraViewOf(row, linkOf(row))),
+          nextCursor: page.nextCursor,
+        };
       });
     },
 
@@ -538,6 +561,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         const scheme = await kit.scheme(tx, writer, 'ora.create', schemeId);
         kit.assertGoverned(scheme);
         notInFuture('performedOn', input.performedOn, kit.today(), 'assessment');
+        await kit.assertLinkable(tx, { schemeId: scheme.id }, 'ora_report', input.documentId);
         const previouslyDue = await oraDueBefore(tx, scheme.id, input.performedOn, null);
         const at = now();
         const [row] = await tx
@@ -551,6 +575,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
             trigger: input.trigger,
             summary: input.summary ?? null,
             nextDue: nextReviewDue(input.performedOn, previouslyDue),
+            documentId: input.documentId ?? null,
             createdBy: writer.userId,
             createdAt: at,
             updatedAt: at,
@@ -565,7 +590,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           previousState: null,
           newState: oraAuditState(report),
         });
-        return oraViewOf(report);
+        return oraView(tx, report);
       });
     },
 
@@ -578,7 +603,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           entityId: row.id,
           tenantId: row.brokerId,
         });
-        return oraViewOf(row);
+        return oraView(tx, row);
       });
     },
 
@@ -592,6 +617,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         const existing = authorizeRow(writer, 'ora.update', await findEntry(tx, oraReports, id));
         const performedOn = change.performedOn ?? existing.performedOn;
         notInFuture('performedOn', performedOn, kit.today(), 'assessment');
+        await kit.assertLinkable(tx, existing, 'ora_report', change.documentId);
         const previouslyDue = await oraDueBefore(tx, existing.schemeId, performedOn, existing.id);
         const [row] = await tx
           .update(oraReports)
@@ -600,6 +626,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
             trigger: change.trigger ?? existing.trigger,
             summary: change.summary === undefined ? existing.summary : change.summary,
             nextDue: nextReviewDue(performedOn, previouslyDue),
+            documentId: change.documentId === undefined ? existing.documentId : change.documentId,
             updatedAt: now(),
           })
           .where(and(eq(oraReports.brokerId, existing.brokerId), eq(oraReports.id, existing.id)))
@@ -613,7 +640,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           previousState: oraAuditState(existing),
           newState: oraAuditState(updated, changedFieldsOf(change)),
         });
-        return oraViewOf(updated);
+        return oraView(tx, updated);
       });
     },
 

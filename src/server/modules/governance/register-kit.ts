@@ -1,4 +1,6 @@
 import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents.js';
+import { LINKED_DOCUMENT_TYPE, type LinkingRegister } from '../../../contracts/governance.js';
 import { governanceApplies } from '../../../contracts/governance-rules.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
@@ -11,8 +13,9 @@ import type { Transaction } from '../../db/with-actor.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorizeRow } from '../../tenancy/authorize.js';
+import { findDocument } from '../documents/documents.data.js';
 import { findScheme, type SchemeRow } from '../schemes/schemes.data.js';
-import { findEntry, type RegisterTable } from './governance.data.js';
+import { findEntry, linkedDocumentsOf, linkOf, type RegisterTable } from './governance.data.js';
 import type { HistoryEntryView, PageQuery } from './governance.schemas.js';
 
 /** Every governance table: each holds rows under a scheme, soft-deleted (schema.ts). */
@@ -152,6 +155,50 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
       });
       const page = pageFrom(rows, list.query, (row) => ({ at: row.createdAt, id: row.id }));
       return page as { items: T['$inferSelect'][]; nextCursor: string | null };
+    },
+
+    /**
+     * Refuses a link to anything but a live, unquarantined document of the entry's own scheme and
+     * of the register's document type, with a 400 that says which. A document the actor's tenant
+     * does not hold reads exactly as one that does not exist (row-level security hides it).
+     */
+    async assertLinkable(
+      tx: Transaction,
+      entry: { schemeId: string },
+      register: LinkingRegister,
+      documentId: string | null | undefined,
+    ): Promise<void> {
+      if (documentId == null) return;
+      const document = await findDocument(tx, documentId);
+      const refuse = (code: string, message: string) => {
+        throw new ValidationError([{ path: 'documentId', code, message }]);
+      };
+      if (!document) return refuse('unknown_document', 'There is no such document to link');
+      if (document.schemeId !== entry.schemeId) {
+        return refuse(
+          'document_of_another_scheme',
+          'The document belongs to another scheme: link one of this scheme’s documents',
+        );
+      }
+      const expected = LINKED_DOCUMENT_TYPE[register];
+      if (document.documentType !== expected) {
+        return refuse(
+          'document_type_mismatch',
+          `Link a document uploaded as “${DOCUMENT_TYPE_LABELS[expected]}”`,
+        );
+      }
+      if (document.scanStatus === 'quarantined') {
+        refuse('document_quarantined', 'The document was found to carry malware and is not linked');
+      }
+    },
+
+    /** The links of these entries, as the API shows them, in one query. */
+    async linksOf<T extends { brokerId: string; documentId: string | null }>(
+      tx: Transaction,
+      entries: readonly T[],
+    ) {
+      const found = await linkedDocumentsOf(tx, entries);
+      return (entry: T) => linkOf(entry, found);
     },
 
     /** An entry deleted: kept, with its audit record, and hidden from every read (decisions.md §3). */

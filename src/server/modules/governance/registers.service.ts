@@ -1,6 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
-import { endNotBeforeStart } from '../../../contracts/governance.js';
+import { type DocumentLinkView, endNotBeforeStart } from '../../../contracts/governance.js';
 import {
   appointmentsOverlap,
   internalAuditConflict,
@@ -39,7 +39,10 @@ const trusteeViewOf = (row: TrusteeRow): TrusteeView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const holderViewOf = (row: KeyFunctionHolderRow): KeyFunctionHolderView => ({
+const holderViewOf = (
+  row: KeyFunctionHolderRow,
+  link: DocumentLinkView,
+): KeyFunctionHolderView => ({
   id: row.id,
   schemeId: row.schemeId,
   function: row.function as KeyFunction,
@@ -50,6 +53,7 @@ const holderViewOf = (row: KeyFunctionHolderRow): KeyFunctionHolderView => ({
   fitnessAndProbity: row.fitnessAndProbity as KeyFunctionHolderView['fitnessAndProbity'],
   alsoServesEmployer: row.alsoServesEmployer,
   conflictsProtocol: row.conflictsProtocol,
+  ...link,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -78,6 +82,7 @@ const holderAuditState = (row: KeyFunctionHolderRow, changed?: string[]) => ({
   fitnessAndProbity: row.fitnessAndProbity,
   alsoServesEmployer: row.alsoServesEmployer,
   conflictsProtocolRecorded: row.conflictsProtocol !== null,
+  documentId: row.documentId,
   ...(changed ? { changedFields: changed } : {}),
 });
 
@@ -137,6 +142,10 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
         { path: 'function', code: 'internal_audit_independence', message: refusal },
       ]);
     }
+  }
+
+  async function holderView(tx: Transaction, row: KeyFunctionHolderRow) {
+    return holderViewOf(row, (await kit.linksOf(tx, [row]))(row));
   }
 
   return {
@@ -290,7 +299,11 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           query,
           where: servingUnlessHistory(keyFunctionHolders, query, kit.today()),
         });
-        return { items: page.items.map(holderViewOf), nextCursor: page.nextCursor };
+        const linkOf = await kit.linksOf(tx, page.items);
+        return {
+          items: page.items.map((row) => holderViewOf(row, linkOf(row))),
+          nextCursor: page.nextCursor,
+        };
       });
     },
 
@@ -312,8 +325,15 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           fitnessAndProbity: input.fitnessAndProbity,
           alsoServesEmployer: input.alsoServesEmployer,
           conflictsProtocol: input.conflictsProtocol ?? null,
+          documentId: input.documentId ?? null,
         };
         await assertInternalAuditIndependence(tx, scheme.id, { id: null, ...values });
+        await kit.assertLinkable(
+          tx,
+          { schemeId: scheme.id },
+          'key_function_holder',
+          values.documentId,
+        );
         const at = now();
         const [row] = await tx
           .insert(keyFunctionHolders)
@@ -337,7 +357,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           previousState: null,
           newState: holderAuditState(holder),
         });
-        return holderViewOf(holder);
+        return holderView(tx, holder);
       });
     },
 
@@ -350,7 +370,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           entityId: row.id,
           tenantId: row.brokerId,
         });
-        return holderViewOf(row);
+        return holderView(tx, row);
       });
     },
 
@@ -381,9 +401,11 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           fitnessAndProbity: pick('fitnessAndProbity') as string,
           alsoServesEmployer: pick('alsoServesEmployer') as boolean,
           conflictsProtocol: pick('conflictsProtocol'),
+          documentId: pick('documentId'),
         };
         assertEndNotBeforeStart(next);
         await assertInternalAuditIndependence(tx, existing.schemeId, { id: existing.id, ...next });
+        await kit.assertLinkable(tx, existing, 'key_function_holder', change.documentId);
         const [row] = await tx
           .update(keyFunctionHolders)
           .set({ ...next, updatedAt: now() })
@@ -403,7 +425,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           previousState: holderAuditState(existing),
           newState: holderAuditState(updated, changedFieldsOf(change)),
         });
-        return holderViewOf(updated);
+        return holderView(tx, updated);
       });
     },
 

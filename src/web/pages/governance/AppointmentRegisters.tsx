@@ -41,6 +41,7 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
+import { DocumentLinkCell } from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
 import {
   FITNESS_NAMES,
@@ -401,6 +402,24 @@ export function KeyFunctionHoldersRegister({
             : 'Yes, no conflicts protocol',
     },
     { key: 'endedOn', header: 'Ended on', render: (holder) => shownDate(holder.endedOn) },
+    {
+      key: 'document',
+      header: 'Letter of appointment',
+      render: (holder) => (
+        <DocumentLinkCell
+          scheme={scheme}
+          entry={holder}
+          target={{
+            register: 'key_function_holder',
+            path: `/api/key-function-holders/${holder.id}`,
+            answer: keyFunctionHolderView,
+            list: 'holders',
+            name: HOLDERS.nameOf(holder),
+          }}
+          canChange={can(session, 'kfh.update', scheme)}
+        />
+      ),
+    },
   ];
   if (column) columns.push(column);
   return (

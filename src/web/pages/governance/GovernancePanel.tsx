@@ -1,8 +1,12 @@
-import { Alert, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../api/client';
+import { downloadAttachment } from '../../api/download';
 import type { Compliance, Scheme } from '../../api/types';
+import { can } from '../../auth/can';
+import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
+import { notifyProblem } from '../../components/notify';
 import { KeyFunctionHoldersRegister, TrusteesRegister } from './AppointmentRegisters';
 import { ObligationsTable, StatusBadge } from './ComplianceParts';
 import { useCompliance } from './governanceQueries';
@@ -39,6 +43,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="xl">
       <ComplianceSummary compliance={compliance.data} />
+      <EvidencePackButton scheme={scheme} />
       <Switch
         label="Show history: ended appointments and superseded versions"
         checked={history}
@@ -73,5 +78,41 @@ function ComplianceSummary({ compliance }: { compliance: Compliance }) {
         caption="Each obligation, why it stands as it does, and where the rule comes from"
       />
     </Stack>
+  );
+}
+
+/**
+ * The scheme's evidence pack for the Pensions Authority (docs/decisions.md, "Evidence pack"): a
+ * ZIP of the governance summary, the current documents and a manifest of their hashes. Shown to
+ * those the policy table lets have it.
+ */
+function EvidencePackButton({ scheme }: { scheme: Scheme }) {
+  const session = useSignedIn();
+  const [busy, setBusy] = useState(false);
+  if (!can(session, 'scheme.evidence_pack', scheme)) return null;
+  const download = async () => {
+    setBusy(true);
+    try {
+      await downloadAttachment(`/api/schemes/${scheme.id}/evidence-pack`, {
+        accept: 'application/zip',
+        fallbackName: 'evidence-pack.zip',
+        failure: 'The evidence pack could not be made',
+      });
+    } catch (error) {
+      notifyProblem(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Group>
+      <Button variant="light" loading={busy} onClick={() => void download()}>
+        Download evidence pack
+      </Button>
+      <Text size="sm" c="dimmed">
+        A ZIP for the Pensions Authority: this summary as a PDF, the current documents and a
+        manifest of their SHA-256 hashes.
+      </Text>
+    </Group>
   );
 }

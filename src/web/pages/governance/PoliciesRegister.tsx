@@ -21,6 +21,7 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
+import { DocumentLinkCell } from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
 import { shownDate, validateWithDates } from './governance-helpers';
 import { registerKey, useRefreshGovernance } from './governanceQueries';
@@ -54,6 +55,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
     approve: can(session, 'policy.approve', scheme),
     change: can(session, 'policy.significant_change', scheme),
     remove: can(session, 'policy.delete', scheme),
+    update: can(session, 'policy.update', scheme),
   };
   const required = requiredPolicyKinds(scheme.type).map((kind) => POLICY_KIND_NAMES[kind]);
 
@@ -105,6 +107,24 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
           shownDate(policy.nextReviewDue)
         ),
       sortValue: (policy) => policy.nextReviewDue ?? '9999-12-31',
+    },
+    {
+      key: 'document',
+      header: 'Document',
+      render: (policy) => (
+        <DocumentLinkCell
+          scheme={scheme}
+          entry={policy}
+          target={{
+            register: 'written_policy',
+            path: `/api/policies/${policy.id}`,
+            answer: policyView,
+            list: 'policies',
+            name: nameOf(policy),
+          }}
+          canChange={allowed.update && policy.status !== 'superseded'}
+        />
+      ),
     },
   ];
   if (Object.values(allowed).some(Boolean)) {

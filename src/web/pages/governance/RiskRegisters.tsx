@@ -15,6 +15,7 @@ import { IrishDateInput } from '../../components/IrishDateInput';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
+import { DocumentLinkCell } from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
 import { ORA_TRIGGER_NAMES, orNull, shownDate, validateWithDates } from './governance-helpers';
 import { type Register, registerKey, useRefreshGovernance } from './governanceQueries';
@@ -39,6 +40,24 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
       header: 'Next due',
       render: (report) => shownDate(report.nextDue),
       sortValue: (report) => report.nextDue,
+    },
+    {
+      key: 'document',
+      header: 'Report',
+      render: (report) => (
+        <DocumentLinkCell
+          scheme={scheme}
+          entry={report}
+          target={{
+            register: 'ora_report',
+            path: `/api/ora-reports/${report.id}`,
+            answer: oraReportView,
+            list: 'ora',
+            name: `the own-risk assessment of ${shownDate(report.performedOn)}`,
+          }}
+          canChange={can(session, 'ora.update', scheme)}
+        />
+      ),
     },
   ];
   if (can(session, 'ora.delete', scheme)) {

@@ -1,0 +1,225 @@
+import {
+  KEY_FUNCTION_NAMES,
+  type KeyFunction,
+  type Obligation,
+  type ObligationStatus,
+  POLICY_KIND_NAMES,
+  type PolicyKind,
+} from '../../../contracts/governance-rules.js';
+import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
+import type { Role } from '../../../contracts/roles.js';
+import { openTaggedPdf } from './tagged-pdf.js';
+
+/**
+ * What the summary of an evidence pack says: the scheme's governance registers as they stand and
+ * the rule module's assessment of them on the day (docs/decisions.md, "Evidence pack"). Names of
+ * trustees and key function holders are governance facts the Pensions Authority is entitled to;
+ * e-mail addresses, free-text summaries and descriptions are left out.
+ */
+export interface EvidenceSummary {
+  scheme: { id: string; name: string; type: SchemeType; employerName: string };
+  generatedAt: Date;
+  /** The day in Ireland the pack was generated, `YYYY-MM-DD`. */
+  generatedOn: string;
+  generatedByRole: Role;
+  trustees: ReadonlyArray<{
+    name: string;
+    kind: string;
+    directorCount: number | null;
+    appointedOn: string;
+    endedOn: string | null;
+  }>;
+  keyFunctionHolders: ReadonlyArray<{
+    function: string;
+    holderName: string;
+    appointedOn: string;
+    endedOn: string | null;
+    fitnessAndProbity: string;
+    alsoServesEmployer: boolean;
+  }>;
+  policies: ReadonlyArray<{
+    kind: string;
+    title: string;
+    version: string;
+    status: string;
+    approvedOn: string | null;
+    nextReviewDue: string | null;
+  }>;
+  oraReports: ReadonlyArray<{ performedOn: string; trigger: string; nextDue: string }>;
+  compliance: { status: ObligationStatus; obligations: readonly Obligation[] };
+  /** The archive paths of the documents the pack carries. */
+  documents: readonly string[];
+  /** How many of the scheme's documents the pack leaves out (listed in manifest.json). */
+  excludedDocuments: number;
+}
+
+const STATUS_WORDS: Record<ObligationStatus, string> = {
+  ok: 'In order',
+  due_soon: 'Due soon',
+  overdue: 'Overdue',
+  incomplete: 'Incomplete',
+};
+
+const FITNESS_WORDS: Record<string, string> = {
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  failed: 'Failed',
+};
+
+const TRIGGER_WORDS: Record<string, string> = {
+  scheduled: 'Scheduled',
+  significant_change: 'After a significant change',
+};
+
+const dateOrDash = (value: string | null) => (value === null ? '—' : formatIrishDate(value));
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** pdfkit 0.20 tags a table under `structParent`; its published types predate the option. */
+type TaggedTableOptions = PDFKit.Mixins.TableOptionsWithData & {
+  structParent: PDFKit.PDFStructureElement;
+};
+type HeaderCell = PDFKit.Mixins.CellOptions & { scope: 'column' };
+
+/**
+ * The summary as a tagged PDF (PDF/UA-minded): document language and title shown in the window
+ * bar, a structure tree of headings, paragraphs, lists and tables with header cells, embedded
+ * fonts. The returned document is a readable stream of the PDF's bytes.
+ */
+export function renderSummaryPdf(summary: EvidenceSummary): PDFKit.PDFDocument {
+  const title = `Governance evidence pack: ${summary.scheme.name}`;
+  const { doc, root, heading, paragraph, end } = openTaggedPdf({
+    title,
+    subject: 'IORP II governance summary for the Pensions Authority',
+    createdAt: summary.generatedAt,
+  });
+  const table = (headers: readonly string[], rows: ReadonlyArray<readonly string[]>) => {
+    const options: TaggedTableOptions = {
+      structParent: root,
+      defaultStyle: { border: 0.5, padding: 4 },
+      data: [
+        headers.map(
+          (text): HeaderCell => ({
+            text,
+            type: 'TH',
+            scope: 'column',
+            font: { src: 'Heading', size: 9 },
+            backgroundColor: '#eeeeee',
+          }),
+        ),
+        ...rows.map((row) => row.map((text) => ({ text, font: { src: 'Body', size: 9 } }))),
+      ],
+    };
+    doc.table(options);
+    doc.x = doc.page.margins.left;
+    doc.moveDown(0.5);
+  };
+  const orNone = (count: number, what: string, draw: () => void) => {
+    if (count === 0) paragraph(`No ${what} are recorded.`);
+    else draw();
+  };
+
+  heading(title, 'H1');
+  paragraph(`Scheme: ${summary.scheme.name}`);
+  paragraph(
+    `Type: ${SCHEME_TYPE_NAMES[summary.scheme.type] ?? summary.scheme.type} (${summary.scheme.type})`,
+  );
+  paragraph(`Employer: ${summary.scheme.employerName}`);
+  paragraph(`Scheme reference: ${summary.scheme.id}`);
+  paragraph(
+    `Generated on ${formatIrishDate(summary.generatedOn)} at ${summary.generatedAt.toISOString()} by a user with the role ${summary.generatedByRole}.`,
+  );
+
+  heading('Compliance', 'H2');
+  paragraph(`Overall standing on the day: ${STATUS_WORDS[summary.compliance.status]}.`);
+  table(
+    ['Obligation', 'Standing', 'Due', 'Reason', 'Citation'],
+    summary.compliance.obligations.map((obligation) => [
+      capitalised(obligation.kind.replace(/_/g, ' ')),
+      STATUS_WORDS[obligation.status],
+      obligation.dueOn === undefined ? '—' : formatIrishDate(obligation.dueOn),
+      obligation.reason,
+      obligation.citation,
+    ]),
+  );
+
+  heading('Trustees', 'H2');
+  orNone(summary.trustees.length, 'trustees', () =>
+    table(
+      ['Trustee', 'Kind', 'Directors', 'Appointed', 'Ended'],
+      summary.trustees.map((trustee) => [
+        trustee.name,
+        capitalised(trustee.kind),
+        trustee.directorCount === null ? '—' : String(trustee.directorCount),
+        formatIrishDate(trustee.appointedOn),
+        dateOrDash(trustee.endedOn),
+      ]),
+    ),
+  );
+
+  heading('Key function holders', 'H2');
+  orNone(summary.keyFunctionHolders.length, 'key function holders', () =>
+    table(
+      ['Function', 'Holder', 'Appointed', 'Ended', 'Fitness and probity', 'Also serves employer'],
+      summary.keyFunctionHolders.map((holder) => [
+        KEY_FUNCTION_NAMES[holder.function as KeyFunction] ?? holder.function,
+        holder.holderName,
+        formatIrishDate(holder.appointedOn),
+        dateOrDash(holder.endedOn),
+        FITNESS_WORDS[holder.fitnessAndProbity] ?? holder.fitnessAndProbity,
+        holder.alsoServesEmployer ? 'Yes' : 'No',
+      ]),
+    ),
+  );
+
+  heading('Written policies', 'H2');
+  orNone(summary.policies.length, 'written policies', () =>
+    table(
+      ['Policy', 'Title', 'Version', 'Status', 'Approved', 'Next review'],
+      summary.policies.map((policy) => [
+        POLICY_KIND_NAMES[policy.kind as PolicyKind] ?? policy.kind,
+        policy.title,
+        policy.version,
+        capitalised(policy.status),
+        dateOrDash(policy.approvedOn),
+        dateOrDash(policy.nextReviewDue),
+      ]),
+    ),
+  );
+
+  heading('Own-risk assessments', 'H2');
+  orNone(summary.oraReports.length, 'own-risk assessments', () =>
+    table(
+      ['Performed', 'Trigger', 'Next due'],
+      summary.oraReports.map((report) => [
+        formatIrishDate(report.performedOn),
+        TRIGGER_WORDS[report.trigger] ?? report.trigger,
+        formatIrishDate(report.nextDue),
+      ]),
+    ),
+  );
+
+  heading('Documents in this pack', 'H2');
+  if (summary.documents.length === 0) paragraph('The pack carries no documents.');
+  else {
+    // pdfkit tags each item (LI, Lbl, LBody) under the parent it is given: the list itself.
+    const list = doc.struct('L');
+    root.add(list);
+    doc
+      .font('Body')
+      .fontSize(10)
+      .list([...summary.documents], { structParent: list });
+    list.end();
+  }
+  if (summary.excludedDocuments > 0) {
+    paragraph(
+      `${summary.excludedDocuments} document(s) of the scheme are not included; manifest.json lists each with the reason.`,
+    );
+  }
+  paragraph(
+    'manifest.json gives the SHA-256 of every file in this pack and the head of the firm’s audit chain when the pack was generated.',
+  );
+
+  end();
+  return doc;
+}

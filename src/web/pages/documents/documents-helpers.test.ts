@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { documentUploadFields, fileSizeProblem } from '../../../contracts/documents';
+import type { SchemeDocument } from '../../api/types';
+import { groupVersions, shownSize, uploadFields } from './documents-helpers';
+
+const document = (over: Partial<SchemeDocument>): SchemeDocument => ({
+  id: 'd',
+  schemeId: 's',
+  documentType: 'trust_deed',
+  filename: 'Deed.pdf',
+  originalFilename: 'Deed.pdf',
+  title: null,
+  memberFacing: false,
+  contentType: 'application/pdf',
+  size: 10,
+  sha256: '0'.repeat(64),
+  version: 1,
+  scanStatus: 'clean',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  ...over,
+});
+
+describe('the documents list', () => {
+  it('keeps each name’s versions together, newest first, and the names by their newest upload', () => {
+    const groups = groupVersions([
+      document({ id: 'a1', filename: 'A.pdf', version: 1, createdAt: '2026-01-01T00:00:00Z' }),
+      document({ id: 'b1', filename: 'B.pdf', version: 1, createdAt: '2026-01-02T00:00:00Z' }),
+      document({ id: 'a2', filename: 'A.pdf', version: 2, createdAt: '2026-01-03T00:00:00Z' }),
+      document({
+        id: 'a-other-type',
+        filename: 'A.pdf',
+        documentType: 'other',
+        createdAt: '2026-01-01T12:00:00Z',
+      }),
+    ]);
+    expect(groups.map((group) => group.versions.map((version) => version.id))).toEqual([
+      ['a2', 'a1'],
+      ['b1'],
+      ['a-other-type'],
+    ]);
+  });
+
+  it('says sizes as people read them', () => {
+    expect(shownSize(900)).toBe('900 bytes');
+    expect(shownSize(20 * 1024)).toBe('20 KB');
+    expect(shownSize(3.5 * 1024 * 1024)).toBe('3.5 MB');
+  });
+});
+
+describe('the upload form', () => {
+  it('refuses a file over 25 MB before sending it, and an empty one, in words', () => {
+    expect(fileSizeProblem(25 * 1024 * 1024)).toBeNull();
+    expect(fileSizeProblem(25 * 1024 * 1024 + 1)).toBe(
+      'The file is 25.0 MB: a document may be at most 25 MB',
+    );
+    expect(fileSizeProblem(30 * 1024 * 1024)).toMatch(/^The file is 30\.0 MB/);
+    expect(fileSizeProblem(0)).toBe('The file is empty');
+  });
+
+  it('checks its fields with the contract the API parses them with', () => {
+    const body = uploadFields({ documentType: 'written_policy', memberFacing: true, title: ' ' });
+    expect(body).toEqual({
+      documentType: 'written_policy',
+      memberFacing: 'true',
+      title: undefined,
+    });
+    expect(documentUploadFields.safeParse(body).success).toBe(true);
+    const missing = documentUploadFields.safeParse(
+      uploadFields({ documentType: '', memberFacing: false, title: '' }),
+    );
+    expect(missing.success).toBe(false);
+    expect(missing.error?.issues[0]?.path).toEqual(['documentType']);
+  });
+});

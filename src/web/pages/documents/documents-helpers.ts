@@ -1,0 +1,60 @@
+import type { DocumentType } from '../../../contracts/documents';
+import type { SchemeDocument } from '../../api/types';
+
+/** One document as people think of it: a name under a type, with every version uploaded of it. */
+export interface DocumentGroup {
+  key: string;
+  documentType: DocumentType;
+  filename: string;
+  /** The newest version first. */
+  versions: SchemeDocument[];
+}
+
+/**
+ * The versions of each name together, newest first, and the names by their newest upload: a
+ * second upload of a name under the same type is its next version (docs/decisions.md, "Documents
+ * (issue 16)"), so the list reads as documents with their history rather than as loose files.
+ */
+export function groupVersions(documents: readonly SchemeDocument[]): DocumentGroup[] {
+  const groups = new Map<string, DocumentGroup>();
+  for (const document of documents) {
+    const key = `${document.documentType}/${document.filename}`;
+    const group = groups.get(key) ?? {
+      key,
+      documentType: document.documentType,
+      filename: document.filename,
+      versions: [],
+    };
+    group.versions.push(document);
+    groups.set(key, group);
+  }
+  const latestOf = (group: DocumentGroup) => group.versions[0] as SchemeDocument;
+  for (const group of groups.values()) group.versions.sort((a, b) => b.version - a.version);
+  return [...groups.values()].sort((a, b) =>
+    latestOf(b).createdAt.localeCompare(latestOf(a).createdAt),
+  );
+}
+
+/** How a document is named on screen: its title when it has one, its file name otherwise. */
+export const documentName = (document: Pick<SchemeDocument, 'title' | 'filename'>) =>
+  document.title ?? document.filename;
+
+export interface UploadValues {
+  documentType: DocumentType | '';
+  memberFacing: boolean;
+  title: string;
+}
+
+/** The upload form's fields as multipart sends them, for the shared contract to check. */
+export const uploadFields = (values: UploadValues) => ({
+  documentType: values.documentType === '' ? undefined : values.documentType,
+  memberFacing: values.memberFacing ? 'true' : 'false',
+  title: values.title.trim() === '' ? undefined : values.title,
+});
+
+/** A size in words, as people read file sizes. */
+export function shownSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+}

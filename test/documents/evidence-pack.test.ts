@@ -1,0 +1,485 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readlink, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { CITATIONS, policyCitation } from '../../src/contracts/governance-rules.js';
+import { auditLog, documents } from '../../src/server/db/schema.js';
+import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
+import { verifyTestChains } from '../helpers/audit.js';
+import { ownerOf } from '../helpers/database.js';
+import { documentForm, SAMPLES } from '../helpers/documents.js';
+import {
+  createBroker,
+  createEmployer,
+  createKeyFunctionHolder,
+  createMember,
+  createOraReport,
+  createPolicy,
+  createScheme,
+  createTrustee,
+  createUser,
+  type MemberRow,
+  type UserRow,
+} from '../helpers/factories.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
+
+/**
+ * The evidence pack (decisions.md §6; docs/decisions.md, "Evidence pack"): what the ZIP holds,
+ * that every hash in its manifest is the hash of its bytes, that the audit chain head it names is
+ * the one audit:verify reads, that its summary is a tagged PDF saying what the registers and the
+ * rule module say, and that nothing in it is an e-mail address or a PPS number.
+ */
+const clock = new Date('2026-03-02T10:00:00Z');
+let t: TestApp;
+let staff: UserRow;
+let employerAdmin: UserRow;
+let employerUser: UserRow;
+let memberUser: UserRow;
+let otherTenantAdmin: UserRow;
+let member: MemberRow;
+let place: { brokerId: string; employerId: string; schemeId: string };
+const HOLDER_EMAIL = 'orla.risk-holder@example.ie';
+const uploadedIds: Record<string, { id: string; content: Buffer }> = {};
+
+interface Pack {
+  entries: Map<string, Buffer>;
+  manifest: {
+    format: string;
+    schemeId: string;
+    tenantId: string;
+    generatedAt: string;
+    generatedBy: { role: string };
+    auditChain: { chain: string; position: number; recordId: string; hash: string };
+    files: Array<{ path: string; size: number; sha256: string; documentId?: string }>;
+    excluded: Array<{ documentId: string; documentType: string; reason: string }>;
+  };
+}
+
+function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entries = new Map<string, Buffer>();
+      zip.on('error', reject);
+      zip.on('end', () => resolve(entries));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', reject);
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function upload(filename: string, content: Buffer, fields: Record<string, string>) {
+  const form = documentForm(filename, content, fields);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/schemes/${place.schemeId}/documents`,
+    headers: { ...form.headers, authorization: `Bearer ${await t.tokenFor(staff)}` },
+    payload: form.payload,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string; version: number };
+}
+
+async function packAs(user: UserRow, schemeId = place.schemeId) {
+  return t.requestAs(user, 'GET', `/api/schemes/${schemeId}/evidence-pack`);
+}
+
+let pack: Pack;
+let packBytes: Buffer;
+
+beforeAll(async () => {
+  t = await buildTestApp({ counters: uncountedStore(), now: () => clock });
+  const brokerId = await createBroker(t.database);
+  const employerId = await createEmployer(t.database, brokerId);
+  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+  place = { brokerId, employerId, schemeId };
+  staff = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+  employerAdmin = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
+  employerUser = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
+  member = await createMember(t.database, place, { email: 'aoife.member@example.ie' });
+  memberUser = await createUser(t.database, {
+    brokerId,
+    employerId,
+    role: 'Member',
+    memberId: member.id,
+  });
+  const otherBroker = await createBroker(t.database, 'Other Brokers');
+  otherTenantAdmin = await createUser(t.database, { brokerId: otherBroker, role: 'BrokerAdmin' });
+
+  await createTrustee(t.database, place, { name: 'Aoife Trustee', appointedOn: '2020-01-01' });
+  await createTrustee(t.database, place, {
+    name: 'Trustco Limited',
+    kind: 'corporate',
+    directorCount: 2,
+    appointedOn: '2021-06-01',
+  });
+  await createKeyFunctionHolder(t.database, place, {
+    function: 'risk_management',
+    holderName: 'Orla Risk',
+    holderEmail: HOLDER_EMAIL,
+  });
+  await createPolicy(t.database, place, {
+    kind: 'risk_management',
+    title: 'Risk appetite statement',
+    version: '2.1',
+    status: 'approved',
+    approvedOn: '2025-01-15',
+  });
+  await createPolicy(t.database, place, {
+    kind: 'remuneration',
+    title: 'Trustee pay policy',
+    version: '0.3',
+  });
+  await createOraReport(t.database, place, { performedOn: '2025-02-01', summary: 'Free text' });
+
+  // Two versions of one name: only the second belongs in the pack.
+  await upload('Trust deed.pdf', SAMPLES.pdf, { documentType: 'trust_deed' });
+  const deed = Buffer.concat([SAMPLES.pdf, Buffer.from('% amended 2025\n')]);
+  uploadedIds.deed = {
+    ...(await upload('Trust deed.pdf', deed, { documentType: 'trust_deed' })),
+    content: deed,
+  };
+  uploadedIds.policy = {
+    ...(await upload('Risk policy.docx', SAMPLES.docx, { documentType: 'written_policy' })),
+    content: SAMPLES.docx,
+  };
+  uploadedIds.quarantined = {
+    ...(await upload('Suspicious.pdf', SAMPLES.pdf, { documentType: 'other' })),
+    content: SAMPLES.pdf,
+  };
+  await ownerOf(t.database)
+    .update(documents)
+    .set({ scanStatus: 'quarantined' })
+    .where(eq(documents.id, uploadedIds.quarantined.id));
+  uploadedIds.statement = {
+    ...(await upload('Statement Aoife Murphy.pdf', SAMPLES.pdf, {
+      documentType: 'benefit_statement',
+      memberFacing: 'true',
+    })),
+    content: SAMPLES.pdf,
+  };
+
+  const response = await packAs(staff);
+  expect(response.statusCode, response.body).toBe(200);
+  packBytes = response.rawPayload;
+  const entries = await unzip(packBytes);
+  pack = {
+    entries,
+    manifest: JSON.parse((entries.get('manifest.json') ?? Buffer.from('{}')).toString('utf8')),
+  };
+});
+afterAll(() => t.close());
+
+describe('the evidence pack archive', () => {
+  it('is an attachment ZIP named for the scheme and day, private and never sniffed', async () => {
+    const response = await packAs(staff);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="evidence-pack-${place.schemeId}-2026-03-02.zip"`,
+    );
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('holds the summary, the current version of each servable document and the manifest', () => {
+    expect([...pack.entries.keys()].sort()).toEqual([
+      'documents/trust_deed/Trust deed.pdf',
+      'documents/written_policy/Risk policy.docx',
+      'manifest.json',
+      'summary.pdf',
+    ]);
+    expect(pack.entries.get('documents/trust_deed/Trust deed.pdf')).toEqual(
+      uploadedIds.deed?.content,
+    );
+    expect(pack.entries.get('documents/written_policy/Risk policy.docx')).toEqual(SAMPLES.docx);
+  });
+
+  it('gives in its manifest the size and SHA-256 of every other entry, which match the bytes', () => {
+    const listed = pack.manifest.files.map((file) => file.path).sort();
+    expect(listed).toEqual(
+      [...pack.entries.keys()].filter((name) => name !== 'manifest.json').sort(),
+    );
+    for (const file of pack.manifest.files) {
+      const bytes = pack.entries.get(file.path) as Buffer;
+      expect(file.size, file.path).toBe(bytes.length);
+      expect(file.sha256, file.path).toBe(sha256(bytes));
+    }
+    const deed = pack.manifest.files.find((file) => file.documentId === uploadedIds.deed?.id);
+    expect(deed?.sha256).toBe(sha256(uploadedIds.deed?.content as Buffer));
+    expect(pack.manifest).toMatchObject({
+      schemeId: place.schemeId,
+      tenantId: place.brokerId,
+      generatedAt: clock.toISOString(),
+      generatedBy: { role: 'BrokerUser' },
+    });
+  });
+
+  it('lists quarantined documents and benefit statements as excluded, with the reason and no filename', () => {
+    expect(pack.manifest.excluded).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          documentId: uploadedIds.quarantined?.id,
+          reason: 'quarantined',
+        }),
+        expect.objectContaining({
+          documentId: uploadedIds.statement?.id,
+          reason: 'member_personal_data',
+        }),
+      ]),
+    );
+    expect(pack.manifest.excluded).toHaveLength(2);
+    const text = JSON.stringify(pack.manifest.excluded);
+    expect(text).not.toMatch(/Suspicious|Statement Aoife/);
+  });
+
+  it('names as the audit chain head the record audit verification reads last, after generation', async () => {
+    const report = await verifyTestChains(t.database, { tenantId: place.brokerId });
+    expect(report.broken).toEqual([]);
+    // The later requests of this file appended more; the head the pack named is that record's.
+    const [record] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.id, pack.manifest.auditChain.recordId));
+    expect(record).toMatchObject({
+      action: 'scheme.evidence_pack_generated',
+      entityId: place.schemeId,
+      chainKey: place.brokerId,
+      chainIndex: pack.manifest.auditChain.position,
+      hash: pack.manifest.auditChain.hash,
+    });
+    // A pack generated with nothing after it: its head is exactly what verification ends on.
+    const fresh = await packAs(staff);
+    const manifest = JSON.parse(
+      (await unzip(fresh.rawPayload)).get('manifest.json')?.toString('utf8') ?? '{}',
+    ) as Pack['manifest'];
+    const after = await verifyTestChains(t.database, { tenantId: place.brokerId });
+    expect(after.broken).toEqual([]);
+    expect(after.heads[place.brokerId]).toEqual({
+      position: manifest.auditChain.position,
+      recordId: manifest.auditChain.recordId,
+      hash: manifest.auditChain.hash,
+    });
+  });
+
+  it('audits the generation with ids and counts only, before the archive is sent', async () => {
+    const [record] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.id, pack.manifest.auditChain.recordId));
+    expect(record?.newState).toMatchObject({
+      schemeId: place.schemeId,
+      documents: expect.arrayContaining([{ id: uploadedIds.deed?.id, version: 2 }]),
+      trustees: 2,
+      keyFunctionHolders: 1,
+      policies: 2,
+      oraReports: 1,
+    });
+    expect(JSON.stringify(record)).not.toMatch(/Trust deed|Risk appetite|Orla|@example/);
+  });
+});
+
+describe('the summary PDF', () => {
+  it('is a tagged PDF with a language, a displayed title and embedded fonts', () => {
+    const pdf = pack.entries.get('summary.pdf') as Buffer;
+    const raw = pdf.toString('latin1');
+    expect(raw.startsWith('%PDF-1.7')).toBe(true);
+    expect(raw).toContain('/StructTreeRoot');
+    // The catalog's MarkInfo (pdfkit writes it as an object of its own) says the PDF is marked.
+    const markInfo = /\/MarkInfo (\d+) 0 R/.exec(raw)?.[1];
+    expect(readPdf(pdf).objects.get(Number(markInfo))).toMatch(/<<\s*\/Marked true\s*>>/);
+    expect(raw).toMatch(/\/Lang \(en-IE\)/);
+    expect(raw).toContain('/DisplayDocTitle true');
+    expect(raw).toContain('/FontFile2');
+    for (const tag of ['/S /H1', '/S /H2', '/S /P', '/S /Table', '/S /TH', '/S /TD', '/S /L']) {
+      expect(raw, tag).toContain(tag);
+    }
+  });
+
+  it('states the scheme, registers, policies with versions and every obligation with its citation', async () => {
+    const text = flowing(readPdf(pack.entries.get('summary.pdf') as Buffer).text);
+    for (const phrase of [
+      'Acme Staff Pension Scheme',
+      'Defined contribution',
+      'Aoife Trustee',
+      'Trustco Limited',
+      'Orla Risk',
+      'Risk appetite statement',
+      'Trustee pay policy',
+      '2.1',
+      '15/01/2025',
+      '01/02/2025',
+      'the role BrokerUser',
+      CITATIONS.trustees,
+      CITATIONS.ownRiskAssessment,
+      policyCitation('risk_management'),
+      'documents/trust_deed/Trust deed.pdf',
+    ]) {
+      expect(text, phrase).toContain(phrase);
+    }
+    // Every obligation the compliance view reports, with its reason, is in the summary.
+    const compliance = (
+      await t.requestAs(staff, 'GET', `/api/schemes/${place.schemeId}/compliance`)
+    ).json() as {
+      obligations: Array<{ reason: string; citation: string }>;
+    };
+    expect(compliance.obligations.length).toBeGreaterThan(0);
+    for (const obligation of compliance.obligations) {
+      expect(text).toContain(flowing(obligation.reason));
+      expect(text).toContain(flowing(obligation.citation));
+    }
+  });
+});
+
+describe('what the pack never holds', () => {
+  it('no e-mail address and no PPS number, in its bytes, its inflated PDF or the PDF text', () => {
+    const pdf = readPdf(pack.entries.get('summary.pdf') as Buffer);
+    const haystacks = [
+      packBytes.toString('latin1'),
+      ...[...pack.entries.values()].map((bytes) => bytes.toString('utf8')),
+      ...pdf.streams,
+      pdf.text,
+    ];
+    const secrets = [HOLDER_EMAIL, member.ppsNumber, 'aoife.member@example.ie', staff.email];
+    for (const haystack of haystacks) {
+      for (const secret of secrets) expect(haystack).not.toContain(secret);
+    }
+    for (const haystack of [pdf.text, (pack.entries.get('manifest.json') as Buffer).toString()]) {
+      expect(haystack).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/);
+    }
+  });
+});
+
+describe('who may have a pack', () => {
+  it('an EmployerAdmin of the scheme’s employer may', async () => {
+    const response = await packAs(employerAdmin);
+    expect(response.statusCode).toBe(200);
+    expect((await unzip(response.rawPayload)).has('manifest.json')).toBe(true);
+  });
+
+  it('an EmployerUser and a Member are refused (403), as the policy table says', async () => {
+    expect((await packAs(employerUser)).statusCode).toBe(403);
+    expect((await packAs(memberUser)).statusCode).toBe(403);
+  });
+
+  it('another tenant’s scheme reads as missing (404), and nothing is audited for it', async () => {
+    const response = await packAs(otherTenantAdmin);
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    const audited = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.action, 'scheme.evidence_pack_generated'),
+          eq(auditLog.actorId, otherTenantAdmin.id),
+        ),
+      );
+    expect(audited).toEqual([]);
+  });
+});
+
+describe('a client that goes away mid-pack', () => {
+  /** The files under the document store this process holds open (Linux: /proc/self/fd). */
+  const openDocuments = async () => {
+    const root = path.resolve(t.config.documents.storageRoot);
+    const links = await Promise.all(
+      (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+    );
+    return links.filter((target) => target.startsWith(`${root}${path.sep}`));
+  };
+
+  it.skipIf(process.platform !== 'linux')(
+    'leaves no document open once the connection is gone',
+    async () => {
+      const employerId = await createEmployer(t.database, place.brokerId, 'Large Files Ltd');
+      const schemeId = await createScheme(t.database, { id: employerId, brokerId: place.brokerId });
+      for (const name of ['One.pdf', 'Two.pdf', 'Three.pdf']) {
+        const content = Buffer.concat([SAMPLES.pdf, randomBytes(8 * 1024 * 1024)]);
+        const form = documentForm(name, content, { documentType: 'other' });
+        const created = await t.app.inject({
+          method: 'POST',
+          url: `/api/schemes/${schemeId}/documents`,
+          headers: { ...form.headers, authorization: `Bearer ${await t.tokenFor(staff)}` },
+          payload: form.payload,
+        });
+        expect(created.statusCode, created.body).toBe(201);
+      }
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const token = await t.tokenFor(staff);
+      // The client hangs up part-way through the second document, with megabytes still to come.
+      await new Promise<void>((resolve, reject) => {
+        const outgoing = request(
+          `${address}/api/schemes/${schemeId}/evidence-pack`,
+          { headers: { authorization: `Bearer ${token}` } },
+          (response) => {
+            expect(response.statusCode).toBe(200);
+            let received = 0;
+            response.on('data', (chunk: Buffer) => {
+              received += chunk.length;
+              if (received > 10 * 1024 * 1024 && !outgoing.destroyed) {
+                outgoing.destroy();
+                resolve();
+              }
+            });
+          },
+        );
+        outgoing.on('error', (error) => {
+          if (!outgoing.destroyed) reject(error);
+        });
+        outgoing.end();
+      });
+      await expect.poll(openDocuments, { timeout: 5_000 }).toEqual([]);
+    },
+  );
+});
+
+describe('a document whose stored bytes changed', () => {
+  it('cuts the archive short and logs a security event naming ids only', async () => {
+    const employerId = await createEmployer(t.database, place.brokerId, 'Tampered Ltd');
+    const schemeId = await createScheme(t.database, { id: employerId, brokerId: place.brokerId });
+    const form = documentForm('Deed.pdf', SAMPLES.pdf, { documentType: 'trust_deed' });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/schemes/${schemeId}/documents`,
+      headers: { ...form.headers, authorization: `Bearer ${await t.tokenFor(staff)}` },
+      payload: form.payload,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json() as { id: string };
+    const [row] = await ownerOf(t.database)
+      .select({ storageKey: documents.storageKey })
+      .from(documents)
+      .where(and(eq(documents.id, id), eq(documents.brokerId, place.brokerId)));
+    // Same length, different bytes: only the hash can tell.
+    const altered = Buffer.from(SAMPLES.pdf);
+    altered[altered.length - 2] = 0x58;
+    await writeFile(`${t.config.documents.storageRoot}/${row?.storageKey}`, altered);
+
+    const response = await packAs(staff, schemeId).catch((error: unknown) => error);
+    if (!(response instanceof Error)) {
+      await expect(unzip((response as { rawPayload: Buffer }).rawPayload)).rejects.toThrow();
+    }
+    const events = t.logs
+      .entries()
+      .filter((entry) => entry.securityEvent === 'document.integrity_failed');
+    expect(events).toHaveLength(1);
+    expect(String(events[0]?.reason)).toContain(id);
+    expect(JSON.stringify(events)).not.toMatch(/Deed\.pdf/);
+  });
+});
