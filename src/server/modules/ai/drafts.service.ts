@@ -1,0 +1,500 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, count, eq, getTableColumns, isNull } from 'drizzle-orm';
+import type {
+  DraftChange,
+  DraftInput,
+  DraftKind,
+  DraftStatus,
+  DraftView,
+} from '../../../contracts/ai.js';
+import {
+  governanceApplies,
+  POLICY_KIND_NAMES,
+  type PolicyKind,
+} from '../../../contracts/governance-rules.js';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
+import type { SchemeType } from '../../../contracts/organisation.js';
+import type { PageQuery } from '../../../contracts/pages.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { Database } from '../../db/database.js';
+import { keyset, pageFrom } from '../../db/keyset.js';
+import { aiDrafts, employers, members, schemes, writtenPolicies } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { ConflictError, ValidationError } from '../../errors.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { authorize, authorizeRow } from '../../tenancy/authorize.js';
+import type { GeneratedDocument, GeneratedDocuments } from '../documents/documents.service.js';
+import { liveEmployerOf } from '../employers/employers.data.js';
+import { loadGovernance } from '../governance/governance.data.js';
+import { findScheme } from '../schemes/schemes.data.js';
+import { type AiDraftRow, nameKey } from './ai.data.js';
+import type { SecurityAlert } from './chat.service.js';
+import {
+  DRAFT_SYSTEM_PROMPT,
+  type DraftFacts,
+  draftPrompt,
+  headerOf,
+  memberBandOf,
+  templateDraft,
+} from './draft-templates.js';
+import { type Denylist, OutgoingRefusedError } from './guard.js';
+import { ISSUED_DOCUMENT_TYPE, issuedFilename, renderIssuedDraft } from './issued-draft.pdf.js';
+import { lineDiff } from './line-diff.js';
+import type { AiProvider } from './provider.js';
+import type { AiAccess } from './settings.service.js';
+
+export interface DraftsDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+  /** Null when AI_PROVIDER is none: drafts then come from the project's templates. */
+  provider: AiProvider | null;
+  access: AiAccess;
+  alert: SecurityAlert;
+  /** Where an issued draft's PDF is stored, as a document of its scheme. */
+  documents: GeneratedDocuments;
+}
+
+const MAX_OUTPUT_TOKENS = 2000;
+
+const viewOf = (row: AiDraftRow): DraftView => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  kind: row.kind as DraftView['kind'],
+  policyKind: row.policyKind as DraftView['policyKind'],
+  status: row.status as DraftStatus,
+  generatedBy: row.generatedBy as DraftView['generatedBy'],
+  content: row.content,
+  generatedContent: row.generatedContent,
+  reviewedAt: row.reviewedAt?.toISOString() ?? null,
+  approvedAt: row.approvedAt?.toISOString() ?? null,
+  approvedDiff: (row.approvedDiff as DraftView['approvedDiff']) ?? null,
+  issuedAt: row.issuedAt?.toISOString() ?? null,
+  issuedPolicyId: row.issuedPolicyId,
+  issuedDocumentId: row.issuedDocumentId,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** Ids, kinds, states and sizes: never the text (docs/decisions.md, issue 17). */
+const auditState = (row: AiDraftRow) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  kind: row.kind,
+  policyKind: row.policyKind,
+  status: row.status,
+  generatedBy: row.generatedBy,
+  contentLength: row.content.length,
+  issuedPolicyId: row.issuedPolicyId,
+  issuedDocumentId: row.issuedDocumentId,
+});
+
+async function findDraft(tx: Transaction, id: string): Promise<AiDraftRow | undefined> {
+  const [row] = await tx
+    .select(getTableColumns(aiDrafts))
+    .from(aiDrafts)
+    .innerJoin(
+      schemes,
+      and(
+        eq(schemes.brokerId, aiDrafts.brokerId),
+        eq(schemes.id, aiDrafts.schemeId),
+        isNull(schemes.deletedAt),
+      ),
+    )
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(eq(aiDrafts.id, id));
+  return row;
+}
+
+/**
+ * The scheme's facts for a draft, and the denylist for the guard: the key function holders'
+ * names are loaded with the registers, so they are refused if anything ever carried them out.
+ * Members are counted, never loaded.
+ */
+async function factsOf(
+  tx: Transaction,
+  scheme: { id: string; type: string },
+  today: string,
+): Promise<{ facts: DraftFacts; denylist: Denylist }> {
+  const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
+  const [counted] = await tx
+    .select({ n: count() })
+    .from(members)
+    .where(and(eq(members.schemeId, scheme.id), isNull(members.deletedAt)));
+  const serving = (entry: { appointedOn: string; endedOn: string | null }) =>
+    entry.appointedOn <= today && (entry.endedOn === null || entry.endedOn > today);
+  const governance = loaded?.facts;
+  const trustees = (governance?.trustees ?? []).filter(serving);
+  const holders = (governance?.keyFunctionHolders ?? []).filter(serving);
+  const oras = [...(governance?.oraReports ?? [])].sort((a, b) =>
+    a.performedOn.localeCompare(b.performedOn),
+  );
+  const lastOra = oras.at(-1);
+  return {
+    facts: {
+      schemeType: scheme.type as SchemeType,
+      memberBand: memberBandOf(counted?.n ?? 0),
+      trustees: {
+        individual: trustees.filter((entry) => entry.kind === 'individual').length,
+        corporate: trustees.filter((entry) => entry.kind === 'corporate').length,
+        corporateDirectors: trustees.reduce((sum, entry) => sum + (entry.directorCount ?? 0), 0),
+      },
+      keyFunctions: holders.map((holder) => ({
+        function: holder.function,
+        fitnessAndProbity: holder.fitnessAndProbity,
+        alsoServesEmployer: holder.alsoServesEmployer,
+      })),
+      policies: (governance?.policies ?? []).map((policy) => ({
+        kind: policy.kind,
+        status: policy.status,
+        approvedOn: policy.approvedOn,
+        nextReviewDue: policy.nextReviewDue,
+      })),
+      lastOra: lastOra ? { performedOn: lastOra.performedOn, nextDue: lastOra.nextDue } : null,
+    },
+    denylist: {
+      names: (governance?.keyFunctionHolders ?? []).map((holder) => nameKey(holder.holderName)),
+      datesOfBirth: [],
+      salaryCents: [],
+    },
+  };
+}
+
+/**
+ * A new draft version of the written policy an issued draft is for, linked to the issued PDF
+ * (contracts/governance.ts, LINKED_DOCUMENT_TYPE), and its audit record: ids only.
+ */
+async function draftPolicyVersion(
+  tx: Transaction,
+  writer: TenantActor,
+  audit: AuditService,
+  row: AiDraftRow,
+  documentId: string,
+  at: Date,
+): Promise<string> {
+  const kind = row.policyKind as PolicyKind;
+  const [versions] = await tx
+    .select({ n: count() })
+    .from(writtenPolicies)
+    .where(
+      and(
+        eq(writtenPolicies.brokerId, row.brokerId),
+        eq(writtenPolicies.schemeId, row.schemeId),
+        eq(writtenPolicies.kind, kind),
+      ),
+    );
+  const [policy] = await tx
+    .insert(writtenPolicies)
+    .values({
+      brokerId: row.brokerId,
+      id: createId(),
+      employerId: row.employerId,
+      schemeId: row.schemeId,
+      kind,
+      title: POLICY_KIND_NAMES[kind],
+      version: `${(versions?.n ?? 0) + 1}.0`,
+      status: 'draft',
+      documentId,
+      createdBy: writer.userId,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  const policyId = (policy as { id: string }).id;
+  await audit.record(tx, writer, {
+    action: 'policy.drafted',
+    entityType: 'written_policy',
+    entityId: policyId,
+    tenantId: row.brokerId,
+    previousState: null,
+    newState: {
+      id: policyId,
+      schemeId: row.schemeId,
+      kind,
+      status: 'draft',
+      documentId,
+      fromDraftId: row.id,
+    },
+  });
+  return policyId;
+}
+
+/**
+ * Drafts of governance writing, and their lifecycle draft → reviewed → approved → issued
+ * (decisions.md §6 "AI"; docs/decisions.md, "AI provider, chat and drafting (issue 17)"). Only
+ * approved text is ever issued; every step is audited by ids.
+ */
+export function createDraftsService({
+  database,
+  audit,
+  now,
+  provider,
+  access,
+  alert,
+  documents,
+}: DraftsDeps) {
+  /** One step of the lifecycle, by an actor the step's method has already authorised. */
+  async function transition(
+    writer: TenantActor,
+    id: string,
+    step: {
+      action: 'ai.draft.update' | 'ai.draft.review' | 'ai.draft.approve' | 'ai.draft.issue';
+      from: readonly DraftStatus[];
+      refusal: string;
+      auditAction: `ai.draft_${string}`;
+      change: (
+        tx: Transaction,
+        writer: TenantActor,
+        row: AiDraftRow,
+      ) => Promise<Partial<typeof aiDrafts.$inferInsert>>;
+    },
+  ): Promise<DraftView> {
+    return withActor(database, writer, async (tx) => {
+      const existing = authorizeRow(writer, step.action, await findDraft(tx, id));
+      if (!step.from.includes(existing.status as DraftStatus))
+        throw new ConflictError(step.refusal);
+      const values = await step.change(tx, writer, existing);
+      const [row] = await tx
+        .update(aiDrafts)
+        .set({ ...values, updatedAt: now() })
+        .where(and(eq(aiDrafts.brokerId, existing.brokerId), eq(aiDrafts.id, existing.id)))
+        .returning();
+      const updated = row as AiDraftRow;
+      await audit.record(tx, writer, {
+        action: step.auditAction,
+        entityType: 'ai_draft',
+        entityId: updated.id,
+        tenantId: updated.brokerId,
+        previousState: auditState(existing),
+        newState: auditState(updated),
+      });
+      return viewOf(updated);
+    });
+  }
+
+  /** The generated text: the provider's, or the template's when there is none. */
+  async function generate(
+    writer: TenantActor,
+    request: { kind: DraftInput['kind']; policyKind: PolicyKind | null },
+    facts: DraftFacts,
+    denylist: Denylist,
+  ): Promise<{ content: string; generatedBy: 'ai' | 'template' }> {
+    if (provider === null)
+      return { content: templateDraft(request, facts), generatedBy: 'template' };
+    const reserved = await access.reserve(writer, async () => denylist);
+    try {
+      const result = await provider.generate({
+        apiKey: reserved.apiKey,
+        system: DRAFT_SYSTEM_PROMPT,
+        prompt: draftPrompt(request, facts),
+        denylist: reserved.denylist,
+        maxOutputTokens: MAX_OUTPUT_TOKENS,
+      });
+      await access.record(writer, reserved.month, result.usage);
+      const text = result.text.trim();
+      if (text.length === 0)
+        return { content: templateDraft(request, facts), generatedBy: 'template' };
+      return { content: `${headerOf('ai')}\n\n${text}\n`, generatedBy: 'ai' };
+    } catch (error) {
+      if (error instanceof OutgoingRefusedError) {
+        alert('ai.outgoing_refused', { userId: writer.userId, reason: error.reasons.join(',') });
+        throw new ValidationError([
+          {
+            path: 'schemeId',
+            code: 'personal_data',
+            message:
+              'The draft was not requested: the scheme facts would have carried personal data',
+          },
+        ]);
+      }
+      throw error;
+    }
+  }
+
+  return {
+    async create(actor: ActorContext, input: DraftInput): Promise<DraftView> {
+      const writer = authorize(actor, 'ai.draft.create');
+      const { scheme, facts, denylist } = await withActor(database, writer, async (tx) => {
+        const found = authorizeRow(writer, 'ai.draft.create', await findScheme(tx, input.schemeId));
+        if (!governanceApplies(found.type as SchemeType)) {
+          throw new ConflictError(
+            'A PRSA is a contract, not a trust: the IORP II governance documents do not apply to it',
+          );
+        }
+        return { scheme: found, ...(await factsOf(tx, found, todayInIreland(now()))) };
+      });
+      const request = { kind: input.kind, policyKind: input.policyKind ?? null };
+      // The provider is asked outside any transaction: no connection is held while it writes.
+      const { content, generatedBy } = await generate(writer, request, facts, denylist);
+      return withActor(database, writer, async (tx) => {
+        const at = now();
+        const [row] = await tx
+          .insert(aiDrafts)
+          .values({
+            brokerId: scheme.brokerId,
+            id: createId(),
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            kind: request.kind,
+            policyKind: request.policyKind,
+            status: 'draft',
+            generatedBy,
+            generatedContent: content,
+            content,
+            createdBy: writer.userId,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        const draft = row as AiDraftRow;
+        await audit.record(tx, writer, {
+          action: 'ai.draft_created',
+          entityType: 'ai_draft',
+          entityId: draft.id,
+          tenantId: draft.brokerId,
+          previousState: null,
+          newState: auditState(draft),
+        });
+        return viewOf(draft);
+      });
+    },
+
+    async list(actor: ActorContext, schemeId: string, query: PageQuery) {
+      const reader = authorize(actor, 'ai.draft.list');
+      return withActor(database, reader, async (tx) => {
+        const scheme = authorizeRow(reader, 'ai.draft.list', await findScheme(tx, schemeId));
+        const { after, orderBy, take } = keyset(query, { at: aiDrafts.createdAt, id: aiDrafts.id });
+        const rows = await tx
+          .select()
+          .from(aiDrafts)
+          .where(
+            and(eq(aiDrafts.brokerId, scheme.brokerId), eq(aiDrafts.schemeId, scheme.id), after),
+          )
+          .orderBy(...orderBy)
+          .limit(take);
+        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+        return { items: page.items.map(viewOf), nextCursor: page.nextCursor };
+      });
+    },
+
+    async read(actor: ActorContext, id: string): Promise<DraftView> {
+      const reader = authorize(actor, 'ai.draft.read');
+      return withActor(database, reader, async (tx) =>
+        viewOf(authorizeRow(reader, 'ai.draft.read', await findDraft(tx, id))),
+      );
+    },
+
+    async update(actor: ActorContext, id: string, change: DraftChange) {
+      const writer = authorize(actor, 'ai.draft.update');
+      return transition(writer, id, {
+        action: 'ai.draft.update',
+        from: ['draft', 'reviewed'],
+        refusal: 'An approved draft is not edited: its approved text is what is issued',
+        auditAction: 'ai.draft_edited',
+        // An edit after review needs a new review.
+        change: async () => ({
+          content: change.content,
+          status: 'draft',
+          reviewedAt: null,
+          reviewedBy: null,
+        }),
+      });
+    },
+
+    async review(actor: ActorContext, id: string) {
+      const writer = authorize(actor, 'ai.draft.review');
+      return transition(writer, id, {
+        action: 'ai.draft.review',
+        from: ['draft'],
+        refusal: 'Only a draft can be marked as reviewed',
+        auditAction: 'ai.draft_reviewed',
+        change: async (_tx, writer) => ({
+          status: 'reviewed',
+          reviewedBy: writer.userId,
+          reviewedAt: now(),
+        }),
+      });
+    },
+
+    /** Who approved, when, and what they changed from the generated text (line-diff.ts). */
+    async approve(actor: ActorContext, id: string) {
+      const writer = authorize(actor, 'ai.draft.approve');
+      return transition(writer, id, {
+        action: 'ai.draft.approve',
+        from: ['reviewed'],
+        refusal: 'Only a reviewed draft can be approved',
+        auditAction: 'ai.draft_approved',
+        change: async (_tx, writer, row) => ({
+          status: 'approved',
+          approvedBy: writer.userId,
+          approvedAt: now(),
+          approvedDiff: lineDiff(row.generatedContent, row.content),
+        }),
+      });
+    },
+
+    /**
+     * The approved text issued, as a tagged PDF stored as a document of the scheme, in the same
+     * transaction as the draft's issue and their audit records; its bytes are committed once that
+     * transaction has, as an upload's are. A written-policy draft also becomes a new draft version
+     * of that policy in the governance registers, linked to the PDF, for the trustees to approve
+     * there (Art. 21(3): approved before use). Other drafts are issued as they stand, their text
+     * fixed from then on.
+     */
+    async issue(actor: ActorContext, id: string) {
+      const writer = authorize(actor, 'ai.draft.issue');
+      let issued: GeneratedDocument | null = null;
+      let view: DraftView;
+      try {
+        view = await transition(writer, id, {
+          action: 'ai.draft.issue',
+          from: ['approved'],
+          refusal: 'Only approved text is issued: review and approve the draft first',
+          auditAction: 'ai.draft_issued',
+          change: async (tx, writer, row) => {
+            const at = now();
+            const request = {
+              kind: row.kind as DraftKind,
+              policyKind: row.policyKind as PolicyKind | null,
+            };
+            const pdf = await renderIssuedDraft(request, row.content, at);
+            issued = await documents.store(tx, writer, {
+              scheme: { brokerId: row.brokerId, employerId: row.employerId, id: row.schemeId },
+              documentType: ISSUED_DOCUMENT_TYPE[request.kind],
+              filename: issuedFilename(request, todayInIreland(at)),
+              title: pdf.title,
+              contentType: 'application/pdf',
+              bytes: pdf.bytes,
+              at,
+            });
+            const issuedDocumentId = issued.row.id;
+            let issuedPolicyId: string | null = null;
+            if (request.kind === 'written_policy') {
+              issuedPolicyId = await draftPolicyVersion(
+                tx,
+                writer,
+                audit,
+                row,
+                issuedDocumentId,
+                at,
+              );
+            }
+            return {
+              status: 'issued',
+              issuedBy: writer.userId,
+              issuedAt: at,
+              issuedPolicyId,
+              issuedDocumentId,
+            };
+          },
+        });
+      } catch (error) {
+        await (issued as GeneratedDocument | null)?.discard();
+        throw error;
+      }
+      await (issued as GeneratedDocument | null)?.commit();
+      return view;
+    },
+  };
+}
+export type DraftsService = ReturnType<typeof createDraftsService>;

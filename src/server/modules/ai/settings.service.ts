@@ -1,0 +1,184 @@
+import type { AiSettingsInput, AiSettingsView } from '../../../contracts/ai.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { AiProviderName } from '../../config/config.js';
+import type { SealedBox } from '../../crypto/sealed-box.js';
+import type { Database } from '../../db/database.js';
+import { aiSettings } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { LimitReachedError } from '../../errors.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { authorize } from '../../tenancy/authorize.js';
+import {
+  type AiSettingsRow,
+  addTokens,
+  membersNamedIn,
+  monthOf,
+  reserveRequest,
+  settingsOf,
+  usageOf,
+} from './ai.data.js';
+import type { Denylist } from './guard.js';
+import type { ProviderUsage } from './provider.js';
+
+export interface AiAccessDeps {
+  database: Database;
+  now: () => Date;
+  /** Seals tenants' provider keys under AI_KEY_ENCRYPTION_SECRET, the tenant id as context. */
+  keyBox: SealedBox;
+  /** The platform's provider key (AI_API_KEY), used where a tenant has none of its own. */
+  platformKey: string | null;
+  defaultLimits: { monthlyRequests: number; monthlyTokens: number };
+}
+
+const limitsOf = (row: AiSettingsRow | undefined, defaults: AiAccessDeps['defaultLimits']) => ({
+  requests: row?.monthlyRequestLimit ?? defaults.monthlyRequests,
+  tokens: row?.monthlyTokenLimit ?? defaults.monthlyTokens,
+});
+
+export const LIMIT_REACHED_MESSAGE =
+  "This firm has used this month's AI allowance. It renews on the first of the month, or a BrokerAdmin can raise the limit.";
+
+/**
+ * Who pays for a provider request and whether they still may: the tenant's own key or the
+ * platform's, and the month's limits (docs/decisions.md, "AI provider, chat and drafting (issue
+ * 17)"). Used by the chat and drafting services after they have authorised the actor. The
+ * counter is metering, as the rate limits' counters are, and is not audited: a record per question
+ * would serialise every chat of a tenant on its audit chain (docs/decisions.md, issue 17).
+ */
+export function createAiAccess({
+  database,
+  now,
+  keyBox,
+  platformKey,
+  defaultLimits,
+}: AiAccessDeps) {
+  return {
+    /**
+     * One request counted against the month's limits, with the key to send it with and the
+     * denylist `denylistOf` finds in the same transaction: 429 when the limits are used up.
+     */
+    async reserve(
+      actor: TenantActor,
+      denylistOf: (tx: Transaction) => Promise<Denylist>,
+    ): Promise<{ apiKey: string; month: string; denylist: Denylist }> {
+      return withActor(database, actor, async (tx) => {
+        const settings = await settingsOf(tx, actor.tenantId);
+        const denylist = await denylistOf(tx);
+        const month = monthOf(now());
+        // Last: the month's counter row stays locked until the commit, so concurrent requests of
+        // the tenant wait on each other for no longer than that.
+        if (!(await reserveRequest(tx, actor.tenantId, month, limitsOf(settings, defaultLimits)))) {
+          throw new LimitReachedError(LIMIT_REACHED_MESSAGE);
+        }
+        const apiKey = settings?.apiKeySealed
+          ? keyBox.open(settings.apiKeySealed, actor.tenantId)
+          : platformKey;
+        return { apiKey: apiKey ?? '', month, denylist };
+      });
+    },
+
+    /**
+     * The tenant's members a question names (by full name, date of birth or salary), for the
+     * guard to refuse: row-level security keeps the search to the actor's tenant.
+     */
+    async membersNamedIn(actor: TenantActor, question: string): Promise<Denylist> {
+      return withActor(database, actor, (tx) => membersNamedIn(tx, question));
+    },
+
+    /** The tokens a request used, added to the month's count once the answer is in. */
+    async record(actor: TenantActor, month: string, usage: ProviderUsage): Promise<void> {
+      await withActor(database, actor, (tx) => addTokens(tx, actor.tenantId, month, usage));
+    },
+  };
+}
+export type AiAccess = ReturnType<typeof createAiAccess>;
+
+/** The firm's own key and limits: BrokerAdmin only (contracts/policy.ts). */
+export function createAiSettingsService({
+  database,
+  audit,
+  now,
+  keyBox,
+  defaultLimits,
+  provider,
+}: Omit<AiAccessDeps, 'platformKey'> & { audit: AuditService; provider: AiProviderName }) {
+  async function viewOf(tx: Transaction, actor: TenantActor): Promise<AiSettingsView> {
+    const settings = await settingsOf(tx, actor.tenantId);
+    const month = monthOf(now());
+    const usage = await usageOf(tx, actor.tenantId, month);
+    const limits = limitsOf(settings, defaultLimits);
+    return {
+      provider,
+      apiKeySet: Boolean(settings?.apiKeySealed),
+      monthlyRequestLimit: limits.requests,
+      monthlyTokenLimit: limits.tokens,
+      usage: {
+        month,
+        requests: usage.requests,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+      },
+    };
+  }
+
+  /** The audit sees whether a key is set and the limits: never the key. */
+  const auditState = (row: AiSettingsRow | undefined) =>
+    row
+      ? {
+          apiKeySet: Boolean(row.apiKeySealed),
+          monthlyRequestLimit: row.monthlyRequestLimit,
+          monthlyTokenLimit: row.monthlyTokenLimit,
+        }
+      : null;
+
+  return {
+    async read(actor: ActorContext): Promise<AiSettingsView> {
+      const reader = authorize(actor, 'ai.settings.read');
+      return withActor(database, reader, (tx) => viewOf(tx, reader));
+    },
+
+    async update(actor: ActorContext, change: AiSettingsInput): Promise<AiSettingsView> {
+      const writer = authorize(actor, 'ai.settings.update');
+      return withActor(database, writer, async (tx) => {
+        const existing = await settingsOf(tx, writer.tenantId);
+        const at = now();
+        const values = {
+          ...(change.apiKey !== undefined
+            ? {
+                apiKeySealed:
+                  change.apiKey === null ? null : keyBox.seal(change.apiKey, writer.tenantId),
+              }
+            : {}),
+          ...(change.monthlyRequestLimit !== undefined
+            ? { monthlyRequestLimit: change.monthlyRequestLimit }
+            : {}),
+          ...(change.monthlyTokenLimit !== undefined
+            ? { monthlyTokenLimit: change.monthlyTokenLimit }
+            : {}),
+          updatedBy: writer.userId,
+          updatedAt: at,
+        };
+        const [row] = await tx
+          .insert(aiSettings)
+          .values({ brokerId: writer.tenantId, ...values, createdAt: at })
+          .onConflictDoUpdate({ target: aiSettings.brokerId, set: values })
+          .returning();
+        await audit.record(tx, writer, {
+          action: 'ai.settings_updated',
+          entityType: 'ai_settings',
+          entityId: writer.tenantId,
+          tenantId: writer.tenantId,
+          previousState: auditState(existing),
+          newState: {
+            ...auditState(row),
+            changedFields: Object.keys(change).filter(
+              (field) => change[field as keyof AiSettingsInput] !== undefined,
+            ),
+          },
+        });
+        return viewOf(tx, writer);
+      });
+    },
+  };
+}
+export type AiSettingsService = ReturnType<typeof createAiSettingsService>;

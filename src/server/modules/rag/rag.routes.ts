@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ingestAnswer, ingestRequest, MAX_INGEST_BODY_BYTES } from '../../../contracts/rag.js';
+import { SYSTEM_ACTOR } from '../../auth/provisioning.js';
+import { bearerGate } from '../../http/bearer-gate.js';
+import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
+import type { RateLimitStore } from '../../http/rate-limit-store.js';
+import type { CorpusIngest } from './ingest.service.js';
+
+export const RAG_INGEST_PATH = '/api/rag/ingest';
+
+export interface RagRoutesOptions {
+  ingest: CorpusIngest;
+  /** RAG_INGEST_SECRET: the bearer every call must carry. */
+  secret: string;
+  store: RateLimitStore;
+}
+
+const errorAnswer = z.object({ error: z.string() });
+
+/**
+ * `POST /api/rag/ingest` (decisions.md §6 "AI"; docs/decisions.md, "AI corpus and retrieval
+ * (issue 17)"): public regulatory text into the shared corpus. No session: the caller is an
+ * operator's tool holding RAG_INGEST_SECRET, checked first in the route's own request hook, before
+ * the body is read. The web UI never calls it, and a session cookie alone is not let in. Bodies
+ * may be as large as one official text (MAX_INGEST_BODY_BYTES) and take as long to arrive as an
+ * upload; the route has its own rate limit (http/rate-limits.ts).
+ */
+export const ragRoutes: FastifyPluginAsyncZod<RagRoutesOptions> = async (
+  app,
+  { ingest, secret, store },
+) => {
+  const requireBearer = bearerGate({
+    secret,
+    store,
+    counter: 'rag-ingest',
+    event: 'rag.bearer_refused',
+  });
+
+  app.post(
+    RAG_INGEST_PATH,
+    {
+      schema: {
+        tags: ['rag'],
+        summary: 'Add or replace documents of the regulatory corpus',
+        description:
+          'For operators: `Authorization: Bearer <RAG_INGEST_SECRET>`, no session. A document already stored with the same content is skipped; a new version of a source replaces its chunks.',
+        body: ingestRequest,
+        response: { 200: ingestAnswer, 401: errorAnswer, 429: errorAnswer },
+      },
+      bodyLimit: MAX_INGEST_BODY_BYTES,
+      config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS },
+      onRequest: requireBearer,
+    },
+    async (request) => {
+      const actor = {
+        ...SYSTEM_ACTOR,
+        userId: 'rag-ingest',
+        ipAddress: request.ip,
+        userAgent: request.headers['user-agent'] ?? 'unknown',
+      };
+      return ingest.ingest(actor, request.body.documents);
+    },
+  );
+};

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/client';
+import {
+  aiProblem,
+  answerKind,
+  answerParagraphs,
+  changesFromGenerated,
+  citationNumbers,
+  draftName,
+  editable,
+  officialTextUrl,
+  PERSONAL_DATA_ADVICE,
+  usageShare,
+} from './ai-text';
+
+describe('the AI pages’ words and rules', () => {
+  it('link only to web addresses, never to script or data', () => {
+    expect(officialTextUrl('https://www.irishstatutebook.ie/eli/1990/act/25')).toBe(
+      'https://www.irishstatutebook.ie/eli/1990/act/25',
+    );
+    expect(officialTextUrl('javascript:alert(1)')).toBeNull();
+    expect(officialTextUrl('data:text/html,<script>')).toBeNull();
+    expect(officialTextUrl('not a url')).toBeNull();
+    expect(officialTextUrl(undefined)).toBeNull();
+  });
+
+  it('cut an answer into paragraphs, quotations and citation marks, all as text', () => {
+    const answer =
+      'Trustees must review it every three years [[chunk:c1]].\nAlso after a change [[chunk:c2]].\n\n> Quoted <b>line</b>\n> second line [[chunk:c1]]';
+    const paragraphs = answerParagraphs(answer);
+    expect(paragraphs.map((paragraph) => paragraph.quote)).toEqual([false, true]);
+    expect(paragraphs[1]?.at).toBe(answer.indexOf('> Quoted'));
+    const at = (text: string) => answer.indexOf(text);
+    expect(paragraphs[0]?.pieces).toEqual([
+      { kind: 'text', at: 0, text: 'Trustees must review it every three years ' },
+      { kind: 'mark', at: at('[[chunk:c1]]'), chunkId: 'c1' },
+      { kind: 'text', at: at('.\nAlso'), text: '.\nAlso after a change ' },
+      { kind: 'mark', at: at('[[chunk:c2]]'), chunkId: 'c2' },
+      { kind: 'text', at: at('.\n\n>'), text: '.' },
+    ]);
+    // The markup is a piece of text like any other, for React to escape.
+    expect(paragraphs[1]?.pieces[0]).toEqual({
+      kind: 'text',
+      at: 0,
+      text: 'Quoted <b>line</b>\nsecond line ',
+    });
+    expect([...citationNumbers(paragraphs)]).toEqual([
+      ['c1', 1],
+      ['c2', 2],
+    ]);
+  });
+
+  it('keep a half-streamed mark as text until it is whole', () => {
+    const pieces = answerParagraphs('Due every three years [[chunk:c')[0]?.pieces;
+    expect(pieces).toEqual([{ kind: 'text', at: 0, text: 'Due every three years [[chunk:c' }]);
+  });
+
+  it('label an answer by the mode the server gives, never by its words', () => {
+    const extracts = 'Pensions Act 1990, s. 59 [[chunk:c1]]\n> Trustees shall…';
+    expect(answerKind({ answered: true, mode: 'extracts' })).toBe('extracts');
+    // An AI answer that happens to read like the old extracts label is still an AI answer.
+    expect(answerKind({ answered: true, mode: 'ai' })).toBe('ai');
+    expect(answerKind({ answered: false, mode: 'ai' })).toBe('unanswered');
+    expect(answerKind({ answered: false, mode: 'extracts' })).toBe('unanswered');
+    // The source's line, then its quotation: two blocks of one paragraph.
+    expect(
+      answerParagraphs(extracts).map(({ quote, pieces }) => ({
+        quote,
+        text: pieces
+          .map((piece) => (piece.kind === 'text' ? piece.text : `#${piece.chunkId}`))
+          .join(''),
+      })),
+    ).toEqual([
+      { quote: false, text: 'Pensions Act 1990, s. 59 #c1' },
+      { quote: true, text: 'Trustees shall…' },
+    ]);
+  });
+
+  it('compare the text being edited with the generated text before approval, saved or not', () => {
+    expect(changesFromGenerated({ added: 0, removed: 0, unsaved: false })).toBe(
+      'As generated: no line has been changed. What changed is recorded when the draft is approved.',
+    );
+    expect(changesFromGenerated({ added: 2, removed: 1, unsaved: false })).toBe(
+      'Changed from the generated text: 1 line removed and 2 lines added. What changed is recorded when the draft is approved.',
+    );
+    expect(changesFromGenerated({ added: 1, removed: 1, unsaved: true })).toMatch(
+      /^Changed from the generated text, your unsaved changes included: 1 line removed and 1 line added\./,
+    );
+    expect(changesFromGenerated({ added: 0, removed: 0, unsaved: true })).toMatch(
+      /as generated again: no line differs/,
+    );
+  });
+
+  it('say what failed in plain English: a provider down, a monthly limit, a busy minute', () => {
+    expect(aiProblem(new ApiError(503, 'Service unavailable'))).toMatch(/not answering just now/);
+    expect(aiProblem(new ApiError(429, 'The monthly AI request limit is reached'))).toMatch(
+      /this month’s AI allowance/,
+    );
+    expect(aiProblem(new ApiError(429, 'Too many requests'))).toMatch(/wait a minute/);
+    expect(PERSONAL_DATA_ADVICE).toMatch(
+      /^Remove personal details such as PPS numbers or e-mail addresses/,
+    );
+  });
+
+  it('name drafts, and allow edits only before approval', () => {
+    expect(draftName({ kind: 'written_policy', policyKind: 'risk_management' })).toBe(
+      'Risk management policy',
+    );
+    expect(draftName({ kind: 'ora_outline', policyKind: null })).toBe(
+      'Own-risk assessment outline',
+    );
+    expect(
+      ['draft', 'reviewed', 'approved', 'issued'].map((status) => editable(status as never)),
+    ).toEqual([true, true, false, false]);
+  });
+
+  it('show the share of a monthly limit in whole percent, capped at 100', () => {
+    expect(usageShare(0, 1000)).toBe(0);
+    expect(usageShare(999, 1000)).toBe(99);
+    expect(usageShare(1500, 1000)).toBe(100);
+    expect(usageShare(0, 0)).toBe(0);
+    expect(usageShare(1, 0)).toBe(100);
+  });
+});

@@ -1,0 +1,234 @@
+import type { ChatMode, ChatResponse } from '../../../contracts/ai';
+import { POLICY_KIND_NAMES } from '../../../contracts/governance-rules';
+import { ApiError, describeError } from '../../api/client';
+import type { AiSettings, Draft, DraftKind, DraftStatus } from '../../api/types';
+import { AnswerCutOffError } from './ask';
+
+/**
+ * The words of the AI pages (issue 17), kept apart from the components so that each rule of what
+ * a person is told has one place and a unit test.
+ */
+
+/**
+ * A link to an official text, only when it is a web address: the corpus is ingested from outside
+ * the service, and a `javascript:` or `data:` address in a link would run in the page.
+ */
+export function officialTextUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** When nothing retrieved answers the question (decisions.md §6: `answered: false`). */
+export const NOT_ANSWERED = 'The regulatory texts we hold don’t answer this.';
+
+/**
+ * The refusal of a question holding personal data (decisions.md §5; service-spec §2.6 rule 7): a
+ * 400 whose issue on `question` has this code, before anything is sent to a provider.
+ */
+export const PERSONAL_DATA_CODE = 'personal_data';
+export const PERSONAL_DATA_ADVICE =
+  'Remove personal details such as PPS numbers or e-mail addresses, then ask again. Questions are about the rules, never about a named person.';
+
+/** What a person reads when a question, a draft or the settings could not be handled. */
+export function aiProblem(error: unknown): string {
+  if (error instanceof AnswerCutOffError)
+    return 'The answer stopped before it was complete, so it is not shown. Please ask again.';
+  if (!(error instanceof ApiError)) return describeError(error);
+  if (error.status === 503)
+    return 'The AI service is not answering just now. Please try again in a few minutes.';
+  if (error.status === 429) {
+    return /month/i.test(error.error)
+      ? 'Your firm has used this month’s AI allowance. It renews on the first of next month; a BrokerAdmin can raise the limit in AI settings.'
+      : 'Too many questions in a short time. Please wait a minute and try again.';
+  }
+  return describeError(error);
+}
+
+/** What each kind of draft is, as the drafts workspace names it. */
+export const DRAFT_KIND_NAMES: Record<DraftKind, string> = {
+  written_policy: 'Written policy',
+  ora_outline: 'Own-risk assessment outline',
+  kfh_appointment_letter: 'Key function holder appointment letter',
+};
+
+/** The name of one draft: its kind, and for a written policy which policy. */
+export function draftName(draft: Pick<Draft, 'kind' | 'policyKind'>): string {
+  return draft.kind === 'written_policy' && draft.policyKind
+    ? POLICY_KIND_NAMES[draft.policyKind]
+    : DRAFT_KIND_NAMES[draft.kind];
+}
+
+/** Each status in words, with its badge colour; the words carry the meaning, not the colour. */
+export const DRAFT_STATUS: Record<DraftStatus, { label: string; color: string; next: string }> = {
+  draft: {
+    label: 'Draft',
+    color: 'blue',
+    next: 'Read and edit the text, then mark it as reviewed.',
+  },
+  reviewed: {
+    label: 'Reviewed',
+    color: 'yellow',
+    next: 'Reviewed: approve it when the text is final. Editing it again sends it back for review.',
+  },
+  approved: {
+    label: 'Approved',
+    color: 'green',
+    next: 'Approved: the text can no longer change. Issue it to use it.',
+  },
+  issued: { label: 'Issued', color: 'gray', next: 'Issued: this text is in use.' },
+};
+
+/** Who wrote the first text: an AI model (the firm's or the platform's provider), or the template. */
+export const GENERATED_BY_NAMES: Record<Draft['generatedBy'], string> = {
+  ai: 'AI-generated',
+  template: 'From the template',
+};
+
+/** A draft's text may change until it is approved (decisions.md §6: only approved text is issued). */
+export function editable(status: DraftStatus): boolean {
+  return status === 'draft' || status === 'reviewed';
+}
+
+/** The provider the platform is configured with (AI_PROVIDER), as a BrokerAdmin reads it. */
+export const PROVIDER_NAMES: Record<AiSettings['provider'], string> = {
+  anthropic: 'Anthropic',
+  openai: 'OpenAI-compatible',
+  none: 'None: answers are extracts from the texts, and drafts come from the template',
+};
+
+/** How much of a monthly limit is used, in whole percent, 100 at or past the limit. */
+export function usageShare(used: number, limit: number): number {
+  if (limit <= 0) return used > 0 ? 100 : 0;
+  return Math.min(100, Math.floor((used / limit) * 100));
+}
+
+/**
+ * An answer's text cut into what the page shows: paragraphs (blank-line separated), and within a
+ * paragraph each run of lines starting with `> ` a quotation (the extracts quote the texts that
+ * way, under the line naming their source); within each, text and the citation marks
+ * `[[chunk:ID]]` the server writes after each statement (docs/decisions.md, "AI provider, chat and
+ * drafting (issue 17)"). Every piece is plain text for React to escape: nothing in an answer is
+ * ever markup.
+ */
+export type AnswerPiece =
+  | { kind: 'text'; at: number; text: string }
+  | { kind: 'mark'; at: number; chunkId: string };
+export interface AnswerParagraph {
+  /** Where the block starts in the answer: a key that stays put while the answer grows. */
+  at: number;
+  quote: boolean;
+  pieces: AnswerPiece[];
+}
+
+const MARK = /\[\[chunk:([A-Za-z0-9_-]{1,128})\]\]/g;
+const PARAGRAPH_BREAK = /\n[ \t]*\n/g;
+
+export function answerParagraphs(answer: string): AnswerParagraph[] {
+  const blocks: AnswerParagraph[] = [];
+  const addRun = (at: number, lines: string[], quote: boolean) => {
+    const body = quote
+      ? lines.map((line) => line.replace(/^> ?/, '')).join('\n')
+      : lines.join('\n');
+    if (body.trim() !== '') blocks.push({ at, quote, pieces: piecesOf(body) });
+  };
+  const addParagraph = (at: number, paragraph: string) => {
+    let runAt = at;
+    let run: string[] = [];
+    let quote = false;
+    let offset = at;
+    for (const line of paragraph.split('\n')) {
+      const quoted = line.startsWith('>');
+      if (run.length > 0 && quoted !== quote) {
+        addRun(runAt, run, quote);
+        run = [];
+      }
+      if (run.length === 0) {
+        runAt = offset;
+        quote = quoted;
+      }
+      run.push(line);
+      offset += line.length + 1;
+    }
+    addRun(runAt, run, quote);
+  };
+  let from = 0;
+  for (const match of answer.matchAll(PARAGRAPH_BREAK)) {
+    addParagraph(from, answer.slice(from, match.index));
+    from = match.index + match[0].length;
+  }
+  addParagraph(from, answer.slice(from));
+  return blocks;
+}
+
+function piecesOf(text: string): AnswerPiece[] {
+  const pieces: AnswerPiece[] = [];
+  let from = 0;
+  for (const match of text.matchAll(MARK)) {
+    if (match.index > from) {
+      pieces.push({ kind: 'text', at: from, text: text.slice(from, match.index) });
+    }
+    pieces.push({ kind: 'mark', at: match.index, chunkId: match[1] ?? '' });
+    from = match.index + match[0].length;
+  }
+  if (from < text.length) pieces.push({ kind: 'text', at: from, text: text.slice(from) });
+  return pieces;
+}
+
+/**
+ * The number each cited passage goes by, in the order the answer first cites it: the server lists
+ * the citations in that order, so a mark streamed before the list arrives already has its number.
+ */
+export function citationNumbers(paragraphs: readonly AnswerParagraph[]): Map<string, number> {
+  const numbers = new Map<string, number>();
+  for (const paragraph of paragraphs) {
+    for (const piece of paragraph.pieces) {
+      if (piece.kind === 'mark' && !numbers.has(piece.chunkId)) {
+        numbers.set(piece.chunkId, numbers.size + 1);
+      }
+    }
+  }
+  return numbers;
+}
+
+export type AnswerKind = 'unanswered' | ChatMode;
+
+/**
+ * What the page labels an answer: not answered, extracts quoted from the texts (no AI provider
+ * configured), or AI-generated. The server says which in `mode` (decisions.md §6 "AI").
+ */
+export function answerKind(answer: Pick<ChatResponse, 'answered' | 'mode'>): AnswerKind {
+  return answer.answered ? answer.mode : 'unanswered';
+}
+
+/** "3 lines", "1 line". */
+export const lineCount = (count: number) => `${count} line${count === 1 ? '' : 's'}`;
+
+/**
+ * What the comparison before approval says: the text in the editor (saved or not) against the
+ * text the draft was generated with, which is what the approval will record.
+ */
+export function changesFromGenerated({
+  added,
+  removed,
+  unsaved,
+}: {
+  added: number;
+  removed: number;
+  unsaved: boolean;
+}): string {
+  const recorded = 'What changed is recorded when the draft is approved.';
+  if (added === 0 && removed === 0) {
+    return unsaved
+      ? `With your unsaved changes the text is as generated again: no line differs. ${recorded}`
+      : `As generated: no line has been changed. ${recorded}`;
+  }
+  const counts = `${lineCount(removed)} removed and ${lineCount(added)} added`;
+  return unsaved
+    ? `Changed from the generated text, your unsaved changes included: ${counts}. ${recorded}`
+    : `Changed from the generated text: ${counts}. ${recorded}`;
+}

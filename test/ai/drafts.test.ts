@@ -1,0 +1,380 @@
+import { createHash } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, documents } from '../../src/server/db/schema.js';
+import { DRAFT_SYSTEM_PROMPT } from '../../src/server/modules/ai/draft-templates.js';
+import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
+import { ownerOf } from '../helpers/database.js';
+import {
+  createBroker,
+  createEmployer,
+  createKeyFunctionHolder,
+  createMember,
+  createPolicy,
+  createScheme,
+  createTrustee,
+  createUser,
+  type SchemeRef,
+  type UserRow,
+} from '../helpers/factories.js';
+import { type FakeProvider, messageText, startFakeProvider } from '../helpers/fake-ai-provider.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
+
+/**
+ * Drafts of governance writing (decisions.md §6 "AI"): written from scheme facts only, and taken
+ * through draft → reviewed → approved → issued, each step audited, only approved text issued.
+ */
+const GENERATED = [
+  '1. Purpose',
+  'The trustees manage risk.',
+  '2. Scope',
+  'All providers.',
+  '3. Review',
+  'Every three years.',
+].join('\n');
+
+let fake: FakeProvider;
+let t: TestApp;
+let brokerId: string;
+let scheme: SchemeRef;
+let consultant: UserRow;
+let employerUser: UserRow;
+let outsider: UserRow;
+
+beforeAll(async () => {
+  fake = await startFakeProvider();
+  t = await buildTestApp({
+    counters: uncountedStore(),
+    env: {
+      AI_PROVIDER: 'openai',
+      AI_API_KEY: 'platform-provider-key-0002',
+      AI_MODEL: 'fake-model',
+      AI_BASE_URL: fake.baseUrl,
+      AI_RETRY_BASE_MS: '1',
+    },
+  });
+  brokerId = await createBroker(t.database, 'Barrow Trustees Ltd');
+  const employerId = await createEmployer(t.database, brokerId, 'Nore Mills Ltd');
+  const schemeId = await createScheme(
+    t.database,
+    { id: employerId, brokerId },
+    'Nore Mills Scheme',
+  );
+  scheme = { brokerId, employerId, schemeId };
+  consultant = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+  employerUser = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
+  const otherBroker = await createBroker(t.database, 'Suir Pensions');
+  outsider = await createUser(t.database, { brokerId: otherBroker, role: 'BrokerAdmin' });
+
+  await createTrustee(t.database, scheme, { name: 'Ciaran Trusteename' });
+  await createTrustee(t.database, scheme, {
+    name: 'Nore Trustee Services DAC',
+    kind: 'corporate',
+    directorCount: 3,
+  });
+  await createKeyFunctionHolder(t.database, scheme, {
+    function: 'risk_management',
+    holderName: 'Grainne Holdername',
+    holderEmail: 'grainne.holder@example.ie',
+  });
+  await createPolicy(t.database, scheme, { kind: 'risk_management', status: 'approved' });
+  for (const lastName of ['Kavanagh', 'Brennan', 'Doyle']) {
+    await createMember(t.database, scheme, { firstName: 'Padraig', lastName });
+  }
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.reply = () => ({ text: GENERATED });
+});
+
+const post = (user: UserRow, url: string, body?: object) => t.requestAs(user, 'POST', url, body);
+
+async function newDraft(kind = 'written_policy', policyKind: string | null = 'risk_management') {
+  const response = await post(consultant, '/api/ai/drafts', {
+    schemeId: scheme.schemeId,
+    kind,
+    ...(policyKind ? { policyKind } : {}),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string; content: string; status: string; generatedBy: string };
+}
+
+describe('a draft', () => {
+  it('is written by the provider from scheme-level facts, with no name, e-mail, PPS number or salary sent', async () => {
+    const draft = await newDraft();
+    expect(draft).toMatchObject({
+      status: 'draft',
+      generatedBy: 'ai',
+      kind: 'written_policy',
+      policyKind: 'risk_management',
+    });
+    expect(draft.content.split('\n')[0]).toMatch(/^DRAFT WRITTEN BY AI/);
+    expect(draft.content).toContain(GENERATED);
+
+    expect(fake.requests).toHaveLength(1);
+    const [sent] = fake.requests;
+    expect(messageText(sent as never, 'system')).toBe(DRAFT_SYSTEM_PROMPT);
+    const facts = messageText(sent as never, 'user');
+    expect(facts).toContain('Trustees: 1 individual, 1 corporate (3 directors in all)');
+    expect(facts).toContain('Size: fewer than 10 members');
+    expect(facts).toContain('Key function held: Risk management (fitness and probity confirmed)');
+    expect(facts).toContain(
+      'Policy on record: Risk management policy, approved, approved 2024-01-15',
+    );
+    for (const personal of [
+      'Ciaran',
+      'Trusteename',
+      'Grainne',
+      'Holdername',
+      'grainne.holder@example.ie',
+      'Padraig',
+      'Kavanagh',
+      'Nore Mills',
+      '55000',
+      '1985',
+    ]) {
+      expect(sent?.body).not.toContain(personal);
+    }
+  });
+
+  it('goes draft → reviewed → approved → issued, only approved text is issued, and every step is audited', async () => {
+    const draft = await newDraft();
+    const url = `/api/ai/drafts/${draft.id}`;
+
+    // Not yet approved: nothing is issued, and approval needs a review first.
+    expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
+    expect((await post(consultant, `${url}/approve`)).statusCode).toBe(409);
+
+    const edited = `${draft.content.replace('All providers.', 'All service providers, including IT.')}Signed: [chair]\n`;
+    const patched = await t.requestAs(consultant, 'PATCH', url, { content: edited });
+    expect(patched.statusCode, patched.body).toBe(200);
+    // The generated text stays beside the edited one, so the edits can be compared before approval.
+    expect(patched.json()).toMatchObject({
+      status: 'draft',
+      content: edited,
+      generatedContent: draft.content,
+    });
+    expect((await t.requestAs(consultant, 'GET', url)).json().generatedContent).toBe(draft.content);
+
+    const reviewed = await post(consultant, `${url}/review`);
+    expect(reviewed.json()).toMatchObject({ status: 'reviewed' });
+    expect(reviewed.json().reviewedAt).not.toBeNull();
+    expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
+
+    const approved = await post(consultant, `${url}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({
+      status: 'approved',
+      approvedDiff: { added: 2, removed: 1 },
+    });
+    expect(approved.json().approvedDiff.lines).toEqual(
+      expect.arrayContaining([
+        '- All providers.',
+        '+ All service providers, including IT.',
+        '+ Signed: [chair]',
+      ]),
+    );
+    // Approved text is fixed.
+    expect(
+      (await t.requestAs(consultant, 'PATCH', url, { content: 'Other text' })).statusCode,
+    ).toBe(409);
+
+    const issued = await post(consultant, `${url}/issue`);
+    expect(issued.statusCode, issued.body).toBe(200);
+    expect(issued.json()).toMatchObject({
+      status: 'issued',
+      content: edited,
+      generatedContent: draft.content,
+    });
+    const policyId = issued.json().issuedPolicyId as string;
+    const documentId = issued.json().issuedDocumentId as string;
+    const policy = await t.requestAs(consultant, 'GET', `/api/policies/${policyId}`);
+    expect(policy.json()).toMatchObject({
+      kind: 'risk_management',
+      status: 'draft',
+      version: '2.0',
+      documentId,
+    });
+    expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
+    expect((await t.requestAs(consultant, 'GET', url)).json().issuedDocumentId).toBe(documentId);
+
+    const trail = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, brokerId), eq(auditLog.entityId, draft.id)))
+      .orderBy(asc(auditLog.chainIndex));
+    expect(trail.map((entry) => entry.action)).toEqual([
+      'ai.draft_created',
+      'ai.draft_edited',
+      'ai.draft_reviewed',
+      'ai.draft_approved',
+      'ai.draft_issued',
+    ]);
+    expect(JSON.stringify(trail)).not.toContain('All service providers');
+    const [policyAudit] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, policyId), eq(auditLog.action, 'policy.drafted')));
+    expect(policyAudit?.newState).toMatchObject({ fromDraftId: draft.id, documentId });
+    const [documentAudit] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, documentId), eq(auditLog.action, 'document.uploaded')));
+    expect(documentAudit?.newState).toMatchObject({
+      id: documentId,
+      documentType: 'written_policy',
+    });
+    expect(JSON.stringify(documentAudit)).not.toMatch(/risk-management|All service providers/);
+  });
+
+  it('needs a new review after an edit of a reviewed draft', async () => {
+    const draft = await newDraft('ora_outline', null);
+    const url = `/api/ai/drafts/${draft.id}`;
+    await post(consultant, `${url}/review`);
+    const edited = await t.requestAs(consultant, 'PATCH', url, { content: 'Changed after review' });
+    expect(edited.json()).toMatchObject({ status: 'draft', reviewedAt: null });
+    expect((await post(consultant, `${url}/approve`)).statusCode).toBe(409);
+  });
+
+  it('is read by the employer’s people, written by staff, and is not found by another firm', async () => {
+    const draft = await newDraft('kfh_appointment_letter', null);
+    expect((await t.requestAs(employerUser, 'GET', `/api/ai/drafts/${draft.id}`)).statusCode).toBe(
+      200,
+    );
+    const list = await t.requestAs(
+      employerUser,
+      'GET',
+      `/api/schemes/${scheme.schemeId}/ai/drafts`,
+    );
+    expect(list.json().items.map((item: { id: string }) => item.id)).toContain(draft.id);
+    expect(
+      (
+        await post(employerUser, '/api/ai/drafts', {
+          schemeId: scheme.schemeId,
+          kind: 'ora_outline',
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await t.requestAs(outsider, 'GET', `/api/ai/drafts/${draft.id}`)).statusCode).toBe(404);
+    expect((await post(outsider, `/api/ai/drafts/${draft.id}/review`)).statusCode).toBe(404);
+    expect(
+      (await post(outsider, '/api/ai/drafts', { schemeId: scheme.schemeId, kind: 'ora_outline' }))
+        .statusCode,
+    ).toBe(403);
+  });
+
+  it('names its policy kind exactly when it is a written policy', async () => {
+    for (const body of [
+      { schemeId: scheme.schemeId, kind: 'written_policy' },
+      { schemeId: scheme.schemeId, kind: 'ora_outline', policyKind: 'risk_management' },
+    ]) {
+      expect((await post(consultant, '/api/ai/drafts', body)).statusCode).toBe(400);
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('an issued draft', () => {
+  async function approvedDraft(kind: string, policyKind: string | null, content: string) {
+    const draft = await newDraft(kind, policyKind);
+    const url = `/api/ai/drafts/${draft.id}`;
+    expect((await t.requestAs(consultant, 'PATCH', url, { content })).statusCode).toBe(200);
+    expect((await post(consultant, `${url}/review`)).statusCode).toBe(200);
+    expect((await post(consultant, `${url}/approve`)).statusCode).toBe(200);
+    return url;
+  }
+
+  async function pdfOf(documentId: string): Promise<Buffer> {
+    const signed = await t.requestAs(consultant, 'GET', `/api/documents/${documentId}/url`);
+    expect(signed.statusCode, signed.body).toBe(200);
+    const file = await t.app.inject({
+      method: 'GET',
+      url: new URL(signed.json().url).pathname,
+      remoteAddress: uniqueClientAddress(),
+    });
+    expect(file.statusCode).toBe(200);
+    return file.rawPayload;
+  }
+
+  it.each([
+    ['written_policy', 'written_policy', 'outsourcing', 'Outsourcing policy'],
+    ['ora_outline', 'ora_report', null, 'Own-risk assessment: outline'],
+    [
+      'kfh_appointment_letter',
+      'kfh_appointment',
+      null,
+      'Key function holder: letter of appointment',
+    ],
+  ])(
+    'of kind %s is stored as a tagged PDF of type %s carrying the approved text, hashed and versioned',
+    async (kind, documentType, policyKind, title) => {
+      const content = `Approved wording for ${kind}, with a fada: Síocháin.\n\nSecond paragraph.\n`;
+      const url = await approvedDraft(kind, policyKind, content);
+      const issued = await post(consultant, `${url}/issue`);
+      expect(issued.statusCode, issued.body).toBe(200);
+      const documentId = issued.json().issuedDocumentId as string;
+      const document = await t.requestAs(consultant, 'GET', `/api/documents/${documentId}`);
+      expect(document.json()).toMatchObject({
+        schemeId: scheme.schemeId,
+        documentType,
+        title,
+        contentType: 'application/pdf',
+        scanStatus: 'clean',
+        memberFacing: false,
+      });
+      expect(document.json().filename).toMatch(/^[a-z-]+-\d{4}-\d{2}-\d{2}\.pdf$/);
+
+      const bytes = await pdfOf(documentId);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(document.json().sha256);
+      const raw = bytes.toString('latin1');
+      expect(raw).toContain('/StructTreeRoot');
+      expect(raw).toMatch(/\/Lang \(en-IE\)/);
+      expect(raw).toContain('/FontFile2');
+      for (const tag of ['/S /H1', '/S /P']) expect(raw, tag).toContain(tag);
+      const text = flowing(readPdf(bytes).text);
+      expect(text).toContain(title);
+      expect(text).toContain(`Approved wording for ${kind}, with a fada: Síocháin.`);
+      expect(text).toContain('Second paragraph.');
+
+      // The same kind issued again the same day: the same name, the next version.
+      const again = await post(
+        consultant,
+        `${await approvedDraft(kind, policyKind, content)}/issue`,
+      );
+      const next = await t.requestAs(
+        consultant,
+        'GET',
+        `/api/documents/${again.json().issuedDocumentId}`,
+      );
+      expect(next.json()).toMatchObject({
+        filename: document.json().filename,
+        version: document.json().version + 1,
+      });
+    },
+  );
+
+  it('is issued once; an unapproved draft stores no document', async () => {
+    const before = await ownerOf(t.database).select({ id: documents.id }).from(documents);
+    const draft = await newDraft('ora_outline', null);
+    const url = `/api/ai/drafts/${draft.id}`;
+    expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
+    await post(consultant, `${url}/review`);
+    expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
+    const after = await ownerOf(t.database).select({ id: documents.id }).from(documents);
+    expect(after).toHaveLength(before.length);
+    expect((await t.requestAs(consultant, 'GET', url)).json().issuedDocumentId).toBeNull();
+
+    await post(consultant, `${url}/approve`);
+    const issued = await post(consultant, `${url}/issue`);
+    expect(issued.statusCode).toBe(200);
+    const refused = await post(consultant, `${url}/issue`);
+    expect(refused.statusCode).toBe(409);
+    const stored = await ownerOf(t.database).select({ id: documents.id }).from(documents);
+    expect(stored).toHaveLength(before.length + 1);
+  });
+});
