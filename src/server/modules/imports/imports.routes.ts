@@ -1,9 +1,9 @@
-import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { pageOf } from '../../../contracts/pages.js';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
 import { errorBody } from '../../http/http-error.js';
 import { actorOf } from '../../tenancy/request-context.js';
+import { answerCsvUpload } from './csv-upload-answer.js';
 import type { ImportKindName } from './import-kind.js';
 import {
   csvBody,
@@ -14,7 +14,7 @@ import {
   importView,
   schemeImportsQuery,
 } from './imports.schemas.js';
-import { IMPORT_ACTIONS, type ImportsService, PayloadTooLargeError } from './imports.service.js';
+import { IMPORT_ACTIONS, type ImportsService } from './imports.service.js';
 
 const UPLOADS: Record<ImportKindName, string> = {
   members:
@@ -22,11 +22,6 @@ const UPLOADS: Record<ImportKindName, string> = {
   contributions:
     'Import contributions of a scheme’s members from CSV (docs/imports.md): all rows or none; a 400 lists every bad row by line.',
 };
-
-function declaredLength(header: string | undefined): number | null {
-  const length = Number(header);
-  return header !== undefined && Number.isSafeInteger(length) ? length : null;
-}
 
 export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> = async (
   app,
@@ -72,28 +67,16 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
         // Once the body is in, the connection stays silent while the rows are written in one
         // transaction, which for a large file lasts longer than an idle connection may.
         // (A request injected in-process has no real socket to set.)
-        request.raw.socket.setTimeout?.(UPLOAD_BODY_DEADLINE_MS);
-        try {
+        return answerCsvUpload(request, reply, request.query.fileName, async (body) => {
           const result = await imports.importFile(actorOf(request), {
             schemeId: request.params.id,
             kind,
-            upload: request.body as Readable,
-            declaredBytes: declaredLength(request.headers['content-length']),
-            fileName: request.query.fileName || null,
+            ...body,
           });
-          if (result.status === 'succeeded') return reply.code(201).send(result.import);
-          return reply.code(400).send({
-            error: 'Validation failed',
-            importId: result.importId,
-            issueCount: result.issueCount,
-            issues: result.issues,
-          });
-        } catch (error) {
-          // The rest of an oversized body is never read: the connection cannot carry another
-          // request after this answer.
-          if (error instanceof PayloadTooLargeError) reply.header('connection', 'close');
-          throw error;
-        }
+          return result.status === 'succeeded'
+            ? { status: result.status, stored: result.import }
+            : result;
+        });
       },
     );
   }

@@ -31,7 +31,7 @@ import { removeStaleSpoolFiles, SpoolFile } from './spool-file.js';
 /** How often, in rows, a running import records how far it got. */
 const PROGRESS_EVERY_ROWS = 5_000;
 /** Advisory lock namespace: imports into one scheme check and write one at a time. */
-const IMPORT_LOCK_NAMESPACE = 7_201_191;
+export const IMPORT_LOCK_NAMESPACE = 7_201_191;
 
 const ALREADY_IMPORTED = 'This file has already been imported into this scheme';
 
@@ -61,6 +61,23 @@ export interface ImportRequest {
 interface KindParts {
   rows: (scope: ImportScope, deps: { ppsKeyring: PpsKeyring; nextId: () => string }) => RowReader;
   staging: Staging;
+}
+
+/**
+ * What the audit record of an ended import keeps: counts and the file's digest only, no personal
+ * data (domain.md, GDPR). The import service and the import sweep write the same.
+ */
+export function importAuditState(row: ImportRow) {
+  return {
+    kind: row.kind,
+    schemeId: row.schemeId,
+    status: row.status,
+    fileSha256: row.fileSha256,
+    fileBytes: row.fileBytes,
+    rowsRead: row.rowsRead,
+    rowsWritten: row.rowsWritten,
+    issueCount: row.issueCount,
+  };
 }
 
 /** The action each kind of import carries out (contracts/policy.ts); its route declares the same. */
@@ -125,7 +142,7 @@ type Phase2 =
   | { outcome: 'scheme deleted' };
 
 /** What phase 1 learnt about the file. */
-interface FileRead {
+export interface FileRead {
   headerAccepted: boolean;
   rowsRead: number;
   fileBytes: number;
@@ -144,7 +161,7 @@ const malformedIssue = (record: { line: number; malformed: string }): ImportIssu
  * to the spool file. No transaction is open meanwhile (PGlite has a single connection, and a
  * slow client must not hold one); progress is written every few thousand rows in a short one.
  */
-async function readUpload(
+export async function readUpload(
   upload: Readable,
   reader: RowReader,
   spool: SpoolFile,
@@ -234,7 +251,6 @@ export function createImportsService({
     tx: Transaction,
     actor: TenantActor,
     scope: ImportScope,
-    kind: ImportKindName,
     outcome: Outcome,
   ): Promise<ImportView> {
     const at = now();
@@ -251,16 +267,7 @@ export function createImportsService({
       entityId: scope.importId,
       tenantId: scope.brokerId,
       previousState: null,
-      newState: {
-        kind,
-        schemeId: scope.schemeId,
-        status: row.status,
-        fileSha256: row.fileSha256,
-        fileBytes: row.fileBytes,
-        rowsRead: row.rowsRead,
-        rowsWritten: row.rowsWritten,
-        issueCount: row.issueCount,
-      },
+      newState: importAuditState(row),
     });
     return viewOf(row, await reconcileOne(tx, row));
   }
@@ -303,9 +310,7 @@ export function createImportsService({
         }),
       );
       const settleAlone = (outcome: Outcome) =>
-        withActor(database, tenantActor, (tx) =>
-          settle(tx, tenantActor, scope, request.kind, outcome),
-        );
+        withActor(database, tenantActor, (tx) => settle(tx, tenantActor, scope, outcome));
       const reader = kind.rows(scope, { ppsKeyring, nextId });
       const issues = new IssueList();
       let file: FileRead | null = null;
@@ -357,7 +362,7 @@ export function createImportsService({
           // the scheme (or its employer) may have been deleted meanwhile, and nothing is written
           // under a deleted scheme (decisions.md §3). It answers as the deleted scheme would.
           if (!(await findScheme(tx, scope.schemeId))) {
-            await settle(tx, tenantActor, scope, request.kind, {
+            await settle(tx, tenantActor, scope, {
               ...refused(),
               issues: [schemeDeletedIssue()],
               issueCount: 1,
@@ -377,7 +382,7 @@ export function createImportsService({
             )
             .limit(1);
           if (earlier) {
-            await settle(tx, tenantActor, scope, request.kind, {
+            await settle(tx, tenantActor, scope, {
               ...refused(),
               issues: [alreadyImportedIssue()],
               issueCount: 1,
@@ -389,12 +394,12 @@ export function createImportsService({
           const found = await kind.staging.findIssues(tx, scope, reader, MAX_LISTED_ISSUES);
           issues.addFound(found.issues, found.total);
           if (issues.count > 0) {
-            await settle(tx, tenantActor, scope, request.kind, refused());
+            await settle(tx, tenantActor, scope, refused());
             return { outcome: 'rejected' };
           }
           // The import is marked succeeded before its rows are written: the same file uploaded
           // twice at once meets the unique index on (scheme, kind, digest) here, not halfway.
-          const view = await settle(tx, tenantActor, scope, request.kind, {
+          const view = await settle(tx, tenantActor, scope, {
             status: 'succeeded',
             fileSha256: read.fileSha256,
             fileBytes: read.fileBytes,

@@ -1,10 +1,16 @@
 import { Anchor, Table, Text } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
-import type { ImportKind } from '../../api/types';
 import type { ImportFormat } from './importFormats';
 
 /** The columns a file of this kind needs, the headings each may carry, and a template to start. */
-export function ExpectedColumns({ format, kind }: { format: ImportFormat; kind: ImportKind }) {
+export function ExpectedColumns({
+  format,
+  templateName,
+}: {
+  format: ImportFormat;
+  /** The template's file name, as the download saves it. */
+  templateName: string;
+}) {
   // A heading row only: no personal data ever goes into the template.
   const templateUrl = useMemo(
     () => URL.createObjectURL(new Blob([`${format.template.join(',')}\r\n`], { type: 'text/csv' })),
@@ -41,7 +47,7 @@ export function ExpectedColumns({ format, kind }: { format: ImportFormat; kind: 
         </Table>
       </Table.ScrollContainer>
       <Text size="sm" mt="xs">
-        <Anchor href={templateUrl} download={`${kind}-template.csv`}>
+        <Anchor href={templateUrl} download={templateName}>
           Download a template ({format.label.toLowerCase()})
         </Anchor>
       </Text>

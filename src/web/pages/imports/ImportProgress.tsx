@@ -1,17 +1,24 @@
 import { Progress, Stack, Text } from '@mantine/core';
 import type { ImportSummary } from '../../api/types';
 
+/** What progress needs of an import's record: the bytes and rows read so far. */
+export type ImportProgressFigures = Pick<ImportSummary, 'fileBytes' | 'rowsRead'>;
+
 /**
  * How far the service has got with a file. It records the bytes and rows read every few thousand
  * rows; until the first record (or for a small file) the bar runs without a figure, and once the
- * whole file is in it says the rows are being checked against the scheme.
+ * whole file is in it says the rows are being checked against what they belong to (a scheme, an
+ * employer's payroll).
  */
 export function ImportProgress({
   fileBytes,
   progress,
+  checkedAgainst,
 }: {
   fileBytes: number;
-  progress: ImportSummary | null;
+  progress: ImportProgressFigures | null;
+  /** What the rows are checked against once read, as the last stage names it ("the scheme"). */
+  checkedAgainst: string;
 }) {
   const received = progress?.fileBytes ?? 0;
   const percent = fileBytes > 0 ? Math.min(100, Math.floor((received / fileBytes) * 100)) : 0;
@@ -21,7 +28,7 @@ export function ImportProgress({
       ? 'Uploading the file and checking its rows…'
       : percent < 100
         ? `${rowsRead.toLocaleString('en-IE')} rows read and checked…`
-        : `All ${rowsRead.toLocaleString('en-IE')} rows read; checking them against the scheme…`;
+        : `All ${rowsRead.toLocaleString('en-IE')} rows read; checking them against ${checkedAgainst}…`;
 
   return (
     <Stack gap="xs">

@@ -3,7 +3,6 @@ import {
   Anchor,
   Button,
   DataList,
-  FileInput,
   Group,
   Radio,
   Stack,
@@ -17,42 +16,28 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { importSummary, importView, pageOf } from '../../api/answers';
-import { ApiError, api, describeError, upload } from '../../api/client';
-import type { ImportDetail, ImportIssue, ImportKind, ImportSummary, PaidIn } from '../../api/types';
+import { api, describeError, upload } from '../../api/client';
+import type { ImportDetail, ImportKind, ImportSummary, PaidIn } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { formatCents } from '../../format';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { isNotFound, useScheme } from '../schemes/SchemeQueries';
-import { type CsvPreview, previewCsv } from './csvPreview';
+import { CsvFileChoice } from './CsvFileChoice';
+import { fileSizeText, type UploadFailure, uploadFailure } from './csvUpload';
 import { ExpectedColumns } from './ExpectedColumns';
-import { ImportIssuesTable } from './ImportIssuesTable';
 import { ImportPreviewTable } from './ImportPreviewTable';
 import { ImportProgress } from './ImportProgress';
-import { IMPORT_FORMATS, MAX_IMPORT_BYTES } from './importFormats';
+import { IMPORT_FORMATS } from './importFormats';
+import { UploadFailureView } from './UploadFailureView';
+import { useCsvChoice } from './useCsvChoice';
 import { useImportProgress } from './useImportProgress';
 
 /** How an upload ended, as the wizard's last step shows it. */
-type Outcome =
-  | { kind: 'imported'; result: ImportDetail }
-  | { kind: 'rejected'; issues: ImportIssue[]; issueCount: number }
-  | { kind: 'refused'; title: string; message: string };
+type Outcome = { kind: 'imported'; result: ImportDetail } | UploadFailure;
 
-const bytes = (size: number) =>
-  size < 1024 * 1024
-    ? `${Math.max(1, Math.round(size / 1024)).toLocaleString('en-IE')} KiB`
-    : `${(size / (1024 * 1024)).toLocaleString('en-IE', { maximumFractionDigits: 1 })} MiB`;
-
-/** Issues of a 400 as the API client hands them over (its issue type is a wider one). */
-function issuesOf(error: ApiError): ImportIssue[] {
-  return error.issues.map((issue) => ({
-    line: issue.line ?? null,
-    column: issue.column ?? null,
-    code: issue.code ?? '',
-    message: issue.message,
-  }));
-}
+const bytes = fileSizeText;
 
 /**
  * `/schemes/$schemeId/import`: a CSV file of members or contributions, previewed from its first
@@ -67,9 +52,8 @@ export function ImportWizardPage() {
   const client = useQueryClient();
   const scheme = useScheme(schemeId);
   const [kind, setKind] = useState<ImportKind>('members');
-  const [file, setFile] = useState<File | null>(null);
-  const [fileProblem, setFileProblem] = useState<string | null>(null);
-  const [preview, setPreview] = useState<CsvPreview | null>(null);
+  const chosen = useCsvChoice();
+  const { file, preview } = chosen;
   const [step, setStep] = useState(0);
   const [earlierIds, setEarlierIds] = useState<ReadonlySet<string> | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -91,27 +75,6 @@ export function ImportWizardPage() {
     return <Alert color="red">{describeError(scheme.error)}</Alert>;
   }
   const format = IMPORT_FORMATS[kind];
-
-  const choose = async (chosen: File | null) => {
-    setFile(chosen);
-    setPreview(null);
-    setFileProblem(null);
-    if (!chosen) return;
-    // Checked here too, so that nobody waits for 25 MiB to travel only to be refused.
-    if (chosen.size > MAX_IMPORT_BYTES) {
-      setFileProblem(`The file is ${bytes(chosen.size)}; the largest file accepted is 25 MiB.`);
-      return;
-    }
-    if (chosen.size === 0) {
-      setFileProblem('The file is empty: its first line must name the columns.');
-      return;
-    }
-    try {
-      setPreview(await previewCsv(chosen));
-    } catch {
-      setFileProblem('The file could not be read. Choose it again.');
-    }
-  };
 
   const start = async () => {
     if (!file) return;
@@ -148,37 +111,17 @@ export function ImportWizardPage() {
 
   /** A rejection lists up to 10,000 problems; the import's record counts all of them. */
   const outcomeOfFailure = async (error: unknown): Promise<Outcome> => {
-    if (!(error instanceof ApiError)) {
-      return { kind: 'refused', title: 'The upload failed', message: describeError(error) };
+    const failure = uploadFailure(error);
+    const followed = latestProgress.current;
+    if (failure.kind === 'rejected' && followed !== null && failure.issues.length >= 10_000) {
+      const record = await api(importView, 'GET', `/api/imports/${followed.id}`).catch(() => null);
+      return { ...failure, issueCount: record?.issueCount ?? failure.issueCount };
     }
-    if (error.status === 400 && error.issues.some((issue) => 'line' in issue)) {
-      const issues = issuesOf(error);
-      let issueCount = issues.length;
-      const followed = latestProgress.current;
-      if (followed !== null && issues.length >= 10_000) {
-        const record = await api(importView, 'GET', `/api/imports/${followed.id}`).catch(
-          () => null,
-        );
-        issueCount = record?.issueCount ?? issueCount;
-      }
-      return { kind: 'rejected', issues, issueCount };
-    }
-    if (error.status === 409) {
-      return { kind: 'refused', title: 'Already imported', message: error.error };
-    }
-    if (error.status === 413) {
-      return {
-        kind: 'refused',
-        title: 'File too large',
-        message: 'The file is over 25 MiB. Split it into smaller files and import each.',
-      };
-    }
-    return { kind: 'refused', title: 'The file was not imported', message: describeError(error) };
+    return failure;
   };
 
   const restart = () => {
-    setFile(null);
-    setPreview(null);
+    chosen.clear();
     setOutcome(null);
     setStep(0);
   };
@@ -225,22 +168,8 @@ export function ImportWizardPage() {
                 <Radio value="contributions" label="Contributions" />
               </Group>
             </Radio.Group>
-            <ExpectedColumns format={format} kind={kind} />
-            <FileInput
-              label="CSV file"
-              description="UTF-8, comma-separated, headings on the first line; at most 25 MiB"
-              accept=".csv,text/csv"
-              value={file}
-              onChange={choose}
-              error={fileProblem}
-              clearable
-              clearButtonProps={{ 'aria-label': 'Clear the chosen file' }}
-            />
-            <Group justify="flex-end">
-              <Button onClick={() => setStep(1)} disabled={!file || !preview || !!fileProblem}>
-                Preview the file
-              </Button>
-            </Group>
+            <ExpectedColumns format={format} templateName={`${kind}-template.csv`} />
+            <CsvFileChoice chosen={chosen} onNext={() => setStep(1)} />
           </Stack>
         </Stepper.Step>
 
@@ -266,7 +195,13 @@ export function ImportWizardPage() {
 
         <Stepper.Step label="Import" description="Check and write">
           <Stack gap="md" mt="md">
-            {uploading && file && <ImportProgress fileBytes={file.size} progress={progress} />}
+            {uploading && file && (
+              <ImportProgress
+                fileBytes={file.size}
+                progress={progress}
+                checkedAgainst="the scheme"
+              />
+            )}
             {outcome && <OutcomeView outcome={outcome} kind={kind} />}
             {outcome && (
               <Group>
@@ -322,21 +257,7 @@ function OutcomeView({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
       </Stack>
     );
   }
-  if (outcome.kind === 'rejected') {
-    return (
-      <Stack gap="sm">
-        <Alert color="red" title="The file was not imported" role="alert">
-          Nothing was written. Correct the rows below and import the file again.
-        </Alert>
-        <ImportIssuesTable issues={outcome.issues} issueCount={outcome.issueCount} />
-      </Stack>
-    );
-  }
-  return (
-    <Alert color="red" title={outcome.title} role="alert">
-      {outcome.message}
-    </Alert>
-  );
+  return <UploadFailureView failure={outcome} />;
 }
 
 /** What a contributions file recorded per kind, to check against the payroll run's totals. */

@@ -1,0 +1,278 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type {
+  AssessedEmployee,
+  AssessmentQuery,
+  AssessmentView,
+  CostView,
+  OverviewView,
+  StatusTotals,
+} from '../../../contracts/auto-enrolment.js';
+import {
+  AE_REASONS,
+  AE_STATUSES,
+  type Assessment,
+  annualised,
+  assessEmployee,
+  assessmentWindow,
+  type CostInput,
+  costComparison,
+  reasonCitation,
+} from '../../../contracts/auto-enrolment-rules.js';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
+import type { Action } from '../../../contracts/policy.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { Database } from '../../db/database.js';
+import { employers } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { csvDocument } from '../../http/csv.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
+import { type EmployerRow, findEmployer } from '../employers/employers.data.js';
+import { type EmployeeWindowRow, employeeWindows } from './auto-enrolment.data.js';
+import { STATUS_NAMES, summaryPdf } from './summary-pdf.js';
+
+type ReportAction = Extract<
+  Action,
+  'auto_enrolment.read' | 'auto_enrolment.export' | 'auto_enrolment.summary' | 'auto_enrolment.cost'
+>;
+
+/** The audit verb of each report: every read of an employer's payroll is recorded. */
+const REPORT_VERBS: Record<ReportAction, string> = {
+  'auto_enrolment.read': 'auto_enrolment.viewed',
+  'auto_enrolment.export': 'auto_enrolment.exported',
+  'auto_enrolment.summary': 'auto_enrolment.summary_downloaded',
+  'auto_enrolment.cost': 'auto_enrolment.cost_viewed',
+};
+
+interface Assessed {
+  view: AssessmentView;
+  /** The below-standard members, a year's figures each, for the cost comparison. */
+  belowStandard: CostInput[];
+}
+
+const emptyTotals = (): StatusTotals => ({
+  exempt: 0,
+  below_standard: 0,
+  likely_enrolled: 0,
+  not_eligible: 0,
+});
+
+/**
+ * One employee's facts for the rule module. Which data wins (docs/decisions.md, "Auto-enrolment
+ * readiness (issue 20)"): amounts come from the payroll alone, since s.51 asks what was paid
+ * through payroll; the membership matched by PPS lookup tells whether the person is in a scheme,
+ * its type and when they joined; pay into a DB scheme through payroll counts as DB membership.
+ */
+function assessRow(row: EmployeeWindowRow, windowStart: string): Assessment {
+  const membership =
+    row.scheme_type !== null && row.date_joined !== null
+      ? { schemeType: row.pays_into_db ? 'DB' : row.scheme_type, dateJoined: row.date_joined }
+      : row.pays_into_db
+        ? { schemeType: 'DB', dateJoined: windowStart }
+        : null;
+  return assessEmployee({
+    windowStart,
+    dateOfBirth: row.date_of_birth,
+    lastPeriodEnd: row.last_period_end,
+    yearUnits: row.year_units,
+    grossCents: row.gross_cents,
+    employeeCents: row.employee_cents,
+    employerCents: row.employer_cents,
+    periodsEmployerOnly: row.periods_employer_only,
+    periodsEmployeeOnly: row.periods_employee_only,
+    periodsBoth: row.periods_both,
+    periodsNeither: row.periods_neither,
+    prsaWithoutDeductions: row.prsa_without_deductions,
+    paysThroughPayroll: row.pays_through_payroll,
+    membership,
+  });
+}
+
+async function assessEmployer(
+  tx: Transaction,
+  employer: EmployerRow,
+  asOf: string,
+): Promise<Assessed> {
+  const window = assessmentWindow(asOf);
+  const rows = await employeeWindows(tx, {
+    brokerId: employer.brokerId,
+    employerId: employer.id,
+    ...window,
+  });
+  const totals = emptyTotals();
+  const belowStandard: CostInput[] = [];
+  const employees = rows.map((row): AssessedEmployee => {
+    const assessed = assessRow(row, window.windowStart);
+    totals[assessed.status] += 1;
+    if (assessed.status === 'below_standard') {
+      belowStandard.push({
+        reckonablePayCentsAYear: annualised(assessed.reckonablePayCents, row.year_units),
+        employerCentsAYear: annualised(row.employer_cents, row.year_units),
+        employeeCentsAYear: annualised(row.employee_cents, row.year_units),
+      });
+    }
+    return {
+      employeeId: row.employee_id,
+      ...(row.member_id === null ? {} : { memberId: row.member_id }),
+      ...(row.first_name === null ? {} : { firstName: row.first_name }),
+      ...(row.last_name === null ? {} : { lastName: row.last_name }),
+      status: assessed.status,
+      reasons: assessed.reasons.map((code) => ({
+        code,
+        message: AE_REASONS[code],
+        citation: reasonCitation(code),
+      })),
+      ...(assessed.shortfallCents === undefined ? {} : { shortfallCents: assessed.shortfallCents }),
+    };
+  });
+  return { view: { asOf, ...window, employees, totals }, belowStandard };
+}
+
+function costOf(assessed: Assessed): CostView {
+  const { asOf, windowStart, windowEnd } = assessed.view;
+  return {
+    asOf,
+    windowStart,
+    windowEnd,
+    employees: assessed.belowStandard.length,
+    years: costComparison(assessed.belowStandard),
+  };
+}
+
+const euroCell = (cents: number | undefined) =>
+  cents === undefined ? '' : (cents / 100).toFixed(2);
+
+export interface AutoEnrolmentServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/**
+ * The auto-enrolment assessment of an employer's payroll and its reports (issue 20; rules:
+ * contracts/auto-enrolment-rules.ts). Every report is audited with ids and counts only.
+ */
+export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolmentServiceDeps) {
+  /** Authorises, assesses and records the read, in one transaction. */
+  async function report(
+    actor: ActorContext,
+    action: ReportAction,
+    employerId: string,
+    query: AssessmentQuery,
+  ) {
+    const tenantActor: TenantActor = authorize(actor, action);
+    const asOf = query.asOf ?? todayInIreland(now());
+    return withActor(database, tenantActor, async (tx) => {
+      const employer = authorizeRow(tenantActor, action, await findEmployer(tx, employerId));
+      const assessed = await assessEmployer(tx, employer, asOf);
+      await audit.record(tx, tenantActor, {
+        action: REPORT_VERBS[action] as `${string}.${string}`,
+        entityType: 'employer',
+        entityId: employer.id,
+        tenantId: employer.brokerId,
+        previousState: null,
+        newState: { asOf, employees: assessed.view.employees.length, totals: assessed.view.totals },
+      });
+      return { employer, assessed };
+    });
+  }
+
+  return {
+    async assess(actor: ActorContext, employerId: string, query: AssessmentQuery) {
+      authorize(actor, 'auto_enrolment.read');
+      return (await report(actor, 'auto_enrolment.read', employerId, query)).assessed.view;
+    },
+
+    /** The assessment as CSV, one employee a line, safe to open in a spreadsheet (http/csv.ts). */
+    async exportCsv(actor: ActorContext, employerId: string, query: AssessmentQuery) {
+      authorize(actor, 'auto_enrolment.export');
+      const { assessed } = await report(actor, 'auto_enrolment.export', employerId, query);
+      const { view } = assessed;
+      return csvDocument([
+        [
+          'Employee ID',
+          'Member ID',
+          'First Name',
+          'Last Name',
+          'Status',
+          'Reasons',
+          'Shortfall EUR',
+          'As Of',
+          'Window Start',
+          'Window End',
+        ],
+        ...view.employees.map((employee) => [
+          employee.employeeId,
+          employee.memberId ?? '',
+          employee.firstName ?? '',
+          employee.lastName ?? '',
+          STATUS_NAMES[employee.status],
+          employee.reasons.map((reason) => reason.message).join(' '),
+          euroCell(employee.shortfallCents),
+          view.asOf,
+          view.windowStart,
+          view.windowEnd,
+        ]),
+      ]);
+    },
+
+    /** The employer's PDF summary: counts, reasons and the cost comparison, no names. */
+    async summary(actor: ActorContext, employerId: string, query: AssessmentQuery) {
+      authorize(actor, 'auto_enrolment.summary');
+      const { employer, assessed } = await report(
+        actor,
+        'auto_enrolment.summary',
+        employerId,
+        query,
+      );
+      return summaryPdf(employer.name, assessed.view, costOf(assessed), now());
+    },
+
+    async cost(actor: ActorContext, employerId: string, query: AssessmentQuery) {
+      authorize(actor, 'auto_enrolment.cost');
+      return costOf((await report(actor, 'auto_enrolment.cost', employerId, query)).assessed);
+    },
+
+    /** Every employer's totals within the actor's reach: the broker's dashboard figures. */
+    async overview(actor: ActorContext, query: AssessmentQuery): Promise<OverviewView> {
+      const tenantActor = authorize(actor, 'auto_enrolment.overview');
+      const bounds = boundsOf(tenantActor, 'auto_enrolment.overview');
+      const asOf = query.asOf ?? todayInIreland(now());
+      return withActor(database, tenantActor, async (tx) => {
+        const reached = await tx
+          .select()
+          .from(employers)
+          .where(
+            and(
+              isNull(employers.deletedAt),
+              bounds.tenantId === null ? undefined : eq(employers.brokerId, bounds.tenantId),
+            ),
+          )
+          .orderBy(asc(employers.name), asc(employers.id));
+        const rows: OverviewView['employers'] = [];
+        for (const employer of reached) {
+          const assessed = await assessEmployer(tx, employer, asOf);
+          rows.push({
+            employerId: employer.id,
+            employerName: employer.name,
+            totals: assessed.view.totals,
+          });
+        }
+        const totals = emptyTotals();
+        for (const row of rows)
+          for (const status of AE_STATUSES) totals[status] += row.totals[status];
+        await audit.record(tx, tenantActor, {
+          action: 'auto_enrolment.overview_viewed',
+          entityType: 'broker',
+          entityId: tenantActor.tenantId,
+          tenantId: tenantActor.tenantId,
+          previousState: null,
+          newState: { asOf, employers: rows.length, totals },
+        });
+        return { asOf, ...assessmentWindow(asOf), employers: rows };
+      });
+    },
+  };
+}
+
+export type AutoEnrolmentService = ReturnType<typeof createAutoEnrolmentService>;

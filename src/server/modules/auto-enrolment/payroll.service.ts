@@ -1,0 +1,481 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq, sql } from 'drizzle-orm';
+import type {
+  PayrollUploadPage,
+  PayrollUploadSummary,
+  PayrollUploadView,
+} from '../../../contracts/auto-enrolment.js';
+import type { PageQuery } from '../../../contracts/pages.js';
+import { isRole } from '../../../contracts/roles.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { payrollUploads } from '../../db/schema.js';
+import { type Transaction, withActor } from '../../db/with-actor.js';
+import { ConflictError, DomainError } from '../../errors.js';
+import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
+import { authorize, authorizeRow, NotFoundError } from '../../tenancy/authorize.js';
+import { findEmployer } from '../employers/employers.data.js';
+import { MAX_UPLOAD_BYTES, UploadTooLargeError } from '../imports/csv-upload.js';
+import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from '../imports/import-issues.js';
+import { type FileRead, PayloadTooLargeError, readUpload } from '../imports/imports.service.js';
+import { createRowIdSource } from '../imports/row-ids.js';
+import { SpoolFile } from '../imports/spool-file.js';
+import {
+  eraseUpload,
+  findUpload,
+  listUploads,
+  liveSchemeIds,
+  type PayrollUploadRow,
+  type UploadListRow,
+} from './payroll.data.js';
+import { createPayrollRows } from './payroll-rows.js';
+import {
+  PAYROLL_LINE_TARGET,
+  PAYROLL_PERSON_TARGET,
+  type PayrollTarget,
+  payrollStaging,
+} from './payroll-staging.js';
+
+/** Advisory lock namespace: payroll uploads of one employer check and write one at a time. */
+export const PAYROLL_LOCK_NAMESPACE = 7_201_220;
+const ALREADY_UPLOADED = 'This file has already been uploaded for this employer';
+
+export class PayrollAlreadyUploadedError extends ConflictError {
+  constructor() {
+    super(ALREADY_UPLOADED);
+  }
+}
+
+/**
+ * What the audit record of an ended payroll upload keeps: ids, counts and the file's digest only,
+ * no PPS number, name or pay (domain.md, GDPR). The payroll service and the import sweep write
+ * the same.
+ */
+export function payrollUploadAuditState(row: PayrollUploadRow) {
+  return {
+    employerId: row.employerId,
+    status: row.status,
+    fileSha256: row.fileSha256,
+    fileBytes: row.fileBytes,
+    rowsRead: row.rowsRead,
+    rowsWritten: row.rowsWritten,
+    employeesWritten: row.employeesWritten,
+    issueCount: row.issueCount,
+  };
+}
+
+export type PayrollUploadResult =
+  | { status: 'succeeded'; upload: PayrollUploadView }
+  | { status: 'rejected'; importId: string; issues: ImportIssue[]; issueCount: number };
+
+export interface PayrollUploadRequest {
+  employerId: string;
+  upload: Readable;
+  declaredBytes: number | null;
+  fileName: string | null;
+}
+
+interface Outcome {
+  status: 'succeeded' | 'rejected' | 'failed';
+  fileSha256?: string;
+  fileBytes?: number;
+  rowsRead?: number;
+  rowsWritten: number;
+  employeesWritten: number;
+  issues: ImportIssue[] | null;
+  issueCount: number;
+}
+
+export const viewOfUpload = (row: PayrollUploadRow): PayrollUploadView => ({
+  id: row.id,
+  employerId: row.employerId,
+  status: row.status as PayrollUploadView['status'],
+  fileSha256: row.fileSha256,
+  fileName: row.fileName,
+  fileBytes: row.fileBytes,
+  rowsRead: row.rowsRead,
+  rowsWritten: row.rowsWritten,
+  employeesWritten: row.employeesWritten,
+  issueCount: row.issueCount,
+  issues: (row.issues as ImportIssue[] | null) ?? null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  finishedAt: row.finishedAt?.toISOString() ?? null,
+});
+
+const summaryOfUpload = (row: UploadListRow): PayrollUploadSummary => ({
+  id: row.upload.id,
+  employerId: row.upload.employerId,
+  status: row.upload.status as PayrollUploadSummary['status'],
+  fileName: row.upload.fileName,
+  createdAt: row.upload.createdAt.toISOString(),
+  finishedAt: row.upload.finishedAt?.toISOString() ?? null,
+  uploadedBy: {
+    userId: row.upload.createdBy,
+    role: isRole(row.uploaderRole) ? row.uploaderRole : null,
+  },
+  fileBytes: row.upload.fileBytes,
+  rowsRead: row.upload.rowsRead,
+  rowsWritten: row.upload.rowsWritten,
+  issueCount: row.upload.issueCount,
+  employees: row.employees,
+  payPeriods: row.payPeriods,
+  periodStart: row.periodStart,
+  periodEnd: row.periodEnd,
+});
+
+const wholeFileIssue = (code: string, message: string): ImportIssue => ({
+  line: null,
+  column: null,
+  code,
+  message,
+});
+
+export interface EmployerPayrollServiceDeps {
+  database: Database;
+  audit: AuditService;
+  ppsKeyring: PpsKeyring;
+  /** Spool files are written under `<dataDir>/tmp`, beside the other imports'. */
+  dataDir: string;
+  now: () => Date;
+}
+
+/**
+ * An employer's payroll for the auto-enrolment assessment (issue 20; docs/imports.md,
+ * "Payroll"). The same machinery as the member and contribution imports (imports.service.ts):
+ * the file is read as it arrives and every row checked, then staged by COPY and written in one
+ * transaction with one audit record, all rows or none.
+ */
+export function createEmployerPayrollService({
+  database,
+  audit,
+  ppsKeyring,
+  dataDir,
+  now,
+}: EmployerPayrollServiceDeps) {
+  const spoolDirectory = path.join(dataDir, 'tmp');
+  const nextId = createRowIdSource();
+
+  async function settle(
+    tx: Transaction,
+    actor: TenantActor,
+    target: PayrollTarget,
+    outcome: Outcome,
+  ): Promise<PayrollUploadRow> {
+    const at = now();
+    const [row] = await tx
+      .update(payrollUploads)
+      .set({ ...outcome, finishedAt: at, updatedAt: at })
+      .where(
+        and(eq(payrollUploads.brokerId, target.brokerId), eq(payrollUploads.id, target.uploadId)),
+      )
+      .returning();
+    if (!row) throw new Error('the payroll upload row is missing');
+    await audit.record(tx, actor, {
+      action: `payroll_upload.${outcome.status}`,
+      entityType: 'payroll_upload',
+      entityId: row.id,
+      tenantId: row.brokerId,
+      previousState: null,
+      newState: payrollUploadAuditState(row),
+    });
+    return row;
+  }
+
+  return {
+    async upload(actor: ActorContext, request: PayrollUploadRequest): Promise<PayrollUploadResult> {
+      const tenantActor = authorize(actor, 'ae_payroll.import');
+      const { employer, schemeIds } = await withActor(database, tenantActor, async (tx) => {
+        const found = authorizeRow(
+          tenantActor,
+          'ae_payroll.import',
+          await findEmployer(tx, request.employerId),
+        );
+        return { employer: found, schemeIds: await liveSchemeIds(tx, found.id) };
+      });
+      if (request.declaredBytes !== null && request.declaredBytes > MAX_UPLOAD_BYTES) {
+        throw new PayloadTooLargeError();
+      }
+      const target: PayrollTarget = {
+        uploadId: createId(),
+        brokerId: employer.brokerId,
+        employerId: employer.id,
+        at: now(),
+      };
+      // Committed at once, so that the upload can be followed while the file arrives.
+      await withActor(database, tenantActor, (tx) =>
+        tx.insert(payrollUploads).values({
+          brokerId: target.brokerId,
+          id: target.uploadId,
+          employerId: target.employerId,
+          status: 'running',
+          fileName: request.fileName,
+          createdBy: tenantActor.userId,
+          createdAt: target.at,
+          updatedAt: target.at,
+        }),
+      );
+      const settleAlone = (outcome: Outcome) =>
+        withActor(database, tenantActor, (tx) => settle(tx, tenantActor, target, outcome));
+      const reader = createPayrollRows(
+        { brokerId: target.brokerId, employerId: target.employerId, at: target.at, schemeIds },
+        { ppsKeyring, nextId },
+      );
+      const issues = new IssueList();
+      let file: FileRead | null = null;
+      let lines: SpoolFile | null = null;
+      let people: SpoolFile | null = null;
+      try {
+        lines = await SpoolFile.create(spoolDirectory, `${target.uploadId}-lines`);
+        const read = await readUpload(
+          request.upload,
+          reader,
+          lines,
+          issues,
+          (rowsRead, fileBytes) =>
+            withActor(database, tenantActor, async (tx) => {
+              await tx
+                .update(payrollUploads)
+                .set({ rowsRead, fileBytes, updatedAt: now() })
+                .where(
+                  and(
+                    eq(payrollUploads.brokerId, target.brokerId),
+                    eq(payrollUploads.id, target.uploadId),
+                  ),
+                );
+            }),
+        );
+        file = read;
+        const refused = (): Outcome => ({
+          status: 'rejected',
+          fileSha256: read.fileSha256,
+          fileBytes: read.fileBytes,
+          rowsRead: read.rowsRead,
+          rowsWritten: 0,
+          employeesWritten: 0,
+          issues: issues.sorted(),
+          issueCount: issues.count,
+        });
+        const rejected = (): PayrollUploadResult => ({
+          status: 'rejected',
+          importId: target.uploadId,
+          issues: issues.sorted(),
+          issueCount: issues.count,
+        });
+        if (!read.headerAccepted || read.rowsRead === 0 || issues.count > 0) {
+          await settleAlone(refused());
+          return rejected();
+        }
+        people = await SpoolFile.create(spoolDirectory, `${target.uploadId}-people`);
+        const stagedLines = lines;
+        const stagedPeople = people;
+        const ended = await withActor(database, tenantActor, async (tx) => {
+          // A second upload for this employer waits here, then sees what the first wrote.
+          await tx.execute(
+            sql`select pg_advisory_xact_lock(${PAYROLL_LOCK_NAMESPACE}, hashtext(${target.employerId}))`,
+          );
+          if (!(await findEmployer(tx, target.employerId))) {
+            await settle(tx, tenantActor, target, {
+              ...refused(),
+              issues: [
+                wholeFileIssue(
+                  'employer_deleted',
+                  'The employer was deleted while the file was being read; nothing was written',
+                ),
+              ],
+              issueCount: 1,
+            });
+            return { outcome: 'employer deleted' as const };
+          }
+          const [earlier] = await tx
+            .select({ id: payrollUploads.id })
+            .from(payrollUploads)
+            .where(
+              and(
+                eq(payrollUploads.employerId, target.employerId),
+                eq(payrollUploads.fileSha256, read.fileSha256),
+                eq(payrollUploads.status, 'succeeded'),
+              ),
+            )
+            .limit(1);
+          if (earlier) {
+            await settle(tx, tenantActor, target, {
+              ...refused(),
+              issues: [wholeFileIssue('already_imported', ALREADY_UPLOADED)],
+              issueCount: 1,
+            });
+            return { outcome: 'already uploaded' as const };
+          }
+          // Each new person's PPS number is sealed once, here, however many pay periods name
+          // them; a person the employer's payroll already has is not sealed again.
+          const stored = await payrollStaging.storedLookups(tx, target);
+          for (const line of reader.people(stored)) {
+            if (stagedPeople.append(line)) await stagedPeople.flush();
+          }
+          await stagedPeople.finish();
+          await payrollStaging.create(tx);
+          await database.copyFrom(tx, PAYROLL_LINE_TARGET, stagedLines.path);
+          await database.copyFrom(tx, PAYROLL_PERSON_TARGET, stagedPeople.path);
+          const found = await payrollStaging.findIssues(
+            tx,
+            target,
+            reader.heading('ppsNumber'),
+            reader.heading('periodStart'),
+            MAX_LISTED_ISSUES,
+          );
+          issues.addFound(found.issues, found.total);
+          if (issues.count > 0) {
+            await settle(tx, tenantActor, target, refused());
+            return { outcome: 'rejected' as const };
+          }
+          const written = await payrollStaging.insert(tx, target);
+          if (written.lines !== reader.rowsToWrite) {
+            throw new Error(
+              `payroll staged ${reader.rowsToWrite} lines and wrote ${written.lines}`,
+            );
+          }
+          const row = await settle(tx, tenantActor, target, {
+            status: 'succeeded',
+            fileSha256: read.fileSha256,
+            fileBytes: read.fileBytes,
+            rowsRead: read.rowsRead,
+            rowsWritten: written.lines,
+            employeesWritten: written.people,
+            issues: null,
+            issueCount: 0,
+          });
+          return { outcome: 'succeeded' as const, view: viewOfUpload(row) };
+        });
+        if (ended.outcome === 'already uploaded') throw new PayrollAlreadyUploadedError();
+        if (ended.outcome === 'employer deleted') throw new NotFoundError();
+        if (ended.outcome === 'rejected') return rejected();
+        return { status: 'succeeded', upload: ended.view };
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        const received = file
+          ? {
+              fileSha256: file.fileSha256,
+              fileBytes: file.fileBytes,
+              rowsRead: file.rowsRead,
+              rowsWritten: 0,
+              employeesWritten: 0,
+            }
+          : { rowsWritten: 0, employeesWritten: 0 };
+        if (error instanceof UploadTooLargeError) {
+          await settleAlone({
+            ...received,
+            status: 'rejected',
+            issues: [wholeFileIssue('too_large', 'The file is over 25 MiB')],
+            issueCount: 1,
+          });
+          throw new PayloadTooLargeError();
+        }
+        if (isUniqueViolation(error, 'payroll_uploads_same_file_once_key')) {
+          await settleAlone({
+            ...received,
+            status: 'rejected',
+            issues: [wholeFileIssue('already_imported', ALREADY_UPLOADED)],
+            issueCount: 1,
+          });
+          throw new PayrollAlreadyUploadedError();
+        }
+        await settleAlone({ ...received, status: 'failed', issues: null, issueCount: 0 }).catch(
+          () => undefined,
+        );
+        throw error;
+      } finally {
+        await lines?.discard();
+        await people?.discard();
+      }
+    },
+
+    /** One upload with its issues: how an upload is followed while it runs. */
+    async get(actor: ActorContext, employerId: string, uploadId: string) {
+      const tenantActor = authorize(actor, 'ae_payroll.read');
+      const row = await withActor(database, tenantActor, async (tx) => {
+        const employer = authorizeRow(
+          tenantActor,
+          'ae_payroll.read',
+          await findEmployer(tx, employerId),
+        );
+        const upload = await findUpload(tx, employer.id, uploadId);
+        if (!upload) throw new NotFoundError();
+        await audit.record(tx, tenantActor, {
+          action: 'payroll_upload.viewed',
+          entityType: 'payroll_upload',
+          entityId: upload.id,
+          tenantId: upload.brokerId,
+          previousState: null,
+          newState: { employerId: upload.employerId },
+        });
+        return upload;
+      });
+      return viewOfUpload(row);
+    },
+
+    /**
+     * The employer's uploads, newest first: when, by whom (user id and role) and what each
+     * covers. Audited as the other reads of the payroll are, with the employer and a count.
+     */
+    async list(
+      actor: ActorContext,
+      employerId: string,
+      query: PageQuery,
+    ): Promise<PayrollUploadPage> {
+      const tenantActor = authorize(actor, 'ae_payroll.list');
+      return withActor(database, tenantActor, async (tx) => {
+        const employer = authorizeRow(
+          tenantActor,
+          'ae_payroll.list',
+          await findEmployer(tx, employerId),
+        );
+        const page = await listUploads(tx, employer, query);
+        await audit.record(tx, tenantActor, {
+          action: 'payroll_upload.listed',
+          entityType: 'employer',
+          entityId: employer.id,
+          tenantId: employer.brokerId,
+          previousState: null,
+          newState: { uploads: page.items.length },
+        });
+        return { items: page.items.map(summaryOfUpload), nextCursor: page.nextCursor };
+      });
+    },
+
+    /**
+     * Deletes an upload: its lines, and every employee no other upload names, PPS number and all
+     * (docs/decisions.md, "Auto-enrolment readiness (issue 20)"). The audit record keeps ids and
+     * counts only, so the erasure leaves nothing personal behind in the append-only log.
+     */
+    async remove(actor: ActorContext, employerId: string, uploadId: string): Promise<void> {
+      const tenantActor = authorize(actor, 'ae_payroll.delete');
+      await withActor(database, tenantActor, async (tx) => {
+        const employer = authorizeRow(
+          tenantActor,
+          'ae_payroll.delete',
+          await findEmployer(tx, employerId),
+        );
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(${PAYROLL_LOCK_NAMESPACE}, hashtext(${employer.id}))`,
+        );
+        const upload = await findUpload(tx, employer.id, uploadId);
+        if (!upload || upload.status === 'running') throw new NotFoundError();
+        const erased = await eraseUpload(tx, upload);
+        await audit.record(tx, tenantActor, {
+          action: 'payroll_upload.deleted',
+          entityType: 'payroll_upload',
+          entityId: upload.id,
+          tenantId: upload.brokerId,
+          previousState: { employerId: upload.employerId, rowsWritten: upload.rowsWritten },
+          newState: { linesErased: erased.lines, employeesErased: erased.employees },
+        });
+      });
+    },
+  };
+}
+
+export type EmployerPayrollService = ReturnType<typeof createEmployerPayrollService>;

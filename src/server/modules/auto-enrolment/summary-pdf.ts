@@ -1,0 +1,70 @@
+import type { AssessmentView, CostView } from '../../../contracts/auto-enrolment.js';
+import {
+  AE_REASONS,
+  AE_RULES,
+  AE_STATUSES,
+  type AeStatus,
+} from '../../../contracts/auto-enrolment-rules.js';
+import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { openTaggedPdf, pdfBytes } from '../documents/tagged-pdf.js';
+
+export const STATUS_NAMES: Record<AeStatus, string> = {
+  exempt: 'Exempt',
+  below_standard: 'In a scheme below the minimum standard',
+  likely_enrolled: 'Likely to be enrolled in My Future Fund',
+  not_eligible: 'Not eligible',
+};
+
+const euro = (cents: number) =>
+  `€${(cents / 100).toLocaleString('en-IE', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/**
+ * The employer's one-page summary of an assessment: counts by status, why, and the cost
+ * comparison. Tagged PDF (headings, paragraphs, a table as a list) in English, so that a screen
+ * reader reads it in order. It names no employee: the counts are what an employer's board needs,
+ * and the CSV export holds the people.
+ */
+export function summaryPdf(
+  employerName: string,
+  assessment: AssessmentView,
+  cost: CostView,
+  createdAt: Date,
+): Promise<Buffer> {
+  const title = `Auto-enrolment readiness: ${employerName}`;
+  // The service's one tagged-PDF setup (embedded Noto Sans: the fada and the euro sign).
+  const pdf = openTaggedPdf({ title, subject: 'Auto-enrolment readiness summary', createdAt });
+  const bytes = pdfBytes(pdf.doc);
+  const heading = (tag: 'H1' | 'H2', words: string) => pdf.heading(words, tag);
+  const paragraph = (words: string) => {
+    pdf.paragraph(words);
+    pdf.doc.moveDown(0.5);
+  };
+
+  heading('H1', title);
+  paragraph(
+    `Assessed on ${formatIrishDate(assessment.asOf)} over the pay periods ending from ${formatIrishDate(assessment.windowStart)} to ${formatIrishDate(assessment.windowEnd)}, from the payroll this employer uploaded.`,
+  );
+  heading('H2', 'Employees by status');
+  for (const status of AE_STATUSES) {
+    paragraph(`${STATUS_NAMES[status]}: ${assessment.totals[status]}`);
+  }
+  heading('H2', 'What the statuses mean');
+  paragraph(AE_REASONS.pay_below_threshold);
+  paragraph(AE_REASONS.prsa_outside_payroll);
+  paragraph(AE_REASONS.waiting_period);
+  heading('H2', 'Cost a year: the minimum standard against My Future Fund');
+  paragraph(
+    `For the ${cost.employees} below-standard members: the employer's extra cost of meeting the minimum standard, and its contributions to My Future Fund at each year's rate.`,
+  );
+  for (const year of cost.years) {
+    paragraph(
+      `Year ${year.year} (employer rate ${year.employerBasisPoints / 100}%): minimum standard ${euro(year.minimumStandardCents)}; My Future Fund ${euro(year.myFutureFundCents)}.`,
+    );
+  }
+  heading('H2', 'Sources');
+  paragraph(
+    `${AE_RULES.eligibility.citation}; ${AE_RULES.exemptEmployment.citation}; ${AE_RULES.minimumStandard.citation}. In force from ${formatIrishDate(AE_RULES.eligibility.effectiveFrom)}.`,
+  );
+  pdf.end();
+  return bytes;
+}

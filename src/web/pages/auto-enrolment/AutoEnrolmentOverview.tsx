@@ -1,0 +1,83 @@
+import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { formatIrishDate } from '../../../contracts/irish-dates';
+import { autoEnrolmentOverviewView } from '../../api/answers';
+import { api, describeError } from '../../api/client';
+import { Loading } from '../../components/Loading';
+import { ScrollTable } from '../../components/ScrollTable';
+import { STATUS_LABELS, STATUS_ORDER } from './ae-helpers';
+import { AE_KEY, AE_PATHS } from './aeQueries';
+
+const counter = new Intl.NumberFormat('en-IE');
+
+/**
+ * Every employer of the firm by its automatic-enrolment position today (issue 20: "the broker
+ * dashboard shows every employer's position"): how many of its employees stand at each status,
+ * each employer's name opening its assessment.
+ */
+export function AutoEnrolmentOverview() {
+  const overview = useQuery({
+    queryKey: [...AE_KEY, 'overview'],
+    queryFn: () => api(autoEnrolmentOverviewView, 'GET', AE_PATHS.overview),
+  });
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="dashboard-auto-enrolment">
+      <Title order={3} id="dashboard-auto-enrolment">
+        Automatic enrolment
+      </Title>
+      {overview.isPending ? (
+        <Loading label="Loading every employer’s automatic-enrolment position" />
+      ) : overview.isError ? (
+        <Alert color="red" role="alert">
+          {describeError(overview.error)}
+        </Alert>
+      ) : overview.data.employers.length === 0 ? (
+        <Text>No employer has uploaded a payroll file yet.</Text>
+      ) : (
+        <>
+          <Text size="sm">
+            Pay periods ending from {formatIrishDate(overview.data.windowStart)} to{' '}
+            {formatIrishDate(overview.data.windowEnd)}.
+          </Text>
+          <ScrollTable minWidth={720} label="Employers’ automatic-enrolment position">
+            <Table striped captionSide="top">
+              <Table.Caption ta="left">
+                Every employer’s employees by automatic-enrolment status
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Employer</Table.Th>
+                  {STATUS_ORDER.map((status) => (
+                    <Table.Th key={status} ta="right">
+                      {STATUS_LABELS[status]}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {overview.data.employers.map((employer) => (
+                  <Table.Tr key={employer.employerId}>
+                    <Table.Th scope="row">
+                      <Anchor
+                        component={Link}
+                        to={`/employers/${employer.employerId}/auto-enrolment`}
+                      >
+                        {employer.employerName}
+                      </Anchor>
+                    </Table.Th>
+                    {STATUS_ORDER.map((status) => (
+                      <Table.Td key={status} ta="right">
+                        {counter.format(employer.totals[status])}
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        </>
+      )}
+    </Stack>
+  );
+}

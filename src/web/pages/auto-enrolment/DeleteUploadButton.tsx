@@ -1,0 +1,63 @@
+import { Button, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { PayrollUploadView } from '../../../contracts/auto-enrolment';
+import { noAnswer } from '../../api/answers';
+import { api } from '../../api/client';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { notifySuccess } from '../../components/notify';
+import { AE_KEY, AE_PATHS } from './aeQueries';
+
+const counter = new Intl.NumberFormat('en-IE');
+
+/**
+ * Deletes a stored payroll upload after asking: its pay lines go, and so does every employee no
+ * other upload names (decisions.md §6), so the dialog says so before anything is removed.
+ */
+export function DeleteUploadButton({
+  employerId,
+  upload,
+  onDeleted,
+  inTable = false,
+}: {
+  employerId: string;
+  upload: Pick<PayrollUploadView, 'id' | 'fileName' | 'rowsWritten'>;
+  onDeleted?: () => void;
+  /** A row's button in the uploads table: short, named for its file to a screen reader. */
+  inTable?: boolean;
+}) {
+  const client = useQueryClient();
+  const [asking, setAsking] = useState(false);
+  const name = upload.fileName ?? 'a file without a name';
+  return (
+    <>
+      <Button
+        color="red"
+        variant="light"
+        size={inTable ? 'xs' : 'sm'}
+        aria-label={inTable ? `Delete the upload of ${name}` : undefined}
+        onClick={() => setAsking(true)}
+      >
+        {inTable ? 'Delete' : 'Delete this upload'}
+      </Button>
+      <ConfirmModal
+        opened={asking}
+        onClose={() => setAsking(false)}
+        title="Delete the payroll upload"
+        confirmLabel="Delete the upload"
+        onConfirm={async () => {
+          await api(noAnswer, 'DELETE', AE_PATHS.upload(employerId, upload.id));
+          notifySuccess('Payroll upload deleted.');
+          await client.invalidateQueries({ queryKey: [...AE_KEY, employerId] });
+          onDeleted?.();
+        }}
+      >
+        <Text>
+          Delete the upload of “{name}”? Its {counter.format(upload.rowsWritten)} pay lines are
+          removed, and so is every employee no other upload names. The assessment no longer counts
+          them.
+        </Text>
+      </ConfirmModal>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { Badge, Stack, Text, Title } from '@mantine/core';
+import type { PayrollUploadSummary } from '../../../contracts/auto-enrolment';
+import { payrollUploadSummary } from '../../api/answers';
+import { type Column, CursorTable } from '../../components/CursorTable';
+import { formatDateTime } from '../../format';
+import { periodsCovered } from './ae-helpers';
+import { AE_KEY, AE_PATHS } from './aeQueries';
+import { DeleteUploadButton } from './DeleteUploadButton';
+
+const counter = new Intl.NumberFormat('en-IE');
+
+const STATUS_TEXT: Record<PayrollUploadSummary['status'], { label: string; color: string }> = {
+  running: { label: 'Running', color: 'blue' },
+  succeeded: { label: 'Stored', color: 'green' },
+  rejected: { label: 'Refused', color: 'red' },
+  failed: { label: 'Failed', color: 'gray' },
+};
+
+/**
+ * The employer's payroll uploads, newest first (decisions.md §6): when, by whom (the uploader's
+ * role: the list gives a user id and role, never an address), what each covers, and for a
+ * finished one, when the role may, its deletion after a confirmation. A running upload cannot be
+ * deleted: the service answers it as not found until it ends.
+ */
+export function PayrollUploads({
+  employerId,
+  canDelete,
+}: {
+  employerId: string;
+  canDelete: boolean;
+}) {
+  const columns: Column<PayrollUploadSummary>[] = [
+    {
+      key: 'createdAt',
+      header: 'Uploaded',
+      render: (upload) => formatDateTime(upload.createdAt),
+      sortValue: (upload) => upload.createdAt,
+    },
+    { key: 'file', header: 'File', render: (upload) => upload.fileName ?? 'No name given' },
+    { key: 'by', header: 'By', render: (upload) => upload.uploadedBy.role ?? 'A former user' },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (upload) => (
+        <Badge color={STATUS_TEXT[upload.status].color} variant="light">
+          {STATUS_TEXT[upload.status].label}
+        </Badge>
+      ),
+    },
+    {
+      key: 'rows',
+      header: 'Rows',
+      render: (upload) => counter.format(upload.rowsRead),
+      sortValue: (upload) => upload.rowsRead,
+    },
+    {
+      key: 'employees',
+      header: 'Employees',
+      render: (upload) => counter.format(upload.employees),
+      sortValue: (upload) => upload.employees,
+    },
+    { key: 'periods', header: 'Pay periods', render: periodsCovered },
+  ];
+  if (canDelete) {
+    columns.push({
+      key: 'delete',
+      header: 'Delete',
+      render: (upload) =>
+        upload.status === 'running' ? (
+          <Text size="sm" c="dimmed">
+            Still running
+          </Text>
+        ) : (
+          <DeleteUploadButton employerId={employerId} upload={upload} inTable />
+        ),
+    });
+  }
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="ae-uploads">
+      <Title order={3} id="ae-uploads">
+        Payroll uploads
+      </Title>
+      <CursorTable
+        item={payrollUploadSummary}
+        queryKey={[...AE_KEY, employerId, 'uploads']}
+        path={`${AE_PATHS.uploads(employerId)}?limit=20`}
+        columns={columns}
+        caption="Payroll uploads"
+        empty="No payroll file has been uploaded for this employer yet."
+      />
+    </Stack>
+  );
+}

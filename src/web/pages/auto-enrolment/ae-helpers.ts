@@ -1,0 +1,123 @@
+import type { PayrollUploadSummary } from '../../../contracts/auto-enrolment';
+import type { AeStatus, CostYear } from '../../../contracts/auto-enrolment-rules';
+import { formatIrishDate } from '../../../contracts/irish-dates';
+
+/**
+ * How the automatic-enrolment pages put the assessment into words. The rules, their sentences and
+ * their citations are the rule module's (contracts/auto-enrolment-rules.ts) and come with each
+ * reason in the assessment; this only orders and names the statuses and arranges the figures for
+ * a page.
+ */
+
+const counter = new Intl.NumberFormat('en-IE');
+
+/** The order statuses are read in: what the employer has to act on first. */
+export const STATUS_ORDER: readonly AeStatus[] = [
+  'below_standard',
+  'likely_enrolled',
+  'exempt',
+  'not_eligible',
+];
+
+export const STATUS_LABELS: Record<AeStatus, string> = {
+  below_standard: 'Below the standard',
+  likely_enrolled: 'Likely to be enrolled',
+  exempt: 'Exempt',
+  not_eligible: 'Not eligible',
+};
+
+/** What each status means for the employer, one line under its count. */
+export const STATUS_MEANINGS: Record<AeStatus, string> = {
+  below_standard: 'In a scheme that does not yet meet the standard',
+  likely_enrolled: 'My Future Fund would enrol them',
+  exempt: 'Their pension through payroll meets the standard',
+  not_eligible: 'Outside the age band, below the pay threshold, or not paid in the window',
+};
+
+export const STATUS_COLORS: Record<AeStatus, string> = {
+  below_standard: 'red',
+  likely_enrolled: 'orange',
+  exempt: 'green',
+  not_eligible: 'gray',
+};
+
+/** The filter of the employees' table: one status, or every employee. */
+export type StatusFilter = AeStatus | 'all';
+
+export function withStatus<T extends { status: AeStatus }>(
+  employees: readonly T[],
+  filter: StatusFilter,
+): T[] {
+  return filter === 'all' ? [...employees] : employees.filter((e) => e.status === filter);
+}
+
+/**
+ * The employees in the order the table reads: by status, what needs acting on first, then the
+ * largest shortfall first, then by name as the payroll gave it (Irish collation).
+ */
+export function inOrderOfAction<
+  T extends { status: AeStatus; shortfallCents?: number; firstName?: string; lastName?: string },
+>(employees: readonly T[]): T[] {
+  const rank = (status: AeStatus) => STATUS_ORDER.indexOf(status);
+  const collator = new Intl.Collator('en-IE', { sensitivity: 'base' });
+  return [...employees].sort(
+    (a, b) =>
+      rank(a.status) - rank(b.status) ||
+      (b.shortfallCents ?? 0) - (a.shortfallCents ?? 0) ||
+      collator.compare(a.lastName ?? '', b.lastName ?? '') ||
+      collator.compare(a.firstName ?? '', b.firstName ?? ''),
+  );
+}
+
+/** Basis points as a percentage of pay: 150 as "1.5%", 600 as "6%". */
+export function percentOfPay(basisPoints: number): string {
+  return `${(basisPoints / 100).toLocaleString('en-IE', { maximumFractionDigits: 2 })}%`;
+}
+
+/** One year of the cost comparison as the chart and its table show it. */
+export interface CostRow {
+  year: number;
+  label: string;
+  rate: string;
+  myFutureFundCents: number;
+  minimumStandardCents: number;
+  /** Positive when My Future Fund costs the employer more than meeting the standard. */
+  differenceCents: number;
+}
+
+export function costRows(years: readonly CostYear[]): CostRow[] {
+  return years.map((year) => ({
+    year: year.year,
+    label: `Year ${year.year}`,
+    rate: percentOfPay(year.employerBasisPoints),
+    myFutureFundCents: year.myFutureFundCents,
+    minimumStandardCents: year.minimumStandardCents,
+    differenceCents: year.myFutureFundCents - year.minimumStandardCents,
+  }));
+}
+
+/** Both totals over the years shown, for the sentence above the chart. */
+export function costTotals(rows: readonly CostRow[]) {
+  return {
+    myFutureFundCents: rows.reduce((sum, row) => sum + row.myFutureFundCents, 0),
+    minimumStandardCents: rows.reduce((sum, row) => sum + row.minimumStandardCents, 0),
+  };
+}
+
+/**
+ * An employee as the payroll names them. Names are optional in a payroll file, and a PPS number
+ * is never shown in a report, so an employee the payroll did not name is said to be unnamed.
+ */
+export function employeeName(employee: { firstName?: string; lastName?: string }): string {
+  const name = [employee.firstName, employee.lastName].filter(Boolean).join(' ');
+  return name === '' ? 'Name not given in the payroll' : name;
+}
+
+/** The days an upload's pay lines span, and how many pay periods; none for one that wrote none. */
+export function periodsCovered(
+  upload: Pick<PayrollUploadSummary, 'payPeriods' | 'periodStart' | 'periodEnd'>,
+): string {
+  if (upload.periodStart === null || upload.periodEnd === null) return 'None';
+  const periods = `${counter.format(upload.payPeriods)} ${upload.payPeriods === 1 ? 'period' : 'periods'}`;
+  return `${formatIrishDate(upload.periodStart)} to ${formatIrishDate(upload.periodEnd)} (${periods})`;
+}

@@ -1,0 +1,45 @@
+import { payrollUploadPage, payrollUploadView } from '../../api/answers';
+import { api } from '../../api/client';
+import { useUploadProgress } from '../imports/useUploadProgress';
+import { AE_PATHS } from './aeQueries';
+
+/** What the wizard shows of a payroll upload while it runs. */
+export interface PayrollProgress {
+  id: string;
+  status: string;
+  fileBytes: number;
+  rowsRead: number;
+  /** Who started it, as the list says; an upload read by id is already known to be ours. */
+  userId: string | null;
+}
+
+/**
+ * Follows an employer's payroll upload while the browser still sends it, as a scheme's import is
+ * followed (useUploadProgress): the service records the upload before the file arrives, so it is
+ * the newest running upload of this employer by this user not listed before, then read by id.
+ */
+export function usePayrollProgress({
+  employerId,
+  userId,
+  earlierIds,
+  active,
+}: {
+  employerId: string;
+  userId: string;
+  earlierIds: ReadonlySet<string> | null;
+  active: boolean;
+}): PayrollProgress | null {
+  return useUploadProgress<PayrollProgress>({
+    list: async () =>
+      (await api(payrollUploadPage, 'GET', `${AE_PATHS.uploads(employerId)}?limit=10`)).items.map(
+        (item) => ({ ...item, userId: item.uploadedBy.userId }),
+      ),
+    read: async (id) => ({
+      ...(await api(payrollUploadView, 'GET', AE_PATHS.upload(employerId, id))),
+      userId: null,
+    }),
+    ours: (item) => item.userId === userId,
+    earlierIds,
+    active,
+  });
+}

@@ -1,0 +1,607 @@
+import { and, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AE_REASONS, AE_RULES } from '../../src/contracts/auto-enrolment-rules.js';
+import {
+  auditLog,
+  members,
+  payrollEmployees,
+  payrollLines,
+  payrollUploads,
+  schemes,
+} from '../../src/server/db/schema.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { uniqueClientAddress } from '../helpers/clients.js';
+import { ownerOf } from '../helpers/database.js';
+import {
+  createBroker,
+  createEmployer,
+  createMember,
+  createScheme,
+  createUser,
+  type UserRow,
+} from '../helpers/factories.js';
+import {
+  csvFile,
+  getAs,
+  leakedPpsNumbers,
+  upload,
+  withWrongCheckLetter,
+} from '../helpers/imports.js';
+import { newPpsNumber, testPpsKeyring } from '../helpers/pps.js';
+
+/**
+ * An employer's payroll for the auto-enrolment assessment (issue 20; docs/imports.md, "Payroll"):
+ * all rows or none, people matched by their PPS lookup hash and never by opening a number,
+ * erased with the upload that named them, and every report audited with ids and counts only.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ now: () => new Date('2026-04-02T09:00:00Z') });
+});
+afterAll(async () => {
+  expect(leakedPpsNumbers(t.logs.text())).toEqual([]);
+  await t.close();
+});
+
+const HEADINGS = [
+  'PPS Number',
+  'First Name',
+  'Last Name',
+  'Date of Birth',
+  'Period Start',
+  'Period End',
+  'Gross Pay',
+  'Employee Pension',
+  'Employer Pension',
+  'Arrangement',
+] as const;
+type PayrollRow = Partial<Record<(typeof HEADINGS)[number], string>>;
+
+/** The 13 weekly periods ending 04/01/2026 … 29/03/2026: the window ending 31/03/2026. */
+const WEEKS = Array.from({ length: 13 }, (_, index) => {
+  const end = new Date(Date.UTC(2026, 0, 4 + 7 * index));
+  const start = new Date(end.getTime() - 6 * 86_400_000);
+  return { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
+});
+
+/** Thirteen weeks of pay for one person: €800 a week (€41,600 a year) unless told. */
+function weeksOf(pps: string, fields: PayrollRow = {}, weeks = WEEKS): PayrollRow[] {
+  return weeks.map((week) => ({
+    'PPS Number': pps,
+    'First Name': 'Aoife',
+    'Last Name': 'Ní Bhriain',
+    'Date of Birth': '12/04/1985',
+    'Period Start': week.start,
+    'Period End': week.end,
+    'Gross Pay': '800.00',
+    ...fields,
+  }));
+}
+
+const payrollCsv = (rows: readonly PayrollRow[]) =>
+  csvFile(HEADINGS, rows as ReadonlyArray<Record<string, string>>);
+
+async function employerWithStaff() {
+  const brokerId = await createBroker(t.database);
+  const employerId = await createEmployer(t.database, brokerId);
+  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
+  const employerAdmin = await createUser(t.database, {
+    brokerId,
+    employerId,
+    role: 'EmployerAdmin',
+  });
+  return { brokerId, employerId, schemeId, admin, employerAdmin };
+}
+
+const importUrl = (employerId: string) => `/api/employers/${employerId}/payroll/import`;
+const assessmentUrl = (employerId: string, asOf = '2026-03-31') =>
+  `/api/employers/${employerId}/auto-enrolment?asOf=${asOf}`;
+
+const employeesOf = (employerId: string) =>
+  ownerOf(t.database)
+    .select()
+    .from(payrollEmployees)
+    .where(eq(payrollEmployees.employerId, employerId));
+const linesOf = async (employerId: string) =>
+  (
+    await ownerOf(t.database)
+      .select({ n: count() })
+      .from(payrollLines)
+      .where(eq(payrollLines.employerId, employerId))
+  )[0]?.n ?? 0;
+
+async function deleteAs(user: UserRow, url: string) {
+  return t.app.inject({
+    method: 'DELETE',
+    url,
+    remoteAddress: uniqueClientAddress(),
+    headers: { authorization: `Bearer ${await t.tokenFor(user)}` },
+  });
+}
+
+describe('a payroll upload', () => {
+  it('is written whole, one employee a person, and assessed against the members it matches', async () => {
+    const { brokerId, employerId, schemeId, employerAdmin } = await employerWithStaff();
+    const member = await createMember(t.database, { brokerId, employerId, schemeId });
+    const stranger = newPpsNumber();
+    const young = newPpsNumber();
+    const rows = [
+      // The member pays 5% and the employer 5% through payroll: at the standard.
+      ...weeksOf(member.ppsNumber, {
+        'Employee Pension': '40.00',
+        'Employer Pension': '40.00',
+        Arrangement: schemeId,
+      }),
+      ...weeksOf(stranger, { 'First Name': '', 'Last Name': '' }),
+      ...weeksOf(young, { 'Date of Birth': '01/06/2004' }),
+    ];
+    const answer = await upload(t, employerAdmin, importUrl(employerId), payrollCsv(rows));
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json()).toMatchObject({
+      status: 'succeeded',
+      rowsRead: 39,
+      rowsWritten: 39,
+      employeesWritten: 3,
+      issueCount: 0,
+    });
+    expect(await employeesOf(employerId)).toHaveLength(3);
+
+    const assessed = await getAs(t, employerAdmin, assessmentUrl(employerId));
+    expect(assessed.statusCode).toBe(200);
+    const view = assessed.json();
+    expect(view).toMatchObject({
+      asOf: '2026-03-31',
+      windowStart: '2026-01-01',
+      windowEnd: '2026-03-31',
+      totals: { exempt: 1, below_standard: 0, likely_enrolled: 1, not_eligible: 1 },
+    });
+    const byStatus = Object.fromEntries(
+      view.employees.map((employee: { status: string }) => [employee.status, employee]),
+    );
+    expect(byStatus.exempt).toMatchObject({
+      memberId: member.id,
+      firstName: 'Aoife',
+      reasons: [
+        {
+          code: 'meets_minimum_standard',
+          message: AE_REASONS.meets_minimum_standard,
+          citation: AE_RULES.minimumStandard.citation,
+        },
+      ],
+    });
+    // No name given, none reported: the report holds only what the employer gave.
+    expect(byStatus.likely_enrolled).not.toHaveProperty('firstName');
+    expect(byStatus.likely_enrolled).not.toHaveProperty('memberId');
+    expect(byStatus.not_eligible.reasons[0].code).toBe('under_age_band');
+    expect(leakedPpsNumbers(assessed.body)).toEqual([]);
+  });
+
+  it('finds one person in a number written with other spacing or case, in one file and across two', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    const pps = newPpsNumber();
+    const spaced = `${pps.slice(0, 4)} ${pps.slice(4, 7)} ${pps.slice(7).toLowerCase()}`;
+    const first = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv([
+        ...weeksOf(pps, {}, WEEKS.slice(0, 2)),
+        ...weeksOf(spaced, {}, WEEKS.slice(2, 4)),
+      ]),
+    );
+    expect(first.json()).toMatchObject({ status: 'succeeded', employeesWritten: 1 });
+    const second = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv(weeksOf(pps.toLowerCase(), {}, WEEKS.slice(4, 6))),
+    );
+    expect(second.json()).toMatchObject({ status: 'succeeded', employeesWritten: 0 });
+    const stored = await employeesOf(employerId);
+    expect(stored).toHaveLength(1);
+    // Sealed as a member's number is: the ciphertext opens to the number for this person only.
+    const person = stored[0] as (typeof stored)[number];
+    expect(person.ppsEncrypted).not.toContain(pps);
+    expect(
+      testPpsKeyring.open(
+        { encrypted: person.ppsEncrypted, keyId: person.ppsKeyId },
+        { tenantId: person.brokerId, memberId: person.id },
+      ),
+    ).toBe(pps);
+    expect(await linesOf(employerId)).toBe(6);
+  });
+
+  it('keeps a known person’s sealed number and leaves them unwritten unless the employer now says something else', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    const pps = newPpsNumber();
+    const send = (rows: PayrollRow[]) => upload(t, admin, importUrl(employerId), payrollCsv(rows));
+    expect((await send(weeksOf(pps, {}, WEEKS.slice(0, 2)))).statusCode).toBe(201);
+    const [first] = await employeesOf(employerId);
+    expect((await send(weeksOf(pps, {}, WEEKS.slice(2, 4)))).json()).toMatchObject({
+      status: 'succeeded',
+      employeesWritten: 0,
+    });
+    const [same] = await employeesOf(employerId);
+    expect(same).toEqual(first);
+    expect(
+      (await send(weeksOf(pps, { 'Last Name': 'Murphy', 'First Name': '' }, WEEKS.slice(4, 6))))
+        .statusCode,
+    ).toBe(201);
+    const [renamed] = await employeesOf(employerId);
+    expect(renamed).toMatchObject({
+      id: first?.id,
+      ppsEncrypted: first?.ppsEncrypted,
+      ppsKeyId: first?.ppsKeyId,
+      firstName: 'Aoife',
+      lastName: 'Murphy',
+    });
+  });
+
+  it('never matches a member of another firm with the same PPS number', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    const other = await employerWithStaff();
+    const member = await createMember(t.database, {
+      brokerId: other.brokerId,
+      employerId: other.employerId,
+      schemeId: other.schemeId,
+    });
+    expect(
+      (await upload(t, admin, importUrl(employerId), payrollCsv(weeksOf(member.ppsNumber))))
+        .statusCode,
+    ).toBe(201);
+    const view = (await getAs(t, admin, assessmentUrl(employerId))).json();
+    expect(view.employees).toHaveLength(1);
+    expect(view.employees[0]).not.toHaveProperty('memberId');
+    expect(view.employees[0].status).toBe('likely_enrolled');
+  });
+
+  it('is refused whole, every bad row named by its line, and nothing is written', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    const rows = weeksOf(newPpsNumber());
+    rows[1] = { ...rows[1], 'PPS Number': withWrongCheckLetter(rows[1]?.['PPS Number'] as string) };
+    rows[4] = { ...rows[4], 'Gross Pay': '12.345' };
+    rows[6] = { ...rows[6], 'Employee Pension': '10.00' };
+    rows[8] = { ...rows[8], Arrangement: 'no-such-scheme' };
+    rows[10] = { ...rows[10], 'Period Start': rows[9]?.['Period Start'] as string };
+    rows[11] = { ...rows[11], 'First Name': 'Ao\u0000ife' };
+    const answer = await upload(t, admin, importUrl(employerId), payrollCsv(rows));
+    expect(answer.statusCode).toBe(400);
+    const body = answer.json();
+    expect(
+      body.issues.map((issue: { line: number; code: string }) => [issue.line, issue.code]),
+    ).toEqual([
+      [3, 'invalid_pps_number'],
+      [6, 'invalid_amount'],
+      [8, 'arrangement_required'],
+      [10, 'unknown_arrangement'],
+      [13, 'control_character'],
+    ]);
+    expect(leakedPpsNumbers(answer.body)).toEqual([]);
+    expect(await employeesOf(employerId)).toHaveLength(0);
+    expect(await linesOf(employerId)).toBe(0);
+    const [stored] = await ownerOf(t.database)
+      .select()
+      .from(payrollUploads)
+      .where(eq(payrollUploads.id, body.importId));
+    expect(stored).toMatchObject({ status: 'rejected', issueCount: 5 });
+  });
+
+  it('refuses a pay period given twice, in the file or by an earlier upload, by line', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    const pps = newPpsNumber();
+    const rows = weeksOf(pps, {}, WEEKS.slice(0, 3));
+    const twice = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv([...rows, rows[1] as PayrollRow]),
+    );
+    expect(twice.json().issues).toEqual([
+      expect.objectContaining({ line: 5, code: 'duplicate_in_file', column: 'PPS Number' }),
+    ]);
+    expect((await upload(t, admin, importUrl(employerId), payrollCsv(rows))).statusCode).toBe(201);
+    const again = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv([...weeksOf(pps, {}, WEEKS.slice(3, 4)), rows[2] as PayrollRow]),
+    );
+    expect(again.json().issues).toEqual([
+      expect.objectContaining({ line: 3, code: 'already_uploaded', column: 'Period Start' }),
+    ]);
+  });
+});
+
+describe('the list of uploads', () => {
+  it('lists an employer’s uploads newest first, page by page, with who uploaded and what each covers, audited with a count', async () => {
+    const { brokerId, employerId, admin, employerAdmin } = await employerWithStaff();
+    const pps = newPpsNumber();
+    const first = await upload(
+      t,
+      employerAdmin,
+      importUrl(employerId),
+      payrollCsv([
+        ...weeksOf(pps, {}, WEEKS.slice(0, 2)),
+        ...weeksOf(newPpsNumber(), {}, WEEKS.slice(0, 1)),
+      ]),
+    );
+    expect(first.statusCode).toBe(201);
+    const refused = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv(weeksOf(pps, { 'Gross Pay': 'lots' }, WEEKS.slice(2, 3))),
+    );
+    expect(refused.statusCode).toBe(400);
+    const second = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv(weeksOf(pps, {}, WEEKS.slice(2, 5))),
+    );
+    expect(second.statusCode).toBe(201);
+    // Another employer's upload is never listed here.
+    const other = await employerWithStaff();
+    await upload(t, other.admin, importUrl(other.employerId), payrollCsv(weeksOf(newPpsNumber())));
+
+    // The suite's clock stands still: the three uploads are spread a minute apart here.
+    const uploadIds = [first.json().id, refused.json().importId, second.json().id] as string[];
+    for (const [minute, id] of uploadIds.entries()) {
+      await ownerOf(t.database)
+        .update(payrollUploads)
+        .set({ createdAt: new Date(Date.UTC(2026, 3, 2, 9, minute)) })
+        .where(eq(payrollUploads.id, id));
+    }
+
+    const listUrl = `/api/employers/${employerId}/payroll/imports`;
+    const whole = await getAs(t, employerAdmin, listUrl);
+    expect(whole.statusCode).toBe(200);
+    const items = whole.json().items;
+    expect(items.map((item: { id: string }) => item.id)).toEqual([...uploadIds].reverse());
+    expect(whole.json().nextCursor).toBeNull();
+    expect(items[0]).toMatchObject({
+      status: 'succeeded',
+      uploadedBy: { userId: admin.id, role: 'BrokerAdmin' },
+      rowsRead: 3,
+      rowsWritten: 3,
+      employees: 1,
+      payPeriods: 3,
+      periodStart: WEEKS[2]?.start,
+      periodEnd: WEEKS[4]?.end,
+    });
+    expect(items[1]).toMatchObject({
+      status: 'rejected',
+      rowsWritten: 0,
+      issueCount: 1,
+      employees: 0,
+      payPeriods: 0,
+      periodStart: null,
+      periodEnd: null,
+    });
+    expect(items[2]).toMatchObject({
+      uploadedBy: { userId: employerAdmin.id, role: 'EmployerAdmin' },
+      rowsWritten: 3,
+      employees: 2,
+      payPeriods: 2,
+      periodStart: WEEKS[0]?.start,
+      periodEnd: WEEKS[1]?.end,
+    });
+    expect(whole.body).not.toContain('@');
+    expect(leakedPpsNumbers(whole.body)).toEqual([]);
+
+    const pageOne = await getAs(t, admin, `${listUrl}?limit=2`);
+    expect(pageOne.json().items).toEqual(items.slice(0, 2));
+    const pageTwo = await getAs(
+      t,
+      admin,
+      `${listUrl}?limit=2&cursor=${encodeURIComponent(pageOne.json().nextCursor)}`,
+    );
+    expect(pageTwo.json()).toEqual({ items: items.slice(2), nextCursor: null });
+
+    const records = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, brokerId), eq(auditLog.action, 'payroll_upload.listed')));
+    expect(records.map((record) => record.newState)).toEqual([
+      { uploads: 3 },
+      { uploads: 2 },
+      { uploads: 1 },
+    ]);
+    expect(records.every((record) => record.entityId === employerId)).toBe(true);
+  });
+});
+
+describe('deleting an upload', () => {
+  it('erases the employees only it named, PPS number and all, and keeps an audit of ids and counts', async () => {
+    const { brokerId, employerId, admin } = await employerWithStaff();
+    const kept = newPpsNumber();
+    const erased = newPpsNumber();
+    await upload(t, admin, importUrl(employerId), payrollCsv(weeksOf(kept, {}, WEEKS.slice(0, 1))));
+    const second = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv([
+        ...weeksOf(kept, {}, WEEKS.slice(1, 2)),
+        ...weeksOf(erased, {}, WEEKS.slice(1, 2)),
+      ]),
+    );
+    const uploadId = second.json().id as string;
+    expect(await employeesOf(employerId)).toHaveLength(2);
+
+    const gone = await deleteAs(admin, `/api/employers/${employerId}/payroll/imports/${uploadId}`);
+    expect(gone.statusCode).toBe(204);
+    const left = await employeesOf(employerId);
+    expect(left).toHaveLength(1);
+    expect(left[0]?.ppsLookup).toBe(testPpsKeyring.lookup(brokerId, kept));
+    expect(await linesOf(employerId)).toBe(1);
+    const records = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, brokerId), eq(auditLog.action, 'payroll_upload.deleted')));
+    expect(records).toHaveLength(1);
+    expect(records[0]?.newState).toEqual({ linesErased: 2, employeesErased: 1 });
+    const everything = JSON.stringify(
+      await ownerOf(t.database).select().from(auditLog).where(eq(auditLog.tenantId, brokerId)),
+    );
+    expect(everything).not.toContain(erased);
+    expect(everything).not.toContain('Ní Bhriain');
+    expect(
+      (await deleteAs(admin, `/api/employers/${employerId}/payroll/imports/${uploadId}`))
+        .statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('the reports', () => {
+  it('export CSV that a spreadsheet cannot take for a formula', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv(
+        weeksOf(newPpsNumber(), { 'First Name': '=HYPERLINK("http://x")', 'Last Name': '+1' }),
+      ),
+    );
+    const csv = await getAs(
+      t,
+      admin,
+      `/api/employers/${employerId}/auto-enrolment/export?asOf=2026-03-31`,
+    );
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const line = csv.body.split('\r\n')[1] as string;
+    expect(line).toContain(`"'=HYPERLINK(""http://x"")"`);
+    expect(line).toContain(`,'+1,`);
+    expect(line).not.toMatch(/,=|,\+|,-|,@/);
+  });
+
+  it('give a tagged PDF summary in English with the fonts embedded', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    await upload(t, admin, importUrl(employerId), payrollCsv(weeksOf(newPpsNumber())));
+    const pdf = await getAs(
+      t,
+      admin,
+      `/api/employers/${employerId}/auto-enrolment/summary.pdf?asOf=2026-03-31`,
+    );
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const raw = pdf.rawPayload.toString('latin1');
+    expect(raw.startsWith('%PDF-1.7')).toBe(true);
+    expect(raw).toContain('/StructTreeRoot');
+    expect(raw).toContain('/MarkInfo');
+    expect(raw).toMatch(/\/Lang \(en-IE\)/);
+    expect(raw).toContain('NotoSans');
+  });
+
+  it('compare the cost of the standard with My Future Fund for below-standard members', async () => {
+    const { brokerId, employerId, schemeId, admin } = await employerWithStaff();
+    const member = await createMember(t.database, { brokerId, employerId, schemeId });
+    await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv(
+        weeksOf(member.ppsNumber, {
+          'Employee Pension': '8.00',
+          'Employer Pension': '8.00',
+          Arrangement: schemeId,
+        }),
+      ),
+    );
+    const view = (await getAs(t, admin, assessmentUrl(employerId))).json();
+    // €10,400 over the quarter: employer at least €156, total at least €364; €104 each paid.
+    expect(view.employees[0]).toMatchObject({
+      status: 'below_standard',
+      shortfallCents: 15_600,
+      reasons: [{ code: 'employer_below_minimum' }, { code: 'total_below_minimum' }],
+    });
+    const cost = (
+      await getAs(t, admin, `/api/employers/${employerId}/auto-enrolment/cost?asOf=2026-03-31`)
+    ).json();
+    expect(cost.employees).toBe(1);
+    expect(cost.years).toHaveLength(10);
+    // A year: pay €41,600; the standard needs €1,456 in all, of which the employee pays €416.
+    expect(cost.years[0]).toMatchObject({
+      year: 1,
+      myFutureFundCents: 62_400,
+      minimumStandardCents: 145_600 - 41_600 - 41_600,
+    });
+    expect(cost.years[9]).toMatchObject({ year: 10, myFutureFundCents: 249_600 });
+  });
+
+  it('count a DB member as exempt, whatever the payroll says', async () => {
+    const { brokerId, employerId, schemeId, admin } = await employerWithStaff();
+    await ownerOf(t.database).update(schemes).set({ type: 'DB' }).where(eq(schemes.id, schemeId));
+    const member = await createMember(t.database, { brokerId, employerId, schemeId });
+    await upload(t, admin, importUrl(employerId), payrollCsv(weeksOf(member.ppsNumber)));
+    const view = (await getAs(t, admin, assessmentUrl(employerId))).json();
+    expect(view.employees[0]).toMatchObject({
+      status: 'exempt',
+      reasons: [{ code: 'defined_benefit' }],
+    });
+  });
+
+  it('give the broker every employer’s totals, and record every read with counts only', async () => {
+    const { brokerId, employerId, schemeId, admin } = await employerWithStaff();
+    const second = await createEmployer(t.database, brokerId);
+    await upload(t, admin, importUrl(employerId), payrollCsv(weeksOf(newPpsNumber())));
+    await upload(
+      t,
+      admin,
+      importUrl(second),
+      payrollCsv(weeksOf(newPpsNumber(), { Arrangement: 'PRSA' })),
+    );
+    const overview = await getAs(t, admin, '/api/auto-enrolment/overview?asOf=2026-03-31');
+    expect(overview.statusCode).toBe(200);
+    const rows = overview.json().employers;
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.totals.likely_enrolled).toBe(1);
+    const audited = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.tenantId, brokerId), eq(auditLog.action, 'auto_enrolment.overview_viewed')),
+      );
+    expect(audited[0]?.newState).toMatchObject({ employers: 2 });
+    expect(schemeId).toBeTruthy();
+  });
+});
+
+describe('who sees an employer’s payroll', () => {
+  it('is the employer’s staff and its broker; another employer’s admin finds nothing, a member is refused', async () => {
+    const { brokerId, employerId, schemeId, admin } = await employerWithStaff();
+    await upload(t, admin, importUrl(employerId), payrollCsv(weeksOf(newPpsNumber())));
+    const employerUser = await createUser(t.database, {
+      brokerId,
+      employerId,
+      role: 'EmployerUser',
+    });
+    const otherAdmin = await createUser(t.database, { brokerId, role: 'EmployerAdmin' });
+    const member = await createMember(t.database, { brokerId, employerId, schemeId });
+    const memberUser = await createUser(t.database, {
+      brokerId,
+      employerId,
+      role: 'Member',
+      memberId: member.id,
+    });
+    expect((await getAs(t, employerUser, assessmentUrl(employerId))).statusCode).toBe(200);
+    expect((await getAs(t, otherAdmin, assessmentUrl(employerId))).statusCode).toBe(404);
+    expect((await getAs(t, memberUser, assessmentUrl(employerId))).statusCode).toBe(403);
+    expect(
+      (await upload(t, employerUser, importUrl(employerId), payrollCsv(weeksOf(newPpsNumber()))))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await ownerOf(t.database)
+          .select({ n: count() })
+          .from(members)
+          .where(eq(members.employerId, employerId))
+      )[0]?.n,
+    ).toBe(1);
+  });
+});
