@@ -267,7 +267,7 @@ describe('behind a trusted proxy', () => {
 });
 
 describe('with Redis unreachable', () => {
-  it('serve requests uncounted and log the fault, rather than fail', async () => {
+  it('serve requests, counting them in this instance alone, and log the fault rather than fail', async () => {
     const t = await appWith({ REDIS_URL: 'redis://127.0.0.1:9' });
     try {
       const response = await t.app.inject({
@@ -275,7 +275,25 @@ describe('with Redis unreachable', () => {
         remoteAddress: freshAddress(),
       });
       expect(response.statusCode).toBe(200);
-      expect(t.logs.text()).toContain('rate-limit store unavailable');
+      expect(t.logs.text()).toContain(
+        'rate-limit store unavailable: counted by this instance alone',
+      );
+    } finally {
+      await t.app.close();
+    }
+  });
+
+  it('still refuse the 6th sign-in attempt of a minute: the limit never fails open', async () => {
+    const t = await appWith({ REDIS_URL: 'redis://127.0.0.1:9' });
+    try {
+      const attempt = {
+        method: 'POST' as const,
+        url: '/api/auth/signin',
+        remoteAddress: freshAddress(),
+        payload: { email: 'x@example.ie', password: 'wrong password here' },
+      };
+      expect(await exhaust(t, 5, attempt)).toEqual(Array(5).fill(401));
+      expect((await t.app.inject(attempt)).statusCode).toBe(429);
     } finally {
       await t.app.close();
     }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 
 export interface WindowCount {
   /** Requests counted in the current window, this one included. */
@@ -10,7 +11,9 @@ export interface WindowCount {
 /**
  * Fixed-window counters: the first hit of a key opens a window of `windowMs`. The in-process
  * store answers at once rather than with a promise: every request hits it, and a promise per hit
- * is a measurable share of a health probe's cost.
+ * is a measurable share of a health probe's cost. A store never fails a hit or a peek: the shared
+ * one counts in this process while Redis cannot be reached (createRedisStore), so no caller needs
+ * a fallback of its own and no limit fails open.
  */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
@@ -20,20 +23,6 @@ export interface RateLimitStore {
    */
   peek(key: string): WindowCount | null | Promise<WindowCount | null>;
   close(): Promise<void>;
-}
-
-/** A hit for callers that fail open: an unreachable store answers `fallback` instead of failing. */
-export async function hitOrFallback(
-  store: RateLimitStore,
-  key: string,
-  windowMs: number,
-  fallback: WindowCount,
-): Promise<WindowCount> {
-  try {
-    return await store.hit(key, windowMs);
-  } catch {
-    return fallback;
-  }
 }
 
 /** One process's counters. Expired windows are dropped as the map is swept. */
@@ -84,8 +73,21 @@ if not count then return nil end
 return {tonumber(count), redis.call('PTTL', KEYS[1])}
 `;
 
-/** Counters in Redis, shared by every instance of the service. */
-export function createRedisStore(redis: Redis, prefix = 'pension-admin:rate:'): RateLimitStore {
+/**
+ * Counters in Redis, shared by every instance of the service, with `local` (this process's own)
+ * standing in while Redis cannot be reached (docs/decisions.md, "Rate limits without
+ * @fastify/rate-limit"). An outage then weakens every limit to one allowance per instance, never
+ * to none: a sign-in guesser gets at most the limit times the number of instances, and each
+ * request so counted is logged at error level.
+ */
+export function createRedisStore(
+  redis: Redis,
+  { local, logger }: { local: RateLimitStore; logger: Logger },
+): RateLimitStore {
+  return withLocalFallback(redisOnly(redis), local, logger);
+}
+
+function redisOnly(redis: Redis, prefix = 'pension-admin:rate:'): RateLimitStore {
   return {
     async hit(key, windowMs) {
       const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${key}`, windowMs)) as [
@@ -105,6 +107,37 @@ export function createRedisStore(redis: Redis, prefix = 'pension-admin:rate:'): 
     async close() {
       // quit() waits for pending replies, but fails on a connection that never opened.
       await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Shared counters that fall back to this process's own while the shared store fails. */
+function withLocalFallback(
+  shared: RateLimitStore,
+  local: RateLimitStore,
+  logger: Logger,
+): RateLimitStore {
+  const fellBack = (error: unknown) =>
+    logger.error({ err: error }, 'rate-limit store unavailable: counted by this instance alone');
+  return {
+    async hit(key, windowMs) {
+      try {
+        return await shared.hit(key, windowMs);
+      } catch (error) {
+        fellBack(error);
+        return local.hit(key, windowMs);
+      }
+    },
+    async peek(key) {
+      try {
+        return await shared.peek(key);
+      } catch (error) {
+        fellBack(error);
+        return local.peek(key);
+      }
+    },
+    async close() {
+      await Promise.all([shared.close(), local.close()]);
     },
   };
 }

@@ -28,6 +28,7 @@ const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentia
 const SESSION_READ = '/api/auth/session';
 const NOT_ATTEMPTS = new Set([SESSION_READ, '/api/auth/signout']);
 const CRON_PREFIX = '/api/cron/';
+const RAG_PREFIX = '/api/rag/';
 /** Document downloads through signed URLs, outside /api (modules/documents/documents.routes.ts). */
 export const FILES_PREFIX = '/files/';
 
@@ -90,6 +91,16 @@ export const RATE_LIMITS: readonly RateLimit[] = [
     windowMs: MINUTE,
     per: 'client',
     appliesTo: (_request, routed) => routed.path.startsWith(CRON_PREFIX),
+  },
+  {
+    // Corpus ingest (docs/decisions.md, "AI corpus and retrieval (issue 17)"): an operator's tool
+    // sends a few documents at a time, each up to ten million characters, so a handful of calls a
+    // minute is plenty and more would only be load. Counted before the bearer is looked at.
+    name: 'rag-ingest',
+    max: 10,
+    windowMs: MINUTE,
+    per: 'client',
+    appliesTo: (_request, routed) => routed.path.startsWith(RAG_PREFIX),
   },
   {
     // Signed document URLs (docs/decisions.md, "Documents (issue 16)"): outside /api, so no other
@@ -157,12 +168,6 @@ export interface RateLimitOptions {
   store: RateLimitStore;
 }
 
-/** Fail open: an unreachable counter store must not take the whole service down with it. */
-function admitUncounted(request: FastifyRequest, done: HookHandlerDoneFunction, error: unknown) {
-  request.log.error({ err: error }, 'rate-limit store unavailable: request not counted');
-  done();
-}
-
 /** 429 while any limit's window is over its allowance, retrying when the last of them resets. */
 function answer(
   reply: FastifyReply,
@@ -198,20 +203,13 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) 
     }
     const client = clientKey(request.ip);
     const user = request.tokenClaims?.userId;
-    let counts: Array<WindowCount | Promise<WindowCount>>;
-    try {
-      counts = limits.map((limit) =>
-        store.hit(`${limit.name}:${limit.per === 'user' ? user : client}`, limit.windowMs),
-      );
-    } catch (error) {
-      admitUncounted(request, done, error);
-      return;
-    }
+    // The store never fails a hit (rate-limit-store.ts): anything thrown is a defect, for the
+    // error handler.
+    const counts = limits.map((limit) =>
+      store.hit(`${limit.name}:${limit.per === 'user' ? user : client}`, limit.windowMs),
+    );
     if (counts.some((count) => count instanceof Promise)) {
-      Promise.all(counts).then(
-        (settled) => answer(reply, done, limits, settled),
-        (error) => admitUncounted(request, done, error),
-      );
+      Promise.all(counts).then((settled) => answer(reply, done, limits, settled), done);
     } else {
       answer(reply, done, limits, counts as WindowCount[]);
     }

@@ -1,56 +1,17 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { logSecurityEvent } from '../../auth/security-events.js';
 import { ValidationError } from '../../errors.js';
-import {
-  hitOrFallback,
-  type RateLimitStore,
-  type WindowCount,
-} from '../../http/rate-limit-store.js';
-import { clientKey } from '../../http/rate-limits.js';
-import { sendTooManyRequests } from '../../http/too-many-requests.js';
+import { bearerGate } from '../../http/bearer-gate.js';
+import type { RateLimitStore } from '../../http/rate-limit-store.js';
 import type { JobRunner } from './job-runner.js';
 import { JOB_NAME, type JobRegistry } from './scheduled-jobs.js';
 
 export const CRON_PATH = '/api/cron/:job';
 
-/** Wrong bearers a client address may send in the window before every cron call of it is refused. */
-export const MAX_BEARER_FAILURES = 10;
-export const BEARER_FAILURE_WINDOW_MS = 15 * 60_000;
+export { BEARER_FAILURE_WINDOW_MS, MAX_BEARER_FAILURES } from '../../http/bearer-gate.js';
+
 /** How far back `?scheduledFor=` may reach: a week of outage caught up, nothing older. */
 export const MAX_CATCH_UP_MS = 7 * 24 * 60 * 60_000;
-
-/**
- * Compares an Authorization header with `Bearer <secret>` in constant time: both sides are
- * reduced to an HMAC under a key of this process first, so neither the content nor the length of
- * the secret shows in how long a wrong guess takes.
- */
-export function bearerMatcher(secret: string): (header: string | undefined) => boolean {
-  const key = randomBytes(32);
-  const digest = (value: string) => createHmac('sha256', key).update(value).digest();
-  const expected = digest(`Bearer ${secret}`);
-  return (header) => timingSafeEqual(digest(header ?? ''), expected);
-}
-
-const failuresKey = (request: FastifyRequest) => `cron-bearer:${clientKey(request.ip)}`;
-
-/** Fail open, as the API's limits do: an unreachable store must not stop the jobs. */
-async function failuresSoFar(
-  store: RateLimitStore,
-  request: FastifyRequest,
-): Promise<WindowCount | null> {
-  try {
-    return await store.peek(failuresKey(request));
-  } catch (error) {
-    request.log.error(
-      { err: error },
-      'rate-limit store unavailable: cron bearer failures not read',
-    );
-    return null;
-  }
-}
 
 const runAnswer = z
   .object({
@@ -90,21 +51,12 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
   app,
   { jobs, runJob, secret, store, now },
 ) => {
-  const matches = bearerMatcher(secret);
-
-  async function requireBearer(request: FastifyRequest, reply: FastifyReply) {
-    const failures = await failuresSoFar(store, request);
-    if (failures && failures.count >= MAX_BEARER_FAILURES) {
-      return sendTooManyRequests(reply, failures.resetInMs);
-    }
-    if (matches(request.headers.authorization)) return;
-    await hitOrFallback(store, failuresKey(request), BEARER_FAILURE_WINDOW_MS, {
-      count: 0,
-      resetInMs: 0,
-    });
-    logSecurityEvent(request.log, 'cron.bearer_refused', { userId: null });
-    return reply.code(401).send({ error: 'Unauthorized' });
-  }
+  const requireBearer = bearerGate({
+    secret,
+    store,
+    counter: 'cron',
+    event: 'cron.bearer_refused',
+  });
 
   app.post(
     CRON_PATH,
@@ -127,7 +79,15 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
             })
             .optional(),
         }),
-        response: { 200: runAnswer, 500: failedAnswer, 401: errorAnswer, 404: errorAnswer },
+        // A 500 is a failed run, or the error handler's generic answer to anything unexpected:
+        // both must pass the schema, or the answer becomes a serialization error instead.
+        response: {
+          200: runAnswer,
+          401: errorAnswer,
+          404: errorAnswer,
+          500: z.union([failedAnswer, errorAnswer]),
+          503: errorAnswer,
+        },
       },
       // Nothing is read from a body; a large one is refused rather than parsed.
       bodyLimit: 1024,

@@ -1,5 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, count, desc, eq, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { jobRuns } from '../../db/schema.js';
 import { withCronRole } from '../../db/with-actor.js';
@@ -51,21 +51,22 @@ export function createJobRuns({ database, now }: JobRunsDeps) {
             and(eq(jobRuns.job, job), eq(jobRuns.status, 'running'), lte(jobRuns.leaseUntil, at)),
           )
           .returning({ id: jobRuns.id });
-        const [done] = await tx
-          .select({ id: jobRuns.id })
+        // One statement, so one snapshot. A run settles outside this lock: read as separate
+        // statements, a run could be seen as neither running (it had just settled) nor succeeded
+        // (read before it settled), and its key claimed a second time.
+        const seen = await tx
+          .select({ id: jobRuns.id, status: jobRuns.status, scheduledFor: jobRuns.scheduledFor })
           .from(jobRuns)
           .where(
             and(
               eq(jobRuns.job, job),
-              eq(jobRuns.scheduledFor, slot),
-              eq(jobRuns.status, 'succeeded'),
+              or(eq(jobRuns.scheduledFor, slot), eq(jobRuns.status, 'running')),
             ),
           );
+        const ofSlot = seen.filter((row) => row.scheduledFor.getTime() === slot.getTime());
+        const done = ofSlot.find((row) => row.status === 'succeeded');
         if (done) return { kind: 'already_ran', runId: done.id };
-        const [running] = await tx
-          .select({ id: jobRuns.id })
-          .from(jobRuns)
-          .where(and(eq(jobRuns.job, job), eq(jobRuns.status, 'running')));
+        const running = seen.find((row) => row.status === 'running');
         if (running) return { kind: 'running_elsewhere', runId: running.id };
         const [last] = await tx
           .select({ scheduledFor: jobRuns.scheduledFor, finishedAt: jobRuns.finishedAt })
@@ -79,12 +80,8 @@ export function createJobRuns({ database, now }: JobRunsDeps) {
           )
           .orderBy(desc(jobRuns.scheduledFor))
           .limit(1);
-        const [earlier] = await tx
-          .select({ runs: count() })
-          .from(jobRuns)
-          .where(and(eq(jobRuns.job, job), eq(jobRuns.scheduledFor, slot)));
         const runId = createId();
-        const attempt = Number(earlier?.runs ?? 0) + 1;
+        const attempt = ofSlot.length + 1;
         await tx.insert(jobRuns).values({
           id: runId,
           job,
