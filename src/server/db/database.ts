@@ -43,6 +43,21 @@ export interface Database {
    */
   copyFrom(tx: Transaction, target: CopyTarget, file: string): Promise<number>;
   close(): Promise<void>;
+  /**
+   * The connection pool's state, for the metrics endpoint (docs/decisions.md, "Operations:
+   * metrics (issue 19)"). Absent for the embedded database, which has one connection and no pool.
+   */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Connections open, in use or idle. */
+  total: number;
+  idle: number;
+  /** Requests queued for a connection because all are in use. */
+  waiting: number;
+  /** The most the pool will open. */
+  max: number;
 }
 
 /**

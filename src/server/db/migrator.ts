@@ -20,13 +20,13 @@ interface AppliedMigration {
   created_at: string;
 }
 
-interface NamedMigration extends MigrationMeta {
+export interface NamedMigration extends MigrationMeta {
   /** The file's name without `.sql`, e.g. `0011_keyed_audit_chain`. */
   tag: string;
 }
 
 /** The migrations in the journal's order, each with its journal tag. */
-function loadMigrations(folder: string): NamedMigration[] {
+export function loadMigrations(folder: string): NamedMigration[] {
   const journal = JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
     entries: Array<{ tag: string }>;
   };

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   foreignKey,
   index,
@@ -31,7 +32,7 @@ export const brokers = pgTable('brokers', {
 export const employers = pgTable(
   'employers',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -40,6 +41,7 @@ export const employers = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
   (table) => [
+    primaryKey({ name: 'employers_pkey', columns: [table.brokerId, table.id] }),
     // Children reference (id, broker_id) so their broker_id can never differ from their employer's.
     unique('employers_id_broker_id_key').on(table.id, table.brokerId),
     index('employers_broker_id_idx').on(table.brokerId),
@@ -54,7 +56,7 @@ export const employers = pgTable(
 export const auditLog = pgTable(
   'audit_log',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: text('tenant_id').references(() => brokers.id),
     chainKey: text('chain_key').notNull(),
     chainIndex: bigint('chain_index', { mode: 'number' }).notNull(),
@@ -86,6 +88,9 @@ export const auditLog = pgTable(
     clientAddress: text('client_address'),
   },
   (table) => [
+    // Led by the chain (the tenant, or '@platform'): the key it would be distributed on by tenant
+    // (docs/deployment.md, "Scaling past one database").
+    primaryKey({ name: 'audit_log_pkey', columns: [table.chainKey, table.id] }),
     unique('audit_log_chain_position_key').on(table.chainKey, table.chainIndex),
     index('audit_log_tenant_time_idx').on(table.tenantId, table.timestamp),
     index('audit_log_entity_idx').on(table.entityType, table.entityId),
@@ -294,7 +299,7 @@ export { SCHEME_TYPES } from '../../contracts/organisation.js';
 export const schemes = pgTable(
   'schemes',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -305,6 +310,7 @@ export const schemes = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
   (table) => [
+    primaryKey({ name: 'schemes_pkey', columns: [table.brokerId, table.id] }),
     foreignKey({
       name: 'schemes_employer_same_tenant_fk',
       columns: [table.employerId, table.brokerId],
@@ -332,7 +338,7 @@ export { MEMBER_STATUSES } from '../../contracts/members.js';
 export const members = pgTable(
   'members',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -353,6 +359,7 @@ export const members = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
   (table) => [
+    primaryKey({ name: 'members_pkey', columns: [table.brokerId, table.id] }),
     foreignKey({
       name: 'members_scheme_same_tenant_fk',
       columns: [table.schemeId, table.employerId, table.brokerId],
@@ -368,7 +375,7 @@ export const members = pgTable(
     ),
     // One membership per person and scheme; the same person may be in several schemes.
     uniqueIndex('members_scheme_pps_key')
-      .on(table.schemeId, table.ppsLookup)
+      .on(table.brokerId, table.schemeId, table.ppsLookup)
       .where(sql`${table.deletedAt} is null`),
     index('members_broker_pps_idx').on(table.brokerId, table.ppsLookup),
     index('members_scheme_created_idx').on(table.schemeId, table.createdAt, table.id),
@@ -388,7 +395,7 @@ export const members = pgTable(
 export const funds = pgTable(
   'funds',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -400,13 +407,14 @@ export const funds = pgTable(
     closedAt: timestamp('closed_at', { withTimezone: true, precision: 3 }),
   },
   (table) => [
+    primaryKey({ name: 'funds_pkey', columns: [table.brokerId, table.id] }),
     foreignKey({
       name: 'funds_scheme_same_tenant_fk',
       columns: [table.schemeId, table.employerId, table.brokerId],
       foreignColumns: [schemes.id, schemes.employerId, schemes.brokerId],
     }),
-    unique('funds_id_scheme_key').on(table.id, table.schemeId),
-    unique('funds_scheme_name_key').on(table.schemeId, table.name),
+    unique('funds_id_scheme_key').on(table.id, table.schemeId, table.brokerId),
+    unique('funds_scheme_name_key').on(table.brokerId, table.schemeId, table.name),
     check('funds_name_length', sql`char_length(${table.name}) between 1 and 200`),
     check(
       'funds_isin_shape',
@@ -419,7 +427,7 @@ export const funds = pgTable(
 export const fundAllocations = pgTable(
   'fund_allocations',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -431,6 +439,7 @@ export const fundAllocations = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [
+    primaryKey({ name: 'fund_allocations_pkey', columns: [table.brokerId, table.id] }),
     foreignKey({
       name: 'fund_allocations_member_same_tenant_fk',
       columns: [table.memberId, table.schemeId, table.employerId, table.brokerId],
@@ -454,7 +463,10 @@ export const fundAllocationLines = pgTable(
     percent: integer('percent').notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.allocationId, table.fundId] }),
+    primaryKey({
+      name: 'fund_allocation_lines_pkey',
+      columns: [table.brokerId, table.allocationId, table.fundId],
+    }),
     foreignKey({
       name: 'fund_allocation_lines_allocation_fk',
       columns: [table.allocationId, table.schemeId, table.brokerId],
@@ -463,8 +475,8 @@ export const fundAllocationLines = pgTable(
     // The fund must be one of the member's own scheme.
     foreignKey({
       name: 'fund_allocation_lines_fund_of_scheme_fk',
-      columns: [table.fundId, table.schemeId],
-      foreignColumns: [funds.id, funds.schemeId],
+      columns: [table.fundId, table.schemeId, table.brokerId],
+      foreignColumns: [funds.id, funds.schemeId, funds.brokerId],
     }),
     check('fund_allocation_lines_percent_range', sql`${table.percent} between 1 and 100`),
   ],
@@ -479,7 +491,7 @@ export { CONTRIBUTION_KINDS } from '../../contracts/contributions.js';
 export const contributions = pgTable(
   'contributions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -494,12 +506,18 @@ export const contributions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [
+    primaryKey({ name: 'contributions_pkey', columns: [table.brokerId, table.id] }),
     foreignKey({
       name: 'contributions_member_same_tenant_fk',
       columns: [table.memberId, table.schemeId, table.employerId, table.brokerId],
       foreignColumns: [members.id, members.schemeId, members.employerId, members.brokerId],
     }),
-    unique('contributions_member_period_kind_key').on(table.memberId, table.period, table.kind),
+    unique('contributions_member_period_kind_key').on(
+      table.brokerId,
+      table.memberId,
+      table.period,
+      table.kind,
+    ),
     unique('contributions_id_broker_key').on(table.id, table.brokerId),
     index('contributions_scheme_period_idx').on(table.schemeId, table.period),
     check('contributions_period_shape', sql`${table.period} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
@@ -512,7 +530,7 @@ export const contributions = pgTable(
 export const contributionAdjustments = pgTable(
   'contribution_adjustments',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -523,6 +541,7 @@ export const contributionAdjustments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [
+    primaryKey({ name: 'contribution_adjustments_pkey', columns: [table.brokerId, table.id] }),
     foreignKey({
       name: 'contribution_adjustments_contribution_fk',
       columns: [table.contributionId, table.brokerId],
@@ -546,7 +565,7 @@ export { IMPORT_KINDS, IMPORT_STATUSES } from '../../contracts/imports.js';
 export const imports = pgTable(
   'imports',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     brokerId: text('broker_id')
       .notNull()
       .references(() => brokers.id),
@@ -568,6 +587,7 @@ export const imports = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
   },
   (table) => [
+    primaryKey({ name: 'imports_pkey', columns: [table.brokerId, table.id] }),
     foreignKey({
       name: 'imports_scheme_same_tenant_fk',
       columns: [table.schemeId, table.employerId, table.brokerId],
@@ -576,7 +596,7 @@ export const imports = pgTable(
     index('imports_scheme_created_idx').on(table.schemeId, table.createdAt, table.id),
     // The same file is written to a scheme once; a second upload of it is refused.
     uniqueIndex('imports_same_file_once_key')
-      .on(table.schemeId, table.kind, table.fileSha256)
+      .on(table.brokerId, table.schemeId, table.kind, table.fileSha256)
       .where(sql`${table.status} = 'succeeded'`),
     check('imports_kind_known', sql`${table.kind} in ('members','contributions')`),
     check(
@@ -650,6 +670,8 @@ export const keyFunctionHolders = pgTable(
     fitnessAndProbity: text('fitness_and_probity').notNull(),
     alsoServesEmployer: boolean('also_serves_employer').notNull(),
     conflictsProtocol: text('conflicts_protocol'),
+    /** The document that records it (docs/decisions.md, "Document links (issue 16)"). */
+    documentId: text('document_id'),
   },
   (table) => [
     primaryKey({ name: 'key_function_holders_pkey', columns: [table.brokerId, table.id] }),
@@ -657,6 +679,12 @@ export const keyFunctionHolders = pgTable(
       name: 'key_function_holders_scheme_same_tenant_fk',
       columns: [table.brokerId, table.schemeId, table.employerId],
       foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    // A linked document is one of the same scheme's: the key carries the scheme.
+    foreignKey({
+      name: 'key_function_holders_document_same_scheme_fk',
+      columns: [table.brokerId, table.schemeId, table.documentId],
+      foreignColumns: [documents.brokerId, documents.schemeId, documents.id],
     }),
     index('key_function_holders_scheme_idx').on(
       table.brokerId,
@@ -696,6 +724,8 @@ export const writtenPolicies = pgTable(
     approvedBy: text('approved_by'),
     /** The review cycle's due date (from when the last review was due); significant changes aside. */
     nextReviewDue: date('next_review_due', { mode: 'string' }),
+    /** The document that records it (docs/decisions.md, "Document links (issue 16)"). */
+    documentId: text('document_id'),
   },
   (table) => [
     primaryKey({ name: 'written_policies_pkey', columns: [table.brokerId, table.id] }),
@@ -703,6 +733,12 @@ export const writtenPolicies = pgTable(
       name: 'written_policies_scheme_same_tenant_fk',
       columns: [table.brokerId, table.schemeId, table.employerId],
       foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    // A linked document is one of the same scheme's: the key carries the scheme.
+    foreignKey({
+      name: 'written_policies_document_same_scheme_fk',
+      columns: [table.brokerId, table.schemeId, table.documentId],
+      foreignColumns: [documents.brokerId, documents.schemeId, documents.id],
     }),
     index('written_policies_scheme_idx').on(
       table.brokerId,
@@ -739,6 +775,8 @@ export const oraReports = pgTable(
     trigger: text('trigger').notNull(),
     summary: text('summary'),
     nextDue: date('next_due', { mode: 'string' }).notNull(),
+    /** The document that records it (docs/decisions.md, "Document links (issue 16)"). */
+    documentId: text('document_id'),
   },
   (table) => [
     primaryKey({ name: 'ora_reports_pkey', columns: [table.brokerId, table.id] }),
@@ -746,6 +784,12 @@ export const oraReports = pgTable(
       name: 'ora_reports_scheme_same_tenant_fk',
       columns: [table.brokerId, table.schemeId, table.employerId],
       foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    // A linked document is one of the same scheme's: the key carries the scheme.
+    foreignKey({
+      name: 'ora_reports_document_same_scheme_fk',
+      columns: [table.brokerId, table.schemeId, table.documentId],
+      foreignColumns: [documents.brokerId, documents.schemeId, documents.id],
     }),
     index('ora_reports_scheme_idx').on(table.brokerId, table.schemeId, table.performedOn),
     check('ora_reports_trigger_known', sql`${table.trigger} in ('scheduled','significant_change')`),
@@ -928,6 +972,8 @@ export const documents = pgTable(
       table.version,
     ),
     unique('documents_storage_key_once').on(table.brokerId, table.storageKey),
+    // The target of the governance registers' links, which name the scheme too.
+    unique('documents_scheme_id_key').on(table.brokerId, table.schemeId, table.id),
     index('documents_scheme_idx').on(table.brokerId, table.schemeId, table.createdAt, table.id),
     index('documents_pending_idx')
       .on(table.brokerId, table.id)
@@ -949,5 +995,339 @@ export const documents = pgTable(
     check('documents_version_positive', sql`${table.version} >= 1`),
     check('documents_size_bounded', sql`${table.size} between 1 and 26214400`),
     check('documents_sha256_hex', sql`${table.sha256} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+
+/**
+ * AI (docs/decisions.md, "AI provider, chat and drafting (issue 17)"). A firm's own provider key
+ * and limits: one row per tenant at most, so it keys on broker_id alone, as the tenant's own
+ * extension of its brokers row. The key is sealed (AES-256-GCM, fresh IV, the tenant id as
+ * associated data: crypto/sealed-box.ts) and never read back out of the service.
+ */
+export const aiSettings = pgTable(
+  'ai_settings',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    apiKeySealed: text('api_key_sealed'),
+    monthlyRequestLimit: integer('monthly_request_limit'),
+    monthlyTokenLimit: bigint('monthly_token_limit', { mode: 'number' }),
+    updatedBy: text('updated_by').notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    primaryKey({ name: 'ai_settings_pkey', columns: [table.brokerId] }),
+    check(
+      'ai_settings_limits_not_negative',
+      sql`coalesce(${table.monthlyRequestLimit}, 0) >= 0 and coalesce(${table.monthlyTokenLimit}, 0) >= 0`,
+    ),
+  ],
+);
+
+/**
+ * What a tenant used of the provider in a calendar month (Europe/Dublin): one counter row per
+ * tenant and month, keyed by the two. A request is counted before it is sent, so concurrent
+ * requests cannot together pass the limit; tokens are added when the answer is in.
+ */
+export const aiUsage = pgTable(
+  'ai_usage',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    /** YYYY-MM. */
+    month: text('month').notNull(),
+    requests: integer('requests').notNull().default(0),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [
+    primaryKey({ name: 'ai_usage_pkey', columns: [table.brokerId, table.month] }),
+    check('ai_usage_month_shape', sql`${table.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+  ],
+);
+
+/**
+ * Drafts of governance writing, kept apart from approved content: a draft's text is never a
+ * policy's until it has been reviewed, approved and issued. The generated text is kept beside
+ * the edited one, so the approval can record what people changed.
+ */
+export const aiDrafts = pgTable(
+  'ai_drafts',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    employerId: text('employer_id').notNull(),
+    schemeId: text('scheme_id').notNull(),
+    kind: text('kind').notNull(),
+    policyKind: text('policy_kind'),
+    status: text('status').notNull(),
+    /** `ai` when a provider wrote it, `template` when the project's own template did. */
+    generatedBy: text('generated_by').notNull(),
+    generatedContent: text('generated_content').notNull(),
+    content: text('content').notNull(),
+    createdBy: text('created_by').notNull(),
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true, precision: 3 }),
+    approvedBy: text('approved_by'),
+    approvedAt: timestamp('approved_at', { withTimezone: true, precision: 3 }),
+    /** Line counts of the approved text against the generated one (ai/line-diff.ts). */
+    approvedDiff: jsonb('approved_diff'),
+    issuedBy: text('issued_by'),
+    issuedAt: timestamp('issued_at', { withTimezone: true, precision: 3 }),
+    /** The draft written policy the issued text went to, for a written_policy draft. */
+    issuedPolicyId: text('issued_policy_id'),
+    /** The PDF of the approved text, stored as a document of the scheme when it was issued. */
+    issuedDocumentId: text('issued_document_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'ai_drafts_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'ai_drafts_scheme_same_tenant_fk',
+      columns: [table.brokerId, table.schemeId, table.employerId],
+      foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    foreignKey({
+      name: 'ai_drafts_issued_policy_same_tenant_fk',
+      columns: [table.brokerId, table.issuedPolicyId],
+      foreignColumns: [writtenPolicies.brokerId, writtenPolicies.id],
+    }),
+    foreignKey({
+      name: 'ai_drafts_issued_document_same_tenant_fk',
+      columns: [table.brokerId, table.issuedDocumentId],
+      foreignColumns: [documents.brokerId, documents.id],
+    }),
+    index('ai_drafts_scheme_idx').on(table.brokerId, table.schemeId, table.createdAt, table.id),
+    check(
+      'ai_drafts_kind_known',
+      sql`${table.kind} in ('written_policy','ora_outline','kfh_appointment_letter')`,
+    ),
+    check(
+      'ai_drafts_policy_kind_with_written_policy',
+      sql`(${table.kind} = 'written_policy') = (${table.policyKind} is not null)`,
+    ),
+    check(
+      'ai_drafts_status_known',
+      sql`${table.status} in ('draft','reviewed','approved','issued')`,
+    ),
+    check('ai_drafts_generated_by_known', sql`${table.generatedBy} in ('ai','template')`),
+    check('ai_drafts_content_length', sql`char_length(${table.content}) between 1 and 100000`),
+    check(
+      'ai_drafts_approved_recorded',
+      sql`(${table.status} in ('approved','issued')) = (${table.approvedAt} is not null)`,
+    ),
+  ],
+);
+
+/*
+ * Auto-enrolment readiness (issue 20; docs/decisions.md, "Auto-enrolment readiness (issue 20)").
+ * An employer's payroll uploads, the employees they name (one row per person and employer, found
+ * by the PPS lookup hash, whether or not they are members) and the pay lines. Keyed on
+ * (broker_id, id) with broker_id in every key, like the governance tables. An upload is deleted
+ * outright with its lines, and so is every employee no other upload still names: the PPS numbers
+ * of people who are not members are kept no longer than the payroll that brought them.
+ */
+
+export const payrollUploads = pgTable(
+  'payroll_uploads',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    employerId: text('employer_id').notNull(),
+    status: text('status').notNull(),
+    fileSha256: text('file_sha256'),
+    fileName: text('file_name'),
+    fileBytes: bigint('file_bytes', { mode: 'number' }).notNull().default(0),
+    rowsRead: bigint('rows_read', { mode: 'number' }).notNull().default(0),
+    rowsWritten: bigint('rows_written', { mode: 'number' }).notNull().default(0),
+    employeesWritten: bigint('employees_written', { mode: 'number' }).notNull().default(0),
+    issueCount: bigint('issue_count', { mode: 'number' }).notNull().default(0),
+    issues: jsonb('issues'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    primaryKey({ name: 'payroll_uploads_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'payroll_uploads_employer_same_tenant_fk',
+      columns: [table.employerId, table.brokerId],
+      foreignColumns: [employers.id, employers.brokerId],
+    }),
+    index('payroll_uploads_employer_idx').on(table.brokerId, table.employerId, table.createdAt),
+    uniqueIndex('payroll_uploads_same_file_once_key')
+      .on(table.brokerId, table.employerId, table.fileSha256)
+      .where(sql`${table.status} = 'succeeded'`),
+    check(
+      'payroll_uploads_status_known',
+      sql`${table.status} in ('running','succeeded','rejected','failed')`,
+    ),
+  ],
+);
+
+export const payrollEmployees = pgTable(
+  'payroll_employees',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    employerId: text('employer_id').notNull(),
+    /** Sealed and looked up exactly as a member's (service-spec §2.6; crypto/pps-keyring.ts). */
+    ppsEncrypted: text('pps_encrypted').notNull(),
+    ppsLookup: text('pps_lookup').notNull(),
+    ppsKeyId: text('pps_key_id').notNull(),
+    /** As the employer gave them, when it did; a report shows only what the employer gave. */
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'payroll_employees_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'payroll_employees_employer_same_tenant_fk',
+      columns: [table.employerId, table.brokerId],
+      foreignColumns: [employers.id, employers.brokerId],
+    }),
+    unique('payroll_employees_person_key').on(table.brokerId, table.employerId, table.ppsLookup),
+    unique('payroll_employees_employer_key').on(table.brokerId, table.id, table.employerId),
+    check('payroll_employees_pps_lookup_shape', sql`${table.ppsLookup} ~ '^[0-9a-f]{64}$'`),
+    check(
+      'payroll_employees_names_length',
+      sql`char_length(${table.firstName}) between 1 and 100 and char_length(${table.lastName}) between 1 and 100`,
+    ),
+  ],
+);
+
+export const payrollLines = pgTable(
+  'payroll_lines',
+  {
+    // No key of its own to brokers: the upload's and the employee's keys below both carry the
+    // broker, and their rows reference brokers, so a third check on every line proved nothing
+    // more and cost a tenth of the payroll insert (docs/decisions.md, "Auto-enrolment readiness
+    // (issue 20)", the benchmark).
+    brokerId: text('broker_id').notNull(),
+    id: text('id').notNull(),
+    employerId: text('employer_id').notNull(),
+    uploadId: text('upload_id').notNull(),
+    employeeId: text('employee_id').notNull(),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    periodEnd: date('period_end', { mode: 'string' }).notNull(),
+    /** The period's share of a year (contracts/auto-enrolment-rules.ts, YEAR_UNITS). */
+    yearUnits: integer('year_units').notNull(),
+    grossCents: bigint('gross_cents', { mode: 'number' }).notNull(),
+    employeeCents: bigint('employee_cents', { mode: 'number' }).notNull(),
+    employerCents: bigint('employer_cents', { mode: 'number' }).notNull(),
+    /** `scheme` (scheme_id names it), `prsa`, or `none`. */
+    arrangement: text('arrangement').notNull(),
+    schemeId: text('scheme_id'),
+  },
+  (table) => [
+    primaryKey({ name: 'payroll_lines_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'payroll_lines_upload_fk',
+      columns: [table.brokerId, table.uploadId],
+      foreignColumns: [payrollUploads.brokerId, payrollUploads.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'payroll_lines_employee_fk',
+      columns: [table.brokerId, table.employeeId, table.employerId],
+      foreignColumns: [payrollEmployees.brokerId, payrollEmployees.id, payrollEmployees.employerId],
+    }),
+    foreignKey({
+      name: 'payroll_lines_scheme_same_tenant_fk',
+      columns: [table.schemeId, table.employerId, table.brokerId],
+      foreignColumns: [schemes.id, schemes.employerId, schemes.brokerId],
+    }),
+    index('payroll_lines_employer_period_idx').on(
+      table.brokerId,
+      table.employerId,
+      table.periodEnd,
+    ),
+    index('payroll_lines_employee_idx').on(table.brokerId, table.employeeId, table.periodStart),
+    index('payroll_lines_upload_idx').on(table.brokerId, table.uploadId),
+    check('payroll_lines_period_order', sql`${table.periodEnd} >= ${table.periodStart}`),
+    check(
+      'payroll_lines_amounts_not_negative',
+      sql`${table.grossCents} >= 0 and ${table.employeeCents} >= 0 and ${table.employerCents} >= 0`,
+    ),
+    check(
+      'payroll_lines_arrangement_known',
+      sql`(${table.arrangement} = 'scheme') = (${table.schemeId} is not null) and ${table.arrangement} in ('scheme','prsa','none')`,
+    ),
+  ],
+);
+
+/** PostgreSQL's tsvector: drizzle has no builtin for it, and only the database ever writes it. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * The regulatory corpus (docs/decisions.md, "AI corpus and retrieval (issue 17)"): public text,
+ * shared by every tenant, so keyed by its own ids rather than by a broker. One row per source
+ * document as last ingested; a new version replaces its chunks.
+ */
+export const ragSources = pgTable(
+  'rag_sources',
+  {
+    /** The caller's stable name for the document, such as `pensions-act-1990`. */
+    source: text('source').primaryKey(),
+    title: text('title').notNull(),
+    url: text('url'),
+    version: text('version'),
+    format: text('format').notNull(),
+    /** SHA-256 of the ingested content: the same content again is skipped whole. */
+    contentSha256: text('content_sha256').notNull(),
+    chunkCount: integer('chunk_count').notNull(),
+    ingestedAt: timestamp('ingested_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (table) => [
+    check('rag_sources_format_known', sql`${table.format} in ('text','markdown','html')`),
+    check('rag_sources_sha256_hex', sql`${table.contentSha256} ~ '^[0-9a-f]{64}$'`),
+  ],
+);
+
+export const ragChunks = pgTable(
+  'rag_chunks',
+  {
+    id: text('id').primaryKey(),
+    source: text('source')
+      .notNull()
+      .references(() => ragSources.source, { onDelete: 'cascade' }),
+    /** Position within the source, for reading a source back in order. */
+    ordinal: integer('ordinal').notNull(),
+    /** "Pensions Act 1990 s.64AL(1)": what an answer cites. */
+    citation: text('citation').notNull(),
+    headingPath: jsonb('heading_path').$type<string[]>().notNull(),
+    /** Identifier spellings of the citation ("64AL", "Article 28", "Art 28") matched as typed. */
+    keys: text('keys').notNull(),
+    body: text('body').notNull(),
+    /** SHA-256 of source version, citation, heading path and body: unchanged chunks are kept. */
+    contentSha256: text('content_sha256').notNull(),
+    /**
+     * Weighted for ranking: citation, identifiers and headings (A) above the body (D). The
+     * identifier spellings under the `simple` configuration (no stemming, no stop words: "64al",
+     * "art", "28" stay as written), words under `english`.
+     */
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('simple', coalesce(keys, '')), 'A') || setweight(to_tsvector('english', coalesce(citation, '') || ' ' || coalesce(heading_path::text, '')), 'A') || setweight(to_tsvector('english', coalesce(body, '')), 'D')`,
+      ),
+  },
+  (table) => [
+    unique('rag_chunks_source_hash_key').on(table.source, table.contentSha256),
+    index('rag_chunks_search_idx').using('gin', table.search),
+    check('rag_chunks_sha256_hex', sql`${table.contentSha256} ~ '^[0-9a-f]{64}$'`),
   ],
 );

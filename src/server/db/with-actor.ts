@@ -76,6 +76,7 @@ function transactionWithFinalSteps<T>(
 
 /** The statement that drops a transaction to one of the restricted roles. */
 type RestrictedRole =
+  | 'pension_app'
   | 'pension_platform'
   | 'pension_auth'
   | 'pension_mailer'
@@ -117,7 +118,7 @@ export function withActor<T>(
     const settings =
       actor.tenantId === null
         ? "set_config('role', 'pension_platform', true)"
-        : `set_config('role', 'pension_app', true), set_config('app.tenant_id', ${tenantLiteral(actor.tenantId)}, true)`;
+        : tenantSettings(actor.tenantId);
     prelude = pending
       ? `select ${settings} from ${sessionCheckSql(pending)}`
       : `select ${settings}`;
@@ -136,6 +137,11 @@ export function withActor<T>(
   });
 }
 
+/** The tenant role and its tenant, as the settings of a prelude's SELECT. */
+function tenantSettings(tenantId: string): string {
+  return `set_config('role', 'pension_app', true), set_config('app.tenant_id', ${tenantLiteral(tenantId)}, true)`;
+}
+
 /**
  * The tenant id as an SQL literal for the prelude, which travels without parameters. Tenant ids
  * come from verified sessions and our own rows, and are plain identifiers; anything else is
@@ -144,6 +150,25 @@ export function withActor<T>(
 function tenantLiteral(tenantId: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(tenantId)) throw new Error('malformed tenant id');
   return `'${tenantId}'`;
+}
+
+/**
+ * The service's own work inside one tenant, with no person acting (the import sweep settling an
+ * abandoned payroll upload, docs/decisions.md "Abandoned imports"): the tenant role's grants, and
+ * row-level security holds every statement to that tenant, as for a request of its users.
+ */
+export function withTenantRole<T>(
+  database: Database,
+  tenantId: string,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  let prelude: string;
+  try {
+    prelude = `select ${tenantSettings(tenantId)}`;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return transactionWithFinalSteps(database, [prelude], work);
 }
 
 /**
@@ -157,6 +182,23 @@ export function withPlatformReadOnly<T>(
   return transactionWithFinalSteps(
     database,
     ['set transaction read only', roleStatement('pension_platform')],
+    work,
+  );
+}
+
+/**
+ * Reads of the public regulatory corpus (issue 17; docs/decisions.md, "AI corpus and retrieval"):
+ * the same for every tenant, so no tenant is set. The tenants' role reads the corpus through its
+ * own policies, and with no tenant in the transaction every tenant table's row-level security
+ * yields nothing: retrieval can reach the corpus and only the corpus, read-only.
+ */
+export function withCorpusReader<T>(
+  database: Database,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return transactionWithFinalSteps(
+    database,
+    ['set transaction read only', roleStatement('pension_app')],
     work,
   );
 }

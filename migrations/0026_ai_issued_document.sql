@@ -1,0 +1,2 @@
+ALTER TABLE "ai_drafts" ADD COLUMN "issued_document_id" text;--> statement-breakpoint
+ALTER TABLE "ai_drafts" ADD CONSTRAINT "ai_drafts_issued_document_same_tenant_fk" FOREIGN KEY ("broker_id","issued_document_id") REFERENCES "public"."documents"("broker_id","id") ON DELETE no action ON UPDATE no action;
