@@ -7,7 +7,6 @@ import { openPglite } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrator.js';
 import { brokers, users } from '../src/server/db/schema.js';
 import { withActor } from '../src/server/db/with-actor.js';
-import type { PlatformActor } from '../src/server/tenancy/actor.js';
 import { appEnv } from './foundation.js';
 import {
   closedLoop,
@@ -19,6 +18,7 @@ import {
   stopServer,
   timedPost,
 } from './lib.js';
+import { BENCH_ACTOR } from './sessions.js';
 import { APP_COMMAND, APP_READY, RUNS, SECONDS } from './settings.js';
 
 /**
@@ -30,15 +30,6 @@ const PASSWORD = 'a benchmark passphrase that is long';
 /** Accounts for the load runs: enough that none is attempted more than the throttle allows. */
 const LOAD_ACCOUNTS = 800;
 const TIMING_PAIRS = 40;
-const BENCH_ACTOR: PlatformActor = {
-  userId: 'benchmark',
-  email: 'benchmark',
-  role: 'SuperAdmin',
-  tenantId: null,
-  employerId: null,
-  ipAddress: 'local',
-  userAgent: 'bench',
-};
 
 const loadEmail = (n: number) => `load-${n % LOAD_ACCOUNTS}@bench.example`;
 const timingEmail = (n: number) => `timing-${n}@bench.example`;

@@ -12,9 +12,9 @@ import { migrate } from '../src/server/db/migrator.js';
 import { openPostgres } from '../src/server/db/postgres.js';
 import { brokers, employers, schemes, users } from '../src/server/db/schema.js';
 import { withActor } from '../src/server/db/with-actor.js';
-import type { PlatformActor } from '../src/server/tenancy/actor.js';
 import { appEnv } from './foundation.js';
 import { median, type Report, type Started, startServer, stopServer } from './lib.js';
+import { BENCH_ACTOR } from './sessions.js';
 import { APP_COMMAND, APP_READY, RUNS } from './settings.js';
 
 /**
@@ -30,15 +30,6 @@ const CONTRIBUTION_ROWS = 1_000_000;
 const PAYING_MEMBERS = 35_000;
 const PASSWORD = 'a benchmark passphrase that is long';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BENCH_ACTOR: PlatformActor = {
-  userId: 'benchmark',
-  email: 'benchmark',
-  role: 'SuperAdmin',
-  tenantId: null,
-  employerId: null,
-  ipAddress: 'local',
-  userAgent: 'bench',
-};
 
 async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });

@@ -2,13 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { claimsOf } from '../src/server/auth/auth.service.js';
-import { createSessionTokens } from '../src/server/auth/session-token.js';
-import { openPostgres } from '../src/server/db/postgres.js';
-import { users } from '../src/server/db/schema.js';
-import { withActor } from '../src/server/db/with-actor.js';
-import type { PlatformActor } from '../src/server/tenancy/actor.js';
-import type { Role } from '../src/server/tenancy/roles.js';
 import { appEnv } from './foundation.js';
 import {
   cpuPerRequest,
@@ -20,6 +13,7 @@ import {
   startServer,
   stopServer,
 } from './lib.js';
+import { mintSessions } from './sessions.js';
 import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js';
 import { adminQuery, databaseUrl, seed } from './tenancy.js';
 
@@ -37,47 +31,7 @@ const CONNECTIONS = 16;
  * is spread over this many users of one firm, each token used in turn.
  */
 const USERS = 3_000;
-const BENCH_ACTOR: PlatformActor = {
-  userId: 'benchmark',
-  email: 'benchmark',
-  role: 'SuperAdmin',
-  tenantId: null,
-  employerId: null,
-  ipAddress: 'local',
-  userAgent: 'bench',
-};
 
-/** USERS BrokerUsers of `brokerId` and a session token for each, signed as the service signs them. */
-async function sessionsOf(url: string, brokerId: string): Promise<string[]> {
-  const database = await openPostgres(url, url, 2);
-  const tokens = createSessionTokens({ secret: AUTH_SECRET, now: () => new Date() });
-  const issued: string[] = [];
-  try {
-    for (let start = 0; start < USERS; start += 500) {
-      const rows = await withActor(database, BENCH_ACTOR, (tx) =>
-        tx
-          .insert(users)
-          .values(
-            Array.from({ length: Math.min(500, USERS - start) }, (_, n) => ({
-              id: createId(),
-              email: `user-${start + n}@bench.example`,
-              name: `User ${start + n}`,
-              passwordHash: 'not a usable hash: these users never sign in',
-              role: 'BrokerUser',
-              brokerId,
-            })),
-          )
-          .returning(),
-      );
-      for (const row of rows) {
-        issued.push(await tokens.issue(claimsOf(row as typeof row & { role: Role })));
-      }
-    }
-  } finally {
-    await database.close();
-  }
-  return issued;
-}
 /** Signs the service's tokens and lets the secured baselines verify them. */
 const AUTH_SECRET = 'request-path-benchmark-secret-of-more-than-32-chars';
 
@@ -250,7 +204,13 @@ export async function runRequestPath(report: Report): Promise<void> {
     if (!tenant) throw new Error('nothing seeded');
     const direct = await startServers(url, dataDir);
     running.push(direct.app, direct.bare);
-    const tokens = await sessionsOf(url, tenant.brokerId);
+    const tokens = await mintSessions(url, {
+      brokerId: tenant.brokerId,
+      count: USERS,
+      role: 'BrokerUser',
+      label: 'user',
+      secret: AUTH_SECRET,
+    });
     reportFigures(report, 'loopback', await measure(direct, tenant.schemeId, tokens));
 
     const proxy = await startServer(

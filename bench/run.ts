@@ -1,8 +1,13 @@
+import { runAi } from './ai.js';
+import { runAutoEnrolment } from './auto-enrolment.js';
+import { runDocuments } from './documents.js';
 import { runFoundation } from './foundation.js';
 import { runGovernance } from './governance.js';
 import { runIdentity } from './identity.js';
 import { runImports } from './imports.js';
 import { printTable, type Report } from './lib.js';
+import { runOperations } from './operations.js';
+import { runRag } from './rag.js';
 import { runRequestPath } from './request-path.js';
 import { SECONDS } from './settings.js';
 import { runTenancy } from './tenancy.js';
@@ -10,14 +15,20 @@ import { runWeb } from './web.js';
 
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
- * `npm run bench` runs all; `npm run bench -- identity` (or `foundation`, `governance`, `imports`,
- * `request-path`, `tenancy`, `web`) runs one. Not part of CI's pass/fail.
+ * `npm run bench` runs all; `npm run bench -- identity` (or `ai`, `auto-enrolment`, `documents`,
+ * `foundation`, `governance`, `imports`, `operations`, `rag`, `request-path`, `tenancy`, `web`) runs one. Not
+ * part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
+  ai: runAi,
+  'auto-enrolment': runAutoEnrolment,
+  documents: runDocuments,
   foundation: runFoundation,
   governance: runGovernance,
   identity: runIdentity,
   imports: runImports,
+  operations: runOperations,
+  rag: runRag,
   'request-path': runRequestPath,
   tenancy: runTenancy,
   web: runWeb,

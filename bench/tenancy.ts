@@ -8,9 +8,9 @@ import { migrate } from '../src/server/db/migrator.js';
 import { openPostgres } from '../src/server/db/postgres.js';
 import { brokers, employers, schemes, users } from '../src/server/db/schema.js';
 import { withActor } from '../src/server/db/with-actor.js';
-import type { PlatformActor } from '../src/server/tenancy/actor.js';
 import { appEnv } from './foundation.js';
 import { load, median, type Report, startServer, stopServer } from './lib.js';
+import { BENCH_ACTOR } from './sessions.js';
 import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js';
 
 /**
@@ -22,15 +22,6 @@ const TENANTS = 8;
 /** Every seeded benchmark account's password. */
 export const PASSWORD = 'a benchmark passphrase that is long';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BENCH_ACTOR: PlatformActor = {
-  userId: 'benchmark',
-  email: 'benchmark',
-  role: 'SuperAdmin',
-  tenantId: null,
-  employerId: null,
-  ipAddress: 'local',
-  userAgent: 'bench',
-};
 
 export interface Tenant {
   email: string;
