@@ -116,4 +116,14 @@ describe('form rules in plain English (issue 21, item 7)', () => {
     expectPlainEnglish(plainEnglish({ code: 'custom', input: 1, path: [] } as never));
     expect(sentences(emailAddress, 'a@b')).toEqual({ '': FIELD_MESSAGES.email });
   });
+
+  it('judges only our words when a sentence names the unknown field the client sent', () => {
+    // A generated key such as "<=" is the client's text quoted back, not a validator word.
+    expect(sentences(z.strictObject({}), { '<=': null })).toEqual({
+      '': 'Not a field this accepts: <=',
+    });
+    expectPlainEnglish('Not a field this accepts: <=, expected');
+    expect(() => expectPlainEnglish('Too small: expected >=1')).toThrow();
+    expect(() => expectPlainEnglish('Not a field: <=')).toThrow();
+  });
 });
