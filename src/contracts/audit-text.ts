@@ -126,6 +126,7 @@ export const AUDIT_ACTION_TEXT: Readonly<Record<string, string>> = {
   'document.deleted': 'Deleted a document',
   'document.listed': 'Listed documents',
   'document.viewed': 'Viewed a document',
+  'scheme.evidence_pack_generated': 'Generated a scheme’s evidence pack',
   'audit.listed': 'Read the audit log',
   'audit.exported': 'Exported the audit log as CSV',
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOCUMENT_TYPES, type DocumentType, SCAN_STATUSES } from './documents.js';
 import {
   FITNESS_AND_PROBITY,
   KEY_FUNCTIONS,
@@ -28,6 +29,48 @@ const somethingToChange = (change: Record<string, unknown>) =>
 /** An end, when given, is not before the start (the API checks a change against the stored dates too). */
 export const endNotBeforeStart = (entry: { appointedOn?: string; endedOn?: string | null }) =>
   !entry.appointedOn || !entry.endedOn || entry.endedOn >= entry.appointedOn;
+
+// Links to documents (docs/decisions.md, "Document links (issue 16)").
+
+/**
+ * The document type each register's entries link to: a written policy's text, an ORA's report, a
+ * key function holder's letter of appointment. A link to a document of another type is refused.
+ */
+export const LINKED_DOCUMENT_TYPE = {
+  written_policy: 'written_policy',
+  ora_report: 'ora_report',
+  key_function_holder: 'kfh_appointment',
+} as const satisfies Record<string, DocumentType>;
+export type LinkingRegister = keyof typeof LINKED_DOCUMENT_TYPE;
+
+/** A document id to link, or null to unlink. */
+const documentLink = idText.nullable();
+
+/** What an entry shows of its linked document: enough to name it and offer its download. */
+export const linkedDocumentView = z.object({
+  id: z.string(),
+  documentType: z.enum(DOCUMENT_TYPES),
+  filename: z.string(),
+  title: z.string().nullable(),
+  version: z.number().int(),
+  scanStatus: z.enum(SCAN_STATUSES),
+});
+export type LinkedDocumentView = z.infer<typeof linkedDocumentView>;
+
+/**
+ * An entry's link: `documentId` and `document` name a live document; a document deleted since it
+ * was linked reads as no document with `documentRemoved` true, so the register can say so.
+ */
+const linkFields = {
+  documentId: z.string().nullable(),
+  document: linkedDocumentView.nullable(),
+  documentRemoved: z.boolean(),
+};
+export type DocumentLinkView = {
+  documentId: string | null;
+  document: LinkedDocumentView | null;
+  documentRemoved: boolean;
+};
 
 // Trustees.
 
@@ -96,6 +139,8 @@ export const keyFunctionHolderInput = z
     alsoServesEmployer: z.boolean().default(false),
     /** How conflicts of interest with the employer are prevented or managed, in the trustees' words. */
     conflictsProtocol: conflictsProtocol.nullable().optional(),
+    /** The letter of appointment (a kfh_appointment document of the scheme). */
+    documentId: documentLink.optional(),
   })
   .refine(endNotBeforeStart, { path: ['endedOn'], message: FIELD_MESSAGES.endedBeforeAppointed });
 export type KeyFunctionHolderInput = z.infer<typeof keyFunctionHolderInput>;
@@ -110,6 +155,7 @@ export const keyFunctionHolderChange = z
     fitnessAndProbity: fitnessAndProbity.optional(),
     alsoServesEmployer: z.boolean().optional(),
     conflictsProtocol: conflictsProtocol.nullable().optional(),
+    documentId: documentLink.optional(),
   })
   .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
 export type KeyFunctionHolderChange = z.infer<typeof keyFunctionHolderChange>;
@@ -125,6 +171,7 @@ export const keyFunctionHolderView = z.object({
   fitnessAndProbity: z.enum(FITNESS_AND_PROBITY),
   alsoServesEmployer: z.boolean(),
   conflictsProtocol: z.string().nullable(),
+  ...linkFields,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -143,12 +190,22 @@ export const policyInput = z.object({
   kind: policyKind,
   title: policyTitle,
   version: policyVersion,
+  /** The policy's text (a written_policy document of the scheme). */
+  documentId: documentLink.optional(),
 });
 export type PolicyInput = z.infer<typeof policyInput>;
 
-/** Only a draft changes; an approved version is replaced by approving a new one. */
+/**
+ * Only a draft's title and version change; an approved version is replaced by approving a new one.
+ * The link to its document may change on the version in use too (the signed copy often comes after
+ * the approval), never on a superseded one.
+ */
 export const policyChange = z
-  .object({ title: policyTitle.optional(), version: policyVersion.optional() })
+  .object({
+    title: policyTitle.optional(),
+    version: policyVersion.optional(),
+    documentId: documentLink.optional(),
+  })
   .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
 export type PolicyChange = z.infer<typeof policyChange>;
 
@@ -173,6 +230,7 @@ export const policyView = z.object({
   nextReviewDue: z.string().nullable(),
   /** The latest significant change recorded since this version was approved. */
   significantChangeOn: z.string().nullable(),
+  ...linkFields,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -196,6 +254,8 @@ export const oraReportInput = z.object({
   performedOn: dateOn,
   trigger: oraTrigger,
   summary: longText(8000).nullable().optional(),
+  /** The report itself (an ora_report document of the scheme). */
+  documentId: documentLink.optional(),
 });
 export type OraReportInput = z.infer<typeof oraReportInput>;
 
@@ -204,6 +264,7 @@ export const oraReportChange = z
     performedOn: dateOn.optional(),
     trigger: oraTrigger.optional(),
     summary: longText(8000).nullable().optional(),
+    documentId: documentLink.optional(),
   })
   .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
 export type OraReportChange = z.infer<typeof oraReportChange>;
@@ -216,6 +277,7 @@ export const oraReportView = z.object({
   summary: z.string().nullable(),
   /** At least every three years, counted from when the last one was due. */
   nextDue: z.string(),
+  ...linkFields,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

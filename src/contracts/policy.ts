@@ -698,6 +698,160 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
     target: 'record',
   },
+  // The evidence pack (decisions.md §6; docs/decisions.md, "Evidence pack"): the scheme's
+  // governance and current documents in one archive, for the Pensions Authority. Prepared by those
+  // who keep the registers (the documents' writers); a reader can already see each part, and
+  // SuperAdmin has no business in a firm's deeds, as for document.download.
+  'scheme.evidence_pack': {
+    description:
+      "Download a scheme's evidence pack: its governance summary, documents and manifest",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+
+  // AI (decisions.md §6; docs/decisions.md, "AI provider, chat and drafting (issue 17)"). Chat
+  // answers from public regulatory text, for the people who run schemes: the firm's staff and the
+  // employer's. Not members (a regulatory assistant is not advice to a member), not SuperAdmin
+  // (usage is metered and paid per tenant, and SuperAdmin has none). Drafts are governance
+  // writing, so their writers and readers are those of the written policies.
+  'ai.chat': {
+    description: 'Ask a question about the pensions regulations, answered from cited sources',
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'none',
+  },
+  'ai.settings.read': {
+    description: "Read whether the firm's own AI provider key is set, its limits and its usage",
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'none',
+  },
+  'ai.settings.update': {
+    description: "Set or remove the firm's own AI provider key and its monthly limits",
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'none',
+  },
+  'ai.draft.create': {
+    description:
+      'Draft a written policy, an ORA outline or an appointment letter from scheme facts',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'ai.draft.list': {
+    description: "List a scheme's drafts",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'ai.draft.read': {
+    description: 'Read a draft',
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'ai.draft.update': {
+    description: "Edit a draft's text before it is approved",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ai.draft.review': {
+    description: 'Mark a draft as reviewed',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ai.draft.approve': {
+    description: "Approve a reviewed draft's text, recording what changed from the generated text",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ai.draft.issue': {
+    description: 'Issue an approved draft as the text of a draft written policy',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+
+  // Auto-enrolment readiness (decisions.md §6; docs/decisions.md, "Auto-enrolment readiness
+  // (issue 20)"): an employer's payroll holds employees who are not members, so it is the
+  // employer's and its broker's alone. An EmployerAdmin uploads for their own employer and broker
+  // staff for any of theirs; employer staff read their own employer's reports. SuperAdmin and
+  // Members are given none of it: the payroll is not theirs to see.
+  'ae_payroll.import': {
+    description: "Upload an employer's payroll (CSV) for the auto-enrolment assessment",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ae_payroll.read': {
+    description: 'Follow one payroll upload of an employer: its progress and its issues',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ae_payroll.list': {
+    description: "List an employer's payroll uploads: when, by whom, and what each covers",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'ae_payroll.delete': {
+    description: 'Delete a payroll upload, erasing the employees only it named',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'auto_enrolment.read': {
+    description: "Read an employer's auto-enrolment assessment",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'auto_enrolment.export': {
+    description: "Export an employer's auto-enrolment assessment as CSV",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'auto_enrolment.summary': {
+    description: "Download an employer's auto-enrolment summary as PDF",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'auto_enrolment.cost': {
+    description:
+      "Compare an employer's cost of bringing below-standard members up to the minimum standard against My Future Fund",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'auto_enrolment.overview': {
+    description: "Read every employer's auto-enrolment totals",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
 
   // Work lists and the audit log.
   'overview.read': {

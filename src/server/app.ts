@@ -21,11 +21,14 @@ import { createPasswordChangeService } from './auth/password-change.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
 import { createPasswordResetService } from './auth/password-reset.service.js';
 import { createDummyHash } from './auth/passwords.js';
+import { logSecurityEvent } from './auth/security-events.js';
 import { sessionCookieName } from './auth/session.js';
 import { createSessionTokens } from './auth/session-token.js';
 import type { Config } from './config/config.js';
 import { createPpsKeyring } from './crypto/pps-keyring.js';
+import { createSealedBox } from './crypto/sealed-box.js';
 import type { Database } from './db/database.js';
+import { withCorpusReader } from './db/with-actor.js';
 import type { MailDelivery } from './email/delivery.js';
 import { createMailer } from './email/mailer.js';
 import routedPaths from './http/api-paths.js';
@@ -47,6 +50,11 @@ import telemetryTunnel from './http/telemetry-tunnel.js';
 import { trustedProxies } from './http/trusted-proxies.js';
 import webUi from './http/web-ui.js';
 import { zodResponseSerializer } from './http/zod-serializer.js';
+import { aiRoutes } from './modules/ai/ai.routes.js';
+import { createChatService, type Retrieve } from './modules/ai/chat.service.js';
+import { createDraftsService } from './modules/ai/drafts.service.js';
+import { createAiProvider } from './modules/ai/provider.js';
+import { createAiAccess, createAiSettingsService } from './modules/ai/settings.service.js';
 import { cronRoutes } from './modules/cron/cron.routes.js';
 import { createCronMonitor } from './modules/cron/cron-monitor.js';
 import { createJobRunner } from './modules/cron/job-runner.js';
@@ -55,12 +63,23 @@ import { outboxJob } from './modules/cron/outbox.job.js';
 import { createJobRegistry, type JobRegistry } from './modules/cron/scheduled-jobs.js';
 import { createClamdScanner } from './modules/documents/clamd.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
-import { createDocumentsService } from './modules/documents/documents.service.js';
+import {
+  createDocumentsService,
+  createGeneratedDocuments,
+} from './modules/documents/documents.service.js';
+import { createEvidencePackService } from './modules/documents/evidence-pack.service.js';
+import { createS3Storage } from './modules/documents/s3-storage.js';
 import { createUrlSigner } from './modules/documents/signed-urls.js';
 import { createLocalStorage } from './modules/documents/storage.js';
 import { storageSweepJob } from './modules/documents/storage-sweep.job.js';
 import { createComplianceReminders, remindersJob } from './modules/governance/reminders.job.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { importSweepJob } from './modules/imports/import-sweep.job.js';
+import { metricsRoutes } from './modules/metrics/metrics.routes.js';
+import { createMetrics } from './modules/metrics/metrics.service.js';
+import { createCorpusIngest } from './modules/rag/ingest.service.js';
+import { ragRoutes } from './modules/rag/rag.routes.js';
+import { retrieve as retrieveCorpus } from './modules/rag/retrieval.js';
 import { resources } from './modules/resources.js';
 import routeActions from './tenancy/route-actions.js';
 
@@ -88,6 +107,11 @@ export interface AppDependencies {
   /** Waits; sign-in throttling slows attempts with it. */
   pause: (ms: number) => Promise<void>;
   webRoot: string;
+  /**
+   * Finds the passages a question needs (issue 17). By default the regulatory corpus's full-text
+   * retrieval (modules/rag/retrieval.ts); a test may give chat a fixed set of passages instead.
+   */
+  retrieve?: Retrieve;
 }
 
 /** Assembles the service from its parts; listening and shutdown belong to the caller. */
@@ -99,6 +123,7 @@ export async function buildApp({
   now,
   pause,
   webRoot,
+  retrieve = (question) => withCorpusReader(database, (tx) => retrieveCorpus(tx, question)),
 }: AppDependencies) {
   const app = Fastify({
     loggerInstance: logger,
@@ -112,7 +137,11 @@ export async function buildApp({
     requestTimeout: UPLOAD_BODY_DEADLINE_MS,
     // Longer than the usual 60 s idle timeout of load balancers, so they close first.
     keepAliveTimeout: 72_000,
-    return503OnClosing: true,
+    // While shutting down, a request that reaches the instance on a connection already open (a
+    // proxy's kept-alive one) is served and the connection closed after it, not refused: nginx
+    // does not pass a refused POST to the other instance, so a rolling restart would answer the
+    // client 503 (docs/faults.md, "Rolling restart"; decisions.md, "Foundation (issue 2)").
+    return503OnClosing: false,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 256 },
     frameworkErrors: answerMalformedRequest,
@@ -140,6 +169,12 @@ export async function buildApp({
 
   // First: every hook that decides by path reads the one classification it keeps (api-paths.ts).
   await app.register(routedPaths);
+  // First, so that its response hook times every request, refused ones included.
+  await app.register(metricsRoutes, {
+    metrics: createMetrics({ database, logger }),
+    secret: config.secrets.METRICS_SECRET,
+    store: counters,
+  });
   await app.register(securityHeaders);
   if (!config.isDevelopmentLike) {
     await app.register(httpsRedirect, { publicBaseUrl: config.publicBaseUrl });
@@ -229,8 +264,12 @@ export async function buildApp({
   });
 
   // Documents (docs/decisions.md, "Documents (issue 16)"): bytes on the local file system under
-  // DATA_DIR, scanned by clamd where one is configured, served through signed URLs only.
-  const documentStorage = createLocalStorage(config.documents.storageRoot);
+  // DATA_DIR or in an S3 bucket (STORAGE_URL), scanned by clamd where one is configured, served
+  // through signed URLs only.
+  const documentStorage =
+    config.documents.storage.kind === 's3'
+      ? createS3Storage(config.documents.storage, config.documents.storageRoot)
+      : createLocalStorage(config.documents.storageRoot);
   const scanner = config.documents.scanner ? createClamdScanner(config.documents.scanner) : null;
   const signer = createUrlSigner({
     current: config.documents.urlKey,
@@ -247,7 +286,62 @@ export async function buildApp({
       signer,
       publicBaseUrl: config.publicBaseUrl,
     }),
+    evidencePack: createEvidencePackService({
+      database,
+      audit,
+      now,
+      storage: documentStorage,
+      servesUnscanned: scanner === null,
+    }),
     signer,
+  });
+
+  // AI (docs/decisions.md, "AI provider, chat and drafting (issue 17)"): every provider request
+  // passes the guard in the provider's fetch; with AI_PROVIDER=none nothing is sent anywhere.
+  const aiProvider = config.ai.provider
+    ? createAiProvider(config.ai.provider, {
+        secrets: Object.values(config.secrets),
+        onFailure: (failure) => app.log.error({ aiProvider: failure }, 'ai provider unavailable'),
+      })
+    : null;
+  const keyBox = createSealedBox(Buffer.from(config.ai.encryptionKey, 'hex'));
+  const aiAccess = createAiAccess({
+    database,
+    now,
+    keyBox,
+    platformKey: config.ai.provider?.apiKey ?? null,
+    defaultLimits: config.ai.defaultLimits,
+  });
+  const alert = (
+    event: 'ai.outgoing_refused' | 'ai.citation_refused',
+    details: { userId: string; reason: string },
+  ) => logSecurityEvent(app.log, event, details);
+  await app.register(aiRoutes, {
+    chat: createChatService({
+      retrieve,
+      provider: aiProvider,
+      access: aiAccess,
+      secrets: Object.values(config.secrets),
+      alert,
+      log: app.log,
+    }),
+    settings: createAiSettingsService({
+      database,
+      audit,
+      now,
+      keyBox,
+      defaultLimits: config.ai.defaultLimits,
+      provider: config.ai.provider?.name ?? 'none',
+    }),
+    drafts: createDraftsService({
+      database,
+      audit,
+      now,
+      provider: aiProvider,
+      access: aiAccess,
+      alert,
+      documents: createGeneratedDocuments({ audit, storage: documentStorage }),
+    }),
   });
 
   // Scheduled jobs: one entry per job (docs/decisions.md, "Scheduled jobs").
@@ -265,6 +359,7 @@ export async function buildApp({
     ),
   );
   scheduledJobs.add(storageSweepJob({ database, storage: documentStorage, scanner, now }));
+  scheduledJobs.add(importSweepJob({ database, audit, now }));
   app.decorate('scheduledJobs', scheduledJobs);
   await app.register(cronRoutes, {
     jobs: scheduledJobs,
@@ -284,6 +379,13 @@ export async function buildApp({
     now,
   });
 
+  // The regulatory corpus's ingest (docs/decisions.md, "AI corpus and retrieval (issue 17)").
+  await app.register(ragRoutes, {
+    ingest: createCorpusIngest({ database, audit, now }),
+    secret: config.secrets.RAG_INGEST_SECRET,
+    store: counters,
+  });
+
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(telemetryTunnel, { telemetry: config.telemetry, store: counters });
   await app.register(webUi, { root: webRoot, telemetryDsn: config.telemetry?.dsn ?? null });
@@ -299,9 +401,11 @@ export async function createRateLimitStore(
   now: () => Date,
   logger: Logger,
 ): Promise<RateLimitStore> {
-  return config.redisUrl
-    ? createRedisStore(await connectRedis(config.redisUrl, logger))
-    : createMemoryStore(now);
+  if (!config.redisUrl) return createMemoryStore(now);
+  return createRedisStore(await connectRedis(config.redisUrl, logger), {
+    local: createMemoryStore(now),
+    logger: logger.child({ component: 'rate-limits' }),
+  });
 }
 
 /** Loaded only when REDIS_URL is set: an instance without Redis carries no client. */
@@ -324,7 +428,9 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
     ),
   ]);
   if (!ready)
-    logger.error('redis not reachable at start-up: rate limits are not counted until it is');
+    logger.error(
+      'redis not reachable at start-up: each limit is counted by this instance alone until it is',
+    );
   return redis;
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   chainsAreSound,
   createAuditService,
@@ -6,11 +7,12 @@ import {
 } from './audit/audit.service.js';
 import { auditChainKey } from './audit/audit-chain.js';
 import { createSuperAdmin, SYSTEM_ACTOR } from './auth/provisioning.js';
-import { loadConfig } from './config/config.js';
+import { type Config, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
 import { loggableMessage } from './http/logger.js';
 import { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './modules/members/pps-rotation.js';
+import { type BackupTarget, OpsError, restoreBackup, takeBackup } from './ops/backup.js';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -20,6 +22,12 @@ Commands:
   create-superadmin <email>     add a SuperAdmin; the password is read from standard input
   pps:rotate [--batch-size N]   re-encrypt PPS numbers still under PPS_ENCRYPTION_KEY_PREVIOUS
                                 with PPS_ENCRYPTION_KEY, N rows per transaction (default ${DEFAULT_BATCH_SIZE})
+  rag:ingest <folder|manifest>  add public regulatory text to the AI corpus: a manifest.json, a
+                                folder holding one, or a folder of .md, .html and .txt files
+  backup <folder>               write the database (pg_dump) and the documents, with a manifest of
+                                SHA-256 hashes, into a new or empty folder (docs/backups.md)
+  restore <folder>              restore a backup into an empty database and document store, check
+                                every hash, then verify the audit chains; exits 1 if any fails
 `;
 
 async function readStandardInput(): Promise<string> {
@@ -37,6 +45,7 @@ async function run(argv: string[]): Promise<number> {
     return command === undefined ? 1 : 0;
   }
   const config = loadConfig(process.env);
+  if (command === 'backup' || command === 'restore') return backupOrRestore(command, rest, config);
   const database = await openDatabase(config.database);
   const chainKey = auditChainKey(config.secrets.AUDIT_CHAIN_KEY);
   try {
@@ -64,6 +73,15 @@ async function run(argv: string[]): Promise<number> {
           process.stdout.write(
             'BROKEN checkpoint: its seal does not verify under AUDIT_CHAIN_KEY; no plain-hash record is believed\n',
           );
+        }
+        // The head a tenant's evidence pack names in its manifest (auditChain), to compare.
+        if (tenantId) {
+          const head = report.heads[tenantId];
+          if (head) {
+            process.stdout.write(
+              `Head of chain ${tenantId}: position ${head.position}, record ${head.recordId}, hash ${head.hash}\n`,
+            );
+          }
         }
         for (const link of report.broken) {
           process.stdout.write(
@@ -101,10 +119,71 @@ async function run(argv: string[]): Promise<number> {
           },
         );
       }
+      case 'rag:ingest': {
+        const target = rest[0];
+        if (!target) throw new Error('rag:ingest needs a folder or a manifest file');
+        // Loaded only for this command: the other commands start without the HTML parser.
+        const { ragIngestCommand } = await import('./modules/rag/rag-cli.js');
+        return await ragIngestCommand(
+          database,
+          createAuditService({ now: () => new Date(), chainKey }),
+          target,
+          {
+            out: (line) => process.stdout.write(`${line}\n`),
+            progress: (text) => process.stderr.write(text),
+            interactive: process.stderr.isTTY === true,
+          },
+        );
+      }
       default:
         process.stderr.write(`Unknown command: ${command}\n${USAGE}`);
         return 1;
     }
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * `backup` and `restore` (docs/backups.md). Only for a PostgreSQL server: they run before any
+ * database is opened, so that on the embedded database nothing is created or changed.
+ */
+async function backupOrRestore(
+  command: 'backup' | 'restore',
+  rest: string[],
+  config: Config,
+): Promise<number> {
+  const folder = rest[0];
+  if (!folder) throw new OpsError(`${command} needs the backup folder`);
+  if (config.database.kind !== 'postgres') {
+    throw new OpsError(
+      `${command} is not supported on the embedded database (PGlite, used when DATABASE_URL is unset): it is for development only. Run the service on a PostgreSQL server (DATABASE_URL) for data worth backing up; a development database is recreated with migrate`,
+    );
+  }
+  const target: BackupTarget = {
+    ownerUrl: config.database.migrationUrl,
+    documents:
+      config.documents.storage.kind === 's3'
+        ? { kind: 's3' }
+        : { kind: 'local', root: config.documents.storageRoot },
+  };
+  const output = { out: (line: string) => process.stdout.write(`${line}\n`) };
+  if (command === 'backup') {
+    await takeBackup(target, path.resolve(folder), output);
+    return 0;
+  }
+  await restoreBackup(target, path.resolve(folder), output);
+  // The restored chains must verify as they did when the backup was taken: `audit:verify`'s check.
+  const database = await openDatabase(config.database);
+  try {
+    const report = await verifyAuditChains(database, {
+      keys: [auditChainKey(config.secrets.AUDIT_CHAIN_KEY)],
+    });
+    const sound = chainsAreSound(report);
+    process.stdout.write(
+      `Audit chains: ${report.records} record(s) in ${report.chains} chain(s), checkpoint ${report.checkpoint}: ${sound ? 'sound' : `BROKEN (${report.broken.length} link(s)); run audit:verify for details`}.\n`,
+    );
+    return sound ? 0 : 1;
   } finally {
     await database.close();
   }

@@ -4,7 +4,14 @@
  * and a body (`http/error-handler.ts`). `publicMessage` is written for the person who asked: it
  * never carries a value they sent, an id of another tenant or anything internal.
  */
-export type DomainErrorKind = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'too_large';
+export type DomainErrorKind =
+  | 'invalid'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'limit_reached'
+  | 'unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -66,4 +73,19 @@ export class TooLargeError extends DomainError {
   constructor() {
     super('Payload too large');
   }
+}
+
+/** A quota the tenant has used up (the AI provider's monthly limits): try again when it renews. */
+export class LimitReachedError extends DomainError {
+  override name = 'LimitReachedError';
+  readonly kind = 'limit_reached';
+}
+
+/**
+ * Something the service depends on outside itself (the AI provider) did not answer in time or
+ * at all. The message is generic: what failed, and how, goes to the log only.
+ */
+export class UnavailableError extends DomainError {
+  override name = 'UnavailableError';
+  readonly kind = 'unavailable';
 }

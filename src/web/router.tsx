@@ -70,6 +70,16 @@ const routeTree = rootRoute.addChildren([
     page('/brokers/$brokerId', () => import('./pages/brokers/BrokerPage'), 'BrokerPage'),
     page('/employers', () => import('./pages/employers/EmployersPage'), 'EmployersPage'),
     page('/employers/$employerId', () => import('./pages/employers/EmployerPage'), 'EmployerPage'),
+    page(
+      '/employers/$employerId/auto-enrolment',
+      () => import('./pages/auto-enrolment/AutoEnrolmentPage'),
+      'AutoEnrolmentPage',
+    ),
+    page(
+      '/employers/$employerId/auto-enrolment/upload',
+      () => import('./pages/auto-enrolment/PayrollUploadPage'),
+      'PayrollUploadPage',
+    ),
     page('/schemes', () => import('./pages/schemes/SchemesPage'), 'SchemesPage'),
     page('/schemes/$schemeId', () => import('./pages/schemes/SchemePage'), 'SchemePage'),
     page(
@@ -93,6 +103,9 @@ const routeTree = rootRoute.addChildren([
       () => import('./pages/governance/ComplianceCalendarPage'),
       'ComplianceCalendarPage',
     ),
+    page('/ask', () => import('./pages/ai/AskPage'), 'AskPage'),
+    page('/drafts/$draftId', () => import('./pages/ai/DraftPage'), 'DraftPage'),
+    page('/ai-settings', () => import('./pages/ai/AiSettingsPage'), 'AiSettingsPage'),
     page('/users', () => import('./pages/users/UsersPage'), 'UsersPage'),
     page('/audit', () => import('./pages/audit/AuditPage'), 'AuditPage'),
   ]),

@@ -332,7 +332,7 @@ describe('the chain verifier', () => {
     expect(report.broken[0]).toMatchObject({ chainIndex: 1, fault: { kind: 'hash-mismatch' } });
   });
 
-  it('is a CLI command that exits 1 and names the broken link', async () => {
+  it('is a CLI command that exits 1, names the broken link and prints the chain head', async () => {
     const env: Record<string, string | undefined> = {
       PATH: process.env.PATH,
       APP_ENV: 'test',
@@ -386,6 +386,10 @@ describe('the chain verifier', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(
       new RegExp(`BROKEN chain ${tenantId}: record \\w+ at position 2 \\(hash-mismatch\\)`),
+    );
+    // The head it read last, as an evidence pack's manifest names a chain's head.
+    expect(result.stdout).toMatch(
+      new RegExp(`Head of chain ${tenantId}: position 2, record \\w+, hash [0-9a-f]{64}`),
     );
   });
 });

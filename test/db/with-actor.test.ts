@@ -6,6 +6,9 @@ import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.j
 import { rowsOf } from '../../src/server/db/database.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import {
+  aiDrafts,
+  aiSettings,
+  aiUsage,
   brokers,
   complianceReminders,
   contributionAdjustments,
@@ -16,6 +19,9 @@ import {
   fundAllocations,
   funds,
   imports,
+  payrollEmployees,
+  payrollLines,
+  payrollUploads,
   schemes,
   significantChanges,
 } from '../../src/server/db/schema.js';
@@ -177,6 +183,66 @@ async function seedEveryTenantTable(tenantId: string) {
       userId: user.id,
       createdAt: new Date(),
     });
+  // AI settings, usage and drafts (issue 17) and a payroll upload (issue 20), planted by the owner:
+  // their services' own paths are tested in test/ai and test/auto-enrolment.
+  const at = new Date();
+  const owner = ownerOf(t.database);
+  await owner
+    .insert(aiSettings)
+    .values({ brokerId: tenantId, updatedBy: user.id, createdAt: at, updatedAt: at });
+  await owner
+    .insert(aiUsage)
+    .values({ brokerId: tenantId, month: '2026-11', createdAt: at, updatedAt: at });
+  await owner.insert(aiDrafts).values({
+    brokerId: tenantId,
+    id: createId(),
+    employerId,
+    schemeId,
+    kind: 'ora_outline',
+    status: 'draft',
+    generatedBy: 'template',
+    generatedContent: 'Outline',
+    content: 'Outline',
+    createdBy: user.id,
+    createdAt: at,
+    updatedAt: at,
+  });
+  const uploadId = createId();
+  const employeeId = createId();
+  await owner.insert(payrollUploads).values({
+    brokerId: tenantId,
+    id: uploadId,
+    employerId,
+    status: 'succeeded',
+    createdBy: user.id,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await owner.insert(payrollEmployees).values({
+    brokerId: tenantId,
+    id: employeeId,
+    employerId,
+    ppsEncrypted: 'sealed',
+    ppsLookup: 'a'.repeat(64),
+    ppsKeyId: 'k1',
+    dateOfBirth: '1985-04-12',
+    createdAt: at,
+    updatedAt: at,
+  });
+  await owner.insert(payrollLines).values({
+    brokerId: tenantId,
+    id: createId(),
+    employerId,
+    uploadId,
+    employeeId,
+    periodStart: '2026-01-05',
+    periodEnd: '2026-01-11',
+    yearUnits: 52,
+    grossCents: 80_000,
+    employeeCents: 0,
+    employerCents: 0,
+    arrangement: 'none',
+  });
 }
 const outbox = createOutbox({
   box: createSealedBox(deriveKey('a secret only these tests use, long enough', 'email-outbox')),

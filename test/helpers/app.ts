@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import {
   type App,
+  type AppDependencies,
   buildApp,
   createRateLimitStore,
   DEFAULT_WEB_ROOT,
@@ -56,6 +57,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** How sign-in throttling waits; by default it records the wait in `pauses` and returns at once. */
   pause?: (ms: number) => Promise<void>;
+  /** The regulatory passages chat retrieves (the app's own retrieval otherwise). */
+  retrieve?: AppDependencies['retrieve'];
   /** Called before the app is ready, to add routes a test needs. */
   extend?: (app: App) => void | Promise<void>;
 }
@@ -81,6 +84,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     now,
     webRoot: DEFAULT_WEB_ROOT,
+    ...(options.retrieve ? { retrieve: options.retrieve } : {}),
   });
   evidence.logs.push(logs.text);
   app.addHook('onSend', async (request, _reply, payload) => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
@@ -25,32 +26,58 @@ export interface BuiltServer {
   dataDir: string;
   /** Everything the server printed so far. */
   output(): string;
+  /**
+   * Sends `signal` and waits for the process to end, keeping its data directory: how it exited
+   * (a graceful shutdown exits 0 after its in-flight requests, main.ts).
+   */
+  terminate(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: string | null }>;
   stop(): Promise<void>;
 }
 
 const ENTRY = path.resolve('dist/server/main.js');
 const READY = /Pension admin is running at (http:\/\/[\w.]+:\d+)/;
 
+/** A loopback port nothing listens on now: taken by the OS, then let go. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
  * The service as it is deployed: the built `dist/server/main.js` (npm test builds it first) on
- * PGlite in a data directory of its own, on a free port, with APP_ENV test. It trusts 127.0.0.1
- * as a proxy so that each test can name its client address in X-Forwarded-For and the per-IP
- * rate limits count each journey apart. Its log joins the file's leak scan (PPS numbers).
+ * PGlite in a data directory of its own, on a free port it knows as its base URL, with APP_ENV
+ * test. It trusts 127.0.0.1 as a proxy so that each test can name its client address in
+ * X-Forwarded-For and the per-IP rate limits count each journey apart. Its log joins the file's leak scan (PPS numbers).
  */
-export async function startBuiltServer(): Promise<BuiltServer> {
+export async function startBuiltServer(
+  /** More environment, for a journey that needs the service configured otherwise (an AI provider). */
+  extraEnv: Record<string, string> = {},
+): Promise<BuiltServer> {
   if (!existsSync(ENTRY) || !existsSync(path.resolve('dist/web/index.html'))) {
     throw new Error('The service is not built: run `npm run build` (npm test does it first)');
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pension-e2e-'));
+  // The service names itself in the links it hands out (signed document URLs, e-mailed links), so
+  // it is told the address it will answer at: a port found free a moment before it starts.
+  const port = await freeLoopbackPort();
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [ENTRY], {
     env: {
       PATH: process.env.PATH,
       APP_ENV: 'test',
-      PORT: '0',
+      PORT: String(port),
+      APP_BASE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'info',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -67,10 +94,17 @@ export async function startBuiltServer(): Promise<BuiltServer> {
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited early (${code}):\n${output}`)));
   });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     baseUrl,
     dataDir,
     output: () => output,
+    async terminate(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -9,6 +9,7 @@ export const TEST_SECRETS = {
   PPS_ENCRYPTION_KEY: 'a'.repeat(64),
   AI_KEY_ENCRYPTION_SECRET: 'b'.repeat(64),
   CRON_SECRET: 'test-cron-secret-that-is-long-enough-0001',
+  METRICS_SECRET: 'test-metrics-secret-that-is-long-enough-01',
   RAG_INGEST_SECRET: 'test-rag-secret-that-is-long-enough-00001',
   AUDIT_CHAIN_KEY: 'c'.repeat(64),
   DOCUMENT_URL_KEY: 'd'.repeat(64),
@@ -35,9 +36,10 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     LOG_LEVEL: 'info',
     APP_BASE_URL: 'https://pensions.example.ie',
     MAIL_FROM: 'Pension Administration <no-reply@pensions.example.ie>',
-    // Staging and production need a mail server and a malware scanner, or scanning explicitly off.
+    // Staging and production need a mail server, a malware scanner (or scanning explicitly off)
+    // and an AI provider named (none here).
     ...(appEnv === 'staging' || appEnv === 'production'
-      ? { SMTP_URL: UNREACHABLE_SMTP_URL, DOCUMENT_SCAN: 'off' }
+      ? { SMTP_URL: UNREACHABLE_SMTP_URL, DOCUMENT_SCAN: 'off', AI_PROVIDER: 'none' }
       : {}),
     ...TEST_SECRETS,
     ...overrides,

@@ -121,6 +121,9 @@ export function writableTableCounts(database: Database): Promise<number[]> {
     schema.significantChanges,
     schema.complianceReminders,
     schema.documents,
+    schema.payrollUploads,
+    schema.payrollEmployees,
+    schema.payrollLines,
   ];
   return Promise.all(
     tables.map(

@@ -52,7 +52,14 @@ export interface E2e {
  * browserSuiteSkipReason says so). After every test, each page it opened is closed and must have
  * seen no CSP violation and no uncaught error.
  */
-export function useE2e(file: string): E2e {
+export function useE2e(
+  file: string,
+  /**
+   * More environment for the server, read when it starts (after the file's earlier beforeAll
+   * hooks, so that a stand-in it points at is already listening).
+   */
+  serverEnv: () => Record<string, string> = () => ({}),
+): E2e {
   let server: BuiltServer | undefined;
   let browser: Browser | undefined;
   const pages: WatchedPage[] = [];
@@ -65,7 +72,7 @@ export function useE2e(file: string): E2e {
   };
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startBuiltServer(), launchChromium()]);
+    [server, browser] = await Promise.all([startBuiltServer(serverEnv()), launchChromium()]);
   }, 120_000);
 
   // Findings are gathered while a journey goes on and judged after it, so that one run reports

@@ -1,7 +1,9 @@
 /**
  * The API routes open without a session, in OpenAPI form (`METHOD /path/{param}`): signing in and
  * out, the session check, password reset, accepting an invitation, the health probes, and the
- * scheduled jobs (which take the CRON_SECRET bearer instead, test/cron/cron-route.test.ts). Every
+ * scheduled jobs (which take the CRON_SECRET bearer instead, test/cron/cron-route.test.ts) and the
+ * corpus ingest (the RAG_INGEST_SECRET bearer, test/rag/ingest-route.test.ts) and the metrics
+ * (the METRICS_SECRET bearer, test/metrics/metrics.test.ts). Every
  * other /api route names an action of the policy table (src/contracts/policy.ts). Outside /api, the
  * telemetry tunnel, /openapi.json, the web UI's files and the signed document downloads
  * (`GET /files/{documentId}/{token}`, whose signed token is the credential:
@@ -18,5 +20,7 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/health/live',
   'GET /api/health/ready',
   'GET /api/health/db',
+  'GET /api/health/metrics',
   'POST /api/cron/{job}',
+  'POST /api/rag/ingest',
 ]);

@@ -163,6 +163,26 @@ function validBodies(): Record<string, Record<string, unknown>> {
       summary: 'Funding\nand ICT risks',
     },
     'PATCH /api/ora-reports/{id}': { summary: 'Funding risks', trigger: 'scheduled' },
+    'POST /api/ai/chat': { question: 'How often is the ORA done?\nAnd by whom?' },
+    'PUT /api/tenant/ai-settings': { apiKey: 'tenant-key-0001', monthlyRequestLimit: 10 },
+    'POST /api/ai/drafts': {
+      schemeId: ids.schemeId,
+      kind: 'written_policy',
+      policyKind: 'outsourcing',
+    },
+    'PATCH /api/ai/drafts/{id}': { content: 'Outsourcing policy\n1. Purpose' },
+    'POST /api/rag/ingest': {
+      documents: [
+        {
+          source: 'control-characters',
+          title: 'Test Act',
+          url: 'https://www.irishstatutebook.ie/',
+          version: '1',
+          format: 'markdown',
+          content: '## Section 1\nText\twith a tab.\r\n',
+        },
+      ],
+    },
   };
 }
 
@@ -252,10 +272,12 @@ async function send(method: string, url: string, body?: unknown) {
     remoteAddress: uniqueClientAddress(),
     headers: {
       // Broker firms are the SuperAdmin's; everything inside one, its BrokerAdmin's. Scheduled
-      // jobs take the CRON_SECRET bearer instead of a session.
+      // jobs and the corpus ingest take their secret's bearer instead of a session.
       authorization: url.startsWith('/api/cron/')
         ? `Bearer ${t.config.secrets.CRON_SECRET}`
-        : `Bearer ${await t.tokenFor(url.startsWith('/api/brokers') ? platform : admin)}`,
+        : url.startsWith('/api/rag/')
+          ? `Bearer ${t.config.secrets.RAG_INGEST_SECRET}`
+          : `Bearer ${await t.tokenFor(url.startsWith('/api/brokers') ? platform : admin)}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
   });

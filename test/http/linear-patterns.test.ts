@@ -8,6 +8,7 @@ import * as text from '../../src/contracts/text.js';
 import { BODY_LIMIT_BYTES } from '../../src/server/app.js';
 import { classifyTarget, PLAIN_PATH, REPEATED_SLASHES } from '../../src/server/http/api-paths.js';
 import { loggableUrl, MAX_LOGGED_TEXT, scrubText } from '../../src/server/http/logger.js';
+import { inspectOutgoing } from '../../src/server/modules/ai/guard.js';
 import * as audit from '../../src/server/modules/audit/audit.schemas.js';
 import * as brokers from '../../src/server/modules/brokers/brokers.schemas.js';
 import * as contributions from '../../src/server/modules/contributions/contributions.schemas.js';
@@ -28,6 +29,7 @@ import { createMemberRows } from '../../src/server/modules/imports/member-rows.j
 import { createRowIdSource } from '../../src/server/modules/imports/row-ids.js';
 import * as members from '../../src/server/modules/members/members.schemas.js';
 import * as portal from '../../src/server/modules/portal/portal.schemas.js';
+import { chunkDocument } from '../../src/server/modules/rag/chunking.js';
 import * as schemes from '../../src/server/modules/schemes/schemes.schemas.js';
 import * as users from '../../src/server/modules/users/users.schemas.js';
 import { MEMBER_HEADINGS } from '../helpers/imports.js';
@@ -259,6 +261,39 @@ describe('patterns on user text, fed the worst case at the body limit', () => {
           ...runs
             .filter((run) => !reviewedAsLinear.has(run.source))
             .map((run) => ({ ...run, target: `${input}: ${target.slice(0, 12)}…` })),
+        );
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('the AI guard and the corpus chunker run no backtracking pattern on more than a field, given 1 MiB', () => {
+    // The guard reads every question and every request to the provider; the chunker reads what
+    // ingest is sent (public text, but from a bearer holder). Both split text into short tokens
+    // or lines before any quantified pattern sees it (issue 17).
+    const shapes = ['eyJ', 'a'.repeat(50), '@', '1234567', 'sk-', '€1,000,', '.', 'x@y.', ',', ' '];
+    const cases = {
+      ...worstCases(BODY_LIMIT_BYTES),
+      'the guard’s shapes': Array.from(
+        { length: 120_000 },
+        (_, index) => shapes[index % shapes.length],
+      ).join(''),
+    };
+    const denylist = { names: ['a b'], datesOfBirth: ['1985-04-12'], salaryCents: [100] };
+    // Line endings made plain: one optional character after a literal, nothing to backtrack into.
+    const reviewedAsLinear = new Set([/\r\n?/.source]);
+    const found: Array<Run & { input: string }> = [];
+    for (const [input, value] of Object.entries(cases)) {
+      const body = JSON.stringify({ messages: [{ role: 'user', content: value }] });
+      for (const run of longPatternRuns(() => inspectOutgoing(body, denylist, ['s3cret-value']))) {
+        found.push({ ...run, input: `guard: ${input}` });
+      }
+      for (const format of ['text', 'markdown', 'html'] as const) {
+        const runs = longPatternRuns(() => chunkDocument({ title: 'Act', format, content: value }));
+        found.push(
+          ...runs
+            .filter((run) => !reviewedAsLinear.has(run.source))
+            .map((run) => ({ ...run, input: `chunker (${format}): ${input}` })),
         );
       }
     }

@@ -2,10 +2,12 @@ import { createId } from '@paralleldrive/cuid2';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Action, POLICY, type Scope as Reach } from '../../src/contracts/policy.js';
+import { aiDrafts } from '../../src/server/db/schema.js';
 import { ROLES, type Role } from '../../src/server/tenancy/roles.js';
 import { ACTION_EXTENSION } from '../../src/server/tenancy/route-actions.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { ownerOf } from '../helpers/database.js';
 import { documentForm, SAMPLES } from '../helpers/documents.js';
 import {
   createBroker,
@@ -53,6 +55,10 @@ interface Target {
   oraId: string;
   /** A member-facing document of the scheme, downloadable (unscanned: no scanner in tests). */
   documentId: string;
+  /** An AI draft of the scheme, in its first state. */
+  aiDraftId: string;
+  /** A payroll upload of the employer (auto-enrolment). */
+  payrollUploadId: string;
 }
 interface Fixture {
   actors: Record<Role, UserRow>;
@@ -130,7 +136,57 @@ const fresh = {
   ora: (target: Target) => createOraReport(t.database, target),
   /** A document for the requests that use one up (delete). */
   document: (target: Target) => uploadDocument(target),
+  /** An AI draft in the state a lifecycle step takes it from (review, approve, issue). */
+  aiDraft: (target: Target, status: 'draft' | 'reviewed' | 'approved') =>
+    insertAiDraft(target, status),
+  /** A payroll upload for the requests that use one up (delete). */
+  payrollUpload: (target: Target) => uploadPayroll(target),
 };
+
+/** An AI draft written straight into the table, in the state a request needs. */
+async function insertAiDraft(
+  target: { brokerId: string; employerId: string; schemeId: string },
+  status: 'draft' | 'reviewed' | 'approved',
+): Promise<string> {
+  const id = createId();
+  const at = new Date();
+  await ownerOf(t.database)
+    .insert(aiDrafts)
+    .values({
+      brokerId: target.brokerId,
+      id,
+      employerId: target.employerId,
+      schemeId: target.schemeId,
+      kind: 'ora_outline',
+      status,
+      generatedBy: 'template',
+      generatedContent: 'DRAFT FROM TEMPLATE\nOutline',
+      content: 'DRAFT FROM TEMPLATE\nOutline',
+      createdBy: 'system',
+      approvedAt: status === 'approved' ? at : null,
+      createdAt: at,
+      updatedAt: at,
+    });
+  return id;
+}
+
+/** One week's pay of a new person, as an employer's payroll file (docs/imports.md, "Payroll"). */
+const payrollCsv = () =>
+  `PPS Number,Date of Birth,Period Start,Period End,Gross Pay\n${newPpsNumber()},1985-04-12,2026-01-05,2026-01-11,800.00\n`;
+
+/** A payroll uploaded for the target's employer by a BrokerAdmin of its tenant. */
+async function uploadPayroll(target: { brokerId: string; employerId: string }): Promise<string> {
+  const admin = await createUser(t.database, { brokerId: target.brokerId, role: 'BrokerAdmin' });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/employers/${target.employerId}/payroll/import`,
+    remoteAddress: uniqueClientAddress(),
+    headers: { authorization: `Bearer ${await t.tokenFor(admin)}`, 'content-type': 'text/csv' },
+    payload: payrollCsv(),
+  });
+  if (response.statusCode !== 201) throw new Error(`payroll upload failed: ${response.body}`);
+  return response.json().id;
+}
 
 /** A member-facing document uploaded to the target's scheme by a BrokerAdmin of its tenant. */
 async function uploadDocument(target: { brokerId: string; schemeId: string }): Promise<string> {
@@ -594,11 +650,122 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /api/documents/{id}/url': {
     request: (target) => ({ method: 'GET', url: `/api/documents/${target.documentId}/url` }),
   },
+  'GET /api/schemes/{id}/evidence-pack': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/evidence-pack` }),
+  },
+  'POST /api/employers/{id}/payroll/import': {
+    request: (target) => ({
+      method: 'POST',
+      url: `/api/employers/${target.employerId}/payroll/import`,
+      headers: { 'content-type': 'text/csv' },
+      payload: payrollCsv(),
+    }),
+  },
+  'GET /api/employers/{id}/payroll/imports': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/employers/${target.employerId}/payroll/imports`,
+    }),
+  },
+  'GET /api/employers/{id}/payroll/imports/{importId}': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/employers/${target.employerId}/payroll/imports/${target.payrollUploadId}`,
+    }),
+  },
+  'DELETE /api/employers/{id}/payroll/imports/{importId}': {
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/employers/${target.employerId}/payroll/imports/${await fresh.payrollUpload(target)}`,
+    }),
+  },
+  'GET /api/employers/{id}/auto-enrolment': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/employers/${target.employerId}/auto-enrolment?asOf=2026-03-31`,
+    }),
+  },
+  'GET /api/employers/{id}/auto-enrolment/export': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/employers/${target.employerId}/auto-enrolment/export?asOf=2026-03-31`,
+    }),
+  },
+  'GET /api/employers/{id}/auto-enrolment/summary.pdf': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/employers/${target.employerId}/auto-enrolment/summary.pdf?asOf=2026-03-31`,
+    }),
+  },
+  'GET /api/employers/{id}/auto-enrolment/cost': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/employers/${target.employerId}/auto-enrolment/cost?asOf=2026-03-31`,
+    }),
+  },
+  'GET /api/auto-enrolment/overview': {
+    request: () => ({ method: 'GET', url: '/api/auto-enrolment/overview?asOf=2026-03-31' }),
+  },
   'GET /api/audit': {
     request: () => ({ method: 'GET', url: '/api/audit' }),
   },
   'GET /api/audit/export.csv': {
     request: () => ({ method: 'GET', url: '/api/audit/export.csv' }),
+  },
+  'POST /api/ai/chat': {
+    request: () => ({
+      method: 'POST',
+      url: '/api/ai/chat',
+      payload: { question: 'How often is an own-risk assessment carried out?' },
+    }),
+  },
+  'GET /api/tenant/ai-settings': {
+    request: () => ({ method: 'GET', url: '/api/tenant/ai-settings' }),
+  },
+  'PUT /api/tenant/ai-settings': {
+    request: () => ({
+      method: 'PUT',
+      url: '/api/tenant/ai-settings',
+      payload: { monthlyRequestLimit: 500 },
+    }),
+  },
+  'POST /api/ai/drafts': {
+    request: (target) => ({
+      method: 'POST',
+      url: '/api/ai/drafts',
+      payload: { schemeId: target.schemeId, kind: 'ora_outline' },
+    }),
+  },
+  'GET /api/schemes/{id}/ai/drafts': {
+    request: (target) => ({ method: 'GET', url: `/api/schemes/${target.schemeId}/ai/drafts` }),
+  },
+  'GET /api/ai/drafts/{id}': {
+    request: (target) => ({ method: 'GET', url: `/api/ai/drafts/${target.aiDraftId}` }),
+  },
+  'PATCH /api/ai/drafts/{id}': {
+    request: (target) => ({
+      method: 'PATCH',
+      url: `/api/ai/drafts/${target.aiDraftId}`,
+      payload: { content: 'DRAFT FROM TEMPLATE\nOutline, edited' },
+    }),
+  },
+  'POST /api/ai/drafts/{id}/review': {
+    request: async (target) => ({
+      method: 'POST',
+      url: `/api/ai/drafts/${await fresh.aiDraft(target, 'draft')}/review`,
+    }),
+  },
+  'POST /api/ai/drafts/{id}/approve': {
+    request: async (target) => ({
+      method: 'POST',
+      url: `/api/ai/drafts/${await fresh.aiDraft(target, 'reviewed')}/approve`,
+    }),
+  },
+  'POST /api/ai/drafts/{id}/issue': {
+    request: async (target) => ({
+      method: 'POST',
+      url: `/api/ai/drafts/${await fresh.aiDraft(target, 'approved')}/issue`,
+    }),
   },
 };
 
@@ -656,6 +823,8 @@ async function targetIn(brokerId: string, employerId: string): Promise<Target> {
     ),
     oraId: await createOraReport(t.database, { brokerId, employerId, schemeId }),
     documentId: await uploadDocument({ brokerId, schemeId }),
+    aiDraftId: await insertAiDraft({ brokerId, employerId, schemeId }, 'draft'),
+    payrollUploadId: await uploadPayroll({ brokerId, employerId }),
   };
 }
 

@@ -212,11 +212,20 @@ export interface BrokenLink {
  */
 export type CheckpointState = 'sealed' | 'missing' | 'forged';
 
+/** The last record of a chain as the verifier read it: what an evidence pack's manifest names. */
+export interface ChainHead {
+  position: number;
+  recordId: string;
+  hash: string;
+}
+
 export interface ChainVerification {
   chains: number;
   records: number;
   checkpoint: CheckpointState;
   broken: BrokenLink[];
+  /** Each chain's last record, by chain key (a tenant id, or @platform). */
+  heads: Record<string, ChainHead>;
 }
 
 /** The chain is sound: every link holds and no checkpoint was forged. */
@@ -259,6 +268,7 @@ export async function verifyAuditChains(
     records: 0,
     checkpoint: checkpoint.state,
     broken: [],
+    heads: {},
   };
   const brokenChains = new Set<string>();
   const report = (chainKey: string, recordId: string, chainIndex: number, fault: ChainBreak) => {
@@ -273,6 +283,15 @@ export async function verifyAuditChains(
     if (head && lastIndex < head.index && !brokenChains.has(chainKey)) {
       report(chainKey, head.id, head.index, { kind: 'checkpoint-head-missing' });
     }
+  };
+
+  const endChain = (last: ChainLink) => {
+    result.heads[last.chainKey] = {
+      position: last.chainIndex,
+      recordId: last.id,
+      hash: last.hash,
+    };
+    checkChainEnd(last.chainKey, last.chainIndex);
   };
 
   const seen = new Set<string>();
@@ -298,7 +317,7 @@ export async function verifyAuditChains(
     for (const link of batch) {
       const sameChain = previous !== null && previous.chainKey === link.chainKey;
       if (!sameChain) {
-        if (previous) checkChainEnd(previous.chainKey, previous.chainIndex);
+        if (previous) endChain(previous);
         result.chains += 1;
         seen.add(link.chainKey);
       }
@@ -316,7 +335,7 @@ export async function verifyAuditChains(
     if (!last || batch.length < VERIFY_BATCH) break;
     cursor = { chainKey: last.chainKey, chainIndex: last.chainIndex };
   }
-  if (previous) checkChainEnd(previous.chainKey, previous.chainIndex);
+  if (previous) endChain(previous);
   for (const chainKey of Object.keys(checkpoint.heads).sort()) {
     const wanted = options.tenantId === undefined || options.tenantId === chainKey;
     if (wanted && !seen.has(chainKey)) checkChainEnd(chainKey, 0);

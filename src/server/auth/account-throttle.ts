@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hitOrFallback, type RateLimitStore } from '../http/rate-limit-store.js';
+import type { RateLimitStore } from '../http/rate-limit-store.js';
 
 /** Sign-in attempts per account within the window before each further one is slowed down. */
 export const FREE_ATTEMPTS = 5;
@@ -18,11 +18,7 @@ export function createAccountThrottle(store: RateLimitStore, pause: (ms: number)
   return {
     async beforeAttempt(email: string): Promise<void> {
       const key = `signin-account:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
-      // Fails open, as the per-IP limits do: an unreachable store counts nothing, so no delay.
-      const { count } = await hitOrFallback(store, key, ATTEMPT_WINDOW_MS, {
-        count: 0,
-        resetInMs: 0,
-      });
+      const { count } = await store.hit(key, ATTEMPT_WINDOW_MS);
       const over = count - FREE_ATTEMPTS;
       if (over > 0) await pause(Math.min(MAX_DELAY_MS, over * STEP_MS));
     },

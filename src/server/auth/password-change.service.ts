@@ -5,7 +5,7 @@ import { users } from '../db/schema.js';
 import { withActor } from '../db/with-actor.js';
 import { passwordChangedWhileSignedInMessage } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
-import { hitOrFallback, type RateLimitStore } from '../http/rate-limit-store.js';
+import type { RateLimitStore } from '../http/rate-limit-store.js';
 import type { ActorContext } from '../tenancy/actor.js';
 import { authorize } from '../tenancy/authorize.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS, withdrawTokens } from './password-reset.service.js';
@@ -72,12 +72,9 @@ export function createPasswordChangeService({
       // Compared as typed: when the current password is right, this is the stored one.
       if (newPassword === currentPassword) return { ok: false, reason: 'same_password' };
 
-      // Fails open, as every counter of the service does: an unreachable store counts nothing.
-      const { count, resetInMs } = await hitOrFallback(
-        counters,
+      const { count, resetInMs } = await counters.hit(
         `change-password:${actor.userId}`,
         CHANGE_PASSWORD_WINDOW_MS,
-        { count: 0, resetInMs: 0 },
       );
       if (count > CHANGE_PASSWORD_ATTEMPTS) {
         return { ok: false, reason: 'too_many_attempts', retryAfterMs: resetInMs };

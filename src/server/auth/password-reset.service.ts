@@ -11,7 +11,7 @@ import {
   passwordResetMessage,
 } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
-import { hitOrFallback, type RateLimitStore } from '../http/rate-limit-store.js';
+import type { RateLimitStore } from '../http/rate-limit-store.js';
 import { actorFor, anonymousActor } from '../tenancy/actor.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { hashPassword, passwordProblem } from './passwords.js';
@@ -138,11 +138,9 @@ export async function lookUpToken(
   at: Date,
 ): Promise<TokenLookup> {
   const hash = resetTokenHash(token);
-  const { count, resetInMs } = await hitOrFallback(
-    counters,
+  const { count, resetInMs } = await counters.hit(
     `reset-token:${hash ?? sha256Hex(token)}`,
     VALID_MS[purpose],
-    { count: 0, resetInMs: 0 },
   );
   if (hash === null) return { ok: false, reason: 'invalid_token', userId: null };
   const [stored] = await withAuthenticationRole(database, (tx) =>
@@ -226,11 +224,9 @@ export function createPasswordResetService({
     async requestReset(email: string, origin: RequestOrigin): Promise<ResetRequestOutcome> {
       const normalised = email.trim().toLowerCase();
       const { user, usable } = usableOrNot(await findUserByEmail(database, normalised));
-      const { count } = await hitOrFallback(
-        counters,
+      const { count } = await counters.hit(
         `reset-email:${sha256Hex(normalised)}`,
         RESET_TOKEN_VALID_MS,
-        { count: 0, resetInMs: 0 },
       );
       if (!usable || !user) return { sent: false, userId: user?.id ?? null, reason: 'no_account' };
       if (count > RESET_EMAILS_PER_ACCOUNT_PER_HOUR) {

@@ -13,7 +13,15 @@ export type SecurityEvent =
   | 'auth.password_change_failed'
   | 'access.forbidden'
   | 'access.cross_origin_refused'
-  | 'cron.bearer_refused';
+  | 'cron.bearer_refused'
+  | 'document.integrity_failed'
+  /** The guard refused a request to the AI provider (modules/ai/guard.ts): the rules matched. */
+  | 'ai.outgoing_refused'
+  /** An AI answer cited a source it was not given, and was refused (modules/ai/chat.service.ts). */
+  | 'ai.citation_refused'
+  | 'rag.bearer_refused'
+  /** A wrong or missing bearer on the metrics endpoint (modules/metrics/metrics.routes.ts). */
+  | 'metrics.bearer_refused';
 
 /**
  * A structured security event in the request's log (with its request id). Identifies the user

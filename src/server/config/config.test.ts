@@ -12,6 +12,9 @@ const productionEnv = (overrides: Record<string, string | undefined> = {}) => ({
   MAIL_FROM: 'Pensions <no-reply@pensions.example.ie>',
   // Production scans every upload (docs/decisions.md, "Documents (issue 16)").
   CLAMD_SOCKET: '/run/clamav/clamd.ctl',
+  // Production names its AI provider, none included (docs/decisions.md, "AI provider, chat and
+  // drafting (issue 17)").
+  AI_PROVIDER: 'none',
   DATA_DIR: testDataDir(),
   ...TEST_SECRETS,
   ...overrides,
@@ -40,6 +43,8 @@ const badSecrets: Array<[string, string | undefined, string]> = [
   ['CRON_SECRET', 'tiny', 'at least 32 characters'],
   ['RAG_INGEST_SECRET', undefined, 'is required'],
   ['RAG_INGEST_SECRET', 'tiny', 'at least 32 characters'],
+  ['METRICS_SECRET', undefined, 'is required'],
+  ['METRICS_SECRET', 'tiny', 'at least 32 characters'],
   ['AUDIT_CHAIN_KEY', undefined, 'is required'],
   ['AUDIT_CHAIN_KEY', 'ab'.repeat(31), '64 hexadecimal'],
 ];

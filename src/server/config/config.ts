@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { runtimeDatabaseUrl } from '../db/runtime-login.js';
+import type { S3StorageSettings } from '../modules/documents/s3-storage.js';
 
 export const APP_ENVS = ['development', 'test', 'staging', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -31,6 +32,8 @@ const secretSchemas = {
   AI_KEY_ENCRYPTION_SECRET: hexKey,
   CRON_SECRET: longSecret,
   RAG_INGEST_SECRET: longSecret,
+  /** The bearer of GET /api/health/metrics (docs/decisions.md, "Operations: metrics (issue 19)"). */
+  METRICS_SECRET: longSecret,
   /** Seals the audit chain (HMAC-SHA256); kept out of the database so its users cannot reseal a rewrite. */
   AUDIT_CHAIN_KEY: hexKey,
   /** Signs the documents' download URLs (HMAC-SHA256; docs/decisions.md, "Documents (issue 16)"). */
@@ -58,6 +61,9 @@ const postgresUrl = z.preprocess(
 const SENTRY_DSN_SHAPE =
   /^(https?):\/\/([A-Za-z0-9]+)@([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::([1-9][0-9]{0,4}))?\/([0-9]+)$/;
 const SENTRY_DSN_ERROR = 'must be a DSN of the form https://<publicKey>@<host>[:port]/<projectId>';
+
+export const AI_PROVIDERS = ['anthropic', 'openai', 'none'] as const;
+export type AiProviderName = (typeof AI_PROVIDERS)[number];
 
 const envSchema = z.object({
   APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).optional()),
@@ -128,15 +134,58 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(1).max(65535).default(3310),
   ),
+  /**
+   * Documents in an S3-compatible bucket instead of DATA_DIR/documents:
+   * `s3://<bucket>[/<prefix>][?endpoint=<url>&region=<region>&forcePathStyle=true]`.
+   */
+  STORAGE_URL: optionalString,
+  /** The bucket's credentials, both required with STORAGE_URL; no default, no other source. */
+  STORAGE_ACCESS_KEY_ID: optionalString,
+  STORAGE_SECRET_ACCESS_KEY: optionalString,
   /** `off`: run without a malware scanner, which staging and production refuse unless told so. */
   DOCUMENT_SCAN: z.preprocess(
     emptyAsUndefined,
     z.enum(['off'], { error: 'must be off when set' }).optional(),
   ),
+  /** The AI provider (docs/decisions.md, "AI provider, chat and drafting (issue 17)"). */
+  AI_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(AI_PROVIDERS).optional()),
+  /** The platform's key for the provider; a tenant's own key replaces it for that tenant. */
+  AI_API_KEY: optionalString,
+  AI_MODEL: optionalString,
+  /** For `openai`, an OpenAI-compatible server: requests go to {AI_BASE_URL}/chat/completions. */
+  AI_BASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  ),
+  AI_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1000).max(300_000).default(60_000),
+  ),
+  AI_MAX_RETRIES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(5).default(2)),
+  /** The first wait before a retry; each further retry waits twice as long. */
+  AI_RETRY_BASE_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(60_000).default(500),
+  ),
+  /** What a tenant may use in a calendar month unless its BrokerAdmin sets other limits. */
+  AI_MONTHLY_REQUEST_LIMIT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(0).default(1000),
+  ),
+  AI_MONTHLY_TOKEN_LIMIT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(0).default(2_000_000),
+  ),
   ...Object.fromEntries(
     SECRET_NAMES.map((name) => [name, z.preprocess(emptyAsUndefined, z.string().optional())]),
   ),
 });
+
+/**
+ * Every variable the service reads, by name: what a deployment may set (the deployment files'
+ * tests hold deploy/ to this list, so a misspelt or retired variable there is caught).
+ */
+export const ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 export type Secrets = Record<SecretName, string>;
 
@@ -176,11 +225,33 @@ export interface Config {
    * none, and the keys their download URLs are signed with.
    */
   documents: {
+    /** DATA_DIR/documents: the local back end's files, and every back end's staging area. */
     storageRoot: string;
+    /** Where committed bytes live: the local file system (the default) or an S3 bucket. */
+    storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageSettings);
     scanner: { socketPath: string } | { host: string; port: number } | null;
     urlKey: string;
     previousUrlKey: string | null;
   };
+  /**
+   * The AI provider, or `none`: chat then answers with extracts and drafting with templates, and
+   * nothing is sent anywhere. The per-tenant monthly limits apply unless a tenant sets its own.
+   */
+  ai: {
+    provider: AiProviderSettings | null;
+    encryptionKey: string;
+    defaultLimits: { monthlyRequests: number; monthlyTokens: number };
+  };
+}
+
+export interface AiProviderSettings {
+  name: Exclude<AiProviderName, 'none'>;
+  apiKey: string;
+  model: string;
+  baseUrl: string | null;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
 }
 
 const DEVELOPMENT_MAIL_FROM = 'Pension Administration <no-reply@pension-admin.local>';
@@ -249,6 +320,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     problems.push(`SENTRY_DSN must use https when APP_ENV is ${appEnv}`);
   }
   const scanner = scannerSettings(values, appEnv, isDevelopmentLike, problems);
+  const storage = storageSettings(values, appEnv, isDevelopmentLike, problems);
   if (
     values.DOCUMENT_URL_KEY_PREVIOUS !== undefined &&
     secrets.DOCUMENT_URL_KEY !== undefined &&
@@ -256,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   ) {
     problems.push('DOCUMENT_URL_KEY_PREVIOUS must differ from DOCUMENT_URL_KEY');
   }
+  const aiProvider = aiSettings(values, appEnv, isDevelopmentLike, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -296,10 +369,153 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     telemetry: values.SENTRY_DSN ? telemetryOf(values.SENTRY_DSN) : null,
     documents: {
       storageRoot: path.join(dataDir, 'documents'),
+      storage,
       scanner,
       urlKey: (secrets as Secrets).DOCUMENT_URL_KEY,
       previousUrlKey: values.DOCUMENT_URL_KEY_PREVIOUS ?? null,
     },
+    ai: {
+      provider: aiProvider,
+      encryptionKey: (secrets as Secrets).AI_KEY_ENCRYPTION_SECRET,
+      defaultLimits: {
+        monthlyRequests: values.AI_MONTHLY_REQUEST_LIMIT,
+        monthlyTokens: values.AI_MONTHLY_TOKEN_LIMIT,
+      },
+    },
+  };
+}
+
+/**
+ * The AI provider (issue 17). Development and test default to `none`, so nothing leaves the
+ * machine unless asked; staging and production must name the provider, `none` included, so no
+ * deployment sends data to one, or goes without, by omission. A named provider needs its key and
+ * model (no default secret), and outside development a base URL must be https: the questions and
+ * the scheme facts travel in it.
+ */
+function aiSettings(
+  values: z.infer<typeof envSchema>,
+  appEnv: AppEnv,
+  isDevelopmentLike: boolean,
+  problems: string[],
+): AiProviderSettings | null {
+  const name = values.AI_PROVIDER ?? (isDevelopmentLike ? 'none' : undefined);
+  if (name === undefined) {
+    problems.push(`AI_PROVIDER is required when APP_ENV is ${appEnv} (anthropic, openai or none)`);
+    return null;
+  }
+  if (name === 'none') {
+    for (const variable of ['AI_API_KEY', 'AI_MODEL', 'AI_BASE_URL'] as const) {
+      if (values[variable] !== undefined) {
+        problems.push(`${variable} must not be set when AI_PROVIDER is none`);
+      }
+    }
+    return null;
+  }
+  if (values.AI_API_KEY === undefined)
+    problems.push(`AI_API_KEY is required when AI_PROVIDER is ${name}`);
+  if (values.AI_MODEL === undefined)
+    problems.push(`AI_MODEL is required when AI_PROVIDER is ${name}`);
+  if (!isDevelopmentLike && values.AI_BASE_URL?.startsWith('http:')) {
+    problems.push(`AI_BASE_URL must use https when APP_ENV is ${appEnv}`);
+  }
+  return {
+    name,
+    apiKey: values.AI_API_KEY ?? '',
+    model: values.AI_MODEL ?? '',
+    baseUrl: values.AI_BASE_URL?.replace(/\/+$/, '') ?? null,
+    timeoutMs: values.AI_TIMEOUT_MS,
+    maxRetries: values.AI_MAX_RETRIES,
+    retryBaseMs: values.AI_RETRY_BASE_MS,
+  };
+}
+
+const STORAGE_URL_SHAPE =
+  's3://<bucket>[/<prefix>][?endpoint=<url>&region=<region>&forcePathStyle=true]';
+/** S3's bucket naming rules: 3 to 63 lower-case letters, digits, dots and hyphens. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const PREFIX_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+const REGION = /^[a-z0-9-]{1,32}$/;
+
+/**
+ * Where documents' bytes live (docs/decisions.md, "Documents: the S3 back end"): DATA_DIR unless
+ * STORAGE_URL names a bucket, with its credentials in STORAGE_ACCESS_KEY_ID and
+ * STORAGE_SECRET_ACCESS_KEY (never in the URL, which is logged in errors and shown in docs). The
+ * region defaults to eu-west-1 (Ireland), where the firms are. Outside development and test an
+ * endpoint must be https: the bytes and the request signatures cross it.
+ */
+function storageSettings(
+  values: z.infer<typeof envSchema>,
+  appEnv: AppEnv,
+  isDevelopmentLike: boolean,
+  problems: string[],
+): Config['documents']['storage'] {
+  const accessKeyId = values.STORAGE_ACCESS_KEY_ID;
+  const secretAccessKey = values.STORAGE_SECRET_ACCESS_KEY;
+  if (!values.STORAGE_URL) {
+    if (accessKeyId || secretAccessKey) {
+      problems.push('STORAGE_ACCESS_KEY_ID and STORAGE_SECRET_ACCESS_KEY need STORAGE_URL');
+    }
+    return { kind: 'local' };
+  }
+  let url: URL;
+  try {
+    url = new URL(values.STORAGE_URL);
+  } catch {
+    problems.push(`STORAGE_URL must be ${STORAGE_URL_SHAPE}`);
+    return { kind: 'local' };
+  }
+  // The prefix as written, before URL parsing folds `..` and `.` away: what the operator meant.
+  const writtenPath =
+    values.STORAGE_URL.replace(/^[a-z0-9]+:\/\/[^/?#]*/i, '').split(/[?#]/)[0] ?? '';
+  const segments = writtenPath.split('/').filter(Boolean);
+  const known = new Set(['endpoint', 'region', 'forcePathStyle']);
+  const endpoint = url.searchParams.get('endpoint');
+  const region = url.searchParams.get('region') ?? 'eu-west-1';
+  const forcePathStyle = url.searchParams.get('forcePathStyle') ?? 'false';
+  let endpointUrl: URL | null = null;
+  try {
+    endpointUrl = endpoint === null ? null : new URL(endpoint);
+  } catch {
+    endpointUrl = null;
+  }
+  if (
+    url.protocol !== 's3:' ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.port !== '' ||
+    url.hash !== '' ||
+    !BUCKET_NAME.test(url.hostname) ||
+    !segments.every((segment) => PREFIX_SEGMENT.test(segment)) ||
+    [...url.searchParams.keys()].some((key) => !known.has(key)) ||
+    (endpoint !== null &&
+      (endpointUrl === null ||
+        !['http:', 'https:'].includes(endpointUrl.protocol) ||
+        endpointUrl.username !== '' ||
+        endpointUrl.password !== '')) ||
+    !REGION.test(region) ||
+    !['true', 'false'].includes(forcePathStyle)
+  ) {
+    problems.push(`STORAGE_URL must be ${STORAGE_URL_SHAPE}`);
+    return { kind: 'local' };
+  }
+  if (!isDevelopmentLike && endpointUrl?.protocol === 'http:') {
+    problems.push(`STORAGE_URL's endpoint must use https when APP_ENV is ${appEnv}`);
+  }
+  if (!accessKeyId || !secretAccessKey) {
+    problems.push(
+      'STORAGE_ACCESS_KEY_ID and STORAGE_SECRET_ACCESS_KEY are required with STORAGE_URL',
+    );
+    return { kind: 'local' };
+  }
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: segments.map((segment) => `${segment}/`).join(''),
+    region,
+    endpoint: endpointUrl === null ? null : endpointUrl.toString(),
+    forcePathStyle: forcePathStyle === 'true',
+    accessKeyId,
+    secretAccessKey,
   };
 }
 

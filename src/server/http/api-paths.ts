@@ -36,9 +36,10 @@ export interface RoutedPath {
 /**
  * Open without a session. `/api/cron/` is no exception to authentication: its one route checks
  * the CRON_SECRET bearer itself, first (modules/cron/cron.routes.ts); a target under it that no
- * route serves is still classified by both readings below, and fails closed.
+ * route serves is still classified by both readings below, and fails closed. `/api/rag/` likewise:
+ * its one route checks the RAG_INGEST_SECRET bearer first (modules/rag/rag.routes.ts).
  */
-const PUBLIC_API_PREFIXES = ['/api/auth/', '/api/health/', '/api/cron/'] as const;
+const PUBLIC_API_PREFIXES = ['/api/auth/', '/api/health/', '/api/cron/', '/api/rag/'] as const;
 const HEALTH_PREFIX = '/api/health/';
 const SLASH = 47;
 

@@ -10,6 +10,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors.js';
+import { StorageUnavailableError } from '../modules/documents/storage.js';
 
 /** The one place a service's refusal becomes a status code (issue 14, part 4). */
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -18,6 +19,8 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  limit_reached: 429,
+  unavailable: 503,
 };
 
 /**
@@ -49,6 +52,10 @@ const errorHandler: FastifyPluginAsync = async (app) => {
     // the gate answers a request without a session; the gate's onSend hook drops any cookie set.
     if (isSessionEnded(error)) {
       return reply.code(401).send({ error: 'Unauthorized' });
+    }
+    if (error instanceof StorageUnavailableError) {
+      request.log.error({ err: error }, 'document storage unavailable');
+      return reply.code(503).send({ error: 'Service unavailable' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');

@@ -184,15 +184,10 @@ const telemetryTunnel: FastifyPluginAsync<TelemetryTunnelOptions> = async (
   let forwardsInFlight = 0;
 
   async function limitRate(request: FastifyRequest, reply: FastifyReply) {
-    let count: Awaited<ReturnType<RateLimitStore['hit']>>;
-    try {
-      count = await store.hit(`monitoring:${clientKey(request.ip)}`, TUNNEL_RATE_LIMIT.windowMs);
-    } catch (error) {
-      // Unlike the API's limits this one fails closed: losing telemetry costs little, flooding
-      // the ingest through an uncounted tunnel does not.
-      request.log.error({ err: error }, 'rate-limit store unavailable: telemetry refused');
-      return reply.code(503).send({ error: 'Telemetry unavailable' });
-    }
+    const count = await store.hit(
+      `monitoring:${clientKey(request.ip)}`,
+      TUNNEL_RATE_LIMIT.windowMs,
+    );
     if (count.count > TUNNEL_RATE_LIMIT.max) {
       return reply
         .code(429)

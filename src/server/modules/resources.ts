@@ -5,6 +5,9 @@ import type { Database } from '../db/database.js';
 import type { Outbox } from '../email/outbox.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { createAuditReadService } from './audit/audit.service.js';
+import { autoEnrolmentRoutes } from './auto-enrolment/auto-enrolment.routes.js';
+import { createAutoEnrolmentService } from './auto-enrolment/auto-enrolment.service.js';
+import { createEmployerPayrollService } from './auto-enrolment/payroll.service.js';
 import { brokersRoutes } from './brokers/brokers.routes.js';
 import { createBrokersService } from './brokers/brokers.service.js';
 import { contributionsRoutes } from './contributions/contributions.routes.js';
@@ -87,6 +90,17 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     appointments: createAppointmentsService({ database, audit, now }),
     policies: createPoliciesService({ database, audit, now }),
     compliance: createComplianceService({ database, audit, now }),
+  });
+  // Auto-enrolment readiness (issue 20): an employer's payroll and its assessment.
+  await app.register(autoEnrolmentRoutes, {
+    payroll: createEmployerPayrollService({
+      database,
+      audit,
+      ppsKeyring: deps.ppsKeyring,
+      dataDir: deps.dataDir,
+      now,
+    }),
+    autoEnrolment: createAutoEnrolmentService({ database, audit, now }),
   });
   await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });
 };

@@ -10,13 +10,23 @@ export {
   signedIn,
   userView,
 } from '../../contracts/accounts';
+export { aiSettingsView, chatResponse, draftView } from '../../contracts/ai';
 export { auditRecordView } from '../../contracts/audit';
+export {
+  assessmentView,
+  costView,
+  overviewView as autoEnrolmentOverviewView,
+  payrollUploadPage,
+  payrollUploadSummary,
+  payrollUploadView,
+} from '../../contracts/auto-enrolment';
 export {
   contributionView,
   payrollSaved,
   payrollView,
   periodTotals,
 } from '../../contracts/contributions';
+export { documentUrlView, documentView } from '../../contracts/documents';
 export { fundChoiceView, fundView } from '../../contracts/funds';
 export {
   calendarEntryView,

@@ -84,6 +84,45 @@ export async function upload<S extends z.ZodType>(
   return answerOf(answer, response, path);
 }
 
+/**
+ * Sends a form with a file and reports how much of it has gone, for a progress bar: fetch tells
+ * nothing of an upload's progress, XMLHttpRequest's upload events do. The answer is parsed and a
+ * refusal thrown as `api()` does.
+ */
+export function sendWithProgress<S extends z.ZodType>(
+  answer: S,
+  path: string,
+  form: FormData,
+  onProgress: (sent: number, total: number) => void,
+): Promise<z.infer<S>> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('accept', 'application/json');
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    });
+    request.addEventListener('load', () => {
+      let payload: unknown = null;
+      try {
+        payload = request.responseText === '' ? undefined : JSON.parse(request.responseText);
+      } catch {
+        payload = null;
+      }
+      settle(answer, request.status, payload, path).then(resolve, reject);
+    });
+    request.addEventListener('error', () =>
+      reject(
+        new ApiError(
+          0,
+          'The upload did not reach the service. Check the connection and try again.',
+        ),
+      ),
+    );
+    request.send(form);
+  });
+}
+
 async function answerOf<S extends z.ZodType>(
   answer: S,
   response: Response,
@@ -91,16 +130,34 @@ async function answerOf<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const payload: unknown =
     response.status === 204 ? undefined : await response.json().catch(() => null);
-  if (response.ok) {
+  return settle(answer, response.status, payload, path);
+}
+
+/** An answer's body checked against its schema, or the refusal it carries as an ApiError. */
+async function settle<S extends z.ZodType>(
+  answer: S,
+  status: number,
+  payload: unknown,
+  path: string,
+): Promise<z.infer<S>> {
+  if (status >= 200 && status < 300) {
     const parsed = answer.safeParse(payload);
     if (!parsed.success) throw new UnexpectedAnswerError(path);
     return parsed.data;
   }
-  if (response.status === 401 && !path.startsWith('/api/auth/')) onSessionEnded();
+  throw refusalOf(status, payload, path);
+}
+
+/**
+ * The ApiError of a refused request, from its status and JSON body; a 401 tells the app the
+ * session has ended. For the few requests that are not read through `api()`: a streamed answer.
+ */
+export function refusalOf(status: number, payload: unknown, path: string): ApiError {
+  if (status === 401 && !path.startsWith('/api/auth/')) onSessionEnded();
   const refusal = (payload ?? {}) as { error?: unknown; issues?: ApiIssue[] };
-  throw new ApiError(
-    response.status,
-    typeof refusal.error === 'string' ? refusal.error : messageForStatus(response.status),
+  return new ApiError(
+    status,
+    typeof refusal.error === 'string' ? refusal.error : messageForStatus(status),
     Array.isArray(refusal.issues) ? refusal.issues : [],
   );
 }

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
 import type { AccountState, MeView, SessionUser, UserView } from '../../contracts/accounts';
+import type {
+  AiSettingsView,
+  ChatCitation,
+  ChatResponse,
+  DraftKind,
+  DraftStatus,
+  DraftView,
+} from '../../contracts/ai';
 import type { AuditRecordView } from '../../contracts/audit';
 import type {
   ContributionKind,
@@ -8,6 +16,7 @@ import type {
   payrollView,
   periodTotals,
 } from '../../contracts/contributions';
+import type { DocumentView } from '../../contracts/documents';
 import type { FundChoiceView, FundView } from '../../contracts/funds';
 import type {
   CalendarEntryView,
@@ -74,9 +83,16 @@ export type Trustee = TrusteeView;
 export type KeyFunctionHolder = KeyFunctionHolderView;
 export type WrittenPolicy = PolicyView;
 export type OraReport = OraReportView;
+export type SchemeDocument = DocumentView;
 export type SignificantChange = SignificantChangeView;
 export type Compliance = ComplianceView;
 export type Obligation = ObligationView;
 export type ComplianceStatus = ObligationView['status'];
 export type CalendarEntry = CalendarEntryView;
 export type GovernanceDashboard = GovernanceDashboardView;
+
+/** AI (issue 17): an answer from the regulatory texts, a draft, the firm's provider settings. */
+export type ChatAnswer = ChatResponse;
+export type { ChatCitation, DraftKind, DraftStatus };
+export type Draft = DraftView;
+export type AiSettings = AiSettingsView;

@@ -109,8 +109,10 @@ describe('pages and navigation', () => {
       'Schemes',
       'Governance',
       'Compliance calendar',
+      'Ask about regulations',
       'Users',
       'Audit log',
+      'AI settings',
       'API reference',
       'My account',
     ]);
@@ -120,6 +122,7 @@ describe('pages and navigation', () => {
       'Schemes',
       'Governance',
       'Compliance calendar',
+      'Ask about regulations',
       'API reference',
       'My account',
     ]);
@@ -127,9 +130,11 @@ describe('pages and navigation', () => {
       expect(navigationFor(sessionOf(role))).toEqual([
         { label: 'Home', to: '/home' },
         { label: 'My employer', to: `/employers/${EMPLOYER}` },
+        { label: 'Automatic enrolment', to: `/employers/${EMPLOYER}/auto-enrolment` },
         { label: 'Schemes', to: '/schemes' },
         { label: 'Governance', to: '/governance' },
         { label: 'Compliance calendar', to: '/compliance-calendar' },
+        { label: 'Ask about regulations', to: '/ask' },
         { label: 'API reference', to: '/api-reference' },
         { label: 'My account', to: '/account' },
       ]);

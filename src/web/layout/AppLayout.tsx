@@ -18,7 +18,7 @@ import { useRef } from 'react';
 import { signInSearch } from '../auth/return-path';
 import { useSession, useSignOut } from '../auth/session';
 import classes from './AppLayout.module.css';
-import { navigationFor } from './navigation';
+import { currentItem, navigationFor } from './navigation';
 
 /** The frame of every signed-in page; without a session it sends the visitor to sign in. */
 export function AppLayout() {
@@ -109,13 +109,17 @@ export function AppLayout() {
           id="main-navigation"
           inert={phone === true && !opened}
         >
-          {navigationFor(session.data).map((item) => (
+          {navigationFor(session.data).map((item, index, items) => (
             <NavLink
               key={item.to}
               component={Link}
               to={item.to}
               label={item.label}
-              active={path === item.to || path.startsWith(`${item.to}/`)}
+              // The router would mark every item whose address leads to the page as current
+              // (an employer's and its automatic enrolment's); only the most particular is.
+              activeOptions={{ exact: true }}
+              active={currentItem(items, path) === index}
+              aria-current={currentItem(items, path) === index ? 'page' : undefined}
               onClick={close}
             />
           ))}

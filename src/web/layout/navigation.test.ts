@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ROLES } from '../../contracts/roles';
 import type { Me, Role } from '../api/types';
 import type { Session } from '../auth/session';
-import { homeOf, navigationFor } from './navigation';
+import { currentItem, homeOf, navigationFor } from './navigation';
 
 function sessionOf(role: Role, memberId: string | null = null): Session {
   const user = {
@@ -45,9 +45,42 @@ describe('the navigation of each role (issue 21, item 3)', () => {
     expect(labels(sessionOf('Member', 'm1'))).toEqual(['My pension', 'My account']);
   });
 
+  it('offers questions on the regulations to those who run schemes, and AI settings to a BrokerAdmin (issue 17)', () => {
+    const ask = (role: Role) => labels(sessionOf(role, 'm1')).includes('Ask about regulations');
+    expect(ROLES.filter(ask)).toEqual([
+      'BrokerAdmin',
+      'BrokerUser',
+      'EmployerAdmin',
+      'EmployerUser',
+    ]);
+    const settings = (role: Role) => labels(sessionOf(role, 'm1')).includes('AI settings');
+    expect(ROLES.filter(settings)).toEqual(['BrokerAdmin']);
+  });
+
   it('lands a Member on their pension, and one without a member record on their account', () => {
     expect(homeOf(sessionOf('Member', 'm1'))).toBe('/members/m1');
     expect(homeOf(sessionOf('Member'))).toBe('/account');
     expect(homeOf(sessionOf('BrokerAdmin'))).toBe('/dashboard');
+  });
+
+  it('offers an employer’s staff their employer’s automatic enrolment, and a firm reaches it by employer', () => {
+    for (const role of ['EmployerAdmin', 'EmployerUser'] as const) {
+      expect(navigationFor(sessionOf(role))).toContainEqual({
+        label: 'Automatic enrolment',
+        to: '/employers/e1/auto-enrolment',
+      });
+    }
+    for (const role of ['BrokerAdmin', 'BrokerUser', 'SuperAdmin', 'Member'] as const) {
+      expect(labels(sessionOf(role, 'm1'))).not.toContain('Automatic enrolment');
+    }
+  });
+
+  it('marks the one item a page belongs to, the most particular when addresses nest', () => {
+    const items = navigationFor(sessionOf('EmployerAdmin'));
+    const at = (path: string) => items[currentItem(items, path)]?.label;
+    expect(at('/employers/e1/auto-enrolment/upload')).toBe('Automatic enrolment');
+    expect(at('/employers/e1')).toBe('My employer');
+    expect(at('/schemes/s1')).toBe('Schemes');
+    expect(currentItem(items, '/nowhere')).toBe(-1);
   });
 });

@@ -30,6 +30,12 @@ const ENTRIES: readonly NavEntry[] = [
     scopes: ['employer'],
   },
   {
+    label: 'Automatic enrolment',
+    to: ({ user }) => `/employers/${user.employerId}/auto-enrolment`,
+    ...PAGES.autoEnrolment,
+    scopes: ['employer'],
+  },
+  {
     label: 'My pension',
     to: ({ account }) => `/members/${account.memberId}`,
     ...PAGES.member,
@@ -38,8 +44,10 @@ const ENTRIES: readonly NavEntry[] = [
   { label: 'Schemes', to: () => '/schemes', ...PAGES.schemes, scopes: ['tenant', 'employer'] },
   { label: 'Governance', to: () => '/governance', ...PAGES.governance },
   { label: 'Compliance calendar', to: () => '/compliance-calendar', ...PAGES.complianceCalendar },
+  { label: 'Ask about regulations', to: () => '/ask', ...PAGES.ask },
   { label: 'Users', to: () => '/users', ...PAGES.users },
   { label: 'Audit log', to: () => '/audit', ...PAGES.audit },
+  { label: 'AI settings', to: () => '/ai-settings', ...PAGES.aiSettings },
   { label: 'API reference', to: () => '/api-reference', ...PAGES.apiReference },
   { label: 'My account', to: () => '/account', ...PAGES.account },
 ];
@@ -56,4 +64,18 @@ export function navigationFor(session: Session): NavItem[] {
 /** Where a person lands after signing in: their first page (a Member with no record, their account). */
 export function homeOf(session: Session): string {
   return navigationFor(session)[0]?.to ?? '/account';
+}
+
+/**
+ * Which item a page belongs to: the one whose address is the page's or the longest that leads
+ * to it, so that an employer's automatic-enrolment page marks that item and not "My employer"
+ * too. -1 when the page is in none.
+ */
+export function currentItem(items: readonly NavItem[], path: string): number {
+  let found = -1;
+  items.forEach((item, index) => {
+    const leads = path === item.to || path.startsWith(`${item.to}/`);
+    if (leads && (found === -1 || item.to.length > (items[found]?.to.length ?? 0))) found = index;
+  });
+  return found;
 }

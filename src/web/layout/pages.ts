@@ -21,11 +21,18 @@ export const PAGES = {
   /** Every scheme's governance standing within reach: a firm's, or an employer's own schemes. */
   governance: { action: 'compliance.dashboard' },
   complianceCalendar: { action: 'compliance.calendar' },
+  /** An employer's readiness for automatic enrolment, and the upload of its payroll (issue 20). */
+  autoEnrolment: { action: 'auto_enrolment.read' },
+  autoEnrolmentUpload: { action: 'ae_payroll.import' },
   /**
    * The API reference is for the staff who work on schemes and script against the service, on
    * the platform, in a firm or at an employer; a member's portal offers none (issue 21, item 3).
    */
   apiReference: { action: 'scheme.list' },
+  /** Questions about the regulations, for those who run schemes (issue 17). */
+  ask: { action: 'ai.chat' },
+  /** The firm's own AI provider key, its monthly limits and its usage: a BrokerAdmin's. */
+  aiSettings: { action: 'ai.settings.read' },
   /** Everyone's own account: who they are, and their password. */
   account: { action: 'account.password.change' },
 } as const satisfies Record<string, Access>;

@@ -3,13 +3,13 @@ import type { AuditService } from '../../audit/audit.service.js';
 import { createPpsKeyring, ppsKeyId, UnknownPpsKeyError } from '../../crypto/pps-keyring.js';
 import { SealedBoxError } from '../../crypto/sealed-box.js';
 import type { Database } from '../../db/database.js';
-import { members } from '../../db/schema.js';
+import { members, payrollEmployees } from '../../db/schema.js';
 import { withActor, withPlatformReadOnly } from '../../db/with-actor.js';
 import type { PlatformActor } from '../../tenancy/actor.js';
 
 /**
- * Re-encrypts every member's PPS number (soft-deleted members too) that is not yet under the
- * current key (docs/decisions.md, "PPS key rotation"). Each batch is one transaction that locks its rows, opens
+ * Re-encrypts every PPS number the service holds, members' (soft-deleted ones too) and the
+ * employees of employers' payroll uploads, that is not yet under the current key (docs/decisions.md, "PPS key rotation"). Each batch is one transaction that locks its rows, opens
  * each with the key that sealed it, seals it again under the current key with the same bound
  * context and replaces its lookup hash, so a run killed at any point leaves every row wholly
  * old or wholly new, and the next run carries on with what is left.
@@ -57,7 +57,10 @@ export interface PpsRotationResult {
   auditRecordId: string | null;
 }
 
-/** A run refused or stopped; the message names counts, key ids and member ids, never a value. */
+/**
+ * A run refused or stopped; the message names counts, key ids and row ids (of members or payroll
+ * employees, as it says), never a value.
+ */
 export class PpsRotationError extends Error {
   override name = 'PpsRotationError';
   constructor(
@@ -73,6 +76,56 @@ function listIds(ids: readonly string[], total = ids.length): string {
   return total > MAX_LISTED_IDS ? `${listed} and ${total - MAX_LISTED_IDS} more` : listed;
 }
 
+/**
+ * The tables that hold a sealed PPS number, in the order a run rotates them. A payroll employee
+ * is sealed and looked up exactly as a member is, bound to its own row (auto-enrolment
+ * payroll-rows.ts), and the assessment matches the two by lookup hash (auto-enrolment.data.ts):
+ * rotating one without the other would leave them under different keys and matching nothing.
+ */
+const SEALED_TABLES = [
+  {
+    kind: 'member',
+    table: members,
+    id: members.id,
+    brokerId: members.brokerId,
+    ppsEncrypted: members.ppsEncrypted,
+    ppsKeyId: members.ppsKeyId,
+  },
+  {
+    kind: 'payroll employee',
+    table: payrollEmployees,
+    id: payrollEmployees.id,
+    brokerId: payrollEmployees.brokerId,
+    ppsEncrypted: payrollEmployees.ppsEncrypted,
+    ppsKeyId: payrollEmployees.ppsKeyId,
+  },
+] as const;
+
+type SealedTable = (typeof SEALED_TABLES)[number];
+
+interface SealedRow {
+  id: string;
+  brokerId: string;
+  ppsEncrypted: string;
+  ppsKeyId: string;
+}
+
+/** Each table's rows not under the current key, by the key that sealed them. */
+async function countByKey(database: Database, currentKeyId: string) {
+  return withPlatformReadOnly(database, async (tx) => {
+    const counted: { table: SealedTable; keyId: string; rows: number }[] = [];
+    for (const table of SEALED_TABLES) {
+      const groups = await tx
+        .select({ keyId: table.ppsKeyId, rows: count() })
+        .from(table.table)
+        .where(ne(table.ppsKeyId, currentKeyId))
+        .groupBy(table.ppsKeyId);
+      for (const group of groups) counted.push({ table, ...group });
+    }
+    return counted;
+  });
+}
+
 export async function rotatePpsKeys(
   database: Database,
   audit: AuditService,
@@ -85,14 +138,10 @@ export async function rotatePpsKeys(
   const currentKeyId = ring.currentKeyId;
   const previousKeyId = keys.previous === null ? null : ppsKeyId(keys.previous);
 
-  const byKey = await withPlatformReadOnly(database, (tx) =>
-    tx
-      .select({ keyId: members.ppsKeyId, rows: count() })
-      .from(members)
-      .where(ne(members.ppsKeyId, currentKeyId))
-      .groupBy(members.ppsKeyId),
-  );
+  const byKey = await countByKey(database, currentKeyId);
   const total = byKey.reduce((sum, group) => sum + group.rows, 0);
+  const rowsOf = (kind: SealedTable['kind']) =>
+    byKey.filter((group) => group.table.kind === kind).reduce((sum, group) => sum + group.rows, 0);
   const result: PpsRotationResult = {
     currentKeyId,
     previousKeyId,
@@ -108,125 +157,148 @@ export async function rotatePpsKeys(
   // others would still leave the operator unable to drop the previous key.
   if (previousKeyId === null) {
     throw new PpsRotationError(
-      `PPS_ENCRYPTION_KEY_PREVIOUS is not set, but ${total} member(s) have PPS numbers sealed by ` +
-        `another key (key id ${byKey.map((group) => group.keyId).join(', ')}). Set ` +
+      `PPS_ENCRYPTION_KEY_PREVIOUS is not set, but ${countsByKind(byKey)} have PPS numbers ` +
+        `sealed by another key (key id ${[...new Set(byKey.map((group) => group.keyId))].join(', ')}). Set ` +
         'PPS_ENCRYPTION_KEY_PREVIOUS to the key that sealed them and run again; nothing was changed.',
     );
   }
   const foreign = byKey.filter((group) => group.keyId !== previousKeyId);
   if (foreign.length > 0) {
-    const foreignKeyIds = foreign.map((group) => group.keyId);
+    const foreignKeyIds = [...new Set(foreign.map((group) => group.keyId))];
     const foreignRows = foreign.reduce((sum, group) => sum + group.rows, 0);
-    const ids = await withPlatformReadOnly(database, (tx) =>
-      tx
-        .select({ id: members.id })
-        .from(members)
-        .where(inArray(members.ppsKeyId, foreignKeyIds))
-        .orderBy(asc(members.id))
-        .limit(MAX_LISTED_IDS),
-    );
-    const memberIds = ids.map((row) => row.id);
-    throw new PpsRotationError(
-      `${foreignRows} member(s) have PPS numbers sealed by a key that is neither ` +
-        `PPS_ENCRYPTION_KEY nor PPS_ENCRYPTION_KEY_PREVIOUS (key id ${foreignKeyIds.join(', ')}): ` +
-        `${listIds(memberIds, foreignRows)}. Nothing was changed.`,
-      memberIds,
-    );
-  }
-
-  // Keyset by id: each batch starts where the last one ended, so the whole run reads the table
-  // once, and rows another run holds (skipped, not waited for) are left to that run.
-  let after: string | null = null;
-  for (;;) {
-    const batch = result.batches + 1;
-    const committed = await withActor(database, actor, async (tx) => {
-      const rows = await tx
-        .select({
-          id: members.id,
-          brokerId: members.brokerId,
-          ppsEncrypted: members.ppsEncrypted,
-          ppsKeyId: members.ppsKeyId,
-        })
-        .from(members)
-        .where(
-          and(
-            ne(members.ppsKeyId, currentKeyId),
-            after === null ? undefined : gt(members.id, after),
-          ),
-        )
-        .orderBy(asc(members.id))
-        .limit(batchSize)
-        .for('update', { skipLocked: true });
-      if (rows.length === 0) return null;
-
-      const resealed: SQL[] = [];
-      const unknownKey: string[] = [];
-      const unverified: string[] = [];
-      for (const row of rows) {
-        const owner = { tenantId: row.brokerId, memberId: row.id };
-        try {
-          const ppsNumber = ring.open({ encrypted: row.ppsEncrypted, keyId: row.ppsKeyId }, owner);
-          const sealed = ring.seal(ppsNumber, owner);
-          resealed.push(
-            sql`(${row.id}, ${sealed.encrypted}, ${ring.lookup(row.brokerId, ppsNumber)})`,
-          );
-        } catch (error) {
-          if (error instanceof UnknownPpsKeyError) unknownKey.push(row.id);
-          else if (error instanceof SealedBoxError) unverified.push(row.id);
-          else throw error;
-        }
+    const ids = await withPlatformReadOnly(database, async (tx) => {
+      const found: string[] = [];
+      for (const table of new Set(foreign.map((group) => group.table))) {
+        const rows = await tx
+          .select({ id: table.id })
+          .from(table.table)
+          .where(inArray(table.ppsKeyId, foreignKeyIds))
+          .orderBy(asc(table.id))
+          .limit(MAX_LISTED_IDS);
+        found.push(...rows.map((row) => row.id));
       }
-      if (unknownKey.length > 0 || unverified.length > 0) {
-        // Throwing rolls this batch back whole; the batches before it have committed.
-        throw stoppedError(unknownKey, unverified, result.rotated);
-      }
-
-      // The run's one record travels with its first change: no committed change lacks it.
-      const auditRecordId =
-        result.auditRecordId ??
-        (await audit.record(tx, actor, {
-          action: 'pps_key.rotated',
-          entityType: 'pps_key',
-          entityId: currentKeyId,
-          tenantId: null,
-          previousState: null,
-          newState: { currentKeyId, previousKeyId, rowsToRotate: total, batchSize },
-        }));
-      try {
-        await tx.execute(sql`
-          update ${members} as m
-          set pps_encrypted = v.encrypted, pps_lookup = v.lookup, pps_key_id = ${currentKeyId}
-          from (values ${sql.join(resealed, sql`, `)}) as v(id, encrypted, lookup)
-          where m.id = v.id`);
-      } catch (error) {
-        // The driver's error quotes the statement's parameters (ciphertexts, lookup hashes);
-        // only the database's own message, which names the constraint, goes on.
-        const reason = (error as { cause?: { message?: string } }).cause?.message ?? 'unknown';
-        throw new PpsRotationError(
-          `The database refused batch ${batch} (${reason}); it was rolled back. ` +
-            `${result.rotated} row(s) rotated before it stay rotated.`,
-        );
-      }
-      return { rows: rows.length, lastId: rows[rows.length - 1]?.id ?? null, auditRecordId };
+      return found.slice(0, MAX_LISTED_IDS);
     });
-    if (committed === null) break;
-    after = committed.lastId;
-    result.auditRecordId = committed.auditRecordId;
-    result.batches = batch;
-    result.rotated += committed.rows;
-    await onBatch?.({ batch, batchRows: committed.rows, rotated: result.rotated, total });
-    // LIMIT with SKIP LOCKED stops short only when the scan reached the end of the table.
-    if (committed.rows < batchSize) break;
+    throw new PpsRotationError(
+      `${countsByKind(foreign)} have PPS numbers sealed by a key that is neither ` +
+        `PPS_ENCRYPTION_KEY nor PPS_ENCRYPTION_KEY_PREVIOUS (key id ${foreignKeyIds.join(', ')}): ` +
+        `${listIds(ids, foreignRows)}. Nothing was changed.`,
+      ids,
+    );
   }
 
-  const [left] = await withPlatformReadOnly(database, (tx) =>
-    tx.select({ rows: count() }).from(members).where(ne(members.ppsKeyId, currentKeyId)),
-  );
-  result.remaining = left?.rows ?? 0;
+  for (const table of SEALED_TABLES) {
+    // Keyset by id: each batch starts where the last one ended, so the whole run reads the table
+    // once, and rows another run holds (skipped, not waited for) are left to that run.
+    let after: string | null = null;
+    for (;;) {
+      const batch = result.batches + 1;
+      const committed = await withActor(database, actor, async (tx) => {
+        const rows = (await tx
+          .select({
+            id: table.id,
+            brokerId: table.brokerId,
+            ppsEncrypted: table.ppsEncrypted,
+            ppsKeyId: table.ppsKeyId,
+          })
+          .from(table.table)
+          .where(
+            and(ne(table.ppsKeyId, currentKeyId), after === null ? undefined : gt(table.id, after)),
+          )
+          .orderBy(asc(table.id))
+          .limit(batchSize)
+          .for('update', { skipLocked: true })) as SealedRow[];
+        if (rows.length === 0) return null;
+
+        const resealed: SQL[] = [];
+        const unknownKey: string[] = [];
+        const unverified: string[] = [];
+        for (const row of rows) {
+          const owner = { tenantId: row.brokerId, memberId: row.id };
+          try {
+            const ppsNumber = ring.open(
+              { encrypted: row.ppsEncrypted, keyId: row.ppsKeyId },
+              owner,
+            );
+            const sealed = ring.seal(ppsNumber, owner);
+            resealed.push(
+              sql`(${row.brokerId}, ${row.id}, ${sealed.encrypted}, ${ring.lookup(row.brokerId, ppsNumber)})`,
+            );
+          } catch (error) {
+            if (error instanceof UnknownPpsKeyError) unknownKey.push(row.id);
+            else if (error instanceof SealedBoxError) unverified.push(row.id);
+            else throw error;
+          }
+        }
+        if (unknownKey.length > 0 || unverified.length > 0) {
+          // Throwing rolls this batch back whole; the batches before it have committed.
+          throw stoppedError(table.kind, unknownKey, unverified, result.rotated);
+        }
+
+        // The run's one record travels with its first change: no committed change lacks it.
+        const auditRecordId =
+          result.auditRecordId ??
+          (await audit.record(tx, actor, {
+            action: 'pps_key.rotated',
+            entityType: 'pps_key',
+            entityId: currentKeyId,
+            tenantId: null,
+            previousState: null,
+            newState: {
+              currentKeyId,
+              previousKeyId,
+              rowsToRotate: total,
+              membersToRotate: rowsOf('member'),
+              payrollEmployeesToRotate: rowsOf('payroll employee'),
+              batchSize,
+            },
+          }));
+        try {
+          await tx.execute(sql`
+            update ${table.table} as t
+            set pps_encrypted = v.encrypted, pps_lookup = v.lookup, pps_key_id = ${currentKeyId}
+            from (values ${sql.join(resealed, sql`, `)}) as v(broker_id, id, encrypted, lookup)
+            where t.broker_id = v.broker_id and t.id = v.id`);
+        } catch (error) {
+          // The driver's error quotes the statement's parameters (ciphertexts, lookup hashes);
+          // only the database's own message, which names the constraint, goes on.
+          const reason = (error as { cause?: { message?: string } }).cause?.message ?? 'unknown';
+          throw new PpsRotationError(
+            `The database refused batch ${batch} (${reason}); it was rolled back. ` +
+              `${result.rotated} row(s) rotated before it stay rotated.`,
+          );
+        }
+        return { rows: rows.length, lastId: rows[rows.length - 1]?.id ?? null, auditRecordId };
+      });
+      if (committed === null) break;
+      after = committed.lastId;
+      result.auditRecordId = committed.auditRecordId;
+      result.batches = batch;
+      result.rotated += committed.rows;
+      await onBatch?.({ batch, batchRows: committed.rows, rotated: result.rotated, total });
+      // LIMIT with SKIP LOCKED stops short only when the scan reached the end of the table.
+      if (committed.rows < batchSize) break;
+    }
+  }
+
+  const left = await countByKey(database, currentKeyId);
+  result.remaining = left.reduce((sum, group) => sum + group.rows, 0);
   return result;
 }
 
+/** "3 member(s)", or "3 member(s) and 2 payroll employee(s)": the rows a message is about. */
+function countsByKind(groups: readonly { table: SealedTable; rows: number }[]): string {
+  return SEALED_TABLES.map((table) => ({
+    kind: table.kind,
+    rows: groups.filter((group) => group.table === table).reduce((sum, g) => sum + g.rows, 0),
+  }))
+    .filter((counted) => counted.rows > 0)
+    .map((counted) => `${counted.rows} ${counted.kind}(s)`)
+    .join(' and ');
+}
+
 function stoppedError(
+  kind: SealedTable['kind'],
   unknownKey: string[],
   unverified: string[],
   rotatedBefore: number,
@@ -241,11 +313,11 @@ function stoppedError(
   if (unverified.length > 0) {
     reasons.push(
       `${unverified.length} whose authentication tag does not verify (altered, or not sealed ` +
-        `for that member): ${listIds(unverified)}`,
+        `for that row): ${listIds(unverified)}`,
     );
   }
   return new PpsRotationError(
-    `Stopped: member PPS numbers that cannot be opened, ${reasons.join('; ')}. ` +
+    `Stopped: ${kind} PPS numbers that cannot be opened, ${reasons.join('; ')}. ` +
       `That batch was rolled back; ${rotatedBefore} row(s) rotated before it stay rotated.`,
     [...unknownKey, ...unverified],
   );
@@ -259,7 +331,7 @@ export interface CommandOutput {
 
 /**
  * `pps:rotate`: runs the rotation, prints a line per batch and a summary, and answers the exit
- * code: 0 when every member's PPS number is under the current key, 1 otherwise.
+ * code: 0 when every PPS number is under the current key, 1 otherwise.
  */
 export async function ppsRotateCommand(
   database: Database,
@@ -283,7 +355,7 @@ export async function ppsRotateCommand(
   const { currentKeyId, previousKeyId } = result;
   if (result.total === 0) {
     output.out(
-      `Nothing to rotate: every member's PPS number is already under the current key ` +
+      `Nothing to rotate: every PPS number is already under the current key ` +
         `(${currentKeyId}). No audit record was written.` +
         (previousKeyId === null ? '' : ' PPS_ENCRYPTION_KEY_PREVIOUS can be removed.'),
     );
@@ -303,7 +375,7 @@ export async function ppsRotateCommand(
     return 1;
   }
   output.out(
-    "Every member's PPS number is under the current key: PPS_ENCRYPTION_KEY_PREVIOUS can be removed.",
+    'Every PPS number is under the current key: PPS_ENCRYPTION_KEY_PREVIOUS can be removed.',
   );
   return 0;
 }

@@ -26,6 +26,7 @@ import {
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
 import { ApiError, api, describeError, query } from '../../api/client';
+import { downloadAttachment } from '../../api/download';
 import { type Access, allows } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
@@ -239,39 +240,19 @@ function FilterForm({ filters }: { filters: Filters }) {
 }
 
 /**
- * Downloads the CSV of the filters in force (those applied, as the table shows them). Read with
- * fetch rather than followed as a link, so a refusal (too many records, a lapsed session) reads
- * as a message on this page instead of a page of JSON.
+ * Downloads the CSV of the filters in force (those applied, as the table shows them); a refusal
+ * (too many records, a lapsed session) reads as a message on this page.
  */
 function ExportButton({ filters }: { filters: Filters }) {
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
     try {
-      const response = await fetch(`/api/audit/export.csv${apiQuery(filters)}`, {
-        credentials: 'same-origin',
-        headers: { accept: 'text/csv' },
+      await downloadAttachment(`/api/audit/export.csv${apiQuery(filters)}`, {
+        accept: 'text/csv',
+        fallbackName: 'audit-log.csv',
+        failure: 'The export failed',
       });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as {
-          error?: string;
-          issues?: Array<{ path: string; message: string }>;
-        } | null;
-        throw new ApiError(response.status, body?.error ?? 'The export failed', body?.issues);
-      }
-      const file = await response.blob();
-      const name =
-        /filename="([\w.-]{1,100})"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ??
-        'audit-log.csv';
-      const address = URL.createObjectURL(file);
-      const link = document.createElement('a');
-      link.href = address;
-      link.download = name;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      // Long enough for the browser to have taken the file.
-      window.setTimeout(() => URL.revokeObjectURL(address), 60_000);
     } catch (error) {
       const issue = error instanceof ApiError ? error.issues[0]?.message : undefined;
       notifyProblem(issue ?? describeError(error));

@@ -33,6 +33,7 @@ import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { PAGES } from '../../layout/pages';
+import { AutoEnrolmentOverview } from '../auto-enrolment/AutoEnrolmentOverview';
 import { StatusCounts, useGovernanceDashboard } from '../governance/GovernanceDashboardPage';
 import { SchemesNeedingAttention } from '../home/SchemesNeedingAttention';
 
@@ -82,6 +83,7 @@ function Dashboard() {
       </Stack>
       <Attention />
       {can(session, 'compliance.dashboard') && <Governance />}
+      {can(session, 'auto_enrolment.overview') && <AutoEnrolmentOverview />}
       {can(session, 'audit.read') && <RecentActivity />}
     </Stack>
   );

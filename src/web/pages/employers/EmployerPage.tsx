@@ -69,6 +69,16 @@ function EmployerView() {
             </Table.Tr>
           </Table.Tbody>
         </Table>
+        {can(session, 'auto_enrolment.read', employerRow(data)) && (
+          <Anchor component={Link} to={`/employers/${data.id}/auto-enrolment`}>
+            Automatic enrolment readiness
+          </Anchor>
+        )}
+        {can(session, 'ae_payroll.import', employerRow(data)) && (
+          <Anchor component={Link} to={`/employers/${data.id}/auto-enrolment/upload`}>
+            Upload a payroll file for automatic enrolment
+          </Anchor>
+        )}
         {can(session, 'audit.read') && (
           <Anchor
             renderRoot={(props) => (

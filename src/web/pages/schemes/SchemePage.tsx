@@ -4,7 +4,9 @@ import { describeError } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
+import { DraftsPanel } from '../ai/DraftsPanel';
 import { NotFoundPage } from '../common/NotFoundPage';
+import { DocumentsPanel } from '../documents/DocumentsPanel';
 import { GovernancePanel } from '../governance/GovernancePanel';
 import { FundsPanel } from './FundsPanel';
 import { SchemeContributionsPanel } from './SchemeContributionsPanel';
@@ -13,13 +15,21 @@ import { SchemeImportsPanel } from './SchemeImportsPanel';
 import { SchemeMembersPanel } from './SchemeMembersPanel';
 import { isNotFound, useScheme } from './SchemeQueries';
 
-const TABS = ['members', 'contributions', 'funds', 'imports', 'governance'] as const;
+const TABS = [
+  'members',
+  'contributions',
+  'funds',
+  'imports',
+  'governance',
+  'documents',
+  'drafts',
+] as const;
 type Tab = (typeof TABS)[number];
 
 /**
  * `/schemes/$schemeId`: the scheme's details, then its members, contributions per pay period,
- * funds, imports and governance, each in its own tab so that only the one in view loads and
- * renders (a scheme may have 10,000 members). The tab in view is in the address (`?tab=`), so the
+ * funds, imports, governance, documents and drafts of its governance writing (issue 17), each in
+ * its own tab so that only the one in view loads and renders (a scheme may have 10,000 members). The tab in view is in the address (`?tab=`), so the
  * governance dashboard can link straight to a scheme's governance.
  */
 export function SchemePage() {
@@ -35,9 +45,16 @@ export function SchemePage() {
     return <Alert color="red">{describeError(scheme.error)}</Alert>;
   }
   const governance = can(session, 'compliance.read', scheme.data);
+  const documents = can(session, 'document.list', scheme.data);
   const asked = TABS.find((tab) => tab === search.tab);
+  const drafts = can(session, 'ai.draft.list', scheme.data);
   const tab: Tab =
-    asked === undefined || (asked === 'governance' && !governance) ? 'members' : asked;
+    asked === undefined ||
+    (asked === 'governance' && !governance) ||
+    (asked === 'documents' && !documents) ||
+    (asked === 'drafts' && !drafts)
+      ? 'members'
+      : asked;
   return (
     <Stack gap="lg">
       <SchemeDetails scheme={scheme.data} />
@@ -59,6 +76,8 @@ export function SchemePage() {
           <Tabs.Tab value="funds">Funds</Tabs.Tab>
           <Tabs.Tab value="imports">Imports</Tabs.Tab>
           {governance && <Tabs.Tab value="governance">Governance</Tabs.Tab>}
+          {documents && <Tabs.Tab value="documents">Documents</Tabs.Tab>}
+          {drafts && <Tabs.Tab value="drafts">Drafts</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="members" pt="md">
           <SchemeMembersPanel scheme={scheme.data} />
@@ -75,6 +94,16 @@ export function SchemePage() {
         {governance && (
           <Tabs.Panel value="governance" pt="md">
             <GovernancePanel scheme={scheme.data} />
+          </Tabs.Panel>
+        )}
+        {documents && (
+          <Tabs.Panel value="documents" pt="md">
+            <DocumentsPanel scheme={scheme.data} />
+          </Tabs.Panel>
+        )}
+        {drafts && (
+          <Tabs.Panel value="drafts" pt="md">
+            <DraftsPanel scheme={scheme.data} />
           </Tabs.Panel>
         )}
       </Tabs>
