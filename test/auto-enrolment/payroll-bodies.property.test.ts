@@ -1,9 +1,9 @@
 import { count, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payrollEmployees, payrollLines } from '../../src/server/db/schema.js';
+import { payrollEmployees, payrollPeriods } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
-import { ownerOf } from '../helpers/database.js';
+import { payrollLinesIn as linesIn, ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -45,9 +45,9 @@ const stored = async () => [
   )[0]?.n,
   (
     await ownerOf(t.database)
-      .select({ n: count() })
-      .from(payrollLines)
-      .where(eq(payrollLines.employerId, employerId))
+      .select({ n: linesIn })
+      .from(payrollPeriods)
+      .where(eq(payrollPeriods.employerId, employerId))
   )[0]?.n,
 ];
 

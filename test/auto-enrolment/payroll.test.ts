@@ -5,13 +5,13 @@ import {
   auditLog,
   members,
   payrollEmployees,
-  payrollLines,
+  payrollPeriods,
   payrollUploads,
   schemes,
 } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
-import { ownerOf } from '../helpers/database.js';
+import { payrollLinesIn as linesIn, ownerOf } from '../helpers/database.js';
 import {
   createBroker,
   createEmployer,
@@ -107,9 +107,9 @@ const employeesOf = (employerId: string) =>
 const linesOf = async (employerId: string) =>
   (
     await ownerOf(t.database)
-      .select({ n: count() })
-      .from(payrollLines)
-      .where(eq(payrollLines.employerId, employerId))
+      .select({ n: linesIn })
+      .from(payrollPeriods)
+      .where(eq(payrollPeriods.employerId, employerId))
   )[0]?.n ?? 0;
 
 async function deleteAs(user: UserRow, url: string) {

@@ -1,10 +1,8 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/db/database.js';
-import { MIGRATIONS_FOLDER, migrate } from '../../src/server/db/migrator.js';
+import { migrate } from '../../src/server/db/migrator.js';
 import {
   contributions,
   fundAllocationLines,
@@ -13,7 +11,6 @@ import {
 } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
-import { testDataDir } from '../helpers/config.js';
 import { databaseErrorOf, openTestDatabase, ownerOf } from '../helpers/database.js';
 import {
   createBroker,
@@ -22,24 +19,10 @@ import {
   createScheme,
   createUser,
 } from '../helpers/factories.js';
+import { migrationsBefore } from '../helpers/migrations.js';
 
 /** The migrations up to, not including, the one that put broker_id into every tenant key. */
 const TENANT_KEYS = '0025_tenant_keys';
-
-function foldersBeforeTenantKeys(): string {
-  const folder = testDataDir();
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as {
-    entries: { tag: string }[];
-  };
-  const at = journal.entries.findIndex((e) => e.tag === TENANT_KEYS);
-  expect(at).toBeGreaterThan(0);
-  for (const later of journal.entries.slice(at)) rmSync(path.join(folder, `${later.tag}.sql`));
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 const COUNTED = [
   'employers',
@@ -56,7 +39,7 @@ describe('the tenant-keys migration (issue 19)', () => {
   it('keeps every row of a populated database and the cross-tenant guards still hold', async () => {
     const t = await openTestDatabase({ migrated: false });
     try {
-      await migrate(t.database, foldersBeforeTenantKeys());
+      await migrate(t.database, migrationsBefore(TENANT_KEYS));
       const tenants = [];
       for (const name of ['Murphy & Byrne Brokers', 'Kelly Pensions']) {
         const brokerId = await createBroker(t.database, name);

@@ -20,7 +20,7 @@ import {
   funds,
   imports,
   payrollEmployees,
-  payrollLines,
+  payrollPeriods,
   payrollUploads,
   schemes,
   significantChanges,
@@ -229,19 +229,21 @@ async function seedEveryTenantTable(tenantId: string) {
     createdAt: at,
     updatedAt: at,
   });
-  await owner.insert(payrollLines).values({
+  await owner.insert(payrollPeriods).values({
     brokerId: tenantId,
-    id: createId(),
-    employerId,
     uploadId,
     employeeId,
-    periodStart: '2026-01-05',
-    periodEnd: '2026-01-11',
-    yearUnits: 52,
-    grossCents: 80_000,
-    employeeCents: 0,
-    employerCents: 0,
-    arrangement: 'none',
+    employerId,
+    firstPeriodStart: '2026-01-05',
+    lastPeriodEnd: '2026-01-11',
+    periodStarts: ['2026-01-05'],
+    periodEnds: ['2026-01-11'],
+    yearUnits: [52],
+    grossCents: [80_000],
+    employeeCents: [0],
+    employerCents: [0],
+    arrangements: ['none'],
+    schemeIds: [null],
   });
 }
 const outbox = createOutbox({

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -99,6 +99,12 @@ export async function databaseErrorOf(work: Promise<unknown>): Promise<string> {
 }
 
 /** The row count of every table a request can write, in a fixed order: "nothing changed" is equality. */
+/**
+ * The pay lines held by the selected rows of `payroll_periods`: each row is one person's lines of
+ * one upload, an element of its arrays per line.
+ */
+export const payrollLinesIn = sql<number>`coalesce(sum(cardinality(${schema.payrollPeriods.periodStarts})), 0) :: integer`;
+
 export function writableTableCounts(database: Database): Promise<number[]> {
   const tables = [
     schema.brokers,
@@ -123,7 +129,7 @@ export function writableTableCounts(database: Database): Promise<number[]> {
     schema.documents,
     schema.payrollUploads,
     schema.payrollEmployees,
-    schema.payrollLines,
+    schema.payrollPeriods,
   ];
   return Promise.all(
     tables.map(

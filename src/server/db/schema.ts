@@ -1210,61 +1210,64 @@ export const payrollEmployees = pgTable(
   ],
 );
 
-export const payrollLines = pgTable(
-  'payroll_lines',
+/**
+ * One employee's pay lines from one upload, as parallel arrays, one element per pay period in
+ * period order: a year of weekly payroll for 10,000 people is 40,000 rows (one an upload and
+ * person) rather than 520,000, so the keys, indexes and row-level security are paid once per
+ * person, not once per line (docs/decisions.md, "Payroll upload speed (issue 20, the benchmark)").
+ * `first_period_start` and `last_period_end` bound the arrays, so an assessment's window skips
+ * whole rows by index. Element by element, `payroll_periods_consistent` (migration 0028) holds
+ * what the row checks of a pay line held: each period ends on or after its start, a scheme id is
+ * given exactly where the arrangement is `scheme`, the bounds are the arrays' own.
+ */
+export const payrollPeriods = pgTable(
+  'payroll_periods',
   {
-    // No key of its own to brokers: the upload's and the employee's keys below both carry the
-    // broker, and their rows reference brokers, so a third check on every line proved nothing
-    // more and cost a tenth of the payroll insert (docs/decisions.md, "Auto-enrolment readiness
-    // (issue 20)", the benchmark).
     brokerId: text('broker_id').notNull(),
-    id: text('id').notNull(),
-    employerId: text('employer_id').notNull(),
     uploadId: text('upload_id').notNull(),
     employeeId: text('employee_id').notNull(),
-    periodStart: date('period_start', { mode: 'string' }).notNull(),
-    periodEnd: date('period_end', { mode: 'string' }).notNull(),
-    /** The period's share of a year (contracts/auto-enrolment-rules.ts, YEAR_UNITS). */
-    yearUnits: integer('year_units').notNull(),
-    grossCents: bigint('gross_cents', { mode: 'number' }).notNull(),
-    employeeCents: bigint('employee_cents', { mode: 'number' }).notNull(),
-    employerCents: bigint('employer_cents', { mode: 'number' }).notNull(),
-    /** `scheme` (scheme_id names it), `prsa`, or `none`. */
-    arrangement: text('arrangement').notNull(),
-    schemeId: text('scheme_id'),
+    employerId: text('employer_id').notNull(),
+    firstPeriodStart: date('first_period_start', { mode: 'string' }).notNull(),
+    lastPeriodEnd: date('last_period_end', { mode: 'string' }).notNull(),
+    periodStarts: date('period_starts', { mode: 'string' }).array().notNull(),
+    periodEnds: date('period_ends', { mode: 'string' }).array().notNull(),
+    /** Each period's share of a year (contracts/auto-enrolment-rules.ts, YEAR_UNITS). */
+    yearUnits: integer('year_units').array().notNull(),
+    grossCents: bigint('gross_cents', { mode: 'number' }).array().notNull(),
+    employeeCents: bigint('employee_cents', { mode: 'number' }).array().notNull(),
+    employerCents: bigint('employer_cents', { mode: 'number' }).array().notNull(),
+    /** `scheme` (the same element of scheme_ids names it), `prsa`, or `none`. */
+    arrangements: text('arrangements').array().notNull(),
+    /**
+     * No foreign key can reach into an array: the upload checks each id against the employer's
+     * live schemes (payroll-rows.ts), and the assessment joins schemes within the tenant.
+     */
+    schemeIds: text('scheme_ids').array().$type<(string | null)[]>().notNull(),
   },
   (table) => [
-    primaryKey({ name: 'payroll_lines_pkey', columns: [table.brokerId, table.id] }),
+    primaryKey({
+      name: 'payroll_periods_pkey',
+      columns: [table.brokerId, table.uploadId, table.employeeId],
+    }),
     foreignKey({
-      name: 'payroll_lines_upload_fk',
+      name: 'payroll_periods_upload_fk',
       columns: [table.brokerId, table.uploadId],
       foreignColumns: [payrollUploads.brokerId, payrollUploads.id],
     }).onDelete('cascade'),
     foreignKey({
-      name: 'payroll_lines_employee_fk',
+      name: 'payroll_periods_employee_fk',
       columns: [table.brokerId, table.employeeId, table.employerId],
       foreignColumns: [payrollEmployees.brokerId, payrollEmployees.id, payrollEmployees.employerId],
     }),
-    foreignKey({
-      name: 'payroll_lines_scheme_same_tenant_fk',
-      columns: [table.schemeId, table.employerId, table.brokerId],
-      foreignColumns: [schemes.id, schemes.employerId, schemes.brokerId],
-    }),
-    index('payroll_lines_employer_period_idx').on(
+    index('payroll_periods_employer_window_idx').on(
       table.brokerId,
       table.employerId,
-      table.periodEnd,
+      table.lastPeriodEnd,
     ),
-    index('payroll_lines_employee_idx').on(table.brokerId, table.employeeId, table.periodStart),
-    index('payroll_lines_upload_idx').on(table.brokerId, table.uploadId),
-    check('payroll_lines_period_order', sql`${table.periodEnd} >= ${table.periodStart}`),
+    index('payroll_periods_employee_idx').on(table.brokerId, table.employeeId),
     check(
-      'payroll_lines_amounts_not_negative',
-      sql`${table.grossCents} >= 0 and ${table.employeeCents} >= 0 and ${table.employerCents} >= 0`,
-    ),
-    check(
-      'payroll_lines_arrangement_known',
-      sql`(${table.arrangement} = 'scheme') = (${table.schemeId} is not null) and ${table.arrangement} in ('scheme','prsa','none')`,
+      'payroll_periods_consistent',
+      sql`payroll_periods_consistent(${table.firstPeriodStart}, ${table.lastPeriodEnd}, ${table.periodStarts}, ${table.periodEnds}, ${table.yearUnits}, ${table.grossCents}, ${table.employeeCents}, ${table.employerCents}, ${table.arrangements}, ${table.schemeIds})`,
     ),
   ],
 );

@@ -53,7 +53,8 @@ export interface EmployeeWindowRow {
 
 /**
  * Every employee of an employer with their pay lines ending within the window added up: one
- * set-based pass over the lines, whatever their number. The membership is matched by the PPS
+ * set-based pass over the lines, whatever their number, unnested from the rows of
+ * `payroll_periods` whose bounds meet the window (a row a person and upload). The membership is matched by the PPS
  * lookup hash among the employer's live members of live schemes, never by opening a PPS number;
  * the hash is keyed per tenant, so a member of another firm with the same number never matches.
  * Where a person is in several schemes, a DB membership wins, then the earliest joined.
@@ -68,7 +69,7 @@ export async function employeeWindows(
 ): Promise<EmployeeWindowRow[]> {
   const sums = rowsOf<SumRow>(
     await tx.execute(sql`
-      select line.employee_id,
+      select pay.employee_id,
         to_char(max(line.period_end), 'YYYY-MM-DD') as last_period_end,
         sum(line.year_units) :: integer as year_units,
         sum(line.gross_cents) :: text as gross_cents,
@@ -87,12 +88,19 @@ export async function employeeWindows(
         bool_or(line.arrangement <> 'none' and line.employee_cents + line.employer_cents > 0)
           as pays_through_payroll,
         coalesce(bool_or(scheme.type = 'DB'), false) as pays_into_db
-      from payroll_lines line
+      from payroll_periods pay
+      cross join lateral unnest(
+        pay.period_starts, pay.period_ends, pay.year_units, pay.gross_cents, pay.employee_cents,
+        pay.employer_cents, pay.arrangements, pay.scheme_ids
+      ) as line(period_start, period_end, year_units, gross_cents, employee_cents, employer_cents,
+        arrangement, scheme_id)
       left join schemes scheme
-        on scheme.id = line.scheme_id and scheme.broker_id = line.broker_id
-      where line.broker_id = ${scope.brokerId} and line.employer_id = ${scope.employerId}
+        on scheme.id = line.scheme_id and scheme.broker_id = pay.broker_id
+      where pay.broker_id = ${scope.brokerId} and pay.employer_id = ${scope.employerId}
+        and pay.last_period_end >= ${scope.windowStart} :: date
+        and pay.first_period_start <= ${scope.windowEnd} :: date
         and line.period_end between ${scope.windowStart} :: date and ${scope.windowEnd} :: date
-      group by line.employee_id
+      group by pay.employee_id
     `),
   );
   const byEmployee = new Map(sums.map((row) => [row.employee_id, row]));

@@ -44,7 +44,6 @@ function remembered<T>(read: (key: string) => T): (key: string) => T {
 /** The columns of the staged lines, in the order of each COPY line. */
 export const PAYROLL_LINE_COLUMNS = [
   'line',
-  'id',
   'person',
   'period_start',
   'period_end',
@@ -266,7 +265,6 @@ export function createPayrollRows(
       rowsToWrite += 1;
       return copyLine([
         line,
-        deps.nextId(),
         person.key,
         periodStart,
         periodEnd,

@@ -37,7 +37,6 @@ export const payrollStaging = {
     await tx.execute(
       sql.raw(`create temporary table ${LINES} (
         line integer not null,
-        id text not null,
         person integer not null,
         period_start date not null,
         period_end date not null,
@@ -115,9 +114,10 @@ export const payrollStaging = {
         from ${sql.raw(LINES)} staged
         join ${sql.raw(PEOPLE)} person on person.person = staged.person
         where person.stored_id is not null and exists (
-          select 1 from payroll_lines stored
+          select 1 from payroll_periods stored
           where stored.broker_id = ${target.brokerId} and stored.employer_id = ${target.employerId}
-            and stored.employee_id = person.stored_id and stored.period_start = staged.period_start
+            and stored.employee_id = person.stored_id
+            and staged.period_start = any (stored.period_starts)
         )
       ) found
       order by line
@@ -146,7 +146,8 @@ export const payrollStaging = {
   /**
    * Writes the new people, refreshes what the employer now says of the known ones (a name given
    * replaces none) where it changed, so that a quarter's payroll of the same people rewrites none
-   * of them, then the lines. Answers how many lines and new people were written.
+   * of them, then each person's lines as one row of `payroll_periods`. Answers how many lines and
+   * new people were written.
    */
   async insert(tx: Transaction, target: PayrollTarget) {
     const at = target.at.toISOString();
@@ -178,22 +179,32 @@ export const payrollStaging = {
           coalesce(staged.last_name, stored.last_name), staged.date_of_birth)
           is distinct from (stored.first_name, stored.last_name, stored.date_of_birth)
     `);
+    // One row per person: their lines gathered into arrays in period order (a period is given
+    // once per person, findIssues saw to that).
     const lines = rowsOf<{ written: number }>(
       await tx.execute(sql`
         with inserted as (
-          insert into payroll_lines (
-            broker_id, id, employer_id, upload_id, employee_id, period_start, period_end,
-            year_units, gross_cents, employee_cents, employer_cents, arrangement, scheme_id
+          insert into payroll_periods (
+            broker_id, upload_id, employee_id, employer_id, first_period_start, last_period_end,
+            period_starts, period_ends, year_units, gross_cents, employee_cents, employer_cents,
+            arrangements, scheme_ids
           )
-          select ${target.brokerId}, staged.id, ${target.employerId}, ${target.uploadId},
-            coalesce(person.stored_id, person.id), staged.period_start, staged.period_end,
-            staged.year_units, staged.gross_cents, staged.employee_cents, staged.employer_cents,
-            staged.arrangement, staged.scheme_id
+          select ${target.brokerId}, ${target.uploadId}, coalesce(person.stored_id, person.id),
+            ${target.employerId}, min(staged.period_start), max(staged.period_end),
+            array_agg(staged.period_start order by staged.period_start),
+            array_agg(staged.period_end order by staged.period_start),
+            array_agg(staged.year_units order by staged.period_start),
+            array_agg(staged.gross_cents order by staged.period_start),
+            array_agg(staged.employee_cents order by staged.period_start),
+            array_agg(staged.employer_cents order by staged.period_start),
+            array_agg(staged.arrangement order by staged.period_start),
+            array_agg(staged.scheme_id order by staged.period_start)
           from ${sql.raw(LINES)} staged
           join ${sql.raw(PEOPLE)} person on person.person = staged.person
-          returning 1
+          group by person.person, person.stored_id, person.id
+          returning cardinality(period_starts) as periods
         )
-        select count(*) :: integer as written from inserted
+        select coalesce(sum(periods), 0) :: integer as written from inserted
       `),
     )[0]?.written;
     return { lines: lines ?? 0, people: people ?? 0 };

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PageQuery } from '../../../contracts/pages.js';
 import { rowsOf } from '../../db/database.js';
 import { keyset, pageFrom } from '../../db/keyset.js';
-import { payrollLines, payrollUploads, schemes, users } from '../../db/schema.js';
+import { payrollPeriods, payrollUploads, schemes, users } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
 
 export type PayrollUploadRow = typeof payrollUploads.$inferSelect;
@@ -29,9 +29,18 @@ export interface UploadListRow {
   periodEnd: string | null;
 }
 
+interface Covered {
+  uploadId: string;
+  employees: number;
+  payPeriods: number;
+  periodStart: string;
+  periodEnd: string;
+}
+
 /**
  * A page of an employer's uploads, newest first, each with its uploader's role and what its pay
- * lines cover. The lines are counted for the page's uploads only, by the (broker, upload) index.
+ * lines cover. The lines are counted for the page's uploads only, by the primary key's leading
+ * (broker, upload).
  */
 export async function listUploads(
   tx: Transaction,
@@ -61,19 +70,23 @@ export async function listUploads(
   const covered =
     ids.length === 0
       ? []
-      : await tx
-          .select({
-            uploadId: payrollLines.uploadId,
-            employees: sql<number>`count(distinct ${payrollLines.employeeId}) :: integer`,
-            payPeriods: sql<number>`count(distinct (${payrollLines.periodStart}, ${payrollLines.periodEnd})) :: integer`,
-            periodStart: sql<string>`min(${payrollLines.periodStart}) :: text`,
-            periodEnd: sql<string>`max(${payrollLines.periodEnd}) :: text`,
-          })
-          .from(payrollLines)
-          .where(
-            and(eq(payrollLines.brokerId, employer.brokerId), inArray(payrollLines.uploadId, ids)),
-          )
-          .groupBy(payrollLines.uploadId);
+      : rowsOf<Covered>(
+          await tx.execute(sql`
+            select pay.upload_id as "uploadId",
+              count(distinct pay.employee_id) :: integer as employees,
+              count(distinct (period.starts, period.ends)) :: integer as "payPeriods",
+              min(period.starts) :: text as "periodStart",
+              max(period.ends) :: text as "periodEnd"
+            from ${payrollPeriods} pay
+            cross join lateral unnest(pay.period_starts, pay.period_ends) as period(starts, ends)
+            where pay.broker_id = ${employer.brokerId}
+              and pay.upload_id in (${sql.join(
+                ids.map((id) => sql`${id}`),
+                sql`, `,
+              )})
+            group by pay.upload_id
+          `),
+        );
   const byUpload = new Map(covered.map((row) => [row.uploadId, row]));
   return {
     items: page.items.map((row) => {
@@ -110,11 +123,11 @@ export async function eraseUpload(
 ): Promise<{ lines: number; employees: number }> {
   const lines = await tx.execute(sql`
     with gone as (
-      delete from payroll_lines
+      delete from payroll_periods
       where broker_id = ${upload.brokerId} and upload_id = ${upload.id}
-      returning 1
+      returning cardinality(period_starts) as periods
     )
-    select count(*) :: integer as n from gone
+    select coalesce(sum(periods), 0) :: integer as n from gone
   `);
   await tx
     .delete(payrollUploads)
@@ -124,8 +137,8 @@ export async function eraseUpload(
       delete from payroll_employees employee
       where employee.broker_id = ${upload.brokerId} and employee.employer_id = ${upload.employerId}
         and not exists (
-          select 1 from payroll_lines line
-          where line.broker_id = employee.broker_id and line.employee_id = employee.id
+          select 1 from payroll_periods pay
+          where pay.broker_id = employee.broker_id and pay.employee_id = employee.id
         )
       returning 1
     )
