@@ -12,6 +12,7 @@ import {
   nginxSkipReason,
   proxyRequest,
   type RunningNginx,
+  setUpstreamDown,
   startNginx,
 } from '../test/helpers/deploy.js';
 import { newPpsNumber } from '../test/helpers/pps.js';
@@ -35,6 +36,11 @@ import { adminQuery, databaseUrl, seed } from './tenancy.js';
 const CLIENTS = Number(process.env.BENCH_OPS_CLIENTS ?? 200);
 /** Seconds of the mixed load (issue 19: 60). */
 const LOAD_SECONDS = Number(process.env.BENCH_OPS_LOAD_SECONDS ?? 60);
+/**
+ * After nginx is reloaded with an instance marked down, how long its old workers get to finish the
+ * requests they had sent there before the instance is stopped (docs/deployment.md).
+ */
+const PROXY_LETS_GO_MS = 2_000;
 /** Minutes of the soak (issue 19: 10). */
 const SOAK_MINUTES = Number(process.env.BENCH_OPS_SOAK_MINUTES ?? 10);
 /** Concurrent clients during the soak: steady traffic, not the peak. */
@@ -333,6 +339,87 @@ async function startInstance(url: string, port: number, dataDir: string): Promis
   return { port, dataDir, started };
 }
 
+/** What one instance holds: the kernel's resident set, and V8's heap as the instance reports it. */
+interface InstanceMemory {
+  rssMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+}
+
+/** Reads the instance's own figures from its metrics endpoint (prom-client's default metrics). */
+async function memoryOf(instance: Instance): Promise<InstanceMemory> {
+  const rssMb = rssMegabytes(instance.started.child.pid as number);
+  const response = await fetch(`http://127.0.0.1:${instance.port}/api/health/metrics`, {
+    headers: { authorization: `Bearer ${TEST_SECRETS.METRICS_SECRET}` },
+  });
+  const text = await response.text();
+  const gauge = (name: string) =>
+    Number(new RegExp(`^pension_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+  return {
+    rssMb,
+    heapUsedMb: gauge('nodejs_heap_size_used_bytes'),
+    externalMb: gauge('nodejs_external_memory_bytes'),
+  };
+}
+
+/**
+ * Both instances were just restarted (3): their first minutes are warm-up, not growth (code
+ * compiled, pools and caches filled, and V8's heap grown to what the load needs: a 20-minute soak
+ * measured RSS rising for two to three minutes and then flat to the megabyte for seventeen). The
+ * first quarter of the soak is left out as warm-up; the start is the first tenth of what follows
+ * and the end the last tenth. RSS is averaged over each tenth. The heap is the lowest reading in each tenth: a
+ * sample lands anywhere between two collections, and the lowest is nearest the live size, which
+ * is what grows when something is kept per request.
+ */
+function reportSoak(
+  report: Report,
+  samples: Array<{ at: number; memory: InstanceMemory[] }>,
+): void {
+  const warmUpSeconds = Math.max(60, (SOAK_MINUTES * 60) / 4);
+  const settled = samples.filter((sample) => sample.at >= warmUpSeconds);
+  const measured = settled.length >= 2 ? settled : samples;
+  const first = measured.slice(0, Math.max(1, Math.ceil(measured.length / 10)));
+  const last = measured.slice(-first.length);
+  const from =
+    measured === settled
+      ? `after ${(warmUpSeconds / 60).toFixed(1)} min of warm-up`
+      : 'at the start';
+  for (const index of [0, 1]) {
+    const of = (rows: typeof samples, pick: (memory: InstanceMemory) => number) =>
+      rows.map((row) => pick(row.memory[index] as InstanceMemory));
+    const mean = (values: number[]) =>
+      values.reduce((sum, value) => sum + value, 0) / values.length;
+    const rssStart = mean(of(first, (m) => m.rssMb));
+    const rssEnd = mean(of(last, (m) => m.rssMb));
+    report(
+      `soak, ${SOAK_MINUTES} min at ${SOAK_CLIENTS} clients: instance ${index + 1} RSS at the end (MB)`,
+      rssEnd.toFixed(0),
+      `${rssStart.toFixed(0)} ${from}; peak ${Math.max(...of(samples, (m) => m.rssMb)).toFixed(0)}`,
+      (rssEnd / rssStart).toFixed(2),
+      'flat',
+    );
+    const heapStart = Math.min(...of(first, (m) => m.heapUsedMb));
+    const heapEnd = Math.min(...of(last, (m) => m.heapUsedMb));
+    report(
+      `  instance ${index + 1} V8 heap used, lowest in the last tenth (MB)`,
+      heapEnd.toFixed(1),
+      `${heapStart.toFixed(1)} ${from}; external ${mean(of(first, (m) => m.externalMb)).toFixed(1)} → ${mean(of(last, (m) => m.externalMb)).toFixed(1)}`,
+      (heapEnd / heapStart).toFixed(2),
+      'flat',
+    );
+  }
+  // Each instance's curve, one line a minute, so a plateau can be told from a slope.
+  for (const sample of samples.filter((_, n) => n % 6 === 0)) {
+    report(
+      `  minute ${(sample.at / 60).toFixed(0)}: RSS / heap used (MB)`,
+      sample.memory.map((m) => `${m.rssMb.toFixed(0)} / ${m.heapUsedMb.toFixed(0)}`).join(' · '),
+      '',
+      '',
+      '',
+    );
+  }
+}
+
 export async function runOperations(report: Report): Promise<void> {
   if (nginxSkipReason) {
     report('operations: skipped', nginxSkipReason, '', '', '');
@@ -423,8 +510,10 @@ export async function runOperations(report: Report): Promise<void> {
       'all (no lost write)',
     );
 
-    // (3) A rolling restart under load: each instance in turn is sent SIGTERM and started again
-    // on its port, nginx keeping the other in service.
+    // (3) A rolling restart under load, as docs/deployment.md ("Rolling restart") has an
+    // operator do it behind nginx: each instance in turn is taken out of nginx's rotation (marked
+    // `down`, nginx reloaded), sent SIGTERM once nginx's old workers have let go of it, started
+    // again on its port and put back.
     const rolling = newTally();
     let restarted: () => void = () => undefined;
     const restartDone = new Promise<void>((resolve) => {
@@ -435,8 +524,12 @@ export async function runOperations(report: Report): Promise<void> {
     await after(2_000);
     for (const [index, instance] of instances.entries()) {
       const began = performance.now();
+      const address = `127.0.0.1:${instance.port}`;
+      setUpstreamDown(setup, address, true);
+      await after(PROXY_LETS_GO_MS);
       await stopServer(instance.started);
       instances[index] = await startInstance(url, instance.port, instance.dataDir);
+      setUpstreamDown(setup, address, false);
       // nginx took the stopped instance out after its failures (max_fails=3 fail_timeout=10s in
       // deploy/nginx/pension-admin.conf) and sends it nothing until fail_timeout has passed:
       // stopping the other before then would leave nginx no instance at all (502 for everyone).
@@ -489,8 +582,8 @@ export async function runOperations(report: Report): Promise<void> {
       'all',
     );
 
-    // (4) The soak: steady mixed traffic, both instances' RSS sampled every 10 s.
-    const samples: Array<{ at: number; rss: number[] }> = [];
+    // (4) The soak: steady mixed traffic, both instances' RSS and V8 heap sampled every 10 s.
+    const samples: Array<{ at: number; memory: InstanceMemory[] }> = [];
     const soak = newTally();
     const soakEnds = after(SOAK_MINUTES * 60_000);
     const sampling = (async () => {
@@ -500,33 +593,13 @@ export async function runOperations(report: Report): Promise<void> {
         ended = true;
       });
       while (!ended) {
-        samples.push({
-          at: (performance.now() - began) / 1000,
-          rss: instances.map((instance) => rssMegabytes(instance.started.child.pid as number)),
-        });
+        const at = (performance.now() - began) / 1000;
+        samples.push({ at, memory: await Promise.all(instances.map(memoryOf)) });
         await Promise.race([after(10_000), soakEnds]);
       }
     })();
     await Promise.all([drive(proxied, seeded, SOAK_CLIENTS, 1, soakEnds, true, soak), sampling]);
-    // Both instances were just restarted (3): their first minute is warm-up (code compiled,
-    // pools and caches filled), not growth. The start is the first tenth of what follows.
-    const settled = samples.filter((sample) => sample.at >= 60);
-    const measured = settled.length >= 2 ? settled : samples;
-    const first = measured.slice(0, Math.max(1, Math.ceil(measured.length / 10)));
-    const last = measured.slice(-first.length);
-    const average = (rows: typeof samples, index: number) =>
-      rows.reduce((sum, row) => sum + (row.rss[index] ?? 0), 0) / rows.length;
-    for (const index of [0, 1]) {
-      const start = average(first, index);
-      const end = average(last, index);
-      report(
-        `soak, ${SOAK_MINUTES} min at ${SOAK_CLIENTS} clients: instance ${index + 1} RSS at the end (MB)`,
-        end.toFixed(0),
-        `${start.toFixed(0)} ${measured === settled ? 'after the first minute' : 'at the start'}; peak ${Math.max(...samples.map((row) => row.rss[index] ?? 0)).toFixed(0)}`,
-        (end / start).toFixed(2),
-        'flat',
-      );
-    }
+    reportSoak(report, samples);
     reportLoad(report, `  soak traffic`, soak);
   } finally {
     await nginx?.stop();

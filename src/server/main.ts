@@ -10,16 +10,9 @@ import { migrate } from './db/migrator.js';
 import { assertDatabaseSafety, UnsafeDatabaseError } from './db/safety-checks.js';
 import { createLogger, stdoutDestination } from './http/logger.js';
 import { createHttpsRedirectServer } from './http/redirect-server.js';
+import { SHUTDOWN_DRAIN_MS, SHUTDOWN_GRACE_MS } from './http/shutdown.js';
 import { createCorpusIngest } from './modules/rag/ingest.service.js';
 import { ingestShippedCorpus } from './modules/rag/shipped-corpus.js';
-
-/** In-flight requests get this long to finish after SIGTERM before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 10_000;
-/**
- * After SIGTERM, and within the grace, the instance first serves on as usual for this long but
- * closes each connection after its answer (decisions.md, "Foundation (issue 2)", shutdown).
- */
-const SHUTDOWN_DRAIN_MS = 2_000;
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -105,9 +98,10 @@ async function main(): Promise<void> {
     if (signal === 'SIGTERM') {
       // A proxy's kept-alive connection closed by this side while idle can cross a request the
       // proxy is just sending on it, and nginx does not retry a POST it has sent. So each
-      // connection is closed after an answer that says so first; the proxy then opens new ones,
-      // and once this instance stops listening those are refused before anything is sent, which
-      // nginx does retry on the other instance. Ctrl-C (SIGINT) stops at once.
+      // connection is closed after an answer that says so first, and one that carries no request
+      // during the drain is closed by nginx itself, whose idle timeout is shorter; the proxy then
+      // opens new ones, and once this instance stops listening those are refused before anything
+      // is sent, which nginx does retry on the other instance. Ctrl-C (SIGINT) stops at once.
       app.server.on('request', (_request, response) => response.setHeader('connection', 'close'));
       await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DRAIN_MS));
     }

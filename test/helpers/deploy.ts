@@ -235,6 +235,21 @@ export async function startNginx(setup: NginxSetup, port: number): Promise<Runni
   };
 }
 
+/**
+ * Takes an upstream instance out of nginx's rotation (`down`) or puts it back, then reloads
+ * nginx gracefully: new workers send it nothing, old ones finish what they hold and exit. The
+ * first step of a rolling restart behind nginx (docs/deployment.md, "Rolling restart").
+ */
+export function setUpstreamDown(setup: NginxSetup, address: string, down: boolean): void {
+  const site = path.join(setup.dir, 'pension-admin.conf');
+  const line = new RegExp(`^( {2}server ${address.replace(/\./g, '\\.')} [^;]*?)( down)?;$`, 'm');
+  const text = readFileSync(site, 'utf8');
+  if (!line.test(text)) throw new Error(`no upstream ${address} in the configuration`);
+  writeFileSync(site, text.replace(line, down ? '$1 down;' : '$1;'));
+  const run = spawnSync(NGINX, [...setup.args, '-s', 'reload'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`nginx -s reload failed: ${run.stderr}`);
+}
+
 /** A loopback port nothing listens on now: taken by the OS, then let go. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
