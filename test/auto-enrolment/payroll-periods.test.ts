@@ -98,6 +98,18 @@ describe('payroll periods in the database', () => {
         );
         expect(error, rule).toMatch(/payroll_periods_consistent/);
       }
+      // Arrays numbered from 0 rather than 1: the same elements, not the same shape.
+      const renumbered = await databaseErrorOf(
+        owner.execute(sql`
+          insert into payroll_periods (broker_id, upload_id, employee_id, employer_id,
+            first_period_start, last_period_end, period_starts, period_ends, year_units,
+            gross_cents, employee_cents, employer_cents, arrangements, scheme_ids)
+          values (${brokerId}, ${uploadId}, ${employeeId}, ${employerId}, '2026-01-05',
+            '2026-01-11', '[0:0]={2026-01-05}', '[0:0]={2026-01-11}', '[0:0]={52}',
+            '[0:0]={80000}', '[0:0]={0}', '[0:0]={0}', '[0:0]={none}', '[0:0]={NULL}')
+        `),
+      );
+      expect(renumbered).toMatch(/payroll_periods_consistent/);
       await owner.insert(payrollPeriods).values(good);
       const [stored] = await owner.select().from(payrollPeriods);
       expect(stored?.schemeIds).toEqual([schemeId, null]);
