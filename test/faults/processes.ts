@@ -9,6 +9,7 @@ import { type BuiltServer, startBuiltServer } from '../helpers/built-server.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 import {
   freePort,
+  type NginxSetup,
   nginxConfigFromShipped,
   nginxSkipReason,
   type ProxiedAnswer,
@@ -207,6 +208,8 @@ export interface Deployment {
   smtp: TestSmtpServer;
   instances: BuiltServer[];
   nginx: RunningNginx;
+  /** nginx's configuration, to take an instance out of its rotation and back (setUpstreamDown). */
+  nginxSetup: NginxSetup;
   httpsPort: number;
   /** The environment the instances were started with (a restarted instance gets the same). */
   env: Record<string, string>;
@@ -257,6 +260,7 @@ export async function startDeployment(): Promise<Deployment> {
     smtp,
     instances,
     nginx,
+    nginxSetup: setup,
     httpsPort,
     env,
     request,
