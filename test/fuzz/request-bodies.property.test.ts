@@ -34,6 +34,8 @@ let ids: {
   memberId: string;
   contributionId: string;
   fundId: string;
+  /** The fund the PATCH route edits, closing it now and then: never the one members choose. */
+  editedFundId: string;
   trusteeId: string;
   holderId: string;
   draftId: string;
@@ -67,6 +69,14 @@ beforeAll(async () => {
   const fund = await t.requestAs(actors.consultant, 'POST', `/api/schemes/${schemeId}/funds`, {
     name: 'Default fund',
   });
+  const editedFund = await t.requestAs(
+    actors.consultant,
+    'POST',
+    `/api/schemes/${schemeId}/funds`,
+    {
+      name: 'Fund under edit',
+    },
+  );
   const contribution = await t.requestAs(
     actors.consultant,
     'POST',
@@ -81,6 +91,7 @@ beforeAll(async () => {
     memberId: member.id,
     contributionId: contribution.json().id,
     fundId: fund.json().id,
+    editedFundId: editedFund.json().id,
     trusteeId: await createTrustee(t.database, { brokerId, employerId, schemeId }),
     holderId: await createKeyFunctionHolder(t.database, { brokerId, employerId, schemeId }),
     draftId: await createPolicy(t.database, { brokerId, employerId, schemeId }),
@@ -325,7 +336,8 @@ const ROUTES: Record<string, BodyRoute> = {
   },
   'PATCH /api/funds/{id}': {
     method: 'PATCH',
-    url: () => `/api/funds/${ids.fundId}`,
+    // Its generated bodies may close the fund (`closed: true`); members choose another one.
+    url: () => `/api/funds/${ids.editedFundId}`,
     actor: () => actors.consultant,
     body: bodies({ isin: fc.constantFrom('IE00B4L5Y983', null), closed: fc.constant(false) }),
     runs: 80,
