@@ -8,6 +8,7 @@ import pg from 'pg';
 import { TEST_SECRETS } from '../test/helpers/config.js';
 import {
   freePort,
+  NGINX_LETS_GO_MS,
   nginxConfigFromShipped,
   nginxSkipReason,
   proxyRequest,
@@ -36,11 +37,6 @@ import { adminQuery, databaseUrl, seed } from './tenancy.js';
 const CLIENTS = Number(process.env.BENCH_OPS_CLIENTS ?? 200);
 /** Seconds of the mixed load (issue 19: 60). */
 const LOAD_SECONDS = Number(process.env.BENCH_OPS_LOAD_SECONDS ?? 60);
-/**
- * After nginx is reloaded with an instance marked down, how long its old workers get to finish the
- * requests they had sent there before the instance is stopped (docs/deployment.md).
- */
-const PROXY_LETS_GO_MS = 2_000;
 /** Minutes of the soak (issue 19: 10). */
 const SOAK_MINUTES = Number(process.env.BENCH_OPS_SOAK_MINUTES ?? 10);
 /** Concurrent clients during the soak: steady traffic, not the peak. */
@@ -526,7 +522,7 @@ export async function runOperations(report: Report): Promise<void> {
       const began = performance.now();
       const address = `127.0.0.1:${instance.port}`;
       setUpstreamDown(setup, address, true);
-      await after(PROXY_LETS_GO_MS);
+      await after(NGINX_LETS_GO_MS);
       await stopServer(instance.started);
       instances[index] = await startInstance(url, instance.port, instance.dataDir);
       setUpstreamDown(setup, address, false);

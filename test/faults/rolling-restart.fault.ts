@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from '../../src/server/auth/password-reset.service.js';
 import { DEV_ACCOUNTS, startBuiltServer } from '../helpers/built-server.js';
-import { deployFile, setUpstreamDown } from '../helpers/deploy.js';
+import { deployFile, NGINX_LETS_GO_MS, setUpstreamDown } from '../helpers/deploy.js';
 import { resetTokenIn } from '../helpers/mail.js';
 import { type Deployment, faultSkipReason, startDeployment } from './processes.js';
 
@@ -19,8 +19,6 @@ if (faultSkipReason) console.warn(faultSkipReason);
 /** Two lanes, one request each per pause: under the 100-a-minute allowance of one user. */
 const LANES = 2;
 const PAUSE_MS = 900;
-/** After nginx is reloaded with an instance marked down, its old workers' time to let go of it. */
-const PROXY_LETS_GO_MS = 2_000;
 /** `fail_timeout` of the shipped upstream servers, as deploy/nginx/pension-admin.conf sets it. */
 const NGINX_FAIL_TIMEOUT_MS =
   Number(/fail_timeout=(\d+)s;/.exec(deployFile('nginx/pension-admin.conf'))?.[1] ?? NaN) * 1000;
@@ -87,7 +85,7 @@ describe.skipIf(faultSkipReason)('rolling restart under load', () => {
       // Proxy first (docs/deployment.md, "Rolling restart"): nginx stops sending to the instance
       // before it stops listening, so no connection nginx has just opened is reset under a POST.
       setUpstreamDown(deployment.nginxSetup, host, true);
-      await sleep(PROXY_LETS_GO_MS);
+      await sleep(NGINX_LETS_GO_MS);
       exits.push(await old.terminate('SIGTERM'));
       await old.stop();
       deployment.instances[index] = await startBuiltServer({

@@ -236,6 +236,13 @@ export async function startNginx(setup: NginxSetup, port: number): Promise<Runni
 }
 
 /**
+ * After nginx is reloaded with an instance marked down, how long its old workers get to finish
+ * the requests they had sent there before the instance is stopped (docs/deployment.md, "Rolling
+ * restart").
+ */
+export const NGINX_LETS_GO_MS = 2_000;
+
+/**
  * Takes an upstream instance out of nginx's rotation (`down`) or puts it back, then reloads
  * nginx gracefully: new workers send it nothing, old ones finish what they hold and exit. The
  * first step of a rolling restart behind nginx (docs/deployment.md, "Rolling restart").
