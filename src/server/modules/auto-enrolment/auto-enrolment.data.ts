@@ -54,9 +54,10 @@ export interface EmployeeWindowRow {
 /**
  * Every employee of an employer with their pay lines ending within the window added up: one
  * set-based pass over the lines, whatever their number, unnested from the rows of
- * `payroll_periods` whose bounds meet the window (a row a person and upload). The membership is matched by the PPS
- * lookup hash among the employer's live members of live schemes, never by opening a PPS number;
- * the hash is keyed per tenant, so a member of another firm with the same number never matches.
+ * `payroll_periods` whose bounds meet the window (a row a person and upload). The membership is
+ * matched by the PPS lookup hash among the employer's live members of live schemes, never by
+ * opening a PPS number; the hash is keyed per tenant, so a member of another firm with the same
+ * number never matches.
  * Where a person is in several schemes, a DB membership wins, then the earliest joined.
  *
  * Two statements, joined here by employee id: the runtime role may not ANALYZE, and before
