@@ -33,6 +33,16 @@ describe('reading an upload as CSV', () => {
     expect(records.at(-1)).toMatchObject({ line: 2, malformed: expect.any(String) });
   });
 
+  it('reports a row too long to read once, at its own line, however many pieces of it arrive', async () => {
+    // As an upload arrives: in 64 KiB pieces. csv-parse refuses the long row again for each piece.
+    const text = `a,b\n1,${'A'.repeat(200_000)}\n3,x\n4,y\n`;
+    const pieces = Array.from({ length: Math.ceil(text.length / 65_536) }, (_, index) =>
+      text.slice(index * 65_536, (index + 1) * 65_536),
+    );
+    const malformed = (await recordsOf(pieces)).filter((record) => 'malformed' in record);
+    expect(malformed).toEqual([{ line: 2, malformed: 'is too long to be a row' }]);
+  });
+
   it('counts broken lines past the first 10,000 without holding them', async () => {
     const upload = readCsvUpload(Readable.from([`a,b\n${'1,"x"y\n'.repeat(30_000)}`]));
     let yielded = 0;

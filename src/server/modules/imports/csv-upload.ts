@@ -88,8 +88,14 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
       return cells.every((cell) => cell.trim() === '') ? null : { line, cells };
     },
     on_skip: (error: CsvError | undefined) => {
+      const endsAt = (error as { lines?: number } | undefined)?.lines;
+      // A row too long to read is refused again for every further piece of it that arrives,
+      // each time with the line it is on: that line has been reported already.
+      if (error?.code === 'CSV_MAX_RECORD_SIZE' && endsAt !== undefined && endsAt <= lastLine) {
+        return undefined;
+      }
       const line = lastLine + 1;
-      lastLine = Math.max(line, (error as { lines?: number } | undefined)?.lines ?? line);
+      lastLine = Math.max(line, endsAt ?? line);
       if (malformed.length >= MAX_PENDING_MALFORMED) {
         malformedNotYielded += 1;
         return undefined;
