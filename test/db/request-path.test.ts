@@ -175,6 +175,53 @@ describe('a pool of one connection serving interleaved tenants and roles', () =>
   });
 });
 
+describe('a prepared read on a connection new to it', () => {
+  // The by-id finders are prepared statements on a server (src/server/db/prepared.ts): the first
+  // request on a connection that needs one sends its preparation in the same batch as the session
+  // check. A refused check aborts that batch, preparation included; the next request on the same
+  // connection must prepare it again, not take it for prepared.
+  it('is prepared again after its first preparation went down with a refused session', async () => {
+    const f = await firm(t.database);
+    let database = t.database;
+    let proxy: Awaited<ReturnType<typeof startTcpProxy>> | undefined;
+    if (onPostgres) {
+      const target = new URL(t.url as string);
+      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      database = await openThrough(proxy.port, 1);
+    }
+    const app = await buildTestApp({ database });
+    try {
+      const as = async (user: UserRow) => ({
+        authorization: `Bearer ${await app.tokenFor(user)}`,
+      });
+      const employerUser = await as(f.employerUser);
+      const admin = await as(f.admin);
+      // Both sessions confirmed by this instance through a read that is not prepared.
+      for (const headers of [employerUser, admin]) {
+        const list = await app.app.inject({ method: 'GET', url: '/api/schemes', headers });
+        expect(list.statusCode).toBe(200);
+      }
+      await withActor(t.database, platformActor(), (tx) =>
+        tx.update(users).set({ status: 'deactivated' }).where(eq(users.id, f.employerUser.id)),
+      );
+      const url = `/api/schemes/${f.schemeId}`;
+      const refused = await app.app.inject({ method: 'GET', url, headers: employerUser });
+      expect(refused.statusCode).toBe(401);
+      const read = await app.app.inject({ method: 'GET', url, headers: admin });
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toMatchObject({ id: f.schemeId, brokerId: f.brokerId });
+      const again = await app.app.inject({ method: 'GET', url, headers: admin });
+      expect(again.json()).toMatchObject({ id: f.schemeId, brokerId: f.brokerId });
+    } finally {
+      await app.close();
+      if (onPostgres) {
+        await database.close();
+        await proxy?.stop();
+      }
+    }
+  });
+});
+
 describe.runIf(onPostgres)('round trips per request, counted on the wire (PostgreSQL)', () => {
   let app: TestApp;
   let database: Database;

@@ -1,4 +1,5 @@
-import { asc, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import { asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { preparedRead } from '../../db/prepared.js';
 import {
   contributionAdjustments,
   contributions,
@@ -53,15 +54,22 @@ export async function findContribution(
   tx: Transaction,
   id: string,
 ): Promise<ContributionRow | undefined> {
-  const [row] = await tx
-    .select(getTableColumns(contributions))
-    .from(contributions)
-    .innerJoin(members, liveMemberOf(contributions.memberId))
-    .innerJoin(schemes, liveSchemeOf(contributions.schemeId))
-    .innerJoin(employers, liveEmployerOf(contributions.employerId))
-    .where(eq(contributions.id, id));
+  const [row] = await contributionById(tx, { id });
   return row;
 }
+
+const contributionById = preparedRead<{ id: string }, ContributionRow[]>(
+  'contribution_by_id',
+  (tx, name) =>
+    tx
+      .select(getTableColumns(contributions))
+      .from(contributions)
+      .innerJoin(members, liveMemberOf(contributions.memberId))
+      .innerJoin(schemes, liveSchemeOf(contributions.schemeId))
+      .innerJoin(employers, liveEmployerOf(contributions.employerId))
+      .where(eq(contributions.id, sql.placeholder('id')))
+      .prepare(name),
+);
 
 /**
  * Every contribution of a live member (under a live scheme and employer), newest period first,

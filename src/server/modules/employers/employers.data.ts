@@ -1,5 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { preparedRead } from '../../db/prepared.js';
 import { employers } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
 
@@ -19,10 +20,15 @@ export async function findEmployer(
   tx: Transaction,
   id: string,
 ): Promise<(EmployerRow & { employerId: string }) | undefined> {
-  const [row] = await tx
-    .select()
-    .from(employers)
-    .where(and(eq(employers.id, id), isNull(employers.deletedAt)));
+  const [row] = await employerById(tx, { id });
   // The row as the reach check sees it: an employer is its own employer scope.
   return row && { ...row, employerId: row.id };
 }
+
+const employerById = preparedRead<{ id: string }, EmployerRow[]>('employer_by_id', (tx, name) =>
+  tx
+    .select()
+    .from(employers)
+    .where(and(eq(employers.id, sql.placeholder('id')), isNull(employers.deletedAt)))
+    .prepare(name),
+);

@@ -1,4 +1,5 @@
-import { asc, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import { asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { preparedRead } from '../../db/prepared.js';
 import {
   employers,
   fundAllocationLines,
@@ -20,14 +21,19 @@ export type AllocationRow = typeof fundAllocations.$inferSelect;
  * can no longer be read or changed (decisions.md §3).
  */
 export async function findFund(tx: Transaction, id: string): Promise<FundRow | undefined> {
-  const [row] = await tx
+  const [row] = await fundById(tx, { id });
+  return row;
+}
+
+const fundById = preparedRead<{ id: string }, FundRow[]>('fund_by_id', (tx, name) =>
+  tx
     .select(getTableColumns(funds))
     .from(funds)
     .innerJoin(schemes, liveSchemeOf(funds.schemeId))
     .innerJoin(employers, liveEmployerOf(funds.employerId))
-    .where(eq(funds.id, id));
-  return row;
-}
+    .where(eq(funds.id, sql.placeholder('id')))
+    .prepare(name),
+);
 
 export interface AllocationWithLines extends AllocationRow {
   lines: Array<{ fundId: string; fundName: string; percent: number }>;

@@ -1,5 +1,6 @@
-import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { preparedRead } from '../../db/prepared.js';
 import { employers, members, schemes } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
 import { liveEmployerOf } from '../employers/employers.data.js';
@@ -24,11 +25,16 @@ export async function findMember(
   tx: Transaction,
   id: string,
 ): Promise<(MemberRow & { memberId: string }) | undefined> {
-  const [row] = await tx
+  const [row] = await memberById(tx, { id });
+  return row && { ...row, memberId: row.id };
+}
+
+const memberById = preparedRead<{ id: string }, MemberRow[]>('member_by_id', (tx, name) =>
+  tx
     .select(getTableColumns(members))
     .from(members)
     .innerJoin(schemes, liveSchemeOf(members.schemeId))
     .innerJoin(employers, liveEmployerOf(members.employerId))
-    .where(and(eq(members.id, id), isNull(members.deletedAt)));
-  return row && { ...row, memberId: row.id };
-}
+    .where(and(eq(members.id, sql.placeholder('id')), isNull(members.deletedAt)))
+    .prepare(name),
+);

@@ -1,5 +1,6 @@
-import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { preparedRead } from '../../db/prepared.js';
 import { employers, schemes } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
 import { liveEmployerOf } from '../employers/employers.data.js';
@@ -20,10 +21,15 @@ export const liveSchemeOf = (schemeId: AnyPgColumn) =>
  * be deleted, but a scheme created while its employer was being deleted can still end up there.
  */
 export async function findScheme(tx: Transaction, id: string): Promise<SchemeRow | undefined> {
-  const [row] = await tx
+  const [row] = await schemeById(tx, { id });
+  return row;
+}
+
+const schemeById = preparedRead<{ id: string }, SchemeRow[]>('scheme_by_id', (tx, name) =>
+  tx
     .select(getTableColumns(schemes))
     .from(schemes)
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
-    .where(and(eq(schemes.id, id), isNull(schemes.deletedAt)));
-  return row;
-}
+    .where(and(eq(schemes.id, sql.placeholder('id')), isNull(schemes.deletedAt)))
+    .prepare(name),
+);
