@@ -5,7 +5,7 @@ import { type CsvRecord, readCsvUpload, UploadTooLargeError } from './csv-upload
 async function recordsOf(text: string | string[], maxBytes?: number): Promise<CsvRecord[]> {
   const upload = readCsvUpload(Readable.from(Array.isArray(text) ? text : [text]), maxBytes);
   const records: CsvRecord[] = [];
-  for await (const record of upload.records()) records.push(record);
+  for await (const batch of upload.batches()) records.push(...batch);
   return records;
 }
 
@@ -46,7 +46,9 @@ describe('reading an upload as CSV', () => {
   it('counts broken lines past the first 10,000 without holding them', async () => {
     const upload = readCsvUpload(Readable.from([`a,b\n${'1,"x"y\n'.repeat(30_000)}`]));
     let yielded = 0;
-    for await (const record of upload.records()) if ('malformed' in record) yielded += 1;
+    for await (const batch of upload.batches()) {
+      for (const record of batch) if ('malformed' in record) yielded += 1;
+    }
     // csv-parse may take a broken line and the next for one; how many it finds is its business.
     expect(upload.malformedNotYielded()).toBeGreaterThan(0);
     expect(yielded).toBeLessThanOrEqual(10_000 + 16);
@@ -55,9 +57,9 @@ describe('reading an upload as CSV', () => {
   it('hashes exactly the bytes received, however they are split', async () => {
     const text = 'a,b\n1,2\n3,4\n';
     const whole = readCsvUpload(Readable.from([text]));
-    for await (const _ of whole.records());
+    for await (const _ of whole.batches());
     const pieces = readCsvUpload(Readable.from(['a,', 'b\n1', ',2\n3,4', '\n']));
-    for await (const _ of pieces.records());
+    for await (const _ of pieces.batches());
     expect(pieces.sha256()).toBe(whole.sha256());
     expect(whole.bytes()).toBe(Buffer.byteLength(text));
   });

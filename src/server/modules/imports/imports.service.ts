@@ -171,26 +171,30 @@ export async function readUpload(
   const csv = readCsvUpload(upload);
   let headerAccepted: boolean | null = null;
   let rowsRead = 0;
-  for await (const record of csv.records()) {
-    if (headerAccepted === null) {
-      const found =
-        'cells' in record ? reader.readHeader(record.cells, record.line) : [malformedIssue(record)];
-      issues.addAll(found);
-      headerAccepted = found.length === 0;
-      continue;
+  for await (const batch of csv.batches()) {
+    for (const record of batch) {
+      if (headerAccepted === null) {
+        const found =
+          'cells' in record
+            ? reader.readHeader(record.cells, record.line)
+            : [malformedIssue(record)];
+        issues.addAll(found);
+        headerAccepted = found.length === 0;
+        continue;
+      }
+      // A file refused for its headings is read to its end all the same, so that the answer
+      // can go back on a connection that is still in step, but its rows mean nothing.
+      if (!headerAccepted) continue;
+      rowsRead += 1;
+      if ('malformed' in record) {
+        issues.add(malformedIssue(record));
+      } else {
+        const staged = reader.readRow(record.cells, record.line);
+        if (typeof staged !== 'string') issues.addAll(staged);
+        else if (spool.append(staged)) await spool.flush();
+      }
+      if (rowsRead % PROGRESS_EVERY_ROWS === 0) await progress(rowsRead, csv.bytes());
     }
-    // A file refused for its headings is read to its end all the same, so that the answer can
-    // go back on a connection that is still in step, but its rows mean nothing.
-    if (!headerAccepted) continue;
-    rowsRead += 1;
-    if ('malformed' in record) {
-      issues.add(malformedIssue(record));
-    } else {
-      const staged = reader.readRow(record.cells, record.line);
-      if (typeof staged !== 'string') issues.addAll(staged);
-      else if (spool.append(staged)) await spool.flush();
-    }
-    if (rowsRead % PROGRESS_EVERY_ROWS === 0) await progress(rowsRead, csv.bytes());
   }
   const brokenLines = csv.malformedNotYielded();
   if (headerAccepted === true && brokenLines > 0) {
