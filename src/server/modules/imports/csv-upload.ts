@@ -116,6 +116,7 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
       return undefined;
     },
   };
+  // The typings know only string[] records; on_record keeps RowCells of its own instead.
   const parser = parse(options as unknown as Options);
   let parserFailure: Error | undefined;
   parser.on('error', (error: Error) => {
