@@ -70,6 +70,25 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
 }
 
 /**
+ * SQLSTATEs after which a connection's named statements cannot be trusted (db/prepared.ts): a
+ * statement planned before a column under it changed type fails on every later use on that
+ * connection ("cached plan must not change result type", 0A000), and one the server no longer
+ * holds is refused by name (26000). 0A000 also covers other features PostgreSQL does not
+ * support; closing a connection over one of those costs a reconnect and nothing else.
+ */
+const STALE_STATEMENT_SQLSTATES = new Set(['0A000', '26000']);
+
+/** True when `error` (or its cause chain) means the connection should be closed, not reused. */
+export function spoilsPreparedStatements(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && STALE_STATEMENT_SQLSTATES.has(code)) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/**
  * Properties that only database errors carry: node-postgres and PGlite errors (`detail`, `where`,
  * `hint`, `internalQuery`, `severity`, `routine`; PGlite also `query` and `params`) and Drizzle's
  * wrapper (`query`, `params`). Each of them, and the message, can quote the values of a row:

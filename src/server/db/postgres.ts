@@ -6,6 +6,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { copyTargetSql, type Database, type Db, registerBatcher } from './database.js';
+import { spoilsPreparedStatements } from './errors.js';
 import * as schema from './schema.js';
 
 /** A PostgreSQL server through a pool of connections (database.ts has the contract). */
@@ -63,12 +64,14 @@ export async function openPostgres(
           await batching.rollback().catch((rollbackError: Error) => {
             failure = rollbackError;
           });
+          if (!failure && spoilsPreparedStatements(error)) failure = error as Error;
           throw error;
         }
       } finally {
         batching?.close();
         client.off('error', ignoreConnectionError);
-        // A connection whose rollback failed is in an unknown state: close it rather than reuse it.
+        // A connection whose rollback failed is in an unknown state, and one whose prepared
+        // statements went stale would fail them again: close it rather than reuse it.
         client.release(failure);
       }
     },
