@@ -1,3 +1,4 @@
+import { causeChain } from '../db/errors.js';
 import { isRole } from '../tenancy/roles.js';
 import type { SessionClaims } from './session-token.js';
 
@@ -30,11 +31,10 @@ export class SessionEndedError extends Error {
 
 /** True when `error`, or anything in its cause chain, is the session check's refusal. */
 export function isSessionEnded(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
-    if (current instanceof SessionEndedError) return true;
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (code === SESSION_ENDED_SQLSTATE) return true;
-    current = cause;
+  for (const current of causeChain(error)) {
+    if (current instanceof SessionEndedError || current.code === SESSION_ENDED_SQLSTATE) {
+      return true;
+    }
   }
   return false;
 }

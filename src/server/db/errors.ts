@@ -25,15 +25,22 @@ export class DatabaseTimeoutError extends Error {
   }
 }
 
+/**
+ * `error` and the errors it was caused by, outermost first: Drizzle wraps the driver's error, and a
+ * service may wrap Drizzle's. Five deep at most, since nothing stops a cause chain from looping.
+ */
+export function* causeChain(error: unknown): Generator<Record<string, unknown>> {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    yield current as Record<string, unknown>;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
 /** True when `error` (or anything in its cause chain) means the database cannot be reached. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+  for (const current of causeChain(error)) {
     if (current instanceof DatabaseTimeoutError) return true;
-    const { code, message, cause } = current as {
-      code?: unknown;
-      message?: unknown;
-      cause?: unknown;
-    };
+    const { code, message } = current;
     if (typeof code === 'string') {
       if (UNAVAILABLE_NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
       if (code.startsWith('08')) return true; // SQLSTATE class 08: connection exception
@@ -44,27 +51,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     ) {
       return true;
     }
-    current = cause;
   }
   return false;
 }
 
 /** True when `error` is a unique-constraint violation of the named constraint or index. */
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
-    const details = current as {
-      code?: unknown;
-      constraint?: unknown;
-      message?: unknown;
-      cause?: unknown;
-    };
+  for (const details of causeChain(error)) {
     if (details.code === '23505') {
       return (
         details.constraint === constraint ||
         (typeof details.message === 'string' && details.message.includes(constraint))
       );
     }
-    current = details.cause;
   }
   return false;
 }
@@ -80,10 +79,8 @@ const STALE_STATEMENT_SQLSTATES = new Set(['0A000', '26000']);
 
 /** True when `error` (or its cause chain) means the connection should be closed, not reused. */
 export function spoilsPreparedStatements(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
+  for (const { code } of causeChain(error)) {
     if (typeof code === 'string' && STALE_STATEMENT_SQLSTATES.has(code)) return true;
-    current = cause;
   }
   return false;
 }
@@ -129,21 +126,16 @@ export interface DatabaseErrorSummary {
  */
 export function databaseErrorSummary(error: unknown): DatabaseErrorSummary | null {
   let found = false;
-  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+  for (const current of causeChain(error)) {
     if (isDatabaseErrorItself(current)) {
       found = true;
-      const { code, constraint, table } = current as {
-        code?: unknown;
-        constraint?: unknown;
-        table?: unknown;
-      };
+      const { code, constraint, table } = current;
       if (typeof code === 'string' && SQLSTATE_SHAPE.test(code)) {
         const identifier = (value: unknown) =>
           typeof value === 'string' && IDENTIFIER_SHAPE.test(value) ? value : null;
         return { sqlState: code, constraint: identifier(constraint), table: identifier(table) };
       }
     }
-    current = (current as { cause?: unknown }).cause;
   }
   return found ? { sqlState: null, constraint: null, table: null } : null;
 }
