@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { createSealedBox, deriveKey, type SealedBox } from './sealed-box.js';
 
 /** Where a PPS number belongs: its ciphertext opens only on this member of this tenant. */
@@ -34,7 +34,7 @@ export interface PpsKeyring {
 interface RingKey {
   id: string;
   box: SealedBox;
-  lookupKey: Buffer;
+  lookupKey: KeyObject;
 }
 
 /** The additional authenticated data that binds a ciphertext to its row. */
@@ -53,7 +53,8 @@ function ringKey(hexKey: string): RingKey {
   return {
     id: ppsKeyId(hexKey),
     box: createSealedBox(Buffer.from(hexKey, 'hex')),
-    lookupKey: deriveKey(hexKey.toLowerCase(), 'pps-lookup'),
+    // A KeyObject, not the Buffer: see createSealedBox.
+    lookupKey: createSecretKey(deriveKey(hexKey.toLowerCase(), 'pps-lookup')),
   };
 }
 

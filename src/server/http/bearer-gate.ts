@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { logSecurityEvent, type SecurityEvent } from '../auth/security-events.js';
 import type { RateLimitStore } from './rate-limit-store.js';
@@ -15,7 +15,7 @@ export const BEARER_FAILURE_WINDOW_MS = 15 * 60_000;
  * the secret shows in how long a wrong guess takes.
  */
 export function bearerMatcher(secret: string): (header: string | undefined) => boolean {
-  const key = randomBytes(32);
+  const key = createSecretKey(randomBytes(32));
   const digest = (value: string) => createHmac('sha256', key).update(value).digest();
   const expected = digest(`Bearer ${secret}`);
   return (header) => timingSafeEqual(digest(header ?? ''), expected);
