@@ -14,8 +14,8 @@ import { CONTROL_CHARACTER_REASON } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import { type Columns, missingColumn, readHeadings } from '../imports/csv-columns.js';
 import { parseCsvDate, parseEuroCents } from '../imports/csv-values.js';
-import type { RowReader } from '../imports/import-kind.js';
-import { copyHexArray, copyLine } from '../imports/spool-file.js';
+import type { FoundIssues, RowReader } from '../imports/import-kind.js';
+import { copyLine } from '../imports/spool-file.js';
 
 /** A pay period is at most a calendar month: a longer one is a mistake in the file. */
 const MAX_PERIOD_DAYS = 31;
@@ -41,32 +41,38 @@ function remembered<T>(read: (key: string) => T): (key: string) => T {
   };
 }
 
-/** The columns of the staged lines, in the order of each COPY line. */
-export const PAYROLL_LINE_COLUMNS = [
-  'line',
-  'person',
-  'period_start',
-  'period_end',
-  'year_units',
-  'gross_cents',
-  'employee_cents',
-  'employer_cents',
-  'arrangement',
-  'scheme_id',
-] as const;
+/** A `YYYY-MM-DD` date as the number YYYYMMDD: ordered as the dates are, and held in 32 bits. */
+const dateNumber = (iso: string) =>
+  Number(iso.slice(0, 4)) * 10_000 + Number(iso.slice(5, 7)) * 100 + Number(iso.slice(8, 10));
 
-/** The columns of the staged people: one row per distinct PPS number in the file. */
+const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
+
+const isoOfDateNumber = (value: number) =>
+  `${Math.floor(value / 10_000)}-${twoDigits(Math.floor(value / 100) % 100)}-${twoDigits(value % 100)}`;
+
+/** The columns of the staged people: one row per distinct PPS number, with all their lines. */
 export const PAYROLL_PERSON_COLUMNS = [
   'person',
   'first_line',
   'id',
+  'stored_id',
   'pps_encrypted',
   'pps_lookup',
   'pps_key_id',
-  'pps_lookups',
   'first_name',
   'last_name',
   'date_of_birth',
+  'lines',
+  'first_period_start',
+  'last_period_end',
+  'period_starts',
+  'period_ends',
+  'year_units',
+  'gross_cents',
+  'employee_cents',
+  'employer_cents',
+  'arrangements',
+  'scheme_ids',
 ] as const;
 
 export interface PayrollScope {
@@ -78,7 +84,7 @@ export interface PayrollScope {
 }
 
 interface Person {
-  key: number;
+  index: number;
   firstLine: number;
   ppsNumber: string;
   firstName: string | null;
@@ -86,23 +92,204 @@ interface Person {
   dateOfBirth: string;
 }
 
+/** Where a line's pension deductions went: a scheme is named by its place in `schemes`. */
+const NO_ARRANGEMENT = -2;
+const PRSA = -1;
+
+/**
+ * The accepted lines of one upload, a column each, in the order they were read. A 25 MiB file
+ * holds at most about 700,000 lines, 48 bytes each here: the upload keeps them in memory until it
+ * ends, in place of the spool file the imports write, because it gathers each person's lines into
+ * one row of `payroll_periods` (docs/decisions.md, "Payroll upload speed").
+ */
+class PayLines {
+  length = 0;
+  line = new Int32Array(1024);
+  person = new Int32Array(1024);
+  start = new Int32Array(1024);
+  end = new Int32Array(1024);
+  yearUnits = new Int32Array(1024);
+  arrangement = new Int32Array(1024);
+  gross = new Float64Array(1024);
+  employee = new Float64Array(1024);
+  employer = new Float64Array(1024);
+
+  add(
+    line: number,
+    person: number,
+    start: number,
+    end: number,
+    yearUnits: number,
+    arrangement: number,
+    gross: number,
+    employee: number,
+    employer: number,
+  ): void {
+    if (this.length === this.line.length) this.grow();
+    const at = this.length;
+    this.line[at] = line;
+    this.person[at] = person;
+    this.start[at] = start;
+    this.end[at] = end;
+    this.yearUnits[at] = yearUnits;
+    this.arrangement[at] = arrangement;
+    this.gross[at] = gross;
+    this.employee[at] = employee;
+    this.employer[at] = employer;
+    this.length = at + 1;
+  }
+
+  private grow(): void {
+    const size = this.line.length * 2;
+    const wider = <A extends Int32Array | Float64Array>(column: A, make: (n: number) => A): A => {
+      const next = make(size);
+      next.set(column);
+      return next;
+    };
+    const ints = (n: number) => new Int32Array(n);
+    const doubles = (n: number) => new Float64Array(n);
+    this.line = wider(this.line, ints);
+    this.person = wider(this.person, ints);
+    this.start = wider(this.start, ints);
+    this.end = wider(this.end, ints);
+    this.yearUnits = wider(this.yearUnits, ints);
+    this.arrangement = wider(this.arrangement, ints);
+    this.gross = wider(this.gross, doubles);
+    this.employee = wider(this.employee, doubles);
+    this.employer = wider(this.employer, doubles);
+  }
+
+  /**
+   * The lines' places grouped by person (people in the order first read), each person's in period
+   * order, lines of the same period in the order read; and where each person's run begins.
+   */
+  byPerson(people: number): { order: Int32Array; begins: Int32Array } {
+    const begins = new Int32Array(people + 1);
+    for (let at = 0; at < this.length; at += 1) {
+      const person = this.person[at] as number;
+      begins[person + 1] = (begins[person + 1] as number) + 1;
+    }
+    for (let person = 0; person < people; person += 1) {
+      begins[person + 1] = (begins[person + 1] as number) + (begins[person] as number);
+    }
+    const next = begins.slice(0, people);
+    const order = new Int32Array(this.length);
+    for (let at = 0; at < this.length; at += 1) {
+      const person = this.person[at] as number;
+      order[next[person] as number] = at;
+      next[person] = (next[person] as number) + 1;
+    }
+    // Payroll files come in period order, so a person's run is most often sorted already; one
+    // that is not is sorted by period, then by the order read (places grow as lines are read).
+    const byPeriod = (a: number, b: number) =>
+      (this.start[a] as number) - (this.start[b] as number) || a - b;
+    for (let person = 0; person < people; person += 1) {
+      const run = order.subarray(begins[person] as number, begins[person + 1] as number);
+      for (let at = 1; at < run.length; at += 1) {
+        if (byPeriod(run[at - 1] as number, run[at] as number) > 0) {
+          run.sort(byPeriod);
+          break;
+        }
+      }
+    }
+    return { order, begins };
+  }
+}
+
 export interface PayrollRowReader extends RowReader {
   /**
-   * The people of the file as COPY lines; call after the last row. A person whose lookup hash is
-   * among `stored` (the employer's payroll already has them) keeps their stored sealed number, so
-   * theirs is not sealed again; every other PPS number is sealed once.
+   * The lines that give a person's pay period a second time, each naming the line that gave it
+   * first: the first `limit` by line, and how many there are. Call after the last row.
    */
-  people(stored: ReadonlySet<string>): Generator<string>;
+  repeatedPeriods(ppsHeading: string, limit: number): FoundIssues;
+  /**
+   * The people of the file as COPY lines, each with all their lines in period order; call after
+   * the last row. A person whose lookup hash is a key of `stored` (the employer's payroll already
+   * has them) is staged under the stored id and keeps their stored sealed number; every other PPS
+   * number is sealed once.
+   */
+  people(stored: ReadonlyMap<string, string>): Generator<string>;
   readonly peopleCount: number;
 }
 
 const nameRules = { firstName: memberFieldShape.firstName, lastName: memberFieldShape.lastName };
 
+const UNKNOWN_ARRANGEMENT =
+  'is not a scheme of this employer: give the scheme’s id, PRSA, or leave it empty';
+const ARRANGEMENT_REQUIRED =
+  'names no arrangement for the pension deductions: give the scheme’s id or PRSA';
+
+/** The issue of one cell, under the column's heading as the file writes it. */
+function cellIssue(
+  layout: Columns<PayrollColumn>,
+  line: number,
+  field: PayrollColumn,
+  code: string,
+  message: string,
+): ImportIssue {
+  return { line, column: layout.heading(field), code, message };
+}
+
+/** A name cell by the member form's rule: the name, or the issue (null for an empty cell). */
+function readName(
+  layout: Columns<PayrollColumn>,
+  cells: readonly string[],
+  line: number,
+  field: 'firstName' | 'lastName',
+  issues: ImportIssue[],
+): string | null {
+  const given = layout.cell(cells, field);
+  if (given === '') return null;
+  const checked = nameRules[field].safeParse(given);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  const reason = (issue as { params?: { reason?: unknown } } | undefined)?.params?.reason;
+  issues.push(
+    cellIssue(
+      layout,
+      line,
+      field,
+      reason === CONTROL_CHARACTER_REASON
+        ? 'control_character'
+        : issue?.code === 'too_big'
+          ? 'too_long'
+          : 'invalid_value',
+      issue?.message ?? FIELD_MESSAGES.required,
+    ),
+  );
+  return null;
+}
+
+/** An amount cell in cents; 0 for an empty cell, or after adding its issue. */
+function readAmount(
+  layout: Columns<PayrollColumn>,
+  cells: readonly string[],
+  line: number,
+  field: 'grossPay' | 'employeePension' | 'employerPension',
+  required: boolean,
+  issues: ImportIssue[],
+): number {
+  const text = layout.cell(cells, field);
+  if (text === '') {
+    if (required) issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
+    return 0;
+  }
+  const parsed = parseEuroCents(text);
+  if (parsed.ok) return parsed.value;
+  issues.push(cellIssue(layout, line, field, parsed.code, parsed.message));
+  return 0;
+}
+
+/** One COPY text element of an array literal: a scheme id in double quotes, or NULL. */
+const quotedOrNull = (value: string | null) =>
+  value === null ? 'NULL' : `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+
 /**
  * The rows of an employer's payroll file (docs/imports.md, "Payroll"), one at a time as they
  * arrive. A person is kept once however many pay periods name them, by their normalised PPS
  * number, so the number is sealed once per upload, not once per line; the last row naming them
- * gives their name and date of birth.
+ * gives their name and date of birth. Accepted lines are kept (`PayLines`) and staged with their
+ * person, so `readRow` answers null for a line it accepted.
  */
 export function createPayrollRows(
   scope: PayrollScope,
@@ -110,23 +297,55 @@ export function createPayrollRows(
 ): PayrollRowReader {
   const today = todayInIreland(scope.at);
   const people = new Map<string, Person>();
+  const schemes = [...scope.schemeIds];
+  const schemeIndex = new Map(schemes.map((id, index) => [id, index]));
+  const lines = new PayLines();
   const readDate = remembered(parseCsvDate);
   // Keyed `start/end` on the dates as read (YYYY-MM-DD each); answers the period's length check
   // and its share of a year together.
   const readPeriod = remembered((key) => {
     const [start, end] = key.split('/') as [string, string];
-    if (end < start) return { fault: FIELD_MESSAGES.endAfterStart, yearUnits: 0 };
-    if (daysInPeriod(start, end) > MAX_PERIOD_DAYS) {
-      return { fault: 'A pay period is at most a calendar month', yearUnits: 0 };
+    const period = { fault: null as string | null, yearUnits: 0, start: 0, end: 0 };
+    if (end < start) period.fault = FIELD_MESSAGES.endAfterStart;
+    else if (daysInPeriod(start, end) > MAX_PERIOD_DAYS) {
+      period.fault = 'A pay period is at most a calendar month';
+    } else {
+      period.yearUnits = periodYearUnits(start, end);
+      period.start = dateNumber(start);
+      period.end = dateNumber(end);
     }
-    return { fault: null, yearUnits: periodYearUnits(start, end) };
+    return period;
   });
   let columns: Columns<PayrollColumn> | null = null;
-  let rowsToWrite = 0;
+  let grouped: { order: Int32Array; begins: Int32Array } | null = null;
+
+  /** A date cell as `YYYY-MM-DD`, or null after adding its issue. */
+  function readDateCell(
+    layout: Columns<PayrollColumn>,
+    cells: readonly string[],
+    line: number,
+    field: 'dateOfBirth' | 'periodStart' | 'periodEnd',
+    issues: ImportIssue[],
+  ): string | null {
+    const text = layout.cell(cells, field);
+    if (text === '') {
+      issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
+      return null;
+    }
+    const parsed = readDate(text);
+    if (parsed.ok) return parsed.value;
+    issues.push(cellIssue(layout, line, field, parsed.code, parsed.message));
+    return null;
+  }
+
+  const byPerson = () => {
+    grouped ??= lines.byPerson(people.size);
+    return grouped;
+  };
 
   return {
     get rowsToWrite() {
-      return rowsToWrite;
+      return lines.length;
     },
     get peopleCount() {
       return people.size;
@@ -151,150 +370,180 @@ export function createPayrollRows(
       if (columns === null) throw new Error('readRow before readHeader');
       const layout = columns;
       const issues: ImportIssue[] = layout.strayCells(cells, line);
-      const refuse = (field: PayrollColumn, code: string, message: string) =>
-        issues.push({ line, column: layout.heading(field), code, message });
-      const cell = (field: PayrollColumn) => layout.cell(cells, field);
 
-      const ppsCell = cell('ppsNumber');
+      const ppsCell = layout.cell(cells, 'ppsNumber');
       const ppsNumber = ppsCell === '' ? null : parsePpsNumber(ppsCell.slice(0, 32));
-      if (ppsCell === '') refuse('ppsNumber', 'required', FIELD_MESSAGES.required);
-      else if (ppsNumber === null) {
-        refuse('ppsNumber', 'invalid_pps_number', FIELD_MESSAGES.ppsNumber);
+      if (ppsCell === '') {
+        issues.push(cellIssue(layout, line, 'ppsNumber', 'required', FIELD_MESSAGES.required));
+      } else if (ppsNumber === null) {
+        issues.push(
+          cellIssue(layout, line, 'ppsNumber', 'invalid_pps_number', FIELD_MESSAGES.ppsNumber),
+        );
       }
+      const firstName = readName(layout, cells, line, 'firstName', issues);
+      const lastName = readName(layout, cells, line, 'lastName', issues);
 
-      const names: Record<'firstName' | 'lastName', string | null> = {
-        firstName: null,
-        lastName: null,
-      };
-      for (const field of ['firstName', 'lastName'] as const) {
-        const given = cell(field);
-        if (given === '') continue;
-        const checked = nameRules[field].safeParse(given);
-        if (checked.success) names[field] = checked.data;
-        else {
-          const issue = checked.error.issues[0];
-          const reason = (issue as { params?: { reason?: unknown } } | undefined)?.params?.reason;
-          refuse(
-            field,
-            reason === CONTROL_CHARACTER_REASON
-              ? 'control_character'
-              : issue?.code === 'too_big'
-                ? 'too_long'
-                : 'invalid_value',
-            issue?.message ?? FIELD_MESSAGES.required,
-          );
-        }
-      }
-
-      const date = (field: 'dateOfBirth' | 'periodStart' | 'periodEnd'): string | null => {
-        const text = cell(field);
-        if (text === '') {
-          refuse(field, 'required', FIELD_MESSAGES.required);
-          return null;
-        }
-        const parsed = readDate(text);
-        if (!parsed.ok) {
-          refuse(field, parsed.code, parsed.message);
-          return null;
-        }
-        return parsed.value;
-      };
-      const dateOfBirth = date('dateOfBirth');
+      const dateOfBirth = readDateCell(layout, cells, line, 'dateOfBirth', issues);
       if (dateOfBirth !== null && dateOfBirth > today) {
-        refuse('dateOfBirth', 'invalid_date', FIELD_MESSAGES.bornInFuture);
+        issues.push(
+          cellIssue(layout, line, 'dateOfBirth', 'invalid_date', FIELD_MESSAGES.bornInFuture),
+        );
       }
-      const periodStart = date('periodStart');
-      const periodEnd = date('periodEnd');
+      const periodStart = readDateCell(layout, cells, line, 'periodStart', issues);
+      const periodEnd = readDateCell(layout, cells, line, 'periodEnd', issues);
       const period =
         periodStart !== null && periodEnd !== null
           ? readPeriod(`${periodStart}/${periodEnd}`)
           : null;
-      if (period?.fault) refuse('periodEnd', 'invalid_period', period.fault);
+      if (period?.fault) {
+        issues.push(cellIssue(layout, line, 'periodEnd', 'invalid_period', period.fault));
+      }
 
-      const amount = (
-        field: 'grossPay' | 'employeePension' | 'employerPension',
-        required: boolean,
-      ) => {
-        const text = cell(field);
-        if (text === '') {
-          if (required) refuse(field, 'required', FIELD_MESSAGES.required);
-          return 0;
+      const grossCents = readAmount(layout, cells, line, 'grossPay', true, issues);
+      const employeeCents = readAmount(layout, cells, line, 'employeePension', false, issues);
+      const employerCents = readAmount(layout, cells, line, 'employerPension', false, issues);
+
+      const named = layout.cell(cells, 'arrangement');
+      let arrangement = NO_ARRANGEMENT;
+      if (named === '') {
+        if (employeeCents + employerCents > 0) {
+          issues.push(
+            cellIssue(layout, line, 'arrangement', 'arrangement_required', ARRANGEMENT_REQUIRED),
+          );
         }
-        const parsed = parseEuroCents(text);
-        if (parsed.ok) return parsed.value;
-        refuse(field, parsed.code, parsed.message);
-        return 0;
-      };
-      const grossCents = amount('grossPay', true);
-      const employeeCents = amount('employeePension', false);
-      const employerCents = amount('employerPension', false);
-
-      const named = cell('arrangement');
-      let arrangement: 'scheme' | 'prsa' | 'none' = 'none';
-      if (named.toUpperCase() === PRSA_ARRANGEMENT) arrangement = 'prsa';
-      else if (named !== '') {
-        if (scope.schemeIds.has(named)) arrangement = 'scheme';
+      } else if (named.toUpperCase() === PRSA_ARRANGEMENT) arrangement = PRSA;
+      else {
+        const scheme = schemeIndex.get(named);
+        if (scheme !== undefined) arrangement = scheme;
         else {
-          refuse(
-            'arrangement',
-            'unknown_arrangement',
-            'is not a scheme of this employer: give the scheme’s id, PRSA, or leave it empty',
+          issues.push(
+            cellIssue(layout, line, 'arrangement', 'unknown_arrangement', UNKNOWN_ARRANGEMENT),
           );
         }
       }
-      if (named === '' && employeeCents + employerCents > 0) {
-        refuse(
-          'arrangement',
-          'arrangement_required',
-          'names no arrangement for the pension deductions: give the scheme’s id or PRSA',
-        );
-      }
 
-      if (issues.length > 0 || ppsNumber === null || dateOfBirth === null) return issues;
-      if (periodStart === null || periodEnd === null || period === null) return issues;
+      if (issues.length > 0 || ppsNumber === null || dateOfBirth === null || period === null) {
+        return issues;
+      }
 
       let person = people.get(ppsNumber);
       if (!person) {
-        person = { key: people.size + 1, firstLine: line, ppsNumber, ...names, dateOfBirth };
+        person = {
+          index: people.size,
+          firstLine: line,
+          ppsNumber,
+          firstName,
+          lastName,
+          dateOfBirth,
+        };
         people.set(ppsNumber, person);
       } else {
         person.dateOfBirth = dateOfBirth;
-        if (names.firstName !== null) person.firstName = names.firstName;
-        if (names.lastName !== null) person.lastName = names.lastName;
+        if (firstName !== null) person.firstName = firstName;
+        if (lastName !== null) person.lastName = lastName;
       }
-      rowsToWrite += 1;
-      return copyLine([
+      lines.add(
         line,
-        person.key,
-        periodStart,
-        periodEnd,
+        person.index,
+        period.start,
+        period.end,
         period.yearUnits,
+        arrangement,
         grossCents,
         employeeCents,
         employerCents,
-        arrangement,
-        arrangement === 'scheme' ? named : null,
-      ]);
+      );
+      return null;
+    },
+
+    repeatedPeriods(ppsHeading, limit) {
+      const { order, begins } = byPerson();
+      const repeated: Array<{ line: number; first: number }> = [];
+      for (let person = 0; person < people.size; person += 1) {
+        let first = -1;
+        for (let at = begins[person] as number; at < (begins[person + 1] as number); at += 1) {
+          const line = order[at] as number;
+          if (first >= 0 && lines.start[first] === lines.start[line]) {
+            repeated.push({ line: lines.line[line] as number, first: lines.line[first] as number });
+          } else first = line;
+        }
+      }
+      repeated.sort((a, b) => a.line - b.line);
+      return {
+        issues: repeated.slice(0, limit).map(
+          ({ line, first }): ImportIssue => ({
+            line,
+            column: ppsHeading,
+            code: 'duplicate_in_file',
+            message: `is the same person and pay period as on line ${first}`,
+          }),
+        ),
+        total: repeated.length,
+      };
     },
 
     *people(stored) {
+      const { order, begins } = byPerson();
       for (const person of people.values()) {
         const id = deps.nextId();
         const lookups = deps.ppsKeyring.lookups(scope.brokerId, person.ppsNumber);
-        const sealed = lookups.some((lookup) => stored.has(lookup))
-          ? null
-          : deps.ppsKeyring.seal(person.ppsNumber, { tenantId: scope.brokerId, memberId: id });
+        let storedId: string | null = null;
+        for (const lookup of lookups) storedId ??= stored.get(lookup) ?? null;
+        const sealed =
+          storedId === null
+            ? deps.ppsKeyring.seal(person.ppsNumber, { tenantId: scope.brokerId, memberId: id })
+            : null;
+        const from = begins[person.index] as number;
+        const to = begins[person.index + 1] as number;
+        const numbers: number[] = [];
+        const starts: string[] = [];
+        const ends: string[] = [];
+        const units: number[] = [];
+        const gross: number[] = [];
+        const employee: number[] = [];
+        const employer: number[] = [];
+        const arrangements: string[] = [];
+        const schemeIds: string[] = [];
+        let lastEnd = 0;
+        for (let at = from; at < to; at += 1) {
+          const line = order[at] as number;
+          numbers.push(lines.line[line] as number);
+          starts.push(isoOfDateNumber(lines.start[line] as number));
+          ends.push(isoOfDateNumber(lines.end[line] as number));
+          lastEnd = Math.max(lastEnd, lines.end[line] as number);
+          units.push(lines.yearUnits[line] as number);
+          gross.push(lines.gross[line] as number);
+          employee.push(lines.employee[line] as number);
+          employer.push(lines.employer[line] as number);
+          const arrangement = lines.arrangement[line] as number;
+          arrangements.push(
+            arrangement === NO_ARRANGEMENT ? 'none' : arrangement === PRSA ? 'prsa' : 'scheme',
+          );
+          schemeIds.push(quotedOrNull(arrangement >= 0 ? (schemes[arrangement] as string) : null));
+        }
+        const array = (values: ReadonlyArray<string | number>) => `{${values.join(',')}}`;
         yield copyLine([
-          person.key,
+          person.index,
           person.firstLine,
           id,
+          storedId,
           sealed?.encrypted ?? null,
           lookups[0] as string,
           sealed?.keyId ?? null,
-          copyHexArray(lookups),
           person.firstName,
           person.lastName,
           person.dateOfBirth,
+          array(numbers),
+          starts[0] as string,
+          isoOfDateNumber(lastEnd),
+          array(starts),
+          array(ends),
+          array(units),
+          array(gross),
+          array(employee),
+          array(employer),
+          array(arrangements),
+          array(schemeIds),
         ]);
       }
     },

@@ -3,20 +3,11 @@ import type { ImportIssue } from '../../../contracts/imports.js';
 import { rowsOf } from '../../db/database.js';
 import type { Transaction } from '../../db/with-actor.js';
 import type { FoundIssues } from '../imports/import-kind.js';
-import { PAYROLL_LINE_COLUMNS, PAYROLL_PERSON_COLUMNS } from './payroll-rows.js';
+import { PAYROLL_PERSON_COLUMNS } from './payroll-rows.js';
 
-const LINES = 'payroll_staged_lines';
 const PEOPLE = 'payroll_staged_people';
 
-export const PAYROLL_LINE_TARGET = { table: LINES, columns: PAYROLL_LINE_COLUMNS };
 export const PAYROLL_PERSON_TARGET = { table: PEOPLE, columns: PAYROLL_PERSON_COLUMNS };
-
-interface FoundRow {
-  line: number;
-  code: 'duplicate_in_file' | 'already_uploaded';
-  other_line: number | null;
-  total: number;
-}
 
 export interface PayrollTarget {
   uploadId: string;
@@ -26,119 +17,100 @@ export interface PayrollTarget {
 }
 
 /**
- * The payroll file staged in two temporary tables of the upload's transaction (dropped at its
- * end): its pay lines, and its people once each, sealed. The checks that need the whole file or
- * the stored payroll run here on the lookup hashes: one person's pay period twice in the file, or
- * already stored from an earlier upload. A stored person is found under any key of the ring, so
- * one uploaded before a key rotation is the same person after it.
+ * The payroll file staged in a temporary table of the upload's transaction (dropped at its end):
+ * its people once each, sealed, each with all their lines of the file as arrays in period order,
+ * the shape of a `payroll_periods` row. The reader gathered them (payroll-rows.ts) and found a
+ * pay period given twice in the file; what needs the stored payroll runs here: a pay period an
+ * earlier upload already gave. A stored person is found under any key of the ring, so one
+ * uploaded before a key rotation is the same person after it.
  */
 export const payrollStaging = {
   async create(tx: Transaction) {
-    await tx.execute(
-      sql.raw(`create temporary table ${LINES} (
-        line integer not null,
-        person integer not null,
-        period_start date not null,
-        period_end date not null,
-        year_units integer not null,
-        gross_cents bigint not null,
-        employee_cents bigint not null,
-        employer_cents bigint not null,
-        arrangement text not null,
-        scheme_id text
-      ) on commit drop`),
-    );
     await tx.execute(
       sql.raw(`create temporary table ${PEOPLE} (
         person integer primary key,
         first_line integer not null,
         id text not null,
+        stored_id text,
         pps_encrypted text,
         pps_lookup text not null,
         pps_key_id text,
-        pps_lookups text[] not null,
         first_name text,
         last_name text,
         date_of_birth date not null,
-        stored_id text
+        lines integer[] not null,
+        first_period_start date not null,
+        last_period_end date not null,
+        period_starts date[] not null,
+        period_ends date[] not null,
+        year_units integer[] not null,
+        gross_cents bigint[] not null,
+        employee_cents bigint[] not null,
+        employer_cents bigint[] not null,
+        arrangements text[] not null,
+        scheme_ids text[] not null
       ) on commit drop`),
     );
   },
 
   /**
-   * The lookup hashes of the employer's stored people: whose PPS number the upload need not seal
-   * again. Read under the upload's advisory lock, so no other upload adds or erases one meanwhile;
-   * should one be missed all the same, that person's line would have no sealed number and the
-   * insert would fail whole on its not-null column, never write a person without one.
+   * The employer's stored people, by lookup hash: whose PPS number the upload need not seal
+   * again, and under which id their lines go. Read under the upload's advisory lock, so no other
+   * upload adds or erases one meanwhile; should one be missed all the same, that person would be
+   * staged without a sealed number and the insert would fail whole on its not-null column, never
+   * write a person without one.
    */
-  async storedLookups(tx: Transaction, target: PayrollTarget): Promise<Set<string>> {
+  async storedPeople(tx: Transaction, target: PayrollTarget): Promise<Map<string, string>> {
     const rows = await tx.execute(sql`
-      select pps_lookup from payroll_employees
+      select pps_lookup, id from payroll_employees
       where broker_id = ${target.brokerId} and employer_id = ${target.employerId}
     `);
-    return new Set(rowsOf<{ pps_lookup: string }>(rows).map((row) => row.pps_lookup));
+    return new Map(
+      rowsOf<{ pps_lookup: string; id: string }>(rows).map((row) => [row.pps_lookup, row.id]),
+    );
   },
 
-  /** Finds who is already stored, then what is wrong: every duplicate period by line. */
-  async findIssues(
+  /**
+   * Every line that gives a stored person a pay period an earlier upload already gave, by line.
+   * Only people whose stored periods meet the staged ones at all are taken apart into lines.
+   */
+  async findAlreadyUploaded(
     tx: Transaction,
     target: PayrollTarget,
-    ppsHeading: string,
     periodHeading: string,
     limit: number,
   ): Promise<FoundIssues> {
-    await tx.execute(sql.raw(`analyze ${LINES}`));
-    await tx.execute(sql`
-      update ${sql.raw(PEOPLE)} staged set stored_id = stored.id
-      from (select person, unnest(pps_lookups) as lookup from ${sql.raw(PEOPLE)}) hashes
-      join payroll_employees stored
-        on stored.broker_id = ${target.brokerId} and stored.employer_id = ${target.employerId}
-          and stored.pps_lookup = hashes.lookup
-      where staged.person = hashes.person
-    `);
-    // Analysed once the stored people are known: estimated without them, the planner takes
-    // every staged person for a new one and probes the stored lines row by row, which measured
-    // minutes for a quarter of weekly payroll of 10,000 people (bench/auto-enrolment.ts).
-    await tx.execute(sql.raw(`analyze ${PEOPLE}`));
     const result = await tx.execute(sql`
-      select line, code, other_line, count(*) over () :: integer as total
-      from (
-        select line, 'duplicate_in_file' as code, first_line as other_line
-        from (
-          select line, min(line) over (partition by person, period_start) as first_line
-          from ${sql.raw(LINES)}
-        ) numbered
-        where line <> first_line
-        union all
-        select staged.line, 'already_uploaded', null :: integer
-        from ${sql.raw(LINES)} staged
-        join ${sql.raw(PEOPLE)} person on person.person = staged.person
+      with meeting as materialized (
+        select person.stored_id, person.lines, person.period_starts
+        from ${sql.raw(PEOPLE)} person
         where person.stored_id is not null and exists (
           select 1 from payroll_periods stored
           where stored.broker_id = ${target.brokerId} and stored.employer_id = ${target.employerId}
             and stored.employee_id = person.stored_id
-            and staged.period_start = any (stored.period_starts)
+            and stored.period_starts && person.period_starts
         )
-      ) found
-      order by line
+      )
+      select staged.line, count(*) over () :: integer as total
+      from meeting
+      cross join lateral unnest(meeting.lines, meeting.period_starts) as staged (line, period_start)
+      where exists (
+        select 1 from payroll_periods stored
+        where stored.broker_id = ${target.brokerId} and stored.employer_id = ${target.employerId}
+          and stored.employee_id = meeting.stored_id
+          and staged.period_start = any (stored.period_starts)
+      )
+      order by staged.line
       limit ${limit}
     `);
-    const rows = rowsOf<FoundRow>(result);
+    const rows = rowsOf<{ line: number; total: number }>(result);
     const issues = rows.map(
-      (row): ImportIssue =>
-        row.code === 'duplicate_in_file'
-          ? {
-              line: row.line,
-              column: ppsHeading,
-              code: row.code,
-              message: `is the same person and pay period as on line ${row.other_line}`,
-            }
-          : {
-              line: row.line,
-              column: periodHeading,
-              code: row.code,
-              message: 'is a pay period of this person that an earlier upload already gave',
-            },
+      (row): ImportIssue => ({
+        line: row.line,
+        column: periodHeading,
+        code: 'already_uploaded',
+        message: 'is a pay period of this person that an earlier upload already gave',
+      }),
     );
     return { issues, total: rows[0]?.total ?? 0 };
   },
@@ -179,8 +151,6 @@ export const payrollStaging = {
           coalesce(staged.last_name, stored.last_name), staged.date_of_birth)
           is distinct from (stored.first_name, stored.last_name, stored.date_of_birth)
     `);
-    // One row per person: their lines gathered into arrays in period order (a period is given
-    // once per person, findIssues saw to that).
     const lines = rowsOf<{ written: number }>(
       await tx.execute(sql`
         with inserted as (
@@ -189,19 +159,11 @@ export const payrollStaging = {
             period_starts, period_ends, year_units, gross_cents, employee_cents, employer_cents,
             arrangements, scheme_ids
           )
-          select ${target.brokerId}, ${target.uploadId}, coalesce(person.stored_id, person.id),
-            ${target.employerId}, min(staged.period_start), max(staged.period_end),
-            array_agg(staged.period_start order by staged.period_start),
-            array_agg(staged.period_end order by staged.period_start),
-            array_agg(staged.year_units order by staged.period_start),
-            array_agg(staged.gross_cents order by staged.period_start),
-            array_agg(staged.employee_cents order by staged.period_start),
-            array_agg(staged.employer_cents order by staged.period_start),
-            array_agg(staged.arrangement order by staged.period_start),
-            array_agg(staged.scheme_id order by staged.period_start)
-          from ${sql.raw(LINES)} staged
-          join ${sql.raw(PEOPLE)} person on person.person = staged.person
-          group by person.person, person.stored_id, person.id
+          select ${target.brokerId}, ${target.uploadId}, coalesce(stored_id, id),
+            ${target.employerId}, first_period_start, last_period_end, period_starts,
+            period_ends, year_units, gross_cents, employee_cents, employer_cents, arrangements,
+            scheme_ids
+          from ${sql.raw(PEOPLE)}
           returning cardinality(period_starts) as periods
         )
         select coalesce(sum(periods), 0) :: integer as written from inserted

@@ -33,12 +33,7 @@ import {
   type UploadListRow,
 } from './payroll.data.js';
 import { createPayrollRows } from './payroll-rows.js';
-import {
-  PAYROLL_LINE_TARGET,
-  PAYROLL_PERSON_TARGET,
-  type PayrollTarget,
-  payrollStaging,
-} from './payroll-staging.js';
+import { PAYROLL_PERSON_TARGET, type PayrollTarget, payrollStaging } from './payroll-staging.js';
 
 /** Advisory lock namespace: payroll uploads of one employer check and write one at a time. */
 export const PAYROLL_LOCK_NAMESPACE = 7_201_220;
@@ -227,27 +222,21 @@ export function createEmployerPayrollService({
       );
       const issues = new IssueList();
       let file: FileRead | null = null;
-      let lines: SpoolFile | null = null;
       let people: SpoolFile | null = null;
       try {
-        lines = await SpoolFile.create(spoolDirectory, `${target.uploadId}-lines`);
-        const read = await readUpload(
-          request.upload,
-          reader,
-          lines,
-          issues,
-          (rowsRead, fileBytes) =>
-            withActor(database, tenantActor, async (tx) => {
-              await tx
-                .update(payrollUploads)
-                .set({ rowsRead, fileBytes, updatedAt: now() })
-                .where(
-                  and(
-                    eq(payrollUploads.brokerId, target.brokerId),
-                    eq(payrollUploads.id, target.uploadId),
-                  ),
-                );
-            }),
+        // The reader keeps the accepted lines, to stage them with their person.
+        const read = await readUpload(request.upload, reader, null, issues, (rowsRead, fileBytes) =>
+          withActor(database, tenantActor, async (tx) => {
+            await tx
+              .update(payrollUploads)
+              .set({ rowsRead, fileBytes, updatedAt: now() })
+              .where(
+                and(
+                  eq(payrollUploads.brokerId, target.brokerId),
+                  eq(payrollUploads.id, target.uploadId),
+                ),
+              );
+          }),
         );
         file = read;
         const refused = (): Outcome => ({
@@ -270,8 +259,8 @@ export function createEmployerPayrollService({
           await settleAlone(refused());
           return rejected();
         }
+        const repeated = reader.repeatedPeriods(reader.heading('ppsNumber'), MAX_LISTED_ISSUES);
         people = await SpoolFile.create(spoolDirectory, `${target.uploadId}-people`);
-        const stagedLines = lines;
         const stagedPeople = people;
         const ended = await withActor(database, tenantActor, async (tx) => {
           // A second upload for this employer waits here, then sees what the first wrote.
@@ -312,22 +301,24 @@ export function createEmployerPayrollService({
           }
           // Each new person's PPS number is sealed once, here, however many pay periods name
           // them; a person the employer's payroll already has is not sealed again.
-          const stored = await payrollStaging.storedLookups(tx, target);
+          const stored = await payrollStaging.storedPeople(tx, target);
           for (const line of reader.people(stored)) {
             if (stagedPeople.append(line)) await stagedPeople.flush();
           }
           await stagedPeople.finish();
           await payrollStaging.create(tx);
-          await database.copyFrom(tx, PAYROLL_LINE_TARGET, stagedLines.path);
           await database.copyFrom(tx, PAYROLL_PERSON_TARGET, stagedPeople.path);
-          const found = await payrollStaging.findIssues(
-            tx,
-            target,
-            reader.heading('ppsNumber'),
-            reader.heading('periodStart'),
-            MAX_LISTED_ISSUES,
-          );
-          issues.addFound(found.issues, found.total);
+          const again =
+            stored.size === 0
+              ? { issues: [], total: 0 }
+              : await payrollStaging.findAlreadyUploaded(
+                  tx,
+                  target,
+                  reader.heading('periodStart'),
+                  MAX_LISTED_ISSUES,
+                );
+          issues.addFound(repeated.issues, repeated.total);
+          issues.addFound(again.issues, again.total);
           if (issues.count > 0) {
             await settle(tx, tenantActor, target, refused());
             return { outcome: 'rejected' as const };
@@ -388,7 +379,6 @@ export function createEmployerPayrollService({
         );
         throw error;
       } finally {
-        await lines?.discard();
         await people?.discard();
       }
     },

@@ -19,8 +19,12 @@ export interface ImportScope {
 export interface RowReader {
   /** Checks the heading row: columns unknown, named twice, or required and missing. */
   readHeader(cells: readonly string[], line: number): ImportIssue[];
-  /** One data row: its line for the staging table (COPY text format), or what is wrong with it. */
-  readRow(cells: readonly string[], line: number): string | ImportIssue[];
+  /**
+   * One data row: its line for the staging table (COPY text format), what is wrong with it, or
+   * null when the reader keeps the accepted row itself (the payroll upload gathers each person's
+   * rows before staging them).
+   */
+  readRow(cells: readonly string[], line: number): string | ImportIssue[] | null;
   /** Rows of the tenant table the accepted rows will become. */
   readonly rowsToWrite: number;
   /** The heading of a column as this file writes it, for issues found later in SQL. */

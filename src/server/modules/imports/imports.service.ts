@@ -158,13 +158,13 @@ const malformedIssue = (record: { line: number; malformed: string }): ImportIssu
 
 /**
  * Phase 1: the upload as it arrives, one row at a time: each checked, each accepted one appended
- * to the spool file. No transaction is open meanwhile (PGlite has a single connection, and a
+ * to the spool file (`null` for a reader that keeps its accepted rows itself). No transaction is open meanwhile (PGlite has a single connection, and a
  * slow client must not hold one); progress is written every few thousand rows in a short one.
  */
 export async function readUpload(
   upload: Readable,
   reader: RowReader,
-  spool: SpoolFile,
+  spool: SpoolFile | null,
   issues: IssueList,
   progress: (rowsRead: number, fileBytes: number) => Promise<void>,
 ): Promise<FileRead> {
@@ -190,8 +190,11 @@ export async function readUpload(
         issues.add(malformedIssue(record));
       } else {
         const staged = reader.readRow(record.cells, record.line);
-        if (typeof staged !== 'string') issues.addAll(staged);
-        else if (spool.append(staged)) await spool.flush();
+        if (Array.isArray(staged)) issues.addAll(staged);
+        else if (staged !== null) {
+          if (spool === null) throw new Error('a row to spool and no spool file to take it');
+          if (spool.append(staged)) await spool.flush();
+        }
       }
       if (rowsRead % PROGRESS_EVERY_ROWS === 0) await progress(rowsRead, csv.bytes());
     }
@@ -216,7 +219,7 @@ export async function readUpload(
       message: 'The file has headings but no rows',
     });
   }
-  await spool.finish();
+  await spool?.finish();
   return {
     headerAccepted: headerAccepted === true,
     rowsRead,
