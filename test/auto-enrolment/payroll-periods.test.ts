@@ -169,6 +169,89 @@ describe('payroll periods in the database', () => {
     }
   });
 
+  it('adds up an employee’s rows of several uploads, counting each kind of period once, and finds pay into a DB scheme of the tenant', async () => {
+    const t = await openTestDatabase();
+    try {
+      const { brokerId, employerId, schemeId, uploadId, employeeId, owner } =
+        await plantedPayroll(t);
+      const dbScheme = await createScheme(t.database, { id: employerId, brokerId });
+      await owner.execute(sql`update schemes set type = 'DB' where id = ${dbScheme}`);
+      const laterUpload = createId();
+      await owner.execute(sql`
+        insert into payroll_uploads (broker_id, id, employer_id, status, created_by, created_at, updated_at)
+        values (${brokerId}, ${laterUpload}, ${employerId}, 'succeeded', 'seed', ${AT}, ${AT})
+      `);
+      // January from one upload, February from the next: both employee and employer into the DC
+      // scheme, the employer alone into the DB scheme, the employee alone into a PRSA, nothing
+      // through a PRSA, and nothing at all.
+      const row = (
+        upload: string,
+        from: string,
+        lines: ReadonlyArray<readonly [number, number, string, string | null]>,
+      ) => {
+        const periods = weeks(from, lines.length);
+        return {
+          brokerId,
+          uploadId: upload,
+          employeeId,
+          employerId,
+          firstPeriodStart: periods[0]?.start as string,
+          lastPeriodEnd: periods.at(-1)?.end as string,
+          periodStarts: periods.map((p) => p.start),
+          periodEnds: periods.map((p) => p.end),
+          yearUnits: periods.map(() => 52),
+          grossCents: periods.map(() => 100_000),
+          employeeCents: lines.map(([employee]) => employee),
+          employerCents: lines.map(([, employer]) => employer),
+          arrangements: lines.map(([, , arrangement]) => arrangement),
+          schemeIds: lines.map(([, , , scheme]) => scheme),
+        };
+      };
+      await owner.insert(payrollPeriods).values([
+        row(uploadId, '2026-01-04', [
+          [3_000, 3_000, 'scheme', schemeId],
+          [0, 5_000, 'scheme', dbScheme],
+          [0, 0, 'prsa', null],
+        ]),
+        row(laterUpload, '2026-02-01', [
+          [2_000, 0, 'prsa', null],
+          [0, 0, 'none', null],
+        ]),
+      ]);
+      const window = (windowStart: string, windowEnd: string) =>
+        withActor(t.database, tenantActor(brokerId), (tx) =>
+          employeeWindows(tx, { brokerId, employerId, windowStart, windowEnd }),
+        );
+      const [both] = await window('2026-01-01', '2026-02-28');
+      expect(both).toMatchObject({
+        gross_cents: 5 * 100_000,
+        employee_cents: 5_000,
+        employer_cents: 8_000,
+        year_units: 5 * 52,
+        last_period_end: '2026-02-08',
+        periods_both: 1,
+        periods_employer_only: 1,
+        periods_employee_only: 1,
+        periods_neither: 2,
+        prsa_without_deductions: true,
+        pays_through_payroll: true,
+        pays_into_db: true,
+      });
+      // February alone: the DB scheme's week and the empty PRSA week are outside it.
+      const [february] = await window('2026-02-01', '2026-02-28');
+      expect(february).toMatchObject({
+        gross_cents: 2 * 100_000,
+        periods_both: 0,
+        periods_employee_only: 1,
+        periods_neither: 1,
+        prsa_without_deductions: false,
+        pays_into_db: false,
+      });
+    } finally {
+      await t.dispose();
+    }
+  });
+
   it('carries lines stored before migration 0028 into one row per upload and employee, in period order', async () => {
     const t = await openTestDatabase({ migrated: false });
     try {
