@@ -13,9 +13,9 @@ import { parsePpsNumber } from '../../../contracts/pps-number.js';
 import { CONTROL_CHARACTER_REASON } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import { type Columns, missingColumn, readHeadings } from '../imports/csv-columns.js';
-import { parseCsvDate, parseEuroCents } from '../imports/csv-values.js';
+import { parseCsvDate, parseEuroCents, plainEuroCents } from '../imports/csv-values.js';
 import type { FoundIssues, RowReader } from '../imports/import-kind.js';
-import { copyLine } from '../imports/spool-file.js';
+import { copyLine, copyValue } from '../imports/spool-file.js';
 
 /** A pay period is at most a calendar month: a longer one is a mistake in the file. */
 const MAX_PERIOD_DAYS = 31;
@@ -37,6 +37,27 @@ function remembered<T>(read: (key: string) => T): (key: string) => T {
     if (found !== undefined) return found;
     const answer = read(key);
     if (known.size < MAX_REMEMBERED) known.set(key, answer);
+    return answer;
+  };
+}
+
+/** `read`, with its answers for up to MAX_REMEMBERED distinct pairs of arguments kept. */
+function rememberedPair<T>(read: (first: string, second: string) => T) {
+  const known = new Map<string, Map<string, T>>();
+  let size = 0;
+  return (first: string, second: string): T => {
+    let seconds = known.get(first);
+    const found = seconds?.get(second);
+    if (found !== undefined) return found;
+    const answer = read(first, second);
+    if (size < MAX_REMEMBERED) {
+      if (seconds === undefined) {
+        seconds = new Map();
+        known.set(first, seconds);
+      }
+      seconds.set(second, answer);
+      size += 1;
+    }
     return answer;
   };
 }
@@ -274,15 +295,17 @@ function readAmount(
     if (required) issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
     return 0;
   }
+  const plain = plainEuroCents(text);
+  if (plain >= 0) return plain;
   const parsed = parseEuroCents(text);
   if (parsed.ok) return parsed.value;
   issues.push(cellIssue(layout, line, field, parsed.code, parsed.message));
   return 0;
 }
 
-/** One COPY text element of an array literal: a scheme id in double quotes, or NULL. */
-const quotedOrNull = (value: string | null) =>
-  value === null ? 'NULL' : `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+/** A scheme id as an element of an array literal: in double quotes, its own escaped. */
+const arrayQuoted = (value: string) =>
+  `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 
 /**
  * The rows of an employer's payroll file (docs/imports.md, "Payroll"), one at a time as they
@@ -299,12 +322,25 @@ export function createPayrollRows(
   const people = new Map<string, Person>();
   const schemes = [...scope.schemeIds];
   const schemeIndex = new Map(schemes.map((id, index) => [id, index]));
+  /** Each scheme as an element of the scheme ids' COPY text: array-quoted, then COPY-escaped. */
+  const schemeElements = schemes.map((id) => copyValue(arrayQuoted(id)));
+  const isoDates = new Map<number, string>();
+  /** A date number as `YYYY-MM-DD`; a payroll names few distinct days, each made once. */
+  const isoDate = (value: number) => {
+    let iso = isoDates.get(value);
+    if (iso === undefined) {
+      iso = isoOfDateNumber(value);
+      if (isoDates.size < MAX_REMEMBERED) isoDates.set(value, iso);
+    }
+    return iso;
+  };
   const lines = new PayLines();
   const readDate = remembered(parseCsvDate);
-  // Keyed `start/end` on the dates as read (YYYY-MM-DD each); answers the period's length check
-  // and its share of a year together.
-  const readPeriod = remembered((key) => {
-    const [start, end] = key.split('/') as [string, string];
+  // A PPS cell is read once per upload however many pay periods name the person.
+  const readPps = remembered((cell) => parsePpsNumber(cell.slice(0, 32)));
+  // On the dates as read (YYYY-MM-DD each); answers the period's length check and its share of a
+  // year together.
+  const readPeriod = rememberedPair((start, end) => {
     const period = { fault: null as string | null, yearUnits: 0, start: 0, end: 0 };
     if (end < start) period.fault = FIELD_MESSAGES.endAfterStart;
     else if (daysInPeriod(start, end) > MAX_PERIOD_DAYS) {
@@ -372,7 +408,7 @@ export function createPayrollRows(
       const issues: ImportIssue[] = layout.strayCells(cells, line);
 
       const ppsCell = layout.cell(cells, 'ppsNumber');
-      const ppsNumber = ppsCell === '' ? null : parsePpsNumber(ppsCell.slice(0, 32));
+      const ppsNumber = ppsCell === '' ? null : readPps(ppsCell);
       if (ppsCell === '') {
         issues.push(cellIssue(layout, line, 'ppsNumber', 'required', FIELD_MESSAGES.required));
       } else if (ppsNumber === null) {
@@ -392,9 +428,7 @@ export function createPayrollRows(
       const periodStart = readDateCell(layout, cells, line, 'periodStart', issues);
       const periodEnd = readDateCell(layout, cells, line, 'periodEnd', issues);
       const period =
-        periodStart !== null && periodEnd !== null
-          ? readPeriod(`${periodStart}/${periodEnd}`)
-          : null;
+        periodStart !== null && periodEnd !== null ? readPeriod(periodStart, periodEnd) : null;
       if (period?.fault) {
         issues.push(cellIssue(layout, line, 'periodEnd', 'invalid_period', period.fault));
       }
@@ -495,34 +529,54 @@ export function createPayrollRows(
             : null;
         const from = begins[person.index] as number;
         const to = begins[person.index + 1] as number;
-        const numbers: number[] = [];
-        const starts: string[] = [];
-        const ends: string[] = [];
-        const units: number[] = [];
-        const gross: number[] = [];
-        const employee: number[] = [];
-        const employer: number[] = [];
-        const arrangements: string[] = [];
-        const schemeIds: string[] = [];
+        // Each array's COPY text built as it goes: a person has a line a pay period, and a
+        // quarter's file has 130,000 of them.
+        let numbers = '';
+        let starts = '';
+        let ends = '';
+        let units = '';
+        let gross = '';
+        let employee = '';
+        let employer = '';
+        let arrangements = '';
+        let schemeIds = '';
         let lastEnd = 0;
         for (let at = from; at < to; at += 1) {
           const line = order[at] as number;
-          numbers.push(lines.line[line] as number);
-          starts.push(isoOfDateNumber(lines.start[line] as number));
-          ends.push(isoOfDateNumber(lines.end[line] as number));
-          lastEnd = Math.max(lastEnd, lines.end[line] as number);
-          units.push(lines.yearUnits[line] as number);
-          gross.push(lines.gross[line] as number);
-          employee.push(lines.employee[line] as number);
-          employer.push(lines.employer[line] as number);
+          const comma = at === from ? '' : ',';
+          const end = lines.end[line] as number;
           const arrangement = lines.arrangement[line] as number;
-          arrangements.push(
-            arrangement === NO_ARRANGEMENT ? 'none' : arrangement === PRSA ? 'prsa' : 'scheme',
-          );
-          schemeIds.push(quotedOrNull(arrangement >= 0 ? (schemes[arrangement] as string) : null));
+          numbers += comma + (lines.line[line] as number);
+          starts += comma + isoDate(lines.start[line] as number);
+          ends += comma + isoDate(end);
+          if (end > lastEnd) lastEnd = end;
+          units += comma + (lines.yearUnits[line] as number);
+          gross += comma + (lines.gross[line] as number);
+          employee += comma + (lines.employee[line] as number);
+          employer += comma + (lines.employer[line] as number);
+          arrangements +=
+            comma +
+            (arrangement === NO_ARRANGEMENT ? 'none' : arrangement === PRSA ? 'prsa' : 'scheme');
+          schemeIds +=
+            comma + (arrangement >= 0 ? (schemeElements[arrangement] as string) : 'NULL');
         }
-        const array = (values: ReadonlyArray<string | number>) => `{${values.join(',')}}`;
-        yield copyLine([
+        const firstStart = isoDate(lines.start[order[from] as number] as number);
+        // The arrays are COPY text already: numbers, dates, fixed words and the scheme elements,
+        // escaped once each (schemeElements); only the person's own fields go through copyLine.
+        const arrays = [
+          `{${numbers}}`,
+          firstStart,
+          isoDate(lastEnd),
+          `{${starts}}`,
+          `{${ends}}`,
+          `{${units}}`,
+          `{${gross}}`,
+          `{${employee}}`,
+          `{${employer}}`,
+          `{${arrangements}}`,
+          `{${schemeIds}}`,
+        ].join('\t');
+        const personLine = copyLine([
           person.index,
           person.firstLine,
           id,
@@ -533,18 +587,8 @@ export function createPayrollRows(
           person.firstName,
           person.lastName,
           person.dateOfBirth,
-          array(numbers),
-          starts[0] as string,
-          isoOfDateNumber(lastEnd),
-          array(starts),
-          array(ends),
-          array(units),
-          array(gross),
-          array(employee),
-          array(employer),
-          array(arrangements),
-          array(schemeIds),
         ]);
+        yield `${personLine.slice(0, -1)}\t${arrays}\n`;
       }
     },
   };
