@@ -42,6 +42,11 @@ export interface Database {
    * security, so tenant tables are filled from there with INSERT … SELECT, which does.
    */
   copyFrom(tx: Transaction, target: CopyTarget, file: string): Promise<number>;
+  /**
+   * As `copyFrom`, from COPY text lines (each ending in `\n`) made while the rows arrive: on a
+   * server, the database reads the first lines while later ones are still being made.
+   */
+  copyLines(tx: Transaction, target: CopyTarget, lines: Iterable<string>): Promise<number>;
   close(): Promise<void>;
   /**
    * The connection pool's state, for the metrics endpoint (docs/decisions.md, "Operations:
@@ -173,7 +178,10 @@ export function pgliteDatabase(client: PGlite): Database {
         return work(tx);
       }),
     withMigrationConnection: (work) => db.transaction(work),
-    copyFrom: (tx, target, file) => copyIntoPglite(pgliteTransactionOf(tx), target, file),
+    copyFrom: (tx, target, file) =>
+      copyIntoPglite(pgliteTransactionOf(tx), target, pieceOfFile(file)),
+    copyLines: (tx, target, lines) =>
+      copyIntoPglite(pgliteTransactionOf(tx), target, pieceOfLines(lines)),
     close: () => client.close(),
   };
 }
@@ -194,19 +202,27 @@ function pgliteTransactionOf(tx: Transaction): PgliteTransaction {
 const PGLITE_COPY_PIECE_BYTES = 4 * 1024 * 1024;
 
 /**
- * COPY from a file needs the session user (pg_read_server_files), which work running as
- * pension_app is not: only this statement runs as the session user, and only into `target`, then
- * the transaction's role is restored. The embedded database has no server files to protect.
+ * COPY text lines gathered into pieces of at least `characters` characters (the last may be
+ * shorter), so that a COPY stream is written a few hundred KiB at a time rather than a line at a
+ * time.
  */
-async function copyIntoPglite(
-  tx: PgliteTransaction,
-  target: CopyTarget,
-  file: string,
-): Promise<number> {
-  const statement = `copy ${copyTargetSql(target)} from '/dev/blob'`;
-  const [current] = (await tx.query<{ role: string }>('select current_user as role')).rows;
-  await tx.query('set local role none');
-  let rows = 0;
+export function* inPieces(lines: Iterable<string>, characters: number): Generator<string> {
+  let piece: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    piece.push(line);
+    length += line.length;
+    if (length >= characters) {
+      yield piece.join('');
+      piece = [];
+      length = 0;
+    }
+  }
+  if (piece.length > 0) yield piece.join('');
+}
+
+/** A file's pieces of at most PGLITE_COPY_PIECE_BYTES, each ending at a line end. */
+async function* pieceOfFile(file: string): AsyncGenerator<Buffer> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(PGLITE_COPY_PIECE_BYTES);
@@ -218,15 +234,53 @@ async function copyIntoPglite(
       // The last line end in the buffer; at the end of the file, whatever is left.
       const cut = bytesRead === 0 ? filled : buffer.lastIndexOf(0x0a, filled - 1) + 1;
       if (cut === 0) throw new Error('a COPY line is longer than the piece size');
-      const result = await tx.query(statement, [], {
-        blob: new Blob([buffer.subarray(0, cut)]),
-      });
-      rows += result.affectedRows ?? 0;
+      // A copy: the buffer is written again for the next piece.
+      yield Buffer.from(buffer.subarray(0, cut));
       buffer.copy(buffer, 0, cut, filled);
       carried = filled - cut;
     }
   } finally {
     await handle.close();
+  }
+}
+
+/** Whole lines gathered into pieces of at most PGLITE_COPY_PIECE_BYTES. */
+async function* pieceOfLines(lines: Iterable<string>): AsyncGenerator<Buffer> {
+  let piece: Buffer[] = [];
+  let bytes = 0;
+  for (const line of lines) {
+    const encoded = Buffer.from(line, 'utf8');
+    if (encoded.length > PGLITE_COPY_PIECE_BYTES) {
+      throw new Error('a COPY line is longer than the piece size');
+    }
+    if (bytes + encoded.length > PGLITE_COPY_PIECE_BYTES) {
+      yield Buffer.concat(piece);
+      piece = [];
+      bytes = 0;
+    }
+    piece.push(encoded);
+    bytes += encoded.length;
+  }
+  if (bytes > 0) yield Buffer.concat(piece);
+}
+
+/**
+ * COPY from a file needs the session user (pg_read_server_files), which work running as
+ * pension_app is not: only this statement runs as the session user, and only into `target`, then
+ * the transaction's role is restored. The embedded database has no server files to protect.
+ */
+async function copyIntoPglite(
+  tx: PgliteTransaction,
+  target: CopyTarget,
+  pieces: AsyncIterable<Buffer>,
+): Promise<number> {
+  const statement = `copy ${copyTargetSql(target)} from '/dev/blob'`;
+  const [current] = (await tx.query<{ role: string }>('select current_user as role')).rows;
+  await tx.query('set local role none');
+  let rows = 0;
+  for await (const piece of pieces) {
+    const result = await tx.query(statement, [], { blob: new Blob([piece]) });
+    rows += result.affectedRows ?? 0;
   }
   await tx.query("select set_config('role', $1, true)", [current?.role ?? 'none']);
   return rows;

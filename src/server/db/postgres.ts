@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SQLWrapper } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
-import { copyTargetSql, type Database, type Db, registerBatcher } from './database.js';
+import { copyTargetSql, type Database, type Db, inPieces, registerBatcher } from './database.js';
 import { spoilsPreparedStatements } from './errors.js';
 import * as schema from './schema.js';
 
@@ -99,6 +100,15 @@ export async function openPostgres(
         return copy.rowCount;
       });
     },
+    async copyLines(tx, target, lines) {
+      const batching = batchingOf.get(tx as Db);
+      if (!batching) throw new Error('copyLines needs a transaction opened by this database');
+      return batching.copy(async (client) => {
+        const copy = client.query(copyFromStdin(`copy ${copyTargetSql(target)} from stdin`));
+        await pipeline(Readable.from(inPieces(lines, COPY_PIECE_CHARACTERS)), copy);
+        return copy.rowCount;
+      });
+    },
     close: () => pool.end(),
     poolStats: () => ({
       total: pool.totalCount,
@@ -113,6 +123,8 @@ function ignoreConnectionError(): void {}
 
 /** Larger reads than the 64 KiB default: fewer CopyData messages for the same file. */
 const COPY_READ_BYTES = 1024 * 1024;
+/** Lines made on the fly are sent in pieces of about this size (inPieces). */
+const COPY_PIECE_CHARACTERS = 256 * 1024;
 
 interface QueryConfig {
   text: string;

@@ -93,13 +93,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   });
   // Auto-enrolment readiness (issue 20): an employer's payroll and its assessment.
   await app.register(autoEnrolmentRoutes, {
-    payroll: createEmployerPayrollService({
-      database,
-      audit,
-      ppsKeyring: deps.ppsKeyring,
-      dataDir: deps.dataDir,
-      now,
-    }),
+    payroll: createEmployerPayrollService({ database, audit, ppsKeyring: deps.ppsKeyring, now }),
     autoEnrolment: createAutoEnrolmentService({ database, audit, now }),
   });
   await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });

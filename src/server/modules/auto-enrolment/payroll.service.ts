@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, sql } from 'drizzle-orm';
@@ -23,7 +22,6 @@ import { MAX_UPLOAD_BYTES, UploadTooLargeError } from '../imports/csv-upload.js'
 import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from '../imports/import-issues.js';
 import { type FileRead, PayloadTooLargeError, readUpload } from '../imports/imports.service.js';
 import { createRowIdSource } from '../imports/row-ids.js';
-import { SpoolFile } from '../imports/spool-file.js';
 import {
   eraseUpload,
   findUpload,
@@ -134,8 +132,6 @@ export interface EmployerPayrollServiceDeps {
   database: Database;
   audit: AuditService;
   ppsKeyring: PpsKeyring;
-  /** Spool files are written under `<dataDir>/tmp`, beside the other imports'. */
-  dataDir: string;
   now: () => Date;
 }
 
@@ -149,10 +145,8 @@ export function createEmployerPayrollService({
   database,
   audit,
   ppsKeyring,
-  dataDir,
   now,
 }: EmployerPayrollServiceDeps) {
-  const spoolDirectory = path.join(dataDir, 'tmp');
   const nextId = createRowIdSource();
 
   async function settle(
@@ -222,7 +216,6 @@ export function createEmployerPayrollService({
       );
       const issues = new IssueList();
       let file: FileRead | null = null;
-      let people: SpoolFile | null = null;
       try {
         // The reader keeps the accepted lines, to stage them with their person.
         const read = await readUpload(request.upload, reader, null, issues, (rowsRead, fileBytes) =>
@@ -260,8 +253,6 @@ export function createEmployerPayrollService({
           return rejected();
         }
         const repeated = reader.repeatedPeriods(reader.heading('ppsNumber'), MAX_LISTED_ISSUES);
-        people = await SpoolFile.create(spoolDirectory, `${target.uploadId}-people`);
-        const stagedPeople = people;
         const ended = await withActor(database, tenantActor, async (tx) => {
           // A second upload for this employer waits here, then sees what the first wrote.
           await tx.execute(
@@ -301,13 +292,11 @@ export function createEmployerPayrollService({
           }
           // Each new person's PPS number is sealed once, here, however many pay periods name
           // them; a person the employer's payroll already has is not sealed again.
+          // The people's COPY lines go to the database as they are made, so it reads the first
+          // while later ones are sealed and written (docs/decisions.md, "Payroll upload speed").
           const stored = await payrollStaging.storedPeople(tx, target);
-          for (const line of reader.people(stored)) {
-            if (stagedPeople.append(line)) await stagedPeople.flush();
-          }
-          await stagedPeople.finish();
           await payrollStaging.create(tx);
-          await database.copyFrom(tx, PAYROLL_PERSON_TARGET, stagedPeople.path);
+          await database.copyLines(tx, PAYROLL_PERSON_TARGET, reader.people(stored));
           const again =
             stored.size === 0
               ? { issues: [], total: 0 }
@@ -378,8 +367,6 @@ export function createEmployerPayrollService({
           () => undefined,
         );
         throw error;
-      } finally {
-        await people?.discard();
       }
     },
 
