@@ -41,6 +41,14 @@ async function plantedPayroll(t: Awaited<ReturnType<typeof openTestDatabase>>) {
   return { brokerId, employerId, schemeId, uploadId, employeeId, owner };
 }
 
+/** The employer's employees with their pay in a window, as the assessment reads them. */
+const windowsOf =
+  (t: Awaited<ReturnType<typeof openTestDatabase>>, brokerId: string, employerId: string) =>
+  (windowStart: string, windowEnd: string) =>
+    withActor(t.database, tenantActor(brokerId), (tx) =>
+      employeeWindows(tx, { brokerId, employerId, windowStart, windowEnd }),
+    );
+
 /** Weekly periods: the week ending `firstEnd` and the `count - 1` weeks after it. */
 function weeks(firstEnd: string, count: number) {
   return Array.from({ length: count }, (_, index) => {
@@ -141,10 +149,7 @@ describe('payroll periods in the database', () => {
         arrangements: periods.map(() => 'none'),
         schemeIds: periods.map(() => null),
       });
-      const window = (windowStart: string, windowEnd: string) =>
-        withActor(t.database, tenantActor(brokerId), (tx) =>
-          employeeWindows(tx, { brokerId, employerId, windowStart, windowEnd }),
-        );
+      const window = windowsOf(t, brokerId, employerId);
       const [firstQuarter] = await window('2026-01-01', '2026-03-31');
       expect(firstQuarter).toMatchObject({
         gross_cents: 13 * 80_000,
@@ -218,10 +223,7 @@ describe('payroll periods in the database', () => {
           [0, 0, 'none', null],
         ]),
       ]);
-      const window = (windowStart: string, windowEnd: string) =>
-        withActor(t.database, tenantActor(brokerId), (tx) =>
-          employeeWindows(tx, { brokerId, employerId, windowStart, windowEnd }),
-        );
+      const window = windowsOf(t, brokerId, employerId);
       const [both] = await window('2026-01-01', '2026-02-28');
       expect(both).toMatchObject({
         gross_cents: 5 * 100_000,
