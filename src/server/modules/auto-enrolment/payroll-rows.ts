@@ -304,8 +304,7 @@ function readAmount(
 }
 
 /** A scheme id as an element of an array literal: in double quotes, its own escaped. */
-const arrayQuoted = (value: string) =>
-  `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+const arrayQuoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 
 /**
  * The rows of an employer's payroll file (docs/imports.md, "Payroll"), one at a time as they
