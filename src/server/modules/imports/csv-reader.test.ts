@@ -97,6 +97,14 @@ describe('reading CSV as it arrives', () => {
     }
   });
 
+  it('skips a byte-order mark that comes after pieces of nothing', () => {
+    // A first piece of the upload shorter than the mark's three bytes decodes to no text at all.
+    expect(read(['', '\uFEFFname\nSeán\n'])).toEqual([
+      { line: 1, cells: ['name'] },
+      { line: 2, cells: ['Seán'] },
+    ]);
+  });
+
   it('reads a character whose bytes are split between two pieces of the upload', async () => {
     const bytes = Buffer.from('name\nSeán\n€5\n');
     const pieces = [bytes.subarray(0, 8), bytes.subarray(8, 13), bytes.subarray(13)];

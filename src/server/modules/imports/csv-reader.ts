@@ -72,7 +72,8 @@ export class CsvReader {
   /** Reads one piece of the text; the rows it completes are emitted. */
   push(text: string): void {
     let from = 0;
-    if (!this.started) {
+    // An upload's first piece may hold less than the mark's three bytes, which decode to nothing.
+    if (!this.started && text.length > 0) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) from = 1;
     }
