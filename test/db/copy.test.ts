@@ -79,6 +79,26 @@ describe('COPY into a temporary table', () => {
   });
 });
 
+describe('COPY lines that fail while they are made', () => {
+  it('abandons the COPY and its transaction, and the next transaction runs as usual', async () => {
+    const failing = function* () {
+      let n = 0;
+      for (const line of lines()) {
+        n += 1;
+        // Past the first pieces, so that some lines have gone to the database already.
+        if (n === 4_000) throw new Error('the lines could not be made');
+        yield line;
+      }
+    };
+    await expect(copied((tx) => t.database.copyLines(tx, TARGET, failing()))).rejects.toThrow(
+      'the lines could not be made',
+    );
+    const { count, rows } = await copied((tx) => t.database.copyLines(tx, TARGET, lines()));
+    expect(count).toBe(LINES);
+    expect(rows[0]?.role).toBe('pension_app');
+  });
+});
+
 describe('gathering COPY lines into pieces', () => {
   it('keeps every line whole and in order, each piece at least the size asked but the last', () => {
     const made = [...inPieces(['ab\n', 'c\n', 'def\n', 'g\n'], 4)];
