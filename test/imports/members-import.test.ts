@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributions, imports, members } from '../../src/server/db/schema.js';
@@ -397,6 +398,45 @@ describe('what a file may look like', () => {
         pps: one?.PPSN,
       },
     ]);
+  });
+
+  it('takes a file Excel saved as Windows-1252 with its fadas, and refuses one that changes encoding part way, naming the line', async () => {
+    const { schemeId, admin, url } = await schemeWithAdmin();
+    const first = memberRow({ 'First Name': 'Seán' });
+    const second = memberRow({ Surname: 'Ó Briain' });
+    const text = membersCsv([first, second]);
+    const windows1252 = Buffer.from(text, 'latin1');
+    expect(windows1252.includes(0xe1)).toBe(true);
+    const taken = await upload(t, admin, url, Readable.from([windows1252]));
+    expect(taken.statusCode).toBe(201);
+    const names = await ownerOf(t.database)
+      .select({ firstName: members.firstName, lastName: members.lastName })
+      .from(members)
+      .where(eq(members.schemeId, schemeId));
+    expect(names.map((name) => name.firstName)).toContain('Seán');
+    expect(names.map((name) => name.lastName)).toContain('Ó Briain');
+
+    // UTF-8 up to its third line, where an é is written as Windows-1252 writes it.
+    const other = await schemeWithAdmin();
+    const rows = [memberRow({ 'First Name': 'Seán' }), memberRow(), memberRow({ Address: 'Café' })];
+    const [head, tail] = membersCsv(rows).split('Café') as [string, string];
+    const mixed = Buffer.concat([
+      Buffer.from(head),
+      Buffer.from([0x43, 0x61, 0x66, 0xe9]),
+      Buffer.from(tail),
+    ]);
+    const refused = await upload(t, other.admin, other.url, Readable.from([mixed]));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().issues).toEqual([
+      {
+        line: 4,
+        column: null,
+        code: 'not_utf8',
+        message:
+          'Line 4 is not UTF-8 text, though the lines before it are: save the file again as "CSV UTF-8 (Comma delimited)"',
+      },
+    ]);
+    expect(await membersOf(other.schemeId)).toBe(0);
   });
 
   it('takes the salary in cents from a Salary Cents column, but not beside Salary', async () => {

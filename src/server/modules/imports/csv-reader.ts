@@ -69,6 +69,11 @@ export class CsvReader {
     private readonly emit: (record: CsvRecord) => void,
   ) {}
 
+  /** The line the next character read is on. */
+  get lineAt(): number {
+    return this.line;
+  }
+
   /** Reads one piece of the text; the rows it completes are emitted. */
   push(text: string): void {
     let from = 0;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 /** decisions.md §2: uploads up to 25 MiB. */
-import { MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
+import { type ImportIssue, MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
 import { CsvReader, type CsvRecord } from './csv-reader.js';
+import { TEXT_FAULTS, UploadText } from './upload-text.js';
 
 export type { CsvRecord };
 
@@ -66,8 +66,30 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
     }
     batch.push(record);
   });
-  // Invalid UTF-8 reads as U+FFFD, which the field rules then refuse where it matters.
-  const decoder = new StringDecoder('utf8');
+  // UTF-8 or Windows-1252, told apart by the first byte outside ASCII (upload-text.ts).
+  const decoder = new UploadText();
+  let textIssue: ImportIssue | null = null;
+  const read = (text: string) => {
+    const fault = decoder.fault;
+    if (fault !== null && textIssue === null) {
+      let line = reader.lineAt;
+      for (
+        let at = text.indexOf('\n');
+        at !== -1 && at < fault.at;
+        at = text.indexOf('\n', at + 1)
+      ) {
+        line += 1;
+      }
+      textIssue = {
+        line,
+        column: null,
+        code: 'not_utf8',
+        message:
+          fault.message === TEXT_FAULTS.utf16 ? fault.message : `Line ${line} ${fault.message}`,
+      };
+    }
+    reader.push(text);
+  };
 
   const fail = (error: Error) => meter.destroy(error);
   const closed = () => {
@@ -86,10 +108,10 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
   async function* batches(): AsyncGenerator<CsvRecord[]> {
     try {
       for await (const piece of meter) {
-        reader.push(decoder.write(piece as Buffer));
+        read(decoder.write(piece as Buffer));
         if (batch.length > 0) yield taken();
       }
-      reader.push(decoder.end());
+      read(decoder.end());
       reader.end();
       if (batch.length > 0) yield taken();
     } finally {
@@ -105,6 +127,8 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
     bytes: () => bytes,
     /** Broken rows that were counted but never yielded (MAX_LISTED_MALFORMED). */
     malformedNotYielded: () => malformedNotYielded,
+    /** Bytes that are not text in the file's encoding, where the first stands; after the last record. */
+    textIssue: () => textIssue,
     /** The SHA-256 of the whole upload, hex; call once, after the last record. */
     sha256: () => hash.digest('hex'),
   };

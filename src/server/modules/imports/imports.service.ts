@@ -199,6 +199,8 @@ export async function readUpload(
       if (rowsRead % PROGRESS_EVERY_ROWS === 0) await progress(rowsRead, csv.bytes());
     }
   }
+  const textIssue = csv.textIssue();
+  if (textIssue !== null) issues.add(textIssue);
   const brokenLines = csv.malformedNotYielded();
   if (headerAccepted === true && brokenLines > 0) {
     rowsRead += brokenLines;
