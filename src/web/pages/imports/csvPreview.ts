@@ -1,3 +1,5 @@
+import { encodingDecidedAt, firstNonAscii } from '../../../contracts/upload-encoding';
+
 /** How much of a chosen file the browser reads for the preview: the file itself may be 25 MiB. */
 export const PREVIEW_BYTES = 64 * 1024;
 
@@ -17,12 +19,17 @@ export interface CsvPreview {
 
 /**
  * The heading row and first rows of a CSV file, from its first 64 KiB only. Read as the service
- * reads it: UTF-8, an optional byte-order mark, commas, double quotes around cells that hold
- * commas, quotes ("" inside) or line breaks, and entirely blank lines skipped.
+ * reads it: UTF-8 or Windows-1252 by the same rule (contracts/upload-encoding.ts), an optional
+ * byte-order mark, commas, double quotes around cells that hold commas, quotes ("" inside) or
+ * line breaks, and entirely blank lines skipped.
  */
 export async function previewCsv(file: Blob, rowCount = 10): Promise<CsvPreview> {
   const cut = file.size > PREVIEW_BYTES;
-  const text = (await file.slice(0, PREVIEW_BYTES).text()).replace(/^\uFEFF/, '');
+  const bytes = new Uint8Array(await file.slice(0, PREVIEW_BYTES).arrayBuffer());
+  const at = firstNonAscii(bytes);
+  // All ASCII, or a first character cut off by the 64 KiB: the service's usual answer, UTF-8.
+  const encoding = (at < bytes.length && encodingDecidedAt(bytes, at)) || 'utf-8';
+  const text = new TextDecoder(encoding).decode(bytes).replace(/^\uFEFF/, '');
   const { records, lastComplete } = parseRecords(text, rowCount + 2);
   // The last record of a cut-off slice may itself be cut off: it is left out.
   const usable = cut && !lastComplete ? records.slice(0, -1) : records;
