@@ -234,8 +234,9 @@ async function* pieceOfFile(file: string): AsyncGenerator<Buffer> {
       // The last line end in the buffer; at the end of the file, whatever is left.
       const cut = bytesRead === 0 ? filled : buffer.lastIndexOf(0x0a, filled - 1) + 1;
       if (cut === 0) throw new Error('a COPY line is longer than the piece size');
-      // A copy: the buffer is written again for the next piece.
-      yield Buffer.from(buffer.subarray(0, cut));
+      // Not copied: the COPY has taken the piece (a Blob holds its own bytes) before this
+      // generator resumes and writes the buffer again.
+      yield buffer.subarray(0, cut);
       buffer.copy(buffer, 0, cut, filled);
       carried = filled - cut;
     }

@@ -15,7 +15,7 @@ import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import { type Columns, missingColumn, readHeadings } from '../imports/csv-columns.js';
 import { parseCsvDate, parseEuroCents, plainEuroCents } from '../imports/csv-values.js';
 import type { FoundIssues, RowReader } from '../imports/import-kind.js';
-import { copyLine, copyValue } from '../imports/spool-file.js';
+import { copyValue } from '../imports/spool-file.js';
 
 /** A pay period is at most a calendar month: a longer one is a mistake in the file. */
 const MAX_PERIOD_DAYS = 31;
@@ -30,8 +30,8 @@ const MAX_PERIOD_DAYS = 31;
 const MAX_REMEMBERED = 16_384;
 
 /** `read`, with its answers for up to MAX_REMEMBERED distinct arguments kept. */
-function remembered<T>(read: (key: string) => T): (key: string) => T {
-  const known = new Map<string, T>();
+function remembered<K, T>(read: (key: K) => T): (key: K) => T {
+  const known = new Map<K, T>();
   return (key) => {
     const found = known.get(key);
     if (found !== undefined) return found;
@@ -323,20 +323,12 @@ export function createPayrollRows(
   const schemeIndex = new Map(schemes.map((id, index) => [id, index]));
   /** Each scheme as an element of the scheme ids' COPY text: array-quoted, then COPY-escaped. */
   const schemeElements = schemes.map((id) => copyValue(arrayQuoted(id)));
-  const isoDates = new Map<number, string>();
-  /** A date number as `YYYY-MM-DD`; a payroll names few distinct days, each made once. */
-  const isoDate = (value: number) => {
-    let iso = isoDates.get(value);
-    if (iso === undefined) {
-      iso = isoOfDateNumber(value);
-      if (isoDates.size < MAX_REMEMBERED) isoDates.set(value, iso);
-    }
-    return iso;
-  };
+  // A payroll names few distinct days: each is written out once.
+  const isoDate = remembered(isoOfDateNumber);
   const lines = new PayLines();
   const readDate = remembered(parseCsvDate);
   // A PPS cell is read once per upload however many pay periods name the person.
-  const readPps = remembered((cell) => parsePpsNumber(cell.slice(0, 32)));
+  const readPps = remembered((cell: string) => parsePpsNumber(cell.slice(0, 32)));
   // On the dates as read (YYYY-MM-DD each); answers the period's length check and its share of a
   // year together.
   const readPeriod = rememberedPair((start, end) => {
@@ -561,7 +553,7 @@ export function createPayrollRows(
         }
         const firstStart = isoDate(lines.start[order[from] as number] as number);
         // The arrays are COPY text already: numbers, dates, fixed words and the scheme elements,
-        // escaped once each (schemeElements); only the person's own fields go through copyLine.
+        // escaped once each (schemeElements); only the person's own fields go through copyValue.
         const arrays = [
           `{${numbers}}`,
           firstStart,
@@ -575,7 +567,7 @@ export function createPayrollRows(
           `{${arrangements}}`,
           `{${schemeIds}}`,
         ].join('\t');
-        const personLine = copyLine([
+        const personFields = [
           person.index,
           person.firstLine,
           id,
@@ -586,8 +578,10 @@ export function createPayrollRows(
           person.firstName,
           person.lastName,
           person.dateOfBirth,
-        ]);
-        yield `${personLine.slice(0, -1)}\t${arrays}\n`;
+        ]
+          .map(copyValue)
+          .join('\t');
+        yield `${personFields}\t${arrays}\n`;
       }
     },
   };

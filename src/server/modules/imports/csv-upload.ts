@@ -100,9 +100,9 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
   upload.pipe(meter);
 
   const taken = () => {
-    const read = batch;
+    const ready = batch;
     batch = [];
-    return read;
+    return ready;
   };
 
   async function* batches(): AsyncGenerator<CsvRecord[]> {
