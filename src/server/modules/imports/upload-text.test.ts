@@ -89,6 +89,11 @@ describe('the text of an upload', () => {
     });
   });
 
+  it('finds a UTF-16 byte-order mark that arrives a byte at a time', () => {
+    const bytes = Buffer.from('\uFEFFName\n', 'utf16le');
+    expect(decoded(bytes, 1).fault).toEqual({ at: 0, message: TEXT_FAULTS.utf16 });
+  });
+
   it('refuses a UTF-16 file as such, in plain words', async () => {
     const { issue } = await uploaded(Buffer.from('\uFEFFName\nSeán\n', 'utf16le'));
     expect(issue).toEqual({ line: 1, column: null, code: 'not_utf8', message: TEXT_FAULTS.utf16 });

@@ -65,7 +65,12 @@ export class UploadText {
   write(piece: Buffer): string {
     const bytes = this.held.length > 0 ? Buffer.concat([this.held, piece]) : piece;
     this.held = Buffer.alloc(0);
-    if (!this.started && bytes.length >= 2) {
+    if (!this.started) {
+      // The byte-order mark's two bytes may come in two pieces.
+      if (bytes.length < 2) {
+        this.held = Buffer.from(bytes);
+        return '';
+      }
       this.started = true;
       if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
         this.fault = { at: 0, message: TEXT_FAULTS.utf16 };
