@@ -15,9 +15,11 @@ installPlainEnglish();
  *   on to the next checks after a failed one, so a pattern would still see a 1 MiB value the
  *   length check has already refused (issue 13, defect 2). No pattern here runs on more text than
  *   the field may hold.
- * - No C0 control character (U+0000 to U+001F) and no DEL (U+007F): a NUL byte cannot be stored
- *   by PostgreSQL, and the database error it causes carried the whole row into the error log
- *   (issue 13, defect 3). Text that is not well-formed UTF-16 (a lone surrogate) is refused too:
+ * - No C0 control character (U+0000 to U+001F), no DEL (U+007F) and no C1 control character
+ *   (U+0080 to U+009F): a NUL byte cannot be stored by PostgreSQL, and the database error it
+ *   causes carried the whole row into the error log (issue 13, defect 3); the C1 controls are
+ *   invisible, no one types them, and they are what the five bytes Windows-1252 leaves undefined
+ *   read as in an uploaded file (docs/decisions.md, "Uploads' text"). Text that is not well-formed UTF-16 (a lone surrogate) is refused too:
  *   it would be stored silently altered. Fields that may hold several lines (an address, the
  *   reason for a correction) accept line feed, carriage return and tab, and nothing else below
  *   U+0020.
@@ -32,12 +34,14 @@ const TAB = 0x09;
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const DELETE = 0x7f;
+/** The last C1 control character; the first follows DELETE. */
+const LAST_C1 = 0x9f;
 
 /** True when `text` holds a character its field does not accept (one pass over the text). */
 export function hasControlCharacters(text: string, options: { multiline?: boolean } = {}): boolean {
   for (let index = 0; index < text.length; index += 1) {
     const unit = text.charCodeAt(index);
-    if (unit === DELETE) return true;
+    if (unit >= DELETE && unit <= LAST_C1) return true;
     if (unit < 0x20) {
       const lineBreakOrTab = unit === TAB || unit === LINE_FEED || unit === CARRIAGE_RETURN;
       if (!(options.multiline && lineBreakOrTab)) return true;

@@ -437,6 +437,24 @@ describe('what a file may look like', () => {
       },
     ]);
     expect(await membersOf(other.schemeId)).toBe(0);
+
+    // A byte Windows-1252 leaves undefined reads as an invisible C1 control: refused at its cell.
+    const third = await schemeWithAdmin();
+    const [before, after] = membersCsv([memberRow({ 'First Name': 'AoXife' })]).split('AoXife') as [
+      string,
+      string,
+    ];
+    const undefinedByte = Buffer.concat([
+      Buffer.from(before, 'latin1'),
+      Buffer.from([0x41, 0x6f, 0x81, 0x69, 0x66, 0x65]),
+      Buffer.from(after, 'latin1'),
+    ]);
+    const control = await upload(t, third.admin, third.url, Readable.from([undefinedByte]));
+    expect(control.statusCode).toBe(400);
+    expect(control.json().issues).toMatchObject([
+      { line: 2, column: 'First Name', code: 'control_character' },
+    ]);
+    expect(await membersOf(third.schemeId)).toBe(0);
   });
 
   it('takes the salary in cents from a Salary Cents column, but not beside Salary', async () => {
