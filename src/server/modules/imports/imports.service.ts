@@ -157,9 +157,49 @@ const malformedIssue = (record: { line: number; malformed: string }): ImportIssu
 });
 
 /**
+ * Progress writes of one upload: each in a short transaction of its own, at most one at a time,
+ * while the reading goes on; one offered while another is still being written is left out, the
+ * next carries later figures. Reading waited for each before: 26 a quarter of weekly payroll, a
+ * tenth of its time (docs/decisions.md, "Payroll upload speed").
+ */
+class ProgressWrites {
+  private pending: Promise<void> | null = null;
+  private failure: { error: unknown } | null = null;
+
+  constructor(private readonly write: (rowsRead: number, fileBytes: number) => Promise<void>) {}
+
+  offer(rowsRead: number, fileBytes: number): void {
+    if (this.failure) throw this.failure.error;
+    if (this.pending) return;
+    this.pending = this.write(rowsRead, fileBytes).then(
+      () => {
+        this.pending = null;
+      },
+      (error: unknown) => {
+        this.pending = null;
+        this.failure = { error };
+      },
+    );
+  }
+
+  /** Waits for the write in flight; throws what a write threw. */
+  async done(): Promise<void> {
+    await this.pending;
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Waits for the write in flight, whatever it answers: the reading failed already. */
+  async idle(): Promise<void> {
+    await this.pending;
+  }
+}
+
+/**
  * Phase 1: the upload as it arrives, one row at a time: each checked, each accepted one appended
- * to the spool file (`null` for a reader that keeps its accepted rows itself). No transaction is open meanwhile (PGlite has a single connection, and a
- * slow client must not hold one); progress is written every few thousand rows in a short one.
+ * to the spool file (`null` for a reader that keeps its accepted rows itself). No transaction is
+ * open meanwhile (PGlite has a single connection, and a slow client must not hold one); progress
+ * is written every few thousand rows in a short one, without waiting for it (`ProgressWrites`),
+ * and the last is written before this answers, so that what settles the upload comes after it.
  */
 export async function readUpload(
   upload: Readable,
@@ -167,6 +207,24 @@ export async function readUpload(
   spool: SpoolFile | null,
   issues: IssueList,
   progress: (rowsRead: number, fileBytes: number) => Promise<void>,
+): Promise<FileRead> {
+  const writes = new ProgressWrites(progress);
+  try {
+    const read = await readRows(upload, reader, spool, issues, writes);
+    await writes.done();
+    return read;
+  } catch (error) {
+    await writes.idle();
+    throw error;
+  }
+}
+
+async function readRows(
+  upload: Readable,
+  reader: RowReader,
+  spool: SpoolFile | null,
+  issues: IssueList,
+  writes: ProgressWrites,
 ): Promise<FileRead> {
   const csv = readCsvUpload(upload);
   let headerAccepted: boolean | null = null;
@@ -196,7 +254,7 @@ export async function readUpload(
           if (spool.append(staged)) await spool.flush();
         }
       }
-      if (rowsRead % PROGRESS_EVERY_ROWS === 0) await progress(rowsRead, csv.bytes());
+      if (rowsRead % PROGRESS_EVERY_ROWS === 0) writes.offer(rowsRead, csv.bytes());
     }
   }
   const textIssue = csv.textIssue();
