@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  PAY_LINES_FORMAT,
+  type PayLine,
+  readPayLines,
+} from '../../src/server/modules/auto-enrolment/pay-lines.js';
+import {
   createPayrollRows,
   PAYROLL_PERSON_COLUMNS,
+  type PayrollRowReader,
+  type StoredPerson,
 } from '../../src/server/modules/auto-enrolment/payroll-rows.js';
 import { newPpsNumber, testPpsKeyring } from '../helpers/pps.js';
 
@@ -56,6 +63,25 @@ function staged(lines: Iterable<string>) {
   });
 }
 
+/** The upload's lines as it would store them, read back, each with its person's id. */
+function storedLines(rows: PayrollRowReader) {
+  const document = rows.document();
+  const lines: Array<PayLine & { id: string }> = [];
+  readPayLines(
+    { format: PAY_LINES_FORMAT, lineCount: document.lineCount, lines: document.lines },
+    { people: document.employeeIds.length, schemes: document.schemeIds.length },
+    (line) => lines.push({ ...line, id: document.employeeIds[line.person] as string }),
+  );
+  return { document, lines };
+}
+
+const storedAs = (id: string): StoredPerson => ({
+  id,
+  firstName: null,
+  lastName: null,
+  dateOfBirth: '1980-04-02',
+});
+
 describe('the rows of a payroll file, gathered by person', () => {
   it('stages each person once with their lines in period order, whatever order the file gives them in', () => {
     const rows = reader();
@@ -73,20 +99,43 @@ describe('the rows of a payroll file, gathered by person', () => {
     expect(rows.repeatedPeriods('PPS Number', 10)).toEqual({ issues: [], total: 0 });
 
     const [first, second] = staged(rows.people(new Map()));
-    expect(first).toMatchObject({
-      first_line: '2',
-      stored_id: '\\N',
-      lines: '{4,5,2}',
-      first_period_start: '2026-01-05',
-      last_period_end: '2026-01-25',
-      period_starts: '{2026-01-05,2026-01-12,2026-01-19}',
-      period_ends: '{2026-01-11,2026-01-18,2026-01-25}',
-      gross_cents: '{10000,20000,30000}',
-      employee_cents: '{1500,0,1500}',
-      arrangements: '{prsa,none,scheme}',
-      scheme_ids: `{NULL,NULL,"${SCHEME}"}`,
+    expect(first).toMatchObject({ id: 'new-1', stored_id: '\\N', date_of_birth: '1980-04-02' });
+    expect(second).toMatchObject({ id: 'new-2' });
+    const { document, lines } = storedLines(rows);
+    expect(document).toMatchObject({
+      lineCount: 4,
+      payPeriods: 3,
+      firstPeriodStart: '2026-01-05',
+      lastPeriodEnd: '2026-01-25',
+      employeeIds: ['new-1', 'new-2'],
+      schemeIds: [SCHEME],
     });
-    expect(second).toMatchObject({ lines: '{3}', period_starts: '{2026-01-05}' });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        id: 'new-1',
+        periodStart: 20260105,
+        periodEnd: 20260111,
+        grossCents: 10_000,
+        employeeCents: 1_500,
+        arrangement: -1,
+      }),
+      expect.objectContaining({
+        id: 'new-1',
+        periodStart: 20260112,
+        grossCents: 20_000,
+        employeeCents: 0,
+        arrangement: -2,
+      }),
+      expect.objectContaining({
+        id: 'new-1',
+        periodStart: 20260119,
+        periodEnd: 20260125,
+        grossCents: 30_000,
+        employerCents: 1_500,
+        arrangement: 0,
+      }),
+      expect.objectContaining({ id: 'new-2', periodStart: 20260105, grossCents: 50_000 }),
+    ]);
   });
 
   it('sorts a person given in reverse period order, thousands of lines long', () => {
@@ -97,11 +146,12 @@ describe('the rows of a payroll file, gathered by person', () => {
       const start = new Date(Date.UTC(2100, 0, 4) - index * 7 * 86_400_000);
       expect(rows.readRow(week(pps, start.toISOString().slice(0, 10)), index + 2)).toBeNull();
     }
-    const [person] = staged(rows.people(new Map()));
-    const starts = String(person?.period_starts).slice(1, -1).split(',');
+    expect(staged(rows.people(new Map()))).toHaveLength(1);
+    const starts = storedLines(rows).lines.map((line) => line.periodStart);
     expect(starts).toHaveLength(weeks);
-    expect(starts).toEqual([...starts].sort());
-    expect(person?.lines).toMatch(new RegExp(`^\\{${weeks + 1},${weeks},`));
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    const earliest = new Date(Date.UTC(2100, 0, 4) - (weeks - 1) * 7 * 86_400_000);
+    expect(starts[0]).toBe(Number(earliest.toISOString().slice(0, 10).replaceAll('-', '')));
   });
 
   it('names every repeat of a person’s pay period by line, with the line that gave it first', () => {
@@ -141,16 +191,67 @@ describe('the rows of a payroll file, gathered by person', () => {
     const [known, unknown] = [newPpsNumber(), newPpsNumber()];
     rows.readRow(week(known, '2026-01-05'), 2);
     rows.readRow(week(unknown, '2026-01-05'), 3);
-    const stored = new Map([[testPpsKeyring.lookup(BROKER, known), 'stored-employee']]);
+    const stored = new Map([
+      [testPpsKeyring.lookup(BROKER, known), { ...storedAs('stored-employee'), firstName: 'Áine' }],
+    ]);
     const [first, second] = staged(rows.people(stored));
-    expect(first).toMatchObject({ stored_id: 'stored-employee', pps_encrypted: '\\N' });
-    expect(second).toMatchObject({ stored_id: '\\N', id: 'new-2' });
+    // The file gives no name: the stored one stands, so the known person is not staged at all.
+    expect(first).toMatchObject({ stored_id: '\\N', id: 'new-1' });
+    expect(second).toBeUndefined();
+    expect(storedLines(rows).document.employeeIds).toEqual(['stored-employee', 'new-1']);
     expect(
       testPpsKeyring.open(
-        { encrypted: second?.pps_encrypted as string, keyId: second?.pps_key_id as string },
-        { tenantId: BROKER, memberId: 'new-2' },
+        { encrypted: first?.pps_encrypted as string, keyId: first?.pps_key_id as string },
+        { tenantId: BROKER, memberId: 'new-1' },
       ),
     ).toBe(unknown);
+  });
+
+  it('stages a stored person again only where the file says something new of them', () => {
+    const rows = reader();
+    const known = newPpsNumber();
+    const named = [...week(known, '2026-01-05')];
+    rows.readRow(week(known, '2026-01-05'), 2);
+    const stored = new Map([[testPpsKeyring.lookup(BROKER, known), storedAs('stored-employee')]]);
+    expect(staged(rows.people(stored))).toEqual([]);
+
+    const moved = reader();
+    named[1] = '1980-04-03';
+    moved.readRow(named, 2);
+    expect(staged(moved.people(stored))).toEqual([
+      expect.objectContaining({
+        id: 'stored-employee',
+        stored_id: 'stored-employee',
+        pps_encrypted: '\\N',
+        date_of_birth: '1980-04-03',
+      }),
+    ]);
+  });
+
+  it('names each line giving a stored person a pay period an earlier upload gave', () => {
+    const rows = reader();
+    const [known, unknown] = [newPpsNumber(), newPpsNumber()];
+    rows.readRow(week(known, '2026-01-05'), 2);
+    rows.readRow(week(unknown, '2026-01-12'), 3);
+    rows.readRow(week(known, '2026-01-12'), 4);
+    const stored = new Map([[testPpsKeyring.lookup(BROKER, known), storedAs('stored-employee')]]);
+    [...rows.people(stored)];
+    // The new person's id is new: another person's earlier periods never count against them.
+    const earlier = new Map([
+      ['stored-employee', new Set([20260112])],
+      ['new-1', new Set([20260112])],
+    ]);
+    expect(rows.alreadyGiven(earlier, 'Period Start', 10)).toEqual({
+      issues: [
+        {
+          line: 4,
+          column: 'Period Start',
+          code: 'already_uploaded',
+          message: 'is a pay period of this person that an earlier upload already gave',
+        },
+      ],
+      total: 1,
+    });
   });
 
   it('keeps no line of a row it refuses', () => {

@@ -3,19 +3,25 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrator.js';
-import { payrollPeriods } from '../../src/server/db/schema.js';
+import { payrollUploadLines } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { employeeWindows } from '../../src/server/modules/auto-enrolment/auto-enrolment.data.js';
+import {
+  type PayLine,
+  RECORDS_FORMAT,
+  readPayLines,
+} from '../../src/server/modules/auto-enrolment/pay-lines.js';
 import { tenantActor } from '../helpers/actors.js';
 import { databaseErrorOf, openTestDatabase, ownerOf } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme } from '../helpers/factories.js';
 import { migrationsBefore } from '../helpers/migrations.js';
+import { payLinesRow } from '../helpers/pay-lines.js';
 
 /**
- * An employee's pay lines of one upload are one row of parallel arrays (issue 20;
- * docs/decisions.md, "Payroll upload speed (issue 20, the benchmark)"). What the database held of
- * each line when it was a row of its own, it holds of each element; an assessment's window takes
- * the elements ending in it, not whole rows; and the migration carries stored lines over.
+ * An upload's pay lines are one row, every line a record in one value (issue 20; pay-lines.ts;
+ * docs/decisions.md, "Payroll upload speed (issue 20, the benchmark)"). The database holds the
+ * row's shape; an assessment's window takes the lines ending in it, whichever uploads hold them;
+ * and the migrations carry stored lines over.
  */
 
 const AT = new Date('2026-04-02T09:00:00Z');
@@ -58,97 +64,58 @@ function weeks(firstEnd: string, count: number) {
   });
 }
 
-describe('payroll periods in the database', () => {
-  it('refuses a row whose elements break a rule a single pay line was held to', async () => {
+describe('payroll upload lines in the database', () => {
+  it('refuses a row whose shape does not hold its lines', async () => {
     const t = await openTestDatabase();
     try {
-      const { brokerId, employerId, schemeId, uploadId, employeeId, owner } =
-        await plantedPayroll(t);
-      const good = {
-        brokerId,
-        uploadId,
-        employeeId,
-        employerId,
-        firstPeriodStart: '2026-01-05',
-        lastPeriodEnd: '2026-01-18',
-        periodStarts: ['2026-01-05', '2026-01-12'],
-        periodEnds: ['2026-01-11', '2026-01-18'],
-        yearUnits: [52, 52],
-        grossCents: [80_000, 80_000],
-        employeeCents: [4_000, 0],
-        employerCents: [4_000, 0],
-        arrangements: ['scheme', 'none'],
-        schemeIds: [schemeId, null],
-      };
+      const { brokerId, employerId, uploadId, employeeId, owner } = await plantedPayroll(t);
+      const good = payLinesRow(
+        { brokerId, uploadId, employerId },
+        [
+          { employeeId, start: '2026-01-05', end: '2026-01-11', grossCents: 80_000 },
+          { employeeId, start: '2026-01-12', end: '2026-01-18', grossCents: 80_000 },
+        ],
+        RECORDS_FORMAT,
+      );
       const broken: Record<string, Partial<typeof good>> = {
-        'a period ending before it starts': { periodEnds: ['2026-01-04', '2026-01-18'] },
-        'a scheme arrangement without its scheme': { schemeIds: [null, null] },
-        'a scheme named for a PRSA': { arrangements: ['prsa', 'none'] },
-        'an arrangement not known': { arrangements: ['scheme', 'cash'] },
-        'a negative amount': { employerCents: [4_000, -1] },
-        'arrays of different lengths': { grossCents: [80_000] },
-        'no periods at all': {
-          periodStarts: [],
-          periodEnds: [],
-          yearUnits: [],
-          grossCents: [],
-          employeeCents: [],
-          employerCents: [],
-          arrangements: [],
-          schemeIds: [],
-        },
-        'bounds that are not the periods’ own': { lastPeriodEnd: '2026-01-25' },
-        'a missing period start': { periodStarts: [null as unknown as string, '2026-01-12'] },
+        'a value one byte short': { lines: (good.lines as Buffer).subarray(1) },
+        'more lines counted than held': { lineCount: 3 },
+        'no lines at all': { lineCount: 0, payPeriods: 0, lines: Buffer.alloc(0) },
+        'a format not known': { format: 3 },
+        'bounds out of order': { firstPeriodStart: '2026-01-19' },
+        'no employee named': { employeeIds: [] },
+        'more pay periods than lines': { payPeriods: 3 },
       };
       for (const [rule, change] of Object.entries(broken)) {
         const error = await databaseErrorOf(
-          owner.insert(payrollPeriods).values({ ...good, ...change }),
+          owner.insert(payrollUploadLines).values({ ...good, ...change }),
         );
-        expect(error, rule).toMatch(/payroll_periods_consistent/);
+        expect(error, rule).toMatch(/payroll_upload_lines_shape/);
       }
-      // Arrays numbered from 0 rather than 1: the same elements, not the same shape.
-      const renumbered = await databaseErrorOf(
-        owner.execute(sql`
-          insert into payroll_periods (broker_id, upload_id, employee_id, employer_id,
-            first_period_start, last_period_end, period_starts, period_ends, year_units,
-            gross_cents, employee_cents, employer_cents, arrangements, scheme_ids)
-          values (${brokerId}, ${uploadId}, ${employeeId}, ${employerId}, '2026-01-05',
-            '2026-01-11', '[0:0]={2026-01-05}', '[0:0]={2026-01-11}', '[0:0]={52}',
-            '[0:0]={80000}', '[0:0]={0}', '[0:0]={0}', '[0:0]={none}', '[0:0]={NULL}')
-        `),
-      );
-      expect(renumbered).toMatch(/payroll_periods_consistent/);
-      await owner.insert(payrollPeriods).values(good);
-      const [stored] = await owner.select().from(payrollPeriods);
-      expect(stored?.schemeIds).toEqual([schemeId, null]);
+      await owner.insert(payrollUploadLines).values(good);
+      const [stored] = await owner.select().from(payrollUploadLines);
+      expect(Buffer.from(stored?.lines as Uint8Array)).toEqual(good.lines);
     } finally {
       await t.dispose();
     }
   });
 
-  it('sums only the elements ending within the window, whichever rows they sit in', async () => {
+  it('sums only the lines ending within the window, wherever they sit in the value', async () => {
     const t = await openTestDatabase();
     try {
       const { brokerId, employerId, uploadId, employeeId, owner } = await plantedPayroll(t);
-      // 26 weeks in one row: 13 ending in January to March at €800, 13 in April to June at €1,000.
+      // 26 weeks in one upload: 13 ending in January to March at €800, 13 in April to June at €1,000.
       const periods = weeks('2026-01-04', 26);
-      const gross = periods.map((_, index) => (index < 13 ? 80_000 : 100_000));
-      await owner.insert(payrollPeriods).values({
-        brokerId,
-        uploadId,
-        employeeId,
-        employerId,
-        firstPeriodStart: periods[0]?.start as string,
-        lastPeriodEnd: periods[25]?.end as string,
-        periodStarts: periods.map((p) => p.start),
-        periodEnds: periods.map((p) => p.end),
-        yearUnits: periods.map(() => 52),
-        grossCents: gross,
-        employeeCents: periods.map(() => 0),
-        employerCents: periods.map(() => 0),
-        arrangements: periods.map(() => 'none'),
-        schemeIds: periods.map(() => null),
-      });
+      await owner.insert(payrollUploadLines).values(
+        payLinesRow(
+          { brokerId, uploadId, employerId },
+          periods.map((period, index) => ({
+            employeeId,
+            ...period,
+            grossCents: index < 13 ? 80_000 : 100_000,
+          })),
+        ),
+      );
       const window = windowsOf(t, brokerId, employerId);
       const [firstQuarter] = await window('2026-01-01', '2026-03-31');
       expect(firstQuarter).toMatchObject({
@@ -159,10 +126,10 @@ describe('payroll periods in the database', () => {
       });
       const [secondQuarter] = await window('2026-04-01', '2026-06-30');
       expect(secondQuarter).toMatchObject({ gross_cents: 13 * 100_000, periods_neither: 13 });
-      // A window inside the row's bounds takes the four weeks ending in February only.
+      // A window inside the upload's bounds takes the four weeks ending in February only.
       const [february] = await window('2026-02-01', '2026-02-28');
       expect(february).toMatchObject({ gross_cents: 4 * 80_000, last_period_end: '2026-02-22' });
-      // Outside the row's bounds: the employee is listed with nothing paid.
+      // Outside the upload's bounds: the employee is listed with nothing paid.
       const [later] = await window('2026-10-01', '2026-12-31');
       expect(later).toMatchObject({
         employee_id: employeeId,
@@ -174,7 +141,7 @@ describe('payroll periods in the database', () => {
     }
   });
 
-  it('adds up an employee’s rows of several uploads, counting each kind of period once, and finds pay into a DB scheme of the tenant', async () => {
+  it('adds up an employee’s lines of several uploads, counting each kind of period once, and finds pay into a DB scheme of the tenant', async () => {
     const t = await openTestDatabase();
     try {
       const { brokerId, employerId, schemeId, uploadId, employeeId, owner } =
@@ -187,41 +154,40 @@ describe('payroll periods in the database', () => {
         values (${brokerId}, ${laterUpload}, ${employerId}, 'succeeded', 'seed', ${AT}, ${AT})
       `);
       // January from one upload, February from the next: both employee and employer into the DC
-      // scheme, the employer alone into the DB scheme, the employee alone into a PRSA, nothing
-      // through a PRSA, and nothing at all.
-      const row = (
-        upload: string,
-        from: string,
-        lines: ReadonlyArray<readonly [number, number, string, string | null]>,
-      ) => {
-        const periods = weeks(from, lines.length);
-        return {
-          brokerId,
-          uploadId: upload,
-          employeeId,
-          employerId,
-          firstPeriodStart: periods[0]?.start as string,
-          lastPeriodEnd: periods.at(-1)?.end as string,
-          periodStarts: periods.map((p) => p.start),
-          periodEnds: periods.map((p) => p.end),
-          yearUnits: periods.map(() => 52),
-          grossCents: periods.map(() => 100_000),
-          employeeCents: lines.map(([employee]) => employee),
-          employerCents: lines.map(([, employer]) => employer),
-          arrangements: lines.map(([, , arrangement]) => arrangement),
-          schemeIds: lines.map(([, , , scheme]) => scheme),
-        };
-      };
-      await owner.insert(payrollPeriods).values([
-        row(uploadId, '2026-01-04', [
-          [3_000, 3_000, 'scheme', schemeId],
-          [0, 5_000, 'scheme', dbScheme],
-          [0, 0, 'prsa', null],
-        ]),
-        row(laterUpload, '2026-02-01', [
-          [2_000, 0, 'prsa', null],
-          [0, 0, 'none', null],
-        ]),
+      // scheme, the employer alone into the DB scheme, nothing through a PRSA, the employee alone
+      // into a PRSA, and nothing at all.
+      const lines = (from: string, given: ReadonlyArray<readonly [number, number, string]>) =>
+        weeks(from, given.length).map((period, index) => {
+          const [employee, employer, arrangement] = given[index] as readonly [
+            number,
+            number,
+            string,
+          ];
+          return {
+            employeeId,
+            ...period,
+            grossCents: 100_000,
+            employeeCents: employee,
+            employerCents: employer,
+            arrangement,
+          };
+        });
+      await owner.insert(payrollUploadLines).values([
+        payLinesRow(
+          { brokerId, uploadId, employerId },
+          lines('2026-01-04', [
+            [3_000, 3_000, schemeId],
+            [0, 5_000, dbScheme],
+            [0, 0, 'prsa'],
+          ]),
+        ),
+        payLinesRow(
+          { brokerId, uploadId: laterUpload, employerId },
+          lines('2026-02-01', [
+            [2_000, 0, 'prsa'],
+            [0, 0, 'none'],
+          ]),
+        ),
       ]);
       const window = windowsOf(t, brokerId, employerId);
       const [both] = await window('2026-01-01', '2026-02-28');
@@ -254,7 +220,26 @@ describe('payroll periods in the database', () => {
     }
   });
 
-  it('carries lines stored before migration 0028 into one row per upload and employee, in period order', async () => {
+  it('refuses to assess from a stored value that names an employee the payroll does not hold', async () => {
+    const t = await openTestDatabase();
+    try {
+      const { brokerId, employerId, uploadId, owner } = await plantedPayroll(t);
+      await owner
+        .insert(payrollUploadLines)
+        .values(
+          payLinesRow({ brokerId, uploadId, employerId }, [
+            { employeeId: 'gone', start: '2026-01-05', end: '2026-01-11', grossCents: 1 },
+          ]),
+        );
+      await expect(windowsOf(t, brokerId, employerId)('2026-01-01', '2026-03-31')).rejects.toThrow(
+        /names an employee who is not stored/,
+      );
+    } finally {
+      await t.dispose();
+    }
+  });
+
+  it('carries lines stored before migration 0028 into one row per upload, in period order', async () => {
     const t = await openTestDatabase({ migrated: false });
     try {
       await migrate(t.database, migrationsBefore('0028_payroll_periods'));
@@ -277,32 +262,118 @@ describe('payroll periods in the database', () => {
         `);
       }
       const result = await migrate(t.database);
-      expect(result.appliedTags).toContain('0028_payroll_periods');
-      const rows = await owner.select().from(payrollPeriods);
-      expect(rows).toEqual([
-        {
-          brokerId,
-          uploadId,
-          employeeId,
-          employerId,
-          firstPeriodStart: '2026-01-05',
-          lastPeriodEnd: '2026-01-25',
-          periodStarts: ['2026-01-05', '2026-01-12', '2026-01-19'],
-          periodEnds: ['2026-01-11', '2026-01-18', '2026-01-25'],
-          yearUnits: [52, 52, 52],
-          grossCents: [80_000, 81_000, 82_000],
-          employeeCents: [0, 0, 0],
-          employerCents: [100, 0, 0],
-          arrangements: ['scheme', 'none', 'prsa'],
-          schemeIds: [schemeId, null, null],
-        },
-      ]);
-      const left = rowsOf<{ name: string | null }>(
-        await owner.execute(sql`select to_regclass('payroll_lines') :: text as name`),
+      expect(result.appliedTags).toEqual(
+        expect.arrayContaining(['0028_payroll_periods', '0029_payroll_upload_lines']),
       );
-      expect(left[0]?.name).toBeNull();
+      const { row, read } = await storedRow(owner);
+      expect(row).toMatchObject({
+        brokerId,
+        uploadId,
+        employerId,
+        lineCount: 3,
+        payPeriods: 3,
+        firstPeriodStart: '2026-01-05',
+        lastPeriodEnd: '2026-01-25',
+        employeeIds: [employeeId],
+        schemeIds: [schemeId],
+      });
+      expect(read).toEqual([
+        line(0, 20260105, 20260111, 0, 80_000, 0, 100),
+        line(0, 20260112, 20260118, -2, 81_000, 0, 0),
+        line(0, 20260119, 20260125, -1, 82_000, 0, 0),
+      ]);
+      for (const gone of ['payroll_lines', 'payroll_periods']) {
+        const left = rowsOf<{ name: string | null }>(
+          await owner.execute(sql`select to_regclass(${gone}) :: text as name`),
+        );
+        expect(left[0]?.name, gone).toBeNull();
+      }
+    } finally {
+      await t.dispose();
+    }
+  });
+
+  it('carries rows of payroll_periods into one row per upload, every person and scheme numbered', async () => {
+    const t = await openTestDatabase({ migrated: false });
+    try {
+      await migrate(t.database, migrationsBefore('0029_payroll_upload_lines'));
+      const { brokerId, employerId, schemeId, uploadId, employeeId, owner } =
+        await plantedPayroll(t);
+      const second = await createScheme(t.database, { id: employerId, brokerId });
+      // An id that sorts first, so the people are numbered by id, not by insertion.
+      const otherEmployee = `0${createId()}`;
+      await owner.execute(sql`
+        insert into payroll_employees (broker_id, id, employer_id, pps_encrypted, pps_lookup,
+          pps_key_id, date_of_birth, created_at, updated_at)
+        values (${brokerId}, ${otherEmployee}, ${employerId}, 'sealed', ${'c'.repeat(64)}, 'k1',
+          '1990-01-01', ${AT}, ${AT})
+      `);
+      await owner.execute(sql`
+        insert into payroll_periods (broker_id, upload_id, employee_id, employer_id,
+          first_period_start, last_period_end, period_starts, period_ends, year_units,
+          gross_cents, employee_cents, employer_cents, arrangements, scheme_ids)
+        values
+          (${brokerId}, ${uploadId}, ${employeeId}, ${employerId}, '2026-01-05', '2026-01-18',
+            '{2026-01-05,2026-01-12}', '{2026-01-11,2026-01-18}', '{52,52}',
+            '{80000,9007199254740991}', '{4000,0}', '{4000,0}', '{scheme,prsa}',
+            ${`{${schemeId},NULL}`}),
+          (${brokerId}, ${uploadId}, ${otherEmployee}, ${employerId}, '2026-01-05', '2026-01-31',
+            '{2026-01-05}', '{2026-01-31}', '{12}', '{300000}', '{0}', '{9000}', '{scheme}',
+            ${`{${second}}`})
+      `);
+      await migrate(t.database);
+      const { row, read } = await storedRow(owner);
+      const schemes = [schemeId, second].sort();
+      expect(row).toMatchObject({
+        lineCount: 3,
+        payPeriods: 3,
+        firstPeriodStart: '2026-01-05',
+        lastPeriodEnd: '2026-01-31',
+        employeeIds: [otherEmployee, employeeId],
+        schemeIds: schemes,
+      });
+      expect(read).toEqual([
+        {
+          ...line(0, 20260105, 20260131, schemes.indexOf(second), 300_000, 0, 9_000),
+          yearUnits: 12,
+        },
+        line(1, 20260105, 20260111, schemes.indexOf(schemeId), 80_000, 4_000, 4_000),
+        line(1, 20260112, 20260118, -1, Number.MAX_SAFE_INTEGER, 0, 0),
+      ]);
     } finally {
       await t.dispose();
     }
   });
 });
+
+/** A stored line as read back, weekly unless changed. */
+const line = (
+  person: number,
+  periodStart: number,
+  periodEnd: number,
+  arrangement: number,
+  grossCents: number,
+  employeeCents: number,
+  employerCents: number,
+): PayLine => ({
+  person,
+  periodStart,
+  periodEnd,
+  yearUnits: 52,
+  arrangement,
+  grossCents,
+  employeeCents,
+  employerCents,
+});
+
+/** The one stored row of `payroll_upload_lines`, with its lines read back. */
+async function storedRow(owner: ReturnType<typeof ownerOf>) {
+  const rows = await owner.select().from(payrollUploadLines);
+  expect(rows).toHaveLength(1);
+  const row = rows[0] as typeof payrollUploadLines.$inferSelect;
+  const read: PayLine[] = [];
+  readPayLines(row, { people: row.employeeIds.length, schemes: row.schemeIds.length }, (l) =>
+    read.push({ ...l }),
+  );
+  return { row, read };
+}

@@ -5,7 +5,7 @@ import {
   auditLog,
   members,
   payrollEmployees,
-  payrollPeriods,
+  payrollUploadLines,
   payrollUploads,
   schemes,
 } from '../../src/server/db/schema.js';
@@ -108,8 +108,8 @@ const linesOf = async (employerId: string) =>
   (
     await ownerOf(t.database)
       .select({ n: linesIn })
-      .from(payrollPeriods)
-      .where(eq(payrollPeriods.employerId, employerId))
+      .from(payrollUploadLines)
+      .where(eq(payrollUploadLines.employerId, employerId))
   )[0]?.n ?? 0;
 
 async function deleteAs(user: UserRow, url: string) {

@@ -20,7 +20,7 @@ import {
   funds,
   imports,
   payrollEmployees,
-  payrollPeriods,
+  payrollUploadLines,
   payrollUploads,
   schemes,
   significantChanges,
@@ -44,6 +44,7 @@ import {
   createTrustee,
   createUser,
 } from '../helpers/factories.js';
+import { payLinesRow } from '../helpers/pay-lines.js';
 
 let t: TestDatabase;
 const tenantA = createId();
@@ -229,22 +230,13 @@ async function seedEveryTenantTable(tenantId: string) {
     createdAt: at,
     updatedAt: at,
   });
-  await owner.insert(payrollPeriods).values({
-    brokerId: tenantId,
-    uploadId,
-    employeeId,
-    employerId,
-    firstPeriodStart: '2026-01-05',
-    lastPeriodEnd: '2026-01-11',
-    periodStarts: ['2026-01-05'],
-    periodEnds: ['2026-01-11'],
-    yearUnits: [52],
-    grossCents: [80_000],
-    employeeCents: [0],
-    employerCents: [0],
-    arrangements: ['none'],
-    schemeIds: [null],
-  });
+  await owner
+    .insert(payrollUploadLines)
+    .values(
+      payLinesRow({ brokerId: tenantId, uploadId, employerId }, [
+        { employeeId, start: '2026-01-05', end: '2026-01-11', grossCents: 80_000 },
+      ]),
+    );
 }
 const outbox = createOutbox({
   box: createSealedBox(deriveKey('a secret only these tests use, long enough', 'email-outbox')),

@@ -100,10 +100,10 @@ export async function databaseErrorOf(work: Promise<unknown>): Promise<string> {
 
 /** The row count of every table a request can write, in a fixed order: "nothing changed" is equality. */
 /**
- * The pay lines held by the selected rows of `payroll_periods`: each row is one person's lines of
- * one upload, an element of its arrays per line.
+ * The pay lines held by the selected rows of `payroll_upload_lines`: each row is one upload's
+ * lines, counted as it stored them.
  */
-export const payrollLinesIn = sql<number>`coalesce(sum(cardinality(${schema.payrollPeriods.periodStarts})), 0) :: integer`;
+export const payrollLinesIn = sql<number>`coalesce(sum(${schema.payrollUploadLines.lineCount}), 0) :: integer`;
 
 export function writableTableCounts(database: Database): Promise<number[]> {
   const tables = [
@@ -129,7 +129,7 @@ export function writableTableCounts(database: Database): Promise<number[]> {
     schema.documents,
     schema.payrollUploads,
     schema.payrollEmployees,
-    schema.payrollPeriods,
+    schema.payrollUploadLines,
   ];
   return Promise.all(
     tables.map(

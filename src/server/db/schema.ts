@@ -1210,64 +1210,63 @@ export const payrollEmployees = pgTable(
   ],
 );
 
+/** PostgreSQL's bytea, as the drivers hand it over: a Buffer (pg) or a Uint8Array (PGlite). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
 /**
- * One employee's pay lines from one upload, as parallel arrays, one element per pay period in
- * period order: a year of weekly payroll for 10,000 people is 40,000 rows (one an upload and
- * person) rather than 520,000, so the keys, indexes and row-level security are paid once per
- * person, not once per line (docs/decisions.md, "Payroll upload speed (issue 20, the benchmark)").
- * `first_period_start` and `last_period_end` bound the arrays, so an assessment's window skips
- * whole rows by index. Element by element, `payroll_periods_consistent` (migration 0028) holds
- * what the row checks of a pay line held: each period ends on or after its start, a scheme id is
- * given exactly where the arrangement is `scheme`, the bounds are the arrays' own.
+ * One upload's pay lines, one row an upload: every line as a fixed-size record in one value
+ * (`pay-lines.ts` has the format), the people it names by their place in `employee_ids`, the
+ * schemes by their place in `scheme_ids`. A year of weekly payroll for 10,000 people is four rows
+ * rather than 520,000 or 40,000: an upload is written once, read by window and deleted whole, and a
+ * row a line or a person paid the keys, indexes and row-level security that many times (docs/
+ * decisions.md, "Payroll upload speed (issue 20, the benchmark)"). `first_period_start` and
+ * `last_period_end` bound its periods, so an assessment reads only the uploads meeting its window.
+ * The database holds the row's shape; the lines inside the value are checked where they are
+ * written and again where they are read.
  */
-export const payrollPeriods = pgTable(
-  'payroll_periods',
+export const payrollUploadLines = pgTable(
+  'payroll_upload_lines',
   {
     brokerId: text('broker_id').notNull(),
     uploadId: text('upload_id').notNull(),
-    employeeId: text('employee_id').notNull(),
     employerId: text('employer_id').notNull(),
+    format: integer('format').notNull(),
+    lineCount: integer('line_count').notNull(),
+    /** Distinct pay periods (start and end) among the lines: what the uploads list shows. */
+    payPeriods: integer('pay_periods').notNull(),
     firstPeriodStart: date('first_period_start', { mode: 'string' }).notNull(),
     lastPeriodEnd: date('last_period_end', { mode: 'string' }).notNull(),
-    periodStarts: date('period_starts', { mode: 'string' }).array().notNull(),
-    periodEnds: date('period_ends', { mode: 'string' }).array().notNull(),
-    /** Each period's share of a year (contracts/auto-enrolment-rules.ts, YEAR_UNITS). */
-    yearUnits: integer('year_units').array().notNull(),
-    grossCents: bigint('gross_cents', { mode: 'number' }).array().notNull(),
-    employeeCents: bigint('employee_cents', { mode: 'number' }).array().notNull(),
-    employerCents: bigint('employer_cents', { mode: 'number' }).array().notNull(),
-    /** `scheme` (the same element of scheme_ids names it), `prsa`, or `none`. */
-    arrangements: text('arrangements').array().notNull(),
     /**
-     * No foreign key can reach into an array: the upload checks each id against the employer's
-     * live schemes (payroll-rows.ts), and the assessment joins schemes within the tenant.
+     * No foreign key can reach into an array: the upload writes every person it names in the same
+     * transaction, and erasure deletes a person only when no row names them any more.
      */
-    schemeIds: text('scheme_ids').array().$type<(string | null)[]>().notNull(),
+    employeeIds: text('employee_ids').array().notNull(),
+    /** The employer's live schemes when the file was read (payroll-rows.ts checked each line's). */
+    schemeIds: text('scheme_ids').array().notNull(),
+    lines: bytea('lines').notNull(),
   },
   (table) => [
-    primaryKey({
-      name: 'payroll_periods_pkey',
-      columns: [table.brokerId, table.uploadId, table.employeeId],
-    }),
+    primaryKey({ name: 'payroll_upload_lines_pkey', columns: [table.brokerId, table.uploadId] }),
     foreignKey({
-      name: 'payroll_periods_upload_fk',
+      name: 'payroll_upload_lines_upload_fk',
       columns: [table.brokerId, table.uploadId],
       foreignColumns: [payrollUploads.brokerId, payrollUploads.id],
     }).onDelete('cascade'),
     foreignKey({
-      name: 'payroll_periods_employee_fk',
-      columns: [table.brokerId, table.employeeId, table.employerId],
-      foreignColumns: [payrollEmployees.brokerId, payrollEmployees.id, payrollEmployees.employerId],
+      name: 'payroll_upload_lines_employer_same_tenant_fk',
+      columns: [table.employerId, table.brokerId],
+      foreignColumns: [employers.id, employers.brokerId],
     }),
-    index('payroll_periods_employer_window_idx').on(
+    index('payroll_upload_lines_employer_window_idx').on(
       table.brokerId,
       table.employerId,
       table.lastPeriodEnd,
     ),
-    index('payroll_periods_employee_idx').on(table.brokerId, table.employeeId),
     check(
-      'payroll_periods_consistent',
-      sql`payroll_periods_consistent(${table.firstPeriodStart}, ${table.lastPeriodEnd}, ${table.periodStarts}, ${table.periodEnds}, ${table.yearUnits}, ${table.grossCents}, ${table.employeeCents}, ${table.employerCents}, ${table.arrangements}, ${table.schemeIds})`,
+      'payroll_upload_lines_shape',
+      sql`${table.format} in (1, 2) and ${table.lineCount} > 0 and (${table.format} <> 1 or octet_length(${table.lines}) = 44 * ${table.lineCount}) and ${table.firstPeriodStart} <= ${table.lastPeriodEnd} and cardinality(${table.employeeIds}) between 1 and ${table.lineCount} and ${table.payPeriods} between 1 and ${table.lineCount}`,
     ),
   ],
 );

@@ -16,6 +16,7 @@ import { type Columns, missingColumn, readHeadings } from '../imports/csv-column
 import { parseCsvDate, parseEuroCents, plainEuroCents } from '../imports/csv-values.js';
 import type { FoundIssues, RowReader } from '../imports/import-kind.js';
 import { copyValue } from '../imports/spool-file.js';
+import { dateNumber, isoOfDateNumber, NO_ARRANGEMENT, PayLinesWriter, PRSA } from './pay-lines.js';
 
 /** A pay period is at most a calendar month: a longer one is a mistake in the file. */
 const MAX_PERIOD_DAYS = 31;
@@ -62,19 +63,8 @@ function rememberedPair<T>(read: (first: string, second: string) => T) {
   };
 }
 
-/** A `YYYY-MM-DD` date as the number YYYYMMDD: ordered as the dates are, and held in 32 bits. */
-const dateNumber = (iso: string) =>
-  Number(iso.slice(0, 4)) * 10_000 + Number(iso.slice(5, 7)) * 100 + Number(iso.slice(8, 10));
-
-const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
-
-const isoOfDateNumber = (value: number) =>
-  `${Math.floor(value / 10_000)}-${twoDigits(Math.floor(value / 100) % 100)}-${twoDigits(value % 100)}`;
-
-/** The columns of the staged people: one row per distinct PPS number, with all their lines. */
+/** The columns of the staged people: one row per distinct PPS number the upload must write. */
 export const PAYROLL_PERSON_COLUMNS = [
-  'person',
-  'first_line',
   'id',
   'stored_id',
   'pps_encrypted',
@@ -83,18 +73,26 @@ export const PAYROLL_PERSON_COLUMNS = [
   'first_name',
   'last_name',
   'date_of_birth',
-  'lines',
-  'first_period_start',
-  'last_period_end',
-  'period_starts',
-  'period_ends',
-  'year_units',
-  'gross_cents',
-  'employee_cents',
-  'employer_cents',
-  'arrangements',
-  'scheme_ids',
 ] as const;
+
+/** What the employer's payroll already holds of a person, found by their PPS lookup hash. */
+export interface StoredPerson {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  dateOfBirth: string;
+}
+
+/** One upload's pay lines as `payroll_upload_lines` stores them (pay-lines.ts). */
+export interface PayLinesDocument {
+  lines: Buffer;
+  lineCount: number;
+  payPeriods: number;
+  firstPeriodStart: string;
+  lastPeriodEnd: string;
+  employeeIds: string[];
+  schemeIds: string[];
+}
 
 export interface PayrollScope {
   brokerId: string;
@@ -106,22 +104,17 @@ export interface PayrollScope {
 
 interface Person {
   index: number;
-  firstLine: number;
   ppsNumber: string;
   firstName: string | null;
   lastName: string | null;
   dateOfBirth: string;
 }
 
-/** Where a line's pension deductions went: a scheme is named by its place in `schemes`. */
-const NO_ARRANGEMENT = -2;
-const PRSA = -1;
-
 /**
  * The accepted lines of one upload, a column each, in the order they were read. A 25 MiB file
  * holds at most about 700,000 lines, 48 bytes each here: the upload keeps them in memory until it
- * ends, in place of the spool file the imports write, because it gathers each person's lines into
- * one row of `payroll_periods` (docs/decisions.md, "Payroll upload speed").
+ * ends, in place of the spool file the imports write, because it stores them person by person in
+ * one value (pay-lines.ts; docs/decisions.md, "Payroll upload speed").
  */
 class PayLines {
   length = 0;
@@ -224,12 +217,24 @@ export interface PayrollRowReader extends RowReader {
    */
   repeatedPeriods(ppsHeading: string, limit: number): FoundIssues;
   /**
-   * The people of the file as COPY lines, each with all their lines in period order; call after
-   * the last row. A person whose lookup hash is a key of `stored` (the employer's payroll already
-   * has them) is staged under the stored id and keeps their stored sealed number; every other PPS
-   * number is sealed once.
+   * The people the upload must write, as COPY lines; call after the last row. A person whose
+   * lookup hash is a key of `stored` (the employer's payroll already has them) keeps their stored
+   * id and sealed number, and is staged only when the file says something new of them (a name
+   * given replaces none); every other PPS number is sealed once and staged under a new id.
    */
-  people(stored: ReadonlyMap<string, string>): Generator<string>;
+  people(stored: ReadonlyMap<string, StoredPerson>): Generator<string>;
+  /**
+   * The lines that give a person already stored a pay period an earlier upload gave: `earlier`
+   * holds, by stored id, the period starts (YYYYMMDD numbers) the stored uploads give them. The
+   * first `limit` by line, and how many there are. Call after `people`.
+   */
+  alreadyGiven(
+    earlier: ReadonlyMap<string, ReadonlySet<number>>,
+    periodHeading: string,
+    limit: number,
+  ): FoundIssues;
+  /** The lines as stored, each person under the id `people` gave them. Call after `people`. */
+  document(): PayLinesDocument;
   readonly peopleCount: number;
 }
 
@@ -303,14 +308,11 @@ function readAmount(
   return 0;
 }
 
-/** A scheme id as an element of an array literal: in double quotes, its own escaped. */
-const arrayQuoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-
 /**
  * The rows of an employer's payroll file (docs/imports.md, "Payroll"), one at a time as they
  * arrive. A person is kept once however many pay periods name them, by their normalised PPS
  * number, so the number is sealed once per upload, not once per line; the last row naming them
- * gives their name and date of birth. Accepted lines are kept (`PayLines`) and staged with their
+ * gives their name and date of birth. Accepted lines are kept (`PayLines`) and stored with their
  * person, so `readRow` answers null for a line it accepted.
  */
 export function createPayrollRows(
@@ -321,10 +323,6 @@ export function createPayrollRows(
   const people = new Map<string, Person>();
   const schemes = [...scope.schemeIds];
   const schemeIndex = new Map(schemes.map((id, index) => [id, index]));
-  /** Each scheme as an element of the scheme ids' COPY text: array-quoted, then COPY-escaped. */
-  const schemeElements = schemes.map((id) => copyValue(arrayQuoted(id)));
-  // A payroll names few distinct days: each is written out once.
-  const isoDate = remembered(isoOfDateNumber);
   const lines = new PayLines();
   const readDate = remembered(parseCsvDate);
   // A PPS cell is read once per upload however many pay periods name the person.
@@ -345,6 +343,10 @@ export function createPayrollRows(
   });
   let columns: Columns<PayrollColumn> | null = null;
   let grouped: { order: Int32Array; begins: Int32Array } | null = null;
+  /** Each person's id, by their place, once `people` has run: stored or new. */
+  let personIds: string[] | null = null;
+  /** Whether each person, by their place, was stored before this upload. */
+  const wasStored: boolean[] = [];
 
   /** A date cell as `YYYY-MM-DD`, or null after adding its issue. */
   function readDateCell(
@@ -455,7 +457,6 @@ export function createPayrollRows(
       if (!person) {
         person = {
           index: people.size,
-          firstLine: line,
           ppsNumber,
           firstName,
           lastName,
@@ -508,70 +509,33 @@ export function createPayrollRows(
     },
 
     *people(stored) {
-      const { order, begins } = byPerson();
+      const ids: string[] = [];
       for (const person of people.values()) {
-        const id = deps.nextId();
         const lookups = deps.ppsKeyring.lookups(scope.brokerId, person.ppsNumber);
-        let storedId: string | null = null;
-        for (const lookup of lookups) storedId ??= stored.get(lookup) ?? null;
+        let known: StoredPerson | null = null;
+        for (const lookup of lookups) known ??= stored.get(lookup) ?? null;
+        wasStored.push(known !== null);
+        if (known !== null) {
+          ids.push(known.id);
+          const firstName = person.firstName ?? known.firstName;
+          const lastName = person.lastName ?? known.lastName;
+          if (
+            firstName === known.firstName &&
+            lastName === known.lastName &&
+            person.dateOfBirth === known.dateOfBirth
+          ) {
+            continue;
+          }
+        }
+        const id = known?.id ?? deps.nextId();
+        if (known === null) ids.push(id);
         const sealed =
-          storedId === null
+          known === null
             ? deps.ppsKeyring.seal(person.ppsNumber, { tenantId: scope.brokerId, memberId: id })
             : null;
-        const from = begins[person.index] as number;
-        const to = begins[person.index + 1] as number;
-        // Each array's COPY text built as it goes: a person has a line a pay period, and a
-        // quarter's file has 130,000 of them.
-        let numbers = '';
-        let starts = '';
-        let ends = '';
-        let units = '';
-        let gross = '';
-        let employee = '';
-        let employer = '';
-        let arrangements = '';
-        let schemeIds = '';
-        let lastEnd = 0;
-        for (let at = from; at < to; at += 1) {
-          const line = order[at] as number;
-          const comma = at === from ? '' : ',';
-          const end = lines.end[line] as number;
-          const arrangement = lines.arrangement[line] as number;
-          numbers += comma + (lines.line[line] as number);
-          starts += comma + isoDate(lines.start[line] as number);
-          ends += comma + isoDate(end);
-          if (end > lastEnd) lastEnd = end;
-          units += comma + (lines.yearUnits[line] as number);
-          gross += comma + (lines.gross[line] as number);
-          employee += comma + (lines.employee[line] as number);
-          employer += comma + (lines.employer[line] as number);
-          arrangements +=
-            comma +
-            (arrangement === NO_ARRANGEMENT ? 'none' : arrangement === PRSA ? 'prsa' : 'scheme');
-          schemeIds +=
-            comma + (arrangement >= 0 ? (schemeElements[arrangement] as string) : 'NULL');
-        }
-        const firstStart = isoDate(lines.start[order[from] as number] as number);
-        // The arrays are COPY text already: numbers, dates, fixed words and the scheme elements,
-        // escaped once each (schemeElements); only the person's own fields go through copyValue.
-        const arrays = [
-          `{${numbers}}`,
-          firstStart,
-          isoDate(lastEnd),
-          `{${starts}}`,
-          `{${ends}}`,
-          `{${units}}`,
-          `{${gross}}`,
-          `{${employee}}`,
-          `{${employer}}`,
-          `{${arrangements}}`,
-          `{${schemeIds}}`,
-        ].join('\t');
-        const personFields = [
-          person.index,
-          person.firstLine,
+        yield `${[
           id,
-          storedId,
+          known?.id ?? null,
           sealed?.encrypted ?? null,
           lookups[0] as string,
           sealed?.keyId ?? null,
@@ -580,9 +544,72 @@ export function createPayrollRows(
           person.dateOfBirth,
         ]
           .map(copyValue)
-          .join('\t');
-        yield `${personFields}\t${arrays}\n`;
+          .join('\t')}\n`;
       }
+      personIds = ids;
+    },
+
+    alreadyGiven(earlier, periodHeading, limit) {
+      const ids = personIds;
+      if (ids === null) throw new Error('alreadyGiven before people');
+      const found: number[] = [];
+      for (let at = 0; at < lines.length; at += 1) {
+        const person = lines.person[at] as number;
+        if (!wasStored[person]) continue;
+        const given = earlier.get(ids[person] as string);
+        if (given?.has(lines.start[at] as number)) found.push(lines.line[at] as number);
+      }
+      return {
+        issues: found.slice(0, limit).map(
+          (line): ImportIssue => ({
+            line,
+            column: periodHeading,
+            code: 'already_uploaded',
+            message: 'is a pay period of this person that an earlier upload already gave',
+          }),
+        ),
+        total: found.length,
+      };
+    },
+
+    document() {
+      const ids = personIds;
+      if (ids === null) throw new Error('document before people');
+      const { order, begins } = byPerson();
+      const writer = new PayLinesWriter(lines.length);
+      const periods = new Set<number>();
+      let first = Number.POSITIVE_INFINITY;
+      let last = 0;
+      for (let person = 0; person < people.size; person += 1) {
+        for (let at = begins[person] as number; at < (begins[person + 1] as number); at += 1) {
+          const line = order[at] as number;
+          const start = lines.start[line] as number;
+          const end = lines.end[line] as number;
+          if (start < first) first = start;
+          if (end > last) last = end;
+          // YYYYMMDD twice, below 10^16: exact as a number.
+          periods.add(start * 100_000_000 + end);
+          writer.add({
+            person,
+            periodStart: start,
+            periodEnd: end,
+            yearUnits: lines.yearUnits[line] as number,
+            arrangement: lines.arrangement[line] as number,
+            grossCents: lines.gross[line] as number,
+            employeeCents: lines.employee[line] as number,
+            employerCents: lines.employer[line] as number,
+          });
+        }
+      }
+      return {
+        lines: writer.finishPacked(),
+        lineCount: lines.length,
+        payPeriods: periods.size,
+        firstPeriodStart: isoOfDateNumber(first),
+        lastPeriodEnd: isoOfDateNumber(last),
+        employeeIds: ids,
+        schemeIds: schemes,
+      };
     },
   };
 }

@@ -1,9 +1,14 @@
 import { sql } from 'drizzle-orm';
-import type { ImportIssue } from '../../../contracts/imports.js';
 import { rowsOf } from '../../db/database.js';
+import { payrollUploadLines } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
-import type { FoundIssues } from '../imports/import-kind.js';
-import { PAYROLL_PERSON_COLUMNS } from './payroll-rows.js';
+import { PAY_LINES_FORMAT, readPayLines } from './pay-lines.js';
+import { storedLinesMeeting } from './payroll.data.js';
+import {
+  PAYROLL_PERSON_COLUMNS,
+  type PayLinesDocument,
+  type StoredPerson,
+} from './payroll-rows.js';
 
 const PEOPLE = 'payroll_staged_people';
 
@@ -17,111 +22,101 @@ export interface PayrollTarget {
 }
 
 /**
- * The payroll file staged in a temporary table of the upload's transaction (dropped at its end):
- * its people once each, sealed, each with all their lines of the file as arrays in period order,
- * the shape of a `payroll_periods` row. The reader gathered them (payroll-rows.ts) and found a
- * pay period given twice in the file; what needs the stored payroll runs here: a pay period an
- * earlier upload already gave. A stored person is found under any key of the ring, so one
- * uploaded before a key rotation is the same person after it.
+ * The payroll file's people staged in a temporary table of the upload's transaction (dropped at its
+ * end): those the upload writes, sealed, once each. The reader found a pay period given twice in
+ * the file; what needs the stored payroll runs here: the people already stored, and the pay periods
+ * earlier uploads gave them. A stored person is found under any key of the ring, so one uploaded
+ * before a key rotation is the same person after it.
  */
 export const payrollStaging = {
   async create(tx: Transaction) {
     await tx.execute(
       sql.raw(`create temporary table ${PEOPLE} (
-        person integer primary key,
-        first_line integer not null,
-        id text not null,
+        id text primary key,
         stored_id text,
         pps_encrypted text,
         pps_lookup text not null,
         pps_key_id text,
         first_name text,
         last_name text,
-        date_of_birth date not null,
-        lines integer[] not null,
-        first_period_start date not null,
-        last_period_end date not null,
-        period_starts date[] not null,
-        period_ends date[] not null,
-        year_units integer[] not null,
-        gross_cents bigint[] not null,
-        employee_cents bigint[] not null,
-        employer_cents bigint[] not null,
-        arrangements text[] not null,
-        scheme_ids text[] not null
+        date_of_birth date not null
       ) on commit drop`),
     );
   },
 
   /**
    * The employer's stored people, by lookup hash: whose PPS number the upload need not seal
-   * again, and under which id their lines go. Read under the upload's advisory lock, so no other
-   * upload adds or erases one meanwhile; should one be missed all the same, that person would be
-   * staged without a sealed number and the insert would fail whole on its not-null column, never
-   * write a person without one.
+   * again, under which id their lines go, and what is stored of them. Read under the upload's
+   * advisory lock, so no other upload adds or erases one meanwhile; should one be missed all the
+   * same, that person would be staged as new, and the insert would fail whole on the employer's
+   * unique lookup hash, never write the person twice.
    */
-  async storedPeople(tx: Transaction, target: PayrollTarget): Promise<Map<string, string>> {
+  async storedPeople(tx: Transaction, target: PayrollTarget): Promise<Map<string, StoredPerson>> {
     const rows = await tx.execute(sql`
-      select pps_lookup, id from payroll_employees
+      select pps_lookup, id, first_name, last_name,
+        to_char(date_of_birth, 'YYYY-MM-DD') as date_of_birth
+      from payroll_employees
       where broker_id = ${target.brokerId} and employer_id = ${target.employerId}
     `);
     return new Map(
-      rowsOf<{ pps_lookup: string; id: string }>(rows).map((row) => [row.pps_lookup, row.id]),
+      rowsOf<{
+        pps_lookup: string;
+        id: string;
+        first_name: string | null;
+        last_name: string | null;
+        date_of_birth: string;
+      }>(rows).map((row) => [
+        row.pps_lookup,
+        {
+          id: row.id,
+          firstName: row.first_name,
+          lastName: row.last_name,
+          dateOfBirth: row.date_of_birth,
+        },
+      ]),
     );
   },
 
   /**
-   * Every line that gives a stored person a pay period an earlier upload already gave, by line.
-   * Only people whose stored periods meet the staged ones at all are taken apart into lines.
+   * The pay periods earlier uploads gave each stored person, as period starts (YYYYMMDD numbers)
+   * by employee id: read from the uploads whose periods meet the file's, the others cannot hold
+   * one of its periods.
    */
-  async findAlreadyUploaded(
+  async earlierPeriods(
     tx: Transaction,
     target: PayrollTarget,
-    periodHeading: string,
-    limit: number,
-  ): Promise<FoundIssues> {
-    const result = await tx.execute(sql`
-      with meeting as materialized (
-        select person.stored_id, person.lines, person.period_starts
-        from ${sql.raw(PEOPLE)} person
-        where person.stored_id is not null and exists (
-          select 1 from payroll_periods stored
-          where stored.broker_id = ${target.brokerId} and stored.employer_id = ${target.employerId}
-            and stored.employee_id = person.stored_id
-            and stored.period_starts && person.period_starts
-        )
-      )
-      select staged.line, count(*) over () :: integer as total
-      from meeting
-      cross join lateral unnest(meeting.lines, meeting.period_starts) as staged (line, period_start)
-      where exists (
-        select 1 from payroll_periods stored
-        where stored.broker_id = ${target.brokerId} and stored.employer_id = ${target.employerId}
-          and stored.employee_id = meeting.stored_id
-          and staged.period_start = any (stored.period_starts)
-      )
-      order by staged.line
-      limit ${limit}
-    `);
-    const rows = rowsOf<{ line: number; total: number }>(result);
-    const issues = rows.map(
-      (row): ImportIssue => ({
-        line: row.line,
-        column: periodHeading,
-        code: 'already_uploaded',
-        message: 'is a pay period of this person that an earlier upload already gave',
-      }),
-    );
-    return { issues, total: rows[0]?.total ?? 0 };
+    bounds: { firstPeriodStart: string; lastPeriodEnd: string },
+  ): Promise<Map<string, Set<number>>> {
+    const given = new Map<string, Set<number>>();
+    for (const row of await storedLinesMeeting(tx, target, {
+      windowStart: bounds.firstPeriodStart,
+      windowEnd: bounds.lastPeriodEnd,
+    })) {
+      const sets = row.employeeIds.map((id) => {
+        let set = given.get(id);
+        if (set === undefined) {
+          set = new Set();
+          given.set(id, set);
+        }
+        return set;
+      });
+      readPayLines(
+        row,
+        { people: row.employeeIds.length, schemes: row.schemeIds.length },
+        (line) => {
+          sets[line.person]?.add(line.periodStart);
+        },
+      );
+    }
+    return given;
   },
 
   /**
    * Writes the new people, refreshes what the employer now says of the known ones (a name given
-   * replaces none) where it changed, so that a quarter's payroll of the same people rewrites none
-   * of them, then each person's lines as one row of `payroll_periods`. Answers how many lines and
-   * new people were written.
+   * replaces none), then the file's lines as one row of `payroll_upload_lines`. Answers how many
+   * lines and new people were written.
    */
-  async insert(tx: Transaction, target: PayrollTarget) {
+  async insert(tx: Transaction, target: PayrollTarget, document: PayLinesDocument) {
     const at = target.at.toISOString();
     const people = rowsOf<{ written: number }>(
       await tx.execute(sql`
@@ -147,28 +142,20 @@ export const payrollStaging = {
         updated_at = ${at} :: timestamptz
       from ${sql.raw(PEOPLE)} staged
       where stored.broker_id = ${target.brokerId} and stored.id = staged.stored_id
-        and (coalesce(staged.first_name, stored.first_name),
-          coalesce(staged.last_name, stored.last_name), staged.date_of_birth)
-          is distinct from (stored.first_name, stored.last_name, stored.date_of_birth)
     `);
-    const lines = rowsOf<{ written: number }>(
-      await tx.execute(sql`
-        with inserted as (
-          insert into payroll_periods (
-            broker_id, upload_id, employee_id, employer_id, first_period_start, last_period_end,
-            period_starts, period_ends, year_units, gross_cents, employee_cents, employer_cents,
-            arrangements, scheme_ids
-          )
-          select ${target.brokerId}, ${target.uploadId}, coalesce(stored_id, id),
-            ${target.employerId}, first_period_start, last_period_end, period_starts,
-            period_ends, year_units, gross_cents, employee_cents, employer_cents, arrangements,
-            scheme_ids
-          from ${sql.raw(PEOPLE)}
-          returning cardinality(period_starts) as periods
-        )
-        select coalesce(sum(periods), 0) :: integer as written from inserted
-      `),
-    )[0]?.written;
-    return { lines: lines ?? 0, people: people ?? 0 };
+    await tx.insert(payrollUploadLines).values({
+      brokerId: target.brokerId,
+      uploadId: target.uploadId,
+      employerId: target.employerId,
+      format: PAY_LINES_FORMAT,
+      lineCount: document.lineCount,
+      payPeriods: document.payPeriods,
+      firstPeriodStart: document.firstPeriodStart,
+      lastPeriodEnd: document.lastPeriodEnd,
+      employeeIds: document.employeeIds,
+      schemeIds: document.schemeIds,
+      lines: document.lines,
+    });
+    return { lines: document.lineCount, people: people ?? 0 };
   },
 };

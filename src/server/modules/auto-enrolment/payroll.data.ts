@@ -1,8 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { PageQuery } from '../../../contracts/pages.js';
 import { rowsOf } from '../../db/database.js';
 import { keyset, pageFrom } from '../../db/keyset.js';
-import { payrollPeriods, payrollUploads, schemes, users } from '../../db/schema.js';
+import { payrollUploadLines, payrollUploads, schemes, users } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
 
 export type PayrollUploadRow = typeof payrollUploads.$inferSelect;
@@ -29,18 +29,9 @@ export interface UploadListRow {
   periodEnd: string | null;
 }
 
-interface Covered {
-  uploadId: string;
-  employees: number;
-  payPeriods: number;
-  periodStart: string;
-  periodEnd: string;
-}
-
 /**
  * A page of an employer's uploads, newest first, each with its uploader's role and what its pay
- * lines cover. The lines are counted for the page's uploads only, by the primary key's leading
- * (broker, upload).
+ * lines cover, as the upload counted them when it stored them (`payroll_upload_lines`).
  */
 export async function listUploads(
   tx: Transaction,
@@ -70,23 +61,21 @@ export async function listUploads(
   const covered =
     ids.length === 0
       ? []
-      : rowsOf<Covered>(
-          await tx.execute(sql`
-            select pay.upload_id as "uploadId",
-              count(distinct pay.employee_id) :: integer as employees,
-              count(distinct (period.starts, period.ends)) :: integer as "payPeriods",
-              min(period.starts) :: text as "periodStart",
-              max(period.ends) :: text as "periodEnd"
-            from ${payrollPeriods} pay
-            cross join lateral unnest(pay.period_starts, pay.period_ends) as period(starts, ends)
-            where pay.broker_id = ${employer.brokerId}
-              and pay.upload_id in (${sql.join(
-                ids.map((id) => sql`${id}`),
-                sql`, `,
-              )})
-            group by pay.upload_id
-          `),
-        );
+      : await tx
+          .select({
+            uploadId: payrollUploadLines.uploadId,
+            employees: sql<number>`cardinality(${payrollUploadLines.employeeIds})`,
+            payPeriods: payrollUploadLines.payPeriods,
+            periodStart: payrollUploadLines.firstPeriodStart,
+            periodEnd: payrollUploadLines.lastPeriodEnd,
+          })
+          .from(payrollUploadLines)
+          .where(
+            and(
+              eq(payrollUploadLines.brokerId, employer.brokerId),
+              inArray(payrollUploadLines.uploadId, ids),
+            ),
+          );
   const byUpload = new Map(covered.map((row) => [row.uploadId, row]));
   return {
     items: page.items.map((row) => {
@@ -94,7 +83,7 @@ export async function listUploads(
       return {
         upload: row.upload,
         uploaderRole: row.uploaderRole,
-        employees: lines?.employees ?? 0,
+        employees: Number(lines?.employees ?? 0),
         payPeriods: lines?.payPeriods ?? 0,
         periodStart: lines?.periodStart ?? null,
         periodEnd: lines?.periodEnd ?? null,
@@ -121,29 +110,65 @@ export async function eraseUpload(
   tx: Transaction,
   upload: PayrollUploadRow,
 ): Promise<{ lines: number; employees: number }> {
-  const lines = await tx.execute(sql`
-    with gone as (
-      delete from payroll_periods
-      where broker_id = ${upload.brokerId} and upload_id = ${upload.id}
-      returning cardinality(period_starts) as periods
+  const [gone] = await tx
+    .delete(payrollUploadLines)
+    .where(
+      and(
+        eq(payrollUploadLines.brokerId, upload.brokerId),
+        eq(payrollUploadLines.uploadId, upload.id),
+      ),
     )
-    select coalesce(sum(periods), 0) :: integer as n from gone
-  `);
+    .returning({ lines: payrollUploadLines.lineCount });
   await tx
     .delete(payrollUploads)
     .where(and(eq(payrollUploads.brokerId, upload.brokerId), eq(payrollUploads.id, upload.id)));
   const employees = await tx.execute(sql`
-    with gone as (
+    with named as (
+      select distinct named.id
+      from payroll_upload_lines pay cross join unnest(pay.employee_ids) as named(id)
+      where pay.broker_id = ${upload.brokerId} and pay.employer_id = ${upload.employerId}
+    ), gone as (
       delete from payroll_employees employee
       where employee.broker_id = ${upload.brokerId} and employee.employer_id = ${upload.employerId}
-        and not exists (
-          select 1 from payroll_periods pay
-          where pay.broker_id = employee.broker_id and pay.employee_id = employee.id
-        )
+        and not exists (select 1 from named where named.id = employee.id)
       returning 1
     )
     select count(*) :: integer as n from gone
   `);
   const count = (result: unknown) => rowsOf<{ n: number }>(result)[0]?.n ?? 0;
-  return { lines: count(lines), employees: count(employees) };
+  return { lines: gone?.lines ?? 0, employees: count(employees) };
+}
+
+/** One stored upload's lines with the ids its places name. */
+export interface StoredLinesRow {
+  employeeIds: string[];
+  schemeIds: string[];
+  format: number;
+  lineCount: number;
+  lines: Uint8Array;
+}
+
+/** The employer's stored uploads whose pay periods meet the window, their lines undecoded. */
+export async function storedLinesMeeting(
+  tx: Transaction,
+  target: { brokerId: string; employerId: string },
+  window: { windowStart: string; windowEnd: string },
+): Promise<StoredLinesRow[]> {
+  return tx
+    .select({
+      employeeIds: payrollUploadLines.employeeIds,
+      schemeIds: payrollUploadLines.schemeIds,
+      format: payrollUploadLines.format,
+      lineCount: payrollUploadLines.lineCount,
+      lines: payrollUploadLines.lines,
+    })
+    .from(payrollUploadLines)
+    .where(
+      and(
+        eq(payrollUploadLines.brokerId, target.brokerId),
+        eq(payrollUploadLines.employerId, target.employerId),
+        gte(payrollUploadLines.lastPeriodEnd, window.windowStart),
+        lte(payrollUploadLines.firstPeriodStart, window.windowEnd),
+      ),
+    );
 }

@@ -291,18 +291,20 @@ export function createEmployerPayrollService({
             return { outcome: 'already uploaded' as const };
           }
           // Each new person's PPS number is sealed once, here, however many pay periods name
-          // them; a person the employer's payroll already has is not sealed again.
-          // The people's COPY lines go to the database as they are made, so it reads the first
-          // while later ones are sealed and written (docs/decisions.md, "Payroll upload speed").
+          // them; a person the employer's payroll already has is not sealed again, nor staged
+          // unless the file says something new of them. The people's COPY lines go to the
+          // database as they are made, so it reads the first while later ones are sealed; the
+          // lines are then one deflated value (pay-lines.ts; docs/decisions.md, "Payroll upload
+          // speed").
           const stored = await payrollStaging.storedPeople(tx, target);
           await payrollStaging.create(tx);
           await database.copyLines(tx, PAYROLL_PERSON_TARGET, reader.people(stored));
+          const document = reader.document();
           const again =
             stored.size === 0
               ? { issues: [], total: 0 }
-              : await payrollStaging.findAlreadyUploaded(
-                  tx,
-                  target,
+              : reader.alreadyGiven(
+                  await payrollStaging.earlierPeriods(tx, target, document),
                   reader.heading('periodStart'),
                   MAX_LISTED_ISSUES,
                 );
@@ -312,12 +314,7 @@ export function createEmployerPayrollService({
             await settle(tx, tenantActor, target, refused());
             return { outcome: 'rejected' as const };
           }
-          const written = await payrollStaging.insert(tx, target);
-          if (written.lines !== reader.rowsToWrite) {
-            throw new Error(
-              `payroll staged ${reader.rowsToWrite} lines and wrote ${written.lines}`,
-            );
-          }
+          const written = await payrollStaging.insert(tx, target, document);
           const row = await settle(tx, tenantActor, target, {
             status: 'succeeded',
             fileSha256: read.fileSha256,
