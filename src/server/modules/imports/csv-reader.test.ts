@@ -110,7 +110,7 @@ describe('reading CSV as it arrives', () => {
     const pieces = [bytes.subarray(0, 8), bytes.subarray(8, 13), bytes.subarray(13)];
     const upload = readCsvUpload(Readable.from(pieces));
     const records: CsvRecord[] = [];
-    for await (const batch of upload.batches()) records.push(...batch);
+    await upload.each((record) => records.push(record));
     expect(records).toEqual([
       { line: 1, cells: ['name'] },
       { line: 2, cells: ['Seán'] },

@@ -5,7 +5,7 @@ import { type CsvRecord, readCsvUpload, UploadTooLargeError } from './csv-upload
 async function recordsOf(text: string | string[], maxBytes?: number): Promise<CsvRecord[]> {
   const upload = readCsvUpload(Readable.from(Array.isArray(text) ? text : [text]), maxBytes);
   const records: CsvRecord[] = [];
-  for await (const batch of upload.batches()) records.push(...batch);
+  await upload.each((record) => records.push(record));
   return records;
 }
 
@@ -46,9 +46,9 @@ describe('reading an upload as CSV', () => {
   it('counts broken lines past the first 10,000 without holding them', async () => {
     const upload = readCsvUpload(Readable.from([`a,b\n${'1,"x"y\n'.repeat(30_000)}`]));
     let yielded = 0;
-    for await (const batch of upload.batches()) {
-      for (const record of batch) if ('malformed' in record) yielded += 1;
-    }
+    await upload.each((record) => {
+      if ('malformed' in record) yielded += 1;
+    });
     expect(yielded).toBe(10_000);
     expect(upload.malformedNotYielded()).toBe(20_000);
   });
@@ -56,9 +56,9 @@ describe('reading an upload as CSV', () => {
   it('hashes exactly the bytes received, however they are split', async () => {
     const text = 'a,b\n1,2\n3,4\n';
     const whole = readCsvUpload(Readable.from([text]));
-    for await (const _ of whole.batches());
+    await whole.each(() => undefined);
     const pieces = readCsvUpload(Readable.from(['a,', 'b\n1', ',2\n3,4', '\n']));
-    for await (const _ of pieces.batches());
+    await pieces.each(() => undefined);
     expect(pieces.sha256()).toBe(whole.sha256());
     expect(whole.bytes()).toBe(Buffer.byteLength(text));
   });

@@ -33,10 +33,9 @@ export class UploadAbortedError extends Error {
 
 /**
  * Reads an upload as CSV while it arrives (csv-reader.ts): hashes and counts its bytes, refuses it
- * past `maxBytes`, and yields its rows, with the line each starts on, in batches: the rows of each
- * piece of the upload as it arrives. Rows that are entirely blank are skipped. The upload is
- * piped, never handed to `pipeline`: a failure here must not destroy the request, whose socket
- * still carries the answer.
+ * past `maxBytes`, and hands over its rows, with the line each starts on, one at a time as each is
+ * read. Rows that are entirely blank are skipped. The upload is piped, never handed to `pipeline`:
+ * a failure here must not destroy the request, whose socket still carries the answer.
  */
 export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
   const hash = createHash('sha256');
@@ -53,7 +52,9 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
     },
   });
 
-  let batch: CsvRecord[] = [];
+  let take: (record: CsvRecord) => void = () => {
+    throw new Error('a row read before it could be taken');
+  };
   let malformedListed = 0;
   let malformedNotYielded = 0;
   const reader = new CsvReader(MAX_ROW_CHARACTERS, (record) => {
@@ -64,7 +65,7 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
       }
       malformedListed += 1;
     }
-    batch.push(record);
+    take(record);
   });
   // UTF-8 or Windows-1252, told apart by the first byte outside ASCII (upload-text.ts).
   const decoder = new UploadText();
@@ -99,21 +100,26 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
   upload.on('close', closed);
   upload.pipe(meter);
 
-  const taken = () => {
-    const ready = batch;
-    batch = [];
-    return ready;
-  };
-
-  async function* batches(): AsyncGenerator<CsvRecord[]> {
+  /**
+   * Reads the upload to its end, handing each row to `onRecord` as soon as it is read: a row is
+   * checked and let go while it is still young in the heap, where gathering a piece's rows first
+   * kept every row alive across collections (docs/decisions.md, "Payroll upload speed"). `onRecord`
+   * runs synchronously; what must wait (a spool file's write) waits in `afterPiece`, awaited after
+   * each piece of the upload.
+   */
+  async function each(
+    onRecord: (record: CsvRecord) => void,
+    afterPiece: () => Promise<void> | void = () => undefined,
+  ): Promise<void> {
+    take = onRecord;
     try {
       for await (const piece of meter) {
         read(decoder.write(piece as Buffer));
-        if (batch.length > 0) yield taken();
+        await afterPiece();
       }
       read(decoder.end());
       reader.end();
-      if (batch.length > 0) yield taken();
+      await afterPiece();
     } finally {
       upload.off('error', fail);
       upload.off('close', closed);
@@ -122,10 +128,10 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
   }
 
   return {
-    batches,
+    each,
     /** Bytes received so far. */
     bytes: () => bytes,
-    /** Broken rows that were counted but never yielded (MAX_LISTED_MALFORMED). */
+    /** Broken rows that were counted but never handed over (MAX_LISTED_MALFORMED). */
     malformedNotYielded: () => malformedNotYielded,
     /** Bytes that are not text in the file's encoding, where the first stands; after the last record. */
     textIssue: () => textIssue,

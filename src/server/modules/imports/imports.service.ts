@@ -17,7 +17,12 @@ import { authorize, authorizeRow, NotFoundError } from '../../tenancy/authorize.
 import { findScheme } from '../schemes/schemes.data.js';
 import { createContributionRows } from './contribution-rows.js';
 import { contributionStaging } from './contribution-staging.js';
-import { MAX_UPLOAD_BYTES, readCsvUpload, UploadTooLargeError } from './csv-upload.js';
+import {
+  type CsvRecord,
+  MAX_UPLOAD_BYTES,
+  readCsvUpload,
+  UploadTooLargeError,
+} from './csv-upload.js';
 import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from './import-issues.js';
 import type { ImportKindName, ImportScope, RowReader, Staging } from './import-kind.js';
 import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.js';
@@ -229,34 +234,37 @@ async function readRows(
   const csv = readCsvUpload(upload);
   let headerAccepted: boolean | null = null;
   let rowsRead = 0;
-  for await (const batch of csv.batches()) {
-    for (const record of batch) {
-      if (headerAccepted === null) {
-        const found =
-          'cells' in record
-            ? reader.readHeader(record.cells, record.line)
-            : [malformedIssue(record)];
-        issues.addAll(found);
-        headerAccepted = found.length === 0;
-        continue;
-      }
-      // A file refused for its headings is read to its end all the same, so that the answer
-      // can go back on a connection that is still in step, but its rows mean nothing.
-      if (!headerAccepted) continue;
-      rowsRead += 1;
-      if ('malformed' in record) {
-        issues.add(malformedIssue(record));
-      } else {
-        const staged = reader.readRow(record.cells, record.line);
-        if (Array.isArray(staged)) issues.addAll(staged);
-        else if (staged !== null) {
-          if (spool === null) throw new Error('a row to spool and no spool file to take it');
-          if (spool.append(staged)) await spool.flush();
-        }
-      }
-      if (rowsRead % PROGRESS_EVERY_ROWS === 0) writes.offer(rowsRead, csv.bytes());
+  let spoolFull = false;
+  const onRecord = (record: CsvRecord) => {
+    if (headerAccepted === null) {
+      const found =
+        'cells' in record ? reader.readHeader(record.cells, record.line) : [malformedIssue(record)];
+      issues.addAll(found);
+      headerAccepted = found.length === 0;
+      return;
     }
-  }
+    // A file refused for its headings is read to its end all the same, so that the answer
+    // can go back on a connection that is still in step, but its rows mean nothing.
+    if (!headerAccepted) return;
+    rowsRead += 1;
+    if ('malformed' in record) {
+      issues.add(malformedIssue(record));
+    } else {
+      const staged = reader.readRow(record.cells, record.line);
+      if (Array.isArray(staged)) issues.addAll(staged);
+      else if (staged !== null) {
+        if (spool === null) throw new Error('a row to spool and no spool file to take it');
+        if (spool.append(staged)) spoolFull = true;
+      }
+    }
+    if (rowsRead % PROGRESS_EVERY_ROWS === 0) writes.offer(rowsRead, csv.bytes());
+  };
+  await csv.each(onRecord, async () => {
+    if (spoolFull && spool !== null) {
+      spoolFull = false;
+      await spool.flush();
+    }
+  });
   const textIssue = csv.textIssue();
   if (textIssue !== null) issues.add(textIssue);
   const brokenLines = csv.malformedNotYielded();

@@ -22,7 +22,7 @@ function decoded(bytes: Buffer, size: number) {
 async function uploaded(bytes: Buffer) {
   const upload = readCsvUpload(Readable.from([bytes]));
   const records: CsvRecord[] = [];
-  for await (const batch of upload.batches()) records.push(...batch);
+  await upload.each((record) => records.push(record));
   return { records, issue: upload.textIssue() };
 }
 
