@@ -87,7 +87,7 @@ export class CsvReader {
     let rowStart = from;
     const length = text.length;
     for (let index = from; index < length; index += 1) {
-      const code = text.charCodeAt(index);
+      let code = text.charCodeAt(index);
       if (at === At.CellStart) {
         if (code === QUOTE) {
           at = At.Quoted;
@@ -99,6 +99,13 @@ export class CsvReader {
         at = At.Unquoted;
       }
       if (at === At.Unquoted) {
+        // Most of a file is plain cell text: run on to the next comma, quote or line break.
+        while (code !== COMMA && code !== LF && code !== QUOTE) {
+          index += 1;
+          if (index === length) break;
+          code = text.charCodeAt(index);
+        }
+        if (index === length) break;
         if (code === COMMA) {
           this.cells.push(this.pending + text.slice(cellStart, index));
           this.pending = '';
