@@ -30,14 +30,23 @@ const MAX_PERIOD_DAYS = 31;
  */
 const MAX_REMEMBERED = 16_384;
 
-/** `read`, with its answers for up to MAX_REMEMBERED distinct arguments kept. */
+/**
+ * `read`, with its answers for up to MAX_REMEMBERED distinct arguments kept, and the last answer
+ * compared first: a payroll gives the same pay period, or the same person, on line after line.
+ */
 function remembered<K, T>(read: (key: K) => T): (key: K) => T {
   const known = new Map<K, T>();
+  let lastKey: K | undefined;
+  let lastAnswer: T | undefined;
   return (key) => {
-    const found = known.get(key);
-    if (found !== undefined) return found;
-    const answer = read(key);
-    if (known.size < MAX_REMEMBERED) known.set(key, answer);
+    if (lastAnswer !== undefined && lastKey === key) return lastAnswer;
+    let answer = known.get(key);
+    if (answer === undefined) {
+      answer = read(key);
+      if (known.size < MAX_REMEMBERED) known.set(key, answer);
+    }
+    lastKey = key;
+    lastAnswer = answer;
     return answer;
   };
 }
@@ -46,7 +55,18 @@ function remembered<K, T>(read: (key: K) => T): (key: K) => T {
 function rememberedPair<T>(read: (first: string, second: string) => T) {
   const known = new Map<string, Map<string, T>>();
   let size = 0;
+  let lastFirst = '';
+  let lastSecond = '';
+  let lastAnswer: T | undefined;
   return (first: string, second: string): T => {
+    if (lastAnswer !== undefined && lastFirst === first && lastSecond === second) return lastAnswer;
+    lastAnswer = lookUp(first, second);
+    lastFirst = first;
+    lastSecond = second;
+    return lastAnswer;
+  };
+
+  function lookUp(first: string, second: string): T {
     let seconds = known.get(first);
     const found = seconds?.get(second);
     if (found !== undefined) return found;
@@ -60,7 +80,7 @@ function rememberedPair<T>(read: (first: string, second: string) => T) {
       size += 1;
     }
     return answer;
-  };
+  }
 }
 
 /** The columns of the staged people: one row per distinct PPS number the upload must write. */
@@ -324,7 +344,12 @@ export function createPayrollRows(
   const schemes = [...scope.schemeIds];
   const schemeIndex = new Map(schemes.map((id, index) => [id, index]));
   const lines = new PayLines();
-  const readDate = remembered(parseCsvDate);
+  // A memory a date column, so that each compares a cell with the same column's last one.
+  const readDate = {
+    dateOfBirth: remembered(parseCsvDate),
+    periodStart: remembered(parseCsvDate),
+    periodEnd: remembered(parseCsvDate),
+  };
   // A PPS cell is read once per upload however many pay periods name the person.
   const readPps = remembered((cell: string) => parsePpsNumber(cell.slice(0, 32)));
   // On the dates as read (YYYY-MM-DD each); answers the period's length check and its share of a
@@ -361,7 +386,7 @@ export function createPayrollRows(
       issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
       return null;
     }
-    const parsed = readDate(text);
+    const parsed = readDate[field](text);
     if (parsed.ok) return parsed.value;
     issues.push(cellIssue(layout, line, field, parsed.code, parsed.message));
     return null;
