@@ -72,6 +72,9 @@ FROM lines
 GROUP BY lines.broker_id, lines.upload_id, lines.employer_id;--> statement-breakpoint
 DROP TABLE "payroll_periods" CASCADE;--> statement-breakpoint
 DROP FUNCTION payroll_periods_consistent(date, date, date[], date[], integer[], bigint[], bigint[], bigint[], text[], text[]);--> statement-breakpoint
+-- Only the pay lines' foreign key needed (broker_id, id, employer_id) unique; an index fewer for
+-- every new employee an upload writes.
+ALTER TABLE "payroll_employees" DROP CONSTRAINT "payroll_employees_employer_key";--> statement-breakpoint
 -- Grants and row-level security as for the table it replaces (migration 0028): only the tenant's
 -- own runtime role reaches the payroll.
 GRANT SELECT, INSERT, DELETE ON payroll_upload_lines TO pension_app;--> statement-breakpoint

@@ -1201,7 +1201,6 @@ export const payrollEmployees = pgTable(
       foreignColumns: [employers.id, employers.brokerId],
     }),
     unique('payroll_employees_person_key').on(table.brokerId, table.employerId, table.ppsLookup),
-    unique('payroll_employees_employer_key').on(table.brokerId, table.id, table.employerId),
     check('payroll_employees_pps_lookup_shape', sql`${table.ppsLookup} ~ '^[0-9a-f]{64}$'`),
     check(
       'payroll_employees_names_length',
