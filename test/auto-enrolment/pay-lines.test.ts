@@ -66,9 +66,9 @@ const lineArbitrary = fc
   });
 
 describe('stored pay lines', () => {
-  it('reads back every line exactly as written, as records and deflated', () => {
-    fc.assert(
-      fc.property(fc.array(lineArbitrary, { minLength: 1, maxLength: 40 }), (lines) => {
+  it('reads back every line exactly as written, as records and deflated', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(lineArbitrary, { minLength: 1, maxLength: 40 }), async (lines) => {
         const writer = written(lines);
         const records = writer.finish();
         expect(records.length).toBe(lines.length * LINE_BYTES);
@@ -79,7 +79,7 @@ describe('stored pay lines', () => {
           readBack({
             format: PAY_LINES_FORMAT,
             lineCount: lines.length,
-            lines: writer.finishPacked(),
+            lines: await writer.finishPacked(),
           }),
         ).toEqual(lines);
       }),
@@ -121,6 +121,33 @@ describe('stored pay lines', () => {
     // 40 MB of zeros deflate to about 40 kB: read as a row of two lines, it stops at 88 bytes.
     const bomb = deflateRawSync(Buffer.alloc(40 * 1024 * 1024));
     expect(() => readBack({ format: PAY_LINES_FORMAT, lineCount: 2, lines: bomb })).toThrow();
+  });
+
+  it('visits only the lines ending within a window, and reads no further into the others', () => {
+    const records = written([
+      aLine({ periodStart: 20260105, periodEnd: 20260111 }),
+      aLine({ periodStart: 20260112, periodEnd: 20260118, person: 1 }),
+      aLine({ periodStart: 20260119, periodEnd: 20260125, person: 2 }),
+    ]).finish();
+    // The third line's person is out of range: outside the window it is never read.
+    records.writeInt32BE(SHAPE.people, 2 * LINE_BYTES);
+    const read: PayLine[] = [];
+    readPayLines(
+      { format: RECORDS_FORMAT, lineCount: 3, lines: records },
+      SHAPE,
+      (line) => read.push({ ...line }),
+      { from: 20260111, to: 20260118 },
+    );
+    expect(read.map((line) => [line.person, line.periodEnd])).toEqual([
+      [0, 20260111],
+      [1, 20260118],
+    ]);
+    expect(() =>
+      readPayLines({ format: RECORDS_FORMAT, lineCount: 3, lines: records }, SHAPE, () => {}, {
+        from: 20260119,
+        to: 20260131,
+      }),
+    ).toThrow(/stored line 2 breaks the format/);
   });
 
   it('refuses a line that breaks a rule the upload held it to', () => {

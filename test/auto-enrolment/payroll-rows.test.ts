@@ -64,15 +64,16 @@ function staged(lines: Iterable<string>) {
 }
 
 /** The upload's lines as it would store them, read back, each with its person's id. */
-function storedLines(rows: PayrollRowReader) {
+async function storedLines(rows: PayrollRowReader) {
   const document = rows.document();
+  const employeeIds = rows.employeeIds();
   const lines: Array<PayLine & { id: string }> = [];
   readPayLines(
-    { format: PAY_LINES_FORMAT, lineCount: document.lineCount, lines: document.lines },
-    { people: document.employeeIds.length, schemes: document.schemeIds.length },
-    (line) => lines.push({ ...line, id: document.employeeIds[line.person] as string }),
+    { format: PAY_LINES_FORMAT, lineCount: document.lineCount, lines: await document.lines },
+    { people: employeeIds.length, schemes: document.schemeIds.length },
+    (line) => lines.push({ ...line, id: employeeIds[line.person] as string }),
   );
-  return { document, lines };
+  return { document: { ...document, employeeIds }, lines };
 }
 
 const storedAs = (id: string): StoredPerson => ({
@@ -83,7 +84,7 @@ const storedAs = (id: string): StoredPerson => ({
 });
 
 describe('the rows of a payroll file, gathered by person', () => {
-  it('stages each person once with their lines in period order, whatever order the file gives them in', () => {
+  it('stages each person once with their lines in period order, whatever order the file gives them in', async () => {
     const rows = reader();
     const [anne, brian] = [newPpsNumber(), newPpsNumber()];
     const given = [
@@ -101,7 +102,7 @@ describe('the rows of a payroll file, gathered by person', () => {
     const [first, second] = staged(rows.people(new Map()));
     expect(first).toMatchObject({ id: 'new-1', stored_id: '\\N', date_of_birth: '1980-04-02' });
     expect(second).toMatchObject({ id: 'new-2' });
-    const { document, lines } = storedLines(rows);
+    const { document, lines } = await storedLines(rows);
     expect(document).toMatchObject({
       lineCount: 4,
       payPeriods: 3,
@@ -138,7 +139,7 @@ describe('the rows of a payroll file, gathered by person', () => {
     ]);
   });
 
-  it('sorts a person given in reverse period order, thousands of lines long', () => {
+  it('sorts a person given in reverse period order, thousands of lines long', async () => {
     const rows = reader();
     const pps = newPpsNumber();
     const weeks = 3_000;
@@ -147,7 +148,7 @@ describe('the rows of a payroll file, gathered by person', () => {
       expect(rows.readRow(week(pps, start.toISOString().slice(0, 10)), index + 2)).toBeNull();
     }
     expect(staged(rows.people(new Map()))).toHaveLength(1);
-    const starts = storedLines(rows).lines.map((line) => line.periodStart);
+    const starts = (await storedLines(rows)).lines.map((line) => line.periodStart);
     expect(starts).toHaveLength(weeks);
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     const earliest = new Date(Date.UTC(2100, 0, 4) - (weeks - 1) * 7 * 86_400_000);
@@ -186,7 +187,7 @@ describe('the rows of a payroll file, gathered by person', () => {
     ]);
   });
 
-  it('stages a person the employer already has under the stored id, without sealing the number again', () => {
+  it('stages a person the employer already has under the stored id, without sealing the number again', async () => {
     const rows = reader();
     const [known, unknown] = [newPpsNumber(), newPpsNumber()];
     rows.readRow(week(known, '2026-01-05'), 2);
@@ -198,7 +199,7 @@ describe('the rows of a payroll file, gathered by person', () => {
     // The file gives no name: the stored one stands, so the known person is not staged at all.
     expect(first).toMatchObject({ stored_id: '\\N', id: 'new-1' });
     expect(second).toBeUndefined();
-    expect(storedLines(rows).document.employeeIds).toEqual(['stored-employee', 'new-1']);
+    expect((await storedLines(rows)).document.employeeIds).toEqual(['stored-employee', 'new-1']);
     expect(
       testPpsKeyring.open(
         { encrypted: first?.pps_encrypted as string, keyId: first?.pps_key_id as string },

@@ -69,7 +69,7 @@ describe('payroll upload lines in the database', () => {
     const t = await openTestDatabase();
     try {
       const { brokerId, employerId, uploadId, employeeId, owner } = await plantedPayroll(t);
-      const good = payLinesRow(
+      const good = await payLinesRow(
         { brokerId, uploadId, employerId },
         [
           { employeeId, start: '2026-01-05', end: '2026-01-11', grossCents: 80_000 },
@@ -107,7 +107,7 @@ describe('payroll upload lines in the database', () => {
       // 26 weeks in one upload: 13 ending in January to March at €800, 13 in April to June at €1,000.
       const periods = weeks('2026-01-04', 26);
       await owner.insert(payrollUploadLines).values(
-        payLinesRow(
+        await payLinesRow(
           { brokerId, uploadId, employerId },
           periods.map((period, index) => ({
             employeeId,
@@ -173,7 +173,7 @@ describe('payroll upload lines in the database', () => {
           };
         });
       await owner.insert(payrollUploadLines).values([
-        payLinesRow(
+        await payLinesRow(
           { brokerId, uploadId, employerId },
           lines('2026-01-04', [
             [3_000, 3_000, schemeId],
@@ -181,7 +181,7 @@ describe('payroll upload lines in the database', () => {
             [0, 0, 'prsa'],
           ]),
         ),
-        payLinesRow(
+        await payLinesRow(
           { brokerId, uploadId: laterUpload, employerId },
           lines('2026-02-01', [
             [2_000, 0, 'prsa'],
@@ -227,7 +227,7 @@ describe('payroll upload lines in the database', () => {
       await owner
         .insert(payrollUploadLines)
         .values(
-          payLinesRow({ brokerId, uploadId, employerId }, [
+          await payLinesRow({ brokerId, uploadId, employerId }, [
             { employeeId: 'gone', start: '2026-01-05', end: '2026-01-11', grossCents: 1 },
           ]),
         );

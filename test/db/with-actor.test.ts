@@ -233,7 +233,7 @@ async function seedEveryTenantTable(tenantId: string) {
   await owner
     .insert(payrollUploadLines)
     .values(
-      payLinesRow({ brokerId: tenantId, uploadId, employerId }, [
+      await payLinesRow({ brokerId: tenantId, uploadId, employerId }, [
         { employeeId, start: '2026-01-05', end: '2026-01-11', grossCents: 80_000 },
       ]),
     );

@@ -26,11 +26,11 @@ export interface GivenLine {
  * people and schemes numbered as first named, each person's lines in the order given; deflated
  * (format 2) as uploads write them unless told otherwise.
  */
-export function payLinesRow(
+export async function payLinesRow(
   target: { brokerId: string; uploadId: string; employerId: string },
   given: readonly GivenLine[],
   format: typeof PAY_LINES_FORMAT | typeof RECORDS_FORMAT = PAY_LINES_FORMAT,
-): typeof payrollUploadLines.$inferInsert {
+): Promise<typeof payrollUploadLines.$inferInsert> {
   const employeeIds = [...new Set(given.map((line) => line.employeeId))];
   const schemeIds = [
     ...new Set(
@@ -70,6 +70,6 @@ export function payLinesRow(
     lastPeriodEnd: ends.at(-1) as string,
     employeeIds,
     schemeIds,
-    lines: format === RECORDS_FORMAT ? writer.finish() : writer.finishPacked(),
+    lines: format === RECORDS_FORMAT ? writer.finish() : await writer.finishPacked(),
   };
 }

@@ -95,37 +95,41 @@ export async function employeeWindows(
   for (const row of await storedLinesMeeting(tx, scope, scope)) {
     const intoDb = row.schemeIds.map((id) => dbSchemes.has(id));
     const ofPerson: Array<Sum | undefined> = [];
-    readPayLines(row, { people: row.employeeIds.length, schemes: row.schemeIds.length }, (line) => {
-      if (line.periodEnd < from || line.periodEnd > to) return;
-      let sum = ofPerson[line.person];
-      if (sum === undefined) {
-        const id = row.employeeIds[line.person] as string;
-        sum = sums.get(id);
+    readPayLines(
+      row,
+      { people: row.employeeIds.length, schemes: row.schemeIds.length },
+      (line) => {
+        let sum = ofPerson[line.person];
         if (sum === undefined) {
-          sum = emptySum();
-          sums.set(id, sum);
+          const id = row.employeeIds[line.person] as string;
+          sum = sums.get(id);
+          if (sum === undefined) {
+            sum = emptySum();
+            sums.set(id, sum);
+          }
+          ofPerson[line.person] = sum;
         }
-        ofPerson[line.person] = sum;
-      }
-      const employee = line.employeeCents;
-      const employer = line.employerCents;
-      if (line.periodEnd > sum.lastPeriodEnd) sum.lastPeriodEnd = line.periodEnd;
-      sum.yearUnits += line.yearUnits;
-      sum.grossCents += line.grossCents;
-      sum.employeeCents += employee;
-      sum.employerCents += employer;
-      if (employee === 0 && employer === 0) sum.neither += 1;
-      else if (employee === 0) sum.employerOnly += 1;
-      else if (employer === 0) sum.employeeOnly += 1;
-      else sum.both += 1;
-      if (line.arrangement === PRSA && employee === 0 && employer === 0) {
-        sum.prsaWithoutDeductions = true;
-      }
-      if (line.arrangement !== NO_ARRANGEMENT && employee + employer > 0) {
-        sum.paysThroughPayroll = true;
-      }
-      if (line.arrangement >= 0 && intoDb[line.arrangement]) sum.paysIntoDb = true;
-    });
+        const employee = line.employeeCents;
+        const employer = line.employerCents;
+        if (line.periodEnd > sum.lastPeriodEnd) sum.lastPeriodEnd = line.periodEnd;
+        sum.yearUnits += line.yearUnits;
+        sum.grossCents += line.grossCents;
+        sum.employeeCents += employee;
+        sum.employerCents += employer;
+        if (employee === 0 && employer === 0) sum.neither += 1;
+        else if (employee === 0) sum.employerOnly += 1;
+        else if (employer === 0) sum.employeeOnly += 1;
+        else sum.both += 1;
+        if (line.arrangement === PRSA && employee === 0 && employer === 0) {
+          sum.prsaWithoutDeductions = true;
+        }
+        if (line.arrangement !== NO_ARRANGEMENT && employee + employer > 0) {
+          sum.paysThroughPayroll = true;
+        }
+        if (line.arrangement >= 0 && intoDb[line.arrangement]) sum.paysIntoDb = true;
+      },
+      { from, to },
+    );
   }
   const people = rowsOf<PersonRow>(
     await tx.execute(sql`

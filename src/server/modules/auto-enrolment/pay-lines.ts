@@ -28,7 +28,10 @@
  * read loudly rather than answering a wrong assessment.
  */
 
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRawSync } from 'node:zlib';
+
+const deflated = promisify(deflateRaw);
 
 /** The records as they are. */
 export const RECORDS_FORMAT = 1;
@@ -96,9 +99,12 @@ export class PayLinesWriter {
     return this.bytes;
   }
 
-  /** The written records deflated (format 2), as an upload stores them. */
-  finishPacked(): Buffer {
-    return deflateRawSync(this.finish(), { level: 1 });
+  /**
+   * The written records deflated (format 2), as an upload stores them: on libuv's thread pool, so
+   * an upload's other steps go on meanwhile on the main thread.
+   */
+  finishPacked(): Promise<Buffer> {
+    return deflated(this.finish(), { level: 1 });
   }
 }
 
@@ -120,13 +126,16 @@ function readCents(view: DataView, at: number): number {
 /**
  * Calls `visit` with each line of a stored value, in stored order, after checking it: the person
  * and scheme are places the row names, the period is in order, the amounts are whole cents that
- * are not negative. The same `PayLine` object is passed each time, refilled: keep its fields, not
- * it. Throws on the first line that breaks a rule, naming the line's place only.
+ * are not negative. With `endingWithin` (YYYYMMDD numbers, both included), only the lines whose
+ * period ends within it are checked and visited. The same `PayLine` object is passed each time,
+ * refilled: keep its fields, not it. Throws on the first line that breaks a rule, naming the
+ * line's place only.
  */
 export function readPayLines(
   stored: { format: number; lineCount: number; lines: Uint8Array },
   shape: { people: number; schemes: number },
   visit: (line: PayLine) => void,
+  endingWithin?: { from: number; to: number },
 ): void {
   const size = stored.lineCount * LINE_BYTES;
   let value: Uint8Array;
@@ -147,10 +156,15 @@ export function readPayLines(
     employeeCents: 0,
     employerCents: 0,
   };
+  const from = endingWithin?.from ?? 0;
+  const to = endingWithin?.to ?? Number.MAX_SAFE_INTEGER;
   for (let at = 0; at < value.byteLength; at += LINE_BYTES) {
+    const periodEnd = view.getInt32(at + 8);
+    // A line ending outside the window is not read further, nor visited.
+    if (periodEnd < from || periodEnd > to) continue;
     line.person = view.getInt32(at);
     line.periodStart = view.getInt32(at + 4);
-    line.periodEnd = view.getInt32(at + 8);
+    line.periodEnd = periodEnd;
     line.yearUnits = view.getInt32(at + 12);
     line.arrangement = view.getInt32(at + 16);
     line.grossCents = readCents(view, at + 20);

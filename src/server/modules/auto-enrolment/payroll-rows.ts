@@ -103,14 +103,17 @@ export interface StoredPerson {
   dateOfBirth: string;
 }
 
-/** One upload's pay lines as `payroll_upload_lines` stores them (pay-lines.ts). */
+/**
+ * One upload's pay lines as `payroll_upload_lines` stores them (pay-lines.ts), but for the
+ * employees' ids, known once `people` has run (`employeeIds`). `lines` is being deflated while the
+ * upload goes on: it is awaited where it is written.
+ */
 export interface PayLinesDocument {
-  lines: Buffer;
+  lines: Promise<Buffer>;
   lineCount: number;
   payPeriods: number;
   firstPeriodStart: string;
   lastPeriodEnd: string;
-  employeeIds: string[];
   schemeIds: string[];
 }
 
@@ -253,8 +256,10 @@ export interface PayrollRowReader extends RowReader {
     periodHeading: string,
     limit: number,
   ): FoundIssues;
-  /** The lines as stored, each person under the id `people` gave them. Call after `people`. */
+  /** The lines as stored, people by their place; call after the last row. */
   document(): PayLinesDocument;
+  /** Each person's id by their place, as `people` gave them; call after `people`. */
+  employeeIds(): string[];
   readonly peopleCount: number;
 }
 
@@ -597,9 +602,12 @@ export function createPayrollRows(
       };
     },
 
+    employeeIds() {
+      if (personIds === null) throw new Error('employeeIds before people');
+      return personIds;
+    },
+
     document() {
-      const ids = personIds;
-      if (ids === null) throw new Error('document before people');
       const { order, begins } = byPerson();
       const writer = new PayLinesWriter(lines.length);
       const periods = new Set<number>();
@@ -626,13 +634,15 @@ export function createPayrollRows(
           });
         }
       }
+      const packed = writer.finishPacked();
+      // Awaited where it is written; an upload that fails before then must not leave it unhandled.
+      packed.catch(() => undefined);
       return {
-        lines: writer.finishPacked(),
+        lines: packed,
         lineCount: lines.length,
         payPeriods: periods.size,
         firstPeriodStart: isoOfDateNumber(first),
         lastPeriodEnd: isoOfDateNumber(last),
-        employeeIds: ids,
         schemeIds: schemes,
       };
     },

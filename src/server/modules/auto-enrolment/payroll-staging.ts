@@ -116,7 +116,12 @@ export const payrollStaging = {
    * replaces none), then the file's lines as one row of `payroll_upload_lines`. Answers how many
    * lines and new people were written.
    */
-  async insert(tx: Transaction, target: PayrollTarget, document: PayLinesDocument) {
+  async insert(
+    tx: Transaction,
+    target: PayrollTarget,
+    document: PayLinesDocument,
+    employeeIds: string[],
+  ) {
     const at = target.at.toISOString();
     const people = rowsOf<{ written: number }>(
       await tx.execute(sql`
@@ -152,9 +157,9 @@ export const payrollStaging = {
       payPeriods: document.payPeriods,
       firstPeriodStart: document.firstPeriodStart,
       lastPeriodEnd: document.lastPeriodEnd,
-      employeeIds: document.employeeIds,
+      employeeIds,
       schemeIds: document.schemeIds,
-      lines: document.lines,
+      lines: await document.lines,
     });
     return { lines: document.lineCount, people: people ?? 0 };
   },

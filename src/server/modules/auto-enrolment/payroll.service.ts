@@ -253,6 +253,8 @@ export function createEmployerPayrollService({
           return rejected();
         }
         const repeated = reader.repeatedPeriods(reader.heading('ppsNumber'), MAX_LISTED_ISSUES);
+        // Deflated on the thread pool while the steps below run (pay-lines.ts).
+        const document = reader.document();
         const ended = await withActor(database, tenantActor, async (tx) => {
           // A second upload for this employer waits here, then sees what the first wrote.
           await tx.execute(
@@ -299,7 +301,6 @@ export function createEmployerPayrollService({
           const stored = await payrollStaging.storedPeople(tx, target);
           await payrollStaging.create(tx);
           await database.copyLines(tx, PAYROLL_PERSON_TARGET, reader.people(stored));
-          const document = reader.document();
           const again =
             stored.size === 0
               ? { issues: [], total: 0 }
@@ -314,7 +315,7 @@ export function createEmployerPayrollService({
             await settle(tx, tenantActor, target, refused());
             return { outcome: 'rejected' as const };
           }
-          const written = await payrollStaging.insert(tx, target, document);
+          const written = await payrollStaging.insert(tx, target, document, reader.employeeIds());
           const row = await settle(tx, tenantActor, target, {
             status: 'succeeded',
             fileSha256: read.fileSha256,
