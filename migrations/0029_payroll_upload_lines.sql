@@ -75,6 +75,9 @@ DROP FUNCTION payroll_periods_consistent(date, date, date[], date[], integer[], 
 -- Only the pay lines' foreign key needed (broker_id, id, employer_id) unique; an index fewer for
 -- every new employee an upload writes.
 ALTER TABLE "payroll_employees" DROP CONSTRAINT "payroll_employees_employer_key";--> statement-breakpoint
+-- The employer's key carries broker_id and its row references brokers: this check proved nothing
+-- more, and cost a lookup for every employee an upload writes (as 0024 found for pay lines).
+ALTER TABLE "payroll_employees" DROP CONSTRAINT "payroll_employees_broker_id_brokers_id_fk";--> statement-breakpoint
 -- Grants and row-level security as for the table it replaces (migration 0028): only the tenant's
 -- own runtime role reaches the payroll.
 GRANT SELECT, INSERT, DELETE ON payroll_upload_lines TO pension_app;--> statement-breakpoint

@@ -1177,9 +1177,8 @@ export const payrollUploads = pgTable(
 export const payrollEmployees = pgTable(
   'payroll_employees',
   {
-    brokerId: text('broker_id')
-      .notNull()
-      .references(() => brokers.id),
+    /** Its tenant through the employer's key, whose row references brokers (migration 0029). */
+    brokerId: text('broker_id').notNull(),
     id: text('id').notNull(),
     employerId: text('employer_id').notNull(),
     /** Sealed and looked up exactly as a member's (service-spec §2.6; crypto/pps-keyring.ts). */
