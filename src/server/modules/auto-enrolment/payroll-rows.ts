@@ -540,6 +540,7 @@ export function createPayrollRows(
 
     *people(stored) {
       const ids: string[] = [];
+      wasStored.length = 0;
       for (const person of people.values()) {
         const lookups = deps.ppsKeyring.lookups(scope.brokerId, person.ppsNumber);
         let known: StoredPerson | null = null;
