@@ -12,6 +12,7 @@ import { auditLog, passwordResetTokens, users } from '../../src/server/db/schema
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
 import { createUser, TEST_PASSWORD, type UserOverrides } from '../helpers/factories.js';
 import { readOutbox, resetTokenIn } from '../helpers/mail.js';
@@ -22,7 +23,8 @@ const MINUTE = 60_000;
 let t: TestApp;
 let clock = Date.parse('2026-11-02T09:00:00Z');
 beforeAll(async () => {
-  t = await buildTestApp({ now: () => new Date(clock) });
+  // The suite reads what was queued: held, so the mail worker cannot deliver and clear it first.
+  t = await buildTestApp({ now: () => new Date(clock), env: HOLD_MAIL });
 });
 afterAll(() => t.close());
 
