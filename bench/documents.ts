@@ -18,7 +18,7 @@ import { adminQuery, databaseUrl, seed, signIn } from './tenancy.js';
  * same run; and the server's peak resident memory while 8 uploads of 20 MiB arrive at once. The
  * same again with the bytes in an S3-compatible bucket (s3rver on loopback), where the download
  * is also set against reading the object from the bucket directly: what streaming it through the
- * service costs (docs/decisions.md, "Documents: the S3 back end").
+ * service costs (docs/decisions/0063-documents-s3-back-end.md).
  */
 const MIB = 1024 * 1024;
 const FILE_BYTES = 20 * MIB;

@@ -6,7 +6,7 @@ export const RUNS = 3;
 export const APP_READY = /Pension admin is running at http:\/\/[\w.]+:(\d+)/;
 
 /**
- * The Node.js flags `npm start` runs the service with (docs/decisions.md): a 4 MB young
+ * The Node.js flags `npm start` runs the service with (docs/decisions/0004-memory-settings-pglite-and-v8.md): a 4 MB young
  * generation, an old generation let grow to twice what survived the last full collection before
  * the next, and Node's own code on 2 MB pages where the kernel offers them. The bare Fastify
  * baselines run with the same flags, so that a ratio measures the service's code, not the runtime.

@@ -4,8 +4,8 @@ import { FIELD_MESSAGES } from './plain-english.js';
 import { idText, text } from './text.js';
 
 /**
- * The AI endpoints (decisions.md §6 "AI"; docs/decisions.md, "AI provider, chat and drafting
- * (issue 17)"): chat over the regulatory sources, the firm's own provider key and its usage, and
+ * The AI endpoints (decisions.md §6 "AI"; docs/decisions/0066-ai-provider-guard-and-chat.md):
+ * chat over the regulatory sources, the firm's own provider key and its usage, and
  * drafts of governance writing. Shared by the API and the browser.
  */
 
@@ -28,7 +28,7 @@ export type ChatCitation = z.infer<typeof chatCitation>;
 /**
  * How the service answers: `extracts` when no AI provider is configured (the answer quotes the
  * passages as written), `ai` when one is (the answer was written by the model and checked against
- * its citations). docs/decisions.md, "AI provider, chat and drafting (issue 17)".
+ * its citations). docs/decisions/0066-ai-provider-guard-and-chat.md.
  */
 export const CHAT_MODES = ['extracts', 'ai'] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];

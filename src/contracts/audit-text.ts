@@ -2,7 +2,7 @@
  * The audit log in words (issue 21 item 8), shared by the server (the `summary` of
  * `GET /api/audit`, the CSV export) and the web page, so a reviewer reads the same sentence
  * everywhere. Only words live here: names are resolved by the server when the log is read, and
- * the records themselves keep ids (docs/decisions.md, "Readable audit log").
+ * the records themselves keep ids (docs/decisions/0051-readable-audit-log.md).
  */
 
 /** What each kind of record is called: `noun` inside a sentence, `label` on its own. */

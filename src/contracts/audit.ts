@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from './text.js';
 
-/** Bounded before the date-time pattern runs (decisions.md, issue 13: no pattern sees more). */
+/** Bounded before the date-time pattern runs (docs/decisions/0034-linear-patterns.md: no pattern sees more). */
 const timestamp = text({ max: 40, trim: false }).pipe(z.iso.datetime({ offset: true }));
 /**
  * An id as the service writes them (CUID2, a key fingerprint, `system`, `list`): one word, so a

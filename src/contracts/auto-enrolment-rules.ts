@@ -11,7 +11,7 @@ import { addDays } from './irish-dates.js';
  * Citations follow domain.md: the Automatic Enrolment Retirement Savings System Act 2024, and the
  * minimum standards for exempt schemes in S.I. No. 668 of 2025, Schedule 1A. Section numbers are
  * given only where domain.md gives them (s.51 for exempt employments); the project has not checked
- * the others against the official text (docs/decisions.md, "Auto-enrolment readiness (issue 20)").
+ * the others against the official text (docs/decisions/0068-auto-enrolment-readiness.md).
  *
  * Money is in whole cents and rates in basis points (1.5% = 150), so no rule uses floating point.
  */
@@ -280,7 +280,7 @@ export function minimumStandard(grossCents: number, units: number) {
 }
 
 /**
- * One employee over one window (docs/decisions.md, "Auto-enrolment readiness (issue 20)"):
+ * One employee over one window (docs/decisions/0068-auto-enrolment-readiness.md):
  * first eligibility (age band, pay threshold), then the arrangement. A DB member is exempt; pay
  * into a scheme or PRSA through payroll is held to the minimum standard; a scheme member with no
  * contributions is below standard unless still in a waiting period, when the State scheme enrols

@@ -4,7 +4,7 @@ import { pageQuery } from './pages.js';
 import { text } from './text.js';
 
 /**
- * Documents (decisions.md §6 "Documents"; docs/decisions.md, "Documents (issue 16)"): a scheme's
+ * Documents (decisions.md §6 "Documents"; docs/decisions/0062-document-vault.md): a scheme's
  * files kept per tenant and reached only through short-lived signed URLs.
  */
 export const DOCUMENT_TYPES = [

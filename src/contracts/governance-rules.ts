@@ -12,7 +12,7 @@ import type { SchemeType } from './organisation.js';
  * Citations name the Directive's article, which the Pensions Act 1990 carries into Irish law as
  * amended by the European Union (Occupational Pension Schemes) Regulations 2021 (S.I. No. 128 of
  * 2021). Section numbers of the amended Act are not given where the project has not checked them
- * against the official consolidated text (docs/decisions.md, "Governance rules").
+ * against the official consolidated text (docs/decisions/0059-governance-rules.md).
  */
 
 const TRANSPOSED = 'Pensions Act 1990 as amended by S.I. No. 128/2021';
@@ -82,7 +82,7 @@ export const DUE_SOON_DAYS = REMINDER_DAYS_BEFORE[0];
 /**
  * IORP II governs occupational schemes and trust RACs (S.I. No. 128/2021 reg. 3). A PRSA is a
  * contract with its provider, not a trust run by trustees, so none of these registers applies to
- * it. An RAC administered here is taken to be a trust RAC (docs/decisions.md, "Governance rules").
+ * it. An RAC administered here is taken to be a trust RAC (docs/decisions/0059-governance-rules.md).
  */
 export function governanceApplies(type: SchemeType): boolean {
   return type !== 'PRSA';
@@ -500,8 +500,7 @@ export function worstFirst(a: ObligationStatus, b: ObligationStatus): number {
 
 /**
  * A scheme's standing: the worst of its obligations. A passed due date ranks above a gap in a
- * register, because it is a deadline the trustees have already missed (docs/decisions.md,
- * "Governance rules").
+ * register, because it is a deadline the trustees have already missed (docs/decisions/0059-governance-rules.md).
  */
 export function overallStatus(obligations: readonly Obligation[]): ObligationStatus {
   let worst: ObligationStatus = 'ok';

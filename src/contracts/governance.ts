@@ -30,7 +30,7 @@ const somethingToChange = (change: Record<string, unknown>) =>
 export const endNotBeforeStart = (entry: { appointedOn?: string; endedOn?: string | null }) =>
   !entry.appointedOn || !entry.endedOn || entry.endedOn >= entry.appointedOn;
 
-// Links to documents (docs/decisions.md, "Document links (issue 16)").
+// Links to documents (docs/decisions/0064-document-links-and-documents-tab.md).
 
 /**
  * The document type each register's entries link to: a written policy's text, an ORA's report, a

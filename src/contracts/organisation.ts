@@ -55,8 +55,8 @@ export const schemeChange = z
 export type SchemeChange = z.infer<typeof schemeChange>;
 
 /**
- * Only the platform's SuperAdmin may choose a password for someone (docs/decisions.md, issue
- * 21); without one, the new user is invited by e-mail to choose it (decisions.md §4).
+ * Only the platform's SuperAdmin may choose a password for someone (docs/decisions/0044-invitations.md);
+ * without one, the new user is invited by e-mail to choose it (decisions.md §4).
  */
 const chosenPassword = newPassword.optional();
 

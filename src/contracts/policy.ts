@@ -2,7 +2,7 @@ import type { Role } from './roles.js';
 
 /**
  * Who may do what: the one authorisation policy of the service (decisions.md §3 "Who may do
- * what", and the "Authorisation policy" section of docs/decisions.md). Every service method asks
+ * what", and docs/decisions/0055-authorisation-policy-table.md). Every service method asks
  * it before anything else, every route names the action it carries out, the API reference and the
  * web UI read it, and the tenant-isolation matrix derives its expected answers from it. An action
  * that is not in this table is refused, and a role not listed for an action is refused it: no role
@@ -651,8 +651,7 @@ export const POLICY = {
   // employer's schemes; readers EmployerUser and up within reach, and a Member their own scheme's
   // member-facing documents (the service keeps the rest from them). A file's bytes leave only
   // through a signed URL: SuperAdmin runs the platform and reads a firm's records, but has no
-  // business in its deeds and benefit statements, so is not given one (docs/decisions.md,
-  // "Documents (issue 16)").
+  // business in its deeds and benefit statements, so is not given one (docs/decisions/0062-document-vault.md).
   'document.list': {
     description: "List a scheme's documents (a member: their scheme's member-facing ones)",
     roles: {
@@ -698,7 +697,7 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
     target: 'record',
   },
-  // The evidence pack (decisions.md §6; docs/decisions.md, "Evidence pack"): the scheme's
+  // The evidence pack (decisions.md §6; docs/decisions/0065-evidence-pack.md): the scheme's
   // governance and current documents in one archive, for the Pensions Authority. Prepared by those
   // who keep the registers (the documents' writers); a reader can already see each part, and
   // SuperAdmin has no business in a firm's deeds, as for document.download.
@@ -709,7 +708,7 @@ export const POLICY = {
     target: 'record',
   },
 
-  // AI (decisions.md §6; docs/decisions.md, "AI provider, chat and drafting (issue 17)"). Chat
+  // AI (decisions.md §6; docs/decisions/0066-ai-provider-guard-and-chat.md). Chat
   // answers from public regulatory text, for the people who run schemes: the firm's staff and the
   // employer's. Not members (a regulatory assistant is not advice to a member), not SuperAdmin
   // (usage is metered and paid per tenant, and SuperAdmin has none). Drafts are governance
@@ -781,8 +780,8 @@ export const POLICY = {
     target: 'record',
   },
 
-  // Auto-enrolment readiness (decisions.md §6; docs/decisions.md, "Auto-enrolment readiness
-  // (issue 20)"): an employer's payroll holds employees who are not members, so it is the
+  // Auto-enrolment readiness (decisions.md §6; docs/decisions/0068-auto-enrolment-readiness.md):
+  // an employer's payroll holds employees who are not members, so it is the
   // employer's and its broker's alone. An EmployerAdmin uploads for their own employer and broker
   // staff for any of theirs; employer staff read their own employer's reports. SuperAdmin and
   // Members are given none of it: the payroll is not theirs to see.

@@ -19,7 +19,7 @@ installPlainEnglish();
  *   (U+0080 to U+009F): a NUL byte cannot be stored by PostgreSQL, and the database error it
  *   causes carried the whole row into the error log (issue 13, defect 3); the C1 controls are
  *   invisible, no one types them, and they are what the five bytes Windows-1252 leaves undefined
- *   read as in an uploaded file (docs/decisions.md, "Uploads' text"). Text that is not well-formed UTF-16 (a lone surrogate) is refused too:
+ *   read as in an uploaded file (docs/decisions/0078-upload-text-encoding.md). Text that is not well-formed UTF-16 (a lone surrogate) is refused too:
  *   it would be stored silently altered. Fields that may hold several lines (an address, the
  *   reason for a correction) accept line feed, carriage return and tab, and nothing else below
  *   U+0020.

@@ -1,6 +1,6 @@
 /**
- * Which text encoding an uploaded CSV file is in (docs/decisions.md, "Uploads' text: UTF-8 or
- * Windows-1252"): the service reads the file by this rule as it arrives, and the web's preview
+ * Which text encoding an uploaded CSV file is in (docs/decisions/0078-upload-text-encoding.md):
+ * the service reads the file by this rule as it arrives, and the web's preview
  * reads the file's first bytes by it too, so that both show a person the same names. UTF-8 and
  * Windows-1252 read ASCII alike; the first byte outside ASCII decides: the start of a whole
  * UTF-8 character makes the file UTF-8, anything else Windows-1252.

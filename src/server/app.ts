@@ -87,7 +87,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The mail worker: operators and tests can ask it to send what is due now. */
     mailDelivery: MailDelivery;
-    /** The jobs `POST /api/cron/<job>` runs (docs/decisions.md, "Scheduled jobs"). */
+    /** The jobs `POST /api/cron/<job>` runs (docs/decisions/0057-scheduled-jobs.md). */
     scheduledJobs: JobRegistry;
   }
 }
@@ -140,7 +140,7 @@ export async function buildApp({
     // While shutting down, a request that reaches the instance on a connection already open (a
     // proxy's kept-alive one) is served and the connection closed after it, not refused: nginx
     // does not pass a refused POST to the other instance, so a rolling restart would answer the
-    // client 503 (docs/faults.md, "Rolling restart"; decisions.md, "Foundation (issue 2)").
+    // client 503 (docs/faults.md, "Rolling restart"; docs/decisions/0009-timeouts-shutdown-and-drain.md).
     return503OnClosing: false,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 256 },
@@ -263,7 +263,7 @@ export async function buildApp({
     onEmailQueued: mailer.delivery.nudge,
   });
 
-  // Documents (docs/decisions.md, "Documents (issue 16)"): bytes on the local file system under
+  // Documents (docs/decisions/0062-document-vault.md): bytes on the local file system under
   // DATA_DIR or in an S3 bucket (STORAGE_URL), scanned by clamd where one is configured, served
   // through signed URLs only.
   const documentStorage =
@@ -296,7 +296,7 @@ export async function buildApp({
     signer,
   });
 
-  // AI (docs/decisions.md, "AI provider, chat and drafting (issue 17)"): every provider request
+  // AI (docs/decisions/0066-ai-provider-guard-and-chat.md): every provider request
   // passes the guard in the provider's fetch; with AI_PROVIDER=none nothing is sent anywhere.
   const aiProvider = config.ai.provider
     ? createAiProvider(config.ai.provider, {
@@ -344,7 +344,7 @@ export async function buildApp({
     }),
   });
 
-  // Scheduled jobs: one entry per job (docs/decisions.md, "Scheduled jobs").
+  // Scheduled jobs: one entry per job (docs/decisions/0057-scheduled-jobs.md).
   const scheduledJobs = createJobRegistry();
   scheduledJobs.add(outboxJob(mailer.delivery));
   scheduledJobs.add(
@@ -379,7 +379,7 @@ export async function buildApp({
     now,
   });
 
-  // The regulatory corpus's ingest (docs/decisions.md, "AI corpus and retrieval (issue 17)").
+  // The regulatory corpus's ingest (docs/decisions/0069-regulatory-corpus-and-retrieval.md).
   await app.register(ragRoutes, {
     ingest: createCorpusIngest({ database, audit, now }),
     secret: config.secrets.RAG_INGEST_SECRET,

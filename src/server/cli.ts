@@ -53,7 +53,7 @@ async function run(argv: string[]): Promise<number> {
       case 'migrate': {
         const { applied, appliedTags } = await migrate(database);
         // As at start-up: the run that brings in the keyed chain seals the cut-over
-        // (decisions.md, "Keyed audit chain").
+        // (docs/decisions/0041-keyed-audit-chain.md).
         await sealCutoverOnUpgrade(database, chainKey, appliedTags);
         process.stdout.write(`Applied ${applied} migration(s); the schema is current.\n`);
         return 0;

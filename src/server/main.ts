@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   const chainKey = auditChainKey(config.secrets.AUDIT_CHAIN_KEY);
   // Before any record is written, and only in the start-up that brought in the keyed chain: seals
-  // the chains' plain-hash prefixes (decisions.md, "Keyed audit chain").
+  // the chains' plain-hash prefixes (docs/decisions/0041-keyed-audit-chain.md).
   if ((await sealCutoverOnUpgrade(database, chainKey, appliedTags)) === 'refused') {
     logger.error(
       'audit chain checkpoint is missing although keyed records exist: run audit:verify',

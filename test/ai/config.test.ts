@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/server/config/config.js';
 import { testConfig } from '../helpers/config.js';
 
-/** The AI provider in the one environment schema (docs/decisions.md, issue 17). */
+/** The AI provider in the one environment schema (docs/decisions/0066-ai-provider-guard-and-chat.md). */
 function problemsOf(env: Record<string, string | undefined>): string {
   try {
     testConfig(env);

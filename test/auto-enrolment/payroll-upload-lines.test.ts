@@ -19,7 +19,7 @@ import { payLinesRow } from '../helpers/pay-lines.js';
 
 /**
  * An upload's pay lines are one row, every line a record in one value (issue 20; pay-lines.ts;
- * docs/decisions.md, "Payroll upload speed (issue 20, the benchmark)"). The database holds the
+ * docs/decisions/0075-pay-lines-one-row-per-upload.md). The database holds the
  * row's shape; an assessment's window takes the lines ending in it, whichever uploads hold them;
  * and the migrations carry stored lines over.
  */

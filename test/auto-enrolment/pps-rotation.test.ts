@@ -20,7 +20,7 @@ import { newPpsNumber } from '../helpers/pps.js';
 
 /**
  * PPS key rotation covers the employees of employers' payroll uploads as it covers members
- * (docs/decisions.md, "PPS key rotation"): the assessment matches the two by lookup hash, so an
+ * (docs/decisions/0031-pps-key-rotation.md): the assessment matches the two by lookup hash, so an
  * employee left under the old key would stop matching the member re-sealed under the new one.
  */
 

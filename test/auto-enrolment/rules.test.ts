@@ -18,7 +18,7 @@ import {
 
 /**
  * The auto-enrolment rules on worked cases at every boundary (domain.md, "Automatic enrolment";
- * docs/decisions.md, "Auto-enrolment readiness (issue 20)"). The window is 01/01/2026 to
+ * docs/decisions/0068-auto-enrolment-readiness.md). The window is 01/01/2026 to
  * 31/03/2026; thirteen weekly pay periods are a quarter of a year, as are three monthly ones.
  */
 

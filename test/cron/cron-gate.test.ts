@@ -8,7 +8,7 @@ import { rawRequest } from '../helpers/raw-http.js';
 import { CRON_BEARER, callJob, recordingJob, runsInDatabase } from './helpers.js';
 
 /**
- * POST /api/cron/<job> (docs/decisions.md, "Scheduled jobs"): no session, the CRON_SECRET bearer
+ * POST /api/cron/<job> (docs/decisions/0057-scheduled-jobs.md): no session, the CRON_SECRET bearer
  * instead, checked before anything else happens, whatever form the request target takes.
  */
 

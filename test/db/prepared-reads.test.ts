@@ -9,7 +9,7 @@ import { createEmployer, createScheme, createUser } from '../helpers/factories.j
 
 /**
  * The by-id finders are prepared by name once per pooled connection (src/server/db/prepared.ts,
- * docs/decisions.md "Request path (issue 18)"). A statement prepared before a column under it
+ * docs/decisions/0061-prepared-by-id-finders.md). A statement prepared before a column under it
  * changed type fails on every later use on that connection ("cached plan must not change result
  * type"), as a migration run by a newer instance beside this one can cause: the connection must
  * be closed, not handed to the next request.

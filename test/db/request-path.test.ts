@@ -21,7 +21,7 @@ import { newPpsNumber } from '../helpers/pps.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 /**
- * Issue 18 (docs/decisions.md, "Request path (issue 18)"): an authenticated request's session
+ * Issue 18 (docs/decisions/0060-request-path-one-round-trip.md): an authenticated request's session
  * check, role, tenant and first statement travel together, and nothing is weakened by it.
  */
 

@@ -52,7 +52,7 @@ describe('the pool’s login URL (issue 13 defect 8)', () => {
 });
 
 // PGlite runs its one backend as its built-in superuser: it has no second login to give the
-// service, so these properties hold on PostgreSQL only (decisions.md, "Runtime database login").
+// service, so these properties hold on PostgreSQL only (docs/decisions/0040-runtime-database-login.md).
 describe.runIf(onPostgres)('the runtime login on PostgreSQL (issue 13 defect 8)', () => {
   let t: TestDatabase;
   const tenantA = createId();

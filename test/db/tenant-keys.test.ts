@@ -5,7 +5,7 @@ import { openTestDatabase, ownerOf, type TestDatabase } from '../helpers/databas
 
 /*
  * The schema's readiness to be distributed by tenant (docs/deployment.md, "Scaling past one
- * database"; docs/decisions.md, "Operations: tenant keys for distribution (issue 19)"). A table
+ * database"; docs/decisions/0076-tenant-keys-for-distribution.md). A table
  * with a broker_id column is a tenant table, to be distributed on broker_id, unless it is listed
  * here with the reason it would stay whole on every node (a Citus reference table).
  */

@@ -29,7 +29,7 @@ import {
 import { startS3 } from '../helpers/s3.js';
 
 /**
- * Documents on the S3-compatible back end (docs/decisions.md, "Documents: the S3 back end"),
+ * Documents on the S3-compatible back end (docs/decisions/0063-documents-s3-back-end.md),
  * against s3rver on loopback with a stand-in clamd: uploads land under their key in the bucket and
  * nowhere else, versions sit side by side, the signed URL streams the bytes with the headers the
  * spec requires, deleted and quarantined documents are refused, and a crash on either side of the
@@ -139,7 +139,7 @@ describe('the S3 back end', () => {
   it('streams the download through the signed URL with the headers the spec requires, audited', async () => {
     const document = await uploaded('Benefit statement.pdf', SAMPLES.pdf);
     const file = await download(await signedUrl(document.id));
-    // Streamed, not redirected: no second URL, the headers are ours (decisions.md).
+    // Streamed, not redirected: no second URL, the headers are ours (docs/decisions/0063-documents-s3-back-end.md).
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(file.headers.get('content-length')).toBe(String(SAMPLES.pdf.length));

@@ -7,7 +7,7 @@ import { auditVerify, type Deployment, faultSkipReason, startDeployment } from '
  * PostgreSQL stopped under load and started again (issue 19; docs/faults.md, "PostgreSQL
  * restarted"). Clients keep creating employers through nginx while the cluster is shut down
  * (`pg_ctl stop -m fast`) and brought back. The service promises the generic 503 while the
- * database is out (decisions.md, "Foundation (issue 2)"), that its pools reconnect on their own,
+ * database is out (docs/decisions/0008-http-answers.md), that its pools reconnect on their own,
  * and that a write is either committed with its audit record or not at all.
  */
 

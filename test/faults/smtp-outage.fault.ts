@@ -8,7 +8,7 @@ import { type Deployment, faultSkipReason, startDeployment } from './processes.j
 /**
  * The mail server down for a while (issue 19; docs/faults.md, "SMTP down"). E-mails queued while
  * it is down wait in email_outbox with their attempts counted and a back-off before the next
- * (decisions.md, "Mail worker": 15 s, 30 s, 1 min, …); once it listens again, the two instances'
+ * (docs/decisions/0021-email-outbox-and-mail-worker.md: 15 s, 30 s, 1 min, …); once it listens again, the two instances'
  * workers deliver each message exactly once between them, and the sealed copy is erased.
  */
 
@@ -78,7 +78,7 @@ describe.skipIf(faultSkipReason)('SMTP down for a while', () => {
       expect(row.status).toBe('pending');
       expect(row.sealed).toBe(true);
       expect(Number(row.attempts)).toBeGreaterThanOrEqual(1);
-      // Only an error code is kept, never the server's words (decisions.md, "Mail worker").
+      // Only an error code is kept, never the server's words (docs/decisions/0021-email-outbox-and-mail-worker.md).
       expect(row.last_error).toMatch(/^E[A-Z]+/);
       expect(Number(row.waits_ms)).toBeGreaterThan(0);
     }

@@ -14,8 +14,8 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * Links from the governance registers to their documents (issue 16; docs/decisions.md, "Document
- * links (issue 16)"): a written policy, an ORA report and a key function appointment point at a
+ * Links from the governance registers to their documents (issue 16; docs/decisions/0064-document-links-and-documents-tab.md):
+ * a written policy, an ORA report and a key function appointment point at a
  * document of their own scheme and type; a deleted document reads as removed.
  */
 const clock = new Date('2026-03-02T10:00:00Z');

@@ -63,7 +63,7 @@ export async function openTestDatabase({ migrated = true } = {}): Promise<TestDa
       throw new Error('PGlite templates missing: run the tests through vitest.config.ts');
     const dump = readFileSync(migrated ? templates.migrated : templates.fresh);
     const database = await openPglite(null, new Blob([dump]));
-    // The embedded engine has one login, its superuser (decisions.md, "Runtime database login").
+    // The embedded engine has one login, its superuser (docs/decisions/0040-runtime-database-login.md).
     owners.set(database, database.db);
     return { database, url: null, dispose: () => database.close() };
   }

@@ -18,7 +18,7 @@ import { newPpsNumber } from '../helpers/pps.js';
  * error it raised (500) carried the whole row into the log. Every string of every body, query and
  * path parameter now refuses C0 and C1 control characters and DEL with the standard 400, before anything
  * is written. The cases are generated from the API description, so a field added later is covered
- * without editing this file. Passwords are the exception (decisions.md, issue 13): they are only
+ * without editing this file. Passwords are the exception (docs/decisions/0035-control-characters-and-database-errors.md): they are only
  * ever hashed, never stored, shown or sent to the database, and may hold any character.
  */
 let t: TestApp;

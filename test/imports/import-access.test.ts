@@ -72,7 +72,7 @@ afterAll(async () => {
 });
 
 const UPLOAD: Record<Role, readonly [Outcome, Outcome, Outcome]> = {
-  // Tenant data is written by the tenant's own people (decisions.md, issue 4).
+  // Tenant data is written by the tenant's own people (docs/decisions/0022-tenancy-actor-and-row-level-security.md).
   SuperAdmin: [403, 403, 403],
   BrokerAdmin: ['ok', 'ok', 404],
   BrokerUser: ['ok', 'ok', 404],

@@ -211,7 +211,7 @@ describe.skipIf(skipReason)('backup and restore', { timeout: 120_000 }, () => {
     deletedMemberId = member.id;
     expect((await t.requestAs(admin, 'DELETE', `/api/members/${member.id}`)).statusCode).toBe(204);
 
-    // The erasure (docs/decisions.md, auto-enrolment "Erasure"): deleting the upload deletes
+    // The erasure (docs/decisions/0068-auto-enrolment-readiness.md, "Erasure"): deleting the upload deletes
     // the employee it alone named, PPS number and all.
     const payroll = await upload(
       t,

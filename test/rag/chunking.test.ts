@@ -6,7 +6,7 @@ import {
   MAX_CHUNK_CHARS,
 } from '../../src/server/modules/rag/chunking.js';
 
-/** Splitting by the document's own structure (docs/decisions.md, "AI corpus and retrieval (issue 17)"). */
+/** Splitting by the document's own structure (docs/decisions/0069-regulatory-corpus-and-retrieval.md). */
 
 describe('chunking plain statute text', () => {
   const act = [

@@ -4,7 +4,7 @@ import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { ingestStarterCorpus, retrieveAsTenant } from './helpers.js';
 
 /**
- * The retrieval evaluation (docs/decisions.md, "AI corpus and retrieval (issue 17)"): recall@5
+ * The retrieval evaluation (docs/decisions/0069-regulatory-corpus-and-retrieval.md): recall@5
  * over questions the starter corpus answers, and refusal over questions it cannot. Floors sit a
  * little below what was measured, so a change that makes retrieval worse fails here.
  */

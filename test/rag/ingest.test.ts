@@ -9,7 +9,7 @@ import { verifyTestChains } from '../helpers/audit.js';
 import { openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';
 import { corpusIngest } from './helpers.js';
 
-/** Hash skipping and version replacement (docs/decisions.md, "AI corpus and retrieval (issue 17)"). */
+/** Hash skipping and version replacement (docs/decisions/0069-regulatory-corpus-and-retrieval.md). */
 
 let t: TestDatabase;
 beforeAll(async () => {

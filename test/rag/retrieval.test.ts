@@ -4,7 +4,7 @@ import { MIN_SCORE, questionTerms } from '../../src/server/modules/rag/retrieval
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { corpusIngest, ingestStarterCorpus, retrieveAsTenant } from './helpers.js';
 
-/** Retrieval by full-text search (docs/decisions.md, "AI corpus and retrieval (issue 17)"). */
+/** Retrieval by full-text search (docs/decisions/0069-regulatory-corpus-and-retrieval.md). */
 
 let t: TestDatabase;
 beforeAll(async () => {

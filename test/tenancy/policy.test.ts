@@ -9,7 +9,7 @@ import { authorize, ForbiddenError } from '../../src/server/tenancy/authorize.js
 import { platformActor, tenantActor } from '../helpers/actors.js';
 
 /**
- * The authorisation policy (docs/decisions.md, "Authorisation policy"): deny by default, and asked
+ * The authorisation policy (docs/decisions/0055-authorisation-policy-table.md): deny by default, and asked
  * first by every service method.
  */
 

@@ -9,8 +9,8 @@ import { PUBLIC_API_ROUTES } from '../helpers/public-routes.js';
 import { type RegisteredRoute, watchRoutes } from '../helpers/routes.js';
 
 /**
- * Every route behind the session gate names an action of the policy table (docs/decisions.md,
- * "Authorisation policy"); the app refuses to start with one that does not, and the API reference
+ * Every route behind the session gate names an action of the policy table (docs/decisions/0055-authorisation-policy-table.md);
+ * the app refuses to start with one that does not, and the API reference
  * describes each route's policy from the table.
  */
 

@@ -11,7 +11,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const PLATFORM_CHAIN = '@platform';
 
 /**
- * How a record's hash was made (decisions.md, "Keyed audit chain" and "Readable audit log"). 1:
+ * How a record's hash was made (docs/decisions/0041-keyed-audit-chain.md and docs/decisions/0051-readable-audit-log.md). 1:
  * plain SHA-256, written before the keyed chain; anyone with database access can recompute it, so
  * it is only trusted up to its chain's head in the sealed cut-over checkpoint. 2: HMAC-SHA256
  * under AUDIT_CHAIN_KEY, which is not in the database. 3: the same HMAC over the same fields and

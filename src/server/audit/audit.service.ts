@@ -351,7 +351,7 @@ export type CutoverOutcome = 'written' | 'present' | 'refused';
 /**
  * The migration that brings in the keyed chain. Only the run that applies it writes the cut-over
  * checkpoint: one found missing on a later start was removed, and writing it again would vouch for
- * whatever plain-hash records are there by then (decisions.md, "Keyed audit chain").
+ * whatever plain-hash records are there by then (docs/decisions/0041-keyed-audit-chain.md).
  */
 export const KEYED_CHAIN_MIGRATION = '0011_keyed_audit_chain';
 
@@ -366,7 +366,7 @@ export function sealCutoverOnUpgrade(
 }
 
 /**
- * Seals the cut-over to the keyed chain (decisions.md, "Keyed audit chain"): one checkpoint row
+ * Seals the cut-over to the keyed chain (docs/decisions/0041-keyed-audit-chain.md): one checkpoint row
  * listing each chain's last plain-hash record, MAC'd with AUDIT_CHAIN_KEY. Run at start-up,
  * before any request; idempotent, and serialised by a lock so instances starting together write
  * one row. Since migration 0011 no plain-hash record can be inserted (hash_version has no

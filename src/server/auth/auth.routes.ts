@@ -22,7 +22,7 @@ import { SESSION_ABSOLUTE_SECONDS } from './session-token.js';
 const RENEW_AFTER_SECONDS = 60;
 
 const credentials = z.object({
-  // No control characters: the address is looked up in the database (decisions.md, issue 13).
+  // No control characters: the address is looked up in the database (docs/decisions/0035-control-characters-and-database-errors.md).
   email: text({ max: EMAIL_MAX_LENGTH }).min(1),
   password: z
     .string()
@@ -172,7 +172,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     },
   );
 
-  // Issue 21, item 3 (docs/decisions.md): any signed-in person changes their own password. Under
+  // Issue 21, item 3 (docs/decisions/0049-changing-ones-own-password.md): any signed-in person changes their own password. Under
   // /api/auth/, so it counts as an authentication attempt, as a check of a password should.
   app.post(
     '/api/auth/change-password',

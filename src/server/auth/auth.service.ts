@@ -36,7 +36,7 @@ export interface AuthenticatedSession extends VerifiedSession {
  * What a confirmed session's row said beyond its claims (e-mail, member record), remembered per
  * user for the gate. It never admits anyone: it is used only for a token whose claims are exactly
  * those it was confirmed with, and such a request is still checked against the row before it
- * reads, writes or answers (docs/decisions.md, "Request path (issue 18)").
+ * reads, writes or answers (docs/decisions/0060-request-path-one-round-trip.md).
  */
 interface ConfirmedClaims {
   claims: SessionClaims;

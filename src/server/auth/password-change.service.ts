@@ -13,8 +13,8 @@ import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { findUserById } from './user-lookup.js';
 
 /**
- * Checks of the current password one account may have within the window (docs/decisions.md,
- * issue 21 item 3). Only someone holding a live session of the account can make them, so the
+ * Checks of the current password one account may have within the window (docs/decisions/0049-changing-ones-own-password.md).
+ * Only someone holding a live session of the account can make them, so the
  * guesser is whoever holds that session: beyond the allowance the check is refused outright
  * (429), not merely slowed down as sign-in is, where a refusal would let anyone lock anyone out.
  */

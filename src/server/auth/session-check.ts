@@ -4,7 +4,7 @@ import type { SessionClaims } from './session-token.js';
 
 /**
  * A verified token's claims still to be held against the user's row (decisions.md §2), and
- * where that stands for the request (docs/decisions.md, "Request path (issue 18)"). The gate
+ * where that stands for the request (docs/decisions/0060-request-path-one-round-trip.md). The gate
  * admits a request whose token it has seen confirmed before with the check still `pending`; the
  * request's first transaction then runs it (`app_session_check`, migration 0017) in the same
  * batch as its role, tenant and first statement, and a request that answers before any

@@ -10,10 +10,9 @@ const productionEnv = (overrides: Record<string, string | undefined> = {}) => ({
   APP_BASE_URL: 'https://pensions.example.ie',
   SMTP_URL: 'smtps://mailer:mail-password@smtp.example.ie:465',
   MAIL_FROM: 'Pensions <no-reply@pensions.example.ie>',
-  // Production scans every upload (docs/decisions.md, "Documents (issue 16)").
+  // Production scans every upload (docs/decisions/0062-document-vault.md).
   CLAMD_SOCKET: '/run/clamav/clamd.ctl',
-  // Production names its AI provider, none included (docs/decisions.md, "AI provider, chat and
-  // drafting (issue 17)").
+  // Production names its AI provider, none included (docs/decisions/0066-ai-provider-guard-and-chat.md).
   AI_PROVIDER: 'none',
   DATA_DIR: testDataDir(),
   ...TEST_SECRETS,

@@ -32,11 +32,11 @@ const secretSchemas = {
   AI_KEY_ENCRYPTION_SECRET: hexKey,
   CRON_SECRET: longSecret,
   RAG_INGEST_SECRET: longSecret,
-  /** The bearer of GET /api/health/metrics (docs/decisions.md, "Operations: metrics (issue 19)"). */
+  /** The bearer of GET /api/health/metrics (docs/decisions/0077-metrics.md). */
   METRICS_SECRET: longSecret,
   /** Seals the audit chain (HMAC-SHA256); kept out of the database so its users cannot reseal a rewrite. */
   AUDIT_CHAIN_KEY: hexKey,
-  /** Signs the documents' download URLs (HMAC-SHA256; docs/decisions.md, "Documents (issue 16)"). */
+  /** Signs the documents' download URLs (HMAC-SHA256; docs/decisions/0062-document-vault.md). */
   DOCUMENT_URL_KEY: hexKey,
 } as const;
 type SecretName = keyof typeof secretSchemas;
@@ -147,7 +147,7 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.enum(['off'], { error: 'must be off when set' }).optional(),
   ),
-  /** The AI provider (docs/decisions.md, "AI provider, chat and drafting (issue 17)"). */
+  /** The AI provider (docs/decisions/0066-ai-provider-guard-and-chat.md). */
   AI_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(AI_PROVIDERS).optional()),
   /** The platform's key for the provider; a tenant's own key replaces it for that tenant. */
   AI_API_KEY: optionalString,
@@ -437,7 +437,7 @@ const PREFIX_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 const REGION = /^[a-z0-9-]{1,32}$/;
 
 /**
- * Where documents' bytes live (docs/decisions.md, "Documents: the S3 back end"): DATA_DIR unless
+ * Where documents' bytes live (docs/decisions/0063-documents-s3-back-end.md): DATA_DIR unless
  * STORAGE_URL names a bucket, with its credentials in STORAGE_ACCESS_KEY_ID and
  * STORAGE_SECRET_ACCESS_KEY (never in the URL, which is logged in errors and shown in docs). The
  * region defaults to eu-west-1 (Ireland), where the firms are. Outside development and test an
@@ -571,8 +571,8 @@ function isLoopback(host: string): boolean {
 
 /**
  * The migrator alone logs in as the owner: DATABASE_URL_UNPOOLED, or DATABASE_URL when only one
- * URL is given. The pool logs in as the runtime role, which owns nothing (decisions.md, "Runtime
- * database login"): DATABASE_URL when it names another user, else that URL with the login
+ * URL is given. The pool logs in as the runtime role, which owns nothing (docs/decisions/0040-runtime-database-login.md):
+ * DATABASE_URL when it names another user, else that URL with the login
  * swapped for the runtime role (runtimeDatabaseUrl).
  */
 function databaseSettings(

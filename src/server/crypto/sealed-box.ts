@@ -30,8 +30,7 @@ export interface SealedBox {
 /**
  * IVs are cut from a block of the CSPRNG's output, drawn afresh every 256 seals and never written
  * again, so each IV is still 12 random bytes used once. One draw per seal cost about 4 µs, more
- * than the encryption, and an upload seals a PPS number per new person (docs/decisions.md,
- * "Payroll upload speed").
+ * than the encryption, and an upload seals a PPS number per new person (docs/decisions/0074-reading-a-payroll-upload-faster.md).
  */
 const IVS_PER_DRAW = 256;
 let ivBlock = Buffer.alloc(0);
@@ -50,8 +49,7 @@ function freshIv(): Buffer {
 export function createSealedBox(keyBytes: Buffer): SealedBox {
   if (keyBytes.length !== KEY_BYTES) throw new Error('a sealed box needs a 256-bit key');
   // A KeyObject made once: given the key as a Buffer, Node 24 spends about 12 µs of each cipher
-  // and HMAC checking what kind of key it is, six times the work itself (docs/decisions.md,
-  // "Payroll upload speed").
+  // and HMAC checking what kind of key it is, six times the work itself (docs/decisions/0074-reading-a-payroll-upload-faster.md).
   const key = createSecretKey(keyBytes);
   return {
     seal(plaintext, context) {

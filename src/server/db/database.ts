@@ -49,8 +49,8 @@ export interface Database {
   copyLines(tx: Transaction, target: CopyTarget, lines: Iterable<string>): Promise<number>;
   close(): Promise<void>;
   /**
-   * The connection pool's state, for the metrics endpoint (docs/decisions.md, "Operations:
-   * metrics (issue 19)"). Absent for the embedded database, which has one connection and no pool.
+   * The connection pool's state, for the metrics endpoint (docs/decisions/0077-metrics.md).
+   * Absent for the embedded database, which has one connection and no pool.
    */
   poolStats?(): PoolStats;
 }
@@ -128,7 +128,7 @@ export async function openDatabase(settings: Config['database']): Promise<Databa
 /**
  * V8 compiles WebAssembly twice by default: quickly, then again optimised in the background.
  * For PGlite's large module the second compile costs ~50 MB of resident memory and a core for
- * seconds after start, for about 8% faster queries (measured: docs/decisions.md). The embedded
+ * seconds after start, for about 8% faster queries (measured: docs/decisions/0004-memory-settings-pglite-and-v8.md). The embedded
  * database serves development and small installations, where memory and start-up matter more.
  * Must run before the first module is compiled; PostgreSQL mode loads no WebAssembly at all.
  */

@@ -178,7 +178,7 @@ async function inOrder(sent: Promise<pg.QueryResult>[]): Promise<pg.QueryResult[
 }
 
 /**
- * The client Drizzle talks to inside a transaction (docs/decisions.md, "Request path (issue 18)").
+ * The client Drizzle talks to inside a transaction (docs/decisions/0060-request-path-one-round-trip.md).
  * The connection is in node-postgres's pipeline mode while a transaction holds it: queries are
  * written without waiting for the answers of the ones before, each with its own parameters, and
  * several are written to the socket at once. Nothing is sent when the transaction opens: the

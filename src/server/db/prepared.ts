@@ -9,7 +9,7 @@ interface PreparedQuery<Result> {
 
 /**
  * A read the request path runs on almost every request, built by Drizzle once per pooled
- * connection rather than once per call (docs/decisions.md, "Request path (issue 18)": building a
+ * connection rather than once per call (docs/decisions/0061-prepared-by-id-finders.md: building a
  * query's SQL from its builder cost about as much CPU as the rest of a one-row read). `build` makes
  * the query with `sql.placeholder(...)` for every value; on a PostgreSQL server the statement is
  * also prepared by its `name`, once per connection, so the server skips parsing and planning it.

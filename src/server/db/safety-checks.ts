@@ -80,7 +80,7 @@ export async function assertDatabaseSafety(database: Database): Promise<void> {
  * superuser (always allowed to become anyone), BYPASSRLS, CREATEROLE (could grant itself any
  * role), owning anything in this database, or being able to become any role but the restricted
  * ones. The embedded engine is exempt: PGlite runs its single backend as its built-in superuser
- * and cannot do otherwise (decisions.md, "Runtime database login").
+ * and cannot do otherwise (docs/decisions/0040-runtime-database-login.md).
  */
 async function runtimeLoginProblems(database: Database): Promise<string[]> {
   const [login] = rowsOf<{

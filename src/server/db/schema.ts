@@ -120,7 +120,7 @@ export const auditLog = pgTable(
 );
 
 /**
- * The cut-over to the keyed audit chain (decisions.md, "Keyed audit chain"): one row, written
+ * The cut-over to the keyed audit chain (docs/decisions/0041-keyed-audit-chain.md): one row, written
  * once, listing each chain's last plain-hash record and sealed with AUDIT_CHAIN_KEY, so plain
  * hashes are believed only up to those heads. Append-only like audit_log.
  */
@@ -670,7 +670,7 @@ export const keyFunctionHolders = pgTable(
     fitnessAndProbity: text('fitness_and_probity').notNull(),
     alsoServesEmployer: boolean('also_serves_employer').notNull(),
     conflictsProtocol: text('conflicts_protocol'),
-    /** The document that records it (docs/decisions.md, "Document links (issue 16)"). */
+    /** The document that records it (docs/decisions/0064-document-links-and-documents-tab.md). */
     documentId: text('document_id'),
   },
   (table) => [
@@ -724,7 +724,7 @@ export const writtenPolicies = pgTable(
     approvedBy: text('approved_by'),
     /** The review cycle's due date (from when the last review was due); significant changes aside. */
     nextReviewDue: date('next_review_due', { mode: 'string' }),
-    /** The document that records it (docs/decisions.md, "Document links (issue 16)"). */
+    /** The document that records it (docs/decisions/0064-document-links-and-documents-tab.md). */
     documentId: text('document_id'),
   },
   (table) => [
@@ -775,7 +775,7 @@ export const oraReports = pgTable(
     trigger: text('trigger').notNull(),
     summary: text('summary'),
     nextDue: date('next_due', { mode: 'string' }).notNull(),
-    /** The document that records it (docs/decisions.md, "Document links (issue 16)"). */
+    /** The document that records it (docs/decisions/0064-document-links-and-documents-tab.md). */
     documentId: text('document_id'),
   },
   (table) => [
@@ -871,7 +871,7 @@ export const complianceReminders = pgTable(
 );
 
 /**
- * Scheduled jobs' runs (docs/decisions.md, "Scheduled jobs"): platform bookkeeping, no tenant
+ * Scheduled jobs' runs (docs/decisions/0057-scheduled-jobs.md): platform bookkeeping, no tenant
  * data, reached only as pension_cron. The run key is the job and its slot (`scheduled_for`): at
  * most one run of a key is running or has succeeded, and at most one run of a job is running at
  * all; failed runs stay as history and the key may be run again. `error` is a class name or an
@@ -922,8 +922,8 @@ export const jobRuns = pgTable(
 export { DOCUMENT_TYPES, SCAN_STATUSES } from '../../contracts/documents.js';
 
 /**
- * One version of a scheme's document (service-spec §2.7; docs/decisions.md, "Documents (issue
- * 16)"). A second upload of the same name under the same scheme and type is the next version; each
+ * One version of a scheme's document (service-spec §2.7; docs/decisions/0062-document-vault.md).
+ * A second upload of the same name under the same scheme and type is the next version; each
  * version is its own row and its own stored file, so earlier versions stay readable. Keyed on
  * (broker_id, id) like the governance tables, broker_id in every key.
  */
@@ -999,7 +999,7 @@ export const documents = pgTable(
 );
 
 /**
- * AI (docs/decisions.md, "AI provider, chat and drafting (issue 17)"). A firm's own provider key
+ * AI (docs/decisions/0066-ai-provider-guard-and-chat.md). A firm's own provider key
  * and limits: one row per tenant at most, so it keys on broker_id alone, as the tenant's own
  * extension of its brokers row. The key is sealed (AES-256-GCM, fresh IV, the tenant id as
  * associated data: crypto/sealed-box.ts) and never read back out of the service.
@@ -1126,7 +1126,7 @@ export const aiDrafts = pgTable(
 );
 
 /*
- * Auto-enrolment readiness (issue 20; docs/decisions.md, "Auto-enrolment readiness (issue 20)").
+ * Auto-enrolment readiness (issue 20; docs/decisions/0068-auto-enrolment-readiness.md).
  * An employer's payroll uploads, the employees they name (one row per person and employer, found
  * by the PPS lookup hash, whether or not they are members) and the pay lines. Keyed on
  * (broker_id, id) with broker_id in every key, like the governance tables. An upload is deleted
@@ -1218,8 +1218,8 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
  * (`pay-lines.ts` has the format), the people it names by their place in `employee_ids`, the
  * schemes by their place in `scheme_ids`. A year of weekly payroll for 10,000 people is four rows
  * rather than 520,000 or 40,000: an upload is written once, read by window and deleted whole, and a
- * row a line or a person paid the keys, indexes and row-level security that many times (docs/
- * decisions.md, "Payroll upload speed (issue 20, the benchmark)"). `first_period_start` and
+ * row a line or a person paid the keys, indexes and row-level security that many times (docs/decisions/0075-pay-lines-one-row-per-upload.md).
+ * `first_period_start` and
  * `last_period_end` bound its periods, so an assessment reads only the uploads meeting its window.
  * The database holds the row's shape; the lines inside the value are checked where they are
  * written and again where they are read.
@@ -1273,7 +1273,7 @@ export const payrollUploadLines = pgTable(
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
- * The regulatory corpus (docs/decisions.md, "AI corpus and retrieval (issue 17)"): public text,
+ * The regulatory corpus (docs/decisions/0069-regulatory-corpus-and-retrieval.md): public text,
  * shared by every tenant, so keyed by its own ids rather than by a broker. One row per source
  * document as last ingested; a new version replaces its chunks.
  */

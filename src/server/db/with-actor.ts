@@ -103,7 +103,7 @@ function withRole<T>(
  * An actor whose request still owes its session check (session-check.ts) has it made by the same
  * statement that sets the role and tenant: `app_session_check` in its FROM clause raises for a
  * session that no longer holds, which aborts the batch before any statement of `work` runs, and
- * the request is answered 401 (docs/decisions.md, "Request path (issue 18)").
+ * the request is answered 401 (docs/decisions/0060-request-path-one-round-trip.md).
  */
 export function withActor<T>(
   database: Database,
@@ -154,7 +154,7 @@ function tenantLiteral(tenantId: string): string {
 
 /**
  * The service's own work inside one tenant, with no person acting (the import sweep settling an
- * abandoned payroll upload, docs/decisions.md "Abandoned imports"): the tenant role's grants, and
+ * abandoned payroll upload, docs/decisions/0058-abandoned-imports-swept.md): the tenant role's grants, and
  * row-level security holds every statement to that tenant, as for a request of its users.
  */
 export function withTenantRole<T>(
@@ -187,7 +187,7 @@ export function withPlatformReadOnly<T>(
 }
 
 /**
- * Reads of the public regulatory corpus (issue 17; docs/decisions.md, "AI corpus and retrieval"):
+ * Reads of the public regulatory corpus (issue 17; docs/decisions/0069-regulatory-corpus-and-retrieval.md):
  * the same for every tenant, so no tenant is set. The tenants' role reads the corpus through its
  * own policies, and with no tenant in the transaction every tenant table's row-level security
  * yields nothing: retrieval can reach the corpus and only the corpus, read-only.
@@ -250,7 +250,7 @@ export function withSchedulerRole<T>(
 
 /**
  * The scheduled jobs' bookkeeping (POST /api/cron/<job>): claiming and settling runs in job_runs,
- * the one table its role reaches (docs/decisions.md, "Scheduled jobs"). A job's own work goes
+ * the one table its role reaches (docs/decisions/0057-scheduled-jobs.md). A job's own work goes
  * through the opener its data needs, never this one.
  */
 export function withCronRole<T>(

@@ -75,8 +75,8 @@ return {tonumber(count), redis.call('PTTL', KEYS[1])}
 
 /**
  * Counters in Redis, shared by every instance of the service, with `local` (this process's own)
- * standing in while Redis cannot be reached (docs/decisions.md, "Rate limits without
- * @fastify/rate-limit"). An outage then weakens every limit to one allowance per instance, never
+ * standing in while Redis cannot be reached (docs/decisions/0019-rate-limits.md).
+ * An outage then weakens every limit to one allowance per instance, never
  * to none: a sign-in guesser gets at most the limit times the number of instances, and each
  * request so counted is logged at error level.
  */

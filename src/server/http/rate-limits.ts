@@ -83,7 +83,7 @@ export const RATE_LIMITS: readonly RateLimit[] = [
     appliesTo: (request, routed) => request.method === 'POST' && SIGN_IN_PATHS.has(routed.path),
   },
   {
-    // Scheduled jobs (docs/decisions.md, "Scheduled jobs"): a scheduler calls a few times a
+    // Scheduled jobs (docs/decisions/0057-scheduled-jobs.md): a scheduler calls a few times a
     // minute at most. Every call counts, right bearer or wrong, before the bearer is looked at;
     // wrong bearers are counted besides by the route itself (modules/cron/cron.routes.ts).
     name: 'cron',
@@ -93,7 +93,7 @@ export const RATE_LIMITS: readonly RateLimit[] = [
     appliesTo: (_request, routed) => routed.path.startsWith(CRON_PREFIX),
   },
   {
-    // Corpus ingest (docs/decisions.md, "AI corpus and retrieval (issue 17)"): an operator's tool
+    // Corpus ingest (docs/decisions/0069-regulatory-corpus-and-retrieval.md): an operator's tool
     // sends a few documents at a time, each up to ten million characters, so a handful of calls a
     // minute is plenty and more would only be load. Counted before the bearer is looked at.
     name: 'rag-ingest',
@@ -103,7 +103,7 @@ export const RATE_LIMITS: readonly RateLimit[] = [
     appliesTo: (_request, routed) => routed.path.startsWith(RAG_PREFIX),
   },
   {
-    // Signed document URLs (docs/decisions.md, "Documents (issue 16)"): outside /api, so no other
+    // Signed document URLs (docs/decisions/0062-document-vault.md): outside /api, so no other
     // limit counts them. A person downloads a handful of files a minute; a token is guessed by
     // no number of tries, but every try costs a signature check and a refused one is answered.
     name: 'files',

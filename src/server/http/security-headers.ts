@@ -77,7 +77,7 @@ export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * meant to be kept by a browser or a shared cache; an error or a 429 is not worth keeping either,
  * and a rule by path cannot forget a new route. A route may still set its own value. The app page
  * sets no-store itself; hashed assets are cacheable (web-ui.ts). Health probes carry no personal
- * data, and each header costs every probe (decisions.md, HTTP).
+ * data, and each header costs every probe (docs/decisions/0006-security-headers-without-helmet.md).
  */
 export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const nonce = freshNonce();

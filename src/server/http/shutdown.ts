@@ -1,5 +1,5 @@
 /**
- * How an instance stops on SIGTERM (docs/decisions.md, "Foundation (issue 2)", shutdown;
+ * How an instance stops on SIGTERM (docs/decisions/0009-timeouts-shutdown-and-drain.md;
  * docs/deployment.md, "Rolling restart"). Kept apart from main.ts so that the deployment tests
  * can hold the shipped proxy configuration to them.
  */

@@ -134,7 +134,7 @@ async function migrationLevel(client: pg.Client): Promise<BackupManifest['migrat
 /**
  * Takes a backup into `folder` (absent or empty). The dump is one snapshot of the database; the
  * documents are copied after it. A document's row commits before its file is moved under its key
- * (docs/decisions.md, "Documents (issue 16)"), so a row in the snapshot whose file was not yet in
+ * (docs/decisions/0062-document-vault.md), so a row in the snapshot whose file was not yet in
  * place is looked for again until it is, and every copied file is checked against the SHA-256 its
  * row recorded. Files of uploads committed after the snapshot may be copied too: no row names
  * them after a restore, and they are inert.

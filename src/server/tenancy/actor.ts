@@ -21,7 +21,7 @@ interface ActorBase extends RequestOrigin {
   /**
    * The request's session check, when the actor comes from a request whose session is still to
    * be held against the user's row: withActor runs it in the transaction's first batch (docs/
-   * decisions.md, "Request path (issue 18)"). Absent for actors written out in code.
+   * docs/decisions/0060-request-path-one-round-trip.md). Absent for actors written out in code.
    */
   readonly session?: SessionCheck;
 }

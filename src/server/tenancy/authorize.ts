@@ -33,7 +33,7 @@ export function scopeOf(actor: ActorContext, action: Action): Scope {
 }
 
 /**
- * The first statement of every service method (docs/decisions.md, "Authorisation policy"): the
+ * The first statement of every service method (docs/decisions/0055-authorisation-policy-table.md): the
  * actor's role must be allowed the action by the policy table, or the answer is 403. Returns the
  * actor, typed as a tenant's own when the action is not one SuperAdmin may carry out.
  */
@@ -67,7 +67,7 @@ export function isAllowed(actor: ActorContext, action: Action): boolean {
 /**
  * What a list for the action is kept to: the actor's tenant, employer and member record as far
  * as their scope for it narrows, null where it does not (SuperAdmin's platform scope narrows
- * nothing). Row-level security keeps every query to the tenant besides (decisions.md, issue 4).
+ * nothing). Row-level security keeps every query to the tenant besides (docs/decisions/0022-tenancy-actor-and-row-level-security.md).
  */
 export interface ListBounds {
   tenantId: string | null;

@@ -22,7 +22,7 @@ export const ACTION_EXTENSION = 'x-action';
 /**
  * Every route behind the session gate names its action of the policy table, and only actions the
  * table holds: a route that does not fails the start, so a new route cannot go out unclassified
- * (docs/decisions.md, "Authorisation policy"). The route's description in the API reference is
+ * (docs/decisions/0055-authorisation-policy-table.md). The route's description in the API reference is
  * written from the table, so it can never say something else than what is enforced.
  */
 const routeActions: FastifyPluginAsync = async (app) => {

@@ -30,7 +30,7 @@ export function AppLayout() {
   const theme = useMantineTheme();
   const phone = useMediaQuery(`(max-width: ${theme.breakpoints.sm})`);
   // A menu over the page closes on Escape, wherever the focus is, and the focus goes back to
-  // the button that opened it (WCAG 2.1.2; docs/decisions.md, issue 21 item 3).
+  // the button that opened it (WCAG 2.1.2; docs/decisions/0046-layout-for-everyday-use.md).
   useWindowEvent('keydown', (event) => {
     if (event.key !== 'Escape' || !opened) return;
     close();

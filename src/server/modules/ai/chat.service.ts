@@ -161,7 +161,7 @@ export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; respon
 
 /**
  * Chat over the regulatory sources (decisions.md §6 "AI"). The question is checked for personal
- * data and secrets first, whether or not a provider is configured (docs/decisions.md, issue 17,
+ * data and secrets first, whether or not a provider is configured (docs/decisions/0066-ai-provider-guard-and-chat.md,
  * "The question's guard"); then retrieval: nothing relevant and no provider is called. Otherwise
  * the question and the chunks go to the provider as data, and the answer comes back with the
  * citations of the chunks it used.
@@ -203,7 +203,7 @@ export function createChatService({ retrieve, provider, access, secrets, alert, 
     chunks: RetrievedChunk[],
     response: ChatResponse,
   ) {
-    // Sizes and ids only: never the question or the answer (docs/decisions.md, issue 17).
+    // Sizes and ids only: never the question or the answer (docs/decisions/0066-ai-provider-guard-and-chat.md).
     log.info(
       {
         userId: asker.userId,

@@ -10,8 +10,8 @@ import {
 import type { SchemeType } from '../../../contracts/organisation.js';
 
 /**
- * What a draft is written from: scheme-level facts only (docs/decisions.md, "AI provider, chat
- * and drafting (issue 17)"). No name, e-mail address, PPS number, salary or date of birth can be
+ * What a draft is written from: scheme-level facts only (docs/decisions/0066-ai-provider-guard-and-chat.md).
+ * No name, e-mail address, PPS number, salary or date of birth can be
  * put here: the type has no field for one, and the member count is a size band.
  */
 export interface DraftFacts {

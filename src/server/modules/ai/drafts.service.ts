@@ -76,7 +76,7 @@ const viewOf = (row: AiDraftRow): DraftView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-/** Ids, kinds, states and sizes: never the text (docs/decisions.md, issue 17). */
+/** Ids, kinds, states and sizes: never the text (docs/decisions/0067-ai-drafts.md). */
 const auditState = (row: AiDraftRow) => ({
   id: row.id,
   schemeId: row.schemeId,
@@ -221,7 +221,7 @@ async function draftPolicyVersion(
 
 /**
  * Drafts of governance writing, and their lifecycle draft → reviewed → approved → issued
- * (decisions.md §6 "AI"; docs/decisions.md, "AI provider, chat and drafting (issue 17)"). Only
+ * (decisions.md §6 "AI"; docs/decisions/0066-ai-provider-guard-and-chat.md). Only
  * approved text is ever issued; every step is audited by ids.
  */
 export function createDraftsService({

@@ -1,8 +1,8 @@
 import { parsePpsNumber } from '../../../contracts/pps-number.js';
 
 /**
- * The one check in front of every request to the AI provider (docs/decisions.md, "AI provider,
- * chat and drafting (issue 17)"; service-spec §4 rule 7: PPS numbers are never sent). It reads
+ * The one check in front of every request to the AI provider (docs/decisions/0066-ai-provider-guard-and-chat.md;
+ * service-spec §4 rule 7: PPS numbers are never sent). It reads
  * the request body the SDK is about to send and refuses it when it carries:
  * - a PPS number (seven digits and a check letter that holds: contracts/pps-number.ts);
  * - an e-mail address;

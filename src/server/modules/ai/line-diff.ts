@@ -1,6 +1,6 @@
 /**
- * What an approver changed in a generated draft, line by line, in linear time (docs/decisions.md,
- * "AI provider, chat and drafting (issue 17)"). Not a minimal diff (that is quadratic): the lines
+ * What an approver changed in a generated draft, line by line, in linear time (docs/decisions/0067-ai-drafts.md).
+ * Not a minimal diff (that is quadratic): the lines
  * both texts share at the start and at the end are unchanged; between them, a line is unchanged
  * when the other text holds it too (a moved line counts as unchanged), removed when only the
  * generated text holds it, added when only the approved one does. One pass over each text, with

@@ -6,8 +6,8 @@ import { UnavailableError } from '../../errors.js';
 import { type Denylist, type GuardReason, inspectOutgoing, OutgoingRefusedError } from './guard.js';
 
 /**
- * The provider layer on the Vercel AI SDK (docs/decisions.md, "AI provider, chat and drafting
- * (issue 17)"). Every model is built per call with our own `fetch`, so every byte the SDK sends
+ * The provider layer on the Vercel AI SDK (docs/decisions/0066-ai-provider-guard-and-chat.md).
+ * Every model is built per call with our own `fetch`, so every byte the SDK sends
  * passes the guard (guard.ts) first and nothing can reach the provider around it; the same fetch
  * applies the timeout and the retries. The SDK's own retries are off, so a request is retried in
  * one place only and passes the guard once.

@@ -40,10 +40,10 @@ export const LIMIT_REACHED_MESSAGE =
 
 /**
  * Who pays for a provider request and whether they still may: the tenant's own key or the
- * platform's, and the month's limits (docs/decisions.md, "AI provider, chat and drafting (issue
- * 17)"). Used by the chat and drafting services after they have authorised the actor. The
+ * platform's, and the month's limits (docs/decisions/0066-ai-provider-guard-and-chat.md).
+ * Used by the chat and drafting services after they have authorised the actor. The
  * counter is metering, as the rate limits' counters are, and is not audited: a record per question
- * would serialise every chat of a tenant on its audit chain (docs/decisions.md, issue 17).
+ * would serialise every chat of a tenant on its audit chain (docs/decisions/0066-ai-provider-guard-and-chat.md).
  */
 export function createAiAccess({
   database,

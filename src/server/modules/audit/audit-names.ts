@@ -53,7 +53,7 @@ const IMPORT_KIND_TEXT: Record<string, string> = {
 
 /**
  * Names for the ids audit records keep (issue 21 item 8), resolved when the log is read: the
- * records themselves never hold a name (decisions.md, "What audit records hold"), so a name
+ * records themselves never hold a name (docs/decisions/0029-audit-states-hold-no-personal-data.md), so a name
  * changed or erased later reads as it is now. Runs inside the reader's transaction, so row-level
  * security applies: a BrokerAdmin's queries reach only their own tenant's rows, and each query
  * also says so itself (the service's check, then the database's). A name the reader cannot see

@@ -22,8 +22,8 @@ import type { EmployerPayrollService } from './payroll.service.js';
 const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 
 /**
- * Auto-enrolment readiness (decisions.md §6; docs/decisions.md, "Auto-enrolment readiness
- * (issue 20)"). Thin: each route names its action of the policy table and hands the request to
+ * Auto-enrolment readiness (decisions.md §6; docs/decisions/0068-auto-enrolment-readiness.md).
+ * Thin: each route names its action of the policy table and hands the request to
  * its service.
  */
 export const autoEnrolmentRoutes: FastifyPluginAsyncZod<{

@@ -58,8 +58,8 @@ const emptyTotals = (): StatusTotals => ({
 });
 
 /**
- * One employee's facts for the rule module. Which data wins (docs/decisions.md, "Auto-enrolment
- * readiness (issue 20)"): amounts come from the payroll alone, since s.51 asks what was paid
+ * One employee's facts for the rule module. Which data wins (docs/decisions/0068-auto-enrolment-readiness.md):
+ * amounts come from the payroll alone, since s.51 asks what was paid
  * through payroll; the membership matched by PPS lookup tells whether the person is in a scheme,
  * its type and when they joined; pay into a DB scheme through payroll counts as DB membership.
  */

@@ -1,6 +1,6 @@
 /**
- * The stored form of one payroll upload's pay lines (docs/decisions.md, "Payroll upload speed
- * (issue 20, the benchmark)"): one `bytea` an upload in `payroll_upload_lines.lines`, a record of
+ * The stored form of one payroll upload's pay lines (docs/decisions/0075-pay-lines-one-row-per-upload.md):
+ * one `bytea` an upload in `payroll_upload_lines.lines`, a record of
  * LINE_BYTES a line, people in the order of the row's `employee_ids`, each person's lines in period
  * order. A payroll upload is never changed once written, only read by window and deleted whole, so
  * it is kept as one value rather than a row a line or a person: writing 130,000 lines costs one row

@@ -25,7 +25,7 @@ const MAX_PERIOD_DAYS = 31;
  * How many distinct date cells, and distinct pay periods, one upload remembers the reading of. A
  * year of weekly payroll names 52 periods and one date of birth a person, each on every line of
  * theirs: read once each, checking the rows takes a fifth less time than reading them on every
- * line (docs/decisions.md, "Auto-enrolment readiness (issue 20)", the benchmark). Past the bound a
+ * line (docs/decisions/0074-reading-a-payroll-upload-faster.md, the benchmark). Past the bound a
  * cell is read as it comes, so an adversarial file of all different dates holds no more memory.
  */
 const MAX_REMEMBERED = 16_384;
@@ -137,7 +137,7 @@ interface Person {
  * The accepted lines of one upload, a column each, in the order they were read. A 25 MiB file
  * holds at most about 700,000 lines, 48 bytes each here: the upload keeps them in memory until it
  * ends, in place of the spool file the imports write, because it stores them person by person in
- * one value (pay-lines.ts; docs/decisions.md, "Payroll upload speed").
+ * one value (pay-lines.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
  */
 class PayLines {
   length = 0;

@@ -296,8 +296,7 @@ export function createEmployerPayrollService({
           // them; a person the employer's payroll already has is not sealed again, nor staged
           // unless the file says something new of them. The people's COPY lines go to the
           // database as they are made, so it reads the first while later ones are sealed; the
-          // lines are then one deflated value (pay-lines.ts; docs/decisions.md, "Payroll upload
-          // speed").
+          // lines are then one deflated value (pay-lines.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
           const stored = await payrollStaging.storedPeople(tx, target);
           await payrollStaging.create(tx);
           await database.copyLines(tx, PAYROLL_PERSON_TARGET, reader.people(stored));
@@ -423,7 +422,7 @@ export function createEmployerPayrollService({
 
     /**
      * Deletes an upload: its lines, and every employee no other upload names, PPS number and all
-     * (docs/decisions.md, "Auto-enrolment readiness (issue 20)"). The audit record keeps ids and
+     * (docs/decisions/0068-auto-enrolment-readiness.md). The audit record keeps ids and
      * counts only, so the erasure leaves nothing personal behind in the append-only log.
      */
     async remove(actor: ActorContext, employerId: string, uploadId: string): Promise<void> {

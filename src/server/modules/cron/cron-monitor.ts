@@ -25,7 +25,7 @@ export interface CronMonitorDeps {
 }
 
 /**
- * Sentry Crons check-ins (docs/decisions.md, "Scheduled jobs"): `in_progress` when a run starts,
+ * Sentry Crons check-ins (docs/decisions/0057-scheduled-jobs.md): `in_progress` when a run starts,
  * `ok` or `error` when it ends, each carrying the job's schedule as monitor_config, so Sentry
  * creates the monitor itself and raises a missed run when no check-in comes in time, which this
  * service cannot notice while no scheduler calls it. A check-in carries the job's name, times and

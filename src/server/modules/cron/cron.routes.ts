@@ -39,7 +39,7 @@ export interface CronRoutesOptions {
 }
 
 /**
- * `POST /api/cron/<job>` (decisions.md §6; docs/decisions.md, "Scheduled jobs"). No session: the
+ * `POST /api/cron/<job>` (decisions.md §6; docs/decisions/0057-scheduled-jobs.md). No session: the
  * caller is a scheduler holding CRON_SECRET. The bearer is checked first, in the route's own
  * request hook, which runs whatever form the request target came in since it belongs to the
  * route the router chose: before the body is read, before the job's name is looked at, before

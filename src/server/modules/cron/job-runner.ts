@@ -66,7 +66,7 @@ export interface JobRunnerDeps {
 }
 
 /**
- * Runs a job for one slot at most once (docs/decisions.md, "Scheduled jobs"): claims the run key,
+ * Runs a job for one slot at most once (docs/decisions/0057-scheduled-jobs.md): claims the run key,
  * notices missed slots, checks in with Sentry, runs the job, records the outcome. Every failure
  * is logged at error level, with Sentry or without, and only as an error summary.
  */

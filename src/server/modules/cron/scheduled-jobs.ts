@@ -1,7 +1,7 @@
 import { IRISH_TIME_ZONE, todayInIreland } from '../../../contracts/irish-dates.js';
 
 /**
- * Scheduled jobs (docs/decisions.md, "Scheduled jobs"): work an outside scheduler starts with
+ * Scheduled jobs (docs/decisions/0057-scheduled-jobs.md): work an outside scheduler starts with
  * `POST /api/cron/<name>`. Each job says how often it runs (its cadence) and does its work in
  * `run`, answering what it did as counts. The framework records every run, runs each slot once
  * however often it is called and on however many instances, and raises failed and missed runs.
@@ -64,7 +64,7 @@ export function irishDayStart(isoDay: string): Date {
 }
 
 /**
- * Once each Irish calendar day (decisions.md, "Dates": "today" is the day in Dublin), run at
+ * Once each Irish calendar day (docs/decisions/0050-irish-dates.md: "today" is the day in Dublin), run at
  * `hour:minute` Irish time. The slot is the day, so a call at any time of it runs that day's work.
  */
 export function dailyInIreland({ hour, minute }: { hour: number; minute: number }): Cadence {

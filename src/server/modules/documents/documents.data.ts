@@ -30,7 +30,7 @@ export async function findDocument(tx: Transaction, id: string): Promise<Documen
 /**
  * The condition that a `documents` row is the latest live version of its name (scheme, type,
  * filename): no live version of the same name is newer. A deleted latest lets the one before it
- * stand again (docs/decisions.md, "Documents (issue 16)").
+ * stand again (docs/decisions/0062-document-vault.md).
  */
 export function isLatestLiveVersion(tx: Transaction) {
   const newer = alias(documents, 'newer');

@@ -66,7 +66,7 @@ const viewOf = (row: DocumentRow): DocumentView => ({
 /**
  * What the audit log keeps of a document: ids, type, version, size, hash and scan state, never its
  * filename or title, which can name a person ("Benefit statement – Seán Kelly.pdf") and the
- * append-only chain must never need an erasure (docs/decisions.md, "Documents (issue 16)").
+ * append-only chain must never need an erasure (docs/decisions/0062-document-vault.md).
  */
 const auditStateOf = (row: DocumentRow) => ({
   id: row.id,
@@ -163,9 +163,9 @@ export interface GeneratedDocument {
 /**
  * Documents the service writes itself (an issued AI draft's PDF), stored as uploads are: staged,
  * the row versioned by name and audited in the caller's transaction, the bytes committed under
- * their key only after that transaction has (docs/decisions.md, "Documents (issue 16)"). The
+ * their key only after that transaction has (docs/decisions/0062-document-vault.md). The
  * bytes come from the service, not a browser, so they are recorded `clean` without a scan and
- * `scannedAt` stays empty (docs/decisions.md, "AI provider, chat and drafting (issue 17)").
+ * `scannedAt` stays empty (docs/decisions/0067-ai-drafts.md).
  */
 export function createGeneratedDocuments({
   audit,
@@ -226,7 +226,7 @@ export function createGeneratedDocuments({
 export type GeneratedDocuments = ReturnType<typeof createGeneratedDocuments>;
 
 /**
- * A scheme's documents (decisions.md §6; docs/decisions.md, "Documents (issue 16)"). Who may do
+ * A scheme's documents (decisions.md §6; docs/decisions/0062-document-vault.md). Who may do
  * what: contracts/policy.ts. Bytes are stored through `storage`, reached through signed URLs only.
  */
 export function createDocumentsService({

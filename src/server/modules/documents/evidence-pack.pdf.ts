@@ -13,7 +13,7 @@ import { openTaggedPdf } from './tagged-pdf.js';
 
 /**
  * What the summary of an evidence pack says: the scheme's governance registers as they stand and
- * the rule module's assessment of them on the day (docs/decisions.md, "Evidence pack"). Names of
+ * the rule module's assessment of them on the day (docs/decisions/0065-evidence-pack.md). Names of
  * trustees and key function holders are governance facts the Pensions Authority is entitled to;
  * e-mail addresses, free-text summaries and descriptions are left out.
  */

@@ -43,7 +43,7 @@ function missing(error: unknown): boolean {
 }
 
 /**
- * Documents in an S3-compatible bucket (docs/decisions.md, "Documents: the S3 back end"). An
+ * Documents in an S3-compatible bucket (docs/decisions/0063-documents-s3-back-end.md). An
  * upload is written to the local staging area first (the content checks and the hash read a local
  * file), and on closing is put to `<prefix>.staging/<documentId>` in the bucket, before its row can
  * commit; once the row has committed it is copied under its key inside the bucket and the staged

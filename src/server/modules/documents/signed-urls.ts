@@ -8,7 +8,7 @@ import {
 import { DOCUMENT_URL_TTL_SECONDS } from '../../../contracts/documents.js';
 
 /**
- * Signed download URLs (decisions.md §6; docs/decisions.md, "Documents (issue 16)"): the path is
+ * Signed download URLs (decisions.md §6; docs/decisions/0062-document-vault.md): the path is
  * `/files/<documentId>/<token>`, outside /api, and the token is the credential. It binds the
  * document, its version, its tenant and who it was issued to, expires after five minutes, and is
  * HMAC-SHA256 under DOCUMENT_URL_KEY, named by a key id so that a URL signed with the previous key

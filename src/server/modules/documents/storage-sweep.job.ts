@@ -13,7 +13,7 @@ export const PENDING_GRACE_MS = 5 * 60 * 1000;
 const PENDING_BATCH = 100;
 
 /**
- * `storage-sweep` (docs/decisions.md, "Documents (issue 16)"): finishes or removes what uploads
+ * `storage-sweep` (docs/decisions/0062-document-vault.md): finishes or removes what uploads
  * left unfinished. A staged file older than the grace period whose row committed (the process died
  * between the commit and the rename) is moved under its key; one with no row never committed and
  * is removed. With a scanner, documents still pending (the scanner failed during the upload) are

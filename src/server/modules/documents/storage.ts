@@ -7,8 +7,7 @@ import type { Readable } from 'node:stream';
  * Where documents' bytes live (issue 16), behind one interface so that another back end can take
  * the local file system's place. An upload is written to a staged file first and made reachable
  * (committed under its key) only after its row has committed: a crash in between leaves a staged
- * file that no key, row or URL names, which the storage-sweep job settles (docs/decisions.md,
- * "Documents (issue 16)").
+ * file that no key, row or URL names, which the storage-sweep job settles (docs/decisions/0062-document-vault.md).
  */
 export interface StagedFile {
   /** The document id the file was staged for: its name in the staging area. */

@@ -29,7 +29,7 @@ export interface TaggedPdf {
 
 /**
  * A tagged PDF (PDF/UA-minded) as the service writes them, the evidence pack and issued drafts
- * alike (docs/decisions.md, "Evidence pack"): document language en-IE and the title shown in the
+ * alike (docs/decisions/0065-evidence-pack.md): document language en-IE and the title shown in the
  * window bar, a structure tree under a Document element, the embedded fonts `Body` and `Heading`.
  */
 export function openTaggedPdf(meta: {

@@ -61,7 +61,7 @@ const holderViewOf = (
 /**
  * What the audit log keeps of a register entry: references, dates and statuses, never a name, an
  * e-mail address or free text, so that an erasure never has to touch the append-only chain
- * (domain.md, GDPR; docs/decisions.md, "What audit records hold").
+ * (domain.md, GDPR; docs/decisions/0029-audit-states-hold-no-personal-data.md).
  */
 const trusteeAuditState = (row: TrusteeRow, changed?: string[]) => ({
   id: row.id,

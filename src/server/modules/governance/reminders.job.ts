@@ -224,8 +224,7 @@ export type ComplianceReminders = ReturnType<typeof createComplianceReminders>;
 /**
  * The reminders job as the scheduler calls it (POST /api/cron/reminders), daily at 07:00 Irish
  * time. A run judges the dates as of the day it runs, not the slot it was scheduled for: a run that
- * catches up after an outage reminds of where things stand now (docs/decisions.md, "Governance
- * rules").
+ * catches up after an outage reminds of where things stand now (docs/decisions/0059-governance-rules.md).
  */
 export function remindersJob(reminders: ComplianceReminders): ScheduledJob {
   return {

@@ -7,7 +7,7 @@
  * row is reported at its own line and reading goes on from the next line break, and a row longer
  * than the limit ends at the first line break past it, however the upload is split into pieces
  * (csv-parse, used before, lost every row after a row too long). It also reads a year's payroll in
- * a fraction of the time (docs/decisions.md, "Payroll upload speed").
+ * a fraction of the time (docs/decisions/0074-reading-a-payroll-upload-faster.md).
  */
 
 /** A row of the file, by the line it starts on. */

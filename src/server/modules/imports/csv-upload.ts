@@ -103,7 +103,7 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
   /**
    * Reads the upload to its end, handing each row to `onRecord` as soon as it is read: a row is
    * checked and let go while it is still young in the heap, where gathering a piece's rows first
-   * kept every row alive across collections (docs/decisions.md, "Payroll upload speed"). `onRecord`
+   * kept every row alive across collections (docs/decisions/0074-reading-a-payroll-upload-faster.md). `onRecord`
    * runs synchronously; what must wait (a spool file's write) waits in `afterPiece`, awaited after
    * each piece of the upload.
    */

@@ -37,8 +37,7 @@ const INVALID_AMOUNT = {
  * `1234.5`, `1234.56`), read character by character; -1 for any other cell, which
  * `parseEuroCents` then reads by the full rule. Every cell this accepts, the full rule accepts
  * with the same value: it is that rule's commonest case, read without a pattern or an object,
- * because a year's payroll has one and a half million amounts (docs/decisions.md, "Payroll upload
- * speed").
+ * because a year's payroll has one and a half million amounts (docs/decisions/0074-reading-a-payroll-upload-faster.md).
  */
 export function plainEuroCents(cell: string): number {
   const length = cell.length;

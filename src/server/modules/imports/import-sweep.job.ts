@@ -42,7 +42,7 @@ async function lockTaken(tx: Transaction, namespace: number, key: string): Promi
 }
 
 /**
- * `import-sweep` (docs/decisions.md, "Abandoned imports"): an import or payroll upload whose
+ * `import-sweep` (docs/decisions/0058-abandoned-imports-swept.md): an import or payroll upload whose
  * instance stopped while its file was still arriving (docs/faults.md) keeps `status = 'running'`
  * for ever, because the row is committed before the file arrives. This job settles it `failed`,
  * as its service settles one that breaks off (nothing written, audit action `import.failed` or

@@ -39,7 +39,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
       `/api/schemes/:id/${kind}/import`,
       {
         // The file is spooled to disk before the import's first transaction: the session is
-        // checked before any of it is read (auth-gate.ts; docs/decisions.md, issue 18).
+        // checked before any of it is read (auth-gate.ts; docs/decisions/0060-request-path-one-round-trip.md).
         config: {
           bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS,
           action: IMPORT_ACTIONS[kind],

@@ -165,7 +165,7 @@ const malformedIssue = (record: { line: number; malformed: string }): ImportIssu
  * Progress writes of one upload: each in a short transaction of its own, at most one at a time,
  * while the reading goes on; one offered while another is still being written is left out, the
  * next carries later figures. Reading waited for each before: 26 a quarter of weekly payroll, a
- * tenth of its time (docs/decisions.md, "Payroll upload speed").
+ * tenth of its time (docs/decisions/0075-pay-lines-one-row-per-upload.md).
  */
 class ProgressWrites {
   private pending: Promise<void> | null = null;

@@ -9,7 +9,7 @@ import type { PlatformActor } from '../../tenancy/actor.js';
 
 /**
  * Re-encrypts every PPS number the service holds, members' (soft-deleted ones too) and the
- * employees of employers' payroll uploads, that is not yet under the current key (docs/decisions.md, "PPS key rotation"). Each batch is one transaction that locks its rows, opens
+ * employees of employers' payroll uploads, that is not yet under the current key (docs/decisions/0031-pps-key-rotation.md). Each batch is one transaction that locks its rows, opens
  * each with the key that sealed it, seals it again under the current key with the same bound
  * context and replaces its lookup hash, so a run killed at any point leaves every row wholly
  * old or wholly new, and the next run carries on with what is left.

@@ -6,8 +6,8 @@ import { rowsOf } from '../../db/database.js';
 import { withCronRole, withMailerRole } from '../../db/with-actor.js';
 
 /**
- * The service's metrics in Prometheus's text format (docs/decisions.md, "Operations: metrics
- * (issue 19)"). One registry per app, never prom-client's global one: tests build many apps in
+ * The service's metrics in Prometheus's text format (docs/decisions/0077-metrics.md).
+ * One registry per app, never prom-client's global one: tests build many apps in
  * one process, and two instances must not count into each other.
  *
  * Labels carry only bounded, impersonal values: the HTTP method, the route's registered pattern

@@ -2,14 +2,14 @@ import { Parser } from 'htmlparser2';
 import type { CorpusFormat } from '../../../contracts/rag.js';
 
 /**
- * Splits a regulatory document by its own structure (docs/decisions.md, "AI corpus and retrieval
- * (issue 17)"): Markdown headings, HTML h1–h6, and in plain text the headings statutes use
+ * Splits a regulatory document by its own structure (docs/decisions/0069-regulatory-corpus-and-retrieval.md):
+ * Markdown headings, HTML h1–h6, and in plain text the headings statutes use
  * ("PART 7", "Article 28", "Section 64AL", "64AL.—(1) …" and its subsections "(2) …"). Each chunk
  * carries the citation an answer quotes, the headings above it, and a bounded body.
  *
  * Every pattern here runs on one line or one heading, never on a whole document, and none has
- * nested or overlapping quantifiers: each is linear in what it reads (docs/decisions.md, "Linear
- * patterns"). Lines longer than MAX_HEADING_CHARS are never taken for headings.
+ * nested or overlapping quantifiers: each is linear in what it reads (docs/decisions/0034-linear-patterns.md).
+ * Lines longer than MAX_HEADING_CHARS are never taken for headings.
  */
 
 /** A chunk's body at most: a few paragraphs, so a citation points at something a reader can check. */

@@ -40,7 +40,7 @@ export interface CorpusIngest {
    * has established who is acting: the RAG_INGEST_SECRET bearer (rag.routes.ts), or the service
    * itself at start-up and in the CLI. The corpus is public text shared by every tenant, so there
    * is no tenant or role to check: the policy table governs people, and no person's session can
-   * reach this (docs/decisions.md, "AI corpus and retrieval (issue 17)").
+   * reach this (docs/decisions/0069-regulatory-corpus-and-retrieval.md).
    */
   ingest(
     actor: PlatformActor,

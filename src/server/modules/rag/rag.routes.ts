@@ -19,8 +19,8 @@ export interface RagRoutesOptions {
 const errorAnswer = z.object({ error: z.string() });
 
 /**
- * `POST /api/rag/ingest` (decisions.md §6 "AI"; docs/decisions.md, "AI corpus and retrieval
- * (issue 17)"): public regulatory text into the shared corpus. No session: the caller is an
+ * `POST /api/rag/ingest` (decisions.md §6 "AI"; docs/decisions/0069-regulatory-corpus-and-retrieval.md):
+ * public regulatory text into the shared corpus. No session: the caller is an
  * operator's tool holding RAG_INGEST_SECRET, checked first in the route's own request hook, before
  * the body is read. The web UI never calls it, and a session cookie alone is not let in. Bodies
  * may be as large as one official text (MAX_INGEST_BODY_BYTES) and take as long to arrive as an

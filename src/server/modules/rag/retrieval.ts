@@ -29,8 +29,7 @@ export const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
 /**
  * Below this a chunk is not returned at all, so the chat says it cannot answer instead of citing
- * something unrelated. Set from the evaluation set (test/rag/eval-set.json; docs/decisions.md,
- * "AI corpus and retrieval (issue 17)").
+ * something unrelated. Set from the evaluation set (test/rag/eval-set.json; docs/decisions/0069-regulatory-corpus-and-retrieval.md).
  */
 export const MIN_SCORE = 0.18;
 /** Weights of ts_rank for D, C, B, A: citation, identifiers and headings count far above body text. */

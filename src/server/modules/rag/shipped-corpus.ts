@@ -4,8 +4,8 @@ import { readCorpus, SHIPPED_CORPUS_DIR } from './corpus-files.js';
 import type { CorpusIngest } from './ingest.service.js';
 
 /**
- * Start-up ingest of the starter corpus shipped in `corpus/` (docs/decisions.md, "AI corpus and
- * retrieval (issue 17)"), so a fresh installation can answer the common questions. Idempotent and
+ * Start-up ingest of the starter corpus shipped in `corpus/` (docs/decisions/0069-regulatory-corpus-and-retrieval.md),
+ * so a fresh installation can answer the common questions. Idempotent and
  * cheap when nothing changed: a document whose content and version match what is stored is
  * skipped without being chunked. A missing folder is logged, not fatal: the chat then answers
  * that it cannot help until a corpus is ingested.

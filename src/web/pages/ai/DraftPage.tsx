@@ -294,7 +294,7 @@ function Comparison({ draft, edited }: { draft: Draft; edited: string }) {
 
 /**
  * The issued text as the PDF stored among the scheme's documents, downloaded through a fresh
- * signed URL (docs/decisions.md, "AI provider, chat and drafting (issue 17)").
+ * signed URL (docs/decisions/0067-ai-drafts.md).
  */
 function IssuedDocumentDownload({ documentId }: { documentId: string }) {
   const { run, busy } = useApiAction(() => downloadDocument(documentId));

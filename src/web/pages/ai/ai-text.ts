@@ -111,8 +111,8 @@ export function usageShare(used: number, limit: number): number {
  * An answer's text cut into what the page shows: paragraphs (blank-line separated), and within a
  * paragraph each run of lines starting with `> ` a quotation (the extracts quote the texts that
  * way, under the line naming their source); within each, text and the citation marks
- * `[[chunk:ID]]` the server writes after each statement (docs/decisions.md, "AI provider, chat and
- * drafting (issue 17)"). Every piece is plain text for React to escape: nothing in an answer is
+ * `[[chunk:ID]]` the server writes after each statement (docs/decisions/0066-ai-provider-guard-and-chat.md).
+ * Every piece is plain text for React to escape: nothing in an answer is
  * ever markup.
  */
 export type AnswerPiece =

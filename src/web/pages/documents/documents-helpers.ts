@@ -12,8 +12,8 @@ export interface DocumentGroup {
 
 /**
  * The versions of each name together, newest first, and the names by their newest upload: a
- * second upload of a name under the same type is its next version (docs/decisions.md, "Documents
- * (issue 16)"), so the list reads as documents with their history rather than as loose files.
+ * second upload of a name under the same type is its next version (docs/decisions/0062-document-vault.md),
+ * so the list reads as documents with their history rather than as loose files.
  */
 export function groupVersions(documents: readonly SchemeDocument[]): DocumentGroup[] {
   const groups = new Map<string, DocumentGroup>();

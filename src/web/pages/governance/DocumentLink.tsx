@@ -30,8 +30,8 @@ export interface LinkTarget {
 }
 
 /**
- * A governance entry's document in a register's table (docs/decisions.md, "Document links (issue
- * 16)"): its name and a download, "Document removed" when it was deleted since, and for those who
+ * A governance entry's document in a register's table (docs/decisions/0064-document-links-and-documents-tab.md):
+ * its name and a download, "Document removed" when it was deleted since, and for those who
  * may change the entry a button to upload one in place or link one already uploaded.
  */
 export function DocumentLinkCell({

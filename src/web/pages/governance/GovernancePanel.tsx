@@ -82,7 +82,7 @@ function ComplianceSummary({ compliance }: { compliance: Compliance }) {
 }
 
 /**
- * The scheme's evidence pack for the Pensions Authority (docs/decisions.md, "Evidence pack"): a
+ * The scheme's evidence pack for the Pensions Authority (docs/decisions/0065-evidence-pack.md): a
  * ZIP of the governance summary, the current documents and a manifest of their hashes. Shown to
  * those the policy table lets have it.
  */
