@@ -6,11 +6,11 @@
  * time quadratic in the run.
  */
 
+import { redactUrlCredentials } from './url-redaction.js';
+
 export const FILTERED = '[Filtered]';
 
 const TEXT_PATTERNS: Array<[RegExp, string]> = [
-  // Values of URL parameters, in the query or the fragment: reset links carry their token there.
-  [/([?#&;][^=?#&;\s"'<>]{1,100}=)[^&#;\s"'<>]*/g, `$1${FILTERED}`],
   // PPS numbers (domain.md), standing alone: hex ids, which may hold the same run, are left whole.
   [/(?<![A-Za-z0-9])[0-9]{7}[A-Wa-w][ABHTWXabhtwx]?(?![A-Za-z0-9])/g, FILTERED],
 ];
@@ -51,9 +51,12 @@ function scrubEmailAddresses(text: string): string {
   return result + text.slice(copied);
 }
 
-/** A telemetry string with e-mail addresses, URL parameter values and PPS numbers filtered. */
+/**
+ * A telemetry string with e-mail addresses, URL credentials (parameter values, a signed
+ * download's token: url-redaction.ts) and PPS numbers filtered.
+ */
 export function scrubTelemetryText(text: string): string {
-  let result = scrubEmailAddresses(text);
+  let result = redactUrlCredentials(scrubEmailAddresses(text), FILTERED);
   for (const [pattern, replacement] of TEXT_PATTERNS) result = result.replace(pattern, replacement);
   return result;
 }

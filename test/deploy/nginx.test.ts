@@ -24,6 +24,9 @@ import { selfSignedCertificate } from '../helpers/tls.js';
 if (nginxSkipReason) console.warn(nginxSkipReason);
 
 const HSTS = 'max-age=63072000; includeSubDomains; preload';
+const DOCUMENT_ID = 'cm0doc00000000000000000001';
+/** Shaped like a signed download token (src/server/modules/documents/signed-urls.ts). */
+const TOKEN = 'v1.0123456789abcdef.eyJkIjoiY20wZG9jIn0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
 
 describe.skipIf(nginxSkipReason)('nginx in front of the service', () => {
   let upstream: Server;
@@ -38,6 +41,11 @@ describe.skipIf(nginxSkipReason)('nginx in front of the service', () => {
     // Stands in for an instance: reports the headers and body size it got, sets HSTS itself
     // (as the service does) and streams /api/ai/chat in two events a second apart.
     upstream = createServer((request, response) => {
+      // A download whose instance fails mid-answer: nginx writes an error line about it.
+      if (request.url?.startsWith(`/files/${DOCUMENT_ID}/broken-`)) {
+        request.socket.destroy();
+        return;
+      }
       if (request.url === '/api/ai/chat') {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.write('event: delta\ndata: {}\n\n');
@@ -150,6 +158,46 @@ describe.skipIf(nginxSkipReason)('nginx in front of the service', () => {
     const closedAt = endedByNginxAt.get(socket);
     expect(closedAt, 'nginx closed the idle connection itself').toBeDefined();
     expect((closedAt as number) - answeredAt).toBeLessThan(SHUTDOWN_DRAIN_MS);
+  });
+
+  it('logs no signed download token, in any spelling of its path, nor any query value', async () => {
+    const targets = [
+      `/files/${DOCUMENT_ID}/${TOKEN}`,
+      `/files/${DOCUMENT_ID}/${TOKEN}?sig=${TOKEN}`,
+      `//files//${DOCUMENT_ID}//${TOKEN}`,
+      `/FILES/${DOCUMENT_ID}/${TOKEN}`,
+      `/files%2F${DOCUMENT_ID}%2F${TOKEN}`,
+      `/%66iles/${DOCUMENT_ID}/${TOKEN}`,
+      `/api/../files/${DOCUMENT_ID}/${TOKEN}`,
+      `/files/${TOKEN}`,
+      `/api/x?token=${TOKEN}`,
+    ];
+    for (const target of targets) {
+      const answer = await proxyRequest({ port: httpsPort, tls: true, path: target });
+      expect(answer.status, target).toBeLessThan(500);
+    }
+    const redirected = await proxyRequest({
+      port: httpPort,
+      tls: false,
+      path: `/files/${DOCUMENT_ID}/${TOKEN}`,
+    });
+    expect(redirected.status).toBe(301);
+    const logged = nginx.accessLog();
+    expect(logged.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(targets.length + 1);
+    expect(logged).not.toContain(TOKEN);
+    expect(logged).not.toContain(TOKEN.split('.')[3] as string);
+    expect(logged).toContain(`/files/${DOCUMENT_ID}/[REDACTED]`);
+  });
+
+  it('writes no download token to the error log when the instance fails the download', async () => {
+    const answer = await proxyRequest({
+      port: httpsPort,
+      tls: true,
+      path: `/files/${DOCUMENT_ID}/broken-${TOKEN}`,
+    });
+    expect(answer.status).toBe(502);
+    expect(nginx.accessLog()).toContain(`/files/${DOCUMENT_ID}/[REDACTED]`);
+    expect(nginx.errorLog()).not.toContain(TOKEN);
   });
 
   it('passes the AI chat stream on as it is written, not when it ends', async () => {

@@ -194,18 +194,21 @@ export function proxyRequest({
 export interface RunningNginx {
   stop(): Promise<void>;
   errorLog(): string;
+  /** The access log as written so far (nginx writes each line as its request ends). */
+  accessLog(): string;
 }
 
 /** nginx in the foreground on a configuration, once it accepts connections on `port`. */
 export async function startNginx(setup: NginxSetup, port: number): Promise<RunningNginx> {
   const child = spawn(NGINX, [...setup.args, '-g', 'daemon off;'], { stdio: 'ignore' });
-  const errorLog = () => {
+  const logFile = (name: string) => () => {
     try {
-      return readFileSync(path.join(setup.dir, 'error.log'), 'utf8');
+      return readFileSync(path.join(setup.dir, name), 'utf8');
     } catch {
       return '';
     }
   };
+  const errorLog = logFile('error.log');
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null)
@@ -224,6 +227,7 @@ export async function startNginx(setup: NginxSetup, port: number): Promise<Runni
   }
   return {
     errorLog,
+    accessLog: logFile('access.log'),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -10,6 +10,7 @@ import pino, {
   type DestinationStream,
   type Logger,
 } from 'pino';
+import { redactUrlCredentials } from '../../contracts/url-redaction.js';
 import { databaseErrorSummary, isDatabaseErrorItself } from '../db/errors.js';
 import { routedPathOf } from './api-paths.js';
 
@@ -45,7 +46,7 @@ const SECRET_PATTERNS: RegExp[] = [
   // Starts only where a run of address characters starts, and bounded like real addresses (RFC
   // 5321 lengths), so a long run of letters costs linear time. Unbounded, every position of the
   // run was scanned to its end: quadratic, a slow-request attack through a long URL. Letters and
-  // digits of any script: `seán@gmaíl.ie` is an address too (RFC 6531; issue 13, defect 3).
+  // digits of any script: `seán@gmaíl.ie` is an address too (RFC 6531).
   /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}.-]{1,253}\.[\p{L}\p{N}-]{2,63}/gu, // e-mail address
   /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, // JWT
   /\b\d{7}[A-Wa-w][ABHTWXabhtwx]?\b/g, // PPS number
@@ -57,9 +58,12 @@ function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/[_-]/g, '');
 }
 
-/** `"password":"…"`, `password=…`, `token: …` inside free text (error messages quoting input). */
+/**
+ * `"password":"…"`, `password=…`, `token: …` inside free text (error messages quoting input). A
+ * value the URL redaction already replaced is left as it is.
+ */
 const SECRET_ASSIGNMENT =
-  /(["']?)((?:new|current)?[_-]?pass(?:word|wd)?|pwd|(?:access|refresh|reset)?[_-]?token|secret|api[_-]?key|authorization|cookie)\1(\s*[:=]\s*)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s,&;}]+)/gi;
+  /(["']?)((?:new|current)?[_-]?pass(?:word|wd)?|pwd|(?:access|refresh|reset)?[_-]?token|secret|api[_-]?key|authorization|cookie)\1(\s*[:=]\s*)(?!\[REDACTED\])("(?:[^"\\]|\\.)*"|'[^']*'|[^\s,&;}]+)/gi;
 
 /**
  * Every secret shape above contains one of these; text without any (most log text: routes,
@@ -83,7 +87,10 @@ function cutAtWord(text: string): string {
 }
 
 export function scrubText(text: string): string {
-  const bounded = text.length > MAX_LOGGED_TEXT ? cutAtWord(text) : text;
+  const bounded = redactUrlCredentials(
+    text.length > MAX_LOGGED_TEXT ? cutAtWord(text) : text,
+    REDACTED,
+  );
   if (!MIGHT_HOLD_SECRET.test(bounded)) return bounded;
   let result = bounded.replace(SECRET_ASSIGNMENT, `$1$2$1$3"${REDACTED}"`);
   for (const pattern of SECRET_PATTERNS) result = result.replace(pattern, REDACTED);
@@ -116,7 +123,7 @@ function framesOnly(stack: unknown): string | undefined {
 
 /**
  * An error as a log line holds it: its type, message, stack, code and status, and its causes, each
- * scrubbed; no other property. A database error (issue 13, defect 3) is logged with its SQLSTATE,
+ * scrubbed; no other property. A database error (docs/decisions/0035-control-characters-and-database-errors.md) is logged with its SQLSTATE,
  * constraint and table only: its message, detail, query and parameters quote the row it was
  * writing, and its stack begins with that message, so only the frames are kept. This is the one
  * error serializer of the logger, so the same holds wherever an error is logged from: a request,
@@ -161,15 +168,12 @@ export function loggableMessage(error: Error): string {
   return databaseErrorSummary(error) === null ? scrubText(error.message) : 'database error';
 }
 
-/** The URL as logged: query values are dropped (reset links carry tokens there). */
+/**
+ * A request target as logged: scrubbed like any other text, which takes out the credentials in
+ * its path and query (url-redaction.ts: a signed download's token, every parameter's value).
+ */
 export function loggableUrl(url: string): string {
-  const queryStart = url.indexOf('?');
-  if (queryStart === -1) return scrubText(url);
-  const names = new URLSearchParams(url.slice(queryStart + 1)).keys();
-  const query = [...new Set(names)].map(
-    (name) => `${scrubText(encodeURIComponent(name))}=${REDACTED}`,
-  );
-  return `${scrubText(url.slice(0, queryStart))}?${query.join('&')}`;
+  return scrubText(url);
 }
 
 /**
