@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The fault-injection suite (issue 19, docs/faults.md): `npm run test:faults`. Its files start
+ * The fault-injection suite (docs/faults.md): `npm run test:faults`. Its files start
  * real processes (a PostgreSQL cluster, Redis, SMTP, two built instances, nginx) and stop some of
  * them on purpose, so they run one at a time and are given minutes, not seconds. They end in
  * `.fault.ts` so that the main suite (`*.test.ts`) never picks them up.

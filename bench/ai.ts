@@ -13,7 +13,7 @@ import type { Report } from './lib.js';
 import { adminQuery, databaseUrl, seed, signIn } from './tenancy.js';
 
 /**
- * AI chat benchmark (issue 17), on PostgreSQL: how much of a chat request's time is the
+ * AI chat benchmark, on PostgreSQL: how much of a chat request's time is the
  * service's own (session, policy, retrieval hand-off, the member lookup for the guard's denylist,
  * the usage counter and its audit record, the guard, the SDK, the citation check) when the
  * provider takes one second, measured per request as the client's time less the time the fake

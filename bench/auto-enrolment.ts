@@ -12,7 +12,7 @@ import { APP_COMMAND, APP_READY } from './settings.js';
 import { adminQuery, databaseUrl, seed, signIn } from './tenancy.js';
 
 /**
- * Auto-enrolment benchmark (issue 20), on PostgreSQL, against the real server process: an employer
+ * Auto-enrolment benchmark (docs/decisions/0068-auto-enrolment-readiness.md), on PostgreSQL, against the real server process: an employer
  * with 10,000 employees and twelve months of weekly payroll (520,000 rows), uploaded as four
  * quarterly files through POST /api/employers/:id/payroll/import (each under the 25 MiB limit),
  * then assessed through GET /api/employers/:id/auto-enrolment; beside a raw COPY of the same rows

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 
 /**
- * The baseline for the compliance calendar and dashboard (issue 15): Fastify and a pg pool of the
+ * The baseline for the compliance calendar and dashboard (docs/decisions/0059-governance-rules.md): Fastify and a pg pool of the
  * same size reading the same rows the service reads for one tenant (its live schemes with their
  * employers, and the five registers) and answering them as they come, with no session, no
  * row-level security and no rules applied.

@@ -3,7 +3,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 /**
  * A loopback TCP proxy that holds every chunk the database sends for BENCH_DELAY_MS (default 1)
  * before passing it on, so each round trip to the database costs that much more, as on a
- * deployment where the database is a network hop away (issue 18). Run as its own process, so its
+ * deployment where the database is a network hop away (docs/decisions/0060-request-path-one-round-trip.md). Run as its own process, so its
  * timers do not share a core with the load generator. Prints `listening <port>`.
  */
 const target = new URL(process.env.BENCH_TARGET_URL ?? 'postgres://127.0.0.1:5432');

@@ -13,7 +13,7 @@ import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS } from './settings.js';
 import { adminQuery, databaseUrl, seed, signIn } from './tenancy.js';
 
 /**
- * Documents benchmarks (issue 16), through the built service on PostgreSQL: a 20 MiB upload and
+ * Documents benchmarks (docs/decisions/0062-document-vault.md), through the built service on PostgreSQL: a 20 MiB upload and
  * its download through the signed URL, each against `cp` of the same file on the same disk in the
  * same run; and the server's peak resident memory while 8 uploads of 20 MiB arrive at once. The
  * same again with the bytes in an S3-compatible bucket (s3rver on loopback), where the download

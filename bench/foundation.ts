@@ -15,7 +15,7 @@ import {
 } from './lib.js';
 import { APP_COMMAND, APP_READY, BARE_COMMAND, RUNS, SECONDS } from './settings.js';
 
-/** Foundation benchmarks (issue 2): the plugin stack against bare Fastify, start-up, memory. */
+/** Foundation benchmarks: the plugin stack against bare Fastify, start-up, memory. */
 const BARE_READY = /listening (\d+)/;
 
 /**

@@ -16,7 +16,7 @@ import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js
 import { adminQuery, databaseUrl, PASSWORD, signIn } from './tenancy.js';
 
 /**
- * Governance benchmarks (issue 15), on PostgreSQL. The compliance calendar and the dashboard of a
+ * Governance benchmarks (docs/decisions/0059-governance-rules.md), on PostgreSQL. The compliance calendar and the dashboard of a
  * tenant with 1,000 schemes, each with its registers, against bare Fastify + pg reading the same
  * rows; and the reminders job over 10,000 schemes, timed and with its statements counted, beside
  * the same job over 1,000 schemes to show the cost per scheme does not grow.

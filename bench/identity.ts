@@ -22,7 +22,7 @@ import { BENCH_ACTOR } from './sessions.js';
 import { APP_COMMAND, APP_READY, RUNS, SECONDS } from './settings.js';
 
 /**
- * Identity benchmarks (issue 3): sign-ins per second against what bcrypt allows on this machine,
+ * Identity benchmarks: sign-ins per second against what bcrypt allows on this machine,
  * probe latency while sign-ins saturate the CPU, and whether the time of a failed sign-in tells
  * an unknown address from a wrong password.
  */

@@ -226,7 +226,7 @@ const MEMBER_COLUMNS =
   'id, broker_id, employer_id, scheme_id, first_name, last_name, date_of_birth, email, address, date_joined, salary_cents, status, pps_encrypted, pps_lookup, pps_key_id, created_at, updated_at';
 
 /**
- * The baseline of issue 5: a raw COPY of the same rows into the table the import writes, by the
+ * The baseline the import is measured against: a raw COPY of the same rows into the table the import writes, by the
  * owner, with no parsing, validation, encryption, HMAC or audit, rolled back afterwards. It pays
  * what any way of storing these members pays: the table's indexes, unique keys and foreign keys.
  */

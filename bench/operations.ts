@@ -33,11 +33,11 @@ import { adminQuery, databaseUrl, seed } from './tenancy.js';
  * under that load: failed requests; (4) a soak: both instances' resident memory over minutes.
  */
 
-/** Concurrent clients of the mixed load (issue 19: 200). */
+/** Concurrent clients of the mixed load (docs/deployment.md: 200). */
 const CLIENTS = Number(process.env.BENCH_OPS_CLIENTS ?? 200);
-/** Seconds of the mixed load (issue 19: 60). */
+/** Seconds of the mixed load (docs/deployment.md: 60). */
 const LOAD_SECONDS = Number(process.env.BENCH_OPS_LOAD_SECONDS ?? 60);
-/** Minutes of the soak (issue 19: 10). */
+/** Minutes of the soak (docs/deployment.md: 10). */
 const SOAK_MINUTES = Number(process.env.BENCH_OPS_SOAK_MINUTES ?? 10);
 /** Concurrent clients during the soak: steady traffic, not the peak. */
 const SOAK_CLIENTS = 50;

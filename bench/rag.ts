@@ -18,7 +18,7 @@ import type { Report } from './lib.js';
 import { adminQuery, databaseUrl } from './tenancy.js';
 
 /**
- * Corpus and retrieval benchmarks (issue 17), on PGlite and on PostgreSQL: retrieval latency over
+ * Corpus and retrieval benchmarks, on PGlite and on PostgreSQL: retrieval latency over
  * a corpus of 20,000 chunks (the starter corpus plus synthetic statute text), beside a bare
  * single-tsquery search of the same table; and ingest throughput of a 5 MB statute-like text
  * through the service (chunking, hashing, inserting, auditing), beside chunking it alone.

@@ -14,7 +14,7 @@ import { BENCH_ACTOR } from './sessions.js';
 import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js';
 
 /**
- * Organisation API benchmarks (issue 4), on PostgreSQL: an authenticated read against the same
+ * Organisation API benchmarks, on PostgreSQL: an authenticated read against the same
  * SELECT behind bare Fastify and pg, and scheme creation (with its audit record) in one tenant and
  * spread over several, which shows whether per-tenant audit chains hold tenants up.
  */

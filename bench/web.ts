@@ -12,7 +12,7 @@ import { median, type Report, startServer, stopServer } from './lib.js';
 import { APP_COMMAND, APP_READY } from './settings.js';
 
 /**
- * Web UI benchmarks (issue 6): how much JavaScript the first page load costs, gzipped, and the
+ * Web UI benchmarks: how much JavaScript the first page load costs, gzipped, and the
  * time to interactive of a scheme's members table with 10,000 members, measured in Debian's
  * chromium, beside the same page for a scheme with none.
  */

@@ -8,7 +8,7 @@ import { ROLES } from './roles.js';
  * answer of a sign-in), an account in a list, one's own account (`/api/me`).
  */
 
-/** 'invited' until the person sets their password through the invitation (issue 21). */
+/** 'invited' until the person sets their password through the invitation. */
 export const ACCOUNT_STATES = ['invited', 'active', 'deactivated'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
 
@@ -44,7 +44,7 @@ export const userView = z.object({
   brokerId: z.string().nullable(),
   employerId: z.string().nullable(),
   memberId: z.string().nullable(),
-  /** 'invited' until the person sets their password through the invitation (issue 21). */
+  /** 'invited' until the person sets their password through the invitation. */
   status: z.enum(ACCOUNT_STATES),
   /** While invited: when the invitation link stops working (a resend renews it). */
   invitedUntil: z.string().nullable(),
@@ -53,7 +53,7 @@ export const userView = z.object({
 });
 export type UserView = z.infer<typeof userView>;
 
-/** `/api/me`: the account, with the names the header shows (issue 21, item 9). */
+/** `/api/me`: the account, with the names the header shows (docs/decisions/0045-home-pages-by-role.md). */
 export const meView = userView.extend({
   firmName: z.string().nullable(),
   employerName: z.string().nullable(),

@@ -1,5 +1,5 @@
 /**
- * The audit log in words (issue 21 item 8), shared by the server (the `summary` of
+ * The audit log in words (docs/decisions/0051-readable-audit-log.md), shared by the server (the `summary` of
  * `GET /api/audit`, the CSV export) and the web page, so a reviewer reads the same sentence
  * everywhere. Only words live here: names are resolved by the server when the log is read, and
  * the records themselves keep ids (docs/decisions/0051-readable-audit-log.md).

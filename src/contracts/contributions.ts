@@ -55,7 +55,7 @@ export const contributionView = z.object({
     z.object({
       id: z.string(),
       deltaCents: z.number().int(),
-      /** Staff-only notes: absent from what a Member reads (issue 21, item 3). */
+      /** Staff-only notes: absent from what a Member reads. */
       reason: z.string().optional(),
       createdBy: z.string().optional(),
       createdAt: z.string(),
@@ -69,7 +69,7 @@ export const PAYROLL_ROWS_MAX = 2000;
 
 const cell = z.object({ contributionId: z.string(), amountCents: z.number().int() }).nullable();
 
-/** One pay period of a whole scheme: members × employee, employer and AVC (issue 21, item 6). */
+/** One pay period of a whole scheme: members × employee, employer and AVC (docs/decisions/0048-contributions-as-a-payroll-grid.md). */
 export const payrollView = z.object({
   schemeId: z.string(),
   period: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Dates as people in Ireland write them (issue 21, item 2), shared by the web UI (typed entry)
+ * Dates as people in Ireland write them (docs/decisions/0050-irish-dates.md), shared by the web UI (typed entry)
  * and the server (CSV cells, "today"), so that the two can never read one entry differently. The
  * API itself keeps calendar dates as `YYYY-MM-DD` and pay periods as `YYYY-MM` (decisions.md §4);
  * only what people type and what spreadsheets hold is read here.
@@ -10,7 +10,7 @@
  * does not exist (`31/04/2026`, `29/02/2025`) is refused, never moved to another.
  *
  * Every pattern is anchored, has no nested quantifier, and only runs on text already known to be
- * at most as long as its format (issue 13): a CSV cell may be 25 MiB.
+ * at most as long as its format: a CSV cell may be 25 MiB.
  */
 
 /** Irish time: "today" is the day on a clock in Dublin, summer time included. */

@@ -7,7 +7,7 @@ import { emailAddress, idText, text } from './text.js';
 /**
  * The request bodies of the firm's structure (brokers, employers, schemes, accounts), validated
  * by the API and by the browser's forms with these same schemas, so that both say the same
- * sentence for the same rule (issue 21, item 7). Field names are decisions.md §4's.
+ * sentence for the same rule (docs/decisions/0052-form-errors-in-plain-english.md). Field names are decisions.md §4's.
  */
 
 /** service-spec §2.5: the four kinds of scheme. */
@@ -80,7 +80,7 @@ export const brokerUserInput = z.object({
 });
 export type BrokerUserInput = z.infer<typeof brokerUserInput>;
 
-/** POST /api/users: a BrokerAdmin invites a colleague into their own firm (issue 21). */
+/** POST /api/users: a BrokerAdmin invites a colleague into their own firm. */
 export const colleagueInput = z.object({
   email: emailAddress,
   name: recordName,

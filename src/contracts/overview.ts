@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Why a scheme is on someone's list of work (issue 21, item 9). */
+/** Why a scheme is on someone's list of work (docs/decisions/0045-home-pages-by-role.md). */
 export const SCHEME_NEEDS = ['no_members', 'no_funds', 'contributions_due'] as const;
 /** Why a member is on an employer's list of work. */
 export const MEMBER_NEEDS = ['no_email', 'missed_last_period'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What a person reads when a field is refused (issue 21, item 7): a short sentence in plain
+ * What a person reads when a field is refused (docs/decisions/0052-form-errors-in-plain-english.md): a short sentence in plain
  * English, never a validator's own text ("Too small: expected string to have >=1 characters").
  *
  * Every rule a person meets in a form carries its own sentence (`FIELD_MESSAGES` below and the

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { paidIn } from './contributions.js';
 import { memberFieldShape } from './members.js';
 
-/** The member portal (issue 21, item 3): what a member reads and changes about themself. */
+/** The member portal: what a member reads and changes about themself. */
 
-/** A member's pension at a glance (issue 21, item 3). */
+/** A member's pension at a glance. */
 export const memberSummary = z.object({
   memberId: z.string(),
   name: z.string(),

@@ -15,7 +15,7 @@ const TEXT_PATTERNS: Array<[RegExp, string]> = [
   [/(?<![A-Za-z0-9])[0-9]{7}[A-Wa-w][ABHTWXabhtwx]?(?![A-Za-z0-9])/g, FILTERED],
 ];
 
-// Letters and digits of any script: `seán@gmaíl.ie` is an address too (RFC 6531; issue 13).
+// Letters and digits of any script: `seán@gmaíl.ie` is an address too (RFC 6531).
 const EMAIL_LOCAL_CHARACTER = /[\p{L}\p{N}._%+-]/u;
 const EMAIL_LOCAL_MAX = 64;
 const EMAIL_DOMAIN = /[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){0,8}\.[\p{L}\p{N}-]{2,63}/uy;

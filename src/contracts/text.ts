@@ -13,11 +13,11 @@ installPlainEnglish();
  *
  * - The length bound runs first and stops every later check (`abort: true`): Zod otherwise goes
  *   on to the next checks after a failed one, so a pattern would still see a 1 MiB value the
- *   length check has already refused (issue 13, defect 2). No pattern here runs on more text than
+ *   length check has already refused (docs/decisions/0034-linear-patterns.md). No pattern here runs on more text than
  *   the field may hold.
  * - No C0 control character (U+0000 to U+001F), no DEL (U+007F) and no C1 control character
  *   (U+0080 to U+009F): a NUL byte cannot be stored by PostgreSQL, and the database error it
- *   causes carried the whole row into the error log (issue 13, defect 3); the C1 controls are
+ *   causes carried the whole row into the error log (docs/decisions/0035-control-characters-and-database-errors.md); the C1 controls are
  *   invisible, no one types them, and they are what the five bytes Windows-1252 leaves undefined
  *   read as in an uploaded file (docs/decisions/0078-upload-text-encoding.md). Text that is not well-formed UTF-16 (a lone surrogate) is refused too:
  *   it would be stored silently altered. Fields that may hold several lines (an address, the

@@ -108,7 +108,7 @@ export interface AppDependencies {
   pause: (ms: number) => Promise<void>;
   webRoot: string;
   /**
-   * Finds the passages a question needs (issue 17). By default the regulatory corpus's full-text
+   * Finds the passages a question needs. By default the regulatory corpus's full-text
    * retrieval (modules/rag/retrieval.ts); a test may give chat a fixed set of passages instead.
    */
   retrieve?: Retrieve;

@@ -1,5 +1,5 @@
 /**
- * What a service refuses, in the service's own terms (issue 14, part 4). Services know nothing of
+ * What a service refuses, in the service's own terms (docs/decisions/0056-shared-contracts.md). Services know nothing of
  * HTTP: they throw one of these, and the error handler alone turns each kind into a status code
  * and a body (`http/error-handler.ts`). `publicMessage` is written for the person who asked: it
  * never carries a value they sent, an id of another tenant or anything internal.

@@ -15,7 +15,7 @@ import { leakedPpsNumbers, upload, withWrongCheckLetter } from '../helpers/impor
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Property (issue 20): whatever text arrives as an employer's payroll file, the answer is a 201,
+ * Property (docs/decisions/0068-auto-enrolment-readiness.md): whatever text arrives as an employer's payroll file, the answer is a 201,
  * or a 400 or 409 of the documented shape, never a 500; a refusal writes no employee and no pay
  * line, and no answer repeats a PPS number.
  */

@@ -18,7 +18,7 @@ import { migrationsBefore } from '../helpers/migrations.js';
 import { payLinesRow } from '../helpers/pay-lines.js';
 
 /**
- * An upload's pay lines are one row, every line a record in one value (issue 20; pay-lines.ts;
+ * An upload's pay lines are one row, every line a record in one value (pay-lines.ts;
  * docs/decisions/0075-pay-lines-one-row-per-upload.md). The database holds the
  * row's shape; an assessment's window takes the lines ending in it, whichever uploads hold them;
  * and the migrations carry stored lines over.

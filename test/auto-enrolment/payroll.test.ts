@@ -30,7 +30,7 @@ import {
 import { newPpsNumber, testPpsKeyring } from '../helpers/pps.js';
 
 /**
- * An employer's payroll for the auto-enrolment assessment (issue 20; docs/imports.md, "Payroll"):
+ * An employer's payroll for the auto-enrolment assessment (docs/imports.md, "Payroll"):
  * all rows or none, people matched by their PPS lookup hash and never by opening a number,
  * erased with the upload that named them, and every report audited with ids and counts only.
  */

@@ -184,7 +184,7 @@ async function seedEveryTenantTable(tenantId: string) {
       userId: user.id,
       createdAt: new Date(),
     });
-  // AI settings, usage and drafts (issue 17) and a payroll upload (issue 20), planted by the owner:
+  // AI settings, usage and drafts and a payroll upload (docs/decisions/0068-auto-enrolment-readiness.md), planted by the owner:
   // their services' own paths are tested in test/ai and test/auto-enrolment.
   const at = new Date();
   const owner = ownerOf(t.database);

@@ -16,7 +16,7 @@ import {
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 /**
- * Several instances (issue 19): two built servers sharing one PostgreSQL database and one Redis,
+ * Several instances: two built servers sharing one PostgreSQL database and one Redis,
  * behind nginx configured from deploy/nginx. A session from one works on the other, and the
  * sign-in limit is one count across both, kept per client address as nginx forwards it.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/server/config/config.js';
 import { testConfig } from '../helpers/config.js';
 
-/** Documents' configuration (issue 16; README, environment table). */
+/** Documents' configuration (README, environment table). */
 describe('document settings', () => {
   it('store documents under DATA_DIR and sign URLs with DOCUMENT_URL_KEY', () => {
     const config = testConfig();

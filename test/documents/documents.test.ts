@@ -25,7 +25,7 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * Documents (issue 16; docs/decisions/0062-document-vault.md): upload with its content and
+ * Documents (docs/decisions/0062-document-vault.md): upload with its content and
  * filename checks, versions, signed URLs and what they refuse, members' reach, soft delete, the
  * storage sweep and row-level security. Scanning: scanning.test.ts.
  */

@@ -21,7 +21,7 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * Malware scanning (issue 16): with clamd configured a document is pending until scanned, then
+ * Malware scanning (docs/decisions/0062-document-vault.md): with clamd configured a document is pending until scanned, then
  * clean or quarantined, and only a clean one is ever served. Against a stand-in clamd speaking
  * INSTREAM on loopback, and against Debian's clamd where it is installed (.ci/run installs it).
  */

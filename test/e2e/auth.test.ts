@@ -18,7 +18,7 @@ import {
 import { resetTokenIn } from '../helpers/mail.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
-/** Signed-out pages in a real browser against the built server: issue 6's generic messages. */
+/** Signed-out pages in a real browser against the built server: the generic messages of docs/decisions/0032-web-ui.md. */
 describe.skipIf(browserSuiteSkipReason)(
   'signing in, out and back in',
   { timeout: JOURNEY_TIMEOUT },

@@ -18,7 +18,7 @@ interface Seeded {
 const PASSWORD = 'Slieve-Bloom-Curragh-6620';
 
 /**
- * Addresses typed by hand (issue 6): a record of another tenant, of another employer or of
+ * Addresses typed by hand: a record of another tenant, of another employer or of
  * another member shows "Not found", exactly as a record that does not exist, and nothing of it.
  */
 describe.skipIf(browserSuiteSkipReason)(

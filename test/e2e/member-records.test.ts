@@ -28,7 +28,7 @@ function withWrongCheckLetter(ppsNumber: string): string {
 }
 
 /**
- * A BrokerUser's work on a scheme's members (issue 6): a CSV import whose bad row is listed by
+ * A BrokerUser's work on a scheme's members: a CSV import whose bad row is listed by
  * line and reason with nothing written, the corrected file imported, then a PPS reveal with its
  * confirmation and its record in the audit log.
  */

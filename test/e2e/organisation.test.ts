@@ -20,7 +20,7 @@ import {
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Each role's main journey, one after the other, against one server (issue 6): SuperAdmin sets
+ * Each role's main journey, one after the other, against one server: SuperAdmin sets
  * up a broker firm and its BrokerAdmin; that BrokerAdmin signs in and sets up an employer, a
  * scheme, a member and the employer's accounts; the EmployerAdmin sees their employer only; the
  * Member changes their fund choice. Each step uses what the one before made, as people would.
@@ -69,7 +69,7 @@ describe.skipIf(browserSuiteSkipReason)(
 
       await page.getByRole('button', { name: 'New broker firm' }).click();
       const creating = page.getByRole('dialog', { name: 'New broker firm' });
-      // Refused in plain English from the shared schema, never a validator's text (issue 21, item 7).
+      // Refused in plain English from the shared schema, never a validator's text (docs/decisions/0052-form-errors-in-plain-english.md).
       await creating.getByRole('button', { name: 'Create broker firm' }).click();
       await see(creating.getByText('Enter a name', { exact: true }));
       await field(creating, 'Firm name').fill(firm);

@@ -21,7 +21,7 @@ import {
 } from './processes.js';
 
 /**
- * DATA_DIR full (issue 19; docs/faults.md, "Disk full"). The instance's DATA_DIR is a small tmpfs
+ * DATA_DIR full (docs/faults.md, "Disk full"). The instance's DATA_DIR is a small tmpfs
  * filled to the last byte; an upload is refused with the generic 503 (the document store is
  * unavailable, as an unreachable bucket is), leaves no document row, no audit record and nothing
  * staged; once space is freed, uploads work again without a restart.

@@ -4,7 +4,7 @@ import { DEV_ACCOUNTS } from '../helpers/built-server.js';
 import { auditVerify, type Deployment, faultSkipReason, startDeployment } from './processes.js';
 
 /**
- * PostgreSQL stopped under load and started again (issue 19; docs/faults.md, "PostgreSQL
+ * PostgreSQL stopped under load and started again (docs/faults.md, "PostgreSQL
  * restarted"). Clients keep creating employers through nginx while the cluster is shut down
  * (`pg_ctl stop -m fast`) and brought back. The service promises the generic 503 while the
  * database is out (docs/decisions/0008-http-answers.md), that its pools reconnect on their own,

@@ -21,7 +21,7 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/mail.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 /**
- * The fault-injection suite's processes (issue 19, docs/faults.md): a PostgreSQL cluster, a Redis
+ * The fault-injection suite's processes (docs/faults.md): a PostgreSQL cluster, a Redis
  * and an SMTP server of the suite's own, so each can be stopped and started again without touching
  * anything else on the machine, and two built instances behind nginx configured from deploy/nginx,
  * as docs/deployment.md runs them.

@@ -7,7 +7,7 @@ import { uniqueClientAddress } from '../helpers/clients.js';
 import { type Deployment, faultSkipReason, loopbackClient, startDeployment } from './processes.js';
 
 /**
- * Redis down (issue 19; docs/faults.md, "Redis down"). docs/decisions/0019-rate-limits.md
+ * Redis down (docs/faults.md, "Redis down"). docs/decisions/0019-rate-limits.md
  * decides that while Redis is unreachable each instance counts in its own
  * memory: every limit holds per instance, none fails open, and each request so counted is logged,
  * so the outage is never silent. Once Redis is back, the counts are one across both instances.

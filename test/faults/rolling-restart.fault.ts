@@ -7,7 +7,7 @@ import { resetTokenIn } from '../helpers/mail.js';
 import { type Deployment, faultSkipReason, startDeployment } from './processes.js';
 
 /**
- * A rolling restart under load (issue 19; docs/faults.md, "Rolling restart"; docs/deployment.md).
+ * A rolling restart under load (docs/faults.md, "Rolling restart"; docs/deployment.md).
  * One instance at a time is sent SIGTERM and started again on its address while clients keep
  * writing through nginx and asking for e-mails. The instance finishes what it holds and exits 0;
  * nginx sends new requests to the other one; no request is refused, none is lost, and every

@@ -20,7 +20,7 @@ import {
 } from './processes.js';
 
 /**
- * SIGTERM during a member import (issue 19; docs/faults.md, "SIGTERM during an import"). The
+ * SIGTERM during a member import (docs/faults.md, "SIGTERM during an import"). The
  * signal arrives while the file is still being sent: the instance stops taking connections but
  * finishes the request in flight (main.ts, graceful shutdown), so the import ends whole, every
  * row written in its one transaction, and the process exits 0.

@@ -6,7 +6,7 @@ import { resetTokenIn, startSmtpServer } from '../helpers/mail.js';
 import { type Deployment, faultSkipReason, startDeployment } from './processes.js';
 
 /**
- * The mail server down for a while (issue 19; docs/faults.md, "SMTP down"). E-mails queued while
+ * The mail server down for a while (docs/faults.md, "SMTP down"). E-mails queued while
  * it is down wait in email_outbox with their attempts counted and a back-off before the next
  * (docs/decisions/0021-email-outbox-and-mail-worker.md: 15 s, 30 s, 1 min, …); once it listens again, the two instances'
  * workers deliver each message exactly once between them, and the sealed copy is erased.

@@ -20,7 +20,7 @@ import { expectPlainEnglish } from '../helpers/plain-english.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Property (issue 4): whatever body arrives at a POST, PUT or PATCH of the organisation API, the
+ * Property: whatever body arrives at a POST, PUT or PATCH of the organisation API, the
  * answer is a 2xx or a 400 of the documented shape (409 where an e-mail address is taken), never
  * a 500, and a 400 leaves every table as it was.
  */
@@ -486,7 +486,7 @@ const ROUTES: Record<string, BodyRoute> = {
     body: bodies({ name, type: fc.constantFrom('DB', 'DC', 'PRSA', 'RAC') }),
     runs: 80,
   },
-  // AI (issue 17). No provider in tests: chat retrieves nothing here, drafts come from templates.
+  // AI. No provider in tests: chat retrieves nothing here, drafts come from templates.
   'POST /api/ai/chat': {
     method: 'POST',
     url: () => '/api/ai/chat',
@@ -610,7 +610,7 @@ describe('request bodies under property-based bad input', () => {
             expect(typeof answer.error).toBe('string');
             if (answer.error === 'Validation failed') {
               expect(Array.isArray(answer.issues)).toBe(true);
-              // Shown under form fields as they are: plain English (issue 21, item 7).
+              // Shown under form fields as they are: plain English (docs/decisions/0052-form-errors-in-plain-english.md).
               for (const issue of answer.issues) expectPlainEnglish(issue.message);
             }
             expect(await tableCounts()).toEqual(before);

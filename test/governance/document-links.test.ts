@@ -14,7 +14,7 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * Links from the governance registers to their documents (issue 16; docs/decisions/0064-document-links-and-documents-tab.md):
+ * Links from the governance registers to their documents (docs/decisions/0064-document-links-and-documents-tab.md):
  * a written policy, an ORA report and a key function appointment point at a
  * document of their own scheme and type; a deleted document reads as removed.
  */

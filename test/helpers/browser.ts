@@ -18,8 +18,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /**
  * Why the browser suite cannot run here, or null when it can. Without chromium a developer gets
  * this line instead of a failure; CI always installs it. On the PostgreSQL pass of CI the suite
- * would only repeat the PGlite pass (the server under test always runs on PGlite, as issue 6
- * asks), so it runs once.
+ * would only repeat the PGlite pass (the server under test always runs on PGlite, as the
+ * browser tests are meant to), so it runs once.
  */
 export const browserSuiteSkipReason: string | null = !existsSync(CHROMIUM_PATH)
   ? `browser tests skipped: no chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`

@@ -203,7 +203,7 @@ export async function latestMailTo(
 }
 
 /**
- * An account invited through the API (issue 21) and accepted by its person with `password`, as
+ * An account invited through the API and accepted by its person with `password`, as
  * they would from the e-mailed link: a firm's accounts are never given a password by anyone else.
  */
 export async function invitedAccount<T extends { id: string }>(

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 
 /**
  * The words a validator uses of itself, which a person filling in a form should never read
- * (issue 21, item 7): Zod's default messages ("Too small: expected string to have >=1
+ * (docs/decisions/0052-form-errors-in-plain-english.md): Zod's default messages ("Too small: expected string to have >=1
  * characters", "Invalid option: expected one of …", "Unrecognized key"), type names and
  * comparison signs.
  */

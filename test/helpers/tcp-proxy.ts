@@ -4,7 +4,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 /**
  * A loopback TCP proxy in front of the database server, so a test can make the database
  * unreachable (stop) and bring it back (start) on the same address. It also counts round trips
- * at the protocol level (issue 18): on each connection, every time the client sends after the
+ * at the protocol level (docs/decisions/0060-request-path-one-round-trip.md): on each connection, every time the client sends after the
  * server has answered (or sends first) starts one round trip, however many messages or TCP
  * segments either side's turn takes.
  */

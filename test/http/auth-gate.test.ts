@@ -61,7 +61,7 @@ describe('the authentication gate (service-spec §5.2)', () => {
     it(`answers 401 before any handler for ${url}, sent as raw bytes in every target form`, async () => {
       const before = handlerRuns;
       // Origin form, absolute form with this and another host, and `*` for the leading slash,
-      // which the router reads past (issue 13, defect 1).
+      // which the router reads past (docs/decisions/0007-classify-request-paths-once.md).
       for (const target of [
         url,
         `http://localhost:${port}${url}`,

@@ -270,7 +270,7 @@ describe('patterns on user text, fed the worst case at the body limit', () => {
   it('the AI guard and the corpus chunker run no backtracking pattern on more than a field, given 1 MiB', () => {
     // The guard reads every question and every request to the provider; the chunker reads what
     // ingest is sent (public text, but from a bearer holder). Both split text into short tokens
-    // or lines before any quantified pattern sees it (issue 17).
+    // or lines before any quantified pattern sees it.
     const shapes = ['eyJ', 'a'.repeat(50), '@', '1234567', 'sk-', '€1,000,', '.', 'x@y.', ',', ' '];
     const cases = {
       ...worstCases(BODY_LIMIT_BYTES),

@@ -7,7 +7,7 @@ import { onPostgres } from '../helpers/database.js';
 import { createEmployer, createMember, createScheme } from '../helpers/factories.js';
 
 /**
- * GET /api/health/metrics (issue 19; docs/decisions/0077-metrics.md):
+ * GET /api/health/metrics (docs/decisions/0077-metrics.md):
  * Prometheus text behind the METRICS_SECRET bearer, with labels that never carry personal data.
  */
 

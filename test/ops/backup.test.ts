@@ -41,7 +41,7 @@ import { csvFile, upload } from '../helpers/imports.js';
 import { newPpsNumber, testPpsKeyring } from '../helpers/pps.js';
 
 /**
- * Backup and restore (issue 19; docs/backups.md): a backup taken after an erasure restores into a
+ * Backup and restore (docs/backups.md): a backup taken after an erasure restores into a
  * fresh database and a fresh DATA_DIR with the erased person still absent, the audit chains sound
  * and every document's bytes equal; a restore refuses a database that is not empty, or a backup
  * whose files do not match their hashes, and changes nothing.

@@ -2,7 +2,7 @@ import { afterAll, expect } from 'vitest';
 import { NO_PERSONAL_DATA, scanEvidence } from '../helpers/leak-registry.js';
 
 /**
- * decisions.md §5 and issue 13 over a whole test run: after every test file, no log line and no
+ * decisions.md §5 and docs/decisions/0035-control-characters-and-database-errors.md over a whole test run: after every test file, no log line and no
  * response body of any app the file built holds a PPS number the file used (the reveal answer
  * excepted), and no log line holds anything shaped like one. No log line holds an e-mail address
  * (in any script), a name the file gave a person, a password hash or a database parameter list;

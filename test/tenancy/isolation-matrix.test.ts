@@ -25,7 +25,7 @@ import { newPpsNumber } from '../helpers/pps.js';
 import { PUBLIC_API_ROUTES } from '../helpers/public-routes.js';
 
 /**
- * The tenant-isolation matrix (issue 4): every documented route × every role × a target in the
+ * The tenant-isolation matrix: every documented route × every role × a target in the
  * actor's own employer, in another employer of the same tenant, and in another tenant. The routes
  * come from the OpenAPI description, so a new route fails "classifies every route" until it has
  * a request here. What each answer must be is not written here: it follows from the action the

@@ -16,7 +16,7 @@ describe('the web UI’s reads of the API', () => {
      */
     const notJsonOfApi = ['api/download.ts', 'api-reference/ApiReference.tsx'];
     /**
-     * The streamed answer (`text/event-stream`, issue 17), which api() cannot read as it comes:
+     * The streamed answer (`text/event-stream`), which api() cannot read as it comes:
      * its closing answer is parsed with the API's own schema, chatResponse, all the same.
      */
     const streamed = ['pages/ai/ask.ts'];

@@ -99,7 +99,7 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
 
   /**
    * Appends a transaction's queued records to their chains. Runs as its last step before
-   * COMMIT (issue 13 defect 5): the chain lock is taken here, not when the record was made, so
+   * COMMIT (docs/decisions/0037-audit-records-appended-at-commit.md): the chain lock is taken here, not when the record was made, so
    * a long transaction (an import) holds its tenant's chain only for the instant of this append
    * and commit. The lock is released at COMMIT, so chains grow in commit order. Chains are locked
    * in sorted order, so two transactions touching the same chains cannot deadlock.

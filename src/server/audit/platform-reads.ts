@@ -29,7 +29,7 @@ export function createPlatformReadLog(audit: AuditService) {
     /**
      * A list read by platform staff. Only the *kinds* of filter used are recorded, never their
      * values: a search word is personal data (a member's name) and the audit log is permanent
-     * (issue 13 defect 9; docs/decisions/0029-audit-states-hold-no-personal-data.md). `scope` holds the ids the list
+     * (docs/decisions/0029-audit-states-hold-no-personal-data.md). `scope` holds the ids the list
      * was taken under (the scheme of a member list), which are ours, not the user's words.
      */
     async listed(

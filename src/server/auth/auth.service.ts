@@ -191,7 +191,7 @@ export function createAuthService({
 
     /**
      * Sign-out ends every session of the signed-in user, not only the token presented: the
-     * epoch rises and each earlier token stops matching (issue 13, defect 4). It runs as the
+     * epoch rises and each earlier token stops matching (docs/decisions/0036-session-epochs.md). It runs as the
      * actor, whose row-level security already lets them change their own row, so no new grant
      * is needed.
      */

@@ -22,7 +22,7 @@ export interface SessionClaims {
   passwordChangedAt: number;
   /**
    * users.session_epoch when the token was issued. Sign-out, deactivation, reactivation, a role
-   * change and a password change raise it, so every earlier token stops matching (issue 13, defect 4).
+   * change and a password change raise it, so every earlier token stops matching (docs/decisions/0036-session-epochs.md).
    */
   sessionEpoch: number;
 }

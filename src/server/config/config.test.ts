@@ -162,7 +162,7 @@ describe('configuration', () => {
     const environments = [
       { env: { APP_ENV: 'development' }, mode: 'when APP_ENV is development' },
       { env: { APP_ENV: 'test' }, mode: 'when APP_ENV is test' },
-      // No APP_ENV is development: the case the issue found (issue 13, defect 10).
+      // No APP_ENV is development: the case the issue found (docs/decisions/0001-one-environment-schema.md).
       { env: {}, mode: 'when APP_ENV is not set (development)' },
     ];
     for (const { env, mode } of environments) {

@@ -386,7 +386,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 }
 
 /**
- * The AI provider (issue 17). Development and test default to `none`, so nothing leaves the
+ * The AI provider. Development and test default to `none`, so nothing leaves the
  * machine unless asked; staging and production must name the provider, `none` included, so no
  * deployment sends data to one, or goes without, by omission. A named provider needs its key and
  * model (no default secret), and outside development a base URL must be https: the questions and
@@ -520,7 +520,7 @@ function storageSettings(
 }
 
 /**
- * The malware scanner (issue 16): clamd by its socket or its TCP address. Without one, uploads are
+ * The malware scanner (docs/decisions/0062-document-vault.md): clamd by its socket or its TCP address. Without one, uploads are
  * marked `unscanned`; that is allowed in development and test, and in staging and production only
  * when DOCUMENT_SCAN=off says so explicitly, so no deployment goes without a scanner by omission.
  */
@@ -553,7 +553,7 @@ function scannerSettings(
 /**
  * Development and test publish their accounts and send cookies without Secure, and with no
  * APP_ENV the service runs as development: such an instance must not be reachable from the
- * network (issue 13, defect 10). Only names that always mean this machine: `localhost`,
+ * network (docs/decisions/0001-one-environment-schema.md). Only names that always mean this machine: `localhost`,
  * 127.0.0.0/8 and ::1 in any spelling.
  */
 function isLoopback(host: string): boolean {

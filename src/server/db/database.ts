@@ -66,7 +66,7 @@ export interface PoolStats {
 }
 
 /**
- * Statements a transaction's final steps send together (the audit chain's append, issue 18): on a
+ * Statements a transaction's final steps send together (the audit chain's append): on a
  * server each call is one message, one round trip; the embedded database runs them in turn.
  */
 export interface StatementBatcher {

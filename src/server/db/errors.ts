@@ -89,7 +89,7 @@ export function spoilsPreparedStatements(error: unknown): boolean {
  * Properties that only database errors carry: node-postgres and PGlite errors (`detail`, `where`,
  * `hint`, `internalQuery`, `severity`, `routine`; PGlite also `query` and `params`) and Drizzle's
  * wrapper (`query`, `params`). Each of them, and the message, can quote the values of a row:
- * names, addresses, e-mail addresses, salaries, password hashes (issue 13, defect 3).
+ * names, addresses, e-mail addresses, salaries, password hashes (docs/decisions/0035-control-characters-and-database-errors.md).
  */
 const DATABASE_ERROR_KEYS = [
   'query',

@@ -1,7 +1,7 @@
 /**
  * The role the service's pool logs in as (migration 0010): it owns nothing and can only become
  * the restricted roles, so no statement a transaction runs can climb back to a role that
- * sees every tenant (issue 13 defect 8; docs/decisions/0040-runtime-database-login.md).
+ * sees every tenant (docs/decisions/0040-runtime-database-login.md).
  */
 export const RUNTIME_LOGIN_ROLE = 'pension_runtime';
 

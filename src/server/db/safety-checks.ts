@@ -75,7 +75,7 @@ export async function assertDatabaseSafety(database: Database): Promise<void> {
 }
 
 /**
- * The pool's own login (issue 13 defect 8): a transaction may RESET ROLE, SET ROLE or SET SESSION
+ * The pool's own login (docs/decisions/0040-runtime-database-login.md): a transaction may RESET ROLE, SET ROLE or SET SESSION
  * AUTHORIZATION back to it, so it must be no stronger than the roles it switches to. Refused: a
  * superuser (always allowed to become anyone), BYPASSRLS, CREATEROLE (could grant itself any
  * role), owning anything in this database, or being able to become any role but the restricted

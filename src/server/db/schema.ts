@@ -230,7 +230,7 @@ export const passwordResetTokens = pgTable(
       .references(() => users.id),
     brokerId: text('broker_id').references(() => brokers.id),
     tokenHash: text('token_hash').notNull(),
-    /** 'reset' (60 minutes, service-spec §5.5) or 'invitation' (72 hours, issue 21). */
+    /** 'reset' (60 minutes, service-spec §5.5) or 'invitation' (72 hours, docs/decisions/0044-invitations.md). */
     purpose: text('purpose').notNull().default('reset'),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),

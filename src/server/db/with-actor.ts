@@ -11,7 +11,7 @@ export type { Transaction };
 
 /**
  * Steps a transaction runs last, after its work and right before COMMIT (the audit chain's
- * append, issue 13 defect 5: the chain position is taken as late as possible so the per-chain
+ * append: the chain position is taken as late as possible so the per-chain
  * lock is held only for the instant before commit). Only the openers below create these, so a
  * step cannot be queued on a transaction that would never run it. One object per transaction:
  * on a server the query builder handed to `work` belongs to the pooled connection and is the

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
  * Classifies a request's target for everything that decides by path: the authentication gate
  * (service-spec §5.2), the rate limits (§8), the HTTPS redirect (§5.6), the access log, the 404
  * answer, the answer to an undecodable URL and the caching rule. They must classify exactly the
- * path the router routes (issue 13, defect 1: an absolute-form target, `GET http://host/api/x`,
+ * path the router routes (the security review found that an absolute-form target, `GET http://host/api/x`,
  * was routed to its handler while the gate, which only read targets beginning with `/`, let it
  * through unauthenticated and uncounted). So a request is classified once, the same way for all
  * of them, and the answer is kept on the request:

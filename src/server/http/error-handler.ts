@@ -12,7 +12,7 @@ import {
 } from '../errors.js';
 import { StorageUnavailableError } from '../modules/documents/storage.js';
 
-/** The one place a service's refusal becomes a status code (issue 14, part 4). */
+/** The one place a service's refusal becomes a status code (docs/decisions/0056-shared-contracts.md). */
 const STATUS_OF: Record<DomainErrorKind, number> = {
   invalid: 400,
   forbidden: 403,

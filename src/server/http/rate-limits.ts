@@ -136,7 +136,7 @@ function groupsOf(part: string): number[] {
 }
 
 /**
- * Whom a limit counts (issue 13): an IPv4 client by its address, an IPv6 client by its /64. A
+ * Whom a limit counts: an IPv4 client by its address, an IPv6 client by its /64. A
  * subscriber, host or virtual machine is routinely given a whole /64 and can send from any
  * address in it, so counting single IPv6 addresses would hand it 2^64 allowances. An IPv4
  * address written as IPv6 (`::ffff:a.b.c.d`) is that IPv4 address, a single client.

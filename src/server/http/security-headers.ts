@@ -72,7 +72,7 @@ export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Every /api response but a health probe's is `Cache-Control: no-store` (issue 13): any of them
+ * Every /api response but a health probe's is `Cache-Control: no-store`: any of them
  * may carry personal data (a member, an export, an audit page, a revealed PPS number) and none is
  * meant to be kept by a browser or a shared cache; an error or a 429 is not worth keeping either,
  * and a rule by path cannot forget a new route. A route may still set its own value. The app page

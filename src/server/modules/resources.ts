@@ -91,7 +91,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     policies: createPoliciesService({ database, audit, now }),
     compliance: createComplianceService({ database, audit, now }),
   });
-  // Auto-enrolment readiness (issue 20): an employer's payroll and its assessment.
+  // Auto-enrolment readiness (docs/decisions/0068-auto-enrolment-readiness.md): an employer's payroll and its assessment.
   await app.register(autoEnrolmentRoutes, {
     payroll: createEmployerPayrollService({ database, audit, ppsKeyring: deps.ppsKeyring, now }),
     autoEnrolment: createAutoEnrolmentService({ database, audit, now }),

@@ -8,7 +8,7 @@ import { loadMigrations, MIGRATIONS_FOLDER } from '../db/migrator.js';
 import { postgresProgram } from './programs.js';
 
 /**
- * Backup and restore of one installation (issue 19; docs/backups.md): the PostgreSQL database as
+ * Backup and restore of one installation (docs/backups.md): the PostgreSQL database as
  * a `pg_dump --format=custom` archive, the document store's files as they are kept under
  * DATA_DIR/documents, and a manifest naming each file with its SHA-256. A restore goes into an
  * empty database and an empty document store only, so that it can never mix two states.

@@ -3,7 +3,7 @@ import { AccessGate } from '../components/AccessGate';
 import { PAGES } from '../layout/pages';
 import { ApiReference } from './ApiReference';
 
-/** Staff only: a member's portal offers no API reference (issue 21, item 3). */
+/** Staff only: a member's portal offers no API reference. */
 export function ApiReferencePage() {
   return (
     <AccessGate access={PAGES.apiReference}>

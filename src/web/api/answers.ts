@@ -1,7 +1,7 @@
 /**
  * The API's answers as the UI reads them: each the response schema the server validates its own
- * answer with (src/contracts), so a page parses exactly what the route promises (issue 14,
- * part 4). `api()` takes one of these for every request.
+ * answer with (src/contracts), so a page parses exactly what the route promises
+ * (docs/decisions/0056-shared-contracts.md). `api()` takes one of these for every request.
  */
 export {
   messageAnswer,

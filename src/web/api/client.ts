@@ -48,7 +48,7 @@ export class UnexpectedAnswerError extends Error {
 /**
  * A request to the API, its answer parsed with the API's own response schema (`answer`, from
  * src/contracts through `./answers`): what the page uses is what was checked, and a type can
- * only come from a schema, never be asserted (issue 14, part 4).
+ * only come from a schema, never be asserted (docs/decisions/0056-shared-contracts.md).
  */
 export async function api<S extends z.ZodType>(
   answer: S,

@@ -73,12 +73,12 @@ export type { ImportIssue, ImportKind, ImportStatus, ImportSummary };
 /** One import with its issues (GET /api/imports/:id): every bad row, up to 10,000. */
 export type ImportDetail = ImportView;
 export type { MemberSummary, PaidIn };
-/** `GET /api/schemes/:id/payroll/:period`: one pay period of a whole scheme (issue 21, item 6). */
+/** `GET /api/schemes/:id/payroll/:period`: one pay period of a whole scheme (docs/decisions/0048-contributions-as-a-payroll-grid.md). */
 export type PayrollGrid = z.infer<typeof payrollView>;
 export type PayrollCell = PayrollGrid['rows'][number]['employee'];
 export type PeriodTotals = z.infer<typeof periodTotals>['items'][number];
 
-/** Governance under IORP II (issue 15): the registers of a scheme and its standing. */
+/** Governance under IORP II (docs/decisions/0059-governance-rules.md): the registers of a scheme and its standing. */
 export type Trustee = TrusteeView;
 export type KeyFunctionHolder = KeyFunctionHolderView;
 export type WrittenPolicy = PolicyView;
@@ -91,7 +91,7 @@ export type ComplianceStatus = ObligationView['status'];
 export type CalendarEntry = CalendarEntryView;
 export type GovernanceDashboard = GovernanceDashboardView;
 
-/** AI (issue 17): an answer from the regulatory texts, a draft, the firm's provider settings. */
+/** AI: an answer from the regulatory texts, a draft, the firm's provider settings. */
 export type ChatAnswer = ChatResponse;
 export type { ChatCitation, DraftKind, DraftStatus };
 export type Draft = DraftView;

@@ -139,7 +139,7 @@ describe('pages and navigation', () => {
         { label: 'My account', to: '/account' },
       ]);
     }
-    // A member's portal offers no API reference (issue 21, item 3).
+    // A member's portal offers no API reference.
     expect(navigationFor(sessionOf('Member'))).toEqual([
       { label: 'My pension', to: `/members/${MEMBER}` },
       { label: 'My account', to: '/account' },

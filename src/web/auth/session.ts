@@ -24,7 +24,7 @@ export function useSession() {
 /**
  * Reads the session anew and waits for it. After signing in this must finish before the first
  * signed-in page renders: the cache still holds the "signed out" answer that sent the person to
- * the sign-in page, and a layout reading it would send them straight back (issue 13, defect 11).
+ * the sign-in page, and a layout reading it would send them straight back (docs/decisions/0042-signed-in-rate-limits-and-session-handling.md).
  */
 export function reloadSession(client: QueryClient): Promise<Session | null> {
   return client.fetchQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: 0 });

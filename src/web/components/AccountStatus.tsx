@@ -9,7 +9,7 @@ import { ConfirmModal } from './ConfirmModal';
 import { notifySuccess } from './notify';
 import { useApiAction } from './useApiSubmit';
 
-/** An invitation whose link no longer works: staff resend it (issue 21). */
+/** An invitation whose link no longer works: staff resend it. */
 export const invitationExpired = (account: User, now = Date.now()) =>
   account.status === 'invited' &&
   account.invitedUntil !== null &&

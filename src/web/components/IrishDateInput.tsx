@@ -4,7 +4,7 @@ import { isIsoDate, readIrishDate } from '../../contracts/irish-dates';
 import { FIELD_MESSAGES } from '../../contracts/plain-english';
 
 /**
- * Dates typed the Irish way (issue 21, item 2): day first, `DD/MM/YYYY`, whatever the browser's
+ * Dates typed the Irish way (docs/decisions/0050-irish-dates.md): day first, `DD/MM/YYYY`, whatever the browser's
  * language, or picked from the calendar. The entry is read by the rule the server reads CSV files
  * with (`contracts/irish-dates.ts`), never by the browser's own date parsing, which reads
  * `02/03/2026` as 3 February in an American browser.

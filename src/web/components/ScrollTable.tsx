@@ -2,8 +2,8 @@ import { Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
- * A table wider than a phone's screen, in a container that says so (issue 21: tables that show
- * they scroll) and that the keyboard can reach, so its hidden columns can be scrolled into view
+ * A table wider than a phone's screen, in a container that says so (tables that show
+ * they scroll; docs/decisions/0046-layout-for-everyday-use.md) and that the keyboard can reach, so its hidden columns can be scrolled into view
  * without a pointer (WCAG 2.1.1; axe's scrollable-region-focusable).
  */
 export function ScrollTable({

@@ -16,7 +16,7 @@ export {
 
 /**
  * A form's rule: the API's own request schema (src/contracts), run on the body the form would
- * send, so a form refuses exactly what the API would, in the same words (issue 21, item 7). Each
+ * send, so a form refuses exactly what the API would, in the same words (docs/decisions/0052-form-errors-in-plain-english.md). Each
  * field shows the first sentence for it; a rule of the whole body shows under `''`, which the
  * form reports above its fields. What only the API can know (a taken e-mail address, a too
  * common password) reaches the form through showApiErrors.

@@ -84,7 +84,7 @@ export function AppLayout() {
               <Title order={1} size="h3" className={classes.product}>
                 Pension Admin
               </Title>
-              {/* Whose service this is: the broker firm, for everyone in it (issue 21, item 9). */}
+              {/* Whose service this is: the broker firm, for everyone in it (docs/decisions/0045-home-pages-by-role.md). */}
               <Text size="sm" fw={600} className={classes.firm}>
                 {account.firmName ?? 'Platform administration'}
               </Text>

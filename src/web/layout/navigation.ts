@@ -13,7 +13,7 @@ interface NavEntry extends Access {
 }
 
 /**
- * What each person works on (issue 6), in this order: every page the policy table lets them open
+ * What each person works on, in this order: every page the policy table lets them open
  * (layout/pages.ts), seen from their own side. An employer's staff and a member get their own
  * record's page; the schemes list is for those who work inside a firm, as the platform reaches
  * schemes through its brokers.

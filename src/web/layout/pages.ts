@@ -21,15 +21,15 @@ export const PAGES = {
   /** Every scheme's governance standing within reach: a firm's, or an employer's own schemes. */
   governance: { action: 'compliance.dashboard' },
   complianceCalendar: { action: 'compliance.calendar' },
-  /** An employer's readiness for automatic enrolment, and the upload of its payroll (issue 20). */
+  /** An employer's readiness for automatic enrolment, and the upload of its payroll (docs/decisions/0068-auto-enrolment-readiness.md). */
   autoEnrolment: { action: 'auto_enrolment.read' },
   autoEnrolmentUpload: { action: 'ae_payroll.import' },
   /**
    * The API reference is for the staff who work on schemes and script against the service, on
-   * the platform, in a firm or at an employer; a member's portal offers none (issue 21, item 3).
+   * the platform, in a firm or at an employer; a member's portal offers none.
    */
   apiReference: { action: 'scheme.list' },
-  /** Questions about the regulations, for those who run schemes (issue 17). */
+  /** Questions about the regulations, for those who run schemes. */
   ask: { action: 'ai.chat' },
   /** The firm's own AI provider key, its monthly limits and its usage: a BrokerAdmin's. */
   aiSettings: { action: 'ai.settings.read' },

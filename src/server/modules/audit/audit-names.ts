@@ -52,7 +52,7 @@ const IMPORT_KIND_TEXT: Record<string, string> = {
 };
 
 /**
- * Names for the ids audit records keep (issue 21 item 8), resolved when the log is read: the
+ * Names for the ids audit records keep (docs/decisions/0051-readable-audit-log.md), resolved when the log is read: the
  * records themselves never hold a name (docs/decisions/0029-audit-states-hold-no-personal-data.md), so a name
  * changed or erased later reads as it is now. Runs inside the reader's transaction, so row-level
  * security applies: a BrokerAdmin's queries reach only their own tenant's rows, and each query

@@ -149,7 +149,7 @@ export interface AutoEnrolmentServiceDeps {
 }
 
 /**
- * The auto-enrolment assessment of an employer's payroll and its reports (issue 20; rules:
+ * The auto-enrolment assessment of an employer's payroll and its reports (rules:
  * contracts/auto-enrolment-rules.ts). Every report is audited with ids and counts only.
  */
 export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolmentServiceDeps) {

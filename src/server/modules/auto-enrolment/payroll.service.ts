@@ -136,7 +136,7 @@ export interface EmployerPayrollServiceDeps {
 }
 
 /**
- * An employer's payroll for the auto-enrolment assessment (issue 20; docs/imports.md,
+ * An employer's payroll for the auto-enrolment assessment (docs/imports.md,
  * "Payroll"). The same machinery as the member and contribution imports (imports.service.ts):
  * the file is read as it arrives and every row checked, then staged by COPY and written in one
  * transaction with one audit record, all rows or none.

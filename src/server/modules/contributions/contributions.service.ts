@@ -32,7 +32,7 @@ import type {
 /**
  * A contribution as the actor may read it. Why a correction was made, and by whom, are the
  * staff's notes (contribution.notes.read): a member sees that an amount was corrected and by how
- * much, never the note (issue 21, item 3).
+ * much, never the note.
  */
 const viewOf = (row: ContributionWithAdjustments, actor: ActorContext): ContributionView => {
   const withStaffNotes = isAllowed(actor, 'contribution.notes.read');

@@ -47,7 +47,7 @@ export interface PayrollDeps {
 }
 
 /**
- * Contributions as payroll works (issue 21, item 6): one pay period of a whole scheme, read and
+ * Contributions as payroll works (docs/decisions/0048-contributions-as-a-payroll-grid.md): one pay period of a whole scheme, read and
  * saved as one grid, and the scheme's totals per period. A saved grid creates what was not yet
  * recorded and corrects what was, each with its own audit record, all in one transaction; an
  * amount once recorded still never changes in place (domain.md).

@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { DOCUMENT_CONTENT_TYPES, type DocumentContentType } from '../../../contracts/documents.js';
 
 /**
- * What a file is, judged by its bytes (issue 16): never by its name or the type the browser
+ * What a file is, judged by its bytes (docs/decisions/0062-document-vault.md): never by its name or the type the browser
  * claimed, either of which the uploader chooses. PDF, PNG and JPEG by their signatures; a DOCX is
  * a ZIP archive, told from any other ZIP (an .xlsx, a .jar) by its central directory naming
  * `[Content_Types].xml` and the `word/` part that holds the document.

@@ -1,5 +1,5 @@
 /**
- * Safe names for stored documents (issue 16): the name a file is stored and downloaded under is
+ * Safe names for stored documents (docs/decisions/0062-document-vault.md): the name a file is stored and downloaded under is
  * one path segment that no file system, shell or browser can read as anything else. The name the
  * uploader's computer gave is kept beside it as metadata (documents.original_filename).
  */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /**
- * Where documents' bytes live (issue 16), behind one interface so that another back end can take
+ * Where documents' bytes live (docs/decisions/0062-document-vault.md), behind one interface so that another back end can take
  * the local file system's place. An upload is written to a staged file first and made reachable
  * (committed under its key) only after its row has committed: a crash in between leaves a staged
  * file that no key, row or URL names, which the storage-sweep job settles (docs/decisions/0062-document-vault.md).

@@ -245,7 +245,7 @@ export function createFundsService({
       const chooser = authorize(actor, 'fund_choice.set');
       return withActor(database, chooser, async (tx) => {
         const member = authorizeRow(chooser, 'fund_choice.set', await findMember(tx, memberId));
-        // Today and a year ahead in Ireland, whatever the server's own zone (issue 21, item 2).
+        // Today and a year ahead in Ireland, whatever the server's own zone (docs/decisions/0050-irish-dates.md).
         const today = todayInIreland(now());
         const effectiveFrom = input.effectiveFrom ?? today;
         const latest = addDays(today, LATEST_EFFECTIVE_DAYS);
@@ -320,7 +320,7 @@ export function createFundsService({
             allocations: input.allocations,
           },
         });
-        // The member hears of every change to their choice, in the same transaction (issue 21).
+        // The member hears of every change to their choice, in the same transaction.
         const accounts = await tx
           .select({ id: users.id, email: users.email })
           .from(users)

@@ -104,7 +104,7 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
       if (memberRef.length > MAX_MEMBER_ID_LENGTH) {
         refuse('memberId', 'invalid_member_id', 'This is too long to be a member id');
       } else if (hasControlCharacters(memberRef)) {
-        // The reference goes into the staging COPY; PostgreSQL cannot store a NUL (issue 13).
+        // The reference goes into the staging COPY; PostgreSQL cannot store a NUL.
         refuse('memberId', 'control_character', CONTROL_CHARACTER_MESSAGE);
       }
       if (ppsCell !== '') {

@@ -38,7 +38,7 @@ const cut = (text: string) => text.slice(0, 100);
 
 /**
  * No heading anyone writes is longer; a longer cell is an unknown column without being read, so
- * that a 64 KiB cell in the heading row costs nothing (issue 13).
+ * that a 64 KiB cell in the heading row costs nothing.
  */
 const MAX_HEADING = 100;
 

@@ -20,7 +20,7 @@ const EURO = /^(\d{1,3}(?:,\d{3})+|\d{1,13})(?:\.(\d{1,2}))?$/;
 /**
  * The longest cell each format can be (`€ 9,999,999,999,999.99` has 22 characters), with room
  * for spaces. Longer cells are refused before any pattern runs: a cell may be 64 KiB, and no
- * pattern of the import sees more than its field can hold (issue 13).
+ * pattern of the import sees more than its field can hold.
  */
 const MAX_AMOUNT_CELL = 32;
 const MAX_DATE_CELL = 10;

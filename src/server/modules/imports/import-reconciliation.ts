@@ -9,7 +9,7 @@ export interface ImportTotals {
   totalCents: number;
 }
 
-/** What an import's result shows to be checked against the payroll run (issue 21, item 6). */
+/** What an import's result shows to be checked against the payroll run (docs/decisions/0048-contributions-as-a-payroll-grid.md). */
 export interface Reconciliation {
   /** The uploader's name, read now; the import keeps their id. */
   uploadedBy: string | null;

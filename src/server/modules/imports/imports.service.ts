@@ -306,7 +306,7 @@ export interface ImportsServiceDeps {
 }
 
 /**
- * Bulk import of members and contributions from CSV (issue 5; decisions.md §3 and §4; who uploads
+ * Bulk import of members and contributions from CSV (decisions.md §3 and §4; who uploads
  * and who follows an import: contracts/policy.ts). All rows or none: every row is checked before
  * any is written, and the rows are written in one transaction with one audit record.
  */

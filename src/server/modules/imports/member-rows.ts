@@ -67,7 +67,7 @@ export interface MemberRowDeps {
  * number among members sealed before a key rotation).
  */
 export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowReader {
-  // Not born in the future: the day in Ireland when the file was uploaded (issue 21, item 2).
+  // Not born in the future: the day in Ireland when the file was uploaded (docs/decisions/0050-irish-dates.md).
   const today = todayInIreland(scope.at);
   const rules = z
     .object(memberFieldShape)

@@ -17,7 +17,7 @@ export interface MetricsRoutesOptions {
 const errorAnswer = z.object({ error: z.string() });
 
 /**
- * `GET /api/health/metrics` (issue 19; docs/decisions/0077-metrics.md):
+ * `GET /api/health/metrics` (docs/decisions/0077-metrics.md):
  * Prometheus's text exposition for an operator's scraper holding METRICS_SECRET, checked in the
  * route's own request hook through the shared bearer gate, as /api/cron and /api/rag/ingest do.
  * It lives under /api/health/ so that, like the probes, a scraper inside the cluster reaches it

@@ -15,7 +15,7 @@ const MEMBERS_SHOWN = 20;
 const MEMBERS_EXAMINED = 2000;
 
 /**
- * The pay period whose contributions are due now: last month, in Irish time (issue 21, item 2),
+ * The pay period whose contributions are due now: last month, in Irish time (docs/decisions/0050-irish-dates.md),
  * since payroll for a month is run at its end and uploaded after it.
  */
 export function duePeriodAt(now: Date): string {
@@ -29,7 +29,7 @@ export interface OverviewDeps {
 }
 
 /**
- * The home pages' work lists (issue 21, item 9): what broker staff should look at across the
+ * The home pages' work lists (docs/decisions/0045-home-pages-by-role.md): what broker staff should look at across the
  * firm, and what an employer's staff should do next for their own employer. Row-level security
  * keeps it to the tenant; the employer filter keeps an employer-scoped reader to their employer.
  */

@@ -37,7 +37,7 @@ export interface PortalDeps {
 }
 
 /**
- * The member portal (issue 21, item 3): a member's pension at a glance, their own contact
+ * The member portal: a member's pension at a glance, their own contact
  * details, and their data as a readable file. Staff with reach read the summary too, so they see
  * what the member sees.
  */

@@ -146,7 +146,7 @@ export function createUsersService({
   /**
    * A fresh 72-hour link for an invited account, replacing any earlier one, with the e-mail that
    * carries it in the same transaction. When the address already signs in to an account of
-   * another firm (issue 13, defect 7), the link is made and stored all the same, so the invited
+   * another firm (docs/decisions/0044-invitations.md), the link is made and stored all the same, so the invited
    * account reads exactly as any other, but it is never sent: it could not be accepted, since an
    * address signs in to one account. The holder is told instead, after the commit (`notify`).
    */
@@ -347,7 +347,7 @@ export function createUsersService({
       return viewOf(outcome.user);
     },
 
-    /** POST /api/users: a colleague invited into the inviter's own firm as a BrokerUser (issue 21). */
+    /** POST /api/users: a colleague invited into the inviter's own firm as a BrokerUser. */
     async inviteColleague(actor: ActorContext, input: ColleagueInput): Promise<UserView> {
       const tenantActor = authorize(actor, 'user.colleague.invite');
       const holder = await holderElsewhere(tenantActor, input.email);
@@ -374,7 +374,7 @@ export function createUsersService({
 
     /**
      * An employer's account, always invited. An address that already signs in elsewhere gets an
-     * invitation that reads as any other and is never sent (issue 13, defect 7; sendInvitation).
+     * invitation that reads as any other and is never sent (sendInvitation).
      */
     async createEmployerUser(
       actor: ActorContext,

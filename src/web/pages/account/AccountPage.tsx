@@ -17,7 +17,7 @@ interface PasswordValues {
 }
 
 /**
- * `/account`: who is signed in, and the change of their own password (issue 21, item 3), for
+ * `/account`: who is signed in, and the change of their own password, for
  * every role. The account's e-mail address is its sign-in name and is not changed here.
  */
 export function AccountPage() {

@@ -34,7 +34,7 @@ const SETTINGS_KEY = ['tenant', 'ai-settings'] as const;
 const count = new Intl.NumberFormat('en-IE');
 
 /**
- * `/ai-settings`: a BrokerAdmin's view of the firm's AI provider (issue 17): the firm's own API key,
+ * `/ai-settings`: a BrokerAdmin's view of the firm's AI provider: the firm's own API key,
  * which is only ever written here and never shown again, the monthly limits, and this month's use.
  */
 export function AiSettingsPage() {

@@ -27,7 +27,7 @@ export const schemeDraftsKey = (schemeId: string) => ['schemes', schemeId, 'ai-d
 export const draftKey = (draftId: string) => ['ai-drafts', draftId] as const;
 
 /**
- * A scheme's drafts workspace (issue 17): drafts of its governance writing, generated from the
+ * A scheme's drafts workspace: drafts of its governance writing, generated from the
  * scheme's own facts, each opened to be edited, compared with its generated text, reviewed,
  * approved and issued.
  */

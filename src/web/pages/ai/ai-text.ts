@@ -5,7 +5,7 @@ import type { AiSettings, Draft, DraftKind, DraftStatus } from '../../api/types'
 import { AnswerCutOffError } from './ask';
 
 /**
- * The words of the AI pages (issue 17), kept apart from the components so that each rule of what
+ * The words of the AI pages, kept apart from the components so that each rule of what
  * a person is told has one place and a unit test.
  */
 

@@ -13,7 +13,7 @@ function tokenFromLink(): string {
 }
 
 /**
- * `/accept-invitation#token=…` (issue 21): the invited person chooses their password and is
+ * `/accept-invitation#token=…`: the invited person chooses their password and is
  * signed in straight away, landing on their home page.
  */
 export function AcceptInvitationPage() {

@@ -12,8 +12,8 @@ import { AE_KEY, AE_PATHS } from './aeQueries';
 const counter = new Intl.NumberFormat('en-IE');
 
 /**
- * Every employer of the firm by its automatic-enrolment position today (issue 20: "the broker
- * dashboard shows every employer's position"): how many of its employees stand at each status,
+ * Every employer of the firm by its automatic-enrolment position today (the broker
+ * dashboard shows every employer's position, docs/decisions/0068-auto-enrolment-readiness.md): how many of its employees stand at each status,
  * each employer's name opening its assessment.
  */
 export function AutoEnrolmentOverview() {

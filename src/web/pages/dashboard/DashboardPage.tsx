@@ -89,7 +89,7 @@ function Dashboard() {
   );
 }
 
-/** The firm's schemes with work waiting (issue 21, item 9): where a BrokerUser's day starts. */
+/** The firm's schemes with work waiting (docs/decisions/0045-home-pages-by-role.md): where a BrokerUser's day starts. */
 function Attention() {
   const overview = useQuery({
     queryKey: ['overview'],

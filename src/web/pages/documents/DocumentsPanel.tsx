@@ -18,7 +18,7 @@ import { type DocumentGroup, documentName, groupVersions, shownSize } from './do
 import { ScanStatusBadge } from './ScanStatusBadge';
 
 /**
- * A scheme's documents (issue 16): an upload form for those who may upload, then every document
+ * A scheme's documents (docs/decisions/0062-document-vault.md): an upload form for those who may upload, then every document
  * with its versions together, the newest first and the earlier ones a click away, each with its
  * scan status in words, a download and (for writers) a delete.
  */

@@ -18,7 +18,7 @@ import { memberNeedText } from './attention';
 import { SchemesNeedingAttention } from './SchemesNeedingAttention';
 
 /**
- * `/home`: where an employer's staff land (issue 21, item 9): this month's contributions to
+ * `/home`: where an employer's staff land (docs/decisions/0045-home-pages-by-role.md): this month's contributions to
  * upload, what was uploaded lately, and the members that need attention.
  */
 export function HomePage() {

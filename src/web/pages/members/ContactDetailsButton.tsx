@@ -15,7 +15,7 @@ interface ContactValues {
 }
 
 /**
- * The member keeps their own e-mail and postal address up to date (issue 21, item 3); the
+ * The member keeps their own e-mail and postal address up to date; the
  * service checks them and records that they changed, never what they say.
  */
 export function ContactDetailsButton({ member }: { member: Member }) {

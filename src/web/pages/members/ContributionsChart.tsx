@@ -41,7 +41,7 @@ const compactEuro = new Intl.NumberFormat('en-IE', {
   notation: 'compact',
 });
 
-/** The pay period `count - 1` months before this month in Ireland (issue 21, item 2). */
+/** The pay period `count - 1` months before this month in Ireland (docs/decisions/0050-irish-dates.md). */
 function monthsBack(count: number): string {
   const [year, month] = todayInIreland(new Date()).split('-').map(Number);
   return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1 - (count - 1), 1))

@@ -44,7 +44,7 @@ export const KIND_LABELS: Record<ContributionKind, string> = {
   employer: 'Employer',
   avc: 'AVC',
 };
-/** The same kinds in the member's own words: who paid it (issue 21, item 3). */
+/** The same kinds in the member's own words: who paid it. */
 export const KIND_LABELS_FOR_MEMBER: Record<ContributionKind, string> = {
   employee: 'Paid by you',
   employer: 'Paid by your employer',
@@ -220,7 +220,7 @@ function AddContributionForm({
   const form = useForm({
     mode: 'controlled',
     initialValues: {
-      // This month in Ireland, not in UTC (issue 21, item 2).
+      // This month in Ireland, not in UTC (docs/decisions/0050-irish-dates.md).
       period: todayInIreland(new Date()).slice(0, 7),
       kind: 'employee' as ContributionKind,
       amountCents: '',

@@ -33,7 +33,7 @@ async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
 const describeAllocations = (choice: FundChoice) =>
   choice.allocations.map((line) => `${line.fundName} ${line.percent}%`).join(', ');
 
-/** Today in Ireland, the day the API marks the choice in force by (issue 21, item 2). */
+/** Today in Ireland, the day the API marks the choice in force by (docs/decisions/0050-irish-dates.md). */
 const today = () => todayInIreland(new Date());
 
 function ChoiceState({ choice }: { choice: FundChoice }) {

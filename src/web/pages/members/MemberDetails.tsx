@@ -99,7 +99,7 @@ export function MemberDetails({ member }: { member: Member }) {
               <Button variant="default" onClick={exportData} loading={exporting}>
                 {ownRecord ? 'Download my data' : 'Export data (GDPR)'}
               </Button>
-              {/* The same data as a file anyone can open in a spreadsheet (issue 21, item 3). */}
+              {/* The same data as a file anyone can open in a spreadsheet. */}
               <Button
                 variant="default"
                 component="a"

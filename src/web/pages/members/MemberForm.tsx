@@ -95,8 +95,8 @@ function changesOf(member: Member, body: Required<MemberBody>): MemberBody {
 
 /**
  * Adding a member (no `member`) or correcting one. Required fields are checked here only for being
- * empty, with the API's own wording, and dates for being readable as typed (day first, issue 21,
- * item 2); every other rule is the API's, shown under its field.
+ * empty, with the API's own wording, and dates for being readable as typed (day first,
+ * docs/decisions/0050-irish-dates.md); every other rule is the API's, shown under its field.
  */
 export function MemberForm({
   member,

@@ -17,7 +17,7 @@ const ROWS: Array<[keyof PaidIn, string, string]> = [
 ];
 
 /**
- * A member's pension at a glance (issue 21, item 3): their scheme and employer by name, and what
+ * A member's pension at a glance: their scheme and employer by name, and what
  * has been paid in, this tax year and in all, by who paid it. Staff see the same as the member.
  */
 export function PensionSummary({ member }: { member: Member }) {

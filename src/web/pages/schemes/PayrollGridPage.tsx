@@ -41,7 +41,7 @@ const FIELD: Record<Kind, 'employeeCents' | 'employerCents' | 'avcCents'> = {
 type Edits = Record<string, Partial<Record<Kind, string>>>;
 
 /**
- * `/schemes/$schemeId/payroll/$period` (issue 21, item 6): one pay period of a whole scheme as
+ * `/schemes/$schemeId/payroll/$period` (docs/decisions/0048-contributions-as-a-payroll-grid.md): one pay period of a whole scheme as
  * payroll sees it, members down and employee, employer and AVC across, entered or corrected and
  * saved in one go. A changed amount already recorded becomes a correction, which needs a reason.
  */

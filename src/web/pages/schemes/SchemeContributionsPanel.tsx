@@ -13,7 +13,7 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { formatCents, formatPeriod } from '../../format';
 
 /**
- * The scheme's contributions per pay period with totals by kind (issue 21, item 6), each leading
+ * The scheme's contributions per pay period with totals by kind (docs/decisions/0048-contributions-as-a-payroll-grid.md), each leading
  * to that period's grid, and a way to open the grid for any period.
  */
 export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {

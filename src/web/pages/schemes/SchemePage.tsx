@@ -28,7 +28,7 @@ type Tab = (typeof TABS)[number];
 
 /**
  * `/schemes/$schemeId`: the scheme's details, then its members, contributions per pay period,
- * funds, imports, governance, documents and drafts of its governance writing (issue 17), each in
+ * funds, imports, governance, documents and drafts of its governance writing, each in
  * its own tab so that only the one in view loads and renders (a scheme may have 10,000 members). The tab in view is in the address (`?tab=`), so the
  * governance dashboard can link straight to a scheme's governance.
  */
