@@ -21,14 +21,16 @@ const EMAIL_LOCAL_MAX = 64;
 const EMAIL_DOMAIN = /[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){0,8}\.[\p{L}\p{N}-]{2,63}/uy;
 
 /**
- * E-mail addresses, found from their `@` outwards rather than by one regular expression over the
- * whole text: a pattern free to start anywhere retries the local part at every character.
+ * Where the e-mail addresses of `text` stand, as [start, end) pairs, found from their `@`
+ * outwards rather than by one regular expression over the whole text: a pattern free to start
+ * anywhere retries the local part at every character. The one finder of addresses: telemetry
+ * filters what it finds, and the AI provider's guard refuses a request holding one
+ * (server/modules/ai/guard.ts).
  */
-function scrubEmailAddresses(text: string): string {
-  let at = text.indexOf('@');
-  if (at === -1) return text;
-  let result = '';
+export function emailAddressesIn(text: string): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
   let copied = 0;
+  let at = text.indexOf('@');
   while (at !== -1) {
     let start = at;
     while (
@@ -41,12 +43,22 @@ function scrubEmailAddresses(text: string): string {
     EMAIL_DOMAIN.lastIndex = at + 1;
     const domain = start < at ? EMAIL_DOMAIN.exec(text) : null;
     if (domain) {
-      result += `${text.slice(copied, start)}${FILTERED}`;
       copied = at + 1 + domain[0].length;
+      found.push([start, copied]);
       at = text.indexOf('@', copied);
     } else {
       at = text.indexOf('@', at + 1);
     }
+  }
+  return found;
+}
+
+function scrubEmailAddresses(text: string): string {
+  let result = '';
+  let copied = 0;
+  for (const [start, end] of emailAddressesIn(text)) {
+    result += `${text.slice(copied, start)}${FILTERED}`;
+    copied = end;
   }
   return result + text.slice(copied);
 }

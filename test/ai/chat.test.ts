@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { aiSettings, auditLog } from '../../src/server/db/schema.js';
+import { aiSettings, auditLog, members } from '../../src/server/db/schema.js';
 import {
   ANSWER_REFUSED,
   CHAT_SYSTEM_PROMPT,
@@ -344,6 +344,55 @@ describe('the outgoing guard', () => {
     expect(logs).toContain('"securityEvent":"ai.outgoing_refused"');
     for (const value of [member.ppsNumber, email, 'Donoghue', '55,000']) {
       expect(logs).not.toContain(value);
+    }
+  });
+});
+
+describe('the personal-data refusal as an oracle', () => {
+  it('tells an employer’s person nothing of members outside their employer: their name, birth date or salary is answered as any other text', async () => {
+    const otherEmployer = await createEmployer(t.database, brokerId, 'Corrib Haulage Ltd');
+    const otherScheme = await createScheme(
+      t.database,
+      { id: otherEmployer, brokerId },
+      'Corrib Haulage Scheme',
+    );
+    const outside = await createMember(
+      t.database,
+      { brokerId, employerId: otherEmployer, schemeId: otherScheme },
+      { firstName: 'Fionnuala', lastName: 'Breathnach' },
+    );
+    const inside = await createMember(
+      t.database,
+      { brokerId, employerId, schemeId },
+      { firstName: 'Tadhg', lastName: 'Ó Murchú' },
+    );
+    await ownerOf(t.database)
+      .update(members)
+      .set({ dateOfBirth: '1971-06-14', salaryCents: 8_765_400 })
+      .where(eq(members.id, outside.id));
+    await ownerOf(t.database)
+      .update(members)
+      .set({ dateOfBirth: '1983-02-21', salaryCents: 5_432_100 })
+      .where(eq(members.id, inside.id));
+    fake.reply = () => ({ text: 'Every three years [[chunk:chunk-trustees-1]].' });
+    const stem = 'How often are written policies reviewed by trustees';
+    const about = (value: string) => `${stem} for ${value}?`;
+    const statusOf = async (user: UserRow, value: string) =>
+      (await ask(user, about(value))).statusCode;
+
+    // Beyond the employer's reach: the same answer as for a name, date or sum nobody has.
+    for (const value of ['Breathnach', '14 June 1971', '87,654']) {
+      expect(await statusOf(employerUser, value), value).toBe(200);
+    }
+    for (const value of ['Ní Shúilleabháin', '15 June 1971', '87,655']) {
+      expect(await statusOf(employerUser, value), value).toBe(200);
+    }
+    // Within reach, refused: the employer's own member for them, any member for the firm's staff.
+    for (const value of ['Ó Murchú', '21 February 1983', '54,321']) {
+      expect(await statusOf(employerUser, value), value).toBe(400);
+    }
+    for (const value of ['Breathnach', '14 June 1971', '87,654']) {
+      expect(await statusOf(consultant, value), value).toBe(400);
     }
   });
 });

@@ -37,6 +37,25 @@ describe('the outgoing guard', () => {
     expect(inspect('The earnings limit for tax relief is €115,000.')).toEqual([]);
   });
 
+  it('finds a member by surname alone, without accents, in either order, and by dates and sums as people write them', () => {
+    const denylist = {
+      names: ['Seán Kelly'],
+      familyNames: ['Kelly'],
+      datesOfBirth: ['1980-03-03'],
+      salaryCents: [4_512_300],
+    };
+    for (const written of ['Does Kelly’s pension', 'Kelly, Sean', 'KELLY', 'Ｋｅｌｌｙ']) {
+      expect(inspect(written, denylist), written).toEqual(['member_name']);
+    }
+    for (const written of ['March 3, 1980', '1980/03/03', '19800303', '3rd of March 1980']) {
+      expect(inspect(`born ${written}`, denylist), written).toEqual(['member_date_of_birth']);
+    }
+    for (const written of ['45 123', '45.123,00', 'EUR 45,123.00']) {
+      expect(inspect(`a figure of ${written}`, denylist), written).toEqual(['member_salary']);
+    }
+    expect(inspect('The trustees of the scheme review it in March 1980', denylist)).toEqual([]);
+  });
+
   it('finds the members of the denylist by full name, date of birth in any common form, and salary', () => {
     const denylist = {
       names: ['siobhan o donoghue'],
@@ -49,6 +68,73 @@ describe('the outgoing guard', () => {
     expect(inspect('Born 1985-04-12', denylist)).toEqual(['member_date_of_birth']);
     expect(inspect('a salary of €55,000', denylist)).toEqual(['member_salary']);
     expect(inspect('Siobhan wrote about Donoghue cases', denylist)).toEqual([]);
+  });
+
+  it('finds IBANs whose check digits hold, whole or grouped, and not one whose digits are wrong', () => {
+    expect(inspect('Pay it to IE29 AIBK 9311 5212 3456 78 please')).toEqual(['iban']);
+    expect(inspect('iban: ie29aibk93115212345678')).toEqual(['iban']);
+    expect(inspect('Pay it to IE28 AIBK 9311 5212 3456 78 please')).toEqual([]);
+  });
+
+  it('reads full-width, spaced and dashed PPS numbers as PPS numbers, and leaves the corpus’s citations alone', () => {
+    const pps = newPpsNumber();
+    const digits = pps.slice(0, 7);
+    for (const written of [
+      `${digits}-${pps.slice(7)}`,
+      `PPS:${pps}`,
+      `${digits.slice(0, 3)} ${digits.slice(3)} ${pps.slice(7)}`,
+      [...pps].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join(''),
+    ]) {
+      expect(inspect(`Member ${written} asked`), written).toEqual(['pps_number']);
+    }
+    expect(inspect('S.I. No. 128/2021 reg. 28 and Directive (EU) 2016/2341 Art. 21')).toEqual([]);
+  });
+
+  it('runs in linear time on long adversarial input, and no pattern with a quantifier reads more than a token', () => {
+    const shapes = ['1 ', '1-', 'IE12 ', 'march 3 ', '@a.', 'ab', '1234567', '€1,0', 'k ', "o'"];
+    const denylist = {
+      names: ['seán kelly'],
+      familyNames: ['Kelly'],
+      datesOfBirth: ['1980-03-03'],
+      salaryCents: [4_500_000],
+    };
+    /** A quantifier outside escapes and character classes: a pattern that can backtrack. */
+    const quantified = (source: string) => {
+      let inClass = false;
+      for (let index = 0; index < source.length; index += 1) {
+        const character = source[index] as string;
+        if (character === '\\') index += 1;
+        else if (inClass) inClass = character !== ']';
+        else if (character === '[') inClass = true;
+        else if ('*+?{'.includes(character)) return true;
+      }
+      return false;
+    };
+    const original = RegExp.prototype.exec;
+    let longest = 0;
+    RegExp.prototype.exec = function exec(this: RegExp, input: string) {
+      if (quantified(this.source)) longest = Math.max(longest, String(input).length);
+      return original.call(this, input);
+    };
+    const timed = (size: number) =>
+      shapes.map((shape) => {
+        const text = shape.repeat(Math.ceil(size / shape.length)).slice(0, size);
+        const started = performance.now();
+        inspectOutgoing(body(text), denylist, ['s3cret-value']);
+        return performance.now() - started;
+      });
+    try {
+      timed(20_000);
+      const small = timed(100_000);
+      const large = timed(400_000);
+      large.forEach((ms, index) => {
+        expect(ms, shapes[index]).toBeLessThan(Math.max(50, (small[index] as number) * 12));
+        expect(ms, shapes[index]).toBeLessThan(5_000);
+      });
+    } finally {
+      RegExp.prototype.exec = original;
+    }
+    expect(longest).toBeLessThanOrEqual(1_000);
   });
 
   it('refuses an unbroken run too long for any word, address or number, as a possible key', () => {

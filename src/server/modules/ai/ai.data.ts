@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { type aiDrafts, aiSettings, aiUsage, members } from '../../db/schema.js';
 import type { Transaction } from '../../db/with-actor.js';
-import { amountsIn, type Denylist, datesIn, tokensOf } from './guard.js';
+import type { Denylist } from './guard.js';
+import { foldText, matchesFamilyName, matchesName, writtenValues } from './written-forms.js';
 
 export type AiSettingsRow = typeof aiSettings.$inferSelect;
 export type AiUsageRow = typeof aiUsage.$inferSelect;
@@ -73,27 +74,62 @@ export async function addTokens(
 
 const MAX_CANDIDATES = 200;
 
-/** A name as the guard compares it: its tokens (guard.ts), lower case, one space apart. */
-export const nameKey = (name: string) => tokensOf(name.toLowerCase()).join(' ');
+/**
+ * The characters `foldText` and `plainWords` (written-forms.ts) fold in a name, as SQL's
+ * translate() takes them: each accented or upper-case Latin, Greek or Cyrillic letter and its
+ * plain lower-case letter. So the database compares a stored surname as the guard reads it.
+ */
+const NAME_FOLDING = (() => {
+  let from = '';
+  let to = '';
+  const ranges: Array<[number, number]> = [
+    [0x41, 0x5a],
+    [0xc0, 0x24f],
+    [0x370, 0x4ff],
+    [0x1e00, 0x1eff],
+  ];
+  for (const [first, last] of ranges) {
+    for (let code = first; code <= last; code += 1) {
+      const letter = String.fromCodePoint(code);
+      const folded = foldText(letter).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+      if (folded.length === 1 && folded !== letter) {
+        from += letter;
+        to += folded;
+      }
+    }
+  }
+  return { from, to };
+})();
 
 /**
- * The tenant's members a question names, by full name, date of birth or salary: only those, so
- * the guard's denylist for a chat request costs one query, and no member's data is loaded unless
- * the question already carries it. The full name is looked for in the question as written (any
- * run of spaces as one), so "O'Brien" and "Mary Anne" are found whole. Row-level security keeps
- * it to the tenant.
+ * A stored name as nameKey reads it, in SQL: folded, lower case, its spaces, apostrophes, dashes
+ * and other punctuation dropped ("O'Brien", "Ó Briain": obrien, obriain).
  */
-export async function membersNamedIn(tx: Transaction, question: string): Promise<Denylist> {
-  const tokens = tokensOf(question);
-  const words = tokens.map((token) => token.toLowerCase());
-  const dates = [...new Set(datesIn(tokens))].filter((date) => !Number.isNaN(Date.parse(date)));
-  const amounts = [...new Set(amountsIn(words).map((amount) => amount.cents))];
-  const spaced = question.toLowerCase().replace(/\s+/g, ' ');
-  const conditions = [
-    sql`position(lower(${members.firstName} || ' ' || ${members.lastName}) in ${spaced}) > 0`,
-  ];
-  if (dates.length > 0) conditions.push(inArray(members.dateOfBirth, dates.slice(0, 20)));
-  if (amounts.length > 0) conditions.push(inArray(members.salaryCents, amounts.slice(0, 20)));
+const nameKeySql = (column: SQL | typeof members.lastName) =>
+  sql`regexp_replace(lower(translate(${column}, ${NAME_FOLDING.from}, ${NAME_FOLDING.to})), ${'[[:space:][:punct:]\u2018\u2019\u02bc\u2010-\u2015\u2212]+'}, '', 'g')`;
+
+/**
+ * The members within the asker's reach a question names: by surname (standing alone, or in the
+ * full name in any order and with or without its accents), by date of birth or by salary, in any
+ * of the written forms written-forms.ts reads. Only those, so the guard's denylist for a chat
+ * request costs one query, and no member's data is loaded unless the question already carries
+ * it. `employerId` keeps an employer's people to their own employer's members (policy.ts,
+ * `ai.chat`): a refusal never tells them that a name, date or sum is a member's elsewhere in the
+ * firm. Row-level security keeps it to the tenant.
+ */
+export async function membersNamedIn(
+  tx: Transaction,
+  question: string,
+  reach: { employerId: string | null },
+): Promise<Denylist> {
+  const written = writtenValues(question);
+  const keys = [...written.keys];
+  const conditions: SQL[] = [];
+  if (keys.length > 0) conditions.push(inArray(nameKeySql(members.lastName), keys));
+  if (written.dates.length > 0) conditions.push(inArray(members.dateOfBirth, written.dates));
+  if (written.amounts.length > 0) conditions.push(inArray(members.salaryCents, written.amounts));
+  if (conditions.length === 0)
+    return { names: [], familyNames: [], datesOfBirth: [], salaryCents: [] };
   const rows = await tx
     .select({
       firstName: members.firstName,
@@ -102,15 +138,23 @@ export async function membersNamedIn(tx: Transaction, question: string): Promise
       salaryCents: members.salaryCents,
     })
     .from(members)
-    .where(and(isNull(members.deletedAt), or(...conditions)))
+    .where(
+      and(
+        isNull(members.deletedAt),
+        reach.employerId === null ? undefined : eq(members.employerId, reach.employerId),
+        or(...conditions),
+      ),
+    )
     .limit(MAX_CANDIDATES);
-  const dateSet = new Set(dates);
-  const amountSet = new Set(amounts);
+  const dateSet = new Set(written.dates);
+  const amountSet = new Set(written.amounts);
   return {
     names: rows
       .map((row) => `${row.firstName} ${row.lastName}`)
-      .filter((name) => spaced.includes(name.toLowerCase()))
-      .map(nameKey),
+      .filter((name) => matchesName(written.keys, name)),
+    familyNames: rows
+      .map((row) => row.lastName)
+      .filter((lastName) => matchesFamilyName(written.keys, lastName)),
     datesOfBirth: rows.map((row) => row.dateOfBirth).filter((date) => dateSet.has(date)),
     salaryCents: rows.map((row) => row.salaryCents).filter((cents) => amountSet.has(cents)),
   };

@@ -27,7 +27,7 @@ import type { GeneratedDocument, GeneratedDocuments } from '../documents/documen
 import { liveEmployerOf } from '../employers/employers.data.js';
 import { loadGovernance } from '../governance/governance.data.js';
 import { findScheme } from '../schemes/schemes.data.js';
-import { type AiDraftRow, nameKey } from './ai.data.js';
+import type { AiDraftRow } from './ai.data.js';
 import type { SecurityAlert } from './chat.service.js';
 import {
   DRAFT_SYSTEM_PROMPT,
@@ -130,6 +130,7 @@ async function factsOf(
     a.performedOn.localeCompare(b.performedOn),
   );
   const lastOra = oras.at(-1);
+  const holderNames = (governance?.keyFunctionHolders ?? []).map((holder) => holder.holderName);
   return {
     facts: {
       schemeType: scheme.type as SchemeType,
@@ -153,7 +154,9 @@ async function factsOf(
       lastOra: lastOra ? { performedOn: lastOra.performedOn, nextDue: lastOra.nextDue } : null,
     },
     denylist: {
-      names: (governance?.keyFunctionHolders ?? []).map((holder) => nameKey(holder.holderName)),
+      names: holderNames,
+      // A register holds a name as one field: its last word is taken for the surname.
+      familyNames: holderNames.map((name) => name.trim().split(/\s/).at(-1) ?? ''),
       datesOfBirth: [],
       salaryCents: [],
     },

@@ -1,24 +1,44 @@
-import { parsePpsNumber } from '../../../contracts/pps-number.js';
+import { emailAddressesIn } from '../../../contracts/telemetry-text.js';
+import {
+  amountsInRuns,
+  datesIn,
+  digitRuns,
+  foldText,
+  hasIban,
+  hasPpsNumber,
+  matchesName,
+  nameKey,
+  plainWords,
+  wordKeys,
+} from './written-forms.js';
 
 /**
  * The one check in front of every request to the AI provider (docs/decisions/0066-ai-provider-guard-and-chat.md;
- * service-spec §4 rule 7: PPS numbers are never sent). It reads
- * the request body the SDK is about to send and refuses it when it carries:
+ * service-spec §2.6 rule 7: PPS numbers are never sent). It reads the request
+ * body the SDK is about to send and refuses it when it carries:
  * - a PPS number (seven digits and a check letter that holds: contracts/pps-number.ts);
- * - an e-mail address;
+ * - an e-mail address (contracts/telemetry-text.ts finds them, as it does for telemetry);
+ * - an IBAN whose check digits hold;
  * - a name, date of birth or salary of one of the tenant's members (the request's denylist);
  * - a salary-like figure tied to a person (an amount beside a pay word and a person);
  * - a token or secret: bearer tokens, JWTs, well-known API key shapes, long hex keys, and the
  *   service's own secrets and the provider key in use.
  *
- * Linear time: the body's strings are cut into tokens in one pass, and every pattern is anchored
- * to a single token with no nested or overlapping quantifiers, so each token is read a bounded
- * number of times. What matched is never returned or logged: only which rule did.
+ * Every rule reads the text as written-forms.ts folds it first (NFKC, apostrophes, dashes,
+ * invisible characters, accents), and reads numbers across the separators people write inside
+ * them, so `1234567-T`, `１２３４５６７Ｔ`, `Kelly, Seán` and `March 3, 1980` are the values they
+ * stand for (docs/decisions/0080-ai-guard-written-forms.md).
+ *
+ * Linear time: the body's strings are cut into tokens and runs in one pass each, and every
+ * pattern is anchored to a single short token with no nested or overlapping quantifiers, so each
+ * character is read a bounded number of times. What matched is never returned or logged: only
+ * which rule did.
  */
 
 export type GuardReason =
   | 'pps_number'
   | 'email_address'
+  | 'iban'
   | 'member_name'
   | 'member_date_of_birth'
   | 'member_salary'
@@ -27,15 +47,22 @@ export type GuardReason =
 
 /** What one request must not carry besides the general patterns: the tenant's members' data. */
 export interface Denylist {
-  /** Full names, lower case, as "first last". */
+  /** Full names as stored ("Seán O'Kelly"): refused with all their words present, in any order. */
   names: readonly string[];
+  /** Surnames as stored: refused standing alone ("Does Doyle…"), see written-forms.ts. */
+  familyNames?: readonly string[];
   /** Dates of birth, YYYY-MM-DD. */
   datesOfBirth: readonly string[];
   /** Salaries in whole cents. */
   salaryCents: readonly number[];
 }
 
-export const EMPTY_DENYLIST: Denylist = { names: [], datesOfBirth: [], salaryCents: [] };
+export const EMPTY_DENYLIST: Denylist = {
+  names: [],
+  familyNames: [],
+  datesOfBirth: [],
+  salaryCents: [],
+};
 
 export class OutgoingRefusedError extends Error {
   override name = 'OutgoingRefusedError';
@@ -52,7 +79,6 @@ const SEPARATORS = new Set(' \t\r\n\f\v"\'`<>()[]{};!?*|\\'.split(''));
  */
 const TRIM_END = new Set(['.', ':', ',']);
 
-const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 const JWT = /^eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const KEY_SHAPES = [
   /^(?:sk|pk|rk)[-_][A-Za-z0-9_-]{16,}$/,
@@ -67,8 +93,6 @@ const KEY_SHAPES = [
  * possible key or token instead, which is what such runs are.
  */
 const LONGEST_TOKEN = 1_000;
-const SEVEN_DIGITS = /^\d{7}$/;
-const ONE_OR_TWO_LETTERS = /^[A-Za-z]{1,2}$/;
 /** €45,000, 45000.00, EUR45k, €4.5k: a sum of money as written in a question or a letter. */
 const MONEY = /^(?:€|eur)?(\d{1,3}(?:,\d{3})+|\d{4,9}|\d{1,4}(?:\.\d)?k)(?:\.(\d{2}))?$/i;
 const PAY_WORDS = new Set([
@@ -86,25 +110,6 @@ const PAY_WORDS = new Set([
 const PERSON_WORDS = new Set(['he', 'she', 'his', 'her', 'my', 'i', "i'm", 'earns', 'employee']);
 /** How many tokens either side of an amount a pay word and a person are looked for. */
 const WINDOW = 6;
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const SLASH_DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
-const DAY = /^(\d{1,2})(?:st|nd|rd|th)?$/i;
-const YEAR = /^\d{4}$/;
 
 /** The strings of a JSON body (the messages the provider gets), or the body itself. */
 function stringsOf(body: string): string[] {
@@ -144,28 +149,6 @@ export function tokensOf(text: string): string[] {
   return tokens;
 }
 
-const pad = (value: string) => value.padStart(2, '0');
-
-/** The dates written in the tokens, as YYYY-MM-DD (ISO, day/month/year, or "3 March 1980"). */
-export function datesIn(tokens: readonly string[]): string[] {
-  const dates: string[] = [];
-  for (let index = 0; index < tokens.length; index += 1) {
-    const token = tokens[index] as string;
-    const iso = ISO_DATE.exec(token);
-    if (iso) dates.push(token);
-    const slash = SLASH_DATE.exec(token);
-    if (slash) dates.push(`${slash[3]}-${pad(slash[2] as string)}-${pad(slash[1] as string)}`);
-    const month = MONTHS.indexOf(token.toLowerCase());
-    if (month >= 0) {
-      const day = DAY.exec(tokens[index - 1] ?? '');
-      const year = tokens[index + 1] ?? '';
-      if (day && YEAR.test(year))
-        dates.push(`${year}-${pad(String(month + 1))}-${pad(day[1] as string)}`);
-    }
-  }
-  return dates;
-}
-
 /** The sums of money in the tokens, in whole cents, with where each stands. */
 export function amountsIn(tokens: readonly string[]): Array<{ index: number; cents: number }> {
   const amounts: Array<{ index: number; cents: number }> = [];
@@ -177,19 +160,6 @@ export function amountsIn(tokens: readonly string[]): Array<{ index: number; cen
     amounts.push({ index, cents: Math.round(euro * 100) + Number(match[2] ?? 0) });
   });
   return amounts;
-}
-
-function hasPpsNumber(tokens: readonly string[]): boolean {
-  for (let index = 0; index < tokens.length; index += 1) {
-    const token = tokens[index] as string;
-    if (token.length >= 8 && token.length <= 9 && parsePpsNumber(token)) return true;
-    // Written with a space before the letters: "1234567 T".
-    const next = tokens[index + 1];
-    if (SEVEN_DIGITS.test(token) && next && ONE_OR_TWO_LETTERS.test(next)) {
-      if (parsePpsNumber(token + next)) return true;
-    }
-  }
-  return false;
 }
 
 function hasSecret(tokens: readonly string[], secrets: readonly string[], whole: string): boolean {
@@ -210,6 +180,16 @@ function hasPersonSalary(lowered: readonly string[]): boolean {
   return false;
 }
 
+/** The denylist made ready once for every string of a body: names as the rules compare them. */
+function preparedDenylist(denylist: Denylist) {
+  return {
+    names: denylist.names,
+    familyKeys: (denylist.familyNames ?? []).map(nameKey).filter((key) => key.length >= 3),
+    datesOfBirth: new Set(denylist.datesOfBirth),
+    salaryCents: new Set(denylist.salaryCents),
+  };
+}
+
 /**
  * Why `body` must not be sent, or an empty list. `secrets` are values that must never leave:
  * the service's own secrets and the provider key in use (which belongs in a header only).
@@ -220,28 +200,42 @@ export function inspectOutgoing(
   secrets: readonly string[],
 ): GuardReason[] {
   const reasons = new Set<GuardReason>();
+  const denied = preparedDenylist(denylist);
   for (const text of stringsOf(body)) {
-    const all = tokensOf(text);
+    const folded = foldText(text);
+    const all = tokensOf(folded);
     if (all.some((token) => token.length > LONGEST_TOKEN)) reasons.add('secret');
     const tokens = all.filter((token) => token.length <= LONGEST_TOKEN);
     const lowered = tokens.map((token) => token.toLowerCase());
-    if (hasPpsNumber(tokens)) reasons.add('pps_number');
-    if (tokens.some((token) => token.includes('@') && EMAIL.test(token)))
+    const runs = digitRuns(folded);
+    if (hasPpsNumber(folded, runs)) reasons.add('pps_number');
+    // An address holds no separator of tokensOf, so each is found whole within one token.
+    if (tokens.some((token) => token.includes('@') && emailAddressesIn(token).length > 0))
       reasons.add('email_address');
-    if (hasSecret(tokens, secrets, text)) reasons.add('secret');
+    if (hasIban(folded)) reasons.add('iban');
+    if (hasSecret(tokens, secrets, text) || hasSecret(tokens, secrets, folded))
+      reasons.add('secret');
     if (hasPersonSalary(lowered)) reasons.add('salary_figure');
-    if (denylist.names.length > 0) {
-      const spaced = ` ${lowered.join(' ')} `;
-      if (denylist.names.some((name) => spaced.includes(` ${name} `))) reasons.add('member_name');
+    const words = denied.names.length + denied.familyKeys.length > 0 ? plainWords(folded) : [];
+    if (words.length > 0) {
+      const keys = wordKeys(words);
+      if (
+        denied.familyKeys.some((key) => keys.has(key)) ||
+        denied.names.some((name) => matchesName(keys, name))
+      ) {
+        reasons.add('member_name');
+      }
     }
-    if (denylist.datesOfBirth.length > 0) {
-      const dates = new Set(datesIn(tokens));
-      if (denylist.datesOfBirth.some((date) => dates.has(date)))
-        reasons.add('member_date_of_birth');
+    if (denied.datesOfBirth.size > 0) {
+      const dates = datesIn(runs, words.length > 0 ? words : plainWords(folded));
+      if (dates.some((date) => denied.datesOfBirth.has(date))) reasons.add('member_date_of_birth');
     }
-    if (denylist.salaryCents.length > 0) {
-      const salaries = new Set(denylist.salaryCents);
-      if (amountsIn(lowered).some(({ cents }) => salaries.has(cents))) reasons.add('member_salary');
+    if (denied.salaryCents.size > 0) {
+      const amounts = [
+        ...amountsInRuns(folded, runs),
+        ...amountsIn(lowered).map((amount) => amount.cents),
+      ];
+      if (amounts.some((cents) => denied.salaryCents.has(cents))) reasons.add('member_salary');
     }
   }
   return [...reasons];

@@ -7,7 +7,7 @@ import { aiSettings } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
 import { LimitReachedError } from '../../errors.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { authorize } from '../../tenancy/authorize.js';
+import { authorize, boundsOf } from '../../tenancy/authorize.js';
 import {
   type AiSettingsRow,
   addTokens,
@@ -78,11 +78,15 @@ export function createAiAccess({
     },
 
     /**
-     * The tenant's members a question names (by full name, date of birth or salary), for the
-     * guard to refuse: row-level security keeps the search to the actor's tenant.
+     * The members a question names (by name, date of birth or salary), for the guard to refuse:
+     * only those within the asker's reach for chat (policy.ts, `ai.chat`), so that the refusal
+     * says nothing of members they cannot see. Row-level security keeps it to the tenant besides.
      */
     async membersNamedIn(actor: TenantActor, question: string): Promise<Denylist> {
-      return withActor(database, actor, (tx) => membersNamedIn(tx, question));
+      const reach = boundsOf(actor, 'ai.chat');
+      return withActor(database, actor, (tx) =>
+        membersNamedIn(tx, question, { employerId: reach.employerId }),
+      );
     },
 
     /** The tokens a request used, added to the month's count once the answer is in. */
