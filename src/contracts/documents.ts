@@ -32,6 +32,28 @@ export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = {
 };
 
 /**
+ * Which types are about one member (decisions.md §7, "Documents about one member"): uploaded with
+ * the member's id, listed and served to that member and to staff in reach, never to the scheme's
+ * other members. A benefit statement always is; a scheme's governance and scheme-wide papers never
+ * are; anything else may be.
+ */
+export const MEMBER_DOCUMENT_RULE: Record<DocumentType, 'required' | 'optional' | 'refused'> = {
+  scheme_pdf: 'refused',
+  trust_deed: 'refused',
+  written_policy: 'refused',
+  ora_report: 'refused',
+  kfh_appointment: 'refused',
+  member_booklet: 'refused',
+  benefit_statement: 'required',
+  other: 'optional',
+};
+
+/** The types that may name a member, for the upload form's member field. */
+export const MEMBER_DOCUMENT_TYPES = DOCUMENT_TYPES.filter(
+  (type) => MEMBER_DOCUMENT_RULE[type] !== 'refused',
+);
+
+/**
  * `pending` until the scanner has answered, then `clean` or `quarantined`; `unscanned` where the
  * service runs without a scanner (development and test, or DOCUMENT_SCAN=off).
  */
@@ -78,6 +100,8 @@ export const documentView = z.object({
   originalFilename: z.string(),
   title: z.string().nullable(),
   memberFacing: z.boolean(),
+  /** The member the document is about, or null for the scheme's own documents. */
+  memberId: z.string().nullable(),
   contentType: z.string(),
   size: z.number().int(),
   sha256: z.string(),
@@ -103,16 +127,42 @@ export type DocumentUrlView = z.infer<typeof documentUrlView>;
  * The upload form's fields besides the file, as multipart sends them (strings): the API parses
  * them with this and the browser's form checks them with it before sending.
  */
-export const documentUploadFields = z.object({
-  documentType: z.enum(DOCUMENT_TYPES, {
-    error: `Choose the document type: one of ${DOCUMENT_TYPES.join(', ')}`,
-  }),
-  memberFacing: z
-    .enum(['true', 'false'], { error: 'memberFacing must be true or false' })
-    .optional()
-    .transform((value) => value === 'true'),
-  title: text({ max: 200 }).min(1).optional(),
-});
+export const documentUploadFields = z
+  .object({
+    documentType: z.enum(DOCUMENT_TYPES, {
+      error: `Choose the document type: one of ${DOCUMENT_TYPES.join(', ')}`,
+    }),
+    memberFacing: z
+      .enum(['true', 'false'], { error: 'memberFacing must be true or false' })
+      .optional()
+      .transform((value) => value === 'true'),
+    title: text({ max: 200 }).min(1).optional(),
+    /** The member the document is about (MEMBER_DOCUMENT_RULE); empty means none. */
+    memberId: z
+      .string()
+      .trim()
+      .max(64, 'memberId is not a member id')
+      .regex(/^[A-Za-z0-9_-]*$/, 'memberId is not a member id')
+      .optional()
+      .transform((value) => (value ? value : undefined)),
+  })
+  .superRefine((fields, context) => {
+    const rule = MEMBER_DOCUMENT_RULE[fields.documentType];
+    if (rule === 'required' && fields.memberId === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['memberId'],
+        message: `Choose the member this ${DOCUMENT_TYPE_LABELS[fields.documentType].toLowerCase()} is about`,
+      });
+    }
+    if (rule === 'refused' && fields.memberId !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['memberId'],
+        message: `A ${DOCUMENT_TYPE_LABELS[fields.documentType].toLowerCase()} is the scheme’s, not one member’s: leave the member empty`,
+      });
+    }
+  });
 
 /** What is wrong with a file of this size before it is sent, in words, or null. */
 export function fileSizeProblem(bytes: number): string | null {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { readdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { type AddressInfo, connect } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -33,6 +33,7 @@ let clock = new Date('2026-03-02T10:00:00Z');
 let t: TestApp;
 let staff: UserRow;
 let memberUser: UserRow;
+let ownMemberId: string;
 let otherTenantStaff: UserRow;
 let place: { brokerId: string; employerId: string; schemeId: string };
 let otherPlace: { brokerId: string; employerId: string; schemeId: string };
@@ -45,6 +46,7 @@ beforeAll(async () => {
   place = { brokerId, employerId, schemeId };
   staff = await createUser(t.database, { brokerId, role: 'BrokerUser' });
   const member = await createMember(t.database, place);
+  ownMemberId = member.id;
   memberUser = await createUser(t.database, {
     brokerId,
     employerId,
@@ -115,14 +117,12 @@ describe('uploading a document', () => {
       title: 'Trust deed',
       memberFacing: false,
     });
-    // Stored at tenant/scheme/type/filename, the version a file inside it.
+    // Stored at tenant/scheme/document id: the file's name is no part of where it is kept.
     const stored = path.join(
       t.config.documents.storageRoot,
       place.brokerId,
       place.schemeId,
-      'trust_deed',
-      'Trust deed 2024.pdf',
-      'v1',
+      body.id,
     );
     expect(existsSync(stored)).toBe(true);
   });
@@ -131,6 +131,7 @@ describe('uploading a document', () => {
     const document = await uploaded('Benefit statement Seán Kelly.pdf', SAMPLES.pdf, {
       documentType: 'benefit_statement',
       title: 'Statement for Seán Kelly',
+      memberId: ownMemberId,
     });
     const [record] = await ownerOf(t.database)
       .select()
@@ -611,7 +612,167 @@ describe('what members and employers see', () => {
   });
 });
 
+describe('documents about one member', () => {
+  let otherMemberUser: UserRow;
+  let otherMemberId: string;
+
+  beforeAll(async () => {
+    const other = await createMember(t.database, place);
+    otherMemberId = other.id;
+    otherMemberUser = await createUser(t.database, {
+      brokerId: place.brokerId,
+      employerId: place.employerId,
+      role: 'Member',
+      memberId: other.id,
+    });
+  });
+
+  const listedFor = async (user: UserRow) => {
+    const list = await t.requestAs(user, 'GET', `/api/schemes/${place.schemeId}/documents`);
+    expect(list.statusCode, list.body).toBe(200);
+    return list.json().items.map((item: { id: string }) => item.id) as string[];
+  };
+
+  it('is listed, read and served through a signed URL to that member and to staff, never to another member of the scheme', async () => {
+    const statement = await uploaded('Statement Niamh Byrne.pdf', SAMPLES.pdf, {
+      documentType: 'benefit_statement',
+      memberId: ownMemberId,
+    });
+    expect(statement).toMatchObject({ memberId: ownMemberId, memberFacing: true });
+
+    expect(await listedFor(memberUser)).toContain(statement.id);
+    expect(await listedFor(staff)).toContain(statement.id);
+    expect(await listedFor(otherMemberUser)).not.toContain(statement.id);
+
+    expect(
+      (await t.requestAs(otherMemberUser, 'GET', `/api/documents/${statement.id}`)).statusCode,
+    ).toBe(404);
+    expect((await urlOf(otherMemberUser, statement.id)).statusCode).toBe(404);
+    expect(
+      (await t.requestAs(memberUser, 'GET', `/api/documents/${statement.id}`)).json(),
+    ).toMatchObject({ id: statement.id, memberId: ownMemberId });
+
+    const own = await urlOf(memberUser, statement.id);
+    expect(own.statusCode).toBe(200);
+    expect((await fetchFile(own.json().url)).statusCode).toBe(200);
+    const staffs = await urlOf(staff, statement.id);
+    expect(staffs.statusCode).toBe(200);
+    expect((await fetchFile(staffs.json().url)).statusCode).toBe(200);
+  });
+
+  it('a signed URL issued to another member of the scheme for the document does not open it', async () => {
+    const statement = await uploaded('Statement 2026.pdf', SAMPLES.pdf, {
+      documentType: 'benefit_statement',
+      memberId: ownMemberId,
+    });
+    // A grant signed for the other member's account, as if the URL route had issued it.
+    const signer = createUrlSigner({
+      current: TEST_SECRETS.DOCUMENT_URL_KEY,
+      previous: null,
+      now: () => clock,
+    });
+    const { token } = signer.sign({
+      documentId: statement.id,
+      version: statement.version,
+      tenantId: place.brokerId,
+      userId: otherMemberUser.id,
+    });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: `/files/${statement.id}/${token}`,
+      remoteAddress: uniqueClientAddress(),
+    });
+    expect(refused.statusCode).toBe(404);
+  });
+
+  it('a benefit statement must name a member of its scheme: without one, or with one of another scheme or tenant, it is refused with 400', async () => {
+    const refusal = async (fields: Record<string, string>) => {
+      const response = await upload(staff, documentForm('Statement.pdf', SAMPLES.pdf, fields));
+      expect(response.statusCode, response.body).toBe(400);
+      return response.json() as { issues: Array<{ path: string; code: string }> };
+    };
+    expect((await refusal({ documentType: 'benefit_statement' })).issues).toEqual([
+      expect.objectContaining({ path: 'memberId' }),
+    ]);
+    const elsewhere = await createScheme(t.database, {
+      id: place.employerId,
+      brokerId: place.brokerId,
+    });
+    const ofAnotherScheme = await createMember(t.database, {
+      ...place,
+      schemeId: elsewhere,
+    });
+    const ofAnotherTenant = await createMember(t.database, otherPlace);
+    const unknown = [
+      await refusal({ documentType: 'benefit_statement', memberId: ofAnotherScheme.id }),
+      await refusal({ documentType: 'benefit_statement', memberId: ofAnotherTenant.id }),
+      await refusal({ documentType: 'benefit_statement', memberId: 'nosuchmember0000000000' }),
+    ];
+    // Alike, whoever the id is: the refusal tells nothing of other members.
+    for (const body of unknown) {
+      expect(body.issues).toEqual([
+        {
+          path: 'memberId',
+          code: 'unknown_member',
+          message: 'There is no such member in this scheme',
+        },
+      ]);
+    }
+    expect((await refusal({ documentType: 'trust_deed', memberId: ownMemberId })).issues).toEqual([
+      expect.objectContaining({ path: 'memberId' }),
+    ]);
+  });
+
+  it('two members’ documents of one name are separate documents, each its own first version', async () => {
+    const mine = await uploaded('Annual statement 2025.pdf', SAMPLES.pdf, {
+      documentType: 'benefit_statement',
+      memberId: ownMemberId,
+    });
+    const theirs = await uploaded('Annual statement 2025.pdf', SAMPLES.png, {
+      documentType: 'benefit_statement',
+      memberId: otherMemberId,
+    });
+    expect([mine.version, theirs.version]).toEqual([1, 1]);
+    const again = await uploaded('Annual statement 2025.pdf', SAMPLES.pdf, {
+      documentType: 'benefit_statement',
+      memberId: ownMemberId,
+    });
+    expect(again.version).toBe(2);
+    expect(await listedFor(memberUser)).toEqual(expect.arrayContaining([again.id]));
+    expect(await listedFor(memberUser)).not.toContain(theirs.id);
+    expect(await listedFor(otherMemberUser)).toContain(theirs.id);
+    expect(await listedFor(staff)).toEqual(expect.arrayContaining([again.id, theirs.id]));
+  });
+});
+
 describe('storage', () => {
+  it('keys stored files by ids only, and still serves files stored under the earlier layout’s keys (with the file name)', async () => {
+    const root = t.config.documents.storageRoot;
+    const document = await uploaded('Statement Seán Ó Briain 1234567TA.pdf', SAMPLES.pdf, {
+      documentType: 'other',
+    });
+    const [row] = await ownerOf(t.database)
+      .select({ storageKey: documents.storageKey })
+      .from(documents)
+      .where(eq(documents.id, document.id));
+    expect(row?.storageKey).toBe(`${place.brokerId}/${place.schemeId}/${document.id}`);
+    expect(await readdir(path.join(root, place.brokerId, place.schemeId))).not.toContain('other');
+
+    // As an upload before ids-only keys stored it: tenant/scheme/type/filename/v<version>.
+    const oldKey = `${place.brokerId}/${place.schemeId}/other/Statement Seán Ó Briain 1234567TA.pdf/v1`;
+    await mkdir(path.dirname(path.join(root, oldKey)), { recursive: true });
+    await rename(path.join(root, row?.storageKey as string), path.join(root, oldKey));
+    await ownerOf(t.database)
+      .update(documents)
+      .set({ storageKey: oldKey })
+      .where(eq(documents.id, document.id));
+    const url = await urlOf(staff, document.id);
+    expect(url.statusCode).toBe(200);
+    const file = await fetchFile(url.json().url);
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(SAMPLES.pdf)).toBe(true);
+  });
+
   it('the sweep moves a committed upload left staged by a crash, and removes one never committed', async () => {
     const document = await uploaded('crash.pdf', SAMPLES.pdf);
     const root = t.config.documents.storageRoot;

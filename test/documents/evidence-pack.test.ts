@@ -170,7 +170,14 @@ beforeAll(async () => {
   uploadedIds.statement = {
     ...(await upload('Statement Aoife Murphy.pdf', SAMPLES.pdf, {
       documentType: 'benefit_statement',
-      memberFacing: 'true',
+      memberId: member.id,
+    })),
+    content: SAMPLES.pdf,
+  };
+  uploadedIds.aboutMember = {
+    ...(await upload('Transfer letter Aoife Murphy.pdf', SAMPLES.pdf, {
+      documentType: 'other',
+      memberId: member.id,
     })),
     content: SAMPLES.pdf,
   };
@@ -230,7 +237,7 @@ describe('the evidence pack archive', () => {
     });
   });
 
-  it('lists quarantined documents and benefit statements as excluded, with the reason and no filename', () => {
+  it('lists quarantined documents and every document about one member as excluded, with the reason and no filename', () => {
     expect(pack.manifest.excluded).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -241,11 +248,15 @@ describe('the evidence pack archive', () => {
           documentId: uploadedIds.statement?.id,
           reason: 'member_personal_data',
         }),
+        expect.objectContaining({
+          documentId: uploadedIds.aboutMember?.id,
+          reason: 'member_personal_data',
+        }),
       ]),
     );
-    expect(pack.manifest.excluded).toHaveLength(2);
+    expect(pack.manifest.excluded).toHaveLength(3);
     const text = JSON.stringify(pack.manifest.excluded);
-    expect(text).not.toMatch(/Suspicious|Statement Aoife/);
+    expect(text).not.toMatch(/Suspicious|Statement Aoife|Transfer letter/);
   });
 
   it('names as the audit chain head the record audit verification reads last, after generation', async () => {

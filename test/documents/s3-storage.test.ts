@@ -117,7 +117,10 @@ describe('the S3 back end', () => {
     const document = await uploaded('Trust deed.pdf', SAMPLES.pdf);
     expect(document.scanStatus).toBe('clean');
     expect(await keys()).toContain(await storageKeyOf(document.id));
-    expect(await storageKeyOf(document.id)).toMatch(/\/Trust deed\.pdf\/v1$/);
+    // Keyed by ids only: the file's name never reaches the bucket's listings or logs.
+    expect(await storageKeyOf(document.id)).toBe(
+      `${s3.prefix}${staff.brokerId}/${schemeId}/${document.id}`,
+    );
     expect(await keys('.staging/')).toEqual([]);
     // Only the staging area is ever written on local disk, and it is empty again.
     const root = t.config.documents.storageRoot;
@@ -129,11 +132,58 @@ describe('the S3 back end', () => {
     const first = await uploaded('Statement.pdf', SAMPLES.pdf);
     const second = await uploaded('Statement.pdf', SAMPLES.png);
     expect(second.version).toBe(2);
-    expect((await storageKeyOf(second.id)).replace(/v2$/, 'v1')).toBe(await storageKeyOf(first.id));
+    expect(await storageKeyOf(second.id)).not.toBe(await storageKeyOf(first.id));
     const one = await download(await signedUrl(first.id));
     const two = await download(await signedUrl(second.id));
     expect(Buffer.from(await one.arrayBuffer()).equals(SAMPLES.pdf)).toBe(true);
     expect(Buffer.from(await two.arrayBuffer()).equals(SAMPLES.png)).toBe(true);
+  });
+
+  it('keeps no uploaded file name, which may name a member or hold a PPS number, in any key of the bucket', async () => {
+    await uploaded('Statement Seán Ó Briain 1234567TA.pdf', SAMPLES.pdf);
+    const listed = (await keys()).join('\n');
+    expect(listed).not.toMatch(/Seán|Briain|1234567TA|Statement/);
+  });
+
+  it('still serves, and the sweep still settles, objects stored under keys of the earlier layout (with the file name)', async () => {
+    const document = await uploaded('Older deed.pdf', SAMPLES.docx);
+    const key = await storageKeyOf(document.id);
+    // As an upload before ids-only keys stored it: tenant/scheme/type/filename/v<version>.
+    const oldKey = `${staff.brokerId}/${schemeId}/trust_deed/Older deed.pdf/v1`;
+    await bucket.send(
+      new CopyObjectCommand({
+        Bucket: s3.bucket,
+        Key: `${s3.prefix}${oldKey}`,
+        CopySource: `${s3.bucket}/${key.split('/').map(encodeURIComponent).join('/')}`,
+      }),
+    );
+    await bucket.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+    await ownerOf(t.database)
+      .update(documents)
+      .set({ storageKey: oldKey })
+      .where(eq(documents.id, document.id));
+    const file = await download(await signedUrl(document.id));
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(SAMPLES.docx)).toBe(true);
+
+    // A crash after the row committed, before the copy: the sweep copies under the row's own key.
+    await bucket.send(
+      new CopyObjectCommand({
+        Bucket: s3.bucket,
+        Key: `${s3.prefix}.staging/${document.id}`,
+        CopySource: `${s3.bucket}/${`${s3.prefix}${oldKey}`.split('/').map(encodeURIComponent).join('/')}`,
+      }),
+    );
+    await bucket.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: `${s3.prefix}${oldKey}` }));
+    const issuedAt = clock;
+    clock = new Date(clock.getTime() + 2 * 60 * 60 * 1000);
+    try {
+      expect(await sweep()).toMatchObject({ committed: 1 });
+    } finally {
+      clock = issuedAt;
+    }
+    expect(await keys()).toContain(`${s3.prefix}${oldKey}`);
+    expect((await download(await signedUrl(document.id))).status).toBe(200);
   });
 
   it('streams the download through the signed URL with the headers the spec requires, audited', async () => {

@@ -177,7 +177,7 @@ export const users = pgTable(
   },
   (table) => [
     // One address signs in to one account: unique among accounts that have been set up. Several
-    // firms may have invited the same address; the first invitation accepted wins (issue 21).
+    // firms may have invited the same address; the first invitation accepted wins.
     uniqueIndex('users_email_lower_key')
       .on(sql`lower(${table.email})`)
       .where(sql`${table.status} <> 'invited'`),
@@ -949,7 +949,15 @@ export const documents = pgTable(
     version: integer('version').notNull(),
     scanStatus: text('scan_status').notNull(),
     scannedAt: timestamp('scanned_at', { withTimezone: true, precision: 3 }),
-    /** Where the bytes are, relative to the storage root: tenant/scheme/type/filename/v<version>. */
+    /**
+     * The member a document is about (a benefit statement), or null for a scheme's document: only
+     * that member, of the scheme's members, ever sees it (docs/decisions/0090-member-documents.md).
+     */
+    memberId: text('member_id'),
+    /**
+     * Where the bytes are, relative to the storage root: tenant/scheme/document id; rows stored
+     * before ids-only keys keep tenant/scheme/type/filename/v<version> (storage.ts, storageKeyOf).
+     */
     storageKey: text('storage_key').notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
@@ -963,14 +971,28 @@ export const documents = pgTable(
       columns: [table.brokerId, table.schemeId, table.employerId],
       foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
     }),
-    // A name's versions are numbered once, deleted ones included: a number is never reused.
-    unique('documents_version_once_key').on(
-      table.brokerId,
-      table.schemeId,
-      table.documentType,
-      table.filename,
-      table.version,
-    ),
+    // The member is of the document's scheme, in the same tenant.
+    foreignKey({
+      name: 'documents_member_same_scheme_fk',
+      columns: [table.memberId, table.schemeId, table.employerId, table.brokerId],
+      foreignColumns: [members.id, members.schemeId, members.employerId, members.brokerId],
+    }),
+    // A name's versions are numbered once, deleted ones included: a number is never reused. Each
+    // member's documents are a series of their own, so one member's upload never becomes a
+    // version of another's (and a version number tells nothing of another member's files).
+    unique('documents_version_once_key')
+      .on(
+        table.brokerId,
+        table.schemeId,
+        table.documentType,
+        table.memberId,
+        table.filename,
+        table.version,
+      )
+      .nullsNotDistinct(),
+    index('documents_member_idx')
+      .on(table.brokerId, table.memberId)
+      .where(sql`${table.memberId} is not null`),
     unique('documents_storage_key_once').on(table.brokerId, table.storageKey),
     // The target of the governance registers' links, which name the scheme too.
     unique('documents_scheme_id_key').on(table.brokerId, table.schemeId, table.id),
@@ -981,6 +1003,11 @@ export const documents = pgTable(
     check(
       'documents_type_known',
       sql`${table.documentType} in ('scheme_pdf','trust_deed','written_policy','ora_report','kfh_appointment','member_booklet','benefit_statement','other')`,
+    ),
+    // A benefit statement is one member's: with no member named, it is never member-facing.
+    check(
+      'documents_member_statement',
+      sql`${table.documentType} <> 'benefit_statement' or ${table.memberId} is not null or not ${table.memberFacing}`,
     ),
     check(
       'documents_scan_status_known',
@@ -1126,7 +1153,7 @@ export const aiDrafts = pgTable(
 );
 
 /*
- * Auto-enrolment readiness (issue 20; docs/decisions/0068-auto-enrolment-readiness.md).
+ * Auto-enrolment readiness (docs/decisions/0068-auto-enrolment-readiness.md).
  * An employer's payroll uploads, the employees they name (one row per person and employer, found
  * by the PPS lookup hash, whether or not they are members) and the pay lines. Keyed on
  * (broker_id, id) with broker_id in every key, like the governance tables. An upload is deleted

@@ -9,9 +9,18 @@ export type DocumentRow = typeof documents.$inferSelect;
 /**
  * A live document by id under a live scheme of a live employer, as far as row-level security lets
  * the actor see: the documents of a deleted scheme can no longer be read, fetched or deleted.
+ *
+ * `lock: 'update'` locks the document's row until the transaction ends, for a change of its state
+ * (a delete); `lock: 'share'` keeps it from changing while a register entry is linked to it. A
+ * change that waited reads the row as the other committed it: deleted meanwhile, it is not found
+ * (docs/decisions/0091-state-changes-lock-their-row.md).
  */
-export async function findDocument(tx: Transaction, id: string): Promise<DocumentRow | undefined> {
-  const [row] = await tx
+export async function findDocument(
+  tx: Transaction,
+  id: string,
+  { lock }: { lock?: 'update' | 'share' } = {},
+): Promise<DocumentRow | undefined> {
+  const query = tx
     .select(getTableColumns(documents))
     .from(documents)
     .innerJoin(
@@ -24,12 +33,13 @@ export async function findDocument(tx: Transaction, id: string): Promise<Documen
     )
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
     .where(and(eq(documents.id, id), isNull(documents.deletedAt)));
+  const [row] = lock ? await query.for(lock, { of: documents }) : await query;
   return row;
 }
 
 /**
  * The condition that a `documents` row is the latest live version of its name (scheme, type,
- * filename): no live version of the same name is newer. A deleted latest lets the one before it
+ * member, filename): no live version of the same name is newer. A deleted latest lets the one before it
  * stand again (docs/decisions/0062-document-vault.md).
  */
 export function isLatestLiveVersion(tx: Transaction) {
@@ -43,6 +53,7 @@ export function isLatestLiveVersion(tx: Transaction) {
           eq(newer.brokerId, documents.brokerId),
           eq(newer.schemeId, documents.schemeId),
           eq(newer.documentType, documents.documentType),
+          sql`${newer.memberId} is not distinct from ${documents.memberId}`,
           eq(newer.filename, documents.filename),
           isNull(newer.deletedAt),
           sql`${newer.version} > ${documents.version}`,

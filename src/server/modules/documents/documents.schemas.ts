@@ -15,5 +15,5 @@ export const fileParams = z.object({
 export const multipartBody = z
   .unknown()
   .describe(
-    'multipart/form-data: `file` (PDF, DOCX, PNG or JPEG, at most 25 MiB), `documentType`, and optionally `memberFacing` (true or false) and `title`',
+    'multipart/form-data: `file` (PDF, DOCX, PNG or JPEG, at most 25 MiB), `documentType`, and optionally `memberFacing` (true or false), `title` and `memberId` (the member a benefit statement, or another document about one member, is for: required for `benefit_statement`)',
   );

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, isNull, max, sql } from 'drizzle-orm';
+import { and, eq, isNull, max, or, sql } from 'drizzle-orm';
 import type { DocumentContentType, DocumentType } from '../../../contracts/documents.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
@@ -55,6 +55,7 @@ const viewOf = (row: DocumentRow): DocumentView => ({
   originalFilename: row.originalFilename,
   title: row.title,
   memberFacing: row.memberFacing,
+  memberId: row.memberId,
   contentType: row.contentType,
   size: row.size,
   sha256: row.sha256,
@@ -77,6 +78,7 @@ const auditStateOf = (row: DocumentRow) => ({
   size: row.size,
   sha256: row.sha256,
   memberFacing: row.memberFacing,
+  memberId: row.memberId,
   scanStatus: row.scanStatus,
 });
 
@@ -113,8 +115,9 @@ async function insertVersion(
   row: Omit<DocumentRow, 'version' | 'storageKey'>,
 ): Promise<DocumentRow> {
   // One upload of a name at a time: the next version number is read and taken under the lock.
+  // A member's documents are a series of their own (documents_version_once_key).
   await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtext('documents'), hashtext(${`${row.brokerId}/${row.schemeId}/${row.documentType}/${row.filename}`}))`,
+    sql`select pg_advisory_xact_lock(hashtext('documents'), hashtext(${`${row.brokerId}/${row.schemeId}/${row.documentType}/${row.memberId ?? ''}/${row.filename}`}))`,
   );
   const [latest] = await tx
     .select({ version: max(documents.version) })
@@ -124,6 +127,7 @@ async function insertVersion(
         eq(documents.brokerId, row.brokerId),
         eq(documents.schemeId, row.schemeId),
         eq(documents.documentType, row.documentType),
+        sql`${documents.memberId} is not distinct from ${row.memberId}`,
         eq(documents.filename, row.filename),
       ),
     );
@@ -134,9 +138,7 @@ async function insertVersion(
     storageKey: storageKeyOf({
       tenantId: row.brokerId,
       schemeId: row.schemeId,
-      documentType: row.documentType,
-      filename: row.filename,
-      version,
+      documentId: row.id,
     }),
   };
   await tx.insert(documents).values(stored);
@@ -201,6 +203,7 @@ export function createGeneratedDocuments({
           originalFilename: filename,
           title: document.title,
           memberFacing: false,
+          memberId: null,
           contentType: document.contentType,
           size: document.bytes.length,
           sha256: createHash('sha256').update(document.bytes).digest('hex'),
@@ -245,35 +248,49 @@ export function createDocumentsService({
     status === 'clean' || (scanner === null && status === 'unscanned');
 
   /**
-   * A scheme or document as the actor's scope for `action` sees it. A Member's scope is their own
-   * member record: a scheme is within it when it is the scheme of that record, a document when it
-   * is a member-facing one of that scheme (decisions.md §3, "scheme documents").
+   * The scheme or document `row`, when the actor's scope for `action` takes it in; 404 otherwise.
+   * A Member's scope is their own member record: a scheme is within it when it is the scheme of
+   * that record, a document when it is a member-facing one of that scheme and about no member or
+   * about them (decisions.md §3, "scheme documents"; §7, "Documents about one member"). Staff
+   * reach a member's document as they reach its scheme.
    */
-  async function placed<T extends { id: string; brokerId: string; employerId: string }>(
+  async function within<T extends { id: string; brokerId: string; employerId: string }>(
     tx: Transaction,
     actor: ActorContext,
     action: 'document.list' | 'document.read' | 'document.download',
     row: T | undefined,
-    schemeOf: (row: T) => { schemeId: string; memberFacing: boolean },
-  ): Promise<(T & { memberId: string | null }) | undefined> {
-    if (!row) return row;
+    placeOf: (row: T) => { schemeId: string; memberFacing: boolean; memberId: string | null },
+  ): Promise<T> {
+    if (!row) throw new NotFoundError();
     const { memberId } = boundsOf(actor, action);
-    if (memberId === null) return { ...row, memberId: null };
-    const own = await findMember(tx, memberId);
-    const { schemeId, memberFacing } = schemeOf(row);
-    return { ...row, memberId: own?.schemeId === schemeId && memberFacing ? own.id : null };
+    let seenBy: string | null = null;
+    if (memberId !== null) {
+      const own = await findMember(tx, memberId);
+      const place = placeOf(row);
+      const ofTheirScheme = own !== undefined && own.schemeId === place.schemeId;
+      const aboutNoOtherMember = place.memberId === null || place.memberId === own?.id;
+      if (own && ofTheirScheme && place.memberFacing && aboutNoOtherMember) seenBy = own.id;
+    }
+    authorizeRow(actor, action, { ...row, memberId: seenBy });
+    return row;
   }
 
-  /** Whether the actor's scope for downloading takes in the document (authorizeRow, as a test). */
-  function reaches(actor: ActorContext, row: Parameters<typeof authorizeRow>[2]): boolean {
-    authorize(actor, 'document.download');
-    try {
-      authorizeRow(actor, 'document.download', row);
-      return true;
-    } catch (error) {
-      if (error instanceof NotFoundError) return false;
-      throw error;
+  /**
+   * The member a document is to be about: one of this scheme, as row-level security and the
+   * scheme's reach let the writer see it. Anything else is refused alike, whether it is missing,
+   * deleted or another scheme's, so that the answer tells nothing of other members.
+   */
+  async function memberOfScheme(
+    tx: Transaction,
+    scheme: { id: string },
+    memberId: string | undefined,
+  ): Promise<string | null> {
+    if (memberId === undefined) return null;
+    const member = await findMember(tx, memberId);
+    if (member?.schemeId !== scheme.id) {
+      throw invalid('memberId', 'unknown_member', 'There is no such member in this scheme');
     }
+    return member.id;
   }
 
   /** Reads the form, staging the file as it arrives; the staged file is the caller's to settle. */
@@ -369,8 +386,9 @@ export function createDocumentsService({
           throw invalid('file', 'unsupported_type', ACCEPTED_TYPES_MESSAGE);
         }
         const at = now();
-        row = await withActor(database, writer, (tx) =>
-          insertVersion(audit, tx, writer, {
+        row = await withActor(database, writer, async (tx) => {
+          const memberId = await memberOfScheme(tx, scheme, received.fields.memberId);
+          return insertVersion(audit, tx, writer, {
             brokerId: scheme.brokerId,
             id,
             employerId: scheme.employerId,
@@ -379,7 +397,9 @@ export function createDocumentsService({
             filename: safeFilename(received.original),
             originalFilename: keptOriginalName(received.original),
             title: received.fields.title ?? null,
-            memberFacing: received.fields.memberFacing,
+            // A document about one member faces that member (decisions.md §7).
+            memberFacing: memberId !== null || received.fields.memberFacing,
+            memberId,
             contentType,
             size: received.size,
             sha256: received.sha256,
@@ -389,8 +409,8 @@ export function createDocumentsService({
             createdAt: at,
             updatedAt: at,
             deletedAt: null,
-          }),
-        );
+          });
+        });
       } catch (error) {
         await staged.discard();
         throw error;
@@ -410,13 +430,12 @@ export function createDocumentsService({
         'desc',
       );
       const page = await withActor(database, actor, async (tx) => {
-        const scheme = authorizeRow(
+        const scheme = await within(
+          tx,
           actor,
           'document.list',
-          await placed(tx, actor, 'document.list', await findScheme(tx, schemeId), (found) => ({
-            schemeId: found.id,
-            memberFacing: true,
-          })),
+          await findScheme(tx, schemeId),
+          (found) => ({ schemeId: found.id, memberFacing: true, memberId: null }),
         );
         const { memberId } = boundsOf(actor, 'document.list');
         const rows = await tx
@@ -428,6 +447,10 @@ export function createDocumentsService({
               eq(documents.schemeId, scheme.id),
               isNull(documents.deletedAt),
               memberId === null ? undefined : eq(documents.memberFacing, true),
+              // A member's own documents and the scheme's, never another member's.
+              memberId === null
+                ? undefined
+                : or(isNull(documents.memberId), eq(documents.memberId, memberId)),
               // The latest live version of each name, unless every version is asked for.
               query.allVersions ? undefined : isLatestLiveVersion(tx),
               after,
@@ -449,10 +472,12 @@ export function createDocumentsService({
     async read(actor: ActorContext, id: string) {
       authorize(actor, 'document.read');
       return withActor(database, actor, async (tx) => {
-        const row = authorizeRow(
+        const row = await within(
+          tx,
           actor,
           'document.read',
-          await placed(tx, actor, 'document.read', await findDocument(tx, id), (found) => found),
+          await findDocument(tx, id),
+          (found) => found,
         );
         await reads.viewed(tx, actor, {
           entityType: 'document',
@@ -466,7 +491,11 @@ export function createDocumentsService({
     async remove(actor: ActorContext, id: string) {
       const writer = authorize(actor, 'document.delete');
       await withActor(database, writer, async (tx) => {
-        const row = authorizeRow(writer, 'document.delete', await findDocument(tx, id));
+        const row = authorizeRow(
+          writer,
+          'document.delete',
+          await findDocument(tx, id, { lock: 'update' }),
+        );
         await tx
           .update(documents)
           .set({ deletedAt: now(), updatedAt: now() })
@@ -486,16 +515,12 @@ export function createDocumentsService({
     async issueUrl(actor: ActorContext, id: string): Promise<DocumentUrlView> {
       const reader = authorize(actor, 'document.download');
       return withActor(database, reader, async (tx) => {
-        const row = authorizeRow(
+        const row = await within(
+          tx,
           reader,
           'document.download',
-          await placed(
-            tx,
-            reader,
-            'document.download',
-            await findDocument(tx, id),
-            (found) => found,
-          ),
+          await findDocument(tx, id),
+          (found) => found,
         );
         if (!servable(row.scanStatus)) {
           throw new ConflictError(
@@ -551,16 +576,18 @@ export function createDocumentsService({
       if (!isAllowed(actor, 'document.download')) return null;
       const reader = authorize(actor, 'document.download');
       const row = await withActor(database, reader, async (tx) => {
-        const found = await placed(
+        const found = await within(
           tx,
           reader,
           'document.download',
           await findDocument(tx, grant.documentId),
           (document) => document,
-        );
+        ).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        });
         if (
           !found ||
-          !reaches(reader, found) ||
           found.brokerId !== grant.tenantId ||
           found.version !== grant.version ||
           !servable(found.scanStatus)
@@ -602,7 +629,9 @@ export function createDocumentsService({
     }
     const at = now();
     return withActor(database, writer, async (tx) => {
-      await tx
+      // Only a pending document is settled, in the statement that settles it: the storage sweep
+      // may have scanned it meanwhile, and then its verdict stands and nothing more is recorded.
+      const [settled] = await tx
         .update(documents)
         .set({ scanStatus: verdict, scannedAt: at, updatedAt: at })
         .where(
@@ -611,8 +640,15 @@ export function createDocumentsService({
             eq(documents.id, row.id),
             eq(documents.scanStatus, 'pending'),
           ),
-        );
-      const settled = { ...row, scanStatus: verdict, scannedAt: at, updatedAt: at };
+        )
+        .returning();
+      if (!settled) {
+        const [current] = await tx
+          .select()
+          .from(documents)
+          .where(and(eq(documents.brokerId, row.brokerId), eq(documents.id, row.id)));
+        return current ?? row;
+      }
       await audit.record(tx, writer, {
         action: 'document.scanned',
         entityType: 'document',

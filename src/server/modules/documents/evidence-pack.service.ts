@@ -143,7 +143,10 @@ export function createEvidencePackService({
   servesUnscanned,
 }: EvidencePackDeps) {
   const exclusionOf = (row: DocumentRow): ManifestExclusion['reason'] | null => {
-    if (NOT_GOVERNANCE_EVIDENCE.has(row.documentType)) return 'member_personal_data';
+    // Any document about one member is theirs, whatever its type (decisions.md §7).
+    if (row.memberId !== null || NOT_GOVERNANCE_EVIDENCE.has(row.documentType)) {
+      return 'member_personal_data';
+    }
     if (row.scanStatus === 'clean') return null;
     if (row.scanStatus === 'unscanned' && servesUnscanned) return null;
     return row.scanStatus === 'quarantined' ? 'quarantined' : 'not_yet_scanned';

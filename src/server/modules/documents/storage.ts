@@ -80,31 +80,24 @@ export function isStagedName(name: string): boolean {
 const STAGING_DIRECTORY = '.staging';
 
 /**
- * The key of one version: `{tenantId}/{schemeId}/{documentType}/{filename}/v{version}`, the path of
- * service-spec §2.7 with each version a file inside it, side by side. Every segment is checked
- * here, whatever the caller did: ids and types are plain words, the filename is already safe.
+ * The key of one stored version: `{tenantId}/{schemeId}/{documentId}`, ids only. Every version is
+ * a row, and every row an id, so no two versions share a key. The uploaded file's name, which can
+ * hold a member's name or PPS number, is never part of a key (bucket listings, access logs and
+ * backups of the store carry keys); it is kept on the row (documents.filename and
+ * original_filename) under row-level security (docs/decisions/0092-object-keys-by-id.md). Keys of
+ * an earlier layout, `{tenantId}/{schemeId}/{documentType}/{filename}/v{version}`, stay readable:
+ * every read and the storage sweep take the key from the row, never rebuild it.
  */
 export function storageKeyOf(parts: {
   tenantId: string;
   schemeId: string;
-  documentType: string;
-  filename: string;
-  version: number;
+  documentId: string;
 }): string {
   const plain = /^[A-Za-z0-9_-]{1,64}$/;
-  for (const segment of [parts.tenantId, parts.schemeId, parts.documentType]) {
+  for (const segment of [parts.tenantId, parts.schemeId, parts.documentId]) {
     if (!plain.test(segment)) throw new Error('a storage key segment is not a plain word');
   }
-  if (
-    parts.filename === '' ||
-    parts.filename.startsWith('.') ||
-    /[/\\\0]/.test(parts.filename) ||
-    !Number.isSafeInteger(parts.version) ||
-    parts.version < 1
-  ) {
-    throw new Error('a storage key filename or version is unsafe');
-  }
-  return `${parts.tenantId}/${parts.schemeId}/${parts.documentType}/${parts.filename}/v${parts.version}`;
+  return `${parts.tenantId}/${parts.schemeId}/${parts.documentId}`;
 }
 
 /**

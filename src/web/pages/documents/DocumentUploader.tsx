@@ -20,6 +20,7 @@ import {
   documentUploadFields,
   fileSizeProblem,
   MAX_DOCUMENT_BYTES,
+  MEMBER_DOCUMENT_RULE,
 } from '../../../contracts/documents';
 import { ApiError } from '../../api/client';
 import type { SchemeDocument } from '../../api/types';
@@ -28,6 +29,7 @@ import { validateWith } from '../../components/validation';
 import { uploadDocument } from './documentQueries';
 import { shownSize, type UploadValues, uploadFields } from './documents-helpers';
 import { ScanStatusBadge } from './ScanStatusBadge';
+import { SchemeMemberSelect } from './SchemeMemberSelect';
 
 /** What the file input offers; the API judges the bytes, whatever the name says. */
 const ACCEPT = '.pdf,.docx,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
@@ -55,9 +57,18 @@ export function DocumentUploader({
   const [done, setDone] = useState<SchemeDocument | null>(null);
   const [dragging, setDragging] = useState(false);
   const form = useForm<UploadValues>({
-    initialValues: { documentType: documentType ?? '', memberFacing: false, title: '' },
+    initialValues: {
+      documentType: documentType ?? '',
+      memberFacing: false,
+      title: '',
+      memberId: '',
+    },
     validate: validateWith(documentUploadFields, uploadFields),
   });
+
+  // Whether the chosen type is about one member, who alone of the members then sees it.
+  const chosenType = form.values.documentType;
+  const memberRule = chosenType === '' ? 'refused' : MEMBER_DOCUMENT_RULE[chosenType];
 
   const choose = (chosen: File | null) => {
     setFile(chosen);
@@ -86,6 +97,7 @@ export function DocumentUploader({
           documentType: values.documentType as DocumentType,
           memberFacing: values.memberFacing,
           title: uploadFields(values).title,
+          memberId: uploadFields(values).memberId,
         },
         setProgress,
       );
@@ -183,7 +195,14 @@ export function DocumentUploader({
           description="Optional: how the document is named in lists"
           {...form.getInputProps('title')}
         />
-        {!documentType && (
+        {memberRule !== 'refused' && (
+          <SchemeMemberSelect
+            schemeId={schemeId}
+            required={memberRule === 'required'}
+            {...form.getInputProps('memberId')}
+          />
+        )}
+        {!documentType && memberRule === 'refused' && (
           <Switch
             label="Members can see and download it"
             {...form.getInputProps('memberFacing', { type: 'checkbox' })}

@@ -36,6 +36,7 @@ export interface UploadRequest {
   documentType: DocumentType;
   memberFacing: boolean;
   title?: string;
+  memberId?: string;
 }
 
 /** Uploads a file to the scheme, reporting the share of it sent so far (0 to 1). */
@@ -49,6 +50,7 @@ export function uploadDocument(
   form.append('documentType', request.documentType);
   form.append('memberFacing', request.memberFacing ? 'true' : 'false');
   if (request.title) form.append('title', request.title);
+  if (request.memberId) form.append('memberId', request.memberId);
   form.append('file', request.file, request.file.name);
   return sendWithProgress(
     documentView,

@@ -11,6 +11,7 @@ const document = (over: Partial<SchemeDocument>): SchemeDocument => ({
   originalFilename: 'Deed.pdf',
   title: null,
   memberFacing: false,
+  memberId: null,
   contentType: 'application/pdf',
   size: 10,
   sha256: '0'.repeat(64),
@@ -58,17 +59,49 @@ describe('the upload form', () => {
   });
 
   it('checks its fields with the contract the API parses them with', () => {
-    const body = uploadFields({ documentType: 'written_policy', memberFacing: true, title: ' ' });
+    const body = uploadFields({
+      documentType: 'written_policy',
+      memberFacing: true,
+      title: ' ',
+      memberId: '',
+    });
     expect(body).toEqual({
       documentType: 'written_policy',
       memberFacing: 'true',
       title: undefined,
+      memberId: undefined,
     });
     expect(documentUploadFields.safeParse(body).success).toBe(true);
     const missing = documentUploadFields.safeParse(
-      uploadFields({ documentType: '', memberFacing: false, title: '' }),
+      uploadFields({ documentType: '', memberFacing: false, title: '', memberId: '' }),
     );
     expect(missing.success).toBe(false);
     expect(missing.error?.issues[0]?.path).toEqual(['documentType']);
+  });
+
+  it('asks for the member a benefit statement is about, and refuses one on a scheme-wide type', () => {
+    const statement = (memberId: string) =>
+      documentUploadFields.safeParse(
+        uploadFields({
+          documentType: 'benefit_statement',
+          memberFacing: false,
+          title: '',
+          memberId,
+        }),
+      );
+    expect(statement('').error?.issues.map((issue) => issue.path)).toEqual([['memberId']]);
+    expect(statement('m1').success).toBe(true);
+    const deed = documentUploadFields.safeParse(
+      uploadFields({ documentType: 'trust_deed', memberFacing: false, title: '', memberId: 'm1' }),
+    );
+    expect(deed.error?.issues.map((issue) => issue.path)).toEqual([['memberId']]);
+  });
+
+  it('keeps each member’s documents of one name apart when grouping versions', () => {
+    const groups = groupVersions([
+      document({ id: 'a', documentType: 'benefit_statement', memberId: 'm1', filename: 'S.pdf' }),
+      document({ id: 'b', documentType: 'benefit_statement', memberId: 'm2', filename: 'S.pdf' }),
+    ]);
+    expect(groups).toHaveLength(2);
   });
 });

@@ -18,7 +18,8 @@ export interface DocumentGroup {
 export function groupVersions(documents: readonly SchemeDocument[]): DocumentGroup[] {
   const groups = new Map<string, DocumentGroup>();
   for (const document of documents) {
-    const key = `${document.documentType}/${document.filename}`;
+    // A member's documents are a series of their own (decisions.md §7).
+    const key = `${document.documentType}/${document.memberId ?? ''}/${document.filename}`;
     const group = groups.get(key) ?? {
       key,
       documentType: document.documentType,
@@ -43,6 +44,8 @@ export interface UploadValues {
   documentType: DocumentType | '';
   memberFacing: boolean;
   title: string;
+  /** The member the document is about, or empty. */
+  memberId: string;
 }
 
 /** The upload form's fields as multipart sends them, for the shared contract to check. */
@@ -50,6 +53,7 @@ export const uploadFields = (values: UploadValues) => ({
   documentType: values.documentType === '' ? undefined : values.documentType,
   memberFacing: values.memberFacing ? 'true' : 'false',
   title: values.title.trim() === '' ? undefined : values.title,
+  memberId: values.memberId === '' ? undefined : values.memberId,
 });
 
 /** A size in words, as people read file sizes. */
