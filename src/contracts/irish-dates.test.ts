@@ -9,7 +9,7 @@ import {
   todayInIreland,
 } from './irish-dates.js';
 
-describe('typed dates (issue 21, item 2)', () => {
+describe('typed dates', () => {
   it('reads DD/MM/YYYY day first, with one or two digits, and the API’s YYYY-MM-DD', () => {
     expect(parseIrishDate('02/03/1985')).toBe('1985-03-02');
     expect(parseIrishDate('2/3/1985')).toBe('1985-03-02');

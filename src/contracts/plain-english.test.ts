@@ -22,7 +22,7 @@ function sentences(schema: z.ZodType, body: unknown): Record<string, string> {
   return byField;
 }
 
-describe('form rules in plain English (issue 21, item 7)', () => {
+describe('form rules in plain English', () => {
   it('names what to do for each field of an empty form, in the words the forms show', () => {
     expect(sentences(employerInput, { name: '' })).toEqual({ name: 'Enter a name' });
     expect(sentences(schemeInput, { name: '', employerId: '' })).toEqual({

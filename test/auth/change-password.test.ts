@@ -92,7 +92,7 @@ const noticesTo = async (userId: string) =>
     (row) => row.userId === userId && row.kind === 'password_changed',
   );
 
-describe('changing one’s own password (issue 21, item 3)', () => {
+describe('changing one’s own password', () => {
   it('takes the new password: the old one no longer signs in, the new one does', async () => {
     const user = await createUser(t.database, { role: 'Member' });
     const token = await signedIn(user.email);

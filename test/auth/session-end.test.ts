@@ -71,7 +71,7 @@ const patchUser = (token: string, id: string, payload: object) =>
     payload,
   });
 
-describe('sessions end for good (issue 13, defect 4)', () => {
+describe('sessions end for good', () => {
   it('a token presented after sign-out is refused (401) on the very next request, by cookie or bearer', async () => {
     const user = await createUser(t.database);
     const token = await signIn(user.email);
@@ -185,7 +185,7 @@ describe('sessions end for good (issue 13, defect 4)', () => {
   });
 });
 
-describe('the session cookie (issue 13: `__Host-` outside development)', () => {
+describe('the session cookie (`__Host-` outside development)', () => {
   it('is `__Host-session` (Secure, Path=/, no Domain) under staging, and only that name opens a session', async () => {
     const user = await createUser(t.database);
     const strict = await buildTestApp({

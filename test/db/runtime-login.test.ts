@@ -16,7 +16,7 @@ import {
   type TestDatabase,
 } from '../helpers/database.js';
 
-describe('the pool’s login URL (issue 13 defect 8)', () => {
+describe('the pool’s login URL', () => {
   const owner = 'postgres://owner:owner-secret@db.example:5432/pension?sslmode=require';
 
   it('one URL for everything: the pool logs in as the runtime role, never as the owner', () => {
@@ -53,7 +53,7 @@ describe('the pool’s login URL (issue 13 defect 8)', () => {
 
 // PGlite runs its one backend as its built-in superuser: it has no second login to give the
 // service, so these properties hold on PostgreSQL only (docs/decisions/0040-runtime-database-login.md).
-describe.runIf(onPostgres)('the runtime login on PostgreSQL (issue 13 defect 8)', () => {
+describe.runIf(onPostgres)('the runtime login on PostgreSQL', () => {
   let t: TestDatabase;
   const tenantA = createId();
   const tenantB = createId();

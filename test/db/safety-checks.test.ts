@@ -19,7 +19,7 @@ async function problemsOf(): Promise<string[]> {
   return [];
 }
 
-describe('start-up safety checks (issue 4)', () => {
+describe('start-up safety checks', () => {
   it('pass on a migrated database', async () => {
     expect(await problemsOf()).toEqual([]);
   });

@@ -35,7 +35,7 @@ const COUNTED = [
   'users',
 ];
 
-describe('the tenant-keys migration (issue 19)', () => {
+describe('the tenant-keys migration', () => {
   it('keeps every row of a populated database and the cross-tenant guards still hold', async () => {
     const t = await openTestDatabase({ migrated: false });
     try {

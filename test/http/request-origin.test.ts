@@ -61,7 +61,7 @@ describe('the request origin recorded in audit records (service-spec §2.8)', ()
   });
 });
 
-describe('the client address the server trusted (issue 21 item 8)', () => {
+describe('the client address the server trusted', () => {
   it('is what a TRUST_PROXY peer forwarded, beside the header as sent', async () => {
     const response = await behindProxy.app.inject({
       url: '/api/health/test-origin',

@@ -187,7 +187,7 @@ describe('a contributions file', () => {
     expect(await storedOf(schemeId)).toHaveLength(before);
   });
 
-  it('takes periods as MM/YYYY too, as payroll exports write them (issue 21, item 2)', async () => {
+  it('takes periods as MM/YYYY too, as payroll exports write them', async () => {
     const { schemeId, people, hr, url } = await schemeWithMembers();
     const [a, b] = people as [(typeof people)[0], (typeof people)[0]];
     const response = await upload(

@@ -47,7 +47,7 @@ const newMember = (dateOfBirth: string) => ({
   ppsNumber: newPpsNumber(),
 });
 
-describe('today in Ireland (issue 21, item 2)', () => {
+describe('today in Ireland', () => {
   it('makes a fund choice at 00:30 Irish summer time effective from that Irish day', async () => {
     clock = Date.parse(SUMMER_NIGHT);
     const { consultant, brokerId, employerId, schemeId } = await schemeWithPeople();

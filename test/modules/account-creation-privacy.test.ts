@@ -79,7 +79,7 @@ const read = async (user: UserRow, url: string) =>
     headers: { authorization: `Bearer ${await t.tokenFor(user)}` },
   });
 
-describe('inviting an address held outside the actor’s reach (issue 13, defect 7)', () => {
+describe('inviting an address held outside the actor’s reach', () => {
   it('answers, lists, reads and resends exactly as for a new address', async () => {
     const mine = await firm('Murphy & Byrne Brokers');
     const elsewhere = await firm('Liffey Pensions');

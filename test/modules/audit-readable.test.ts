@@ -284,7 +284,7 @@ describe('GET /api/audit in words and names', () => {
   });
 });
 
-describe('the client address the server trusted (issue 21 item 8)', () => {
+describe('the client address the server trusted', () => {
   async function lastRecordOf(entityId: string, action: string) {
     const [record] = await ownerOf(t.database)
       .select()

@@ -67,7 +67,7 @@ const userRow = async (id: string) =>
 const accept = (token: string, password = 'my own chosen passphrase for this') =>
   post('/api/auth/accept-invitation', { token, password });
 
-describe('inviting an account (issue 21, item 5)', () => {
+describe('inviting an account', () => {
   it('creates it as Invited for 72 hours and e-mails a link naming the firm and the employer', async () => {
     const { admin, employerId } = await firm();
     const email = newAddress();

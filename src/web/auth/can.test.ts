@@ -100,7 +100,7 @@ describe('pages and navigation', () => {
     }
   });
 
-  it('lists for each role what it works on (issue 6), every page one it may open', () => {
+  it('lists for each role what it works on, every page one it may open', () => {
     const labels = (role: Role) => navigationFor(sessionOf(role)).map((item) => item.label);
     expect(labels('SuperAdmin')).toEqual(['Brokers', 'Audit log', 'API reference', 'My account']);
     expect(labels('BrokerAdmin')).toEqual([

@@ -28,7 +28,7 @@ function sessionOf(role: Role, memberId: string | null = null): Session {
 
 const labels = (session: Session) => navigationFor(session).map((item) => item.label);
 
-describe('the navigation of each role (issue 21, item 3)', () => {
+describe('the navigation of each role', () => {
   it('offers every role their own account', () => {
     for (const role of ROLES) {
       expect(navigationFor(sessionOf(role, 'm1'))).toContainEqual({
@@ -45,7 +45,7 @@ describe('the navigation of each role (issue 21, item 3)', () => {
     expect(labels(sessionOf('Member', 'm1'))).toEqual(['My pension', 'My account']);
   });
 
-  it('offers questions on the regulations to those who run schemes, and AI settings to a BrokerAdmin (issue 17)', () => {
+  it('offers questions on the regulations to those who run schemes, and AI settings to a BrokerAdmin', () => {
     const ask = (role: Role) => labels(sessionOf(role, 'm1')).includes('Ask about regulations');
     expect(ROLES.filter(ask)).toEqual([
       'BrokerAdmin',
