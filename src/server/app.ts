@@ -33,6 +33,7 @@ import type { MailDelivery } from './email/delivery.js';
 import { createMailer } from './email/mailer.js';
 import routedPaths from './http/api-paths.js';
 import authGate, { tokenClaims } from './http/auth-gate.js';
+import bearerPrefixGates from './http/bearer-gate.js';
 import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/body-deadline.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
@@ -184,6 +185,12 @@ export async function buildApp({
     chainKey: auditChainKey(config.secrets.AUDIT_CHAIN_KEY),
   });
   const mailer = createMailer({ config, database, now, logger });
+  // Before the session gate and any body: every target under /api/cron/ and /api/rag/, routed or
+  // not, answers 401 without its bearer (bearer-gate.ts).
+  await app.register(bearerPrefixGates, {
+    store: counters,
+    secrets: { cron: config.secrets.CRON_SECRET, rag: config.secrets.RAG_INGEST_SECRET },
+  });
   app.decorate('mailDelivery', mailer.delivery);
   app.addHook('onReady', async () => mailer.delivery.start());
   app.addHook('onClose', () => mailer.delivery.stop());

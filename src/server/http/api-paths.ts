@@ -31,6 +31,22 @@ export interface RoutedPath {
   readonly requiresSession: boolean;
   /** A health probe: reachable over plain HTTP, left out of the access log when it succeeds. */
   readonly health: boolean;
+  /**
+   * Under a prefix whose routes machines call with a shared secret (service-spec §4, §5.2.3):
+   * which secret the bearer gate demands before anything else, routed or not; null elsewhere.
+   */
+  readonly bearer: BearerPrefix | null;
+}
+
+/** The machine-called prefixes and the secret each demands (bearer-gate.ts). */
+export const BEARER_PREFIXES = { '/api/cron/': 'cron', '/api/rag/': 'rag' } as const;
+export type BearerPrefix = (typeof BEARER_PREFIXES)[keyof typeof BEARER_PREFIXES];
+
+function bearerOf(path: string): BearerPrefix | null {
+  for (const [prefix, bearer] of Object.entries(BEARER_PREFIXES)) {
+    if (path.startsWith(prefix)) return bearer;
+  }
+  return null;
 }
 
 /**
@@ -49,6 +65,7 @@ const UNCLASSIFIABLE: RoutedPath = Object.freeze({
   api: true,
   requiresSession: true,
   health: false,
+  bearer: null,
 });
 
 function pathOf(url: string): string {
@@ -143,6 +160,7 @@ function classifyAsIs(path: string): RoutedPath {
     api,
     requiresSession: api && !isPublic(path),
     health: path.startsWith(HEALTH_PREFIX),
+    bearer: bearerOf(path),
   };
 }
 
@@ -178,12 +196,13 @@ export function classifyTarget(url: string): RoutedPath {
   if (target === null) return UNCLASSIFIABLE;
   const path = pathOf(target);
   if (isPlain(path)) return classifyAsIs(path);
-  const looselyApi = isApi(collapseSlashes(path));
+  const loose = collapseSlashes(path);
+  const looselyApi = isApi(loose);
   const canonical = canonicalPath(target);
   // Undecodable: the router refuses it too; only its raw form can say whether it aimed at the
   // API. It is still answered as JSON and counted like the API.
   if (canonical === null) {
-    return { path, api: true, requiresSession: looselyApi, health: false };
+    return { path, api: true, requiresSession: looselyApi, health: false, bearer: bearerOf(loose) };
   }
   const api = looselyApi || isApi(canonical);
   const untouched = path === canonical;
@@ -192,6 +211,8 @@ export function classifyTarget(url: string): RoutedPath {
     api,
     requiresSession: api && !(untouched && isPublic(canonical)),
     health: untouched && canonical.startsWith(HEALTH_PREFIX),
+    // Either reading under a machine prefix: the secret is demanded, as the session is above.
+    bearer: bearerOf(canonical) ?? bearerOf(loose),
   };
 }
 

@@ -1,6 +1,8 @@
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { logSecurityEvent, type SecurityEvent } from '../auth/security-events.js';
+import { type BearerPrefix, routedPathOf } from './api-paths.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import { clientKey } from './rate-limits.js';
 import { sendTooManyRequests } from './too-many-requests.js';
@@ -53,3 +55,50 @@ export function bearerGate({ secret, store, counter, event }: BearerGateOptions)
     return reply.code(401).send({ error: 'Unauthorized' });
   };
 }
+
+export interface BearerPrefixGatesOptions {
+  store: RateLimitStore;
+  /** The secret of each machine-called prefix (api-paths.ts, BEARER_PREFIXES). */
+  secrets: Record<BearerPrefix, string>;
+}
+
+const PREFIX_GATES: Record<BearerPrefix, Pick<BearerGateOptions, 'counter' | 'event'>> = {
+  cron: { counter: 'cron', event: 'cron.bearer_refused' },
+  rag: { counter: 'rag-ingest', event: 'rag.bearer_refused' },
+};
+
+/**
+ * service-spec §5.2.3 and §7: every target under `/api/cron/` and `/api/rag/` answers 401 without
+ * its bearer, before its body is read and before routing decides anything, whether or not a route
+ * serves it. It decides by the request's one classification (api-paths.ts), so what it guards is
+ * exactly what the router routes there, in whatever form the target came: absolute, encoded,
+ * doubled slashes, another case. A route's own hook checks the same secret again.
+ */
+const bearerPrefixGates: FastifyPluginAsync<BearerPrefixGatesOptions> = async (
+  app,
+  { store, secrets },
+) => {
+  const gates = {} as Record<BearerPrefix, ReturnType<typeof bearerGate>>;
+  for (const [bearer, gate] of Object.entries(PREFIX_GATES) as [
+    BearerPrefix,
+    (typeof PREFIX_GATES)[BearerPrefix],
+  ][]) {
+    gates[bearer] = bearerGate({ ...gate, secret: secrets[bearer], store });
+  }
+  // Callback style: an async hook would cost every request a promise round trip.
+  app.addHook('onRequest', (request, reply, done) => {
+    const bearer = routedPathOf(request).bearer;
+    if (bearer === null) {
+      done();
+      return;
+    }
+    gates[bearer](request, reply).then(() => {
+      if (!reply.sent) done();
+    }, done);
+  });
+};
+
+export default fp(bearerPrefixGates, {
+  name: 'bearer-prefix-gates',
+  dependencies: ['routed-paths'],
+});
