@@ -38,7 +38,7 @@ import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
 import { AccessLogController, deferredChildLogger } from './http/logger.js';
-import { answerMalformedRequest } from './http/malformed-request.js';
+import { answerClientError, answerMalformedRequest } from './http/malformed-request.js';
 import {
   createMemoryStore,
   createRedisStore,
@@ -147,6 +147,7 @@ export async function buildApp({
     routerOptions: { maxParamLength: 256 },
     frameworkErrors: answerMalformedRequest,
     ...(config.tls
+    clientErrorHandler: answerClientError,
       ? {
           https: {
             cert: readFileSync(config.tls.certFile),

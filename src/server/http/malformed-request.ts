@@ -1,6 +1,13 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { routedPathOf } from './api-paths.js';
-import { applySecurityHeaders } from './security-headers.js';
+import {
+  applySecurityHeaders,
+  contentSecurityPolicy,
+  freshNonce,
+  STATIC_SECURITY_HEADERS,
+} from './security-headers.js';
 
 /**
  * Fastify's router answers URLs it cannot decode before any hook runs. This takes over those
@@ -19,4 +26,42 @@ export function answerMalformedRequest(
   }
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   reply.code(tooLong ? 414 : 400).send({ error: tooLong ? 'URI too long' : 'Bad request' });
+}
+
+/** The answers to a request Node's HTTP parser refused, by the parser's error code. */
+const PARSER_REFUSALS: Record<string, { status: number; error: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, error: 'Request header fields too large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'Request timeout' },
+};
+const BAD_REQUEST = { status: 400, error: 'Bad request' };
+
+/**
+ * Node's `clientError`: a request its HTTP parser refused (a header too large, a malformed request
+ * line or header, a body framing it cannot read) never reaches Fastify, so this answers it on the
+ * socket, as a complete response with the headers every answer carries (service-spec §5.6) and
+ * the `{ "error" }` body of every error (decisions.md §2), then closes the connection: what
+ * follows on it cannot be framed. Nothing is logged: the error holds the raw bytes the client
+ * sent, cookies and bearers included, and a refused parse names no route.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, error: message } = PARSER_REFUSALS[error.code ?? ''] ?? BAD_REQUEST;
+  const body = JSON.stringify({ error: message });
+  const headers: Record<string, string> = {
+    ...STATIC_SECURITY_HEADERS,
+    'content-security-policy': contentSecurityPolicy(freshNonce()),
+    'cache-control': 'no-store',
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    date: new Date().toUTCString(),
+    connection: 'close',
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
 }

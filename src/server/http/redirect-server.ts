@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { originFormOf } from './api-paths.js';
+import { answerClientError } from './malformed-request.js';
 import { STATIC_SECURITY_HEADERS } from './security-headers.js';
 
 /**
@@ -9,11 +10,14 @@ import { STATIC_SECURITY_HEADERS } from './security-headers.js';
  */
 export function createHttpsRedirectServer(publicBaseUrl: URL): Server {
   const origin = `https://${publicBaseUrl.host}`;
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     response.writeHead(301, {
       ...STATIC_SECURITY_HEADERS,
       location: `${origin}${originFormOf(request.url ?? '/') ?? '/'}`,
     });
     response.end();
   });
+  // A request the parser refuses is answered as the service answers one (malformed-request.ts).
+  server.on('clientError', answerClientError);
+  return server;
 }
