@@ -324,6 +324,7 @@ export function createDocumentsService({
           },
         },
         {
+          maxBodyBytes: MAX_DOCUMENT_BYTES + FORM_OVERHEAD_BYTES,
           maxFileBytes: MAX_DOCUMENT_BYTES,
           maxFieldBytes: 4096,
           maxFields: 8,

@@ -32,6 +32,11 @@ export interface MultipartHandlers {
 }
 
 export interface MultipartLimits {
+  /**
+   * The most bytes of the whole body: every part, its headers, delimiters, preamble and epilogue.
+   * Counted as the bytes arrive, so a body past it is refused without reading the rest.
+   */
+  maxBodyBytes: number;
   /** The most bytes of file content taken. */
   maxFileBytes: number;
   /** The most bytes of a text field's value. */
@@ -110,10 +115,11 @@ const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 /**
- * Reads the body to its closing delimiter, calling the handlers for the one file part and
- * answering the text fields. Refuses a second file, too many or too large fields or headers, a
- * file past `maxFileBytes` (MultipartTooLargeError, as soon as it is past) and a body that ends
- * before its closing delimiter.
+ * Reads the body to its end, calling the handlers for the one file part and answering the text
+ * fields. Refuses a second file, too many fields or too large headers, a body that ends before its
+ * closing delimiter, and (MultipartTooLargeError, as soon as it is past) a body past
+ * `maxBodyBytes`, a file past `maxFileBytes` or a field past `maxFieldBytes`: everything the
+ * client sends counts, the epilogue after the closing delimiter too.
  */
 export async function readMultipart(
   body: Readable,
@@ -139,9 +145,7 @@ export async function readMultipart(
       return;
     }
     current.bytes += data.length;
-    if (current.bytes > limits.maxFieldBytes) {
-      throw new MultipartError(`the field ${current.name} is too long`);
-    }
+    if (current.bytes > limits.maxFieldBytes) throw new MultipartTooLargeError();
     current.chunks.push(data);
   }
 
@@ -220,7 +224,10 @@ export async function readMultipart(
     }
   }
 
+  let bodyBytes = 0;
   for (let chunk = await nextChunk(body); chunk !== null; chunk = await nextChunk(body)) {
+    bodyBytes += chunk.length;
+    if (bodyBytes > limits.maxBodyBytes) throw new MultipartTooLargeError();
     carry = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
     await advance();
   }
