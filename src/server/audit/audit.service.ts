@@ -51,9 +51,61 @@ export class AuditTenantMismatchError extends Error {
   }
 }
 
-/** JSON-safe copy: the stored state is exactly what was hashed (dates become ISO strings). */
-function toJsonState(state: unknown): unknown {
-  return state === null || state === undefined ? null : JSON.parse(JSON.stringify(state));
+/**
+ * Keys whose values are personal data wherever they appear (domain.md, GDPR): the audit chain is
+ * append-only, so nothing in it could be erased. Compared without case, `_` or `-`.
+ */
+const PERSONAL_KEYS = new Set([
+  'email',
+  'emailaddress',
+  'fullname',
+  'firstname',
+  'lastname',
+  'surname',
+  'dateofbirth',
+  'birthdate',
+  'dob',
+  'salary',
+  'salarycents',
+  'annualsalary',
+  'pensionablesalary',
+  'grosspay',
+  'ppsnumber',
+  'ppsn',
+  'phone',
+  'address',
+]);
+
+/** Entities that are people: their `name` is a person's name. */
+const PERSON_ENTITIES = new Set(['user', 'member', 'trustee', 'key_function_holder']);
+
+const normalisedKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * A state without personal values: the keys above, and `name` of a person, are dropped at any
+ * depth. A record says what changed (its `changedFields`) and names things by id, never by the
+ * values of names, e-mail addresses, birth dates or salaries.
+ */
+function withoutPersonalData(value: unknown, person: boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutPersonalData(item, person));
+  if (value === null || typeof value !== 'object') return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const normalised = normalisedKey(key);
+    if (PERSONAL_KEYS.has(normalised) || (person && normalised === 'name')) continue;
+    kept[key] = withoutPersonalData(item, person);
+  }
+  return kept;
+}
+
+/**
+ * JSON-safe copy without personal data: the stored state is exactly what was hashed (dates become
+ * ISO strings).
+ */
+function toJsonState(state: unknown, entityType: string): unknown {
+  return state === null || state === undefined
+    ? null
+    : withoutPersonalData(JSON.parse(JSON.stringify(state)), PERSON_ENTITIES.has(entityType));
 }
 
 /** The same rule as the audit_log_action_dotted constraint, checked where the caller can see it. */
@@ -181,8 +233,8 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
         action: change.action,
         entityType: change.entityType,
         entityId: change.entityId,
-        previousState: toJsonState(change.previousState),
-        newState: toJsonState(change.newState),
+        previousState: toJsonState(change.previousState, change.entityType),
+        newState: toJsonState(change.newState, change.entityType),
         ipAddress: actor.ipAddress,
         userAgent: actor.userAgent,
         timestamp: now(),

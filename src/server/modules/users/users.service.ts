@@ -48,15 +48,25 @@ const viewOf = (row: UserRow): UserView => ({
 });
 
 /** What the audit log keeps of a user: never the e-mail address or the password hash. */
-const auditStateOf = (row: UserRow) => ({
+/**
+ * What the audit log keeps of an account: references, role and status, never its name or e-mail
+ * address (the chain is append-only: domain.md, GDPR); an update lists the fields it changed.
+ */
+const auditStateOf = (row: UserRow, changed?: string[]) => ({
   id: row.id,
-  name: row.name,
   role: row.role,
   brokerId: row.brokerId,
   employerId: row.employerId,
   memberId: row.memberId,
   status: row.status,
+  ...(changed ? { changedFields: changed } : {}),
 });
+
+/** The fields of an account an update changed, by name only. */
+function changedFieldsOf(before: UserRow, after: UserRow): string[] {
+  const fields = ['name', 'status', 'invitedUntil'] as const;
+  return fields.filter((field) => String(before[field]) !== String(after[field]));
+}
 
 /** A platform account belongs to no tenant: no tenant-scoped actor can reach it. */
 const PLATFORM_SCOPE = '@platform';
@@ -543,7 +553,7 @@ export function createUsersService({
           entityId: updated.id,
           tenantId: updated.brokerId,
           previousState: auditStateOf(existing),
-          newState: auditStateOf(updated),
+          newState: auditStateOf(updated, changedFieldsOf(existing, updated)),
         });
         return viewOf(updated);
       });
