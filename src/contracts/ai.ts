@@ -67,6 +67,11 @@ export const aiSettingsInput = z
     apiKey: text({ max: 500, trim: true }).min(8, FIELD_MESSAGES.required).nullable().optional(),
     monthlyRequestLimit: limit(1_000_000).nullable().optional(),
     monthlyTokenLimit: limit(10_000_000_000).nullable().optional(),
+    /**
+     * Whether a draft needs a reviewer and an approver besides its authors, each a different
+     * person; null goes back to the platform's default (on outside development).
+     */
+    fourEyes: z.boolean({ error: FIELD_MESSAGES.required }).nullable().optional(),
   })
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
     message: FIELD_MESSAGES.somethingToChange,
@@ -79,6 +84,8 @@ export const aiSettingsView = z.object({
   apiKeySet: z.boolean(),
   monthlyRequestLimit: z.number(),
   monthlyTokenLimit: z.number(),
+  /** Whether drafts need four eyes now: the firm's choice, or the platform's default. */
+  fourEyes: z.boolean(),
   usage: z.object({
     month: z.string(),
     requests: z.number(),

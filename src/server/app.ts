@@ -340,9 +340,11 @@ export async function buildApp({
       keyBox,
       defaultLimits: config.ai.defaultLimits,
       provider: config.ai.provider?.name ?? 'none',
+      fourEyesByDefault: config.appEnv !== 'development',
     }),
     drafts: createDraftsService({
       database,
+      fourEyesByDefault: config.appEnv !== 'development',
       audit,
       now,
       provider: aiProvider,

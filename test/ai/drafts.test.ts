@@ -39,6 +39,9 @@ let t: TestApp;
 let brokerId: string;
 let scheme: SchemeRef;
 let consultant: UserRow;
+/** Four eyes (on outside development): a reviewer and an approver besides the author. */
+let reviewer: UserRow;
+let approver: UserRow;
 let employerUser: UserRow;
 let outsider: UserRow;
 
@@ -63,6 +66,8 @@ beforeAll(async () => {
   );
   scheme = { brokerId, employerId, schemeId };
   consultant = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+  reviewer = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+  approver = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
   employerUser = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
   const otherBroker = await createBroker(t.database, 'Suir Pensions');
   outsider = await createUser(t.database, { brokerId: otherBroker, role: 'BrokerAdmin' });
@@ -148,9 +153,9 @@ describe('a draft', () => {
 
     // Not yet approved: nothing is issued, and approval needs a review first.
     expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
-    expect((await post(consultant, `${url}/approve`)).statusCode).toBe(409);
+    expect((await post(approver, `${url}/approve`)).statusCode).toBe(409);
 
-    const edited = `${draft.content.replace('All providers.', 'All service providers, including IT.')}Signed: [chair]\n`;
+    const edited = `${draft.content.replace('All providers.', 'All service providers, including IT.')}Signed: Chair of the trustees\n`;
     const patched = await t.requestAs(consultant, 'PATCH', url, { content: edited });
     expect(patched.statusCode, patched.body).toBe(200);
     // The generated text stays beside the edited one, so the edits can be compared before approval.
@@ -161,22 +166,26 @@ describe('a draft', () => {
     });
     expect((await t.requestAs(consultant, 'GET', url)).json().generatedContent).toBe(draft.content);
 
-    const reviewed = await post(consultant, `${url}/review`);
+    const reviewed = await post(reviewer, `${url}/review`);
     expect(reviewed.json()).toMatchObject({ status: 'reviewed' });
     expect(reviewed.json().reviewedAt).not.toBeNull();
     expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
 
-    const approved = await post(consultant, `${url}/approve`);
+    const approved = await post(approver, `${url}/approve`);
     expect(approved.statusCode, approved.body).toBe(200);
+    // The banner and its blank line leave the text at approval, with the one line changed.
+    const approvedText = edited.split('\n').slice(2).join('\n');
     expect(approved.json()).toMatchObject({
       status: 'approved',
-      approvedDiff: { added: 2, removed: 1 },
+      content: approvedText,
+      approvedDiff: { added: 2, removed: 3 },
     });
     expect(approved.json().approvedDiff.lines).toEqual(
       expect.arrayContaining([
+        expect.stringMatching(/^- DRAFT WRITTEN BY AI/),
         '- All providers.',
         '+ All service providers, including IT.',
-        '+ Signed: [chair]',
+        '+ Signed: Chair of the trustees',
       ]),
     );
     // Approved text is fixed.
@@ -188,7 +197,7 @@ describe('a draft', () => {
     expect(issued.statusCode, issued.body).toBe(200);
     expect(issued.json()).toMatchObject({
       status: 'issued',
-      content: edited,
+      content: approvedText,
       generatedContent: draft.content,
     });
     const policyId = issued.json().issuedPolicyId as string;
@@ -235,10 +244,10 @@ describe('a draft', () => {
   it('needs a new review after an edit of a reviewed draft', async () => {
     const draft = await newDraft('ora_outline', null);
     const url = `/api/ai/drafts/${draft.id}`;
-    await post(consultant, `${url}/review`);
+    await post(reviewer, `${url}/review`);
     const edited = await t.requestAs(consultant, 'PATCH', url, { content: 'Changed after review' });
     expect(edited.json()).toMatchObject({ status: 'draft', reviewedAt: null });
-    expect((await post(consultant, `${url}/approve`)).statusCode).toBe(409);
+    expect((await post(approver, `${url}/approve`)).statusCode).toBe(409);
   });
 
   it('is read by the employer’s people, written by staff, and is not found by another firm', async () => {
@@ -284,8 +293,8 @@ describe('an issued draft', () => {
     const draft = await newDraft(kind, policyKind);
     const url = `/api/ai/drafts/${draft.id}`;
     expect((await t.requestAs(consultant, 'PATCH', url, { content })).statusCode).toBe(200);
-    expect((await post(consultant, `${url}/review`)).statusCode).toBe(200);
-    expect((await post(consultant, `${url}/approve`)).statusCode).toBe(200);
+    expect((await post(reviewer, `${url}/review`)).statusCode).toBe(200);
+    expect((await post(approver, `${url}/approve`)).statusCode).toBe(200);
     return url;
   }
 
@@ -363,18 +372,129 @@ describe('an issued draft', () => {
     const draft = await newDraft('ora_outline', null);
     const url = `/api/ai/drafts/${draft.id}`;
     expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
-    await post(consultant, `${url}/review`);
+    await post(reviewer, `${url}/review`);
     expect((await post(consultant, `${url}/issue`)).statusCode).toBe(409);
     const after = await ownerOf(t.database).select({ id: documents.id }).from(documents);
     expect(after).toHaveLength(before.length);
     expect((await t.requestAs(consultant, 'GET', url)).json().issuedDocumentId).toBeNull();
 
-    await post(consultant, `${url}/approve`);
+    await post(approver, `${url}/approve`);
     const issued = await post(consultant, `${url}/issue`);
     expect(issued.statusCode).toBe(200);
     const refused = await post(consultant, `${url}/issue`);
     expect(refused.statusCode).toBe(409);
     const stored = await ownerOf(t.database).select({ id: documents.id }).from(documents);
     expect(stored).toHaveLength(before.length + 1);
+  });
+});
+
+describe('four eyes on a draft', () => {
+  it('has it reviewed by someone who neither generated nor edited it, and approved by a third person', async () => {
+    const draft = await newDraft('ora_outline', null);
+    const url = `/api/ai/drafts/${draft.id}`;
+    // The one who generated it reviews nothing of it.
+    const ownReview = await post(consultant, `${url}/review`);
+    expect(ownReview.statusCode).toBe(409);
+    expect(ownReview.json().error).toMatch(
+      /^Four eyes: a draft is reviewed by someone who did not/,
+    );
+    // Whoever edits it is one of its authors too.
+    const text = `${draft.content}Reviewed wording.\n`;
+    expect((await t.requestAs(reviewer, 'PATCH', url, { content: text })).statusCode).toBe(200);
+    expect((await post(reviewer, `${url}/review`)).statusCode).toBe(409);
+    const third = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+    expect((await post(third, `${url}/review`)).statusCode).toBe(200);
+    // Neither an author nor the reviewer approves it.
+    for (const user of [consultant, reviewer, third]) {
+      const refused = await post(user, `${url}/approve`);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toMatch(
+        /^Four eyes: a draft is approved by someone who did not/,
+      );
+    }
+    expect((await post(approver, `${url}/approve`)).statusCode).toBe(200);
+    // Issuing publishes what two others passed: anyone who may issue does.
+    expect((await post(consultant, `${url}/issue`)).statusCode).toBe(200);
+  });
+
+  it('lets one person take a draft through every step where the firm has switched four eyes off, and the switch is audited', async () => {
+    const firmAdmin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
+    const off = await t.requestAs(firmAdmin, 'PUT', '/api/tenant/ai-settings', { fourEyes: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().fourEyes).toBe(false);
+    try {
+      const draft = await newDraft('ora_outline', null);
+      const url = `/api/ai/drafts/${draft.id}`;
+      for (const step of ['review', 'approve', 'issue']) {
+        expect((await post(consultant, `${url}/${step}`)).statusCode, step).toBe(200);
+      }
+    } finally {
+      const back = await t.requestAs(firmAdmin, 'PUT', '/api/tenant/ai-settings', {
+        fourEyes: null,
+      });
+      expect(back.json().fourEyes).toBe(true);
+    }
+    const [audited] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, brokerId), eq(auditLog.action, 'ai.settings_updated')))
+      .orderBy(asc(auditLog.chainIndex));
+    expect(audited?.newState).toMatchObject({ fourEyes: false, changedFields: ['fourEyes'] });
+  });
+
+  it('is off by default under APP_ENV development only', async () => {
+    const development = await buildTestApp({ env: { APP_ENV: 'development' } });
+    try {
+      const firm = await createBroker(development.database, 'Slaney Pensions');
+      const admin = await createUser(development.database, { brokerId: firm, role: 'BrokerAdmin' });
+      const view = await development.requestAs(admin, 'GET', '/api/tenant/ai-settings');
+      expect(view.json().fourEyes).toBe(false);
+    } finally {
+      await development.close();
+    }
+    const firmAdmin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
+    expect((await t.requestAs(firmAdmin, 'GET', '/api/tenant/ai-settings')).json().fourEyes).toBe(
+      true,
+    );
+  });
+});
+
+describe('approval of a draft', () => {
+  it('is refused while placeholders remain, naming them', async () => {
+    const draft = await newDraft('kfh_appointment_letter', null);
+    const url = `/api/ai/drafts/${draft.id}`;
+    const content = 'To: [name of the key function holder]\n\nFrom [date], signed: [name, date].\n';
+    expect((await t.requestAs(consultant, 'PATCH', url, { content })).statusCode).toBe(200);
+    expect((await post(reviewer, `${url}/review`)).statusCode).toBe(200);
+    const refused = await post(approver, `${url}/approve`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe(
+      'Fill in the placeholders before approving: [name of the key function holder], [date], [name, date]. Edit the text, then have it reviewed again.',
+    );
+    expect((await t.requestAs(consultant, 'GET', url)).json().status).toBe('reviewed');
+  });
+
+  it('takes the “not approved” banner off, so the issued PDF does not carry it', async () => {
+    const draft = await newDraft('ora_outline', null);
+    expect(draft.content).toMatch(/^DRAFT WRITTEN BY AI.*Not approved/);
+    const url = `/api/ai/drafts/${draft.id}`;
+    expect((await post(reviewer, `${url}/review`)).statusCode).toBe(200);
+    const approved = await post(approver, `${url}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().content).toBe(`${GENERATED}\n`);
+    const issued = await post(consultant, `${url}/issue`);
+    const signed = await t.requestAs(
+      consultant,
+      'GET',
+      `/api/documents/${issued.json().issuedDocumentId}/url`,
+    );
+    const file = await t.app.inject({
+      method: 'GET',
+      url: new URL(signed.json().url).pathname,
+      remoteAddress: uniqueClientAddress(),
+    });
+    const text = flowing(readPdf(file.rawPayload).text);
+    expect(text).toContain('The trustees manage risk.');
+    expect(text).not.toMatch(/DRAFT WRITTEN BY AI|Not approved/);
   });
 });

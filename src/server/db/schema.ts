@@ -1040,6 +1040,11 @@ export const aiSettings = pgTable(
     apiKeySealed: text('api_key_sealed'),
     monthlyRequestLimit: integer('monthly_request_limit'),
     monthlyTokenLimit: bigint('monthly_token_limit', { mode: 'number' }),
+    /**
+     * Whether an AI draft needs a second and third person (reviewer, approver) besides its authors;
+     * null: the platform's default, on outside development (docs/decisions/0083-ai-drafts-four-eyes.md).
+     */
+    fourEyes: boolean('four_eyes'),
     updatedBy: text('updated_by').notNull(),
     ...timestamps,
   },
@@ -1098,6 +1103,8 @@ export const aiDrafts = pgTable(
     generatedContent: text('generated_content').notNull(),
     content: text('content').notNull(),
     createdBy: text('created_by').notNull(),
+    /** Everyone who changed the text after it was generated: its authors, with createdBy. */
+    editedBy: text('edited_by').array().notNull().default(sql`'{}'::text[]`),
     reviewedBy: text('reviewed_by'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true, precision: 3 }),
     approvedBy: text('approved_by'),

@@ -54,6 +54,25 @@ export function headerOf(generatedBy: 'ai' | 'template'): string {
     : 'DRAFT FROM TEMPLATE, filled in from scheme facts. Not approved: review it before use.';
 }
 
+/** How each banner begins, however the rest of its line was edited. */
+const BANNER_STARTS = ['DRAFT WRITTEN BY AI', 'DRAFT FROM TEMPLATE'];
+
+/**
+ * The text without its banner: the first line, when it begins as headerOf's lines do, and the
+ * blank lines after it. Approved text is no longer a draft, and the issued PDF must not say it is
+ * not approved (decisions.md §6 "AI": only approved text is issued).
+ */
+export function withoutBanner(content: string): string {
+  const lines = content.split('\n');
+  let first = 0;
+  while (first < lines.length && (lines[first] as string).trim() === '') first += 1;
+  const line = (lines[first] ?? '').trimStart();
+  if (!BANNER_STARTS.some((start) => line.startsWith(start))) return content;
+  let next = first + 1;
+  while (next < lines.length && (lines[next] as string).trim() === '') next += 1;
+  return lines.slice(next).join('\n');
+}
+
 export function titleOf(request: DraftRequest): string {
   switch (request.kind) {
     case 'written_policy':

@@ -27,7 +27,7 @@ import type { GeneratedDocument, GeneratedDocuments } from '../documents/documen
 import { liveEmployerOf } from '../employers/employers.data.js';
 import { loadGovernance } from '../governance/governance.data.js';
 import { findScheme } from '../schemes/schemes.data.js';
-import type { AiDraftRow } from './ai.data.js';
+import { type AiDraftRow, settingsOf } from './ai.data.js';
 import type { SecurityAlert } from './chat.service.js';
 import {
   DRAFT_SYSTEM_PROMPT,
@@ -36,6 +36,7 @@ import {
   headerOf,
   memberBandOf,
   templateDraft,
+  withoutBanner,
 } from './draft-templates.js';
 import { type Denylist, OutgoingRefusedError } from './guard.js';
 import { ISSUED_DOCUMENT_TYPE, issuedFilename, renderIssuedDraft } from './issued-draft.pdf.js';
@@ -45,6 +46,11 @@ import type { AiAccess } from './settings.service.js';
 
 export interface DraftsDeps {
   database: Database;
+  /**
+   * Whether a firm that has not chosen needs four eyes on its drafts: true outside APP_ENV
+   * development (docs/decisions/0083-ai-drafts-four-eyes.md).
+   */
+  fourEyesByDefault: boolean;
   audit: AuditService;
   now: () => Date;
   /** Null when AI_PROVIDER is none: drafts then come from the project's templates. */
@@ -56,6 +62,11 @@ export interface DraftsDeps {
 }
 
 const MAX_OUTPUT_TOKENS = 2000;
+
+export const FOUR_EYES_REVIEW =
+  'Four eyes: a draft is reviewed by someone who did not generate or edit it. Ask a colleague to review it.';
+export const FOUR_EYES_APPROVAL =
+  'Four eyes: a draft is approved by someone who did not generate, edit or review it. Ask a colleague to approve it.';
 
 const viewOf = (row: AiDraftRow): DraftView => ({
   id: row.id,
@@ -89,8 +100,17 @@ const auditState = (row: AiDraftRow) => ({
   issuedDocumentId: row.issuedDocumentId,
 });
 
-async function findDraft(tx: Transaction, id: string): Promise<AiDraftRow | undefined> {
-  const [row] = await tx
+/**
+ * The draft by id, with its live scheme and employer. `lock` takes the draft's row for the rest
+ * of the transaction (FOR UPDATE): a lifecycle step reads the state it moves from under the lock,
+ * so two steps at once run one after the other and the second sees what the first did.
+ */
+async function findDraft(
+  tx: Transaction,
+  id: string,
+  lock = false,
+): Promise<AiDraftRow | undefined> {
+  const query = tx
     .select(getTableColumns(aiDrafts))
     .from(aiDrafts)
     .innerJoin(
@@ -103,7 +123,47 @@ async function findDraft(tx: Transaction, id: string): Promise<AiDraftRow | unde
     )
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
     .where(eq(aiDrafts.id, id));
+  const [row] = lock ? await query.for('update', { of: aiDrafts }) : await query;
   return row;
+}
+
+/** Whether the firm's drafts need four eyes: its own setting, or the platform's default. */
+async function fourEyesFor(tx: Transaction, brokerId: string, byDefault: boolean) {
+  return (await settingsOf(tx, brokerId))?.fourEyes ?? byDefault;
+}
+
+/** Who wrote the draft's text: whoever generated it, and everyone who edited it since. */
+const authorsOf = (row: AiDraftRow) => new Set([row.createdBy, ...row.editedBy]);
+
+/** The most placeholders an approval refusal names, and the longest it quotes one. */
+const NAMED_PLACEHOLDERS = 10;
+const PLACEHOLDER_MAX = 80;
+
+/**
+ * The placeholders left in a text, as the template and the provider write them (`[scheme
+ * name]`, draft-templates.ts): a bracket, up to 80 characters on one line, its closing bracket.
+ * One pass, no pattern.
+ */
+export function placeholdersIn(text: string): string[] {
+  const found = new Set<string>();
+  let open = text.indexOf('[');
+  while (open !== -1) {
+    let close = open + 1;
+    while (
+      close < text.length &&
+      close - open <= PLACEHOLDER_MAX &&
+      !'[]\n'.includes(text[close] as string)
+    ) {
+      close += 1;
+    }
+    if (text[close] === ']' && close > open + 1) {
+      found.add(text.slice(open, close + 1));
+      open = text.indexOf('[', close + 1);
+    } else {
+      open = text.indexOf('[', open + 1);
+    }
+  }
+  return [...found];
 }
 
 /**
@@ -229,6 +289,7 @@ async function draftPolicyVersion(
  */
 export function createDraftsService({
   database,
+  fourEyesByDefault,
   audit,
   now,
   provider,
@@ -253,15 +314,24 @@ export function createDraftsService({
     },
   ): Promise<DraftView> {
     return withActor(database, writer, async (tx) => {
-      const existing = authorizeRow(writer, step.action, await findDraft(tx, id));
+      const existing = authorizeRow(writer, step.action, await findDraft(tx, id, true));
       if (!step.from.includes(existing.status as DraftStatus))
         throw new ConflictError(step.refusal);
       const values = await step.change(tx, writer, existing);
+      // The row is locked; the state in the WHERE says so again, and an update that finds the
+      // draft moved on changes nothing and is refused like any other step from the wrong state.
       const [row] = await tx
         .update(aiDrafts)
         .set({ ...values, updatedAt: now() })
-        .where(and(eq(aiDrafts.brokerId, existing.brokerId), eq(aiDrafts.id, existing.id)))
+        .where(
+          and(
+            eq(aiDrafts.brokerId, existing.brokerId),
+            eq(aiDrafts.id, existing.id),
+            eq(aiDrafts.status, existing.status),
+          ),
+        )
         .returning();
+      if (!row) throw new ConflictError(step.refusal);
       const updated = row as AiDraftRow;
       await audit.record(tx, writer, {
         action: step.auditAction,
@@ -394,12 +464,15 @@ export function createDraftsService({
         from: ['draft', 'reviewed'],
         refusal: 'An approved draft is not edited: its approved text is what is issued',
         auditAction: 'ai.draft_edited',
-        // An edit after review needs a new review.
-        change: async () => ({
+        // An edit after review needs a new review; whoever edits is one of the text's authors.
+        change: async (_tx, writer, row) => ({
           content: change.content,
           status: 'draft',
           reviewedAt: null,
           reviewedBy: null,
+          editedBy: row.editedBy.includes(writer.userId)
+            ? row.editedBy
+            : [...row.editedBy, writer.userId],
         }),
       });
     },
@@ -411,11 +484,15 @@ export function createDraftsService({
         from: ['draft'],
         refusal: 'Only a draft can be marked as reviewed',
         auditAction: 'ai.draft_reviewed',
-        change: async (_tx, writer) => ({
-          status: 'reviewed',
-          reviewedBy: writer.userId,
-          reviewedAt: now(),
-        }),
+        change: async (tx, writer, row) => {
+          if (
+            (await fourEyesFor(tx, row.brokerId, fourEyesByDefault)) &&
+            authorsOf(row).has(writer.userId)
+          ) {
+            throw new ConflictError(FOUR_EYES_REVIEW);
+          }
+          return { status: 'reviewed', reviewedBy: writer.userId, reviewedAt: now() };
+        },
       });
     },
 
@@ -427,12 +504,31 @@ export function createDraftsService({
         from: ['reviewed'],
         refusal: 'Only a reviewed draft can be approved',
         auditAction: 'ai.draft_approved',
-        change: async (_tx, writer, row) => ({
-          status: 'approved',
-          approvedBy: writer.userId,
-          approvedAt: now(),
-          approvedDiff: lineDiff(row.generatedContent, row.content),
-        }),
+        change: async (tx, writer, row) => {
+          if (await fourEyesFor(tx, row.brokerId, fourEyesByDefault)) {
+            if (authorsOf(row).has(writer.userId) || row.reviewedBy === writer.userId)
+              throw new ConflictError(FOUR_EYES_APPROVAL);
+          }
+          // What is approved is the text to issue: the banner saying it is not approved goes.
+          const approved = withoutBanner(row.content);
+          const placeholders = placeholdersIn(approved);
+          if (placeholders.length > 0) {
+            const named = placeholders
+              .slice(0, NAMED_PLACEHOLDERS)
+              .join(', ')
+              .concat(placeholders.length > NAMED_PLACEHOLDERS ? ', …' : '');
+            throw new ConflictError(
+              `Fill in the placeholders before approving: ${named}. Edit the text, then have it reviewed again.`,
+            );
+          }
+          return {
+            content: approved,
+            status: 'approved',
+            approvedBy: writer.userId,
+            approvedAt: now(),
+            approvedDiff: lineDiff(row.generatedContent, approved),
+          };
+        },
       });
     },
 
@@ -460,7 +556,8 @@ export function createDraftsService({
               kind: row.kind as DraftKind,
               policyKind: row.policyKind as PolicyKind | null,
             };
-            const pdf = await renderIssuedDraft(request, row.content, at);
+            // Drafts approved before approval took the banner off still carry it in their text.
+            const pdf = await renderIssuedDraft(request, withoutBanner(row.content), at);
             issued = await documents.store(tx, writer, {
               scheme: { brokerId: row.brokerId, employerId: row.employerId, id: row.schemeId },
               documentType: ISSUED_DOCUMENT_TYPE[request.kind],

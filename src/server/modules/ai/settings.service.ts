@@ -105,7 +105,13 @@ export function createAiSettingsService({
   keyBox,
   defaultLimits,
   provider,
-}: Omit<AiAccessDeps, 'platformKey'> & { audit: AuditService; provider: AiProviderName }) {
+  fourEyesByDefault,
+}: Omit<AiAccessDeps, 'platformKey'> & {
+  audit: AuditService;
+  provider: AiProviderName;
+  /** The platform's default for firms that have not chosen (drafts.service.ts). */
+  fourEyesByDefault: boolean;
+}) {
   async function viewOf(tx: Transaction, actor: TenantActor): Promise<AiSettingsView> {
     const settings = await settingsOf(tx, actor.tenantId);
     const month = monthOf(now());
@@ -116,6 +122,7 @@ export function createAiSettingsService({
       apiKeySet: Boolean(settings?.apiKeySealed),
       monthlyRequestLimit: limits.requests,
       monthlyTokenLimit: limits.tokens,
+      fourEyes: settings?.fourEyes ?? fourEyesByDefault,
       usage: {
         month,
         requests: usage.requests,
@@ -132,6 +139,7 @@ export function createAiSettingsService({
           apiKeySet: Boolean(row.apiKeySealed),
           monthlyRequestLimit: row.monthlyRequestLimit,
           monthlyTokenLimit: row.monthlyTokenLimit,
+          fourEyes: row.fourEyes,
         }
       : null;
 
@@ -159,6 +167,7 @@ export function createAiSettingsService({
           ...(change.monthlyTokenLimit !== undefined
             ? { monthlyTokenLimit: change.monthlyTokenLimit }
             : {}),
+          ...(change.fourEyes !== undefined ? { fourEyes: change.fourEyes } : {}),
           updatedBy: writer.userId,
           updatedAt: at,
         };
