@@ -35,6 +35,7 @@ import routedPaths from './http/api-paths.js';
 import authGate, { tokenClaims } from './http/auth-gate.js';
 import bearerPrefixGates from './http/bearer-gate.js';
 import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/body-deadline.js';
+import clientGone from './http/client-gone.js';
 import errorHandler from './http/error-handler.js';
 import httpsRedirect from './http/https-redirect.js';
 import { AccessLogController, deferredChildLogger } from './http/logger.js';
@@ -171,6 +172,9 @@ export async function buildApp({
 
   // First: every hook that decides by path reads the one classification it keeps (api-paths.ts).
   await app.register(routedPaths);
+  // Before every hook that may reach the database: a request's database work is cancelled when
+  // its client goes away (docs/decisions/0085).
+  await app.register(clientGone);
   // First, so that its response hook times every request, refused ones included.
   await app.register(metricsRoutes, {
     metrics: createMetrics({ database, logger }),
@@ -269,6 +273,7 @@ export async function buildApp({
     now,
     publicBaseUrl: config.publicBaseUrl,
     onEmailQueued: mailer.delivery.nudge,
+    uploadsPerTenant: config.uploadsPerTenant,
   });
 
   // Documents (docs/decisions/0062-document-vault.md): bytes on the local file system under

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { type ConnectionBounds, DEFAULT_CONNECTION_BOUNDS } from '../db/connection-bounds.js';
 import { runtimeDatabaseUrl } from '../db/runtime-login.js';
 import type { S3StorageSettings } from '../modules/documents/s3-storage.js';
 
@@ -78,6 +79,50 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(1).max(200).default(10),
+  ),
+  /**
+   * Bounds on the runtime pool's connections (PostgreSQL only; docs/decisions/0085): the longest
+   * statement, lock wait and idle open transaction, and the longest statement of the one
+   * transaction that writes a whole upload. Milliseconds.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .max(600_000)
+      .default(DEFAULT_CONNECTION_BOUNDS.statementTimeoutMs),
+  ),
+  DATABASE_LOCK_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CONNECTION_BOUNDS.lockTimeoutMs),
+  ),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .max(3_600_000)
+      .default(DEFAULT_CONNECTION_BOUNDS.idleInTransactionTimeoutMs),
+  ),
+  DATABASE_BULK_STATEMENT_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .max(3_600_000)
+      .default(DEFAULT_CONNECTION_BOUNDS.bulkStatementTimeoutMs),
+  ),
+  /**
+   * Imports and payroll uploads one tenant may run at once on one instance, all kinds together
+   * (docs/decisions/0086); one more is answered 429.
+   */
+  UPLOADS_PER_TENANT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(50).default(3),
   ),
   REDIS_URL: z.preprocess(
     emptyAsUndefined,
@@ -198,7 +243,15 @@ export interface Config {
   dataDir: string;
   database:
     | { kind: 'pglite'; dataDir: string }
-    | { kind: 'postgres'; url: string; migrationUrl: string; poolSize: number };
+    | {
+        kind: 'postgres';
+        url: string;
+        migrationUrl: string;
+        poolSize: number;
+        bounds: ConnectionBounds;
+      };
+  /** Imports and payroll uploads one tenant may run at once on this instance. */
+  uploadsPerTenant: number;
   redisUrl: string | null;
   publicBaseUrl: URL;
   trustProxy: string[];
@@ -339,6 +392,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: values.HOST ?? (isDevelopmentLike ? '127.0.0.1' : '0.0.0.0'),
     dataDir,
     database,
+    uploadsPerTenant: values.UPLOADS_PER_TENANT,
     redisUrl: values.REDIS_URL ?? null,
     publicBaseUrl: new URL(values.APP_BASE_URL ?? `http://localhost:${port}`),
     trustProxy,
@@ -588,7 +642,24 @@ function databaseSettings(
   } catch (error) {
     problems.push((error as Error).message);
   }
-  return { kind: 'postgres', url, migrationUrl, poolSize: values.DATABASE_POOL_SIZE };
+  const bounds: ConnectionBounds = {
+    statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: values.DATABASE_LOCK_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: values.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    bulkStatementTimeoutMs: values.DATABASE_BULK_STATEMENT_TIMEOUT_MS,
+  };
+  if (bounds.bulkStatementTimeoutMs < bounds.statementTimeoutMs) {
+    problems.push(
+      'DATABASE_BULK_STATEMENT_TIMEOUT_MS must not be below DATABASE_STATEMENT_TIMEOUT_MS',
+    );
+  }
+  if (bounds.lockTimeoutMs >= bounds.statementTimeoutMs) {
+    problems.push('DATABASE_LOCK_TIMEOUT_MS must be below DATABASE_STATEMENT_TIMEOUT_MS');
+  }
+  if (values.UPLOADS_PER_TENANT >= values.DATABASE_POOL_SIZE) {
+    problems.push('UPLOADS_PER_TENANT must be below DATABASE_POOL_SIZE');
+  }
+  return { kind: 'postgres', url, migrationUrl, poolSize: values.DATABASE_POOL_SIZE, bounds };
 }
 
 /** The ingest endpoint of a DSN already checked against SENTRY_DSN_SHAPE. */

@@ -47,6 +47,12 @@ export interface Database {
    * server, the database reads the first lines while later ones are still being made.
    */
   copyLines(tx: Transaction, target: CopyTarget, lines: Iterable<string>): Promise<number>;
+  /**
+   * Raises the statement bound of the transaction `tx` (one this database opened) to the bulk
+   * bound, for the transaction that writes a whole upload (docs/decisions/0085). The embedded
+   * database has no statement bound to raise.
+   */
+  allowBulkStatements(tx: Transaction): Promise<void>;
   close(): Promise<void>;
   /**
    * The connection pool's state, for the metrics endpoint (docs/decisions/0077-metrics.md).
@@ -122,7 +128,7 @@ export async function openDatabase(settings: Config['database']): Promise<Databa
   if (settings.kind === 'pglite') return openPglite(settings.dataDir);
   // Loaded only for a server: the PostgreSQL driver is a tenth of an embedded start-up.
   const { openPostgres } = await import('./postgres.js');
-  return openPostgres(settings.url, settings.migrationUrl, settings.poolSize);
+  return openPostgres(settings.url, settings.migrationUrl, settings.poolSize, settings.bounds);
 }
 
 /**
@@ -178,6 +184,7 @@ export function pgliteDatabase(client: PGlite): Database {
         return work(tx);
       }),
     withMigrationConnection: (work) => db.transaction(work),
+    allowBulkStatements: async () => undefined,
     copyFrom: (tx, target, file) =>
       copyIntoPglite(pgliteTransactionOf(tx), target, pieceOfFile(file)),
     copyLines: (tx, target, lines) =>

@@ -1,3 +1,5 @@
+import { QueryCancelledError } from './connection-bounds.js';
+
 /** Connection-level failures: the database is unreachable or going away, not a bad query. */
 const UNAVAILABLE_NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -36,8 +38,36 @@ export function* causeChain(error: unknown): Generator<Record<string, unknown>> 
   }
 }
 
+/**
+ * SQLSTATEs of a connection bound reached (docs/decisions/0085): `statement_timeout` and a
+ * cancelled statement (57014, query_canceled), `lock_timeout` (55P03, lock_not_available) and
+ * `idle_in_transaction_session_timeout` (25P03). Each means the database did not get the work
+ * done in the time the service allows it, not that the request was wrong: answered as the
+ * database being unavailable, 503, whatever the statement was.
+ */
+const BOUND_REACHED_SQLSTATES = new Set(['57014', '55P03', '25P03']);
+
+/** True when `error` (or its cause chain) is a connection bound reached or a cancelled request. */
+export function isDatabaseBoundReached(error: unknown): boolean {
+  for (const current of causeChain(error)) {
+    if (current instanceof QueryCancelledError) return true;
+    const { code } = current;
+    if (typeof code === 'string' && BOUND_REACHED_SQLSTATES.has(code)) return true;
+  }
+  return false;
+}
+
+/** True when `error` (or its cause chain) is the work of a request whose client went away. */
+export function isRequestCancelled(error: unknown): boolean {
+  for (const current of causeChain(error)) {
+    if (current instanceof QueryCancelledError) return true;
+  }
+  return false;
+}
+
 /** True when `error` (or anything in its cause chain) means the database cannot be reached. */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isDatabaseBoundReached(error)) return true;
   for (const current of causeChain(error)) {
     if (current instanceof DatabaseTimeoutError) return true;
     const { code, message } = current;

@@ -1,20 +1,34 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { SQLWrapper } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
+import {
+  boundsStatement,
+  type ConnectionBounds,
+  currentQuerySignal,
+  DEFAULT_CONNECTION_BOUNDS,
+  QueryCancelledError,
+  wholeMilliseconds,
+} from './connection-bounds.js';
 import { copyTargetSql, type Database, type Db, inPieces, registerBatcher } from './database.js';
 import { spoilsPreparedStatements } from './errors.js';
 import * as schema from './schema.js';
 
-/** A PostgreSQL server through a pool of connections (database.ts has the contract). */
+/**
+ * A PostgreSQL server through a pool of connections (database.ts has the contract). Every
+ * statement, lock wait and open transaction on the pool is bounded by `bounds`
+ * (docs/decisions/0085); the migration connection is not, since a migration may rightly take
+ * long.
+ */
 export async function openPostgres(
   url: string,
   migrationUrl: string,
   poolSize: number,
+  bounds: ConnectionBounds = DEFAULT_CONNECTION_BOUNDS,
 ): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -27,6 +41,16 @@ export async function openPostgres(
   } as pg.PoolConfig);
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // The bounds as the connection's own settings, for the statements sent outside a transaction
+  // (user lookups, probes). Queued before anything the connection is first lent for, and set
+  // again in every transaction (BatchingClient), which is what holds behind a pooler in
+  // transaction mode, where a session setting stays with whichever server connection ran it.
+  // A failure here surfaces as the connection's next query failing.
+  const sessionBounds = boundsStatement(bounds, false);
+  const transactionBounds = boundsStatement(bounds, true);
+  pool.on('connect', (client) => {
+    client.query(sessionBounds).catch(() => undefined);
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   // A query builder bound to each pooled connection through its batching client, made once per
   // connection, and the way back from a transaction's query builder to that client.
@@ -36,6 +60,8 @@ export async function openPostgres(
     kind: 'postgres',
     db,
     async transaction(prelude, work, onPreludeRan) {
+      const signal = currentQuerySignal();
+      if (signal?.aborted) throw new QueryCancelledError();
       const client = await pool.connect();
       // The pool listens for errors of idle connections only. A connection lost while checked out
       // (the server terminated the backend) also emits 'error', which without a listener would
@@ -43,10 +69,21 @@ export async function openPostgres(
       client.on('error', ignoreConnectionError);
       let failure: Error | undefined;
       let batching: BatchingClient | undefined;
+      // The request's client went away: nothing more is sent, and the statement in flight is
+      // cancelled on the server rather than left to run on a shared connection. The connection
+      // is then closed, not reused: a cancel request is delivered on a connection of its own and
+      // could otherwise reach the server after the next transaction's statement started.
+      const cancel = () => {
+        failure = new QueryCancelledError();
+        batching?.refuseFurtherStatements();
+        cancelOnServer(client);
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
       try {
+        if (signal?.aborted) throw new QueryCancelledError();
         let connectionDb = connectionDbs.get(client);
         if (!connectionDb) {
-          const created = new BatchingClient(client);
+          const created = new BatchingClient(client, transactionBounds);
           connectionDb = drizzlePg({
             client: created as unknown as pg.PoolClient,
             schema,
@@ -69,10 +106,12 @@ export async function openPostgres(
           throw error;
         }
       } finally {
+        signal?.removeEventListener('abort', cancel);
         batching?.close();
         client.off('error', ignoreConnectionError);
-        // A connection whose rollback failed is in an unknown state, and one whose prepared
-        // statements went stale would fail them again: close it rather than reuse it.
+        // A connection whose rollback failed is in an unknown state, one whose prepared
+        // statements went stale would fail them again, and one whose statement was cancelled
+        // may still receive the cancel: close it rather than reuse it.
         client.release(failure);
       }
     },
@@ -109,6 +148,11 @@ export async function openPostgres(
         return copy.rowCount;
       });
     },
+    async allowBulkStatements(tx) {
+      await tx.execute(
+        sql`select set_config('statement_timeout', ${wholeMilliseconds(bounds.bulkStatementTimeoutMs)}, true)`,
+      );
+    },
     close: () => pool.end(),
     poolStats: () => ({
       total: pool.totalCount,
@@ -120,6 +164,38 @@ export async function openPostgres(
 }
 
 function ignoreConnectionError(): void {}
+
+/**
+ * Asks the server to cancel whatever `client`'s backend is running, as libpq's PQcancel does: a
+ * CancelRequest with the backend's key on a connection of its own, which needs no login and no
+ * pooled connection (the pool may be the thing that is exhausted). A backend that is idle ignores
+ * it. Best effort: when the server cannot be reached the statement ends by its own bound.
+ */
+function cancelOnServer(client: pg.PoolClient): void {
+  const { processID, secretKey, host, port } = client as unknown as {
+    processID: number | null;
+    secretKey: number | null;
+    host: string;
+    port: number;
+  };
+  if (processID === null || secretKey === null) return;
+  const connection = new (pg as unknown as { Connection: new () => CancelConnection }).Connection();
+  connection.on('error', () => undefined);
+  connection.once('connect', () => {
+    connection.cancel(processID, secretKey);
+  });
+  // A Unix socket directory is named by its host, as libpq names it.
+  if (host.startsWith('/')) connection.connect(`${host}/.s.PGSQL.${port}`);
+  else connection.connect(port, host);
+}
+
+/** What cancelOnServer uses of node-postgres's protocol connection. */
+interface CancelConnection {
+  on(event: 'error', listener: () => void): void;
+  once(event: 'connect', listener: () => void): void;
+  connect(portOrPath: number | string, host?: string): void;
+  cancel(processID: number, secretKey: number): void;
+}
 
 /** Larger reads than the 64 KiB default: fewer CopyData messages for the same file. */
 const COPY_READ_BYTES = 1024 * 1024;
@@ -203,14 +279,26 @@ class BatchingClient {
   /** Statements to send with COMMIT, in the same write (atCommit). */
   private beforeCommit: QueryConfig[] = [];
 
-  constructor(private readonly client: pg.PoolClient) {}
+  /** Set once the transaction's request was cancelled: no statement is sent after that. */
+  private refused = false;
+
+  /** `bounds`: the connection bounds as transaction-local settings, sent after every BEGIN. */
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly bounds: string,
+  ) {}
 
   open(prelude: readonly string[], onPreludeRan: (() => void) | undefined): void {
-    this.prelude = ['begin', ...prelude].join('; ');
+    this.prelude = ['begin', this.bounds, ...prelude].join('; ');
+    this.refused = false;
     this.onPreludeRan = onPreludeRan;
     this.mode = 'implicit';
     this.opening = null;
     this.beforeCommit = [];
+  }
+
+  refuseFurtherStatements(): void {
+    this.refused = true;
   }
 
   close(): void {
@@ -261,6 +349,7 @@ class BatchingClient {
     if (this.mode === 'closed') {
       return Promise.reject(new Error('a query outside the transaction that owns the connection'));
     }
+    if (this.refused) return Promise.reject(new QueryCancelledError());
     if (this.mode === 'explicit') {
       return this.client.query(query as pg.QueryConfig, query.values);
     }

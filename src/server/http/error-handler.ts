@@ -3,7 +3,12 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { logSecurityEvent } from '../auth/security-events.js';
 import { isSessionEnded } from '../auth/session-check.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import {
+  databaseErrorSummary,
+  isDatabaseBoundReached,
+  isDatabaseUnavailable,
+  isRequestCancelled,
+} from '../db/errors.js';
 import {
   DomainError,
   type DomainErrorKind,
@@ -55,6 +60,19 @@ const errorHandler: FastifyPluginAsync = async (app) => {
     }
     if (error instanceof StorageUnavailableError) {
       request.log.error({ err: error }, 'document storage unavailable');
+      return reply.code(503).send({ error: 'Service unavailable' });
+    }
+    // A connection bound reached (docs/decisions/0085): the SQLSTATE is all the log needs; the
+    // error's message and detail can quote the statement's values.
+    if (isDatabaseBoundReached(error)) {
+      if (isRequestCancelled(error)) {
+        request.log.info('client went away: its database work was cancelled');
+      } else {
+        request.log.warn(
+          { database: databaseErrorSummary(error) },
+          'database bound reached: statement, lock wait or open transaction took too long',
+        );
+      }
       return reply.code(503).send({ error: 'Service unavailable' });
     }
     if (isDatabaseUnavailable(error)) {
