@@ -24,6 +24,7 @@ import { createPoliciesService } from './governance/policies.service.js';
 import { createAppointmentsService } from './governance/registers.service.js';
 import { importsRoutes } from './imports/imports.routes.js';
 import { createImportsService } from './imports/imports.service.js';
+import { createUploadSlots } from './imports/upload-slots.js';
 import { createMemberExportService } from './members/member-export.service.js';
 import { membersRoutes } from './members/members.routes.js';
 import { createMembersService } from './members/members.service.js';
@@ -46,11 +47,15 @@ export interface ResourceDeps {
   now: () => Date;
   publicBaseUrl: URL;
   onEmailQueued: () => void;
+  /** Imports and payroll uploads one tenant may run at once on this instance. */
+  uploadsPerTenant: number;
 }
 
 /** The organisation API of decisions.md §4: one module per resource, each given only what it uses. */
 export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => {
   const { database, audit, now } = deps;
+  // One allowance for both kinds of upload: they hold the same connections.
+  const uploads = createUploadSlots({ perTenant: deps.uploadsPerTenant });
   await app.register(brokersRoutes, { brokers: createBrokersService({ database, audit, now }) });
   await app.register(usersRoutes, { users: createUsersService(deps) });
   await app.register(employersRoutes, {
@@ -83,6 +88,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
       audit,
       ppsKeyring: deps.ppsKeyring,
       dataDir: deps.dataDir,
+      uploads,
       now,
     }),
   });
@@ -93,7 +99,13 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   });
   // Auto-enrolment readiness (docs/decisions/0068-auto-enrolment-readiness.md): an employer's payroll and its assessment.
   await app.register(autoEnrolmentRoutes, {
-    payroll: createEmployerPayrollService({ database, audit, ppsKeyring: deps.ppsKeyring, now }),
+    payroll: createEmployerPayrollService({
+      database,
+      audit,
+      ppsKeyring: deps.ppsKeyring,
+      uploads,
+      now,
+    }),
     autoEnrolment: createAutoEnrolmentService({ database, audit, now }),
   });
   await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });

@@ -60,6 +60,7 @@ export const autoEnrolmentRoutes: FastifyPluginAsyncZod<{
           409: errorBody,
           413: errorBody,
           415: errorBody,
+          429: errorBody,
         },
       },
     },
@@ -113,7 +114,7 @@ export const autoEnrolmentRoutes: FastifyPluginAsyncZod<{
           'Delete a payroll upload with its pay lines, erasing every employee no other upload names.',
         tags,
         params: uploadParams,
-        response: { 204: noContent, ...readErrors },
+        response: { 204: noContent, ...readErrors, 409: errorBody },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type {
   PayrollUploadPage,
   PayrollUploadSummary,
@@ -10,6 +10,7 @@ import type { PageQuery } from '../../../contracts/pages.js';
 import { isRole } from '../../../contracts/roles.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import { withoutQuerySignal } from '../../db/connection-bounds.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { payrollUploads } from '../../db/schema.js';
@@ -22,6 +23,7 @@ import { MAX_UPLOAD_BYTES, UploadTooLargeError } from '../imports/csv-upload.js'
 import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from '../imports/import-issues.js';
 import { type FileRead, PayloadTooLargeError, readUpload } from '../imports/imports.service.js';
 import { createRowIdSource } from '../imports/row-ids.js';
+import { tryUploadLock, UploadRunningError, type UploadSlots } from '../imports/upload-slots.js';
 import {
   eraseUpload,
   findUpload,
@@ -36,6 +38,8 @@ import { PAYROLL_PERSON_TARGET, type PayrollTarget, payrollStaging } from './pay
 /** Advisory lock namespace: payroll uploads of one employer check and write one at a time. */
 export const PAYROLL_LOCK_NAMESPACE = 7_201_220;
 const ALREADY_UPLOADED = 'This file has already been uploaded for this employer';
+const UPLOAD_RUNNING =
+  'A payroll upload for this employer is already running; try again when it has finished';
 
 export class PayrollAlreadyUploadedError extends ConflictError {
   constructor() {
@@ -132,6 +136,8 @@ export interface EmployerPayrollServiceDeps {
   database: Database;
   audit: AuditService;
   ppsKeyring: PpsKeyring;
+  /** The running imports and payroll uploads of this instance (imports/upload-slots.ts). */
+  uploads: UploadSlots;
   now: () => Date;
 }
 
@@ -145,6 +151,7 @@ export function createEmployerPayrollService({
   database,
   audit,
   ppsKeyring,
+  uploads,
   now,
 }: EmployerPayrollServiceDeps) {
   const nextId = createRowIdSource();
@@ -175,6 +182,206 @@ export function createEmployerPayrollService({
     return row;
   }
 
+  /** An upload whose employer this instance has claimed for it: its file read, then written. */
+  async function uploadClaimed(
+    tenantActor: TenantActor,
+    request: PayrollUploadRequest,
+    employer: { id: string; brokerId: string },
+    schemeIds: Awaited<ReturnType<typeof liveSchemeIds>>,
+  ): Promise<PayrollUploadResult> {
+    const target: PayrollTarget = {
+      uploadId: createId(),
+      brokerId: employer.brokerId,
+      employerId: employer.id,
+      at: now(),
+    };
+    // Committed at once, so that the upload can be followed while the file arrives.
+    await withActor(database, tenantActor, (tx) =>
+      tx.insert(payrollUploads).values({
+        brokerId: target.brokerId,
+        id: target.uploadId,
+        employerId: target.employerId,
+        status: 'running',
+        fileName: request.fileName,
+        createdBy: tenantActor.userId,
+        createdAt: target.at,
+        updatedAt: target.at,
+      }),
+    );
+    // How the upload ended is recorded even when it ended because its client went away: the
+    // request's signal (connection-bounds.ts) would refuse it.
+    const settleAlone = (outcome: Outcome) =>
+      withoutQuerySignal(() =>
+        withActor(database, tenantActor, (tx) => settle(tx, tenantActor, target, outcome)),
+      );
+    const reader = createPayrollRows(
+      { brokerId: target.brokerId, employerId: target.employerId, at: target.at, schemeIds },
+      { ppsKeyring, nextId },
+    );
+    const issues = new IssueList();
+    let file: FileRead | null = null;
+    try {
+      // The reader keeps the accepted lines, to stage them with their person.
+      const read = await readUpload(request.upload, reader, null, issues, (rowsRead, fileBytes) =>
+        withActor(database, tenantActor, async (tx) => {
+          await tx
+            .update(payrollUploads)
+            .set({ rowsRead, fileBytes, updatedAt: now() })
+            .where(
+              and(
+                eq(payrollUploads.brokerId, target.brokerId),
+                eq(payrollUploads.id, target.uploadId),
+              ),
+            );
+        }),
+      );
+      file = read;
+      const refused = (): Outcome => ({
+        status: 'rejected',
+        fileSha256: read.fileSha256,
+        fileBytes: read.fileBytes,
+        rowsRead: read.rowsRead,
+        rowsWritten: 0,
+        employeesWritten: 0,
+        issues: issues.sorted(),
+        issueCount: issues.count,
+      });
+      const rejected = (): PayrollUploadResult => ({
+        status: 'rejected',
+        importId: target.uploadId,
+        issues: issues.sorted(),
+        issueCount: issues.count,
+      });
+      if (!read.headerAccepted || read.rowsRead === 0 || issues.count > 0) {
+        await settleAlone(refused());
+        return rejected();
+      }
+      const repeated = reader.repeatedPeriods(reader.heading('ppsNumber'), MAX_LISTED_ISSUES);
+      // Deflated on the thread pool while the steps below run (pay-lines.ts).
+      const document = reader.document();
+      const ended = await withActor(database, tenantActor, async (tx) => {
+        // Uploads for one employer check and write one at a time. This instance runs one at a
+        // time already (uploads.claim); one running on another instance refuses this one
+        // rather than holding a pooled connection while it waits (docs/decisions/0086).
+        if (!(await tryUploadLock(tx, PAYROLL_LOCK_NAMESPACE, target.employerId))) {
+          await settle(tx, tenantActor, target, {
+            ...refused(),
+            issues: [wholeFileIssue('upload_running', UPLOAD_RUNNING)],
+            issueCount: 1,
+          });
+          return { outcome: 'upload running' as const };
+        }
+        // COPY and INSERT … SELECT over a whole file: the bulk statement bound, measured in
+        // docs/decisions/0085, for this transaction alone.
+        await database.allowBulkStatements(tx);
+        if (!(await findEmployer(tx, target.employerId))) {
+          await settle(tx, tenantActor, target, {
+            ...refused(),
+            issues: [
+              wholeFileIssue(
+                'employer_deleted',
+                'The employer was deleted while the file was being read; nothing was written',
+              ),
+            ],
+            issueCount: 1,
+          });
+          return { outcome: 'employer deleted' as const };
+        }
+        const [earlier] = await tx
+          .select({ id: payrollUploads.id })
+          .from(payrollUploads)
+          .where(
+            and(
+              eq(payrollUploads.employerId, target.employerId),
+              eq(payrollUploads.fileSha256, read.fileSha256),
+              eq(payrollUploads.status, 'succeeded'),
+            ),
+          )
+          .limit(1);
+        if (earlier) {
+          await settle(tx, tenantActor, target, {
+            ...refused(),
+            issues: [wholeFileIssue('already_imported', ALREADY_UPLOADED)],
+            issueCount: 1,
+          });
+          return { outcome: 'already uploaded' as const };
+        }
+        // Each new person's PPS number is sealed once, here, however many pay periods name
+        // them; a person the employer's payroll already has is not sealed again, nor staged
+        // unless the file says something new of them. The people's COPY lines go to the
+        // database as they are made, so it reads the first while later ones are sealed; the
+        // lines are then one deflated value (pay-lines.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
+        const stored = await payrollStaging.storedPeople(tx, target);
+        await payrollStaging.create(tx);
+        await database.copyLines(tx, PAYROLL_PERSON_TARGET, reader.people(stored));
+        const again =
+          stored.size === 0
+            ? { issues: [], total: 0 }
+            : reader.alreadyGiven(
+                await payrollStaging.earlierPeriods(tx, target, document),
+                reader.heading('periodStart'),
+                MAX_LISTED_ISSUES,
+              );
+        issues.addFound(repeated.issues, repeated.total);
+        issues.addFound(again.issues, again.total);
+        if (issues.count > 0) {
+          await settle(tx, tenantActor, target, refused());
+          return { outcome: 'rejected' as const };
+        }
+        const written = await payrollStaging.insert(tx, target, document, reader.employeeIds());
+        const row = await settle(tx, tenantActor, target, {
+          status: 'succeeded',
+          fileSha256: read.fileSha256,
+          fileBytes: read.fileBytes,
+          rowsRead: read.rowsRead,
+          rowsWritten: written.lines,
+          employeesWritten: written.people,
+          issues: null,
+          issueCount: 0,
+        });
+        return { outcome: 'succeeded' as const, view: viewOfUpload(row) };
+      });
+      if (ended.outcome === 'already uploaded') throw new PayrollAlreadyUploadedError();
+      if (ended.outcome === 'employer deleted') throw new NotFoundError();
+      if (ended.outcome === 'upload running') throw new UploadRunningError(UPLOAD_RUNNING);
+      if (ended.outcome === 'rejected') return rejected();
+      return { status: 'succeeded', upload: ended.view };
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      const received = file
+        ? {
+            fileSha256: file.fileSha256,
+            fileBytes: file.fileBytes,
+            rowsRead: file.rowsRead,
+            rowsWritten: 0,
+            employeesWritten: 0,
+          }
+        : { rowsWritten: 0, employeesWritten: 0 };
+      if (error instanceof UploadTooLargeError) {
+        await settleAlone({
+          ...received,
+          status: 'rejected',
+          issues: [wholeFileIssue('too_large', 'The file is over 25 MiB')],
+          issueCount: 1,
+        });
+        throw new PayloadTooLargeError();
+      }
+      if (isUniqueViolation(error, 'payroll_uploads_same_file_once_key')) {
+        await settleAlone({
+          ...received,
+          status: 'rejected',
+          issues: [wholeFileIssue('already_imported', ALREADY_UPLOADED)],
+          issueCount: 1,
+        });
+        throw new PayrollAlreadyUploadedError();
+      }
+      await settleAlone({ ...received, status: 'failed', issues: null, issueCount: 0 }).catch(
+        () => undefined,
+      );
+      throw error;
+    }
+  }
+
   return {
     async upload(actor: ActorContext, request: PayrollUploadRequest): Promise<PayrollUploadResult> {
       const tenantActor = authorize(actor, 'ae_payroll.import');
@@ -189,181 +396,16 @@ export function createEmployerPayrollService({
       if (request.declaredBytes !== null && request.declaredBytes > MAX_UPLOAD_BYTES) {
         throw new PayloadTooLargeError();
       }
-      const target: PayrollTarget = {
-        uploadId: createId(),
-        brokerId: employer.brokerId,
-        employerId: employer.id,
-        at: now(),
-      };
-      // Committed at once, so that the upload can be followed while the file arrives.
-      await withActor(database, tenantActor, (tx) =>
-        tx.insert(payrollUploads).values({
-          brokerId: target.brokerId,
-          id: target.uploadId,
-          employerId: target.employerId,
-          status: 'running',
-          fileName: request.fileName,
-          createdBy: tenantActor.userId,
-          createdAt: target.at,
-          updatedAt: target.at,
-        }),
+      // One upload for an employer at a time, refused before its file is read or its row
+      // written (docs/decisions/0086); the claim ends with the upload, however it ends.
+      const release = uploads.claim(
+        { tenantId: employer.brokerId, kind: 'employer', id: employer.id },
+        UPLOAD_RUNNING,
       );
-      const settleAlone = (outcome: Outcome) =>
-        withActor(database, tenantActor, (tx) => settle(tx, tenantActor, target, outcome));
-      const reader = createPayrollRows(
-        { brokerId: target.brokerId, employerId: target.employerId, at: target.at, schemeIds },
-        { ppsKeyring, nextId },
-      );
-      const issues = new IssueList();
-      let file: FileRead | null = null;
       try {
-        // The reader keeps the accepted lines, to stage them with their person.
-        const read = await readUpload(request.upload, reader, null, issues, (rowsRead, fileBytes) =>
-          withActor(database, tenantActor, async (tx) => {
-            await tx
-              .update(payrollUploads)
-              .set({ rowsRead, fileBytes, updatedAt: now() })
-              .where(
-                and(
-                  eq(payrollUploads.brokerId, target.brokerId),
-                  eq(payrollUploads.id, target.uploadId),
-                ),
-              );
-          }),
-        );
-        file = read;
-        const refused = (): Outcome => ({
-          status: 'rejected',
-          fileSha256: read.fileSha256,
-          fileBytes: read.fileBytes,
-          rowsRead: read.rowsRead,
-          rowsWritten: 0,
-          employeesWritten: 0,
-          issues: issues.sorted(),
-          issueCount: issues.count,
-        });
-        const rejected = (): PayrollUploadResult => ({
-          status: 'rejected',
-          importId: target.uploadId,
-          issues: issues.sorted(),
-          issueCount: issues.count,
-        });
-        if (!read.headerAccepted || read.rowsRead === 0 || issues.count > 0) {
-          await settleAlone(refused());
-          return rejected();
-        }
-        const repeated = reader.repeatedPeriods(reader.heading('ppsNumber'), MAX_LISTED_ISSUES);
-        // Deflated on the thread pool while the steps below run (pay-lines.ts).
-        const document = reader.document();
-        const ended = await withActor(database, tenantActor, async (tx) => {
-          // A second upload for this employer waits here, then sees what the first wrote.
-          await tx.execute(
-            sql`select pg_advisory_xact_lock(${PAYROLL_LOCK_NAMESPACE}, hashtext(${target.employerId}))`,
-          );
-          if (!(await findEmployer(tx, target.employerId))) {
-            await settle(tx, tenantActor, target, {
-              ...refused(),
-              issues: [
-                wholeFileIssue(
-                  'employer_deleted',
-                  'The employer was deleted while the file was being read; nothing was written',
-                ),
-              ],
-              issueCount: 1,
-            });
-            return { outcome: 'employer deleted' as const };
-          }
-          const [earlier] = await tx
-            .select({ id: payrollUploads.id })
-            .from(payrollUploads)
-            .where(
-              and(
-                eq(payrollUploads.employerId, target.employerId),
-                eq(payrollUploads.fileSha256, read.fileSha256),
-                eq(payrollUploads.status, 'succeeded'),
-              ),
-            )
-            .limit(1);
-          if (earlier) {
-            await settle(tx, tenantActor, target, {
-              ...refused(),
-              issues: [wholeFileIssue('already_imported', ALREADY_UPLOADED)],
-              issueCount: 1,
-            });
-            return { outcome: 'already uploaded' as const };
-          }
-          // Each new person's PPS number is sealed once, here, however many pay periods name
-          // them; a person the employer's payroll already has is not sealed again, nor staged
-          // unless the file says something new of them. The people's COPY lines go to the
-          // database as they are made, so it reads the first while later ones are sealed; the
-          // lines are then one deflated value (pay-lines.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
-          const stored = await payrollStaging.storedPeople(tx, target);
-          await payrollStaging.create(tx);
-          await database.copyLines(tx, PAYROLL_PERSON_TARGET, reader.people(stored));
-          const again =
-            stored.size === 0
-              ? { issues: [], total: 0 }
-              : reader.alreadyGiven(
-                  await payrollStaging.earlierPeriods(tx, target, document),
-                  reader.heading('periodStart'),
-                  MAX_LISTED_ISSUES,
-                );
-          issues.addFound(repeated.issues, repeated.total);
-          issues.addFound(again.issues, again.total);
-          if (issues.count > 0) {
-            await settle(tx, tenantActor, target, refused());
-            return { outcome: 'rejected' as const };
-          }
-          const written = await payrollStaging.insert(tx, target, document, reader.employeeIds());
-          const row = await settle(tx, tenantActor, target, {
-            status: 'succeeded',
-            fileSha256: read.fileSha256,
-            fileBytes: read.fileBytes,
-            rowsRead: read.rowsRead,
-            rowsWritten: written.lines,
-            employeesWritten: written.people,
-            issues: null,
-            issueCount: 0,
-          });
-          return { outcome: 'succeeded' as const, view: viewOfUpload(row) };
-        });
-        if (ended.outcome === 'already uploaded') throw new PayrollAlreadyUploadedError();
-        if (ended.outcome === 'employer deleted') throw new NotFoundError();
-        if (ended.outcome === 'rejected') return rejected();
-        return { status: 'succeeded', upload: ended.view };
-      } catch (error) {
-        if (error instanceof DomainError) throw error;
-        const received = file
-          ? {
-              fileSha256: file.fileSha256,
-              fileBytes: file.fileBytes,
-              rowsRead: file.rowsRead,
-              rowsWritten: 0,
-              employeesWritten: 0,
-            }
-          : { rowsWritten: 0, employeesWritten: 0 };
-        if (error instanceof UploadTooLargeError) {
-          await settleAlone({
-            ...received,
-            status: 'rejected',
-            issues: [wholeFileIssue('too_large', 'The file is over 25 MiB')],
-            issueCount: 1,
-          });
-          throw new PayloadTooLargeError();
-        }
-        if (isUniqueViolation(error, 'payroll_uploads_same_file_once_key')) {
-          await settleAlone({
-            ...received,
-            status: 'rejected',
-            issues: [wholeFileIssue('already_imported', ALREADY_UPLOADED)],
-            issueCount: 1,
-          });
-          throw new PayrollAlreadyUploadedError();
-        }
-        await settleAlone({ ...received, status: 'failed', issues: null, issueCount: 0 }).catch(
-          () => undefined,
-        );
-        throw error;
+        return await uploadClaimed(tenantActor, request, employer, schemeIds);
+      } finally {
+        release();
       }
     },
 
@@ -433,9 +475,11 @@ export function createEmployerPayrollService({
           'ae_payroll.delete',
           await findEmployer(tx, employerId),
         );
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(${PAYROLL_LOCK_NAMESPACE}, hashtext(${employer.id}))`,
-        );
+        // Not while an upload for this employer writes: refused at once rather than waiting on a
+        // pooled connection for as long as it writes (docs/decisions/0086).
+        if (!(await tryUploadLock(tx, PAYROLL_LOCK_NAMESPACE, employer.id))) {
+          throw new UploadRunningError(UPLOAD_RUNNING);
+        }
         const upload = await findUpload(tx, employer.id, uploadId);
         if (!upload || upload.status === 'running') throw new NotFoundError();
         const erased = await eraseUpload(tx, upload);

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
 import type { ImportIssue } from './import-issues.js';
 import { PayloadTooLargeError } from './imports.service.js';
+import { TooManyUploadsError, UploadRunningError } from './upload-slots.js';
 
 /** What a CSV upload route hands its service: the body as it streams, its size and its name. */
 export interface CsvUploadBody {
@@ -48,9 +49,15 @@ export async function answerCsvUpload(
       issues: result.issues,
     });
   } catch (error) {
-    // The rest of an oversized body is never read: the connection cannot carry another request
-    // after this answer.
-    if (error instanceof PayloadTooLargeError) reply.header('connection', 'close');
+    // The rest of an oversized body, or of one refused because an upload is already running, is
+    // never read: the connection cannot carry another request after this answer.
+    if (
+      error instanceof PayloadTooLargeError ||
+      error instanceof UploadRunningError ||
+      error instanceof TooManyUploadsError
+    ) {
+      reply.header('connection', 'close');
+    }
     throw error;
   }
 }

@@ -60,6 +60,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
             409: errorBody,
             413: errorBody,
             415: errorBody,
+            429: errorBody,
           },
         },
       },

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Action } from '../../../contracts/policy.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
+import { withoutQuerySignal } from '../../db/connection-bounds.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { keyset, pageFrom } from '../../db/keyset.js';
@@ -32,6 +33,7 @@ import { createMemberRows } from './member-rows.js';
 import { memberStaging } from './member-staging.js';
 import { createRowIdSource } from './row-ids.js';
 import { removeStaleSpoolFiles, SpoolFile } from './spool-file.js';
+import { tryUploadLock, UploadRunningError, type UploadSlots } from './upload-slots.js';
 
 /** How often, in rows, a running import records how far it got. */
 const PROGRESS_EVERY_ROWS = 5_000;
@@ -39,6 +41,8 @@ const PROGRESS_EVERY_ROWS = 5_000;
 export const IMPORT_LOCK_NAMESPACE = 7_201_191;
 
 const ALREADY_IMPORTED = 'This file has already been imported into this scheme';
+const IMPORT_RUNNING =
+  'An import into this scheme is already running; try again when it has finished';
 
 export class PayloadTooLargeError extends TooLargeError {}
 
@@ -144,7 +148,8 @@ type Phase2 =
   | { outcome: 'succeeded'; view: ImportView }
   | { outcome: 'rejected' }
   | { outcome: 'already imported' }
-  | { outcome: 'scheme deleted' };
+  | { outcome: 'scheme deleted' }
+  | { outcome: 'import running' };
 
 /** What phase 1 learnt about the file. */
 export interface FileRead {
@@ -302,6 +307,8 @@ export interface ImportsServiceDeps {
   ppsKeyring: PpsKeyring;
   /** Spool files are written under `<dataDir>/tmp`. */
   dataDir: string;
+  /** The running imports and payroll uploads of this instance (upload-slots.ts). */
+  uploads: UploadSlots;
   now: () => Date;
 }
 
@@ -315,6 +322,7 @@ export function createImportsService({
   audit,
   ppsKeyring,
   dataDir,
+  uploads,
   now,
 }: ImportsServiceDeps) {
   const spoolDirectory = path.join(dataDir, 'tmp');
@@ -347,6 +355,203 @@ export function createImportsService({
     return viewOf(row, await reconcileOne(tx, row));
   }
 
+  /** An import whose scheme this instance has claimed for it: its file read, then written. */
+  async function importClaimed(
+    tenantActor: TenantActor,
+    request: ImportRequest,
+    scheme: { id: string; brokerId: string; employerId: string },
+  ): Promise<ImportResult> {
+    const kind = KINDS[request.kind];
+    const scope: ImportScope = {
+      importId: createId(),
+      brokerId: scheme.brokerId,
+      employerId: scheme.employerId,
+      schemeId: scheme.id,
+      userId: tenantActor.userId,
+      at: now(),
+    };
+    // Committed at once, so that the import can be followed while the file arrives.
+    await withActor(database, tenantActor, (tx) =>
+      tx.insert(imports).values({
+        id: scope.importId,
+        brokerId: scope.brokerId,
+        employerId: scope.employerId,
+        schemeId: scope.schemeId,
+        kind: request.kind,
+        status: 'running',
+        fileName: request.fileName,
+        createdBy: scope.userId,
+        createdAt: scope.at,
+        updatedAt: scope.at,
+      }),
+    );
+    // How the upload ended is recorded even when it ended because its client went away: the
+    // request's signal (connection-bounds.ts) would refuse it.
+    const settleAlone = (outcome: Outcome) =>
+      withoutQuerySignal(() =>
+        withActor(database, tenantActor, (tx) => settle(tx, tenantActor, scope, outcome)),
+      );
+    const reader = kind.rows(scope, { ppsKeyring, nextId });
+    const issues = new IssueList();
+    let file: FileRead | null = null;
+    let spool: SpoolFile | null = null;
+    try {
+      spool = await SpoolFile.create(spoolDirectory, scope.importId);
+      const read = await readUpload(request.upload, reader, spool, issues, (rowsRead, fileBytes) =>
+        withActor(database, tenantActor, async (tx) => {
+          await tx
+            .update(imports)
+            .set({ rowsRead, fileBytes, updatedAt: now() })
+            .where(eq(imports.id, scope.importId));
+        }),
+      );
+      file = read;
+      const refused = (): Outcome => ({
+        status: 'rejected',
+        fileSha256: read.fileSha256,
+        fileBytes: read.fileBytes,
+        rowsRead: read.rowsRead,
+        rowsWritten: 0,
+        issues: issues.sorted(),
+        issueCount: issues.count,
+      });
+      const rejected = (): ImportResult => ({
+        status: 'rejected',
+        importId: scope.importId,
+        issues: issues.sorted(),
+        issueCount: issues.count,
+      });
+      if (!read.headerAccepted || read.rowsRead === 0) {
+        await settleAlone(refused());
+        return rejected();
+      }
+
+      // Phase 2, one transaction: all rows or none.
+      const stagedFile = spool;
+      const ended = await withActor(database, tenantActor, async (tx): Promise<Phase2> => {
+        // Imports into one scheme check and write one at a time. This instance runs one at a
+        // time already (uploads.claim); one running on another instance refuses this one
+        // rather than holding a pooled connection while it waits (docs/decisions/0086).
+        if (!(await tryUploadLock(tx, IMPORT_LOCK_NAMESPACE, scope.schemeId))) {
+          await settle(tx, tenantActor, scope, {
+            ...refused(),
+            issues: [importRunningIssue()],
+            issueCount: 1,
+          });
+          return { outcome: 'import running' };
+        }
+        // COPY and INSERT … SELECT over a whole file: the bulk statement bound, measured in
+        // docs/decisions/0085, for this transaction alone.
+        await database.allowBulkStatements(tx);
+        // The file took as long as the client needed to send it, with no transaction open:
+        // the scheme (or its employer) may have been deleted meanwhile, and nothing is written
+        // under a deleted scheme (decisions.md §3). It answers as the deleted scheme would.
+        if (!(await findScheme(tx, scope.schemeId))) {
+          await settle(tx, tenantActor, scope, {
+            ...refused(),
+            issues: [schemeDeletedIssue()],
+            issueCount: 1,
+          });
+          return { outcome: 'scheme deleted' };
+        }
+        const [earlier] = await tx
+          .select({ id: imports.id })
+          .from(imports)
+          .where(
+            and(
+              eq(imports.schemeId, scope.schemeId),
+              eq(imports.kind, request.kind),
+              eq(imports.fileSha256, read.fileSha256),
+              eq(imports.status, 'succeeded'),
+            ),
+          )
+          .limit(1);
+        if (earlier) {
+          await settle(tx, tenantActor, scope, {
+            ...refused(),
+            issues: [alreadyImportedIssue()],
+            issueCount: 1,
+          });
+          return { outcome: 'already imported' };
+        }
+        await kind.staging.create(tx);
+        await database.copyFrom(tx, kind.staging.target, stagedFile.path);
+        const found = await kind.staging.findIssues(tx, scope, reader, MAX_LISTED_ISSUES);
+        issues.addFound(found.issues, found.total);
+        if (issues.count > 0) {
+          await settle(tx, tenantActor, scope, refused());
+          return { outcome: 'rejected' };
+        }
+        // The import is marked succeeded before its rows are written: the same file uploaded
+        // twice at once meets the unique index on (scheme, kind, digest) here, not halfway.
+        const view = await settle(tx, tenantActor, scope, {
+          status: 'succeeded',
+          fileSha256: read.fileSha256,
+          fileBytes: read.fileBytes,
+          rowsRead: read.rowsRead,
+          rowsWritten: reader.rowsToWrite,
+          issues: null,
+          issueCount: 0,
+        });
+        const inserted = await kind.staging.insert(tx, scope);
+        if (inserted !== reader.rowsToWrite) {
+          throw new Error(`import staged ${reader.rowsToWrite} rows and wrote ${inserted}`);
+        }
+        // The totals to reconcile are of the rows just written.
+        const written = await reconcileOne(tx, {
+          id: scope.importId,
+          kind: request.kind,
+          createdBy: scope.userId,
+          status: 'succeeded',
+        });
+        return { outcome: 'succeeded', view: { ...view, ...written } };
+      });
+      if (ended.outcome === 'already imported') throw new AlreadyImportedError();
+      if (ended.outcome === 'scheme deleted') throw new NotFoundError();
+      if (ended.outcome === 'import running') throw new UploadRunningError(IMPORT_RUNNING);
+      if (ended.outcome === 'rejected') return rejected();
+      return { status: 'succeeded', import: ended.view };
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      const received = file
+        ? {
+            fileSha256: file.fileSha256,
+            fileBytes: file.fileBytes,
+            rowsRead: file.rowsRead,
+            rowsWritten: 0,
+          }
+        : { rowsWritten: 0 };
+      if (error instanceof UploadTooLargeError) {
+        await settleAlone({
+          ...received,
+          status: 'rejected',
+          issues: [
+            { line: null, column: null, code: 'too_large', message: 'The file is over 25 MiB' },
+          ],
+          issueCount: 1,
+        });
+        throw new PayloadTooLargeError();
+      }
+      if (isUniqueViolation(error, 'imports_same_file_once_key')) {
+        await settleAlone({
+          ...received,
+          status: 'rejected',
+          issues: [alreadyImportedIssue()],
+          issueCount: 1,
+        });
+        throw new AlreadyImportedError();
+      }
+      // Nothing was written; the import says so if the database still answers. The original
+      // error is the one the client's answer and the log need, not a second one from here.
+      await settleAlone({ ...received, status: 'failed', issues: null, issueCount: 0 }).catch(
+        () => undefined,
+      );
+      throw error;
+    } finally {
+      await spool?.discard();
+    }
+  }
+
   return {
     async importFile(actor: ActorContext, request: ImportRequest): Promise<ImportResult> {
       const tenantActor = authorize(actor, IMPORT_ACTIONS[request.kind]);
@@ -360,184 +565,16 @@ export function createImportsService({
       if (request.declaredBytes !== null && request.declaredBytes > MAX_UPLOAD_BYTES) {
         throw new PayloadTooLargeError();
       }
-      const kind = KINDS[request.kind];
-      const scope: ImportScope = {
-        importId: createId(),
-        brokerId: scheme.brokerId,
-        employerId: scheme.employerId,
-        schemeId: scheme.id,
-        userId: tenantActor.userId,
-        at: now(),
-      };
-      // Committed at once, so that the import can be followed while the file arrives.
-      await withActor(database, tenantActor, (tx) =>
-        tx.insert(imports).values({
-          id: scope.importId,
-          brokerId: scope.brokerId,
-          employerId: scope.employerId,
-          schemeId: scope.schemeId,
-          kind: request.kind,
-          status: 'running',
-          fileName: request.fileName,
-          createdBy: scope.userId,
-          createdAt: scope.at,
-          updatedAt: scope.at,
-        }),
+      // One import into a scheme at a time, refused before its file is read or its row written
+      // (docs/decisions/0086); the claim ends with the import, however it ends.
+      const release = uploads.claim(
+        { tenantId: scheme.brokerId, kind: 'scheme', id: scheme.id },
+        IMPORT_RUNNING,
       );
-      const settleAlone = (outcome: Outcome) =>
-        withActor(database, tenantActor, (tx) => settle(tx, tenantActor, scope, outcome));
-      const reader = kind.rows(scope, { ppsKeyring, nextId });
-      const issues = new IssueList();
-      let file: FileRead | null = null;
-      let spool: SpoolFile | null = null;
       try {
-        spool = await SpoolFile.create(spoolDirectory, scope.importId);
-        const read = await readUpload(
-          request.upload,
-          reader,
-          spool,
-          issues,
-          (rowsRead, fileBytes) =>
-            withActor(database, tenantActor, async (tx) => {
-              await tx
-                .update(imports)
-                .set({ rowsRead, fileBytes, updatedAt: now() })
-                .where(eq(imports.id, scope.importId));
-            }),
-        );
-        file = read;
-        const refused = (): Outcome => ({
-          status: 'rejected',
-          fileSha256: read.fileSha256,
-          fileBytes: read.fileBytes,
-          rowsRead: read.rowsRead,
-          rowsWritten: 0,
-          issues: issues.sorted(),
-          issueCount: issues.count,
-        });
-        const rejected = (): ImportResult => ({
-          status: 'rejected',
-          importId: scope.importId,
-          issues: issues.sorted(),
-          issueCount: issues.count,
-        });
-        if (!read.headerAccepted || read.rowsRead === 0) {
-          await settleAlone(refused());
-          return rejected();
-        }
-
-        // Phase 2, one transaction: all rows or none.
-        const stagedFile = spool;
-        const ended = await withActor(database, tenantActor, async (tx): Promise<Phase2> => {
-          // A second import into this scheme waits here, then sees what the first wrote.
-          await tx.execute(
-            sql`select pg_advisory_xact_lock(${IMPORT_LOCK_NAMESPACE}, hashtext(${scope.schemeId}))`,
-          );
-          // The file took as long as the client needed to send it, with no transaction open:
-          // the scheme (or its employer) may have been deleted meanwhile, and nothing is written
-          // under a deleted scheme (decisions.md §3). It answers as the deleted scheme would.
-          if (!(await findScheme(tx, scope.schemeId))) {
-            await settle(tx, tenantActor, scope, {
-              ...refused(),
-              issues: [schemeDeletedIssue()],
-              issueCount: 1,
-            });
-            return { outcome: 'scheme deleted' };
-          }
-          const [earlier] = await tx
-            .select({ id: imports.id })
-            .from(imports)
-            .where(
-              and(
-                eq(imports.schemeId, scope.schemeId),
-                eq(imports.kind, request.kind),
-                eq(imports.fileSha256, read.fileSha256),
-                eq(imports.status, 'succeeded'),
-              ),
-            )
-            .limit(1);
-          if (earlier) {
-            await settle(tx, tenantActor, scope, {
-              ...refused(),
-              issues: [alreadyImportedIssue()],
-              issueCount: 1,
-            });
-            return { outcome: 'already imported' };
-          }
-          await kind.staging.create(tx);
-          await database.copyFrom(tx, kind.staging.target, stagedFile.path);
-          const found = await kind.staging.findIssues(tx, scope, reader, MAX_LISTED_ISSUES);
-          issues.addFound(found.issues, found.total);
-          if (issues.count > 0) {
-            await settle(tx, tenantActor, scope, refused());
-            return { outcome: 'rejected' };
-          }
-          // The import is marked succeeded before its rows are written: the same file uploaded
-          // twice at once meets the unique index on (scheme, kind, digest) here, not halfway.
-          const view = await settle(tx, tenantActor, scope, {
-            status: 'succeeded',
-            fileSha256: read.fileSha256,
-            fileBytes: read.fileBytes,
-            rowsRead: read.rowsRead,
-            rowsWritten: reader.rowsToWrite,
-            issues: null,
-            issueCount: 0,
-          });
-          const inserted = await kind.staging.insert(tx, scope);
-          if (inserted !== reader.rowsToWrite) {
-            throw new Error(`import staged ${reader.rowsToWrite} rows and wrote ${inserted}`);
-          }
-          // The totals to reconcile are of the rows just written.
-          const written = await reconcileOne(tx, {
-            id: scope.importId,
-            kind: request.kind,
-            createdBy: scope.userId,
-            status: 'succeeded',
-          });
-          return { outcome: 'succeeded', view: { ...view, ...written } };
-        });
-        if (ended.outcome === 'already imported') throw new AlreadyImportedError();
-        if (ended.outcome === 'scheme deleted') throw new NotFoundError();
-        if (ended.outcome === 'rejected') return rejected();
-        return { status: 'succeeded', import: ended.view };
-      } catch (error) {
-        if (error instanceof DomainError) throw error;
-        const received = file
-          ? {
-              fileSha256: file.fileSha256,
-              fileBytes: file.fileBytes,
-              rowsRead: file.rowsRead,
-              rowsWritten: 0,
-            }
-          : { rowsWritten: 0 };
-        if (error instanceof UploadTooLargeError) {
-          await settleAlone({
-            ...received,
-            status: 'rejected',
-            issues: [
-              { line: null, column: null, code: 'too_large', message: 'The file is over 25 MiB' },
-            ],
-            issueCount: 1,
-          });
-          throw new PayloadTooLargeError();
-        }
-        if (isUniqueViolation(error, 'imports_same_file_once_key')) {
-          await settleAlone({
-            ...received,
-            status: 'rejected',
-            issues: [alreadyImportedIssue()],
-            issueCount: 1,
-          });
-          throw new AlreadyImportedError();
-        }
-        // Nothing was written; the import says so if the database still answers. The original
-        // error is the one the client's answer and the log need, not a second one from here.
-        await settleAlone({ ...received, status: 'failed', issues: null, issueCount: 0 }).catch(
-          () => undefined,
-        );
-        throw error;
+        return await importClaimed(tenantActor, request, scheme);
       } finally {
-        await spool?.discard();
+        release();
       }
     },
 
@@ -596,6 +633,10 @@ export function createImportsService({
 
 function alreadyImportedIssue(): ImportIssue {
   return { line: null, column: null, code: 'already_imported', message: ALREADY_IMPORTED };
+}
+
+function importRunningIssue(): ImportIssue {
+  return { line: null, column: null, code: 'import_running', message: IMPORT_RUNNING };
 }
 
 function schemeDeletedIssue(): ImportIssue {
