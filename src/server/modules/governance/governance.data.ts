@@ -37,11 +37,18 @@ export type RegisterTable =
 /**
  * A live entry of a register by id, under a live scheme of a live employer, as far as row-level
  * security lets the actor see: the registers of a deleted scheme can no longer be read or changed.
+ *
+ * With `forUpdate`, the entry's row is locked until the transaction ends (its scheme and employer
+ * are not): every change of an entry reads it so, then checks its state, then writes. A change
+ * that began while another held the row waits, and reads the row as that one committed it, so its
+ * check sees the state it acts on; an entry deleted meanwhile is not found (404), a state no
+ * longer allowed is refused (409) (docs/decisions/0091-state-changes-lock-their-row.md).
  */
 export async function findEntry<T extends RegisterTable>(
   tx: Transaction,
   table: T,
   id: string,
+  { forUpdate = false }: { forUpdate?: boolean } = {},
 ): Promise<T['$inferSelect'] | undefined> {
   const columns = table as unknown as {
     id: PgColumn;
@@ -49,7 +56,7 @@ export async function findEntry<T extends RegisterTable>(
     schemeId: PgColumn;
     deletedAt: PgColumn;
   };
-  const [row] = await tx
+  const query = tx
     .select(getTableColumns(table as PgTable))
     .from(table as PgTable)
     .innerJoin(
@@ -62,7 +69,25 @@ export async function findEntry<T extends RegisterTable>(
     )
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
     .where(and(eq(columns.id, id), isNull(columns.deletedAt)));
+  const [row] = forUpdate ? await query.for('update', { of: table as PgTable }) : await query;
   return row as T['$inferSelect'] | undefined;
+}
+
+/**
+ * Holds, until the transaction ends, the right to change the part of one scheme's register that a
+ * rule reads across rows: the approved version of a policy kind (one at a time), the key function
+ * appointments checked for Art. 24's independence, the chain of ORA due dates. Row locks cannot
+ * cover a row not yet inserted; this serialises the writers that read those rows and then write.
+ */
+export async function lockRegisterOf(
+  tx: Transaction,
+  register: 'written_policies' | 'key_function_holders' | 'ora_reports',
+  scheme: { brokerId: string; schemeId: string },
+  part = '',
+): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`governance/${register}`}), hashtext(${`${scheme.brokerId}/${scheme.schemeId}/${part}`}))`,
+  );
 }
 
 /** A live scheme with its employer's name, for the registers listed across a tenant. */

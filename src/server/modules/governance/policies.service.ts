@@ -14,6 +14,7 @@ import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow } from '../../tenancy/authorize.js';
 import {
   findEntry,
+  lockRegisterOf,
   type OraReportRow,
   type PolicyRow,
   type SignificantChangeRow,
@@ -154,15 +155,19 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
   /** The ORA due date a scheme's risk-profile changes leave from the report before `performedOn`. */
   async function oraDueBefore(
     tx: Transaction,
-    schemeId: string,
+    scheme: { brokerId: string; schemeId: string },
     performedOn: string,
     exceptId: string | null,
   ) {
+    // Each report's due date is read from the others, then written: one writer a scheme at a time.
+    await lockRegisterOf(tx, 'ora_reports', scheme);
+    const { schemeId } = scheme;
     const earlier = await tx
       .select()
       .from(oraReports)
       .where(
         and(
+          eq(oraReports.brokerId, scheme.brokerId),
           eq(oraReports.schemeId, schemeId),
           isNull(oraReports.deletedAt),
           lte(oraReports.performedOn, performedOn),
@@ -319,7 +324,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         const existing = authorizeRow(
           writer,
           'policy.update',
-          await findEntry(tx, writtenPolicies, id),
+          await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
         const linkOnly = change.title === undefined && change.version === undefined;
         if (existing.status === 'superseded' && linkOnly) {
@@ -369,11 +374,13 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         const draft = authorizeRow(
           writer,
           'policy.approve',
-          await findEntry(tx, writtenPolicies, id),
+          await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
         if (draft.status !== 'draft')
           throw new ConflictError('Only a draft policy can be approved');
         notInFuture('approvedOn', approvedOn, kit.today(), 'approval');
+        // One approval of a kind at a time: the version in use is read, then superseded.
+        await lockRegisterOf(tx, 'written_policies', draft, draft.kind);
         const [inUse] = await tx
           .select()
           .from(writtenPolicies)
@@ -453,7 +460,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         const policy = authorizeRow(
           writer,
           'policy.significant_change',
-          await findEntry(tx, writtenPolicies, id),
+          await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
         if (policy.status !== 'approved') {
           throw new ConflictError('A significant change is recorded against the version in use');
@@ -472,7 +479,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         const existing = authorizeRow(
           writer,
           'policy.delete',
-          await findEntry(tx, writtenPolicies, id),
+          await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
         await kit.softDelete(tx, writer, writtenPolicies, existing, {
           action: 'policy.deleted',
@@ -562,7 +569,12 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         kit.assertGoverned(scheme);
         notInFuture('performedOn', input.performedOn, kit.today(), 'assessment');
         await kit.assertLinkable(tx, { schemeId: scheme.id }, 'ora_report', input.documentId);
-        const previouslyDue = await oraDueBefore(tx, scheme.id, input.performedOn, null);
+        const previouslyDue = await oraDueBefore(
+          tx,
+          { brokerId: scheme.brokerId, schemeId: scheme.id },
+          input.performedOn,
+          null,
+        );
         const at = now();
         const [row] = await tx
           .insert(oraReports)
@@ -614,11 +626,15 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
     ): Promise<OraReportView> {
       const writer = authorize(actor, 'ora.update');
       return withActor(database, writer, async (tx) => {
-        const existing = authorizeRow(writer, 'ora.update', await findEntry(tx, oraReports, id));
+        const existing = authorizeRow(
+          writer,
+          'ora.update',
+          await findEntry(tx, oraReports, id, { forUpdate: true }),
+        );
         const performedOn = change.performedOn ?? existing.performedOn;
         notInFuture('performedOn', performedOn, kit.today(), 'assessment');
         await kit.assertLinkable(tx, existing, 'ora_report', change.documentId);
-        const previouslyDue = await oraDueBefore(tx, existing.schemeId, performedOn, existing.id);
+        const previouslyDue = await oraDueBefore(tx, existing, performedOn, existing.id);
         const [row] = await tx
           .update(oraReports)
           .set({
@@ -647,7 +663,11 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
     async deleteOra(actor: ActorContext, id: string): Promise<void> {
       const writer = authorize(actor, 'ora.delete');
       await withActor(database, writer, async (tx) => {
-        const existing = authorizeRow(writer, 'ora.delete', await findEntry(tx, oraReports, id));
+        const existing = authorizeRow(
+          writer,
+          'ora.delete',
+          await findEntry(tx, oraReports, id, { forUpdate: true }),
+        );
         await kit.softDelete(tx, writer, oraReports, existing, {
           action: 'ora.deleted',
           entityType: 'ora_report',

@@ -169,7 +169,8 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
       documentId: string | null | undefined,
     ): Promise<void> {
       if (documentId == null) return;
-      const document = await findDocument(tx, documentId);
+      // Held until the entry's change commits: the document cannot be deleted in between.
+      const document = await findDocument(tx, documentId, { lock: 'share' });
       const refuse = (code: string, message: string) => {
         throw new ValidationError([{ path: 'documentId', code, message }]);
       };

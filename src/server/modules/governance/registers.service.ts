@@ -14,7 +14,12 @@ import { type Transaction, withActor } from '../../db/with-actor.js';
 import { ValidationError } from '../../errors.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow } from '../../tenancy/authorize.js';
-import { findEntry, type KeyFunctionHolderRow, type TrusteeRow } from './governance.data.js';
+import {
+  findEntry,
+  type KeyFunctionHolderRow,
+  lockRegisterOf,
+  type TrusteeRow,
+} from './governance.data.js';
 import type {
   KeyFunctionHolderChange,
   KeyFunctionHolderInput,
@@ -114,7 +119,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
    */
   async function assertInternalAuditIndependence(
     tx: Transaction,
-    schemeId: string,
+    scheme: { brokerId: string; schemeId: string },
     proposed: {
       id: string | null;
       function: KeyFunction;
@@ -123,6 +128,8 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
       endedOn: string | null;
     },
   ) {
+    // The other appointments are read, then this one written: one writer a scheme at a time.
+    await lockRegisterOf(tx, 'key_function_holders', scheme);
     const others = await tx
       .select({
         id: keyFunctionHolders.id,
@@ -132,7 +139,13 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
         endedOn: keyFunctionHolders.endedOn,
       })
       .from(keyFunctionHolders)
-      .where(and(eq(keyFunctionHolders.schemeId, schemeId), isNull(keyFunctionHolders.deletedAt)));
+      .where(
+        and(
+          eq(keyFunctionHolders.brokerId, scheme.brokerId),
+          eq(keyFunctionHolders.schemeId, scheme.schemeId),
+          isNull(keyFunctionHolders.deletedAt),
+        ),
+      );
     const alongside = others
       .filter((other) => other.id !== proposed.id && appointmentsOverlap(other, proposed))
       .map((other) => ({ ...other, function: other.function as KeyFunction }));
@@ -223,7 +236,11 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
     ): Promise<TrusteeView> {
       const writer = authorize(actor, 'trustee.update');
       return withActor(database, writer, async (tx) => {
-        const existing = authorizeRow(writer, 'trustee.update', await findEntry(tx, trustees, id));
+        const existing = authorizeRow(
+          writer,
+          'trustee.update',
+          await findEntry(tx, trustees, id, { forUpdate: true }),
+        );
         const kind = change.kind ?? existing.kind;
         const next = {
           name: change.name ?? existing.name,
@@ -268,7 +285,11 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
     async deleteTrustee(actor: ActorContext, id: string): Promise<void> {
       const writer = authorize(actor, 'trustee.delete');
       await withActor(database, writer, async (tx) => {
-        const existing = authorizeRow(writer, 'trustee.delete', await findEntry(tx, trustees, id));
+        const existing = authorizeRow(
+          writer,
+          'trustee.delete',
+          await findEntry(tx, trustees, id, { forUpdate: true }),
+        );
         await kit.softDelete(tx, writer, trustees, existing, {
           action: 'trustee.deleted',
           entityType: 'trustee',
@@ -327,7 +348,11 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           conflictsProtocol: input.conflictsProtocol ?? null,
           documentId: input.documentId ?? null,
         };
-        await assertInternalAuditIndependence(tx, scheme.id, { id: null, ...values });
+        await assertInternalAuditIndependence(
+          tx,
+          { brokerId: scheme.brokerId, schemeId: scheme.id },
+          { id: null, ...values },
+        );
         await kit.assertLinkable(
           tx,
           { schemeId: scheme.id },
@@ -384,7 +409,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
         const existing = authorizeRow(
           writer,
           'kfh.update',
-          await findEntry(tx, keyFunctionHolders, id),
+          await findEntry(tx, keyFunctionHolders, id, { forUpdate: true }),
         );
         const pick = <K extends keyof KeyFunctionHolderChange & keyof KeyFunctionHolderRow>(
           key: K,
@@ -404,7 +429,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           documentId: pick('documentId'),
         };
         assertEndNotBeforeStart(next);
-        await assertInternalAuditIndependence(tx, existing.schemeId, { id: existing.id, ...next });
+        await assertInternalAuditIndependence(tx, existing, { id: existing.id, ...next });
         await kit.assertLinkable(tx, existing, 'key_function_holder', change.documentId);
         const [row] = await tx
           .update(keyFunctionHolders)
@@ -435,7 +460,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
         const existing = authorizeRow(
           writer,
           'kfh.delete',
-          await findEntry(tx, keyFunctionHolders, id),
+          await findEntry(tx, keyFunctionHolders, id, { forUpdate: true }),
         );
         await kit.softDelete(tx, writer, keyFunctionHolders, existing, {
           action: 'kfh.deleted',
