@@ -500,6 +500,7 @@ describe('signed URLs', () => {
       version: 1,
       tenantId: place.brokerId,
       userId: staff.id,
+      sessionEpoch: staff.sessionEpoch,
     });
     const response = await t.app.inject({
       method: 'GET',
@@ -539,6 +540,7 @@ describe('signed URLs', () => {
       version: 1,
       tenantId: place.brokerId,
       userId: staff.id,
+      sessionEpoch: staff.sessionEpoch,
     });
     const refused = await t.app.inject({
       method: 'GET',
@@ -676,6 +678,7 @@ describe('documents about one member', () => {
       version: statement.version,
       tenantId: place.brokerId,
       userId: otherMemberUser.id,
+      sessionEpoch: otherMemberUser.sessionEpoch,
     });
     const refused = await t.app.inject({
       method: 'GET',

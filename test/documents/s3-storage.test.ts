@@ -245,6 +245,7 @@ describe('the S3 back end', () => {
       version: 1,
       tenantId: staff.brokerId as string,
       userId: staff.id,
+      sessionEpoch: staff.sessionEpoch,
     });
     expect((await fetch(`${baseUrl}/files/${orphanId}/${token}`)).status).toBe(404);
 

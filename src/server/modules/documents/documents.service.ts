@@ -44,6 +44,16 @@ import { boundaryOf, MultipartError, MultipartTooLargeError, readMultipart } fro
 import type { DownloadGrant, UrlSigner } from './signed-urls.js';
 import { type DocumentStorage, type StagedFile, storageKeyOf } from './storage.js';
 
+/**
+ * The session epoch a download URL is bound to: the one of the request's verified session. A URL
+ * is issued only to a request, and one would otherwise outlive the session it came from.
+ */
+function sessionEpochOf(actor: ActorContext): number {
+  const epoch = actor.session?.claims.sessionEpoch;
+  if (epoch === undefined) throw new Error('a download URL is issued only to a signed-in request');
+  return epoch;
+}
+
 /** Room for the form's fields and part headers around the file itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
@@ -535,6 +545,7 @@ export function createDocumentsService({
           version: row.version,
           tenantId: row.brokerId,
           userId: reader.userId,
+          sessionEpoch: sessionEpochOf(reader),
         });
         await audit.record(tx, reader, {
           action: 'document.url_issued',
@@ -560,7 +571,12 @@ export function createDocumentsService({
      */
     async download(grant: DownloadGrant, origin: RequestOrigin) {
       const user = await findUserById(database, grant.userId);
-      if (user?.status !== 'active' || !isRole(user.role) || user.brokerId !== grant.tenantId) {
+      if (
+        user?.status !== 'active' ||
+        !isRole(user.role) ||
+        user.brokerId !== grant.tenantId ||
+        user.sessionEpoch !== grant.sessionEpoch
+      ) {
         return null;
       }
       const actor = actorFor(

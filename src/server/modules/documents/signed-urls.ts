@@ -10,9 +10,11 @@ import { DOCUMENT_URL_TTL_SECONDS } from '../../../contracts/documents.js';
 /**
  * Signed download URLs (decisions.md §6; docs/decisions/0062-document-vault.md): the path is
  * `/files/<documentId>/<token>`, outside /api, and the token is the credential. It binds the
- * document, its version, its tenant and who it was issued to, expires after five minutes, and is
- * HMAC-SHA256 under DOCUMENT_URL_KEY, named by a key id so that a URL signed with the previous key
- * (DOCUMENT_URL_KEY_PREVIOUS) still opens during a rotation. Compared in constant time.
+ * document, its version, its tenant, who it was issued to and the epoch of the session that asked
+ * for it (docs/decisions/0099-signed-urls-bound-to-the-session.md), expires after five minutes,
+ * and is HMAC-SHA256 under DOCUMENT_URL_KEY, named by a key id so that a URL signed with the
+ * previous key (DOCUMENT_URL_KEY_PREVIOUS) still opens during a rotation. Compared in constant
+ * time.
  */
 export interface DownloadGrant {
   documentId: string;
@@ -20,6 +22,12 @@ export interface DownloadGrant {
   tenantId: string;
   /** Who it was issued to: their account is checked again, and their reach, at each download. */
   userId: string;
+  /**
+   * The account's session epoch (users.session_epoch) under which the URL was issued. Sign-out, a
+   * password change or reset, deactivation and any change of role or tenancy raise it (migration
+   * 0009), and a URL issued under an earlier epoch stops working with the session it came from.
+   */
+  sessionEpoch: number;
   /** Seconds since the epoch. */
   expiresAt: number;
 }
@@ -62,6 +70,7 @@ export function createUrlSigner({
           v: grant.version,
           t: grant.tenantId,
           u: grant.userId,
+          s: grant.sessionEpoch,
           e: expiresAt,
         }),
       ).toString('base64url');
@@ -91,12 +100,13 @@ export function createUrlSigner({
       } catch {
         return null;
       }
-      const { d, v, t, u, e } = claims;
+      const { d, v, t, u, s, e } = claims;
       if (
         typeof d !== 'string' ||
         typeof t !== 'string' ||
         typeof u !== 'string' ||
         !Number.isSafeInteger(v) ||
+        !Number.isSafeInteger(s) ||
         !Number.isSafeInteger(e)
       ) {
         return null;
@@ -108,6 +118,7 @@ export function createUrlSigner({
         version: v as number,
         tenantId: t,
         userId: u,
+        sessionEpoch: s as number,
         expiresAt: e as number,
       };
     },
