@@ -1,12 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { aiSettings, auditLog, members } from '../../src/server/db/schema.js';
+import { createSealedBox } from '../../src/server/crypto/sealed-box.js';
+import { withQuerySignal } from '../../src/server/db/connection-bounds.js';
+import { aiSettings, aiUsage, auditLog, members } from '../../src/server/db/schema.js';
 import {
   ANSWER_REFUSED,
   CHAT_SYSTEM_PROMPT,
   NOTHING_FOUND,
 } from '../../src/server/modules/ai/chat.service.js';
+import { createAiAccess } from '../../src/server/modules/ai/settings.service.js';
 import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.js';
+import { tenantActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
 import {
@@ -466,6 +471,33 @@ describe('the firm’s own key, limits and usage', () => {
         async () => (await t.requestAs(firmAdmin, 'GET', '/api/tenant/ai-settings')).json().usage,
       )
       .toMatchObject({ requests: 2, inputTokens: 600, outputTokens: 80 });
+  });
+
+  it('records the tokens a provider spent when the request’s client has gone by then', async () => {
+    const firm = await createBroker(t.database, 'Slaney Pensions');
+    const access = createAiAccess({
+      database: t.database,
+      now: () => new Date(),
+      keyBox: createSealedBox(randomBytes(32)),
+      platformKey: PLATFORM_KEY,
+      defaultLimits: { monthlyRequests: 10, monthlyTokens: 100_000 },
+    });
+    const asker = tenantActor(firm, 'BrokerUser');
+    const { month } = await access.reserve(asker, async () => ({
+      names: [],
+      datesOfBirth: [],
+      salaryCents: [],
+    }));
+    // Chat writes the count after the answer has gone, under the request's signal, aborted by
+    // then: the count is written all the same.
+    await withQuerySignal(AbortSignal.abort(), () =>
+      access.record(asker, month, { inputTokens: 120, outputTokens: 30 }),
+    );
+    const [usage] = await ownerOf(t.database)
+      .select()
+      .from(aiUsage)
+      .where(and(eq(aiUsage.brokerId, firm), eq(aiUsage.month, month)));
+    expect(usage).toMatchObject({ requests: 1, inputTokens: 120, outputTokens: 30 });
   });
 
   it('fails a streamed answer with the same statuses before any event: 400 for personal data, 503 when down', async () => {

@@ -2,6 +2,7 @@ import type { AiSettingsInput, AiSettingsView } from '../../../contracts/ai.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { AiProviderName } from '../../config/config.js';
 import type { SealedBox } from '../../crypto/sealed-box.js';
+import { withoutQuerySignal } from '../../db/connection-bounds.js';
 import type { Database } from '../../db/database.js';
 import { aiSettings } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
@@ -89,9 +90,17 @@ export function createAiAccess({
       );
     },
 
-    /** The tokens a request used, added to the month's count once the answer is in. */
+    /**
+     * The tokens a request used, added to the month's count once the answer is in. The provider
+     * has spent them whatever became of the client, and chat writes them after the answer has
+     * gone, by when the response may have closed and the request's signal (connection-bounds.ts)
+     * aborted: the write runs under no request's signal, in a transaction of its own
+     * (docs/decisions/0084-work-after-the-answer.md).
+     */
     async record(actor: TenantActor, month: string, usage: ProviderUsage): Promise<void> {
-      await withActor(database, actor, (tx) => addTokens(tx, actor.tenantId, month, usage));
+      await withoutQuerySignal(() =>
+        withActor(database, actor, (tx) => addTokens(tx, actor.tenantId, month, usage)),
+      );
     },
   };
 }
