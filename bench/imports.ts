@@ -18,7 +18,7 @@ import { BENCH_ACTOR } from './sessions.js';
 import { APP_COMMAND, APP_READY, RUNS } from './settings.js';
 
 /**
- * Bulk import benchmarks (issue 5), on PostgreSQL, against the real server process: 100,000
+ * Bulk import benchmarks, on PostgreSQL, against the real server process: 100,000
  * members through POST /api/schemes/:id/members/import (parsing, validation, AES-GCM sealing,
  * HMAC lookups, duplicate checks, audit) beside a raw COPY of the same members, already shaped as
  * rows, into the members table (the baseline the issue names), and beside a COPY of the CSV into a

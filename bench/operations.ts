@@ -25,7 +25,7 @@ import { APP_COMMAND, APP_READY, SECONDS } from './settings.js';
 import { adminQuery, databaseUrl, seed } from './tenancy.js';
 
 /**
- * Operations (issue 19; docs/deployment.md, "The operations benchmark"): two built instances
+ * Operations (docs/deployment.md, "The operations benchmark"): two built instances
  * behind nginx configured from deploy/nginx, sharing one throwaway PostgreSQL database and the
  * machine's Redis. (1) the authenticated scheme read, one instance directly against two behind
  * nginx, in the same run; (2) a mixed load of many concurrent clients over the main reads and
