@@ -202,7 +202,7 @@ export function DocumentUploader({
             {...form.getInputProps('memberId')}
           />
         )}
-        {!documentType && memberRule === 'refused' && (
+        {!documentType && memberRule !== 'required' && form.values.memberId === '' && (
           <Switch
             label="Members can see and download it"
             {...form.getInputProps('memberFacing', { type: 'checkbox' })}

@@ -91,10 +91,13 @@ describe('the upload form', () => {
       );
     expect(statement('').error?.issues.map((issue) => issue.path)).toEqual([['memberId']]);
     expect(statement('m1').success).toBe(true);
-    const deed = documentUploadFields.safeParse(
-      uploadFields({ documentType: 'trust_deed', memberFacing: false, title: '', memberId: 'm1' }),
-    );
+    const deed = documentUploadFields.safeParse({ documentType: 'trust_deed', memberId: 'm1' });
     expect(deed.error?.issues.map((issue) => issue.path)).toEqual([['memberId']]);
+    // The form drops a member left over from a type that took one.
+    expect(
+      uploadFields({ documentType: 'trust_deed', memberFacing: false, title: '', memberId: 'm1' })
+        .memberId,
+    ).toBeUndefined();
   });
 
   it('keeps each member’s documents of one name apart when grouping versions', () => {

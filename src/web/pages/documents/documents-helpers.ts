@@ -1,4 +1,4 @@
-import type { DocumentType } from '../../../contracts/documents';
+import { type DocumentType, MEMBER_DOCUMENT_RULE } from '../../../contracts/documents';
 import type { SchemeDocument } from '../../api/types';
 
 /** One document as people think of it: a name under a type, with every version uploaded of it. */
@@ -53,7 +53,14 @@ export const uploadFields = (values: UploadValues) => ({
   documentType: values.documentType === '' ? undefined : values.documentType,
   memberFacing: values.memberFacing ? 'true' : 'false',
   title: values.title.trim() === '' ? undefined : values.title,
-  memberId: values.memberId === '' ? undefined : values.memberId,
+  // A member picked for a type that takes one stays out once the type changes to one that does
+  // not: the field is no longer shown, so there is nothing the person could correct.
+  memberId:
+    values.memberId === '' ||
+    values.documentType === '' ||
+    MEMBER_DOCUMENT_RULE[values.documentType] === 'refused'
+      ? undefined
+      : values.memberId,
 });
 
 /** A size in words, as people read file sizes. */
