@@ -135,6 +135,15 @@ export const draftView = z.object({
   generatedContent: z.string(),
   reviewedAt: z.string().nullable(),
   approvedAt: z.string().nullable(),
+  /**
+   * Who wrote the text, as account ids: whoever generated it, then everyone who edited it since
+   * (docs/decisions/0083-ai-drafts-four-eyes.md). Ids only, as the audit records accounts.
+   */
+  authors: z.array(z.string()),
+  /** The account that marked the text as reviewed, while it stands reviewed or later. */
+  reviewedBy: z.string().nullable(),
+  /** Whether the firm's drafts need four eyes now: its own setting or the platform's default. */
+  fourEyes: z.boolean(),
   approvedDiff: z
     .object({
       added: z.number(),
@@ -151,3 +160,103 @@ export const draftView = z.object({
   updatedAt: z.string(),
 });
 export type DraftView = z.infer<typeof draftView>;
+
+// The rules of the draft lifecycle that the browser explains before a person acts and the
+// service enforces (docs/decisions/0056-shared-contracts.md; 0083-ai-drafts-four-eyes.md).
+
+export const FOUR_EYES_REVIEW =
+  'Four eyes: a draft is reviewed by someone who did not generate or edit it. Ask a colleague to review it.';
+export const FOUR_EYES_APPROVAL =
+  'Four eyes: a draft is approved by someone who did not generate, edit or review it. Ask a colleague to approve it.';
+
+/** Why four eyes keep this person from a step: they wrote the text, or they reviewed it. */
+export type FourEyesBar = 'author' | 'reviewer';
+
+/**
+ * Whether four eyes keep `userId` from reviewing or approving the draft, and why: with four eyes
+ * on, the reviewer is none of its authors, and the approver neither an author nor its reviewer.
+ * Null when the step is theirs to take as far as four eyes go.
+ */
+export function fourEyesBar(
+  step: 'review' | 'approve',
+  draft: Pick<DraftView, 'fourEyes' | 'authors' | 'reviewedBy'>,
+  userId: string,
+): FourEyesBar | null {
+  if (!draft.fourEyes) return null;
+  if (draft.authors.includes(userId)) return 'author';
+  if (step === 'approve' && draft.reviewedBy === userId) return 'reviewer';
+  return null;
+}
+
+/** The refusal of a step four eyes bar, as the service answers it (409) and the page shows it. */
+export const FOUR_EYES_REFUSAL = { review: FOUR_EYES_REVIEW, approve: FOUR_EYES_APPROVAL } as const;
+
+/**
+ * How each banner begins (the first line the template and the provider write, draft-templates.ts),
+ * however the rest of its line was edited.
+ */
+const BANNER_STARTS = ['DRAFT WRITTEN BY AI', 'DRAFT FROM TEMPLATE'];
+
+/**
+ * The text without its banner: the first line, when it begins as a banner does, and the blank
+ * lines after it. Approved text is no longer a draft, and the issued PDF must not say it is
+ * not approved (decisions.md §6 "AI": only approved text is issued).
+ */
+export function withoutBanner(content: string): string {
+  const lines = content.split('\n');
+  let first = 0;
+  while (first < lines.length && (lines[first] as string).trim() === '') first += 1;
+  const line = (lines[first] ?? '').trimStart();
+  if (!BANNER_STARTS.some((start) => line.startsWith(start))) return content;
+  let next = first + 1;
+  while (next < lines.length && (lines[next] as string).trim() === '') next += 1;
+  return lines.slice(next).join('\n');
+}
+
+/** The most placeholders an approval refusal names, and the longest it quotes one. */
+const NAMED_PLACEHOLDERS = 10;
+const PLACEHOLDER_MAX = 80;
+
+/**
+ * The placeholders left in a text, as the template and the provider write them (`[scheme
+ * name]`): a bracket, up to 80 characters on one line, its closing bracket. One pass, no pattern.
+ */
+export function placeholdersIn(text: string): string[] {
+  const found = new Set<string>();
+  let open = text.indexOf('[');
+  while (open !== -1) {
+    let close = open + 1;
+    while (
+      close < text.length &&
+      close - open <= PLACEHOLDER_MAX &&
+      !'[]\n'.includes(text[close] as string)
+    ) {
+      close += 1;
+    }
+    if (text[close] === ']' && close > open + 1) {
+      found.add(text.slice(open, close + 1));
+      open = text.indexOf('[', close + 1);
+    } else {
+      open = text.indexOf('[', open + 1);
+    }
+  }
+  return [...found];
+}
+
+/** The placeholders left in a draft's text as it would be approved: its banner goes at approval. */
+export function placeholdersToFill(content: string): string[] {
+  return placeholdersIn(withoutBanner(content));
+}
+
+/**
+ * Why a text with placeholders left is not approved, naming up to ten of them; null when none
+ * is left. Approval is refused while any remains (docs/decisions/0083-ai-drafts-four-eyes.md).
+ */
+export function placeholdersRefusal(placeholders: readonly string[]): string | null {
+  if (placeholders.length === 0) return null;
+  const named = placeholders
+    .slice(0, NAMED_PLACEHOLDERS)
+    .join(', ')
+    .concat(placeholders.length > NAMED_PLACEHOLDERS ? ', …' : '');
+  return `Fill in the placeholders before approving: ${named}. Edit the text, then have it reviewed again.`;
+}

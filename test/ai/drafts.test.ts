@@ -403,7 +403,15 @@ describe('four eyes on a draft', () => {
     expect((await t.requestAs(reviewer, 'PATCH', url, { content: text })).statusCode).toBe(200);
     expect((await post(reviewer, `${url}/review`)).statusCode).toBe(409);
     const third = await createUser(t.database, { brokerId, role: 'BrokerUser' });
-    expect((await post(third, `${url}/review`)).statusCode).toBe(200);
+    const reviewed = await post(third, `${url}/review`);
+    expect(reviewed.statusCode).toBe(200);
+    // The view says who wrote and reviewed it, by account id, and that four eyes apply: what the
+    // page explains a refusal from before anyone clicks.
+    expect(reviewed.json()).toMatchObject({
+      authors: [consultant.id, reviewer.id],
+      reviewedBy: third.id,
+      fourEyes: true,
+    });
     // Neither an author nor the reviewer approves it.
     for (const user of [consultant, reviewer, third]) {
       const refused = await post(user, `${url}/approve`);

@@ -47,30 +47,14 @@ export function memberBandOf(count: number): string {
   return '1,000 members or more';
 }
 
-/** The first line of every draft: who wrote it, and that it is not yet anyone's text. */
+/**
+ * The first line of every draft: who wrote it, and that it is not yet anyone's text. Each begins
+ * as contracts/ai.ts's BANNER_STARTS, which is how approval finds it to take it off.
+ */
 export function headerOf(generatedBy: 'ai' | 'template'): string {
   return generatedBy === 'ai'
     ? 'DRAFT WRITTEN BY AI from scheme facts. Not approved: review it line by line before use.'
     : 'DRAFT FROM TEMPLATE, filled in from scheme facts. Not approved: review it before use.';
-}
-
-/** How each banner begins, however the rest of its line was edited. */
-const BANNER_STARTS = ['DRAFT WRITTEN BY AI', 'DRAFT FROM TEMPLATE'];
-
-/**
- * The text without its banner: the first line, when it begins as headerOf's lines do, and the
- * blank lines after it. Approved text is no longer a draft, and the issued PDF must not say it is
- * not approved (decisions.md §6 "AI": only approved text is issued).
- */
-export function withoutBanner(content: string): string {
-  const lines = content.split('\n');
-  let first = 0;
-  while (first < lines.length && (lines[first] as string).trim() === '') first += 1;
-  const line = (lines[first] ?? '').trimStart();
-  if (!BANNER_STARTS.some((start) => line.startsWith(start))) return content;
-  let next = first + 1;
-  while (next < lines.length && (lines[next] as string).trim() === '') next += 1;
-  return lines.slice(next).join('\n');
 }
 
 export function titleOf(request: DraftRequest): string {

@@ -1,11 +1,16 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, count, eq, getTableColumns, isNull } from 'drizzle-orm';
-import type {
-  DraftChange,
-  DraftInput,
-  DraftKind,
-  DraftStatus,
-  DraftView,
+import {
+  type DraftChange,
+  type DraftInput,
+  type DraftKind,
+  type DraftStatus,
+  type DraftView,
+  FOUR_EYES_REFUSAL,
+  fourEyesBar,
+  placeholdersIn,
+  placeholdersRefusal,
+  withoutBanner,
 } from '../../../contracts/ai.js';
 import {
   governanceApplies,
@@ -36,7 +41,6 @@ import {
   headerOf,
   memberBandOf,
   templateDraft,
-  withoutBanner,
 } from './draft-templates.js';
 import { type Denylist, OutgoingRefusedError } from './guard.js';
 import { ISSUED_DOCUMENT_TYPE, issuedFilename, renderIssuedDraft } from './issued-draft.pdf.js';
@@ -63,12 +67,18 @@ export interface DraftsDeps {
 
 const MAX_OUTPUT_TOKENS = 2000;
 
-export const FOUR_EYES_REVIEW =
-  'Four eyes: a draft is reviewed by someone who did not generate or edit it. Ask a colleague to review it.';
-export const FOUR_EYES_APPROVAL =
-  'Four eyes: a draft is approved by someone who did not generate, edit or review it. Ask a colleague to approve it.';
+/** Who wrote the draft's text: whoever generated it, and everyone who edited it since. */
+const authorsOf = (row: AiDraftRow) => [...new Set([row.createdBy, ...row.editedBy])];
 
-const viewOf = (row: AiDraftRow): DraftView => ({
+/** What four eyes look at (contracts/ai.ts, fourEyesBar): the setting, the authors, the reviewer. */
+const whoOf = (row: AiDraftRow, fourEyes: boolean) => ({
+  fourEyes,
+  authors: authorsOf(row),
+  reviewedBy: row.reviewedBy,
+});
+
+/** The draft as the API answers it; `fourEyes` is the firm's setting in effect now. */
+const viewOf = (row: AiDraftRow, fourEyes: boolean): DraftView => ({
   id: row.id,
   schemeId: row.schemeId,
   kind: row.kind as DraftView['kind'],
@@ -79,6 +89,7 @@ const viewOf = (row: AiDraftRow): DraftView => ({
   generatedContent: row.generatedContent,
   reviewedAt: row.reviewedAt?.toISOString() ?? null,
   approvedAt: row.approvedAt?.toISOString() ?? null,
+  ...whoOf(row, fourEyes),
   approvedDiff: (row.approvedDiff as DraftView['approvedDiff']) ?? null,
   issuedAt: row.issuedAt?.toISOString() ?? null,
   issuedPolicyId: row.issuedPolicyId,
@@ -130,40 +141,6 @@ async function findDraft(
 /** Whether the firm's drafts need four eyes: its own setting, or the platform's default. */
 async function fourEyesFor(tx: Transaction, brokerId: string, byDefault: boolean) {
   return (await settingsOf(tx, brokerId))?.fourEyes ?? byDefault;
-}
-
-/** Who wrote the draft's text: whoever generated it, and everyone who edited it since. */
-const authorsOf = (row: AiDraftRow) => new Set([row.createdBy, ...row.editedBy]);
-
-/** The most placeholders an approval refusal names, and the longest it quotes one. */
-const NAMED_PLACEHOLDERS = 10;
-const PLACEHOLDER_MAX = 80;
-
-/**
- * The placeholders left in a text, as the template and the provider write them (`[scheme
- * name]`, draft-templates.ts): a bracket, up to 80 characters on one line, its closing bracket.
- * One pass, no pattern.
- */
-export function placeholdersIn(text: string): string[] {
-  const found = new Set<string>();
-  let open = text.indexOf('[');
-  while (open !== -1) {
-    let close = open + 1;
-    while (
-      close < text.length &&
-      close - open <= PLACEHOLDER_MAX &&
-      !'[]\n'.includes(text[close] as string)
-    ) {
-      close += 1;
-    }
-    if (text[close] === ']' && close > open + 1) {
-      found.add(text.slice(open, close + 1));
-      open = text.indexOf('[', close + 1);
-    } else {
-      open = text.indexOf('[', open + 1);
-    }
-  }
-  return [...found];
 }
 
 /**
@@ -310,6 +287,7 @@ export function createDraftsService({
         tx: Transaction,
         writer: TenantActor,
         row: AiDraftRow,
+        fourEyes: boolean,
       ) => Promise<Partial<typeof aiDrafts.$inferInsert>>;
     },
   ): Promise<DraftView> {
@@ -317,7 +295,8 @@ export function createDraftsService({
       const existing = authorizeRow(writer, step.action, await findDraft(tx, id, true));
       if (!step.from.includes(existing.status as DraftStatus))
         throw new ConflictError(step.refusal);
-      const values = await step.change(tx, writer, existing);
+      const fourEyes = await fourEyesFor(tx, existing.brokerId, fourEyesByDefault);
+      const values = await step.change(tx, writer, existing, fourEyes);
       // The row is locked; the state in the WHERE says so again, and an update that finds the
       // draft moved on changes nothing and is refused like any other step from the wrong state.
       const [row] = await tx
@@ -341,7 +320,7 @@ export function createDraftsService({
         previousState: auditState(existing),
         newState: auditState(updated),
       });
-      return viewOf(updated);
+      return viewOf(updated, fourEyes);
     });
   }
 
@@ -428,7 +407,7 @@ export function createDraftsService({
           previousState: null,
           newState: auditState(draft),
         });
-        return viewOf(draft);
+        return viewOf(draft, await fourEyesFor(tx, draft.brokerId, fourEyesByDefault));
       });
     },
 
@@ -446,15 +425,20 @@ export function createDraftsService({
           .orderBy(...orderBy)
           .limit(take);
         const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
-        return { items: page.items.map(viewOf), nextCursor: page.nextCursor };
+        const fourEyes = await fourEyesFor(tx, scheme.brokerId, fourEyesByDefault);
+        return {
+          items: page.items.map((row) => viewOf(row, fourEyes)),
+          nextCursor: page.nextCursor,
+        };
       });
     },
 
     async read(actor: ActorContext, id: string): Promise<DraftView> {
       const reader = authorize(actor, 'ai.draft.read');
-      return withActor(database, reader, async (tx) =>
-        viewOf(authorizeRow(reader, 'ai.draft.read', await findDraft(tx, id))),
-      );
+      return withActor(database, reader, async (tx) => {
+        const row = authorizeRow(reader, 'ai.draft.read', await findDraft(tx, id));
+        return viewOf(row, await fourEyesFor(tx, row.brokerId, fourEyesByDefault));
+      });
     },
 
     async update(actor: ActorContext, id: string, change: DraftChange) {
@@ -484,13 +468,9 @@ export function createDraftsService({
         from: ['draft'],
         refusal: 'Only a draft can be marked as reviewed',
         auditAction: 'ai.draft_reviewed',
-        change: async (tx, writer, row) => {
-          if (
-            (await fourEyesFor(tx, row.brokerId, fourEyesByDefault)) &&
-            authorsOf(row).has(writer.userId)
-          ) {
-            throw new ConflictError(FOUR_EYES_REVIEW);
-          }
+        change: async (_tx, writer, row, fourEyes) => {
+          if (fourEyesBar('review', whoOf(row, fourEyes), writer.userId))
+            throw new ConflictError(FOUR_EYES_REFUSAL.review);
           return { status: 'reviewed', reviewedBy: writer.userId, reviewedAt: now() };
         },
       });
@@ -504,23 +484,13 @@ export function createDraftsService({
         from: ['reviewed'],
         refusal: 'Only a reviewed draft can be approved',
         auditAction: 'ai.draft_approved',
-        change: async (tx, writer, row) => {
-          if (await fourEyesFor(tx, row.brokerId, fourEyesByDefault)) {
-            if (authorsOf(row).has(writer.userId) || row.reviewedBy === writer.userId)
-              throw new ConflictError(FOUR_EYES_APPROVAL);
-          }
+        change: async (_tx, writer, row, fourEyes) => {
+          if (fourEyesBar('approve', whoOf(row, fourEyes), writer.userId))
+            throw new ConflictError(FOUR_EYES_REFUSAL.approve);
           // What is approved is the text to issue: the banner saying it is not approved goes.
           const approved = withoutBanner(row.content);
-          const placeholders = placeholdersIn(approved);
-          if (placeholders.length > 0) {
-            const named = placeholders
-              .slice(0, NAMED_PLACEHOLDERS)
-              .join(', ')
-              .concat(placeholders.length > NAMED_PLACEHOLDERS ? ', …' : '');
-            throw new ConflictError(
-              `Fill in the placeholders before approving: ${named}. Edit the text, then have it reviewed again.`,
-            );
-          }
+          const unfilled = placeholdersRefusal(placeholdersIn(approved));
+          if (unfilled) throw new ConflictError(unfilled);
           return {
             content: approved,
             status: 'approved',
