@@ -23,11 +23,11 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
-import { useApiSubmit } from '../../components/useApiSubmit';
+import { useApiAction, useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { formatPeriod } from '../../format';
 import { PAGES } from '../../layout/pages';
-import { PROVIDER_NAMES, usageShare } from './ai-text';
+import { fourEyesText, PROVIDER_NAMES, usageShare } from './ai-text';
 
 const PATH = '/api/tenant/ai-settings';
 const SETTINGS_KEY = ['tenant', 'ai-settings'] as const;
@@ -35,7 +35,8 @@ const count = new Intl.NumberFormat('en-IE');
 
 /**
  * `/ai-settings`: a BrokerAdmin's view of the firm's AI provider: the firm's own API key,
- * which is only ever written here and never shown again, the monthly limits, and this month's use.
+ * which is only ever written here and never shown again, the monthly limits, this month's use,
+ * and whether AI drafts need four eyes (docs/decisions/0083-ai-drafts-four-eyes.md).
  */
 export function AiSettingsPage() {
   return (
@@ -67,6 +68,7 @@ function Settings() {
       <PageHeading title="AI settings" />
       <Usage settings={settings.data} />
       <KeySection settings={settings.data} mayUpdate={mayUpdate} onSaved={saved} />
+      <FourEyesSection settings={settings.data} mayUpdate={mayUpdate} onSaved={saved} />
       {mayUpdate && <LimitsForm settings={settings.data} onSaved={saved} />}
     </Stack>
   );
@@ -218,6 +220,63 @@ function KeySection({
         }}
       >
         <Text>Remove your firm’s key? Requests will use the platform’s own provider account.</Text>
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+/**
+ * Whether each AI draft needs a reviewer and an approver besides the people who wrote it.
+ * Turning it off lets one person approve their own draft, so it is asked for first; turning it
+ * on is done at once.
+ */
+function FourEyesSection({
+  settings,
+  mayUpdate,
+  onSaved,
+}: {
+  settings: AiSettings;
+  mayUpdate: boolean;
+  onSaved: (next: AiSettings) => void;
+}) {
+  const [turningOff, setTurningOff] = useState(false);
+  const save = async (fourEyes: boolean) => {
+    onSaved(await api(aiSettingsView, 'PUT', PATH, { fourEyes }));
+    notifySuccess(fourEyes ? 'Four eyes is on for AI drafts.' : 'Four eyes is off for AI drafts.');
+  };
+  const turnOn = useApiAction(() => save(true));
+  const { state, about } = fourEyesText(settings.fourEyes);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="ai-four-eyes">
+      <PageHeading title="Four eyes on AI drafts" order={3} id="ai-four-eyes" />
+      <Text fw={600} role="status" aria-label="Four eyes on AI drafts">
+        {state}
+      </Text>
+      <Text size="sm">{about}</Text>
+      {mayUpdate && (
+        <Group>
+          {settings.fourEyes ? (
+            <Button variant="default" onClick={() => setTurningOff(true)}>
+              Turn four eyes off
+            </Button>
+          ) : (
+            <Button onClick={turnOn.run} loading={turnOn.busy}>
+              Turn four eyes on
+            </Button>
+          )}
+        </Group>
+      )}
+      <ConfirmModal
+        opened={turningOff}
+        onClose={() => setTurningOff(false)}
+        title="Turn four eyes off"
+        confirmLabel="Turn off"
+        onConfirm={() => save(false)}
+      >
+        <Text>
+          Turn four eyes off? One person could then generate, review and approve a draft on their
+          own. The change is recorded in the audit log.
+        </Text>
       </ConfirmModal>
     </Stack>
   );

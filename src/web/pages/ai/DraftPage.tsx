@@ -3,7 +3,9 @@ import {
   Anchor,
   Badge,
   Button,
+  Code,
   Group,
+  List,
   Paper,
   SegmentedControl,
   Stack,
@@ -34,6 +36,8 @@ import {
   editable,
   GENERATED_BY_NAMES,
   lineCount,
+  placeholdersNote,
+  stepBlocked,
 } from './ai-text';
 import { DraftComparison } from './DraftComparison';
 import { draftKey, schemeDraftsKey } from './DraftsPanel';
@@ -97,6 +101,14 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
   };
   const changed = text !== draft.content;
   const mayEdit = allowed.update && editable(draft.status);
+  // The next step, when this person may take it, and what stands in the way of it if anything:
+  // told before they click, from what the draft says of who wrote and reviewed it.
+  const next: { step: 'review' | 'approve'; blocked: string | null } | null =
+    draft.status === 'draft' && allowed.review
+      ? { step: 'review', blocked: stepBlocked('review', draft, session.user.id) }
+      : draft.status === 'reviewed' && allowed.approve
+        ? { step: 'approve', blocked: stepBlocked('approve', draft, session.user.id) }
+        : null;
 
   const refreshWith = async (saved: Draft) => {
     client.setQueryData(draftKey(saved.id), saved);
@@ -184,6 +196,7 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
       ) : (
         <Comparison draft={draft} edited={text} />
       )}
+      {editable(draft.status) && <Placeholders text={mayEdit ? text : draft.content} />}
 
       <Group gap="sm">
         {mayEdit && (
@@ -196,21 +209,26 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
             Discard changes
           </Button>
         )}
-        {draft.status === 'draft' && allowed.review && (
-          <Button variant="light" disabled={changed} onClick={() => setStep('review')}>
-            Mark as reviewed
-          </Button>
-        )}
-        {draft.status === 'reviewed' && allowed.approve && (
-          <Button variant="light" disabled={changed} onClick={() => setStep('approve')}>
-            Approve
+        {next && (
+          <Button
+            variant="light"
+            disabled={changed || next.blocked !== null}
+            aria-describedby={next.blocked ? 'draft-step-blocked' : undefined}
+            onClick={() => setStep(next.step)}
+          >
+            {next.step === 'review' ? 'Mark as reviewed' : 'Approve'}
           </Button>
         )}
         {draft.status === 'approved' && allowed.issue && (
           <Button onClick={() => setStep('issue')}>Issue</Button>
         )}
       </Group>
-      {mayEdit && changed && (draft.status === 'draft' ? allowed.review : allowed.approve) && (
+      {next?.blocked && (
+        <Text size="sm" id="draft-step-blocked">
+          {next.blocked}
+        </Text>
+      )}
+      {mayEdit && changed && next && !next.blocked && (
         <Text size="sm">Save or discard your changes before the next step.</Text>
       )}
 
@@ -229,6 +247,28 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
         >
           <Text>{STEPS[step].about}</Text>
         </ConfirmModal>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The placeholders (`[date]`) left in the text as it stands, unsaved edits included: approval is
+ * refused while any is left (contracts/ai.ts, placeholdersToFill).
+ */
+function Placeholders({ text }: { text: string }) {
+  const { left, note } = useMemo(() => placeholdersNote(text), [text]);
+  return (
+    <Stack gap={4} component="section" aria-label="Placeholders to fill in">
+      <Text size="sm">{note}</Text>
+      {left.length > 0 && (
+        <List size="sm" aria-label="Placeholders left">
+          {left.map((placeholder) => (
+            <List.Item key={placeholder}>
+              <Code>{placeholder}</Code>
+            </List.Item>
+          ))}
+        </List>
       )}
     </Stack>
   );

@@ -8,8 +8,11 @@ import {
   citationNumbers,
   draftName,
   editable,
+  fourEyesText,
   officialTextUrl,
   PERSONAL_DATA_ADVICE,
+  placeholdersNote,
+  stepBlocked,
   usageShare,
 } from './ai-text';
 
@@ -120,5 +123,57 @@ describe('the AI pages’ words and rules', () => {
     expect(usageShare(1500, 1000)).toBe(100);
     expect(usageShare(0, 0)).toBe(0);
     expect(usageShare(1, 0)).toBe(100);
+  });
+
+  it('tell an author before they click that a colleague reviews and a third person approves', () => {
+    const draft = {
+      fourEyes: true,
+      authors: ['generator', 'editor'],
+      reviewedBy: null,
+      content: 'DRAFT FROM TEMPLATE, filled in. Not approved: review it before use.\n\nDone.\n',
+    };
+    expect(stepBlocked('review', draft, 'editor')).toBe(
+      'You generated or edited this draft. Four eyes: a draft is reviewed by someone who did not generate or edit it. Ask a colleague to review it.',
+    );
+    expect(stepBlocked('review', draft, 'colleague')).toBeNull();
+    const reviewed = { ...draft, reviewedBy: 'colleague' };
+    expect(stepBlocked('approve', reviewed, 'generator')).toMatch(
+      /^You generated or edited this draft\. Four eyes: a draft is approved by someone who did not generate, edit or review it\./,
+    );
+    expect(stepBlocked('approve', reviewed, 'colleague')).toMatch(/^You reviewed this draft\./);
+    expect(stepBlocked('approve', reviewed, 'third')).toBeNull();
+    // With four eyes off the firm lets one person take every step.
+    expect(stepBlocked('approve', { ...reviewed, fourEyes: false }, 'generator')).toBeNull();
+  });
+
+  it('name the placeholders left before approval, the banner aside, as the service refuses them', () => {
+    const draft = {
+      fourEyes: true,
+      authors: ['generator'],
+      reviewedBy: 'colleague',
+      content: 'To: [name of the key function holder]\n\nFrom [date], signed: [name, date].\n',
+    };
+    expect(stepBlocked('approve', draft, 'third')).toBe(
+      'Fill in the placeholders before approving: [name of the key function holder], [date], [name, date]. Edit the text, then have it reviewed again.',
+    );
+    // Four eyes are told first: the placeholders are not for this person to fill in.
+    expect(stepBlocked('approve', draft, 'colleague')).toMatch(/^You reviewed this draft\./);
+    expect(placeholdersNote('Approved on [date] by [name], [date].')).toEqual({
+      left: ['[date]', '[name]'],
+      note: 'Fill in each placeholder in square brackets before the draft is approved: 2 are left.',
+    });
+    expect(placeholdersNote('Approved on 3 March 2026.').left).toEqual([]);
+    // The banner goes at approval, whatever its line was edited to say.
+    expect(
+      placeholdersNote('DRAFT WRITTEN BY AI [checked]\n\nApproved on 3 March 2026.').left,
+    ).toEqual([]);
+    expect(placeholdersNote('[]  [unclosed\n]').left).toEqual([]);
+  });
+
+  it('say whether four eyes is on, and what it means, in words', () => {
+    expect(fourEyesText(true).state).toBe('Four eyes is on');
+    expect(fourEyesText(true).about).toMatch(/a third person, who neither wrote nor reviewed it/);
+    expect(fourEyesText(false).state).toBe('Four eyes is off');
+    expect(fourEyesText(false).about).toMatch(/^One person may generate, edit, review and approve/);
   });
 });

@@ -1,4 +1,11 @@
-import type { ChatMode, ChatResponse } from '../../../contracts/ai';
+import {
+  type ChatMode,
+  type ChatResponse,
+  FOUR_EYES_REFUSAL,
+  fourEyesBar,
+  placeholdersRefusal,
+  placeholdersToFill,
+} from '../../../contracts/ai';
 import { POLICY_KIND_NAMES } from '../../../contracts/governance-rules';
 import { ApiError, describeError } from '../../api/client';
 import type { AiSettings, Draft, DraftKind, DraftStatus } from '../../api/types';
@@ -92,6 +99,56 @@ export const GENERATED_BY_NAMES: Record<Draft['generatedBy'], string> = {
 /** A draft's text may change until it is approved (decisions.md §6: only approved text is issued). */
 export function editable(status: DraftStatus): boolean {
   return status === 'draft' || status === 'reviewed';
+}
+
+/**
+ * Why `userId` cannot take the next step on a draft, said before they try: four eyes (the firm's
+ * setting, and who wrote and reviewed the text), then, for approval, the placeholders still in
+ * the saved text. The rules are contracts/ai.ts's, the ones the service applies; null when
+ * neither stands in the way.
+ */
+export function stepBlocked(
+  step: 'review' | 'approve',
+  draft: Pick<Draft, 'fourEyes' | 'authors' | 'reviewedBy' | 'content'>,
+  userId: string,
+): string | null {
+  const bar = fourEyesBar(step, draft, userId);
+  if (bar) {
+    const you =
+      bar === 'author' ? 'You generated or edited this draft.' : 'You reviewed this draft.';
+    return `${you} ${FOUR_EYES_REFUSAL[step]}`;
+  }
+  return step === 'approve' ? placeholdersRefusal(placeholdersToFill(draft.content)) : null;
+}
+
+/**
+ * What the page says of the placeholders (`[date]`) in the text as it stands in the editor: what
+ * is left to fill in before the draft can be approved.
+ */
+export function placeholdersNote(text: string): { left: string[]; note: string } {
+  const left = placeholdersToFill(text);
+  return {
+    left,
+    note:
+      left.length === 0
+        ? 'No placeholders are left: nothing in square brackets is waiting to be filled in.'
+        : `Fill in each placeholder in square brackets before the draft is approved: ${left.length === 1 ? '1 is' : `${left.length} are`} left.`,
+  };
+}
+
+/** Four eyes on AI drafts, as a BrokerAdmin reads the firm's setting. */
+export function fourEyesText(on: boolean): { state: string; about: string } {
+  return on
+    ? {
+        state: 'Four eyes is on',
+        about:
+          'Each AI draft is checked by people who did not write it: someone who did not generate or edit it marks it as reviewed, and a third person, who neither wrote nor reviewed it, approves it.',
+      }
+    : {
+        state: 'Four eyes is off',
+        about:
+          'One person may generate, edit, review and approve a draft on their own. Turn four eyes on when your firm has colleagues to check each other’s drafts.',
+      };
 }
 
 /** The provider the platform is configured with (AI_PROVIDER), as a BrokerAdmin reads it. */
