@@ -19,12 +19,15 @@ import {
 } from '../helpers/e2e.js';
 
 /**
- * Issue 17's browser journeys, on the service as built with no AI provider (AI_PROVIDER none, the
+ * The AI pages in the browser, on the service as built with no AI provider (AI_PROVIDER none, the
  * test default): answers are extracts from the shipped starter corpus, drafts come from the
  * template. A broker asks a question the corpus answers and opens a source, then one it does not
- * answer; drafts a written policy for a scheme, edits, reviews, approves and issues it; a
- * BrokerAdmin sets the firm's own key and sees only that one is set. Each journey arrives at the
- * root address, signed out; each page is checked with axe.
+ * answer. A written policy is drafted as a firm with four eyes on works
+ * (docs/decisions/0083-ai-drafts-four-eyes.md): its author generates it and fills in its
+ * placeholders, a colleague reviews it, a third person approves and issues it, and each is told
+ * before they click why a step is not theirs. A BrokerAdmin sets the firm's own key, sees only
+ * that one is set, and switches four eyes. Each journey arrives signed out, at the root address
+ * or at a link a colleague sent; each page is checked with axe.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'AI: questions on the regulations, drafts and the firm’s settings in the browser',
@@ -35,6 +38,10 @@ describe.skipIf(browserSuiteSkipReason)(
     const brokerUser: Credentials = {
       email: 'cathal.brennan@dev-brokers.example.ie',
       password: 'Harbour-Lantern-Quartz-4471',
+    };
+    const reviewerUser: Credentials = {
+      email: 'aoife.nolan@dev-brokers.example.ie',
+      password: 'Meadow-Copper-Violin-8265',
     };
     let broker: ApiClient;
 
@@ -59,6 +66,11 @@ describe.skipIf(browserSuiteSkipReason)(
       await invitedAccount(e2e.server, broker, '/api/users', {
         ...brokerUser,
         name: 'Cathal Brennan',
+        role: 'BrokerUser',
+      });
+      await invitedAccount(e2e.server, broker, '/api/users', {
+        ...reviewerUser,
+        name: 'Aoife Nolan',
         role: 'BrokerUser',
       });
     }, 60_000);
@@ -105,87 +117,175 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await page.getByRole('region', { name: 'Answer' }).count()).toBe(0);
     });
 
-    it('a broker drafts a written policy from the template, edits, reviews, approves and issues it', async () => {
-      const page = (await e2e.openAs(brokerUser, '/')).page;
-      await mainNav(page, 'Schemes').click();
-      await page.getByRole('link', { name: scheme, exact: true }).click();
-      await page.getByRole('tab', { name: 'Drafts' }).click();
-      await see(page.getByText('No draft yet.'));
+    it('a broker drafts a written policy and fills in its placeholders, a colleague reviews it, a third approves and issues it', async () => {
+      const policy = POLICY_KIND_NAMES.risk_management;
+      const standing = (page: Page) =>
+        shownText(page.getByRole('status', { name: 'Where the draft stands' }));
+      const stepButton = (page: Page, name: string) =>
+        page.getByRole('button', { name, exact: true });
+      /** What the page says, next to the step's button, of why the step is not this person's. */
+      const whyNot = async (page: Page, name: string) => {
+        const button = stepButton(page, name);
+        await see(button);
+        expect(await button.isDisabled(), `${name} is not offered to be clicked`).toBe(true);
+        const described = await button.getAttribute('aria-describedby');
+        return shownText(page.locator(`[id="${described}"]`), `why ${name} is not available`);
+      };
+      const step = async (page: Page, button: string, next: RegExp) => {
+        await stepButton(page, button).click();
+        const confirmation = page.getByRole('dialog');
+        await confirmation.getByRole('button', { name: button, exact: true }).click();
+        await seeNo(confirmation, 'the confirmation, closed once done');
+        await expect.poll(() => standing(page)).toMatch(next);
+      };
+      const placeholdersLeft = (page: Page) =>
+        page
+          .getByRole('region', { name: 'Placeholders to fill in' })
+          .getByRole('list', { name: 'Placeholders left' })
+          .getByRole('listitem')
+          .allTextContents();
+      /** Back to the page a colleague's step changed, as a person reloads it. */
+      const freshen = async (page: Page) => {
+        await page.reload();
+        await see(page.getByRole('heading', { name: `Draft: ${policy}` }));
+        await settled(page);
+      };
 
-      await page.getByRole('button', { name: 'Generate a draft' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Generate a draft' });
+      // The author generates the draft from the scheme's page.
+      const author = (await e2e.openAs(brokerUser, '/')).page;
+      await mainNav(author, 'Schemes').click();
+      await author.getByRole('link', { name: scheme, exact: true }).click();
+      await author.getByRole('tab', { name: 'Drafts' }).click();
+      await see(author.getByText('No draft yet.'));
+      await author.getByRole('button', { name: 'Generate a draft' }).click();
+      const dialog = author.getByRole('dialog', { name: 'Generate a draft' });
       await field(dialog, 'Kind of document').selectOption('written_policy');
       await field(dialog, 'Which policy').selectOption('risk_management');
       await dialog.getByRole('button', { name: 'Generate', exact: true }).click();
-
-      const policy = POLICY_KIND_NAMES.risk_management;
-      await see(page.getByRole('heading', { name: `Draft: ${policy}` }));
-      await settled(page);
-      const standing = () =>
-        shownText(page.getByRole('status', { name: 'Where the draft stands' }));
-      expect(await standing()).toMatch(/^Read and edit the text/);
-      await see(page.getByText('From the template', { exact: true }));
-      // Not approved: nothing to issue yet.
-      expect(await page.getByRole('button', { name: 'Issue', exact: true }).count()).toBe(0);
-      await e2e.checkPage(page, 'draft');
-
-      const text = field(page, 'Text of the draft');
-      const generated = await text.inputValue();
-      expect(generated.length).toBeGreaterThan(100);
-      const added = 'The trustees review this policy at least every three years.';
-      // One line added at the end, whether or not the generated text ends with a line break.
-      await text.fill(
-        generated.endsWith('\n') ? `${generated}${added}\n` : `${generated}\n${added}`,
+      await see(author.getByRole('heading', { name: `Draft: ${policy}` }));
+      await settled(author);
+      expect(await standing(author)).toMatch(/^Read and edit the text/);
+      await see(author.getByText('From the template', { exact: true }));
+      expect(await stepButton(author, 'Issue').count()).toBe(0);
+      // The template leaves what it cannot know in square brackets, and the page lists them.
+      await expect
+        .poll(() => placeholdersLeft(author))
+        .toEqual([
+          '[scheme name]',
+          '[role and reporting line]',
+          '[how the work is done, how often, and what is recorded]',
+          '[date]',
+        ]);
+      // Before any click: whoever generated a draft does not review it.
+      expect(await whyNot(author, 'Mark as reviewed')).toBe(
+        'You generated or edited this draft. Four eyes: a draft is reviewed by someone who did not generate or edit it. Ask a colleague to review it.',
       );
-      await show(page, 'Changes from the generated text');
-      const changes = page.getByRole('list', { name: 'Changes from the generated text' });
-      await see(changes.getByText(added));
-      expect(await changes.locator('ins').count()).toBe(1);
-      await see(page.getByText(/your unsaved changes included: 0 lines removed and 1 line added/));
-      await show(page, 'Edit the text');
-      await page.getByRole('button', { name: 'Save changes' }).click();
-      await see(page.getByText('Changes saved.'));
-      // Saved, not yet approved: still compared with the generated text, not with the saved one.
-      await show(page, 'Changes from the generated text');
+      await e2e.checkPage(author, 'draft');
+
+      // The author fills in what they know in the editor, and adds a line of their own.
+      const text = field(author, 'Text of the draft');
+      const generated = await text.inputValue();
+      const added = 'The trustees review this policy at least every three years.';
+      const filled = generated
+        .replace('[scheme name]', scheme)
+        .replace('[role and reporting line]', 'the scheme secretary, who reports each quarter')
+        .replace(
+          '[how the work is done, how often, and what is recorded]',
+          'Risks are logged in the risk register each quarter and reported at trustee meetings.',
+        );
+      await text.fill(filled.endsWith('\n') ? `${filled}${added}\n` : `${filled}\n${added}`);
+      // The list follows the editor, before anything is saved.
+      await expect.poll(() => placeholdersLeft(author)).toEqual(['[date]']);
+      await show(author, 'Changes from the generated text');
+      const changes = author.getByRole('list', { name: 'Changes from the generated text' });
       await see(changes.getByText(added));
       await see(
-        page.getByText(/^Changed from the generated text: 0 lines removed and 1 line added/),
+        author.getByText(/^Changed from the generated text, your unsaved changes included/),
       );
-      await show(page, 'Edit the text');
+      await show(author, 'Edit the text');
+      await author.getByRole('button', { name: 'Save changes' }).click();
+      await see(author.getByText('Changes saved.'));
+      const link = new URL(author.url()).pathname;
+      expect(link).toMatch(/^\/drafts\//);
 
-      const step = async (button: string, confirm: string, next: RegExp) => {
-        await page.getByRole('button', { name: button, exact: true }).click();
-        const confirmation = page.getByRole('dialog');
-        await confirmation.getByRole('button', { name: confirm, exact: true }).click();
-        await seeNo(confirmation, 'the confirmation, closed once done');
-        await expect.poll(standing).toMatch(next);
-      };
-      await step('Mark as reviewed', 'Mark as reviewed', /^Reviewed/);
-      await step('Approve', 'Approve', /^Approved/);
-      // Approved text is fixed, and what people changed from the generated text is on record.
-      expect(await field(page, 'Text of the draft').count()).toBe(0);
-      await show(page, 'Changes from the generated text');
-      const recorded = page.getByRole('list', { name: 'Changes from the generated text' });
+      // A colleague opens the link they were sent, signs in and lands on the draft: they wrote
+      // none of it, so they review it.
+      const reviewer = (await e2e.openAs(reviewerUser, link)).page;
+      await see(reviewer.getByRole('heading', { name: `Draft: ${policy}` }));
+      await settled(reviewer);
+      await expect.poll(() => placeholdersLeft(reviewer)).toEqual(['[date]']);
+      await step(reviewer, 'Mark as reviewed', /^Reviewed/);
+      // Having reviewed it, they do not approve it too.
+      expect(await whyNot(reviewer, 'Approve')).toBe(
+        'You reviewed this draft. Four eyes: a draft is approved by someone who did not generate, edit or review it. Ask a colleague to approve it.',
+      );
+      await e2e.checkPage(reviewer, 'draft-reviewed');
+
+      // Nor does its author approve their own draft.
+      await freshen(author);
+      expect(await standing(author)).toMatch(/^Reviewed/);
+      expect(await whyNot(author, 'Approve')).toBe(
+        'You generated or edited this draft. Four eyes: a draft is approved by someone who did not generate, edit or review it. Ask a colleague to approve it.',
+      );
+
+      // A third person may approve, but not while a placeholder is left in the text.
+      const approver = (await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, link)).page;
+      await see(approver.getByRole('heading', { name: `Draft: ${policy}` }));
+      await settled(approver);
+      expect(await whyNot(approver, 'Approve')).toBe(
+        'Fill in the placeholders before approving: [date]. Edit the text, then have it reviewed again.',
+      );
+
+      // The author fills in the last one; the edit sends the draft back for review.
+      await freshen(author);
+      const saved = await field(author, 'Text of the draft').inputValue();
+      await field(author, 'Text of the draft').fill(
+        saved.replace('[date]', 'the date in the minutes of their meeting'),
+      );
+      await see(
+        author.getByText(
+          'No placeholders are left: nothing in square brackets is waiting to be filled in.',
+        ),
+      );
+      await author.getByRole('button', { name: 'Save changes' }).click();
+      await see(author.getByText('Changes saved.'));
+      await expect.poll(() => standing(author)).toMatch(/^Read and edit the text/);
+
+      await freshen(reviewer);
+      await step(reviewer, 'Mark as reviewed', /^Reviewed/);
+
+      await freshen(approver);
+      await step(approver, 'Approve', /^Approved/);
+      // Approved text is fixed, carries no "not approved" banner, and what people changed from
+      // the generated text is on record.
+      expect(await field(approver, 'Text of the draft').count()).toBe(0);
+      const approvedText = await shownText(
+        approver.getByRole('region', { name: 'Text of the draft' }),
+      );
+      expect(approvedText).not.toMatch(/DRAFT FROM TEMPLATE|Not approved/);
+      expect(approvedText).toContain('the date in the minutes of their meeting');
+      await show(approver, 'Changes from the generated text');
+      const recorded = approver.getByRole('list', { name: 'Changes from the generated text' });
       await see(recorded.getByText(added));
-      await see(page.getByText(/Recorded at approval: 0 lines removed, 1 line added/));
-      await e2e.checkPage(page, 'draft-approved');
+      await see(approver.getByText(/^Recorded at approval: \d+ lines? removed, \d+ lines? added/));
+      await e2e.checkPage(approver, 'draft-approved');
 
-      await step('Issue', 'Issue', /^Issued/);
+      await step(approver, 'Issue', /^Issued/);
       // The issued text is a PDF among the scheme's documents, downloaded as an attachment.
-      const download = page.waitForEvent('download');
-      await page.getByRole('button', { name: 'Download the issued PDF' }).click();
+      const download = approver.waitForEvent('download');
+      await approver.getByRole('button', { name: 'Download the issued PDF' }).click();
       expect((await download).suggestedFilename()).toMatch(
         /^written-policy-risk-management-\d{4}-\d{2}-\d{2}\.pdf$/,
       );
-      await page.getByRole('link', { name: 'scheme’s governance registers' }).click();
+      await approver.getByRole('link', { name: 'scheme’s governance registers' }).click();
       await see(
-        page
+        approver
           .getByRole('table', { name: 'Written policies' })
           .getByRole('row', { name: new RegExp(`${policy}.*Draft: not yet approved`) }),
       );
     });
 
-    it('a BrokerAdmin sets the firm’s key and afterwards sees only that one is set', async () => {
+    it('a BrokerAdmin sets the firm’s key, afterwards sees only that one is set, and switches four eyes', async () => {
       const key = 'sk-e2e-firm-key-0123456789abcdef';
       const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, '/');
       await mainNav(page, 'AI settings').click();
@@ -210,9 +310,26 @@ describe.skipIf(browserSuiteSkipReason)(
         .getByRole('row', { name: /^Requests/ });
       expect(await requests.getByRole('cell').nth(1).textContent()).toBe('500');
 
+      // Four eyes is on, as the platform sets it for a firm that has not chosen. Turning it off
+      // is asked for first and said plainly; turning it on again is done at once.
+      const fourEyes = () =>
+        shownText(page.getByRole('status', { name: 'Four eyes on AI drafts' }));
+      expect(await fourEyes()).toBe('Four eyes is on');
+      await see(page.getByText(/^Each AI draft is checked by people who did not write it/));
+      await page.getByRole('button', { name: 'Turn four eyes off' }).click();
+      const turnOff = page.getByRole('dialog', { name: 'Turn four eyes off' });
+      await see(turnOff.getByText(/One person could then generate, review and approve a draft/));
+      await turnOff.getByRole('button', { name: 'Turn off', exact: true }).click();
+      await seeNo(turnOff, 'the confirmation, closed once done');
+      await expect.poll(fourEyes).toBe('Four eyes is off');
+      await see(page.getByText('Four eyes is off for AI drafts.'));
+      await page.getByRole('button', { name: 'Turn four eyes on' }).click();
+      await expect.poll(fourEyes).toBe('Four eyes is on');
+
       // Read again from the service, in a fresh page: still only that a key is set.
       await page.reload();
       await expect.poll(keyState).toBe('A key is set');
+      expect(await fourEyes()).toBe('Four eyes is on');
       expect(await page.content()).not.toContain(key);
       await e2e.checkPage(page, 'ai-settings-key-set');
     });
