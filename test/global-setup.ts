@@ -12,6 +12,8 @@ import { openPostgres } from '../src/server/db/postgres.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplates: { fresh: string; migrated: string } | null;
+    /** On PostgreSQL: the migrated database each test file's own database is copied from. */
+    postgresTemplate: string | null;
   }
 }
 
@@ -28,10 +30,13 @@ async function writeDump(client: PGlite, file: string): Promise<void> {
  */
 export default async function setup(project: TestProject) {
   if (process.env.DATABASE_URL) {
-    await makeClusterRoles(process.env.DATABASE_URL);
+    const serverUrl = process.env.DATABASE_URL;
+    const template = await makeMigratedTemplate(serverUrl);
     project.provide('pgliteTemplates', null);
-    return;
+    project.provide('postgresTemplate', template);
+    return () => adminQuery(serverUrl, `drop database if exists ${template} with (force)`);
   }
+  project.provide('postgresTemplate', null);
   const dir = mkdtempSync(path.join(tmpdir(), 'pension-pglite-templates-'));
   const files = { fresh: path.join(dir, 'fresh.tar'), migrated: path.join(dir, 'migrated.tar') };
   const client = new PGlite();
@@ -44,34 +49,34 @@ export default async function setup(project: TestProject) {
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
-/**
- * The runtime roles are cluster-wide and the migrations create them when missing. Two databases
- * migrating at once on a cluster that has none yet can both find a role absent and both create
- * it, and the second fails on the catalog's unique index. Every test file migrates a database of
- * its own, in parallel: one migration first, alone, leaves the roles made before the files start.
- */
-async function makeClusterRoles(serverUrl: string): Promise<void> {
-  const name = `pension_test_roles_${randomBytes(6).toString('hex')}`;
-  const url = new URL(serverUrl);
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
+async function adminQuery(serverUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
   try {
-    url.pathname = `/${name}`;
-    const database = await openPostgres(url.toString(), url.toString(), 1);
-    try {
-      await migrate(database);
-    } finally {
-      await database.close();
-    }
+    await client.query(text);
   } finally {
-    await admin(`drop database if exists ${name} with (force)`);
+    await client.end();
   }
+}
+
+/**
+ * One migrated database for the whole run, which every test file's database is created from
+ * (`create database … template …`): a copy takes tens of milliseconds where applying every
+ * migration again took seconds a file (docs/decisions/0013-a-database-per-test-file.md). The
+ * migrations run here once, alone, which also makes the cluster-wide runtime roles before any
+ * file starts: two databases migrating at once on a cluster that has none yet could both find a
+ * role absent and both create it, and the second would fail on the catalog's unique index.
+ */
+async function makeMigratedTemplate(serverUrl: string): Promise<string> {
+  const name = `pension_test_template_${randomBytes(6).toString('hex')}`;
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await adminQuery(serverUrl, `create database ${name}`);
+  const database = await openPostgres(url.toString(), url.toString(), 1);
+  try {
+    await migrate(database);
+  } finally {
+    await database.close();
+  }
+  return name;
 }

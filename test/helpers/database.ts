@@ -5,7 +5,6 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, type Db, openPglite } from '../../src/server/db/database.js';
-import { migrate } from '../../src/server/db/migrator.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
 import * as schema from '../../src/server/db/schema.js';
@@ -68,14 +67,23 @@ export async function openTestDatabase({ migrated = true } = {}): Promise<TestDa
     return { database, url: null, dispose: () => database.close() };
   }
   const name = `pension_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  if (migrated) {
+    // A copy of the run's migrated database (test/global-setup.ts). The migration's grant of
+    // CONNECT names the database it ran in, so the copy is granted it as the migration would.
+    const template = inject('postgresTemplate');
+    if (!template)
+      throw new Error('PostgreSQL template missing: run the tests through vitest.config.ts');
+    await adminQuery(`create database ${name} template ${template}`);
+    await adminQuery(`grant connect on database ${name} to pension_runtime`);
+  } else {
+    await adminQuery(`create database ${name}`);
+  }
   const url = withDatabaseName(serverUrl, name);
   const runtimeUrl = runtimeDatabaseUrl(url, url, process.env.DATABASE_RUNTIME_PASSWORD);
   const database = await openPostgres(runtimeUrl, url, 4);
   const ownerPool = new pg.Pool({ connectionString: url, max: 2 });
   ownerPool.on('error', () => undefined);
   owners.set(database, drizzle({ client: ownerPool, schema }) as unknown as Db);
-  if (migrated) await migrate(database);
   return {
     database,
     url,
