@@ -127,3 +127,11 @@ export function scanEvidence(): {
     personal: findPersonalDataLeaks(logText, bodies, issuedNames),
   };
 }
+
+/** Clears what the scan searches, once a file's scan is done. */
+export function forgetEvidence(): void {
+  evidence.logs.length = 0;
+  evidence.bodies.length = 0;
+  issuedNames.clear();
+  issuedPpsNumbers.clear();
+}

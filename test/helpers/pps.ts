@@ -8,7 +8,7 @@ const WEIGHTS = [8, 7, 6, 5, 4, 3, 2];
 /** Every PPS number a test of this file made up: the leak scan looks for each of them. */
 export const issuedPpsNumbers = new Set<string>();
 
-/** A valid PPS number no other call of this run returned (with a second letter now and then). */
+/** A valid PPS number no other call of this file returned (with a second letter now and then). */
 export function newPpsNumber(): string {
   for (;;) {
     const digits = String(randomInt(0, 10_000_000)).padStart(7, '0');
