@@ -147,8 +147,8 @@ export async function buildApp({
     requestIdHeader: false,
     routerOptions: { maxParamLength: 256 },
     frameworkErrors: answerMalformedRequest,
-    ...(config.tls
     clientErrorHandler: answerClientError,
+    ...(config.tls
       ? {
           https: {
             cert: readFileSync(config.tls.certFile),
