@@ -90,7 +90,7 @@ export interface PageOptions {
    * so that one journey's sign-ins never use up another's per-IP allowance.
    */
   clientAddress: string;
-  /** The browser's language; Irish English unless a test is about another (issue 21, item 2). */
+  /** The browser's language; Irish English unless a test is about another (docs/decisions/0050-irish-dates.md). */
   locale?: string;
   /** The browser's time zone; Irish time unless a test is about another. */
   timezoneId?: string;

@@ -187,7 +187,7 @@ export function withPlatformReadOnly<T>(
 }
 
 /**
- * Reads of the public regulatory corpus (issue 17; docs/decisions/0069-regulatory-corpus-and-retrieval.md):
+ * Reads of the public regulatory corpus (docs/decisions/0069-regulatory-corpus-and-retrieval.md):
  * the same for every tenant, so no tenant is set. The tenants' role reads the corpus through its
  * own policies, and with no tenant in the transaction every tenant table's row-level security
  * yields nothing: retrieval can reach the corpus and only the corpus, read-only.
