@@ -902,7 +902,7 @@ describe('tenant isolation matrix', () => {
             if (outcome === 'ok') {
               expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
               expect(response.statusCode, response.body).toBeLessThan(300);
-              // A CSV export is no JSON list; its reach is tested in test/modules/audit-readable.test.ts.
+              // A CSV export is no JSON list; its reach is tested in test/audit/audit-readable.test.ts.
               const json = String(response.headers['content-type']).startsWith('application/json');
               if (response.statusCode !== 204 && json) assertListInReach(response.json(), actor);
             } else {

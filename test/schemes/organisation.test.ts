@@ -226,7 +226,7 @@ describe('pagination (decisions.md §4)', () => {
 });
 
 describe('accounts (decisions.md §3–4)', () => {
-  // Another tenant's address is answered as a new one: test/modules/account-creation-privacy.test.ts.
+  // Another tenant's address is answered as a new one: test/users/account-creation-privacy.test.ts.
   it("refuses an e-mail address already in use in the actor's own tenant, in any case, with 409", async () => {
     const mine = await tenant();
     const taken = await as(mine.admin, 'POST', `/api/employers/${mine.employerId}/users`, {
