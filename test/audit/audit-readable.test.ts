@@ -13,15 +13,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-  type MemberRow,
-  type UserRow,
-} from '../helpers/factories.js';
+import { createMember, createUser, type MemberRow, type UserRow } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import { registerName } from '../helpers/leak-registry.js';
 
 /**
@@ -73,17 +66,12 @@ async function named(user: UserRow, name: string): Promise<UserRow> {
 }
 
 async function newTenant(adminName: string, member: { firstName: string; lastName: string }) {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId, 'Liffey Bakers Ltd');
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const admin = await named(await createUser(t.database, { brokerId }), adminName);
-  return {
-    brokerId,
-    employerId,
-    schemeId,
-    admin,
-    member: await createMember(t.database, { brokerId, employerId, schemeId }, member),
-  };
+  const { members, admin, ...scope } = await schemeFixture(t.database, {
+    employerName: 'Liffey Bakers Ltd',
+    members: [member],
+    users: { admin: 'BrokerAdmin' },
+  });
+  return { ...scope, admin: await named(admin, adminName), member: members[0] as MemberRow };
 }
 
 async function as(

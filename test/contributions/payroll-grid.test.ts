@@ -3,14 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributions } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf, writableTableCounts } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-  type MemberRow,
-} from '../helpers/factories.js';
+import { createMember, createScheme, type MemberRow } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 
 /** Issue 21, item 6: one pay period of a whole scheme, entered and corrected in one grid. */
 
@@ -21,17 +15,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function scheme() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId, 'Tuam Sugar Ltd');
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const people: MemberRow[] = [];
-  for (const lastName of ['Burke', 'Concannon', 'Fahy']) {
-    people.push(await createMember(t.database, { brokerId, employerId, schemeId }, { lastName }));
-  }
-  const [burke, concannon, fahy] = people as [MemberRow, MemberRow, MemberRow];
-  const payroll = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
-  const reader = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
-  return { brokerId, employerId, schemeId, burke, concannon, fahy, payroll, reader };
+  const { members, ...rest } = await schemeFixture(t.database, {
+    employerName: 'Tuam Sugar Ltd',
+    members: [{ lastName: 'Burke' }, { lastName: 'Concannon' }, { lastName: 'Fahy' }],
+    users: { payroll: 'EmployerAdmin', reader: 'EmployerUser' },
+  });
+  const [burke, concannon, fahy] = members as [MemberRow, MemberRow, MemberRow];
+  return { ...rest, burke, concannon, fahy };
 }
 
 type Cell = { amountCents: number } | null;

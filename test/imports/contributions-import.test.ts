@@ -3,13 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributions } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createMember, createScheme } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import { csvFile, leakedPpsNumbers, upload, withWrongCheckLetter } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
@@ -24,18 +19,17 @@ afterAll(async () => {
 
 /** A scheme with three members, its EmployerAdmin, and a member of another scheme of the employer. */
 async function schemeWithMembers() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+  const { brokerId, employerId, schemeId, members, hr } = await schemeFixture(t.database, {
+    members: 3,
+    users: { hr: 'EmployerAdmin' },
+  });
   const otherSchemeId = await createScheme(t.database, { id: employerId, brokerId }, 'Other');
-  const scheme = { brokerId, employerId, schemeId };
-  const people = [
-    await createMember(t.database, scheme),
-    await createMember(t.database, scheme),
-    await createMember(t.database, scheme),
-  ];
-  const elsewhere = await createMember(t.database, { ...scheme, schemeId: otherSchemeId });
-  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
+  const people = members;
+  const elsewhere = await createMember(t.database, {
+    brokerId,
+    employerId,
+    schemeId: otherSchemeId,
+  });
   return {
     brokerId,
     schemeId,

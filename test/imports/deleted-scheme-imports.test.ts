@@ -10,13 +10,8 @@ import {
 import { withActor } from '../../src/server/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import type { MemberRow } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import {
   csvFile,
   csvLine,
@@ -46,20 +41,17 @@ afterAll(async () => {
 });
 
 async function scheme() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const scope = { brokerId, employerId };
-  return {
-    ...scope,
-    schemeId,
-    member: await createMember(t.database, { ...scope, schemeId }),
-    admin: await createUser(t.database, { brokerId, role: 'BrokerAdmin' }),
-    consultant: await createUser(t.database, { brokerId, role: 'BrokerUser' }),
-    hr: await createUser(t.database, { ...scope, role: 'EmployerAdmin' }),
-    viewer: await createUser(t.database, { ...scope, role: 'EmployerUser' }),
-    platform: await createUser(t.database, { role: 'SuperAdmin' }),
-  };
+  const { members, ...rest } = await schemeFixture(t.database, {
+    members: 1,
+    users: {
+      admin: 'BrokerAdmin',
+      consultant: 'BrokerUser',
+      hr: 'EmployerAdmin',
+      viewer: 'EmployerUser',
+      platform: 'SuperAdmin',
+    },
+  });
+  return { ...rest, member: members[0] as MemberRow };
 }
 type Scheme = Awaited<ReturnType<typeof scheme>>;
 

@@ -6,7 +6,7 @@ import { rowsOf } from '../../src/server/db/database.js';
 import { auditLog, imports, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onPostgres, ownerOf } from '../helpers/database.js';
-import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import {
   feedableBody,
   leakedPpsNumbers,
@@ -35,15 +35,10 @@ afterAll(async () => {
 });
 
 async function scheme() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  return {
-    brokerId,
-    schemeId,
-    admin: await createUser(t.database, { brokerId, role: 'BrokerAdmin' }),
-    url: `/api/schemes/${schemeId}/members/import`,
-  };
+  const { brokerId, schemeId, admin } = await schemeFixture(t.database, {
+    users: { admin: 'BrokerAdmin' },
+  });
+  return { brokerId, schemeId, admin, url: `/api/schemes/${schemeId}/members/import` };
 }
 
 const membersOf = async (schemeId: string) =>

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
-import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';
+import { createUser } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import {
   csvLine,
   feedableBody,
@@ -26,16 +27,10 @@ afterAll(async () => {
 });
 
 async function scheme() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  return {
-    brokerId,
-    schemeId,
-    admin: await createUser(t.database, { brokerId, role: 'BrokerUser' }),
-    viewer: await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' }),
-    url: `/api/schemes/${schemeId}/members/import`,
-  };
+  const { brokerId, schemeId, admin, viewer } = await schemeFixture(t.database, {
+    users: { admin: 'BrokerUser', viewer: 'EmployerUser' },
+  });
+  return { brokerId, schemeId, admin, viewer, url: `/api/schemes/${schemeId}/members/import` };
 }
 
 const rowsText = (count: number) =>

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import { csvFile, upload } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
@@ -22,15 +16,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function scheme() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const people = [
-    await createMember(t.database, { brokerId, employerId, schemeId }),
-    await createMember(t.database, { brokerId, employerId, schemeId }),
-  ];
-  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
-  return { schemeId, people, hr };
+  const { schemeId, members, hr } = await schemeFixture(t.database, {
+    members: 2,
+    users: { hr: 'EmployerAdmin' },
+  });
+  return { schemeId, people: members, hr };
 }
 
 describe('an import’s result, for reconciling against the payroll run', () => {

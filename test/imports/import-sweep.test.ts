@@ -10,7 +10,7 @@ import { IMPORT_LOCK_NAMESPACE } from '../../src/server/modules/imports/imports.
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { onPostgres, ownerOf } from '../helpers/database.js';
-import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 
 let t: TestApp;
 let clock = new Date('2026-03-02T09:00:00.000Z');
@@ -23,10 +23,9 @@ afterAll(async () => {
 
 /** A scheme of a new tenant, with the user who started its imports. */
 async function scheme() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const user = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+  const { brokerId, employerId, schemeId, user } = await schemeFixture(t.database, {
+    users: { user: 'BrokerUser' },
+  });
   return { brokerId, employerId, schemeId, userId: user.id };
 }
 

@@ -5,13 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributions, imports, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createMember, createScheme } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import {
   csvFile,
   getAs,
@@ -34,10 +29,9 @@ afterAll(async () => {
 });
 
 async function schemeWithAdmin() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
+  const { brokerId, employerId, schemeId, admin } = await schemeFixture(t.database, {
+    users: { admin: 'BrokerAdmin' },
+  });
   return { brokerId, employerId, schemeId, admin, url: `/api/schemes/${schemeId}/members/import` };
 }
 

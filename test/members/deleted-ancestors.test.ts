@@ -14,14 +14,15 @@ import {
 import { withActor } from '../../src/server/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { MemberRow } from '../helpers/factories.js';
 import {
   createBroker,
   createEmployer,
   createMember,
-  createScheme,
   createUser,
   type UserRow,
 } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
@@ -38,19 +39,19 @@ afterAll(() => t.close());
 
 /** A member with a contribution and a fund choice, their own account, and the people around them. */
 async function world() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+  const { members, brokerId, employerId, schemeId, ...people } = await schemeFixture(t.database, {
+    members: 1,
+    users: {
+      admin: 'BrokerAdmin',
+      consultant: 'BrokerUser',
+      hr: 'EmployerAdmin',
+      payroll: 'EmployerUser',
+      self: 'Member',
+      platform: 'SuperAdmin',
+    },
+  });
   const scope = { brokerId, employerId };
-  const member = await createMember(t.database, { ...scope, schemeId });
-  const people = {
-    admin: await createUser(t.database, { ...scope, role: 'BrokerAdmin' }),
-    consultant: await createUser(t.database, { ...scope, role: 'BrokerUser' }),
-    hr: await createUser(t.database, { ...scope, role: 'EmployerAdmin' }),
-    payroll: await createUser(t.database, { ...scope, role: 'EmployerUser' }),
-    self: await createUser(t.database, { ...scope, role: 'Member', memberId: member.id }),
-    platform: await createUser(t.database, { role: 'SuperAdmin' }),
-  };
+  const member = members[0] as MemberRow;
   const contribution = await t.requestAs(
     people.hr,
     'POST',

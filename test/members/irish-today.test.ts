@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createMember } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import { memberRow, membersCsv, upload } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
@@ -26,17 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function schemeWithPeople() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const scope = { brokerId, employerId };
-  return {
-    ...scope,
-    schemeId,
-    consultant: await createUser(t.database, { ...scope, role: 'BrokerUser' }),
-  };
-}
+const schemeWithPeople = () => schemeFixture(t.database, { users: { consultant: 'BrokerUser' } });
 
 const newMember = (dateOfBirth: string) => ({
   firstName: 'Niamh',

@@ -5,13 +5,8 @@ import { auditLog, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createEmployer, createMember, createScheme, createUser } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 let t: TestApp;
@@ -21,21 +16,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A tenant with one employer and scheme, and a user of every tenant role. */
-async function tenant() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const scope = { brokerId, employerId };
-  return {
-    brokerId,
-    employerId,
-    schemeId,
-    admin: await createUser(t.database, { ...scope, role: 'BrokerAdmin' }),
-    consultant: await createUser(t.database, { ...scope, role: 'BrokerUser' }),
-    hr: await createUser(t.database, { ...scope, role: 'EmployerAdmin' }),
-    payroll: await createUser(t.database, { ...scope, role: 'EmployerUser' }),
-  };
-}
+const tenant = () =>
+  schemeFixture(t.database, {
+    users: {
+      admin: 'BrokerAdmin',
+      consultant: 'BrokerUser',
+      hr: 'EmployerAdmin',
+      payroll: 'EmployerUser',
+    },
+  });
 
 const newMember = (overrides: Record<string, unknown> = {}) => ({
   firstName: 'Siobhán',

@@ -8,13 +8,8 @@ import {
 } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createMember, createScheme, createUser, type MemberRow } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 
 let t: TestApp;
 let clock = Date.parse('2026-11-22T10:00:00Z');
@@ -25,20 +20,16 @@ afterAll(() => t.close());
 
 /** A member in a scheme, their own account, and the people around them. */
 async function memberWithPeople() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const scope = { brokerId, employerId };
-  const member = await createMember(t.database, { ...scope, schemeId });
-  return {
-    ...scope,
-    schemeId,
-    member,
-    self: await createUser(t.database, { ...scope, role: 'Member', memberId: member.id }),
-    consultant: await createUser(t.database, { ...scope, role: 'BrokerUser' }),
-    hr: await createUser(t.database, { ...scope, role: 'EmployerAdmin' }),
-    payroll: await createUser(t.database, { ...scope, role: 'EmployerUser' }),
-  };
+  const { members, ...rest } = await schemeFixture(t.database, {
+    members: 1,
+    users: {
+      self: 'Member',
+      consultant: 'BrokerUser',
+      hr: 'EmployerAdmin',
+      payroll: 'EmployerUser',
+    },
+  });
+  return { ...rest, member: members[0] as MemberRow };
 }
 
 const tableCount = async (

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duePeriodAt } from '../../src/server/modules/overview/overview.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createEmployer, createMember, createScheme, createUser } from '../helpers/factories.js';
+import { firmFixture } from '../helpers/fixtures.js';
 
 /** Issue 21, item 9: the home pages lead to the work, from one answer per person. */
 
@@ -19,14 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function firm() {
-  const brokerId = await createBroker(t.database, 'Murphy & Byrne Brokers');
-  const employerId = await createEmployer(t.database, brokerId, 'Liffey Engineering Ltd');
-  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
-  const consultant = await createUser(t.database, { brokerId, role: 'BrokerUser' });
-  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
-  return { brokerId, employerId, admin, consultant, hr };
-}
+const firm = () =>
+  firmFixture(t.database, {
+    brokerName: 'Murphy & Byrne Brokers',
+    employerName: 'Liffey Engineering Ltd',
+    users: { admin: 'BrokerAdmin', consultant: 'BrokerUser', hr: 'EmployerAdmin' },
+  });
 
 type Overview = {
   duePeriod: string;

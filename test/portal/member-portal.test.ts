@@ -4,13 +4,8 @@ import { auditLog, members } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createMember, type MemberRow } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import { readOutbox } from '../helpers/mail.js';
 
 /** Issue 21, item 3: the member portal is a pension portal, and staff notes stay with staff. */
@@ -26,18 +21,17 @@ afterAll(() => t.close());
 const STAFF_NOTE = 'Payroll keyed the bonus twice; confirmed with Siobhan in HR';
 
 async function memberWithPay(firstName = 'Aoife') {
-  const brokerId = await createBroker(t.database, 'Murphy & Byrne Brokers');
-  const employerId = await createEmployer(t.database, brokerId, 'Liffey Engineering Ltd');
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId }, 'Liffey DC Scheme');
-  const record = await createMember(t.database, { brokerId, employerId, schemeId }, { firstName });
-  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
-  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
-  const member = await createUser(t.database, {
-    brokerId,
-    employerId,
-    role: 'Member',
-    memberId: record.id,
-  });
+  const { brokerId, employerId, schemeId, members, admin, hr, member } = await schemeFixture(
+    t.database,
+    {
+      brokerName: 'Murphy & Byrne Brokers',
+      employerName: 'Liffey Engineering Ltd',
+      schemeName: 'Liffey DC Scheme',
+      members: [{ firstName }],
+      users: { admin: 'BrokerAdmin', hr: 'EmployerAdmin', member: 'Member' },
+    },
+  );
+  const record = members[0] as MemberRow;
   const pay = async (period: string, kind: string, amountCents: number) => {
     const answer = await t.requestAs(admin, 'POST', `/api/members/${record.id}/contributions`, {
       period,

@@ -5,13 +5,8 @@ import { auditLog, schemes, users } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createScheme,
-  createUser,
-  type UserRow,
-} from '../helpers/factories.js';
+import { createEmployer, createScheme, createUser, type UserRow } from '../helpers/factories.js';
+import { firmFixture } from '../helpers/fixtures.js';
 
 let t: TestApp;
 let clock = Date.parse('2026-11-04T09:00:00Z');
@@ -36,13 +31,8 @@ async function as(
 }
 
 /** A tenant with a BrokerAdmin, an employer, and that employer's EmployerAdmin. */
-async function tenant() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
-  const hr = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
-  return { brokerId, employerId, admin, hr };
-}
+const tenant = () =>
+  firmFixture(t.database, { users: { admin: 'BrokerAdmin', hr: 'EmployerAdmin' } });
 
 const rowCount = async (table: typeof schemes | typeof auditLog | typeof users) =>
   (await ownerOf(t.database).select({ n: count() }).from(table))[0]?.n ?? 0;

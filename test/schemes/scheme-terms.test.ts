@@ -3,13 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { funds, schemes } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-} from '../helpers/factories.js';
+import { createMember } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 
 /**
  * Issue 21, item 4 (decisions.md §3): what kind of scheme it is and which funds it offers are the
@@ -22,17 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function scheme() {
-  const brokerId = await createBroker(t.database);
-  const employerId = await createEmployer(t.database, brokerId);
-  const schemeId = await createScheme(t.database, { id: employerId, brokerId });
-  const [broker, employerAdmin, employerUser] = await Promise.all([
-    createUser(t.database, { brokerId, role: 'BrokerUser' }),
-    createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' }),
-    createUser(t.database, { brokerId, employerId, role: 'EmployerUser' }),
-  ]);
-  return { brokerId, employerId, schemeId, broker, employerAdmin, employerUser };
-}
+const scheme = () =>
+  schemeFixture(t.database, {
+    users: { broker: 'BrokerUser', employerAdmin: 'EmployerAdmin', employerUser: 'EmployerUser' },
+  });
 
 const typeOf = async (schemeId: string) =>
   (await ownerOf(t.database).select().from(schemes).where(eq(schemes.id, schemeId)))[0]?.type;

@@ -6,13 +6,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createUser,
-  TEST_PASSWORD,
-  type UserRow,
-} from '../helpers/factories.js';
+import { createUser, TEST_PASSWORD, type UserRow } from '../helpers/factories.js';
+import { firmFixture } from '../helpers/fixtures.js';
 import { readOutbox } from '../helpers/mail.js';
 
 /**
@@ -35,12 +30,8 @@ const as = async (user: UserRow, url: string, payload: object) =>
     headers: { authorization: `Bearer ${await t.tokenFor(user)}` },
   });
 
-async function firm(name: string) {
-  const brokerId = await createBroker(t.database, name);
-  const employerId = await createEmployer(t.database, brokerId);
-  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
-  return { brokerId, employerId, admin };
-}
+const firm = (name: string) =>
+  firmFixture(t.database, { brokerName: name, users: { admin: 'BrokerAdmin' } });
 
 const userRow = async (id: string) =>
   (await ownerOf(t.database).select().from(users).where(eq(users.id, id)))[0];

@@ -6,14 +6,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-  type UserRow,
-} from '../helpers/factories.js';
+import { createMember, createScheme, createUser, type UserRow } from '../helpers/factories.js';
+import { firmFixture } from '../helpers/fixtures.js';
 import { invitationTokenIn, readOutbox, resetTokenIn } from '../helpers/mail.js';
 
 /** Issue 21, item 5: new accounts are invitations that the invited person accepts. */
@@ -46,12 +40,12 @@ const as = async (
 const post = (url: string, payload: object) =>
   t.app.inject({ method: 'POST', url, payload, remoteAddress: uniqueClientAddress() });
 
-async function firm(name = 'Murphy & Byrne Brokers') {
-  const brokerId = await createBroker(t.database, name);
-  const employerId = await createEmployer(t.database, brokerId, 'Liffey Engineering Ltd');
-  const admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
-  return { brokerId, employerId, admin };
-}
+const firm = (name = 'Murphy & Byrne Brokers') =>
+  firmFixture(t.database, {
+    brokerName: name,
+    employerName: 'Liffey Engineering Ltd',
+    users: { admin: 'BrokerAdmin' },
+  });
 
 const newAddress = () => `invitee-${createId()}@example.ie`;
 
