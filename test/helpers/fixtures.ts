@@ -97,3 +97,17 @@ export async function schemeFixture<A extends Accounts = Record<never, Role>>(
   const accounts = await accountsOf(database, scope, options.users, members[0]);
   return { ...scope, schemeId, members, ...accounts };
 }
+
+/** A member of a scheme with their own account, and the broker's and employer's staff around them. */
+export async function memberWithPeople(database: Database) {
+  const { members, ...rest } = await schemeFixture(database, {
+    members: 1,
+    users: {
+      self: 'Member',
+      consultant: 'BrokerUser',
+      hr: 'EmployerAdmin',
+      payroll: 'EmployerUser',
+    },
+  });
+  return { ...rest, member: members[0] as MemberRow };
+}
