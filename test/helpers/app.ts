@@ -13,6 +13,7 @@ import type { Database } from '../../src/server/db/database.js';
 import { createLogger } from '../../src/server/http/logger.js';
 import type { RateLimitStore } from '../../src/server/http/rate-limit-store.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
+import { ensureBuilt } from './build.js';
 import { uniqueClientAddress } from './clients.js';
 import { testConfig } from './config.js';
 import { openTestDatabase } from './database.js';
@@ -65,6 +66,8 @@ export interface TestAppOptions {
 
 /** The real app on a fresh database with logs captured; every suite builds its app here. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // The app serves the built web UI and will not start without it.
+  await ensureBuilt('web');
   const config = testConfig(options.env);
   const owned = options.database ? null : await openTestDatabase();
   const database = options.database ?? (owned as NonNullable<typeof owned>).database;

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
+import { ensureBuilt } from './build.js';
 import { uniqueClientAddress } from './clients.js';
 import { evidence } from './leak-registry.js';
 
@@ -51,18 +52,17 @@ function freeLoopbackPort(): Promise<number> {
 }
 
 /**
- * The service as it is deployed: the built `dist/server/main.js` (npm test builds it first) on
- * PGlite in a data directory of its own, on a free port it knows as its base URL, with APP_ENV
- * test. It trusts 127.0.0.1 as a proxy so that each test can name its client address in
- * X-Forwarded-For and the per-IP rate limits count each journey apart. Its log joins the file's leak scan (PPS numbers).
+ * The service as it is deployed: the built `dist/server/main.js` (npm test builds it first; a file
+ * run on its own builds what is missing, test/helpers/build.ts) on PGlite in a data directory of
+ * its own, on a free port it knows as its base URL, with APP_ENV test. It trusts 127.0.0.1 as a
+ * proxy so that each test can name its client address in X-Forwarded-For and the per-IP rate
+ * limits count each journey apart. Its log joins the file's leak scan (PPS numbers).
  */
 export async function startBuiltServer(
   /** More environment, for a journey that needs the service configured otherwise (an AI provider). */
   extraEnv: Record<string, string> = {},
 ): Promise<BuiltServer> {
-  if (!existsSync(ENTRY) || !existsSync(path.resolve('dist/web/index.html'))) {
-    throw new Error('The service is not built: run `npm run build` (npm test does it first)');
-  }
+  await ensureBuilt('web', 'server');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pension-e2e-'));
   // The service names itself in the links it hands out (signed document URLs, e-mailed links), so
   // it is told the address it will answer at: a port found free a moment before it starts.
