@@ -48,8 +48,8 @@ import { type DocumentStorage, type StagedFile, storageKeyOf } from './storage.j
  * The session epoch a download URL is bound to: the one of the request's verified session. A URL
  * is issued only to a request, and one would otherwise outlive the session it came from.
  */
-function sessionEpochOf(actor: ActorContext): number {
-  const epoch = actor.session?.claims.sessionEpoch;
+function sessionEpochOf(session: ActorContext['session']): number {
+  const epoch = session?.claims.sessionEpoch;
   if (epoch === undefined) throw new Error('a download URL is issued only to a signed-in request');
   return epoch;
 }
@@ -545,7 +545,7 @@ export function createDocumentsService({
           version: row.version,
           tenantId: row.brokerId,
           userId: reader.userId,
-          sessionEpoch: sessionEpochOf(reader),
+          sessionEpoch: sessionEpochOf(reader.session),
         });
         await audit.record(tx, reader, {
           action: 'document.url_issued',
