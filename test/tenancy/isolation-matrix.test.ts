@@ -867,7 +867,11 @@ function assertListInReach(body: unknown, actor: UserRow) {
       const employerOfItem = 'employerId' in item ? item.employerId : isEmployer ? item.id : null;
       if (employerOfItem !== null) expect(employerOfItem).toBe(actor.employerId);
     }
-    if (actor.role === 'Member' && 'memberId' in item) expect(item.memberId).toBe(actor.memberId);
+    // A row about a member is the Member's own; a row naming no member (a scheme-wide document)
+    // is about nobody (decisions.md §7, "Documents about one member").
+    if (actor.role === 'Member' && 'memberId' in item && item.memberId !== null) {
+      expect(item.memberId).toBe(actor.memberId);
+    }
   }
 }
 
