@@ -116,21 +116,13 @@ describe('the outgoing guard', () => {
       if (quantified(this.source)) longest = Math.max(longest, String(input).length);
       return original.call(this, input);
     };
-    const timed = (size: number) =>
-      shapes.map((shape) => {
-        const text = shape.repeat(Math.ceil(size / shape.length)).slice(0, size);
-        const started = performance.now();
-        inspectOutgoing(body(text), denylist, ['s3cret-value']);
-        return performance.now() - started;
-      });
+    // Linear time is stated without a clock (test/http/linear-patterns.test.ts): on input at the
+    // body limit, no pattern able to backtrack ever runs on more than a token's length.
     try {
-      timed(20_000);
-      const small = timed(100_000);
-      const large = timed(400_000);
-      large.forEach((ms, index) => {
-        expect(ms, shapes[index]).toBeLessThan(Math.max(50, (small[index] as number) * 12));
-        expect(ms, shapes[index]).toBeLessThan(5_000);
-      });
+      for (const shape of shapes) {
+        const text = shape.repeat(Math.ceil(400_000 / shape.length)).slice(0, 400_000);
+        inspectOutgoing(body(text), denylist, ['s3cret-value']);
+      }
     } finally {
       RegExp.prototype.exec = original;
     }
