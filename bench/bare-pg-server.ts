@@ -46,10 +46,10 @@ app.get<{ Params: { id: string } }>('/api/secured/schemes/:id', async (request, 
   }
 });
 /**
- * Issue 18's two secured baselines: the security work the service does on every read, with
- * nothing else. The session token (the service's own, signed with BENCH_AUTH_SECRET) is verified
- * with jose on every request, then the user's current state is checked, then the SELECT runs as
- * pension_app with the tenant set, in a transaction.
+ * The two secured baselines of docs/decisions/0060-request-path-one-round-trip.md: the security
+ * work the service does on every read, with nothing else. The session token (the service's own,
+ * signed with BENCH_AUTH_SECRET) is verified with jose on every request, then the user's current
+ * state is checked, then the SELECT runs as pension_app with the tenant set, in a transaction.
  */
 const key = await crypto.subtle.importKey(
   'raw',

@@ -18,12 +18,12 @@ import { APP_COMMAND, APP_READY, NODE_FLAGS, RUNS, SECONDS } from './settings.js
 import { adminQuery, databaseUrl, seed } from './tenancy.js';
 
 /**
- * Issue 18: "read one scheme of my tenant" with 16 connections, the service beside three bare
- * Fastify + pg servers in the same run: the SELECT alone; the service's security work (verify the
- * token, check the user's current state, run the SELECT as pension_app with the tenant set) in
- * four round trips; the same work in one. Then the same with 1 ms added to every database round
- * trip by a delaying proxy on loopback (bench/delay-proxy.ts), where the service's p50 latency is
- * the figure.
+ * The request-path benchmark (docs/decisions/0060-request-path-one-round-trip.md): "read one scheme
+ * of my tenant" with 16 connections, the service beside three bare Fastify + pg servers in the same
+ * run: the SELECT alone; the service's security work (verify the token, check the user's current
+ * state, run the SELECT as pension_app with the tenant set) in four round trips; the same work in
+ * one. Then the same with 1 ms added to every database round trip by a delaying proxy on loopback
+ * (bench/delay-proxy.ts), where the service's p50 latency is the figure.
  */
 const CONNECTIONS = 16;
 /**

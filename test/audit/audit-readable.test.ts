@@ -18,10 +18,10 @@ import { schemeFixture } from '../helpers/fixtures.js';
 import { registerName } from '../helpers/leak-registry.js';
 
 /**
- * Issue 21 item 8: an audit log a reviewer can read. Actions in words, people and records by
- * name (resolved when read, never across tenants; the records keep ids), the client address the
- * server trusted beside the x-forwarded-for header, and a CSV export that a spreadsheet cannot be
- * made to run.
+ * An audit log a reviewer can read (docs/decisions/0051-readable-audit-log.md). Actions in words,
+ * people and records by name (resolved when read, never across tenants; the records keep ids), the
+ * client address the server trusted beside the x-forwarded-for header, and a CSV export that a
+ * spreadsheet cannot be made to run.
  */
 
 interface AuditItem {

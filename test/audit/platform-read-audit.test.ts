@@ -13,8 +13,9 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * Issue 13 defect 9: the audit log is permanent and read by tenants' BrokerAdmins, so a platform
- * list read is recorded with the kinds of filter used and a count, never what was typed.
+ * The audit log is permanent and read by tenants' BrokerAdmins, so a platform list read is
+ * recorded with the kinds of filter used and a count, never what was typed
+ * (docs/decisions/0029-audit-states-hold-no-personal-data.md).
  */
 
 let t: TestApp;

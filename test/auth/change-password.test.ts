@@ -21,9 +21,10 @@ import { createUser, TEST_PASSWORD, type UserRow } from '../helpers/factories.js
 import { readOutbox, resetTokenIn } from '../helpers/mail.js';
 
 /**
- * Issue 21, item 3: every signed-in person changes their own password by giving the current one.
- * The change ends every other session of the account and keeps the one it was made in, through a
- * fresh session cookie; it is audited and the account's address is told.
+ * Every signed-in person changes their own password by giving the current one
+ * (docs/decisions/0049-changing-ones-own-password.md). The change ends every other session of the
+ * account and keeps the one it was made in, through a fresh session cookie; it is audited and the
+ * account's address is told.
  */
 
 const ORIGIN = 'https://pensions.example.ie';

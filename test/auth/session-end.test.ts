@@ -11,8 +11,9 @@ import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
 import { readOutbox, resetTokenIn } from '../helpers/mail.js';
 
 /**
- * Issue 13, defect 4: sign-out, deactivation, reactivation, a role change and a password change
- * each end every earlier session of that user, at once, and no one else's.
+ * Sign-out, deactivation, reactivation, a role change and a password change each end every
+ * earlier session of that user, at once, and no one else's
+ * (docs/decisions/0036-session-epochs.md).
  */
 
 const ORIGIN = 'https://pensions.example.ie';

@@ -6,7 +6,10 @@ import { ownerOf, writableTableCounts } from '../helpers/database.js';
 import { createMember, createScheme, type MemberRow } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
 
-/** Issue 21, item 6: one pay period of a whole scheme, entered and corrected in one grid. */
+/**
+ * One pay period of a whole scheme, entered and corrected in one grid
+ * (docs/decisions/0048-contributions-as-a-payroll-grid.md).
+ */
 
 let t: TestApp;
 beforeAll(async () => {

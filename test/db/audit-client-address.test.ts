@@ -20,10 +20,10 @@ import { TEST_CHAIN_KEY, testAuditService, verifyTestChains } from '../helpers/a
 import { databaseErrorOf, openTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /**
- * Issue 21 item 8: every record now keeps the client address the server trusted, covered by its
- * MAC (hash version 3). Records of versions 1 and 2 must keep verifying, and the address must not
- * be changeable, removable or addable unnoticed by someone with the owner's credentials but not
- * AUDIT_CHAIN_KEY (docs/decisions/0051-readable-audit-log.md).
+ * Every record keeps the client address the server trusted, covered by its MAC (hash version 3).
+ * Records of versions 1 and 2 must keep verifying, and the address must not be changeable,
+ * removable or addable unnoticed by someone with the owner's credentials but not AUDIT_CHAIN_KEY
+ * (docs/decisions/0051-readable-audit-log.md).
  */
 
 const audit = testAuditService();

@@ -24,8 +24,8 @@ import { TEST_CHAIN_KEY, testAuditService, verifyTestChains } from '../helpers/a
 import { databaseErrorOf, openTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /**
- * Issue 13 defect 8 (docs/decisions/0041-keyed-audit-chain.md): someone with the database owner's
- * credentials rewrites records and recomputes what they can; audit:verify must still see it.
+ * Someone with the database owner's credentials rewrites records and recomputes what they can;
+ * audit:verify must still see it (docs/decisions/0041-keyed-audit-chain.md).
  */
 
 const audit = testAuditService();

@@ -21,8 +21,8 @@ import { newPpsNumber } from '../helpers/pps.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 /**
- * Issue 18 (docs/decisions/0060-request-path-one-round-trip.md): an authenticated request's session
- * check, role, tenant and first statement travel together, and nothing is weakened by it.
+ * An authenticated request's session check, role, tenant and first statement travel together,
+ * and nothing is weakened by it (docs/decisions/0060-request-path-one-round-trip.md).
  */
 
 let t: TestDatabase;

@@ -12,8 +12,9 @@ import {
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 21, item 3: a member's portal lets them change their own password from their account
- * page, offers no API reference, and works on a phone, where Escape closes the menu.
+ * A member's portal lets them change their own password from their account page
+ * (docs/decisions/0049-changing-ones-own-password.md), offers no API reference, and works on a
+ * phone, where Escape closes the menu.
  */
 describe.skipIf(browserSuiteSkipReason)('my account', { timeout: JOURNEY_TIMEOUT }, () => {
   const e2e = useE2e('account');

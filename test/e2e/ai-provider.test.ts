@@ -5,10 +5,11 @@ import { browserSuiteSkipReason, field, JOURNEY_TIMEOUT, see, useE2e } from '../
 import { type FakeProvider, messageText, startFakeProvider } from '../helpers/fake-ai-provider.js';
 
 /**
- * Issue 17's Ask page with an AI provider configured (an OpenAI-compatible stand-in on loopback):
- * the answer streams in labelled as AI-generated with a caution, its marks open their sources; a
- * question holding an e-mail address is refused before anything is sent, with the advice to remove
- * it; the provider failing reads as plain English. Arrives at the root address, signed out.
+ * The Ask page (docs/decisions/0066-ai-provider-guard-and-chat.md) with an AI provider configured
+ * (an OpenAI-compatible stand-in on loopback): the answer streams in labelled as AI-generated with
+ * a caution, its marks open their sources; a question holding an e-mail address is refused before
+ * anything is sent, with the advice to remove it; the provider failing reads as plain English.
+ * Arrives at the root address, signed out.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'AI: the Ask page with a provider, in the browser',

@@ -12,10 +12,10 @@ import {
 } from '../helpers/e2e.js';
 
 /**
- * Issue 21 item 8: a BrokerAdmin reviews their firm's audit log as a reviewer would read it:
- * what happened in words, who by name, the record by name; picks a person, follows one record's
- * history, reads the days as Irish dates, and exports what they see as CSV. axe on every view,
- * the phone's included.
+ * A BrokerAdmin reviews their firm's audit log as a reviewer would read it
+ * (docs/decisions/0051-readable-audit-log.md): what happened in words, who by name, the record by
+ * name; picks a person, follows one record's history, reads the days as Irish dates, and exports
+ * what they see as CSV. axe on every view, the phone's included.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'the audit log a reviewer can read',

@@ -60,11 +60,12 @@ interface Person {
 }
 
 /**
- * Issue 20's browser journey: an EmployerAdmin arrives signed out, uploads a payroll file with
- * a bad row (shown by line, nothing stored), then the corrected file, follows its progress, opens
- * the assessment, filters it, reads a reason with its citation and downloads the CSV, which must
- * be safe to open in a spreadsheet; the broker then sees the employer on the firm's dashboard,
- * opens its assessment and reads the ten-year cost comparison. Every page is checked with axe.
+ * The auto-enrolment browser journey (docs/decisions/0068-auto-enrolment-readiness.md): an
+ * EmployerAdmin arrives signed out, uploads a payroll file with a bad row (shown by line, nothing
+ * stored), then the corrected file, follows its progress, opens the assessment, filters it, reads a
+ * reason with its citation and downloads the CSV, which must be safe to open in a spreadsheet; the
+ * broker then sees the employer on the firm's dashboard, opens its assessment and reads the
+ * ten-year cost comparison. Every page is checked with axe.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'automatic-enrolment readiness in the browser',

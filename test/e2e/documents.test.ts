@@ -20,12 +20,13 @@ import {
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 16's browser journeys: a broker uploads a PDF on a scheme's documents tab and watches the
- * upload finish with its scan status in words, uploads a second version, downloads it (the file
- * answers as an attachment, unsniffed, uncached) and links it to a written policy from the
- * governance tab; a member signs in and sees only the member-facing document. Each journey
- * arrives at the root address, signed out, in a fresh browser context; each page is checked with
- * axe.
+ * The document vault's browser journeys (docs/decisions/0062-document-vault.md,
+ * docs/decisions/0064-document-links-and-documents-tab.md): a broker uploads a PDF on a scheme's
+ * documents tab and watches the upload finish with its scan status in words, uploads a second
+ * version, downloads it (the file answers as an attachment, unsniffed, uncached) and links it to a
+ * written policy from the governance tab; a member signs in and sees only the member-facing
+ * document. Each journey arrives at the root address, signed out, in a fresh browser context; each
+ * page is checked with axe.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'scheme documents in the browser',

@@ -24,11 +24,12 @@ import {
 } from '../helpers/e2e.js';
 
 /**
- * Issue 15's browser journeys: a BrokerUser fills a DC scheme's governance registers in the
- * browser and sees its standing turn from Incomplete to OK; the internal-audit rule refuses a
- * second function for its holder under the form; a scheme whose own-risk assessment is overdue
- * shows on the governance dashboard with its due date, and in the compliance calendar. Each
- * journey arrives at the root address, signed out; each page is checked with axe.
+ * The governance browser journeys (docs/decisions/0059-governance-rules.md): a BrokerUser fills a
+ * DC scheme's governance registers in the browser and sees its standing turn from Incomplete to OK;
+ * the internal-audit rule refuses a second function for its holder under the form; a scheme whose
+ * own-risk assessment is overdue shows on the governance dashboard with its due date, and in the
+ * compliance calendar. Each journey arrives at the root address, signed out; each page is checked
+ * with axe.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'governance under IORP II in the browser',

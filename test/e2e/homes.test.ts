@@ -10,9 +10,9 @@ import {
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 21, item 9: each role lands on a page that leads to their work, with their broker
- * firm's name in the header; each home is screenshotted and checked with axe on a desktop and
- * on a phone, arriving as people do: at the root address, signed out.
+ * Each role lands on a page that leads to their work, with their broker firm's name in the header
+ * (docs/decisions/0045-home-pages-by-role.md); each home is screenshotted and checked with axe on a
+ * desktop and on a phone, arriving as people do: at the root address, signed out.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'each role’s home page',

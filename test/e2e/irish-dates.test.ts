@@ -49,10 +49,11 @@ async function errorOf(page: Page, input: Locator): Promise<string> {
 }
 
 /**
- * Issue 21, item 2: dates are entered the Irish way, day first, whatever the browser's language.
- * In an American browser (en-US, New York time) a date typed as 02/03/1985 is saved as 2 March
- * 1985, exactly; a day that does not exist or a two-digit year is refused under the field and
- * nothing is sent; and a fund switch's date is typed or picked the same way.
+ * Dates are entered the Irish way, day first, whatever the browser's language
+ * (docs/decisions/0050-irish-dates.md). In an American browser (en-US, New York time) a date typed
+ * as 02/03/1985 is saved as 2 March 1985, exactly; a day that does not exist or a two-digit year is
+ * refused under the field and nothing is sent; and a fund switch's date is typed or picked the same
+ * way.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'dates typed day first in an American browser',

@@ -12,9 +12,10 @@ import {
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 21, item 3: a member signs in from the root address and finds a pension portal: their
- * scheme and employer by name, what has been paid in, contributions in plain words, never a
- * staff note, and their own contact details to keep up to date; on a desktop and on a phone.
+ * A member signs in from the root address and finds a pension portal
+ * (docs/decisions/0047-member-portal.md): their scheme and employer by name, what has been paid in,
+ * contributions in plain words, never a staff note, and their own contact details to keep up to
+ * date; on a desktop and on a phone.
  */
 describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_TIMEOUT }, () => {
   const e2e = useE2e('member-portal');

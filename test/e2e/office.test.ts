@@ -11,12 +11,13 @@ import {
 } from '../helpers/e2e.js';
 
 /**
- * Issue 21, item 1: nobody is signed out by using the product. Every full page load reads the
- * session; that read once counted against the 10-a-minute limit of /api/auth/*, so the 11th load
- * in a minute sent a signed-in person to the sign-in page, and a whole office behind one public
- * address met that at once. Signed-in traffic is now counted per user under an office-sized
- * ceiling per address (decisions.md §2), and a refusal reads "try again shortly", never
- * "signed out".
+ * Nobody is signed out by using the product
+ * (docs/decisions/0042-signed-in-rate-limits-and-session-handling.md). Every full page load
+ * reads the session; were that read counted against the 10-a-minute limit of /api/auth/*, the
+ * 11th load in a minute would send a signed-in person to the sign-in page, and a whole office
+ * behind one public address would meet that at once. Signed-in traffic is counted per user under
+ * an office-sized ceiling per address (decisions.md §2), and a refusal reads "try again shortly",
+ * never "signed out".
  */
 describe.skipIf(browserSuiteSkipReason)(
   'a working day in an office behind one address',

@@ -11,8 +11,9 @@ import {
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 21, item 6: an EmployerAdmin enters a month's payroll for the whole scheme in one grid,
- * then corrects it, starting at the root address as they would.
+ * An EmployerAdmin enters a month's payroll for the whole scheme in one grid, then corrects it,
+ * starting at the root address as they would
+ * (docs/decisions/0048-contributions-as-a-payroll-grid.md).
  */
 describe.skipIf(browserSuiteSkipReason)(
   'a payroll period in one grid',

@@ -14,12 +14,13 @@ import { csvFile, memberRow, membersCsv, upload } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 13, defect 3: a NUL byte in any text field reached PostgreSQL, which cannot store it; the
- * error it raised (500) carried the whole row into the log. Every string of every body, query and
- * path parameter now refuses C0 and C1 control characters and DEL with the standard 400, before anything
- * is written. The cases are generated from the API description, so a field added later is covered
- * without editing this file. Passwords are the exception (docs/decisions/0035-control-characters-and-database-errors.md): they are only
- * ever hashed, never stored, shown or sent to the database, and may hold any character.
+ * A NUL byte in a text field would reach PostgreSQL, which cannot store it, and the error it raised
+ * (500) would carry the whole row into the log. So every string of every body, query and path
+ * parameter refuses C0 and C1 control characters and DEL with the standard 400, before anything is
+ * written. The cases are generated from the API description, so a field added later is covered
+ * without editing this file. Passwords are the exception
+ * (docs/decisions/0035-control-characters-and-database-errors.md): they are only ever hashed, never
+ * stored, shown or sent to the database, and may hold any character.
  */
 let t: TestApp;
 let platform: UserRow;

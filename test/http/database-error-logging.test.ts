@@ -19,7 +19,8 @@ import { captureLogs } from '../helpers/logs.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 13, defect 3: a database error is logged with its SQLSTATE, constraint and table only.
+ * A database error is logged with its SQLSTATE, constraint and table only
+ * (docs/decisions/0035-control-characters-and-database-errors.md).
  * Its message ("Failed query: … params: …"), detail ("Key (email)=(…) already exists"), query
  * and parameters quote the row being written, and must never reach a log line.
  */

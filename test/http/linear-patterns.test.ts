@@ -36,12 +36,13 @@ import { MEMBER_HEADINGS } from '../helpers/imports.js';
 import { testPpsKeyring } from '../helpers/pps.js';
 
 /**
- * Issue 13, defect 2: no pattern that user text reaches may cost more than linear time. Timing a
- * pattern on a loaded machine proves little, so the property is stated without a clock: fed the
- * worst case at the body limit (1 MiB; 25 MiB for a CSV cell), no pattern able to backtrack (one
- * with a quantifier) ever runs on more than a field can hold. Patterns of a single character
- * class or literal run in one pass whatever the length, and may see the whole text. The
- * pattern that took half an hour at 1 MiB, the e-mail rule's, ran on the whole value.
+ * No pattern that user text reaches may cost more than linear time
+ * (docs/decisions/0034-linear-patterns.md). Timing a pattern on a loaded machine proves little, so
+ * the property is stated without a clock: fed the worst case at the body limit (1 MiB; 25 MiB for a
+ * CSV cell), no pattern able to backtrack (one with a quantifier) ever runs on more than a field
+ * can hold. Patterns of a single character class or literal run in one pass whatever the length,
+ * and may see the whole text. The pattern that took half an hour at 1 MiB, the e-mail rule's, ran
+ * on the whole value.
  */
 
 /** Longer than any text field of the API (an address or a reason: 500). */

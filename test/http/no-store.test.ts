@@ -4,7 +4,8 @@ import { uniqueClientAddress } from '../helpers/clients.js';
 import { concretePath, watchRoutes } from '../helpers/routes.js';
 
 /**
- * Issue 13: responses that carry personal data are never stored by a browser or a shared cache.
+ * Responses that carry personal data are never stored by a browser or a shared cache
+ * (docs/decisions/0008-http-answers.md).
  * The rule (security-headers.ts): every /api response but a health probe's is `no-store`.
  */
 

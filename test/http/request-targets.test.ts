@@ -9,10 +9,11 @@ import { concretePath, type RegisteredRoute, watchRoutes } from '../helpers/rout
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 /**
- * Issue 13, defect 1: the gate, the rate limits and the access log classify exactly what the
- * router routes, whatever form the request target takes (RFC 9112 §3.2): origin form, absolute
- * form with this or another host and any case of scheme, authority form, asterisk form. Every
- * request here is sent as raw bytes: inject and fetch would rewrite the target first.
+ * The gate, the rate limits and the access log classify exactly what the router routes
+ * (docs/decisions/0007-classify-request-paths-once.md), whatever form the request target takes
+ * (RFC 9112 §3.2): origin form, absolute form with this or another host and any case of scheme,
+ * authority form, asterisk form. Every request here is sent as raw bytes: inject and fetch would
+ * rewrite the target first.
  */
 
 // Top-level: the tests below are generated from the routes the app registers.

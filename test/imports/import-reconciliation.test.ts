@@ -5,8 +5,8 @@ import { csvFile, upload } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 21, item 6: an import's result says what to check against the payroll run: € totals per
- * kind, the file's own name and who uploaded it.
+ * An import's result says what to check against the payroll run: € totals per kind, the file's
+ * own name and who uploaded it (docs/decisions/0048-contributions-as-a-payroll-grid.md).
  */
 
 let t: TestApp;

@@ -6,10 +6,10 @@ import { memberRow, membersCsv, upload } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Issue 21, item 2: "today" is the day in Ireland (Europe/Dublin), not in UTC. At 23:30 UTC on
- * 30 June it is 00:30 on 1 July in Dublin (Irish summer time, UTC+1): a fund choice made then is
- * effective from 1 July, a member born on 1 July is not born in the future, and a file uploaded
- * then is judged by the same day. In winter (GMT) the day is the UTC day.
+ * "Today" is the day in Ireland (Europe/Dublin), not in UTC (docs/decisions/0050-irish-dates.md).
+ * At 23:30 UTC on 30 June it is 00:30 on 1 July in Dublin (Irish summer time, UTC+1): a fund choice
+ * made then is effective from 1 July, a member born on 1 July is not born in the future, and a file
+ * uploaded then is judged by the same day. In winter (GMT) the day is the UTC day.
  */
 const SUMMER_NIGHT = '2026-06-30T23:30:00Z';
 const WINTER_NIGHT = '2026-12-31T23:30:00Z';

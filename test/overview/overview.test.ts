@@ -4,7 +4,10 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createEmployer, createMember, createScheme, createUser } from '../helpers/factories.js';
 import { firmFixture } from '../helpers/fixtures.js';
 
-/** Issue 21, item 9: the home pages lead to the work, from one answer per person. */
+/**
+ * The home pages lead to the work, from one answer per person
+ * (docs/decisions/0045-home-pages-by-role.md).
+ */
 
 // 10:00 in Dublin on 12 November 2026: October's contributions are the ones due.
 const clock = Date.parse('2026-11-12T10:00:00Z');

@@ -8,7 +8,10 @@ import { createMember, type MemberRow } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
 import { readOutbox } from '../helpers/mail.js';
 
-/** Issue 21, item 3: the member portal is a pension portal, and staff notes stay with staff. */
+/**
+ * The member portal is a pension portal, and staff notes stay with staff
+ * (docs/decisions/0047-member-portal.md).
+ */
 
 // 2 March 2026, Dublin: the tax year (the calendar year) is 2026.
 const clock = Date.parse('2026-03-02T10:00:00Z');

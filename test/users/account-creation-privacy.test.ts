@@ -11,8 +11,9 @@ import { firmFixture } from '../helpers/fixtures.js';
 import { readOutbox } from '../helpers/mail.js';
 
 /**
- * Issue 13, defect 7: a BrokerAdmin inviting an address cannot tell, then or later, whether it
- * already has an account outside their reach; its holder is told by e-mail instead.
+ * A BrokerAdmin inviting an address cannot tell, then or later, whether it already has an
+ * account outside their reach; its holder is told by e-mail instead
+ * (docs/decisions/0044-invitations.md).
  */
 
 let t: TestApp;

@@ -10,7 +10,10 @@ import { createMember, createScheme, createUser, type UserRow } from '../helpers
 import { firmFixture } from '../helpers/fixtures.js';
 import { invitationTokenIn, readOutbox, resetTokenIn } from '../helpers/mail.js';
 
-/** Issue 21, item 5: new accounts are invitations that the invited person accepts. */
+/**
+ * New accounts are invitations that the invited person accepts
+ * (docs/decisions/0044-invitations.md).
+ */
 
 const HOUR = 3_600_000;
 let clock = Date.parse('2026-11-23T09:00:00Z');

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 14, part 4: every answer the UI reads is parsed with the API's own response schema. The
- * types make `api()` and `upload()` take one (src/web/api/client.ts); this keeps any other way of
- * reading the API out of the UI.
+ * Every answer the UI reads is parsed with the API's own response schema
+ * (docs/decisions/0056-shared-contracts.md). The types make `api()` and `upload()` take one
+ * (src/web/api/client.ts); this keeps any other way of reading the API out of the UI.
  */
 describe('the web UI’s reads of the API', () => {
   it('all go through api() or upload(): nothing else in the UI fetches JSON from /api', () => {

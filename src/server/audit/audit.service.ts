@@ -164,8 +164,9 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
       if (chain) chain.push(record);
       else byChain.set(record.chainKey, [record]);
     }
-    // Issue 18: the lock and the head read travel as one message (the read is its own statement,
-    // so it sees what committed while the lock was awaited), and the records go with the COMMIT.
+    // The lock and the head read travel as one message (the read is its own statement, so it
+    // sees what committed while the lock was awaited), and the records go with the COMMIT
+    // (docs/decisions/0060-request-path-one-round-trip.md).
     const batcher = batcherOf(tx);
     for (const chainKeyOfRecords of [...byChain.keys()].sort()) {
       const records = byChain.get(chainKeyOfRecords) as QueuedRecord[];

@@ -125,8 +125,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     });
   }
 
-  // Issue 21: the invited person chooses their password and is signed in. Under /api/auth/, so
-  // it counts as an authentication attempt, and each link allows 3 tries (service-spec §8).
+  // The invited person chooses their password and is signed in
+  // (docs/decisions/0044-invitations.md). Under /api/auth/, so it counts as an authentication
+  // attempt, and each link allows 3 tries (service-spec §8).
   app.post(
     '/api/auth/accept-invitation',
     {
@@ -172,8 +173,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     },
   );
 
-  // Issue 21, item 3 (docs/decisions/0049-changing-ones-own-password.md): any signed-in person changes their own password. Under
-  // /api/auth/, so it counts as an authentication attempt, as a check of a password should.
+  // Any signed-in person changes their own password
+  // (docs/decisions/0049-changing-ones-own-password.md). Under /api/auth/, so it counts as an
+  // authentication attempt, as a check of a password should.
   app.post(
     '/api/auth/change-password',
     {

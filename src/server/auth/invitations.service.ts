@@ -34,8 +34,9 @@ export interface InvitationsDeps {
 class AddressTaken extends Error {}
 
 /**
- * Issue 21: an invited account is set up by the person who holds its e-mailed link, who chooses
- * their password there and is signed in (the route issues the session).
+ * An invited account is set up by the person who holds its e-mailed link, who chooses their
+ * password there and is signed in (the route issues the session;
+ * docs/decisions/0044-invitations.md).
  */
 export function createInvitationsService({ database, audit, counters, now }: InvitationsDeps) {
   return {

@@ -41,8 +41,9 @@ export interface PasswordChangeDeps {
 }
 
 /**
- * Issue 21, item 3: a signed-in person, of any role, changes their own password by giving the
- * current one. The new one meets the same policy as a reset or an invitation (service-spec §8).
+ * A signed-in person, of any role, changes their own password by giving the current one
+ * (docs/decisions/0049-changing-ones-own-password.md). The new one meets the same policy as a
+ * reset or an invitation (service-spec §8).
  */
 export function createPasswordChangeService({
   database,

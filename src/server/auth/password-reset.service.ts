@@ -83,7 +83,10 @@ async function invalidateOpenTokens(tx: Transaction, userId: string, at: Date): 
 }
 
 export type TokenPurpose = 'reset' | 'invitation';
-/** Issue 21: an invitation link is valid 72 hours; a reset link stays at 60 minutes. */
+/**
+ * An invitation link is valid 72 hours; a reset link stays at 60 minutes
+ * (docs/decisions/0044-invitations.md).
+ */
 export const INVITATION_VALID_MS = 72 * 60 * 60_000;
 const VALID_MS: Record<TokenPurpose, number> = {
   reset: RESET_TOKEN_VALID_MS,

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Issue 13: wherever cookies are Secure (staging, production) the session cookie carries the
+ * Wherever cookies are Secure (staging, production) the session cookie carries the
  * `__Host-` prefix, which browsers accept only from a secure origin, with `Path=/` and no
  * `Domain`: no sibling subdomain or plain-HTTP page can set or shadow it. Development and test
- * serve plain HTTP on loopback, where browsers refuse a `__Host-` cookie, so they keep the plain name.
+ * serve plain HTTP on loopback, where browsers refuse a `__Host-` cookie, so they keep the plain
+ * name (docs/decisions/0036-session-epochs.md).
  */
 export function sessionCookieName(secure: boolean): string {
   return secure ? '__Host-session' : 'session';

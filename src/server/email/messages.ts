@@ -86,9 +86,10 @@ export function passwordChangedMessage(
 }
 
 /**
- * Issue 21, item 3: the signed-in person changed their password. The session they changed it in
- * stays signed in and every other one ended. Whoever did not make the change has lost the
- * password, so the way back is a reset link sent to this inbox, not signing in.
+ * The signed-in person changed their password (docs/decisions/0049-changing-ones-own-password.md).
+ * The session they changed it in stays signed in and every other one ended. Whoever did not make
+ * the change has lost the password, so the way back is a reset link sent to this inbox, not
+ * signing in.
  */
 export function passwordChangedWhileSignedInMessage(
   to: string,
@@ -119,8 +120,8 @@ export function invitationLink(baseUrl: URL, token: string): string {
 }
 
 /**
- * Issue 21: a new account is an invitation that names who invites and to what, and whose link
- * lets the person set their password and signs them in.
+ * A new account is an invitation that names who invites and to what, and whose link lets the
+ * person set their password and signs them in (docs/decisions/0044-invitations.md).
  */
 export function invitationMessage(
   to: string,
@@ -153,9 +154,10 @@ export function invitationMessage(
 }
 
 /**
- * Issue 13, defect 7: someone at another firm invited an address that already has an account.
- * Only the holder of the address learns it; the firm sees an invitation like any other, which
- * simply never gets accepted, so it learns nothing about accounts outside its reach.
+ * Someone at another firm invited an address that already has an account. Only the holder of the
+ * address learns it; the firm sees an invitation like any other, which simply never gets
+ * accepted, so it learns nothing about accounts outside its reach
+ * (docs/decisions/0044-invitations.md).
  */
 export function accountOfferedMessage(
   to: string,
@@ -182,8 +184,8 @@ export function accountOfferedMessage(
 }
 
 /**
- * Issue 21, item 3: a member is told when their fund choice changes, whoever changed it, so a
- * change they did not make cannot pass unnoticed.
+ * A member is told when their fund choice changes, whoever changed it, so a change they did not
+ * make cannot pass unnoticed (docs/decisions/0047-member-portal.md).
  */
 export function fundChoiceChangedMessage(
   to: string,

@@ -89,7 +89,7 @@ const UNAVAILABLE_BODY = JSON.stringify({ error: 'Service unavailable' });
  * service-spec §5.2: no handler, validator or 404 runs for a protected path without a valid
  * session. The path is the one the router routes, in whatever form the target came (api-paths.ts).
  *
- * Issue 18 (docs/decisions/0060-request-path-one-round-trip.md): on a protected route, a token whose
+ * On a protected route (docs/decisions/0060-request-path-one-round-trip.md), a token whose
  * claims this process has confirmed before is admitted without a read, its check pending; the
  * request's first transaction holds it against the user's row in the same batch as its work
  * (with-actor.ts), and whatever answer is about to leave with the check still pending waits for

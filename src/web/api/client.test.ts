@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memberView, noAnswer, pageOf, schemeView } from './answers';
 import { ApiError, api, UnexpectedAnswerError } from './client';
 
-/** Issue 14, part 4: every answer the UI reads is parsed with the API's own response schema. */
+/**
+ * Every answer the UI reads is parsed with the API's own response schema
+ * (docs/decisions/0056-shared-contracts.md).
+ */
 
 const SCHEME = {
   id: 'scheme-1',
