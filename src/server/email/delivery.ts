@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { SealedBox } from '../crypto/sealed-box.js';
+import { withoutQuerySignal } from '../db/connection-bounds.js';
 import { type Database, rowsOf } from '../db/database.js';
 import { withMailerRole } from '../db/with-actor.js';
 import type { EmailMessage } from './messages.js';
@@ -201,8 +202,15 @@ export function createMailDelivery({
     return queued;
   }
 
+  /**
+   * A run in the background belongs to no request, though a request's commit may be what nudged
+   * it: it runs under no request's signal, or the client's leaving would cancel the run's queries
+   * (docs/decisions/0084-work-after-the-answer.md).
+   */
   function runInBackground() {
-    deliverDue().catch((error) => log.error({ err: error }, 'email delivery run failed'));
+    withoutQuerySignal(deliverDue).catch((error) =>
+      log.error({ err: error }, 'email delivery run failed'),
+    );
   }
 
   return {
