@@ -253,8 +253,9 @@ describe.skipIf(skipReason)('backup and restore', { timeout: 120_000 }, () => {
   it('names every file in its manifest with a SHA-256 that matches, and the migration level', () => {
     const paths = manifest.files.map((file) => file.path);
     expect(paths).toContain(DATABASE_FILE);
-    const documentFile = manifest.files.find((file) =>
-      file.path.startsWith(`documents/${place.brokerId}/${place.schemeId}/trust_deed/`),
+    // Stored by ids alone (docs/decisions/0092-object-keys-by-id.md).
+    const documentFile = manifest.files.find(
+      (file) => file.path === `documents/${place.brokerId}/${place.schemeId}/${document.id}`,
     );
     expect(documentFile?.sha256).toBe(document.sha256);
     for (const file of manifest.files) {
