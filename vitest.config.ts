@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * 2-core machine is one file at a time. On PGlite the database runs inside the worker, so a
  * worker a core keeps both busy. On a PostgreSQL server a worker spends much of its time waiting
  * for the server's own processes, so one more worker than cores fills those waits
- * (docs/decisions/0013-a-database-per-test-file.md, "CI time").
+ * (docs/decisions/0087-ci-time.md).
  */
 const cores = availableParallelism();
 const workers = process.env.DATABASE_URL ? cores + 1 : Math.max(cores, 2);

@@ -62,7 +62,7 @@ async function adminQuery(serverUrl: string, text: string): Promise<void> {
 /**
  * One migrated database for the whole run, which every test file's database is created from
  * (`create database … template …`): a copy takes tens of milliseconds where applying every
- * migration again took seconds a file (docs/decisions/0013-a-database-per-test-file.md). The
+ * migration again took seconds a file (docs/decisions/0087-ci-time.md). The
  * migrations run here once, alone, which also makes the cluster-wide runtime roles before any
  * file starts: two databases migrating at once on a cluster that has none yet could both find a
  * role absent and both create it, and the second would fail on the catalog's unique index.
