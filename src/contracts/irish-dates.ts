@@ -108,14 +108,24 @@ export function formatIrishDate(isoDate: string): string {
   return `${isoDate.slice(8, 10)}/${isoDate.slice(5, 7)}/${isoDate.slice(0, 4)}`;
 }
 
-const dublinDay = new Intl.DateTimeFormat('en-IE', {
-  timeZone: IRISH_TIME_ZONE,
-  calendar: 'gregory',
-  numberingSystem: 'latn',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+let dublinDay: Intl.DateTimeFormat | undefined;
+
+/**
+ * Made at the first use, not when the module loads: a date format brings in several megabytes of
+ * ICU's locale and time-zone data, which a process that never asks for the day does not need
+ * (docs/decisions/0079-lazy-loading-for-idle-memory.md).
+ */
+function dublinDayFormat(): Intl.DateTimeFormat {
+  dublinDay ??= new Intl.DateTimeFormat('en-IE', {
+    timeZone: IRISH_TIME_ZONE,
+    calendar: 'gregory',
+    numberingSystem: 'latn',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  return dublinDay;
+}
 
 /**
  * The calendar day in Ireland at `at`, as `YYYY-MM-DD`: from 23:00 UTC in Irish summer time
@@ -125,7 +135,7 @@ export function todayInIreland(at: Date): string {
   let year = 0;
   let month = 0;
   let day = 0;
-  for (const part of dublinDay.formatToParts(at)) {
+  for (const part of dublinDayFormat().formatToParts(at)) {
     if (part.type === 'year') year = Number(part.value);
     else if (part.type === 'month') month = Number(part.value);
     else if (part.type === 'day') day = Number(part.value);

@@ -55,7 +55,6 @@ import { zodResponseSerializer } from './http/zod-serializer.js';
 import { aiRoutes } from './modules/ai/ai.routes.js';
 import { createChatService, type Retrieve } from './modules/ai/chat.service.js';
 import { createDraftsService } from './modules/ai/drafts.service.js';
-import { createAiProvider } from './modules/ai/provider.js';
 import { createAiAccess, createAiSettingsService } from './modules/ai/settings.service.js';
 import { cronRoutes } from './modules/cron/cron.routes.js';
 import { createCronMonitor } from './modules/cron/cron-monitor.js';
@@ -63,14 +62,12 @@ import { createJobRunner } from './modules/cron/job-runner.js';
 import { createJobRuns } from './modules/cron/job-runs.js';
 import { outboxJob } from './modules/cron/outbox.job.js';
 import { createJobRegistry, type JobRegistry } from './modules/cron/scheduled-jobs.js';
-import { createClamdScanner } from './modules/documents/clamd.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
 import {
   createDocumentsService,
   createGeneratedDocuments,
 } from './modules/documents/documents.service.js';
 import { createEvidencePackService } from './modules/documents/evidence-pack.service.js';
-import { createS3Storage } from './modules/documents/s3-storage.js';
 import { createUrlSigner } from './modules/documents/signed-urls.js';
 import { createLocalStorage } from './modules/documents/storage.js';
 import { storageSweepJob } from './modules/documents/storage-sweep.job.js';
@@ -279,11 +276,19 @@ export async function buildApp({
   // Documents (docs/decisions/0062-document-vault.md): bytes on the local file system under
   // DATA_DIR or in an S3 bucket (STORAGE_URL), scanned by clamd where one is configured, served
   // through signed URLs only.
+  // The S3 SDK, the scanner's client and (below) the AI SDK are imported only where configured:
+  // an instance that does not use them does not carry them in memory
+  // (docs/decisions/0079-lazy-loading-for-idle-memory.md).
   const documentStorage =
     config.documents.storage.kind === 's3'
-      ? createS3Storage(config.documents.storage, config.documents.storageRoot)
+      ? (await import('./modules/documents/s3-storage.js')).createS3Storage(
+          config.documents.storage,
+          config.documents.storageRoot,
+        )
       : createLocalStorage(config.documents.storageRoot);
-  const scanner = config.documents.scanner ? createClamdScanner(config.documents.scanner) : null;
+  const scanner = config.documents.scanner
+    ? (await import('./modules/documents/clamd.js')).createClamdScanner(config.documents.scanner)
+    : null;
   const signer = createUrlSigner({
     current: config.documents.urlKey,
     previous: config.documents.previousUrlKey,
@@ -312,7 +317,7 @@ export async function buildApp({
   // AI (docs/decisions/0066-ai-provider-guard-and-chat.md): every provider request
   // passes the guard in the provider's fetch; with AI_PROVIDER=none nothing is sent anywhere.
   const aiProvider = config.ai.provider
-    ? createAiProvider(config.ai.provider, {
+    ? (await import('./modules/ai/provider.js')).createAiProvider(config.ai.provider, {
         secrets: Object.values(config.secrets),
         onFailure: (failure) => app.log.error({ aiProvider: failure }, 'ai provider unavailable'),
       })

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { routedPathOf } from './api-paths.js';
@@ -34,6 +33,14 @@ const PARSER_REFUSALS: Record<string, { status: number; error: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'Request timeout' },
 };
 const BAD_REQUEST = { status: 400, error: 'Bad request' };
+
+/**
+ * Node's reason phrases, read from the module object itself: an ESM `import … from 'node:http'`
+ * makes Node evaluate every export of the module, and its `WebSocket` and `MessageEvent` getters
+ * load the whole bundled fetch client (undici), which an instance that never calls `fetch` would
+ * otherwise carry (docs/decisions/0079-lazy-loading-for-idle-memory.md).
+ */
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /**
  * Node's `clientError`: a request its HTTP parser refused (a header too large, a malformed request

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { originFormOf } from './api-paths.js';
 import { answerClientError } from './malformed-request.js';
 import { STATIC_SECURITY_HEADERS } from './security-headers.js';
@@ -10,6 +10,8 @@ import { STATIC_SECURITY_HEADERS } from './security-headers.js';
  */
 export function createHttpsRedirectServer(publicBaseUrl: URL): Server {
   const origin = `https://${publicBaseUrl.host}`;
+  // Not `import … from 'node:http'`: see malformed-request.ts.
+  const { createServer } = process.getBuiltinModule('node:http');
   const server = createServer((request, response) => {
     response.writeHead(301, {
       ...STATIC_SECURITY_HEADERS,

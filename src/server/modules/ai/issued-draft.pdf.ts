@@ -32,7 +32,7 @@ export async function renderIssuedDraft(
   issuedAt: Date,
 ): Promise<{ title: string; bytes: Buffer }> {
   const title = titleOf(request);
-  const pdf = openTaggedPdf({
+  const pdf = await openTaggedPdf({
     title,
     subject: 'Approved text issued from a draft in Pension Admin',
     createdAt: issuedAt,

@@ -24,7 +24,7 @@ const euro = (cents: number) =>
  * reader reads it in order. It names no employee: the counts are what an employer's board needs,
  * and the CSV export holds the people.
  */
-export function summaryPdf(
+export async function summaryPdf(
   employerName: string,
   assessment: AssessmentView,
   cost: CostView,
@@ -32,7 +32,11 @@ export function summaryPdf(
 ): Promise<Buffer> {
   const title = `Auto-enrolment readiness: ${employerName}`;
   // The service's one tagged-PDF setup (embedded Noto Sans: the fada and the euro sign).
-  const pdf = openTaggedPdf({ title, subject: 'Auto-enrolment readiness summary', createdAt });
+  const pdf = await openTaggedPdf({
+    title,
+    subject: 'Auto-enrolment readiness summary',
+    createdAt,
+  });
   const bytes = pdfBytes(pdf.doc);
   const heading = (tag: 'H1' | 'H2', words: string) => pdf.heading(words, tag);
   const paragraph = (words: string) => {

@@ -86,9 +86,9 @@ type HeaderCell = PDFKit.Mixins.CellOptions & { scope: 'column' };
  * bar, a structure tree of headings, paragraphs, lists and tables with header cells, embedded
  * fonts. The returned document is a readable stream of the PDF's bytes.
  */
-export function renderSummaryPdf(summary: EvidenceSummary): PDFKit.PDFDocument {
+export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit.PDFDocument> {
   const title = `Governance evidence pack: ${summary.scheme.name}`;
-  const { doc, root, heading, paragraph, end } = openTaggedPdf({
+  const { doc, root, heading, paragraph, end } = await openTaggedPdf({
     title,
     subject: 'IORP II governance summary for the Pensions Authority',
     createdAt: summary.generatedAt,

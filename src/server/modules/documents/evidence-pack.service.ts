@@ -314,6 +314,9 @@ export function createEvidencePackService({
         excludedDocuments: pack.excluded.length,
       };
 
+      // Made before the archive begins: pdfkit is loaded with the first PDF, and a failure to
+      // load it is then the request's error rather than a broken archive.
+      const pdf = await renderSummaryPdf(summary);
       const zip = new ZipFile();
       // yazl's output is a PassThrough; its published types name only the readable interface.
       const output = zip.outputStream as Readable;
@@ -324,17 +327,16 @@ export function createEvidencePackService({
         output.destroy(error);
       };
       zip.on('error', fail);
+      pdf.on('error', fail);
       // A client that goes away stops the read of the document under way.
       output.on('close', () => reading?.destroy());
       const entry = { mtime: pack.generatedAt };
 
       zip.addReadStreamLazy('summary.pdf', entry, (ready) => {
-        const pdf = renderSummaryPdf(summary);
         const through = hashed((size, sha256) => {
           files.push({ path: 'summary.pdf', size, sha256 });
           return undefined;
         });
-        pdf.on('error', fail);
         through.on('error', fail);
         ready(null, pdf.pipe(through));
       });

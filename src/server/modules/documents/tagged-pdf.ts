@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFDocumentClass from 'pdfkit';
 
 /**
  * Noto Sans, embedded: PDF/UA (ISO 14289-1, 7.21.4.1) requires every font to be embedded, and the
@@ -12,10 +12,36 @@ const FONT_DIRECTORY = path.join(
   path.dirname(require.resolve('@fontsource/noto-sans/package.json')),
   'files',
 );
-// Read once, at start-up: each PDF then parses the bytes in memory instead of reading the files
-// again on the event loop.
-const REGULAR = readFileSync(path.join(FONT_DIRECTORY, 'noto-sans-latin-400-normal.woff'));
-const BOLD = readFileSync(path.join(FONT_DIRECTORY, 'noto-sans-latin-700-normal.woff'));
+
+interface PdfKit {
+  PDFDocument: typeof PDFDocumentClass;
+  regular: Buffer;
+  bold: Buffer;
+}
+
+let loading: Promise<PdfKit> | undefined;
+
+/**
+ * pdfkit (with fontkit and its tables) and the fonts, loaded with the first PDF rather than at
+ * start-up: an instance that makes none does not carry them
+ * (docs/decisions/0079-lazy-loading-for-idle-memory.md). Kept once loaded, so each later PDF
+ * parses the fonts' bytes in memory instead of reading the files again. A failed load is not
+ * kept: the next PDF tries again and fails with the same clear error if the cause remains.
+ */
+function loadPdfKit(): Promise<PdfKit> {
+  loading ??= Promise.all([
+    import('pdfkit'),
+    readFile(path.join(FONT_DIRECTORY, 'noto-sans-latin-400-normal.woff')),
+    readFile(path.join(FONT_DIRECTORY, 'noto-sans-latin-700-normal.woff')),
+  ]).then(
+    ([pdfkit, regular, bold]) => ({ PDFDocument: pdfkit.default, regular, bold }),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
 
 export interface TaggedPdf {
   doc: PDFKit.PDFDocument;
@@ -32,11 +58,12 @@ export interface TaggedPdf {
  * alike (docs/decisions/0065-evidence-pack.md): document language en-IE and the title shown in the
  * window bar, a structure tree under a Document element, the embedded fonts `Body` and `Heading`.
  */
-export function openTaggedPdf(meta: {
+export async function openTaggedPdf(meta: {
   title: string;
   subject: string;
   createdAt: Date;
-}): TaggedPdf {
+}): Promise<TaggedPdf> {
+  const { PDFDocument, regular, bold } = await loadPdfKit();
   const doc = new PDFDocument({
     pdfVersion: '1.7',
     tagged: true,
@@ -51,8 +78,8 @@ export function openTaggedPdf(meta: {
       CreationDate: meta.createdAt,
     },
   });
-  doc.registerFont('Body', REGULAR);
-  doc.registerFont('Heading', BOLD);
+  doc.registerFont('Body', regular);
+  doc.registerFont('Heading', bold);
   const root = doc.struct('Document');
   doc.addStructure(root);
   return {

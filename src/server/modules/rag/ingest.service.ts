@@ -5,7 +5,6 @@ import type { AuditService } from '../../audit/audit.service.js';
 import type { Database } from '../../db/database.js';
 import { type Transaction, withPlatformRole } from '../../db/with-actor.js';
 import type { PlatformActor } from '../../tenancy/actor.js';
-import { chunkDocument } from './chunking.js';
 import {
   type ChunkRow,
   chunkHashes,
@@ -70,6 +69,10 @@ export function createCorpusIngest({ database, audit, now }: CorpusIngestDeps): 
       return { source: document.source, chunks: kept, unchanged: kept, inserted: 0, removed: 0 };
     }
 
+    // The chunker and its HTML parser are loaded with the first document that changed: a start-up
+    // that finds the shipped corpus unchanged does not carry them
+    // (docs/decisions/0079-lazy-loading-for-idle-memory.md).
+    const { chunkDocument } = await import('./chunking.js');
     const chunks = chunkDocument(document);
     const stored = await chunkHashes(tx, document.source);
     const wanted = new Map<string, ChunkRow>();
