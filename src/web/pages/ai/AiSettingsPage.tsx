@@ -139,6 +139,13 @@ function Usage({ settings }: { settings: AiSettings }) {
   );
 }
 
+/** What each section of the page is given: the settings, and what to do with the saved ones. */
+interface SectionProps {
+  settings: AiSettings;
+  mayUpdate: boolean;
+  onSaved: (next: AiSettings) => void;
+}
+
 interface KeyValues {
   apiKey: string;
 }
@@ -147,15 +154,7 @@ interface KeyValues {
  * The key is write-only: the page only ever learns whether one is set. After saving, the field is
  * emptied, so the key is in the page no longer than it takes to send it.
  */
-function KeySection({
-  settings,
-  mayUpdate,
-  onSaved,
-}: {
-  settings: AiSettings;
-  mayUpdate: boolean;
-  onSaved: (next: AiSettings) => void;
-}) {
+function KeySection({ settings, mayUpdate, onSaved }: SectionProps) {
   const [removing, setRemoving] = useState(false);
   const form = useForm<KeyValues>({
     initialValues: { apiKey: '' },
@@ -230,15 +229,7 @@ function KeySection({
  * Turning it off lets one person approve their own draft, so it is asked for first; turning it
  * on is done at once.
  */
-function FourEyesSection({
-  settings,
-  mayUpdate,
-  onSaved,
-}: {
-  settings: AiSettings;
-  mayUpdate: boolean;
-  onSaved: (next: AiSettings) => void;
-}) {
+function FourEyesSection({ settings, mayUpdate, onSaved }: SectionProps) {
   const [turningOff, setTurningOff] = useState(false);
   const save = async (fourEyes: boolean) => {
     onSaved(await api(aiSettingsView, 'PUT', PATH, { fourEyes }));
@@ -294,13 +285,7 @@ const limitsBody = (values: LimitValues) => ({
   monthlyTokenLimit: limitOf(values.monthlyTokenLimit),
 });
 
-function LimitsForm({
-  settings,
-  onSaved,
-}: {
-  settings: AiSettings;
-  onSaved: (next: AiSettings) => void;
-}) {
+function LimitsForm({ settings, onSaved }: Omit<SectionProps, 'mayUpdate'>) {
   const form = useForm<LimitValues>({
     initialValues: {
       monthlyRequestLimit: settings.monthlyRequestLimit,
