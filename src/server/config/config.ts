@@ -45,6 +45,9 @@ const SECRET_NAMES = Object.keys(secretSchemas) as SecretName[];
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+/** A whole number from `min` to `max`, `fallback` when unset or empty. */
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
 const postgresUrl = z.preprocess(
   emptyAsUndefined,
   z
@@ -69,61 +72,40 @@ export type AiProviderName = (typeof AI_PROVIDERS)[number];
 const envSchema = z.object({
   APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).optional()),
   NODE_ENV: optionalString,
-  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  PORT: wholeNumber(0, 65535, 3000),
   HOST: optionalString,
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: postgresUrl,
   DATABASE_URL_UNPOOLED: postgresUrl,
   /** The password of the derived runtime login (database section of loadConfig); no default. */
   DATABASE_RUNTIME_PASSWORD: optionalString,
-  DATABASE_POOL_SIZE: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int().min(1).max(200).default(10),
-  ),
+  DATABASE_POOL_SIZE: wholeNumber(1, 200, 10),
   /**
    * Bounds on the runtime pool's connections (PostgreSQL only; docs/decisions/0085): the longest
    * statement, lock wait and idle open transaction, and the longest statement of the one
    * transaction that writes a whole upload. Milliseconds.
    */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .max(600_000)
-      .default(DEFAULT_CONNECTION_BOUNDS.statementTimeoutMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(
+    1000,
+    600_000,
+    DEFAULT_CONNECTION_BOUNDS.statementTimeoutMs,
   ),
-  DATABASE_LOCK_TIMEOUT_MS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CONNECTION_BOUNDS.lockTimeoutMs),
+  DATABASE_LOCK_TIMEOUT_MS: wholeNumber(100, 600_000, DEFAULT_CONNECTION_BOUNDS.lockTimeoutMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(
+    1000,
+    3_600_000,
+    DEFAULT_CONNECTION_BOUNDS.idleInTransactionTimeoutMs,
   ),
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .max(3_600_000)
-      .default(DEFAULT_CONNECTION_BOUNDS.idleInTransactionTimeoutMs),
-  ),
-  DATABASE_BULK_STATEMENT_TIMEOUT_MS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .max(3_600_000)
-      .default(DEFAULT_CONNECTION_BOUNDS.bulkStatementTimeoutMs),
+  DATABASE_BULK_STATEMENT_TIMEOUT_MS: wholeNumber(
+    1000,
+    3_600_000,
+    DEFAULT_CONNECTION_BOUNDS.bulkStatementTimeoutMs,
   ),
   /**
    * Imports and payroll uploads one tenant may run at once on one instance, all kinds together
    * (docs/decisions/0086); one more is answered 429.
    */
-  UPLOADS_PER_TENANT: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int().min(1).max(50).default(3),
-  ),
+  UPLOADS_PER_TENANT: wholeNumber(1, 50, 3),
   REDIS_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -175,10 +157,7 @@ const envSchema = z.object({
   CLAMD_SOCKET: optionalString,
   /** clamd's TCP address (TCPAddr), with CLAMD_PORT (TCPSocket, 3310 by default). */
   CLAMD_HOST: optionalString,
-  CLAMD_PORT: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int().min(1).max(65535).default(3310),
-  ),
+  CLAMD_PORT: wholeNumber(1, 65535, 3310),
   /**
    * Documents in an S3-compatible bucket instead of DATA_DIR/documents:
    * `s3://<bucket>[/<prefix>][?endpoint=<url>&region=<region>&forcePathStyle=true]`.
@@ -202,16 +181,10 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
-  AI_TIMEOUT_MS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int().min(1000).max(300_000).default(60_000),
-  ),
-  AI_MAX_RETRIES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(5).default(2)),
+  AI_TIMEOUT_MS: wholeNumber(1000, 300_000, 60_000),
+  AI_MAX_RETRIES: wholeNumber(0, 5, 2),
   /** The first wait before a retry; each further retry waits twice as long. */
-  AI_RETRY_BASE_MS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int().min(1).max(60_000).default(500),
-  ),
+  AI_RETRY_BASE_MS: wholeNumber(1, 60_000, 500),
   /** What a tenant may use in a calendar month unless its BrokerAdmin sets other limits. */
   AI_MONTHLY_REQUEST_LIMIT: z.preprocess(
     emptyAsUndefined,
