@@ -394,16 +394,12 @@ export async function buildApp({
       logger,
       now,
     }),
-    secret: config.secrets.CRON_SECRET,
-    store: counters,
     now,
   });
 
   // The regulatory corpus's ingest (docs/decisions/0069-regulatory-corpus-and-retrieval.md).
   await app.register(ragRoutes, {
     ingest: createCorpusIngest({ database, audit, now }),
-    secret: config.secrets.RAG_INGEST_SECRET,
-    store: counters,
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -72,7 +72,8 @@ const PREFIX_GATES: Record<BearerPrefix, Pick<BearerGateOptions, 'counter' | 'ev
  * its bearer, before its body is read and before routing decides anything, whether or not a route
  * serves it. It decides by the request's one classification (api-paths.ts), so what it guards is
  * exactly what the router routes there, in whatever form the target came: absolute, encoded,
- * doubled slashes, another case. A route's own hook checks the same secret again.
+ * doubled slashes, another case. It is the one check of those secrets: the routes under the
+ * prefixes have none of their own.
  */
 const bearerPrefixGates: FastifyPluginAsync<BearerPrefixGatesOptions> = async (
   app,

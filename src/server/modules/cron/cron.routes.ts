@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import { bearerGate } from '../../http/bearer-gate.js';
-import type { RateLimitStore } from '../../http/rate-limit-store.js';
 import type { JobRunner } from './job-runner.js';
 import { JOB_NAME, type JobRegistry } from './scheduled-jobs.js';
 
@@ -31,33 +29,21 @@ const errorAnswer = z.object({ error: z.string() });
 export interface CronRoutesOptions {
   jobs: JobRegistry;
   runJob: JobRunner;
-  /** CRON_SECRET: the bearer every call must carry. */
-  secret: string;
-  /** The rate-limit counters (shared through Redis when configured). */
-  store: RateLimitStore;
   now: () => Date;
 }
 
 /**
  * `POST /api/cron/<job>` (decisions.md §6; docs/decisions/0057-scheduled-jobs.md). No session: the
- * caller is a scheduler holding CRON_SECRET. The bearer is checked first, in the route's own
- * request hook, which runs whatever form the request target came in since it belongs to the
- * route the router chose: before the body is read, before the job's name is looked at, before
- * any database work. A name no job could have is a 400, like any malformed parameter; a job this
- * instance does not know is a 404. A client that keeps sending wrong bearers is refused altogether for a while,
- * with the right one too, so guessing learns nothing.
+ * caller is a scheduler holding CRON_SECRET. The bearer is checked before anything else, for every
+ * target under `/api/cron/` in whatever form it came, by the prefix gate (http/bearer-gate.ts,
+ * bearerPrefixGates): before the body is read, before the job's name is looked at, before any
+ * database work. A name no job could have is a 400, like any malformed parameter; a job this
+ * instance does not know is a 404.
  */
 export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
   app,
-  { jobs, runJob, secret, store, now },
+  { jobs, runJob, now },
 ) => {
-  const requireBearer = bearerGate({
-    secret,
-    store,
-    counter: 'cron',
-    event: 'cron.bearer_refused',
-  });
-
   app.post(
     CRON_PATH,
     {
@@ -91,7 +77,6 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
       },
       // Nothing is read from a body; a large one is refused rather than parsed.
       bodyLimit: 1024,
-      onRequest: requireBearer,
     },
     async (request, reply) => {
       const job = jobs.get(request.params.job);

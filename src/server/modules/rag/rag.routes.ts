@@ -2,18 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ingestAnswer, ingestRequest, MAX_INGEST_BODY_BYTES } from '../../../contracts/rag.js';
 import { SYSTEM_ACTOR } from '../../auth/provisioning.js';
-import { bearerGate } from '../../http/bearer-gate.js';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
-import type { RateLimitStore } from '../../http/rate-limit-store.js';
 import type { CorpusIngest } from './ingest.service.js';
 
 export const RAG_INGEST_PATH = '/api/rag/ingest';
 
 export interface RagRoutesOptions {
   ingest: CorpusIngest;
-  /** RAG_INGEST_SECRET: the bearer every call must carry. */
-  secret: string;
-  store: RateLimitStore;
 }
 
 const errorAnswer = z.object({ error: z.string() });
@@ -21,22 +16,12 @@ const errorAnswer = z.object({ error: z.string() });
 /**
  * `POST /api/rag/ingest` (decisions.md §6 "AI"; docs/decisions/0069-regulatory-corpus-and-retrieval.md):
  * public regulatory text into the shared corpus. No session: the caller is an
- * operator's tool holding RAG_INGEST_SECRET, checked first in the route's own request hook, before
- * the body is read. The web UI never calls it, and a session cookie alone is not let in. Bodies
+ * operator's tool holding RAG_INGEST_SECRET, checked before the body is read by the prefix gate
+ * that guards every target under `/api/rag/` (http/bearer-gate.ts, bearerPrefixGates). The web UI never calls it, and a session cookie alone is not let in. Bodies
  * may be as large as one official text (MAX_INGEST_BODY_BYTES) and take as long to arrive as an
  * upload; the route has its own rate limit (http/rate-limits.ts).
  */
-export const ragRoutes: FastifyPluginAsyncZod<RagRoutesOptions> = async (
-  app,
-  { ingest, secret, store },
-) => {
-  const requireBearer = bearerGate({
-    secret,
-    store,
-    counter: 'rag-ingest',
-    event: 'rag.bearer_refused',
-  });
-
+export const ragRoutes: FastifyPluginAsyncZod<RagRoutesOptions> = async (app, { ingest }) => {
   app.post(
     RAG_INGEST_PATH,
     {
@@ -50,7 +35,6 @@ export const ragRoutes: FastifyPluginAsyncZod<RagRoutesOptions> = async (
       },
       bodyLimit: MAX_INGEST_BODY_BYTES,
       config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS },
-      onRequest: requireBearer,
     },
     async (request) => {
       const actor = {
