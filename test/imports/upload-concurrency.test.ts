@@ -14,14 +14,8 @@ import {
   type TestDatabase,
   writableTableCounts,
 } from '../helpers/database.js';
-import {
-  createBroker,
-  createEmployer,
-  createMember,
-  createScheme,
-  createUser,
-  type UserRow,
-} from '../helpers/factories.js';
+import { createMember, createScheme, type UserRow } from '../helpers/factories.js';
+import { schemeFixture } from '../helpers/fixtures.js';
 import {
   csvFile,
   csvLine,
@@ -75,15 +69,16 @@ function payrollCsv(): string {
 const membersUrl = (schemeId: string) => `/api/schemes/${schemeId}/members/import`;
 const payrollUrl = (employerId: string) => `/api/employers/${employerId}/payroll/import`;
 
+/** The shared scheme fixture with its BrokerAdmin, and more schemes of the same employer. */
 async function firm(database: Database, schemeCount = 1) {
-  const brokerId = await createBroker(database);
-  const employerId = await createEmployer(database, brokerId);
-  const schemeIds: string[] = [];
-  for (let n = 0; n < schemeCount; n += 1) {
-    schemeIds.push(await createScheme(database, { id: employerId, brokerId }));
+  const setup = await schemeFixture(database, { users: { admin: 'BrokerAdmin' } });
+  const schemeIds = [setup.schemeId];
+  for (let n = 1; n < schemeCount; n += 1) {
+    schemeIds.push(
+      await createScheme(database, { id: setup.employerId, brokerId: setup.brokerId }),
+    );
   }
-  const admin = await createUser(database, { brokerId, role: 'BrokerAdmin' });
-  return { brokerId, employerId, schemeIds, schemeId: schemeIds[0] as string, admin };
+  return { ...setup, schemeIds };
 }
 
 /** An upload whose file has begun to arrive and is held open: its import is running. */
