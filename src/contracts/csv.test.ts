@@ -1,8 +1,6 @@
-import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CSV_FAULTS, CsvReader, type CsvRecord } from './csv-reader.js';
-import { readCsvUpload } from './csv-upload.js';
+import { CSV_FAULTS, CsvReader, type CsvRecord } from './csv.js';
 
 const LIMIT = 64 * 1024;
 
@@ -102,19 +100,6 @@ describe('reading CSV as it arrives', () => {
     expect(read(['', '\uFEFFname\nSeán\n'])).toEqual([
       { line: 1, cells: ['name'] },
       { line: 2, cells: ['Seán'] },
-    ]);
-  });
-
-  it('reads a character whose bytes are split between two pieces of the upload', async () => {
-    const bytes = Buffer.from('name\nSeán\n€5\n');
-    const pieces = [bytes.subarray(0, 8), bytes.subarray(8, 13), bytes.subarray(13)];
-    const upload = readCsvUpload(Readable.from(pieces));
-    const records: CsvRecord[] = [];
-    await upload.each((record) => records.push(record));
-    expect(records).toEqual([
-      { line: 1, cells: ['name'] },
-      { line: 2, cells: ['Seán'] },
-      { line: 3, cells: ['€5'] },
     ]);
   });
 });

@@ -1,7 +1,12 @@
 /**
  * CSV as RFC 4180 writes it and spreadsheets export it, read as text arrives in pieces (docs/imports.md,
- * "File format"): cells split by commas, rows by LF or CRLF (a lone CR is text), a quoted cell may
+ * "The file"): cells split by commas, rows by LF or CRLF (a lone CR is text), a quoted cell may
  * hold commas, line breaks and doubled quotes. Each row is numbered by the line it starts on.
+ *
+ * The one CSV reader of the project (docs/decisions/0102-one-csv-reader.md): the service reads
+ * every upload with it (server/modules/imports/csv-upload.ts feeds it the upload's text) and the
+ * web's import preview reads a chosen file's first bytes with it, so the preview finds in a file
+ * what the service will. Plain string work only, nothing of Node's, so the browser bundle takes it.
  *
  * Written here rather than taken from a library because of what a broken file must do: a broken
  * row is reported at its own line and reading goes on from the next line break, and a row longer

@@ -68,4 +68,17 @@ describe('reading an upload as CSV', () => {
       UploadTooLargeError,
     );
   });
+
+  it('reads a character whose bytes are split between two pieces of the upload', async () => {
+    const bytes = Buffer.from('name\nSeán\n€5\n');
+    const pieces = [bytes.subarray(0, 8), bytes.subarray(8, 13), bytes.subarray(13)];
+    const upload = readCsvUpload(Readable.from(pieces));
+    const records: CsvRecord[] = [];
+    await upload.each((record) => records.push(record));
+    expect(records).toEqual([
+      { line: 1, cells: ['name'] },
+      { line: 2, cells: ['Seán'] },
+      { line: 3, cells: ['€5'] },
+    ]);
+  });
 });

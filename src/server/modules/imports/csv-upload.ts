@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
+import { CsvReader, type CsvRecord } from '../../../contracts/csv.js';
 /** decisions.md §2: uploads up to 25 MiB. */
 import { type ImportIssue, MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
-import { CsvReader, type CsvRecord } from './csv-reader.js';
 import { TEXT_FAULTS, UploadText } from './upload-text.js';
 
 export type { CsvRecord };
@@ -32,7 +32,7 @@ export class UploadAbortedError extends Error {
 }
 
 /**
- * Reads an upload as CSV while it arrives (csv-reader.ts): hashes and counts its bytes, refuses it
+ * Reads an upload as CSV while it arrives (the shared reader, contracts/csv.ts): hashes and counts its bytes, refuses it
  * past `maxBytes`, and hands over its rows, with the line each starts on, one at a time as each is
  * read. Rows that are entirely blank are skipped. The upload is piped, never handed to `pipeline`:
  * a failure here must not destroy the request, whose socket still carries the answer.
