@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cents } from './members.js';
+import { cents, signedCents } from './money.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { idText, text } from './text.js';
 
@@ -30,12 +30,7 @@ export type ContributionInput = z.infer<typeof contributionInput>;
 
 /** A correction: a signed change in cents with the reason for it. */
 export const adjustmentInput = z.object({
-  deltaCents: z
-    .number()
-    .int(FIELD_MESSAGES.wholeCents)
-    .min(-10_000_000_000)
-    .max(10_000_000_000)
-    .refine((value) => value !== 0, FIELD_MESSAGES.notZero),
+  deltaCents: signedCents,
   reason: text({ max: 500, multiline: true }).min(1, FIELD_MESSAGES.reason),
 });
 export type AdjustmentInput = z.infer<typeof adjustmentInput>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from './irish-dates.js';
+import { cents } from './money.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { parsePpsNumber } from './pps-number.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from './text.js';
@@ -38,13 +39,6 @@ export const ppsNumber = text({
   }
   return parsed;
 });
-
-/** Euro cents as a whole number; a year's salary above €100 million is a typing mistake. */
-export const cents = z
-  .number()
-  .int(FIELD_MESSAGES.wholeCents)
-  .min(0, FIELD_MESSAGES.notNegative)
-  .max(10_000_000_000);
 
 /** No minimum length: an empty cell of the CSV import is `null` before it gets here. */
 export const memberEmail = text({ max: EMAIL_MAX_LENGTH }).regex(EMAIL_PATTERN, EMAIL_MESSAGE);

@@ -137,6 +137,8 @@ export const FIELD_MESSAGES = {
   passwordTooShort: (minimum: number) => `Use at least ${minimum} characters`,
   passwordTooLong: (maximum: number) => `Use at most ${maximum} characters`,
   passwordTooCommon: 'This password is too common: choose one that is harder to guess',
+  passwordTooGuessable:
+    'This password is too easy to guess: avoid repeats, runs such as abcd or qwerty, and common words with a digit or two. A few unrelated words are better',
   currentPassword: 'Enter your current password',
   wrongCurrentPassword: 'This is not your current password',
   samePassword: 'Choose a new password that differs from your current one',
@@ -150,9 +152,11 @@ export const FIELD_MESSAGES = {
   bornInFuture: 'The date of birth cannot be in the future',
   joinedBeforeBirth: 'The date joined cannot be before the date of birth',
   ppsNumber: 'Enter a PPS number: 7 digits and a matching check letter',
-  euroAmount: 'Enter an amount in euro, like 1,250.00',
-  signedEuroAmount: 'Enter an amount in euro, like -25.00 or 10.50',
-  fileEuroAmount: 'Enter an amount in euro with at most two decimals, like 55000.00',
+  euroAmount: 'Enter an amount in euro with at most two decimals, like 1,250.00',
+  signedEuroAmount: 'Enter an amount in euro with at most two decimals, like -25.00 or 10.50',
+  ambiguousEuroAmount:
+    'Write the cents after a full stop, like 12.50: a comma only separates thousands, as in 1,250.00',
+  euroTooLarge: 'Enter an amount no larger than €100,000,000.00',
   wholeCents: 'Enter a whole number of cents',
   notNegative: 'Enter 0 or more: an amount cannot be negative',
   notZero: 'Enter an amount other than zero',

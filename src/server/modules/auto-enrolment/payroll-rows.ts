@@ -8,12 +8,13 @@ import { daysInPeriod, periodYearUnits } from '../../../contracts/auto-enrolment
 import type { ImportIssue } from '../../../contracts/imports.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { memberFieldShape } from '../../../contracts/members.js';
+import { plainEuroCents } from '../../../contracts/money.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { parsePpsNumber } from '../../../contracts/pps-number.js';
 import { CONTROL_CHARACTER_REASON } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
 import { type Columns, missingColumn, readHeadings } from '../imports/csv-columns.js';
-import { parseCsvDate, parseEuroCents, plainEuroCents } from '../imports/csv-values.js';
+import { parseCsvDate, parseEuroCents } from '../imports/csv-values.js';
 import type { FoundIssues, RowReader } from '../imports/import-kind.js';
 import { copyValue } from '../imports/spool-file.js';
 import { dateNumber, isoOfDateNumber, NO_ARRANGEMENT, PayLinesWriter, PRSA } from './pay-lines.js';

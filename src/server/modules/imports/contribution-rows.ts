@@ -1,7 +1,8 @@
 import { CONTRIBUTION_KINDS, type ContributionKind } from '../../../contracts/contributions.js';
 import type { ImportIssue } from '../../../contracts/imports.js';
 import { CONTRIBUTION_COLUMNS, type ContributionColumn } from '../../../contracts/imports.js';
-import { cents, ppsNumber } from '../../../contracts/members.js';
+import { ppsNumber } from '../../../contracts/members.js';
+import { cents } from '../../../contracts/money.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from '../../../contracts/text.js';
 import type { PpsKeyring } from '../../crypto/pps-keyring.js';
