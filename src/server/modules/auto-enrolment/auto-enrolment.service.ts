@@ -19,6 +19,7 @@ import {
   reasonCitation,
 } from '../../../contracts/auto-enrolment-rules.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import { plainEuro } from '../../../contracts/money.js';
 import type { Action } from '../../../contracts/policy.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { Database } from '../../db/database.js';
@@ -139,8 +140,8 @@ function costOf(assessed: Assessed): CostView {
   };
 }
 
-const euroCell = (cents: number | undefined) =>
-  cents === undefined ? '' : (cents / 100).toFixed(2);
+/** In the form the upload reads euro in (docs/decisions/0100-one-money-rule.md). */
+const euroCell = (cents: number | undefined) => (cents === undefined ? '' : plainEuro(cents));
 
 export interface AutoEnrolmentServiceDeps {
   database: Database;

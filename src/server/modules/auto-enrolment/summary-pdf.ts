@@ -6,6 +6,7 @@ import {
   type AeStatus,
 } from '../../../contracts/auto-enrolment-rules.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { formatCents } from '../../../contracts/money.js';
 import { openTaggedPdf, pdfBytes } from '../documents/tagged-pdf.js';
 
 export const STATUS_NAMES: Record<AeStatus, string> = {
@@ -14,9 +15,6 @@ export const STATUS_NAMES: Record<AeStatus, string> = {
   likely_enrolled: 'Likely to be enrolled in My Future Fund',
   not_eligible: 'Not eligible',
 };
-
-const euro = (cents: number) =>
-  `€${(cents / 100).toLocaleString('en-IE', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /**
  * The employer's one-page summary of an assessment: counts by status, why, and the cost
@@ -62,7 +60,7 @@ export async function summaryPdf(
   );
   for (const year of cost.years) {
     paragraph(
-      `Year ${year.year} (employer rate ${year.employerBasisPoints / 100}%): minimum standard ${euro(year.minimumStandardCents)}; My Future Fund ${euro(year.myFutureFundCents)}.`,
+      `Year ${year.year} (employer rate ${year.employerBasisPoints / 100}%): minimum standard ${formatCents(year.minimumStandardCents)}; My Future Fund ${formatCents(year.myFutureFundCents)}.`,
     );
   }
   heading('H2', 'Sources');

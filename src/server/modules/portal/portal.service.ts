@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import { plainEuro } from '../../../contracts/money.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
@@ -27,8 +28,6 @@ const KIND_WORDS: Record<string, string> = {
   employer: 'Paid by your employer',
   avc: 'Your extra contributions (AVC)',
 };
-
-const euro = (cents: number) => (cents / 100).toFixed(2);
 
 export interface PortalDeps {
   database: Database;
@@ -146,7 +145,7 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
           ['E-mail address', member.email ?? ''],
           ['Postal address', member.address ?? ''],
           ['Date joined', member.dateJoined],
-          ['Salary (€ a year)', euro(member.salaryCents)],
+          ['Salary (€ a year)', plainEuro(member.salaryCents)],
           ['Status', member.status],
           ['PPS number', 'Held encrypted; your broker can confirm it to you on request'],
           ['Scheme', scheme.name],
@@ -164,13 +163,15 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
           ...paid.map((entry) => [
             entry.period,
             KIND_WORDS[entry.kind] ?? entry.kind,
-            euro(entry.amountCents),
-            euro(entry.originalAmountCents),
+            plainEuro(entry.amountCents),
+            plainEuro(entry.originalAmountCents),
             entry.createdAt.toISOString(),
             ...(withStaffNotes
               ? [
                   entry.adjustments
-                    .map((adjustment) => `${euro(adjustment.deltaCents)}: ${adjustment.reason}`)
+                    .map(
+                      (adjustment) => `${plainEuro(adjustment.deltaCents)}: ${adjustment.reason}`,
+                    )
                     .join('; '),
                 ]
               : []),
