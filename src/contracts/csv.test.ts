@@ -57,23 +57,52 @@ describe('reading CSV as it arrives', () => {
     );
   });
 
-  it('skips a byte-order mark, and keeps a lone CR inside a cell as text', () => {
-    expect(read(['\uFEFFa,b\r', '\n1,x\ry\r\n"2","\r"\r', '\n'])).toEqual([
-      { line: 1, cells: ['a', 'b'] },
-      { line: 2, cells: ['1', 'x\ry'] },
-      { line: 3, cells: ['2', '\r'] },
+  it('skips a byte-order mark, keeps a CR inside a quoted cell as text, and takes a CR at the very end as the last line break', () => {
+    for (const size of [1, 2, 3, 100]) {
+      expect(
+        read(cut('\uFEFFa,b\r\n1,x\r\n"2","\r"\r\n3,"y"\r', size)),
+        `pieces of ${size}`,
+      ).toEqual([
+        { line: 1, cells: ['a', 'b'] },
+        { line: 2, cells: ['1', 'x'] },
+        { line: 3, cells: ['2', '\r'] },
+        { line: 4, cells: ['3', 'y'] },
+      ]);
+    }
+  });
+
+  it('refuses a CR outside quotes that is not followed by LF, at the line its row starts on, and reads on from the next LF', () => {
+    // RFC 4180 allows a CR outside quotes only as the first half of a CRLF line break.
+    const text = 'a,b\r\n1,x\ry\r\n2,"ok"\r3\n4,\r\r\n5,z\rend\n"6","mac\rline"\n7,w\r';
+    for (const size of [1, 2, 5, text.length]) {
+      expect(read(cut(text, size)), `pieces of ${size}`).toEqual([
+        { line: 1, cells: ['a', 'b'] },
+        { line: 2, malformed: CSV_FAULTS.loneCr },
+        { line: 3, malformed: CSV_FAULTS.loneCr },
+        { line: 4, malformed: CSV_FAULTS.loneCr },
+        { line: 5, malformed: CSV_FAULTS.loneCr },
+        { line: 6, cells: ['6', 'mac\rline'] },
+        { line: 7, cells: ['7', 'w'] },
+      ]);
+    }
+    // A file saved with old Mac line ends, a CR alone after each line, is refused at its first.
+    expect(read(['PPSN,Name\r1234567T,Aoife\r'])).toEqual([
+      { line: 1, malformed: CSV_FAULTS.loneCr },
     ]);
   });
 
   it('reports a broken row at its own line, reads on from the next line break, and names what is wrong', () => {
-    const text = 'a,b\n1,"x"y\n2,ab"c\n3,"x" \n4,ok\n5,"never closed\n6,z\n';
+    // RFC 4180: a field is quoted whole or not at all, and spaces are part of a field, so a quote
+    // after a space is a quote inside an unquoted cell.
+    const text = 'a,b\n1,"x"y\n2,ab"c\n3,"x" \n4,ok\n5, "b"\n6,"never closed\n7,z\n';
     expect(read(cut(text, 3))).toEqual([
       { line: 1, cells: ['a', 'b'] },
       { line: 2, malformed: CSV_FAULTS.textAfterQuote },
       { line: 3, malformed: CSV_FAULTS.quoteInCell },
       { line: 4, malformed: CSV_FAULTS.textAfterQuote },
       { line: 5, cells: ['4', 'ok'] },
-      { line: 6, malformed: CSV_FAULTS.quoteNotClosed },
+      { line: 6, malformed: CSV_FAULTS.quoteInCell },
+      { line: 7, malformed: CSV_FAULTS.quoteNotClosed },
     ]);
   });
 
@@ -101,5 +130,53 @@ describe('reading CSV as it arrives', () => {
       { line: 1, cells: ['name'] },
       { line: 2, cells: ['Seán'] },
     ]);
+  });
+
+  it('finds the same rows and faults in any text, however it is cut into pieces', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', ' ', ',', '"', '\n', '\r', '\uFEFF'),
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(fc.nat(40)),
+        fc.integer({ min: 4, max: 50 }),
+        (whole, at, limit) => {
+          const cuts = [...new Set(at.filter((place) => place < whole.length))].sort(
+            (a, b) => a - b,
+          );
+          const pieces = [0, ...cuts].map((from, index) =>
+            whole.slice(from, cuts[index] ?? undefined),
+          );
+          expect(read(pieces, limit)).toEqual(read([whole], limit));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('reads in time linear in the text: files built to make a reader backtrack take no longer than plain ones', () => {
+    // A million characters each: a reader quadratic in any of them would take hours, a linear one
+    // takes a fraction of a second, so the bound leaves room for a busy machine.
+    const size = 1024 * 1024;
+    const texts = {
+      doubledQuotes: `"${'""'.repeat(size / 2)}"`,
+      loneCrs: '\r'.repeat(size),
+      commas: ','.repeat(size),
+      lineFeeds: '\n'.repeat(size),
+      quotesInCells: 'a"'.repeat(size / 2),
+      quotedCells: '"a",'.repeat(size / 4),
+      unclosed: `"${'a\n'.repeat(size / 2)}`,
+    };
+    for (const [name, text] of Object.entries(texts)) {
+      const started = performance.now();
+      read(cut(text, 64 * 1024), size + 2);
+      expect(performance.now() - started, name).toBeLessThan(5_000);
+    }
+    // One character a piece: the cost of a piece is fixed too.
+    const started = performance.now();
+    read(cut('"a""b",c\r\n'.repeat(30_000), 1), size);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * CSV as RFC 4180 writes it and spreadsheets export it, read as text arrives in pieces (docs/imports.md,
- * "The file"): cells split by commas, rows by LF or CRLF (a lone CR is text), a quoted cell may
- * hold commas, line breaks and doubled quotes. Each row is numbered by the line it starts on.
+ * "The file"): cells split by commas, rows by LF or CRLF, a quoted cell may hold commas, line
+ * breaks and doubled quotes. Each row is numbered by the line it starts on. Outside quotes a CR
+ * must be the first half of a CRLF: RFC 4180 allows no other there, and a file whose lines end in
+ * a CR alone (old Mac line ends) would otherwise read as one long row.
  *
  * The one CSV reader of the project (docs/decisions/0102-one-csv-reader.md): the service reads
  * every upload with it (server/modules/imports/csv-upload.ts feeds it the upload's text) and the
@@ -26,6 +28,8 @@ export const CSV_FAULTS = {
   textAfterQuote: 'is not valid CSV: a quote inside a quoted cell must be doubled ("")',
   quoteInCell:
     'is not valid CSV: a cell with a quote in it must be quoted whole, its quotes doubled ("")',
+  loneCr:
+    'is not valid CSV: a carriage return (CR) must be followed by a line feed (LF) unless it is inside a quoted cell',
   tooLong: 'is too long to be a row',
 } as const;
 
@@ -39,6 +43,8 @@ enum At {
   /** At the start of a cell: a quote here opens a quoted cell. */
   CellStart,
   Unquoted,
+  /** A CR in an unquoted cell, the piece having ended after it: only LF may follow. */
+  UnquotedCr,
   Quoted,
   /** A quote inside a quoted cell: the next character says whether it closes the cell. */
   QuoteInQuoted,
@@ -105,7 +111,7 @@ export class CsvReader {
       }
       if (at === At.Unquoted) {
         // Most of a file is plain cell text: run on to the next comma, quote or line break.
-        while (code !== COMMA && code !== LF && code !== QUOTE) {
+        while (code !== COMMA && code !== LF && code !== QUOTE && code !== CR) {
           index += 1;
           if (index === length) break;
           code = text.charCodeAt(index);
@@ -115,17 +121,39 @@ export class CsvReader {
           this.cells.push(this.pending + text.slice(cellStart, index));
           this.pending = '';
           at = At.CellStart;
-        } else if (code === LF) {
-          let cell = this.pending + text.slice(cellStart, index);
-          if (cell.charCodeAt(cell.length - 1) === CR) cell = cell.slice(0, -1);
-          this.cells.push(cell);
+        } else if (code === LF || code === CR) {
+          this.pending += text.slice(cellStart, index);
+          if (code === CR) {
+            if (index + 1 === length) {
+              // The next piece says whether the CR begins a CRLF.
+              at = At.UnquotedCr;
+              continue;
+            }
+            if (text.charCodeAt(index + 1) !== LF) {
+              // Found at the character after the CR, as when the CR ends a piece.
+              at = this.skip(CSV_FAULTS.loneCr, this.rowCharacters + index + 1 - rowStart);
+              continue;
+            }
+            index += 1;
+          }
+          this.cells.push(this.pending);
           this.pending = '';
           this.endRow(this.rowCharacters + index - rowStart);
           rowStart = index + 1;
           at = At.CellStart;
         } else if (code === QUOTE) {
-          at = this.skip(CSV_FAULTS.quoteInCell);
+          at = this.skip(CSV_FAULTS.quoteInCell, this.rowCharacters + index - rowStart);
         }
+        continue;
+      }
+      if (at === At.UnquotedCr) {
+        if (code === LF) {
+          this.cells.push(this.pending);
+          this.pending = '';
+          this.endRow(this.rowCharacters + index - rowStart);
+          rowStart = index + 1;
+          at = At.CellStart;
+        } else at = this.skip(CSV_FAULTS.loneCr, this.rowCharacters + index - rowStart);
         continue;
       }
       if (at === At.Quoted) {
@@ -163,7 +191,7 @@ export class CsvReader {
           rowStart = index + 1;
           at = At.CellStart;
         } else if (code === CR) at = At.ClosedCr;
-        else at = this.skip(CSV_FAULTS.textAfterQuote);
+        else at = this.skip(CSV_FAULTS.textAfterQuote, this.rowCharacters + index - rowStart);
         continue;
       }
       if (at === At.ClosedCr) {
@@ -171,7 +199,7 @@ export class CsvReader {
           this.endRow(this.rowCharacters + index - rowStart);
           rowStart = index + 1;
           at = At.CellStart;
-        } else at = this.skip(CSV_FAULTS.textAfterQuote);
+        } else at = this.skip(CSV_FAULTS.loneCr, this.rowCharacters + index - rowStart);
         continue;
       }
       // Skipping a broken row.
@@ -185,7 +213,7 @@ export class CsvReader {
     if (at === At.Unquoted || at === At.Quoted) this.pending += text.slice(cellStart, length);
     this.rowCharacters += length - rowStart;
     if (at !== At.Skipping && this.rowCharacters > this.maxRowCharacters && !this.atRowStart(at)) {
-      at = this.skip(CSV_FAULTS.tooLong);
+      at = this.skip(CSV_FAULTS.tooLong, this.rowCharacters);
     }
     this.at = at;
   }
@@ -194,10 +222,9 @@ export class CsvReader {
   end(): void {
     const at = this.at;
     if (at === At.Quoted) this.fault ??= CSV_FAULTS.quoteNotClosed;
-    if (at === At.QuoteInQuoted || at === At.Quoted) this.cells.push(this.pending);
-    else if (at === At.Unquoted) {
-      const cell = this.pending;
-      this.cells.push(cell.charCodeAt(cell.length - 1) === CR ? cell.slice(0, -1) : cell);
+    // A CR that ends the text ends its last row, as a CRLF would.
+    if (at === At.QuoteInQuoted || at === At.Quoted || at === At.Unquoted || at === At.UnquotedCr) {
+      this.cells.push(this.pending);
     }
     if (this.atRowStart(at) && this.cells.length === 0 && this.fault === null) return;
     if (at === At.CellStart && this.cells.length > 0) this.cells.push('');
@@ -210,8 +237,13 @@ export class CsvReader {
     return at === At.CellStart && this.cells.length === 0 && this.pending === '';
   }
 
-  private skip(fault: string): At {
-    this.fault ??= fault;
+  /**
+   * Breaks the current row with `fault`, found after `before` characters of it. A row already
+   * past the limit there is too long, whatever comes after: where the text is cut into pieces
+   * must not change which fault a row is reported with.
+   */
+  private skip(fault: string, before: number): At {
+    this.fault ??= before > this.maxRowCharacters ? CSV_FAULTS.tooLong : fault;
     this.cells = [];
     this.pending = '';
     return At.Skipping;
