@@ -1,4 +1,7 @@
-/** Irish English formats: dates as 22 Nov 2026, money as €1,234.56. */
+/**
+ * Irish English formats of dates: 22 Nov 2026. Money is read and shown by the rule the server
+ * holds it to, src/contracts/money.ts (docs/decisions/0100-one-money-rule.md).
+ */
 const dateFormat = new Intl.DateTimeFormat('en-IE', {
   day: 'numeric',
   month: 'short',
@@ -11,7 +14,6 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-IE', {
   hour: '2-digit',
   minute: '2-digit',
 });
-const euro = new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR' });
 const monthFormat = new Intl.DateTimeFormat('en-IE', {
   month: 'short',
   year: 'numeric',
@@ -28,19 +30,7 @@ export function formatDateTime(isoTimestamp: string): string {
   return dateTimeFormat.format(new Date(isoTimestamp));
 }
 
-export function formatCents(cents: number): string {
-  return euro.format(cents / 100);
-}
-
 /** A pay period `YYYY-MM` as "Oct 2026". */
 export function formatPeriod(period: string): string {
   return monthFormat.format(new Date(`${period}-01T00:00:00Z`));
-}
-
-/** Euro typed by a person ("1,234.56", "€55000") as whole cents, without floating point; null if not money. */
-export function parseEuro(text: string): number | null {
-  const cleaned = text.replace(/[€\s,]/g, '');
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(cleaned);
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
 }

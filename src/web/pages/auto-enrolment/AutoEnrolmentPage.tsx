@@ -22,6 +22,7 @@ import type {
 } from '../../../contracts/auto-enrolment';
 import type { AeStatus } from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate, isIsoDate, todayInIreland } from '../../../contracts/irish-dates';
+import { formatCents } from '../../../contracts/money';
 import { assessmentView, employerView } from '../../api/answers';
 import { api, describeError, query } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
@@ -35,7 +36,6 @@ import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { formatCents } from '../../format';
 import { PAGES } from '../../layout/pages';
 import {
   employeeName,

@@ -3,20 +3,15 @@ import { LineChart } from '@mantine/charts';
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { formatCents, formatCentsCompact } from '../../../contracts/money';
 import { costView } from '../../api/answers';
 import { api, describeError, query } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { formatCents } from '../../format';
 import { costRows, costTotals } from './ae-helpers';
 import { AE_KEY, AE_PATHS } from './aeQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
-const compactEuro = new Intl.NumberFormat('en-IE', {
-  style: 'currency',
-  currency: 'EUR',
-  notation: 'compact',
-});
 
 const SERIES = [
   { name: 'minimumStandardCents', label: 'Bring the scheme up to the standard', color: 'teal.7' },
@@ -79,7 +74,7 @@ export function CostComparison({ employerId, asOf }: { employerId: string; asOf:
               valueFormatter={formatCents}
               curveType="step"
               yAxisProps={{
-                tickFormatter: (cents: number) => compactEuro.format(cents / 100),
+                tickFormatter: formatCentsCompact,
                 width: 70,
               }}
             />

@@ -4,6 +4,7 @@ import {
   type ImportKind,
   MEMBER_COLUMNS,
 } from '../../../contracts/imports';
+import { EURO_FORMAT_HINT } from '../../../contracts/money';
 
 export { MAX_IMPORT_BYTES } from '../../../contracts/imports';
 
@@ -70,7 +71,7 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
         label: 'Salary in euro',
         headings: MEMBER_COLUMNS.salary,
         required: 'Yes, or Salary Cents',
-        format: 'Euro, e.g. 45000.00 or 45,000.00',
+        format: EURO_FORMAT_HINT,
       },
       {
         label: 'Salary in cents',
@@ -143,19 +144,19 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
         label: 'Employee contribution',
         headings: CONTRIBUTION_COLUMNS.employee,
         required: 'At least one amount column',
-        format: 'Euro; an empty cell records nothing',
+        format: `${EURO_FORMAT_HINT}; an empty cell records nothing`,
       },
       {
         label: 'Employer contribution',
         headings: CONTRIBUTION_COLUMNS.employer,
         required: 'At least one amount column',
-        format: 'Euro; an empty cell records nothing',
+        format: `${EURO_FORMAT_HINT}; an empty cell records nothing`,
       },
       {
         label: 'AVC',
         headings: CONTRIBUTION_COLUMNS.avc,
         required: 'At least one amount column',
-        format: 'Euro; an empty cell records nothing',
+        format: `${EURO_FORMAT_HINT}; an empty cell records nothing`,
       },
     ],
     template: [

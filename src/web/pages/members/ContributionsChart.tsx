@@ -14,10 +14,11 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { formatCents, formatCentsCompact } from '../../../contracts/money';
 import { api, describeError, type Page, query } from '../../api/client';
 import type { Contribution, ContributionKind } from '../../api/types';
 import { Loading } from '../../components/Loading';
-import { formatCents, formatPeriod } from '../../format';
+import { formatPeriod } from '../../format';
 
 type Range = '12' | '24' | 'all';
 const RANGES: { value: Range; label: string }[] = [
@@ -34,12 +35,6 @@ const KINDS: { kind: ContributionKind; label: string; color: string }[] = [
 
 /** One bar group: a month's totals in cents (money stays in whole cents up to the display). */
 type MonthTotals = { month: string; period: string } & Record<ContributionKind, number>;
-
-const compactEuro = new Intl.NumberFormat('en-IE', {
-  style: 'currency',
-  currency: 'EUR',
-  notation: 'compact',
-});
 
 /** The pay period `count - 1` months before this month in Ireland (docs/decisions/0050-irish-dates.md). */
 function monthsBack(count: number): string {
@@ -138,7 +133,7 @@ export function ContributionsChart({ memberId }: { memberId: string }) {
             series={KINDS.map(({ kind, label, color }) => ({ name: kind, label, color }))}
             valueFormatter={formatCents}
             yAxisProps={{
-              tickFormatter: (cents: number) => compactEuro.format(cents / 100),
+              tickFormatter: formatCentsCompact,
               width: 70,
             }}
           />

@@ -17,6 +17,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { euroFieldError, formatCents, readEuro } from '../../../contracts/money';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { contributionView } from '../../api/answers';
 import { api } from '../../api/client';
@@ -26,7 +27,7 @@ import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
 import { Loading } from '../../components/Loading';
-import { formatCents, formatDate, formatPeriod, parseEuro } from '../../format';
+import { formatDate, formatPeriod } from '../../format';
 
 /** The chart library is large: it loads with the chart, not with the first page. */
 const ContributionsChart = lazy(() =>
@@ -55,14 +56,8 @@ const KIND_OPTIONS = (Object.keys(KIND_LABELS) as ContributionKind[]).map((kind)
   label: KIND_LABELS[kind],
 }));
 
-/** "-25.50" or "−25.50" as -2550 cents; null when it is not an amount of money. */
-function parseSignedEuro(text: string): number | null {
-  const trimmed = text.trim();
-  const negative = /^[-−]/.test(trimmed);
-  const cents = parseEuro(negative ? trimmed.slice(1) : trimmed);
-  if (cents === null) return null;
-  return negative ? -cents : cents;
-}
+/** A correction is the one amount typed with a sign: "-25.50" or "−25.50" (docs/decisions/0100-one-money-rule.md). */
+const SIGNED = { negative: 'allowed' } as const;
 
 function signedCents(cents: number): string {
   return cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`;
@@ -227,17 +222,19 @@ function AddContributionForm({
     },
     validate: {
       period: (value) => (value.trim() === '' ? FIELD_MESSAGES.payPeriod : null),
-      amountCents: (value) =>
-        value.trim() === '' || parseEuro(value) === null ? FIELD_MESSAGES.euroAmount : null,
+      amountCents: (value) => euroFieldError(value),
     },
   });
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
+    // The form's rule has shown why an amount is not read; nothing is sent.
+    const amount = readEuro(values.amountCents);
+    if (!amount.ok) return;
     try {
       await api(contributionView, 'POST', `/api/members/${member.id}/contributions`, {
         period: values.period,
         kind: values.kind,
-        amountCents: parseEuro(values.amountCents),
+        amountCents: amount.cents,
       });
       notifications.show({ color: 'green', message: 'Contribution recorded' });
       await onDone();
@@ -301,18 +298,17 @@ function AdjustmentForm({
     mode: 'controlled',
     initialValues: { deltaCents: '', reason: '' },
     validate: {
-      deltaCents: (value) =>
-        value.trim() === '' || parseSignedEuro(value) === null
-          ? FIELD_MESSAGES.signedEuroAmount
-          : null,
+      deltaCents: (value) => euroFieldError(value, SIGNED),
       reason: (value) => (value.trim() === '' ? FIELD_MESSAGES.reason : null),
     },
   });
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
+    const delta = readEuro(values.deltaCents, SIGNED);
+    if (!delta.ok) return;
     try {
       await api(contributionView, 'POST', `/api/contributions/${contribution.id}/adjustments`, {
-        deltaCents: parseSignedEuro(values.deltaCents),
+        deltaCents: delta.cents,
         reason: values.reason,
       });
       notifications.show({ color: 'green', message: 'Adjustment recorded' });

@@ -11,11 +11,11 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { euroFieldError, plainEuro, readEuro } from '../../../contracts/money';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import type { Member, MemberStatus } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
 import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
-import { parseEuro } from '../../format';
 
 export const MEMBER_STATUS_OPTIONS: { value: MemberStatus; label: string }[] = [
   { value: 'active', label: 'Active' },
@@ -61,13 +61,14 @@ function valuesOf(member: Member | undefined): MemberFormValues {
     email: member?.email ?? '',
     address: member?.address ?? '',
     dateJoined: member?.dateJoined ?? '',
-    salaryCents: member ? (member.salaryCents / 100).toFixed(2) : '',
+    salaryCents: member ? plainEuro(member.salaryCents) : '',
     status: member?.status ?? 'active',
     ppsNumber: '',
   };
 }
 
-function bodyOf(values: MemberFormValues): Required<MemberBody> {
+/** The body of a form whose salary the money rule has read as `salaryCents`. */
+function bodyOf(values: MemberFormValues, salaryCents: number): Required<MemberBody> {
   return {
     firstName: values.firstName.trim(),
     lastName: values.lastName.trim(),
@@ -75,8 +76,7 @@ function bodyOf(values: MemberFormValues): Required<MemberBody> {
     email: values.email.trim() === '' ? null : values.email.trim(),
     address: values.address.trim() === '' ? null : values.address.trim(),
     dateJoined: values.dateJoined,
-    // Checked by the form's rule before any submit.
-    salaryCents: parseEuro(values.salaryCents) ?? 0,
+    salaryCents,
     status: values.status,
     ppsNumber: values.ppsNumber.trim(),
   };
@@ -119,8 +119,7 @@ export function MemberForm({
       lastName: required(FIELD_MESSAGES.lastName),
       dateOfBirth: irishDateRule({ required: true }),
       dateJoined: irishDateRule({ required: true }),
-      salaryCents: (value) =>
-        value.trim() === '' || parseEuro(value) === null ? FIELD_MESSAGES.euroAmount : null,
+      salaryCents: (value) => euroFieldError(value),
       // A new member needs a PPS number; a correction leaves the one on file when this is empty.
       ppsNumber: (value) => (member ? null : required(FIELD_MESSAGES.ppsNumber)(value)),
     },
@@ -131,7 +130,10 @@ export function MemberForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    const body = bodyOf(values);
+    // The form's rule has shown why a salary is not read; nothing is sent.
+    const salary = readEuro(values.salaryCents);
+    if (!salary.ok) return;
+    const body = bodyOf(values, salary.cents);
     const sent = member ? changesOf(member, body) : body;
     if (member && Object.keys(sent).length === 0) {
       onCancel();

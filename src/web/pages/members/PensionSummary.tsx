@@ -1,12 +1,13 @@
 import { Alert, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { formatCents } from '../../../contracts/money';
 import { memberSummary } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Member, PaidIn } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { formatCents, formatPeriod } from '../../format';
+import { formatPeriod } from '../../format';
 
 /** Each row in the member's own words, and in the staff's. */
 const ROWS: Array<[keyof PaidIn, string, string]> = [

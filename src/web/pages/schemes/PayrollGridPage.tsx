@@ -13,6 +13,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
+import { formatCents, plainEuro, readEuro } from '../../../contracts/money';
 import { payrollSaved, payrollView } from '../../api/answers';
 import { ApiError, api, describeError } from '../../api/client';
 import { can } from '../../auth/can';
@@ -20,7 +21,7 @@ import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { ScrollTable } from '../../components/ScrollTable';
-import { formatCents, formatPeriod, parseEuro } from '../../format';
+import { formatPeriod } from '../../format';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { isNotFound, useScheme } from './SchemeQueries';
 
@@ -66,20 +67,27 @@ export function PayrollGridPage() {
   const [busy, setBusy] = useState(false);
   const editable = can(session, 'payroll.save');
 
+  // Each typed cell read by the one money rule (docs/decisions/0100-one-money-rule.md): `12,50`
+  // is refused as ambiguous, never sent as 1,250 euro.
   const parsed = useMemo(() => {
     const errors: Record<string, string> = {};
+    const amounts: Record<string, Partial<Record<Kind, number>>> = {};
     let corrections = 0;
     for (const row of grid.data?.rows ?? []) {
       for (const kind of KINDS) {
         const typed = edits[row.memberId]?.[kind];
         if (typed === undefined) continue;
-        const cents = typed.trim() === '' ? 0 : parseEuro(typed);
-        if (cents === null)
-          errors[`${row.memberId}.${kind}`] = 'Enter an amount in euro, like 250.00';
-        else if (row[kind] !== null && row[kind]?.amountCents !== cents) corrections += 1;
+        // An emptied cell is zero: nothing new is recorded, and a recorded amount is corrected to it.
+        const reading = typed.trim() === '' ? { ok: true as const, cents: 0 } : readEuro(typed);
+        if (!reading.ok) {
+          errors[`${row.memberId}.${kind}`] = reading.message;
+          continue;
+        }
+        amounts[row.memberId] = { ...amounts[row.memberId], [kind]: reading.cents };
+        if (row[kind] !== null && row[kind]?.amountCents !== reading.cents) corrections += 1;
       }
     }
-    return { errors, corrections };
+    return { errors, amounts, corrections };
   }, [edits, grid.data]);
 
   if (grid.isPending || scheme.isPending) return <Loading label="Loading the pay period" />;
@@ -102,13 +110,10 @@ export function PayrollGridPage() {
       setProblem('Say why amounts already recorded are being corrected.');
       return;
     }
-    const rows = Object.entries(edits).map(([memberId, cells]) => ({
+    const rows = Object.entries(parsed.amounts).map(([memberId, cells]) => ({
       memberId,
       ...Object.fromEntries(
-        Object.entries(cells).map(([kind, typed]) => [
-          FIELD[kind as Kind],
-          (typed ?? '').trim() === '' ? 0 : parseEuro(typed ?? ''),
-        ]),
+        Object.entries(cells).map(([kind, cents]) => [FIELD[kind as Kind], cents]),
       ),
     }));
     setBusy(true);
@@ -138,7 +143,7 @@ export function PayrollGridPage() {
   };
 
   const cellValue = (memberId: string, kind: Kind, cents: number | undefined) =>
-    edits[memberId]?.[kind] ?? (cents === undefined ? '' : (cents / 100).toFixed(2));
+    edits[memberId]?.[kind] ?? (cents === undefined ? '' : plainEuro(cents));
 
   return (
     <Stack gap="md">

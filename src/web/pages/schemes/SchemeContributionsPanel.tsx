@@ -3,6 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { parseIrishPeriod } from '../../../contracts/irish-dates';
+import { formatCents } from '../../../contracts/money';
 import { periodTotals } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Scheme } from '../../api/types';
@@ -10,7 +11,7 @@ import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { formatCents, formatPeriod } from '../../format';
+import { formatPeriod } from '../../format';
 
 /**
  * The scheme's contributions per pay period with totals by kind (docs/decisions/0048-contributions-as-a-payroll-grid.md), each leading

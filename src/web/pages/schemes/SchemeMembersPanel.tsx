@@ -4,13 +4,14 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { formatCents } from '../../../contracts/money';
 import { memberView } from '../../api/answers';
 import { api, query } from '../../api/client';
 import type { Member, MemberStatus, Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
-import { formatCents, formatDate } from '../../format';
+import { formatDate } from '../../format';
 import { MEMBER_STATUS_OPTIONS, type MemberBody, MemberForm } from '../members/MemberForm';
 import { MemberStatusBadge } from '../members/MemberStatusBadge';
 
