@@ -2,8 +2,8 @@ import { createId } from '@paralleldrive/cuid2';
 import { and, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lineDiff } from '../../src/contracts/line-diff.js';
 import { aiDrafts, auditLog, documents } from '../../src/server/db/schema.js';
-import { lineDiff } from '../../src/server/modules/ai/line-diff.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { onPostgres, ownerOf } from '../helpers/database.js';
 import {

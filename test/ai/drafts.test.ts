@@ -241,6 +241,50 @@ describe('a draft', () => {
     expect(JSON.stringify(documentAudit)).not.toMatch(/risk-management|All service providers/);
   });
 
+  it('records reordered lines at approval as removed and added, in the draft and in its audit record', async () => {
+    const draft = await newDraft('ora_outline', null);
+    const url = `/api/ai/drafts/${draft.id}`;
+    // Sections 2 and 3 exchanged: every line is still there, two of them in another place.
+    const reordered = draft.content.replace(
+      '2. Scope\nAll providers.\n3. Review\nEvery three years.',
+      '3. Review\nEvery three years.\n2. Scope\nAll providers.',
+    );
+    expect(reordered).not.toBe(draft.content);
+    expect((await t.requestAs(consultant, 'PATCH', url, { content: reordered })).statusCode).toBe(
+      200,
+    );
+    expect((await post(reviewer, `${url}/review`)).statusCode).toBe(200);
+    const approved = await post(approver, `${url}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    // The banner and its blank line leave at approval; the moved section is taken out where it
+    // stood and put in where it now stands, as the reviewer's comparison showed it.
+    const recorded = approved.json().approvedDiff;
+    expect(recorded).toMatchObject({ removed: 4, added: 2, unchanged: 4 });
+    expect(recorded.lines.slice(2)).toEqual([
+      '  1. Purpose',
+      '  The trustees manage risk.',
+      '- 2. Scope',
+      '- All providers.',
+      '  3. Review',
+      '  Every three years.',
+      '+ 2. Scope',
+      '+ All providers.',
+    ]);
+
+    const [audited] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, draft.id), eq(auditLog.action, 'ai.draft_approved')));
+    expect(audited?.newState).toMatchObject({
+      status: 'approved',
+      approvedLines: { removed: 4, added: 2, unchanged: 4 },
+    });
+    expect(audited?.previousState).not.toHaveProperty('approvedLines');
+    // Counts only: the words stay on the draft, out of the audit chain.
+    expect(JSON.stringify(audited)).not.toMatch(/All providers|Every three years/);
+  });
+
   it('needs a new review after an edit of a reviewed draft', async () => {
     const draft = await newDraft('ora_outline', null);
     const url = `/api/ai/drafts/${draft.id}`;

@@ -1,7 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_DENYLIST, inspectOutgoing } from '../../src/server/modules/ai/guard.js';
-import { lineDiff } from '../../src/server/modules/ai/line-diff.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
@@ -131,32 +129,5 @@ describe('the outgoing guard', () => {
 
   it('refuses an unbroken run too long for any word, address or number, as a possible key', () => {
     expect(inspect(`token ${'Ab1'.repeat(400)}`)).toEqual(['secret']);
-  });
-});
-
-describe('the line diff of an approval', () => {
-  it('counts every line of both texts once, as added, removed or unchanged', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 30 }),
-        fc.array(fc.constantFrom('a', 'b', 'c', 'e', ''), { maxLength: 30 }),
-        (before, after) => {
-          const diff = lineDiff(before.join('\n'), after.join('\n'));
-          const oldLines = before.join('\n').split('\n').length;
-          const newLines = after.join('\n').split('\n').length;
-          expect(diff.unchanged + diff.removed).toBe(oldLines);
-          expect(diff.unchanged + diff.added).toBe(newLines);
-        },
-      ),
-    );
-  });
-
-  it('marks what was taken out and put in', () => {
-    expect(lineDiff('a\nb\nc', 'a\nB\nc\nd')).toEqual({
-      added: 2,
-      removed: 1,
-      unchanged: 2,
-      lines: ['- b', '+ B', '  c', '+ d'],
-    });
   });
 });

@@ -1109,7 +1109,7 @@ export const aiDrafts = pgTable(
     reviewedAt: timestamp('reviewed_at', { withTimezone: true, precision: 3 }),
     approvedBy: text('approved_by'),
     approvedAt: timestamp('approved_at', { withTimezone: true, precision: 3 }),
-    /** Line counts of the approved text against the generated one (ai/line-diff.ts). */
+    /** The approved text against the generated one, recorded at approval (contracts/line-diff.ts). */
     approvedDiff: jsonb('approved_diff'),
     issuedBy: text('issued_by'),
     issuedAt: timestamp('issued_at', { withTimezone: true, precision: 3 }),

@@ -18,6 +18,7 @@ import {
   type PolicyKind,
 } from '../../../contracts/governance-rules.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import { type LineDiff, lineDiff } from '../../../contracts/line-diff.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../audit/audit.service.js';
@@ -44,7 +45,6 @@ import {
 } from './draft-templates.js';
 import { type Denylist, OutgoingRefusedError } from './guard.js';
 import { ISSUED_DOCUMENT_TYPE, issuedFilename, renderIssuedDraft } from './issued-draft.pdf.js';
-import { lineDiff } from './line-diff.js';
 import type { AiProvider } from './provider.js';
 import type { AiAccess } from './settings.service.js';
 
@@ -98,18 +98,34 @@ const viewOf = (row: AiDraftRow, fourEyes: boolean): DraftView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-/** Ids, kinds, states and sizes: never the text (docs/decisions/0067-ai-drafts.md). */
-const auditState = (row: AiDraftRow) => ({
-  id: row.id,
-  schemeId: row.schemeId,
-  kind: row.kind,
-  policyKind: row.policyKind,
-  status: row.status,
-  generatedBy: row.generatedBy,
-  contentLength: row.content.length,
-  issuedPolicyId: row.issuedPolicyId,
-  issuedDocumentId: row.issuedDocumentId,
-});
+/**
+ * Ids, kinds, states and sizes: never the text (docs/decisions/0067-ai-drafts.md). Once approved,
+ * how many lines the approver's text removed, added and kept against the generated one, the
+ * counts of the draft's own record (docs/decisions/0104-one-line-diff.md).
+ */
+const auditState = (row: AiDraftRow) => {
+  const diff = row.approvedDiff as LineDiff | null;
+  return {
+    id: row.id,
+    schemeId: row.schemeId,
+    kind: row.kind,
+    policyKind: row.policyKind,
+    status: row.status,
+    generatedBy: row.generatedBy,
+    contentLength: row.content.length,
+    ...(diff
+      ? {
+          approvedLines: {
+            removed: diff.removed,
+            added: diff.added,
+            unchanged: diff.unchanged,
+          },
+        }
+      : {}),
+    issuedPolicyId: row.issuedPolicyId,
+    issuedDocumentId: row.issuedDocumentId,
+  };
+};
 
 /**
  * The draft by id, with its live scheme and employer. `lock` takes the draft's row for the rest
@@ -476,7 +492,7 @@ export function createDraftsService({
       });
     },
 
-    /** Who approved, when, and what they changed from the generated text (line-diff.ts). */
+    /** Who approved, when, and what they changed from the generated text (contracts/line-diff.ts). */
     async approve(actor: ActorContext, id: string) {
       const writer = authorize(actor, 'ai.draft.approve');
       return transition(writer, id, {

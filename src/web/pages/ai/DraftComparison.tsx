@@ -1,6 +1,32 @@
 import { Box, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { type DiffLine, recordedLine } from '../../../contracts/line-diff';
 import classes from './DraftComparison.module.css';
-import type { ShownLine } from './line-diff';
+
+/** A line as the comparison shows it, from the diff being made or from the approval's record. */
+export interface ShownLine {
+  key: string;
+  kind: DiffLine['kind'];
+  text: string;
+}
+
+/** The comparison being made (contracts/line-diff.ts), keyed by the lines' numbers on their side. */
+export function shownLines(lines: readonly DiffLine[]): ShownLine[] {
+  return lines.map((line) => ({
+    key:
+      line.kind === 'same'
+        ? `s${line.before}`
+        : line.kind === 'removed'
+          ? `r${line.before}`
+          : `a${line.after}`,
+    kind: line.kind,
+    text: line.text,
+  }));
+}
+
+/** The lines the approval recorded (`approvedDiff.lines`), keyed by their place in the record. */
+export function recordedLines(lines: readonly string[]): ShownLine[] {
+  return lines.map((line, position) => ({ key: `${position}`, ...recordedLine(line) }));
+}
 
 /**
  * Two versions of a draft, line by line: removed lines struck through and marked −, added lines

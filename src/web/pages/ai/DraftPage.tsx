@@ -15,6 +15,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { type ReactNode, useMemo, useState } from 'react';
+import { diffLines, diffSummary } from '../../../contracts/line-diff';
 import { draftView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Draft } from '../../api/types';
@@ -39,9 +40,8 @@ import {
   placeholdersNote,
   stepBlocked,
 } from './ai-text';
-import { DraftComparison } from './DraftComparison';
+import { DraftComparison, recordedLines, shownLines } from './DraftComparison';
 import { draftKey, schemeDraftsKey } from './DraftsPanel';
-import { diffLines, diffSummary, recordedLines, shownLines } from './line-diff';
 
 /**
  * `/drafts/$draftId`: one draft of a scheme's governance writing, edited while it is a draft or
