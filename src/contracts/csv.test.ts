@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CSV_FAULTS, CsvReader, type CsvRecord } from './csv.js';
+import { CSV_FAULTS, CsvReader, type CsvRecord, csvFaultIssue, rowShape } from './csv.js';
 
 const LIMIT = 64 * 1024;
 
@@ -178,5 +178,44 @@ describe('reading CSV as it arrives', () => {
     const started = performance.now();
     read(cut('"a""b",c\r\n'.repeat(30_000), 1), size);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('the shape of a row under its headings', () => {
+  const shape = rowShape(['PPSN', ' ', 'Surname']);
+
+  it('accepts a row as wide as the headings, or shorter, its missing cells being empty', () => {
+    expect(shape(['1234567T', '', 'Murphy'], 2)).toEqual([]);
+    expect(shape(['1234567T'], 3)).toEqual([]);
+    // Blank cells past the last heading are what a spreadsheet leaves after a deleted column.
+    expect(shape(['1234567T', '', 'Murphy', '', '  '], 4)).toEqual([]);
+  });
+
+  it('names the first value beyond the last heading, and each value under an empty heading, by spreadsheet column', () => {
+    expect(shape(['1234567T', 'x', 'Murphy', '', 'y', 'z'], 5)).toEqual([
+      {
+        line: 5,
+        column: 'column E',
+        code: 'too_many_cells',
+        message: 'has a value beyond the last heading',
+      },
+      {
+        line: 5,
+        column: 'column B',
+        code: 'unnamed_column',
+        message: 'has a value under an empty heading',
+      },
+    ]);
+    const wide = rowShape(Array.from({ length: 27 }, () => 'h'));
+    expect(wide([...Array.from({ length: 27 }, () => ''), 'x'], 2)[0]?.column).toBe('column AB');
+  });
+
+  it('reports a broken row by its line, in words that never quote a cell', () => {
+    expect(csvFaultIssue({ line: 7, malformed: CSV_FAULTS.quoteInCell })).toEqual({
+      line: 7,
+      column: null,
+      code: 'malformed_csv',
+      message: `Line 7 ${CSV_FAULTS.quoteInCell}`,
+    });
   });
 });

@@ -17,6 +17,14 @@
  * a fraction of the time (docs/decisions/0074-reading-a-payroll-upload-faster.md).
  */
 
+import type { ImportIssue } from './imports.js';
+
+/**
+ * A longer row is refused as malformed: an unclosed quote must not swallow the whole file. The
+ * service reads every upload with this limit, and so does the preview.
+ */
+export const MAX_ROW_CHARACTERS = 64 * 1024;
+
 /** A row of the file, by the line it starts on. */
 export type CsvRecord =
   | { line: number; cells: string[] }
@@ -262,4 +270,63 @@ export class CsvReader {
     this.line += 1;
     this.rowLine = this.line;
   }
+}
+
+/** How the service reports a row that is not valid CSV (docs/imports.md, "Issues"). */
+export function csvFaultIssue(record: { line: number; malformed: string }): ImportIssue {
+  return {
+    line: record.line,
+    column: null,
+    code: 'malformed_csv',
+    message: `Line ${record.line} ${record.malformed}`,
+  };
+}
+
+/** `column A` for the first column, `column AA` for the 27th: how a spreadsheet names it. */
+export function spreadsheetColumn(index: number): string {
+  let name = '';
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  }
+  return `column ${name}`;
+}
+
+/**
+ * The check of a row's shape against the heading row's `headings`: a value beyond the last
+ * heading (reported once a row), and each value under a heading left empty. A row shorter than
+ * the headings is fine: its missing cells are empty ones, as a spreadsheet leaves them.
+ */
+export function rowShape(
+  headings: readonly string[],
+): (cells: readonly string[], line: number) => ImportIssue[] {
+  const width = headings.length;
+  const unnamed: number[] = [];
+  headings.forEach((heading, index) => {
+    if (heading.trim() === '') unnamed.push(index);
+  });
+  return (cells, line) => {
+    const issues: ImportIssue[] = [];
+    for (let index = width; index < cells.length; index += 1) {
+      if ((cells[index] ?? '').trim() !== '') {
+        issues.push({
+          line,
+          column: spreadsheetColumn(index),
+          code: 'too_many_cells',
+          message: 'has a value beyond the last heading',
+        });
+        break;
+      }
+    }
+    for (const index of unnamed) {
+      if ((cells[index] ?? '').trim() !== '') {
+        issues.push({
+          line,
+          column: spreadsheetColumn(index),
+          code: 'unnamed_column',
+          message: 'has a value under an empty heading',
+        });
+      }
+    }
+    return issues;
+  };
 }

@@ -1,3 +1,4 @@
+import { rowShape, spreadsheetColumn } from '../../../contracts/csv.js';
 import { type ColumnAliases, headingKey, type ImportIssue } from '../../../contracts/imports.js';
 
 export { headingKey };
@@ -9,17 +10,11 @@ export interface Columns<F extends string> {
   cell(cells: readonly string[], field: F): string;
   /** The heading of the field's column in this file, or its usual name when there is none. */
   heading(field: F): string;
-  /** Issues with a row's shape: cells beyond the headings, or under a heading left empty. */
+  /**
+   * Issues with a row's shape: cells beyond the headings, or under a heading left empty; the
+   * check the web's preview makes too (contracts/csv.ts).
+   */
   strayCells(cells: readonly string[], line: number): ImportIssue[];
-}
-
-/** `A` for the first column, `AA` for the 27th: how a spreadsheet names it. */
-function spreadsheetColumn(index: number): string {
-  let name = '';
-  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) {
-    name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
-  }
-  return `column ${name}`;
 }
 
 /**
@@ -54,14 +49,10 @@ export function readHeadings<F extends string>(
   const known = (Object.values(aliases) as string[][]).map((names) => names[0]).join(', ');
   const position = new Map<F, number>();
   const headings = new Map<F, string>();
-  const unnamed: number[] = [];
   const issues: ImportIssue[] = [];
   cells.forEach((raw, index) => {
     const text = raw.trim();
-    if (text === '') {
-      unnamed.push(index);
-      return;
-    }
+    if (text === '') return;
     const field = text.length <= MAX_HEADING ? fieldOfKey.get(headingKey(text)) : undefined;
     if (field === undefined) {
       issues.push({
@@ -82,8 +73,6 @@ export function readHeadings<F extends string>(
       headings.set(field, cut(text));
     }
   });
-  const width = cells.length;
-
   return {
     issues,
     columns: {
@@ -93,31 +82,7 @@ export function readHeadings<F extends string>(
         return index === undefined ? '' : (row[index] ?? '').trim();
       },
       heading: (field) => headings.get(field) ?? aliases[field][0],
-      strayCells(row, rowLine) {
-        const stray: ImportIssue[] = [];
-        for (let index = width; index < row.length; index += 1) {
-          if ((row[index] ?? '').trim() !== '') {
-            stray.push({
-              line: rowLine,
-              column: spreadsheetColumn(index),
-              code: 'too_many_cells',
-              message: 'has a value beyond the last heading',
-            });
-            break;
-          }
-        }
-        for (const index of unnamed) {
-          if ((row[index] ?? '').trim() !== '') {
-            stray.push({
-              line: rowLine,
-              column: spreadsheetColumn(index),
-              code: 'unnamed_column',
-              message: 'has a value under an empty heading',
-            });
-          }
-        }
-        return stray;
-      },
+      strayCells: rowShape(cells),
     },
   };
 }

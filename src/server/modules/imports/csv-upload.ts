@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
-import { CsvReader, type CsvRecord } from '../../../contracts/csv.js';
+import { CsvReader, type CsvRecord, MAX_ROW_CHARACTERS } from '../../../contracts/csv.js';
 /** decisions.md §2: uploads up to 25 MiB. */
 import { type ImportIssue, MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
 import { TEXT_FAULTS, UploadText } from './upload-text.js';
@@ -9,8 +9,6 @@ export type { CsvRecord };
 
 export const MAX_UPLOAD_BYTES = MAX_IMPORT_BYTES;
 
-/** A longer row is refused as malformed: an unclosed quote must not swallow the whole file. */
-const MAX_ROW_CHARACTERS = 64 * 1024;
 /**
  * Broken rows listed; beyond this many they are only counted. A file of nothing but broken lines
  * must not fill memory, and the import lists no more issues than this anyway (IssueList).

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, getTableColumns } from 'drizzle-orm';
+import { csvFaultIssue } from '../../../contracts/csv.js';
 import type { Action } from '../../../contracts/policy.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
@@ -159,13 +160,6 @@ export interface FileRead {
   fileSha256: string;
 }
 
-const malformedIssue = (record: { line: number; malformed: string }): ImportIssue => ({
-  line: record.line,
-  column: null,
-  code: 'malformed_csv',
-  message: `Line ${record.line} ${record.malformed}`,
-});
-
 /**
  * Progress writes of one upload: each in a short transaction of its own, at most one at a time,
  * while the reading goes on; one offered while another is still being written is left out, the
@@ -243,7 +237,7 @@ async function readRows(
   const onRecord = (record: CsvRecord) => {
     if (headerAccepted === null) {
       const found =
-        'cells' in record ? reader.readHeader(record.cells, record.line) : [malformedIssue(record)];
+        'cells' in record ? reader.readHeader(record.cells, record.line) : [csvFaultIssue(record)];
       issues.addAll(found);
       headerAccepted = found.length === 0;
       return;
@@ -253,7 +247,7 @@ async function readRows(
     if (!headerAccepted) return;
     rowsRead += 1;
     if ('malformed' in record) {
-      issues.add(malformedIssue(record));
+      issues.add(csvFaultIssue(record));
     } else {
       const staged = reader.readRow(record.cells, record.line);
       if (Array.isArray(staged)) issues.addAll(staged);
