@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FIELD_MESSAGES } from '../../src/contracts/plain-english.js';
 import {
   PAY_LINES_FORMAT,
   type PayLine,
@@ -259,6 +260,24 @@ describe('the rows of a payroll file, gathered by person', () => {
     const rows = reader();
     const issues = rows.readRow(week(newPpsNumber(), '2026-01-05', '-5.00'), 2);
     expect(issues).toEqual([expect.objectContaining({ line: 2, code: 'negative_amount' })]);
+    expect(rows.rowsToWrite).toBe(0);
+    expect(staged(rows.people(new Map()))).toEqual([]);
+  });
+
+  it('refuses gross pay with a decimal comma as ambiguous, by the rule a form reads euro with', () => {
+    const rows = reader();
+    for (const [line, gross] of [
+      [2, '500,50'],
+      [3, '1,23'],
+    ] as const) {
+      expect(rows.readRow(week(newPpsNumber(), '2026-01-05', gross), line)).toEqual([
+        expect.objectContaining({
+          line,
+          code: 'ambiguous_amount',
+          message: FIELD_MESSAGES.ambiguousEuroAmount,
+        }),
+      ]);
+    }
     expect(rows.rowsToWrite).toBe(0);
     expect(staged(rows.people(new Map()))).toEqual([]);
   });

@@ -54,6 +54,9 @@ describe('contributions (domain.md: per member, pay period and kind, in cents)',
     for (const bad of [
       { period: '2026-10', kind: 'employee', amountCents: -1 },
       { period: '2026-10', kind: 'employee', amountCents: 10.5 },
+      // Euro as text is not cents, and a decimal comma is not read either way.
+      { period: '2026-10', kind: 'employee', amountCents: '12,50' },
+      { period: '2026-10', kind: 'employee', amountCents: '1,23' },
       { period: '2026-13', kind: 'employee', amountCents: 100 },
       { period: '26-10', kind: 'employee', amountCents: 100 },
       { period: '2026-10', kind: 'bonus', amountCents: 100 },

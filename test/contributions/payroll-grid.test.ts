@@ -99,6 +99,28 @@ describe('the payroll grid', () => {
     expect(stored?.amountCents).toBe(25_000);
   });
 
+  it('takes amounts as whole cents only: euro sent as text (12,50, 1,23, 12.50) gets a clear 400 and writes nothing', async () => {
+    const { schemeId, burke, concannon, payroll } = await scheme();
+    const url = `/api/schemes/${schemeId}/payroll/2026-07`;
+    const before = await writableTableCounts(t.database);
+    for (const typed of ['12,50', '1,23', '12.50', 1_250.5]) {
+      const refused = await t.requestAs(payroll, 'PUT', url, {
+        rows: [
+          { memberId: burke.id, employeeCents: 10_000 },
+          { memberId: concannon.id, employeeCents: typed },
+        ],
+      });
+      expect(refused.statusCode, String(typed)).toBe(400);
+      expect(refused.json().issues).toEqual([
+        expect.objectContaining({
+          path: 'rows.1.employeeCents',
+          message: 'Enter a whole number of cents',
+        }),
+      ]);
+    }
+    expect(await writableTableCounts(t.database)).toEqual(before);
+  });
+
   it('writes nothing when any row names someone who is not a member of the scheme', async () => {
     const { brokerId, employerId, schemeId, burke, payroll } = await scheme();
     const elsewhere = await createMember(t.database, {

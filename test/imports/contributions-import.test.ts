@@ -246,6 +246,53 @@ describe('a contributions file', () => {
     expect(await storedOf(schemeId)).toEqual([]);
   });
 
+  it('refuses an amount with a decimal comma (12,50, 1,23) as ambiguous, never read as thousands, writing nothing', async () => {
+    const { schemeId, people, hr, url } = await schemeWithMembers();
+    const [a, b] = people as [(typeof people)[0], (typeof people)[0]];
+    const response = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee', 'Employer'],
+        [
+          { PPSN: a.ppsNumber, Period: '2026-05', Employee: '12.50', Employer: '1,250.00' }, // 2
+          { PPSN: b.ppsNumber, Period: '2026-05', Employee: '12,50', Employer: '€1,23' }, // 3
+          { PPSN: a.ppsNumber, Period: '2026-06', Employee: '1.234,56' }, // 4
+        ],
+      ),
+    );
+    expect(response.statusCode).toBe(400);
+    const ambiguous = {
+      code: 'ambiguous_amount',
+      message:
+        'Write the cents after a full stop, like 12.50: a comma only separates thousands, as in 1,250.00',
+    };
+    expect(response.json().issues).toEqual([
+      { line: 3, column: 'Employee', ...ambiguous },
+      { line: 3, column: 'Employer', ...ambiguous },
+      { line: 4, column: 'Employee', ...ambiguous },
+    ]);
+    expect(await storedOf(schemeId)).toEqual([]);
+
+    const fixed = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee'],
+        [
+          { PPSN: a.ppsNumber, Period: '2026-05', Employee: '12.50' },
+          { PPSN: b.ppsNumber, Period: '2026-05', Employee: '1,250.00' },
+        ],
+      ),
+    );
+    expect(fixed.statusCode, fixed.body).toBe(201);
+    expect((await storedOf(schemeId)).map((row) => Number(row.amountCents)).sort()).toEqual(
+      [1_250, 125_000].sort(),
+    );
+  });
+
   it('needs a member column, a period and at least one amount column', async () => {
     const { hr, url } = await schemeWithMembers();
     const response = await upload(
