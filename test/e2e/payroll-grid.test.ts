@@ -1,10 +1,17 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
+import {
+  type ApiClient,
+  type Credentials,
+  DEV_ACCOUNTS,
+  invitedAccount,
+} from '../helpers/built-server.js';
 import {
   browserSuiteSkipReason,
   field,
   JOURNEY_TIMEOUT,
   see,
+  seeNo,
   signInThroughForm,
   useE2e,
 } from '../helpers/e2e.js';
@@ -13,7 +20,8 @@ import { newPpsNumber } from '../helpers/pps.js';
 /**
  * An EmployerAdmin enters a month's payroll for the whole scheme in one grid, then corrects it,
  * starting at the root address as they would
- * (docs/decisions/0048-contributions-as-a-payroll-grid.md).
+ * (docs/decisions/0048-contributions-as-a-payroll-grid.md); an amount with a decimal comma is
+ * refused, not saved a hundred times too large (docs/decisions/0100-one-money-rule.md).
  */
 describe.skipIf(browserSuiteSkipReason)(
   'a payroll period in one grid',
@@ -21,20 +29,26 @@ describe.skipIf(browserSuiteSkipReason)(
   () => {
     const e2e = useE2e('payroll-grid');
 
-    it('records a period for every member in one save, and corrects it with a reason', async () => {
+    /**
+     * A scheme of a new employer with these members, and an EmployerAdmin of the employer who
+     * enters its payroll (invited by the broker, as in the service).
+     */
+    async function schemeWithPayroll(
+      employer: string,
+      people: ReadonlyArray<readonly [string, string]>,
+      payroll: Credentials,
+    ): Promise<{ schemeId: string; scheme: string; broker: ApiClient }> {
       const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
       const { id: employerId } = await broker.call<{ id: string }>('POST', '/api/employers', {
-        name: 'Athenry Oats Ltd',
+        name: `${employer} Ltd`,
       });
+      const scheme = `${employer} DC Scheme`;
       const { id: schemeId } = await broker.call<{ id: string }>('POST', '/api/schemes', {
         employerId,
-        name: 'Athenry Oats DC Scheme',
+        name: scheme,
         type: 'DC',
       });
-      for (const [firstName, lastName] of [
-        ['Nóra', 'Burke'],
-        ['Séamus', 'Kenny'],
-      ] as const) {
+      for (const [firstName, lastName] of people) {
         await broker.call('POST', `/api/schemes/${schemeId}/members`, {
           firstName,
           lastName,
@@ -44,24 +58,41 @@ describe.skipIf(browserSuiteSkipReason)(
           ppsNumber: newPpsNumber(),
         });
       }
-      const payroll: Credentials = {
-        email: 'wages@athenry-oats.example.ie',
-        password: 'Castle-Oat-Field-Winter-11',
-      };
       await invitedAccount(e2e.server, broker, `/api/employers/${employerId}/users`, {
         ...payroll,
-        name: 'Athenry Wages',
+        name: `${employer} Wages`,
         role: 'EmployerAdmin',
       });
+      return { schemeId, scheme, broker };
+    }
 
-      const { page } = await e2e.open();
+    /** From the root address, signed out, to the grid of a pay period, as a person goes. */
+    async function openGrid(page: Page, payroll: Credentials, scheme: string, schemeId: string) {
       await signInThroughForm(page, payroll, '/');
-      await page.getByRole('link', { name: 'Athenry Oats DC Scheme', exact: true }).first().click();
+      await page.getByRole('link', { name: scheme, exact: true }).first().click();
       await page.getByRole('tab', { name: 'Contributions' }).click();
       await field(page, 'Pay period').fill('10/2026');
       await page.getByRole('button', { name: 'Enter or correct this period' }).click();
       await page.waitForURL(`**/schemes/${schemeId}/payroll/2026-10`);
       await see(page.getByRole('heading', { name: 'Oct 2026 contributions' }));
+    }
+
+    it('records a period for every member in one save, and corrects it with a reason', async () => {
+      const payroll: Credentials = {
+        email: 'wages@athenry-oats.example.ie',
+        password: 'Castle-Oat-Field-Winter-11',
+      };
+      const { schemeId, scheme, broker } = await schemeWithPayroll(
+        'Athenry Oats',
+        [
+          ['Nóra', 'Burke'],
+          ['Séamus', 'Kenny'],
+        ],
+        payroll,
+      );
+
+      const { page } = await e2e.open();
+      await openGrid(page, payroll, scheme, schemeId);
 
       await field(page, 'Employee contribution of Nóra Burke').fill('250.00');
       await field(page, 'Employer contribution of Nóra Burke').fill('375.00');
@@ -92,6 +123,54 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.reload();
       await see(page.getByRole('heading', { name: 'Oct 2026 contributions' }));
       await e2e.checkPage(page, 'grid-phone');
+    });
+
+    it('refuses 12,50 in a cell as ambiguous, saying why and saving nothing; 12.50 saves €12.50', async () => {
+      const payroll: Credentials = {
+        email: 'wages@loughrea-malt.example.ie',
+        password: 'Barley-Kiln-Harbour-Frost-24',
+      };
+      const { schemeId, scheme, broker } = await schemeWithPayroll(
+        'Loughrea Malt',
+        [['Gráinne', 'Fahy']],
+        payroll,
+      );
+      const { page } = await e2e.open();
+      await openGrid(page, payroll, scheme, schemeId);
+      const cell = field(page, 'Employee contribution of Gráinne Fahy');
+      const ambiguous =
+        'Write the cents after a full stop, like 12.50: a comma only separates thousands, as in 1,250.00';
+
+      // The old page read 12,50 as 1250 euro and saved €1,250.00.
+      await cell.fill('12,50');
+      await see(page.getByText(ambiguous));
+      await page.getByRole('button', { name: 'Save Oct 2026' }).click();
+      await see(page.getByRole('alert').getByText('Some amounts are not in euro'));
+      await expect.poll(() => cell.getAttribute('aria-invalid')).toBe('true');
+      await cell.fill('1,23');
+      await see(page.getByText(ambiguous));
+      await page.getByRole('button', { name: 'Save Oct 2026' }).click();
+      await see(page.getByRole('alert').getByText('Some amounts are not in euro'));
+      await see(page.getByText('Recorded total for the period: €0.00'));
+      const nothing = await broker.call<{ items: unknown[] }>(
+        'GET',
+        `/api/schemes/${schemeId}/contribution-periods`,
+      );
+      expect(nothing.items).toEqual([]);
+
+      await cell.fill('12.50');
+      await seeNo(page.getByText(ambiguous));
+      await page.getByRole('button', { name: 'Save Oct 2026' }).click();
+      await see(page.getByText('Oct 2026 saved: 1 recorded, 0 corrected.'));
+      await see(page.getByText('Recorded total for the period: €12.50'));
+      await expect.poll(() => cell.inputValue()).toBe('12.50');
+      const saved = await broker.call<{ items: Array<{ period: string; totalCents: number }> }>(
+        'GET',
+        `/api/schemes/${schemeId}/contribution-periods`,
+      );
+      expect(saved.items).toEqual([
+        expect.objectContaining({ period: '2026-10', employeeCents: 1_250, totalCents: 1_250 }),
+      ]);
     });
   },
 );
