@@ -1,9 +1,9 @@
 /**
- * How free text in error telemetry is scrubbed, shared by the browser (before an event leaves it)
- * and the server's `/monitoring` tunnel (again, for a browser that skipped its own scrubbing), so
- * the two can never disagree. Every quantifier that can meet a long run of its characters is
- * bounded: the tunnel runs this over 200 KiB that anyone may send, and an unbounded one costs
- * time quadratic in the run.
+ * How error telemetry is scrubbed, its free text and its shape, shared by the browser (before an
+ * event leaves it) and the server's `/monitoring` tunnel (again, for a browser that skipped its
+ * own scrubbing), so the two can never disagree. Every quantifier that can meet a long run of
+ * its characters is bounded: the tunnel runs this over 200 KiB that anyone may send, and an
+ * unbounded one costs time quadratic in the run.
  */
 
 import { redactUrlCredentials } from './url-redaction.js';
@@ -71,4 +71,55 @@ export function scrubTelemetryText(text: string): string {
   let result = redactUrlCredentials(scrubEmailAddresses(text), FILTERED);
   for (const [pattern, replacement] of TEXT_PATTERNS) result = result.replace(pattern, replacement);
   return result;
+}
+
+/**
+ * Keys removed wherever they appear, however written (`ip_address`, `IpAddress`): request cookies
+ * and headers (a Referer can carry a search), query strings, and the user's e-mail and IP address.
+ */
+const REMOVED_KEYS = new Set([
+  'cookie',
+  'cookies',
+  'headers',
+  'authorization',
+  'email',
+  'emailaddress',
+  'ipaddress',
+  'querystring',
+]);
+
+/** Deeper than any event the SDK builds (it normalises to depth 3); below it, nothing is walked. */
+const MAX_DEPTH = 24;
+
+const normaliseKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A scrubbed copy of a telemetry event or any part of it, the one scrubber of both the browser
+ * (before an event leaves it) and the `/monitoring` tunnel (before it leaves the service): the
+ * keys above removed at any depth, every other key and every string through scrubTelemetryText,
+ * anything deeper than MAX_DEPTH and any object that is not plain data (a class instance, a Map)
+ * replaced by FILTERED. The value given is left as it was.
+ */
+export function scrubTelemetry(value: unknown): unknown {
+  return scrubAt(value, 0);
+}
+
+function scrubAt(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return scrubTelemetryText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return FILTERED;
+  if (Array.isArray(value)) return value.map((item) => scrubAt(item, depth + 1));
+  if (!isPlainObject(value)) return FILTERED;
+  // No prototype: a `__proto__` key in the input stays a plain key of the copy.
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const [key, item] of Object.entries(value)) {
+    if (REMOVED_KEYS.has(normaliseKey(key))) continue;
+    copy[scrubTelemetryText(key)] = scrubAt(item, depth + 1);
+  }
+  return copy;
 }

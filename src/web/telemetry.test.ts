@@ -1,6 +1,6 @@
 import type { ErrorEvent } from '@sentry/react';
 import { describe, expect, it } from 'vitest';
-import { scrubTelemetryText as scrubText } from '../contracts/telemetry-text';
+import { scrubTelemetry, scrubTelemetryText as scrubText } from '../contracts/telemetry-text';
 import { scrubEvent } from './telemetry';
 
 const PPS_NUMBER = '6433435F';
@@ -99,6 +99,14 @@ describe('the browser telemetry scrubber (beforeSend)', () => {
     const scrubbed = scrubEvent(event);
     expect(event.message).toContain(PPS_NUMBER);
     expect(scrubbed.sdkProcessingMetadata).toBe(metadata);
+  });
+
+  it('sends what the server’s tunnel would send for the same event, the SDK bookkeeping apart', () => {
+    const event = leakyEvent();
+    event.sdkProcessingMetadata = { spanCountBeforeProcessing: 1 };
+    const { sdkProcessingMetadata: _bookkeeping, ...sent } = scrubEvent(event);
+    const tunnelled = scrubTelemetry(JSON.parse(JSON.stringify(leakyEvent())));
+    expect(JSON.stringify(sent)).toBe(JSON.stringify(tunnelled));
   });
 
   it('keeps a __proto__ key as data, scrubbed like any other', () => {

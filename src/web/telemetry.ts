@@ -1,5 +1,5 @@
 import type { Event } from '@sentry/react';
-import { FILTERED, scrubTelemetryText } from '../contracts/telemetry-text';
+import { scrubTelemetry } from '../contracts/telemetry-text';
 
 /**
  * Browser error telemetry (service-spec §1, §4). Events go to this service's /monitoring, which
@@ -50,60 +50,22 @@ export async function initTelemetry(): Promise<void> {
   });
 }
 
-/** Keys removed wherever they appear: request cookies and headers, the user's address and IP. */
-const REMOVED_KEYS = new Set([
-  'cookie',
-  'cookies',
-  'headers',
-  'authorization',
-  'email',
-  'emailaddress',
-  'ipaddress',
-  'querystring',
-]);
-
 /**
  * The SDK's own bookkeeping on the event: read after beforeSend, never sent, and not plain data.
- * It is passed through untouched.
+ * It is passed through untouched, beside the scrubbed copy of everything else.
  */
-const SDK_INTERNAL_KEYS = new Set(['sdkProcessingMetadata']);
-
-/** Deeper than any event the SDK builds (it normalises to depth 3 by default). */
-const MAX_DEPTH = 24;
-
-const normaliseKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
-
-function isPlainObject(value: object): value is Record<string, unknown> {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-function scrubValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return scrubTelemetryText(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH) return FILTERED;
-  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
-  // The SDK has normalised the event to plain data by now: anything else is not ours to send.
-  if (!isPlainObject(value)) return FILTERED;
-  // No prototype: a `__proto__` key in the input stays a plain key of the copy.
-  const copy: Record<string, unknown> = Object.create(null);
-  for (const [key, item] of Object.entries(value)) {
-    if (depth === 0 && SDK_INTERNAL_KEYS.has(key)) {
-      copy[key] = item;
-      continue;
-    }
-    if (REMOVED_KEYS.has(normaliseKey(key))) continue;
-    copy[scrubTelemetryText(key)] = scrubValue(item, depth + 1);
-  }
-  return copy;
-}
+const SDK_INTERNAL_KEY = 'sdkProcessingMetadata';
 
 /**
- * beforeSend: a copy of the event without request cookies and headers, the user's e-mail address
- * and IP address, and with PPS numbers, e-mail addresses and URL parameter values replaced in
- * every string (message, exception values, breadcrumbs, URLs, extra data). The server scrubs the
- * same again: this copy is what leaves the browser, that one is what leaves the service.
+ * beforeSend: the event scrubbed by the service's one telemetry scrubber
+ * (contracts/telemetry-text.ts): without request cookies and headers, the user's e-mail address
+ * and IP address, and with PPS numbers, e-mail addresses and URL credentials replaced in every
+ * string (message, exception values, breadcrumbs, URLs, extra data). The server scrubs the same
+ * again: this copy is what leaves the browser, that one is what leaves the service.
  */
 export function scrubEvent<T extends Event>(event: T): T {
-  return scrubValue(event, 0) as T;
+  const { [SDK_INTERNAL_KEY]: bookkeeping, ...rest } = event;
+  const scrubbed = scrubTelemetry(rest) as T;
+  if (bookkeeping !== undefined) scrubbed[SDK_INTERNAL_KEY] = bookkeeping;
+  return scrubbed;
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrubTelemetryText } from '../../src/contracts/telemetry-text.js';
+import { scrubTelemetry, scrubTelemetryText } from '../../src/contracts/telemetry-text.js';
 import { redactUrlCredentials } from '../../src/contracts/url-redaction.js';
 import { loggableUrl, scrubText } from '../../src/server/http/logger.js';
-import { scrubTelemetry } from '../../src/server/http/telemetry-tunnel.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const MASK = '[REDACTED]';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { FILTERED, scrubTelemetryText } from '../../contracts/telemetry-text.js';
+import { scrubTelemetry } from '../../contracts/telemetry-text.js';
 import type { Config } from '../config/config.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import { clientKey } from './rate-limits.js';
@@ -36,38 +36,6 @@ const FORWARDED_ITEM_TYPES = new Set([
   'user_report',
   'feedback',
 ]);
-
-/** Keys removed wherever they appear: request cookies and headers, the user's address and IP. */
-const REMOVED_KEYS = new Set([
-  'cookie',
-  'cookies',
-  'headers',
-  'authorization',
-  'email',
-  'emailaddress',
-  'ipaddress',
-  'querystring',
-]);
-
-/** Deeper than any event the SDK builds; what lies below is replaced rather than walked. */
-const MAX_DEPTH = 24;
-
-const normaliseKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
-
-/** A scrubbed copy of a parsed JSON value. */
-export function scrubTelemetry(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return scrubTelemetryText(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH) return FILTERED;
-  if (Array.isArray(value)) return value.map((item) => scrubTelemetry(item, depth + 1));
-  // No prototype: a `__proto__` key in the input stays a plain key of the copy.
-  const copy: Record<string, unknown> = Object.create(null);
-  for (const [key, item] of Object.entries(value)) {
-    if (REMOVED_KEYS.has(normaliseKey(key))) continue;
-    copy[scrubTelemetryText(key)] = scrubTelemetry(item, depth + 1);
-  }
-  return copy;
-}
 
 class InvalidEnvelope extends Error {}
 
