@@ -1,5 +1,6 @@
 import { Alert, Badge, Table, Text } from '@mantine/core';
 import type { CsvPreview } from './csvPreview';
+import { ImportIssuesTable } from './ImportIssuesTable';
 import {
   type ImportFormat,
   isKnownHeading,
@@ -9,7 +10,8 @@ import {
 
 /**
  * The file's headings and first rows as the browser read them, with headings this import does
- * not know marked. PPS numbers are masked: a preview is no place to show them.
+ * not know marked, and the rows the service will refuse as CSV, in its words. PPS numbers are
+ * masked: a preview is no place to show them.
  */
 export function ImportPreviewTable({
   preview,
@@ -28,6 +30,17 @@ export function ImportPreviewTable({
 
   return (
     <>
+      {preview.problems.length > 0 && (
+        <>
+          <Alert color="red" title="Rows the service will refuse" role="alert">
+            The service refuses the whole file for any of these: correct these lines, or save the
+            file again from the spreadsheet as CSV.
+            {preview.partial &&
+              ' The preview reads only the first 64 KiB of the file; the rest is checked when the file is sent.'}
+          </Alert>
+          <ImportIssuesTable issues={preview.problems} issueCount={preview.problems.length} />
+        </>
+      )}
       {unknown.length > 0 && (
         <Alert variant="default" title="Headings this import does not read">
           {unknown.join(', ')}. The service will refuse the file unless they are renamed to one of
@@ -40,7 +53,7 @@ export function ImportPreviewTable({
           of the file and whether the right kind of file was chosen.
         </Alert>
       )}
-      {preview.rows.length === 0 && (
+      {preview.rows.length === 0 && preview.problems.length === 0 && (
         <Text c="dimmed">The file has a heading row but no rows were found after it.</Text>
       )}
       <Table.ScrollContainer minWidth={600}>

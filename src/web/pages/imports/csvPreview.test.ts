@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { previewCsv } from './csvPreview';
+import { CSV_FAULTS } from '../../../contracts/csv';
+import { PREVIEW_BYTES, previewCsv } from './csvPreview';
 
 /**
  * The wizard's preview reads a chosen file as the service will (contracts/upload-encoding.ts): a
@@ -22,5 +23,68 @@ describe('the preview of a chosen CSV file', () => {
     );
     expect(preview.headings).toEqual(['First Name', 'Surname']);
     expect(preview.rows[0]?.cells).toEqual(['Siobhán', 'Ní Bhriain']);
+  });
+
+  it('shows the rows the service will refuse as CSV, by their lines and in its words', async () => {
+    const text = [
+      'PPSN,Name,Note',
+      '1,Aoife,ok',
+      '2,Aoife, "quoted after a space"',
+      '3,Ao"ife,',
+      '4,"Aoife" ,',
+      '5,Ao\rife,',
+      '7,"line\nbreak",fine',
+      '9,Aoife,ok,extra',
+      '10,"never closed',
+    ].join('\n');
+    const preview = await previewCsv(new Blob([text]));
+    const malformed = (line: number, fault: string) => ({
+      line,
+      column: null,
+      code: 'malformed_csv',
+      message: `Line ${line} ${fault}`,
+    });
+    expect(preview.problems).toEqual([
+      malformed(3, CSV_FAULTS.quoteInCell),
+      malformed(4, CSV_FAULTS.quoteInCell),
+      malformed(5, CSV_FAULTS.textAfterQuote),
+      malformed(6, CSV_FAULTS.loneCr),
+      {
+        line: 9,
+        column: 'column D',
+        code: 'too_many_cells',
+        message: 'has a value beyond the last heading',
+      },
+      malformed(10, CSV_FAULTS.quoteNotClosed),
+    ]);
+    // A quoted line break makes a row two lines long; the next row starts two lines on.
+    expect(preview.rows.map((row) => row.line)).toEqual([2, 7, 9]);
+    expect(preview.partial).toBe(false);
+  });
+
+  it('reads no rows under a heading row that is not CSV, as the service does', async () => {
+    const preview = await previewCsv(new Blob(['PPSN,"Name"x\n1,"a"b\n2,c\n']));
+    expect(preview.headings).toEqual([]);
+    expect(preview.rows).toEqual([]);
+    expect(preview.problems).toEqual([
+      {
+        line: 1,
+        column: null,
+        code: 'malformed_csv',
+        message: `Line 1 ${CSV_FAULTS.textAfterQuote}`,
+      },
+    ]);
+  });
+
+  it('leaves the row cut off by the 64 KiB read unjudged, and says that only part of the file was checked', async () => {
+    const row = '1234567T,Aoife\n';
+    const rows = Math.floor((PREVIEW_BYTES - 'PPSN,Name\n'.length) / row.length);
+    // The last row starts inside the 64 KiB and its closing quote lies beyond them.
+    const text = `PPSN,Name\n${row.repeat(rows)}2,"${'x'.repeat(row.length)}"\n`;
+    const preview = await previewCsv(new Blob([text]));
+    expect(preview.partial).toBe(true);
+    expect(preview.more).toBe(true);
+    expect(preview.problems).toEqual([]);
+    expect(preview.rows).toHaveLength(10);
   });
 });

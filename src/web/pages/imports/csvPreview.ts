@@ -1,3 +1,5 @@
+import { CsvReader, csvFaultIssue, MAX_ROW_CHARACTERS, rowShape } from '../../../contracts/csv';
+import type { ImportIssue } from '../../../contracts/imports';
 import { encodingDecidedAt, firstNonAscii } from '../../../contracts/upload-encoding';
 
 /** How much of a chosen file the browser reads for the preview: the file itself may be 25 MiB. */
@@ -15,85 +17,58 @@ export interface CsvPreview {
   rows: CsvRow[];
   /** True when the rows shown are not all the file has (or may have). */
   more: boolean;
+  /**
+   * What the service will refuse in the rows read, in its own words and by the same lines: rows
+   * that are not valid CSV, values beyond the last heading or under an empty one.
+   */
+  problems: ImportIssue[];
+  /** True when only the file's first 64 KiB were read, so its other rows are not checked. */
+  partial: boolean;
 }
 
 /**
- * The heading row and first rows of a CSV file, from its first 64 KiB only. Read as the service
- * reads it: UTF-8 or Windows-1252 by the same rule (contracts/upload-encoding.ts), an optional
- * byte-order mark, commas, double quotes around cells that hold commas, quotes ("" inside) or
- * line breaks, and entirely blank lines skipped.
+ * The heading row, first rows and CSV problems of a file, from its first 64 KiB only, read by
+ * the service's own reader (contracts/csv.ts, docs/decisions/0102-one-csv-reader.md): UTF-8 or
+ * Windows-1252 by the same rule (contracts/upload-encoding.ts), the same byte-order mark, quotes,
+ * line breaks and blank lines, and the same faults at the same lines. The headings themselves are
+ * checked against the import's columns by the preview's table (importFormats.ts).
  */
 export async function previewCsv(file: Blob, rowCount = 10): Promise<CsvPreview> {
-  const cut = file.size > PREVIEW_BYTES;
+  const partial = file.size > PREVIEW_BYTES;
   const bytes = new Uint8Array(await file.slice(0, PREVIEW_BYTES).arrayBuffer());
   const at = firstNonAscii(bytes);
   // All ASCII, or a first character cut off by the 64 KiB: the service's usual answer, UTF-8.
   const encoding = (at < bytes.length && encodingDecidedAt(bytes, at)) || 'utf-8';
-  const text = new TextDecoder(encoding).decode(bytes).replace(/^\uFEFF/, '');
-  const { records, lastComplete } = parseRecords(text, rowCount + 2);
-  // The last record of a cut-off slice may itself be cut off: it is left out.
-  const usable = cut && !lastComplete ? records.slice(0, -1) : records;
-  const [heading, ...rows] = usable;
-  return {
-    headings: heading?.cells ?? [],
-    rows: rows.slice(0, rowCount),
-    more: rows.length > rowCount || cut,
-  };
-}
+  // The byte-order mark stays in the text for the reader to skip, as the service's does; a
+  // character cut off by the 64 KiB is held back rather than read as U+FFFD.
+  const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes, { stream: partial });
 
-/** Up to `limit` records; `lastComplete` says whether the last one ended with a line break. */
-function parseRecords(text: string, limit: number): { records: CsvRow[]; lastComplete: boolean } {
-  const records: CsvRow[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let index = 0;
-  let line = 1;
-  let recordLine = 1;
-  const endRecord = () => {
-    cells.push(cell);
-    // A blank line is no row, as the service skips it.
-    if (!(cells.length === 1 && cells[0]?.trim() === '')) {
-      records.push({ line: recordLine, cells });
-    }
-    cells = [];
-    cell = '';
-  };
-  while (index < text.length && records.length < limit) {
-    const char = text[index] as string;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 2;
-        continue;
+  const preview: CsvPreview = { headings: [], rows: [], more: partial, problems: [], partial };
+  let headingRead = false;
+  let shape: ReturnType<typeof rowShape> | null = null;
+  const reader = new CsvReader(MAX_ROW_CHARACTERS, (record) => {
+    if (!headingRead) {
+      headingRead = true;
+      if ('malformed' in record) preview.problems.push(csvFaultIssue(record));
+      else {
+        preview.headings = record.cells;
+        shape = rowShape(record.cells);
       }
-      if (char === '"') quoted = false;
-      else cell += char;
-      if (char === '\n') line += 1;
-      index += 1;
-      continue;
+      return;
     }
-    if (char === '"' && cell.trim() === '') {
-      quoted = true;
-      cell = '';
-    } else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      endRecord();
-      if (char === '\r' && text[index + 1] === '\n') index += 1;
-      line += 1;
-      recordLine = line;
-    } else {
-      cell += char;
+    // The service reads no row under a heading row that is not CSV, and nor does the preview.
+    if (shape === null) return;
+    if ('malformed' in record) {
+      preview.problems.push(csvFaultIssue(record));
+      return;
     }
-    index += 1;
-  }
-  if (records.length >= limit) return { records, lastComplete: true };
-  // Text after the last line break: a whole last row of a file read to its end, or a fragment.
-  if (cell !== '' || cells.length > 0) {
-    endRecord();
-    return { records, lastComplete: false };
-  }
-  return { records, lastComplete: true };
+    preview.problems.push(...shape(record.cells, record.line));
+    if (preview.rows.length < rowCount) preview.rows.push(record);
+    else preview.more = true;
+  });
+  reader.push(text);
+  // A file read whole ends its last row, line break or not; a file cut off at 64 KiB may cut its
+  // last row off too, so that row is left unread rather than judged by its first half.
+  if (!partial) reader.end();
+  return preview;
 }
