@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The web reads CSV with the service's own reader (src/contracts/csv.ts,
+ * docs/decisions/0102-one-csv-reader.md), so that its preview of a file finds what the service
+ * will. These checks keep a second reader from growing back in src/web: splitting text at commas
+ * or line breaks, comparing characters with a quote, or reading a chosen file's bytes anywhere
+ * but the preview.
+ */
+
+const web = path.resolve(import.meta.dirname, '../../src/web');
+
+/** Every source file of the web UI, its tests left out, by its path under src/web. */
+function sources(): Array<{ file: string; text: string }> {
+  return readdirSync(web, { recursive: true, withFileTypes: true })
+    .filter(
+      (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.includes('.test.'),
+    )
+    .map((entry) => {
+      const full = path.join(entry.parentPath, entry.name);
+      return { file: path.relative(web, full), text: readFileSync(full, 'utf8') };
+    });
+}
+
+/**
+ * `.split(…)` at a comma or a line break: a string literal or a regular expression holding a
+ * comma, `\n` or `\r` as the first argument.
+ */
+const SPLIT_AT_CELLS_OR_LINES =
+  /\.split\(\s*(?:(['"`])[^'"`]*?(?:,|\\n|\\r)[^'"`]*?\1|\/[^/\n]*?(?:,|\\n|\\r)[^/\n]*?\/)/;
+/** A character compared with a double quote, as a CSV tokenizer does. */
+const QUOTE_COMPARED = /[!=]==?\s*(?:'"'|"\\""|`"`|34\b)|(?:'"'|"\\""|`"`)\s*[!=]==?/;
+/** Reading a Blob's or File's bytes or text. */
+const READS_A_FILE = /\.arrayBuffer\(\)|\.text\(\)|\bFileReader\b|\.readAsText\(/;
+
+/**
+ * Lines split for reasons that have nothing to do with files: `ai-text.ts` lays out the lines of
+ * a paragraph of an answer the assistant wrote.
+ */
+const SPLITS_THAT_ARE_NOT_CSV = ['pages/ai/ai-text.ts'];
+
+describe('CSV in the web UI', () => {
+  it('the scanner finds the kinds of code a hand-written CSV reader is made of', () => {
+    expect(SPLIT_AT_CELLS_OR_LINES.test("const cells = line.split(',');")).toBe(true);
+    expect(SPLIT_AT_CELLS_OR_LINES.test('text.split("\\n").map(parse)')).toBe(true);
+    expect(SPLIT_AT_CELLS_OR_LINES.test('text.split(/\\r?\\n/)')).toBe(true);
+    expect(SPLIT_AT_CELLS_OR_LINES.test("isoDate.split('-')")).toBe(false);
+    expect(QUOTE_COMPARED.test(`if (char === '"' && text[index + 1] === '"') {`)).toBe(true);
+    expect(QUOTE_COMPARED.test('if (text.charCodeAt(index) === 34) {')).toBe(true);
+    expect(READS_A_FILE.test('await file.slice(0, 65536).text()')).toBe(true);
+  });
+
+  it('splits no text at commas or line breaks and compares no character with a quote', () => {
+    const found = sources()
+      .filter(({ file, text }) =>
+        SPLITS_THAT_ARE_NOT_CSV.includes(file)
+          ? QUOTE_COMPARED.test(text)
+          : SPLIT_AT_CELLS_OR_LINES.test(text) || QUOTE_COMPARED.test(text),
+      )
+      .map(({ file }) => file);
+    expect(found).toEqual([]);
+  });
+
+  it('reads a chosen file only in the preview, and the preview reads it with the shared reader', () => {
+    const reading = sources()
+      .filter(({ text }) => READS_A_FILE.test(text))
+      .map(({ file }) => file);
+    expect(reading).toEqual(['pages/imports/csvPreview.ts']);
+    const preview = readFileSync(path.join(web, 'pages/imports/csvPreview.ts'), 'utf8');
+    expect(preview).toMatch(/from '\.\.\/\.\.\/\.\.\/contracts\/csv'/);
+    expect(preview).toMatch(/new CsvReader\(/);
+  });
+});
