@@ -330,3 +330,36 @@ export function rowShape(
     return issues;
   };
 }
+
+/*
+ * Writing: CSV for people to open in a spreadsheet (a member's own data, the audit log, the
+ * assessment, an import's template), which the reader above reads back cell for cell.
+ */
+
+/**
+ * The first characters that make a spreadsheet evaluate a cell (OWASP, "CSV injection"): a
+ * name, a user agent or an `X-Forwarded-For` value is anyone's to choose.
+ */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+
+/**
+ * One cell: a leading formula character neutralised with a quote, then quoted where RFC 4180
+ * needs it (a comma, a quote, a CR or an LF in it), its quotes doubled.
+ */
+export function csvCell(value: string): string {
+  const safe = FORMULA_START.has(value.charAt(0)) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** One row, ended by CRLF as RFC 4180 ends it. */
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** UTF-8's byte-order mark, so that spreadsheet programs read names such as "Ní Bhriain" right. */
+export const BYTE_ORDER_MARK = '\uFEFF';
+
+/** A whole document, rows of cells, with the byte-order mark first. */
+export function csvDocument(rows: readonly (readonly string[])[]): string {
+  return BYTE_ORDER_MARK + rows.map(csvLine).join('');
+}

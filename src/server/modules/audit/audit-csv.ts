@@ -2,7 +2,7 @@ import { todayInIreland } from '../../../contracts/irish-dates.js';
 
 /**
  * The audit log as CSV (docs/decisions/0051-readable-audit-log.md): times as read in Ireland and a file name of the Irish
- * day. The cells themselves are written by the shared CSV writer (src/server/http/csv.ts).
+ * day. The cells themselves are written by the shared CSV writer (src/contracts/csv.ts).
  */
 
 let irishTime: Intl.DateTimeFormat | undefined;

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { actorDescription, auditSummary, recordTypeLabel } from '../../../contracts/audit-text.js';
+import { BYTE_ORDER_MARK, csvLine } from '../../../contracts/csv.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
@@ -7,7 +8,6 @@ import { keyset, pageFrom } from '../../db/keyset.js';
 import { auditLog } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
 import { ValidationError } from '../../errors.js';
-import { BYTE_ORDER_MARK, csvLine } from '../../http/csv.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, boundsOf, type ListBounds } from '../../tenancy/authorize.js';
 import type { AuditFilters, AuditQuery, AuditRecordView } from './audit.schemas.js';

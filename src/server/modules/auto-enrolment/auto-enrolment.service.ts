@@ -18,6 +18,7 @@ import {
   costComparison,
   reasonCitation,
 } from '../../../contracts/auto-enrolment-rules.js';
+import { csvDocument } from '../../../contracts/csv.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { plainEuro } from '../../../contracts/money.js';
 import type { Action } from '../../../contracts/policy.js';
@@ -25,7 +26,6 @@ import type { AuditService } from '../../audit/audit.service.js';
 import type { Database } from '../../db/database.js';
 import { employers } from '../../db/schema.js';
 import { type Transaction, withActor } from '../../db/with-actor.js';
-import { csvDocument } from '../../http/csv.js';
 import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
 import { type EmployerRow, findEmployer } from '../employers/employers.data.js';
@@ -184,7 +184,7 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
       return (await report(actor, 'auto_enrolment.read', employerId, query)).assessed.view;
     },
 
-    /** The assessment as CSV, one employee a line, safe to open in a spreadsheet (http/csv.ts). */
+    /** The assessment as CSV, one employee a line, safe to open in a spreadsheet (contracts/csv.ts). */
     async exportCsv(actor: ActorContext, employerId: string, query: AssessmentQuery) {
       authorize(actor, 'auto_enrolment.export');
       const { assessed } = await report(actor, 'auto_enrolment.export', employerId, query);

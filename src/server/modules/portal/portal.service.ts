@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { csvDocument } from '../../../contracts/csv.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { plainEuro } from '../../../contracts/money.js';
 import type { AuditService } from '../../audit/audit.service.js';
@@ -6,7 +7,6 @@ import { createPlatformReadLog } from '../../audit/platform-reads.js';
 import type { Database } from '../../db/database.js';
 import { members } from '../../db/schema.js';
 import { withActor } from '../../db/with-actor.js';
-import { csvDocument } from '../../http/csv.js';
 import type { ActorContext } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
 import { contributionsOfMember } from '../contributions/contributions.data.js';
