@@ -27,13 +27,24 @@ export const auditFilters = z.object({
 });
 export type AuditFilters = z.infer<typeof auditFilters>;
 
+/**
+ * A record as `GET /api/audit` answers it, the one type of it for the server, which writes it,
+ * and the web's audit page and dashboard, which read it: ids as kept, with words and names
+ * resolved when read.
+ */
 export const auditRecordView = z.object({
   id: z.string(),
   timestamp: z.string(),
-  tenantId: z.string().nullable(),
+  tenantId: z
+    .string()
+    .nullable()
+    .describe('The chain it belongs to: the tenant acted in; null for platform-level entities.'),
   actorId: z.string(),
   actorType: z.string(),
-  actorTenantId: z.string().nullable(),
+  actorTenantId: z
+    .string()
+    .nullable()
+    .describe('The actor’s own tenant; null for a SuperAdmin and for the system.'),
   action: z.string(),
   entityType: z.string(),
   entityId: z.string(),

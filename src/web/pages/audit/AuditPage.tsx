@@ -27,6 +27,7 @@ import {
 } from '../../../contracts/audit-text';
 import { ApiError, api, describeError, query } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
+import type { AuditRecord } from '../../api/types';
 import { type Access, allows } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
@@ -39,32 +40,6 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { type AuditFilterValues, auditFilterForm, validateWith } from '../../components/validation';
 import { formatDateTime } from '../../format';
 import { PAGES } from '../../layout/pages';
-
-/** A record as `GET /api/audit` answers it: ids as kept, with words and names resolved when read. */
-interface AuditRecordView {
-  id: string;
-  timestamp: string;
-  /** The chain it belongs to: the tenant acted in, null for platform-level entities. */
-  tenantId: string | null;
-  actorId: string;
-  actorType: string;
-  /** The actor's own tenant, null for SuperAdmin and the system. */
-  actorTenantId: string | null;
-  action: string;
-  entityType: string;
-  entityId: string;
-  previousState: unknown;
-  newState: unknown;
-  /** The x-forwarded-for header as sent. */
-  ipAddress: string;
-  /** The client address the server trusted; null on records from before it was kept. */
-  clientAddress: string | null;
-  userAgent: string;
-  summary: string;
-  actorName: string | null;
-  entityLabel: string | null;
-  entityDeleted: boolean;
-}
 
 const FILTERS = ['entityType', 'entityId', 'actorId', 'from', 'to'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
@@ -467,7 +442,7 @@ function AuditTable({ filters }: { filters: Filters }) {
   );
 }
 
-function RecordDetails({ record }: { record: AuditRecordView }) {
+function RecordDetails({ record }: { record: AuditRecord }) {
   return (
     <Stack gap="sm" py="xs">
       <SimpleGrid cols={{ base: 1, md: 2 }}>
