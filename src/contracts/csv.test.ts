@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CSV_FAULTS, CsvReader, type CsvRecord, csvFaultIssue, rowShape } from './csv.js';
+import {
+  CSV_FAULTS,
+  CsvReader,
+  type CsvRecord,
+  csvCell,
+  csvDocument,
+  csvFaultIssue,
+  rowShape,
+} from './csv.js';
 
 const LIMIT = 64 * 1024;
 
@@ -217,5 +225,38 @@ describe('the shape of a row under its headings', () => {
       code: 'malformed_csv',
       message: `Line 7 ${CSV_FAULTS.quoteInCell}`,
     });
+  });
+});
+
+describe('writing CSV', () => {
+  it('writes every document so that the reader reads back its cells, a formula guarded by a leading quote', () => {
+    const cell = fc.string({
+      unit: fc.constantFrom('a', 'é', ' ', ',', '"', '\n', '\r', '=', '+', '-', '@', '\t'),
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(cell, { minLength: 1, maxLength: 4 }), { maxLength: 6 }),
+        (rows) => {
+          const guarded = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+          const expected: CsvRecord[] = [];
+          let line = 1;
+          for (const cells of rows) {
+            const back = cells.map(guarded);
+            // A row of blank cells reads as a blank line does: as no row.
+            if (!back.every((value) => value.trim() === '')) expected.push({ line, cells: back });
+            line += cells.join('').split('\n').length;
+          }
+          expect(read([csvDocument(rows)])).toEqual(expected);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('quotes a cell only when RFC 4180 needs it', () => {
+    expect(csvCell('Ní Bhriain')).toBe('Ní Bhriain');
+    expect(csvCell('Flat 2, "The Mews"')).toBe('"Flat 2, ""The Mews"""');
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
   });
 });

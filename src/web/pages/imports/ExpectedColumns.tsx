@@ -1,5 +1,6 @@
 import { Anchor, Table, Text } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
+import { csvLine } from '../../../contracts/csv';
 import type { ImportFormat } from './importFormats';
 
 /** The columns a file of this kind needs, the headings each may carry, and a template to start. */
@@ -11,9 +12,10 @@ export function ExpectedColumns({
   /** The template's file name, as the download saves it. */
   templateName: string;
 }) {
-  // A heading row only: no personal data ever goes into the template.
+  // A heading row only: no personal data ever goes into the template. Written by the service's
+  // own CSV writer (contracts/csv.ts), as its exports are.
   const templateUrl = useMemo(
-    () => URL.createObjectURL(new Blob([`${format.template.join(',')}\r\n`], { type: 'text/csv' })),
+    () => URL.createObjectURL(new Blob([csvLine(format.template)], { type: 'text/csv' })),
     [format],
   );
   useEffect(() => () => URL.revokeObjectURL(templateUrl), [templateUrl]);
