@@ -3,11 +3,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The web reads CSV with the service's own reader (src/contracts/csv.ts,
- * docs/decisions/0102-one-csv-reader.md), so that its preview of a file finds what the service
- * will. These checks keep a second reader from growing back in src/web: splitting text at commas
- * or line breaks, comparing characters with a quote, or reading a chosen file's bytes anywhere
- * but the preview.
+ * The web reads CSV with the service's own reader and writes it with its writer
+ * (src/contracts/csv.ts, docs/decisions/0102-one-csv-reader.md), so that its preview of a file
+ * finds what the service will. These checks keep a second reader or writer from growing back in
+ * src/web: splitting text at commas or line breaks, comparing characters with a quote, joining
+ * cells with commas, or reading a chosen file's bytes anywhere but the preview.
  */
 
 const web = path.resolve(import.meta.dirname, '../../src/web');
@@ -32,6 +32,8 @@ const SPLIT_AT_CELLS_OR_LINES =
   /\.split\(\s*(?:(['"`])[^'"`]*?(?:,|\\n|\\r)[^'"`]*?\1|\/[^/\n]*?(?:,|\\n|\\r)[^/\n]*?\/)/;
 /** A character compared with a double quote, as a CSV tokenizer does. */
 const QUOTE_COMPARED = /[!=]==?\s*(?:'"'|"\\""|`"`|34\b)|(?:'"'|"\\""|`"`)\s*[!=]==?/;
+/** Cells joined into a line of CSV by hand. */
+const JOINED_WITH_COMMAS = /\.join\(\s*(['"`]),\1\s*\)/;
 /** Reading a Blob's or File's bytes or text. */
 const READS_A_FILE = /\.arrayBuffer\(\)|\.text\(\)|\bFileReader\b|\.readAsText\(/;
 
@@ -49,15 +51,18 @@ describe('CSV in the web UI', () => {
     expect(SPLIT_AT_CELLS_OR_LINES.test("isoDate.split('-')")).toBe(false);
     expect(QUOTE_COMPARED.test(`if (char === '"' && text[index + 1] === '"') {`)).toBe(true);
     expect(QUOTE_COMPARED.test('if (text.charCodeAt(index) === 34) {')).toBe(true);
+    expect(JOINED_WITH_COMMAS.test("new Blob([headings.join(',') + '\\r\\n'])")).toBe(true);
+    expect(JOINED_WITH_COMMAS.test("headings.join(', ')")).toBe(false);
     expect(READS_A_FILE.test('await file.slice(0, 65536).text()')).toBe(true);
   });
 
-  it('splits no text at commas or line breaks and compares no character with a quote', () => {
+  it('splits no text at commas or line breaks, compares no character with a quote and joins no cells with commas', () => {
     const found = sources()
-      .filter(({ file, text }) =>
-        SPLITS_THAT_ARE_NOT_CSV.includes(file)
-          ? QUOTE_COMPARED.test(text)
-          : SPLIT_AT_CELLS_OR_LINES.test(text) || QUOTE_COMPARED.test(text),
+      .filter(
+        ({ file, text }) =>
+          QUOTE_COMPARED.test(text) ||
+          JOINED_WITH_COMMAS.test(text) ||
+          (!SPLITS_THAT_ARE_NOT_CSV.includes(file) && SPLIT_AT_CELLS_OR_LINES.test(text)),
       )
       .map(({ file }) => file);
     expect(found).toEqual([]);
