@@ -165,6 +165,14 @@ export function ageOn(dateOfBirth: string, onDate: string): number {
 export const AE_STATUSES = ['exempt', 'below_standard', 'likely_enrolled', 'not_eligible'] as const;
 export type AeStatus = (typeof AE_STATUSES)[number];
 
+/** Each status in words, the same on the pages, in the CSV export and in the PDF summary. */
+export const AE_STATUS_LABELS: Record<AeStatus, string> = {
+  below_standard: 'Below the standard',
+  likely_enrolled: 'Likely to be enrolled',
+  exempt: 'Exempt',
+  not_eligible: 'Not eligible',
+};
+
 /** Why an employee has the status they have: a stable code and its sentence. */
 export const AE_REASONS = {
   under_age_band: 'Younger than 23 on the last day of the pay reference period.',

@@ -7,6 +7,23 @@ import { idText, text } from './text.js';
 export const CONTRIBUTION_KINDS = ['employee', 'employer', 'avc'] as const;
 export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
 
+/** Who paid a contribution, as staff read it: on the pages, in the payroll grid and its chart. */
+export const CONTRIBUTION_KIND_LABELS: Record<ContributionKind, string> = {
+  employee: 'Employee',
+  employer: 'Employer',
+  avc: 'AVC',
+};
+
+/**
+ * The same kinds in the member's own words, on their pages and in the copy of their data they
+ * download.
+ */
+export const CONTRIBUTION_KIND_LABELS_FOR_MEMBER: Record<ContributionKind, string> = {
+  employee: 'Paid by you',
+  employer: 'Paid by your employer',
+  avc: 'Your extra contributions (AVC)',
+};
+
 /** What was paid in, per kind and in all, as a member, a grid or an import totals it. */
 export const paidIn = z.object({
   employeeCents: z.number().int(),

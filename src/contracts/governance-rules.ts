@@ -60,11 +60,31 @@ export const POLICY_KIND_NAMES: Record<PolicyKind, string> = {
 export const FITNESS_AND_PROBITY = ['pending', 'confirmed', 'failed'] as const;
 export type FitnessAndProbity = (typeof FITNESS_AND_PROBITY)[number];
 
+// The words for each value, the same on the governance pages and in the evidence pack's summary
+// (docs/decisions/0105-shared-words-and-shapes.md). Keyed by the value's own type, so a value
+// added to a list fails the build until it has its words.
+
+export const FITNESS_NAMES: Record<FitnessAndProbity, string> = {
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  failed: 'Not met',
+};
+
 export const TRUSTEE_KINDS = ['individual', 'corporate'] as const;
 export type TrusteeKind = (typeof TRUSTEE_KINDS)[number];
 
+export const TRUSTEE_KIND_NAMES: Record<TrusteeKind, string> = {
+  individual: 'Individual',
+  corporate: 'Corporate trustee',
+};
+
 export const ORA_TRIGGERS = ['scheduled', 'significant_change'] as const;
 export type OraTrigger = (typeof ORA_TRIGGERS)[number];
+
+export const ORA_TRIGGER_NAMES: Record<OraTrigger, string> = {
+  scheduled: 'Scheduled review',
+  significant_change: 'After a significant change in the risk profile',
+};
 
 /** Art. 21(4): effectively run by at least two persons. */
 export const MINIMUM_TRUSTEES = 2;
@@ -269,7 +289,25 @@ export const OBLIGATION_KINDS = [
 ] as const;
 export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
+export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
+  scope: 'Scope of IORP II',
+  trustees: 'Trustees',
+  key_function: 'Key function',
+  fitness_and_probity: 'Fitness and probity',
+  conflicts_protocol: 'Conflicts protocol',
+  written_policy: 'Written policy',
+  own_risk_assessment: 'Own-risk assessment',
+};
+
 export type ObligationStatus = 'ok' | 'due_soon' | 'overdue' | 'incomplete';
+
+/** A standing in words: a badge never relies on its colour alone. */
+export const OBLIGATION_STATUS_LABELS: Record<ObligationStatus, string> = {
+  ok: 'OK',
+  due_soon: 'Due soon',
+  overdue: 'Overdue',
+  incomplete: 'Incomplete',
+};
 
 export interface Obligation {
   kind: ObligationKind;

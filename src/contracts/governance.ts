@@ -185,6 +185,13 @@ const policyVersion = text({ max: 40 }).min(1, FIELD_MESSAGES.version);
 
 export const POLICY_STATUSES = ['draft', 'approved', 'superseded'] as const;
 
+/** A policy's status in words, on the register and in the evidence pack's summary. */
+export const POLICY_STATUS_NAMES: Record<(typeof POLICY_STATUSES)[number], string> = {
+  draft: 'Draft: not yet approved',
+  approved: 'Approved: in use',
+  superseded: 'Superseded',
+};
+
 /** A new policy, or a new version of one, starts as a draft: the trustees approve it before use. */
 export const policyInput = z.object({
   kind: policyKind,

@@ -1,6 +1,12 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AE_REASONS, AE_RULES } from '../../src/contracts/auto-enrolment-rules.js';
+import {
+  AE_REASONS,
+  AE_RULES,
+  AE_STATUS_LABELS,
+  AE_STATUSES,
+  type AeStatus,
+} from '../../src/contracts/auto-enrolment-rules.js';
 import {
   auditLog,
   members,
@@ -27,6 +33,7 @@ import {
   upload,
   withWrongCheckLetter,
 } from '../helpers/imports.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
 import { newPpsNumber, testPpsKeyring } from '../helpers/pps.js';
 
 /**
@@ -495,6 +502,51 @@ describe('the reports', () => {
     expect(raw).toContain('/MarkInfo');
     expect(raw).toMatch(/\/Lang \(en-IE\)/);
     expect(raw).toContain('NotoSans');
+  });
+
+  it('name each status in the CSV export and the PDF summary as the pages name it', async () => {
+    const { brokerId, employerId, schemeId, admin } = await employerWithStaff();
+    const member = await createMember(t.database, { brokerId, employerId, schemeId });
+    await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv([
+        ...weeksOf(member.ppsNumber, {
+          'Employee Pension': '8.00',
+          'Employer Pension': '8.00',
+          Arrangement: schemeId,
+        }),
+        ...weeksOf(newPpsNumber()),
+      ]),
+    );
+    const view = (await getAs(t, admin, assessmentUrl(employerId))).json() as {
+      totals: Record<AeStatus, number>;
+      employees: Array<{ employeeId: string; status: AeStatus }>;
+    };
+    const statuses = new Set(view.employees.map((employee) => employee.status));
+    expect(statuses.size).toBe(2);
+
+    const csv = await getAs(
+      t,
+      admin,
+      `/api/employers/${employerId}/auto-enrolment/export?asOf=2026-03-31`,
+    );
+    const rows = csv.body.trim().split('\r\n').slice(1);
+    for (const employee of view.employees) {
+      const row = rows.find((line) => line.startsWith(`${employee.employeeId},`));
+      expect(row?.split(',')[4]).toBe(AE_STATUS_LABELS[employee.status]);
+    }
+
+    const pdf = await getAs(
+      t,
+      admin,
+      `/api/employers/${employerId}/auto-enrolment/summary.pdf?asOf=2026-03-31`,
+    );
+    const text = flowing(readPdf(pdf.rawPayload).text);
+    for (const status of AE_STATUSES) {
+      expect(text).toContain(`${AE_STATUS_LABELS[status]}: ${view.totals[status]}`);
+    }
   });
 
   it('compare the cost of the standard with My Future Fund for below-standard members', async () => {

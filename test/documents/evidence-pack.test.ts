@@ -5,7 +5,18 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { CITATIONS, policyCitation } from '../../src/contracts/governance-rules.js';
+import { POLICY_STATUS_NAMES } from '../../src/contracts/governance.js';
+import {
+  CITATIONS,
+  FITNESS_NAMES,
+  OBLIGATION_NAMES,
+  OBLIGATION_STATUS_LABELS,
+  type ObligationKind,
+  type ObligationStatus,
+  ORA_TRIGGER_NAMES,
+  policyCitation,
+  TRUSTEE_KIND_NAMES,
+} from '../../src/contracts/governance-rules.js';
 import { auditLog, documents } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
@@ -353,6 +364,34 @@ describe('the summary PDF', () => {
     for (const obligation of compliance.obligations) {
       expect(text).toContain(flowing(obligation.reason));
       expect(text).toContain(flowing(obligation.citation));
+    }
+  });
+
+  it('names each standing, kind and status in the words the governance pages show', async () => {
+    const text = flowing(readPdf(pack.entries.get('summary.pdf') as Buffer).text);
+    const compliance = (
+      await t.requestAs(staff, 'GET', `/api/schemes/${place.schemeId}/compliance`)
+    ).json() as {
+      status: ObligationStatus;
+      obligations: Array<{ kind: ObligationKind; status: ObligationStatus }>;
+    };
+    expect(text).toContain(
+      `Overall standing on the day: ${OBLIGATION_STATUS_LABELS[compliance.status]}.`,
+    );
+    for (const obligation of compliance.obligations) {
+      expect(text).toContain(
+        `${OBLIGATION_NAMES[obligation.kind]} ${OBLIGATION_STATUS_LABELS[obligation.status]}`,
+      );
+    }
+    for (const phrase of [
+      `Aoife Trustee ${TRUSTEE_KIND_NAMES.individual}`,
+      `Trustco Limited ${TRUSTEE_KIND_NAMES.corporate}`,
+      FITNESS_NAMES.confirmed,
+      `2.1 ${POLICY_STATUS_NAMES.approved}`,
+      `0.3 ${POLICY_STATUS_NAMES.draft}`,
+      ORA_TRIGGER_NAMES.scheduled,
+    ]) {
+      expect(text, phrase).toContain(flowing(phrase));
     }
   });
 });

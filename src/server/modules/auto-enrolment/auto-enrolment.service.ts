@@ -9,6 +9,7 @@ import type {
 } from '../../../contracts/auto-enrolment.js';
 import {
   AE_REASONS,
+  AE_STATUS_LABELS,
   AE_STATUSES,
   type Assessment,
   annualised,
@@ -30,7 +31,7 @@ import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
 import { type EmployerRow, findEmployer } from '../employers/employers.data.js';
 import { type EmployeeWindowRow, employeeWindows } from './auto-enrolment.data.js';
-import { STATUS_NAMES, summaryPdf } from './summary-pdf.js';
+import { summaryPdf } from './summary-pdf.js';
 
 type ReportAction = Extract<
   Action,
@@ -207,7 +208,7 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
           employee.memberId ?? '',
           employee.firstName ?? '',
           employee.lastName ?? '',
-          STATUS_NAMES[employee.status],
+          AE_STATUS_LABELS[employee.status],
           employee.reasons.map((reason) => reason.message).join(' '),
           euroCell(employee.shortfallCents),
           view.asOf,

@@ -2,19 +2,12 @@ import type { AssessmentView, CostView } from '../../../contracts/auto-enrolment
 import {
   AE_REASONS,
   AE_RULES,
+  AE_STATUS_LABELS,
   AE_STATUSES,
-  type AeStatus,
 } from '../../../contracts/auto-enrolment-rules.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
 import { formatCents } from '../../../contracts/money.js';
 import { openTaggedPdf, pdfBytes } from '../documents/tagged-pdf.js';
-
-export const STATUS_NAMES: Record<AeStatus, string> = {
-  exempt: 'Exempt',
-  below_standard: 'In a scheme below the minimum standard',
-  likely_enrolled: 'Likely to be enrolled in My Future Fund',
-  not_eligible: 'Not eligible',
-};
 
 /**
  * The employer's one-page summary of an assessment: counts by status, why, and the cost
@@ -48,7 +41,7 @@ export async function summaryPdf(
   );
   heading('H2', 'Employees by status');
   for (const status of AE_STATUSES) {
-    paragraph(`${STATUS_NAMES[status]}: ${assessment.totals[status]}`);
+    paragraph(`${AE_STATUS_LABELS[status]}: ${assessment.totals[status]}`);
   }
   heading('H2', 'What the statuses mean');
   paragraph(AE_REASONS.pay_below_threshold);

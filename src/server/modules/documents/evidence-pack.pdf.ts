@@ -1,10 +1,14 @@
+import { POLICY_STATUS_NAMES } from '../../../contracts/governance.js';
 import {
+  FITNESS_NAMES,
   KEY_FUNCTION_NAMES,
-  type KeyFunction,
+  OBLIGATION_NAMES,
+  OBLIGATION_STATUS_LABELS,
   type Obligation,
   type ObligationStatus,
+  ORA_TRIGGER_NAMES,
   POLICY_KIND_NAMES,
-  type PolicyKind,
+  TRUSTEE_KIND_NAMES,
 } from '../../../contracts/governance-rules.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
@@ -54,26 +58,14 @@ export interface EvidenceSummary {
   excludedDocuments: number;
 }
 
-const STATUS_WORDS: Record<ObligationStatus, string> = {
-  ok: 'In order',
-  due_soon: 'Due soon',
-  overdue: 'Overdue',
-  incomplete: 'Incomplete',
-};
-
-const FITNESS_WORDS: Record<string, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  failed: 'Failed',
-};
-
-const TRIGGER_WORDS: Record<string, string> = {
-  scheduled: 'Scheduled',
-  significant_change: 'After a significant change',
-};
+/**
+ * A value in the words the governance pages use for it (contracts/governance-rules.ts), or as it
+ * is when it has none.
+ */
+const named = <T extends string>(names: Record<T, string>, value: string) =>
+  names[value as T] ?? value;
 
 const dateOrDash = (value: string | null) => (value === null ? '—' : formatIrishDate(value));
-const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** pdfkit 0.20 tags a table under `structParent`; its published types predate the option. */
 type TaggedTableOptions = PDFKit.Mixins.TableOptionsWithData & {
@@ -131,12 +123,12 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
   );
 
   heading('Compliance', 'H2');
-  paragraph(`Overall standing on the day: ${STATUS_WORDS[summary.compliance.status]}.`);
+  paragraph(`Overall standing on the day: ${OBLIGATION_STATUS_LABELS[summary.compliance.status]}.`);
   table(
     ['Obligation', 'Standing', 'Due', 'Reason', 'Citation'],
     summary.compliance.obligations.map((obligation) => [
-      capitalised(obligation.kind.replace(/_/g, ' ')),
-      STATUS_WORDS[obligation.status],
+      OBLIGATION_NAMES[obligation.kind],
+      OBLIGATION_STATUS_LABELS[obligation.status],
       obligation.dueOn === undefined ? '—' : formatIrishDate(obligation.dueOn),
       obligation.reason,
       obligation.citation,
@@ -149,7 +141,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
       ['Trustee', 'Kind', 'Directors', 'Appointed', 'Ended'],
       summary.trustees.map((trustee) => [
         trustee.name,
-        capitalised(trustee.kind),
+        named(TRUSTEE_KIND_NAMES, trustee.kind),
         trustee.directorCount === null ? '—' : String(trustee.directorCount),
         formatIrishDate(trustee.appointedOn),
         dateOrDash(trustee.endedOn),
@@ -162,11 +154,11 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     table(
       ['Function', 'Holder', 'Appointed', 'Ended', 'Fitness and probity', 'Also serves employer'],
       summary.keyFunctionHolders.map((holder) => [
-        KEY_FUNCTION_NAMES[holder.function as KeyFunction] ?? holder.function,
+        named(KEY_FUNCTION_NAMES, holder.function),
         holder.holderName,
         formatIrishDate(holder.appointedOn),
         dateOrDash(holder.endedOn),
-        FITNESS_WORDS[holder.fitnessAndProbity] ?? holder.fitnessAndProbity,
+        named(FITNESS_NAMES, holder.fitnessAndProbity),
         holder.alsoServesEmployer ? 'Yes' : 'No',
       ]),
     ),
@@ -177,10 +169,10 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     table(
       ['Policy', 'Title', 'Version', 'Status', 'Approved', 'Next review'],
       summary.policies.map((policy) => [
-        POLICY_KIND_NAMES[policy.kind as PolicyKind] ?? policy.kind,
+        named(POLICY_KIND_NAMES, policy.kind),
         policy.title,
         policy.version,
-        capitalised(policy.status),
+        named(POLICY_STATUS_NAMES, policy.status),
         dateOrDash(policy.approvedOn),
         dateOrDash(policy.nextReviewDue),
       ]),
@@ -193,7 +185,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
       ['Performed', 'Trigger', 'Next due'],
       summary.oraReports.map((report) => [
         formatIrishDate(report.performedOn),
-        TRIGGER_WORDS[report.trigger] ?? report.trigger,
+        named(ORA_TRIGGER_NAMES, report.trigger),
         formatIrishDate(report.nextDue),
       ]),
     ),

@@ -1,4 +1,8 @@
 import { eq } from 'drizzle-orm';
+import {
+  CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
+  type ContributionKind,
+} from '../../../contracts/contributions.js';
 import { csvDocument } from '../../../contracts/csv.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { plainEuro } from '../../../contracts/money.js';
@@ -22,11 +26,6 @@ const FIELD: Record<string, keyof Totals> = {
   employee: 'employeeCents',
   employer: 'employerCents',
   avc: 'avcCents',
-};
-const KIND_WORDS: Record<string, string> = {
-  employee: 'Paid by you',
-  employer: 'Paid by your employer',
-  avc: 'Your extra contributions (AVC)',
 };
 
 export interface PortalDeps {
@@ -162,7 +161,7 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
           ],
           ...paid.map((entry) => [
             entry.period,
-            KIND_WORDS[entry.kind] ?? entry.kind,
+            CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
             plainEuro(entry.amountCents),
             plainEuro(entry.originalAmountCents),
             entry.createdAt.toISOString(),

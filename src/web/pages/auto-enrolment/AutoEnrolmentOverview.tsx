@@ -1,12 +1,13 @@
 import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { AE_STATUS_LABELS } from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate } from '../../../contracts/irish-dates';
 import { autoEnrolmentOverviewView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { STATUS_LABELS, STATUS_ORDER } from './ae-helpers';
+import { STATUS_ORDER } from './ae-helpers';
 import { AE_KEY, AE_PATHS } from './aeQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
@@ -50,7 +51,7 @@ export function AutoEnrolmentOverview() {
                   <Table.Th>Employer</Table.Th>
                   {STATUS_ORDER.map((status) => (
                     <Table.Th key={status} ta="right">
-                      {STATUS_LABELS[status]}
+                      {AE_STATUS_LABELS[status]}
                     </Table.Th>
                   ))}
                 </Table.Tr>

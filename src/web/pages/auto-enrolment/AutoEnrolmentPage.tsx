@@ -20,7 +20,7 @@ import type {
   AssessmentView,
   StatusTotals,
 } from '../../../contracts/auto-enrolment';
-import type { AeStatus } from '../../../contracts/auto-enrolment-rules';
+import { AE_STATUS_LABELS, type AeStatus } from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate, isIsoDate, todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents } from '../../../contracts/money';
 import { assessmentView, employerView } from '../../api/answers';
@@ -41,7 +41,6 @@ import {
   employeeName,
   inOrderOfAction,
   STATUS_COLORS,
-  STATUS_LABELS,
   STATUS_MEANINGS,
   STATUS_ORDER,
   type StatusFilter,
@@ -215,7 +214,7 @@ function Report({ report }: { report: AssessmentView }) {
                 <Chip value="all">All ({counter.format(report.employees.length)})</Chip>
                 {STATUS_ORDER.map((status) => (
                   <Chip key={status} value={status}>
-                    {STATUS_LABELS[status]} ({counter.format(report.totals[status])})
+                    {AE_STATUS_LABELS[status]} ({counter.format(report.totals[status])})
                   </Chip>
                 ))}
               </Group>
@@ -237,7 +236,7 @@ function StatusCounts({ totals }: { totals: StatusTotals }) {
           withBorder
           p="md"
           component="section"
-          aria-label={`${STATUS_LABELS[status]}: ${totals[status]}`}
+          aria-label={`${AE_STATUS_LABELS[status]}: ${totals[status]}`}
         >
           <Stack gap={4} align="flex-start">
             <StatusBadge status={status} />
@@ -261,7 +260,7 @@ export function StatusBadge({ status }: { status: AeStatus }) {
       h="auto"
       styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
     >
-      {STATUS_LABELS[status]}
+      {AE_STATUS_LABELS[status]}
     </Badge>
   );
 }
@@ -280,7 +279,7 @@ function EmployeesTable({
         <Table.Caption ta="left">
           {filter === 'all'
             ? 'Every employee in the payroll, what needs acting on first'
-            : `Employees: ${STATUS_LABELS[filter].toLowerCase()}`}
+            : `Employees: ${AE_STATUS_LABELS[filter].toLowerCase()}`}
         </Table.Caption>
         <Table.Thead>
           <Table.Tr>

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { AE_STATUSES, costComparison } from '../../../contracts/auto-enrolment-rules';
+import {
+  AE_STATUS_LABELS,
+  AE_STATUSES,
+  costComparison,
+} from '../../../contracts/auto-enrolment-rules';
 import {
   costRows,
   costTotals,
   inOrderOfAction,
   percentOfPay,
   periodsCovered,
-  STATUS_LABELS,
   STATUS_ORDER,
   withStatus,
 } from './ae-helpers';
@@ -15,7 +18,7 @@ describe('the auto-enrolment pages’ helpers', () => {
   it('order every status of the rule module once, what needs acting on first', () => {
     expect([...STATUS_ORDER].sort()).toEqual([...AE_STATUSES].sort());
     expect(STATUS_ORDER[0]).toBe('below_standard');
-    expect(new Set(Object.values(STATUS_LABELS)).size).toBe(AE_STATUSES.length);
+    expect(new Set(Object.values(AE_STATUS_LABELS)).size).toBe(AE_STATUSES.length);
   });
 
   it('filter the employees by status, or keep them all in their order', () => {

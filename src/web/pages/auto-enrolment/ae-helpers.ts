@@ -5,8 +5,9 @@ import { formatIrishDate } from '../../../contracts/irish-dates';
 /**
  * How the automatic-enrolment pages put the assessment into words. The rules, their sentences and
  * their citations are the rule module's (contracts/auto-enrolment-rules.ts) and come with each
- * reason in the assessment; this only orders and names the statuses and arranges the figures for
- * a page.
+ * reason in the assessment, and so are the statuses' names (AE_STATUS_LABELS), which the CSV
+ * export and the PDF summary use too; this only orders and explains the statuses and arranges the
+ * figures for a page.
  */
 
 const counter = new Intl.NumberFormat('en-IE');
@@ -18,13 +19,6 @@ export const STATUS_ORDER: readonly AeStatus[] = [
   'exempt',
   'not_eligible',
 ];
-
-export const STATUS_LABELS: Record<AeStatus, string> = {
-  below_standard: 'Below the standard',
-  likely_enrolled: 'Likely to be enrolled',
-  exempt: 'Exempt',
-  not_eligible: 'Not eligible',
-};
 
 /** What each status means for the employer, one line under its count. */
 export const STATUS_MEANINGS: Record<AeStatus, string> = {

@@ -20,11 +20,13 @@ import {
 } from '../../../contracts/governance';
 import {
   FITNESS_AND_PROBITY,
+  FITNESS_NAMES,
   type FitnessAndProbity,
   KEY_FUNCTION_NAMES,
   KEY_FUNCTIONS,
   type KeyFunction,
   requiredKeyFunctions,
+  TRUSTEE_KIND_NAMES,
   TRUSTEE_KINDS,
   type TrusteeKind,
 } from '../../../contracts/governance-rules';
@@ -43,13 +45,7 @@ import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { DocumentLinkCell } from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
-import {
-  FITNESS_NAMES,
-  orNull,
-  shownDate,
-  TRUSTEE_KIND_NAMES,
-  validateWithDates,
-} from './governance-helpers';
+import { orNull, shownDate, validateWithDates } from './governance-helpers';
 import { type Register, registerKey, useRefreshGovernance } from './governanceQueries';
 
 const today = () => todayInIreland(new Date());

@@ -1,15 +1,10 @@
 import { Badge, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { OBLIGATION_NAMES, OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
 import type { CalendarEntry, ComplianceStatus, Obligation } from '../../api/types';
 import type { Column } from '../../components/CursorTable';
 import { ScrollTable } from '../../components/ScrollTable';
-import {
-  calendarEntryKey,
-  OBLIGATION_NAMES,
-  STATUS_COLOURS,
-  STATUS_LABELS,
-  shownDate,
-} from './governance-helpers';
+import { calendarEntryKey, STATUS_COLOURS, shownDate } from './governance-helpers';
 
 /** A standing as a word beside a coloured dot: the colour is never the only sign. */
 export function StatusBadge({
@@ -21,7 +16,7 @@ export function StatusBadge({
 }) {
   return (
     <Badge color={STATUS_COLOURS[status]} variant="dot" size={size} miw="max-content">
-      {STATUS_LABELS[status]}
+      {OBLIGATION_STATUS_LABELS[status]}
     </Badge>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { OBLIGATION_NAMES, OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
 import { governanceDashboardView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { CalendarEntry, ComplianceStatus, GovernanceDashboard } from '../../api/types';
@@ -10,7 +11,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { PAGES } from '../../layout/pages';
 import { DueDatesTable, StatusBadge } from './ComplianceParts';
-import { OBLIGATION_NAMES, STATUS_LABELS, shownDate } from './governance-helpers';
+import { shownDate } from './governance-helpers';
 import { GOVERNANCE_KEY } from './governanceQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
@@ -108,7 +109,7 @@ export function StatusCounts({ counts }: { counts: GovernanceDashboard['counts']
           withBorder
           p="md"
           component="section"
-          aria-label={`${STATUS_LABELS[status]}: ${counts[status]}`}
+          aria-label={`${OBLIGATION_STATUS_LABELS[status]}: ${counts[status]}`}
         >
           <Stack gap={4} align="flex-start">
             <StatusBadge status={status} />
@@ -166,7 +167,7 @@ function SchemesByStatus({ schemes }: { schemes: GovernanceDashboard['schemes'] 
                             size="sm"
                             key={`${obligation.kind}|${obligation.subjectId ?? ''}|${obligation.reason}`}
                           >
-                            {STATUS_LABELS[obligation.status]}:{' '}
+                            {OBLIGATION_STATUS_LABELS[obligation.status]}:{' '}
                             {OBLIGATION_NAMES[obligation.kind].toLowerCase()}
                             {obligation.dueOn ? ` (due ${shownDate(obligation.dueOn)})` : ''}.{' '}
                             {obligation.reason}

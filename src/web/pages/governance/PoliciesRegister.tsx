@@ -1,7 +1,7 @@
 import { Badge, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { policyApproval, policyInput } from '../../../contracts/governance';
+import { POLICY_STATUS_NAMES, policyApproval, policyInput } from '../../../contracts/governance';
 import {
   POLICY_KIND_NAMES,
   POLICY_KINDS,
@@ -26,12 +26,6 @@ import { FormModal, FormShell } from './GovernanceForm';
 import { shownDate, validateWithDates } from './governance-helpers';
 import { registerKey, useRefreshGovernance } from './governanceQueries';
 import { SignificantChangeForm } from './RiskRegisters';
-
-const STATUS_NAMES: Record<WrittenPolicy['status'], string> = {
-  draft: 'Draft: not yet approved',
-  approved: 'Approved: in use',
-  superseded: 'Superseded',
-};
 
 const nameOf = (policy: WrittenPolicy) => `${POLICY_KIND_NAMES[policy.kind]} ${policy.version}`;
 
@@ -85,7 +79,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
           }
           miw="max-content"
         >
-          {STATUS_NAMES[policy.status]}
+          {POLICY_STATUS_NAMES[policy.status]}
         </Badge>
       ),
     },

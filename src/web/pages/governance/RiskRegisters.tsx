@@ -2,7 +2,11 @@ import { Button, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { oraReportInput, significantChangeInput } from '../../../contracts/governance';
-import { ORA_TRIGGERS, type OraTrigger } from '../../../contracts/governance-rules';
+import {
+  ORA_TRIGGER_NAMES,
+  ORA_TRIGGERS,
+  type OraTrigger,
+} from '../../../contracts/governance-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { noAnswer, oraReportView, significantChangeView } from '../../api/answers';
 import { api } from '../../api/client';
@@ -17,7 +21,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { DocumentLinkCell } from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
-import { ORA_TRIGGER_NAMES, orNull, shownDate, validateWithDates } from './governance-helpers';
+import { orNull, shownDate, validateWithDates } from './governance-helpers';
 import { type Register, registerKey, useRefreshGovernance } from './governanceQueries';
 
 /** The scheme's own-risk assessments, latest first, each with when the next falls due. */

@@ -1,63 +1,23 @@
 import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
-import {
-  addYears,
-  calendarPosition,
-  type FitnessAndProbity,
-  type ObligationKind,
-  type OraTrigger,
-  type TrusteeKind,
-} from '../../../contracts/governance-rules';
+import { addYears, calendarPosition } from '../../../contracts/governance-rules';
 import { formatIrishDate } from '../../../contracts/irish-dates';
 import type { CalendarEntry, ComplianceStatus } from '../../api/types';
 import { irishDateRule } from '../../components/IrishDateInput';
 import { validateWith } from '../../components/validation';
 
 /**
- * The words the governance pages show for the rule module's values (contracts/governance-rules.ts
- * holds the lists, periods, names of functions and policies, and citations). Each map is keyed by
- * the module's own type, so a value added there fails the build here until it has its words.
+ * How the governance pages show the rule module's values. Their words are the rule module's
+ * (contracts/governance-rules.ts), shared with the evidence pack's summary; the colours are the
+ * pages' own. Each map is keyed by the module's own type, so a value added there fails the build
+ * here until it has its colour.
  */
-
-/** A standing in words: the badge never relies on its colour alone. */
-export const STATUS_LABELS: Record<ComplianceStatus, string> = {
-  ok: 'OK',
-  due_soon: 'Due soon',
-  overdue: 'Overdue',
-  incomplete: 'Incomplete',
-};
 
 export const STATUS_COLOURS: Record<ComplianceStatus, string> = {
   ok: 'green',
   due_soon: 'yellow',
   overdue: 'red',
   incomplete: 'orange',
-};
-
-export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
-  scope: 'Scope of IORP II',
-  trustees: 'Trustees',
-  key_function: 'Key function',
-  fitness_and_probity: 'Fitness and probity',
-  conflicts_protocol: 'Conflicts protocol',
-  written_policy: 'Written policy',
-  own_risk_assessment: 'Own-risk assessment',
-};
-
-export const TRUSTEE_KIND_NAMES: Record<TrusteeKind, string> = {
-  individual: 'Individual',
-  corporate: 'Corporate trustee',
-};
-
-export const FITNESS_NAMES: Record<FitnessAndProbity, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  failed: 'Not met',
-};
-
-export const ORA_TRIGGER_NAMES: Record<OraTrigger, string> = {
-  scheduled: 'Scheduled review',
-  significant_change: 'After a significant change in the risk profile',
 };
 
 /** A date of the API (`YYYY-MM-DD`) day first, or a dash when there is none. */

@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents, formatCentsCompact } from '../../../contracts/money';
 import { api, describeError, type Page, query } from '../../api/client';
@@ -27,11 +28,16 @@ const RANGES: { value: Range; label: string }[] = [
   { value: 'all', label: 'All' },
 ];
 
-const KINDS: { kind: ContributionKind; label: string; color: string }[] = [
-  { kind: 'employee', label: 'Employee', color: 'blue.6' },
-  { kind: 'employer', label: 'Employer', color: 'teal.6' },
-  { kind: 'avc', label: 'AVC', color: 'grape.6' },
-];
+const COLOURS: Record<ContributionKind, string> = {
+  employee: 'blue.6',
+  employer: 'teal.6',
+  avc: 'grape.6',
+};
+const KINDS = CONTRIBUTION_KINDS.map((kind) => ({
+  kind,
+  label: CONTRIBUTION_KIND_LABELS[kind],
+  color: COLOURS[kind],
+}));
 
 /** One bar group: a month's totals in cents (money stays in whole cents up to the display). */
 type MonthTotals = { month: string; period: string } & Record<ContributionKind, number>;

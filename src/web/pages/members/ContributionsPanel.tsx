@@ -16,6 +16,11 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
+import {
+  CONTRIBUTION_KIND_LABELS,
+  CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
+  CONTRIBUTION_KINDS,
+} from '../../../contracts/contributions';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { euroFieldError, formatCents, readEuro } from '../../../contracts/money';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
@@ -40,20 +45,9 @@ const PAGE_SIZE = 25;
 export const memberContributionsKey = (memberId: string) =>
   ['members', memberId, 'contributions'] as const;
 
-export const KIND_LABELS: Record<ContributionKind, string> = {
-  employee: 'Employee',
-  employer: 'Employer',
-  avc: 'AVC',
-};
-/** The same kinds in the member's own words: who paid it. */
-export const KIND_LABELS_FOR_MEMBER: Record<ContributionKind, string> = {
-  employee: 'Paid by you',
-  employer: 'Paid by your employer',
-  avc: 'Your extra contributions (AVC)',
-};
-const KIND_OPTIONS = (Object.keys(KIND_LABELS) as ContributionKind[]).map((kind) => ({
+const KIND_OPTIONS = CONTRIBUTION_KINDS.map((kind) => ({
   value: kind,
-  label: KIND_LABELS[kind],
+  label: CONTRIBUTION_KIND_LABELS[kind],
 }));
 
 /** A correction is the one amount typed with a sign: "-25.50" or "−25.50" (docs/decisions/0100-one-money-rule.md). */
@@ -87,7 +81,8 @@ export function ContributionsPanel({ member }: { member: Member }) {
     {
       key: 'kind',
       header: ownRecord ? 'Paid by' : 'Kind',
-      render: (row) => (ownRecord ? KIND_LABELS_FOR_MEMBER : KIND_LABELS)[row.kind],
+      render: (row) =>
+        (ownRecord ? CONTRIBUTION_KIND_LABELS_FOR_MEMBER : CONTRIBUTION_KIND_LABELS)[row.kind],
       sortValue: (row) => row.kind,
     },
     {
@@ -135,7 +130,7 @@ export function ContributionsPanel({ member }: { member: Member }) {
           size="compact-sm"
           variant="default"
           onClick={() => setAdjusting(row)}
-          aria-label={`Adjust the ${KIND_LABELS[row.kind].toLowerCase()} contribution of ${formatPeriod(row.period)}`}
+          aria-label={`Adjust the ${CONTRIBUTION_KIND_LABELS[row.kind].toLowerCase()} contribution of ${formatPeriod(row.period)}`}
         >
           Adjust
         </Button>
@@ -321,10 +316,10 @@ function AdjustmentForm({
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text>
-          {KIND_LABELS[contribution.kind]} contribution of {formatPeriod(contribution.period)}:{' '}
-          {formatCents(contribution.amountCents)} now (originally{' '}
-          {formatCents(contribution.originalAmountCents)}). The recorded amount stays; the
-          adjustment is added to it and recorded in the audit log.
+          {CONTRIBUTION_KIND_LABELS[contribution.kind]} contribution of{' '}
+          {formatPeriod(contribution.period)}: {formatCents(contribution.amountCents)} now
+          (originally {formatCents(contribution.originalAmountCents)}). The recorded amount stays;
+          the adjustment is added to it and recorded in the audit log.
         </Text>
         {problem && (
           <Alert color="red" role="alert">

@@ -1,5 +1,10 @@
 import { Alert, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import {
+  CONTRIBUTION_KIND_LABELS,
+  CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
+  CONTRIBUTION_KINDS,
+} from '../../../contracts/contributions';
 import { formatCents } from '../../../contracts/money';
 import { memberSummary } from '../../api/answers';
 import { api, describeError } from '../../api/client';
@@ -9,11 +14,13 @@ import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 
-/** Each row in the member's own words, and in the staff's. */
+/** Each row in the member's own words, and in the staff's (contracts/contributions.ts). */
 const ROWS: Array<[keyof PaidIn, string, string]> = [
-  ['employeeCents', 'Paid by you', 'Employee'],
-  ['employerCents', 'Paid by your employer', 'Employer'],
-  ['avcCents', 'Your extra contributions (AVC)', 'AVC'],
+  ...CONTRIBUTION_KINDS.map((kind): [keyof PaidIn, string, string] => [
+    `${kind}Cents`,
+    CONTRIBUTION_KIND_LABELS_FOR_MEMBER[kind],
+    CONTRIBUTION_KIND_LABELS[kind],
+  ]),
   ['totalCents', 'Total paid in', 'Total paid in'],
 ];
 

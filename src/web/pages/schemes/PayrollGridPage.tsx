@@ -13,6 +13,11 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
+import {
+  CONTRIBUTION_KIND_LABELS,
+  CONTRIBUTION_KINDS,
+  type ContributionKind,
+} from '../../../contracts/contributions';
 import { formatCents, plainEuro, readEuro } from '../../../contracts/money';
 import { payrollSaved, payrollView } from '../../api/answers';
 import { ApiError, api, describeError } from '../../api/client';
@@ -25,13 +30,8 @@ import { formatPeriod } from '../../format';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { isNotFound, useScheme } from './SchemeQueries';
 
-const KINDS = ['employee', 'employer', 'avc'] as const;
-type Kind = (typeof KINDS)[number];
-const KIND_HEADERS: Record<Kind, string> = {
-  employee: 'Employee',
-  employer: 'Employer',
-  avc: 'AVC',
-};
+const KINDS = CONTRIBUTION_KINDS;
+type Kind = ContributionKind;
 const FIELD: Record<Kind, 'employeeCents' | 'employerCents' | 'avcCents'> = {
   employee: 'employeeCents',
   employer: 'employerCents',
@@ -173,7 +173,7 @@ export function PayrollGridPage() {
                   <Table.Tr>
                     <Table.Th>Member</Table.Th>
                     {KINDS.map((kind) => (
-                      <Table.Th key={kind}>{KIND_HEADERS[kind]} (€)</Table.Th>
+                      <Table.Th key={kind}>{CONTRIBUTION_KIND_LABELS[kind]} (€)</Table.Th>
                     ))}
                   </Table.Tr>
                 </Table.Thead>
@@ -189,7 +189,7 @@ export function PayrollGridPage() {
                         <Table.Td key={kind}>
                           {editable ? (
                             <TextInput
-                              aria-label={`${KIND_HEADERS[kind]} contribution of ${row.name}`}
+                              aria-label={`${CONTRIBUTION_KIND_LABELS[kind]} contribution of ${row.name}`}
                               inputMode="decimal"
                               value={cellValue(row.memberId, kind, row[kind]?.amountCents)}
                               error={parsed.errors[`${row.memberId}.${kind}`]}
