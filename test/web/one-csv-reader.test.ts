@@ -74,7 +74,7 @@ describe('CSV in the web UI', () => {
       .map(({ file }) => file);
     expect(reading).toEqual(['pages/imports/csvPreview.ts']);
     const preview = readFileSync(path.join(web, 'pages/imports/csvPreview.ts'), 'utf8');
-    expect(preview).toMatch(/from '\.\.\/\.\.\/\.\.\/contracts\/csv'/);
+    expect(preview).toMatch(/from '\.\.\/\.\.\/\.\.\/contracts\/csv\.js'/);
     expect(preview).toMatch(/new CsvReader\(/);
   });
 });

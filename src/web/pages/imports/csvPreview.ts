@@ -1,6 +1,6 @@
-import { CsvReader, csvFaultIssue, MAX_ROW_CHARACTERS, rowShape } from '../../../contracts/csv';
-import type { ImportIssue } from '../../../contracts/imports';
-import { encodingDecidedAt, firstNonAscii } from '../../../contracts/upload-encoding';
+import { CsvReader, csvFaultIssue, MAX_ROW_CHARACTERS, rowShape } from '../../../contracts/csv.js';
+import type { ImportIssue } from '../../../contracts/imports.js';
+import { encodingDecidedAt, firstNonAscii } from '../../../contracts/upload-encoding.js';
 
 /** How much of a chosen file the browser reads for the preview: the file itself may be 25 MiB. */
 export const PREVIEW_BYTES = 64 * 1024;
