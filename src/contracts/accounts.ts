@@ -22,10 +22,19 @@ export const sessionUser = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 
+/**
+ * Set when the account's role must have a second factor and it has none yet: the session may do
+ * nothing but set one up (docs/decisions/0112-second-factor-required-roles.md).
+ */
+const setupRequired = z.boolean().optional();
+
 /** `GET /api/auth/session`: the person signed in, or null. */
-export const sessionAnswer = z.object({ user: sessionUser.nullable() });
+export const sessionAnswer = z.object({
+  user: sessionUser.nullable(),
+  secondFactorSetupRequired: setupRequired,
+});
 /** A sign-in, or an accepted invitation: the person now signed in. */
-export const signedIn = z.object({ user: sessionUser });
+export const signedIn = z.object({ user: sessionUser, secondFactorSetupRequired: setupRequired });
 /** An answer that only tells the person what happened. */
 export const messageAnswer = z.object({ message: z.string() });
 

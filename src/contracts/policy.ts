@@ -50,6 +50,12 @@ export interface Rule {
   /** The roles allowed, each with how far it reaches. Any role not listed is refused (403). */
   roles: { readonly [R in Role]?: ScopesOf[R] };
   target: Target;
+  /**
+   * The action also needs a second factor confirmed within the last 5 minutes, where the account
+   * has one (docs/decisions/0110-second-factor.md): a PPS number, a member's whole file, a change
+   * to how one signs in.
+   */
+  stepUp?: true;
 }
 
 export const POLICY = {
@@ -121,6 +127,51 @@ export const POLICY = {
       Member: 'member',
     },
     target: 'none',
+  },
+  'account.second_factor.read': {
+    description: "Read one's own second factors: authenticator app, passkeys, recovery codes left",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'none',
+  },
+  'account.second_factor.confirm': {
+    description:
+      "Confirm one's own second factor again, for an action that needs one confirmed recently",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'none',
+  },
+  'account.second_factor.change': {
+    description: "Set up, replace or remove one's own second factors, or issue new recovery codes",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'none',
+    stepUp: true,
+  },
+  'user.second_factor.reset': {
+    description:
+      'Remove the second factors of an account one looks after whose holder has lost them',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'record',
+    stepUp: true,
   },
   'user.list': {
     description: 'List accounts',
@@ -284,11 +335,13 @@ export const POLICY = {
     description: "Reveal a member's PPS number (audited as member.pps_decrypted)",
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
     target: 'record',
+    stepUp: true,
   },
   'member.export': {
     description: 'Export everything held about a member (GDPR Art. 15 and 20)',
     roles: { BrokerAdmin: 'tenant', Member: 'member' },
     target: 'record',
+    stepUp: true,
   },
   'member.contact.update': {
     description: "Change one's own e-mail and postal address as a member",

@@ -16,14 +16,21 @@ import { auditChainKey } from './audit/audit-chain.js';
 import { createAccountThrottle } from './auth/account-throttle.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
+import { createChallengeTokens } from './auth/challenge-tokens.js';
 import { createInvitationsService } from './auth/invitations.service.js';
+import { createPasskeysService } from './auth/passkeys.service.js';
 import { createPasswordChangeService } from './auth/password-change.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
 import { createPasswordResetService } from './auth/password-reset.service.js';
 import { createDummyHash } from './auth/passwords.js';
+import { createTotpSecretBox } from './auth/second-factor.data.js';
+import { secondFactorRoutes } from './auth/second-factor.routes.js';
+import { createSecondFactorService } from './auth/second-factor.service.js';
+import secondFactorGate, { mustSetUpSecondFactor } from './auth/second-factor-gate.js';
 import { logSecurityEvent } from './auth/security-events.js';
 import { sessionCookieName } from './auth/session.js';
 import { createSessionTokens } from './auth/session-token.js';
+import { createSignIns } from './auth/sign-ins.js';
 import type { Config } from './config/config.js';
 import { createPpsKeyring } from './crypto/pps-keyring.js';
 import { createSealedBox } from './crypto/sealed-box.js';
@@ -165,7 +172,9 @@ export async function buildApp({
     tokens: sessionTokens,
     acceptDevelopmentAccounts: config.isDevelopmentLike,
     dummyHash: createDummyHash(),
+    now,
   });
+  const requiredSecondFactorRoles = new Set(config.secondFactor.requiredRoles);
 
   // First: every hook that decides by path reads the one classification it keeps (api-paths.ts).
   await app.register(routedPaths);
@@ -210,6 +219,8 @@ export async function buildApp({
     admit: (claims) => auth.admit(claims),
     forget: (userId) => auth.forget(userId),
   });
+  // Right after the gate: an account that must set up a second factor reaches nothing else.
+  await app.register(secondFactorGate, { requiredRoles: requiredSecondFactorRoles });
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
   // Before any route: it attaches its check to each state-changing route as the route is added.
@@ -227,7 +238,18 @@ export async function buildApp({
   await app.register(routeActions);
 
   await app.register(healthRoutes, { database });
+  const signIns = createSignIns({
+    challenges: createChallengeTokens({ secret: config.secrets.AUTH_SECRET, now }),
+    database,
+    outbox: mailer.outbox,
+    now,
+    publicBaseUrl: config.publicBaseUrl,
+    secureCookies: !config.isDevelopmentLike,
+    onEmailQueued: mailer.delivery.nudge,
+  });
   await app.register(authRoutes, {
+    signIns,
+    mustSetUpSecondFactor: (session) => mustSetUpSecondFactor(requiredSecondFactorRoles, session),
     auth,
     invitations: createInvitationsService({ database, audit, counters, now }),
     passwordChange: createPasswordChangeService({
@@ -241,6 +263,36 @@ export async function buildApp({
     }),
     throttle: createAccountThrottle(counters, pause),
     secureCookies: !config.isDevelopmentLike,
+    now,
+  });
+  // A second factor at sign-in (docs/decisions/0110-second-factor.md, 0111-passkeys.md).
+  await app.register(secondFactorRoutes, {
+    auth,
+    secondFactor: createSecondFactorService({
+      database,
+      audit,
+      outbox: mailer.outbox,
+      counters,
+      now,
+      publicBaseUrl: config.publicBaseUrl,
+      box: createTotpSecretBox({
+        current: config.secrets.PPS_ENCRYPTION_KEY,
+        previous: config.previousPpsEncryptionKey,
+      }),
+      requiredRoles: requiredSecondFactorRoles,
+      onEmailQueued: mailer.delivery.nudge,
+    }),
+    passkeys: createPasskeysService({
+      database,
+      audit,
+      outbox: mailer.outbox,
+      counters,
+      now,
+      publicBaseUrl: config.publicBaseUrl,
+      onEmailQueued: mailer.delivery.nudge,
+    }),
+    signIns,
+    counters,
     now,
   });
 

@@ -1,3 +1,5 @@
+import { STEP_UP_REQUIRED } from '../contracts/second-factor.js';
+
 /**
  * What a service refuses, in the service's own terms (docs/decisions/0056-shared-contracts.md). Services know nothing of
  * HTTP: they throw one of these, and the error handler alone turns each kind into a status code
@@ -45,6 +47,18 @@ export class ForbiddenError extends DomainError {
   readonly kind = 'forbidden';
   constructor() {
     super('Forbidden');
+  }
+}
+
+/**
+ * The action needs a second factor confirmed within the last 5 minutes and the session's is older
+ * (docs/decisions/0110-second-factor.md): the person confirms it and tries again.
+ */
+export class StepUpRequiredError extends DomainError {
+  override name = 'StepUpRequiredError';
+  readonly kind = 'forbidden';
+  constructor() {
+    super(STEP_UP_REQUIRED);
   }
 }
 

@@ -206,7 +206,12 @@ describe('the session cookie (`__Host-` outside development)', () => {
         payload: { email: user.email, password: TEST_PASSWORD },
       });
       expect(signedIn.statusCode).toBe(200);
-      expect(signedIn.cookies.map((cookie) => cookie.name)).toEqual(['__Host-session']);
+      // Beside the session, the browser is remembered for the new-browser notice
+      // (docs/decisions/0110-second-factor.md), under the same prefix.
+      expect(signedIn.cookies.map((cookie) => cookie.name)).toEqual([
+        '__Host-session',
+        '__Host-known-browser',
+      ]);
       const cookie = signedIn.cookies[0];
       expect(cookie).toMatchObject({ secure: true, path: '/', httpOnly: true });
       expect(cookie?.domain).toBeUndefined();
@@ -237,7 +242,7 @@ describe('the session cookie (`__Host-` outside development)', () => {
       url: '/api/auth/signin',
       payload: { email: user.email, password: TEST_PASSWORD },
     });
-    expect(response.cookies.map((cookie) => cookie.name)).toEqual(['session']);
-    expect(response.cookies[0]?.secure).toBeFalsy();
+    expect(response.cookies.map((cookie) => cookie.name)).toEqual(['session', 'known-browser']);
+    expect(response.cookies.map((cookie) => Boolean(cookie.secure))).toEqual([false, false]);
   });
 });

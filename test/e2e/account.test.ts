@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PASSWORD_RULE_TEXT } from '../../src/contracts/passwords.js';
+import { FIELD_MESSAGES } from '../../src/contracts/plain-english.js';
 import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
 import {
   browserSuiteSkipReason,
@@ -65,8 +67,18 @@ describe.skipIf(browserSuiteSkipReason)('my account', { timeout: JOURNEY_TIMEOUT
     await see(page.getByRole('heading', { name: 'My account' }));
     await see(page.getByRole('cell', { name: maire.email }));
     const form = page.getByRole('form', { name: 'Change password' });
-    await see(form.getByText('At least 12 characters; a common password is refused.'));
+    await see(form.getByText(PASSWORD_RULE_TEXT));
     await e2e.checkPage(page, 'account');
+
+    // The service's rule runs in the page as the password is typed (src/contracts/passwords.ts):
+    // a keyboard run of twelve is told at once, and submitting it asks nothing of the service.
+    await field(form, 'Current password').fill(maire.password);
+    await field(form, 'New password').fill('qwertyuiopas');
+    await see(form.getByText(FIELD_MESSAGES.passwordTooGuessable));
+    await field(form, 'New password again').fill('qwertyuiopas');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await see(form.getByText(FIELD_MESSAGES.passwordTooGuessable));
+    await seeNo(page.getByText('Your password has been changed.'));
 
     // Mistakes are told under the field they concern, in words, and change nothing.
     await field(form, 'Current password').fill('not my password at all');

@@ -296,6 +296,15 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /api/me': {
     request: () => ({ method: 'GET', url: '/api/me' }),
   },
+  'GET /api/me/second-factor': {
+    request: () => ({ method: 'GET', url: '/api/me/second-factor' }),
+  },
+  'DELETE /api/users/{id}/second-factor': {
+    // The target is an EmployerUser, an account a BrokerAdmin and a SuperAdmin look after
+    // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
+    // test/auth/second-factor.test.ts.
+    request: (target) => ({ method: 'DELETE', url: `/api/users/${target.userId}/second-factor` }),
+  },
   'POST /api/schemes': {
     request: (target) => ({
       method: 'POST',
@@ -774,7 +783,18 @@ const ROUTES: Record<string, RouteCase> = {
  * record: no other tenant, employer or member to reach. Covered by the suite of each
  * (test/auth/change-password.test.ts, every role).
  */
-const OWN_ACCOUNT_ROUTES = new Set(['POST /api/auth/change-password']);
+const OWN_ACCOUNT_ROUTES = new Set([
+  'POST /api/auth/change-password',
+  // One's own second factors (test/auth/second-factor.test.ts, test/auth/passkeys.test.ts).
+  'POST /api/auth/mfa/confirm',
+  'POST /api/auth/mfa/totp',
+  'POST /api/auth/mfa/totp/confirm',
+  'DELETE /api/auth/mfa/totp',
+  'POST /api/auth/mfa/recovery-codes',
+  'POST /api/auth/passkeys/registration/options',
+  'POST /api/auth/passkeys/registration',
+  'DELETE /api/auth/passkeys/{id}',
+]);
 
 /** A scheme with a fund and a member who has a contribution, and an account, in one employer. */
 async function targetIn(brokerId: string, employerId: string): Promise<Target> {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { messageAnswer, sessionAnswer, signedIn } from '../../contracts/accounts.js';
 import { newPassword } from '../../contracts/passwords.js';
 import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
+import { secondFactorRequired } from '../../contracts/second-factor.js';
 import { EMAIL_MAX_LENGTH, text } from '../../contracts/text.js';
 import { ValidationError } from '../errors.js';
 import { errorBody } from '../http/http-error.js';
@@ -17,6 +18,7 @@ import { PASSWORD_MAX_LENGTH, passwordPolicyRefusal } from './passwords.js';
 import { logSecurityEvent } from './security-events.js';
 import { sessionCookieName } from './session.js';
 import { SESSION_ABSOLUTE_SECONDS } from './session-token.js';
+import type { SignIns } from './sign-ins.js';
 
 /** A cookie session is renewed at most this often, so the idle timeout restarts on activity. */
 const RENEW_AFTER_SECONDS = 60;
@@ -79,11 +81,27 @@ export interface AuthRoutesOptions {
   throttle: AccountThrottle;
   secureCookies: boolean;
   now: () => Date;
+  /** Completes sign-ins: cookies, the second step, the new-browser notice (sign-ins.ts). */
+  signIns: SignIns;
+  /**
+   * Whether a session may do nothing but set up a second factor, its role needing one it has
+   * not got (docs/decisions/0112-second-factor-required-roles.md).
+   */
+  mustSetUpSecondFactor: (session: { role: string; secondFactor: string }) => boolean;
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { auth, invitations, passwordChange, throttle, secureCookies, now },
+  {
+    auth,
+    invitations,
+    passwordChange,
+    throttle,
+    secureCookies,
+    now,
+    signIns,
+    mustSetUpSecondFactor,
+  },
 ) => {
   const cookieName = sessionCookieName(secureCookies);
   const cookieOptions = {
@@ -109,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   const signInSchema = {
     tags: ['auth'],
     body: credentials,
-    response: { 200: signedIn, 401: errorBody },
+    response: { 200: z.union([signedIn, secondFactorRequired]), 401: errorBody },
   };
   for (const url of ['/api/auth/callback/credentials', '/api/auth/signin']) {
     app.post(url, { schema: signInSchema }, async (request, reply) => {
@@ -119,9 +137,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         logSecurityEvent(request.log, 'auth.signin_failed', { userId: result.userId });
         return reply.code(401).send(INVALID_CREDENTIALS);
       }
+      // The account has a second factor: no session yet, only the second step
+      // (docs/decisions/0110-second-factor.md).
+      if ('secondStep' in result) {
+        const { methods, ...challenge } = result.secondStep;
+        logSecurityEvent(request.log, 'auth.signin_second_step', { userId: challenge.userId });
+        return signIns.secondStep(reply, challenge, methods);
+      }
       logSecurityEvent(request.log, 'auth.signin_succeeded', { userId: result.user.id });
-      setSessionCookie(reply, result.token);
-      return { user: result.user };
+      await signIns.signedIn(request, reply, result.user, result.token);
+      return mustSetUpSecondFactor({ role: result.user.role, secondFactor: 'none' })
+        ? { user: result.user, secondFactorSetupRequired: true }
+        : { user: result.user };
     });
   }
 
@@ -222,8 +249,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       logSecurityEvent(request.log, 'auth.password_changed', { userId: actor.userId });
       // Every earlier token of the account has just ended, this request's included. The person
       // proved their password just now, as at a sign-in, so they get a new session here, issued
-      // under the new epoch. Only a deactivation in between leaves none to give.
-      const session = await auth.sessionFor(outcome.userId);
+      // under the new epoch, keeping when its second factor was last confirmed. Only a
+      // deactivation in between leaves none to give.
+      const session = await auth.sessionFor(
+        outcome.userId,
+        request.session?.secondFactorAt ?? null,
+      );
       if (!session) {
         reply.clearCookie(cookieName, cookieOptions);
         return reply.code(401).send({ error: 'Unauthorized' });
@@ -236,7 +267,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.get(
     '/api/auth/session',
     { schema: { tags: ['auth'], response: { 200: sessionAnswer } } },
-    async (request) => ({ user: request.session ? auth.sessionUser(request.session) : null }),
+    async (request) => {
+      const session = request.session;
+      if (!session) return { user: null };
+      return mustSetUpSecondFactor(session)
+        ? { user: auth.sessionUser(session), secondFactorSetupRequired: true }
+        : { user: auth.sessionUser(session) };
+    },
   );
 
   app.post('/api/auth/signout', { schema: { tags: ['auth'] } }, async (request, reply) => {

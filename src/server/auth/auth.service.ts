@@ -1,11 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
+import {
+  RECENT_SECOND_FACTOR_SECONDS,
+  type SecondFactorMethod,
+} from '../../contracts/second-factor.js';
 import type { Database } from '../db/database.js';
 import { users } from '../db/schema.js';
-import { withActor } from '../db/with-actor.js';
-import type { ActorContext } from '../tenancy/actor.js';
+import { withActor, withAuthenticationRole } from '../db/with-actor.js';
+import type { ActorContext, SecondFactorState } from '../tenancy/actor.js';
 import { authorize } from '../tenancy/authorize.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { verifyPassword } from './passwords.js';
+import { type FactorsHeld, factorsHeld, hasFactor } from './second-factor.data.js';
 import type { SessionCheck } from './session-check.js';
 import type { SessionClaims, SessionTokens, VerifiedSession } from './session-token.js';
 import { findUserByEmail, findUserById, type UserRow } from './user-lookup.js';
@@ -30,6 +35,8 @@ export interface AuthenticatedSession extends VerifiedSession {
    * (session-check.ts).
    */
   check: SessionCheck;
+  /** Where the session's second factor stands now (docs/decisions/0110-second-factor.md). */
+  secondFactor: SecondFactorState;
 }
 
 /**
@@ -60,6 +67,19 @@ function sameClaims(a: SessionClaims, b: SessionClaims): boolean {
 
 export type SignInResult =
   | { ok: true; user: SessionUser; token: string }
+  /**
+   * The password was right and the account has a second factor: no session yet, only the second
+   * step (docs/decisions/0110-second-factor.md).
+   */
+  | {
+      ok: true;
+      secondStep: {
+        userId: string;
+        sessionEpoch: number;
+        passwordChangedAt: number;
+        methods: SecondFactorMethod[];
+      };
+    }
   /** userId when the e-mail belongs to an account, for the security log only. */
   | { ok: false; userId: string | null };
 
@@ -69,6 +89,16 @@ export interface AuthServiceDeps {
   /** False in staging and production: development accounts then fail like unknown ones. */
   acceptDevelopmentAccounts: boolean;
   dummyHash: Promise<string>;
+  now: () => Date;
+}
+
+/** The ways in an account offers at its second step, from what it holds. */
+export function methodsOf(held: FactorsHeld): SecondFactorMethod[] {
+  return [
+    ...(held.passkeys > 0 ? (['passkey'] as const) : []),
+    ...(held.totp ? (['totp'] as const) : []),
+    ...(held.recoveryCodesLeft > 0 ? (['recovery_code'] as const) : []),
+  ];
 }
 
 /** The session claims of a user row, as sign-in issues them and every session check compares them. */
@@ -98,7 +128,15 @@ export function createAuthService({
   tokens,
   acceptDevelopmentAccounts,
   dummyHash,
+  now,
 }: AuthServiceDeps) {
+  const secondFactorOf = (session: VerifiedSession): SecondFactorState => {
+    if (session.secondFactorAt === null) return 'none';
+    const age = now().getTime() / 1000 - session.secondFactorAt;
+    return age <= RECENT_SECOND_FACTOR_SECONDS ? 'recent' : 'earlier';
+  };
+  const factorsOf = (userId: string) =>
+    withAuthenticationRole(database, (tx) => factorsHeld(tx, userId));
   const usable = (
     user: UserRow | undefined,
   ): user is UserRow & { role: Role; passwordHash: string } =>
@@ -131,17 +169,70 @@ export function createAuthService({
       }
       if (!(await verifyPassword(password, user.passwordHash)))
         return { ok: false, userId: user.id };
+      const held = await factorsOf(user.id);
+      if (hasFactor(held)) {
+        const claims = claimsOf(user);
+        return {
+          ok: true,
+          secondStep: {
+            userId: user.id,
+            sessionEpoch: claims.sessionEpoch,
+            passwordChangedAt: claims.passwordChangedAt,
+            methods: methodsOf(held),
+          },
+        };
+      }
       return { ok: true, user: sessionUserOf(user), token: await tokens.issue(claimsOf(user)) };
     },
 
     /**
      * A session for a user who has just proved who they are another way (an accepted
-     * invitation), under the same checks as a sign-in; null when the account is not usable.
+     * invitation, a second factor, a password change in a live session), under the same checks
+     * as a sign-in; null when the account is not usable. `secondFactorAt` is when a second factor
+     * was last confirmed: an account that has a factor gets no session without one, and one that
+     * has none gets a session that says so, whatever was given
+     * (docs/decisions/0110-second-factor.md). `authTime` keeps a live session's sign-in time.
      */
-    async sessionFor(userId: string): Promise<{ user: SessionUser; token: string } | null> {
+    async sessionFor(
+      userId: string,
+      secondFactorAt: number | null = null,
+      authTime?: number,
+    ): Promise<{ user: SessionUser; token: string } | null> {
       const user = await findUserById(database, userId);
       if (!usable(user)) return null;
-      return { user: sessionUserOf(user), token: await tokens.issue(claimsOf(user)) };
+      const factor = hasFactor(await factorsOf(user.id));
+      if (factor && secondFactorAt === null) return null;
+      return {
+        user: sessionUserOf(user),
+        token: await tokens.issue(claimsOf(user), authTime, factor ? secondFactorAt : null),
+      };
+    },
+
+    /**
+     * The user behind a second-step challenge whose account has not changed since the password
+     * was checked (same epoch, same password), or null.
+     */
+    async secondStepUser(challenge: {
+      userId: string;
+      sessionEpoch: number;
+      passwordChangedAt: number;
+    }): Promise<(UserRow & { role: Role }) | null> {
+      const user = await findUserById(database, challenge.userId);
+      if (!usable(user)) return null;
+      const claims = claimsOf(user);
+      if (
+        claims.sessionEpoch !== challenge.sessionEpoch ||
+        claims.passwordChangedAt !== challenge.passwordChangedAt
+      ) {
+        return null;
+      }
+      return user;
+    },
+
+    /** A usable account by id, for a sign-in with a passkey alone; null otherwise. */
+    async usableUser(userId: string): Promise<(UserRow & { role: Role }) | null> {
+      const user = await findUserById(database, userId);
+      return usable(user) ? user : null;
     },
 
     /**
@@ -165,6 +256,7 @@ export function createAuthService({
         email: user.email,
         memberId: user.memberId,
         check: { claims: current, acceptDevelopmentAccounts, state: 'confirmed' },
+        secondFactor: secondFactorOf(session),
       };
     },
 
@@ -181,6 +273,7 @@ export function createAuthService({
         email: known.email,
         memberId: known.memberId,
         check: { claims: known.claims, acceptDevelopmentAccounts, state: 'pending' },
+        secondFactor: secondFactorOf(session),
       };
     },
 
@@ -207,7 +300,7 @@ export function createAuthService({
 
     /** A fresh token for an active session: the idle timeout restarts, the absolute one does not. */
     renew(session: AuthenticatedSession): Promise<string> {
-      return tokens.issue(session, session.authTime);
+      return tokens.issue(session, session.authTime, session.secondFactorAt);
     },
 
     sessionUser(session: AuthenticatedSession): SessionUser {

@@ -1,25 +1,13 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
-import { passwordLengthProblem } from '../../contracts/passwords.js';
-import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
+import { passwordProblem as sharedPasswordProblem } from '../../contracts/passwords.js';
 import { ValidationError } from '../errors.js';
+import { isBreachedPassword } from './breached-passwords.js';
 
 /** service-spec §2.2 and §8. */
 export const BCRYPT_COST = 12;
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contracts/passwords.js';
-
-/**
- * The list is ranked by frequency: its head is the 10,000 most common passwords. Loaded on first
- * use: only setting a password needs it, and the whole dictionary is large to keep idle.
- */
-let commonPasswords: Promise<Set<string>> | null = null;
-function loadCommonPasswords(): Promise<Set<string>> {
-  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
-    ({ dictionary }) => new Set(dictionary['passwords-common'].slice(0, 10_000)),
-  );
-  return commonPasswords;
-}
 
 /**
  * bcrypt reads only the first 72 bytes. Every password is first reduced to the base64 of its
@@ -35,14 +23,12 @@ export function passwordPolicyRefusal(path: string, problem: string): Validation
   return new ValidationError([{ path, code: 'password_policy', message: problem }]);
 }
 
-/** The reason a new password is refused, or null when it is acceptable. */
-export async function passwordProblem(password: string): Promise<string | null> {
-  const lengthProblem = passwordLengthProblem(password);
-  if (lengthProblem !== null) return lengthProblem;
-  if ((await loadCommonPasswords()).has(password.toLowerCase())) {
-    return FIELD_MESSAGES.passwordTooCommon;
-  }
-  return null;
+/**
+ * The reason a new password is refused, or null when it is acceptable: the shared rule
+ * (src/contracts/passwords.ts) with the breached-password list, which only the service holds.
+ */
+export function passwordProblem(password: string): Promise<string | null> {
+  return sharedPasswordProblem(password, { isBreached: isBreachedPassword });
 }
 
 /**

@@ -11,6 +11,13 @@ export type SecurityEvent =
   | 'auth.invitation_failed'
   | 'auth.password_changed'
   | 'auth.password_change_failed'
+  /** A correct password of an account with a second factor: the second step was asked for. */
+  | 'auth.signin_second_step'
+  | 'auth.second_step_failed'
+  | 'auth.second_factor_confirm_failed'
+  | 'auth.second_factor_added'
+  | 'auth.second_factor_removed'
+  | 'auth.passkey_refused'
   | 'access.forbidden'
   | 'access.cross_origin_refused'
   | 'cron.bearer_refused'

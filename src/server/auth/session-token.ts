@@ -32,6 +32,12 @@ export interface VerifiedSession extends SessionClaims {
   authTime: number;
   /** When this token was issued (seconds since the epoch). */
   issuedAt: number;
+  /**
+   * When a second factor was last confirmed in this session (seconds since the epoch); null for
+   * an account that had none when the token was issued (docs/decisions/0110-second-factor.md).
+   * Adding or removing a factor raises the session epoch, so no token outlives the state it says.
+   */
+  secondFactorAt: number | null;
 }
 
 export interface SessionTokenDeps {
@@ -59,8 +65,15 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
     expiresAt > seconds() && seconds() - session.authTime <= SESSION_ABSOLUTE_SECONDS;
 
   return {
-    /** `authTime` carries the original sign-in time through re-issues. */
-    async issue(claims: SessionClaims, authTime: number = seconds()): Promise<string> {
+    /**
+     * `authTime` carries the original sign-in time through re-issues, `secondFactorAt` the last
+     * confirmation of a second factor (null: the account has none).
+     */
+    async issue(
+      claims: SessionClaims,
+      authTime: number = seconds(),
+      secondFactorAt: number | null = null,
+    ): Promise<string> {
       const issuedAt = seconds();
       const expiresAt = Math.min(
         issuedAt + SESSION_IDLE_SECONDS,
@@ -74,6 +87,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
         pwc: claims.passwordChangedAt,
         sep: claims.sessionEpoch,
         auth_time: authTime,
+        ...(secondFactorAt === null ? {} : { sfa: secondFactorAt }),
       })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
@@ -104,7 +118,17 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           currentDate: now(),
           requiredClaims: ['iat', 'exp', 'sub'],
         });
-        const { userId, role, brokerId, employerId, pwc, sep, auth_time: authTime, iat } = payload;
+        const {
+          userId,
+          role,
+          brokerId,
+          employerId,
+          pwc,
+          sep,
+          auth_time: authTime,
+          iat,
+          sfa,
+        } = payload;
         if (
           typeof userId !== 'string' ||
           userId !== payload.sub ||
@@ -115,6 +139,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           typeof pwc !== 'number' ||
           !Number.isSafeInteger(sep) ||
           typeof iat !== 'number' ||
+          !(sfa === undefined || typeof sfa === 'number') ||
           (role === 'SuperAdmin') !== (brokerId === null) ||
           seconds() - authTime > SESSION_ABSOLUTE_SECONDS
         ) {
@@ -129,6 +154,7 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
           sessionEpoch: sep as number,
           authTime,
           issuedAt: iat,
+          secondFactorAt: typeof sfa === 'number' ? sfa : null,
         };
         if (verified.size >= VERIFIED_TOKENS_KEPT) {
           // Maps keep insertion order: the first key is the oldest remembered token.

@@ -3,9 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SECOND_FACTOR_ROLES } from '../../contracts/second-factor.js';
 import { type ConnectionBounds, DEFAULT_CONNECTION_BOUNDS } from '../db/connection-bounds.js';
 import { runtimeDatabaseUrl } from '../db/runtime-login.js';
 import type { S3StorageSettings } from '../modules/documents/s3-storage.js';
+import { isRole, type Role } from '../tenancy/roles.js';
 
 export const APP_ENVS = ['development', 'test', 'staging', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -190,6 +192,12 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(0).default(1000),
   ),
+  /**
+   * Roles whose accounts must have a second factor (docs/decisions/0112-second-factor-required-roles.md):
+   * a comma-separated list of roles, or `none`. By default SuperAdmin, BrokerAdmin and BrokerUser
+   * in staging and production, none in development and test.
+   */
+  MFA_REQUIRED_ROLES: optionalString,
   AI_MONTHLY_TOKEN_LIMIT: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(0).default(2_000_000),
@@ -225,6 +233,8 @@ export interface Config {
       };
   /** Imports and payroll uploads one tenant may run at once on this instance. */
   uploadsPerTenant: number;
+  /** Accounts of these roles are signed in only to set up a second factor until they have one. */
+  secondFactor: { requiredRoles: Role[] };
   redisUrl: string | null;
   publicBaseUrl: URL;
   trustProxy: string[];
@@ -355,6 +365,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     problems.push('DOCUMENT_URL_KEY_PREVIOUS must differ from DOCUMENT_URL_KEY');
   }
   const aiProvider = aiSettings(values, appEnv, isDevelopmentLike, problems);
+  const secondFactorRoles = requiredRolesOf(values.MFA_REQUIRED_ROLES, isDevelopmentLike, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -366,6 +377,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir,
     database,
     uploadsPerTenant: values.UPLOADS_PER_TENANT,
+    secondFactor: { requiredRoles: secondFactorRoles },
     redisUrl: values.REDIS_URL ?? null,
     publicBaseUrl: new URL(values.APP_BASE_URL ?? `http://localhost:${port}`),
     trustProxy,
@@ -410,6 +422,31 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       },
     },
   };
+}
+
+/**
+ * MFA_REQUIRED_ROLES: role names separated by commas, or `none`. Unset, staging and production
+ * require a second factor of the roles that see PPS numbers and run the platform; development
+ * and test of none, so the development accounts sign in with their password alone.
+ */
+function requiredRolesOf(
+  value: string | undefined,
+  isDevelopmentLike: boolean,
+  problems: string[],
+): Role[] {
+  if (value === undefined) return isDevelopmentLike ? [] : [...DEFAULT_SECOND_FACTOR_ROLES];
+  if (value.trim().toLowerCase() === 'none') return [];
+  const named = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const roles = named.filter(isRole);
+  if (named.length === 0 || roles.length !== named.length) {
+    problems.push(
+      'MFA_REQUIRED_ROLES must be none or a comma-separated list of SuperAdmin, BrokerAdmin, BrokerUser, EmployerAdmin, EmployerUser, Member',
+    );
+  }
+  return [...new Set(roles)];
 }
 
 /**

@@ -12,7 +12,9 @@ export type EmailKind =
   | 'account_created'
   | 'account_offered'
   | 'fund_choice_changed'
-  | 'compliance_reminder';
+  | 'compliance_reminder'
+  | 'second_factor_changed'
+  | 'new_browser_signin';
 
 const PRODUCT_NAME = 'Pension Administration';
 
@@ -262,6 +264,88 @@ export function complianceReminderMessage(
     'These governance dates of the schemes you look after need attention:',
     lines.map((line) => escapeHtml(describe(line))).join('<br>'),
     `<a href="${escapeHtml(governanceUrl)}">See the compliance calendar</a>`,
+  ]);
+  return { to, subject, text, html };
+}
+
+/** What happened to an account's second factors (docs/decisions/0110-second-factor.md). */
+export type SecondFactorChange =
+  | 'authenticator_added'
+  | 'authenticator_removed'
+  | 'passkey_added'
+  | 'passkey_removed'
+  | 'recovery_codes_issued'
+  | 'reset_by_administrator';
+
+const SECOND_FACTOR_CHANGE_TEXT: Record<SecondFactorChange, string> = {
+  authenticator_added: 'An authenticator app was set up as a second factor for your account.',
+  authenticator_removed: 'The authenticator app was removed from your account.',
+  passkey_added: 'A passkey was added to your account.',
+  passkey_removed: 'A passkey was removed from your account.',
+  recovery_codes_issued:
+    'New recovery codes were issued for your account; the earlier ones no longer work.',
+  reset_by_administrator:
+    'An administrator removed the second factors of your account, as asked when a phone or key is lost. You will set up a new one when you next sign in.',
+};
+
+/**
+ * A change to how the account signs in. Whoever did not make it may hold the account's password
+ * and session, so the way back is a new password by e-mail, then the administrator.
+ */
+export function secondFactorChangedMessage(
+  to: string,
+  { change, forgotPasswordUrl }: { change: SecondFactorChange; forgotPasswordUrl: string },
+): EmailMessage {
+  const subject = `How you sign in to ${PRODUCT_NAME} has changed`;
+  const opening = SECOND_FACTOR_CHANGE_TEXT[change];
+  const sessions =
+    change === 'recovery_codes_issued'
+      ? null
+      : 'Every other place where the account was signed in has been signed out.';
+  const text = [
+    opening,
+    ...(sessions ? [sessions] : []),
+    '',
+    'If this was you, there is nothing more to do.',
+    `If it was not you, set a new password at once with a link sent to this address: ${forgotPasswordUrl}`,
+    'Then contact your administrator.',
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    escapeHtml(opening),
+    ...(sessions ? [sessions] : []),
+    'If this was you, there is nothing more to do.',
+    `If it was not you, <a href="${escapeHtml(forgotPasswordUrl)}">set a new password at once</a> with a link sent to this address.`,
+    'Then contact your administrator.',
+  ]);
+  return { to, subject, text, html };
+}
+
+/**
+ * A sign-in from a browser this account had not signed in from before
+ * (docs/decisions/0110-second-factor.md). It names the browser as it named itself and when, in
+ * Irish time; never the address it came from.
+ */
+export function newBrowserSignInMessage(
+  to: string,
+  { browser, at, forgotPasswordUrl }: { browser: string; at: string; forgotPasswordUrl: string },
+): EmailMessage {
+  const subject = `New sign-in to ${PRODUCT_NAME}`;
+  const opening = `Your account was signed in to from a browser it had not been used from before, at ${at}.`;
+  const which = `The browser described itself as: ${browser}`;
+  const text = [
+    opening,
+    which,
+    '',
+    'If this was you, there is nothing more to do.',
+    `If it was not you, set a new password at once with a link sent to this address: ${forgotPasswordUrl}`,
+    'Then contact your administrator.',
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    escapeHtml(opening),
+    escapeHtml(which),
+    'If this was you, there is nothing more to do.',
+    `If it was not you, <a href="${escapeHtml(forgotPasswordUrl)}">set a new password at once</a> with a link sent to this address.`,
+    'Then contact your administrator.',
   ]);
   return { to, subject, text, html };
 }

@@ -15,9 +15,18 @@ export interface RequestOrigin {
   clientAddress?: string;
 }
 
+/**
+ * Where the session's second factor stands (docs/decisions/0110-second-factor.md): `none` when the
+ * account had none at sign-in, `recent` when one was confirmed within the last 5 minutes,
+ * `earlier` when longer ago. The actions the policy table marks `stepUp` refuse `earlier`.
+ */
+export type SecondFactorState = 'none' | 'recent' | 'earlier';
+
 interface ActorBase extends RequestOrigin {
   userId: string;
   email: string;
+  /** From the verified session; absent for actors written out in code, which have no sign-in. */
+  readonly secondFactor?: SecondFactorState;
   /**
    * The request's session check, when the actor comes from a request whose session is still to
    * be held against the user's row: withActor runs it in the transaction's first batch (docs/
@@ -92,6 +101,8 @@ export interface Identity {
   memberId: string | null;
   /** The check still owed on the session this identity came from (ActorBase.session). */
   check?: SessionCheck;
+  /** Where the session's second factor stands (ActorBase.secondFactor). */
+  secondFactor?: SecondFactorState;
 }
 
 /** The actor for a user whose identity has been verified, acting from `origin`. */
@@ -105,6 +116,7 @@ export function actorFor(identity: Identity, origin: RequestOrigin): ActorContex
       employerId: null,
       ...origin,
       ...(identity.check ? { session: identity.check } : {}),
+      ...(identity.secondFactor ? { secondFactor: identity.secondFactor } : {}),
     };
   }
   if (identity.brokerId === null) throw new Error('a tenant-scoped identity without a tenant');
@@ -117,5 +129,6 @@ export function actorFor(identity: Identity, origin: RequestOrigin): ActorContex
     memberId: identity.memberId,
     ...origin,
     ...(identity.check ? { session: identity.check } : {}),
+    ...(identity.secondFactor ? { secondFactor: identity.secondFactor } : {}),
   };
 }

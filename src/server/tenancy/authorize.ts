@@ -1,6 +1,12 @@
 import { type RowScope, reaches, type Subject, scopeFor } from '../../contracts/permits.js';
-import { type Action, POLICY, type RecordAction, type Scope } from '../../contracts/policy.js';
-import { ForbiddenError, NotFoundError } from '../errors.js';
+import {
+  type Action,
+  POLICY,
+  type RecordAction,
+  type Rule,
+  type Scope,
+} from '../../contracts/policy.js';
+import { ForbiddenError, NotFoundError, StepUpRequiredError } from '../errors.js';
 import { type ActorContext, isPlatformActor, type TenantActor } from './actor.js';
 
 export type { RowScope } from '../../contracts/permits.js';
@@ -39,6 +45,12 @@ export function scopeOf(actor: ActorContext, action: Action): Scope {
  */
 export function authorize<A extends Action>(actor: ActorContext, action: A): ActorFor<A> {
   scopeOf(actor, action);
+  // The action needs a recent second factor where the account has one (the policy table's
+  // `stepUp`, docs/decisions/0110-second-factor.md). An actor written out in code has no sign-in
+  // and never carries out such an action.
+  if ((POLICY[action] as Rule).stepUp && actor.secondFactor === 'earlier') {
+    throw new StepUpRequiredError();
+  }
   return actor as ActorFor<A>;
 }
 

@@ -2,13 +2,18 @@ import { Alert, Button, Group, PasswordInput, Stack, Table, Text } from '@mantin
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PASSWORD_MIN_LENGTH, passwordLengthProblem } from '../../../contracts/passwords';
+import {
+  PASSWORD_RULE_TEXT,
+  passwordLengthProblem,
+  passwordProblem,
+} from '../../../contracts/passwords';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { messageAnswer } from '../../api/answers';
 import { ApiError, api, describeError } from '../../api/client';
 import { SESSION_KEY, useSignedIn } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
+import { usePasswordProblem } from '../../components/usePasswordProblem';
 
 interface PasswordValues {
   currentPassword: string;
@@ -75,9 +80,18 @@ function ChangePasswordForm({ email }: { email: string }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
+  const typedProblem = usePasswordProblem(form.values.newPassword);
+
   const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
-    setBusy(true);
     setProblem(null);
+    // The whole rule the service applies, beyond the length `validate` checks
+    // (src/contracts/passwords.ts); should its dictionaries fail to load, the service still checks.
+    const weak = await passwordProblem(newPassword).catch(() => null);
+    if (weak !== null) {
+      form.setFieldError('newPassword', weak);
+      return;
+    }
+    setBusy(true);
     try {
       const { message } = await api(messageAnswer, 'POST', '/api/auth/change-password', {
         currentPassword,
@@ -119,10 +133,11 @@ function ChangePasswordForm({ email }: { email: string }) {
         />
         <PasswordInput
           label="New password"
-          description={`At least ${PASSWORD_MIN_LENGTH} characters; a common password is refused. A few unrelated words are easy to remember and hard to guess.`}
+          description={PASSWORD_RULE_TEXT}
           autoComplete="new-password"
           required
           {...form.getInputProps('newPassword')}
+          error={form.errors.newPassword ?? (form.isDirty('newPassword') ? typedProblem : null)}
         />
         <PasswordInput
           label="New password again"

@@ -2,9 +2,11 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
 import { signedIn } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
+import { usePasswordProblem } from '../../components/usePasswordProblem';
 import { AuthCard } from './AuthCard';
 
 /** The token travels in the link's fragment, which browsers never send to a server or a referrer. */
@@ -23,11 +25,23 @@ export function AcceptInvitationPage() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const typedProblem = usePasswordProblem(password);
+  /** The service's own refusal of the password, shown under the field until it is changed. */
+  const [refusal, setRefusal] = useState<{ password: string; message: string } | null>(null);
+  const fieldProblem =
+    refusal?.password === password ? refusal.message : password.length > 0 ? typedProblem : null;
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
+    // The rule the service applies, checked here first (src/contracts/passwords.ts).
+    // Should its dictionaries fail to load, the service still checks.
+    const weak = await passwordProblem(password).catch(() => null);
+    if (weak !== null) {
+      setRefusal({ password, message: weak });
+      return;
+    }
     if (password !== confirmation) {
       setProblem('The two passwords do not match.');
       return;
@@ -43,7 +57,8 @@ export function AcceptInvitationPage() {
       if (error instanceof ApiError && error.status === 429) {
         setProblem('Too many attempts. Please wait a few minutes and try again.');
       } else if (error instanceof ApiError && error.issues.length > 0) {
-        setProblem(error.issues.map((issue) => `Password ${issue.message}.`).join(' '));
+        // The password's refusal (a breached password, which only the service's list holds).
+        setRefusal({ password, message: error.issues.map((issue) => issue.message).join('; ') });
       } else if (error instanceof ApiError && error.status === 409) {
         setProblem(error.message);
       } else if (error instanceof ApiError && error.status === 400) {
@@ -78,7 +93,8 @@ export function AcceptInvitationPage() {
             )}
             <PasswordInput
               label="Password"
-              description="At least 12 characters; a common password is refused."
+              description={PASSWORD_RULE_TEXT}
+              error={fieldProblem}
               autoComplete="new-password"
               required
               value={password}
