@@ -139,8 +139,6 @@ export const FIELD_MESSAGES = {
   passwordTooCommon: 'This password is too common: choose one that is harder to guess',
   passwordTooGuessable:
     'This password is too easy to guess: avoid repeats, runs such as abcd or qwerty, and common words with a digit or two. A few unrelated words are better',
-  passwordTooGuessable:
-    'This password is too easy to guess: avoid repeats, runs such as abcd or qwerty, and common words with a digit or two. A few unrelated words are better',
   currentPassword: 'Enter your current password',
   wrongCurrentPassword: 'This is not your current password',
   samePassword: 'Choose a new password that differs from your current one',
