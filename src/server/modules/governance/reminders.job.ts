@@ -2,6 +2,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import {
   assessScheme,
+  OBLIGATION_NAMES,
   type Obligation,
   POLICY_KIND_NAMES,
   reminderStage,
@@ -29,11 +30,11 @@ function whatIsDue(obligation: Obligation, policyKindOf: Map<string, string>): s
       const name =
         kind && kind in POLICY_KIND_NAMES
           ? POLICY_KIND_NAMES[kind as keyof typeof POLICY_KIND_NAMES]
-          : 'Written policy';
+          : OBLIGATION_NAMES.written_policy;
       return `${name}: review`;
     }
     case 'own_risk_assessment':
-      return 'Own-risk assessment';
+      return OBLIGATION_NAMES.own_risk_assessment;
     default:
       return obligation.reason;
   }

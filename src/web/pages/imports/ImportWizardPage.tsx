@@ -15,6 +15,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
+import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
 import { formatCents } from '../../../contracts/money';
 import { importSummary, importView, pageOf } from '../../api/answers';
 import { api, describeError, upload } from '../../api/client';
@@ -263,9 +264,10 @@ function OutcomeView({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
 /** What a contributions file recorded per kind, to check against the payroll run's totals. */
 function ImportTotals({ totals }: { totals: PaidIn }) {
   const rows: Array<[string, number]> = [
-    ['Employee', totals.employeeCents],
-    ['Employer', totals.employerCents],
-    ['AVC', totals.avcCents],
+    ...CONTRIBUTION_KINDS.map((kind): [string, number] => [
+      CONTRIBUTION_KIND_LABELS[kind],
+      totals[`${kind}Cents`],
+    ]),
     ['Total', totals.totalCents],
   ];
   return (
