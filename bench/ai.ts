@@ -65,7 +65,7 @@ export async function runAi(report: Report): Promise<void> {
       database,
       logger,
       now: () => new Date(),
-      counters: await createRateLimitStore(config, () => new Date(), logger),
+      counters: await createRateLimitStore(config, logger),
       pause: async () => undefined,
       webRoot: DEFAULT_WEB_ROOT,
       retrieve: async () => CHUNKS,

@@ -466,14 +466,13 @@ export type App = Awaited<ReturnType<typeof buildApp>>;
 /** Counters shared by every instance in Redis where REDIS_URL is set, else in this process. */
 export async function createRateLimitStore(
   config: Config,
-  now: () => Date,
   logger: Logger,
 ): Promise<RateLimitStore> {
-  if (!config.redisUrl) return createMemoryStore(now);
-  return createRedisStore(await connectRedis(config.redisUrl, logger), {
-    local: createMemoryStore(now),
-    logger: logger.child({ component: 'rate-limits' }),
-  });
+  if (!config.redisUrl) return createMemoryStore();
+  return createRedisStore(
+    await connectRedis(config.redisUrl, logger),
+    logger.child({ component: 'rate-limits' }),
+  );
 }
 
 /** Loaded only when REDIS_URL is set: an instance without Redis carries no client. */

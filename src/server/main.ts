@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config,
     database,
-    counters: await createRateLimitStore(config, now, logger),
+    counters: await createRateLimitStore(config, logger),
     logger,
     now,
     pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -1,3 +1,4 @@
+import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   type App,
@@ -76,7 +77,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const pauses: number[] = [];
   const logger = createLogger('debug', logs.stream);
   const app = await buildApp({
-    counters: options.counters ?? (await createRateLimitStore(config, now, logger)),
+    counters: options.counters ?? (await createRateLimitStore(config, logger)),
     pause:
       options.pause ??
       (async (ms) => {
@@ -130,9 +131,19 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
 
 /** A store that counts nothing: every limit stays open (for suites about something else). */
 export function uncountedStore(): RateLimitStore {
+  const nothing: FastifyRateLimitStore = {
+    incr: (_key, answer) => answer(null, { current: 0, ttl: 60_000 }),
+    child: () => nothing,
+  };
   return {
     hit: () => ({ count: 0, resetInMs: 60_000 }),
     peek: () => null,
+    pluginStore: class {
+      constructor() {
+        // biome-ignore lint/correctness/noConstructorReturn: the plugin takes a class, the store exists already
+        return nothing;
+      }
+    } as unknown as new () => FastifyRateLimitStore,
     close: async () => undefined,
   };
 }

@@ -12,3 +12,14 @@ export function uniqueClientAddress(): string {
   next = (next + 1) % 65_536;
   return `${block}.${Math.floor(next / 256)}.${next % 256}`;
 }
+
+/**
+ * Failed sign-ins are counted per address within the clock minute
+ * (docs/decisions/0107-sign-in-limit-counts-failures.md). A test that runs into that allowance in
+ * real time starts at the top of a minute when less than `neededMs` of the current one is left,
+ * so its attempts all fall in one minute.
+ */
+export async function inOneClockMinute(neededMs: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

@@ -1,21 +1,32 @@
 import { randomInt } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  PER_OFFICE_PER_MINUTE,
+  PER_USER_PER_MINUTE,
+  SIGN_IN_FAILURES_PER_MINUTE,
+} from '../../src/server/http/rate-limits.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { createBroker, createUser } from '../helpers/factories.js';
+import { createBroker, createUser, TEST_PASSWORD } from '../helpers/factories.js';
 
 let shared: TestDatabase;
-let clock = Date.now();
 beforeAll(async () => {
+  // @fastify/rate-limit's windows run on Date.now(): the suite moves that clock, and only that.
+  vi.useFakeTimers({ toFake: ['Date'] });
   shared = await openTestDatabase();
 });
-afterAll(() => shared.dispose());
+afterAll(async () => {
+  vi.useRealTimers();
+  await shared.dispose();
+});
+/** Moves the clock the limits and the tokens read. */
+const advance = (ms: number) => vi.setSystemTime(Date.now() + ms);
 
 const freshAddress = () => `203.0.${randomInt(0, 250)}.${randomInt(1, 250)}`;
 
 async function appWith(env: Record<string, string> = {}): Promise<TestApp> {
-  return buildTestApp({ database: shared.database, env, now: () => new Date(clock) });
+  return buildTestApp({ database: shared.database, env, now: () => new Date() });
 }
 
 /** An authentication attempt that fails (400) and costs the 10-a-minute allowance of /api/auth/*. */
@@ -51,7 +62,7 @@ describe('rate limits (service-spec §8)', () => {
     expect(
       (await t.app.inject({ url: '/api/health/live', remoteAddress: freshAddress() })).statusCode,
     ).toBe(200);
-    clock += 60_000;
+    advance(60_000);
     expect((await t.app.inject({ url: '/api/health/live', remoteAddress })).statusCode).toBe(200);
   });
 
@@ -66,7 +77,7 @@ describe('rate limits (service-spec §8)', () => {
     const attempt: InjectOptions = { ...AUTH_ATTEMPT, remoteAddress };
     expect(new Set(await exhaust(t, 10, attempt))).toEqual(new Set([400]));
     expect((await t.app.inject(attempt)).statusCode).toBe(429);
-    clock += 60_000;
+    advance(60_000);
     expect((await t.app.inject(attempt)).statusCode).toBe(400);
   });
 
@@ -94,7 +105,7 @@ describe('rate limits (service-spec §8)', () => {
     expect(new Set(signIns)).toEqual(new Set([401]));
   });
 
-  it('count signed-in traffic per user: one user’s 101st request is refused, a colleague at the same address goes on', async () => {
+  it('count signed-in traffic per user: one user’s 601st request is refused, a colleague at the same address goes on', async () => {
     const brokerId = await createBroker(shared.database);
     const [busy, colleague] = await Promise.all([
       createUser(shared.database, { brokerId, role: 'BrokerUser' }),
@@ -112,34 +123,38 @@ describe('rate limits (service-spec §8)', () => {
       url: '/api/auth/session',
     });
     expect(new Set(sessionReads)).toEqual(new Set([200]));
-    expect(new Set(await exhaust(t, 100, await as(busy)))).toEqual(new Set([200]));
+    expect(PER_USER_PER_MINUTE).toBe(600);
+    expect(new Set(await exhaust(t, PER_USER_PER_MINUTE, await as(busy)))).toEqual(new Set([200]));
     const refused = await t.app.inject(await as(busy));
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ error: 'Too many requests' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await t.app.inject(await as(colleague))).statusCode).toBe(200);
-    clock += 60_000;
+    advance(60_000);
     expect((await t.app.inject(await as(busy))).statusCode).toBe(200);
   });
 
-  it('hold signed-in traffic from one address to an office-sized 1,000 a minute', async () => {
+  it('hold signed-in traffic from one address to an office-sized 3,000 a minute', async () => {
     const brokerId = await createBroker(shared.database);
     const office = freshAddress();
+    const each = PER_USER_PER_MINUTE - 10;
+    const people = Math.ceil((PER_OFFICE_PER_MINUTE + 1) / each);
     const colleagues = await Promise.all(
-      Array.from({ length: 11 }, () =>
+      Array.from({ length: people }, () =>
         createUser(shared.database, { brokerId, role: 'BrokerUser' }),
       ),
     );
     const statuses: number[] = [];
     for (const colleague of colleagues) {
       const request = {
-        url: '/api/auth/session',
+        url: '/api/health/live',
         headers: { authorization: `Bearer ${await t.tokenFor(colleague)}` },
         remoteAddress: office,
       };
-      statuses.push(...(await exhaust(t, 91, request)));
+      statuses.push(...(await exhaust(t, each, request)));
     }
-    // 11 × 91 = 1,001: each colleague stays under their own 100, the address reaches its 1,000.
-    expect(statuses.filter((status) => status === 200)).toHaveLength(1_000);
+    // Each colleague stays under their own allowance; the address reaches its ceiling.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(PER_OFFICE_PER_MINUTE);
     expect(statuses.at(-1)).toBe(429);
     // Anonymous traffic from elsewhere is untouched, and a token alone never lifts the anonymous
     // limit of 100: one that does not verify is counted as anonymous.
@@ -152,7 +167,7 @@ describe('rate limits (service-spec §8)', () => {
     expect(forged[100]).toBe(429);
   });
 
-  it('allow 5 sign-in attempts a minute, on both sign-in paths together', async () => {
+  it('allow 5 failed sign-in attempts a minute, on both sign-in paths together', async () => {
     const remoteAddress = freshAddress();
     const attempt = (url: string) => ({
       method: 'POST' as const,
@@ -167,8 +182,58 @@ describe('rate limits (service-spec §8)', () => {
     expect(new Set(statuses)).toEqual(new Set([401]));
     const refused = await t.app.inject(attempt('/api/auth/signin'));
     expect(refused.statusCode).toBe(429);
-    clock += 60_000;
+    expect(refused.json()).toEqual({ error: 'Too many requests' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    advance(60_000);
     expect((await t.app.inject(attempt('/api/auth/signin'))).statusCode).toBe(401);
+  });
+
+  it('accept an office’s 6th to 20th correct sign-in from one address in a minute, and still refuse its 6th failed one', async () => {
+    const brokerId = await createBroker(shared.database);
+    const office = freshAddress();
+    const staff = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        createUser(shared.database, { brokerId, role: 'BrokerUser' }),
+      ),
+    );
+    const signIn = (email: string, password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        remoteAddress: office,
+        payload: { email, password },
+      });
+    for (const [index, person] of staff.entries()) {
+      const answer = await signIn(person.email, TEST_PASSWORD);
+      expect(answer.statusCode, `sign-in ${index + 1}`).toBe(200);
+    }
+    // Mistypes from the same address, in the same minute: five are told "wrong", the sixth waits.
+    for (let failure = 1; failure <= SIGN_IN_FAILURES_PER_MINUTE; failure += 1) {
+      const answer = await signIn(staff[failure]?.email ?? '', 'not the password at all');
+      expect(answer.statusCode, `failure ${failure}`).toBe(401);
+    }
+    expect((await signIn(staff[0]?.email ?? '', 'not the password at all')).statusCode).toBe(429);
+    // ... and so does a correct one: the address is refused until the minute is over.
+    expect((await signIn(staff[1]?.email ?? '', TEST_PASSWORD)).statusCode).toBe(429);
+    advance(60_000);
+    expect((await signIn(staff[1]?.email ?? '', TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('refuse a burst of guesses sent at once from its sixth, answered or not', async () => {
+    const remoteAddress = freshAddress();
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          remoteAddress,
+          payload: { email: `guess-${n}@example.ie`, password: 'a guess at a password' },
+        }),
+      ),
+    );
+    const statuses = burst.map((answer) => answer.statusCode).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
   });
 
   it('allow 3 forgot-password requests per 5 minutes', async () => {
@@ -181,9 +246,9 @@ describe('rate limits (service-spec §8)', () => {
     };
     await exhaust(t, 3, request);
     expect((await t.app.inject(request)).statusCode).toBe(429);
-    clock += 60_000;
+    advance(60_000);
     expect((await t.app.inject(request)).statusCode).toBe(429);
-    clock += 4 * 60_000;
+    advance(4 * 60_000);
     expect((await t.app.inject(request)).statusCode).not.toBe(429);
   });
 

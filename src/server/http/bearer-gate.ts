@@ -45,7 +45,7 @@ export function bearerGate({ secret, store, counter, event }: BearerGateOptions)
   const failuresKey = (request: FastifyRequest) => `${counter}-bearer:${clientKey(request.ip)}`;
 
   return async function requireBearer(request: FastifyRequest, reply: FastifyReply) {
-    const failures = await store.peek(failuresKey(request));
+    const failures = await store.peek(failuresKey(request), BEARER_FAILURE_WINDOW_MS);
     if (failures && failures.count >= MAX_BEARER_FAILURES) {
       return sendTooManyRequests(reply, failures.resetInMs);
     }

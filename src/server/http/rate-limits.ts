@@ -1,13 +1,8 @@
-import { isIP } from 'node:net';
-import type {
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-} from 'fastify';
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type RoutedPath, routedPathOf } from './api-paths.js';
-import type { RateLimitStore, WindowCount } from './rate-limit-store.js';
+import type { RateLimitStore } from './rate-limit-store.js';
 import { sendTooManyRequests } from './too-many-requests.js';
 
 interface RateLimit {
@@ -20,6 +15,23 @@ interface RateLimit {
 }
 
 const MINUTE = 60_000;
+/**
+ * Signed-in requests a minute per person: 60 full page loads of pages that ask up to ten things
+ * each, the heaviest of the main pages asking eight
+ * (docs/decisions/0106-limits-for-a-person-working-fast.md).
+ */
+export const PER_USER_PER_MINUTE = 600;
+/**
+ * Signed-in requests a minute from one address: five people at that pace at once, or an office of
+ * a few dozen at an ordinary one.
+ */
+export const PER_OFFICE_PER_MINUTE = 3_000;
+/**
+ * service-spec §8's 5 sign-in attempts per address a minute, read as failed ones: sign-ins that
+ * failed, or are still being answered, in the current clock minute
+ * (docs/decisions/0107-sign-in-limit-counts-failures.md).
+ */
+export const SIGN_IN_FAILURES_PER_MINUTE = 5;
 const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentials']);
 /**
  * Under /api/auth/ but no authentication attempt (decisions.md §2): reading one's own session, on
@@ -33,15 +45,16 @@ const RAG_PREFIX = '/api/rag/';
 export const FILES_PREFIX = '/files/';
 
 const signedIn = (request: FastifyRequest) => request.tokenClaims !== null;
+const isSignIn = (request: FastifyRequest, routed: RoutedPath) =>
+  request.method === 'POST' && SIGN_IN_PATHS.has(routed.path);
 
 /**
- * service-spec §8, as decisions.md §2 reads it. A request counts against every limit that covers
- * it: a sign-in uses up the general, the auth and the sign-in allowance at once. Anonymous traffic
- * is counted per client address. A broker's whole office often shares one public address, so
- * signed-in traffic (a correctly signed token) is counted per user, under a per-address ceiling
- * sized for an office. Each limit matches the method and the path the router routes
- * (api-paths.ts): a routed request by its route's pattern, so no form of the request target can
- * reach the sign-in handler uncounted.
+ * service-spec §8, as decisions.md §2 and docs/decisions/0106 read it. A request counts against
+ * every limit that covers it. Anonymous traffic is counted per client address. A broker's whole
+ * office often shares one public address, so signed-in traffic (a correctly signed token) is
+ * counted per user, under a per-address ceiling sized for an office. Each limit matches the method
+ * and the path the router routes (api-paths.ts): a routed request by its route's pattern, so no
+ * form of the request target can reach a handler uncounted.
  */
 export const RATE_LIMITS: readonly RateLimit[] = [
   {
@@ -53,7 +66,7 @@ export const RATE_LIMITS: readonly RateLimit[] = [
   },
   {
     name: 'api-user',
-    max: 100,
+    max: PER_USER_PER_MINUTE,
     windowMs: MINUTE,
     per: 'user',
     // Every page load reads the session, and that read is the gate's own check answered as it
@@ -62,25 +75,22 @@ export const RATE_LIMITS: readonly RateLimit[] = [
   },
   {
     name: 'api-office',
-    max: 1_000,
+    max: PER_OFFICE_PER_MINUTE,
     windowMs: MINUTE,
     per: 'client',
     appliesTo: (request, routed) => routed.api && signedIn(request),
   },
   {
+    // A sign-in is counted by its outcome instead (signInGate below): a correct one is never
+    // refused because colleagues at the same address signed in.
     name: 'auth',
     max: 10,
     windowMs: MINUTE,
     per: 'client',
-    appliesTo: (_request, routed) =>
-      routed.path.startsWith('/api/auth/') && !NOT_ATTEMPTS.has(routed.path),
-  },
-  {
-    name: 'signin',
-    max: 5,
-    windowMs: MINUTE,
-    per: 'client',
-    appliesTo: (request, routed) => request.method === 'POST' && SIGN_IN_PATHS.has(routed.path),
+    appliesTo: (request, routed) =>
+      routed.path.startsWith('/api/auth/') &&
+      !NOT_ATTEMPTS.has(routed.path) &&
+      !isSignIn(request, routed),
   },
   {
     // Scheduled jobs (docs/decisions/0057-scheduled-jobs.md): a scheduler calls a few times a
@@ -122,97 +132,100 @@ export const RATE_LIMITS: readonly RateLimit[] = [
   },
 ];
 
-/** An IPv4 address as a dual-stack socket reports it: the common case, answered without parsing. */
-const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
-
-/** The 16-bit groups of part of a valid IPv6 address; a dotted IPv4 tail is two groups. */
-function groupsOf(part: string): number[] {
-  if (part === '') return [];
-  return part.split(':').flatMap((piece) => {
-    if (!piece.includes('.')) return [Number.parseInt(piece, 16)];
-    const [a = 0, b = 0, c = 0, d = 0] = piece.split('.').map(Number);
-    return [(a << 8) | b, (c << 8) | d];
-  });
-}
-
 /**
- * Whom a limit counts: an IPv4 client by its address, an IPv6 client by its /64. A
- * subscriber, host or virtual machine is routinely given a whole /64 and can send from any
- * address in it, so counting single IPv6 addresses would hand it 2^64 allowances. An IPv4
- * address written as IPv6 (`::ffff:a.b.c.d`) is that IPv4 address, a single client.
+ * Whom a limit counts: an IPv4 client by its address, an IPv6 client by its /64, as
+ * @fastify/rate-limit reads them. A subscriber, host or virtual machine is routinely given a whole
+ * /64 and can send from any address in it, so counting single IPv6 addresses would hand it 2^64
+ * allowances. An IPv4 address written as IPv6 (`::ffff:a.b.c.d`) is that IPv4 address.
  */
 export function clientKey(address: string | undefined): string {
   // A socket that closed before its request was counted reports no address (Fastify's types
   // say string); such a request is answered to nobody, and shares one key.
-  if (address === undefined) return 'unknown';
-  if (!address.includes(':')) return address;
-  const mapped = IPV4_MAPPED.exec(address);
-  if (mapped) return mapped[1] as string;
-  const withoutZone = address.split('%')[0] as string;
-  if (isIP(withoutZone) !== 6) return address;
-  const [head = '', tail] = withoutZone.split('::');
-  const first = groupsOf(head);
-  const last = tail === undefined ? [] : groupsOf(tail);
-  const groups = [...first, ...new Array<number>(8 - first.length - last.length).fill(0), ...last];
-  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') {
-    const [high = 0, low = 0] = groups.slice(6);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(':')}::/64`;
+  return address === undefined ? 'unknown' : normalizeIP(address, 64);
 }
 
 export interface RateLimitOptions {
   store: RateLimitStore;
 }
 
-/** 429 while any limit's window is over its allowance, retrying when the last of them resets. */
-function answer(
-  reply: FastifyReply,
-  done: HookHandlerDoneFunction,
-  limits: readonly RateLimit[],
-  counts: readonly WindowCount[],
-) {
-  let retryAfterMs = 0;
-  limits.forEach((limit, index) => {
-    const { count, resetInMs } = counts[index] as WindowCount;
-    if (count > limit.max) retryAfterMs = Math.max(retryAfterMs, resetInMs);
-  });
-  if (retryAfterMs === 0) {
-    done();
-    return;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The clock minute a sign-in attempt was counted in, so its outcome is credited there too. */
+    signInMinute: number | null;
   }
-  sendTooManyRequests(reply, retryAfterMs);
 }
 
 /**
- * decisions.md §2: `429 {"error":"Too many requests"}` with `Retry-After`. The client is
- * `request.ip` (the socket address, or the right-most address in X-Forwarded-For that is not a
- * TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing), IPv6 by its /64.
+ * Sign-in attempts per address, counted by outcome (docs/decisions/0107): every attempt is
+ * counted as it arrives and every success is credited when answered, both within the clock minute,
+ * so the failed and unanswered ones are the difference. A guesser's burst sent at once is
+ * therefore refused from its sixth request, answered or not, while an office's correct sign-ins
+ * never use up the allowance.
+ */
+function signInGate(store: RateLimitStore) {
+  const keyOf = (request: FastifyRequest, minute: number, what: 'attempts' | 'successes') =>
+    `signin-${what}:${clientKey(request.ip)}:${minute}`;
+  return {
+    async admit(request: FastifyRequest): Promise<number> {
+      const at = Date.now();
+      const minute = Math.floor(at / MINUTE);
+      request.signInMinute = minute;
+      const [attempts, successes] = await Promise.all([
+        store.hit(keyOf(request, minute, 'attempts'), MINUTE),
+        store.peek(keyOf(request, minute, 'successes'), MINUTE),
+      ]);
+      const failedOrOpen = attempts.count - 1 - (successes?.count ?? 0);
+      return failedOrOpen >= SIGN_IN_FAILURES_PER_MINUTE ? (minute + 1) * MINUTE - at : 0;
+    },
+    async credit(request: FastifyRequest, reply: FastifyReply) {
+      const minute = request.signInMinute;
+      if (minute === null || reply.statusCode !== 200) return;
+      await store.hit(keyOf(request, minute, 'successes'), MINUTE);
+    },
+  };
+}
+
+/**
+ * decisions.md §2: `429 {"error":"Too many requests"}` with `Retry-After`, when any limit that
+ * covers the request is over its allowance, retrying when the last of them resets. The counting is
+ * @fastify/rate-limit's, one limiter per limit (its route hook stops at the first limit, and §8
+ * stacks several on one request), in the store the app was given: this process's, or Redis. The
+ * client is `request.ip` (the socket address, or the right-most address in X-Forwarded-For that
+ * is not a TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing).
  */
 const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) => {
-  // Callback style: with the in-process store a request is counted without a single promise.
-  app.addHook('onRequest', (request, reply, done) => {
+  await app.register(fastifyRateLimit, { global: false, store: store.pluginStore });
+  const limiters = RATE_LIMITS.map((limit) => ({
+    limit,
+    check: app.createRateLimit({
+      max: limit.max,
+      timeWindow: limit.windowMs,
+      keyGenerator: (request) =>
+        `${limit.name}:${limit.per === 'user' ? request.tokenClaims?.userId : clientKey(request.ip)}`,
+    }),
+  }));
+  const signIns = signInGate(store);
+  app.decorateRequest('signInMinute', null);
+
+  app.addHook('onRequest', async (request, reply) => {
     const routed = routedPathOf(request);
-    const limits = RATE_LIMITS.filter((limit) => limit.appliesTo(request, routed));
-    if (limits.length === 0) {
-      done();
-      return;
+    const applicable = limiters.filter(({ limit }) => limit.appliesTo(request, routed));
+    const signingIn = isSignIn(request, routed);
+    if (applicable.length === 0 && !signingIn) return;
+    const [outcomes, signInWait] = await Promise.all([
+      Promise.all(applicable.map(({ check }) => check(request))),
+      signingIn ? signIns.admit(request) : 0,
+    ]);
+    let retryAfterMs = signInWait;
+    for (const outcome of outcomes) {
+      if (!outcome.isAllowed && outcome.isExceeded)
+        retryAfterMs = Math.max(retryAfterMs, outcome.ttl);
     }
-    const client = clientKey(request.ip);
-    const user = request.tokenClaims?.userId;
-    // The store never fails a hit (rate-limit-store.ts): anything thrown is a defect, for the
-    // error handler.
-    const counts = limits.map((limit) =>
-      store.hit(`${limit.name}:${limit.per === 'user' ? user : client}`, limit.windowMs),
-    );
-    if (counts.some((count) => count instanceof Promise)) {
-      Promise.all(counts).then((settled) => answer(reply, done, limits, settled), done);
-    } else {
-      answer(reply, done, limits, counts as WindowCount[]);
-    }
+    if (retryAfterMs > 0) return sendTooManyRequests(reply, retryAfterMs);
+  });
+  // Before the answer leaves: the next attempt from the address already sees this one's outcome.
+  app.addHook('onSend', async (request, reply) => {
+    await signIns.credit(request, reply);
   });
   app.addHook('onClose', () => store.close());
 };
