@@ -34,8 +34,15 @@ const SPLIT_AT_CELLS_OR_LINES =
 const QUOTE_COMPARED = /[!=]==?\s*(?:'"'|"\\""|`"`|34\b)|(?:'"'|"\\""|`"`)\s*[!=]==?/;
 /** Cells joined into a line of CSV by hand. */
 const JOINED_WITH_COMMAS = /\.join\(\s*(['"`]),\1\s*\)/;
-/** Reading a Blob's or File's bytes or text. */
-const READS_A_FILE = /\.arrayBuffer\(\)|\.text\(\)|\bFileReader\b|\.readAsText\(/;
+/**
+ * Reading a chosen file's bytes or text: code that handles a Blob or a File (a fetch answer's
+ * `.text()` is no file) and reads one, or a FileReader.
+ */
+const READS_A_FILE = {
+  test: (text: string) =>
+    /\bFileReader\b/.test(text) ||
+    (/\b(?:Blob|File)\b/.test(text) && /\.(?:arrayBuffer|text|stream)\(\)/.test(text)),
+};
 
 /**
  * Lines split for reasons that have nothing to do with files: `ai-text.ts` lays out the lines of
@@ -53,7 +60,9 @@ describe('CSV in the web UI', () => {
     expect(QUOTE_COMPARED.test('if (text.charCodeAt(index) === 34) {')).toBe(true);
     expect(JOINED_WITH_COMMAS.test("new Blob([headings.join(',') + '\\r\\n'])")).toBe(true);
     expect(JOINED_WITH_COMMAS.test("headings.join(', ')")).toBe(false);
-    expect(READS_A_FILE.test('await file.slice(0, 65536).text()')).toBe(true);
+    expect(READS_A_FILE.test('(file: File) => file.slice(0, 65536).text()')).toBe(true);
+    expect(READS_A_FILE.test('new FileReader().readAsText(chosen)')).toBe(true);
+    expect(READS_A_FILE.test('const text = await response.text();')).toBe(false);
   });
 
   it('splits no text at commas or line breaks, compares no character with a quote and joins no cells with commas', () => {
