@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memberView, noAnswer, pageOf, schemeView } from './answers';
-import { ApiError, api, UnexpectedAnswerError } from './client';
+import { ApiError, api, describeError, UnexpectedAnswerError } from './client';
 
 /**
  * Every answer the UI reads is parsed with the API's own response schema
@@ -74,5 +74,35 @@ describe('the UI’s requests to the API', () => {
       error: 'Validation failed',
       issues: [{ path: 'name', code: 'too_small', message: 'Enter a name' }],
     });
+  });
+});
+
+describe('a refusal for going too fast', () => {
+  it('tells a signed-in person it is their own pace, with the wait the service gave', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error: 'Too many requests' }), {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '17' },
+          }),
+      ),
+    );
+    const refusal = await api(schemeView, 'GET', '/api/schemes/scheme-1').catch((error) => error);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal.retryAfterSeconds).toBe(17);
+    const said = describeError(refusal);
+    expect(said).toBe(
+      'You are going faster than the service allows; wait 17 seconds, then try again. Your work is safe.',
+    );
+    expect(said).not.toMatch(/busy|unavailable/i);
+  });
+
+  it('says a minute when the service named no wait', async () => {
+    answering(429, { error: 'Too many requests' });
+    const refusal = await api(schemeView, 'GET', '/api/schemes/scheme-1').catch((error) => error);
+    expect(refusal.retryAfterSeconds).toBeNull();
+    expect(describeError(refusal)).toContain('wait a minute');
   });
 });

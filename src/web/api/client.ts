@@ -17,6 +17,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly error: string,
     readonly issues: ApiIssue[] = [],
+    /** A 429's `Retry-After`, in seconds, when the service sent one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(error);
     this.name = 'ApiError';
@@ -109,7 +111,8 @@ export function sendWithProgress<S extends z.ZodType>(
       } catch {
         payload = null;
       }
-      settle(answer, request.status, payload, path).then(resolve, reject);
+      const retryAfter = request.getResponseHeader('retry-after');
+      settle(answer, request.status, payload, path, retryAfter).then(resolve, reject);
     });
     request.addEventListener('error', () =>
       reject(
@@ -130,7 +133,7 @@ async function answerOf<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const payload: unknown =
     response.status === 204 ? undefined : await response.json().catch(() => null);
-  return settle(answer, response.status, payload, path);
+  return settle(answer, response.status, payload, path, response.headers.get('retry-after'));
 }
 
 /** An answer's body checked against its schema, or the refusal it carries as an ApiError. */
@@ -139,26 +142,34 @@ async function settle<S extends z.ZodType>(
   status: number,
   payload: unknown,
   path: string,
+  retryAfter: string | null,
 ): Promise<z.infer<S>> {
   if (status >= 200 && status < 300) {
     const parsed = answer.safeParse(payload);
     if (!parsed.success) throw new UnexpectedAnswerError(path);
     return parsed.data;
   }
-  throw refusalOf(status, payload, path);
+  throw refusalOf(status, payload, path, retryAfter);
 }
 
 /**
  * The ApiError of a refused request, from its status and JSON body; a 401 tells the app the
  * session has ended. For the few requests that are not read through `api()`: a streamed answer.
  */
-export function refusalOf(status: number, payload: unknown, path: string): ApiError {
+export function refusalOf(
+  status: number,
+  payload: unknown,
+  path: string,
+  retryAfter: string | null = null,
+): ApiError {
   if (status === 401 && !path.startsWith('/api/auth/')) onSessionEnded();
   const refusal = (payload ?? {}) as { error?: unknown; issues?: ApiIssue[] };
+  const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
   return new ApiError(
     status,
     typeof refusal.error === 'string' ? refusal.error : messageForStatus(status),
     Array.isArray(refusal.issues) ? refusal.issues : [],
+    Number.isInteger(seconds) && seconds > 0 ? seconds : null,
   );
 }
 
@@ -168,10 +179,21 @@ function messageForStatus(status: number): string {
   return 'The request failed';
 }
 
+/**
+ * A signed-in person's 429: their own pace met their allowance
+ * (docs/decisions/0106-limits-for-a-person-working-fast.md), which says nothing of the service.
+ */
+export function paceMessage(error: ApiError): string {
+  const wait = error.retryAfterSeconds;
+  return `You are going faster than the service allows; wait ${
+    wait === null ? 'a minute' : wait === 1 ? '1 second' : `${wait} seconds`
+  }, then try again. Your work is safe.`;
+}
+
 /** What a person should read for a failed request. */
 export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.';
-  if (error.status === 429) return 'Too many requests. Please wait a minute and try again.';
+  if (error.status === 429) return paceMessage(error);
   if (error.status === 404)
     return 'Not found. It may have been removed, or it is not yours to see.';
   if (error.status === 403) return 'You do not have permission to do that.';

@@ -15,6 +15,7 @@ import {
 import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
 import { useRef } from 'react';
+import { ApiError, paceMessage } from '../api/client';
 import { signInSearch } from '../auth/return-path';
 import { useSession, useSignOut } from '../auth/session';
 import classes from './AppLayout.module.css';
@@ -48,7 +49,9 @@ export function AppLayout() {
     );
   }
   // A busy or failing service (429, 5xx, no network) has not signed anyone out.
-  if (session.isError) return <SessionUnavailable retry={() => void session.refetch()} />;
+  if (session.isError) {
+    return <SessionUnavailable error={session.error} retry={() => void session.refetch()} />;
+  }
   if (!session.data) {
     // The layout stays mounted for a moment while the router moves on to the sign-in page; a
     // second redirect from there would drop the page to return to.
@@ -132,13 +135,25 @@ export function AppLayout() {
   );
 }
 
-function SessionUnavailable({ retry }: { retry: () => void }) {
+/**
+ * The session could not be read. A 429 is the person's own pace meeting their allowance, and
+ * says so with the wait; anything else is the service's trouble (docs/decisions/0106).
+ */
+function SessionUnavailable({ error, retry }: { error: unknown; retry: () => void }) {
+  const ownPace = error instanceof ApiError && error.status === 429;
   return (
     <Stack align="center" mt="xl" px="md">
-      <Alert color="yellow" role="alert" title="The service is busy" maw={480}>
+      <Alert
+        color="yellow"
+        role="alert"
+        title={ownPace ? 'You are going faster than the service allows' : 'The service is busy'}
+        maw={480}
+      >
         <Stack gap="sm" align="flex-start">
           <Text size="sm">
-            Your work is safe and you are still signed in. Please try again in a moment.
+            {ownPace
+              ? `${paceMessage(error)} You are still signed in.`
+              : 'Your work is safe and you are still signed in. Please try again in a moment.'}
           </Text>
           <Button size="xs" onClick={retry}>
             Try again
