@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { START_ENV } from './settings.js';
 
 export interface Started {
   child: ChildProcess;
@@ -25,7 +26,7 @@ export async function startServer(
   const fd = openSync(logFile, 'w');
   const began = performance.now();
   const child = spawn(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...START_ENV, ...env },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

@@ -6,16 +6,14 @@ export const RUNS = 3;
 export const APP_READY = /Pension admin is running at http:\/\/[\w.]+:(\d+)/;
 
 /**
- * The Node.js flags `npm start` runs the service with (docs/decisions/0004-memory-settings-pglite-and-v8.md): a 4 MB young
+ * How `npm start` runs the service (docs/decisions/0114-a-lean-embedded-start.md): a 2 MB young
  * generation, an old generation let grow to twice what survived the last full collection before
- * the next, and Node's own code on 2 MB pages where the kernel offers them. The bare Fastify
- * baselines run with the same flags, so that a ratio measures the service's code, not the runtime.
+ * the next (docs/decisions/0004-memory-settings-pglite-and-v8.md), and two malloc arenas (an
+ * environment variable: glibc reads it when the process starts). The bare Fastify baselines run
+ * the same way, so that a ratio measures the service's code, not the runtime.
  */
-export const NODE_FLAGS = [
-  '--max-semi-space-size=4',
-  '--heap-growing-percent=100',
-  '--use-largepages=silent',
-];
+export const NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=100'];
+export const START_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
 
 /** The service as `npm start` runs it: the built entry point with NODE_FLAGS. */
 export const APP_COMMAND = [...NODE_FLAGS, 'dist/server/main.js'];

@@ -115,9 +115,13 @@ export function copyTargetSql({ table, columns }: CopyTarget): string {
   return `"${table}" (${columns.map((column) => `"${column}"`).join(', ')})`;
 }
 
-/** PGlite keeps its whole buffer pool in this process: small buffers keep the idle footprint small. */
+/**
+ * PGlite keeps its whole buffer pool in this process: small buffers keep the idle footprint small
+ * (docs/decisions/0114-a-lean-embedded-start.md). Pages it does not hold are read from the data
+ * directory through the operating system's cache.
+ */
 const PGLITE_SETTINGS = [
-  'shared_buffers = 8MB',
+  'shared_buffers = 2MB',
   'wal_buffers = 512kB',
   'max_connections = 5',
   'max_worker_processes = 0',
