@@ -73,7 +73,9 @@ export async function startBuiltServer(
       PATH: process.env.PATH,
       APP_ENV: 'test',
       PORT: String(port),
-      APP_BASE_URL: `http://127.0.0.1:${port}`,
+      // A journey that needs a host name rather than an address (passkeys: browsers refuse
+      // WebAuthn on an IP address) names HOST=localhost; the service is told that name.
+      APP_BASE_URL: `http://${extraEnv.HOST ?? '127.0.0.1'}:${port}`,
       DATA_DIR: dataDir,
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'info',

@@ -785,7 +785,7 @@ const ROUTES: Record<string, RouteCase> = {
  */
 const OWN_ACCOUNT_ROUTES = new Set([
   'POST /api/auth/change-password',
-  // One's own second factors (test/auth/second-factor.test.ts, test/auth/passkeys.test.ts).
+  // One's own second factors (test/auth/second-factor.test.ts, test/e2e/second-factor.test.ts).
   'POST /api/auth/mfa/confirm',
   'POST /api/auth/mfa/totp',
   'POST /api/auth/mfa/totp/confirm',

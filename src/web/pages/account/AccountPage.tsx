@@ -14,6 +14,7 @@ import { SESSION_KEY, useSignedIn } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
+import { SecondFactorPanel } from './SecondFactorPanel';
 
 interface PasswordValues {
   currentPassword: string;
@@ -54,6 +55,7 @@ export function AccountPage() {
           </Table.Tr>
         </Table.Tbody>
       </Table>
+      <SecondFactorPanel />
       <ChangePasswordForm email={account.email} />
     </Stack>
   );

@@ -1,11 +1,18 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useRouter, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { signedIn } from '../../api/answers';
-import { ApiError, api } from '../../api/client';
+import type { SecondFactorMethod } from '../../../contracts/second-factor';
+import { ApiError } from '../../api/client';
+import {
+  passkeyProblem,
+  passkeysSupported,
+  promptForPasskey,
+  signInWithPassword,
+} from '../../auth/second-factor';
 import { reloadSession } from '../../auth/session';
 import { AuthCard } from './AuthCard';
+import { SecondStep } from './SecondStep';
 
 export function SignInPage() {
   const navigate = useNavigate();
@@ -17,16 +24,41 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Set when the password was right and a second factor is needed (docs/decisions/0110-second-factor.md).
+  const [secondStep, setSecondStep] = useState<SecondFactorMethod[] | null>(null);
+
+  /** Signed in: an account that must set up a second factor first goes to its account page. */
+  const finish = async (answer: { secondFactorSetupRequired?: boolean }) => {
+    await reloadSession(client);
+    if (answer.secondFactorSetupRequired) await navigate({ to: '/account' });
+    else if (next) router.history.push(next);
+    else await navigate({ to: '/' });
+  };
+
+  const withPasskey = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await finish(await promptForPasskey());
+    } catch (error) {
+      setProblem(passkeyProblem(error));
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setProblem(null);
     try {
-      await api(signedIn, 'POST', '/api/auth/signin', { email, password });
-      await reloadSession(client);
-      if (next) router.history.push(next);
-      else await navigate({ to: '/' });
+      const answer = await signInWithPassword(email, password);
+      if ('mfaRequired' in answer) {
+        setPassword('');
+        setSecondStep(answer.methods);
+        return;
+      }
+      await finish(answer);
     } catch (error) {
       // The service's own generic message: it never says whether the address has an account.
       setProblem(
@@ -40,6 +72,18 @@ export function SignInPage() {
       setBusy(false);
     }
   };
+
+  if (secondStep) {
+    return (
+      <AuthCard title="Sign in">
+        <SecondStep
+          methods={secondStep}
+          onSignedIn={finish}
+          onStartAgain={() => setSecondStep(null)}
+        />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title="Sign in">
@@ -73,6 +117,14 @@ export function SignInPage() {
           </Anchor>
         </Stack>
       </form>
+      {passkeysSupported() && (
+        <>
+          <Divider label="or" labelPosition="center" />
+          <Button variant="light" onClick={withPasskey} loading={busy}>
+            Use a passkey instead
+          </Button>
+        </>
+      )}
     </AuthCard>
   );
 }
