@@ -319,7 +319,7 @@ describe('changing one’s own password', () => {
 
   it(`allows ${CHANGE_PASSWORD_ATTEMPTS} checks of the current password per account in 15 minutes, then 429 even for the right one`, async () => {
     // The allowance's window runs on Date.now() (@fastify/rate-limit's store): moved below.
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now(), shouldAdvanceTime: true });
     onTestFinished(() => {
       vi.useRealTimers();
     });

@@ -132,7 +132,7 @@ describe('rate limits (service-spec §8)', () => {
     expect((await t.app.inject(await as(colleague))).statusCode).toBe(200);
     advance(60_000);
     expect((await t.app.inject(await as(busy))).statusCode).toBe(200);
-  });
+  }, 180_000);
 
   it('hold signed-in traffic from one address to an office-sized 3,000 a minute', async () => {
     const brokerId = await createBroker(shared.database);
@@ -165,7 +165,7 @@ describe('rate limits (service-spec §8)', () => {
     });
     expect(forged.slice(0, 100)).toEqual(Array(100).fill(401));
     expect(forged[100]).toBe(429);
-  });
+  }, 300_000);
 
   it('allow 5 failed sign-in attempts a minute, on both sign-in paths together', async () => {
     const remoteAddress = freshAddress();
@@ -218,7 +218,7 @@ describe('rate limits (service-spec §8)', () => {
     expect((await signIn(staff[1]?.email ?? '', TEST_PASSWORD)).statusCode).toBe(429);
     advance(60_000);
     expect((await signIn(staff[1]?.email ?? '', TEST_PASSWORD)).statusCode).toBe(200);
-  });
+  }, 180_000);
 
   it('refuse a burst of guesses sent at once from its sixth, answered or not', async () => {
     const remoteAddress = freshAddress();
