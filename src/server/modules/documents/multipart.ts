@@ -1,11 +1,14 @@
 import type { Readable } from 'node:stream';
 
 /**
- * A streaming reader of `multipart/form-data` (RFC 7578) for the document upload, written here
- * because the service takes no multipart dependency for one route. It never holds a file: each
- * piece of a file part is handed to `onFileData` and awaited before more is read, so memory holds
- * one network chunk and a delimiter's length of carry-over, whatever the upload's size. Small
- * text fields are collected, each bounded.
+ * A streaming reader of `multipart/form-data` (RFC 7578) for the document upload. Written here
+ * rather than taken from @fastify/multipart, which reads the preamble, the epilogue and the
+ * overflow of a too-long field to their end whatever their size, so it cannot hold the whole-body
+ * limit of docs/decisions/0097-upload-limit-counts-the-whole-body.md (measured in
+ * docs/decisions/0115-multipart-uploads.md; tests: test/documents/multipart.test.ts). It never
+ * holds a file: each piece of a file part is handed to `onFileData` and awaited before more is
+ * read, so memory holds one network chunk and a delimiter's length of carry-over, whatever the
+ * upload's size. Small text fields are collected, each bounded.
  */
 
 export class MultipartError extends Error {
