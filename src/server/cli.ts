@@ -7,6 +7,7 @@ import {
 } from './audit/audit.service.js';
 import { auditChainKey } from './audit/audit-chain.js';
 import { createSuperAdmin, SYSTEM_ACTOR } from './auth/provisioning.js';
+import { resealTotpSecrets } from './auth/second-factor.data.js';
 import { type Config, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
@@ -100,16 +101,29 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'pps:rotate': {
+        const keys = {
+          current: config.secrets.PPS_ENCRYPTION_KEY,
+          previous: config.previousPpsEncryptionKey,
+        };
+        // Authenticator-app secrets are sealed under a key derived from the PPS key
+        // (docs/decisions/0110-second-factor.md): they move to the new key with the PPS numbers.
+        const totp = await resealTotpSecrets(database, keys);
+        process.stdout.write(
+          `Re-sealed ${totp.resealed} authenticator-app secret(s) under the current key.\n`,
+        );
+        if (totp.unopened > 0) {
+          process.stderr.write(
+            `${totp.unopened} authenticator-app secret(s) open under neither PPS_ENCRYPTION_KEY nor PPS_ENCRYPTION_KEY_PREVIOUS; they were left as they were.\n`,
+          );
+          return 1;
+        }
         const sizeFlag = rest.indexOf('--batch-size');
         // Awaited here so the database stays open until the run ends (the finally below).
         return await ppsRotateCommand(
           database,
           createAuditService({ now: () => new Date(), chainKey }),
           {
-            keys: {
-              current: config.secrets.PPS_ENCRYPTION_KEY,
-              previous: config.previousPpsEncryptionKey,
-            },
+            keys,
             actor: SYSTEM_ACTOR,
             batchSize: sizeFlag === -1 ? DEFAULT_BATCH_SIZE : Number(rest[sizeFlag + 1]),
           },

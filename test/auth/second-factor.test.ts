@@ -3,9 +3,11 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CODE, STEP_UP_REQUIRED } from '../../src/contracts/second-factor.js';
 import { claimsOf } from '../../src/server/auth/auth.service.js';
+import { resealTotpSecrets } from '../../src/server/auth/second-factor.data.js';
 import { CODE_ATTEMPTS } from '../../src/server/auth/second-factor.service.js';
 import { createSessionTokens } from '../../src/server/auth/session-token.js';
 import { base32Decode, hotp, timeStep, totpAt } from '../../src/server/auth/totp.js';
+import { ppsKeyId } from '../../src/server/crypto/pps-keyring.js';
 import { auditLog, users, userTotpSecrets } from '../../src/server/db/schema.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -518,5 +520,51 @@ describe('the notice of a sign-in from a new browser', () => {
     expect(await notices()).toHaveLength(1);
     await new Browser().signIn(user);
     expect(await notices()).toHaveLength(2);
+  });
+});
+
+describe('a PPS key rotation', () => {
+  it('re-seals authenticator-app secrets under the new key, and the app keeps working without the old one', async () => {
+    const { user, secret } = await withApp();
+    const newKey = 'e'.repeat(64);
+    const outcome = await resealTotpSecrets(t.database, {
+      current: newKey,
+      previous: TEST_SECRETS.PPS_ENCRYPTION_KEY,
+    });
+    expect(outcome.unopened).toBe(0);
+    expect(outcome.resealed).toBeGreaterThanOrEqual(1);
+    const [row] = await ownerOf(t.database)
+      .select()
+      .from(userTotpSecrets)
+      .where(eq(userTotpSecrets.userId, user.id));
+    expect(row?.keyId).toBe(ppsKeyId(newKey));
+    const rotated = await buildTestApp({
+      database: t.database,
+      now,
+      env: { ...HOLD_MAIL, PPS_ENCRYPTION_KEY: newKey },
+    });
+    try {
+      later(30);
+      const address = uniqueClientAddress();
+      const signIn = await rotated.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        remoteAddress: address,
+        payload: { email: user.email, password: TEST_PASSWORD },
+      });
+      expect(signIn.json()).toMatchObject({ mfaRequired: true });
+      const challenge = signIn.cookies.find((cookie) => cookie.name === 'second-step');
+      const verified = await rotated.app.inject({
+        method: 'POST',
+        url: '/api/auth/mfa/verify',
+        remoteAddress: address,
+        headers: { origin: ORIGIN },
+        cookies: { 'second-step': challenge?.value ?? '' },
+        payload: { code: totpAt(secret, now()) },
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+    } finally {
+      await rotated.app.close();
+    }
   });
 });

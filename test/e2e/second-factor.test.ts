@@ -101,7 +101,7 @@ describe.skipIf(browserSuiteSkipReason)('a second factor', { timeout: JOURNEY_TI
     await see(page.getByText('9 of 10 left'));
   });
 
-  it('registers a passkey, signs in with it alone, and after removing it no longer can', async () => {
+  it('registers a passkey, signs in with it after the password and alone, and after removing it no longer can', async () => {
     const { page } = await e2e.open();
     await virtualAuthenticator(page);
     await signInThroughForm(page, DEV_ACCOUNTS.brokerAdmin, '/');
@@ -116,6 +116,16 @@ describe.skipIf(browserSuiteSkipReason)('a second factor', { timeout: JOURNEY_TI
     await page.getByRole('button', { name: 'I have saved these codes' }).click();
     await e2e.checkPage(page, 'passkey-added');
 
+    // With a passkey, the password alone no longer signs in: the passkey is the second step.
+    await signOut(page);
+    await field(page, 'E-mail address').fill(DEV_ACCOUNTS.brokerAdmin.email);
+    await field(page, 'Password').fill(DEV_ACCOUNTS.brokerAdmin.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await see(page.getByText('Your password was right. Now confirm it is you.'));
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await see(page.getByRole('button', { name: 'Sign out' }));
+
+    // And it signs in on its own.
     await signOut(page);
     await page.getByRole('button', { name: 'Use a passkey instead' }).click();
     await page.waitForURL((url) => url.pathname !== '/signin' && url.pathname !== '/');

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import {
   normaliseCode,
   RECOVERY_CODE_COUNT,
@@ -9,8 +9,9 @@ import {
 } from '../../contracts/second-factor.js';
 import { ppsKeyId, UnknownPpsKeyError } from '../crypto/pps-keyring.js';
 import { createSealedBox, deriveKey, type SealedBox } from '../crypto/sealed-box.js';
+import type { Database } from '../db/database.js';
 import { userPasskeys, userRecoveryCodes, users, userTotpSecrets } from '../db/schema.js';
-import type { Transaction } from '../db/with-actor.js';
+import { type Transaction, withPlatformRole } from '../db/with-actor.js';
 
 /**
  * What the second factor's services share: sealing the authenticator-app secret, recovery codes,
@@ -156,4 +157,42 @@ export async function removeAllFactors(tx: Transaction, userId: string): Promise
   await tx.delete(userTotpSecrets).where(eq(userTotpSecrets.userId, userId));
   await tx.delete(userPasskeys).where(eq(userPasskeys.userId, userId));
   await tx.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
+}
+
+/**
+ * Part of a PPS key rotation (`pps:rotate`): every authenticator-app secret not sealed under the
+ * current key is opened with the key that sealed it and sealed again under the current one, in
+ * one transaction that locks the rows, so the previous key can be dropped without locking anyone
+ * out. Counts what it re-sealed and what no key in the ring opens (left as they were).
+ */
+export async function resealTotpSecrets(
+  database: Database,
+  keys: { current: string; previous: string | null },
+): Promise<{ resealed: number; unopened: number }> {
+  const box = createTotpSecretBox(keys);
+  return withPlatformRole(database, async (tx) => {
+    const rows = await tx
+      .select()
+      .from(userTotpSecrets)
+      .where(ne(userTotpSecrets.keyId, box.currentKeyId))
+      .for('update');
+    let resealed = 0;
+    let unopened = 0;
+    for (const row of rows) {
+      let secret: string;
+      try {
+        secret = box.open({ sealed: row.secretSealed, keyId: row.keyId }, row);
+      } catch {
+        unopened += 1;
+        continue;
+      }
+      const sealed = box.seal(secret, row);
+      await tx
+        .update(userTotpSecrets)
+        .set({ secretSealed: sealed.sealed, keyId: sealed.keyId })
+        .where(and(eq(userTotpSecrets.userId, row.userId), eq(userTotpSecrets.id, row.id)));
+      resealed += 1;
+    }
+    return { resealed, unopened };
+  });
 }
