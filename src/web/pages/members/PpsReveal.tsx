@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { revealedPps } from '../../api/answers';
 import { api } from '../../api/client';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { ConfirmItsYou, needsStepUp } from '../account/ConfirmItsYou';
 
 /** How long a revealed number stays on screen. */
 const SHOWN_FOR_SECONDS = 30;
@@ -19,6 +20,8 @@ export function PpsReveal({ memberId, canReveal }: { memberId: string; canReveal
   const [revealed, setRevealed] = useState<string | null>(null);
   const [secondsLeft, setSecondsLeft] = useState(0);
   const [recorded, setRecorded] = useState(false);
+  // A reveal needs a second factor confirmed in the last 5 minutes (docs/decisions/0110-second-factor.md).
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     if (revealed === null) return;
@@ -35,6 +38,16 @@ export function PpsReveal({ memberId, canReveal }: { memberId: string; canReveal
     setSecondsLeft(SHOWN_FOR_SECONDS);
     setRevealed(ppsNumber);
     setRecorded(true);
+  };
+
+  /** The reveal, or first the confirmation it needs, after which it goes ahead. */
+  const revealOrConfirm = async () => {
+    try {
+      await reveal();
+    } catch (error) {
+      if (!needsStepUp(error)) throw error;
+      setConfirming(true);
+    }
   };
 
   return (
@@ -65,6 +78,15 @@ export function PpsReveal({ memberId, canReveal }: { memberId: string; canReveal
           Hidden again in {secondsLeft} s.
         </Text>
       )}
+      {confirming && (
+        <ConfirmItsYou
+          onCancel={() => setConfirming(false)}
+          onConfirmed={() => {
+            setConfirming(false);
+            void revealOrConfirm();
+          }}
+        />
+      )}
       {recorded && (
         <Alert color="blue" variant="light" p="xs" role="status">
           This reveal has been recorded in the audit log.
@@ -76,7 +98,7 @@ export function PpsReveal({ memberId, canReveal }: { memberId: string; canReveal
         title="Reveal PPS number"
         confirmLabel="Reveal"
         color="blue"
-        onConfirm={reveal}
+        onConfirm={revealOrConfirm}
       >
         <Text>
           The PPS number will be shown for {SHOWN_FOR_SECONDS} seconds. Every reveal is recorded in
