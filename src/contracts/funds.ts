@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './members.js';
+import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { idText, text } from './text.js';
 
@@ -86,3 +87,12 @@ export const fundChoiceView = z.object({
   ),
 });
 export type FundChoiceView = z.infer<typeof fundChoiceView>;
+
+/** A page of a scheme's funds, or of a member's fund choices; closed funds only when asked. */
+export const fundListQuery = pageQuery.extend({
+  includeClosed: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+});
+export type FundListQuery = z.infer<typeof fundListQuery>;

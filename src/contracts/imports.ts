@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ContributionKind, paidIn } from './contributions.js';
+import { text } from './text.js';
 
 /**
  * The CSV imports as both sides see them (docs/imports.md): the columns each file may have and
@@ -12,6 +13,16 @@ export const IMPORT_KINDS = ['members', 'contributions'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 export const IMPORT_STATUSES = ['running', 'succeeded', 'rejected', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/**
+ * The query beside an uploaded CSV (the body is the file itself): the upload's own file name, kept
+ * to reconcile against the payroll run. Only its last part is kept, never a folder path.
+ */
+export const importQuery = z.object({
+  fileName: text({ max: 255 })
+    .transform((name) => name.split(/[\\/]/).pop() ?? '')
+    .optional(),
+});
 
 /** The largest file an import takes (decisions.md §2: uploads 25 MiB). */
 export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from './irish-dates.js';
 import { cents } from './money.js';
+import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { parsePpsNumber } from './pps-number.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from './text.js';
@@ -176,3 +177,11 @@ export const memberExport = z.object({
   ),
 });
 export type MemberExport = z.infer<typeof memberExport>;
+
+/** `GET /api/schemes/:id/members`: a page of a scheme's members, by status or part of a name. */
+export const memberListQuery = pageQuery.extend({
+  /** Part of a first or last name, any case. */
+  q: text({ max: 100 }).min(1).optional(),
+  status: z.enum(MEMBER_STATUSES).optional(),
+});
+export type MemberListQuery = z.infer<typeof memberListQuery>;

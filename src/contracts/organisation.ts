@@ -1,5 +1,6 @@
 import { isCuid } from '@paralleldrive/cuid2';
 import { z } from 'zod';
+import { pageQuery } from './pages.js';
 import { newPassword } from './passwords.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { emailAddress, idText, text } from './text.js';
@@ -139,3 +140,9 @@ export const schemeView = z.object({
   updatedAt: z.string(),
 });
 export type SchemeView = z.infer<typeof schemeView>;
+
+/** `GET /api/schemes`: a page of the schemes within reach, or of one employer's. */
+export const schemeListQuery = pageQuery.extend({
+  employerId: text({ max: 64, trim: false }).optional(),
+});
+export type SchemeListQuery = z.infer<typeof schemeListQuery>;

@@ -1,20 +1,11 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { pageQuery } from '../../../contracts/pages.js';
-import { idText, text } from '../../../contracts/text.js';
+import { idText } from '../../../contracts/text.js';
 
 export * from '../../../contracts/imports.js';
 
 export const importParams = z.object({ id: idText });
-/**
- * The upload's own file name, sent by the client beside the body (which is the CSV itself): kept
- * to reconcile against the payroll run. Only its last part is kept, never a folder path.
- */
-export const importQuery = z.object({
-  fileName: text({ max: 255 })
-    .transform((name) => name.split(/[\\/]/).pop() ?? '')
-    .optional(),
-});
 export const schemeImportsQuery = pageQuery;
 export type SchemeImportsQuery = z.infer<typeof schemeImportsQuery>;
 
