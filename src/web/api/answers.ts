@@ -44,4 +44,3 @@ export { brokerView, employerView, schemeView } from '../../contracts/organisati
 export { overviewView } from '../../contracts/overview';
 export { pageOf } from '../../contracts/pages';
 export { contactView, memberSummary } from '../../contracts/portal';
-export { noAnswer } from './client';

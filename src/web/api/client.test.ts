@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { memberView, noAnswer, pageOf, schemeView } from './answers';
-import { ApiError, api, describeError, UnexpectedAnswerError } from './client';
+import { apiRoutes } from '../../contracts/api-routes';
+import { ApiError, api, describeError, UnexpectedAnswerError, urlOf } from './client';
 
 /**
  * Every answer the UI reads is parsed with the API's own response schema
@@ -38,26 +38,28 @@ afterEach(() => {
 describe('the UI’s requests to the API', () => {
   it('hand the page what the shared schema parsed, typed by it', async () => {
     answering(200, { items: [SCHEME], nextCursor: null });
-    const page = await api(pageOf(schemeView), 'GET', '/api/schemes');
+    const page = await api(apiRoutes.schemes.list);
     expect(page).toEqual({ items: [SCHEME], nextCursor: null });
   });
 
   it('refuse an answer that is not what the API promises, rather than use it', async () => {
     answering(200, { ...SCHEME, type: 'Defined contribution' });
-    await expect(api(schemeView, 'GET', '/api/schemes/scheme-1')).rejects.toBeInstanceOf(
+    await expect(api(apiRoutes.schemes.get, { params: { id: 'scheme-1' } })).rejects.toBeInstanceOf(
       UnexpectedAnswerError,
     );
     answering(200, SCHEME);
-    await expect(api(memberView, 'GET', '/api/members/scheme-1')).rejects.toBeInstanceOf(
+    await expect(api(apiRoutes.members.get, { params: { id: 'scheme-1' } })).rejects.toBeInstanceOf(
       UnexpectedAnswerError,
     );
   });
 
   it('take an empty 204 as no answer, and only where none is expected', async () => {
     answering(204);
-    await expect(api(noAnswer, 'DELETE', '/api/schemes/scheme-1')).resolves.toBeUndefined();
+    await expect(
+      api(apiRoutes.schemes.remove, { params: { id: 'scheme-1' } }),
+    ).resolves.toBeUndefined();
     answering(204);
-    await expect(api(schemeView, 'GET', '/api/schemes/scheme-1')).rejects.toBeInstanceOf(
+    await expect(api(apiRoutes.schemes.get, { params: { id: 'scheme-1' } })).rejects.toBeInstanceOf(
       UnexpectedAnswerError,
     );
   });
@@ -67,7 +69,9 @@ describe('the UI’s requests to the API', () => {
       error: 'Validation failed',
       issues: [{ path: 'name', code: 'too_small', message: 'Enter a name' }],
     });
-    const refusal = await api(schemeView, 'POST', '/api/schemes', {}).catch((error) => error);
+    const refusal = await api(apiRoutes.schemes.create, {
+      body: { employerId: '', name: '', type: 'DC' },
+    }).catch((error) => error);
     expect(refusal).toBeInstanceOf(ApiError);
     expect(refusal).toMatchObject({
       status: 400,
@@ -89,7 +93,9 @@ describe('a refusal for going too fast', () => {
           }),
       ),
     );
-    const refusal = await api(schemeView, 'GET', '/api/schemes/scheme-1').catch((error) => error);
+    const refusal = await api(apiRoutes.schemes.get, { params: { id: 'scheme-1' } }).catch(
+      (error) => error,
+    );
     expect(refusal).toBeInstanceOf(ApiError);
     expect(refusal.retryAfterSeconds).toBe(17);
     const said = describeError(refusal);
@@ -101,8 +107,56 @@ describe('a refusal for going too fast', () => {
 
   it('says a minute when the service named no wait', async () => {
     answering(429, { error: 'Too many requests' });
-    const refusal = await api(schemeView, 'GET', '/api/schemes/scheme-1').catch((error) => error);
+    const refusal = await api(apiRoutes.schemes.get, { params: { id: 'scheme-1' } }).catch(
+      (error) => error,
+    );
     expect(refusal.retryAfterSeconds).toBeNull();
     expect(describeError(refusal)).toContain('wait a minute');
+  });
+});
+
+describe('the address of a request', () => {
+  it('comes from the route table, each parameter percent-encoded', () => {
+    expect(urlOf(apiRoutes.members.get, { params: { id: 'a/b?c#d' } })).toBe(
+      '/api/members/a%2Fb%3Fc%23d',
+    );
+    expect(urlOf(apiRoutes.payroll.get, { params: { id: 'scheme 1', period: '2026-03' } })).toBe(
+      '/api/schemes/scheme%201/payroll/2026-03',
+    );
+    expect(urlOf(apiRoutes.members.exportCsv, { params: { id: 'm1' } })).toBe(
+      '/api/members/m1/export.csv',
+    );
+  });
+
+  it('carries the query values that are set, encoded by URLSearchParams', () => {
+    expect(
+      urlOf(apiRoutes.members.listOfScheme, {
+        params: { id: 's1' },
+        query: { q: 'Ó Sé & co', status: undefined, limit: 100, cursor: '' },
+      }),
+    ).toBe('/api/schemes/s1/members?q=%C3%93+S%C3%A9+%26+co&limit=100');
+    expect(urlOf(apiRoutes.schemes.list, { query: {} })).toBe('/api/schemes');
+  });
+
+  it('is refused without a value for every parameter, rather than name another route', () => {
+    expect(() => urlOf(apiRoutes.members.get, { params: { id: '' } })).toThrow(/needs its id/);
+  });
+
+  it('is where the request goes, with the route’s method and the body as JSON', async () => {
+    const sent = vi.fn(
+      async (_url: string, _init?: RequestInit) =>
+        new Response(JSON.stringify(SCHEME), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    vi.stubGlobal('fetch', sent);
+    await api(apiRoutes.schemes.update, { params: { id: 'scheme-1' }, body: { name: 'New' } });
+    expect(sent).toHaveBeenCalledWith('/api/schemes/scheme-1', {
+      method: 'PATCH',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"name":"New"}',
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { ApiRoute, PathParamName, PathParams } from '../../contracts/api-routes';
 /**
  * The one way the UI talks to the API: JSON over fetch with the session cookie. A failure becomes
  * an ApiError carrying the status and the server's `error` and `issues`, so forms can show the
@@ -31,11 +32,6 @@ export function whenSessionEnds(handler: () => void): void {
   onSessionEnded = handler;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** The answer of a request that returns no body (204): a deletion, a sign-out. */
-export const noAnswer = z.undefined();
-
 /**
  * An answer that is not what the API's own schema says it is: the page and the service are out
  * of step (a page loaded before a release, say). Shown as a failure to try again, never used.
@@ -47,19 +43,114 @@ export class UnexpectedAnswerError extends Error {
   }
 }
 
+/** Values a query string may carry, where the route's query has no schema in src/contracts. */
+export type QueryValues = Readonly<Record<string, string | number | boolean | null | undefined>>;
+
+type QueryOf<R extends ApiRoute> = R extends { query: z.ZodType }
+  ? z.input<R['query']>
+  : QueryValues;
+
+/** What a route's address needs: a value for each parameter of its path, and its query. */
+export type Address<R extends ApiRoute> = ([PathParamName<R['path']>] extends [never]
+  ? { params?: undefined }
+  : { params: PathParams<R['path']> }) & { query?: QueryOf<R> };
+
 /**
- * A request to the API, its answer parsed with the API's own response schema (`answer`, from
- * src/contracts through `./answers`): what the page uses is what was checked, and a type can
- * only come from a schema, never be asserted (docs/decisions/0056-shared-contracts.md).
+ * A body as a form sends it: the fields of the route's body schema, each with its own type, any of
+ * them not filled in yet. Whether it is complete is the schema's to say, in the form's own
+ * validation (the same schema) and again on the server.
  */
-export async function api<S extends z.ZodType>(
-  answer: S,
-  method: Method,
-  path: string,
-  body?: unknown,
-): Promise<z.infer<S>> {
-  const response = await fetch(path, {
-    method,
+type FormBody<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [Field in keyof T]?: T[Field] | undefined }
+    : T;
+
+/** A request to a route: its address and, where it takes one, its body as its schema reads it. */
+export type RequestOf<R extends ApiRoute> = Address<R> &
+  (R extends { body: z.ZodType }
+    ? { body: FormBody<z.input<R['body']>> }
+    : R['method'] extends 'GET' | 'DELETE'
+      ? { body?: undefined }
+      : { body?: unknown });
+
+/** Optional when nothing in it is required (a route with no parameters, query or body). */
+type Parts<T> = Record<never, never> extends T ? [request?: T] : [request: T];
+
+/** A route whose answer has its schema in the table: the only kind `api()` reads. */
+export type AnsweredRoute = ApiRoute & { readonly answer: z.ZodType };
+
+/** What a route answers, typed by the schema it is parsed with. */
+export type AnswerOf<R extends AnsweredRoute> = z.infer<R['answer']>;
+
+/** A GET of a cursor-paginated list (decisions.md §4): its answer is a page of rows. */
+export type ListRoute<T = unknown> = AnsweredRoute & {
+  readonly method: 'GET';
+  readonly answer: z.ZodType<Page<T>>;
+};
+
+/** One row of a list route's pages. */
+export type RowOf<R extends ListRoute> = AnswerOf<R> extends Page<infer T> ? T : never;
+
+/** The parts of a request as helpers that are generic over routes hold them. */
+export interface LooseRequest {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: object;
+  readonly body?: unknown;
+}
+
+/**
+ * The address of a route: each `:parameter` of its path replaced by its value, percent-encoded,
+ * and the query's values that are set (undefined, null and '' are left out). Every request of the
+ * UI is sent to an address built here from the route table, src/contracts/api-routes.ts.
+ */
+export function urlOf<R extends ApiRoute>(route: R, ...[address]: Parts<Address<R>>): string {
+  return addressOf(route, (address ?? {}) as LooseRequest);
+}
+
+/** `urlOf()` for the few helpers that are generic over routes (see `callRoute`). */
+export function addressOf(route: ApiRoute, { params, query }: LooseRequest): string {
+  const path = route.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    const value = params?.[name];
+    // An empty value would name another route: a list, not one of its members.
+    if (value === undefined || value === '') {
+      throw new Error(`The address of ${route.method} ${route.path} needs its ${name}`);
+    }
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+/**
+ * A request to a route of the table, its answer parsed with the route's own answer schema (from
+ * src/contracts): what the page uses is what was checked, and a type can only come from a schema,
+ * never be asserted (docs/decisions/0056-shared-contracts.md). The route gives the method and the
+ * path; the request gives the path's parameters, the query and the body, typed by the table.
+ */
+export function api<R extends AnsweredRoute>(
+  route: R,
+  ...[request]: Parts<RequestOf<R>>
+): Promise<AnswerOf<R>> {
+  return callRoute(route, (request ?? {}) as LooseRequest);
+}
+
+/**
+ * `api()` for the few helpers that are generic over routes (a table of any list, every page of
+ * one): they type the request their own callers give them, and hand it on as it is.
+ */
+export async function callRoute<R extends AnsweredRoute>(
+  route: R,
+  request: LooseRequest,
+): Promise<AnswerOf<R>> {
+  const url = addressOf(route, request);
+  const { body } = request;
+  const response = await fetch(url, {
+    method: route.method,
     credentials: 'same-origin',
     headers:
       body === undefined
@@ -67,23 +158,24 @@ export async function api<S extends z.ZodType>(
         : { 'content-type': 'application/json', accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return answerOf(answer, response, path);
+  return answerOf<R['answer']>(route.answer, response, url);
 }
 
 /** Uploads a file as the request body (CSV imports), as it is, without reading it into memory. */
-export async function upload<S extends z.ZodType>(
-  answer: S,
-  path: string,
+export async function upload<R extends AnsweredRoute & { method: 'POST' }>(
+  route: R,
+  address: Address<R>,
   file: Blob,
   contentType: string,
-): Promise<z.infer<S>> {
-  const response = await fetch(path, {
+): Promise<AnswerOf<R>> {
+  const url = addressOf(route, address as LooseRequest);
+  const response = await fetch(url, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': contentType, accept: 'application/json' },
     body: file,
   });
-  return answerOf(answer, response, path);
+  return answerOf<R['answer']>(route.answer, response, url);
 }
 
 /**
@@ -91,15 +183,16 @@ export async function upload<S extends z.ZodType>(
  * nothing of an upload's progress, XMLHttpRequest's upload events do. The answer is parsed and a
  * refusal thrown as `api()` does.
  */
-export function sendWithProgress<S extends z.ZodType>(
-  answer: S,
-  path: string,
+export function sendWithProgress<R extends AnsweredRoute & { method: 'POST' }>(
+  route: R,
+  address: Address<R>,
   form: FormData,
   onProgress: (sent: number, total: number) => void,
-): Promise<z.infer<S>> {
+): Promise<AnswerOf<R>> {
+  const url = addressOf(route, address as LooseRequest);
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', path);
+    request.open('POST', url);
     request.setRequestHeader('accept', 'application/json');
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) onProgress(event.loaded, event.total);
@@ -111,8 +204,13 @@ export function sendWithProgress<S extends z.ZodType>(
       } catch {
         payload = null;
       }
-      const retryAfter = request.getResponseHeader('retry-after');
-      settle(answer, request.status, payload, path, retryAfter).then(resolve, reject);
+      settle<R['answer']>(
+        route.answer,
+        request.status,
+        payload,
+        url,
+        request.getResponseHeader('retry-after'),
+      ).then(resolve, reject);
     });
     request.addEventListener('error', () =>
       reject(
@@ -204,16 +302,4 @@ export function describeError(error: unknown): string {
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
-}
-
-/** A query string from defined values only. */
-export function query(
-  params: Record<string, string | number | boolean | undefined | null>,
-): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
 }

@@ -1,5 +1,5 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { meView, noAnswer, sessionAnswer } from '../api/answers';
+import { apiRoutes } from '../../contracts/api-routes';
 import { api } from '../api/client';
 import type { Me, SessionUser } from '../api/types';
 
@@ -12,9 +12,9 @@ export interface Session {
 }
 
 export async function loadSession(): Promise<Session | null> {
-  const { user } = await api(sessionAnswer, 'GET', '/api/auth/session');
+  const { user } = await api(apiRoutes.auth.session);
   if (!user) return null;
-  return { user, account: await api(meView, 'GET', '/api/me') };
+  return { user, account: await api(apiRoutes.users.me) };
 }
 
 export function useSession() {
@@ -40,7 +40,7 @@ export function useSignedIn(): Session {
 export function useSignOut() {
   const client = useQueryClient();
   return async () => {
-    await api(noAnswer, 'POST', '/api/auth/signout').catch(() => undefined);
+    await api(apiRoutes.auth.signOut).catch(() => undefined);
     client.clear();
     window.location.assign('/signin');
   };

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { userView } from '../api/answers';
+import { apiRoutes } from '../../contracts/api-routes';
 import { api } from '../api/client';
 import type { User } from '../api/types';
 import { useSignedIn } from '../auth/session';
@@ -25,7 +25,7 @@ export function AccountStatusAction({ account }: { account: User }) {
   const client = useQueryClient();
   const [opened, setOpened] = useState(false);
   const resend = useApiAction(async () => {
-    await api(userView, 'POST', `/api/users/${encodeURIComponent(account.id)}/invitation`);
+    await api(apiRoutes.users.resendInvitation, { params: { id: account.id } });
     await client.invalidateQueries({ queryKey: ['accounts'] });
     notifySuccess(
       `A new invitation is on its way to ${account.name}. Its link works for 72 hours.`,
@@ -41,8 +41,9 @@ export function AccountStatusAction({ account }: { account: User }) {
   const deactivating = account.status !== 'deactivated';
   const verb = deactivating ? 'Deactivate' : 'Reactivate';
   const change = async () => {
-    await api(userView, 'PATCH', `/api/users/${encodeURIComponent(account.id)}`, {
-      status: deactivating ? 'deactivated' : 'active',
+    await api(apiRoutes.users.update, {
+      params: { id: account.id },
+      body: { status: deactivating ? 'deactivated' : 'active' },
     });
     await client.invalidateQueries({ queryKey: ['accounts'] });
     notifySuccess(

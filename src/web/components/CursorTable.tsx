@@ -1,9 +1,14 @@
 import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import type { z } from 'zod';
-import { pageOf } from '../api/answers';
-import { api, describeError } from '../api/client';
+import {
+  type Address,
+  callRoute,
+  describeError,
+  type ListRoute,
+  type LooseRequest,
+  type RowOf,
+} from '../api/client';
 import { Loading } from './Loading';
 import { ScrollTable } from './ScrollTable';
 
@@ -23,39 +28,35 @@ type Sort = { key: string; ascending: boolean };
  * no text search of its own (employers, accounts), a search box over the rows loaded so far that
  * says so rather than pretending to search the whole list.
  */
-export function CursorTable<T extends { id: string }>({
-  queryKey,
-  path,
-  item,
-  columns,
-  empty,
-  caption,
-  search: searchBy,
-}: {
-  queryKey: QueryKey;
-  /** The list endpoint with its filters; `cursor` is added here. */
-  path: string;
-  /** The API's schema of one row: every page is parsed with it. */
-  item: z.ZodType<T>;
-  columns: Column<T>[];
-  empty: string;
-  caption: string;
-  /** A search over the loaded rows: its label, and the text of a row it matches against. */
-  search?: { label: string; text: (row: T) => string };
-}) {
+export function CursorTable<R extends ListRoute>(
+  props: {
+    queryKey: QueryKey;
+    /** The list's route: every page is parsed with its answer schema. */
+    route: R;
+    columns: Column<RowOf<R>>[];
+    empty: string;
+    caption: string;
+    /** A search over the loaded rows: its label, and the text of a row it matches against. */
+    search?: { label: string; text: (row: RowOf<R>) => string };
+    /** The list's parameters and filters (`params`, `query`); `cursor` is added here. */
+  } & Address<R> &
+    // Rows are told apart by their id, or, in a list whose rows have none, by `rowKey`.
+    (RowOf<R> extends { id: string }
+      ? { rowKey?: undefined }
+      : { rowKey: (row: RowOf<R>) => string }),
+) {
+  const { queryKey, columns, empty, caption, search: searchBy } = props;
+  // Typed by the props above; handed on as they are (client.ts, `callRoute`).
+  const { params, query } = props as LooseRequest;
+  const route = props.route as ListRoute<RowOf<R>>;
+  const rowKey = props.rowKey ?? ((row: RowOf<R>) => (row as { id: string }).id);
   const [sort, setSort] = useState<Sort | null>(null);
   const [search, setSearch] = useState('');
   const pages = useInfiniteQuery({
     queryKey,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      api(
-        pageOf(item),
-        'GET',
-        pageParam === null
-          ? path
-          : `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(pageParam)}`,
-      ),
+      callRoute(route, { params, query: { ...query, cursor: pageParam ?? undefined } }),
     getNextPageParam: (last) => last.nextCursor,
   });
   if (pages.isPending) return <Loading label={`Loading ${caption.toLowerCase()}`} />;
@@ -130,7 +131,7 @@ export function CursorTable<T extends { id: string }>({
           </Table.Thead>
           <Table.Tbody>
             {rows.map((row) => (
-              <Table.Tr key={row.id}>
+              <Table.Tr key={rowKey(row)}>
                 {columns.map((column) => (
                   <Table.Td key={column.key}>{column.render(row)}</Table.Td>
                 ))}

@@ -2,8 +2,8 @@ import { type ComboboxItem, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { memberView, pageOf, schemeView } from '../api/answers';
-import { api, query } from '../api/client';
+import { apiRoutes } from '../../contracts/api-routes';
+import { api } from '../api/client';
 import { formatDate } from '../format';
 import { fetchAllPages } from './allPages';
 
@@ -34,7 +34,7 @@ export function MemberPicker({
 
   const schemes = useQuery({
     queryKey: ['schemes', 'all', { employerId }],
-    queryFn: () => fetchAllPages(schemeView, '/api/schemes', { employerId }),
+    queryFn: () => fetchAllPages(apiRoutes.schemes.list, { query: { employerId } }),
   });
   const members = useQuery({
     queryKey: ['members', 'picker', employerId, nameSearch],
@@ -43,14 +43,10 @@ export function MemberPicker({
     queryFn: async () => {
       const lists = await Promise.all(
         (schemes.data?.items ?? []).map(async (scheme) => {
-          const page = await api(
-            pageOf(memberView),
-            'GET',
-            `/api/schemes/${encodeURIComponent(scheme.id)}/members${query({
-              q: nameSearch.slice(0, 100),
-              limit: MEMBERS_PER_SCHEME,
-            })}`,
-          );
+          const page = await api(apiRoutes.members.listOfScheme, {
+            params: { id: scheme.id },
+            query: { q: nameSearch.slice(0, 100), limit: MEMBERS_PER_SCHEME },
+          });
           return page.items.map((member) => ({
             value: member.id,
             label: `${member.lastName}, ${member.firstName} · born ${formatDate(

@@ -12,23 +12,22 @@ import {
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { userView } from '../api/answers';
-import { api } from '../api/client';
+import type { apiRoutes } from '../../contracts/api-routes';
+import { callRoute } from '../api/client';
 import { MemberPicker } from './MemberPicker';
 import { notifySuccess } from './notify';
 import { useApiSubmit } from './useApiSubmit';
-import {
-  type AccountRole,
-  type AccountValues,
-  accountBody,
-  type brokerUserInput,
-  type colleagueInput,
-  type employerUserInput,
-  validateWith,
-} from './validation';
+import { type AccountRole, type AccountValues, accountBody, validateWith } from './validation';
 
-/** The API's schema for the accounts a page creates; the roles offered are the ones it takes. */
-type AccountSchema = typeof brokerUserInput | typeof colleagueInput | typeof employerUserInput;
+/**
+ * Where the API creates an account, with the values of its path: a broker firm's accounts
+ * (SuperAdmin), the BrokerAdmin's own colleagues, or an employer's (BrokerAdmin). The route's
+ * body schema is the form's, so the roles offered are the ones it takes.
+ */
+export type AccountTarget =
+  | { route: typeof apiRoutes.brokers.createUser; params: { brokerId: string } }
+  | { route: typeof apiRoutes.users.invite; params?: undefined }
+  | { route: typeof apiRoutes.employers.createUser; params: { id: string } };
 
 const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
   BrokerAdmin: 'Runs the firm: employers, accounts and the audit log.',
@@ -39,20 +38,16 @@ const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
 };
 
 /**
- * "New account" and its dialog. `path` is where the API creates it: a broker firm's accounts
- * (`/api/brokers/:id/users`, SuperAdmin), the BrokerAdmin's own colleagues (`/api/users`) or an
- * employer's (`/api/employers/:id/users`, BrokerAdmin). A Member account is linked to one member
- * record of `employerId`. The person is invited by e-mail to set their own password; only the
- * platform's SuperAdmin may choose one for them (`choosePassword`).
+ * "New account" and its dialog. `target` is where the API creates it (`AccountTarget`). A Member
+ * account is linked to one member record of `employerId`. The person is invited by e-mail to set
+ * their own password; only the platform's SuperAdmin may choose one for them (`choosePassword`).
  */
 export function NewAccountButton({
-  path,
-  schema,
+  target,
   employerId,
   choosePassword = false,
 }: {
-  path: string;
-  schema: AccountSchema;
+  target: AccountTarget;
   employerId?: string;
   choosePassword?: boolean;
 }) {
@@ -70,8 +65,7 @@ export function NewAccountButton({
         {/* Mounted only while open, so every opening starts from an empty form. */}
         {opened && (
           <NewAccountForm
-            path={path}
-            schema={schema}
+            target={target}
             employerId={employerId}
             choosePassword={choosePassword}
             onClose={() => setOpened(false)}
@@ -83,19 +77,18 @@ export function NewAccountButton({
 }
 
 function NewAccountForm({
-  path,
-  schema,
+  target,
   employerId,
   choosePassword,
   onClose,
 }: {
-  path: string;
-  schema: AccountSchema;
+  target: AccountTarget;
   employerId?: string;
   choosePassword: boolean;
   onClose: () => void;
 }) {
   const client = useQueryClient();
+  const schema = target.route.body;
   const roles: readonly AccountRole[] = schema.shape.role.options;
   const form = useForm<AccountValues>({
     // No role is preselected: what an account may do is a deliberate choice.
@@ -108,7 +101,10 @@ function NewAccountForm({
     },
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const account = await api(userView, 'POST', path, accountBody(values));
+    const account = await callRoute(target.route, {
+      params: target.params,
+      body: accountBody(values),
+    });
     await client.invalidateQueries({ queryKey: ['accounts'] });
     notifySuccess(
       account.status === 'invited'

@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { employerView } from '../api/answers';
+import { apiRoutes } from '../../contracts/api-routes';
 import { api } from '../api/client';
 import { NameFormModal } from './NameFormModal';
 
@@ -24,7 +24,7 @@ export function NewEmployerButton() {
         label="Employer name"
         submitLabel="Create employer"
         save={async (values) => {
-          const employer = await api(employerView, 'POST', '/api/employers', values);
+          const employer = await api(apiRoutes.employers.create, { body: values });
           await client.invalidateQueries({ queryKey: ['employers'] });
           await client.invalidateQueries({ queryKey: ['dashboard'] });
           return employer;

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { schemeView } from '../api/answers';
+import { apiRoutes } from '../../contracts/api-routes';
 import { api } from '../api/client';
 import { useAllEmployers } from './allPages';
 import { notifySuccess } from './notify';
@@ -70,7 +70,7 @@ function NewSchemeForm({
     validate: validateWith(schemeInput, schemeBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const scheme = await api(schemeView, 'POST', '/api/schemes', schemeBody(values));
+    const scheme = await api(apiRoutes.schemes.create, { body: schemeBody(values) });
     await client.invalidateQueries({ queryKey: ['schemes'] });
     await client.invalidateQueries({ queryKey: ['dashboard'] });
     notifySuccess(`Scheme “${scheme.name}” created.`);

@@ -1,7 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { employerView, pageOf } from '../api/answers';
-import { api, type Page, query } from '../api/client';
+import { apiRoutes } from '../../contracts/api-routes';
+import {
+  type Address,
+  callRoute,
+  type ListRoute,
+  type LooseRequest,
+  type Page,
+  type RowOf,
+} from '../api/client';
 
 export interface AllRows<T> {
   items: T[];
@@ -14,20 +20,21 @@ export interface AllRows<T> {
  * For short lists a page needs whole (a tenant's employers for a picker, a count on the
  * dashboard), never for members or contributions.
  */
-export async function fetchAllPages<T>(
-  item: z.ZodType<T>,
-  path: string,
-  params: Record<string, string | undefined> = {},
+export async function fetchAllPages<R extends ListRoute>(
+  list: R,
+  address: Address<R>,
   maxRows = 2000,
-): Promise<AllRows<T>> {
-  const items: T[] = [];
+): Promise<AllRows<RowOf<R>>> {
+  // Typed by the parameters above; handed on as they are (client.ts, `callRoute`).
+  const route = list as ListRoute<RowOf<R>>;
+  const { params, query } = address as LooseRequest;
+  const items: RowOf<R>[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page<T> = await api(
-      pageOf(item),
-      'GET',
-      `${path}${query({ ...params, limit: 100, cursor })}`,
-    );
+    const page: Page<RowOf<R>> = await callRoute(route, {
+      params,
+      query: { ...query, limit: 100, cursor },
+    });
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor !== null && items.length < maxRows);
@@ -38,7 +45,7 @@ export async function fetchAllPages<T>(
 export function useAllEmployers(enabled = true) {
   return useQuery({
     queryKey: ['employers', 'all'],
-    queryFn: () => fetchAllPages(employerView, '/api/employers'),
+    queryFn: () => fetchAllPages(apiRoutes.employers.list, {}),
     enabled,
     staleTime: 30_000,
   });

@@ -2,13 +2,13 @@ import { Alert, Button, Group, PasswordInput, Stack, Table, Text } from '@mantin
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import {
   PASSWORD_RULE_TEXT,
   passwordLengthProblem,
   passwordProblem,
 } from '../../../contracts/passwords';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
-import { messageAnswer } from '../../api/answers';
 import { ApiError, api, describeError } from '../../api/client';
 import { SESSION_KEY, useSignedIn } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
@@ -95,9 +95,8 @@ function ChangePasswordForm({ email }: { email: string }) {
     }
     setBusy(true);
     try {
-      const { message } = await api(messageAnswer, 'POST', '/api/auth/change-password', {
-        currentPassword,
-        newPassword,
+      const { message } = await api(apiRoutes.auth.changePassword, {
+        body: { currentPassword, newPassword },
       });
       form.reset();
       notifySuccess(message);

@@ -13,7 +13,7 @@ import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { aiSettingsInput } from '../../../contracts/ai';
-import { aiSettingsView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api, describeError } from '../../api/client';
 import type { AiSettings } from '../../api/types';
 import { can } from '../../auth/can';
@@ -29,7 +29,6 @@ import { formatPeriod } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { fourEyesText, PROVIDER_NAMES, usageShare } from './ai-text';
 
-const PATH = '/api/tenant/ai-settings';
 const SETTINGS_KEY = ['tenant', 'ai-settings'] as const;
 const count = new Intl.NumberFormat('en-IE');
 
@@ -51,7 +50,7 @@ function Settings() {
   const client = useQueryClient();
   const settings = useQuery({
     queryKey: SETTINGS_KEY,
-    queryFn: () => api(aiSettingsView, 'GET', PATH),
+    queryFn: () => api(apiRoutes.ai.settings),
   });
   if (settings.isPending) return <Loading label="Loading the AI settings" />;
   if (settings.isError) {
@@ -161,7 +160,7 @@ function KeySection({ settings, mayUpdate, onSaved }: SectionProps) {
     validate: validateWith(aiSettingsInput, (values: KeyValues) => ({ apiKey: values.apiKey })),
   });
   const { submit, busy, problem } = useApiSubmit(form, async ({ apiKey }) => {
-    const next = await api(aiSettingsView, 'PUT', PATH, { apiKey });
+    const next = await api(apiRoutes.ai.updateSettings, { body: { apiKey } });
     form.reset();
     onSaved(next);
     notifySuccess('The key is saved. It will not be shown again.');
@@ -214,7 +213,7 @@ function KeySection({ settings, mayUpdate, onSaved }: SectionProps) {
         title="Remove the key"
         confirmLabel="Remove"
         onConfirm={async () => {
-          onSaved(await api(aiSettingsView, 'PUT', PATH, { apiKey: null }));
+          onSaved(await api(apiRoutes.ai.updateSettings, { body: { apiKey: null } }));
           notifySuccess('The key is removed.');
         }}
       >
@@ -232,7 +231,7 @@ function KeySection({ settings, mayUpdate, onSaved }: SectionProps) {
 function FourEyesSection({ settings, mayUpdate, onSaved }: SectionProps) {
   const [turningOff, setTurningOff] = useState(false);
   const save = async (fourEyes: boolean) => {
-    onSaved(await api(aiSettingsView, 'PUT', PATH, { fourEyes }));
+    onSaved(await api(apiRoutes.ai.updateSettings, { body: { fourEyes } }));
     notifySuccess(fourEyes ? 'Four eyes is on for AI drafts.' : 'Four eyes is off for AI drafts.');
   };
   const turnOn = useApiAction(() => save(true));
@@ -294,7 +293,7 @@ function LimitsForm({ settings, onSaved }: Omit<SectionProps, 'mayUpdate'>) {
     validate: validateWith(aiSettingsInput, limitsBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const next = await api(aiSettingsView, 'PUT', PATH, limitsBody(values));
+    const next = await api(apiRoutes.ai.updateSettings, { body: limitsBody(values) });
     onSaved(next);
     form.setValues({
       monthlyRequestLimit: next.monthlyRequestLimit,

@@ -15,8 +15,8 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { type ReactNode, useMemo, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { diffLines, diffSummary } from '../../../contracts/line-diff';
-import { draftView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Draft } from '../../api/types';
 import { can } from '../../auth/can';
@@ -52,7 +52,7 @@ export function DraftPage() {
   const { draftId = '' } = useParams({ strict: false });
   const draft = useQuery({
     queryKey: draftKey(draftId),
-    queryFn: () => api(draftView, 'GET', `/api/ai/drafts/${encodeURIComponent(draftId)}`),
+    queryFn: () => api(apiRoutes.drafts.get, { params: { id: draftId } }),
   });
   if (draft.isPending) return <Loading label="Loading the draft" />;
   if (draft.isError) return <LoadError error={draft.error} />;
@@ -115,7 +115,10 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
     await client.invalidateQueries({ queryKey: schemeDraftsKey(saved.schemeId) });
   };
   const save = useApiAction(async () => {
-    const saved = await api(draftView, 'PATCH', `/api/ai/drafts/${draft.id}`, { content: text });
+    const saved = await api(apiRoutes.drafts.update, {
+      params: { id: draft.id },
+      body: { content: text },
+    });
     notifySuccess('Changes saved.');
     await refreshWith(saved);
   });
@@ -240,7 +243,7 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
           confirmLabel={STEPS[step].confirm}
           color="blue"
           onConfirm={async () => {
-            const saved = await api(draftView, 'POST', `/api/ai/drafts/${draft.id}/${step}`);
+            const saved = await api(apiRoutes.drafts[step], { params: { id: draft.id } });
             notifySuccess(`${name}: ${STEPS[step].done}`);
             await refreshWith(saved);
           }}

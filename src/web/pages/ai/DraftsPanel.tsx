@@ -4,12 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { DRAFT_KINDS, type DraftKind, draftInput } from '../../../contracts/ai';
+import { apiRoutes } from '../../../contracts/api-routes';
 import {
   POLICY_KIND_NAMES,
   POLICY_KINDS,
   type PolicyKind,
 } from '../../../contracts/governance-rules';
-import { draftView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Draft, Scheme } from '../../api/types';
 import { can } from '../../auth/can';
@@ -84,10 +84,11 @@ export function DraftsPanel({ scheme }: { scheme: Scheme }) {
         available, otherwise from the service’s template. A draft is only a proposal: it is used
         once a person has reviewed, approved and issued it.
       </Text>
-      <CursorTable<Draft>
-        item={draftView}
+      <CursorTable
         queryKey={[...schemeDraftsKey(scheme.id), 'list']}
-        path={`/api/schemes/${scheme.id}/ai/drafts?limit=100`}
+        route={apiRoutes.drafts.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ limit: 100 }}
         columns={columns}
         caption="Drafts of this scheme"
         empty="No draft yet."
@@ -119,7 +120,7 @@ function GenerateForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
     validate: validateWith(draftInput, toBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const draft = await api(draftView, 'POST', '/api/ai/drafts', toBody(values));
+    const draft = await api(apiRoutes.drafts.create, { body: toBody(values) });
     client.setQueryData(draftKey(draft.id), draft);
     await client.invalidateQueries({ queryKey: schemeDraftsKey(scheme.id) });
     onClose();

@@ -1,10 +1,11 @@
 import { CHAT_EVENTS } from '../../../contracts/ai';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { chatResponse } from '../../api/answers';
-import { refusalOf, UnexpectedAnswerError } from '../../api/client';
+import { refusalOf, UnexpectedAnswerError, urlOf } from '../../api/client';
 import { readEventStream } from '../../api/event-stream';
 import type { ChatAnswer } from '../../api/types';
 
-const PATH = '/api/ai/chat';
+const PATH = urlOf(apiRoutes.ai.chat);
 
 /**
  * Asks the question, the answer streamed (`Accept: text/event-stream`, decisions.md §6 "AI") so
@@ -20,7 +21,7 @@ export async function askQuestion(
   onProgress: (textSoFar: string) => void,
 ): Promise<ChatAnswer> {
   const response = await fetch(PATH, {
-    method: 'POST',
+    method: apiRoutes.ai.chat.method,
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify({ question }),

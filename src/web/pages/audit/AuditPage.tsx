@@ -1,4 +1,3 @@
-import { auditRecordView, pageOf, userView } from '../../api/answers';
 import '@mantine/dates/styles.css';
 import {
   Alert,
@@ -18,6 +17,7 @@ import { useForm } from '@mantine/form';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import {
   ANONYMOUS_ACTOR_ID,
   AUDIT_RECORD_TYPES,
@@ -25,7 +25,7 @@ import {
   recordTypeLabel,
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
-import { ApiError, api, describeError, query } from '../../api/client';
+import { ApiError, api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import type { AuditRecord } from '../../api/types';
 import { type Access, allows } from '../../auth/can';
@@ -100,21 +100,21 @@ function startOfDay(day: string, days = 0): string {
 }
 
 /** The API's query for the filters: whole days become times, and `to` becomes exclusive. */
-function apiQuery(filters: Filters): string {
-  return query({
+function apiFilters(filters: Filters) {
+  return {
     entityType: filters.entityType,
     entityId: filters.entityId,
     actorId: filters.actorId,
     from: filters.from && startOfDay(filters.from),
     to: filters.to && startOfDay(filters.to, 1),
-  });
+  };
 }
 
 /** The people a reader may pick: the accounts of their reach, and the two actors that are no one. */
 function usePeople(enabled: boolean) {
   return useQuery({
     queryKey: ['users', 'all', 'audit-picker'],
-    queryFn: () => fetchAllPages(userView, '/api/users'),
+    queryFn: () => fetchAllPages(apiRoutes.users.list, {}),
     enabled,
     staleTime: 60_000,
   });
@@ -223,11 +223,15 @@ function ExportButton({ filters }: { filters: Filters }) {
   const download = async () => {
     setBusy(true);
     try {
-      await downloadAttachment(`/api/audit/export.csv${apiQuery(filters)}`, {
-        accept: 'text/csv',
-        fallbackName: 'audit-log.csv',
-        failure: 'The export failed',
-      });
+      await downloadAttachment(
+        apiRoutes.audit.exportCsv,
+        { query: apiFilters(filters) },
+        {
+          accept: 'text/csv',
+          fallbackName: 'audit-log.csv',
+          failure: 'The export failed',
+        },
+      );
     } catch (error) {
       const issue = error instanceof ApiError ? error.issues[0]?.message : undefined;
       notifyProblem(issue ?? describeError(error));
@@ -245,18 +249,13 @@ function ExportButton({ filters }: { filters: Filters }) {
 function AuditTable({ filters }: { filters: Filters }) {
   const session = useSignedIn();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const path = `/api/audit${apiQuery(filters)}`;
   const pages = useInfiniteQuery({
     queryKey: ['audit', 'list', filters],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      api(
-        pageOf(auditRecordView),
-        'GET',
-        pageParam === null
-          ? path
-          : `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(pageParam)}`,
-      ),
+      api(apiRoutes.audit.list, {
+        query: { ...apiFilters(filters), cursor: pageParam ?? undefined },
+      }),
     getNextPageParam: (last) => last.nextCursor,
   });
   if (pages.isPending) return <Loading label="Loading the audit log" />;

@@ -2,8 +2,8 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
-import { signedIn } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
@@ -48,7 +48,7 @@ export function AcceptInvitationPage() {
     }
     setBusy(true);
     try {
-      await api(signedIn, 'POST', '/api/auth/accept-invitation', { token, password });
+      await api(apiRoutes.auth.acceptInvitation, { body: { token, password } });
       // The token is spent: keep it out of the address bar and the history.
       window.history.replaceState(null, '', '/accept-invitation');
       await reloadSession(client);

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { messageAnswer } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { ApiError, api } from '../../api/client';
 import { AuthCard } from './AuthCard';
 
@@ -16,9 +16,7 @@ export function ForgotPasswordPage() {
     setBusy(true);
     setProblem(null);
     try {
-      const { message } = await api(messageAnswer, 'POST', '/api/auth/forgot-password', {
-        email,
-      });
+      const { message } = await api(apiRoutes.auth.forgotPassword, { body: { email } });
       setAnswer(message);
     } catch (error) {
       setProblem(

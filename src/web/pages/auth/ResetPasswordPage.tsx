@@ -1,8 +1,8 @@
 import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
-import { messageAnswer } from '../../api/answers';
 import { ApiError, api } from '../../api/client';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
 import { AuthCard } from './AuthCard';
@@ -41,9 +41,8 @@ export function ResetPasswordPage() {
     }
     setBusy(true);
     try {
-      const { message } = await api(messageAnswer, 'POST', '/api/auth/reset-password', {
-        token,
-        password,
+      const { message } = await api(apiRoutes.auth.resetPassword, {
+        body: { token, password },
       });
       // The token is spent: keep it out of the address bar and the history.
       window.history.replaceState(null, '', '/reset-password');

@@ -1,7 +1,7 @@
 import { Code, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { PRSA_ARRANGEMENT } from '../../../contracts/auto-enrolment';
-import { schemeView } from '../../api/answers';
 import { fetchAllPages } from '../../components/allPages';
 
 /**
@@ -12,7 +12,7 @@ import { fetchAllPages } from '../../components/allPages';
 export function ArrangementIds({ employerId }: { employerId: string }) {
   const schemes = useQuery({
     queryKey: ['schemes', 'list', { employerId }, 'all'],
-    queryFn: () => fetchAllPages(schemeView, '/api/schemes', { employerId }),
+    queryFn: () => fetchAllPages(apiRoutes.schemes.list, { query: { employerId } }),
   });
   if (!schemes.isSuccess) return null;
   return (

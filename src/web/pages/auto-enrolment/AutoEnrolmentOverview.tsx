@@ -1,14 +1,14 @@
 import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { AE_STATUS_LABELS } from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate } from '../../../contracts/irish-dates';
-import { autoEnrolmentOverviewView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { STATUS_ORDER } from './ae-helpers';
-import { AE_KEY, AE_PATHS } from './aeQueries';
+import { AE_KEY } from './aeQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
 
@@ -20,7 +20,7 @@ const counter = new Intl.NumberFormat('en-IE');
 export function AutoEnrolmentOverview() {
   const overview = useQuery({
     queryKey: [...AE_KEY, 'overview'],
-    queryFn: () => api(autoEnrolmentOverviewView, 'GET', AE_PATHS.overview),
+    queryFn: () => api(apiRoutes.autoEnrolment.overview),
   });
   return (
     <Stack gap="sm" component="section" aria-labelledby="dashboard-auto-enrolment">

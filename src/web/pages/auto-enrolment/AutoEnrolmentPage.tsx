@@ -15,6 +15,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import type {
   AssessedEmployee,
   AssessmentView,
@@ -23,8 +24,7 @@ import type {
 import { AE_STATUS_LABELS, type AeStatus } from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate, isIsoDate, todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents } from '../../../contracts/money';
-import { assessmentView, employerView } from '../../api/answers';
-import { api, describeError, query } from '../../api/client';
+import { api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import type { Employer } from '../../api/types';
 import { can, employerRow } from '../../auth/can';
@@ -46,7 +46,7 @@ import {
   type StatusFilter,
   withStatus,
 } from './ae-helpers';
-import { AE_KEY, AE_PATHS } from './aeQueries';
+import { AE_KEY } from './aeQueries';
 import { CostComparison } from './CostComparison';
 import { PayrollUploads } from './PayrollUploads';
 
@@ -71,7 +71,7 @@ function AutoEnrolment() {
   const { employerId = '' } = useParams({ strict: false });
   const employer = useQuery({
     queryKey: ['employers', employerId],
-    queryFn: () => api(employerView, 'GET', `/api/employers/${encodeURIComponent(employerId)}`),
+    queryFn: () => api(apiRoutes.employers.get, { params: { id: employerId } }),
   });
   if (employer.isPending) return <Loading label="Loading the employer" />;
   if (employer.isError) return <LoadError error={employer.error} />;
@@ -84,10 +84,10 @@ function Assessment({ employer }: { employer: Employer }) {
   const [entry, setEntry] = useState(today);
   // The last readable day stays assessed while another is being typed.
   const [asOf, setAsOf] = useState(today);
-  const base = AE_PATHS.assessment(employer.id);
   const report = useQuery({
     queryKey: [...AE_KEY, employer.id, 'report', asOf],
-    queryFn: () => api(assessmentView, 'GET', `${base}${query({ asOf })}`),
+    queryFn: () =>
+      api(apiRoutes.autoEnrolment.assessment, { params: { id: employer.id }, query: { asOf } }),
   });
   const row = employerRow(employer);
 
@@ -122,7 +122,9 @@ function Assessment({ employer }: { employer: Employer }) {
         {can(session, 'auto_enrolment.export', row) && (
           <DownloadButton
             label="Download CSV"
-            path={`${base}/export${query({ asOf })}`}
+            route={apiRoutes.autoEnrolment.exportCsv}
+            employerId={employer.id}
+            asOf={asOf}
             accept="text/csv"
             fallbackName="auto-enrolment.csv"
           />
@@ -130,7 +132,9 @@ function Assessment({ employer }: { employer: Employer }) {
         {can(session, 'auto_enrolment.summary', row) && (
           <DownloadButton
             label="Download PDF summary"
-            path={`${base}/summary.pdf${query({ asOf })}`}
+            route={apiRoutes.autoEnrolment.summaryPdf}
+            employerId={employer.id}
+            asOf={asOf}
             accept="application/pdf"
             fallbackName="auto-enrolment-summary.pdf"
           />
@@ -160,12 +164,16 @@ function Assessment({ employer }: { employer: Employer }) {
 
 function DownloadButton({
   label,
-  path,
+  route,
+  employerId,
+  asOf,
   accept,
   fallbackName,
 }: {
   label: string;
-  path: string;
+  route: typeof apiRoutes.autoEnrolment.exportCsv | typeof apiRoutes.autoEnrolment.summaryPdf;
+  employerId: string;
+  asOf: string;
   accept: string;
   fallbackName: string;
 }) {
@@ -173,7 +181,11 @@ function DownloadButton({
   const download = async () => {
     setBusy(true);
     try {
-      await downloadAttachment(path, { accept, fallbackName, failure: 'The download failed' });
+      await downloadAttachment(
+        route,
+        { params: { id: employerId }, query: { asOf } },
+        { accept, fallbackName, failure: 'The download failed' },
+      );
     } catch (error) {
       notifyProblem(describeError(error));
     } finally {

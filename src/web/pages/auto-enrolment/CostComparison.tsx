@@ -3,13 +3,13 @@ import { LineChart } from '@mantine/charts';
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents, formatCentsCompact } from '../../../contracts/money';
-import { costView } from '../../api/answers';
-import { api, describeError, query } from '../../api/client';
+import { api, describeError } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { costRows, costTotals } from './ae-helpers';
-import { AE_KEY, AE_PATHS } from './aeQueries';
+import { AE_KEY } from './aeQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
 
@@ -33,7 +33,7 @@ export function CostComparison({ employerId, asOf }: { employerId: string; asOf:
   const cost = useQuery({
     queryKey: [...AE_KEY, employerId, 'cost', asOf],
     queryFn: () =>
-      api(costView, 'GET', `${AE_PATHS.assessment(employerId)}/cost${query({ asOf })}`),
+      api(apiRoutes.autoEnrolment.cost, { params: { id: employerId }, query: { asOf } }),
   });
   const rows = cost.data ? costRows(cost.data.years) : [];
   const totals = costTotals(rows);

@@ -1,12 +1,12 @@
 import { Button, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import type { PayrollUploadView } from '../../../contracts/auto-enrolment';
-import { noAnswer } from '../../api/answers';
 import { api } from '../../api/client';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
-import { AE_KEY, AE_PATHS } from './aeQueries';
+import { AE_KEY } from './aeQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
 
@@ -46,7 +46,9 @@ export function DeleteUploadButton({
         title="Delete the payroll upload"
         confirmLabel="Delete the upload"
         onConfirm={async () => {
-          await api(noAnswer, 'DELETE', AE_PATHS.upload(employerId, upload.id));
+          await api(apiRoutes.autoEnrolment.removePayrollUpload, {
+            params: { id: employerId, importId: upload.id },
+          });
           notifySuccess('Payroll upload deleted.');
           await client.invalidateQueries({ queryKey: [...AE_KEY, employerId] });
           onDeleted?.();

@@ -2,8 +2,8 @@ import { Alert, Anchor, Button, Group, Stack, Stepper, Text } from '@mantine/cor
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import type { PayrollUploadSummary, PayrollUploadView } from '../../../contracts/auto-enrolment';
-import { employerView, payrollUploadPage, payrollUploadView } from '../../api/answers';
 import { api, upload } from '../../api/client';
 import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -20,7 +20,7 @@ import { ImportProgress } from '../imports/ImportProgress';
 import { UploadFailureView } from '../imports/UploadFailureView';
 import { useCsvChoice } from '../imports/useCsvChoice';
 import { ArrangementIds } from './ArrangementIds';
-import { AE_KEY, AE_PATHS } from './aeQueries';
+import { AE_KEY } from './aeQueries';
 import { DeleteUploadButton } from './DeleteUploadButton';
 import { PAYROLL_FORMAT } from './payrollFormat';
 import { usePayrollProgress } from './usePayrollProgress';
@@ -50,7 +50,7 @@ function PayrollUpload() {
   const client = useQueryClient();
   const employer = useQuery({
     queryKey: ['employers', employerId],
-    queryFn: () => api(employerView, 'GET', `/api/employers/${encodeURIComponent(employerId)}`),
+    queryFn: () => api(apiRoutes.employers.get, { params: { id: employerId } }),
   });
   const chosen = useCsvChoice();
   const [step, setStep] = useState(0);
@@ -75,15 +75,14 @@ function PayrollUpload() {
     setUploading(true);
     try {
       // The uploads already there, so that the new one can be told apart while it runs.
-      const before = await api(
-        payrollUploadPage,
-        'GET',
-        `${AE_PATHS.uploads(employerId)}?limit=10`,
-      ).catch(() => ({ items: [] as PayrollUploadSummary[], nextCursor: null }));
+      const before = await api(apiRoutes.autoEnrolment.payrollUploads, {
+        params: { id: employerId },
+        query: { limit: 10 },
+      }).catch(() => ({ items: [] as PayrollUploadSummary[], nextCursor: null }));
       setEarlierIds(new Set(before.items.map((item) => item.id)));
       const stored = await upload(
-        payrollUploadView,
-        `${AE_PATHS.payrollImport(employerId)}?fileName=${encodeURIComponent(file.name)}`,
+        apiRoutes.autoEnrolment.importPayroll,
+        { params: { id: employerId }, query: { fileName: file.name } },
         file,
         'text/csv',
       );

@@ -1,10 +1,10 @@
 import { Badge, Stack, Text, Title } from '@mantine/core';
+import { apiRoutes } from '../../../contracts/api-routes';
 import type { PayrollUploadSummary } from '../../../contracts/auto-enrolment';
-import { payrollUploadSummary } from '../../api/answers';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { formatDateTime } from '../../format';
 import { periodsCovered } from './ae-helpers';
-import { AE_KEY, AE_PATHS } from './aeQueries';
+import { AE_KEY } from './aeQueries';
 import { DeleteUploadButton } from './DeleteUploadButton';
 
 const counter = new Intl.NumberFormat('en-IE');
@@ -81,9 +81,10 @@ export function PayrollUploads({
         Payroll uploads
       </Title>
       <CursorTable
-        item={payrollUploadSummary}
         queryKey={[...AE_KEY, employerId, 'uploads']}
-        path={`${AE_PATHS.uploads(employerId)}?limit=20`}
+        route={apiRoutes.autoEnrolment.payrollUploads}
+        params={{ id: employerId }}
+        query={{ limit: 20 }}
         columns={columns}
         caption="Payroll uploads"
         empty="No payroll file has been uploaded for this employer yet."

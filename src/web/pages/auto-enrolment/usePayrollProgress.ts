@@ -1,7 +1,6 @@
-import { payrollUploadPage, payrollUploadView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import { useUploadProgress } from '../imports/useUploadProgress';
-import { AE_PATHS } from './aeQueries';
 
 /** What the wizard shows of a payroll upload while it runs. */
 export interface PayrollProgress {
@@ -31,11 +30,16 @@ export function usePayrollProgress({
 }): PayrollProgress | null {
   return useUploadProgress<PayrollProgress>({
     list: async () =>
-      (await api(payrollUploadPage, 'GET', `${AE_PATHS.uploads(employerId)}?limit=10`)).items.map(
-        (item) => ({ ...item, userId: item.uploadedBy.userId }),
-      ),
+      (
+        await api(apiRoutes.autoEnrolment.payrollUploads, {
+          params: { id: employerId },
+          query: { limit: 10 },
+        })
+      ).items.map((item) => ({ ...item, userId: item.uploadedBy.userId })),
     read: async (id) => ({
-      ...(await api(payrollUploadView, 'GET', AE_PATHS.upload(employerId, id))),
+      ...(await api(apiRoutes.autoEnrolment.payrollUpload, {
+        params: { id: employerId, importId: id },
+      })),
       userId: null,
     }),
     ours: (item) => item.userId === userId,

@@ -2,7 +2,7 @@ import { Button, Stack, Table } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { brokerView, userView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
@@ -13,7 +13,6 @@ import { Loading } from '../../components/Loading';
 import { NameFormModal } from '../../components/NameFormModal';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
-import { brokerUserInput } from '../../components/validation';
 import { PAGES } from '../../layout/pages';
 
 const brokerKey = (brokerId: string) => ['brokers', brokerId] as const;
@@ -33,12 +32,11 @@ function BrokerView() {
   const [renaming, setRenaming] = useState(false);
   const broker = useQuery({
     queryKey: brokerKey(brokerId),
-    queryFn: () => api(brokerView, 'GET', `/api/brokers/${encodeURIComponent(brokerId)}`),
+    queryFn: () => api(apiRoutes.brokers.get, { params: { brokerId } }),
   });
   if (broker.isPending) return <Loading label="Loading the broker firm" />;
   if (broker.isError) return <LoadError error={broker.error} />;
   const { data } = broker;
-  const usersPath = `/api/brokers/${encodeURIComponent(data.id)}/users`;
   return (
     <Stack gap="xl">
       <Stack gap="md">
@@ -60,12 +58,15 @@ function BrokerView() {
       </Stack>
       <Stack gap="sm" component="section" aria-labelledby="broker-accounts">
         <PageHeading order={3} id="broker-accounts" title="Accounts">
-          <NewAccountButton path={usersPath} schema={brokerUserInput} choosePassword />
+          <NewAccountButton
+            target={{ route: apiRoutes.brokers.createUser, params: { brokerId: data.id } }}
+            choosePassword
+          />
         </PageHeading>
         <CursorTable
-          item={userView}
           queryKey={['accounts', 'broker', data.id]}
-          path={usersPath}
+          route={apiRoutes.brokers.listUsers}
+          params={{ brokerId: data.id }}
           columns={accountColumns({ withStatusAction: true })}
           caption={`Accounts of ${data.name}`}
           empty="This firm has no accounts yet: create its first BrokerAdmin here."
@@ -79,12 +80,10 @@ function BrokerView() {
         submitLabel="Save name"
         initialName={data.name}
         save={async (values) => {
-          const renamed = await api(
-            brokerView,
-            'PATCH',
-            `/api/brokers/${encodeURIComponent(data.id)}`,
-            values,
-          );
+          const renamed = await api(apiRoutes.brokers.update, {
+            params: { brokerId: data.id },
+            body: values,
+          });
           client.setQueryData(brokerKey(data.id), renamed);
           await client.invalidateQueries({ queryKey: ['brokers', 'list'] });
           return renamed;

@@ -2,7 +2,7 @@ import { Anchor, Button, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { brokerView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import type { Broker } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
@@ -51,9 +51,8 @@ function Brokers() {
         <Button onClick={() => setCreating(true)}>New broker firm</Button>
       </PageHeading>
       <CursorTable
-        item={brokerView}
         queryKey={['brokers', 'list']}
-        path="/api/brokers"
+        route={apiRoutes.brokers.list}
         columns={columns}
         caption="Broker firms"
         empty="No broker firms yet."
@@ -66,7 +65,7 @@ function Brokers() {
         label="Firm name"
         submitLabel="Create broker firm"
         save={async (values) => {
-          const broker = await api(brokerView, 'POST', '/api/brokers', values);
+          const broker = await api(apiRoutes.brokers.create, { body: values });
           await client.invalidateQueries({ queryKey: ['brokers'] });
           return broker;
         }}

@@ -12,15 +12,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { z } from 'zod';
-import {
-  auditRecordView,
-  employerView,
-  overviewView,
-  pageOf,
-  schemeView,
-  userView,
-} from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api, describeError } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -61,11 +53,9 @@ function Dashboard() {
     <Stack gap="xl">
       <PageHeading title="Dashboard" />
       <SimpleGrid cols={{ base: 1, sm: seesAccounts ? 3 : 2 }}>
-        <CountCard label="Employers" path="/api/employers" item={employerView} to="/employers" />
-        <CountCard label="Schemes" path="/api/schemes" item={schemeView} to="/schemes" />
-        {seesAccounts && (
-          <CountCard label="Accounts" path="/api/users" item={userView} to="/users" />
-        )}
+        <CountCard label="Employers" route={apiRoutes.employers.list} to="/employers" />
+        <CountCard label="Schemes" route={apiRoutes.schemes.list} to="/schemes" />
+        {seesAccounts && <CountCard label="Accounts" route={apiRoutes.users.list} to="/users" />}
       </SimpleGrid>
       <Stack gap="sm" component="section" aria-labelledby="dashboard-actions">
         <Title order={3} id="dashboard-actions">
@@ -93,7 +83,7 @@ function Dashboard() {
 function Attention() {
   const overview = useQuery({
     queryKey: ['overview'],
-    queryFn: () => api(overviewView, 'GET', '/api/overview'),
+    queryFn: () => api(apiRoutes.overview.get),
   });
   if (overview.isPending) return <Loading label="Loading the schemes that need attention" />;
   if (overview.isError) {
@@ -130,21 +120,22 @@ function Governance() {
   );
 }
 
-function CountCard<T>({
+function CountCard({
   label,
-  path,
-  item,
+  route,
   to,
 }: {
   label: string;
-  path: string;
-  /** The API's schema of one row of the list counted. */
-  item: z.ZodType<T>;
+  /** The list counted. */
+  route:
+    | typeof apiRoutes.employers.list
+    | typeof apiRoutes.schemes.list
+    | typeof apiRoutes.users.list;
   to: string;
 }) {
   const count = useQuery({
-    queryKey: ['dashboard', 'count', path],
-    queryFn: () => fetchAllPages(item, path, {}, COUNT_LIMIT),
+    queryKey: ['dashboard', 'count', route.path],
+    queryFn: () => fetchAllPages(route, {}, COUNT_LIMIT),
   });
   return (
     <Paper withBorder p="md" component="section" aria-label={label}>
@@ -176,7 +167,7 @@ function CountCard<T>({
 function RecentActivity() {
   const recent = useQuery({
     queryKey: ['audit', 'recent'],
-    queryFn: () => api(pageOf(auditRecordView), 'GET', `/api/audit?limit=${RECENT_ACTIVITY}`),
+    queryFn: () => api(apiRoutes.audit.list, { query: { limit: RECENT_ACTIVITY } }),
   });
   return (
     <Stack gap="sm" component="section" aria-labelledby="dashboard-activity">

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Fragment, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents';
-import { noAnswer } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Scheme, SchemeDocument } from '../../api/types';
 import { can } from '../../auth/can';
@@ -67,7 +67,7 @@ export function DocumentsPanel({ scheme }: { scheme: Scheme }) {
         confirmLabel="Delete"
         onConfirm={async () => {
           if (!deleting) return;
-          await api(noAnswer, 'DELETE', `/api/documents/${deleting.id}`);
+          await api(apiRoutes.documents.remove, { params: { id: deleting.id } });
           notifySuccess(`Version ${deleting.version} of ${documentName(deleting)} deleted.`);
           await refresh();
         }}

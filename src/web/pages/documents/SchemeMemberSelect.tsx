@@ -2,8 +2,8 @@ import { type ComboboxItem, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { memberView, pageOf } from '../../api/answers';
-import { api, query } from '../../api/client';
+import { apiRoutes } from '../../../contracts/api-routes';
+import { api } from '../../api/client';
 import { formatDate } from '../../format';
 
 /** How many of the scheme's members a search offers. */
@@ -36,14 +36,10 @@ export function SchemeMemberSelect({
     queryKey: ['members', 'document-picker', schemeId, nameSearch],
     placeholderData: keepPreviousData,
     queryFn: async () => {
-      const page = await api(
-        pageOf(memberView),
-        'GET',
-        `/api/schemes/${encodeURIComponent(schemeId)}/members${query({
-          q: nameSearch.slice(0, 100),
-          limit: MEMBERS_OFFERED,
-        })}`,
-      );
+      const page = await api(apiRoutes.members.listOfScheme, {
+        params: { id: schemeId },
+        query: { q: nameSearch.slice(0, 100), limit: MEMBERS_OFFERED },
+      });
       return page.items.map((member) => ({
         value: member.id,
         label: `${member.lastName}, ${member.firstName} · born ${formatDate(member.dateOfBirth)}`,

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRoutes } from '../../../contracts/api-routes';
 import type { DocumentType } from '../../../contracts/documents';
-import { documentUrlView, documentView } from '../../api/answers';
 import { api, sendWithProgress } from '../../api/client';
 import type { SchemeDocument } from '../../api/types';
 import { fetchAllPages } from '../../components/allPages';
@@ -16,8 +16,9 @@ export function useSchemeDocuments(schemeId: string) {
   return useQuery({
     queryKey: schemeDocumentsKey(schemeId),
     queryFn: () =>
-      fetchAllPages(documentView, `/api/schemes/${encodeURIComponent(schemeId)}/documents`, {
-        allVersions: 'true',
+      fetchAllPages(apiRoutes.documents.listOfScheme, {
+        params: { id: schemeId },
+        query: { allVersions: 'true' },
       }),
     refetchInterval: (query) =>
       query.state.data?.items.some((document) => document.scanStatus === 'pending')
@@ -53,8 +54,8 @@ export function uploadDocument(
   if (request.memberId) form.append('memberId', request.memberId);
   form.append('file', request.file, request.file.name);
   return sendWithProgress(
-    documentView,
-    `/api/schemes/${encodeURIComponent(schemeId)}/documents`,
+    apiRoutes.documents.upload,
+    { params: { id: schemeId } },
     form,
     (sent, total) => onProgress(total === 0 ? 1 : sent / total),
   );
@@ -65,6 +66,6 @@ export function uploadDocument(
  * it; the file answers as an attachment, so the page stays where it is.
  */
 export async function downloadDocument(id: string): Promise<void> {
-  const { url } = await api(documentUrlView, 'GET', `/api/documents/${encodeURIComponent(id)}/url`);
+  const { url } = await api(apiRoutes.documents.url, { params: { id } });
   window.location.assign(url);
 }

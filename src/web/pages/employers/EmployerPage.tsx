@@ -2,8 +2,8 @@ import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { employerView, noAnswer, schemeView, userView } from '../../api/answers';
-import { api, query } from '../../api/client';
+import { apiRoutes } from '../../../contracts/api-routes';
+import { api } from '../../api/client';
 import type { Employer } from '../../api/types';
 import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -20,7 +20,6 @@ import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { schemeColumns } from '../../components/schemeColumns';
-import { employerUserInput } from '../../components/validation';
 import { PAGES } from '../../layout/pages';
 
 const employerKey = (employerId: string) => ['employers', employerId] as const;
@@ -42,7 +41,7 @@ function EmployerView() {
   const session = useSignedIn();
   const employer = useQuery({
     queryKey: employerKey(employerId),
-    queryFn: () => api(employerView, 'GET', `/api/employers/${encodeURIComponent(employerId)}`),
+    queryFn: () => api(apiRoutes.employers.get, { params: { id: employerId } }),
   });
   if (employer.isPending) return <Loading label="Loading the employer" />;
   if (employer.isError) return <LoadError error={employer.error} />;
@@ -104,7 +103,7 @@ function EmployerActions({ employer }: { employer: Employer }) {
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const remove = async () => {
-    await api(noAnswer, 'DELETE', `/api/employers/${encodeURIComponent(employer.id)}`);
+    await api(apiRoutes.employers.remove, { params: { id: employer.id } });
     notifySuccess(`Employer “${employer.name}” deleted.`);
     await navigate({ to: '/employers' });
     client.removeQueries({ queryKey: employerKey(employer.id) });
@@ -130,12 +129,10 @@ function EmployerActions({ employer }: { employer: Employer }) {
         submitLabel="Save name"
         initialName={employer.name}
         save={async (values) => {
-          const renamed = await api(
-            employerView,
-            'PATCH',
-            `/api/employers/${encodeURIComponent(employer.id)}`,
-            values,
-          );
+          const renamed = await api(apiRoutes.employers.update, {
+            params: { id: employer.id },
+            body: values,
+          });
           client.setQueryData(employerKey(employer.id), renamed);
           await client.invalidateQueries({ queryKey: ['employers'] });
           return renamed;
@@ -168,9 +165,9 @@ function EmployerSchemes({ employer }: { employer: Employer }) {
         )}
       </PageHeading>
       <CursorTable
-        item={schemeView}
         queryKey={['schemes', 'list', { employerId: employer.id }]}
-        path={`/api/schemes${query({ employerId: employer.id })}`}
+        route={apiRoutes.schemes.list}
+        query={{ employerId: employer.id }}
         columns={schemeColumns()}
         caption={`Schemes of ${employer.name}`}
         empty="This employer has no schemes yet."
@@ -186,16 +183,15 @@ function EmployerAccounts({ employer }: { employer: Employer }) {
       <PageHeading order={3} id="employer-accounts" title="Accounts">
         {can(session, 'employer.users.create', employerRow(employer)) && (
           <NewAccountButton
-            path={`/api/employers/${encodeURIComponent(employer.id)}/users`}
-            schema={employerUserInput}
+            target={{ route: apiRoutes.employers.createUser, params: { id: employer.id } }}
             employerId={employer.id}
           />
         )}
       </PageHeading>
       <CursorTable
-        item={userView}
         queryKey={['accounts', 'employer', employer.id]}
-        path={`/api/employers/${encodeURIComponent(employer.id)}/users`}
+        route={apiRoutes.employers.listUsers}
+        params={{ id: employer.id }}
         columns={accountColumns({ withStatusAction: can(session, 'user.update') })}
         caption={`Accounts of ${employer.name}`}
         empty="This employer has no accounts yet."

@@ -1,6 +1,6 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { employerView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import type { Employer } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -54,9 +54,8 @@ function Employers() {
         {can(session, 'employer.create') && <NewEmployerButton />}
       </PageHeading>
       <CursorTable
-        item={employerView}
         queryKey={['employers', 'list']}
-        path="/api/employers"
+        route={apiRoutes.employers.list}
         columns={columns}
         caption="Employers"
         empty="No employers yet."

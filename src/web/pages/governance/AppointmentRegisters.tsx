@@ -11,11 +11,10 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type ReactNode, useState } from 'react';
-import type { z } from 'zod';
+import { apiRoutes } from '../../../contracts/api-routes';
 import {
   keyFunctionHolderChange,
   keyFunctionHolderInput,
-  trusteeChange,
   trusteeInput,
 } from '../../../contracts/governance';
 import {
@@ -31,7 +30,6 @@ import {
   type TrusteeKind,
 } from '../../../contracts/governance-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
-import { keyFunctionHolderView, noAnswer, trusteeView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { KeyFunctionHolder, Scheme, Trustee } from '../../api/types';
 import { can } from '../../auth/can';
@@ -56,28 +54,25 @@ interface Appointment {
   endedOn: string | null;
 }
 
-/** What ending or deleting one kind of appointment needs: its address, words and schemas. */
+/**
+ * What ending or deleting one kind of appointment needs: its register's routes (ending one is a
+ * change of it, checked by that route's body schema), its words and its list.
+ */
 interface AppointmentKind<T extends Appointment> {
-  path: (entry: T) => string;
+  routes: typeof apiRoutes.trustees | typeof apiRoutes.keyFunctionHolders;
   nameOf: (entry: T) => string;
-  answer: z.ZodType<T>;
-  change: z.ZodType;
   register: Register;
 }
 
 const TRUSTEES: AppointmentKind<Trustee> = {
-  path: (trustee) => `/api/trustees/${trustee.id}`,
+  routes: apiRoutes.trustees,
   nameOf: (trustee) => trustee.name,
-  answer: trusteeView,
-  change: trusteeChange,
   register: 'trustees',
 };
 
 const HOLDERS: AppointmentKind<KeyFunctionHolder> = {
-  path: (holder) => `/api/key-function-holders/${holder.id}`,
+  routes: apiRoutes.keyFunctionHolders,
   nameOf: (holder) => `${holder.holderName} (${KEY_FUNCTION_NAMES[holder.function]})`,
-  answer: keyFunctionHolderView,
-  change: keyFunctionHolderChange,
   register: 'holders',
 };
 
@@ -150,7 +145,7 @@ function useAppointmentActions<T extends Appointment>(
         confirmLabel="Delete"
         onConfirm={async () => {
           if (!deleting) return;
-          await api(noAnswer, 'DELETE', kind.path(deleting));
+          await api(kind.routes.remove, { params: { id: deleting.id } });
           notifySuccess(`${deleting ? kind.nameOf(deleting) : 'The appointment'} deleted.`);
           await refresh(kind.register);
         }}
@@ -178,10 +173,15 @@ function EndAppointmentForm<T extends Appointment>({
 }) {
   const form = useForm<{ endedOn: string }>({
     initialValues: { endedOn: today() },
-    validate: validateWithDates(kind.change, (values) => values, { endedOn: { required: true } }),
+    validate: validateWithDates(kind.routes.update.body, (values) => values, {
+      endedOn: { required: true },
+    }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    await api(kind.answer, 'PATCH', kind.path(entry), { endedOn: values.endedOn });
+    await api(kind.routes.update, {
+      params: { id: entry.id },
+      body: { endedOn: values.endedOn },
+    });
     notifySuccess(`The appointment of ${kind.nameOf(entry)} ended.`);
     await onDone();
   });
@@ -254,10 +254,11 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
           </Button>
         )}
       </PageHeading>
-      <CursorTable<Trustee>
-        item={trusteeView}
+      <CursorTable
         queryKey={[...registerKey(scheme.id, 'trustees'), { history }]}
-        path={`/api/schemes/${scheme.id}/trustees?limit=100&includeHistory=${history}`}
+        route={apiRoutes.trustees.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ limit: 100, includeHistory: history ? 'true' : 'false' }}
         columns={columns}
         caption={history ? 'Trustees, past and present' : 'Trustees serving today'}
         empty="No trustee is recorded."
@@ -277,12 +278,10 @@ function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void 
     validate: validateWithDates(trusteeInput, trusteeBody, { appointedOn: { required: true } }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const trustee = await api(
-      trusteeView,
-      'POST',
-      `/api/schemes/${scheme.id}/trustees`,
-      trusteeBody(values),
-    );
+    const trustee = await api(apiRoutes.trustees.create, {
+      params: { id: scheme.id },
+      body: trusteeBody(values),
+    });
     notifySuccess(`${trustee.name} appointed as a trustee.`);
     await refresh('trustees');
     onClose();
@@ -407,8 +406,8 @@ export function KeyFunctionHoldersRegister({
           entry={holder}
           target={{
             register: 'key_function_holder',
-            path: `/api/key-function-holders/${holder.id}`,
-            answer: keyFunctionHolderView,
+            route: apiRoutes.keyFunctionHolders.update,
+            id: holder.id,
             list: 'holders',
             name: HOLDERS.nameOf(holder),
           }}
@@ -428,10 +427,11 @@ export function KeyFunctionHoldersRegister({
         )}
       </PageHeading>
       <Text size="sm">This scheme needs holders of: {required.join(', ')}.</Text>
-      <CursorTable<KeyFunctionHolder>
-        item={keyFunctionHolderView}
+      <CursorTable
         queryKey={[...registerKey(scheme.id, 'holders'), { history }]}
-        path={`/api/schemes/${scheme.id}/key-function-holders?limit=100&includeHistory=${history}`}
+        route={apiRoutes.keyFunctionHolders.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ limit: 100, includeHistory: history ? 'true' : 'false' }}
         columns={columns}
         caption={
           history ? 'Key function holders, past and present' : 'Key function holders serving today'
@@ -476,12 +476,10 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
     }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const holder = await api(
-      keyFunctionHolderView,
-      'POST',
-      `/api/schemes/${scheme.id}/key-function-holders`,
-      holderBody(values),
-    );
+    const holder = await api(apiRoutes.keyFunctionHolders.create, {
+      params: { id: scheme.id },
+      body: holderBody(values),
+    });
     notifySuccess(
       `${holder.holderName} appointed to the ${KEY_FUNCTION_NAMES[holder.function].toLowerCase()} function.`,
     );
@@ -577,7 +575,10 @@ function HolderStandingForm({
       Object.entries(body).filter(([key, value]) => holder[key as keyof typeof body] !== value),
     );
     if (Object.keys(changed).length > 0) {
-      await api(keyFunctionHolderView, 'PATCH', HOLDERS.path(holder), changed);
+      await api(apiRoutes.keyFunctionHolders.update, {
+        params: { id: holder.id },
+        body: changed,
+      });
       notifySuccess(`${HOLDERS.nameOf(holder)} updated.`);
       await refresh('holders');
     }

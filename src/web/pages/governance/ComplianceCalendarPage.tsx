@@ -1,11 +1,9 @@
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { calendarQuery } from '../../../contracts/governance';
 import { todayInIreland } from '../../../contracts/irish-dates';
-import { calendarEntryView } from '../../api/answers';
-import { query } from '../../api/client';
-import type { CalendarEntry } from '../../api/types';
 import { scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
@@ -18,12 +16,6 @@ import { dueDateColumns } from './ComplianceParts';
 import { SchemeGovernanceLink } from './GovernanceDashboardPage';
 import { calendarEntryKey, defaultCalendarWindow, validateWithDates } from './governance-helpers';
 import { GOVERNANCE_KEY } from './governanceQueries';
-
-/** Calendar entries carry no id: each row is keyed by the API's own order of entries. */
-const calendarRow = calendarEntryView.transform((entry) => ({
-  ...entry,
-  id: calendarEntryKey(entry),
-}));
 
 interface Filters {
   from: string;
@@ -103,10 +95,12 @@ function Calendar() {
         Written policy reviews and own-risk assessments that fall due in the window, soonest first.
         A register that is incomplete has no due date: the governance dashboard lists those.
       </Text>
-      <CursorTable<CalendarEntry & { id: string }>
-        item={calendarRow}
+      <CursorTable
         queryKey={[...GOVERNANCE_KEY, 'calendar', shown]}
-        path={`/api/compliance/calendar${query({ ...filterQuery(shown), limit: 100 })}`}
+        route={apiRoutes.compliance.calendar}
+        query={{ ...filterQuery(shown), limit: 100 }}
+        // Calendar entries carry no id: each is keyed by its date, scheme, obligation and subject.
+        rowKey={calendarEntryKey}
         columns={dueDateColumns((entry) => (
           <SchemeGovernanceLink schemeId={entry.schemeId} name={entry.schemeName} />
         ))}

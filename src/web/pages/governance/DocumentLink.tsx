@@ -1,6 +1,6 @@
 import { Button, Divider, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { z } from 'zod';
+import type { apiRoutes } from '../../../contracts/api-routes';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents';
 import {
   type DocumentLinkView,
@@ -21,9 +21,13 @@ import { type Register, useRefreshGovernance } from './governanceQueries';
 /** Where an entry's link is changed, and which register's list shows it. */
 export interface LinkTarget {
   register: LinkingRegister;
-  /** The entry's PATCH path, e.g. `/api/policies/<id>`, and the schema of its answer. */
-  path: string;
-  answer: z.ZodType;
+  /** The entry's change route and its id: a link is a change of the entry. */
+  route:
+    | typeof apiRoutes.policies.update
+    | typeof apiRoutes.trustees.update
+    | typeof apiRoutes.keyFunctionHolders.update
+    | typeof apiRoutes.oraReports.update;
+  id: string;
   list: Register;
   /** The entry in words, for the dialog's title and the buttons' names. */
   name: string;
@@ -110,7 +114,7 @@ function LinkDialog({
   const link = async (documentId: string | null) => {
     setBusy(true);
     try {
-      await api(target.answer, 'PATCH', target.path, { documentId });
+      await api(target.route, { params: { id: target.id }, body: { documentId } });
       notifySuccess(
         documentId
           ? `Document linked to ${target.name}.`

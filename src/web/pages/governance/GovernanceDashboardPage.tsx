@@ -1,8 +1,8 @@
 import { Alert, Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { OBLIGATION_NAMES, OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
-import { governanceDashboardView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { CalendarEntry, ComplianceStatus, GovernanceDashboard } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
@@ -19,7 +19,7 @@ const counter = new Intl.NumberFormat('en-IE');
 export function useGovernanceDashboard() {
   return useQuery({
     queryKey: [...GOVERNANCE_KEY, 'dashboard'],
-    queryFn: () => api(governanceDashboardView, 'GET', '/api/compliance/dashboard'),
+    queryFn: () => api(apiRoutes.compliance.dashboard),
   });
 }
 

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import type { Compliance, Scheme } from '../../api/types';
@@ -93,11 +94,15 @@ function EvidencePackButton({ scheme }: { scheme: Scheme }) {
   const download = async () => {
     setBusy(true);
     try {
-      await downloadAttachment(`/api/schemes/${scheme.id}/evidence-pack`, {
-        accept: 'application/zip',
-        fallbackName: 'evidence-pack.zip',
-        failure: 'The evidence pack could not be made',
-      });
+      await downloadAttachment(
+        apiRoutes.documents.evidencePack,
+        { params: { id: scheme.id } },
+        {
+          accept: 'application/zip',
+          fallbackName: 'evidence-pack.zip',
+          failure: 'The evidence pack could not be made',
+        },
+      );
     } catch (error) {
       notifyProblem(describeError(error));
     } finally {

@@ -1,6 +1,7 @@
 import { Badge, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { POLICY_STATUS_NAMES, policyApproval, policyInput } from '../../../contracts/governance';
 import {
   POLICY_KIND_NAMES,
@@ -9,7 +10,6 @@ import {
   requiredPolicyKinds,
 } from '../../../contracts/governance-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
-import { noAnswer, policyView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Scheme, WrittenPolicy } from '../../api/types';
 import { can } from '../../auth/can';
@@ -111,8 +111,8 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
           entry={policy}
           target={{
             register: 'written_policy',
-            path: `/api/policies/${policy.id}`,
-            answer: policyView,
+            route: apiRoutes.policies.update,
+            id: policy.id,
             list: 'policies',
             name: nameOf(policy),
           }}
@@ -183,10 +183,11 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
         )}
       </PageHeading>
       <Text size="sm">The trustees must approve: {required.join(', ')}.</Text>
-      <CursorTable<WrittenPolicy>
-        item={policyView}
+      <CursorTable
         queryKey={[...registerKey(scheme.id, 'policies'), { history }]}
-        path={`/api/schemes/${scheme.id}/policies?limit=100&includeHistory=${history}`}
+        route={apiRoutes.policies.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ limit: 100, includeHistory: history ? 'true' : 'false' }}
         columns={columns}
         caption={history ? 'Written policies, superseded versions included' : 'Written policies'}
         empty="No written policy is recorded."
@@ -217,7 +218,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
         {dialog?.kind === 'change' && (
           <SignificantChangeForm
             scheme={scheme}
-            path={`/api/policies/${dialog.policy.id}/significant-change`}
+            target={{ route: apiRoutes.policies.significantChange, id: dialog.policy.id }}
             registers={['changes', 'policies']}
             about={`A significant change in the area of the ${nameOf(dialog.policy)} makes its review due at once.`}
             onClose={close}
@@ -231,7 +232,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
         confirmLabel="Delete"
         onConfirm={async () => {
           if (dialog?.kind !== 'delete') return;
-          await api(noAnswer, 'DELETE', `/api/policies/${dialog.policy.id}`);
+          await api(apiRoutes.policies.remove, { params: { id: dialog.policy.id } });
           notifySuccess(`${nameOf(dialog.policy)} deleted.`);
           await refresh('policies');
         }}
@@ -277,12 +278,10 @@ function PolicyForm({
     validate: validateWith(policyInput, policyBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const policy = await api(
-      policyView,
-      'POST',
-      `/api/schemes/${scheme.id}/policies`,
-      policyBody(values),
-    );
+    const policy = await api(apiRoutes.policies.create, {
+      params: { id: scheme.id },
+      body: policyBody(values),
+    });
     notifySuccess(`${nameOf(policy)} drafted: the trustees approve it before it is in use.`);
     await refresh('policies');
     onClose();
@@ -349,7 +348,10 @@ function ApproveForm({
     }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const approved = await api(policyView, 'POST', `/api/policies/${policy.id}/approve`, values);
+    const approved = await api(apiRoutes.policies.approve, {
+      params: { id: policy.id },
+      body: values,
+    });
     notifySuccess(
       `${nameOf(approved)} approved; next review due ${shownDate(approved.nextReviewDue)}.`,
     );

@@ -1,6 +1,7 @@
 import { Button, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { oraReportInput, significantChangeInput } from '../../../contracts/governance';
 import {
   ORA_TRIGGER_NAMES,
@@ -8,7 +9,6 @@ import {
   type OraTrigger,
 } from '../../../contracts/governance-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
-import { noAnswer, oraReportView, significantChangeView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { OraReport, Scheme, SignificantChange } from '../../api/types';
 import { can } from '../../auth/can';
@@ -54,8 +54,8 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
           entry={report}
           target={{
             register: 'ora_report',
-            path: `/api/ora-reports/${report.id}`,
-            answer: oraReportView,
+            route: apiRoutes.oraReports.update,
+            id: report.id,
             list: 'ora',
             name: `the own-risk assessment of ${shownDate(report.performedOn)}`,
           }}
@@ -90,10 +90,11 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
           </Button>
         )}
       </PageHeading>
-      <CursorTable<OraReport>
-        item={oraReportView}
+      <CursorTable
         queryKey={registerKey(scheme.id, 'ora')}
-        path={`/api/schemes/${scheme.id}/ora-reports?limit=100`}
+        route={apiRoutes.oraReports.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ limit: 100 }}
         columns={columns}
         caption="Own-risk assessments, latest first"
         empty="No own-risk assessment is recorded."
@@ -112,7 +113,7 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
         confirmLabel="Delete"
         onConfirm={async () => {
           if (!deleting) return;
-          await api(noAnswer, 'DELETE', `/api/ora-reports/${deleting.id}`);
+          await api(apiRoutes.oraReports.remove, { params: { id: deleting.id } });
           notifySuccess('Own-risk assessment deleted.');
           await refresh('ora');
         }}
@@ -146,12 +147,10 @@ function OraForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
     validate: validateWithDates(oraReportInput, oraBody, { performedOn: { required: true } }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    const report = await api(
-      oraReportView,
-      'POST',
-      `/api/schemes/${scheme.id}/ora-reports`,
-      oraBody(values),
-    );
+    const report = await api(apiRoutes.oraReports.create, {
+      params: { id: scheme.id },
+      body: oraBody(values),
+    });
     notifySuccess(`Own-risk assessment recorded; the next is due by ${shownDate(report.nextDue)}.`);
     await refresh('ora');
     onClose();
@@ -218,10 +217,11 @@ export function SignificantChangesRegister({ scheme }: { scheme: Scheme }) {
           </Button>
         )}
       </PageHeading>
-      <CursorTable<SignificantChange>
-        item={significantChangeView}
+      <CursorTable
         queryKey={registerKey(scheme.id, 'changes')}
-        path={`/api/schemes/${scheme.id}/significant-changes?limit=100`}
+        route={apiRoutes.significantChanges.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ limit: 100 }}
         columns={columns}
         caption="Significant changes, latest first"
         empty="No significant change is recorded."
@@ -233,7 +233,7 @@ export function SignificantChangesRegister({ scheme }: { scheme: Scheme }) {
       >
         <SignificantChangeForm
           scheme={scheme}
-          path={`/api/schemes/${scheme.id}/risk-profile-changes`}
+          target={{ route: apiRoutes.significantChanges.riskProfile, id: scheme.id }}
           registers={['changes']}
           about="A significant change in the scheme’s risk profile makes an own-risk assessment due without delay."
           onClose={() => setRecording(false)}
@@ -248,16 +248,22 @@ interface ChangeValues {
   description: string;
 }
 
-/** A significant change, in a policy's area (`path` under the policy) or the risk profile. */
+/** A significant change, in a policy's area (`target` the policy) or the risk profile. */
 export function SignificantChangeForm({
   scheme,
-  path,
+  target,
   registers,
   about,
   onClose,
 }: {
   scheme: Scheme;
-  path: string;
+  /** Where the change is recorded: under the policy, or the scheme's risk profile. */
+  target: {
+    route:
+      | typeof apiRoutes.policies.significantChange
+      | typeof apiRoutes.significantChanges.riskProfile;
+    id: string;
+  };
   /** The registers the change shows in: the changes, and a policy's next review. */
   registers: Register[];
   about: string;
@@ -272,7 +278,7 @@ export function SignificantChangeForm({
     }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    await api(significantChangeView, 'POST', path, values);
+    await api(target.route, { params: { id: target.id }, body: values });
     notifySuccess('Significant change recorded.');
     await refresh(...registers);
     onClose();

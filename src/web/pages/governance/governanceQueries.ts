@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { complianceView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 
 /** Every governance read of one scheme sits under this key: one write refreshes them all. */
@@ -12,8 +12,7 @@ export const GOVERNANCE_KEY = ['governance'] as const;
 export function useCompliance(schemeId: string) {
   return useQuery({
     queryKey: [...schemeGovernanceKey(schemeId), 'compliance'],
-    queryFn: () =>
-      api(complianceView, 'GET', `/api/schemes/${encodeURIComponent(schemeId)}/compliance`),
+    queryFn: () => api(apiRoutes.compliance.ofScheme, { params: { id: schemeId } }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { Anchor, Button, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { overviewView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import type { Overview } from '../../api/types';
 import { can } from '../../auth/can';
@@ -34,7 +34,7 @@ function Home() {
   const { account } = session;
   const overview = useQuery({
     queryKey: ['overview'],
-    queryFn: () => api(overviewView, 'GET', '/api/overview'),
+    queryFn: () => api(apiRoutes.overview.get),
   });
   if (overview.isPending) return <Loading label="Loading your home page" />;
   if (overview.isError) return <LoadError error={overview.error} />;

@@ -15,9 +15,9 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
 import { formatCents } from '../../../contracts/money';
-import { importSummary, importView, pageOf } from '../../api/answers';
 import { api, describeError, upload } from '../../api/client';
 import type { ImportDetail, ImportKind, ImportSummary, PaidIn } from '../../api/types';
 import { can } from '../../auth/can';
@@ -84,15 +84,14 @@ export function ImportWizardPage() {
     setUploading(true);
     try {
       // The imports already there, so that the new one can be told apart while it runs.
-      const before = await api(
-        pageOf(importSummary),
-        'GET',
-        `/api/schemes/${schemeId}/imports?limit=10`,
-      ).catch(() => ({ items: [] as ImportSummary[], nextCursor: null }));
+      const before = await api(apiRoutes.imports.listOfScheme, {
+        params: { id: schemeId },
+        query: { limit: 10 },
+      }).catch(() => ({ items: [] as ImportSummary[], nextCursor: null }));
       setEarlierIds(new Set(before.items.map((item) => item.id)));
       const result = await upload(
-        importView,
-        `/api/schemes/${schemeId}/${kind}/import?fileName=${encodeURIComponent(file.name)}`,
+        apiRoutes.imports[kind],
+        { params: { id: schemeId }, query: { fileName: file.name } },
         file,
         'text/csv',
       );
@@ -115,7 +114,9 @@ export function ImportWizardPage() {
     const failure = uploadFailure(error);
     const followed = latestProgress.current;
     if (failure.kind === 'rejected' && followed !== null && failure.issues.length >= 10_000) {
-      const record = await api(importView, 'GET', `/api/imports/${followed.id}`).catch(() => null);
+      const record = await api(apiRoutes.imports.get, { params: { id: followed.id } }).catch(
+        () => null,
+      );
       return { ...failure, issueCount: record?.issueCount ?? failure.issueCount };
     }
     return failure;

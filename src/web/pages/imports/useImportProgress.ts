@@ -1,4 +1,4 @@
-import { importSummary, pageOf } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import type { ImportKind, ImportSummary } from '../../api/types';
 import { useUploadProgress } from './useUploadProgress';
@@ -22,8 +22,13 @@ export function useImportProgress({
 }): ImportSummary | null {
   return useUploadProgress({
     list: async () =>
-      (await api(pageOf(importSummary), 'GET', `/api/schemes/${schemeId}/imports?limit=10`)).items,
-    read: (id) => api(importSummary, 'GET', `/api/imports/${id}`),
+      (
+        await api(apiRoutes.imports.listOfScheme, {
+          params: { id: schemeId },
+          query: { limit: 10 },
+        })
+      ).items,
+    read: (id) => api(apiRoutes.imports.get, { params: { id } }),
     ours: (item) => item.kind === kind && item.createdBy === userId,
     earlierIds,
     active,

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantin
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { contactView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import type { Member } from '../../api/types';
 import { notifySuccess } from '../../components/notify';
@@ -44,9 +44,12 @@ function ContactForm({ member, onClose }: { member: Member; onClose: () => void 
     initialValues: { email: member.email ?? '', address: member.address ?? '' },
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    await api(contactView, 'PATCH', `/api/members/${encodeURIComponent(member.id)}/contact`, {
-      email: values.email.trim() === '' ? null : values.email,
-      address: values.address.trim() === '' ? null : values.address,
+    await api(apiRoutes.members.updateContact, {
+      params: { id: member.id },
+      body: {
+        email: values.email.trim() === '' ? null : values.email,
+        address: values.address.trim() === '' ? null : values.address,
+      },
     });
     await client.invalidateQueries({ queryKey: memberKey(member.id) });
     notifySuccess('Your contact details are saved.');

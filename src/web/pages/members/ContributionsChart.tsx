@@ -1,4 +1,3 @@
-import { contributionView, pageOf } from '../../api/answers';
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import {
@@ -13,10 +12,11 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents, formatCentsCompact } from '../../../contracts/money';
-import { api, describeError, type Page, query } from '../../api/client';
+import { api, describeError, type Page } from '../../api/client';
 import type { Contribution, ContributionKind } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { formatPeriod } from '../../format';
@@ -64,11 +64,10 @@ async function loadRange(memberId: string, from: string | undefined): Promise<Co
   const all: Contribution[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page<Contribution> = await api(
-      pageOf(contributionView),
-      'GET',
-      `/api/members/${memberId}/contributions${query({ from, limit: 100, cursor })}`,
-    );
+    const page: Page<Contribution> = await api(apiRoutes.contributions.listOfMember, {
+      params: { id: memberId },
+      query: { from, limit: 100, cursor },
+    });
     all.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor !== null);

@@ -16,6 +16,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import {
   CONTRIBUTION_KIND_LABELS,
   CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
@@ -24,7 +25,6 @@ import {
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { euroFieldError, formatCents, readEuro } from '../../../contracts/money';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
-import { contributionView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Contribution, ContributionKind, Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
@@ -151,10 +151,11 @@ export function ContributionsPanel({ member }: { member: Member }) {
           <ContributionsChart memberId={member.id} />
         </Suspense>
       </Paper>
-      <CursorTable<Contribution>
-        item={contributionView}
+      <CursorTable
         queryKey={[...memberContributionsKey(member.id), 'table']}
-        path={`/api/members/${member.id}/contributions?limit=${PAGE_SIZE}`}
+        route={apiRoutes.contributions.listOfMember}
+        params={{ id: member.id }}
+        query={{ limit: PAGE_SIZE }}
         columns={columns}
         caption="Contributions, newest pay period first"
         empty="No contributions have been recorded."
@@ -226,10 +227,9 @@ function AddContributionForm({
     const amount = readEuro(values.amountCents);
     if (!amount.ok) return;
     try {
-      await api(contributionView, 'POST', `/api/members/${member.id}/contributions`, {
-        period: values.period,
-        kind: values.kind,
-        amountCents: amount.cents,
+      await api(apiRoutes.contributions.create, {
+        params: { id: member.id },
+        body: { period: values.period, kind: values.kind, amountCents: amount.cents },
       });
       notifications.show({ color: 'green', message: 'Contribution recorded' });
       await onDone();
@@ -302,9 +302,9 @@ function AdjustmentForm({
     const delta = readEuro(values.deltaCents, SIGNED);
     if (!delta.ok) return;
     try {
-      await api(contributionView, 'POST', `/api/contributions/${contribution.id}/adjustments`, {
-        deltaCents: delta.cents,
-        reason: values.reason,
+      await api(apiRoutes.contributions.adjust, {
+        params: { id: contribution.id },
+        body: { deltaCents: delta.cents, reason: values.reason },
       });
       notifications.show({ color: 'green', message: 'Adjustment recorded' });
       await onDone();

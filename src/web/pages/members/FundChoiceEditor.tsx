@@ -2,8 +2,8 @@ import { Alert, Button, Group, NumberInput, Stack, Table, Text } from '@mantine/
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates';
-import { fundChoiceView } from '../../api/answers';
 import { api } from '../../api/client';
 import type { Fund, FundChoice } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
@@ -64,9 +64,12 @@ export function FundChoiceEditor({
       .map((fund) => ({ fundId: fund.id, percent: percentOf(values.percents[fund.id]) }))
       .filter((line) => line.percent > 0);
     try {
-      await api(fundChoiceView, 'PUT', `/api/members/${memberId}/fund-choices`, {
-        allocations,
-        ...(values.effectiveFrom === '' ? {} : { effectiveFrom: values.effectiveFrom }),
+      await api(apiRoutes.funds.setChoices, {
+        params: { id: memberId },
+        body: {
+          allocations,
+          ...(values.effectiveFrom === '' ? {} : { effectiveFrom: values.effectiveFrom }),
+        },
       });
       notifications.show({ color: 'green', message: 'Fund choice saved' });
       await onSaved();

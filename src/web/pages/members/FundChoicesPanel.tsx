@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { todayInIreland } from '../../../contracts/irish-dates';
-import { fundChoiceView, fundView, pageOf } from '../../api/answers';
 import { api, describeError, type Page } from '../../api/client';
 import type { Fund, FundChoice, Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
@@ -19,11 +19,10 @@ async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
   const funds: Fund[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page<Fund> = await api(
-      pageOf(fundView),
-      'GET',
-      `/api/schemes/${schemeId}/funds?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
+    const page: Page<Fund> = await api(apiRoutes.funds.listOfScheme, {
+      params: { id: schemeId },
+      query: { limit: 100, cursor: cursor ?? undefined },
+    });
     funds.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor !== null);
@@ -87,7 +86,7 @@ export function FundChoicesPanel({ member }: { member: Member }) {
   const recent = useQuery({
     queryKey: [...fundChoicesKey(member.id), 'recent'],
     queryFn: () =>
-      api(pageOf(fundChoiceView), 'GET', `/api/members/${member.id}/fund-choices?limit=20`),
+      api(apiRoutes.funds.choices, { params: { id: member.id }, query: { limit: 20 } }),
   });
   const funds = useQuery({
     queryKey: ['schemes', member.schemeId, 'funds', 'open'],
@@ -136,10 +135,11 @@ export function FundChoicesPanel({ member }: { member: Member }) {
           ))}
         </Paper>
       )}
-      <CursorTable<FundChoice>
-        item={fundChoiceView}
+      <CursorTable
         queryKey={[...fundChoicesKey(member.id), 'history']}
-        path={`/api/members/${member.id}/fund-choices?limit=20`}
+        route={apiRoutes.funds.choices}
+        params={{ id: member.id }}
+        query={{ limit: 20 }}
         columns={historyColumns}
         caption="Every fund choice, newest first"
         empty="No fund choice has been made."

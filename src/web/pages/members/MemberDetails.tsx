@@ -4,9 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
-import { memberExport, memberView, noAnswer } from '../../api/answers';
-import { api, describeError } from '../../api/client';
+import { api, describeError, urlOf } from '../../api/client';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -22,7 +22,7 @@ export const memberKey = (memberId: string) => ['members', memberId] as const;
 
 /** Saves the GDPR export as a file: the service's JSON document, as it answered it. */
 async function downloadExport(member: Member): Promise<void> {
-  const data = await api(memberExport, 'GET', `/api/members/${member.id}/export`);
+  const data = await api(apiRoutes.members.export, { params: { id: member.id } });
   const url = URL.createObjectURL(
     new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
   );
@@ -53,7 +53,7 @@ export function MemberDetails({ member }: { member: Member }) {
   const fullName = `${member.firstName} ${member.lastName}`;
 
   const save = async (body: MemberBody) => {
-    const saved = await api(memberView, 'PATCH', `/api/members/${member.id}`, body);
+    const saved = await api(apiRoutes.members.update, { params: { id: member.id }, body });
     client.setQueryData(memberKey(member.id), saved);
     void client.invalidateQueries({ queryKey: ['schemes', member.schemeId, 'members'] });
     notifications.show({ color: 'green', message: 'Member saved' });
@@ -61,7 +61,7 @@ export function MemberDetails({ member }: { member: Member }) {
   };
 
   const remove = async () => {
-    await api(noAnswer, 'DELETE', `/api/members/${member.id}`);
+    await api(apiRoutes.members.remove, { params: { id: member.id } });
     notifications.show({ color: 'green', message: `${fullName} deleted` });
     // Leave first: refreshing the deleted member while the page is shown would answer 404.
     await navigate({ to: '/schemes/$schemeId', params: { schemeId: member.schemeId } });
@@ -104,7 +104,7 @@ export function MemberDetails({ member }: { member: Member }) {
               <Button
                 variant="default"
                 component="a"
-                href={`/api/members/${encodeURIComponent(member.id)}/export.csv`}
+                href={urlOf(apiRoutes.members.exportCsv, { params: { id: member.id } })}
                 download
               >
                 {ownRecord ? 'Download my data as CSV' : 'Export as CSV'}

@@ -1,7 +1,7 @@
 import { Alert, Divider, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
-import { memberView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api, describeError } from '../../api/client';
 import { scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -24,7 +24,7 @@ export function MemberPage() {
   const { memberId = '' } = useParams({ strict: false });
   const member = useQuery({
     queryKey: memberKey(memberId),
-    queryFn: () => api(memberView, 'GET', `/api/members/${encodeURIComponent(memberId)}`),
+    queryFn: () => api(apiRoutes.members.get, { params: { id: memberId } }),
   });
 
   if (member.isPending) return <Loading label="Loading the member" />;

@@ -1,12 +1,12 @@
 import { Alert, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { apiRoutes } from '../../../contracts/api-routes';
 import {
   CONTRIBUTION_KIND_LABELS,
   CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
   CONTRIBUTION_KINDS,
 } from '../../../contracts/contributions';
 import { formatCents } from '../../../contracts/money';
-import { memberSummary } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Member, PaidIn } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
@@ -33,8 +33,7 @@ export function PensionSummary({ member }: { member: Member }) {
   const ownRecord = useSignedIn().account.memberId === member.id;
   const summary = useQuery({
     queryKey: ['members', member.id, 'summary'],
-    queryFn: () =>
-      api(memberSummary, 'GET', `/api/members/${encodeURIComponent(member.id)}/summary`),
+    queryFn: () => api(apiRoutes.members.summary, { params: { id: member.id } }),
   });
   if (summary.isPending) return <Loading label="Loading the pension summary" />;
   if (summary.isError) {

@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { revealedPps } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { ConfirmItsYou, needsStepUp } from '../account/ConfirmItsYou';
@@ -34,7 +34,9 @@ export function PpsReveal({ memberId, canReveal }: { memberId: string; canReveal
   }, [revealed]);
 
   const reveal = async () => {
-    const { ppsNumber } = await api(revealedPps, 'POST', `/api/members/${memberId}/pps/reveal`);
+    const { ppsNumber } = await api(apiRoutes.members.revealPps, {
+      params: { id: memberId },
+    });
     setSecondsLeft(SHOWN_FOR_SECONDS);
     setRevealed(ppsNumber);
     setRecorded(true);

@@ -3,8 +3,8 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
-import { fundView } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Fund, Scheme } from '../../api/types';
 import { can } from '../../auth/can';
@@ -39,7 +39,7 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
   const refresh = () => client.invalidateQueries({ queryKey: schemeFundsKey(scheme.id) });
 
   const setClosed = async (fund: Fund, closed: boolean) => {
-    await api(fundView, 'PATCH', `/api/funds/${fund.id}`, { closed });
+    await api(apiRoutes.funds.update, { params: { id: fund.id }, body: { closed } });
     notifications.show({
       color: 'green',
       message: closed ? `“${fund.name}” closed to new choices` : `“${fund.name}” reopened`,
@@ -118,10 +118,11 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
     <Stack gap="sm">
       <Title order={3}>Funds</Title>
       {can(session, 'fund.create', scheme) && <AddFundForm scheme={scheme} onAdded={refresh} />}
-      <CursorTable<Fund>
-        item={fundView}
+      <CursorTable
         queryKey={[...schemeFundsKey(scheme.id), 'all']}
-        path={`/api/schemes/${scheme.id}/funds?includeClosed=true&limit=100`}
+        route={apiRoutes.funds.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ includeClosed: 'true', limit: 100 }}
         columns={columns}
         caption={`Funds of ${scheme.name}, closed ones included`}
         empty="This scheme offers no funds yet."
@@ -169,7 +170,10 @@ function AddFundForm({ scheme, onAdded }: { scheme: Scheme; onAdded: () => Promi
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
     try {
-      const fund = await api(fundView, 'POST', `/api/schemes/${scheme.id}/funds`, bodyOf(values));
+      const fund = await api(apiRoutes.funds.create, {
+        params: { id: scheme.id },
+        body: bodyOf(values),
+      });
       notifications.show({ color: 'green', message: `“${fund.name}” added` });
       form.reset();
       await onAdded();
@@ -225,7 +229,7 @@ function RenameFundForm({
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
     try {
-      await api(fundView, 'PATCH', `/api/funds/${fund.id}`, bodyOf(values));
+      await api(apiRoutes.funds.update, { params: { id: fund.id }, body: bodyOf(values) });
       notifications.show({ color: 'green', message: 'Fund saved' });
       await onDone();
     } catch (error) {

@@ -13,13 +13,13 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { type FormEvent, useMemo, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import {
   CONTRIBUTION_KIND_LABELS,
   CONTRIBUTION_KINDS,
   type ContributionKind,
 } from '../../../contracts/contributions';
 import { formatCents, plainEuro, readEuro } from '../../../contracts/money';
-import { payrollSaved, payrollView } from '../../api/answers';
 import { ApiError, api, describeError } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -54,12 +54,7 @@ export function PayrollGridPage() {
   const key = ['schemes', schemeId, 'payroll', period];
   const grid = useQuery({
     queryKey: key,
-    queryFn: () =>
-      api(
-        payrollView,
-        'GET',
-        `/api/schemes/${encodeURIComponent(schemeId)}/payroll/${encodeURIComponent(period)}`,
-      ),
+    queryFn: () => api(apiRoutes.payroll.get, { params: { id: schemeId, period } }),
   });
   const [edits, setEdits] = useState<Edits>({});
   const [reason, setReason] = useState('');
@@ -118,12 +113,10 @@ export function PayrollGridPage() {
     }));
     setBusy(true);
     try {
-      const saved = await api(
-        payrollSaved,
-        'PUT',
-        `/api/schemes/${encodeURIComponent(schemeId)}/payroll/${encodeURIComponent(period)}`,
-        { rows, ...(parsed.corrections > 0 ? { reason } : {}) },
-      );
+      const saved = await api(apiRoutes.payroll.save, {
+        params: { id: schemeId, period },
+        body: { rows, ...(parsed.corrections > 0 ? { reason } : {}) },
+      });
       client.setQueryData(key, saved);
       void client.invalidateQueries({ queryKey: ['schemes', schemeId, 'contribution-periods'] });
       setEdits({});

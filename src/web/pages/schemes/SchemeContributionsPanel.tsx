@@ -2,9 +2,9 @@ import { Alert, Anchor, Button, Group, Stack, Table, Text, TextInput } from '@ma
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { parseIrishPeriod } from '../../../contracts/irish-dates';
 import { formatCents } from '../../../contracts/money';
-import { periodTotals } from '../../api/answers';
 import { api, describeError } from '../../api/client';
 import type { Scheme } from '../../api/types';
 import { can } from '../../auth/can';
@@ -23,11 +23,10 @@ export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
     queryKey: ['schemes', scheme.id, 'contribution-periods'],
     initialPageParam: '',
     queryFn: ({ pageParam }) =>
-      api(
-        periodTotals,
-        'GET',
-        `/api/schemes/${encodeURIComponent(scheme.id)}/contribution-periods?limit=24${pageParam ? `&cursor=${pageParam}` : ''}`,
-      ),
+      api(apiRoutes.payroll.periods, {
+        params: { id: scheme.id },
+        query: { limit: 24, cursor: pageParam },
+      }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   return (

@@ -17,7 +17,7 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { employerView, noAnswer, schemeView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import type { Scheme, SchemeType } from '../../api/types';
 import { can } from '../../auth/can';
@@ -43,11 +43,11 @@ export function SchemeDetails({ scheme }: { scheme: Scheme }) {
   const [deleting, askDelete] = useDisclosure(false);
   const employer = useQuery({
     queryKey: ['employers', scheme.employerId],
-    queryFn: () => api(employerView, 'GET', `/api/employers/${scheme.employerId}`),
+    queryFn: () => api(apiRoutes.employers.get, { params: { id: scheme.employerId } }),
   });
 
   const remove = async () => {
-    await api(noAnswer, 'DELETE', `/api/schemes/${scheme.id}`);
+    await api(apiRoutes.schemes.remove, { params: { id: scheme.id } });
     notifications.show({ color: 'green', message: `Scheme “${scheme.name}” deleted` });
     // Leave first: refreshing the deleted scheme while its page is shown would answer 404.
     await navigate({ to: '/schemes' });
@@ -156,7 +156,10 @@ function SchemeForm({
       return;
     }
     try {
-      const saved = await api(schemeView, 'PATCH', `/api/schemes/${scheme.id}`, change);
+      const saved = await api(apiRoutes.schemes.update, {
+        params: { id: scheme.id },
+        body: change,
+      });
       client.setQueryData(schemeKey(scheme.id), saved);
       await client.invalidateQueries({ queryKey: ['schemes'] });
       notifications.show({ color: 'green', message: 'Scheme saved' });

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Modal, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { importSummary, importView, userView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { api, describeError } from '../../api/client';
 import type { ImportStatus, ImportSummary, Scheme } from '../../api/types';
 import { can, scopeIn } from '../../auth/can';
@@ -41,7 +41,7 @@ function Uploader({ userId }: { userId: string }) {
   const { user } = session;
   const account = useQuery({
     queryKey: ['users', userId],
-    queryFn: () => api(userView, 'GET', `/api/users/${userId}`),
+    queryFn: () => api(apiRoutes.users.get, { params: { id: userId } }),
     enabled: scopeIn(session, 'user.read') === 'tenant' && userId !== user.id,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -123,10 +123,11 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
           </Button>
         )}
       </Group>
-      <CursorTable<ImportSummary>
-        item={importSummary}
+      <CursorTable
         queryKey={schemeImportsKey(scheme.id)}
-        path={`/api/schemes/${scheme.id}/imports?limit=20`}
+        route={apiRoutes.imports.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ limit: 20 }}
         columns={columns}
         caption={`CSV imports into ${scheme.name}, newest first`}
         empty="No files have been imported into this scheme."
@@ -147,7 +148,7 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
 function ImportProblems({ importId }: { importId: string }) {
   const detail = useQuery({
     queryKey: ['imports', importId],
-    queryFn: () => api(importView, 'GET', `/api/imports/${importId}`),
+    queryFn: () => api(apiRoutes.imports.get, { params: { id: importId } }),
   });
   if (detail.isPending) return <Loading label="Loading the problems" />;
   if (detail.isError) return <Alert color="red">{describeError(detail.error)}</Alert>;

@@ -4,9 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
-import { memberView } from '../../api/answers';
-import { api, query } from '../../api/client';
+import { api } from '../../api/client';
 import type { Member, MemberStatus, Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -73,7 +73,7 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
 
   const create = async (body: MemberBody) => {
-    const member = await api(memberView, 'POST', `/api/schemes/${scheme.id}/members`, body);
+    const member = await api(apiRoutes.members.create, { params: { id: scheme.id }, body });
     notifications.show({
       color: 'green',
       message: `${member.firstName} ${member.lastName} added to the scheme`,
@@ -108,14 +108,11 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
           w={{ base: '100%', sm: 200 }}
         />
       </Group>
-      <CursorTable<Member>
-        item={memberView}
+      <CursorTable
         queryKey={[...schemeMembersKey(scheme.id), { q: debouncedSearch, status }]}
-        path={`/api/schemes/${scheme.id}/members${query({
-          q: debouncedSearch,
-          status,
-          limit: PAGE_SIZE,
-        })}`}
+        route={apiRoutes.members.listOfScheme}
+        params={{ id: scheme.id }}
+        query={{ q: debouncedSearch, status: status ?? undefined, limit: PAGE_SIZE }}
         columns={columns}
         caption={`Members of ${scheme.name}${debouncedSearch ? ` matching “${debouncedSearch}”` : ''}. Sorting orders the members loaded so far.`}
         empty={debouncedSearch || status ? 'No members match.' : 'This scheme has no members yet.'}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { schemeView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { ApiError, api } from '../../api/client';
 
 /** Shared by the scheme page, the import wizard and the member page (its scheme's name). */
@@ -8,7 +8,7 @@ export const schemeKey = (schemeId: string) => ['schemes', schemeId] as const;
 export function useScheme(schemeId: string, enabled = true) {
   return useQuery({
     queryKey: schemeKey(schemeId),
-    queryFn: () => api(schemeView, 'GET', `/api/schemes/${encodeURIComponent(schemeId)}`),
+    queryFn: () => api(apiRoutes.schemes.get, { params: { id: schemeId } }),
     enabled,
   });
 }

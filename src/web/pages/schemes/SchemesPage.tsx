@@ -1,7 +1,6 @@
 import { Select, Stack } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { schemeView } from '../../api/answers';
-import { query } from '../../api/client';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { can, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
@@ -61,9 +60,9 @@ function Schemes() {
         />
       )}
       <CursorTable
-        item={schemeView}
         queryKey={['schemes', 'list', { employerId }]}
-        path={`/api/schemes${query({ employerId })}`}
+        route={apiRoutes.schemes.list}
+        query={{ employerId: employerId ?? undefined }}
         columns={schemeColumns({
           employerName: spansEmployers
             ? (scheme) => names.get(scheme.employerId) ?? 'Unknown employer'

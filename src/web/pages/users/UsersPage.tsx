@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import { userView } from '../../api/answers';
+import { apiRoutes } from '../../../contracts/api-routes';
 import type { User } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
@@ -7,7 +7,6 @@ import { useAllEmployers } from '../../components/allPages';
 import { CursorTable } from '../../components/CursorTable';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
-import { colleagueInput } from '../../components/validation';
 import { PAGES } from '../../layout/pages';
 
 /**
@@ -33,12 +32,11 @@ function Users() {
   return (
     <Stack gap="lg">
       <PageHeading title="Users">
-        <NewAccountButton path="/api/users" schema={colleagueInput} />
+        <NewAccountButton target={{ route: apiRoutes.users.invite }} />
       </PageHeading>
       <CursorTable
-        item={userView}
         queryKey={['accounts', 'tenant']}
-        path="/api/users"
+        route={apiRoutes.users.list}
         columns={accountColumns({ withStatusAction: true, employerName })}
         caption="Accounts of the firm and its employers"
         empty="No accounts yet."
