@@ -103,6 +103,30 @@ function validBodies(): Record<string, Record<string, unknown>> {
       currentPassword: 'not the current password',
       newPassword: 'a new long passphrase',
     },
+    // The second factor (test/auth/second-factor.test.ts): no challenge or ceremony is under
+    // way, so even a clean body changes nothing.
+    'POST /api/auth/mfa/verify': { code: '123456' },
+    'POST /api/auth/mfa/confirm': { code: '123456' },
+    'POST /api/auth/mfa/totp/confirm': { code: '123456' },
+    'POST /api/auth/passkeys/registration': {
+      name: 'Work laptop',
+      response: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA', transports: ['internal'] },
+      },
+    },
+    'POST /api/auth/passkeys/authentication': {
+      response: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+      },
+    },
     'PATCH /api/users/{id}': { name: 'Test Person', status: 'active' },
     'POST /api/employers': { name: 'Employer Ltd' },
     'PATCH /api/employers/{id}': { name: 'Employer Ltd' },

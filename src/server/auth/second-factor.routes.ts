@@ -48,7 +48,14 @@ const requireSession: onRequestHookHandler = (request, reply, done) => {
 };
 
 /** A browser's WebAuthn answer as JSON; SimpleWebAuthn checks its contents. */
-const base64url = z.string().max(16_384);
+const base64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]*$/, 'Must be base64url');
+const transport = z
+  .string()
+  .max(32)
+  .regex(/^[a-z-]+$/, 'Must be a transport name');
 const registrationResponse = z.object({
   id: base64url,
   rawId: base64url,
@@ -59,7 +66,7 @@ const registrationResponse = z.object({
     clientDataJSON: base64url,
     attestationObject: base64url,
     authenticatorData: base64url.optional(),
-    transports: z.array(z.string().max(32)).max(10).optional(),
+    transports: z.array(transport).max(10).optional(),
     publicKeyAlgorithm: z.number().int().optional(),
     publicKey: base64url.optional(),
   }),
