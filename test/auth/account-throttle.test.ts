@@ -32,7 +32,9 @@ describe('repeated sign-in failures against one account from many addresses', ()
     expect(await pausesFor(user.email.toUpperCase(), 10)).toEqual([
       4_000, 5_000, 6_000, 7_000, 8_000, 9_000, 10_000, 10_000, 10_000, 10_000,
     ]);
-  });
+    // Eighteen bcrypt comparisons: on a busy machine, more than the default 30 seconds. A test
+    // timed out would go on signing in beside the next and add to its pauses.
+  }, 120_000);
 
   it('are slowed exactly alike for an address with no account, revealing nothing', async () => {
     expect(await pausesFor('nobody-by-this-name@example.ie', 8)).toEqual([1_000, 2_000, 3_000]);
