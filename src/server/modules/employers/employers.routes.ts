@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf, pageQuery } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { employerInput, employerParams, employerView } from './employers.schemas.js';
 import type { EmployersService } from './employers.service.js';
@@ -10,74 +12,64 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
   { employers },
 ) => {
   const tags = ['employers'];
-  app.post(
-    '/api/employers',
-    {
-      config: { action: 'employer.create' },
-      schema: {
-        summary: "Create an employer in the actor's tenant.",
-        tags,
-        body: employerInput,
-        response: { 201: employerView, 400: errorBody, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.employers.create),
+    config: { action: 'employer.create' },
+    schema: {
+      summary: "Create an employer in the actor's tenant.",
+      tags,
+      body: employerInput,
+      response: { 201: employerView, 400: errorBody, 403: errorBody },
     },
-    async (request, reply) =>
+    handler: async (request, reply) =>
       reply.code(201).send(await employers.create(actorOf(request), request.body)),
-  );
-  app.get(
-    '/api/employers',
-    {
-      config: { action: 'employer.list' },
-      schema: {
-        summary: 'List employers within reach (an employer role sees its own).',
-        tags,
-        querystring: pageQuery,
-        response: { 200: pageOf(employerView), 400: errorBody, 403: errorBody },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.employers.list),
+    config: { action: 'employer.list' },
+    schema: {
+      summary: 'List employers within reach (an employer role sees its own).',
+      tags,
+      querystring: pageQuery,
+      response: { 200: pageOf(employerView), 400: errorBody, 403: errorBody },
     },
-    async (request) => employers.list(actorOf(request), request.query),
-  );
-  app.get(
-    '/api/employers/:id',
-    {
-      config: { action: 'employer.read' },
-      schema: {
-        summary: 'Read an employer within reach.',
-        tags,
-        params: employerParams,
-        response: { 200: employerView, 403: errorBody, 404: errorBody },
-      },
+    handler: async (request) => employers.list(actorOf(request), request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.employers.get),
+    config: { action: 'employer.read' },
+    schema: {
+      summary: 'Read an employer within reach.',
+      tags,
+      params: employerParams,
+      response: { 200: employerView, 403: errorBody, 404: errorBody },
     },
-    async (request) => employers.get(actorOf(request), request.params.id),
-  );
-  app.patch(
-    '/api/employers/:id',
-    {
-      config: { action: 'employer.update' },
-      schema: {
-        summary: 'Rename an employer.',
-        tags,
-        params: employerParams,
-        body: employerInput,
-        response: { 200: employerView, 400: errorBody, 403: errorBody, 404: errorBody },
-      },
+    handler: async (request) => employers.get(actorOf(request), request.params.id),
+  });
+  app.route({
+    ...routeOf(apiRoutes.employers.update),
+    config: { action: 'employer.update' },
+    schema: {
+      summary: 'Rename an employer.',
+      tags,
+      params: employerParams,
+      body: employerInput,
+      response: { 200: employerView, 400: errorBody, 403: errorBody, 404: errorBody },
     },
-    async (request) => employers.update(actorOf(request), request.params.id, request.body),
-  );
-  app.delete(
-    '/api/employers/:id',
-    {
-      config: { action: 'employer.delete' },
-      schema: {
-        summary: 'Soft-delete an employer that has no live schemes.',
-        tags,
-        params: employerParams,
-        response: { 204: noContent, 403: errorBody, 404: errorBody, 409: errorBody },
-      },
+    handler: async (request) => employers.update(actorOf(request), request.params.id, request.body),
+  });
+  app.route({
+    ...routeOf(apiRoutes.employers.remove),
+    config: { action: 'employer.delete' },
+    schema: {
+      summary: 'Soft-delete an employer that has no live schemes.',
+      tags,
+      params: employerParams,
+      response: { 204: noContent, 403: errorBody, 404: errorBody, 409: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       await employers.remove(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
-  );
+  });
 };

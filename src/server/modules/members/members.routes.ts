@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import type { MemberExportService } from './member-export.service.js';
 import {
@@ -20,120 +22,106 @@ export const membersRoutes: FastifyPluginAsyncZod<{
   gdprExport: MemberExportService;
 }> = async (app, { members, gdprExport }) => {
   const tags = ['members'];
-  app.post(
-    '/api/schemes/:id/members',
-    {
-      config: { action: 'member.create' },
-      schema: {
-        summary:
-          'Add a member to a scheme. The PPS number is validated (check letter) and stored encrypted.',
-        tags,
-        params: schemeMembersParams,
-        body: memberInput,
-        response: { 201: memberView, 400: errorBody, 403: errorBody, 409: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.members.create),
+    config: { action: 'member.create' },
+    schema: {
+      summary:
+        'Add a member to a scheme. The PPS number is validated (check letter) and stored encrypted.',
+      tags,
+      params: schemeMembersParams,
+      body: memberInput,
+      response: { 201: memberView, 400: errorBody, 403: errorBody, 409: errorBody },
     },
-    async (request, reply) =>
+    handler: async (request, reply) =>
       reply.code(201).send(await members.create(actorOf(request), request.params.id, request.body)),
-  );
-  app.get(
-    '/api/schemes/:id/members',
-    {
-      config: { action: 'member.list' },
-      schema: {
-        summary:
-          'List the members of a scheme within reach, optionally by status or part of a name.',
-        tags,
-        params: schemeMembersParams,
-        querystring: memberListQuery,
-        response: { 200: pageOf(memberView), 400: errorBody, 403: errorBody, 404: errorBody },
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.listOfScheme),
+    config: { action: 'member.list' },
+    schema: {
+      summary: 'List the members of a scheme within reach, optionally by status or part of a name.',
+      tags,
+      params: schemeMembersParams,
+      querystring: memberListQuery,
+      response: { 200: pageOf(memberView), 400: errorBody, 403: errorBody, 404: errorBody },
+    },
+    handler: async (request) =>
+      members.listOfScheme(actorOf(request), request.params.id, request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.get),
+    config: { action: 'member.read' },
+    schema: {
+      summary: 'Read a member within reach. The PPS number is only shown as on file.',
+      tags,
+      params: memberParams,
+      response: { 200: memberView, 403: errorBody, 404: errorBody },
+    },
+    handler: async (request) => members.get(actorOf(request), request.params.id),
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.update),
+    config: { action: 'member.update' },
+    schema: {
+      summary: 'Correct a member.',
+      tags,
+      params: memberParams,
+      body: memberChange,
+      response: {
+        200: memberView,
+        400: errorBody,
+        403: errorBody,
+        404: errorBody,
+        409: errorBody,
       },
     },
-    async (request) => members.listOfScheme(actorOf(request), request.params.id, request.query),
-  );
-  app.get(
-    '/api/members/:id',
-    {
-      config: { action: 'member.read' },
-      schema: {
-        summary: 'Read a member within reach. The PPS number is only shown as on file.',
-        tags,
-        params: memberParams,
-        response: { 200: memberView, 403: errorBody, 404: errorBody },
-      },
+    handler: async (request) => members.update(actorOf(request), request.params.id, request.body),
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.remove),
+    config: { action: 'member.delete' },
+    schema: {
+      summary: 'Soft-delete a member: kept for the retention period, hidden from reads.',
+      tags,
+      params: memberParams,
+      response: { 204: noContent, 403: errorBody, 404: errorBody },
     },
-    async (request) => members.get(actorOf(request), request.params.id),
-  );
-  app.patch(
-    '/api/members/:id',
-    {
-      config: { action: 'member.update' },
-      schema: {
-        summary: 'Correct a member.',
-        tags,
-        params: memberParams,
-        body: memberChange,
-        response: {
-          200: memberView,
-          400: errorBody,
-          403: errorBody,
-          404: errorBody,
-          409: errorBody,
-        },
-      },
-    },
-    async (request) => members.update(actorOf(request), request.params.id, request.body),
-  );
-  app.delete(
-    '/api/members/:id',
-    {
-      config: { action: 'member.delete' },
-      schema: {
-        summary: 'Soft-delete a member: kept for the retention period, hidden from reads.',
-        tags,
-        params: memberParams,
-        response: { 204: noContent, 403: errorBody, 404: errorBody },
-      },
-    },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       await members.remove(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
-  );
-  app.post(
-    '/api/members/:id/pps/reveal',
-    {
-      config: { action: 'member.pps.reveal' },
-      schema: {
-        summary: "Reveal a member's PPS number. Every reveal is audited (member.pps_decrypted).",
-        tags,
-        params: memberParams,
-        response: { 200: revealedPps, 403: errorBody, 404: errorBody },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.revealPps),
+    config: { action: 'member.pps.reveal' },
+    schema: {
+      summary: "Reveal a member's PPS number. Every reveal is audited (member.pps_decrypted).",
+      tags,
+      params: memberParams,
+      response: { 200: revealedPps, 403: errorBody, 404: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const revealed = await members.revealPps(actorOf(request), request.params.id);
       // Neither a browser nor a proxy may keep the number.
       return reply.header('cache-control', 'no-store').send(revealed);
     },
-  );
-  app.get(
-    '/api/members/:id/export',
-    {
-      config: { action: 'member.export', alsoChecks: ['contribution.notes.read'] },
-      schema: {
-        summary: 'Everything held about a member, as JSON (GDPR access and portability). Audited.',
-        tags,
-        params: memberParams,
-        response: { 200: memberExport, 403: errorBody, 404: errorBody },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.export),
+    config: { action: 'member.export', alsoChecks: ['contribution.notes.read'] },
+    schema: {
+      summary: 'Everything held about a member, as JSON (GDPR access and portability). Audited.',
+      tags,
+      params: memberParams,
+      response: { 200: memberExport, 403: errorBody, 404: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const data = await gdprExport.exportData(actorOf(request), request.params.id);
       return reply
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="member-${data.member.id}.json"`)
         .send(data);
     },
-  );
+  });
 };

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { errorBody } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { overviewView } from './overview.schemas.js';
 import type { OverviewService } from './overview.service.js';
@@ -8,17 +10,15 @@ export const overviewRoutes: FastifyPluginAsyncZod<{ overview: OverviewService }
   app,
   { overview },
 ) => {
-  app.get(
-    '/api/overview',
-    {
-      config: { action: 'overview.read' },
-      schema: {
-        summary:
-          'The work waiting for the signed-in person: the schemes that need attention, recent uploads and (for an employer) the members that need attention, within their reach.',
-        tags: ['overview'],
-        response: { 200: overviewView, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.overview.get),
+    config: { action: 'overview.read' },
+    schema: {
+      summary:
+        'The work waiting for the signed-in person: the schemes that need attention, recent uploads and (for an employer) the members that need attention, within their reach.',
+      tags: ['overview'],
+      response: { 200: overviewView, 403: errorBody },
     },
-    async (request) => overview.read(actorOf(request)),
-  );
+    handler: async (request) => overview.read(actorOf(request)),
+  });
 };

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import {
   schemeChange,
@@ -16,76 +18,65 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
   { schemes },
 ) => {
   const tags = ['schemes'];
-  app.post(
-    '/api/schemes',
-    {
-      config: { action: 'scheme.create' },
-      schema: {
-        summary:
-          "Create a scheme under an employer of the actor's tenant (service-spec §4 rule 4).",
-        tags,
-        body: schemeInput,
-        response: { 201: schemeView, 400: errorBody, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.schemes.create),
+    config: { action: 'scheme.create' },
+    schema: {
+      summary: "Create a scheme under an employer of the actor's tenant (service-spec §4 rule 4).",
+      tags,
+      body: schemeInput,
+      response: { 201: schemeView, 400: errorBody, 403: errorBody },
     },
-    async (request, reply) =>
+    handler: async (request, reply) =>
       reply.code(201).send(await schemes.create(actorOf(request), request.body)),
-  );
-  app.get(
-    '/api/schemes',
-    {
-      config: { action: 'scheme.list' },
-      schema: {
-        summary: 'List schemes within reach, optionally of one employer.',
-        tags,
-        querystring: schemeListQuery,
-        response: { 200: pageOf(schemeView), 400: errorBody, 403: errorBody },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.schemes.list),
+    config: { action: 'scheme.list' },
+    schema: {
+      summary: 'List schemes within reach, optionally of one employer.',
+      tags,
+      querystring: schemeListQuery,
+      response: { 200: pageOf(schemeView), 400: errorBody, 403: errorBody },
     },
-    async (request) => schemes.list(actorOf(request), request.query),
-  );
-  app.get(
-    '/api/schemes/:id',
-    {
-      config: { action: 'scheme.read' },
-      schema: {
-        summary: 'Read a scheme within reach.',
-        tags,
-        params: schemeParams,
-        response: { 200: schemeView, 403: errorBody, 404: errorBody },
-      },
+    handler: async (request) => schemes.list(actorOf(request), request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.schemes.get),
+    config: { action: 'scheme.read' },
+    schema: {
+      summary: 'Read a scheme within reach.',
+      tags,
+      params: schemeParams,
+      response: { 200: schemeView, 403: errorBody, 404: errorBody },
     },
-    async (request) => schemes.get(actorOf(request), request.params.id),
-  );
-  app.patch(
-    '/api/schemes/:id',
-    {
-      config: { action: 'scheme.update', alsoChecks: ['scheme.type.set'] },
-      schema: {
-        summary:
-          "Change a scheme's name or type; the type never changes once the scheme has members.",
-        tags,
-        params: schemeParams,
-        body: schemeChange,
-        response: { 200: schemeView, 400: errorBody, 403: errorBody, 404: errorBody },
-      },
+    handler: async (request) => schemes.get(actorOf(request), request.params.id),
+  });
+  app.route({
+    ...routeOf(apiRoutes.schemes.update),
+    config: { action: 'scheme.update', alsoChecks: ['scheme.type.set'] },
+    schema: {
+      summary:
+        "Change a scheme's name or type; the type never changes once the scheme has members.",
+      tags,
+      params: schemeParams,
+      body: schemeChange,
+      response: { 200: schemeView, 400: errorBody, 403: errorBody, 404: errorBody },
     },
-    async (request) => schemes.update(actorOf(request), request.params.id, request.body),
-  );
-  app.delete(
-    '/api/schemes/:id',
-    {
-      config: { action: 'scheme.delete' },
-      schema: {
-        summary: 'Soft-delete a scheme.',
-        tags,
-        params: schemeParams,
-        response: { 204: noContent, 403: errorBody, 404: errorBody },
-      },
+    handler: async (request) => schemes.update(actorOf(request), request.params.id, request.body),
+  });
+  app.route({
+    ...routeOf(apiRoutes.schemes.remove),
+    config: { action: 'scheme.delete' },
+    schema: {
+      summary: 'Soft-delete a scheme.',
+      tags,
+      params: schemeParams,
+      response: { 204: noContent, 403: errorBody, 404: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       await schemes.remove(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
-  );
+  });
 };
