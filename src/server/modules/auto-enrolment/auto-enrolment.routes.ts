@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
 import { errorBody, noContent } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { answerCsvUpload } from '../imports/csv-upload-answer.js';
 import { csvBody, importQuery, importRejection } from '../imports/imports.schemas.js';
@@ -36,35 +38,33 @@ export const autoEnrolmentRoutes: FastifyPluginAsyncZod<{
   app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
   const tags = ['auto-enrolment'];
 
-  app.post(
-    '/api/employers/:id/payroll/import',
-    {
-      config: {
-        bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS,
-        action: 'ae_payroll.import',
-        confirmSessionFirst: true,
-      },
-      schema: {
-        summary:
-          "Upload an employer's payroll from CSV (docs/imports.md, Payroll): all rows or none; a 400 lists every bad row by line.",
-        tags,
-        consumes: ['text/csv'],
-        params: employerParams,
-        querystring: importQuery,
-        body: csvBody,
-        response: {
-          201: payrollUploadView,
-          400: importRejection,
-          403: errorBody,
-          404: errorBody,
-          409: errorBody,
-          413: errorBody,
-          415: errorBody,
-          429: errorBody,
-        },
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.importPayroll),
+    config: {
+      bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS,
+      action: 'ae_payroll.import',
+      confirmSessionFirst: true,
+    },
+    schema: {
+      summary:
+        "Upload an employer's payroll from CSV (docs/imports.md, Payroll): all rows or none; a 400 lists every bad row by line.",
+      tags,
+      consumes: ['text/csv'],
+      params: employerParams,
+      querystring: importQuery,
+      body: csvBody,
+      response: {
+        201: payrollUploadView,
+        400: importRejection,
+        403: errorBody,
+        404: errorBody,
+        409: errorBody,
+        413: errorBody,
+        415: errorBody,
+        429: errorBody,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       return answerCsvUpload(request, reply, request.query.fileName, async (body) => {
         const result = await payroll.upload(actorOf(request), {
           employerId: request.params.id,
@@ -75,138 +75,124 @@ export const autoEnrolmentRoutes: FastifyPluginAsyncZod<{
           : result;
       });
     },
-  );
-  app.get(
-    '/api/employers/:id/payroll/imports',
-    {
-      config: { action: 'ae_payroll.list' },
-      schema: {
-        summary:
-          "An employer's payroll uploads, newest first: when, by whom (user id and role), rows, employees and the pay periods each covers.",
-        tags,
-        params: employerParams,
-        querystring: payrollUploadListQuery,
-        response: { 200: payrollUploadPage, ...readErrors },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.payrollUploads),
+    config: { action: 'ae_payroll.list' },
+    schema: {
+      summary:
+        "An employer's payroll uploads, newest first: when, by whom (user id and role), rows, employees and the pay periods each covers.",
+      tags,
+      params: employerParams,
+      querystring: payrollUploadListQuery,
+      response: { 200: payrollUploadPage, ...readErrors },
     },
-    async (request) => payroll.list(actorOf(request), request.params.id, request.query),
-  );
-  app.get(
-    '/api/employers/:id/payroll/imports/:importId',
-    {
-      config: { action: 'ae_payroll.read' },
-      schema: {
-        summary:
-          'One payroll upload: its status, progress while it runs (rows read, every few thousand rows) and its issues.',
-        tags,
-        params: uploadParams,
-        response: { 200: payrollUploadView, ...readErrors },
-      },
+    handler: async (request) => payroll.list(actorOf(request), request.params.id, request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.payrollUpload),
+    config: { action: 'ae_payroll.read' },
+    schema: {
+      summary:
+        'One payroll upload: its status, progress while it runs (rows read, every few thousand rows) and its issues.',
+      tags,
+      params: uploadParams,
+      response: { 200: payrollUploadView, ...readErrors },
     },
-    async (request) => payroll.get(actorOf(request), request.params.id, request.params.importId),
-  );
-  app.delete(
-    '/api/employers/:id/payroll/imports/:importId',
-    {
-      config: { action: 'ae_payroll.delete' },
-      schema: {
-        summary:
-          'Delete a payroll upload with its pay lines, erasing every employee no other upload names.',
-        tags,
-        params: uploadParams,
-        response: { 204: noContent, ...readErrors, 409: errorBody },
-      },
+    handler: async (request) =>
+      payroll.get(actorOf(request), request.params.id, request.params.importId),
+  });
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.removePayrollUpload),
+    config: { action: 'ae_payroll.delete' },
+    schema: {
+      summary:
+        'Delete a payroll upload with its pay lines, erasing every employee no other upload names.',
+      tags,
+      params: uploadParams,
+      response: { 204: noContent, ...readErrors, 409: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       await payroll.remove(actorOf(request), request.params.id, request.params.importId);
       return reply.code(204).send(null);
     },
-  );
+  });
 
-  app.get(
-    '/api/employers/:id/auto-enrolment',
-    {
-      config: { action: 'auto_enrolment.read' },
-      schema: {
-        summary:
-          "An employer's auto-enrolment assessment over the three months ending asOf (today when left out).",
-        tags,
-        params: employerParams,
-        querystring: assessmentQuery,
-        response: { 200: assessmentView, ...readErrors },
-      },
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.assessment),
+    config: { action: 'auto_enrolment.read' },
+    schema: {
+      summary:
+        "An employer's auto-enrolment assessment over the three months ending asOf (today when left out).",
+      tags,
+      params: employerParams,
+      querystring: assessmentQuery,
+      response: { 200: assessmentView, ...readErrors },
     },
-    async (request) => autoEnrolment.assess(actorOf(request), request.params.id, request.query),
-  );
-  app.get(
-    '/api/employers/:id/auto-enrolment/export',
-    {
-      config: { action: 'auto_enrolment.export' },
-      schema: {
-        summary: 'The assessment as CSV, one employee a line.',
-        tags,
-        produces: ['text/csv'],
-        params: employerParams,
-        querystring: assessmentQuery,
-        response: { 200: z.string(), ...readErrors },
-      },
+    handler: async (request) =>
+      autoEnrolment.assess(actorOf(request), request.params.id, request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.exportCsv),
+    config: { action: 'auto_enrolment.export' },
+    schema: {
+      summary: 'The assessment as CSV, one employee a line.',
+      tags,
+      produces: ['text/csv'],
+      params: employerParams,
+      querystring: assessmentQuery,
+      response: { 200: z.string(), ...readErrors },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const csv = await autoEnrolment.exportCsv(actorOf(request), request.params.id, request.query);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="auto-enrolment.csv"')
         .send(csv);
     },
-  );
-  app.get(
-    '/api/employers/:id/auto-enrolment/summary.pdf',
-    {
-      config: { action: 'auto_enrolment.summary' },
-      schema: {
-        summary:
-          "The employer's auto-enrolment summary as a tagged PDF: counts and costs, no names.",
-        tags,
-        produces: ['application/pdf'],
-        params: employerParams,
-        querystring: assessmentQuery,
-        response: { 200: z.instanceof(Buffer), ...readErrors },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.summaryPdf),
+    config: { action: 'auto_enrolment.summary' },
+    schema: {
+      summary: "The employer's auto-enrolment summary as a tagged PDF: counts and costs, no names.",
+      tags,
+      produces: ['application/pdf'],
+      params: employerParams,
+      querystring: assessmentQuery,
+      response: { 200: z.instanceof(Buffer), ...readErrors },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const pdf = await autoEnrolment.summary(actorOf(request), request.params.id, request.query);
       return reply
         .type('application/pdf')
         .header('content-disposition', 'attachment; filename="auto-enrolment-summary.pdf"')
         .send(pdf);
     },
-  );
-  app.get(
-    '/api/employers/:id/auto-enrolment/cost',
-    {
-      config: { action: 'auto_enrolment.cost' },
-      schema: {
-        summary:
-          "The employer's cost a year, over the ten-year rate schedule, of bringing below-standard members up to the minimum standard against My Future Fund.",
-        tags,
-        params: employerParams,
-        querystring: assessmentQuery,
-        response: { 200: costView, ...readErrors },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.cost),
+    config: { action: 'auto_enrolment.cost' },
+    schema: {
+      summary:
+        "The employer's cost a year, over the ten-year rate schedule, of bringing below-standard members up to the minimum standard against My Future Fund.",
+      tags,
+      params: employerParams,
+      querystring: assessmentQuery,
+      response: { 200: costView, ...readErrors },
     },
-    async (request) => autoEnrolment.cost(actorOf(request), request.params.id, request.query),
-  );
-  app.get(
-    '/api/auto-enrolment/overview',
-    {
-      config: { action: 'auto_enrolment.overview' },
-      schema: {
-        summary: "Every employer's auto-enrolment totals: the broker's dashboard figures.",
-        tags,
-        querystring: assessmentQuery,
-        response: { 200: overviewView, 400: errorBody, 403: errorBody },
-      },
+    handler: async (request) =>
+      autoEnrolment.cost(actorOf(request), request.params.id, request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.autoEnrolment.overview),
+    config: { action: 'auto_enrolment.overview' },
+    schema: {
+      summary: "Every employer's auto-enrolment totals: the broker's dashboard figures.",
+      tags,
+      querystring: assessmentQuery,
+      response: { 200: overviewView, 400: errorBody, 403: errorBody },
     },
-    async (request) => autoEnrolment.overview(actorOf(request), request.query),
-  );
+    handler: async (request) => autoEnrolment.overview(actorOf(request), request.query),
+  });
 };

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { errorBody } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { idParams } from './contributions.schemas.js';
 import {
@@ -17,55 +19,50 @@ export const payrollRoutes: FastifyPluginAsyncZod<{ payroll: PayrollService }> =
   { payroll },
 ) => {
   const tags = ['contributions'];
-  app.get(
-    '/api/schemes/:id/payroll/:period',
-    {
-      config: { action: 'payroll.read' },
-      schema: {
-        summary:
-          "One pay period of a whole scheme: every member's employee, employer and AVC contributions, with totals.",
-        tags,
-        params: payrollParams,
-        response: { 200: payrollView, 403: errorBody, 404: errorBody },
+  app.route({
+    ...routeOf(apiRoutes.payroll.get),
+    config: { action: 'payroll.read' },
+    schema: {
+      summary:
+        "One pay period of a whole scheme: every member's employee, employer and AVC contributions, with totals.",
+      tags,
+      params: payrollParams,
+      response: { 200: payrollView, 403: errorBody, 404: errorBody },
+    },
+    handler: async (request) =>
+      payroll.read(actorOf(request), request.params.id, request.params.period),
+  });
+  app.route({
+    ...routeOf(apiRoutes.payroll.save),
+    config: { action: 'payroll.save' },
+    schema: {
+      summary:
+        'Save one pay period of a whole scheme in one go: amounts not yet recorded are recorded, amounts recorded differently are corrected (with the reason given), all or nothing.',
+      tags,
+      params: payrollParams,
+      body: payrollInput,
+      response: {
+        200: payrollSaved,
+        400: errorBody,
+        403: errorBody,
+        404: errorBody,
+        409: errorBody,
       },
     },
-    async (request) => payroll.read(actorOf(request), request.params.id, request.params.period),
-  );
-  app.put(
-    '/api/schemes/:id/payroll/:period',
-    {
-      config: { action: 'payroll.save' },
-      schema: {
-        summary:
-          'Save one pay period of a whole scheme in one go: amounts not yet recorded are recorded, amounts recorded differently are corrected (with the reason given), all or nothing.',
-        tags,
-        params: payrollParams,
-        body: payrollInput,
-        response: {
-          200: payrollSaved,
-          400: errorBody,
-          403: errorBody,
-          404: errorBody,
-          409: errorBody,
-        },
-      },
-    },
-    async (request) =>
+    handler: async (request) =>
       payroll.save(actorOf(request), request.params.id, request.params.period, request.body),
-  );
-  app.get(
-    '/api/schemes/:id/contribution-periods',
-    {
-      config: { action: 'payroll.periods.list' },
-      schema: {
-        summary:
-          "A scheme's contributions per pay period, newest first, with totals by kind, corrections applied.",
-        tags,
-        params: idParams,
-        querystring: periodTotalsQuery,
-        response: { 200: periodTotals, 403: errorBody, 404: errorBody },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.payroll.periods),
+    config: { action: 'payroll.periods.list' },
+    schema: {
+      summary:
+        "A scheme's contributions per pay period, newest first, with totals by kind, corrections applied.",
+      tags,
+      params: idParams,
+      querystring: periodTotalsQuery,
+      response: { 200: periodTotals, 403: errorBody, 404: errorBody },
     },
-    async (request) => payroll.periods(actorOf(request), request.params.id, request.query),
-  );
+    handler: async (request) => payroll.periods(actorOf(request), request.params.id, request.query),
+  });
 };

@@ -1,11 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
 import { logSecurityEvent } from '../../auth/security-events.js';
 import { TooLargeError } from '../../errors.js';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
 import { errorBody, noContent } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf, requestOrigin } from '../../tenancy/request-context.js';
 import {
   documentListQuery,
@@ -44,27 +46,25 @@ export const documentsRoutes: FastifyPluginAsyncZod<{
   app.addContentTypeParser('multipart/form-data', (_request, payload, done) => done(null, payload));
   const tags = ['documents'];
 
-  app.post(
-    '/api/schemes/:id/documents',
-    {
-      config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS, action: 'document.upload' },
-      schema: {
-        summary:
-          'Upload a document (multipart: file, documentType, memberFacing?, title?). The same name again is a new version.',
-        tags,
-        consumes: ['multipart/form-data'],
-        params: idParams,
-        body: multipartBody,
-        response: {
-          201: documentView,
-          ...readErrors,
-          409: errorBody,
-          413: errorBody,
-          415: errorBody,
-        },
+  app.route({
+    ...routeOf(apiRoutes.documents.upload),
+    config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS, action: 'document.upload' },
+    schema: {
+      summary:
+        'Upload a document (multipart: file, documentType, memberFacing?, title?). The same name again is a new version.',
+      tags,
+      consumes: ['multipart/form-data'],
+      params: idParams,
+      body: multipartBody,
+      response: {
+        201: documentView,
+        ...readErrors,
+        409: errorBody,
+        413: errorBody,
+        415: errorBody,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       try {
         const created = await documents.upload(actorOf(request), request.params.id, {
           body: request.body as Readable,
@@ -79,91 +79,81 @@ export const documentsRoutes: FastifyPluginAsyncZod<{
         throw error;
       }
     },
-  );
+  });
 
-  app.get(
-    '/api/schemes/:id/documents',
-    {
-      config: { action: 'document.list' },
-      schema: {
-        summary:
-          "A scheme's documents, newest first: the latest version of each name, or every version with allVersions=true.",
-        tags,
-        params: idParams,
-        querystring: documentListQuery,
-        response: { 200: pageOf(documentView), ...readErrors },
-      },
+  app.route({
+    ...routeOf(apiRoutes.documents.listOfScheme),
+    config: { action: 'document.list' },
+    schema: {
+      summary:
+        "A scheme's documents, newest first: the latest version of each name, or every version with allVersions=true.",
+      tags,
+      params: idParams,
+      querystring: documentListQuery,
+      response: { 200: pageOf(documentView), ...readErrors },
     },
-    async (request) => documents.list(actorOf(request), request.params.id, request.query),
-  );
+    handler: async (request) => documents.list(actorOf(request), request.params.id, request.query),
+  });
 
-  app.get(
-    '/api/documents/:id',
-    {
-      config: { action: 'document.read' },
-      schema: {
-        summary: 'A version of a document: its record, never its bytes.',
-        tags,
-        params: idParams,
-        response: { 200: documentView, ...readErrors },
-      },
+  app.route({
+    ...routeOf(apiRoutes.documents.get),
+    config: { action: 'document.read' },
+    schema: {
+      summary: 'A version of a document: its record, never its bytes.',
+      tags,
+      params: idParams,
+      response: { 200: documentView, ...readErrors },
     },
-    async (request) => documents.read(actorOf(request), request.params.id),
-  );
+    handler: async (request) => documents.read(actorOf(request), request.params.id),
+  });
 
-  app.delete(
-    '/api/documents/:id',
-    {
-      config: { action: 'document.delete' },
-      schema: {
-        summary: 'Delete a version of a document (kept for the audit, hidden and never served).',
-        tags,
-        params: idParams,
-        response: { 204: noContent, ...readErrors },
-      },
+  app.route({
+    ...routeOf(apiRoutes.documents.remove),
+    config: { action: 'document.delete' },
+    schema: {
+      summary: 'Delete a version of a document (kept for the audit, hidden and never served).',
+      tags,
+      params: idParams,
+      response: { 204: noContent, ...readErrors },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       await documents.remove(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
-  );
+  });
 
-  app.get(
-    '/api/documents/:id/url',
-    {
-      config: { action: 'document.download' },
-      schema: {
-        summary:
-          'A signed URL to download the document, valid 5 minutes (409 while it is not yet scanned or is quarantined).',
-        tags,
-        params: idParams,
-        response: { 200: documentUrlView, ...readErrors, 409: errorBody },
+  app.route({
+    ...routeOf(apiRoutes.documents.url),
+    config: { action: 'document.download' },
+    schema: {
+      summary:
+        'A signed URL to download the document, valid 5 minutes (409 while it is not yet scanned or is quarantined).',
+      tags,
+      params: idParams,
+      response: { 200: documentUrlView, ...readErrors, 409: errorBody },
+    },
+    handler: async (request) => documents.issueUrl(actorOf(request), request.params.id),
+  });
+
+  app.route({
+    ...routeOf(apiRoutes.documents.evidencePack),
+    config: { action: 'scheme.evidence_pack' },
+    schema: {
+      summary:
+        "The scheme's evidence pack, a ZIP streamed as it is made: summary.pdf (tagged), the current version of each servable document under documents/<type>/, and manifest.json with each file's SHA-256 and the head of the audit chain.",
+      tags,
+      produces: ['application/zip'],
+      params: idParams,
+      response: {
+        200: z
+          .unknown()
+          .describe(
+            'application/zip, streamed (chunked): summary.pdf, documents/<type>/<filename>, manifest.json.',
+          ),
+        ...readErrors,
       },
     },
-    async (request) => documents.issueUrl(actorOf(request), request.params.id),
-  );
-
-  app.get(
-    '/api/schemes/:id/evidence-pack',
-    {
-      config: { action: 'scheme.evidence_pack' },
-      schema: {
-        summary:
-          "The scheme's evidence pack, a ZIP streamed as it is made: summary.pdf (tagged), the current version of each servable document under documents/<type>/, and manifest.json with each file's SHA-256 and the head of the audit chain.",
-        tags,
-        produces: ['application/zip'],
-        params: idParams,
-        response: {
-          200: z
-            .unknown()
-            .describe(
-              'application/zip, streamed (chunked): summary.pdf, documents/<type>/<filename>, manifest.json.',
-            ),
-          ...readErrors,
-        },
-      },
-    },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       const pack = await evidencePack.generate(actor, request.params.id);
       // Headers are sent by now: a document that fails its SHA-256 check can only cut the archive
@@ -183,7 +173,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<{
         .header('cache-control', 'private, no-store')
         .send(pack.stream);
     },
-  );
+  });
 
   app.get(
     '/files/:documentId/:token',

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
 import { errorBody } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import { answerCsvUpload } from './csv-upload-answer.js';
 import type { ImportKindName } from './import-kind.js';
@@ -35,36 +37,34 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
 
   const tags = ['imports'];
   for (const kind of Object.keys(UPLOADS) as ImportKindName[]) {
-    app.post(
-      `/api/schemes/:id/${kind}/import`,
-      {
-        // The file is spooled to disk before the import's first transaction: the session is
-        // checked before any of it is read (auth-gate.ts; docs/decisions/0060-request-path-one-round-trip.md).
-        config: {
-          bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS,
-          action: IMPORT_ACTIONS[kind],
-          confirmSessionFirst: true,
-        },
-        schema: {
-          summary: UPLOADS[kind],
-          tags,
-          consumes: ['text/csv'],
-          params: importParams,
-          querystring: importQuery,
-          body: csvBody,
-          response: {
-            201: importView,
-            400: importRejection,
-            403: errorBody,
-            404: errorBody,
-            409: errorBody,
-            413: errorBody,
-            415: errorBody,
-            429: errorBody,
-          },
+    app.route({
+      ...routeOf(apiRoutes.imports[kind]),
+      // The file is spooled to disk before the import's first transaction: the session is
+      // checked before any of it is read (auth-gate.ts; docs/decisions/0060-request-path-one-round-trip.md).
+      config: {
+        bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS,
+        action: IMPORT_ACTIONS[kind],
+        confirmSessionFirst: true,
+      },
+      schema: {
+        summary: UPLOADS[kind],
+        tags,
+        consumes: ['text/csv'],
+        params: importParams,
+        querystring: importQuery,
+        body: csvBody,
+        response: {
+          201: importView,
+          400: importRejection,
+          403: errorBody,
+          404: errorBody,
+          409: errorBody,
+          413: errorBody,
+          415: errorBody,
+          429: errorBody,
         },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         // Once the body is in, the connection stays silent while the rows are written in one
         // transaction, which for a large file lasts longer than an idle connection may.
         // (A request injected in-process has no real socket to set.)
@@ -79,35 +79,31 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
             : result;
         });
       },
-    );
+    });
   }
 
-  app.get(
-    '/api/schemes/:id/imports',
-    {
-      config: { action: 'import.list' },
-      schema: {
-        summary: "A scheme's imports, newest first.",
-        tags,
-        params: importParams,
-        querystring: schemeImportsQuery,
-        response: { 200: pageOf(importSummary), 400: errorBody, 403: errorBody, 404: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.imports.listOfScheme),
+    config: { action: 'import.list' },
+    schema: {
+      summary: "A scheme's imports, newest first.",
+      tags,
+      params: importParams,
+      querystring: schemeImportsQuery,
+      response: { 200: pageOf(importSummary), 400: errorBody, 403: errorBody, 404: errorBody },
     },
-    async (request) => imports.list(actorOf(request), request.params.id, request.query),
-  );
-  app.get(
-    '/api/imports/:id',
-    {
-      config: { action: 'import.read' },
-      schema: {
-        summary:
-          'One import: its status, progress while it runs (rows read, updated every few thousand rows) and its issues.',
-        tags,
-        params: importParams,
-        response: { 200: importView, 403: errorBody, 404: errorBody },
-      },
+    handler: async (request) => imports.list(actorOf(request), request.params.id, request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.imports.get),
+    config: { action: 'import.read' },
+    schema: {
+      summary:
+        'One import: its status, progress while it runs (rows read, updated every few thousand rows) and its issues.',
+      tags,
+      params: importParams,
+      response: { 200: importView, 403: errorBody, 404: errorBody },
     },
-    async (request) => imports.get(actorOf(request), request.params.id),
-  );
+    handler: async (request) => imports.get(actorOf(request), request.params.id),
+  });
 };
