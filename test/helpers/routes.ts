@@ -7,6 +7,8 @@ export interface RegisteredRoute {
   url: string;
   /** The action of the policy table the route names, if any. */
   action: string | undefined;
+  /** The route's schemas as registered (Zod, fastify-type-provider-zod). */
+  schema: RouteOptions['schema'];
 }
 
 export interface RouteWatch {
@@ -32,7 +34,8 @@ export function watchRoutes(): RouteWatch {
     fastify.addHook('onRoute', (route: RouteOptions) => {
       const url = route.url;
       const action = route.config?.action;
-      for (const method of [route.method].flat()) routes.push({ method, url, action });
+      const schema = route.schema;
+      for (const method of [route.method].flat()) routes.push({ method, url, action, schema });
       const handler = route.handler;
       const label = `${[route.method].flat().join(',')} ${url}`;
       route.handler = function recorded(this: FastifyInstance, ...args) {

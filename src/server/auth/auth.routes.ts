@@ -2,12 +2,13 @@ import type { FastifyReply, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageAnswer, sessionAnswer, signedIn } from '../../contracts/accounts.js';
+import { apiRoutes, signInAnswer } from '../../contracts/api-routes.js';
 import { newPassword } from '../../contracts/passwords.js';
 import { FIELD_MESSAGES } from '../../contracts/plain-english.js';
-import { secondFactorRequired } from '../../contracts/second-factor.js';
 import { EMAIL_MAX_LENGTH, text } from '../../contracts/text.js';
 import { ValidationError } from '../errors.js';
 import { errorBody } from '../http/http-error.js';
+import { routeOf } from '../http/route-of.js';
 import { sendTooManyRequests } from '../http/too-many-requests.js';
 import { actorOf, requestOrigin } from '../tenancy/request-context.js';
 import type { AccountThrottle } from './account-throttle.js';
@@ -127,49 +128,51 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   const signInSchema = {
     tags: ['auth'],
     body: credentials,
-    response: { 200: z.union([signedIn, secondFactorRequired]), 401: errorBody },
+    response: { 200: signInAnswer, 401: errorBody },
   };
-  for (const url of ['/api/auth/callback/credentials', '/api/auth/signin']) {
-    app.post(url, { schema: signInSchema }, async (request, reply) => {
-      await throttle.beforeAttempt(request.body.email);
-      const result = await auth.signIn(request.body.email, request.body.password);
-      if (!result.ok) {
-        logSecurityEvent(request.log, 'auth.signin_failed', { userId: result.userId });
-        return reply.code(401).send(INVALID_CREDENTIALS);
-      }
-      // The account has a second factor: no session yet, only the second step
-      // (docs/decisions/0110-second-factor.md).
-      if ('secondStep' in result) {
-        const { methods, ...challenge } = result.secondStep;
-        logSecurityEvent(request.log, 'auth.signin_second_step', { userId: challenge.userId });
-        return signIns.secondStep(reply, challenge, methods);
-      }
-      logSecurityEvent(request.log, 'auth.signin_succeeded', { userId: result.user.id });
-      await signIns.signedIn(request, reply, result.user, result.token);
-      return mustSetUpSecondFactor({ role: result.user.role, secondFactor: 'none' })
-        ? { user: result.user, secondFactorSetupRequired: true }
-        : { user: result.user };
+  for (const route of [apiRoutes.auth.signInCallback, apiRoutes.auth.signIn]) {
+    app.route({
+      ...routeOf(route),
+      schema: signInSchema,
+      handler: async (request, reply) => {
+        await throttle.beforeAttempt(request.body.email);
+        const result = await auth.signIn(request.body.email, request.body.password);
+        if (!result.ok) {
+          logSecurityEvent(request.log, 'auth.signin_failed', { userId: result.userId });
+          return reply.code(401).send(INVALID_CREDENTIALS);
+        }
+        // The account has a second factor: no session yet, only the second step
+        // (docs/decisions/0110-second-factor.md).
+        if ('secondStep' in result) {
+          const { methods, ...challenge } = result.secondStep;
+          logSecurityEvent(request.log, 'auth.signin_second_step', { userId: challenge.userId });
+          return signIns.secondStep(reply, challenge, methods);
+        }
+        logSecurityEvent(request.log, 'auth.signin_succeeded', { userId: result.user.id });
+        await signIns.signedIn(request, reply, result.user, result.token);
+        return mustSetUpSecondFactor({ role: result.user.role, secondFactor: 'none' })
+          ? { user: result.user, secondFactorSetupRequired: true }
+          : { user: result.user };
+      },
     });
   }
 
   // The invited person chooses their password and is signed in
   // (docs/decisions/0044-invitations.md). Under /api/auth/, so it counts as an authentication
   // attempt, and each link allows 3 tries (service-spec §8).
-  app.post(
-    '/api/auth/accept-invitation',
-    {
-      schema: {
-        tags: ['auth'],
-        body: acceptInvitationBody,
-        response: {
-          200: signedIn,
-          400: errorBody,
-          409: errorBody,
-          429: errorBody,
-        },
+  app.route({
+    ...routeOf(apiRoutes.auth.acceptInvitation),
+    schema: {
+      tags: ['auth'],
+      body: acceptInvitationBody,
+      response: {
+        200: signedIn,
+        400: errorBody,
+        409: errorBody,
+        429: errorBody,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const outcome = await invitations.accept(
         request.body.token,
         request.body.password,
@@ -198,30 +201,28 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       setSessionCookie(reply, session.token);
       return { user: session.user };
     },
-  );
+  });
 
   // Any signed-in person changes their own password
   // (docs/decisions/0049-changing-ones-own-password.md). Under /api/auth/, so it counts as an
   // authentication attempt, as a check of a password should.
-  app.post(
-    '/api/auth/change-password',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.password.change' },
-      schema: {
-        tags: ['auth'],
-        summary:
-          'Change your own password, giving the current one: your other sessions end, and this one continues with a new session cookie.',
-        body: changePasswordBody,
-        response: {
-          200: messageAnswer,
-          400: errorBody,
-          401: errorBody,
-          429: errorBody,
-        },
+  app.route({
+    ...routeOf(apiRoutes.auth.changePassword),
+    onRequest: requireSession,
+    config: { action: 'account.password.change' },
+    schema: {
+      tags: ['auth'],
+      summary:
+        'Change your own password, giving the current one: your other sessions end, and this one continues with a new session cookie.',
+      body: changePasswordBody,
+      response: {
+        200: messageAnswer,
+        400: errorBody,
+        401: errorBody,
+        429: errorBody,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       const outcome = await passwordChange.changePassword(actor, request.body);
       if (!outcome.ok) {
@@ -262,24 +263,28 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       setSessionCookie(reply, session.token);
       return PASSWORD_CHANGED_ANSWER;
     },
-  );
+  });
 
-  app.get(
-    '/api/auth/session',
-    { schema: { tags: ['auth'], response: { 200: sessionAnswer } } },
-    async (request) => {
+  app.route({
+    ...routeOf(apiRoutes.auth.session),
+    schema: { tags: ['auth'], response: { 200: sessionAnswer } },
+    handler: async (request) => {
       const session = request.session;
       if (!session) return { user: null };
       return mustSetUpSecondFactor(session)
         ? { user: auth.sessionUser(session), secondFactorSetupRequired: true }
         : { user: auth.sessionUser(session) };
     },
-  );
+  });
 
-  app.post('/api/auth/signout', { schema: { tags: ['auth'] } }, async (request, reply) => {
-    logSecurityEvent(request.log, 'auth.signed_out', { userId: request.session?.userId ?? null });
-    if (request.session) await auth.endSessions(actorOf(request));
-    reply.clearCookie(cookieName, cookieOptions);
-    return reply.code(204).send();
+  app.route({
+    ...routeOf(apiRoutes.auth.signOut),
+    schema: { tags: ['auth'] },
+    handler: async (request, reply) => {
+      logSecurityEvent(request.log, 'auth.signed_out', { userId: request.session?.userId ?? null });
+      if (request.session) await auth.endSessions(actorOf(request));
+      reply.clearCookie(cookieName, cookieOptions);
+      return reply.code(204).send();
+    },
   });
 };

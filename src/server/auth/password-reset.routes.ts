@@ -2,9 +2,11 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageAnswer } from '../../contracts/accounts.js';
+import { apiRoutes } from '../../contracts/api-routes.js';
 import { newPassword } from '../../contracts/passwords.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, text } from '../../contracts/text.js';
 import { errorBody } from '../http/http-error.js';
+import { routeOf } from '../http/route-of.js';
 import { sendTooManyRequests } from '../http/too-many-requests.js';
 import { requestOrigin } from '../tenancy/request-context.js';
 import type { PasswordResetService } from './password-reset.service.js';
@@ -47,10 +49,10 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptio
   app,
   { passwordReset, pause },
 ) => {
-  app.post(
-    '/api/auth/forgot-password',
-    { schema: { tags: ['auth'], body: forgotPasswordBody, response: { 200: messageAnswer } } },
-    async (request) => {
+  app.route({
+    ...routeOf(apiRoutes.auth.forgotPassword),
+    schema: { tags: ['auth'], body: forgotPasswordBody, response: { 200: messageAnswer } },
+    handler: async (request) => {
       const started = performance.now();
       const outcome = await passwordReset.requestReset(request.body.email, requestOrigin(request));
       logSecurityEvent(request.log, 'auth.password_reset_requested', {
@@ -60,18 +62,16 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptio
       await pause(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
       return FORGOT_PASSWORD_ANSWER;
     },
-  );
+  });
 
-  app.post(
-    '/api/auth/reset-password',
-    {
-      schema: {
-        tags: ['auth'],
-        body: resetPasswordBody,
-        response: { 200: messageAnswer, 400: errorBody, 429: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.auth.resetPassword),
+    schema: {
+      tags: ['auth'],
+      body: resetPasswordBody,
+      response: { 200: messageAnswer, 400: errorBody, 429: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const outcome = await passwordReset.resetPassword(
         request.body.token,
         request.body.password,
@@ -94,5 +94,5 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptio
           return reply.code(400).send(INVALID_RESET_TOKEN);
       }
     },
-  );
+  });
 };

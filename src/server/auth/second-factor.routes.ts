@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn } from '../../contracts/accounts.js';
+import { apiRoutes, passkeyOptions } from '../../contracts/api-routes.js';
 import {
   codeBody,
   INVALID_CODE,
@@ -17,6 +18,7 @@ import { ValidationError } from '../errors.js';
 import { errorBody, noContent } from '../http/http-error.js';
 import type { RateLimitStore } from '../http/rate-limit-store.js';
 import { clientKey } from '../http/rate-limits.js';
+import { routeOf } from '../http/route-of.js';
 import { sendTooManyRequests } from '../http/too-many-requests.js';
 import { actorOf } from '../tenancy/request-context.js';
 import type { AuthService } from './auth.service.js';
@@ -84,8 +86,6 @@ const authenticationResponse = z.object({
     userHandle: base64url.optional(),
   }),
 });
-/** The options for the browser's passkey prompt, as SimpleWebAuthn writes them. */
-const ceremonyOptions = z.record(z.string(), z.unknown());
 
 export interface SecondFactorRoutesOptions {
   auth: AuthService;
@@ -143,18 +143,16 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       : reply.code(401).send(INVALID_CODE_BODY);
 
   // The second step of a sign-in: a code from the authenticator app, or a recovery code.
-  app.post(
-    '/api/auth/mfa/verify',
-    {
-      schema: {
-        tags,
-        summary:
-          'The second step of a sign-in: a code from the authenticator app or a recovery code. Issues the session.',
-        body: codeBody,
-        response: { 200: signedIn, 400: errorBody, 401: errorBody, 429: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.verify),
+    schema: {
+      tags,
+      summary:
+        'The second step of a sign-in: a code from the authenticator app or a recovery code. Issues the session.',
+      body: codeBody,
+      response: { 200: signedIn, 400: errorBody, 401: errorBody, 429: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       if (await overClientAllowance(request, reply)) return reply;
       const challenge = await signIns.readSecondStep(request);
       const user = challenge ? await auth.secondStepUser(challenge) : null;
@@ -182,23 +180,21 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       await signIns.signedIn(request, reply, session.user, session.token);
       return { user: session.user };
     },
-  );
+  });
 
   // A signed-in person confirms it is them, for an action that needs a recent second factor.
-  app.post(
-    '/api/auth/mfa/confirm',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.confirm' },
-      schema: {
-        tags,
-        summary:
-          'Confirm your second factor again with a code, for an action that needs one confirmed in the last 5 minutes.',
-        body: codeBody,
-        response: { 204: noContent, 400: errorBody, 401: errorBody, 429: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.confirm),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.confirm' },
+    schema: {
+      tags,
+      summary:
+        'Confirm your second factor again with a code, for an action that needs one confirmed in the last 5 minutes.',
+      body: codeBody,
+      response: { 204: noContent, 400: errorBody, 401: errorBody, 429: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       const outcome = await secondFactor.confirm(actor, request.body.code);
       if (!outcome.ok) {
@@ -217,60 +213,54 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       }
       return reply.code(204).send(null);
     },
-  );
+  });
 
-  app.get(
-    '/api/me/second-factor',
-    {
-      config: { action: 'account.second_factor.read' },
-      schema: {
-        tags: ['users'],
-        summary:
-          'Your second factors: the authenticator app, your passkeys, how many recovery codes are left, and whether your role must have one.',
-        response: { 200: secondFactorStatus, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.status),
+    config: { action: 'account.second_factor.read' },
+    schema: {
+      tags: ['users'],
+      summary:
+        'Your second factors: the authenticator app, your passkeys, how many recovery codes are left, and whether your role must have one.',
+      response: { 200: secondFactorStatus, 403: errorBody },
     },
-    async (request) => secondFactor.status(actorOf(request)),
-  );
+    handler: async (request) => secondFactor.status(actorOf(request)),
+  });
 
-  app.post(
-    '/api/auth/mfa/totp',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.change' },
-      schema: {
-        tags,
-        summary:
-          'Start setting up an authenticator app: the secret as an otpauth link (for the QR code) and as text. It counts once confirmed with a code.',
-        response: { 200: totpSetup, 401: errorBody, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.startTotp),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.change' },
+    schema: {
+      tags,
+      summary:
+        'Start setting up an authenticator app: the secret as an otpauth link (for the QR code) and as text. It counts once confirmed with a code.',
+      response: { 200: totpSetup, 401: errorBody, 403: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const setup = await secondFactor.startTotp(actorOf(request));
       return reply.header('cache-control', 'no-store').send(setup);
     },
-  );
+  });
 
-  app.post(
-    '/api/auth/mfa/totp/confirm',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.change' },
-      schema: {
-        tags,
-        summary:
-          'Confirm the authenticator app with its current code. Answers ten recovery codes, shown this once; every other session of the account ends.',
-        body: codeBody,
-        response: {
-          200: recoveryCodesAnswer,
-          400: errorBody,
-          401: errorBody,
-          403: errorBody,
-          429: errorBody,
-        },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.confirmTotp),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.change' },
+    schema: {
+      tags,
+      summary:
+        'Confirm the authenticator app with its current code. Answers ten recovery codes, shown this once; every other session of the account ends.',
+      body: codeBody,
+      response: {
+        200: recoveryCodesAnswer,
+        400: errorBody,
+        401: errorBody,
+        403: errorBody,
+        429: errorBody,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       const outcome = await secondFactor.confirmTotp(actor, request.body.code);
       if (!outcome.ok) return sendTooManyRequests(reply, outcome.retryAfterMs);
@@ -280,77 +270,69 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
         .header('cache-control', 'no-store')
         .send({ recoveryCodes: outcome.recoveryCodes });
     },
-  );
+  });
 
-  app.delete(
-    '/api/auth/mfa/totp',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.change' },
-      schema: {
-        tags,
-        summary:
-          'Remove the authenticator app. Every other session of the account ends; the recovery codes go with the last factor.',
-        response: { 204: noContent, 400: errorBody, 401: errorBody, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.removeTotp),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.change' },
+    schema: {
+      tags,
+      summary:
+        'Remove the authenticator app. Every other session of the account ends; the recovery codes go with the last factor.',
+      response: { 204: noContent, 400: errorBody, 401: errorBody, 403: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       await secondFactor.removeTotp(actor);
       logSecurityEvent(request.log, 'auth.second_factor_removed', { userId: actor.userId });
       await keepSignedIn(request, reply, false);
       return reply.code(204).send(null);
     },
-  );
+  });
 
-  app.post(
-    '/api/auth/mfa/recovery-codes',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.change' },
-      schema: {
-        tags,
-        summary: 'Ten new recovery codes, shown this once; the earlier ones stop working.',
-        response: { 200: recoveryCodesAnswer, 400: errorBody, 401: errorBody, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.newRecoveryCodes),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.change' },
+    schema: {
+      tags,
+      summary: 'Ten new recovery codes, shown this once; the earlier ones stop working.',
+      response: { 200: recoveryCodesAnswer, 400: errorBody, 401: errorBody, 403: errorBody },
     },
-    async (request, reply) =>
+    handler: async (request, reply) =>
       reply
         .header('cache-control', 'no-store')
         .send({ recoveryCodes: await secondFactor.newRecoveryCodes(actorOf(request)) }),
-  );
+  });
 
-  app.delete(
-    '/api/users/:id/second-factor',
-    {
-      config: { action: 'user.second_factor.reset' },
-      schema: {
-        tags: ['users'],
-        summary:
-          'Remove the second factors of an account whose holder has lost them. Every session of the account ends and its holder is e-mailed; they set one up again at their next sign-in.',
-        params: z.object({ id: idText }),
-        response: { 204: noContent, 403: errorBody, 404: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.resetOfUser),
+    config: { action: 'user.second_factor.reset' },
+    schema: {
+      tags: ['users'],
+      summary:
+        'Remove the second factors of an account whose holder has lost them. Every session of the account ends and its holder is e-mailed; they set one up again at their next sign-in.',
+      params: z.object({ id: idText }),
+      response: { 204: noContent, 403: errorBody, 404: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       await secondFactor.reset(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
-  );
+  });
 
   // Passkeys (docs/decisions/0111-passkeys.md).
-  app.post(
-    '/api/auth/passkeys/registration/options',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.change' },
-      schema: {
-        tags,
-        summary: 'Start adding a passkey: the options for the browser’s prompt.',
-        response: { 200: ceremonyOptions, 401: errorBody, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.passkeyRegistrationOptions),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.change' },
+    schema: {
+      tags,
+      summary: 'Start adding a passkey: the options for the browser’s prompt.',
+      response: { 200: passkeyOptions, 401: errorBody, 403: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       const options = await passkeys.registrationOptions(actor);
       await signIns.startWebAuthn(reply, {
@@ -360,22 +342,20 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       });
       return reply.header('cache-control', 'no-store').send({ ...options });
     },
-  );
+  });
 
-  app.post(
-    '/api/auth/passkeys/registration',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.change' },
-      schema: {
-        tags,
-        summary:
-          'Add the passkey the browser made, under a name. As the first factor it brings ten recovery codes, shown this once; every other session of the account ends.',
-        body: z.object({ name: passkeyName, response: registrationResponse }),
-        response: { 201: passkeyRegistered, 400: errorBody, 401: errorBody, 403: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.registerPasskey),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.change' },
+    schema: {
+      tags,
+      summary:
+        'Add the passkey the browser made, under a name. As the first factor it brings ten recovery codes, shown this once; every other session of the account ends.',
+      body: z.object({ name: passkeyName, response: registrationResponse }),
+      response: { 201: passkeyRegistered, 400: errorBody, 401: errorBody, 403: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       const ceremony = await signIns.takeWebAuthn(request, reply);
       if (ceremony?.purpose !== 'register' || ceremony.userId !== actor.userId) {
@@ -402,22 +382,20 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       await keepSignedIn(request, reply, true);
       return reply.code(201).header('cache-control', 'no-store').send(outcome);
     },
-  );
+  });
 
-  app.delete(
-    '/api/auth/passkeys/:id',
-    {
-      onRequest: requireSession,
-      config: { action: 'account.second_factor.change' },
-      schema: {
-        tags,
-        summary:
-          'Remove one of your passkeys. Every other session of the account ends; the recovery codes go with the last factor.',
-        params: z.object({ id: idText }),
-        response: { 204: noContent, 401: errorBody, 403: errorBody, 404: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.removePasskey),
+    onRequest: requireSession,
+    config: { action: 'account.second_factor.change' },
+    schema: {
+      tags,
+      summary:
+        'Remove one of your passkeys. Every other session of the account ends; the recovery codes go with the last factor.',
+      params: z.object({ id: idText }),
+      response: { 204: noContent, 401: errorBody, 403: errorBody, 404: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = actorOf(request);
       await passkeys.remove(actor, request.params.id);
       logSecurityEvent(request.log, 'auth.second_factor_removed', {
@@ -427,19 +405,17 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       await keepSignedIn(request, reply, false);
       return reply.code(204).send(null);
     },
-  );
+  });
 
-  app.post(
-    '/api/auth/passkeys/authentication/options',
-    {
-      schema: {
-        tags,
-        summary:
-          'Start a passkey prompt: for the account whose password was just given, for the signed-in person confirming it is them, or (neither) for a sign-in with a passkey alone.',
-        response: { 200: ceremonyOptions },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.passkeyAuthenticationOptions),
+    schema: {
+      tags,
+      summary:
+        'Start a passkey prompt: for the account whose password was just given, for the signed-in person confirming it is them, or (neither) for a sign-in with a passkey alone.',
+      response: { 200: passkeyOptions },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const challenge = await signIns.readSecondStep(request);
       const userId = challenge?.userId ?? request.session?.userId ?? null;
       const options = await passkeys.authenticationOptions(userId);
@@ -450,20 +426,18 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       });
       return reply.header('cache-control', 'no-store').send({ ...options });
     },
-  );
+  });
 
-  app.post(
-    '/api/auth/passkeys/authentication',
-    {
-      schema: {
-        tags,
-        summary:
-          'Answer a passkey prompt: completes a sign-in (second step, or the passkey alone) with a session, or confirms a signed-in person.',
-        body: z.object({ response: authenticationResponse }),
-        response: { 200: signedIn, 401: errorBody, 429: errorBody },
-      },
+  app.route({
+    ...routeOf(apiRoutes.secondFactor.passkeyAuthentication),
+    schema: {
+      tags,
+      summary:
+        'Answer a passkey prompt: completes a sign-in (second step, or the passkey alone) with a session, or confirms a signed-in person.',
+      body: z.object({ response: authenticationResponse }),
+      response: { 200: signedIn, 401: errorBody, 429: errorBody },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       if (await overClientAllowance(request, reply)) return reply;
       const ceremony = await signIns.takeWebAuthn(request, reply);
       const response = request.body.response as AuthenticationResponseJSON;
@@ -501,5 +475,5 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
         throw error;
       }
     },
-  );
+  });
 };

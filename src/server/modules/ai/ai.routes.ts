@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
 import { errorBody } from '../../http/http-error.js';
+import { routeOf } from '../../http/route-of.js';
 import { actorOf } from '../../tenancy/request-context.js';
 import {
   aiSettingsInput,
@@ -48,19 +50,17 @@ export const aiRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { chat, settings, drafts }) => {
   const tags = ['ai'];
 
-  app.post(
-    '/api/ai/chat',
-    {
-      config: { action: 'ai.chat' },
-      schema: {
-        summary:
-          'Ask about the regulations: an answer from the retrieved sources with their citations. With Accept: text/event-stream, `delta` events carry the text as it is written and a final `done` event the same body as JSON, which is the answer that counts.',
-        tags,
-        body: chatRequest,
-        response: { 200: chatResponse, ...writeErrors },
-      },
+  app.route({
+    ...routeOf(apiRoutes.ai.chat),
+    config: { action: 'ai.chat' },
+    schema: {
+      summary:
+        'Ask about the regulations: an answer from the retrieved sources with their citations. With Accept: text/event-stream, `delta` events carry the text as it is written and a final `done` event the same body as JSON, which is the answer that counts.',
+      tags,
+      body: chatRequest,
+      response: { 200: chatResponse, ...writeErrors },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       if (wantsEventStream(request.headers.accept)) {
         const events = await chat.askStreaming(actorOf(request), request.body.question);
         // A stream is piped as it is, past the JSON serializer the 200 schema describes.
@@ -71,93 +71,80 @@ export const aiRoutes: FastifyPluginAsyncZod<{
       }
       return chat.ask(actorOf(request), request.body.question);
     },
-  );
+  });
 
-  app.get(
-    '/api/tenant/ai-settings',
-    {
-      config: { action: 'ai.settings.read' },
-      schema: {
-        summary:
-          "Whether the firm's own AI provider key is set (never the key), its limits and this month's usage.",
-        tags,
-        response: { 200: aiSettingsView, ...readErrors },
-      },
+  app.route({
+    ...routeOf(apiRoutes.ai.settings),
+    config: { action: 'ai.settings.read' },
+    schema: {
+      summary:
+        "Whether the firm's own AI provider key is set (never the key), its limits and this month's usage.",
+      tags,
+      response: { 200: aiSettingsView, ...readErrors },
     },
-    async (request) => settings.read(actorOf(request)),
-  );
-  app.put(
-    '/api/tenant/ai-settings',
-    {
-      config: { action: 'ai.settings.update' },
-      schema: {
-        summary:
-          "Set the firm's own AI provider key (null: use the platform's) and its monthly limits (null: the platform's defaults).",
-        tags,
-        body: aiSettingsInput,
-        response: { 200: aiSettingsView, ...readErrors },
-      },
+    handler: async (request) => settings.read(actorOf(request)),
+  });
+  app.route({
+    ...routeOf(apiRoutes.ai.updateSettings),
+    config: { action: 'ai.settings.update' },
+    schema: {
+      summary:
+        "Set the firm's own AI provider key (null: use the platform's) and its monthly limits (null: the platform's defaults).",
+      tags,
+      body: aiSettingsInput,
+      response: { 200: aiSettingsView, ...readErrors },
     },
-    async (request) => settings.update(actorOf(request), request.body),
-  );
+    handler: async (request) => settings.update(actorOf(request), request.body),
+  });
 
-  app.post(
-    '/api/ai/drafts',
-    {
-      config: { action: 'ai.draft.create' },
-      schema: {
-        summary:
-          'Draft a written policy, an ORA outline or a key function holder appointment letter from the scheme’s facts (no personal data).',
-        tags,
-        body: draftInput,
-        response: { 201: draftView, ...writeErrors },
-      },
+  app.route({
+    ...routeOf(apiRoutes.drafts.create),
+    config: { action: 'ai.draft.create' },
+    schema: {
+      summary:
+        'Draft a written policy, an ORA outline or a key function holder appointment letter from the scheme’s facts (no personal data).',
+      tags,
+      body: draftInput,
+      response: { 201: draftView, ...writeErrors },
     },
-    async (request, reply) =>
+    handler: async (request, reply) =>
       reply.code(201).send(await drafts.create(actorOf(request), request.body)),
-  );
-  app.get(
-    '/api/schemes/:id/ai/drafts',
-    {
-      config: { action: 'ai.draft.list' },
-      schema: {
-        summary: "A scheme's drafts, latest first.",
-        tags,
-        params: idParams,
-        querystring: pageQuery,
-        response: { 200: pageOf(draftView), ...readErrors },
-      },
+  });
+  app.route({
+    ...routeOf(apiRoutes.drafts.listOfScheme),
+    config: { action: 'ai.draft.list' },
+    schema: {
+      summary: "A scheme's drafts, latest first.",
+      tags,
+      params: idParams,
+      querystring: pageQuery,
+      response: { 200: pageOf(draftView), ...readErrors },
     },
-    async (request) => drafts.list(actorOf(request), request.params.id, request.query),
-  );
-  app.get(
-    '/api/ai/drafts/:id',
-    {
-      config: { action: 'ai.draft.read' },
-      schema: {
-        summary: 'A draft.',
-        tags,
-        params: idParams,
-        response: { 200: draftView, ...readErrors },
-      },
+    handler: async (request) => drafts.list(actorOf(request), request.params.id, request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.drafts.get),
+    config: { action: 'ai.draft.read' },
+    schema: {
+      summary: 'A draft.',
+      tags,
+      params: idParams,
+      response: { 200: draftView, ...readErrors },
     },
-    async (request) => drafts.read(actorOf(request), request.params.id),
-  );
-  app.patch(
-    '/api/ai/drafts/:id',
-    {
-      config: { action: 'ai.draft.update' },
-      schema: {
-        summary:
-          "Edit a draft's text while it is a draft or reviewed (it then needs a new review).",
-        tags,
-        params: idParams,
-        body: draftChange,
-        response: { 200: draftView, ...writeErrors },
-      },
+    handler: async (request) => drafts.read(actorOf(request), request.params.id),
+  });
+  app.route({
+    ...routeOf(apiRoutes.drafts.update),
+    config: { action: 'ai.draft.update' },
+    schema: {
+      summary: "Edit a draft's text while it is a draft or reviewed (it then needs a new review).",
+      tags,
+      params: idParams,
+      body: draftChange,
+      response: { 200: draftView, ...writeErrors },
     },
-    async (request) => drafts.update(actorOf(request), request.params.id, request.body),
-  );
+    handler: async (request) => drafts.update(actorOf(request), request.params.id, request.body),
+  });
   for (const [step, action, summary] of [
     ['review', 'ai.draft.review', 'Mark a draft as reviewed.'],
     [
@@ -171,18 +158,16 @@ export const aiRoutes: FastifyPluginAsyncZod<{
       'Issue an approved draft (a written policy: as a new draft version of that policy, for the trustees to approve).',
     ],
   ] as const) {
-    app.post(
-      `/api/ai/drafts/:id/${step}`,
-      {
-        config: { action },
-        schema: {
-          summary,
-          tags,
-          params: idParams,
-          response: { 200: draftView, ...writeErrors },
-        },
+    app.route({
+      ...routeOf(apiRoutes.drafts[step]),
+      config: { action },
+      schema: {
+        summary,
+        tags,
+        params: idParams,
+        response: { 200: draftView, ...writeErrors },
       },
-      async (request) => drafts[step](actorOf(request), request.params.id),
-    );
+      handler: async (request) => drafts[step](actorOf(request), request.params.id),
+    });
   }
 };

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { ValidationError } from '../../errors.js';
+import { routeOf } from '../../http/route-of.js';
 import type { JobRunner } from './job-runner.js';
 import { JOB_NAME, type JobRegistry } from './scheduled-jobs.js';
-
-export const CRON_PATH = '/api/cron/:job';
 
 export { BEARER_FAILURE_WINDOW_MS, MAX_BEARER_FAILURES } from '../../http/bearer-gate.js';
 
@@ -44,41 +44,39 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
   app,
   { jobs, runJob, now },
 ) => {
-  app.post(
-    CRON_PATH,
-    {
-      schema: {
-        tags: ['cron'],
-        summary: 'Run a scheduled job for its current slot (or a recent past one)',
-        description:
-          'For schedulers: `Authorization: Bearer <CRON_SECRET>`, no session. A slot runs once; a later call for it answers with that run.',
-        params: z.object({
-          job: z
-            .string()
-            .regex(JOB_NAME, 'must be a job name: lower-case letters, digits and hyphens'),
-        }),
-        querystring: z.object({
-          scheduledFor: z.iso
-            .datetime({
-              offset: true,
-              error: 'must be a date and time such as 2026-03-04T06:00:00Z',
-            })
-            .optional(),
-        }),
-        // A 500 is a failed run, or the error handler's generic answer to anything unexpected:
-        // both must pass the schema, or the answer becomes a serialization error instead.
-        response: {
-          200: runAnswer,
-          401: errorAnswer,
-          404: errorAnswer,
-          500: z.union([failedAnswer, errorAnswer]),
-          503: errorAnswer,
-        },
+  app.route({
+    ...routeOf(apiRoutes.machines.cron),
+    schema: {
+      tags: ['cron'],
+      summary: 'Run a scheduled job for its current slot (or a recent past one)',
+      description:
+        'For schedulers: `Authorization: Bearer <CRON_SECRET>`, no session. A slot runs once; a later call for it answers with that run.',
+      params: z.object({
+        job: z
+          .string()
+          .regex(JOB_NAME, 'must be a job name: lower-case letters, digits and hyphens'),
+      }),
+      querystring: z.object({
+        scheduledFor: z.iso
+          .datetime({
+            offset: true,
+            error: 'must be a date and time such as 2026-03-04T06:00:00Z',
+          })
+          .optional(),
+      }),
+      // A 500 is a failed run, or the error handler's generic answer to anything unexpected:
+      // both must pass the schema, or the answer becomes a serialization error instead.
+      response: {
+        200: runAnswer,
+        401: errorAnswer,
+        404: errorAnswer,
+        500: z.union([failedAnswer, errorAnswer]),
+        503: errorAnswer,
       },
-      // Nothing is read from a body; a large one is refused rather than parsed.
-      bodyLimit: 1024,
     },
-    async (request, reply) => {
+    // Nothing is read from a body; a large one is refused rather than parsed.
+    bodyLimit: 1024,
+    handler: async (request, reply) => {
       const job = jobs.get(request.params.job);
       if (!job) return reply.code(404).send({ error: 'Not found' });
       const at = now();
@@ -116,5 +114,5 @@ export const cronRoutes: FastifyPluginAsyncZod<CronRoutesOptions> = async (
       };
       return body as z.infer<typeof runAnswer>;
     },
-  );
+  });
 };

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import type { Database } from '../../db/database.js';
 import { isSchemaCurrent } from '../../db/migrator.js';
 import { pingDatabase, withinTimeout } from '../../db/probe.js';
+import { routeOf } from '../../http/route-of.js';
 
 /** Probes answer fast or not at all: a load balancer must not pile up waiting requests. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -26,16 +28,16 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
 ) => {
   const probeResponses = { 200: okBody, 503: unavailableBody };
 
-  app.get(
-    '/api/health/live',
-    { schema: { tags: ['health'], response: { 200: okBody } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  app.route({
+    ...routeOf(apiRoutes.health.live),
+    schema: { tags: ['health'], response: { 200: okBody } },
+    handler: async () => ({ status: 'ok' as const }),
+  });
 
-  app.get(
-    '/api/health/db',
-    { schema: { tags: ['health'], response: probeResponses } },
-    async (request, reply) => {
+  app.route({
+    ...routeOf(apiRoutes.health.db),
+    schema: { tags: ['health'], response: probeResponses },
+    handler: async (request, reply) => {
       try {
         await pingDatabase(database, PROBE_TIMEOUT_MS);
         return { status: 'ok' as const };
@@ -44,12 +46,12 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
         return reply.code(503).send(UNAVAILABLE);
       }
     },
-  );
+  });
 
-  app.get(
-    '/api/health/ready',
-    { schema: { tags: ['health'], response: probeResponses } },
-    async (request, reply) => {
+  app.route({
+    ...routeOf(apiRoutes.health.ready),
+    schema: { tags: ['health'], response: probeResponses },
+    handler: async (request, reply) => {
       try {
         const current = await withinTimeout(isSchemaCurrent(database), PROBE_TIMEOUT_MS);
         if (current) return { status: 'ok' as const };
@@ -59,5 +61,5 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
       }
       return reply.code(503).send(UNAVAILABLE);
     },
-  );
+  });
 };

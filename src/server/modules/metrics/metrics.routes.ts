@@ -1,11 +1,13 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { bearerGate } from '../../http/bearer-gate.js';
 import type { RateLimitStore } from '../../http/rate-limit-store.js';
+import { routeOf } from '../../http/route-of.js';
 import type { Metrics } from './metrics.service.js';
 
-export const METRICS_PATH = '/api/health/metrics';
+export const METRICS_PATH = apiRoutes.health.metrics.path;
 
 export interface MetricsRoutesOptions {
   metrics: Metrics;
@@ -44,23 +46,21 @@ const plugin: FastifyPluginAsyncZod<MetricsRoutesOptions> = async (
     event: 'metrics.bearer_refused',
   });
 
-  app.get(
-    METRICS_PATH,
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'Request, database, outbox and job metrics in Prometheus text format',
-        description:
-          'For operators: `Authorization: Bearer <METRICS_SECRET>`, no session. Labels hold route patterns, methods, status classes and job names only.',
-        response: { 200: z.string(), 401: errorAnswer, 429: errorAnswer },
-      },
-      onRequest: requireBearer,
+  app.route({
+    ...routeOf(apiRoutes.health.metrics),
+    schema: {
+      tags: ['health'],
+      summary: 'Request, database, outbox and job metrics in Prometheus text format',
+      description:
+        'For operators: `Authorization: Bearer <METRICS_SECRET>`, no session. Labels hold route patterns, methods, status classes and job names only.',
+      response: { 200: z.string(), 401: errorAnswer, 429: errorAnswer },
     },
-    async (_request, reply) => {
+    onRequest: requireBearer,
+    handler: async (_request, reply) => {
       const body = await metrics.exposition();
       return reply.type(metrics.contentType).send(body);
     },
-  );
+  });
 };
 
 export const metricsRoutes = fp(plugin, { name: 'metrics-routes' });

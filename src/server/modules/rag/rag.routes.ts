@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiRoutes } from '../../../contracts/api-routes.js';
 import { ingestAnswer, ingestRequest, MAX_INGEST_BODY_BYTES } from '../../../contracts/rag.js';
 import { SYSTEM_ACTOR } from '../../auth/provisioning.js';
 import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
+import { routeOf } from '../../http/route-of.js';
 import type { CorpusIngest } from './ingest.service.js';
 
-export const RAG_INGEST_PATH = '/api/rag/ingest';
+export const RAG_INGEST_PATH = apiRoutes.machines.ragIngest.path;
 
 export interface RagRoutesOptions {
   ingest: CorpusIngest;
@@ -22,21 +24,19 @@ const errorAnswer = z.object({ error: z.string() });
  * upload; the route has its own rate limit (http/rate-limits.ts).
  */
 export const ragRoutes: FastifyPluginAsyncZod<RagRoutesOptions> = async (app, { ingest }) => {
-  app.post(
-    RAG_INGEST_PATH,
-    {
-      schema: {
-        tags: ['rag'],
-        summary: 'Add or replace documents of the regulatory corpus',
-        description:
-          'For operators: `Authorization: Bearer <RAG_INGEST_SECRET>`, no session. A document already stored with the same content is skipped; a new version of a source replaces its chunks.',
-        body: ingestRequest,
-        response: { 200: ingestAnswer, 401: errorAnswer, 429: errorAnswer },
-      },
-      bodyLimit: MAX_INGEST_BODY_BYTES,
-      config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS },
+  app.route({
+    ...routeOf(apiRoutes.machines.ragIngest),
+    schema: {
+      tags: ['rag'],
+      summary: 'Add or replace documents of the regulatory corpus',
+      description:
+        'For operators: `Authorization: Bearer <RAG_INGEST_SECRET>`, no session. A document already stored with the same content is skipped; a new version of a source replaces its chunks.',
+      body: ingestRequest,
+      response: { 200: ingestAnswer, 401: errorAnswer, 429: errorAnswer },
     },
-    async (request) => {
+    bodyLimit: MAX_INGEST_BODY_BYTES,
+    config: { bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS },
+    handler: async (request) => {
       const actor = {
         ...SYSTEM_ACTOR,
         userId: 'rag-ingest',
@@ -45,5 +45,5 @@ export const ragRoutes: FastifyPluginAsyncZod<RagRoutesOptions> = async (app, { 
       };
       return ingest.ingest(actor, request.body.documents);
     },
-  );
+  });
 };
