@@ -292,7 +292,6 @@ export async function buildApp({
       onEmailQueued: mailer.delivery.nudge,
     }),
     signIns,
-    counters,
     now,
   });
 

@@ -11,7 +11,7 @@ import { ppsKeyId } from '../../src/server/crypto/pps-keyring.js';
 import { auditLog, users, userTotpSecrets } from '../../src/server/db/schema.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { uniqueClientAddress } from '../helpers/clients.js';
+import { inOneClockMinute, uniqueClientAddress } from '../helpers/clients.js';
 import { HOLD_MAIL, TEST_SECRETS } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
 import {
@@ -47,8 +47,9 @@ afterAll(() => t.close());
 
 /** A browser: its own address, the cookies the service sets, and this service's Origin. */
 class Browser {
-  readonly address = uniqueClientAddress();
   readonly cookies = new Map<string, string>();
+
+  constructor(readonly address = uniqueClientAddress()) {}
 
   async send(
     method: InjectOptions['method'],
@@ -233,6 +234,38 @@ describe('signing in with a second factor', () => {
     expect(again.json()).toEqual({ error: INVALID_CODE });
     expect(replay.cookies.has('session')).toBe(false);
   });
+
+  it('signs in an office of twelve with their codes from one address in a minute, and refuses its sixth wrong code', async () => {
+    const office = uniqueClientAddress();
+    const people = [];
+    for (let n = 0; n < 12; n += 1) people.push(await withApp());
+    later(30);
+    // The sign-in limit counts an address's failures in the clock minute (docs/decisions/0107).
+    await inOneClockMinute(40_000);
+    for (const [index, { user, secret }] of people.entries()) {
+      const browser = new Browser(office);
+      expect((await browser.signIn(user)).statusCode, `password ${index + 1}`).toBe(200);
+      const verified = await browser.send('POST', '/api/auth/mfa/verify', {
+        code: totpAt(secret, now()),
+      });
+      expect(verified.statusCode, `second step ${index + 1}`).toBe(200);
+    }
+    const answers: number[] = [];
+    for (const { user, secret } of people.slice(0, 6)) {
+      const browser = new Browser(office);
+      await browser.signIn(user);
+      const wrong = await browser.send('POST', '/api/auth/mfa/verify', {
+        code: hotp(secret, timeStep(now()) + 7),
+      });
+      answers.push(wrong.statusCode);
+    }
+    // Five wrong codes are told so; the sixth attempt from the address waits out the minute, as
+    // the next password from it does.
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429]);
+    expect((await new Browser(office).signIn(people[0]?.user ?? { email: '' })).statusCode).toBe(
+      429,
+    );
+  }, 120_000);
 
   it('takes the code of the step before or after (a clock a little off), and no further', async () => {
     const { user, secret } = await withApp();

@@ -16,8 +16,6 @@ import {
 import { idText } from '../../contracts/text.js';
 import { ValidationError } from '../errors.js';
 import { errorBody, noContent } from '../http/http-error.js';
-import type { RateLimitStore } from '../http/rate-limit-store.js';
-import { clientKey } from '../http/rate-limits.js';
 import { routeOf } from '../http/route-of.js';
 import { sendTooManyRequests } from '../http/too-many-requests.js';
 import { actorOf } from '../tenancy/request-context.js';
@@ -33,10 +31,6 @@ import type { SignIns } from './sign-ins.js';
  * passkey are under /api/auth/ and need no session; the routes that change one's own factors are
  * there too but refuse anyone not signed in, as change-password does.
  */
-
-/** Second steps and passkey sign-ins from one client address a minute, as for sign-in (service-spec §8). */
-export const SECOND_STEP_ATTEMPTS_PER_CLIENT = 5;
-const MINUTE = 60_000;
 
 const INVALID_CODE_BODY = { error: INVALID_CODE } as const;
 export const PASSKEY_REFUSED = { error: 'That passkey was not accepted' } as const;
@@ -92,24 +86,15 @@ export interface SecondFactorRoutesOptions {
   secondFactor: SecondFactorService;
   passkeys: PasskeysService;
   signIns: SignIns;
-  counters: RateLimitStore;
   now: () => Date;
 }
 
 export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions> = async (
   app,
-  { auth, secondFactor, passkeys, signIns, counters, now },
+  { auth, secondFactor, passkeys, signIns, now },
 ) => {
   const tags = ['auth'];
   const seconds = () => Math.floor(now().getTime() / 1000);
-
-  /** Counts a second step or passkey sign-in against the client's allowance; true when over. */
-  const overClientAllowance = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { count, resetInMs } = await counters.hit(`second-step:${clientKey(request.ip)}`, MINUTE);
-    if (count <= SECOND_STEP_ATTEMPTS_PER_CLIENT) return false;
-    sendTooManyRequests(reply, resetInMs);
-    return true;
-  };
 
   /** The signed-in person's session again, now with a second factor confirmed at `at`. */
   const renewSession = async (request: FastifyRequest, reply: FastifyReply, at: number | null) => {
@@ -153,7 +138,6 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       response: { 200: signedIn, 400: errorBody, 401: errorBody, 429: errorBody },
     },
     handler: async (request, reply) => {
-      if (await overClientAllowance(request, reply)) return reply;
       const challenge = await signIns.readSecondStep(request);
       const user = challenge ? await auth.secondStepUser(challenge) : null;
       if (!user) {
@@ -438,7 +422,6 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       response: { 200: signedIn, 401: errorBody, 429: errorBody },
     },
     handler: async (request, reply) => {
-      if (await overClientAllowance(request, reply)) return reply;
       const ceremony = await signIns.takeWebAuthn(request, reply);
       const response = request.body.response as AuthenticationResponseJSON;
       const refuse = (userId: string | null, reason: string) => {

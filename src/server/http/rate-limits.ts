@@ -32,13 +32,32 @@ export const PER_OFFICE_PER_MINUTE = 3_000;
  * (docs/decisions/0107-sign-in-limit-counts-failures.md).
  */
 export const SIGN_IN_FAILURES_PER_MINUTE = 5;
-const SIGN_IN_PATHS = new Set(['/api/auth/signin', '/api/auth/callback/credentials']);
+/**
+ * What counts as a sign-in attempt: the password, and the second step that follows it for an
+ * account with a second factor (a code, or a passkey, which is also a way in alone). Each is
+ * counted by its outcome, so an office whose people all use a second factor is held to failures
+ * too (docs/decisions/0107-sign-in-limit-counts-failures.md).
+ */
+const SIGN_IN_PATHS = new Set([
+  '/api/auth/signin',
+  '/api/auth/callback/credentials',
+  '/api/auth/mfa/verify',
+  '/api/auth/passkeys/authentication',
+]);
 /**
  * Under /api/auth/ but no authentication attempt (decisions.md §2): reading one's own session, on
  * every page load, and signing out must never cost the allowance that guards sign-in.
  */
 const SESSION_READ = '/api/auth/session';
-const NOT_ATTEMPTS = new Set([SESSION_READ, '/api/auth/signout']);
+/**
+ * Asking for a passkey prompt's challenge proves nothing and is answered by every sign-in with a
+ * passkey; what the prompt's answer proves is counted as a sign-in attempt.
+ */
+const NOT_ATTEMPTS = new Set([
+  SESSION_READ,
+  '/api/auth/signout',
+  '/api/auth/passkeys/authentication/options',
+]);
 const CRON_PREFIX = '/api/cron/';
 const RAG_PREFIX = '/api/rag/';
 /** Document downloads through signed URLs, outside /api (modules/documents/documents.routes.ts). */
