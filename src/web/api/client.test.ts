@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRoutes } from '../../contracts/api-routes';
+import { SECOND_FACTOR_SETUP_REQUIRED, STEP_UP_REQUIRED } from '../../contracts/second-factor';
 import { ApiError, api, describeError, UnexpectedAnswerError, urlOf } from './client';
 
 /**
@@ -103,6 +104,21 @@ describe('a refusal for going too fast', () => {
       'You are going faster than the service allows; wait 17 seconds, then try again. Your work is safe.',
     );
     expect(said).not.toMatch(/busy|unavailable/i);
+  });
+
+  it('says what to do when a second factor must be set up or confirmed again, and nothing more of other refusals', async () => {
+    for (const sentence of [SECOND_FACTOR_SETUP_REQUIRED, STEP_UP_REQUIRED]) {
+      answering(403, { error: sentence });
+      const refusal = await api(apiRoutes.schemes.get, { params: { id: 'scheme-1' } }).catch(
+        (error) => error,
+      );
+      expect(describeError(refusal)).toBe(sentence);
+    }
+    answering(403, { error: 'Forbidden' });
+    const other = await api(apiRoutes.schemes.get, { params: { id: 'scheme-1' } }).catch(
+      (error) => error,
+    );
+    expect(describeError(other)).toBe('You do not have permission to do that.');
   });
 
   it('says a minute when the service named no wait', async () => {

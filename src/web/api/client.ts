@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApiRoute, PathParamName, PathParams } from '../../contracts/api-routes';
+import { SECOND_FACTOR_SETUP_REQUIRED, STEP_UP_REQUIRED } from '../../contracts/second-factor';
 /**
  * The one way the UI talks to the API: JSON over fetch with the session cookie. A failure becomes
  * an ApiError carrying the status and the server's `error` and `issues`, so forms can show the
@@ -294,6 +295,13 @@ export function describeError(error: unknown): string {
   if (error.status === 429) return paceMessage(error);
   if (error.status === 404)
     return 'Not found. It may have been removed, or it is not yours to see.';
+  // Two refusals a person can act on say what to do: set up a second factor, or confirm it again
+  // (docs/decisions/0110-second-factor.md, 0112-second-factor-required-roles.md).
+  if (
+    error.status === 403 &&
+    (error.error === SECOND_FACTOR_SETUP_REQUIRED || error.error === STEP_UP_REQUIRED)
+  )
+    return error.error;
   if (error.status === 403) return 'You do not have permission to do that.';
   return error.error;
 }
