@@ -16,6 +16,11 @@ const REFERENCE_TABLES: Record<string, string> = {
   // Tokens and mail follow the account they are for, SuperAdmin's included (broker_id null).
   password_reset_tokens: 'belongs to an account, which may be SuperAdmin (no tenant)',
   email_outbox: 'mail to an account, which may be SuperAdmin (no tenant); drained across tenants',
+  // An account's second factors are read at sign-in before any tenant is known, and SuperAdmin
+  // has them too (docs/decisions/0110-second-factor.md).
+  user_totp_secrets: 'belongs to an account, which may be SuperAdmin (no tenant)',
+  user_recovery_codes: 'belongs to an account, which may be SuperAdmin (no tenant)',
+  user_passkeys: 'found by its credential at sign-in, before the tenant is known; SuperAdmin too',
 };
 
 interface Constraint {

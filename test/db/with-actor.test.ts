@@ -24,6 +24,9 @@ import {
   payrollUploads,
   schemes,
   significantChanges,
+  userPasskeys,
+  userRecoveryCodes,
+  userTotpSecrets,
 } from '../../src/server/db/schema.js';
 import { withActor } from '../../src/server/db/with-actor.js';
 import { createOutbox } from '../../src/server/email/outbox.js';
@@ -120,6 +123,18 @@ async function seedEveryTenantTable(tenantId: string) {
       updatedAt: at,
     });
     await issueToken(tx, { id: user.id, brokerId: tenantId }, new Date(), 'reset');
+    // An account's second factors (docs/decisions/0110-second-factor.md, 0111-passkeys.md).
+    const ofUser = { userId: user.id, id: createId(), brokerId: tenantId, createdAt: at };
+    await tx.insert(userTotpSecrets).values({ ...ofUser, secretSealed: 'sealed', keyId: 'k' });
+    await tx.insert(userRecoveryCodes).values({ ...ofUser, codeHash: '0'.repeat(64) });
+    await tx.insert(userPasskeys).values({
+      ...ofUser,
+      credentialId: createId(),
+      publicKey: 'key',
+      counter: 0,
+      name: 'Seeded',
+      backedUp: false,
+    });
     await outbox.enqueue(tx, {
       brokerId: tenantId,
       userId: user.id,
