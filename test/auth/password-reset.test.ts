@@ -92,11 +92,12 @@ describe('forgot-password (service-spec §3.1, §5.5)', () => {
     const queued = (await readOutbox(t.database, t.config)).slice(outboxBefore);
     expect(queued.map((row) => row.message?.to)).toEqual([known.email]);
     expect(await tokensOf(deactivated.id)).toHaveLength(0);
-    // Each answer was held back to the same floor, whatever work it did.
+    // Each answer was held back to the same floor, whatever work it did: every one waits for what
+    // is left of it (nothing, on a machine so busy that the work itself took longer).
     const waits = t.pauses.slice(pausesBefore);
     expect(waits).toHaveLength(3);
     for (const wait of waits) {
-      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeGreaterThanOrEqual(0);
       expect(wait).toBeLessThanOrEqual(FORGOT_PASSWORD_MIN_MS);
     }
   });
