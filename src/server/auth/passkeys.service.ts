@@ -10,7 +10,7 @@ import { and, eq } from 'drizzle-orm';
 import type { PasskeyView } from '../../contracts/second-factor.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Database } from '../db/database.js';
-import { userPasskeys, userRecoveryCodes, users } from '../db/schema.js';
+import { userPasskeys, users } from '../db/schema.js';
 import { type Transaction, withActor, withAuthenticationRole } from '../db/with-actor.js';
 import { type SecondFactorChange, secondFactorChangedMessage } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
@@ -21,6 +21,7 @@ import { authorize } from '../tenancy/authorize.js';
 import { CHALLENGE_SECONDS } from './challenge-tokens.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS } from './password-reset.service.js';
 import {
+  afterFactorRemoved,
   endSessionsOf,
   factorsHeld,
   hasFactor,
@@ -331,11 +332,7 @@ export function createPasskeysService({
           .where(and(eq(userPasskeys.userId, owner.id), eq(userPasskeys.id, passkeyId)))
           .returning({ id: userPasskeys.id });
         if (!removed) throw new NotFoundError();
-        const left = await factorsHeld(tx, owner.id);
-        if (!hasFactor(left)) {
-          await tx.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, owner.id));
-        }
-        await endSessionsOf(tx, owner.id);
+        await afterFactorRemoved(tx, owner.id);
         await audit.record(tx, actor, {
           action: 'user.passkey_removed',
           entityType: 'user',

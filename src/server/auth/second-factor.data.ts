@@ -152,6 +152,18 @@ export async function endSessionsOf(tx: Transaction, userId: string): Promise<vo
     .where(eq(users.id, userId));
 }
 
+/**
+ * What follows removing one of an account's second factors, whichever it was: the recovery codes
+ * go with the last factor (they are a way round a factor, not one of their own), and every
+ * session of the account ends.
+ */
+export async function afterFactorRemoved(tx: Transaction, userId: string): Promise<void> {
+  if (!hasFactor(await factorsHeld(tx, userId))) {
+    await tx.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
+  }
+  await endSessionsOf(tx, userId);
+}
+
 /** Removes every second factor of an account and its recovery codes. */
 export async function removeAllFactors(tx: Transaction, userId: string): Promise<void> {
   await tx.delete(userTotpSecrets).where(eq(userTotpSecrets.userId, userId));

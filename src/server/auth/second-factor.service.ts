@@ -19,6 +19,7 @@ import { authorize, authorizeRow } from '../tenancy/authorize.js';
 import { isRole, type Role } from '../tenancy/roles.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS } from './password-reset.service.js';
 import {
+  afterFactorRemoved,
   endSessionsOf,
   type FactorOwner,
   factorsHeld,
@@ -331,10 +332,7 @@ export function createSecondFactorService({
           ]);
         }
         await tx.delete(userTotpSecrets).where(eq(userTotpSecrets.userId, owner.id));
-        if (had.passkeys === 0) {
-          await tx.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, owner.id));
-        }
-        await endSessionsOf(tx, owner.id);
+        await afterFactorRemoved(tx, owner.id);
         await audit.record(tx, actor, {
           action: 'user.second_factor_removed',
           entityType: 'user',
