@@ -877,6 +877,8 @@ export const POLICY = {
       EmployerUser: 'employer',
     },
     target: 'record',
+    // Every employee's name and pay, in a file that leaves the service.
+    stepUp: true,
   },
   'auto_enrolment.summary': {
     description: "Download an employer's auto-enrolment summary as PDF",

@@ -36,7 +36,7 @@ function sessionOf(role: Role): Session {
     firmName: null,
     employerName: null,
   };
-  return { user, account };
+  return { user, account, secondFactorSetupRequired: false };
 }
 
 const reachOf = (role: Role, action: (typeof ACTIONS)[number]): Scope | undefined =>

@@ -9,12 +9,17 @@ export const SESSION_KEY = ['session'] as const;
 export interface Session {
   user: SessionUser;
   account: Me;
+  /**
+   * The account's role must have a second factor and it has none: until it sets one up, the
+   * service refuses everything else (docs/decisions/0112-second-factor-required-roles.md).
+   */
+  secondFactorSetupRequired: boolean;
 }
 
 export async function loadSession(): Promise<Session | null> {
-  const { user } = await api(apiRoutes.auth.session);
+  const { user, secondFactorSetupRequired = false } = await api(apiRoutes.auth.session);
   if (!user) return null;
-  return { user, account: await api(apiRoutes.users.me) };
+  return { user, account: await api(apiRoutes.users.me), secondFactorSetupRequired };
 }
 
 export function useSession() {

@@ -14,12 +14,19 @@ import {
 } from '@mantine/core';
 import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
-import { useRef } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { ApiError, paceMessage } from '../api/client';
 import { signInSearch } from '../auth/return-path';
 import { useSession, useSignOut } from '../auth/session';
 import classes from './AppLayout.module.css';
 import { currentItem, navigationFor } from './navigation';
+
+/** Loaded only by an account that needs it, as the signed-in pages are (router.tsx). */
+const SecondFactorFirst = lazy(() =>
+  import('../pages/account/SecondFactorFirst').then((module) => ({
+    default: module.SecondFactorFirst,
+  })),
+);
 
 /** The frame of every signed-in page; without a session it sends the visitor to sign in. */
 export function AppLayout() {
@@ -39,6 +46,8 @@ export function AppLayout() {
   });
   const path = useRouterState({ select: (state) => state.location.pathname });
   const href = useRouterState({ select: (state) => state.location.href });
+  // Set while the account must set up a second factor, and kept until the person goes on.
+  const [settingUpFactor, setSettingUpFactor] = useState(false);
 
   // A "signed out" answer being read again is not yet an answer: wait for the fresh one.
   if (session.isPending || (!session.data && session.isFetching)) {
@@ -58,7 +67,12 @@ export function AppLayout() {
     if (path === '/signin') return null;
     return <Navigate to="/signin" search={signInSearch(href)} replace />;
   }
-  const { account } = session.data;
+  const { account, secondFactorSetupRequired } = session.data;
+  if (secondFactorSetupRequired && !settingUpFactor) setSettingUpFactor(true);
+  // In its place, no page could open: the navigation leads only to the account.
+  const navigation = navigationFor(session.data).filter(
+    (item) => !settingUpFactor || item.to === '/account',
+  );
 
   return (
     <>
@@ -112,7 +126,7 @@ export function AppLayout() {
           id="main-navigation"
           inert={phone === true && !opened}
         >
-          {navigationFor(session.data).map((item, index, items) => (
+          {navigation.map((item, index, items) => (
             <NavLink
               key={item.to}
               component={Link}
@@ -128,7 +142,13 @@ export function AppLayout() {
           ))}
         </AppShell.Navbar>
         <AppShell.Main id="main-content" tabIndex={-1}>
-          <Outlet />
+          {settingUpFactor ? (
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <SecondFactorFirst onContinue={() => setSettingUpFactor(false)} />
+            </Suspense>
+          ) : (
+            <Outlet />
+          )}
         </AppShell.Main>
       </AppShell>
     </>

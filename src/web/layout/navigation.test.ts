@@ -23,7 +23,7 @@ function sessionOf(role: Role, memberId: string | null = null): Session {
     firmName: role === 'SuperAdmin' ? null : 'Murphy & Byrne Brokers',
     employerName: null,
   };
-  return { user, account };
+  return { user, account, secondFactorSetupRequired: false };
 }
 
 const labels = (session: Session) => navigationFor(session).map((item) => item.label);

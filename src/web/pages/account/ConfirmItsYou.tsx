@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { STEP_UP_REQUIRED } from '../../../contracts/second-factor';
 import { ApiError } from '../../api/client';
 import {
@@ -12,6 +12,36 @@ import {
 /** Whether a refusal asks for the second factor to be confirmed again first. */
 export function needsStepUp(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403 && error.error === STEP_UP_REQUIRED;
+}
+
+/**
+ * Runs an action that may need a recent second factor. When the service asks for one,
+ * `confirmation` (placed by the page where it reads best) asks the person to confirm it is them,
+ * and the action runs again once they have; any other failure goes to `onError`.
+ */
+export function useStepUp(): {
+  run: (action: () => Promise<void>, onError: (error: unknown) => void) => Promise<void>;
+  confirmation: ReactNode;
+} {
+  const [waiting, setWaiting] = useState<(() => Promise<void>) | null>(null);
+  const run = async (action: () => Promise<void>, onError: (error: unknown) => void) => {
+    try {
+      await action();
+    } catch (error) {
+      if (needsStepUp(error)) setWaiting(() => () => run(action, onError));
+      else onError(error);
+    }
+  };
+  const confirmation = waiting && (
+    <ConfirmItsYou
+      onCancel={() => setWaiting(null)}
+      onConfirmed={() => {
+        setWaiting(null);
+        void waiting();
+      }}
+    />
+  );
+  return { run, confirmation };
 }
 
 /**

@@ -1,6 +1,5 @@
 import { Alert, Button, Divider, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import type { SessionUser } from '../../../contracts/accounts';
 import type { SecondFactorMethod } from '../../../contracts/second-factor';
 import { ApiError } from '../../api/client';
 import {
@@ -21,7 +20,7 @@ export function SecondStep({
   onStartAgain,
 }: {
   methods: SecondFactorMethod[];
-  onSignedIn: (answer: { user: SessionUser; secondFactorSetupRequired?: boolean }) => void;
+  onSignedIn: () => void;
   onStartAgain: () => void;
 }) {
   const [code, setCode] = useState('');
@@ -34,7 +33,8 @@ export function SecondStep({
     setBusy(true);
     setProblem(null);
     try {
-      onSignedIn(await verifyCode(code));
+      await verifyCode(code);
+      onSignedIn();
     } catch (error) {
       setProblem(
         error instanceof ApiError && error.status === 429
@@ -51,7 +51,8 @@ export function SecondStep({
     setBusy(true);
     setProblem(null);
     try {
-      onSignedIn(await promptForPasskey());
+      await promptForPasskey();
+      onSignedIn();
     } catch (error) {
       setProblem(passkeyProblem(error));
       setBusy(false);

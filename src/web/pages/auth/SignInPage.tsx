@@ -27,11 +27,13 @@ export function SignInPage() {
   // Set when the password was right and a second factor is needed (docs/decisions/0110-second-factor.md).
   const [secondStep, setSecondStep] = useState<SecondFactorMethod[] | null>(null);
 
-  /** Signed in: an account that must set up a second factor first goes to its account page. */
-  const finish = async (answer: { secondFactorSetupRequired?: boolean }) => {
+  /**
+   * Signed in: on to the page the person set out for. An account that must set up a second
+   * factor first is shown how there, in that page's place (layout/AppLayout.tsx).
+   */
+  const finish = async () => {
     await reloadSession(client);
-    if (answer.secondFactorSetupRequired) await navigate({ to: '/account' });
-    else if (next) router.history.push(next);
+    if (next) router.history.push(next);
     else await navigate({ to: '/' });
   };
 
@@ -39,7 +41,8 @@ export function SignInPage() {
     setBusy(true);
     setProblem(null);
     try {
-      await finish(await promptForPasskey());
+      await promptForPasskey();
+      await finish();
     } catch (error) {
       setProblem(passkeyProblem(error));
     } finally {
@@ -58,7 +61,7 @@ export function SignInPage() {
         setSecondStep(answer.methods);
         return;
       }
-      await finish(answer);
+      await finish();
     } catch (error) {
       // The service's own generic message: it never says whether the address has an account.
       setProblem(
