@@ -364,12 +364,13 @@ describe('signing in with a second factor', () => {
 
 describe('actions that need a recent second factor', () => {
   let brokerId: string;
+  let employerId: string;
   let member: { id: string; ppsNumber: string };
   let user: UserRow;
   let secret: Buffer;
   beforeAll(async () => {
     brokerId = await createBroker(t.database);
-    const employerId = await createEmployer(t.database, brokerId);
+    employerId = await createEmployer(t.database, brokerId);
     const schemeId = await createScheme(t.database, { id: employerId, brokerId });
     member = await createMember(t.database, { brokerId, employerId, schemeId });
     user = await staff('BrokerAdmin', brokerId);
@@ -399,9 +400,17 @@ describe('actions that need a recent second factor', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ error: STEP_UP_REQUIRED });
     expect(refused.body).not.toContain(member.ppsNumber);
-    const exported = await browser.send('GET', `/api/members/${member.id}/export`);
-    expect(exported.statusCode).toBe(403);
-    expect(exported.json()).toEqual({ error: STEP_UP_REQUIRED });
+    // Every export of members' data: the member's file, as JSON and as CSV, and the employer's
+    // auto-enrolment assessment with each employee's pay.
+    for (const path of [
+      `/api/members/${member.id}/export`,
+      `/api/members/${member.id}/export.csv`,
+      `/api/employers/${employerId}/auto-enrolment/export`,
+    ]) {
+      const exported = await browser.send('GET', path);
+      expect(exported.statusCode, path).toBe(403);
+      expect(exported.json(), path).toEqual({ error: STEP_UP_REQUIRED });
+    }
     // Reading the member, masked, needs nothing more.
     expect((await browser.send('GET', `/api/members/${member.id}`)).statusCode).toBe(200);
   });

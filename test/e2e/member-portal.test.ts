@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
 import {
@@ -95,8 +96,13 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     const record = await broker.call<{ address: string }>('GET', `/api/members/${memberId}`);
     expect(record.address).toBe('Main Street\nClonakilty\nCo. Cork');
 
-    const csv = page.getByRole('link', { name: 'Download my data as CSV' });
-    expect(await csv.getAttribute('href')).toBe(`/api/members/${memberId}/export.csv`);
+    // Their own data as a spreadsheet file, named by the service.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data as CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    expect(readFileSync(await download.path(), 'utf8')).toContain('Clonakilty');
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();

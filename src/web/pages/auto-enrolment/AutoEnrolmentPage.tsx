@@ -37,6 +37,7 @@ import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { PAGES } from '../../layout/pages';
+import { useStepUp } from '../account/ConfirmItsYou';
 import {
   employeeName,
   inOrderOfAction,
@@ -178,24 +179,28 @@ function DownloadButton({
   fallbackName: string;
 }) {
   const [busy, setBusy] = useState(false);
+  // The CSV lists every employee's pay: it needs a recent second factor where the account has one.
+  const stepUp = useStepUp();
   const download = async () => {
     setBusy(true);
-    try {
-      await downloadAttachment(
-        route,
-        { params: { id: employerId }, query: { asOf } },
-        { accept, fallbackName, failure: 'The download failed' },
-      );
-    } catch (error) {
-      notifyProblem(describeError(error));
-    } finally {
-      setBusy(false);
-    }
+    await stepUp.run(
+      () =>
+        downloadAttachment(
+          route,
+          { params: { id: employerId }, query: { asOf } },
+          { accept, fallbackName, failure: 'The download failed' },
+        ),
+      (error) => notifyProblem(describeError(error)),
+    );
+    setBusy(false);
   };
   return (
-    <Button variant="light" loading={busy} onClick={() => void download()}>
-      {label}
-    </Button>
+    <Stack gap="xs">
+      <Button variant="light" loading={busy} onClick={() => void download()}>
+        {label}
+      </Button>
+      {stepUp.confirmation}
+    </Stack>
   );
 }
 

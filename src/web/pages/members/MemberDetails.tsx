@@ -6,12 +6,14 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
-import { api, describeError, urlOf } from '../../api/client';
+import { api, describeError } from '../../api/client';
+import { downloadAttachment } from '../../api/download';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { formatDate } from '../../format';
+import { useStepUp } from '../account/ConfirmItsYou';
 import { useScheme } from '../schemes/SchemeQueries';
 import { ContactDetailsButton } from './ContactDetailsButton';
 import { type MemberBody, MemberForm } from './MemberForm';
@@ -69,17 +71,27 @@ export function MemberDetails({ member }: { member: Member }) {
     void client.invalidateQueries({ queryKey: ['schemes', member.schemeId, 'members'] });
   };
 
-  const exportData = async () => {
+  // An export needs a second factor confirmed in the last five minutes where the account has one.
+  const stepUp = useStepUp();
+  const exported = (save: () => Promise<void>) => async () => {
     setExporting(true);
-    try {
-      await downloadExport(member);
-      notifications.show({ color: 'green', message: 'The data export was downloaded' });
-    } catch (error) {
-      notifications.show({ color: 'red', message: describeError(error) });
-    } finally {
-      setExporting(false);
-    }
+    await stepUp.run(
+      async () => {
+        await save();
+        notifications.show({ color: 'green', message: 'The data export was downloaded' });
+      },
+      (error) => notifications.show({ color: 'red', message: describeError(error) }),
+    );
+    setExporting(false);
   };
+  const exportData = exported(() => downloadExport(member));
+  const exportCsv = exported(() =>
+    downloadAttachment(
+      apiRoutes.members.exportCsv,
+      { params: { id: member.id } },
+      { accept: 'text/csv', fallbackName: `member-${member.id}.csv`, failure: 'The export failed' },
+    ),
+  );
 
   return (
     <Stack gap="sm">
@@ -101,12 +113,7 @@ export function MemberDetails({ member }: { member: Member }) {
                 {ownRecord ? 'Download my data' : 'Export data (GDPR)'}
               </Button>
               {/* The same data as a file anyone can open in a spreadsheet. */}
-              <Button
-                variant="default"
-                component="a"
-                href={urlOf(apiRoutes.members.exportCsv, { params: { id: member.id } })}
-                download
-              >
+              <Button variant="default" onClick={exportCsv} loading={exporting}>
                 {ownRecord ? 'Download my data as CSV' : 'Export as CSV'}
               </Button>
             </>
@@ -118,6 +125,7 @@ export function MemberDetails({ member }: { member: Member }) {
           )}
         </Group>
       </Group>
+      {stepUp.confirmation}
       <DataList labelWidth="10rem">
         {readsScheme && (
           <DataList.Item>
