@@ -8,10 +8,12 @@ import {
 import { auditChainKey } from './audit/audit-chain.js';
 import { createSuperAdmin, SYSTEM_ACTOR } from './auth/provisioning.js';
 import { resealTotpSecrets } from './auth/second-factor.data.js';
+import { resetSuperAdminFactors } from './auth/second-factor.service.js';
 import { type Config, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
-import { loggableMessage } from './http/logger.js';
+import { createMailer } from './email/mailer.js';
+import { createLogger, loggableMessage, stdoutDestination } from './http/logger.js';
 import { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './modules/members/pps-rotation.js';
 import { type BackupTarget, OpsError, restoreBackup, takeBackup } from './ops/backup.js';
 
@@ -21,6 +23,8 @@ Commands:
   migrate                       apply pending database migrations
   audit:verify [--tenant <id>]  check the audit hash chains; exits 1 and names the first broken link
   create-superadmin <email>     add a SuperAdmin; the password is read from standard input
+  second-factor:reset <email>   remove a SuperAdmin's second factors when they have lost them and
+                                their recovery codes: every session ends, the holder is e-mailed
   pps:rotate [--batch-size N]   re-encrypt PPS numbers still under PPS_ENCRYPTION_KEY_PREVIOUS
                                 with PPS_ENCRYPTION_KEY, N rows per transaction (default ${DEFAULT_BATCH_SIZE})
   rag:ingest <folder|manifest>  add public regulatory text to the AI corpus: a manifest.json, a
@@ -98,6 +102,32 @@ async function run(argv: string[]): Promise<number> {
         const audit = createAuditService({ now: () => new Date(), chainKey });
         await createSuperAdmin(database, audit, { email, password, onlyIfNone: false });
         process.stdout.write('SuperAdmin created.\n');
+        return 0;
+      }
+      case 'second-factor:reset': {
+        const email = rest[0];
+        if (!email) throw new Error('second-factor:reset needs the e-mail address');
+        const { outbox } = createMailer({
+          config,
+          database,
+          now: () => new Date(),
+          // Only the outbox is used: the running service's mail worker sends the notice.
+          logger: createLogger(config.logLevel, stdoutDestination()),
+        });
+        await resetSuperAdminFactors(
+          {
+            database,
+            audit: createAuditService({ now: () => new Date(), chainKey }),
+            outbox,
+            now: () => new Date(),
+            publicBaseUrl: config.publicBaseUrl,
+          },
+          SYSTEM_ACTOR,
+          email,
+        );
+        process.stdout.write(
+          'Second factors removed and every session ended; the holder is e-mailed and sets one up at the next sign-in.\n',
+        );
         return 0;
       }
       case 'pps:rotate': {

@@ -1,14 +1,22 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CODE, STEP_UP_REQUIRED } from '../../src/contracts/second-factor.js';
+import { createAuditService } from '../../src/server/audit/audit.service.js';
+import { auditChainKey } from '../../src/server/audit/audit-chain.js';
 import { claimsOf } from '../../src/server/auth/auth.service.js';
+import { SYSTEM_ACTOR } from '../../src/server/auth/provisioning.js';
 import { resealTotpSecrets } from '../../src/server/auth/second-factor.data.js';
-import { CODE_ATTEMPTS } from '../../src/server/auth/second-factor.service.js';
+import {
+  CODE_ATTEMPTS,
+  resetSuperAdminFactors,
+} from '../../src/server/auth/second-factor.service.js';
 import { createSessionTokens } from '../../src/server/auth/session-token.js';
 import { base32Decode, hotp, timeStep, totpAt } from '../../src/server/auth/totp.js';
 import { ppsKeyId } from '../../src/server/crypto/pps-keyring.js';
 import { auditLog, users, userTotpSecrets } from '../../src/server/db/schema.js';
+import { createMailer } from '../../src/server/email/mailer.js';
 import type { Role } from '../../src/server/tenancy/roles.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { inOneClockMinute, uniqueClientAddress } from '../helpers/clients.js';
@@ -543,6 +551,60 @@ describe('removing a factor, and the administrator’s reset', () => {
       `/api/users/${admin.id}/second-factor`,
     );
     expect(response.statusCode, response.body).toBe(204);
+  });
+});
+
+describe('the command-line reset of a SuperAdmin', () => {
+  const operator = () => ({
+    database: t.database,
+    audit: createAuditService({ now, chainKey: auditChainKey(t.config.secrets.AUDIT_CHAIN_KEY) }),
+    outbox: createMailer({
+      config: t.config,
+      database: t.database,
+      now,
+      logger: pino({ level: 'silent' }),
+    }).outbox,
+    now,
+    publicBaseUrl: t.config.publicBaseUrl,
+  });
+
+  it('removes a SuperAdmin’s factors, whom no one may reset through the API: sessions ended, audited, e-mailed', async () => {
+    const { user, browser } = await withApp('SuperAdmin');
+    await resetSuperAdminFactors(operator(), SYSTEM_ACTOR, `  ${user.email.toUpperCase()} `);
+    expect((await browser.send('GET', '/api/me')).statusCode).toBe(401);
+    // The password alone signs in again, to set a factor up.
+    const signIn = await new Browser().signIn(user);
+    expect(signIn.json().user?.id).toBe(user.id);
+    const [record] = (await ownerOf(t.database).select().from(auditLog)).filter(
+      (entry) => entry.action === 'user.second_factor_reset' && entry.entityId === user.id,
+    );
+    expect(record).toMatchObject({
+      actorId: SYSTEM_ACTOR.userId,
+      tenantId: null,
+      previousState: { totp: true, passkeys: 0 },
+      newState: { totp: false, passkeys: 0 },
+    });
+    const notice = (await readOutbox(t.database, t.config)).filter(
+      (row) => row.userId === user.id && row.kind === 'second_factor_changed',
+    );
+    expect(notice.map((row) => row.message?.text.split('\n')[0])).toContain(
+      'An administrator removed the second factors of your account, as asked when a phone or key is lost. You will set up a new one when you next sign in.',
+    );
+  });
+
+  it('refuses any other account, or an address no account has, and changes nothing', async () => {
+    const brokerId = await createBroker(t.database);
+    const { user, browser } = await withApp('BrokerAdmin', brokerId);
+    for (const email of [user.email, 'nobody@platform.example']) {
+      await expect(resetSuperAdminFactors(operator(), SYSTEM_ACTOR, email)).rejects.toThrow(
+        'No SuperAdmin account has this e-mail address',
+      );
+    }
+    expect((await browser.send('GET', '/api/me')).statusCode).toBe(200);
+    const resets = (await ownerOf(t.database).select().from(auditLog)).filter(
+      (entry) => entry.action === 'user.second_factor_reset' && entry.entityId === user.id,
+    );
+    expect(resets).toEqual([]);
   });
 });
 

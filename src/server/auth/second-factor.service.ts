@@ -72,6 +72,80 @@ async function ownerRow(tx: Transaction, userId: string) {
   return row;
 }
 
+/** The e-mail that tells an account's holder its second factors changed, queued in `tx`. */
+function factorNotices({
+  outbox,
+  now,
+  publicBaseUrl,
+}: Pick<SecondFactorDeps, 'outbox' | 'now' | 'publicBaseUrl'>) {
+  const forgotPasswordUrl = new URL('/forgot-password', publicBaseUrl).toString();
+  return (tx: Transaction, to: FactorOwner & { email: string }, change: SecondFactorChange) =>
+    outbox.enqueue(tx, {
+      brokerId: to.brokerId,
+      userId: to.userId,
+      kind: 'second_factor_changed',
+      message: secondFactorChangedMessage(to.email, { change, forgotPasswordUrl }),
+      discardAfter: new Date(now().getTime() + PASSWORD_CHANGED_NOTICE_VALID_MS),
+    });
+}
+
+/**
+ * What a reset does, whoever asks for it, in their transaction: every factor of the account gone,
+ * every session ended, the change audited (how many factors of which kind there were, nothing
+ * else) and e-mailed to the holder.
+ */
+async function resetFactors(
+  tx: Transaction,
+  { audit, notify }: { audit: AuditService; notify: ReturnType<typeof factorNotices> },
+  actor: ActorContext,
+  account: { id: string; brokerId: string | null; email: string },
+): Promise<void> {
+  const had = await factorsHeld(tx, account.id);
+  await removeAllFactors(tx, account.id);
+  await endSessionsOf(tx, account.id);
+  await audit.record(tx, actor, {
+    action: 'user.second_factor_reset',
+    entityType: 'user',
+    entityId: account.id,
+    tenantId: account.brokerId,
+    previousState: { totp: had.totp, passkeys: had.passkeys },
+    newState: { totp: false, passkeys: 0 },
+  });
+  await notify(
+    tx,
+    { userId: account.id, brokerId: account.brokerId, email: account.email },
+    'reset_by_administrator',
+  );
+}
+
+/**
+ * `npm run cli -- second-factor:reset <email>`: the one way back for a SuperAdmin who has lost
+ * their factors and recovery codes, as no one may reset a SuperAdmin's through the API
+ * (docs/decisions/0112-second-factor-required-roles.md). Whoever runs it on the server acts as
+ * the system; the reset is audited and e-mailed as an administrator's is. Other accounts are
+ * refused: their firm's BrokerAdmin or a SuperAdmin resets them, in the open.
+ */
+export async function resetSuperAdminFactors(
+  deps: Pick<SecondFactorDeps, 'database' | 'audit' | 'outbox' | 'now' | 'publicBaseUrl'>,
+  actor: ActorContext,
+  email: string,
+): Promise<void> {
+  const notify = factorNotices(deps);
+  await withActor(deps.database, actor, async (tx) => {
+    const [account] = await tx
+      .select({ id: users.id, brokerId: users.brokerId, email: users.email, role: users.role })
+      .from(users)
+      .where(eq(users.email, email.trim().toLowerCase()));
+    if (account?.role !== 'SuperAdmin') {
+      // Said without the address: the command's errors are printed as it may be logged.
+      throw new Error(
+        'No SuperAdmin account has this e-mail address. A firm’s accounts are reset in the web UI, by its BrokerAdmin or a SuperAdmin.',
+      );
+    }
+    await resetFactors(tx, { audit: deps.audit, notify }, actor, account);
+  });
+}
+
 /**
  * An account's authenticator app and recovery codes, the second step of a sign-in by code, and an
  * administrator's reset (docs/decisions/0110-second-factor.md, 0112-second-factor-required-roles.md).
@@ -90,20 +164,7 @@ export function createSecondFactorService({
   requiredRoles,
   onEmailQueued,
 }: SecondFactorDeps) {
-  const forgotPasswordUrl = new URL('/forgot-password', publicBaseUrl).toString();
-
-  const notify = (
-    tx: Transaction,
-    to: FactorOwner & { email: string },
-    change: SecondFactorChange,
-  ) =>
-    outbox.enqueue(tx, {
-      brokerId: to.brokerId,
-      userId: to.userId,
-      kind: 'second_factor_changed',
-      message: secondFactorChangedMessage(to.email, { change, forgotPasswordUrl }),
-      discardAfter: new Date(now().getTime() + PASSWORD_CHANGED_NOTICE_VALID_MS),
-    });
+  const notify = factorNotices({ outbox, now, publicBaseUrl });
 
   /** One attempt of the account's allowance; the refusal when it is used up. */
   const spendAttempt = async (
@@ -419,22 +480,10 @@ export function createSecondFactorService({
         if (!isRole(account.role) || !SECOND_FACTOR_RESETTABLE[actor.role].includes(account.role)) {
           throw new ForbiddenError();
         }
-        const had = await factorsHeld(tx, account.id);
-        await removeAllFactors(tx, account.id);
-        await endSessionsOf(tx, account.id);
-        await audit.record(tx, actor, {
-          action: 'user.second_factor_reset',
-          entityType: 'user',
-          entityId: account.id,
-          tenantId: reached.brokerId,
-          previousState: { totp: had.totp, passkeys: had.passkeys },
-          newState: { totp: false, passkeys: 0 },
+        await resetFactors(tx, { audit, notify }, actor, {
+          ...account,
+          brokerId: reached.brokerId,
         });
-        await notify(
-          tx,
-          { userId: account.id, brokerId: account.brokerId, email: account.email },
-          'reset_by_administrator',
-        );
       });
       onEmailQueued();
     },
