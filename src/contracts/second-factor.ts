@@ -112,6 +112,10 @@ export const ACTIONS_BEFORE_SECOND_FACTOR: ReadonlySet<Action> = new Set<Action>
   'account.second_factor.change',
 ]);
 
+/** The refusal of a reset of an account that holds no second factor (409). */
+export const NO_FACTOR_TO_RESET =
+  'This account has no second factor to remove. Its holder sets one up from My account.';
+
 /**
  * Whose second factor each role may reset when its holder has lost it: the accounts that role
  * looks after, never its own peers (docs/decisions/0112-second-factor-required-roles.md). No

@@ -2,7 +2,11 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_CODE, STEP_UP_REQUIRED } from '../../src/contracts/second-factor.js';
+import {
+  INVALID_CODE,
+  NO_FACTOR_TO_RESET,
+  STEP_UP_REQUIRED,
+} from '../../src/contracts/second-factor.js';
 import { createAuditService } from '../../src/server/audit/audit.service.js';
 import { auditChainKey } from '../../src/server/audit/audit-chain.js';
 import { claimsOf } from '../../src/server/auth/auth.service.js';
@@ -544,13 +548,30 @@ describe('removing a factor, and the administrator’s reset', () => {
 
   it('lets a SuperAdmin reset a BrokerAdmin', async () => {
     const superAdmin = await staff('SuperAdmin');
-    const admin = await staff('BrokerAdmin');
+    const { user: admin } = await withApp('BrokerAdmin');
     const response = await t.requestAs(
       superAdmin,
       'DELETE',
       `/api/users/${admin.id}/second-factor`,
     );
     expect(response.statusCode, response.body).toBe(204);
+  });
+
+  it('refuses to reset an account that has no second factor, and records and e-mails nothing', async () => {
+    const brokerId = await createBroker(t.database);
+    const admin = await staff('BrokerAdmin', brokerId);
+    const colleague = await staff('BrokerUser', brokerId);
+    const response = await t.requestAs(admin, 'DELETE', `/api/users/${colleague.id}/second-factor`);
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: NO_FACTOR_TO_RESET });
+    const records = (await ownerOf(t.database).select().from(auditLog)).filter(
+      (entry) => entry.action === 'user.second_factor_reset' && entry.entityId === colleague.id,
+    );
+    expect(records).toEqual([]);
+    const notices = (await readOutbox(t.database, t.config)).filter(
+      (row) => row.userId === colleague.id && row.kind === 'second_factor_changed',
+    );
+    expect(notices).toEqual([]);
   });
 });
 

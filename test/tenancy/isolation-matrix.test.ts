@@ -2,7 +2,7 @@ import { createId } from '@paralleldrive/cuid2';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Action, POLICY, type Scope as Reach } from '../../src/contracts/policy.js';
-import { aiDrafts } from '../../src/server/db/schema.js';
+import { aiDrafts, userTotpSecrets } from '../../src/server/db/schema.js';
 import { ROLES, type Role } from '../../src/server/tenancy/roles.js';
 import { ACTION_EXTENSION } from '../../src/server/tenancy/route-actions.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
@@ -141,6 +141,24 @@ const fresh = {
     insertAiDraft(target, status),
   /** A payroll upload for the requests that use one up (delete). */
   payrollUpload: (target: Target) => uploadPayroll(target),
+  /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
+  userWithFactor: async (target: Target) => {
+    const user = await createUser(t.database, {
+      brokerId: target.brokerId,
+      employerId: target.employerId,
+      role: 'EmployerUser',
+    });
+    await ownerOf(t.database).insert(userTotpSecrets).values({
+      userId: user.id,
+      id: createId(),
+      brokerId: target.brokerId,
+      secretSealed: 'sealed',
+      keyId: 'k',
+      confirmedAt: new Date(),
+      createdAt: new Date(),
+    });
+    return user.id;
+  },
 };
 
 /** An AI draft written straight into the table, in the state a request needs. */
@@ -300,10 +318,13 @@ const ROUTES: Record<string, RouteCase> = {
     request: () => ({ method: 'GET', url: '/api/me/second-factor' }),
   },
   'DELETE /api/users/{id}/second-factor': {
-    // The target is an EmployerUser, an account a BrokerAdmin and a SuperAdmin look after
-    // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
-    // test/auth/second-factor.test.ts.
-    request: (target) => ({ method: 'DELETE', url: `/api/users/${target.userId}/second-factor` }),
+    // The target is an EmployerUser with a factor to remove, an account a BrokerAdmin and a
+    // SuperAdmin look after (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may
+    // not is in test/auth/second-factor.test.ts.
+    request: async (target) => ({
+      method: 'DELETE',
+      url: `/api/users/${await fresh.userWithFactor(target)}/second-factor`,
+    }),
   },
   'POST /api/schemes': {
     request: (target) => ({

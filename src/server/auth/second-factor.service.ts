@@ -2,6 +2,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import {
   isTotpCode,
+  NO_FACTOR_TO_RESET,
   normaliseCode,
   SECOND_FACTOR_RESETTABLE,
   type SecondFactorStatus,
@@ -12,7 +13,7 @@ import { userPasskeys, userRecoveryCodes, users, userTotpSecrets } from '../db/s
 import { type Transaction, withActor, withAuthenticationRole } from '../db/with-actor.js';
 import { type SecondFactorChange, secondFactorChangedMessage } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
-import { ForbiddenError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../errors.js';
 import type { RateLimitStore } from '../http/rate-limit-store.js';
 import type { ActorContext } from '../tenancy/actor.js';
 import { authorize, authorizeRow } from '../tenancy/authorize.js';
@@ -101,6 +102,8 @@ async function resetFactors(
   account: { id: string; brokerId: string | null; email: string },
 ): Promise<void> {
   const had = await factorsHeld(tx, account.id);
+  // Nothing to remove: no record of a removal, and no e-mail telling the holder of one.
+  if (!had.totp && had.passkeys === 0) throw new ConflictError(NO_FACTOR_TO_RESET);
   await removeAllFactors(tx, account.id);
   await endSessionsOf(tx, account.id);
   await audit.record(tx, actor, {
