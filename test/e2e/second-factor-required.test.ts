@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, totpAt } from '../../src/server/auth/totp.js';
 import { DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
 import {
+  arriveSignedOut,
   browserSuiteSkipReason,
   field,
   JOURNEY_TIMEOUT,
@@ -28,12 +29,28 @@ describe.skipIf(browserSuiteSkipReason)(
       password: 'Corrib-Heron-Lamp-8841',
     };
 
+    const colleague = {
+      email: 'ciaran.byrne@murphy-byrne.example.ie',
+      password: 'Barrow-Kestrel-Oar-3307',
+    };
+
     beforeAll(async () => {
       const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
       await invitedAccount(e2e.server, broker, '/api/users', {
         ...newcomer,
         name: 'Niamh Walsh',
         role: 'BrokerUser',
+      });
+      await invitedAccount(e2e.server, broker, '/api/users', {
+        ...colleague,
+        name: 'Ciarán Byrne',
+        role: 'BrokerUser',
+      });
+      // Ciarán set up an authenticator app some time ago.
+      const own = await e2e.api(colleague);
+      const { secret } = await own.call<{ secret: string }>('POST', '/api/auth/mfa/totp');
+      await own.call('POST', '/api/auth/mfa/totp/confirm', {
+        code: totpAt(base32Decode(secret), new Date()),
       });
     }, JOURNEY_TIMEOUT);
 
@@ -67,6 +84,29 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(
         page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Governance' }),
       );
+    });
+
+    it('a BrokerAdmin resets the factor of a colleague who lost their phone, who then sets up a new one', async () => {
+      const admin = (await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, '/users')).page;
+      const row = admin.getByRole('row').filter({ hasText: colleague.email });
+      // Niamh's account has a factor too, but no one resets their own peers' or their own.
+      await row.getByRole('button', { name: 'Reset the second factor of Ciarán Byrne' }).click();
+      const dialog = admin.getByRole('dialog', { name: 'Reset second factor' });
+      await see(dialog.getByText('has lost their phone or key'));
+      await e2e.checkPage(admin, 'reset-second-factor');
+      await dialog.getByRole('button', { name: 'Reset second factor' }).click();
+      await seeNo(dialog);
+      await see(admin.getByText("Ciarán Byrne's second factors are removed"));
+
+      // Ciarán's password alone now signs him in, only to set up a factor again.
+      const { page } = await e2e.open();
+      await arriveSignedOut(page, '/');
+      await field(page, 'E-mail address').fill(colleague.email);
+      await field(page, 'Password').fill(colleague.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // No code is asked for: there is none to give. The root stays his address meanwhile.
+      await see(page.getByRole('heading', { name: 'Set up a second factor' }));
+      await see(page.getByRole('button', { name: 'Set up an authenticator app' }));
     });
   },
 );

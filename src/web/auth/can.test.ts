@@ -5,7 +5,7 @@ import { ROLES, type Role } from '../../contracts/roles';
 import type { Me, SessionUser } from '../api/types';
 import { navigationFor } from '../layout/navigation';
 import { PAGES } from '../layout/pages';
-import { allows, can, scopeIn } from './can';
+import { allows, can, mayResetSecondFactorOf, scopeIn } from './can';
 import type { Session } from './session';
 
 /**
@@ -144,5 +144,34 @@ describe('pages and navigation', () => {
       { label: 'My pension', to: `/members/${MEMBER}` },
       { label: 'My account', to: '/account' },
     ]);
+  });
+});
+
+describe('whose second factor the web offers to reset', () => {
+  const account = (role: Role, brokerId: string | null, employerId: string | null = null) => ({
+    id: `account-${role}-${brokerId}`,
+    role,
+    brokerId,
+    employerId,
+  });
+
+  it('offers a BrokerAdmin the accounts of their firm they look after, and no peer, outsider or self', () => {
+    const admin = sessionOf('BrokerAdmin');
+    expect(mayResetSecondFactorOf(admin, account('BrokerUser', TENANT))).toBe(true);
+    expect(mayResetSecondFactorOf(admin, account('EmployerUser', TENANT, EMPLOYER))).toBe(true);
+    expect(mayResetSecondFactorOf(admin, account('BrokerAdmin', TENANT))).toBe(false);
+    expect(mayResetSecondFactorOf(admin, account('BrokerUser', 'tenant-b'))).toBe(false);
+    expect(mayResetSecondFactorOf(admin, { ...admin.user, brokerId: TENANT })).toBe(false);
+  });
+
+  it('offers a SuperAdmin any firm’s accounts but never a SuperAdmin’s, and everyone else nothing', () => {
+    const platform = sessionOf('SuperAdmin');
+    expect(mayResetSecondFactorOf(platform, account('BrokerAdmin', 'tenant-b'))).toBe(true);
+    expect(mayResetSecondFactorOf(platform, account('SuperAdmin', null))).toBe(false);
+    for (const role of ['BrokerUser', 'EmployerAdmin', 'EmployerUser', 'Member'] as const) {
+      expect(mayResetSecondFactorOf(sessionOf(role), account('Member', TENANT, EMPLOYER))).toBe(
+        false,
+      );
+    }
   });
 });

@@ -1,5 +1,7 @@
 import { permits, type RowScope, type Subject, scopeFor } from '../../contracts/permits';
 import type { Action, Scope } from '../../contracts/policy';
+import type { Role } from '../../contracts/roles';
+import { SECOND_FACTOR_RESETTABLE } from '../../contracts/second-factor';
 import type { Session } from './session';
 
 /**
@@ -49,4 +51,24 @@ export function employerRow(employer: { id: string; brokerId: string }): RowScop
 /** Where a member's record sits: a member reaches their own only. */
 export function memberRow(member: { id: string; brokerId: string; employerId: string }): RowScope {
   return { brokerId: member.brokerId, employerId: member.employerId, memberId: member.id };
+}
+
+/**
+ * Whether the person may reset the second factors of this account: the policy table's
+ * `user.second_factor.reset` on its record, and whose factors their role may reset at all
+ * (SECOND_FACTOR_RESETTABLE, which the service applies too). Never their own.
+ */
+export function mayResetSecondFactorOf(
+  session: Session,
+  account: { id: string; role: Role; brokerId: string | null; employerId: string | null },
+): boolean {
+  return (
+    account.id !== session.user.id &&
+    SECOND_FACTOR_RESETTABLE[session.user.role].includes(account.role) &&
+    account.brokerId !== null &&
+    can(session, 'user.second_factor.reset', {
+      brokerId: account.brokerId,
+      employerId: account.employerId,
+    })
+  );
 }

@@ -7,6 +7,7 @@ import type { User } from '../api/types';
 import { useSignedIn } from '../auth/session';
 import { ConfirmModal } from './ConfirmModal';
 import { notifySuccess } from './notify';
+import { SecondFactorReset } from './SecondFactorReset';
 import { useApiAction } from './useApiSubmit';
 
 /** An invitation whose link no longer works: staff resend it. */
@@ -79,6 +80,7 @@ export function AccountStatusAction({ account }: { account: User }) {
       >
         {verb}
       </Button>
+      <SecondFactorReset account={account} />
       <ConfirmModal
         opened={opened}
         onClose={() => setOpened(false)}

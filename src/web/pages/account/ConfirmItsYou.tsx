@@ -21,7 +21,10 @@ export function needsStepUp(error: unknown): boolean {
  */
 export function useStepUp(): {
   run: (action: () => Promise<void>, onError: (error: unknown) => void) => Promise<void>;
+  /** The prompt while one is asked for, otherwise null. */
   confirmation: ReactNode;
+  /** Drops the action waiting for a confirmation (a dialog holding the prompt was closed). */
+  cancel: () => void;
 } {
   const [waiting, setWaiting] = useState<(() => Promise<void>) | null>(null);
   const run = async (action: () => Promise<void>, onError: (error: unknown) => void) => {
@@ -32,16 +35,17 @@ export function useStepUp(): {
       else onError(error);
     }
   };
-  const confirmation = waiting && (
-    <ConfirmItsYou
-      onCancel={() => setWaiting(null)}
-      onConfirmed={() => {
-        setWaiting(null);
-        void waiting();
-      }}
-    />
-  );
-  return { run, confirmation };
+  const confirmation =
+    waiting === null ? null : (
+      <ConfirmItsYou
+        onCancel={() => setWaiting(null)}
+        onConfirmed={() => {
+          setWaiting(null);
+          void waiting();
+        }}
+      />
+    );
+  return { run, confirmation, cancel: () => setWaiting(null) };
 }
 
 /**
