@@ -12,14 +12,13 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Database } from '../db/database.js';
 import { userPasskeys, users } from '../db/schema.js';
 import { type Transaction, withActor, withAuthenticationRole } from '../db/with-actor.js';
-import { type SecondFactorChange, secondFactorChangedMessage } from '../email/messages.js';
+import type { SecondFactorChange } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { RateLimitStore } from '../http/rate-limit-store.js';
 import type { ActorContext } from '../tenancy/actor.js';
 import { authorize } from '../tenancy/authorize.js';
 import { CHALLENGE_SECONDS } from './challenge-tokens.js';
-import { PASSWORD_CHANGED_NOTICE_VALID_MS } from './password-reset.service.js';
 import {
   afterFactorRemoved,
   endSessionsOf,
@@ -27,6 +26,7 @@ import {
   hasFactor,
   replaceRecoveryCodes,
 } from './second-factor.data.js';
+import { factorNotices } from './second-factor-notices.js';
 
 /**
  * Passkeys (WebAuthn; docs/decisions/0111-passkeys.md), verified by SimpleWebAuthn: several per
@@ -79,20 +79,12 @@ export function createPasskeysService({
 }: PasskeysDeps) {
   const rpID = publicBaseUrl.hostname;
   const expectedOrigin = publicBaseUrl.origin;
-  const forgotPasswordUrl = new URL('/forgot-password', publicBaseUrl).toString();
-
+  const notices = factorNotices({ outbox, now, publicBaseUrl });
   const notify = (
     tx: Transaction,
     owner: { id: string; brokerId: string | null; email: string },
     change: SecondFactorChange,
-  ) =>
-    outbox.enqueue(tx, {
-      brokerId: owner.brokerId,
-      userId: owner.id,
-      kind: 'second_factor_changed',
-      message: secondFactorChangedMessage(owner.email, { change, forgotPasswordUrl }),
-      discardAfter: new Date(now().getTime() + PASSWORD_CHANGED_NOTICE_VALID_MS),
-    });
+  ) => notices(tx, { userId: owner.id, brokerId: owner.brokerId, email: owner.email }, change);
 
   /**
    * A challenge answers once: a second answer to it within its lifetime (a captured response

@@ -11,18 +11,15 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Database } from '../db/database.js';
 import { userPasskeys, userRecoveryCodes, users, userTotpSecrets } from '../db/schema.js';
 import { type Transaction, withActor, withAuthenticationRole } from '../db/with-actor.js';
-import { type SecondFactorChange, secondFactorChangedMessage } from '../email/messages.js';
 import type { Outbox } from '../email/outbox.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../errors.js';
 import type { RateLimitStore } from '../http/rate-limit-store.js';
 import type { ActorContext } from '../tenancy/actor.js';
 import { authorize, authorizeRow } from '../tenancy/authorize.js';
 import { isRole, type Role } from '../tenancy/roles.js';
-import { PASSWORD_CHANGED_NOTICE_VALID_MS } from './password-reset.service.js';
 import {
   afterFactorRemoved,
   endSessionsOf,
-  type FactorOwner,
   factorsHeld,
   hasFactor,
   recoveryCodeHash,
@@ -30,6 +27,7 @@ import {
   replaceRecoveryCodes,
   type TotpSecretBox,
 } from './second-factor.data.js';
+import { factorNotices } from './second-factor-notices.js';
 import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUrl } from './totp.js';
 
 /**
@@ -71,23 +69,6 @@ async function ownerRow(tx: Transaction, userId: string) {
     .where(eq(users.id, userId));
   if (!row) throw new Error('the signed-in account has no row');
   return row;
-}
-
-/** The e-mail that tells an account's holder its second factors changed, queued in `tx`. */
-function factorNotices({
-  outbox,
-  now,
-  publicBaseUrl,
-}: Pick<SecondFactorDeps, 'outbox' | 'now' | 'publicBaseUrl'>) {
-  const forgotPasswordUrl = new URL('/forgot-password', publicBaseUrl).toString();
-  return (tx: Transaction, to: FactorOwner & { email: string }, change: SecondFactorChange) =>
-    outbox.enqueue(tx, {
-      brokerId: to.brokerId,
-      userId: to.userId,
-      kind: 'second_factor_changed',
-      message: secondFactorChangedMessage(to.email, { change, forgotPasswordUrl }),
-      discardAfter: new Date(now().getTime() + PASSWORD_CHANGED_NOTICE_VALID_MS),
-    });
 }
 
 /**
