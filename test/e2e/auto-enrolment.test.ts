@@ -351,6 +351,8 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await shownText(dialog)).toContain('every employee no other upload names');
       await e2e.checkPage(page, 'payroll-delete');
       await dialog.getByRole('button', { name: 'Delete the upload' }).click();
+      // Said once the service has answered: the page's heading was on screen all along.
+      await see(page.getByText('Payroll upload deleted.'));
       await see(page.getByRole('heading', { name: 'Upload a payroll file' }));
       expect(await likely()).toBe(1);
       await page
