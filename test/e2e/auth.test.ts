@@ -5,6 +5,7 @@ import {
   invitedAccount,
   latestMailTo,
 } from '../helpers/built-server.js';
+import { inOneClockMinute } from '../helpers/clients.js';
 import {
   arriveSignedOut,
   browserSuiteSkipReason,
@@ -154,6 +155,8 @@ describe.skipIf(browserSuiteSkipReason)(
       await arriveSignedOut(page);
       await field(page, 'E-mail address').fill('guessing@example.ie');
       const alerts: string[] = [];
+      // Failures count within a clock minute: all six in one, however busy the machine.
+      await inOneClockMinute(40_000);
       for (let attempt = 1; attempt <= 6; attempt += 1) {
         await field(page, 'Password').fill(`guess number ${attempt}`);
         const answered = page.waitForResponse((response) =>
