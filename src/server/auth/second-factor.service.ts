@@ -84,7 +84,7 @@ async function resetFactors(
 ): Promise<void> {
   const had = await factorsHeld(tx, account.id);
   // Nothing to remove: no record of a removal, and no e-mail telling the holder of one.
-  if (!had.totp && had.passkeys === 0) throw new ConflictError(NO_FACTOR_TO_RESET);
+  if (!hasFactor(had)) throw new ConflictError(NO_FACTOR_TO_RESET);
   await removeAllFactors(tx, account.id);
   await endSessionsOf(tx, account.id);
   await audit.record(tx, actor, {
