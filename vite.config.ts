@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The server swaps this placeholder for a fresh CSP nonce on every response (src/server/http/web-ui.ts).
+// The server swaps this placeholder for a fresh CSP nonce on every response (src/server/platform/http/web-ui.ts).
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
 export default defineConfig({

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { hashPassword, verifyPassword } from '../src/server/auth/passwords.js';
-import { openPglite } from '../src/server/db/database.js';
-import { migrate } from '../src/server/db/migrator.js';
-import { brokers, users } from '../src/server/db/schema.js';
-import { withActor } from '../src/server/db/with-actor.js';
+import { hashPassword, verifyPassword } from '../src/server/modules/auth/passwords.js';
+import { openPglite } from '../src/server/platform/db/database.js';
+import { migrate } from '../src/server/platform/db/migrator.js';
+import { brokers, users } from '../src/server/platform/db/schema.js';
+import { withActor } from '../src/server/platform/db/with-actor.js';
 import { appEnv } from './foundation.js';
 import {
   closedLoop,

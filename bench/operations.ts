@@ -45,7 +45,7 @@ const SOAK_CLIENTS = 50;
 const READ_CLIENTS = 32;
 /**
  * Signed-in traffic is limited to 100 requests a minute per user and 1,000 per client address
- * (src/server/http/rate-limits.ts): the load is spread over this many users of one firm, and
+ * (src/server/platform/http/rate-limits.ts): the load is spread over this many users of one firm, and
  * each client connects from a loopback address of its own, as clients behind nginx would.
  */
 const USERS = 4_000;

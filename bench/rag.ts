@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
-import { createAuditService } from '../src/server/audit/audit.service.js';
-import { auditChainKey } from '../src/server/audit/audit-chain.js';
-import { SYSTEM_ACTOR } from '../src/server/auth/provisioning.js';
-import { type Database, openPglite, rowsOf } from '../src/server/db/database.js';
-import { migrate } from '../src/server/db/migrator.js';
-import { openPostgres } from '../src/server/db/postgres.js';
-import { withActor, withPlatformRole } from '../src/server/db/with-actor.js';
+import { SYSTEM_ACTOR } from '../src/server/modules/auth/provisioning.js';
 import { chunkDocument } from '../src/server/modules/rag/chunking.js';
 import { readCorpus, SHIPPED_CORPUS_DIR } from '../src/server/modules/rag/corpus-files.js';
 import { createCorpusIngest } from '../src/server/modules/rag/ingest.service.js';
 import { type ChunkRow, insertChunks, saveSource } from '../src/server/modules/rag/rag.data.js';
 import { retrieve } from '../src/server/modules/rag/retrieval.js';
-import type { TenantActor } from '../src/server/tenancy/actor.js';
+import { auditChainKey } from '../src/server/platform/audit/audit-chain.js';
+import { createAuditService } from '../src/server/platform/audit/audit-log.js';
+import { type Database, openPglite, rowsOf } from '../src/server/platform/db/database.js';
+import { migrate } from '../src/server/platform/db/migrator.js';
+import { openPostgres } from '../src/server/platform/db/postgres.js';
+import { withActor, withPlatformRole } from '../src/server/platform/db/with-actor.js';
+import type { TenantActor } from '../src/server/platform/tenancy/actor.js';
 import type { Report } from './lib.js';
 import { adminQuery, databaseUrl } from './tenancy.js';
 

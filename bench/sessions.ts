@@ -1,11 +1,11 @@
 import { createId } from '@paralleldrive/cuid2';
-import { claimsOf } from '../src/server/auth/auth.service.js';
-import { createSessionTokens } from '../src/server/auth/session-token.js';
-import { openPostgres } from '../src/server/db/postgres.js';
-import { users } from '../src/server/db/schema.js';
-import { withActor } from '../src/server/db/with-actor.js';
-import type { PlatformActor } from '../src/server/tenancy/actor.js';
-import type { Role } from '../src/server/tenancy/roles.js';
+import { claimsOf } from '../src/server/modules/auth/auth.service.js';
+import { openPostgres } from '../src/server/platform/db/postgres.js';
+import { users } from '../src/server/platform/db/schema.js';
+import { withActor } from '../src/server/platform/db/with-actor.js';
+import type { PlatformActor } from '../src/server/platform/tenancy/actor.js';
+import type { Role } from '../src/server/platform/tenancy/roles.js';
+import { createSessionTokens } from '../src/server/platform/tenancy/session-token.js';
 
 /** Who the benchmarks' set-up writes as: the platform, outside any tenant. */
 export const BENCH_ACTOR: PlatformActor = {

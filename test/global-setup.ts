@@ -5,9 +5,9 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { pgliteDatabase } from '../src/server/db/database.js';
-import { migrate } from '../src/server/db/migrator.js';
-import { openPostgres } from '../src/server/db/postgres.js';
+import { pgliteDatabase } from '../src/server/platform/db/database.js';
+import { migrate } from '../src/server/platform/db/migrator.js';
+import { openPostgres } from '../src/server/platform/db/postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,6 +1,6 @@
 /**
  * Credentials that travel in URLs, removed wherever a URL may be written down: the service's log
- * lines (src/server/http/logger.ts), the browser's error telemetry and the server's tunnel for it
+ * lines (src/server/platform/http/logger.ts), the browser's error telemetry and the server's tunnel for it
  * (telemetry-text.ts). One function, so that no writer can know fewer credential places than
  * another. A URL copied from any of them opens nothing (decisions.md §6: document files are
  * reached through signed URLs only, and the signed token is the whole credential).

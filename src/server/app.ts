@@ -11,83 +11,94 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createAuditService } from './audit/audit.service.js';
-import { auditChainKey } from './audit/audit-chain.js';
-import { createAccountThrottle } from './auth/account-throttle.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { createAuthService } from './auth/auth.service.js';
-import { createChallengeTokens } from './auth/challenge-tokens.js';
-import { createInvitationsService } from './auth/invitations.service.js';
-import { createPasskeysService } from './auth/passkeys.service.js';
-import { createPasswordChangeService } from './auth/password-change.service.js';
-import { passwordResetRoutes } from './auth/password-reset.routes.js';
-import { createPasswordResetService } from './auth/password-reset.service.js';
-import { createDummyHash } from './auth/passwords.js';
-import { createTotpSecretBox } from './auth/second-factor.data.js';
-import { secondFactorRoutes } from './auth/second-factor.routes.js';
-import { createSecondFactorService } from './auth/second-factor.service.js';
-import secondFactorGate, { mustSetUpSecondFactor } from './auth/second-factor-gate.js';
-import { logSecurityEvent } from './auth/security-events.js';
-import { sessionCookieName } from './auth/session.js';
-import { createSessionTokens } from './auth/session-token.js';
-import { createSignIns } from './auth/sign-ins.js';
-import type { Config } from './config/config.js';
-import { createPpsKeyring } from './crypto/pps-keyring.js';
-import { createSealedBox } from './crypto/sealed-box.js';
-import type { Database } from './db/database.js';
-import { withCorpusReader } from './db/with-actor.js';
-import type { MailDelivery } from './email/delivery.js';
-import { createMailer } from './email/mailer.js';
-import routedPaths from './http/api-paths.js';
-import authGate, { tokenClaims } from './http/auth-gate.js';
-import bearerPrefixGates from './http/bearer-gate.js';
-import bodyDeadline, { BODY_DEADLINE_MS, UPLOAD_BODY_DEADLINE_MS } from './http/body-deadline.js';
-import clientGone from './http/client-gone.js';
-import errorHandler from './http/error-handler.js';
-import httpsRedirect from './http/https-redirect.js';
-import { AccessLogController, deferredChildLogger } from './http/logger.js';
-import { answerClientError, answerMalformedRequest } from './http/malformed-request.js';
+import {
+  aiRoutes,
+  createAiAccess,
+  createAiSettingsService,
+  createChatService,
+  createDraftsService,
+  type Retrieve,
+} from './modules/ai/index.js';
+import {
+  authGate,
+  authRoutes,
+  createAccountThrottle,
+  createAuthService,
+  createChallengeTokens,
+  createDummyHash,
+  createInvitationsService,
+  createPasskeysService,
+  createPasswordChangeService,
+  createPasswordResetService,
+  createSecondFactorService,
+  createSignIns,
+  createTotpSecretBox,
+  mustSetUpSecondFactor,
+  passwordResetRoutes,
+  secondFactorGate,
+  secondFactorRoutes,
+  sessionCookieName,
+  tokenClaims,
+} from './modules/auth/index.js';
+import { cronRoutes, outboxJob } from './modules/cron/index.js';
+import {
+  createDocumentsService,
+  createGeneratedDocuments,
+  documentsRoutes,
+  storageSweepJob,
+} from './modules/documents/index.js';
+import {
+  createComplianceReminders,
+  createEvidencePackService,
+  evidencePackRoutes,
+  remindersJob,
+} from './modules/governance/index.js';
+import { healthRoutes } from './modules/health/index.js';
+import { importSweepJob } from './modules/imports/index.js';
+import { createMetrics, metricsRoutes } from './modules/metrics/index.js';
+import { createCorpusIngest, ragRoutes, retrieve as retrieveCorpus } from './modules/rag/index.js';
+import { auditChainKey } from './platform/audit/audit-chain.js';
+import { createAuditService } from './platform/audit/audit-log.js';
+import type { Config } from './platform/config/config.js';
+import { createPpsKeyring } from './platform/crypto/pps-keyring.js';
+import { createSealedBox } from './platform/crypto/sealed-box.js';
+import type { Database } from './platform/db/database.js';
+import { withCorpusReader } from './platform/db/with-actor.js';
+import type { MailDelivery } from './platform/email/delivery.js';
+import { createMailer } from './platform/email/mailer.js';
+import routedPaths from './platform/http/api-paths.js';
+import bearerPrefixGates from './platform/http/bearer-gate.js';
+import bodyDeadline, {
+  BODY_DEADLINE_MS,
+  UPLOAD_BODY_DEADLINE_MS,
+} from './platform/http/body-deadline.js';
+import clientGone from './platform/http/client-gone.js';
+import errorHandler from './platform/http/error-handler.js';
+import httpsRedirect from './platform/http/https-redirect.js';
+import { AccessLogController, deferredChildLogger } from './platform/http/logger.js';
+import { answerClientError, answerMalformedRequest } from './platform/http/malformed-request.js';
 import {
   createMemoryStore,
   createRedisStore,
   type RateLimitStore,
-} from './http/rate-limit-store.js';
-import rateLimits from './http/rate-limits.js';
-import sameOrigin from './http/same-origin.js';
-import securityHeaders from './http/security-headers.js';
-import telemetryTunnel from './http/telemetry-tunnel.js';
-import { trustedProxies } from './http/trusted-proxies.js';
-import webUi from './http/web-ui.js';
-import { zodResponseSerializer } from './http/zod-serializer.js';
-import { aiRoutes } from './modules/ai/ai.routes.js';
-import { createChatService, type Retrieve } from './modules/ai/chat.service.js';
-import { createDraftsService } from './modules/ai/drafts.service.js';
-import { createAiAccess, createAiSettingsService } from './modules/ai/settings.service.js';
-import { cronRoutes } from './modules/cron/cron.routes.js';
-import { createCronMonitor } from './modules/cron/cron-monitor.js';
-import { createJobRunner } from './modules/cron/job-runner.js';
-import { createJobRuns } from './modules/cron/job-runs.js';
-import { outboxJob } from './modules/cron/outbox.job.js';
-import { createJobRegistry, type JobRegistry } from './modules/cron/scheduled-jobs.js';
-import { documentsRoutes } from './modules/documents/documents.routes.js';
-import {
-  createDocumentsService,
-  createGeneratedDocuments,
-} from './modules/documents/documents.service.js';
-import { createEvidencePackService } from './modules/documents/evidence-pack.service.js';
-import { createUrlSigner } from './modules/documents/signed-urls.js';
-import { createLocalStorage } from './modules/documents/storage.js';
-import { storageSweepJob } from './modules/documents/storage-sweep.job.js';
-import { createComplianceReminders, remindersJob } from './modules/governance/reminders.job.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { importSweepJob } from './modules/imports/import-sweep.job.js';
-import { metricsRoutes } from './modules/metrics/metrics.routes.js';
-import { createMetrics } from './modules/metrics/metrics.service.js';
-import { createCorpusIngest } from './modules/rag/ingest.service.js';
-import { ragRoutes } from './modules/rag/rag.routes.js';
-import { retrieve as retrieveCorpus } from './modules/rag/retrieval.js';
-import { resources } from './modules/resources.js';
-import routeActions from './tenancy/route-actions.js';
+} from './platform/http/rate-limit-store.js';
+import rateLimits from './platform/http/rate-limits.js';
+import routeActions from './platform/http/route-actions.js';
+import sameOrigin from './platform/http/same-origin.js';
+import { logSecurityEvent } from './platform/http/security-events.js';
+import securityHeaders from './platform/http/security-headers.js';
+import telemetryTunnel from './platform/http/telemetry-tunnel.js';
+import { trustedProxies } from './platform/http/trusted-proxies.js';
+import webUi from './platform/http/web-ui.js';
+import { zodResponseSerializer } from './platform/http/zod-serializer.js';
+import { createCronMonitor } from './platform/jobs/cron-monitor.js';
+import { createJobRunner } from './platform/jobs/job-runner.js';
+import { createJobRuns } from './platform/jobs/job-runs.js';
+import { createJobRegistry, type JobRegistry } from './platform/jobs/scheduled-jobs.js';
+import { createUrlSigner } from './platform/storage/signed-urls.js';
+import { createLocalStorage } from './platform/storage/storage.js';
+import { createSessionTokens } from './platform/tenancy/session-token.js';
+import { resources } from './resources.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -332,13 +343,13 @@ export async function buildApp({
   // (docs/decisions/0079-lazy-loading-for-idle-memory.md).
   const documentStorage =
     config.documents.storage.kind === 's3'
-      ? (await import('./modules/documents/s3-storage.js')).createS3Storage(
+      ? (await import('./platform/storage/s3-storage.js')).createS3Storage(
           config.documents.storage,
           config.documents.storageRoot,
         )
       : createLocalStorage(config.documents.storageRoot);
   const scanner = config.documents.scanner
-    ? (await import('./modules/documents/clamd.js')).createClamdScanner(config.documents.scanner)
+    ? (await import('./platform/storage/clamd.js')).createClamdScanner(config.documents.scanner)
     : null;
   const signer = createUrlSigner({
     current: config.documents.urlKey,
@@ -355,6 +366,9 @@ export async function buildApp({
       signer,
       publicBaseUrl: config.publicBaseUrl,
     }),
+    signer,
+  });
+  await app.register(evidencePackRoutes, {
     evidencePack: createEvidencePackService({
       database,
       audit,
@@ -362,7 +376,6 @@ export async function buildApp({
       storage: documentStorage,
       servesUnscanned: scanner === null,
     }),
-    signer,
   });
 
   // AI (docs/decisions/0066-ai-provider-guard-and-chat.md): every provider request

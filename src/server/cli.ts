@@ -1,21 +1,24 @@
 import path from 'node:path';
 import {
+  createSuperAdmin,
+  resealTotpSecrets,
+  resetSuperAdminFactors,
+  SYSTEM_ACTOR,
+} from './modules/auth/index.js';
+import { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './modules/members/index.js';
+import { auditChainKey } from './platform/audit/audit-chain.js';
+import {
   chainsAreSound,
   createAuditService,
   sealCutoverOnUpgrade,
   verifyAuditChains,
-} from './audit/audit.service.js';
-import { auditChainKey } from './audit/audit-chain.js';
-import { createSuperAdmin, SYSTEM_ACTOR } from './auth/provisioning.js';
-import { resealTotpSecrets } from './auth/second-factor.data.js';
-import { resetSuperAdminFactors } from './auth/second-factor.service.js';
-import { type Config, loadConfig } from './config/config.js';
-import { openDatabase } from './db/database.js';
-import { migrate } from './db/migrator.js';
-import { createMailer } from './email/mailer.js';
-import { createLogger, loggableMessage, stdoutDestination } from './http/logger.js';
-import { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './modules/members/pps-rotation.js';
-import { type BackupTarget, OpsError, restoreBackup, takeBackup } from './ops/backup.js';
+} from './platform/audit/audit-log.js';
+import { type Config, loadConfig } from './platform/config/config.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrate } from './platform/db/migrator.js';
+import { createMailer } from './platform/email/mailer.js';
+import { createLogger, loggableMessage, stdoutDestination } from './platform/http/logger.js';
+import { type BackupTarget, OpsError, restoreBackup, takeBackup } from './platform/ops/backup.js';
 
 const USAGE = `Usage: npm run cli -- <command>
 

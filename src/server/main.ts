@@ -1,18 +1,17 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { buildApp, createRateLimitStore, DEFAULT_WEB_ROOT } from './app.js';
-import { createAuditService, sealCutoverOnUpgrade } from './audit/audit.service.js';
-import { auditChainKey } from './audit/audit-chain.js';
-import { createSuperAdmin, ensureDevelopmentAccounts } from './auth/provisioning.js';
-import { ConfigError, loadConfig } from './config/config.js';
-import { openDatabase } from './db/database.js';
-import { migrate } from './db/migrator.js';
-import { assertDatabaseSafety, UnsafeDatabaseError } from './db/safety-checks.js';
-import { createLogger, stdoutDestination } from './http/logger.js';
-import { createHttpsRedirectServer } from './http/redirect-server.js';
-import { SHUTDOWN_DRAIN_MS, SHUTDOWN_GRACE_MS } from './http/shutdown.js';
-import { createCorpusIngest } from './modules/rag/ingest.service.js';
-import { ingestShippedCorpus } from './modules/rag/shipped-corpus.js';
+import { createSuperAdmin, ensureDevelopmentAccounts } from './modules/auth/index.js';
+import { createCorpusIngest, ingestShippedCorpus } from './modules/rag/index.js';
+import { auditChainKey } from './platform/audit/audit-chain.js';
+import { createAuditService, sealCutoverOnUpgrade } from './platform/audit/audit-log.js';
+import { ConfigError, loadConfig } from './platform/config/config.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrate } from './platform/db/migrator.js';
+import { assertDatabaseSafety, UnsafeDatabaseError } from './platform/db/safety-checks.js';
+import { createLogger, stdoutDestination } from './platform/http/logger.js';
+import { createHttpsRedirectServer } from './platform/http/redirect-server.js';
+import { SHUTDOWN_DRAIN_MS, SHUTDOWN_GRACE_MS } from './platform/http/shutdown.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

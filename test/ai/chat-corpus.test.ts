@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withCorpusReader } from '../../src/server/db/with-actor.js';
+import { withCorpusReader } from '../../src/server/platform/db/with-actor.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import {
   createBroker,

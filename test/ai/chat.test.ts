@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSealedBox } from '../../src/server/crypto/sealed-box.js';
-import { withQuerySignal } from '../../src/server/db/connection-bounds.js';
-import { aiSettings, aiUsage, auditLog, members } from '../../src/server/db/schema.js';
 import {
   ANSWER_REFUSED,
   CHAT_SYSTEM_PROMPT,
@@ -11,6 +8,9 @@ import {
 } from '../../src/server/modules/ai/chat.service.js';
 import { createAiAccess } from '../../src/server/modules/ai/settings.service.js';
 import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.js';
+import { createSealedBox } from '../../src/server/platform/crypto/sealed-box.js';
+import { withQuerySignal } from '../../src/server/platform/db/connection-bounds.js';
+import { aiSettings, aiUsage, auditLog, members } from '../../src/server/platform/db/schema.js';
 import { tenantActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/server/config/config.js';
+import { ConfigError } from '../../src/server/platform/config/config.js';
 import { testConfig } from '../helpers/config.js';
 
 /** The AI provider in the one environment schema (docs/decisions/0066-ai-provider-guard-and-chat.md). */

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineDiff } from '../../src/contracts/line-diff.js';
-import { aiDrafts, auditLog, documents } from '../../src/server/db/schema.js';
+import { aiDrafts, auditLog, documents } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { onPostgres, ownerOf } from '../helpers/database.js';
 import {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, documents } from '../../src/server/db/schema.js';
 import { DRAFT_SYSTEM_PROMPT } from '../../src/server/modules/ai/draft-templates.js';
+import { auditLog, documents } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';

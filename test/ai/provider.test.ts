@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AiProviderSettings } from '../../src/server/config/config.js';
-import { UnavailableError } from '../../src/server/errors.js';
 import { EMPTY_DENYLIST, OutgoingRefusedError } from '../../src/server/modules/ai/guard.js';
 import { createAiProvider } from '../../src/server/modules/ai/provider.js';
+import type { AiProviderSettings } from '../../src/server/platform/config/config.js';
+import { UnavailableError } from '../../src/server/platform/errors.js';
 import { type FakeProvider, startFakeProvider } from '../helpers/fake-ai-provider.js';
 import { newPpsNumber } from '../helpers/pps.js';
 

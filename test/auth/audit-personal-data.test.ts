@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../src/server/db/schema.js';
+import { auditLog } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';

@@ -6,12 +6,12 @@ import {
   PASSWORD_CHANGED_ANSWER,
   SAME_PASSWORD,
   WRONG_CURRENT_PASSWORD,
-} from '../../src/server/auth/auth.routes.js';
+} from '../../src/server/modules/auth/auth.routes.js';
 import {
   CHANGE_PASSWORD_ATTEMPTS,
   CHANGE_PASSWORD_WINDOW_MS,
-} from '../../src/server/auth/password-change.service.js';
-import { auditLog, users } from '../../src/server/db/schema.js';
+} from '../../src/server/modules/auth/password-change.service.js';
+import { auditLog, users } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';

@@ -7,9 +7,9 @@ import {
   FORGOT_PASSWORD_MIN_MS,
   INVALID_RESET_TOKEN,
   PASSWORD_RESET_ANSWER,
-} from '../../src/server/auth/password-reset.routes.js';
-import { auditLog, passwordResetTokens, users } from '../../src/server/db/schema.js';
-import { createMemoryStore } from '../../src/server/http/rate-limit-store.js';
+} from '../../src/server/modules/auth/password-reset.routes.js';
+import { auditLog, passwordResetTokens, users } from '../../src/server/platform/db/schema.js';
+import { createMemoryStore } from '../../src/server/platform/http/rate-limit-store.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSuperAdmin, ProvisioningError } from '../../src/server/auth/provisioning.js';
-import { openPglite } from '../../src/server/db/database.js';
-import { migrate } from '../../src/server/db/migrator.js';
-import { auditLog, users } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+import { createSuperAdmin, ProvisioningError } from '../../src/server/modules/auth/provisioning.js';
+import { openPglite } from '../../src/server/platform/db/database.js';
+import { migrate } from '../../src/server/platform/db/migrator.js';
+import { auditLog, users } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { testDataDir } from '../helpers/config.js';

@@ -5,9 +5,9 @@ import {
   ACTIONS_BEFORE_SECOND_FACTOR,
   SECOND_FACTOR_SETUP_REQUIRED,
 } from '../../src/contracts/second-factor.js';
-import { base32Decode, totpAt } from '../../src/server/auth/totp.js';
-import { loadConfig } from '../../src/server/config/config.js';
-import { ACTION_EXTENSION } from '../../src/server/tenancy/route-actions.js';
+import { base32Decode, totpAt } from '../../src/server/modules/auth/totp.js';
+import { loadConfig } from '../../src/server/platform/config/config.js';
+import { ACTION_EXTENSION } from '../../src/server/platform/http/route-actions.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { TEST_SECRETS, testDataDir } from '../helpers/config.js';

@@ -7,21 +7,21 @@ import {
   NO_FACTOR_TO_RESET,
   STEP_UP_REQUIRED,
 } from '../../src/contracts/second-factor.js';
-import { createAuditService } from '../../src/server/audit/audit.service.js';
-import { auditChainKey } from '../../src/server/audit/audit-chain.js';
-import { claimsOf } from '../../src/server/auth/auth.service.js';
-import { SYSTEM_ACTOR } from '../../src/server/auth/provisioning.js';
-import { resealTotpSecrets } from '../../src/server/auth/second-factor.data.js';
+import { claimsOf } from '../../src/server/modules/auth/auth.service.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
+import { resealTotpSecrets } from '../../src/server/modules/auth/second-factor.data.js';
 import {
   CODE_ATTEMPTS,
   resetSuperAdminFactors,
-} from '../../src/server/auth/second-factor.service.js';
-import { createSessionTokens } from '../../src/server/auth/session-token.js';
-import { base32Decode, hotp, timeStep, totpAt } from '../../src/server/auth/totp.js';
-import { ppsKeyId } from '../../src/server/crypto/pps-keyring.js';
-import { auditLog, users, userTotpSecrets } from '../../src/server/db/schema.js';
-import { createMailer } from '../../src/server/email/mailer.js';
-import type { Role } from '../../src/server/tenancy/roles.js';
+} from '../../src/server/modules/auth/second-factor.service.js';
+import { base32Decode, hotp, timeStep, totpAt } from '../../src/server/modules/auth/totp.js';
+import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
+import { createAuditService } from '../../src/server/platform/audit/audit-log.js';
+import { ppsKeyId } from '../../src/server/platform/crypto/pps-keyring.js';
+import { auditLog, users, userTotpSecrets } from '../../src/server/platform/db/schema.js';
+import { createMailer } from '../../src/server/platform/email/mailer.js';
+import type { Role } from '../../src/server/platform/tenancy/roles.js';
+import { createSessionTokens } from '../../src/server/platform/tenancy/session-token.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { inOneClockMinute, uniqueClientAddress } from '../helpers/clients.js';
 import { HOLD_MAIL, TEST_SECRETS } from '../helpers/config.js';

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions as InjectOptionsOrUrl } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+import { users } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';

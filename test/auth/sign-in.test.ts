@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEVELOPMENT_ACCOUNTS,
   ensureDevelopmentAccounts,
-} from '../../src/server/auth/provisioning.js';
-import { users } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+} from '../../src/server/modules/auth/provisioning.js';
+import { users } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { testAuditService } from '../helpers/audit.js';

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payrollEmployees, payrollUploadLines } from '../../src/server/db/schema.js';
+import { payrollEmployees, payrollUploadLines } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { payrollLinesIn as linesIn, ownerOf } from '../helpers/database.js';
 import {

@@ -1,16 +1,16 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rowsOf } from '../../src/server/db/database.js';
-import { migrate } from '../../src/server/db/migrator.js';
-import { payrollUploadLines } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
 import { employeeWindows } from '../../src/server/modules/auto-enrolment/auto-enrolment.data.js';
 import {
   type PayLine,
   RECORDS_FORMAT,
   readPayLines,
 } from '../../src/server/modules/auto-enrolment/pay-lines.js';
+import { rowsOf } from '../../src/server/platform/db/database.js';
+import { migrate } from '../../src/server/platform/db/migrator.js';
+import { payrollUploadLines } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { tenantActor } from '../helpers/actors.js';
 import { databaseErrorOf, openTestDatabase, ownerOf } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme } from '../helpers/factories.js';

@@ -14,7 +14,7 @@ import {
   payrollUploadLines,
   payrollUploads,
   schemes,
-} from '../../src/server/db/schema.js';
+} from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { payrollLinesIn as linesIn, ownerOf } from '../helpers/database.js';

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SYSTEM_ACTOR } from '../../src/server/auth/provisioning.js';
-import { createPpsKeyring, ppsKeyId } from '../../src/server/crypto/pps-keyring.js';
-import { auditLog, members, payrollEmployees } from '../../src/server/db/schema.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
 import { rotatePpsKeys } from '../../src/server/modules/members/pps-rotation.js';
+import { createPpsKeyring, ppsKeyId } from '../../src/server/platform/crypto/pps-keyring.js';
+import { auditLog, members, payrollEmployees } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { testAuditService } from '../helpers/audit.js';
 import { TEST_SECRETS } from '../helpers/config.js';

@@ -1,6 +1,10 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, contributionAdjustments, contributions } from '../../src/server/db/schema.js';
+import {
+  auditLog,
+  contributionAdjustments,
+  contributions,
+} from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
 import { createMember } from '../helpers/factories.js';

@@ -1,12 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { jobRuns } from '../../src/server/db/schema.js';
+import { jobRuns } from '../../src/server/platform/db/schema.js';
 import {
   type Cadence,
   everyMinute,
   type JobCounts,
   type JobRunContext,
   type ScheduledJob,
-} from '../../src/server/modules/cron/scheduled-jobs.js';
+} from '../../src/server/platform/jobs/scheduled-jobs.js';
 import type { TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { TEST_SECRETS } from '../helpers/config.js';

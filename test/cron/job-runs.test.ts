@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../src/server/db/database.js';
-import { jobRuns } from '../../src/server/db/schema.js';
-import { errorSummary } from '../../src/server/modules/cron/job-runner.js';
-import { LEASE_EXPIRED } from '../../src/server/modules/cron/job-runs.js';
-import { dailyInIreland, everyMinute } from '../../src/server/modules/cron/scheduled-jobs.js';
+import { rowsOf } from '../../src/server/platform/db/database.js';
+import { jobRuns } from '../../src/server/platform/db/schema.js';
+import { errorSummary } from '../../src/server/platform/jobs/job-runner.js';
+import { LEASE_EXPIRED } from '../../src/server/platform/jobs/job-runs.js';
+import { dailyInIreland, everyMinute } from '../../src/server/platform/jobs/scheduled-jobs.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import {
   databaseErrorOf,

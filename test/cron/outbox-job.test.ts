@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
-import { withActor } from '../../src/server/db/with-actor.js';
-import { passwordResetMessage } from '../../src/server/email/messages.js';
-import { createOutbox } from '../../src/server/email/outbox.js';
+import { createSealedBox, deriveKey } from '../../src/server/platform/crypto/sealed-box.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
+import { passwordResetMessage } from '../../src/server/platform/email/messages.js';
+import { createOutbox } from '../../src/server/platform/email/outbox.js';
 import { tenantActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';

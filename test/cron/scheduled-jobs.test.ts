@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { slotsBetween } from '../../src/server/modules/cron/job-runner.js';
+import { slotsBetween } from '../../src/server/platform/jobs/job-runner.js';
 import {
   createJobRegistry,
   dailyInIreland,
   everyMinute,
   irishDayStart,
-} from '../../src/server/modules/cron/scheduled-jobs.js';
+} from '../../src/server/platform/jobs/scheduled-jobs.js';
 import { recordingJob } from './helpers.js';
 
 describe('cadences', () => {

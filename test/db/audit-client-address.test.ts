@@ -1,7 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainsAreSound, sealAuditCutover } from '../../src/server/audit/audit.service.js';
 import {
   ADDRESSED_HASH,
   type ChainLink,
@@ -10,11 +9,12 @@ import {
   GENESIS_HASH,
   KEYED_HASH,
   LEGACY_HASH,
-} from '../../src/server/audit/audit-chain.js';
-import type { Database } from '../../src/server/db/database.js';
-import { auditLog, brokers } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
-import { anonymousActor } from '../../src/server/tenancy/actor.js';
+} from '../../src/server/platform/audit/audit-chain.js';
+import { chainsAreSound, sealAuditCutover } from '../../src/server/platform/audit/audit-log.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { auditLog, brokers } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
+import { anonymousActor } from '../../src/server/platform/tenancy/actor.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 import { TEST_CHAIN_KEY, testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { databaseErrorOf, openTestDatabase, type TestDatabase } from '../helpers/database.js';

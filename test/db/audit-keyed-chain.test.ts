@@ -2,12 +2,6 @@ import { createId } from '@paralleldrive/cuid2';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  chainsAreSound,
-  KEYED_CHAIN_MIGRATION,
-  sealAuditCutover,
-  sealCutoverOnUpgrade,
-} from '../../src/server/audit/audit.service.js';
-import {
   auditChainKey,
   type ChainLink,
   type CheckpointHeads,
@@ -15,10 +9,16 @@ import {
   computeKeyedHash,
   computeLegacyHash,
   GENESIS_HASH,
-} from '../../src/server/audit/audit-chain.js';
-import type { Database } from '../../src/server/db/database.js';
-import { auditChainCheckpoint, auditLog, brokers } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+} from '../../src/server/platform/audit/audit-chain.js';
+import {
+  chainsAreSound,
+  KEYED_CHAIN_MIGRATION,
+  sealAuditCutover,
+  sealCutoverOnUpgrade,
+} from '../../src/server/platform/audit/audit-log.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { auditChainCheckpoint, auditLog, brokers } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 import { TEST_CHAIN_KEY, testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { databaseErrorOf, openTestDatabase, type TestDatabase } from '../helpers/database.js';

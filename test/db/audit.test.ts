@@ -2,19 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENESIS_HASH } from '../../src/server/platform/audit/audit-chain.js';
 import {
   type AuditAction,
   AuditTenantMismatchError,
-} from '../../src/server/audit/audit.service.js';
-import { GENESIS_HASH } from '../../src/server/audit/audit-chain.js';
-import { openPglite, rowsOf } from '../../src/server/db/database.js';
-import { migrate } from '../../src/server/db/migrator.js';
-import { auditLog, brokers, employers } from '../../src/server/db/schema.js';
+} from '../../src/server/platform/audit/audit-log.js';
+import { openPglite, rowsOf } from '../../src/server/platform/db/database.js';
+import { migrate } from '../../src/server/platform/db/migrator.js';
+import { auditLog, brokers, employers } from '../../src/server/platform/db/schema.js';
 import {
   type Transaction,
   TransactionNotFinishableError,
   withActor,
-} from '../../src/server/db/with-actor.js';
+} from '../../src/server/platform/db/with-actor.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 import { TEST_CHAIN_KEY, testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { TEST_SECRETS, testDataDir } from '../helpers/config.js';

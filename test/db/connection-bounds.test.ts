@@ -5,12 +5,15 @@ import {
   DEFAULT_CONNECTION_BOUNDS,
   QueryCancelledError,
   withQuerySignal,
-} from '../../src/server/db/connection-bounds.js';
-import { type Database, rowsOf } from '../../src/server/db/database.js';
-import { databaseErrorSummary, isDatabaseBoundReached } from '../../src/server/db/errors.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
-import { withPlatformRole } from '../../src/server/db/with-actor.js';
+} from '../../src/server/platform/db/connection-bounds.js';
+import { type Database, rowsOf } from '../../src/server/platform/db/database.js';
+import {
+  databaseErrorSummary,
+  isDatabaseBoundReached,
+} from '../../src/server/platform/db/errors.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
+import { withPlatformRole } from '../../src/server/platform/db/with-actor.js';
 import { onPostgres, openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/imports.js';
 

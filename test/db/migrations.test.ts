@@ -2,14 +2,14 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { KEYED_CHAIN_MIGRATION } from '../../src/server/audit/audit.service.js';
-import { rowsOf } from '../../src/server/db/database.js';
+import { KEYED_CHAIN_MIGRATION } from '../../src/server/platform/audit/audit-log.js';
+import { rowsOf } from '../../src/server/platform/db/database.js';
 import {
   isSchemaCurrent,
   MIGRATIONS_FOLDER,
   MigrationError,
   migrate,
-} from '../../src/server/db/migrator.js';
+} from '../../src/server/platform/db/migrator.js';
 import { testDataDir } from '../helpers/config.js';
 import { onPostgres, openTestDatabase, ownerOf } from '../helpers/database.js';
 

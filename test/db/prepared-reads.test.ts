@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onPostgres, openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';
 import { createEmployer, createScheme, createUser } from '../helpers/factories.js';
 
 /**
- * The by-id finders are prepared by name once per pooled connection (src/server/db/prepared.ts,
+ * The by-id finders are prepared by name once per pooled connection (src/server/platform/db/prepared.ts,
  * docs/decisions/0061-prepared-by-id-finders.md). A statement prepared before a column under it
  * changed type fails on every later use on that connection ("cached plan must not change result
  * type"), as a migration run by a newer instance beside this one can cause: the connection must

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preparedRead } from '../../src/server/db/prepared.js';
+import { preparedRead } from '../../src/server/platform/db/prepared.js';
 
 describe('preparedRead', () => {
   it('refuses a name already taken, since a connection holds one statement per name', () => {

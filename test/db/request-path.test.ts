@@ -1,11 +1,11 @@
 import { createId } from '@paralleldrive/cuid2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
-import { members, schemes, users } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
+import { members, schemes, users } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
@@ -176,7 +176,7 @@ describe('a pool of one connection serving interleaved tenants and roles', () =>
 });
 
 describe('a prepared read on a connection new to it', () => {
-  // The by-id finders are prepared statements on a server (src/server/db/prepared.ts): the first
+  // The by-id finders are prepared statements on a server (src/server/platform/db/prepared.ts): the first
   // request on a connection that needs one sends its preparation in the same batch as the session
   // check. A refused check aborts that batch, preparation included; the next request on the same
   // connection must prepare it again, not take it for prepared.

@@ -1,12 +1,18 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { RUNTIME_LOGIN_ROLE, runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
-import { assertDatabaseSafety, UnsafeDatabaseError } from '../../src/server/db/safety-checks.js';
-import { brokers, employers } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+import { rowsOf } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import {
+  RUNTIME_LOGIN_ROLE,
+  runtimeDatabaseUrl,
+} from '../../src/server/platform/db/runtime-login.js';
+import {
+  assertDatabaseSafety,
+  UnsafeDatabaseError,
+} from '../../src/server/platform/db/safety-checks.js';
+import { brokers, employers } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 import {
   databaseErrorOf,

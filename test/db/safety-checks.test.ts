@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertDatabaseSafety, UnsafeDatabaseError } from '../../src/server/db/safety-checks.js';
+import {
+  assertDatabaseSafety,
+  UnsafeDatabaseError,
+} from '../../src/server/platform/db/safety-checks.js';
 import { onPostgres, openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';
 
 let t: TestDatabase;

@@ -1,15 +1,15 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rowsOf } from '../../src/server/db/database.js';
-import { migrate } from '../../src/server/db/migrator.js';
+import { rowsOf } from '../../src/server/platform/db/database.js';
+import { migrate } from '../../src/server/platform/db/migrator.js';
 import {
   contributions,
   fundAllocationLines,
   fundAllocations,
   funds,
-} from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+} from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { databaseErrorOf, openTestDatabase, ownerOf } from '../helpers/database.js';
 import {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../src/server/db/database.js';
+import { rowsOf } from '../../src/server/platform/db/database.js';
 import { openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';
 
 /*

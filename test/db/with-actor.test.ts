@@ -1,10 +1,10 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../src/server/auth/password-reset.service.js';
-import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
-import { rowsOf } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
+import { issueToken } from '../../src/server/modules/auth/password-reset.service.js';
+import { createSealedBox, deriveKey } from '../../src/server/platform/crypto/sealed-box.js';
+import { rowsOf } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
 import {
   aiDrafts,
   aiSettings,
@@ -27,9 +27,9 @@ import {
   userPasskeys,
   userRecoveryCodes,
   userTotpSecrets,
-} from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
-import { createOutbox } from '../../src/server/email/outbox.js';
+} from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
+import { createOutbox } from '../../src/server/platform/email/outbox.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 import { testAuditService } from '../helpers/audit.js';
 import {

@@ -7,7 +7,7 @@ import * as policy from 'kubernetes-models/policy/v1';
 import * as core from 'kubernetes-models/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '../../src/contracts/documents.js';
-import { ENVIRONMENT_VARIABLES, loadConfig } from '../../src/server/config/config.js';
+import { ENVIRONMENT_VARIABLES, loadConfig } from '../../src/server/platform/config/config.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { testDataDir } from '../helpers/config.js';
 import { DEPLOY_DIR, deployFile, yamlDocuments } from '../helpers/deploy.js';

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '../../src/contracts/documents.js';
-import { SHUTDOWN_DRAIN_MS } from '../../src/server/http/shutdown.js';
+import { SHUTDOWN_DRAIN_MS } from '../../src/server/platform/http/shutdown.js';
 import {
   freePort,
   nginxConfigFromShipped,
@@ -25,7 +25,7 @@ if (nginxSkipReason) console.warn(nginxSkipReason);
 
 const HSTS = 'max-age=63072000; includeSubDomains; preload';
 const DOCUMENT_ID = 'cm0doc00000000000000000001';
-/** Shaped like a signed download token (src/server/modules/documents/signed-urls.ts). */
+/** Shaped like a signed download token (src/server/platform/storage/signed-urls.ts). */
 const TOKEN = 'v1.0123456789abcdef.eyJkIjoiY20wZG9jIn0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
 
 describe.skipIf(nginxSkipReason)('nginx in front of the service', () => {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_FAILURES_PER_MINUTE } from '../../src/server/http/rate-limits.js';
+import { SIGN_IN_FAILURES_PER_MINUTE } from '../../src/server/platform/http/rate-limits.js';
 import { type BuiltServer, DEV_ACCOUNTS, startBuiltServer } from '../helpers/built-server.js';
 import { inOneClockMinute } from '../helpers/clients.js';
 import { TEST_SECRETS } from '../helpers/config.js';

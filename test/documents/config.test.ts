@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/server/config/config.js';
+import { ConfigError } from '../../src/server/platform/config/config.js';
 import { testConfig } from '../helpers/config.js';
 
 /** Documents' configuration (README, environment table). */

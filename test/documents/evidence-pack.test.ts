@@ -17,7 +17,7 @@ import {
   policyCitation,
   TRUSTEE_KIND_NAMES,
 } from '../../src/contracts/governance-rules.js';
-import { auditLog, documents } from '../../src/server/db/schema.js';
+import { auditLog, documents } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { ownerOf } from '../helpers/database.js';

@@ -7,7 +7,7 @@ import {
   type MultipartLimits,
   MultipartTooLargeError,
   readMultipart,
-} from '../../src/server/modules/documents/multipart.js';
+} from '../../src/server/platform/uploads/multipart.js';
 
 /**
  * The document upload's own multipart reader (docs/decisions/0115-multipart-uploads.md, kept in

@@ -11,9 +11,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, documents } from '../../src/server/db/schema.js';
-import { createS3Storage, s3ClientOf } from '../../src/server/modules/documents/s3-storage.js';
-import { createUrlSigner } from '../../src/server/modules/documents/signed-urls.js';
+import { auditLog, documents } from '../../src/server/platform/db/schema.js';
+import { createS3Storage, s3ClientOf } from '../../src/server/platform/storage/s3-storage.js';
+import { createUrlSigner } from '../../src/server/platform/storage/signed-urls.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { TEST_SECRETS } from '../helpers/config.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documents } from '../../src/server/db/schema.js';
-import { createClamdScanner } from '../../src/server/modules/documents/clamd.js';
+import { documents } from '../../src/server/platform/db/schema.js';
+import { createClamdScanner } from '../../src/server/platform/storage/clamd.js';
 import { buildTestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';

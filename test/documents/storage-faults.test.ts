@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   asStorageFault,
   StorageUnavailableError,
-} from '../../src/server/modules/documents/storage.js';
+} from '../../src/server/platform/storage/storage.js';
 
 /**
  * A full disk under DATA_DIR is the document store being unavailable: the upload gets the generic

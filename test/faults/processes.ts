@@ -4,7 +4,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { postgresProgram, programOnPath } from '../../src/server/ops/programs.js';
+import { postgresProgram, programOnPath } from '../../src/server/platform/ops/programs.js';
 import { type BuiltServer, startBuiltServer } from '../helpers/built-server.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 import {

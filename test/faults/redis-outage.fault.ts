@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_FAILURES_PER_MINUTE } from '../../src/server/http/rate-limits.js';
+import { SIGN_IN_FAILURES_PER_MINUTE } from '../../src/server/platform/http/rate-limits.js';
 import { DEV_ACCOUNTS } from '../helpers/built-server.js';
 import { inOneClockMinute, uniqueClientAddress } from '../helpers/clients.js';
 import { type Deployment, faultSkipReason, loopbackClient, startDeployment } from './processes.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from '../../src/server/auth/password-reset.service.js';
-import { passwordResetMessage } from '../../src/server/email/messages.js';
+import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from '../../src/server/modules/auth/password-reset.service.js';
+import { passwordResetMessage } from '../../src/server/platform/email/messages.js';
 import { DEV_ACCOUNTS, startBuiltServer } from '../helpers/built-server.js';
 import { deployFile, NGINX_LETS_GO_MS, setUpstreamDown } from '../helpers/deploy.js';
 import { resetTokenIn } from '../helpers/mail.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from '../../src/server/auth/password-reset.service.js';
+import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from '../../src/server/modules/auth/password-reset.service.js';
 import { DEV_ACCOUNTS } from '../helpers/built-server.js';
 import { resetTokenIn, startSmtpServer } from '../helpers/mail.js';
 import { type Deployment, faultSkipReason, startDeployment } from './processes.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CITATIONS, requiredPolicyKinds } from '../../src/contracts/governance-rules.js';
-import { auditLog, schemes } from '../../src/server/db/schema.js';
+import { auditLog, schemes } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { ownerOf, writableTableCounts } from '../helpers/database.js';
 import {

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
-import type { Database } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
-import { complianceReminders, emailOutbox } from '../../src/server/db/schema.js';
-import { createOutbox } from '../../src/server/email/outbox.js';
 import { createComplianceReminders } from '../../src/server/modules/governance/reminders.job.js';
+import { createSealedBox, deriveKey } from '../../src/server/platform/crypto/sealed-box.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
+import { complianceReminders, emailOutbox } from '../../src/server/platform/db/schema.js';
+import { createOutbox } from '../../src/server/platform/email/outbox.js';
 import { callJob } from '../cron/helpers.js';
 import { buildTestApp } from '../helpers/app.js';
 import { testConfig } from '../helpers/config.js';

@@ -8,7 +8,7 @@ import {
   oraReports,
   trustees,
   writtenPolicies,
-} from '../../src/server/db/schema.js';
+} from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { onPostgres, openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';

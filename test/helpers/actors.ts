@@ -1,6 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
-import type { PlatformActor, TenantActor } from '../../src/server/tenancy/actor.js';
-import type { Role } from '../../src/server/tenancy/roles.js';
+import type { PlatformActor, TenantActor } from '../../src/server/platform/tenancy/actor.js';
+import type { Role } from '../../src/server/platform/tenancy/roles.js';
 
 const requestContext = {
   ipAddress: '203.0.113.7',

@@ -7,13 +7,13 @@ import {
   createRateLimitStore,
   DEFAULT_WEB_ROOT,
 } from '../../src/server/app.js';
-import { claimsOf } from '../../src/server/auth/auth.service.js';
-import { createSessionTokens } from '../../src/server/auth/session-token.js';
-import type { Config } from '../../src/server/config/config.js';
-import type { Database } from '../../src/server/db/database.js';
-import { createLogger } from '../../src/server/http/logger.js';
-import type { RateLimitStore } from '../../src/server/http/rate-limit-store.js';
-import type { Role } from '../../src/server/tenancy/roles.js';
+import { claimsOf } from '../../src/server/modules/auth/auth.service.js';
+import type { Config } from '../../src/server/platform/config/config.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { createLogger } from '../../src/server/platform/http/logger.js';
+import type { RateLimitStore } from '../../src/server/platform/http/rate-limit-store.js';
+import type { Role } from '../../src/server/platform/tenancy/roles.js';
+import { createSessionTokens } from '../../src/server/platform/tenancy/session-token.js';
 import { ensureBuilt } from './build.js';
 import { uniqueClientAddress } from './clients.js';
 import { testConfig } from './config.js';

@@ -1,10 +1,10 @@
+import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
 import {
   type ChainVerification,
   createAuditService,
   verifyAuditChains,
-} from '../../src/server/audit/audit.service.js';
-import { auditChainKey } from '../../src/server/audit/audit-chain.js';
-import type { Database } from '../../src/server/db/database.js';
+} from '../../src/server/platform/audit/audit-log.js';
+import type { Database } from '../../src/server/platform/db/database.js';
 import { TEST_SECRETS } from './config.js';
 
 /** The chain key every test app is configured with (TEST_SECRETS.AUDIT_CHAIN_KEY). */

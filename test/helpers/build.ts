@@ -69,7 +69,7 @@ const missing = (parts: readonly BuildPart[]) =>
  * own in a fresh clone (`npx vitest run <file>`) works without `npm run build` first. It never
  * rebuilds what exists: `npm test` builds everything before it starts (pretest), and a stale
  * build after editing src/web is rebuilt with `npm run build`. The app serves the built UI from
- * dist/web and refuses to start without it (src/server/http/web-ui.ts), as a deployed server does,
+ * dist/web and refuses to start without it (src/server/platform/http/web-ui.ts), as a deployed server does,
  * so the tests build it rather than the app learning to start without one.
  * Parallel workers asking at once build it once: one builds under a lock directory, the others
  * wait for the lock to go and find it built.

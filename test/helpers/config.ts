@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Config, loadConfig } from '../../src/server/config/config.js';
+import { type Config, loadConfig } from '../../src/server/platform/config/config.js';
 
 /** Secrets of the right shape, fixed so tests can mint tokens and check ciphertexts. */
 export const TEST_SECRETS = {

@@ -4,10 +4,10 @@ import { count, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, type Db, openPglite } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
-import * as schema from '../../src/server/db/schema.js';
+import { type Database, type Db, openPglite } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
+import * as schema from '../../src/server/platform/db/schema.js';
 
 /**
  * Which engine the tests run on: PGlite by default; the PostgreSQL server at DATABASE_URL when

@@ -1,6 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
-import { hashPassword } from '../../src/server/auth/passwords.js';
-import type { Database } from '../../src/server/db/database.js';
+import { hashPassword } from '../../src/server/modules/auth/passwords.js';
+import type { Database } from '../../src/server/platform/db/database.js';
 import {
   brokers,
   employers,
@@ -11,9 +11,9 @@ import {
   trustees,
   users,
   writtenPolicies,
-} from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
-import type { Role } from '../../src/server/tenancy/roles.js';
+} from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
+import type { Role } from '../../src/server/platform/tenancy/roles.js';
 import { platformActor } from './actors.js';
 import { registerName } from './leak-registry.js';
 import { newPpsNumber, testPpsKeyring } from './pps.js';

@@ -1,5 +1,5 @@
-import type { Database } from '../../src/server/db/database.js';
-import type { Role } from '../../src/server/tenancy/roles.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import type { Role } from '../../src/server/platform/tenancy/roles.js';
 import {
   createBroker,
   createEmployer,

@@ -3,12 +3,12 @@ import { createServer } from 'node:net';
 import { asc } from 'drizzle-orm';
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
-import type { Config } from '../../src/server/config/config.js';
-import { createSealedBox, deriveKey } from '../../src/server/crypto/sealed-box.js';
-import type { Database } from '../../src/server/db/database.js';
-import { emailOutbox } from '../../src/server/db/schema.js';
-import type { EmailMessage } from '../../src/server/email/messages.js';
-import { outboxSealContext } from '../../src/server/email/outbox.js';
+import type { Config } from '../../src/server/platform/config/config.js';
+import { createSealedBox, deriveKey } from '../../src/server/platform/crypto/sealed-box.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { emailOutbox } from '../../src/server/platform/db/schema.js';
+import type { EmailMessage } from '../../src/server/platform/email/messages.js';
+import { outboxSealContext } from '../../src/server/platform/email/outbox.js';
 import { ownerOf } from './database.js';
 
 export type OutboxRow = typeof emailOutbox.$inferSelect & { message: EmailMessage | null };

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../../src/server/db/migrator.js';
+import { MIGRATIONS_FOLDER } from '../../src/server/platform/db/migrator.js';
 import { testDataDir } from './config.js';
 
 /**

@@ -1,4 +1,3 @@
-import type { payrollUploadLines } from '../../src/server/db/schema.js';
 import {
   dateNumber,
   NO_ARRANGEMENT,
@@ -7,6 +6,7 @@ import {
   PRSA,
   RECORDS_FORMAT,
 } from '../../src/server/modules/auto-enrolment/pay-lines.js';
+import type { payrollUploadLines } from '../../src/server/platform/db/schema.js';
 
 /** A pay line as a test writes it: ISO dates, the arrangement by name. */
 export interface GivenLine {

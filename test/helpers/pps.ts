@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { createPpsKeyring } from '../../src/server/crypto/pps-keyring.js';
+import { createPpsKeyring } from '../../src/server/platform/crypto/pps-keyring.js';
 import { TEST_SECRETS } from './config.js';
 
 const CHECK_ALPHABET = 'WABCDEFGHIJKLMNOPQRSTUV';

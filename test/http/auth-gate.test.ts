@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalPath, classifyTarget } from '../../src/server/http/api-paths.js';
+import { canonicalPath, classifyTarget } from '../../src/server/platform/http/api-paths.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { rawGet } from '../helpers/raw-http.js';

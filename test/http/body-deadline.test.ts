@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import bodyDeadline from '../../src/server/http/body-deadline.js';
-import securityHeaders from '../../src/server/http/security-headers.js';
+import bodyDeadline from '../../src/server/platform/http/body-deadline.js';
+import securityHeaders from '../../src/server/platform/http/security-headers.js';
 
 const DEFAULT_MS = 300;
 const UPLOAD_MS = 3_000;

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpsRedirectServer } from '../../src/server/http/redirect-server.js';
-import { STATIC_SECURITY_HEADERS } from '../../src/server/http/security-headers.js';
+import { createHttpsRedirectServer } from '../../src/server/platform/http/redirect-server.js';
+import { STATIC_SECURITY_HEADERS } from '../../src/server/platform/http/security-headers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { type RawResponse, rawRequest } from '../helpers/raw-http.js';
 

@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONNECTION_BOUNDS } from '../../src/server/db/connection-bounds.js';
-import { type Database, rowsOf } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
+import { DEFAULT_CONNECTION_BOUNDS } from '../../src/server/platform/db/connection-bounds.js';
+import { type Database, rowsOf } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onPostgres, openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';
 import { createEmployer } from '../helpers/factories.js';

@@ -1,9 +1,9 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokers, users } from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
-import { createLogger } from '../../src/server/http/logger.js';
+import { brokers, users } from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
+import { createLogger } from '../../src/server/platform/http/logger.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';

@@ -6,7 +6,7 @@ import {
   NotFoundError,
   TooLargeError,
   ValidationError,
-} from '../../src/server/errors.js';
+} from '../../src/server/platform/errors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;

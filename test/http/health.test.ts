@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../src/server/db/postgres.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
 import { buildTestApp } from '../helpers/app.js';
 import { onPostgres, openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';

@@ -6,32 +6,36 @@ import * as pagination from '../../src/contracts/pages.js';
 import * as passwords from '../../src/contracts/passwords.js';
 import * as text from '../../src/contracts/text.js';
 import { BODY_LIMIT_BYTES } from '../../src/server/app.js';
-import { classifyTarget, PLAIN_PATH, REPEATED_SLASHES } from '../../src/server/http/api-paths.js';
-import { loggableUrl, MAX_LOGGED_TEXT, scrubText } from '../../src/server/http/logger.js';
 import { inspectOutgoing } from '../../src/server/modules/ai/guard.js';
 import * as audit from '../../src/server/modules/audit/audit.schemas.js';
 import * as brokers from '../../src/server/modules/brokers/brokers.schemas.js';
 import * as contributions from '../../src/server/modules/contributions/contributions.schemas.js';
-import * as payroll from '../../src/server/modules/contributions/payroll.schemas.js';
+import * as payroll from '../../src/server/modules/contributions/payroll-grid.schemas.js';
 import * as employers from '../../src/server/modules/employers/employers.schemas.js';
 import * as funds from '../../src/server/modules/funds/funds.schemas.js';
 import { createContributionRows } from '../../src/server/modules/imports/contribution-rows.js';
-import { readHeadings } from '../../src/server/modules/imports/csv-columns.js';
-import { MAX_UPLOAD_BYTES } from '../../src/server/modules/imports/csv-upload.js';
-import {
-  parseCsvDate,
-  parseEuroCents,
-  parsePeriod,
-  parseWholeCents,
-} from '../../src/server/modules/imports/csv-values.js';
 import * as imports from '../../src/server/modules/imports/imports.schemas.js';
 import { createMemberRows } from '../../src/server/modules/imports/member-rows.js';
-import { createRowIdSource } from '../../src/server/modules/imports/row-ids.js';
 import * as members from '../../src/server/modules/members/members.schemas.js';
 import * as portal from '../../src/server/modules/portal/portal.schemas.js';
 import { chunkDocument } from '../../src/server/modules/rag/chunking.js';
 import * as schemes from '../../src/server/modules/schemes/schemes.schemas.js';
 import * as users from '../../src/server/modules/users/users.schemas.js';
+import {
+  classifyTarget,
+  PLAIN_PATH,
+  REPEATED_SLASHES,
+} from '../../src/server/platform/http/api-paths.js';
+import { loggableUrl, MAX_LOGGED_TEXT, scrubText } from '../../src/server/platform/http/logger.js';
+import { readHeadings } from '../../src/server/platform/uploads/csv-columns.js';
+import { MAX_UPLOAD_BYTES } from '../../src/server/platform/uploads/csv-upload.js';
+import {
+  parseCsvDate,
+  parseEuroCents,
+  parsePeriod,
+  parseWholeCents,
+} from '../../src/server/platform/uploads/csv-values.js';
+import { createRowIdSource } from '../../src/server/platform/uploads/row-ids.js';
 import { MEMBER_HEADINGS } from '../helpers/imports.js';
 import { testPpsKeyring } from '../helpers/pps.js';
 

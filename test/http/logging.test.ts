@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LOGGED_TEXT, scrub, scrubText } from '../../src/server/http/logger.js';
+import { MAX_LOGGED_TEXT, scrub, scrubText } from '../../src/server/platform/http/logger.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const PASSWORD = 'Correct-Horse-Battery-Staple-42';

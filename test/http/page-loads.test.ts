@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PER_USER_PER_MINUTE } from '../../src/server/http/rate-limits.js';
+import { PER_USER_PER_MINUTE } from '../../src/server/platform/http/rate-limits.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { schemeFixture } from '../helpers/fixtures.js';

@@ -5,7 +5,7 @@ import {
   PER_OFFICE_PER_MINUTE,
   PER_USER_PER_MINUTE,
   SIGN_IN_FAILURES_PER_MINUTE,
-} from '../../src/server/http/rate-limits.js';
+} from '../../src/server/platform/http/rate-limits.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { createBroker, createUser, TEST_PASSWORD } from '../helpers/factories.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/server/app.js';
-import { requestOrigin } from '../../src/server/tenancy/request-context.js';
+import { requestOrigin } from '../../src/server/platform/tenancy/request-context.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const addOriginRoute = (app: App) => {

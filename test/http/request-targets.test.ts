@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpsRedirectServer } from '../../src/server/http/redirect-server.js';
+import { createHttpsRedirectServer } from '../../src/server/platform/http/redirect-server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { inOneClockMinute, uniqueClientAddress } from '../helpers/clients.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { freshNonce } from '../../src/server/http/security-headers.js';
+import { freshNonce } from '../../src/server/platform/http/security-headers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;

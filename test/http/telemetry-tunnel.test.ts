@@ -6,7 +6,7 @@ import {
   MAX_FORWARDS_IN_FLIGHT,
   TUNNEL_BODY_LIMIT_BYTES,
   TUNNEL_RATE_LIMIT,
-} from '../../src/server/http/telemetry-tunnel.js';
+} from '../../src/server/platform/http/telemetry-tunnel.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpsRedirectServer } from '../../src/server/http/redirect-server.js';
+import { createHttpsRedirectServer } from '../../src/server/platform/http/redirect-server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { rawGet } from '../helpers/raw-http.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trustedProxies } from '../../src/server/http/trusted-proxies.js';
+import { trustedProxies } from '../../src/server/platform/http/trusted-proxies.js';
 
 describe('trusted proxies (decisions.md §2, TRUST_PROXY)', () => {
   it('trust no peer when TRUST_PROXY is empty, so the socket address is the client', () => {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '../../src/contracts/documents.js';
-import { documents } from '../../src/server/db/schema.js';
+import { documents } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrubTelemetry, scrubTelemetryText } from '../../src/contracts/telemetry-text.js';
 import { redactUrlCredentials } from '../../src/contracts/url-redaction.js';
-import { loggableUrl, scrubText } from '../../src/server/http/logger.js';
+import { loggableUrl, scrubText } from '../../src/server/platform/http/logger.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const MASK = '[REDACTED]';
 const DOCUMENT_ID = 'cm0doc00000000000000000001';
-/** Shaped like a signed download token (src/server/modules/documents/signed-urls.ts). */
+/** Shaped like a signed download token (src/server/platform/storage/signed-urls.ts). */
 const TOKEN = 'v1.0123456789abcdef.eyJkIjoiY20wZG9jIiwidSI6Inh5eiJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
 const MAC = TOKEN.split('.')[3] as string;
 

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, contributions } from '../../src/server/db/schema.js';
+import { auditLog, contributions } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
 import { createMember, createScheme } from '../helpers/factories.js';

@@ -6,8 +6,8 @@ import {
   employers,
   imports,
   members,
-} from '../../src/server/db/schema.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+} from '../../src/server/platform/db/schema.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { MemberRow } from '../helpers/factories.js';

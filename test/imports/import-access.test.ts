@@ -1,8 +1,8 @@
 import { count } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { members } from '../../src/server/db/schema.js';
-import { ROLES, type Role } from '../../src/server/tenancy/roles.js';
+import { members } from '../../src/server/platform/db/schema.js';
+import { ROLES, type Role } from '../../src/server/platform/tenancy/roles.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPpsKeyring } from '../../src/server/crypto/pps-keyring.js';
-import { contributions, members } from '../../src/server/db/schema.js';
+import { createPpsKeyring } from '../../src/server/platform/crypto/pps-keyring.js';
+import { contributions, members } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';

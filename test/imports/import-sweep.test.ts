@@ -1,12 +1,12 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainsAreSound } from '../../src/server/audit/audit.service.js';
-import { auditLog, imports, payrollUploads } from '../../src/server/db/schema.js';
-import { PAYROLL_LOCK_NAMESPACE } from '../../src/server/modules/auto-enrolment/payroll.service.js';
-import type { JobCounts } from '../../src/server/modules/cron/scheduled-jobs.js';
+import { PAYROLL_LOCK_NAMESPACE } from '../../src/server/modules/auto-enrolment/payroll-upload.service.js';
 import { ABANDONED_AFTER_MS } from '../../src/server/modules/imports/import-sweep.job.js';
 import { IMPORT_LOCK_NAMESPACE } from '../../src/server/modules/imports/imports.service.js';
+import { chainsAreSound } from '../../src/server/platform/audit/audit-log.js';
+import { auditLog, imports, payrollUploads } from '../../src/server/platform/db/schema.js';
+import type { JobCounts } from '../../src/server/platform/jobs/scheduled-jobs.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { onPostgres, ownerOf } from '../helpers/database.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, contributions, imports, members } from '../../src/server/db/schema.js';
+import { auditLog, contributions, imports, members } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
 import { createMember, createScheme } from '../helpers/factories.js';

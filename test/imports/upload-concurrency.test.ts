@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONNECTION_BOUNDS } from '../../src/server/db/connection-bounds.js';
-import type { Database } from '../../src/server/db/database.js';
-import { openPostgres } from '../../src/server/db/postgres.js';
-import { runtimeDatabaseUrl } from '../../src/server/db/runtime-login.js';
+import { DEFAULT_CONNECTION_BOUNDS } from '../../src/server/platform/db/connection-bounds.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { openPostgres } from '../../src/server/platform/db/postgres.js';
+import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import {

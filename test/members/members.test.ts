@@ -1,7 +1,7 @@
 import { createDecipheriv } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, members } from '../../src/server/db/schema.js';
+import { auditLog, members } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';

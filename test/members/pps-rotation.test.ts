@@ -3,21 +3,21 @@ import { once } from 'node:events';
 import { createId } from '@paralleldrive/cuid2';
 import { eq, ne, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SYSTEM_ACTOR } from '../../src/server/auth/provisioning.js';
-import {
-  createPpsKeyring,
-  ppsKeyId,
-  UnknownPpsKeyError,
-} from '../../src/server/crypto/pps-keyring.js';
-import { SealedBoxError } from '../../src/server/crypto/sealed-box.js';
-import type { Database } from '../../src/server/db/database.js';
-import { auditLog, members } from '../../src/server/db/schema.js';
-import { withActor, withPlatformReadOnly } from '../../src/server/db/with-actor.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
 import {
   type PpsRotationProgress,
   ppsRotateCommand,
   rotatePpsKeys,
 } from '../../src/server/modules/members/pps-rotation.js';
+import {
+  createPpsKeyring,
+  ppsKeyId,
+  UnknownPpsKeyError,
+} from '../../src/server/platform/crypto/pps-keyring.js';
+import { SealedBoxError } from '../../src/server/platform/crypto/sealed-box.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { auditLog, members } from '../../src/server/platform/db/schema.js';
+import { withActor, withPlatformReadOnly } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { TEST_SECRETS, testDataDir } from '../helpers/config.js';

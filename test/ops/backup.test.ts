@@ -6,9 +6,9 @@ import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainsAreSound, verifyAuditChains } from '../../src/server/audit/audit.service.js';
-import { auditChainKey } from '../../src/server/audit/audit-chain.js';
-import { auditLog, members, payrollEmployees } from '../../src/server/db/schema.js';
+import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
+import { chainsAreSound, verifyAuditChains } from '../../src/server/platform/audit/audit-log.js';
+import { auditLog, members, payrollEmployees } from '../../src/server/platform/db/schema.js';
 import {
   type BackupManifest,
   type BackupTarget,
@@ -17,7 +17,7 @@ import {
   restoreBackup,
   takeBackup,
   verifyBackup,
-} from '../../src/server/ops/backup.js';
+} from '../../src/server/platform/ops/backup.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { TEST_SECRETS, testDataDir } from '../helpers/config.js';

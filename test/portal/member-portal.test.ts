@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, members } from '../../src/server/db/schema.js';
+import { auditLog, members } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';

@@ -1,9 +1,9 @@
-import { SYSTEM_ACTOR } from '../../src/server/auth/provisioning.js';
-import type { Database } from '../../src/server/db/database.js';
-import { withActor } from '../../src/server/db/with-actor.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
 import { readCorpus, SHIPPED_CORPUS_DIR } from '../../src/server/modules/rag/corpus-files.js';
 import { createCorpusIngest } from '../../src/server/modules/rag/ingest.service.js';
 import { type RetrieveOptions, retrieve } from '../../src/server/modules/rag/retrieval.js';
+import type { Database } from '../../src/server/platform/db/database.js';
+import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { tenantActor } from '../helpers/actors.js';
 import { testAuditService } from '../helpers/audit.js';
 

@@ -1,7 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, schemes, users } from '../../src/server/db/schema.js';
+import { auditLog, schemes, users } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';

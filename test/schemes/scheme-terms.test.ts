@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { funds, schemes } from '../../src/server/db/schema.js';
+import { funds, schemes } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';
 import { createMember } from '../helpers/factories.js';

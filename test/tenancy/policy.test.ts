@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { permits, scopeFor } from '../../src/contracts/permits.js';
 import { ACTIONS, type Action, POLICY, ruleOf } from '../../src/contracts/policy.js';
 import { ROLES } from '../../src/contracts/roles.js';
-import { authorize, ForbiddenError } from '../../src/server/tenancy/authorize.js';
+import { authorize, ForbiddenError } from '../../src/server/platform/tenancy/authorize.js';
 import { platformActor, tenantActor } from '../helpers/actors.js';
 
 /**

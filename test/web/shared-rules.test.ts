@@ -133,10 +133,10 @@ describe('rules shared by the web UI and the service', () => {
   });
 
   it('the telemetry tunnel scrubs with the shared scrubber and declares none of its own', () => {
-    const tunnel = read('src/server/http/telemetry-tunnel.ts');
+    const tunnel = read('src/server/platform/http/telemetry-tunnel.ts');
     expect(DECLARES_A_SCRUBBER.test(tunnel) || SCRUBBER_PARTS.test(tunnel)).toBe(false);
     expect(tunnel).toMatch(
-      /import \{ scrubTelemetry \} from '\.\.\/\.\.\/contracts\/telemetry-text\.js'/,
+      /import \{ scrubTelemetry \} from '\.\.\/\.\.\/\.\.\/contracts\/telemetry-text\.js'/,
     );
   });
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
-import { type aiDrafts, aiSettings, aiUsage, members } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { type aiDrafts, aiSettings, aiUsage, members } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 import type { Denylist } from './guard.js';
 import { foldText, matchesFamilyName, matchesName, writtenValues } from './written-forms.js';
 

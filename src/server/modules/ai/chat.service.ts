@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { ChatCitation, ChatMode, ChatResponse } from '../../../contracts/ai.js';
-import type { SecurityEvent } from '../../auth/security-events.js';
-import { ValidationError } from '../../errors.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { authorize } from '../../tenancy/authorize.js';
-import type { RetrievedChunk } from '../rag/retrieval.js';
+import { ValidationError } from '../../platform/errors.js';
+import type { SecurityEvent } from '../../platform/http/security-events.js';
+import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
+import { authorize } from '../../platform/tenancy/authorize.js';
+import type { RetrievedChunk } from '../rag/index.js';
 import { type Denylist, inspectOutgoing, OutgoingRefusedError } from './guard.js';
 import type { AiProvider, ProviderUsage } from './provider.js';
 import type { AiAccess } from './settings.service.js';

@@ -21,18 +21,24 @@ import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { type LineDiff, lineDiff } from '../../../contracts/line-diff.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import type { Database } from '../../db/database.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { aiDrafts, employers, members, schemes, writtenPolicies } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { ConflictError, ValidationError } from '../../errors.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { authorize, authorizeRow } from '../../tenancy/authorize.js';
-import type { GeneratedDocument, GeneratedDocuments } from '../documents/documents.service.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
-import { loadGovernance } from '../governance/governance.data.js';
-import { findScheme } from '../schemes/schemes.data.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/database.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import {
+  aiDrafts,
+  employers,
+  members,
+  schemes,
+  writtenPolicies,
+} from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { ConflictError, ValidationError } from '../../platform/errors.js';
+import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import type { GeneratedDocument, GeneratedDocuments } from '../documents/index.js';
+import { liveEmployerOf } from '../employers/index.js';
+import { loadGovernance } from '../governance/index.js';
+import { findScheme } from '../schemes/index.js';
 import { type AiDraftRow, settingsOf } from './ai.data.js';
 import type { SecurityAlert } from './chat.service.js';
 import {

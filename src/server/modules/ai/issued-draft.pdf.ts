@@ -1,6 +1,6 @@
 import type { DraftKind } from '../../../contracts/ai.js';
 import type { DocumentType } from '../../../contracts/documents.js';
-import { openTaggedPdf, pdfBytes } from '../documents/tagged-pdf.js';
+import { openTaggedPdf, pdfBytes } from '../../platform/pdf/tagged-pdf.js';
 import { type DraftRequest, titleOf } from './draft-templates.js';
 
 /**

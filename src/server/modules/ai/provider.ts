@@ -1,8 +1,8 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, type LanguageModel, streamText } from 'ai';
-import type { AiProviderSettings } from '../../config/config.js';
-import { UnavailableError } from '../../errors.js';
+import type { AiProviderSettings } from '../../platform/config/config.js';
+import { UnavailableError } from '../../platform/errors.js';
 import { type Denylist, type GuardReason, inspectOutgoing, OutgoingRefusedError } from './guard.js';
 
 /**

@@ -1,14 +1,14 @@
 import type { AiSettingsInput, AiSettingsView } from '../../../contracts/ai.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import type { AiProviderName } from '../../config/config.js';
-import type { SealedBox } from '../../crypto/sealed-box.js';
-import { withoutQuerySignal } from '../../db/connection-bounds.js';
-import type { Database } from '../../db/database.js';
-import { aiSettings } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { LimitReachedError } from '../../errors.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { authorize, boundsOf } from '../../tenancy/authorize.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { AiProviderName } from '../../platform/config/config.js';
+import type { SealedBox } from '../../platform/crypto/sealed-box.js';
+import { withoutQuerySignal } from '../../platform/db/connection-bounds.js';
+import type { Database } from '../../platform/db/database.js';
+import { aiSettings } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { LimitReachedError } from '../../platform/errors.js';
+import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
+import { authorize, boundsOf } from '../../platform/tenancy/authorize.js';
 import {
   type AiSettingsRow,
   addTokens,

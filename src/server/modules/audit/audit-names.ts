@@ -9,9 +9,9 @@ import {
   members,
   schemes,
   users,
-} from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import type { ActorContext } from '../../tenancy/actor.js';
+} from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
 
 /** What a reader may be told about one record an audit entry names. */
 export interface EntityName {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/database.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { rowsOf } from '../../platform/db/database.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 import { dateNumber, isoOfDateNumber, NO_ARRANGEMENT, PRSA, readPayLines } from './pay-lines.js';
-import { storedLinesMeeting } from './payroll.data.js';
+import { storedLinesMeeting } from './payroll-upload.data.js';
 
 /** One employee's lines in the window added up. */
 interface Sum {

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
-import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
-import { errorBody, noContent } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
-import { answerCsvUpload } from '../imports/csv-upload-answer.js';
-import { csvBody, importQuery, importRejection } from '../imports/imports.schemas.js';
+import { importQuery, importRejection } from '../../../contracts/imports.js';
+import { UPLOAD_BODY_DEADLINE_MS } from '../../platform/http/body-deadline.js';
+import { errorBody, noContent } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
+import { csvBody } from '../../platform/uploads/csv-upload.js';
+import { answerCsvUpload } from '../../platform/uploads/csv-upload-answer.js';
 import {
   assessmentQuery,
   assessmentView,
@@ -19,7 +20,7 @@ import {
   uploadParams,
 } from './auto-enrolment.schemas.js';
 import type { AutoEnrolmentService } from './auto-enrolment.service.js';
-import type { EmployerPayrollService } from './payroll.service.js';
+import type { EmployerPayrollService } from './payroll-upload.service.js';
 
 const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 

@@ -12,11 +12,11 @@ import { plainEuroCents } from '../../../contracts/money.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { parsePpsNumber } from '../../../contracts/pps-number.js';
 import { CONTROL_CHARACTER_REASON } from '../../../contracts/text.js';
-import type { PpsKeyring } from '../../crypto/pps-keyring.js';
-import { type Columns, missingColumn, readHeadings } from '../imports/csv-columns.js';
-import { parseCsvDate, parseEuroCents } from '../imports/csv-values.js';
-import type { FoundIssues, RowReader } from '../imports/import-kind.js';
-import { copyValue } from '../imports/spool-file.js';
+import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
+import { type Columns, missingColumn, readHeadings } from '../../platform/uploads/csv-columns.js';
+import { parseCsvDate, parseEuroCents } from '../../platform/uploads/csv-values.js';
+import type { FoundIssues, RowReader } from '../../platform/uploads/import-kind.js';
+import { copyValue } from '../../platform/uploads/spool-file.js';
 import { dateNumber, isoOfDateNumber, NO_ARRANGEMENT, PayLinesWriter, PRSA } from './pay-lines.js';
 
 /** A pay period is at most a calendar month: a longer one is a mistake in the file. */

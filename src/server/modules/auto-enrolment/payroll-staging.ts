@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/database.js';
-import { payrollUploadLines } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { rowsOf } from '../../platform/db/database.js';
+import { payrollUploadLines } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 import { PAY_LINES_FORMAT, readPayLines } from './pay-lines.js';
-import { storedLinesMeeting } from './payroll.data.js';
 import {
   PAYROLL_PERSON_COLUMNS,
   type PayLinesDocument,
   type StoredPerson,
 } from './payroll-rows.js';
+import { storedLinesMeeting } from './payroll-upload.data.js';
 
 const PEOPLE = 'payroll_staged_people';
 

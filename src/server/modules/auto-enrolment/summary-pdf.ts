@@ -7,7 +7,7 @@ import {
 } from '../../../contracts/auto-enrolment-rules.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
 import { formatCents } from '../../../contracts/money.js';
-import { openTaggedPdf, pdfBytes } from '../documents/tagged-pdf.js';
+import { openTaggedPdf, pdfBytes } from '../../platform/pdf/tagged-pdf.js';
 
 /**
  * The employer's one-page summary of an assessment: counts by status, why, and the cost

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { brokers } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { brokers } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 
 export type BrokerRow = typeof brokers.$inferSelect;
 

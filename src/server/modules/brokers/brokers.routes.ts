@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf, pageQuery } from '../../../contracts/pages.js';
-import { errorBody } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
+import { errorBody } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
 import { brokerInput, brokerParams, brokerView } from './brokers.schemas.js';
 import type { BrokersService } from './brokers.service.js';
 

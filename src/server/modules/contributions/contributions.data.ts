@@ -1,16 +1,16 @@
 import { asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { preparedRead } from '../../db/prepared.js';
+import { preparedRead } from '../../platform/db/prepared.js';
 import {
   contributionAdjustments,
   contributions,
   employers,
   members,
   schemes,
-} from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
-import { liveMemberOf } from '../members/members.data.js';
-import { liveSchemeOf } from '../schemes/schemes.data.js';
+} from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
+import { liveMemberOf } from '../members/index.js';
+import { liveSchemeOf } from '../schemes/index.js';
 
 export type ContributionRow = typeof contributions.$inferSelect;
 export type AdjustmentRow = typeof contributionAdjustments.$inferSelect;

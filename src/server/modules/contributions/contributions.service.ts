@@ -1,20 +1,20 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { Database } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
 import {
   type CONTRIBUTION_KINDS,
   contributionAdjustments,
   contributions,
-} from '../../db/schema.js';
-import { withActor } from '../../db/with-actor.js';
-import { ConflictError, ValidationError } from '../../errors.js';
-import type { ActorContext } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, isAllowed } from '../../tenancy/authorize.js';
-import { findMember } from '../members/members.data.js';
+} from '../../platform/db/schema.js';
+import { withActor } from '../../platform/db/with-actor.js';
+import { ConflictError, ValidationError } from '../../platform/errors.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
+import { findMember } from '../members/index.js';
 import {
   adjustmentsOf,
   type ContributionRow,

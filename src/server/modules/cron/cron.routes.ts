@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
-import { ValidationError } from '../../errors.js';
-import { routeOf } from '../../http/route-of.js';
-import type { JobRunner } from './job-runner.js';
-import { JOB_NAME, type JobRegistry } from './scheduled-jobs.js';
+import { ValidationError } from '../../platform/errors.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import type { JobRunner } from '../../platform/jobs/job-runner.js';
+import { JOB_NAME, type JobRegistry } from '../../platform/jobs/scheduled-jobs.js';
 
-export { BEARER_FAILURE_WINDOW_MS, MAX_BEARER_FAILURES } from '../../http/bearer-gate.js';
+export { BEARER_FAILURE_WINDOW_MS, MAX_BEARER_FAILURES } from '../../platform/http/bearer-gate.js';
 
 /** How far back `?scheduledFor=` may reach: a week of outage caught up, nothing older. */
 export const MAX_CATCH_UP_MS = 7 * 24 * 60 * 60_000;

@@ -1,5 +1,5 @@
-import type { MailDelivery } from '../../email/delivery.js';
-import { everyMinute, type ScheduledJob } from './scheduled-jobs.js';
+import type { MailDelivery } from '../../platform/email/delivery.js';
+import { everyMinute, type ScheduledJob } from '../../platform/jobs/scheduled-jobs.js';
 
 /**
  * `outbox`: one delivery run of the mail worker (email/delivery.ts), for deployments whose

@@ -1,8 +1,8 @@
 import { and, asc, eq, getTableColumns, isNull, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { documents, employers, schemes } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
+import { documents, employers, schemes } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
 

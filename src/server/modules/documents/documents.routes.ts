@@ -1,14 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
-import { logSecurityEvent } from '../../auth/security-events.js';
-import { TooLargeError } from '../../errors.js';
-import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
-import { errorBody, noContent } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf, requestOrigin } from '../../tenancy/request-context.js';
+import { TooLargeError } from '../../platform/errors.js';
+import { UPLOAD_BODY_DEADLINE_MS } from '../../platform/http/body-deadline.js';
+import { errorBody, noContent } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import type { UrlSigner } from '../../platform/storage/signed-urls.js';
+import { actorOf, requestOrigin } from '../../platform/tenancy/request-context.js';
 import {
   documentListQuery,
   documentUrlView,
@@ -18,9 +17,7 @@ import {
   multipartBody,
 } from './documents.schemas.js';
 import type { DocumentsService } from './documents.service.js';
-import { DocumentIntegrityError, type EvidencePackService } from './evidence-pack.service.js';
 import { attachmentDisposition } from './filenames.js';
-import type { UrlSigner } from './signed-urls.js';
 
 const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 
@@ -37,9 +34,8 @@ function declaredLength(header: string | undefined): number | null {
  */
 export const documentsRoutes: FastifyPluginAsyncZod<{
   documents: DocumentsService;
-  evidencePack: EvidencePackService;
   signer: UrlSigner;
-}> = async (app, { documents, evidencePack, signer }) => {
+}> = async (app, { documents, signer }) => {
   // The upload is read as the stream it arrives as (never held in memory whole); the service
   // parses the form and enforces the 25 MiB limit as it reads. No route here takes JSON.
   app.removeAllContentTypeParsers();
@@ -133,46 +129,6 @@ export const documentsRoutes: FastifyPluginAsyncZod<{
       response: { 200: documentUrlView, ...readErrors, 409: errorBody },
     },
     handler: async (request) => documents.issueUrl(actorOf(request), request.params.id),
-  });
-
-  app.route({
-    ...routeOf(apiRoutes.documents.evidencePack),
-    config: { action: 'scheme.evidence_pack' },
-    schema: {
-      summary:
-        "The scheme's evidence pack, a ZIP streamed as it is made: summary.pdf (tagged), the current version of each servable document under documents/<type>/, and manifest.json with each file's SHA-256 and the head of the audit chain.",
-      tags,
-      produces: ['application/zip'],
-      params: idParams,
-      response: {
-        200: z
-          .unknown()
-          .describe(
-            'application/zip, streamed (chunked): summary.pdf, documents/<type>/<filename>, manifest.json.',
-          ),
-        ...readErrors,
-      },
-    },
-    handler: async (request, reply) => {
-      const actor = actorOf(request);
-      const pack = await evidencePack.generate(actor, request.params.id);
-      // Headers are sent by now: a document that fails its SHA-256 check can only cut the archive
-      // short (no central directory, so no unzip tool accepts it). The event names ids only.
-      pack.stream.on('error', (error) => {
-        if (error instanceof DocumentIntegrityError) {
-          logSecurityEvent(request.log, 'document.integrity_failed', {
-            userId: actor.userId,
-            reason: `document ${error.documentId} version ${error.version}: stored bytes differ from the recorded SHA-256`,
-          });
-        }
-      });
-      return reply
-        .header('content-type', 'application/zip')
-        .header('content-disposition', `attachment; filename="${pack.filename}"`)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-store')
-        .send(pack.stream);
-    },
   });
 
   app.get(

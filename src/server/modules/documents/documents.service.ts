@@ -3,31 +3,43 @@ import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, isNull, max, or, sql } from 'drizzle-orm';
 import type { DocumentContentType, DocumentType } from '../../../contracts/documents.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import { findUserById } from '../../auth/user-lookup.js';
-import type { Database } from '../../db/database.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { documents } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { Database } from '../../platform/db/database.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { documents } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import {
   ConflictError,
   NotFoundError,
   TooLargeError,
   ValidationError,
   type ValidationIssue,
-} from '../../errors.js';
+} from '../../platform/errors.js';
+import type { Scanner } from '../../platform/storage/clamd.js';
+import type { DownloadGrant, UrlSigner } from '../../platform/storage/signed-urls.js';
+import {
+  type DocumentStorage,
+  type StagedFile,
+  storageKeyOf,
+} from '../../platform/storage/storage.js';
 import {
   type ActorContext,
   actorFor,
   type RequestOrigin,
   type TenantActor,
-} from '../../tenancy/actor.js';
-import { authorize, authorizeRow, boundsOf, isAllowed } from '../../tenancy/authorize.js';
-import { isRole } from '../../tenancy/roles.js';
-import { findMember } from '../members/members.data.js';
-import { findScheme } from '../schemes/schemes.data.js';
-import type { Scanner } from './clamd.js';
+} from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf, isAllowed } from '../../platform/tenancy/authorize.js';
+import { isRole } from '../../platform/tenancy/roles.js';
+import {
+  boundaryOf,
+  MultipartError,
+  MultipartTooLargeError,
+  readMultipart,
+} from '../../platform/uploads/multipart.js';
+import { findUserById } from '../auth/index.js';
+import { findMember } from '../members/index.js';
+import { findScheme } from '../schemes/index.js';
 import { contentTypeOf, type HeadKind, SNIFF_BYTES, sniffHead } from './content-sniff.js';
 import { type DocumentRow, findDocument, isLatestLiveVersion } from './documents.data.js';
 import {
@@ -40,9 +52,6 @@ import {
   type ScanStatus,
 } from './documents.schemas.js';
 import { keptOriginalName, safeFilename } from './filenames.js';
-import { boundaryOf, MultipartError, MultipartTooLargeError, readMultipart } from './multipart.js';
-import type { DownloadGrant, UrlSigner } from './signed-urls.js';
-import { type DocumentStorage, type StagedFile, storageKeyOf } from './storage.js';
 
 /**
  * The session epoch a download URL is bound to: the one of the request's verified session. A URL

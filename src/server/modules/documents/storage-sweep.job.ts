@@ -1,10 +1,10 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
-import type { Database } from '../../db/database.js';
-import { documents } from '../../db/schema.js';
-import { withSchedulerRole } from '../../db/with-actor.js';
-import { everyMinute, type ScheduledJob } from '../cron/scheduled-jobs.js';
-import type { Scanner } from './clamd.js';
-import type { DocumentStorage } from './storage.js';
+import type { Database } from '../../platform/db/database.js';
+import { documents } from '../../platform/db/schema.js';
+import { withSchedulerRole } from '../../platform/db/with-actor.js';
+import { everyMinute, type ScheduledJob } from '../../platform/jobs/scheduled-jobs.js';
+import type { Scanner } from '../../platform/storage/clamd.js';
+import type { DocumentStorage } from '../../platform/storage/storage.js';
 
 /** No upload is still being written after this long (the upload body deadline is 10 minutes). */
 export const STAGED_GRACE_MS = 60 * 60 * 1000;

@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { preparedRead } from '../../db/prepared.js';
-import { employers } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { preparedRead } from '../../platform/db/prepared.js';
+import { employers } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 
 export type EmployerRow = typeof employers.$inferSelect;
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf, pageQuery } from '../../../contracts/pages.js';
-import { errorBody, noContent } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
+import { errorBody, noContent } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
 import { employerInput, employerParams, employerView } from './employers.schemas.js';
 import type { EmployersService } from './employers.service.js';
 

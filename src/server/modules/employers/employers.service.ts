@@ -1,15 +1,15 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { PageQuery } from '../../../contracts/pages.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import type { Database } from '../../db/database.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { employers, schemes } from '../../db/schema.js';
-import { withActor } from '../../db/with-actor.js';
-import { ConflictError } from '../../errors.js';
-import type { ActorContext } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { Database } from '../../platform/db/database.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { employers, schemes } from '../../platform/db/schema.js';
+import { withActor } from '../../platform/db/with-actor.js';
+import { ConflictError } from '../../platform/errors.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { type EmployerRow, findEmployer } from './employers.data.js';
 import type { EmployerInput, EmployerView } from './employers.schemas.js';
 

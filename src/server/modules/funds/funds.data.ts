@@ -1,5 +1,5 @@
 import { asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { preparedRead } from '../../db/prepared.js';
+import { preparedRead } from '../../platform/db/prepared.js';
 import {
   employers,
   fundAllocationLines,
@@ -7,11 +7,11 @@ import {
   funds,
   members,
   schemes,
-} from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
-import { liveMemberOf } from '../members/members.data.js';
-import { liveSchemeOf } from '../schemes/schemes.data.js';
+} from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
+import { liveMemberOf } from '../members/index.js';
+import { liveSchemeOf } from '../schemes/index.js';
 
 export type FundRow = typeof funds.$inferSelect;
 export type AllocationRow = typeof fundAllocations.$inferSelect;

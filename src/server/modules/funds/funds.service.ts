@@ -1,20 +1,20 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { addDays, formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { fundAllocationLines, fundAllocations, funds, users } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { fundChoiceChangedMessage } from '../../email/messages.js';
-import type { Outbox } from '../../email/outbox.js';
-import { ConflictError, ValidationError } from '../../errors.js';
-import type { ActorContext } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
-import { findMember } from '../members/members.data.js';
-import { findScheme } from '../schemes/schemes.data.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { Database } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { fundAllocationLines, fundAllocations, funds, users } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { fundChoiceChangedMessage } from '../../platform/email/messages.js';
+import type { Outbox } from '../../platform/email/outbox.js';
+import { ConflictError, ValidationError } from '../../platform/errors.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
+import { findMember } from '../members/index.js';
+import { findScheme } from '../schemes/index.js';
 import { type AllocationWithLines, type FundRow, findFund, withLines } from './funds.data.js';
 import type {
   FundChange,

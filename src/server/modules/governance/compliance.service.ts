@@ -7,14 +7,14 @@ import {
   worstFirst,
 } from '../../../contracts/governance-rules.js';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import type { Database } from '../../db/database.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { ValidationError } from '../../errors.js';
-import type { ActorContext } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
-import { findScheme } from '../schemes/schemes.data.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { Database } from '../../platform/db/database.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { ValidationError } from '../../platform/errors.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
+import { findScheme } from '../schemes/index.js';
 import { loadGovernance, type SchemeHead } from './governance.data.js';
 import {
   CALENDAR_MAX_DAYS,

@@ -17,9 +17,9 @@ import {
   significantChanges,
   trustees,
   writtenPolicies,
-} from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
+} from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
 
 export type TrusteeRow = typeof trustees.$inferSelect;
 export type KeyFunctionHolderRow = typeof keyFunctionHolders.$inferSelect;

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
-import { errorBody, noContent } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
+import { errorBody, noContent } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
+import type { AppointmentsService } from './appointments.service.js';
 import type { ComplianceService } from './compliance.service.js';
 import {
   calendarEntryView,
@@ -31,7 +32,6 @@ import {
   trusteeView,
 } from './governance.schemas.js';
 import type { PoliciesService } from './policies.service.js';
-import type { AppointmentsService } from './registers.service.js';
 
 const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 const writeErrors = { 400: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };

@@ -7,11 +7,12 @@ import {
   type PolicyKind,
 } from '../../../contracts/governance-rules.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
-import { oraReports, significantChanges, writtenPolicies } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { ConflictError, ValidationError } from '../../errors.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { authorize, authorizeRow } from '../../tenancy/authorize.js';
+import { oraReports, significantChanges, writtenPolicies } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { ConflictError, ValidationError } from '../../platform/errors.js';
+import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import { changedFieldsOf, type RegistersDeps } from './appointments.service.js';
 import {
   findEntry,
   lockRegisterOf,
@@ -33,7 +34,6 @@ import type {
   SignificantChangeView,
 } from './governance.schemas.js';
 import { createRegisterKit } from './register-kit.js';
-import { changedFieldsOf, type RegistersDeps } from './registers.service.js';
 
 const policyViewOf = (
   row: PolicyRow,

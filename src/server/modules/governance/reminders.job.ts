@@ -8,12 +8,12 @@ import {
   reminderStage,
 } from '../../../contracts/governance-rules.js';
 import { formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
-import type { Database } from '../../db/database.js';
-import { complianceReminders, users } from '../../db/schema.js';
-import { withSchedulerRole } from '../../db/with-actor.js';
-import { complianceReminderMessage, type ReminderLine } from '../../email/messages.js';
-import type { Outbox } from '../../email/outbox.js';
-import { dailyInIreland, type ScheduledJob } from '../cron/scheduled-jobs.js';
+import type { Database } from '../../platform/db/database.js';
+import { complianceReminders, users } from '../../platform/db/schema.js';
+import { withSchedulerRole } from '../../platform/db/with-actor.js';
+import { complianceReminderMessage, type ReminderLine } from '../../platform/email/messages.js';
+import type { Outbox } from '../../platform/email/outbox.js';
+import { dailyInIreland, type ScheduledJob } from '../../platform/jobs/scheduled-jobs.js';
 import { loadGovernance, type SchemeHead } from './governance.data.js';
 
 /** Schemes assessed per transaction: a tenant's schemes are contiguous, so most fit in one. */

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
-import type { Database } from '../../db/database.js';
-import { isSchemaCurrent } from '../../db/migrator.js';
-import { pingDatabase, withinTimeout } from '../../db/probe.js';
-import { routeOf } from '../../http/route-of.js';
+import type { Database } from '../../platform/db/database.js';
+import { isSchemaCurrent } from '../../platform/db/migrator.js';
+import { pingDatabase, withinTimeout } from '../../platform/db/probe.js';
+import { routeOf } from '../../platform/http/route-of.js';
 
 /** Probes answer fast or not at all: a load balancer must not pile up waiting requests. */
 const PROBE_TIMEOUT_MS = 2_000;

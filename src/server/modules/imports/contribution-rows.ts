@@ -5,12 +5,12 @@ import { ppsNumber } from '../../../contracts/members.js';
 import { cents } from '../../../contracts/money.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from '../../../contracts/text.js';
-import type { PpsKeyring } from '../../crypto/pps-keyring.js';
-import { type Columns, missingColumn, readHeadings } from './csv-columns.js';
-import { parseEuroCents, parsePeriod } from './csv-values.js';
-import type { ImportScope, RowReader } from './import-kind.js';
-import type { createRowIdSource } from './row-ids.js';
-import { copyHexArray, copyLine } from './spool-file.js';
+import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
+import { type Columns, missingColumn, readHeadings } from '../../platform/uploads/csv-columns.js';
+import { parseEuroCents, parsePeriod } from '../../platform/uploads/csv-values.js';
+import type { ImportScope, RowReader } from '../../platform/uploads/import-kind.js';
+import type { createRowIdSource } from '../../platform/uploads/row-ids.js';
+import { copyHexArray, copyLine } from '../../platform/uploads/spool-file.js';
 
 /** The columns of the staging table, in the order of each COPY line. */
 export const CONTRIBUTION_STAGING_COLUMNS = [

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/database.js';
+import { rowsOf } from '../../platform/db/database.js';
+import type { ImportIssue } from '../../platform/uploads/import-issues.js';
+import type { FoundIssues, Staging } from '../../platform/uploads/import-kind.js';
 import { CONTRIBUTION_STAGING_COLUMNS } from './contribution-rows.js';
-import type { ImportIssue } from './import-issues.js';
-import type { FoundIssues, Staging } from './import-kind.js';
 
 const TABLE = 'import_contribution_rows';
 /** One row per amount, with the member each file row names: what the checks and INSERT read. */

@@ -1,6 +1,6 @@
 import { and, inArray, sum } from 'drizzle-orm';
-import { contributions, users } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { contributions, users } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 
 export interface ImportTotals {
   employeeCents: number;

@@ -1,20 +1,17 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { AuditService } from '../../audit/audit.service.js';
-import { SYSTEM_ACTOR } from '../../auth/provisioning.js';
-import { type Database, rowsOf } from '../../db/database.js';
-import { brokers, imports, payrollUploads } from '../../db/schema.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { type Database, rowsOf } from '../../platform/db/database.js';
+import { brokers, imports, payrollUploads } from '../../platform/db/schema.js';
 import {
   type Transaction,
   withPlatformReadOnly,
   withPlatformRole,
   withTenantRole,
-} from '../../db/with-actor.js';
-import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
-import {
-  PAYROLL_LOCK_NAMESPACE,
-  payrollUploadAuditState,
-} from '../auto-enrolment/payroll.service.js';
-import { everyMinute, type ScheduledJob } from '../cron/scheduled-jobs.js';
+} from '../../platform/db/with-actor.js';
+import { UPLOAD_BODY_DEADLINE_MS } from '../../platform/http/body-deadline.js';
+import { everyMinute, type ScheduledJob } from '../../platform/jobs/scheduled-jobs.js';
+import { SYSTEM_ACTOR } from '../auth/index.js';
+import { PAYROLL_LOCK_NAMESPACE, payrollUploadAuditState } from '../auto-enrolment/index.js';
 import { IMPORT_LOCK_NAMESPACE, importAuditState } from './imports.service.js';
 
 /**

@@ -1,8 +1,8 @@
 import { eq, getTableColumns } from 'drizzle-orm';
-import { employers, imports, schemes } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
-import { liveSchemeOf } from '../schemes/schemes.data.js';
+import { employers, imports, schemes } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
+import { liveSchemeOf } from '../schemes/index.js';
 
 export type ImportRow = typeof imports.$inferSelect;
 

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
-import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
-import { errorBody } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
-import { answerCsvUpload } from './csv-upload-answer.js';
-import type { ImportKindName } from './import-kind.js';
+import { UPLOAD_BODY_DEADLINE_MS } from '../../platform/http/body-deadline.js';
+import { errorBody } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
+import { csvBody } from '../../platform/uploads/csv-upload.js';
+import { answerCsvUpload } from '../../platform/uploads/csv-upload-answer.js';
+import type { ImportKindName } from '../../platform/uploads/import-kind.js';
 import {
-  csvBody,
   importParams,
   importQuery,
   importRejection,

@@ -2,50 +2,58 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, getTableColumns } from 'drizzle-orm';
-import { csvFaultIssue } from '../../../contracts/csv.js';
 import type { Action } from '../../../contracts/policy.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import type { PpsKeyring } from '../../crypto/pps-keyring.js';
-import { withoutQuerySignal } from '../../db/connection-bounds.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { imports } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { ConflictError, DomainError, TooLargeError } from '../../errors.js';
-import type { ActorContext, TenantActor } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, NotFoundError } from '../../tenancy/authorize.js';
-import { findScheme } from '../schemes/schemes.data.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
+import { withoutQuerySignal } from '../../platform/db/connection-bounds.js';
+import type { Database } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { imports } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { ConflictError, DomainError } from '../../platform/errors.js';
+import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, NotFoundError } from '../../platform/tenancy/authorize.js';
+import { MAX_UPLOAD_BYTES, UploadTooLargeError } from '../../platform/uploads/csv-upload.js';
+import {
+  type ImportIssue,
+  IssueList,
+  MAX_LISTED_ISSUES,
+} from '../../platform/uploads/import-issues.js';
+import type {
+  ImportKindName,
+  ImportScope,
+  RowReader,
+  Staging,
+} from '../../platform/uploads/import-kind.js';
+import {
+  type FileRead,
+  PayloadTooLargeError,
+  readUpload,
+} from '../../platform/uploads/read-upload.js';
+import { createRowIdSource } from '../../platform/uploads/row-ids.js';
+import { removeStaleSpoolFiles, SpoolFile } from '../../platform/uploads/spool-file.js';
+import {
+  tryUploadLock,
+  UploadRunningError,
+  type UploadSlots,
+} from '../../platform/uploads/upload-slots.js';
+import { findScheme } from '../schemes/index.js';
 import { createContributionRows } from './contribution-rows.js';
 import { contributionStaging } from './contribution-staging.js';
-import {
-  type CsvRecord,
-  MAX_UPLOAD_BYTES,
-  readCsvUpload,
-  UploadTooLargeError,
-} from './csv-upload.js';
-import { type ImportIssue, IssueList, MAX_LISTED_ISSUES } from './import-issues.js';
-import type { ImportKindName, ImportScope, RowReader, Staging } from './import-kind.js';
 import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.js';
 import { findImport, type ImportRow } from './imports.data.js';
 import type { ImportSummary, ImportView, SchemeImportsQuery } from './imports.schemas.js';
 import { createMemberRows } from './member-rows.js';
 import { memberStaging } from './member-staging.js';
-import { createRowIdSource } from './row-ids.js';
-import { removeStaleSpoolFiles, SpoolFile } from './spool-file.js';
-import { tryUploadLock, UploadRunningError, type UploadSlots } from './upload-slots.js';
 
-/** How often, in rows, a running import records how far it got. */
-const PROGRESS_EVERY_ROWS = 5_000;
 /** Advisory lock namespace: imports into one scheme check and write one at a time. */
 export const IMPORT_LOCK_NAMESPACE = 7_201_191;
 
 const ALREADY_IMPORTED = 'This file has already been imported into this scheme';
 const IMPORT_RUNNING =
   'An import into this scheme is already running; try again when it has finished';
-
-export class PayloadTooLargeError extends TooLargeError {}
 
 export class AlreadyImportedError extends ConflictError {
   constructor() {
@@ -151,149 +159,6 @@ type Phase2 =
   | { outcome: 'already imported' }
   | { outcome: 'scheme deleted' }
   | { outcome: 'import running' };
-
-/** What phase 1 learnt about the file. */
-export interface FileRead {
-  headerAccepted: boolean;
-  rowsRead: number;
-  fileBytes: number;
-  fileSha256: string;
-}
-
-/**
- * Progress writes of one upload: each in a short transaction of its own, at most one at a time,
- * while the reading goes on; one offered while another is still being written is left out, the
- * next carries later figures. Reading waited for each before: 26 a quarter of weekly payroll, a
- * tenth of its time (docs/decisions/0075-pay-lines-one-row-per-upload.md).
- */
-class ProgressWrites {
-  private pending: Promise<void> | null = null;
-  private failure: { error: unknown } | null = null;
-
-  constructor(private readonly write: (rowsRead: number, fileBytes: number) => Promise<void>) {}
-
-  offer(rowsRead: number, fileBytes: number): void {
-    if (this.failure) throw this.failure.error;
-    if (this.pending) return;
-    this.pending = this.write(rowsRead, fileBytes).then(
-      () => {
-        this.pending = null;
-      },
-      (error: unknown) => {
-        this.pending = null;
-        this.failure = { error };
-      },
-    );
-  }
-
-  /** Waits for the write in flight; throws what a write threw. */
-  async done(): Promise<void> {
-    await this.pending;
-    if (this.failure) throw this.failure.error;
-  }
-
-  /** Waits for the write in flight, whatever it answers: the reading failed already. */
-  async idle(): Promise<void> {
-    await this.pending;
-  }
-}
-
-/**
- * Phase 1: the upload as it arrives, one row at a time: each checked, each accepted one appended
- * to the spool file (`null` for a reader that keeps its accepted rows itself). No transaction is
- * open meanwhile (PGlite has a single connection, and a slow client must not hold one); progress
- * is written every few thousand rows in a short one, without waiting for it (`ProgressWrites`),
- * and the last is written before this answers, so that what settles the upload comes after it.
- */
-export async function readUpload(
-  upload: Readable,
-  reader: RowReader,
-  spool: SpoolFile | null,
-  issues: IssueList,
-  progress: (rowsRead: number, fileBytes: number) => Promise<void>,
-): Promise<FileRead> {
-  const writes = new ProgressWrites(progress);
-  try {
-    const read = await readRows(upload, reader, spool, issues, writes);
-    await writes.done();
-    return read;
-  } catch (error) {
-    await writes.idle();
-    throw error;
-  }
-}
-
-async function readRows(
-  upload: Readable,
-  reader: RowReader,
-  spool: SpoolFile | null,
-  issues: IssueList,
-  writes: ProgressWrites,
-): Promise<FileRead> {
-  const csv = readCsvUpload(upload);
-  let headerAccepted: boolean | null = null;
-  let rowsRead = 0;
-  let spoolFull = false;
-  const onRecord = (record: CsvRecord) => {
-    if (headerAccepted === null) {
-      const found =
-        'cells' in record ? reader.readHeader(record.cells, record.line) : [csvFaultIssue(record)];
-      issues.addAll(found);
-      headerAccepted = found.length === 0;
-      return;
-    }
-    // A file refused for its headings is read to its end all the same, so that the answer
-    // can go back on a connection that is still in step, but its rows mean nothing.
-    if (!headerAccepted) return;
-    rowsRead += 1;
-    if ('malformed' in record) {
-      issues.add(csvFaultIssue(record));
-    } else {
-      const staged = reader.readRow(record.cells, record.line);
-      if (Array.isArray(staged)) issues.addAll(staged);
-      else if (staged !== null) {
-        if (spool === null) throw new Error('a row to spool and no spool file to take it');
-        if (spool.append(staged)) spoolFull = true;
-      }
-    }
-    if (rowsRead % PROGRESS_EVERY_ROWS === 0) writes.offer(rowsRead, csv.bytes());
-  };
-  await csv.each(onRecord, async () => {
-    if (spoolFull && spool !== null) {
-      spoolFull = false;
-      await spool.flush();
-    }
-  });
-  const textIssue = csv.textIssue();
-  if (textIssue !== null) issues.add(textIssue);
-  const brokenLines = csv.malformedNotYielded();
-  if (headerAccepted === true && brokenLines > 0) {
-    rowsRead += brokenLines;
-    issues.addFound([], brokenLines);
-  }
-  if (headerAccepted === null) {
-    issues.add({
-      line: 1,
-      column: null,
-      code: 'empty_file',
-      message: 'The file is empty: its first line must name the columns',
-    });
-  } else if (headerAccepted && rowsRead === 0) {
-    issues.add({
-      line: null,
-      column: null,
-      code: 'no_rows',
-      message: 'The file has headings but no rows',
-    });
-  }
-  await spool?.finish();
-  return {
-    headerAccepted: headerAccepted === true,
-    rowsRead,
-    fileBytes: csv.bytes(),
-    fileSha256: csv.sha256(),
-  };
-}
 
 export interface ImportsServiceDeps {
   database: Database;

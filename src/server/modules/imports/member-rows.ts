@@ -5,12 +5,16 @@ import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { checkMemberDates, memberFieldShape } from '../../../contracts/members.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import { CONTROL_CHARACTER_REASON } from '../../../contracts/text.js';
-import type { PpsKeyring } from '../../crypto/pps-keyring.js';
-import { type Columns, missingColumn, readHeadings } from './csv-columns.js';
-import { parseCsvDate, parseEuroCents, parseWholeCents } from './csv-values.js';
-import type { ImportScope, RowReader } from './import-kind.js';
-import type { createRowIdSource } from './row-ids.js';
-import { copyHexArray, copyLine } from './spool-file.js';
+import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
+import { type Columns, missingColumn, readHeadings } from '../../platform/uploads/csv-columns.js';
+import {
+  parseCsvDate,
+  parseEuroCents,
+  parseWholeCents,
+} from '../../platform/uploads/csv-values.js';
+import type { ImportScope, RowReader } from '../../platform/uploads/import-kind.js';
+import type { createRowIdSource } from '../../platform/uploads/row-ids.js';
+import { copyHexArray, copyLine } from '../../platform/uploads/spool-file.js';
 
 const REQUIRED_TEXT = ['ppsNumber', 'firstName', 'lastName'] as const;
 const DATES = ['dateOfBirth', 'dateJoined'] as const;

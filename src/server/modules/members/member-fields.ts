@@ -1,6 +1,6 @@
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
-import { ValidationError } from '../../errors.js';
+import { ValidationError } from '../../platform/errors.js';
 
 /**
  * The one member rule that needs a clock, applied by the service with its own (`now`), so that

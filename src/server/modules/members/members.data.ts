@@ -1,10 +1,10 @@
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { preparedRead } from '../../db/prepared.js';
-import { employers, members, schemes } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
-import { liveSchemeOf } from '../schemes/schemes.data.js';
+import { preparedRead } from '../../platform/db/prepared.js';
+import { employers, members, schemes } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
+import { liveSchemeOf } from '../schemes/index.js';
 
 export type MemberRow = typeof members.$inferSelect;
 

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
-import { errorBody, noContent } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
-import type { MemberExportService } from './member-export.service.js';
+import { errorBody, noContent } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
 import {
   memberChange,
-  memberExport,
   memberInput,
   memberListQuery,
   memberParams,
@@ -19,8 +17,7 @@ import type { MembersService } from './members.service.js';
 
 export const membersRoutes: FastifyPluginAsyncZod<{
   members: MembersService;
-  gdprExport: MemberExportService;
-}> = async (app, { members, gdprExport }) => {
+}> = async (app, { members }) => {
   const tags = ['members'];
   app.route({
     ...routeOf(apiRoutes.members.create),
@@ -105,23 +102,6 @@ export const membersRoutes: FastifyPluginAsyncZod<{
       const revealed = await members.revealPps(actorOf(request), request.params.id);
       // Neither a browser nor a proxy may keep the number.
       return reply.header('cache-control', 'no-store').send(revealed);
-    },
-  });
-  app.route({
-    ...routeOf(apiRoutes.members.export),
-    config: { action: 'member.export', alsoChecks: ['contribution.notes.read'] },
-    schema: {
-      summary: 'Everything held about a member, as JSON (GDPR access and portability). Audited.',
-      tags,
-      params: memberParams,
-      response: { 200: memberExport, 403: errorBody, 404: errorBody },
-    },
-    handler: async (request, reply) => {
-      const data = await gdprExport.exportData(actorOf(request), request.params.id);
-      return reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="member-${data.member.id}.json"`)
-        .send(data);
     },
   });
 };

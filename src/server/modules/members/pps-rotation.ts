@@ -1,11 +1,15 @@
 import { and, asc, count, gt, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPpsKeyring, ppsKeyId, UnknownPpsKeyError } from '../../crypto/pps-keyring.js';
-import { SealedBoxError } from '../../crypto/sealed-box.js';
-import type { Database } from '../../db/database.js';
-import { members, payrollEmployees } from '../../db/schema.js';
-import { withActor, withPlatformReadOnly } from '../../db/with-actor.js';
-import type { PlatformActor } from '../../tenancy/actor.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import {
+  createPpsKeyring,
+  ppsKeyId,
+  UnknownPpsKeyError,
+} from '../../platform/crypto/pps-keyring.js';
+import { SealedBoxError } from '../../platform/crypto/sealed-box.js';
+import type { Database } from '../../platform/db/database.js';
+import { members, payrollEmployees } from '../../platform/db/schema.js';
+import { withActor, withPlatformReadOnly } from '../../platform/db/with-actor.js';
+import type { PlatformActor } from '../../platform/tenancy/actor.js';
 
 /**
  * Re-encrypts every PPS number the service holds, members' (soft-deleted ones too) and the

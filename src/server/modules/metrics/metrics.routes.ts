@@ -2,9 +2,9 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
-import { bearerGate } from '../../http/bearer-gate.js';
-import type { RateLimitStore } from '../../http/rate-limit-store.js';
-import { routeOf } from '../../http/route-of.js';
+import { bearerGate } from '../../platform/http/bearer-gate.js';
+import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
+import { routeOf } from '../../platform/http/route-of.js';
 import type { Metrics } from './metrics.service.js';
 
 export const METRICS_PATH = apiRoutes.health.metrics.path;

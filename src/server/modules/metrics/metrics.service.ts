@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Database } from '../../db/database.js';
-import { rowsOf } from '../../db/database.js';
-import { withCronRole, withMailerRole } from '../../db/with-actor.js';
+import type { Database } from '../../platform/db/database.js';
+import { rowsOf } from '../../platform/db/database.js';
+import { withCronRole, withMailerRole } from '../../platform/db/with-actor.js';
 
 /**
  * The service's metrics in Prometheus's text format (docs/decisions/0077-metrics.md).

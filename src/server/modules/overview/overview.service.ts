@@ -1,11 +1,18 @@
 import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
-import type { Database } from '../../db/database.js';
-import { contributions, employers, funds, imports, members, schemes } from '../../db/schema.js';
-import { withActor } from '../../db/with-actor.js';
-import type { ActorContext } from '../../tenancy/actor.js';
-import { authorize, boundsOf } from '../../tenancy/authorize.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
+import type { Database } from '../../platform/db/database.js';
+import {
+  contributions,
+  employers,
+  funds,
+  imports,
+  members,
+  schemes,
+} from '../../platform/db/schema.js';
+import { withActor } from '../../platform/db/with-actor.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { authorize, boundsOf } from '../../platform/tenancy/authorize.js';
+import { liveEmployerOf } from '../employers/index.js';
 import type { OverviewView } from './overview.schemas.js';
 
 /** Enough for any one firm's home page; beyond it the schemes list is the place to look. */

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
-import { errorBody } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
+import { errorBody } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
 import { contactChange, contactView, memberSummary, portalParams } from './portal.schemas.js';
 import type { PortalService } from './portal.service.js';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import type { CorpusDocument, IngestAnswer } from '../../../contracts/rag.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import type { Database } from '../../db/database.js';
-import { type Transaction, withPlatformRole } from '../../db/with-actor.js';
-import type { PlatformActor } from '../../tenancy/actor.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/database.js';
+import { type Transaction, withPlatformRole } from '../../platform/db/with-actor.js';
+import type { PlatformActor } from '../../platform/tenancy/actor.js';
 import {
   type ChunkRow,
   chunkHashes,

@@ -1,6 +1,6 @@
-import type { AuditService } from '../../audit/audit.service.js';
-import { SYSTEM_ACTOR } from '../../auth/provisioning.js';
-import type { Database } from '../../db/database.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/database.js';
+import { SYSTEM_ACTOR } from '../auth/index.js';
 import { CorpusFileError, readCorpus } from './corpus-files.js';
 import { createCorpusIngest } from './ingest.service.js';
 

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { ragChunks, ragSources } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { ragChunks, ragSources } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bound parameters at nine columns a row. */
 const ROWS_PER_INSERT = 500;

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { ingestAnswer, ingestRequest, MAX_INGEST_BODY_BYTES } from '../../../contracts/rag.js';
-import { SYSTEM_ACTOR } from '../../auth/provisioning.js';
-import { UPLOAD_BODY_DEADLINE_MS } from '../../http/body-deadline.js';
-import { routeOf } from '../../http/route-of.js';
+import { UPLOAD_BODY_DEADLINE_MS } from '../../platform/http/body-deadline.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { SYSTEM_ACTOR } from '../auth/index.js';
 import type { CorpusIngest } from './ingest.service.js';
 
 export const RAG_INGEST_PATH = apiRoutes.machines.ragIngest.path;

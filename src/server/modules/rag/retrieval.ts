@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { rowsOf } from '../../db/database.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { rowsOf } from '../../platform/db/database.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
 
 /** One passage of the regulatory corpus, as the chat cites it (decisions.md §6 "AI"). */
 export interface RetrievedChunk {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { SYSTEM_ACTOR } from '../../auth/provisioning.js';
+import { SYSTEM_ACTOR } from '../auth/index.js';
 import { readCorpus, SHIPPED_CORPUS_DIR } from './corpus-files.js';
 import type { CorpusIngest } from './ingest.service.js';
 

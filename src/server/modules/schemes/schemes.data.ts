@@ -1,9 +1,9 @@
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { preparedRead } from '../../db/prepared.js';
-import { employers, schemes } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
-import { liveEmployerOf } from '../employers/employers.data.js';
+import { preparedRead } from '../../platform/db/prepared.js';
+import { employers, schemes } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
 
 export type SchemeRow = typeof schemes.$inferSelect;
 

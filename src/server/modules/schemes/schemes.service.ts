@@ -1,15 +1,15 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
-import type { Database } from '../../db/database.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { employers, members, type SCHEME_TYPES, schemes } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { ValidationError } from '../../errors.js';
-import type { ActorContext } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, boundsOf } from '../../tenancy/authorize.js';
-import { findEmployer, liveEmployerOf } from '../employers/employers.data.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { Database } from '../../platform/db/database.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { employers, members, type SCHEME_TYPES, schemes } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { ValidationError } from '../../platform/errors.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
+import { findEmployer, liveEmployerOf } from '../employers/index.js';
 import { findScheme, type SchemeRow } from './schemes.data.js';
 import type { SchemeChange, SchemeInput, SchemeListQuery, SchemeView } from './schemes.schemas.js';
 

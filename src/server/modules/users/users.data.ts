@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { UserRow } from '../../auth/user-lookup.js';
-import { users } from '../../db/schema.js';
-import type { Transaction } from '../../db/with-actor.js';
+import { users } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import type { UserRow } from '../auth/index.js';
 
 export type { UserRow };
 

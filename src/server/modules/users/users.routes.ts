@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
-import { errorBody } from '../../http/http-error.js';
-import { routeOf } from '../../http/route-of.js';
-import { actorOf } from '../../tenancy/request-context.js';
-import { brokerParams } from '../brokers/brokers.schemas.js';
-import { employerParams } from '../employers/employers.schemas.js';
+import { errorBody } from '../../platform/http/http-error.js';
+import { routeOf } from '../../platform/http/route-of.js';
+import { actorOf } from '../../platform/tenancy/request-context.js';
+import { brokerParams } from '../brokers/index.js';
+import { employerParams } from '../employers/index.js';
 import {
   brokerUserInput,
   colleagueInput,

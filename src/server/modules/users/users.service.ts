@@ -1,28 +1,43 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq } from 'drizzle-orm';
 import type { PageQuery } from '../../../contracts/pages.js';
-import type { AuditService } from '../../audit/audit.service.js';
-import { createPlatformReadLog } from '../../audit/platform-reads.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import type { Database } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { brokers, employers, schemes, users } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import {
+  accountOfferedMessage,
+  invitationLink,
+  invitationMessage,
+} from '../../platform/email/messages.js';
+import type { Outbox } from '../../platform/email/outbox.js';
+import { ConflictError, ValidationError } from '../../platform/errors.js';
+import {
+  type ActorContext,
+  anonymousActor,
+  type TenantActor,
+} from '../../platform/tenancy/actor.js';
+import {
+  authorize,
+  authorizeRow,
+  boundsOf,
+  NotFoundError,
+} from '../../platform/tenancy/authorize.js';
+import type { Role } from '../../platform/tenancy/roles.js';
+import {
+  findUserByEmail,
+  hashPassword,
   INVITATION_VALID_MS,
   issueToken,
+  passwordPolicyRefusal,
+  passwordProblem,
   withdrawTokens,
-} from '../../auth/password-reset.service.js';
-import { hashPassword, passwordPolicyRefusal, passwordProblem } from '../../auth/passwords.js';
-import { findUserByEmail } from '../../auth/user-lookup.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { keyset, pageFrom } from '../../db/keyset.js';
-import { brokers, employers, schemes, users } from '../../db/schema.js';
-import { type Transaction, withActor } from '../../db/with-actor.js';
-import { accountOfferedMessage, invitationLink, invitationMessage } from '../../email/messages.js';
-import type { Outbox } from '../../email/outbox.js';
-import { ConflictError, ValidationError } from '../../errors.js';
-import { type ActorContext, anonymousActor, type TenantActor } from '../../tenancy/actor.js';
-import { authorize, authorizeRow, boundsOf, NotFoundError } from '../../tenancy/authorize.js';
-import type { Role } from '../../tenancy/roles.js';
-import { findEmployer } from '../employers/employers.data.js';
-import { findMember } from '../members/members.data.js';
+} from '../auth/index.js';
+import { findEmployer } from '../employers/index.js';
+import { findMember } from '../members/index.js';
 import { findUser, type UserRow } from './users.data.js';
 import type {
   ColleagueInput,

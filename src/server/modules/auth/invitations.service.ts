@@ -1,0 +1,114 @@
+import { and, eq } from 'drizzle-orm';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { users } from '../../platform/db/schema.js';
+import { withActor } from '../../platform/db/with-actor.js';
+import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
+import { actorFor } from '../../platform/tenancy/actor.js';
+import { isRole } from '../../platform/tenancy/roles.js';
+import { claimToken, lookUpToken, withdrawTokens } from './password-reset.service.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+import { findUserById } from './user-lookup.js';
+
+interface RequestOrigin {
+  ipAddress: string;
+  userAgent: string;
+}
+
+export type AcceptOutcome =
+  | { ok: true; userId: string }
+  | { ok: false; reason: 'invalid_token'; userId: string | null }
+  | { ok: false; reason: 'too_many_attempts'; userId: string | null; retryAfterMs: number }
+  | { ok: false; reason: 'weak_password'; userId: string; problem: string }
+  /** The address signed in to another account since it was invited (another firm's invitation). */
+  | { ok: false; reason: 'address_taken'; userId: string };
+
+export interface InvitationsDeps {
+  database: Database;
+  audit: AuditService;
+  counters: RateLimitStore;
+  now: () => Date;
+}
+
+class AddressTaken extends Error {}
+
+/**
+ * An invited account is set up by the person who holds its e-mailed link, who chooses their
+ * password there and is signed in (the route issues the session;
+ * docs/decisions/0044-invitations.md).
+ */
+export function createInvitationsService({ database, audit, counters, now }: InvitationsDeps) {
+  return {
+    async accept(token: string, password: string, origin: RequestOrigin): Promise<AcceptOutcome> {
+      const found = await lookUpToken(database, counters, token, 'invitation', now());
+      if (!found.ok) return found;
+      const { stored } = found;
+      const user = await findUserById(database, stored.userId);
+      if (user?.status !== 'invited' || !isRole(user.role)) {
+        return { ok: false, reason: 'invalid_token', userId: stored.userId };
+      }
+      const problem = await passwordProblem(password);
+      if (problem) return { ok: false, reason: 'weak_password', userId: user.id, problem };
+      const passwordHash = await hashPassword(password);
+
+      // A person who proved they hold the link acts as the account they were invited to.
+      const actor = actorFor(
+        {
+          userId: user.id,
+          email: user.email,
+          role: user.role,
+          brokerId: user.brokerId,
+          employerId: user.employerId,
+          memberId: user.memberId,
+        },
+        origin,
+      );
+      const at = now();
+      try {
+        const done = await withActor(database, actor, async (tx) => {
+          if (!(await claimToken(tx, stored.id, at))) return false;
+          let updated: { id: string } | undefined;
+          try {
+            [updated] = await tx
+              .update(users)
+              .set({
+                status: 'active',
+                invitedUntil: null,
+                passwordHash,
+                passwordChangedAt: at,
+                updatedAt: at,
+              })
+              .where(and(eq(users.id, user.id), eq(users.status, 'invited')))
+              .returning({ id: users.id });
+          } catch (error) {
+            // An address signs in to one account (migration 0012): another firm's invitation to
+            // the same address was accepted first.
+            if (isUniqueViolation(error, 'users_email_lower_key')) throw new AddressTaken();
+            throw error;
+          }
+          if (!updated) return false;
+          await withdrawTokens(tx, user.id, at);
+          await audit.record(tx, actor, {
+            action: 'user.invitation_accepted',
+            entityType: 'user',
+            entityId: user.id,
+            tenantId: user.brokerId,
+            previousState: { status: 'invited' },
+            newState: { status: 'active', passwordChangedAt: at, invitationTokenId: stored.id },
+          });
+          return true;
+        });
+        if (!done) return { ok: false, reason: 'invalid_token', userId: user.id };
+      } catch (error) {
+        if (error instanceof AddressTaken) {
+          return { ok: false, reason: 'address_taken', userId: user.id };
+        }
+        throw error;
+      }
+      return { ok: true, userId: user.id };
+    },
+  };
+}
+
+export type InvitationsService = ReturnType<typeof createInvitationsService>;

@@ -1,0 +1,170 @@
+import { createId } from '@paralleldrive/cuid2';
+import { eq, sql } from 'drizzle-orm';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/database.js';
+import { brokers, users } from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import type { PlatformActor } from '../../platform/tenancy/actor.js';
+import type { Role } from '../../platform/tenancy/roles.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+
+/** Start-up and the CLI act as the platform itself; their records name this actor. */
+export const SYSTEM_ACTOR: PlatformActor = {
+  userId: 'system',
+  email: 'system',
+  role: 'SuperAdmin',
+  tenantId: null,
+  employerId: null,
+  ipAddress: 'local',
+  userAgent: 'pension-admin',
+};
+
+/**
+ * service-spec §5.1.5: fixed accounts for development and test only, listed in the README. They
+ * are created only when APP_ENV is development or test, and sign-in refuses them elsewhere.
+ */
+export const DEVELOPMENT_BROKER = {
+  id: 'devbroker00000000000000000',
+  name: 'Development Brokers Ltd',
+};
+export const DEVELOPMENT_ACCOUNTS: ReadonlyArray<{
+  email: string;
+  password: string;
+  role: Role;
+  name: string;
+}> = [
+  {
+    email: 'superadmin@dev.pension-admin.local',
+    password: 'dev-superadmin-password',
+    role: 'SuperAdmin',
+    name: 'Development SuperAdmin',
+  },
+  {
+    email: 'brokeradmin@dev.pension-admin.local',
+    password: 'dev-brokeradmin-password',
+    role: 'BrokerAdmin',
+    name: 'Development BrokerAdmin',
+  },
+];
+
+export class ProvisioningError extends Error {
+  override name = 'ProvisioningError';
+}
+
+async function emailTaken(tx: Transaction, email: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  return row !== undefined;
+}
+
+async function insertAccount(
+  tx: Transaction,
+  audit: AuditService,
+  account: {
+    email: string;
+    name: string;
+    role: Role;
+    brokerId: string | null;
+    passwordHash: string;
+    isDevelopmentAccount: boolean;
+  },
+): Promise<string> {
+  const id = createId();
+  await tx.insert(users).values({ id, ...account, employerId: null });
+  await audit.record(tx, SYSTEM_ACTOR, {
+    action: 'user.created',
+    entityType: 'user',
+    entityId: id,
+    tenantId: account.brokerId,
+    previousState: null,
+    newState: {
+      id,
+      role: account.role,
+      brokerId: account.brokerId,
+      isDevelopmentAccount: account.isDevelopmentAccount,
+    },
+  });
+  return id;
+}
+
+/** Creates the development broker and accounts that are missing; leaves existing ones alone. */
+export async function ensureDevelopmentAccounts(
+  database: Database,
+  audit: AuditService,
+): Promise<void> {
+  // Hash only what is missing, outside the transaction: bcrypt takes a quarter second each.
+  const missing = await withActor(database, SYSTEM_ACTOR, async (tx) => {
+    const absent: (typeof DEVELOPMENT_ACCOUNTS)[number][] = [];
+    for (const account of DEVELOPMENT_ACCOUNTS) {
+      if (!(await emailTaken(tx, account.email))) absent.push(account);
+    }
+    return absent;
+  });
+  const hashed = await Promise.all(missing.map((account) => hashPassword(account.password)));
+  const hashes = new Map<string, string>(
+    missing.map((account, index) => [account.email, hashed[index] as string]),
+  );
+  await withActor(database, SYSTEM_ACTOR, async (tx) => {
+    const [broker] = await tx.select().from(brokers).where(eq(brokers.id, DEVELOPMENT_BROKER.id));
+    if (!broker) {
+      await tx.insert(brokers).values(DEVELOPMENT_BROKER);
+      await audit.record(tx, SYSTEM_ACTOR, {
+        action: 'broker.created',
+        entityType: 'broker',
+        entityId: DEVELOPMENT_BROKER.id,
+        tenantId: DEVELOPMENT_BROKER.id,
+        previousState: null,
+        newState: DEVELOPMENT_BROKER,
+      });
+    }
+    for (const account of DEVELOPMENT_ACCOUNTS) {
+      const passwordHash = hashes.get(account.email);
+      if (passwordHash === undefined || (await emailTaken(tx, account.email))) continue;
+      await insertAccount(tx, audit, {
+        email: account.email,
+        name: account.name,
+        role: account.role,
+        brokerId: account.role === 'SuperAdmin' ? null : DEVELOPMENT_BROKER.id,
+        passwordHash,
+        isDevelopmentAccount: true,
+      });
+    }
+  });
+}
+
+/**
+ * decisions.md §1: a SuperAdmin from the operator's e-mail and password. With `onlyIfNone`
+ * (start-up) nothing happens once any SuperAdmin exists; the CLI adds one regardless.
+ */
+export async function createSuperAdmin(
+  database: Database,
+  audit: AuditService,
+  { email, password, onlyIfNone }: { email: string; password: string; onlyIfNone: boolean },
+): Promise<'created' | 'skipped'> {
+  const problem = await passwordProblem(password);
+  if (problem) throw new ProvisioningError(`The SuperAdmin password ${problem}`);
+  const passwordHash = await hashPassword(password);
+  return withActor(database, SYSTEM_ACTOR, async (tx) => {
+    if (onlyIfNone) {
+      const [existing] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`${users.role} = 'SuperAdmin' and not ${users.isDevelopmentAccount}`)
+        .limit(1);
+      if (existing) return 'skipped';
+    }
+    if (await emailTaken(tx, email))
+      throw new ProvisioningError('An account with that e-mail address already exists');
+    await insertAccount(tx, audit, {
+      email: email.trim(),
+      name: 'Platform administrator',
+      role: 'SuperAdmin',
+      brokerId: null,
+      passwordHash,
+      isDevelopmentAccount: false,
+    });
+    return 'created';
+  });
+}

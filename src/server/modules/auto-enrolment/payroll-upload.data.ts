@@ -1,0 +1,174 @@
+import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { PageQuery } from '../../../contracts/pages.js';
+import { rowsOf } from '../../platform/db/database.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { payrollUploadLines, payrollUploads, schemes, users } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+
+export type PayrollUploadRow = typeof payrollUploads.$inferSelect;
+
+/** An upload of an employer's payroll by id, as far as row-level security lets this actor see. */
+export async function findUpload(
+  tx: Transaction,
+  employerId: string,
+  id: string,
+): Promise<PayrollUploadRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(payrollUploads)
+    .where(and(eq(payrollUploads.employerId, employerId), eq(payrollUploads.id, id)));
+  return row;
+}
+
+export interface UploadListRow {
+  upload: PayrollUploadRow;
+  uploaderRole: string | null;
+  employees: number;
+  payPeriods: number;
+  periodStart: string | null;
+  periodEnd: string | null;
+}
+
+/**
+ * A page of an employer's uploads, newest first, each with its uploader's role and what its pay
+ * lines cover, as the upload counted them when it stored them (`payroll_upload_lines`).
+ */
+export async function listUploads(
+  tx: Transaction,
+  employer: { brokerId: string; id: string },
+  query: PageQuery,
+): Promise<{ items: UploadListRow[]; nextCursor: string | null }> {
+  const { after, orderBy, take } = keyset(
+    query,
+    { at: payrollUploads.createdAt, id: payrollUploads.id },
+    'desc',
+  );
+  const rows = await tx
+    .select({ upload: payrollUploads, uploaderRole: users.role })
+    .from(payrollUploads)
+    .leftJoin(users, eq(users.id, payrollUploads.createdBy))
+    .where(
+      and(
+        eq(payrollUploads.brokerId, employer.brokerId),
+        eq(payrollUploads.employerId, employer.id),
+        after,
+      ),
+    )
+    .orderBy(...orderBy)
+    .limit(take);
+  const page = pageFrom(rows, query, (row) => ({ at: row.upload.createdAt, id: row.upload.id }));
+  const ids = page.items.map((row) => row.upload.id);
+  const covered =
+    ids.length === 0
+      ? []
+      : await tx
+          .select({
+            uploadId: payrollUploadLines.uploadId,
+            employees: sql<number>`cardinality(${payrollUploadLines.employeeIds})`,
+            payPeriods: payrollUploadLines.payPeriods,
+            periodStart: payrollUploadLines.firstPeriodStart,
+            periodEnd: payrollUploadLines.lastPeriodEnd,
+          })
+          .from(payrollUploadLines)
+          .where(
+            and(
+              eq(payrollUploadLines.brokerId, employer.brokerId),
+              inArray(payrollUploadLines.uploadId, ids),
+            ),
+          );
+  const byUpload = new Map(covered.map((row) => [row.uploadId, row]));
+  return {
+    items: page.items.map((row) => {
+      const lines = byUpload.get(row.upload.id);
+      return {
+        upload: row.upload,
+        uploaderRole: row.uploaderRole,
+        employees: Number(lines?.employees ?? 0),
+        payPeriods: lines?.payPeriods ?? 0,
+        periodStart: lines?.periodStart ?? null,
+        periodEnd: lines?.periodEnd ?? null,
+      };
+    }),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** The ids of an employer's live schemes: what a payroll line may name as its arrangement. */
+export async function liveSchemeIds(tx: Transaction, employerId: string): Promise<Set<string>> {
+  const rows = await tx
+    .select({ id: schemes.id })
+    .from(schemes)
+    .where(and(eq(schemes.employerId, employerId), isNull(schemes.deletedAt)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Deletes an upload with its lines, then every employee of the employer no line names any more:
+ * their sealed PPS number, name and date of birth go with them (hard delete). Answers the counts.
+ */
+export async function eraseUpload(
+  tx: Transaction,
+  upload: PayrollUploadRow,
+): Promise<{ lines: number; employees: number }> {
+  const [gone] = await tx
+    .delete(payrollUploadLines)
+    .where(
+      and(
+        eq(payrollUploadLines.brokerId, upload.brokerId),
+        eq(payrollUploadLines.uploadId, upload.id),
+      ),
+    )
+    .returning({ lines: payrollUploadLines.lineCount });
+  await tx
+    .delete(payrollUploads)
+    .where(and(eq(payrollUploads.brokerId, upload.brokerId), eq(payrollUploads.id, upload.id)));
+  const employees = await tx.execute(sql`
+    with named as (
+      select distinct named.id
+      from payroll_upload_lines pay cross join unnest(pay.employee_ids) as named(id)
+      where pay.broker_id = ${upload.brokerId} and pay.employer_id = ${upload.employerId}
+    ), gone as (
+      delete from payroll_employees employee
+      where employee.broker_id = ${upload.brokerId} and employee.employer_id = ${upload.employerId}
+        and not exists (select 1 from named where named.id = employee.id)
+      returning 1
+    )
+    select count(*) :: integer as n from gone
+  `);
+  const count = (result: unknown) => rowsOf<{ n: number }>(result)[0]?.n ?? 0;
+  return { lines: gone?.lines ?? 0, employees: count(employees) };
+}
+
+/** One stored upload's lines with the ids its places name. */
+export interface StoredLinesRow {
+  employeeIds: string[];
+  schemeIds: string[];
+  format: number;
+  lineCount: number;
+  lines: Uint8Array;
+}
+
+/** The employer's stored uploads whose pay periods meet the window, their lines undecoded. */
+export async function storedLinesMeeting(
+  tx: Transaction,
+  target: { brokerId: string; employerId: string },
+  window: { windowStart: string; windowEnd: string },
+): Promise<StoredLinesRow[]> {
+  return tx
+    .select({
+      employeeIds: payrollUploadLines.employeeIds,
+      schemeIds: payrollUploadLines.schemeIds,
+      format: payrollUploadLines.format,
+      lineCount: payrollUploadLines.lineCount,
+      lines: payrollUploadLines.lines,
+    })
+    .from(payrollUploadLines)
+    .where(
+      and(
+        eq(payrollUploadLines.brokerId, target.brokerId),
+        eq(payrollUploadLines.employerId, target.employerId),
+        gte(payrollUploadLines.lastPeriodEnd, window.windowStart),
+        lte(payrollUploadLines.firstPeriodStart, window.windowEnd),
+      ),
+    );
+}

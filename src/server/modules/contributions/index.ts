@@ -1,0 +1,6 @@
+/** The contributions module's public face: all that other modules and the composition root may import from it. */
+export { contributionsOfMember } from './contributions.data.js';
+export { contributionsRoutes } from './contributions.routes.js';
+export { createContributionsService } from './contributions.service.js';
+export { payrollRoutes } from './payroll-grid.routes.js';
+export { createPayrollService } from './payroll-grid.service.js';

@@ -1,0 +1,127 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/database.js';
+import { auditLog, users } from '../../platform/db/schema.js';
+import { withActor } from '../../platform/db/with-actor.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
+import { contributionsOfMember } from '../contributions/index.js';
+import { findEmployer } from '../employers/index.js';
+import { allocationsOfMember } from '../funds/index.js';
+import type { MemberExport } from '../members/index.js';
+import { findMember, viewOf } from '../members/index.js';
+import { findScheme } from '../schemes/index.js';
+
+export interface MemberExportDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+}
+
+/**
+ * A member's right of access and to portability (GDPR Art. 15 and 20): everything held about one
+ * member, for the member themself or their broker firm's BrokerAdmin, in its own file because it
+ * reads across every module that keeps something about a member.
+ */
+export function createMemberExportService({ database, audit, now }: MemberExportDeps) {
+  return {
+    /**
+     * GDPR Art. 15 and 20. The PPS number stays out of it (it leaves only through the audited
+     * reveal); the export says it is on file.
+     */
+    async exportData(actor: ActorContext, id: string): Promise<MemberExport> {
+      const requester = authorize(actor, 'member.export');
+      const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
+      return withActor(database, requester, async (tx) => {
+        const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
+        const scheme = await findScheme(tx, member.schemeId);
+        const employer = await findEmployer(tx, member.employerId);
+        if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
+        const accounts = await tx
+          .select({
+            email: users.email,
+            role: users.role,
+            status: users.status,
+            createdAt: users.createdAt,
+          })
+          .from(users)
+          .where(eq(users.memberId, member.id));
+        const contributions = await contributionsOfMember(tx, member.id);
+        // What was done with their data: records about the member and about their contributions.
+        const processing = await tx
+          .select({
+            action: auditLog.action,
+            actorType: auditLog.actorType,
+            timestamp: auditLog.timestamp,
+          })
+          .from(auditLog)
+          .where(
+            or(
+              and(eq(auditLog.entityType, 'member'), eq(auditLog.entityId, member.id)),
+              contributions.length === 0
+                ? undefined
+                : and(
+                    eq(auditLog.entityType, 'contribution'),
+                    inArray(
+                      auditLog.entityId,
+                      contributions.map((entry) => entry.id),
+                    ),
+                  ),
+            ),
+          )
+          .orderBy(asc(auditLog.chainIndex));
+        const exportedAt = now();
+        await audit.record(tx, requester, {
+          action: 'member.exported',
+          entityType: 'member',
+          entityId: member.id,
+          tenantId: member.brokerId,
+          previousState: null,
+          newState: null,
+        });
+        return {
+          exportedAt: exportedAt.toISOString(),
+          member: viewOf(member),
+          ppsNumber: {
+            onFile: true,
+            note: 'Your PPS number is held encrypted. Your broker can confirm it to you on request.',
+          },
+          scheme: { id: scheme.id, name: scheme.name, type: scheme.type },
+          employer: { id: employer.id, name: employer.name },
+          contributions: contributions.map((entry) => ({
+            id: entry.id,
+            period: entry.period,
+            kind: entry.kind,
+            originalAmountCents: entry.originalAmountCents,
+            amountCents: entry.amountCents,
+            recordedAt: entry.createdAt.toISOString(),
+            // The reasons for corrections are staff notes: not in the member's own copy.
+            adjustments: entry.adjustments.map((adjustment) => ({
+              deltaCents: adjustment.deltaCents,
+              ...(withStaffNotes ? { reason: adjustment.reason } : {}),
+              recordedAt: adjustment.createdAt.toISOString(),
+            })),
+          })),
+          fundChoices: (await allocationsOfMember(tx, member.id)).map((allocation) => ({
+            effectiveFrom: allocation.effectiveFrom,
+            recordedAt: allocation.createdAt.toISOString(),
+            allocations: allocation.lines.map((line) => ({
+              fund: line.fundName,
+              percent: line.percent,
+            })),
+          })),
+          accounts: accounts.map((account) => ({
+            ...account,
+            createdAt: account.createdAt.toISOString(),
+          })),
+          processing: processing.map((entry) => ({
+            ...entry,
+            timestamp: entry.timestamp.toISOString(),
+          })),
+        };
+      });
+    },
+  };
+}
+
+export type MemberExportService = ReturnType<typeof createMemberExportService>;

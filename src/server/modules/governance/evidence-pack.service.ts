@@ -1,0 +1,398 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { ZipFile } from 'yazl';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
+import type { SchemeType } from '../../../contracts/organisation.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/database.js';
+import {
+  auditLog,
+  employers,
+  keyFunctionHolders,
+  oraReports,
+  trustees,
+  writtenPolicies,
+} from '../../platform/db/schema.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import type { DocumentStorage } from '../../platform/storage/storage.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { type ActorFor, authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import { currentDocumentsOf, type DocumentRow } from '../documents/index.js';
+import { findScheme } from '../schemes/index.js';
+import { assessOneScheme } from './compliance.service.js';
+import { type EvidenceSummary, renderSummaryPdf } from './evidence-pack.pdf.js';
+
+/** The version of the manifest's layout, so that a reader can tell a later one apart. */
+export const EVIDENCE_PACK_FORMAT = 'pension-admin/evidence-pack/1';
+
+/**
+ * Documents a pack never carries: a benefit statement is one member's personal data (and may
+ * carry their PPS number), not evidence of the scheme's governance; data minimisation (GDPR
+ * Art. 5(1)(c)) keeps it out. It is listed in the manifest as excluded, without its filename.
+ */
+const NOT_GOVERNANCE_EVIDENCE = new Set(['benefit_statement']);
+
+export interface ManifestFile {
+  path: string;
+  size: number;
+  sha256: string;
+  documentId?: string;
+  documentType?: string;
+  version?: number;
+}
+
+export interface ManifestExclusion {
+  documentId: string;
+  documentType: string;
+  version: number;
+  scanStatus: string;
+  reason: 'quarantined' | 'not_yet_scanned' | 'member_personal_data';
+}
+
+export interface EvidenceManifest {
+  format: typeof EVIDENCE_PACK_FORMAT;
+  schemeId: string;
+  tenantId: string;
+  generatedAt: string;
+  generatedBy: { role: string };
+  /**
+   * The head of the tenant's audit chain once the pack's own record had committed: that record,
+   * appended last under the chain's lock. `audit:verify --tenant <tenantId>` checks the chain up to
+   * and past it; a regulator compares this position and hash with the log.
+   */
+  auditChain: { chain: string; position: number; recordId: string; hash: string };
+  files: ManifestFile[];
+  excluded: ManifestExclusion[];
+}
+
+/**
+ * A stored document whose bytes do not match the size and SHA-256 recorded at upload: the pack is
+ * abandoned (the archive is cut short and no unzip tool accepts it) and the route logs a security
+ * event. Carries ids only.
+ */
+export class DocumentIntegrityError extends Error {
+  override name = 'DocumentIntegrityError';
+  constructor(
+    readonly documentId: string,
+    readonly version: number,
+  ) {
+    super(`document ${documentId} version ${version} does not match its recorded SHA-256`);
+  }
+}
+
+export interface EvidencePackDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+  /** Read only, through `open`: whichever back end holds the bytes. */
+  storage: Pick<DocumentStorage, 'open'>;
+  /** Whether `unscanned` documents are served (no scanner configured; config.ts). */
+  servesUnscanned: boolean;
+}
+
+export interface EvidencePack {
+  /** `evidence-pack-<schemeId>-<YYYY-MM-DD>.zip` */
+  filename: string;
+  /** The ZIP as it is written; fails (is destroyed with the error) if a document fails its check. */
+  stream: Readable;
+}
+
+/** Bytes passed through unchanged while counted and hashed, checked against the row at the end. */
+function checkedAgainst(row: DocumentRow, onDone: (sha256: string) => void): Transform {
+  return hashed((size, sha256) => {
+    if (size !== row.size || sha256 !== row.sha256) {
+      return new DocumentIntegrityError(row.id, row.version);
+    }
+    onDone(sha256);
+    return undefined;
+  });
+}
+
+/**
+ * A stream hashed as it passes, for entries whose hash is known only once written. `onDone` may
+ * answer an error, which ends the stream with it.
+ */
+function hashed(onDone: (size: number, sha256: string) => Error | undefined): Transform {
+  const hash = createHash('sha256');
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      hash.update(chunk);
+      done(null, chunk);
+    },
+    flush(done) {
+      done(onDone(size, hash.digest('hex')));
+    },
+  });
+}
+
+/**
+ * A scheme's evidence pack (decisions.md §6; docs/decisions/0065-evidence-pack.md): a ZIP of a
+ * tagged PDF summary of its governance, the current version of each of its servable documents
+ * and `manifest.json` with every file's SHA-256 and the head of the tenant's audit chain. The
+ * archive is streamed: one document is open at a time, read from storage as the client reads.
+ */
+export function createEvidencePackService({
+  database,
+  audit,
+  now,
+  storage,
+  servesUnscanned,
+}: EvidencePackDeps) {
+  const exclusionOf = (row: DocumentRow): ManifestExclusion['reason'] | null => {
+    // Any document about one member is theirs, whatever its type (decisions.md §7).
+    if (row.memberId !== null || NOT_GOVERNANCE_EVIDENCE.has(row.documentType)) {
+      return 'member_personal_data';
+    }
+    if (row.scanStatus === 'clean') return null;
+    if (row.scanStatus === 'unscanned' && servesUnscanned) return null;
+    return row.scanStatus === 'quarantined' ? 'quarantined' : 'not_yet_scanned';
+  };
+
+  /** The registers as they stand, in a stable order (appointment or performance, then id). */
+  async function registersOf(tx: Transaction, scheme: { brokerId: string; id: string }) {
+    const ofScheme = (table: { brokerId: PgColumn; schemeId: PgColumn; deletedAt: PgColumn }) =>
+      and(
+        eq(table.brokerId, scheme.brokerId),
+        eq(table.schemeId, scheme.id),
+        isNull(table.deletedAt),
+      );
+    return {
+      trustees: await tx
+        .select({
+          name: trustees.name,
+          kind: trustees.kind,
+          directorCount: trustees.directorCount,
+          appointedOn: trustees.appointedOn,
+          endedOn: trustees.endedOn,
+        })
+        .from(trustees)
+        .where(ofScheme(trustees))
+        .orderBy(asc(trustees.appointedOn), asc(trustees.id)),
+      // Never the holder's e-mail address: not a governance fact, and personal data.
+      keyFunctionHolders: await tx
+        .select({
+          function: keyFunctionHolders.function,
+          holderName: keyFunctionHolders.holderName,
+          appointedOn: keyFunctionHolders.appointedOn,
+          endedOn: keyFunctionHolders.endedOn,
+          fitnessAndProbity: keyFunctionHolders.fitnessAndProbity,
+          alsoServesEmployer: keyFunctionHolders.alsoServesEmployer,
+        })
+        .from(keyFunctionHolders)
+        .where(ofScheme(keyFunctionHolders))
+        .orderBy(
+          asc(keyFunctionHolders.function),
+          asc(keyFunctionHolders.appointedOn),
+          asc(keyFunctionHolders.id),
+        ),
+      policies: await tx
+        .select({
+          kind: writtenPolicies.kind,
+          title: writtenPolicies.title,
+          version: writtenPolicies.version,
+          status: writtenPolicies.status,
+          approvedOn: writtenPolicies.approvedOn,
+          nextReviewDue: writtenPolicies.nextReviewDue,
+        })
+        .from(writtenPolicies)
+        .where(ofScheme(writtenPolicies))
+        .orderBy(
+          asc(writtenPolicies.kind),
+          asc(writtenPolicies.createdAt),
+          asc(writtenPolicies.id),
+        ),
+      // The summary text is free text: the report itself travels as a document (ora_report).
+      oraReports: await tx
+        .select({
+          performedOn: oraReports.performedOn,
+          trigger: oraReports.trigger,
+          nextDue: oraReports.nextDue,
+        })
+        .from(oraReports)
+        .where(ofScheme(oraReports))
+        .orderBy(asc(oraReports.performedOn), asc(oraReports.id)),
+    };
+  }
+
+  /**
+   * Reads everything the pack says in one transaction (one snapshot of the registers and the
+   * document list) and records the generation in it, so the audit record commits before a byte
+   * is sent; then reads where that record landed in the chain.
+   */
+  async function prepare(reader: ActorFor<'scheme.evidence_pack'>, schemeId: string) {
+    const generatedAt = now();
+    const generatedOn = todayInIreland(generatedAt);
+    const prepared = await withActor(database, reader, async (tx) => {
+      const scheme = authorizeRow(reader, 'scheme.evidence_pack', await findScheme(tx, schemeId));
+      const [employer] = await tx
+        .select({ name: employers.name })
+        .from(employers)
+        .where(and(eq(employers.brokerId, scheme.brokerId), eq(employers.id, scheme.employerId)));
+      const registers = await registersOf(tx, scheme);
+      const compliance = await assessOneScheme(tx, scheme, generatedOn);
+      const included: DocumentRow[] = [];
+      const excluded: ManifestExclusion[] = [];
+      for (const row of await currentDocumentsOf(tx, scheme)) {
+        const reason = exclusionOf(row);
+        if (reason === null) included.push(row);
+        else {
+          excluded.push({
+            documentId: row.id,
+            documentType: row.documentType,
+            version: row.version,
+            scanStatus: row.scanStatus,
+            reason,
+          });
+        }
+      }
+      const recordId = await audit.record(tx, reader, {
+        action: 'scheme.evidence_pack_generated',
+        entityType: 'scheme',
+        entityId: scheme.id,
+        tenantId: scheme.brokerId,
+        previousState: null,
+        newState: {
+          schemeId: scheme.id,
+          documents: included.map((row) => ({ id: row.id, version: row.version })),
+          excluded: excluded.map((entry) => ({ id: entry.documentId, reason: entry.reason })),
+          trustees: registers.trustees.length,
+          keyFunctionHolders: registers.keyFunctionHolders.length,
+          policies: registers.policies.length,
+          oraReports: registers.oraReports.length,
+        },
+      });
+      return {
+        scheme,
+        employerName: employer?.name ?? '',
+        registers,
+        compliance,
+        included,
+        excluded,
+        recordId,
+      };
+    });
+    const [head] = await withActor(database, reader, (tx) =>
+      tx
+        .select({
+          chainKey: auditLog.chainKey,
+          chainIndex: auditLog.chainIndex,
+          hash: auditLog.hash,
+        })
+        .from(auditLog)
+        // The record is in its tenant's chain: looked up by the log's key, chain first.
+        .where(
+          and(eq(auditLog.chainKey, prepared.scheme.brokerId), eq(auditLog.id, prepared.recordId)),
+        ),
+    );
+    if (!head) throw new Error('the evidence pack’s audit record is not in the log after commit');
+    return { ...prepared, head, reader, generatedAt, generatedOn };
+  }
+
+  return {
+    async generate(actor: ActorContext, schemeId: string): Promise<EvidencePack> {
+      const reader = authorize(actor, 'scheme.evidence_pack');
+      const pack = await prepare(reader, schemeId);
+      const { scheme, included } = pack;
+      const pathOf = (row: DocumentRow) => `documents/${row.documentType}/${row.filename}`;
+      const summary: EvidenceSummary = {
+        scheme: {
+          id: scheme.id,
+          name: scheme.name,
+          type: scheme.type as SchemeType,
+          employerName: pack.employerName,
+        },
+        generatedAt: pack.generatedAt,
+        generatedOn: pack.generatedOn,
+        generatedByRole: pack.reader.role,
+        ...pack.registers,
+        compliance: pack.compliance,
+        documents: included.map(pathOf),
+        excludedDocuments: pack.excluded.length,
+      };
+
+      // Made before the archive begins: pdfkit is loaded with the first PDF, and a failure to
+      // load it is then the request's error rather than a broken archive.
+      const pdf = await renderSummaryPdf(summary);
+      const zip = new ZipFile();
+      // yazl's output is a PassThrough; its published types name only the readable interface.
+      const output = zip.outputStream as Readable;
+      const files: ManifestFile[] = [];
+      let reading: Readable | null = null;
+      const fail = (error: Error) => {
+        reading?.destroy();
+        output.destroy(error);
+      };
+      zip.on('error', fail);
+      pdf.on('error', fail);
+      // A client that goes away stops the read of the document under way.
+      output.on('close', () => reading?.destroy());
+      const entry = { mtime: pack.generatedAt };
+
+      zip.addReadStreamLazy('summary.pdf', entry, (ready) => {
+        const through = hashed((size, sha256) => {
+          files.push({ path: 'summary.pdf', size, sha256 });
+          return undefined;
+        });
+        through.on('error', fail);
+        ready(null, pdf.pipe(through));
+      });
+      for (const row of included) {
+        // Opened only when its turn comes (yazl calls these one after another), so one document
+        // is open at a time whatever the scheme holds. Already compressed formats: stored.
+        zip.addReadStreamLazy(pathOf(row), { ...entry, compress: false }, (ready) => {
+          storage.open(row.storageKey).then(
+            (stored) => {
+              if (!stored) {
+                ready(new DocumentIntegrityError(row.id, row.version), undefined as never);
+                return;
+              }
+              const checked = checkedAgainst(row, (sha256) =>
+                files.push({
+                  path: pathOf(row),
+                  size: row.size,
+                  sha256,
+                  documentId: row.id,
+                  documentType: row.documentType,
+                  version: row.version,
+                }),
+              );
+              reading = stored.stream;
+              stored.stream.on('error', fail);
+              checked.on('error', fail);
+              ready(null, stored.stream.pipe(checked));
+            },
+            (error: Error) => ready(error, undefined as never),
+          );
+        });
+      }
+      // Last, so that every hash above is known when yazl asks for it.
+      zip.addReadStreamLazy('manifest.json', entry, (ready) => {
+        const manifest: EvidenceManifest = {
+          format: EVIDENCE_PACK_FORMAT,
+          schemeId: scheme.id,
+          tenantId: scheme.brokerId,
+          generatedAt: pack.generatedAt.toISOString(),
+          generatedBy: { role: pack.reader.role },
+          auditChain: {
+            chain: pack.head.chainKey,
+            position: pack.head.chainIndex,
+            recordId: pack.recordId,
+            hash: pack.head.hash,
+          },
+          files,
+          excluded: pack.excluded,
+        };
+        const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+        ready(null, Readable.from([body]));
+      });
+      zip.end();
+      return { filename: `evidence-pack-${scheme.id}-${pack.generatedOn}.zip`, stream: output };
+    },
+  };
+}
+
+export type EvidencePackService = ReturnType<typeof createEvidencePackService>;

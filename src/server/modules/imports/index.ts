@@ -1,0 +1,4 @@
+/** The imports module's public face: all that other modules and the composition root may import from it. */
+export { importSweepJob } from './import-sweep.job.js';
+export { importsRoutes } from './imports.routes.js';
+export { createImportsService } from './imports.service.js';

@@ -1,0 +1,3 @@
+/** The overview module's public face: all that other modules and the composition root may import from it. */
+export { overviewRoutes } from './overview.routes.js';
+export { createOverviewService } from './overview.service.js';

@@ -1,0 +1,3 @@
+/** The users module's public face: all that other modules and the composition root may import from it. */
+export { usersRoutes } from './users.routes.js';
+export { createUsersService } from './users.service.js';

@@ -1,0 +1,110 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { auditRoutes, createAuditReadService } from './modules/audit/index.js';
+import {
+  autoEnrolmentRoutes,
+  createAutoEnrolmentService,
+  createEmployerPayrollService,
+} from './modules/auto-enrolment/index.js';
+import { brokersRoutes, createBrokersService } from './modules/brokers/index.js';
+import {
+  contributionsRoutes,
+  createContributionsService,
+  createPayrollService,
+  payrollRoutes,
+} from './modules/contributions/index.js';
+import { createEmployersService, employersRoutes } from './modules/employers/index.js';
+import { createFundsService, fundsRoutes } from './modules/funds/index.js';
+import { createMemberExportService, gdprRoutes } from './modules/gdpr/index.js';
+import {
+  createAppointmentsService,
+  createComplianceService,
+  createPoliciesService,
+  governanceRoutes,
+} from './modules/governance/index.js';
+import { createImportsService, importsRoutes } from './modules/imports/index.js';
+import { createMembersService, membersRoutes } from './modules/members/index.js';
+import { createOverviewService, overviewRoutes } from './modules/overview/index.js';
+import { createPortalService, portalRoutes } from './modules/portal/index.js';
+import { createSchemesService, schemesRoutes } from './modules/schemes/index.js';
+import { createUsersService, usersRoutes } from './modules/users/index.js';
+import type { AuditService } from './platform/audit/audit-log.js';
+import type { PpsKeyring } from './platform/crypto/pps-keyring.js';
+import type { Database } from './platform/db/database.js';
+import type { Outbox } from './platform/email/outbox.js';
+import { createUploadSlots } from './platform/uploads/upload-slots.js';
+
+export interface ResourceDeps {
+  database: Database;
+  audit: AuditService;
+  ppsKeyring: PpsKeyring;
+  /** Uploads are spooled to files under here while they are checked. */
+  dataDir: string;
+  outbox: Outbox;
+  now: () => Date;
+  publicBaseUrl: URL;
+  onEmailQueued: () => void;
+  /** Imports and payroll uploads one tenant may run at once on this instance. */
+  uploadsPerTenant: number;
+}
+
+/** The organisation API of decisions.md §4: one module per resource, each given only what it uses. */
+export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => {
+  const { database, audit, now } = deps;
+  // One allowance for both kinds of upload: they hold the same connections.
+  const uploads = createUploadSlots({ perTenant: deps.uploadsPerTenant });
+  await app.register(brokersRoutes, { brokers: createBrokersService({ database, audit, now }) });
+  await app.register(usersRoutes, { users: createUsersService(deps) });
+  await app.register(employersRoutes, {
+    employers: createEmployersService({ database, audit, now }),
+  });
+  await app.register(schemesRoutes, { schemes: createSchemesService({ database, audit, now }) });
+  await app.register(membersRoutes, {
+    members: createMembersService({ database, audit, ppsKeyring: deps.ppsKeyring, now }),
+  });
+  await app.register(gdprRoutes, {
+    gdprExport: createMemberExportService({ database, audit, now }),
+  });
+  await app.register(contributionsRoutes, {
+    contributions: createContributionsService({ database, audit, now }),
+  });
+  await app.register(payrollRoutes, { payroll: createPayrollService({ database, audit, now }) });
+  await app.register(fundsRoutes, {
+    funds: createFundsService({
+      database,
+      audit,
+      now,
+      outbox: deps.outbox,
+      publicBaseUrl: deps.publicBaseUrl,
+      onEmailQueued: deps.onEmailQueued,
+    }),
+  });
+  await app.register(overviewRoutes, { overview: createOverviewService({ database, now }) });
+  await app.register(portalRoutes, { portal: createPortalService({ database, audit, now }) });
+  await app.register(importsRoutes, {
+    imports: createImportsService({
+      database,
+      audit,
+      ppsKeyring: deps.ppsKeyring,
+      dataDir: deps.dataDir,
+      uploads,
+      now,
+    }),
+  });
+  await app.register(governanceRoutes, {
+    appointments: createAppointmentsService({ database, audit, now }),
+    policies: createPoliciesService({ database, audit, now }),
+    compliance: createComplianceService({ database, audit, now }),
+  });
+  // Auto-enrolment readiness (docs/decisions/0068-auto-enrolment-readiness.md): an employer's payroll and its assessment.
+  await app.register(autoEnrolmentRoutes, {
+    payroll: createEmployerPayrollService({
+      database,
+      audit,
+      ppsKeyring: deps.ppsKeyring,
+      uploads,
+      now,
+    }),
+    autoEnrolment: createAutoEnrolmentService({ database, audit, now }),
+  });
+  await app.register(auditRoutes, { auditRead: createAuditReadService({ database, audit }) });
+};
