@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { count, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, type Db, openPglite } from '../../src/server/platform/db/database.js';
+import {
+  type Database,
+  type Db,
+  openPglite,
+  rowsOf,
+} from '../../src/server/platform/db/database.js';
 import { openPostgres } from '../../src/server/platform/db/postgres.js';
 import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
 import * as schema from '../../src/server/platform/db/schema.js';
@@ -106,42 +111,33 @@ export async function databaseErrorOf(work: Promise<unknown>): Promise<string> {
   throw new Error('expected the query to fail');
 }
 
-/** The row count of every table a request can write, in a fixed order: "nothing changed" is equality. */
 /**
  * The pay lines held by the selected rows of `payroll_upload_lines`: each row is one upload's
  * lines, counted as it stored them.
  */
 export const payrollLinesIn = sql<number>`coalesce(sum(${schema.payrollUploadLines.lineCount}), 0) :: integer`;
 
-export function writableTableCounts(database: Database): Promise<number[]> {
-  const tables = [
-    schema.brokers,
-    schema.employers,
-    schema.users,
-    schema.schemes,
-    schema.auditLog,
-    schema.emailOutbox,
-    schema.members,
-    schema.funds,
-    schema.fundAllocations,
-    schema.fundAllocationLines,
-    schema.contributions,
-    schema.contributionAdjustments,
-    schema.imports,
-    schema.trustees,
-    schema.keyFunctionHolders,
-    schema.writtenPolicies,
-    schema.oraReports,
-    schema.significantChanges,
-    schema.complianceReminders,
-    schema.documents,
-    schema.payrollUploads,
-    schema.payrollEmployees,
-    schema.payrollUploadLines,
-  ];
-  return Promise.all(
-    tables.map(
-      async (table) => (await ownerOf(database).select({ n: count() }).from(table))[0]?.n ?? 0,
-    ),
-  );
+/**
+ * The row count of every table of the service, read from the database's own catalogue (every
+ * base table of the `public` schema but the migrations' journal), by table name: "nothing
+ * changed" is equality, and a table added later is counted without editing this.
+ */
+export async function writableTableCounts(database: Database): Promise<Record<string, number>> {
+  const owner = ownerOf(database);
+  const tables = rowsOf<{ name: string }>(
+    await owner.execute(sql`
+      select table_name as name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE'
+        and table_name <> 'schema_migrations'
+      order by table_name`),
+  ).map((row) => row.name);
+  if (tables.length === 0) throw new Error('the catalogue lists no tables: wrong schema?');
+  const counts: Record<string, number> = {};
+  for (const name of tables) {
+    const [row] = rowsOf<{ n: number }>(
+      await owner.execute(sql`select count(*)::integer as n from ${sql.identifier(name)}`),
+    );
+    counts[name] = row?.n ?? 0;
+  }
+  return counts;
 }

@@ -430,8 +430,11 @@ describe('control characters in request text', () => {
     ]);
     // The refused imports are recorded as such; no member or contribution was written.
     const after = await tableCounts();
-    const tablesWithoutImportRecords = (counts: number[]) =>
-      counts.filter((_, index) => index !== 4 && index !== 12);
+    const tablesWithoutImportRecords = ({
+      audit_log: _audit,
+      imports: _imports,
+      ...others
+    }: Record<string, number>) => others;
     expect(tablesWithoutImportRecords(after)).toEqual(tablesWithoutImportRecords(before));
   });
 });
