@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import pino from 'pino';
 import { buildApp, createRateLimitStore, DEFAULT_WEB_ROOT } from '../src/server/app.js';
-import type { RetrievedChunk } from '../src/server/modules/rag/retrieval.js';
+import type { RetrievedChunk } from '../src/server/modules/rag/retrieval.data.js';
 import { loadConfig } from '../src/server/platform/config/config.js';
 import { openPostgres } from '../src/server/platform/db/postgres.js';
 import { startFakeProvider } from '../test/helpers/fake-ai-provider.js';

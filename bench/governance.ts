@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import pg from 'pg';
 import { addDays, todayInIreland } from '../src/contracts/irish-dates.js';
-import { hashPassword } from '../src/server/modules/auth/passwords.js';
+import { hashPassword } from '../src/server/modules/auth/passwords.rules.js';
 import { createComplianceReminders } from '../src/server/modules/governance/reminders.job.js';
 import { createSealedBox, deriveKey } from '../src/server/platform/crypto/sealed-box.js';
 import { migrate } from '../src/server/platform/db/migrator.js';

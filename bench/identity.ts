@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { hashPassword, verifyPassword } from '../src/server/modules/auth/passwords.js';
+import { hashPassword, verifyPassword } from '../src/server/modules/auth/passwords.rules.js';
 import { openPglite } from '../src/server/platform/db/database.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
 import { brokers, users } from '../src/server/platform/db/schema.js';

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { createId } from '@paralleldrive/cuid2';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { hashPassword } from '../src/server/modules/auth/passwords.js';
+import { hashPassword } from '../src/server/modules/auth/passwords.rules.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
 import { openPostgres } from '../src/server/platform/db/postgres.js';
 import { brokers, employers, schemes, users } from '../src/server/platform/db/schema.js';

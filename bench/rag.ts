@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
-import { SYSTEM_ACTOR } from '../src/server/modules/auth/provisioning.js';
-import { chunkDocument } from '../src/server/modules/rag/chunking.js';
-import { readCorpus, SHIPPED_CORPUS_DIR } from '../src/server/modules/rag/corpus-files.js';
+import { SYSTEM_ACTOR } from '../src/server/modules/auth/provisioning.service.js';
+import { chunkDocument } from '../src/server/modules/rag/chunking.rules.js';
+import { readCorpus, SHIPPED_CORPUS_DIR } from '../src/server/modules/rag/corpus-files.data.js';
 import { createCorpusIngest } from '../src/server/modules/rag/ingest.service.js';
 import { type ChunkRow, insertChunks, saveSource } from '../src/server/modules/rag/rag.data.js';
-import { retrieve } from '../src/server/modules/rag/retrieval.js';
+import { retrieve } from '../src/server/modules/rag/retrieval.data.js';
 import { auditChainKey } from '../src/server/platform/audit/audit-chain.js';
 import { createAuditService } from '../src/server/platform/audit/audit-log.js';
 import { type Database, openPglite, rowsOf } from '../src/server/platform/db/database.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import pg from 'pg';
-import { hashPassword } from '../src/server/modules/auth/passwords.js';
+import { hashPassword } from '../src/server/modules/auth/passwords.rules.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
 import { openPostgres } from '../src/server/platform/db/postgres.js';
 import { brokers, employers, schemes, users } from '../src/server/platform/db/schema.js';

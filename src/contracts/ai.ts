@@ -192,7 +192,7 @@ export function fourEyesBar(
 export const FOUR_EYES_REFUSAL = { review: FOUR_EYES_REVIEW, approve: FOUR_EYES_APPROVAL } as const;
 
 /**
- * How each banner begins (the first line the template and the provider write, draft-templates.ts),
+ * How each banner begins (the first line the template and the provider write, draft-templates.rules.ts),
  * however the rest of its line was edited.
  */
 const BANNER_STARTS = ['DRAFT WRITTEN BY AI', 'DRAFT FROM TEMPLATE'];

@@ -25,7 +25,7 @@ const EMAIL_DOMAIN = /[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){0,8}\.[\p{L}\
  * outwards rather than by one regular expression over the whole text: a pattern free to start
  * anywhere retries the local part at every character. The one finder of addresses: telemetry
  * filters what it finds, and the AI provider's guard refuses a request holding one
- * (server/modules/ai/guard.ts).
+ * (server/modules/ai/provider-guard.rules.ts).
  */
 export function emailAddressesIn(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];

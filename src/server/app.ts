@@ -126,7 +126,7 @@ export interface AppDependencies {
   webRoot: string;
   /**
    * Finds the passages a question needs. By default the regulatory corpus's full-text
-   * retrieval (modules/rag/retrieval.ts); a test may give chat a fixed set of passages instead.
+   * retrieval (modules/rag/retrieval.data.ts); a test may give chat a fixed set of passages instead.
    */
   retrieve?: Retrieve;
 }
@@ -381,7 +381,7 @@ export async function buildApp({
   // AI (docs/decisions/0066-ai-provider-guard-and-chat.md): every provider request
   // passes the guard in the provider's fetch; with AI_PROVIDER=none nothing is sent anywhere.
   const aiProvider = config.ai.provider
-    ? (await import('./modules/ai/provider.js')).createAiProvider(config.ai.provider, {
+    ? (await import('./modules/ai/ai-provider.client.js')).createAiProvider(config.ai.provider, {
         secrets: Object.values(config.secrets),
         onFailure: (failure) => app.log.error({ aiProvider: failure }, 'ai provider unavailable'),
       })

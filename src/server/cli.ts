@@ -170,7 +170,7 @@ async function run(argv: string[]): Promise<number> {
         const target = rest[0];
         if (!target) throw new Error('rag:ingest needs a folder or a manifest file');
         // Loaded only for this command: the other commands start without the HTML parser.
-        const { ragIngestCommand } = await import('./modules/rag/rag-cli.js');
+        const { ragIngestCommand } = await import('./modules/rag/rag.cli.js');
         return await ragIngestCommand(
           database,
           createAuditService({ now: () => new Date(), chainKey }),

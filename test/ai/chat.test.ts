@@ -7,7 +7,7 @@ import {
   NOTHING_FOUND,
 } from '../../src/server/modules/ai/chat.service.js';
 import { createAiAccess } from '../../src/server/modules/ai/settings.service.js';
-import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.js';
+import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.data.js';
 import { createSealedBox } from '../../src/server/platform/crypto/sealed-box.js';
 import { withQuerySignal } from '../../src/server/platform/db/connection-bounds.js';
 import { aiSettings, aiUsage, auditLog, members } from '../../src/server/platform/db/schema.js';

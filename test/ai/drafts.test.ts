@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DRAFT_SYSTEM_PROMPT } from '../../src/server/modules/ai/draft-templates.js';
+import { DRAFT_SYSTEM_PROMPT } from '../../src/server/modules/ai/draft-templates.rules.js';
 import { auditLog, documents } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_DENYLIST, inspectOutgoing } from '../../src/server/modules/ai/guard.js';
+import {
+  EMPTY_DENYLIST,
+  inspectOutgoing,
+} from '../../src/server/modules/ai/provider-guard.rules.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 import { newPpsNumber } from '../helpers/pps.js';
 

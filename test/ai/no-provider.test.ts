@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.js';
+import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.data.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import {
   createBroker,

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EMPTY_DENYLIST, OutgoingRefusedError } from '../../src/server/modules/ai/guard.js';
-import { createAiProvider } from '../../src/server/modules/ai/provider.js';
+import { createAiProvider } from '../../src/server/modules/ai/ai-provider.client.js';
+import {
+  EMPTY_DENYLIST,
+  OutgoingRefusedError,
+} from '../../src/server/modules/ai/provider-guard.rules.js';
 import type { AiProviderSettings } from '../../src/server/platform/config/config.js';
 import { UnavailableError } from '../../src/server/platform/errors.js';
 import { type FakeProvider, startFakeProvider } from '../helpers/fake-ai-provider.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.js';
+import type { RetrievedChunk } from '../../src/server/modules/rag/retrieval.data.js';
 import { members } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { ownerOf } from '../helpers/database.js';

@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSuperAdmin, ProvisioningError } from '../../src/server/modules/auth/provisioning.js';
+import {
+  createSuperAdmin,
+  ProvisioningError,
+} from '../../src/server/modules/auth/provisioning.service.js';
 import { openPglite } from '../../src/server/platform/db/database.js';
 import { migrate } from '../../src/server/platform/db/migrator.js';
 import { auditLog, users } from '../../src/server/platform/db/schema.js';

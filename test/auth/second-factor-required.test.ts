@@ -5,7 +5,7 @@ import {
   ACTIONS_BEFORE_SECOND_FACTOR,
   SECOND_FACTOR_SETUP_REQUIRED,
 } from '../../src/contracts/second-factor.js';
-import { base32Decode, totpAt } from '../../src/server/modules/auth/totp.js';
+import { base32Decode, totpAt } from '../../src/server/modules/auth/totp.rules.js';
 import { loadConfig } from '../../src/server/platform/config/config.js';
 import { ACTION_EXTENSION } from '../../src/server/platform/http/route-actions.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';

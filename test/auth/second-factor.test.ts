@@ -8,13 +8,13 @@ import {
   STEP_UP_REQUIRED,
 } from '../../src/contracts/second-factor.js';
 import { claimsOf } from '../../src/server/modules/auth/auth.service.js';
-import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.service.js';
 import { resealTotpSecrets } from '../../src/server/modules/auth/second-factor.data.js';
 import {
   CODE_ATTEMPTS,
   resetSuperAdminFactors,
 } from '../../src/server/modules/auth/second-factor.service.js';
-import { base32Decode, hotp, timeStep, totpAt } from '../../src/server/modules/auth/totp.js';
+import { base32Decode, hotp, timeStep, totpAt } from '../../src/server/modules/auth/totp.rules.js';
 import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
 import { createAuditService } from '../../src/server/platform/audit/audit-log.js';
 import { ppsKeyId } from '../../src/server/platform/crypto/pps-keyring.js';

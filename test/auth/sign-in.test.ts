@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEVELOPMENT_ACCOUNTS,
   ensureDevelopmentAccounts,
-} from '../../src/server/modules/auth/provisioning.js';
+} from '../../src/server/modules/auth/provisioning.service.js';
 import { users } from '../../src/server/platform/db/schema.js';
 import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';

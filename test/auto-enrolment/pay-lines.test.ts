@@ -8,10 +8,10 @@ import {
   PayLinesWriter,
   RECORDS_FORMAT,
   readPayLines,
-} from '../../src/server/modules/auto-enrolment/pay-lines.js';
+} from '../../src/server/modules/auto-enrolment/pay-lines.rules.js';
 
 /**
- * The stored form of an upload's pay lines (pay-lines.ts): what is written is read back exactly,
+ * The stored form of an upload's pay lines (pay-lines.rules.ts): what is written is read back exactly,
  * in both formats, and a damaged value is refused rather than read as something else.
  */
 

@@ -4,13 +4,13 @@ import {
   PAY_LINES_FORMAT,
   type PayLine,
   readPayLines,
-} from '../../src/server/modules/auto-enrolment/pay-lines.js';
+} from '../../src/server/modules/auto-enrolment/pay-lines.rules.js';
 import {
   createPayrollRows,
   PAYROLL_PERSON_COLUMNS,
   type PayrollRowReader,
   type StoredPerson,
-} from '../../src/server/modules/auto-enrolment/payroll-rows.js';
+} from '../../src/server/modules/auto-enrolment/payroll-rows.rules.js';
 import { newPpsNumber, testPpsKeyring } from '../helpers/pps.js';
 
 const BROKER = 'broker-of-the-payroll';

@@ -6,7 +6,7 @@ import {
   type PayLine,
   RECORDS_FORMAT,
   readPayLines,
-} from '../../src/server/modules/auto-enrolment/pay-lines.js';
+} from '../../src/server/modules/auto-enrolment/pay-lines.rules.js';
 import { rowsOf } from '../../src/server/platform/db/database.js';
 import { migrate } from '../../src/server/platform/db/migrator.js';
 import { payrollUploadLines } from '../../src/server/platform/db/schema.js';
@@ -18,7 +18,7 @@ import { migrationsBefore } from '../helpers/migrations.js';
 import { payLinesRow } from '../helpers/pay-lines.js';
 
 /**
- * An upload's pay lines are one row, every line a record in one value (pay-lines.ts;
+ * An upload's pay lines are one row, every line a record in one value (pay-lines.rules.ts;
  * docs/decisions/0075-pay-lines-one-row-per-upload.md). The database holds the
  * row's shape; an assessment's window takes the lines ending in it, whichever uploads hold them;
  * and the migrations carry stored lines over.

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
-import { rotatePpsKeys } from '../../src/server/modules/members/pps-rotation.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.service.js';
+import { rotatePpsKeys } from '../../src/server/modules/members/pps-rotation.service.js';
 import { createPpsKeyring, ppsKeyId } from '../../src/server/platform/crypto/pps-keyring.js';
 import { auditLog, members, payrollEmployees } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';

@@ -10,7 +10,7 @@ import { type Database, rowsOf } from '../../src/server/platform/db/database.js'
 import {
   databaseErrorSummary,
   isDatabaseBoundReached,
-} from '../../src/server/platform/db/errors.js';
+} from '../../src/server/platform/db/database-errors.js';
 import { openPostgres } from '../../src/server/platform/db/postgres.js';
 import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
 import { withPlatformRole } from '../../src/server/platform/db/with-actor.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeFilename } from '../../src/server/modules/documents/filenames.js';
+import { safeFilename } from '../../src/server/modules/documents/filenames.rules.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { writableTableCounts } from '../helpers/database.js';

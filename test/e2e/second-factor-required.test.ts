@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { base32Decode, totpAt } from '../../src/server/modules/auth/totp.js';
+import { base32Decode, totpAt } from '../../src/server/modules/auth/totp.rules.js';
 import { DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
 import {
   arriveSignedOut,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { base32Decode, totpAt } from '../../src/server/modules/auth/totp.js';
+import { base32Decode, totpAt } from '../../src/server/modules/auth/totp.rules.js';
 import { DEV_ACCOUNTS } from '../helpers/built-server.js';
 import {
   browserSuiteSkipReason,

@@ -1,5 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
-import { hashPassword } from '../../src/server/modules/auth/passwords.js';
+import { hashPassword } from '../../src/server/modules/auth/passwords.rules.js';
 import type { Database } from '../../src/server/platform/db/database.js';
 import {
   brokers,

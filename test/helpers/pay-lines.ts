@@ -5,7 +5,7 @@ import {
   PayLinesWriter,
   PRSA,
   RECORDS_FORMAT,
-} from '../../src/server/modules/auto-enrolment/pay-lines.js';
+} from '../../src/server/modules/auto-enrolment/pay-lines.rules.js';
 import type { payrollUploadLines } from '../../src/server/platform/db/schema.js';
 
 /** A pay line as a test writes it: ISO dates, the arrangement by name. */
@@ -22,7 +22,7 @@ export interface GivenLine {
 }
 
 /**
- * A row of `payroll_upload_lines` holding the given lines, in the stored format (pay-lines.ts):
+ * A row of `payroll_upload_lines` holding the given lines, in the stored format (pay-lines.rules.ts):
  * people and schemes numbered as first named, each person's lines in the order given; deflated
  * (format 2) as uploads write them unless told otherwise.
  */

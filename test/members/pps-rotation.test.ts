@@ -3,12 +3,12 @@ import { once } from 'node:events';
 import { createId } from '@paralleldrive/cuid2';
 import { eq, ne, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.service.js';
 import {
   type PpsRotationProgress,
   ppsRotateCommand,
   rotatePpsKeys,
-} from '../../src/server/modules/members/pps-rotation.js';
+} from '../../src/server/modules/members/pps-rotation.service.js';
 import {
   createPpsKeyring,
   ppsKeyId,

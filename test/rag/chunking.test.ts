@@ -4,7 +4,7 @@ import {
   chunkDocument,
   citationOf,
   MAX_CHUNK_CHARS,
-} from '../../src/server/modules/rag/chunking.js';
+} from '../../src/server/modules/rag/chunking.rules.js';
 
 /** Splitting by the document's own structure (docs/decisions/0069-regulatory-corpus-and-retrieval.md). */
 

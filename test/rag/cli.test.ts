@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { progressBar, ragIngestCommand } from '../../src/server/modules/rag/rag-cli.js';
+import { progressBar, ragIngestCommand } from '../../src/server/modules/rag/rag.cli.js';
 import { ragChunks } from '../../src/server/platform/db/schema.js';
 import { testAuditService } from '../helpers/audit.js';
 import { openTestDatabase, ownerOf, type TestDatabase } from '../helpers/database.js';

@@ -1,7 +1,7 @@
-import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
-import { readCorpus, SHIPPED_CORPUS_DIR } from '../../src/server/modules/rag/corpus-files.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.service.js';
+import { readCorpus, SHIPPED_CORPUS_DIR } from '../../src/server/modules/rag/corpus-files.data.js';
 import { createCorpusIngest } from '../../src/server/modules/rag/ingest.service.js';
-import { type RetrieveOptions, retrieve } from '../../src/server/modules/rag/retrieval.js';
+import { type RetrieveOptions, retrieve } from '../../src/server/modules/rag/retrieval.data.js';
 import type { Database } from '../../src/server/platform/db/database.js';
 import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { tenantActor } from '../helpers/actors.js';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusDocument } from '../../src/contracts/rag.js';
-import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.service.js';
 import { auditLog, ragChunks, ragSources } from '../../src/server/platform/db/schema.js';
 import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { tenantActor } from '../helpers/actors.js';

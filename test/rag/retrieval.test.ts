@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.js';
-import { MIN_SCORE, questionTerms } from '../../src/server/modules/rag/retrieval.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.service.js';
+import { MIN_SCORE, questionTerms } from '../../src/server/modules/rag/retrieval.data.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { corpusIngest, ingestStarterCorpus, retrieveAsTenant } from './helpers.js';
 

@@ -3,12 +3,17 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, type LanguageModel, streamText } from 'ai';
 import type { AiProviderSettings } from '../../platform/config/config.js';
 import { UnavailableError } from '../../platform/errors.js';
-import { type Denylist, type GuardReason, inspectOutgoing, OutgoingRefusedError } from './guard.js';
+import {
+  type Denylist,
+  type GuardReason,
+  inspectOutgoing,
+  OutgoingRefusedError,
+} from './provider-guard.rules.js';
 
 /**
  * The provider layer on the Vercel AI SDK (docs/decisions/0066-ai-provider-guard-and-chat.md).
  * Every model is built per call with our own `fetch`, so every byte the SDK sends
- * passes the guard (guard.ts) first and nothing can reach the provider around it; the same fetch
+ * passes the guard (provider-guard.rules.ts) first and nothing can reach the provider around it; the same fetch
  * applies the timeout and the retries. The SDK's own retries are off, so a request is retried in
  * one place only and passes the guard once.
  */

@@ -2,8 +2,8 @@ import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { type aiDrafts, aiSettings, aiUsage, members } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
-import type { Denylist } from './guard.js';
-import { foldText, matchesFamilyName, matchesName, writtenValues } from './written-forms.js';
+import type { Denylist } from './provider-guard.rules.js';
+import { foldText, matchesFamilyName, matchesName, writtenValues } from './written-forms.rules.js';
 
 export type AiSettingsRow = typeof aiSettings.$inferSelect;
 export type AiUsageRow = typeof aiUsage.$inferSelect;
@@ -75,7 +75,7 @@ export async function addTokens(
 const MAX_CANDIDATES = 200;
 
 /**
- * The characters `foldText` and `plainWords` (written-forms.ts) fold in a name, as SQL's
+ * The characters `foldText` and `plainWords` (written-forms.rules.ts) fold in a name, as SQL's
  * translate() takes them: each accented or upper-case Latin, Greek or Cyrillic letter and its
  * plain lower-case letter. So the database compares a stored surname as the guard reads it.
  */
@@ -111,7 +111,7 @@ const nameKeySql = (column: SQL | typeof members.lastName) =>
 /**
  * The members within the asker's reach a question names: by surname (standing alone, or in the
  * full name in any order and with or without its accents), by date of birth or by salary, in any
- * of the written forms written-forms.ts reads. Only those, so the guard's denylist for a chat
+ * of the written forms written-forms.rules.ts reads. Only those, so the guard's denylist for a chat
  * request costs one query, and no member's data is loaded unless the question already carries
  * it. `employerId` keeps an employer's people to their own employer's members (policy.ts,
  * `ai.chat`): a refusal never tells them that a name, date or sum is a member's elsewhere in the

@@ -5,13 +5,13 @@ import type { SecurityEvent } from '../../platform/http/security-events.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
 import type { RetrievedChunk } from '../rag/index.js';
-import { type Denylist, inspectOutgoing, OutgoingRefusedError } from './guard.js';
-import type { AiProvider, ProviderUsage } from './provider.js';
+import type { AiProvider, ProviderUsage } from './ai-provider.client.js';
+import { type Denylist, inspectOutgoing, OutgoingRefusedError } from './provider-guard.rules.js';
 import type { AiAccess } from './settings.service.js';
 
 /**
  * How chat finds the passages a question needs: by default the corpus's full-text retrieval
- * (modules/rag/retrieval.ts, wired in app.ts); the service depends on nothing else of that module.
+ * (modules/rag/retrieval.data.ts, wired in app.ts); the service depends on nothing else of that module.
  */
 export type Retrieve = (question: string) => Promise<RetrievedChunk[]>;
 
@@ -28,7 +28,7 @@ export interface ChatDeps {
   access: AiAccess;
   /**
    * Values no question may carry: the service's secrets (config.secrets), as the provider's guard
-   * holds them (provider.ts).
+   * holds them (ai-provider.client.ts).
    */
   secrets: readonly string[];
   alert: SecurityAlert;
@@ -178,7 +178,7 @@ export function createChatService({ retrieve, provider, access, secrets, alert, 
   }
 
   /**
-   * The guard's rules (guard.ts) on the question alone, before anything else reads it: the same
+   * The guard's rules (provider-guard.rules.ts) on the question alone, before anything else reads it: the same
    * refusal whatever the corpus holds and whichever provider is configured. The members it names
    * (by name, date of birth or salary) are the denylist the provider's own check is given too.
    */

@@ -40,6 +40,7 @@ import { liveEmployerOf } from '../employers/index.js';
 import { loadGovernance } from '../governance/index.js';
 import { findScheme } from '../schemes/index.js';
 import { type AiDraftRow, settingsOf } from './ai.data.js';
+import type { AiProvider } from './ai-provider.client.js';
 import type { SecurityAlert } from './chat.service.js';
 import {
   DRAFT_SYSTEM_PROMPT,
@@ -48,10 +49,9 @@ import {
   headerOf,
   memberBandOf,
   templateDraft,
-} from './draft-templates.js';
-import { type Denylist, OutgoingRefusedError } from './guard.js';
+} from './draft-templates.rules.js';
 import { ISSUED_DOCUMENT_TYPE, issuedFilename, renderIssuedDraft } from './issued-draft.pdf.js';
-import type { AiProvider } from './provider.js';
+import { type Denylist, OutgoingRefusedError } from './provider-guard.rules.js';
 import type { AiAccess } from './settings.service.js';
 
 export interface DraftsDeps {

@@ -1,7 +1,7 @@
 import type { DraftKind } from '../../../contracts/ai.js';
 import type { DocumentType } from '../../../contracts/documents.js';
 import { openTaggedPdf, pdfBytes } from '../../platform/pdf/tagged-pdf.js';
-import { type DraftRequest, titleOf } from './draft-templates.js';
+import { type DraftRequest, titleOf } from './draft-templates.rules.js';
 
 /**
  * The document type an issued draft is stored as: the type the governance register's entries

@@ -10,7 +10,7 @@ import {
   nameKey,
   plainWords,
   wordKeys,
-} from './written-forms.js';
+} from './written-forms.rules.js';
 
 /**
  * The one check in front of every request to the AI provider (docs/decisions/0066-ai-provider-guard-and-chat.md;
@@ -24,7 +24,7 @@ import {
  * - a token or secret: bearer tokens, JWTs, well-known API key shapes, long hex keys, and the
  *   service's own secrets and the provider key in use.
  *
- * Every rule reads the text as written-forms.ts folds it first (NFKC, apostrophes, dashes,
+ * Every rule reads the text as written-forms.rules.ts folds it first (NFKC, apostrophes, dashes,
  * invisible characters, accents), and reads numbers across the separators people write inside
  * them, so `1234567-T`, `１２３４５６７Ｔ`, `Kelly, Seán` and `March 3, 1980` are the values they
  * stand for (docs/decisions/0080-ai-guard-written-forms.md).
@@ -49,7 +49,7 @@ export type GuardReason =
 export interface Denylist {
   /** Full names as stored ("Seán O'Kelly"): refused with all their words present, in any order. */
   names: readonly string[];
-  /** Surnames as stored: refused standing alone ("Does Doyle…"), see written-forms.ts. */
+  /** Surnames as stored: refused standing alone ("Does Doyle…"), see written-forms.rules.ts. */
   familyNames?: readonly string[];
   /** Dates of birth, YYYY-MM-DD. */
   datesOfBirth: readonly string[];

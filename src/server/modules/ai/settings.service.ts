@@ -18,8 +18,8 @@ import {
   settingsOf,
   usageOf,
 } from './ai.data.js';
-import type { Denylist } from './guard.js';
-import type { ProviderUsage } from './provider.js';
+import type { ProviderUsage } from './ai-provider.client.js';
+import type { Denylist } from './provider-guard.rules.js';
 
 export interface AiAccessDeps {
   database: Database;

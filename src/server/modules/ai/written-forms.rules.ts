@@ -1,7 +1,7 @@
 import { parsePpsNumber } from '../../../contracts/pps-number.js';
 
 /**
- * The written forms of the values the AI guard refuses (guard.ts), read back to the values they
+ * The written forms of the values the AI guard refuses (provider-guard.rules.ts), read back to the values they
  * stand for: a PPS number with a dash or a space in it, full-width digits, a name without its
  * fada or written surname first, a date as "March 3, 1980" or "19800303", a salary as "45 000"
  * (docs/decisions/0080-ai-guard-written-forms.md). Detection by the exact shape of a token let

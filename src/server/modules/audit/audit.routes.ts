@@ -7,7 +7,7 @@ import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
 import { auditFilters, auditQuery, auditRecordView } from './audit.schemas.js';
 import { type AuditReadService, MAX_EXPORT_ROWS } from './audit.service.js';
-import { exportFileName } from './audit-csv.js';
+import { exportFileName } from './audit-csv.rules.js';
 
 export const auditRoutes: FastifyPluginAsyncZod<{ auditRead: AuditReadService }> = async (
   app,

@@ -11,8 +11,8 @@ import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, boundsOf, type ListBounds } from '../../platform/tenancy/authorize.js';
 import type { AuditFilters, AuditQuery, AuditRecordView } from './audit.schemas.js';
-import { irishLocalTime } from './audit-csv.js';
-import { type AuditNames, resolveAuditNames } from './audit-names.js';
+import { irishLocalTime } from './audit-csv.rules.js';
+import { type AuditNames, resolveAuditNames } from './audit-names.rules.js';
 
 type AuditRow = typeof auditLog.$inferSelect;
 

@@ -2,4 +2,4 @@
 
 export { auditRoutes } from './audit.routes.js';
 export { createAuditReadService } from './audit.service.js';
-export { irishLocalTime } from './audit-csv.js';
+export { irishLocalTime } from './audit-csv.rules.js';

@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { routedPathOf } from '../../platform/http/api-paths.js';
 import type { VerifiedSession } from '../../platform/tenancy/session-token.js';
 import type { AuthenticatedSession } from './auth.service.js';
-import { readSessionCredential, type SessionCredential } from './session.js';
+import { readSessionCredential, type SessionCredential } from './session-cookie.rules.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

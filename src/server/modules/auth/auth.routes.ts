@@ -13,13 +13,13 @@ import { logSecurityEvent } from '../../platform/http/security-events.js';
 import { sendTooManyRequests } from '../../platform/http/too-many-requests.js';
 import { actorOf, requestOrigin } from '../../platform/tenancy/request-context.js';
 import { SESSION_ABSOLUTE_SECONDS } from '../../platform/tenancy/session-token.js';
-import type { AccountThrottle } from './account-throttle.js';
+import type { AccountThrottle } from './account-throttle.service.js';
 import type { AuthService } from './auth.service.js';
 import type { InvitationsService } from './invitations.service.js';
 import type { PasswordChangeService } from './password-change.service.js';
-import { PASSWORD_MAX_LENGTH, passwordPolicyRefusal } from './passwords.js';
-import { sessionCookieName } from './session.js';
-import type { SignIns } from './sign-ins.js';
+import { PASSWORD_MAX_LENGTH, passwordPolicyRefusal } from './passwords.rules.js';
+import { sessionCookieName } from './session-cookie.rules.js';
+import type { SignIns } from './sign-ins.service.js';
 
 /** A cookie session is renewed at most this often, so the idle timeout restarts on activity. */
 const RENEW_AFTER_SECONDS = 60;
@@ -82,7 +82,7 @@ export interface AuthRoutesOptions {
   throttle: AccountThrottle;
   secureCookies: boolean;
   now: () => Date;
-  /** Completes sign-ins: cookies, the second step, the new-browser notice (sign-ins.ts). */
+  /** Completes sign-ins: cookies, the second step, the new-browser notice (sign-ins.service.ts). */
   signIns: SignIns;
   /**
    * Whether a session may do nothing but set up a second factor, its role needing one it has

@@ -15,9 +15,9 @@ import type {
   SessionTokens,
   VerifiedSession,
 } from '../../platform/tenancy/session-token.js';
-import { verifyPassword } from './passwords.js';
+import { verifyPassword } from './passwords.rules.js';
 import { type FactorsHeld, factorsHeld, hasFactor } from './second-factor.data.js';
-import { findUserByEmail, findUserById, type UserRow } from './user-lookup.js';
+import { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';
 
 /** What the browser may see of the signed-in user (decisions.md §2). */
 export interface SessionUser {

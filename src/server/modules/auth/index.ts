@@ -1,9 +1,9 @@
 /** The auth module's public face: all that other modules and the composition root may import from it. */
-export { createAccountThrottle } from './account-throttle.js';
+export { createAccountThrottle } from './account-throttle.service.js';
 export { authRoutes } from './auth.routes.js';
 export { createAuthService } from './auth.service.js';
-export { default as authGate, tokenClaims } from './auth-gate.js';
-export { createChallengeTokens } from './challenge-tokens.js';
+export { default as authGate, tokenClaims } from './auth-gate.plugin.js';
+export { createChallengeTokens } from './challenge-tokens.service.js';
 export { createInvitationsService } from './invitations.service.js';
 export { createPasskeysService } from './passkeys.service.js';
 export { createPasswordChangeService } from './password-change.service.js';
@@ -19,12 +19,16 @@ export {
   hashPassword,
   passwordPolicyRefusal,
   passwordProblem,
-} from './passwords.js';
-export { createSuperAdmin, ensureDevelopmentAccounts, SYSTEM_ACTOR } from './provisioning.js';
+} from './passwords.rules.js';
+export {
+  createSuperAdmin,
+  ensureDevelopmentAccounts,
+  SYSTEM_ACTOR,
+} from './provisioning.service.js';
 export { createTotpSecretBox, resealTotpSecrets } from './second-factor.data.js';
 export { secondFactorRoutes } from './second-factor.routes.js';
 export { createSecondFactorService, resetSuperAdminFactors } from './second-factor.service.js';
-export { default as secondFactorGate, mustSetUpSecondFactor } from './second-factor-gate.js';
-export { sessionCookieName } from './session.js';
-export { createSignIns } from './sign-ins.js';
-export { findUserByEmail, findUserById, type UserRow } from './user-lookup.js';
+export { default as secondFactorGate, mustSetUpSecondFactor } from './second-factor-gate.plugin.js';
+export { sessionCookieName } from './session-cookie.rules.js';
+export { createSignIns } from './sign-ins.service.js';
+export { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';

@@ -1,15 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { users } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { actorFor } from '../../platform/tenancy/actor.js';
 import { isRole } from '../../platform/tenancy/roles.js';
 import { claimToken, lookUpToken, withdrawTokens } from './password-reset.service.js';
-import { hashPassword, passwordProblem } from './passwords.js';
-import { findUserById } from './user-lookup.js';
+import { hashPassword, passwordProblem } from './passwords.rules.js';
+import { findUserById } from './user-lookup.data.js';
 
 interface RequestOrigin {
   ipAddress: string;

@@ -22,7 +22,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
-import { CHALLENGE_SECONDS } from './challenge-tokens.js';
+import { CHALLENGE_SECONDS } from './challenge-tokens.service.js';
 import {
   afterFactorRemoved,
   endSessionsOf,
@@ -30,7 +30,7 @@ import {
   hasFactor,
   replaceRecoveryCodes,
 } from './second-factor.data.js';
-import { factorNotices } from './second-factor-notices.js';
+import { factorNotices } from './second-factor-notices.rules.js';
 
 /**
  * Passkeys (WebAuthn; docs/decisions/0111-passkeys.md), verified by SimpleWebAuthn: several per

@@ -9,8 +9,8 @@ import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS, withdrawTokens } from './password-reset.service.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
-import { findUserById } from './user-lookup.js';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.rules.js';
+import { findUserById } from './user-lookup.data.js';
 
 /**
  * Checks of the current password one account may have within the window (docs/decisions/0049-changing-ones-own-password.md).

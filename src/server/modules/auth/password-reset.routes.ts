@@ -11,7 +11,7 @@ import { logSecurityEvent } from '../../platform/http/security-events.js';
 import { sendTooManyRequests } from '../../platform/http/too-many-requests.js';
 import { requestOrigin } from '../../platform/tenancy/request-context.js';
 import type { PasswordResetService } from './password-reset.service.js';
-import { passwordPolicyRefusal } from './passwords.js';
+import { passwordPolicyRefusal } from './passwords.rules.js';
 
 /**
  * Every forgot-password answer takes at least this long, whether or not an e-mail was queued, so

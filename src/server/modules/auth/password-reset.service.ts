@@ -18,8 +18,8 @@ import type { Outbox } from '../../platform/email/outbox.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { actorFor, anonymousActor } from '../../platform/tenancy/actor.js';
 import { isRole, type Role } from '../../platform/tenancy/roles.js';
-import { hashPassword, passwordProblem } from './passwords.js';
-import { findUserByEmail, findUserById, type UserRow } from './user-lookup.js';
+import { hashPassword, passwordProblem } from './passwords.rules.js';
+import { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';
 
 /** service-spec §5.5 and §8. */
 export const RESET_TOKEN_BYTES = 32;

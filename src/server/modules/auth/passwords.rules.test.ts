@@ -7,7 +7,7 @@ import {
   PASSWORD_MIN_LENGTH,
   passwordProblem,
   verifyPassword,
-} from './passwords.js';
+} from './passwords.rules.js';
 
 describe('password policy', () => {
   it('refuses fewer than 12 characters, counting characters rather than bytes', async () => {

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
 import { passwordProblem as sharedPasswordProblem } from '../../../contracts/passwords.js';
 import { ValidationError } from '../../platform/errors.js';
-import { isBreachedPassword } from './breached-passwords.js';
+import { isBreachedPassword } from './breached-passwords.rules.js';
 
 /** service-spec §2.2 and §8. */
 export const BCRYPT_COST = 12;

@@ -6,7 +6,7 @@ import { brokers, users } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import type { PlatformActor } from '../../platform/tenancy/actor.js';
 import type { Role } from '../../platform/tenancy/roles.js';
-import { hashPassword, passwordProblem } from './passwords.js';
+import { hashPassword, passwordProblem } from './passwords.rules.js';
 
 /** Start-up and the CLI act as the platform itself; their records name this actor. */
 export const SYSTEM_ACTOR: PlatformActor = {

@@ -23,7 +23,7 @@ import { actorOf } from '../../platform/tenancy/request-context.js';
 import type { AuthService } from './auth.service.js';
 import { PasskeyRefusedError, type PasskeysService } from './passkeys.service.js';
 import type { CodeOutcome, SecondFactorService } from './second-factor.service.js';
-import type { SignIns } from './sign-ins.js';
+import type { SignIns } from './sign-ins.service.js';
 
 /**
  * The second factor's routes (decisions.md §7, "Stronger sign-in"; docs/decisions/

@@ -36,8 +36,14 @@ import {
   replaceRecoveryCodes,
   type TotpSecretBox,
 } from './second-factor.data.js';
-import { factorNotices } from './second-factor-notices.js';
-import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUrl } from './totp.js';
+import { factorNotices } from './second-factor-notices.rules.js';
+import {
+  base32Decode,
+  base32Encode,
+  matchingStep,
+  newTotpSecret,
+  otpauthUrl,
+} from './totp.rules.js';
 
 /**
  * Codes checked per account within the window, right or wrong (docs/decisions/0110-second-factor.md).

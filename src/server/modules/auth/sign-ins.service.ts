@@ -17,15 +17,15 @@ import {
   KNOWN_BROWSER_SECONDS,
   type SecondStepChallenge,
   type WebAuthnChallenge,
-} from './challenge-tokens.js';
+} from './challenge-tokens.service.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS } from './password-reset.service.js';
-import { sessionCookieName } from './session.js';
+import { sessionCookieName } from './session-cookie.rules.js';
 
 /**
  * The cookies a sign-in sets, in every way one completes (a password alone, a password and a
  * second factor, a passkey alone), and the notice of a sign-in from a browser the account has not
  * been used from (docs/decisions/0110-second-factor.md). Where cookies are Secure they carry the
- * `__Host-` prefix, as the session cookie does (session.ts).
+ * `__Host-` prefix, as the session cookie does (session-cookie.rules.ts).
  */
 export interface SignInsDeps {
   challenges: ChallengeTokens;

@@ -7,7 +7,7 @@ import {
   otpauthUrl,
   type TotpAlgorithm,
   totpAt,
-} from './totp.js';
+} from './totp.rules.js';
 
 /** RFC 6238, Appendix B: the seeds (ASCII "1234567890" repeated to each hash's length). */
 const SEEDS: Record<TotpAlgorithm, Buffer> = {

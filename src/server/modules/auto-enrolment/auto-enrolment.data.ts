@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../platform/db/database.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
-import { dateNumber, isoOfDateNumber, NO_ARRANGEMENT, PRSA, readPayLines } from './pay-lines.js';
+import {
+  dateNumber,
+  isoOfDateNumber,
+  NO_ARRANGEMENT,
+  PRSA,
+  readPayLines,
+} from './pay-lines.rules.js';
 import { storedLinesMeeting } from './payroll-upload.data.js';
 
 /** One employee's lines in the window added up. */
@@ -71,7 +77,7 @@ export interface EmployeeWindowRow {
 /**
  * Every employee of an employer with their pay lines ending within the window added up, from the
  * stored uploads whose periods meet the window (`payroll_upload_lines`, one row an upload, its lines
- * in one value: pay-lines.ts), read once each and added up here in one pass. The membership is
+ * in one value: pay-lines.rules.ts), read once each and added up here in one pass. The membership is
  * matched in SQL by the PPS lookup hash among the employer's live members of live schemes, never
  * by opening a PPS number; the hash is keyed per tenant, so a member of another firm with the same
  * number never matches. Where a person is in several schemes, a DB membership wins, then the

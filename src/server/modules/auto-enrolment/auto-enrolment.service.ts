@@ -31,7 +31,7 @@ import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js'
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { type EmployerRow, findEmployer } from '../employers/index.js';
 import { type EmployeeWindowRow, employeeWindows } from './auto-enrolment.data.js';
-import { summaryPdf } from './summary-pdf.js';
+import { summaryPdf } from './auto-enrolment-summary.pdf.js';
 
 type ReportAction = Extract<
   Action,

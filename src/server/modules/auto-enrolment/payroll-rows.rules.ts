@@ -17,7 +17,13 @@ import { type Columns, missingColumn, readHeadings } from '../../platform/upload
 import { parseCsvDate, parseEuroCents } from '../../platform/uploads/csv-values.js';
 import type { FoundIssues, RowReader } from '../../platform/uploads/import-kind.js';
 import { copyValue } from '../../platform/uploads/spool-file.js';
-import { dateNumber, isoOfDateNumber, NO_ARRANGEMENT, PayLinesWriter, PRSA } from './pay-lines.js';
+import {
+  dateNumber,
+  isoOfDateNumber,
+  NO_ARRANGEMENT,
+  PayLinesWriter,
+  PRSA,
+} from './pay-lines.rules.js';
 
 /** A pay period is at most a calendar month: a longer one is a mistake in the file. */
 const MAX_PERIOD_DAYS = 31;
@@ -105,7 +111,7 @@ export interface StoredPerson {
 }
 
 /**
- * One upload's pay lines as `payroll_upload_lines` stores them (pay-lines.ts), but for the
+ * One upload's pay lines as `payroll_upload_lines` stores them (pay-lines.rules.ts), but for the
  * employees' ids, known once `people` has run (`employeeIds`). `lines` is being deflated while the
  * upload goes on: it is awaited where it is written.
  */
@@ -138,7 +144,7 @@ interface Person {
  * The accepted lines of one upload, a column each, in the order they were read. A 25 MiB file
  * holds at most about 700,000 lines, 48 bytes each here: the upload keeps them in memory until it
  * ends, in place of the spool file the imports write, because it stores them person by person in
- * one value (pay-lines.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
+ * one value (pay-lines.rules.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
  */
 class PayLines {
   length = 0;

@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../platform/db/database.js';
 import { payrollUploadLines } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
-import { PAY_LINES_FORMAT, readPayLines } from './pay-lines.js';
+import { PAY_LINES_FORMAT, readPayLines } from './pay-lines.rules.js';
 import {
   PAYROLL_PERSON_COLUMNS,
   type PayLinesDocument,
   type StoredPerson,
-} from './payroll-rows.js';
+} from './payroll-rows.rules.js';
 import { storedLinesMeeting } from './payroll-upload.data.js';
 
 const PEOPLE = 'payroll_staged_people';

@@ -12,7 +12,7 @@ import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
 import { withoutQuerySignal } from '../../platform/db/connection-bounds.js';
 import type { Database } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { payrollUploads } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, DomainError } from '../../platform/errors.js';
@@ -36,8 +36,12 @@ import {
   type UploadSlots,
 } from '../../platform/uploads/upload-slots.js';
 import { findEmployer } from '../employers/index.js';
-import { createPayrollRows } from './payroll-rows.js';
-import { PAYROLL_PERSON_TARGET, type PayrollTarget, payrollStaging } from './payroll-staging.js';
+import { createPayrollRows } from './payroll-rows.rules.js';
+import {
+  PAYROLL_PERSON_TARGET,
+  type PayrollTarget,
+  payrollStaging,
+} from './payroll-staging.data.js';
 import {
   eraseUpload,
   findUpload,
@@ -269,7 +273,7 @@ export function createEmployerPayrollService({
         return rejected();
       }
       const repeated = reader.repeatedPeriods(reader.heading('ppsNumber'), MAX_LISTED_ISSUES);
-      // Deflated on the thread pool while the steps below run (pay-lines.ts).
+      // Deflated on the thread pool while the steps below run (pay-lines.rules.ts).
       const document = reader.document();
       const ended = await withActor(database, tenantActor, async (tx) => {
         // Uploads for one employer check and write one at a time. This instance runs one at a
@@ -322,7 +326,7 @@ export function createEmployerPayrollService({
         // them; a person the employer's payroll already has is not sealed again, nor staged
         // unless the file says something new of them. The people's COPY lines go to the
         // database as they are made, so it reads the first while later ones are sealed; the
-        // lines are then one deflated value (pay-lines.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
+        // lines are then one deflated value (pay-lines.rules.ts; docs/decisions/0075-pay-lines-one-row-per-upload.md).
         const stored = await payrollStaging.storedPeople(tx, target);
         await payrollStaging.create(tx);
         await database.copyLines(tx, PAYROLL_PERSON_TARGET, reader.people(stored));

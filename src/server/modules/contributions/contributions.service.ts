@@ -3,7 +3,7 @@ import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
 import {
   type CONTRIBUTION_KINDS,

@@ -14,7 +14,7 @@ import {
 } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import {
   CONTRIBUTION_KINDS,
   contributionAdjustments,

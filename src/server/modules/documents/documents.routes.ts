@@ -17,7 +17,7 @@ import {
   multipartBody,
 } from './documents.schemas.js';
 import type { DocumentsService } from './documents.service.js';
-import { attachmentDisposition } from './filenames.js';
+import { attachmentDisposition } from './filenames.rules.js';
 
 const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 

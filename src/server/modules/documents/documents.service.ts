@@ -40,7 +40,7 @@ import {
 import { findUserById } from '../auth/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
-import { contentTypeOf, type HeadKind, SNIFF_BYTES, sniffHead } from './content-sniff.js';
+import { contentTypeOf, type HeadKind, SNIFF_BYTES, sniffHead } from './content-sniff.rules.js';
 import { type DocumentRow, findDocument, isLatestLiveVersion } from './documents.data.js';
 import {
   ACCEPTED_TYPES_MESSAGE,
@@ -51,7 +51,7 @@ import {
   MAX_DOCUMENT_BYTES,
   type ScanStatus,
 } from './documents.schemas.js';
-import { keptOriginalName, safeFilename } from './filenames.js';
+import { keptOriginalName, safeFilename } from './filenames.rules.js';
 
 /**
  * The session epoch a download URL is bound to: the one of the request's verified session. A URL

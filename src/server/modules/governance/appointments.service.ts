@@ -30,7 +30,7 @@ import type {
   TrusteeInput,
   TrusteeView,
 } from './governance.schemas.js';
-import { createRegisterKit } from './register-kit.js';
+import { createRegisterKit } from './register-kit.service.js';
 
 const trusteeViewOf = (row: TrusteeRow): TrusteeView => ({
   id: row.id,

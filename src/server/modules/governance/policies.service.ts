@@ -33,7 +33,7 @@ import type {
   SignificantChangeInput,
   SignificantChangeView,
 } from './governance.schemas.js';
-import { createRegisterKit } from './register-kit.js';
+import { createRegisterKit } from './register-kit.service.js';
 
 const policyViewOf = (
   row: PolicyRow,

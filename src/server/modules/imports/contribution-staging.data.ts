@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../platform/db/database.js';
 import type { ImportIssue } from '../../platform/uploads/import-issues.js';
 import type { FoundIssues, Staging } from '../../platform/uploads/import-kind.js';
-import { CONTRIBUTION_STAGING_COLUMNS } from './contribution-rows.js';
+import { CONTRIBUTION_STAGING_COLUMNS } from './contribution-rows.rules.js';
 
 const TABLE = 'import_contribution_rows';
 /** One row per amount, with the member each file row names: what the checks and INSERT read. */

@@ -40,7 +40,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
     app.route({
       ...routeOf(apiRoutes.imports[kind]),
       // The file is spooled to disk before the import's first transaction: the session is
-      // checked before any of it is read (auth-gate.ts; docs/decisions/0060-request-path-one-round-trip.md).
+      // checked before any of it is read (auth-gate.plugin.ts; docs/decisions/0060-request-path-one-round-trip.md).
       config: {
         bodyDeadlineMs: UPLOAD_BODY_DEADLINE_MS,
         action: IMPORT_ACTIONS[kind],

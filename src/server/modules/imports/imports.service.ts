@@ -8,7 +8,7 @@ import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
 import { withoutQuerySignal } from '../../platform/db/connection-bounds.js';
 import type { Database } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
 import { imports } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
@@ -40,13 +40,13 @@ import {
   type UploadSlots,
 } from '../../platform/uploads/upload-slots.js';
 import { findScheme } from '../schemes/index.js';
-import { createContributionRows } from './contribution-rows.js';
-import { contributionStaging } from './contribution-staging.js';
-import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.js';
+import { createContributionRows } from './contribution-rows.rules.js';
+import { contributionStaging } from './contribution-staging.data.js';
+import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.rules.js';
 import { findImport, type ImportRow } from './imports.data.js';
 import type { ImportSummary, ImportView, SchemeImportsQuery } from './imports.schemas.js';
-import { createMemberRows } from './member-rows.js';
-import { memberStaging } from './member-staging.js';
+import { createMemberRows } from './member-rows.rules.js';
+import { memberStaging } from './member-staging.data.js';
 
 /** Advisory lock namespace: imports into one scheme check and write one at a time. */
 export const IMPORT_LOCK_NAMESPACE = 7_201_191;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../platform/db/database.js';
 import type { ImportIssue } from '../../platform/uploads/import-issues.js';
 import type { FoundIssues, Staging } from '../../platform/uploads/import-kind.js';
-import { MEMBER_STAGING_COLUMNS } from './member-rows.js';
+import { MEMBER_STAGING_COLUMNS } from './member-rows.rules.js';
 
 const TABLE = 'import_member_rows';
 

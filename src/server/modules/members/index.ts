@@ -3,4 +3,4 @@ export { findMember, liveMemberOf } from './members.data.js';
 export { membersRoutes } from './members.routes.js';
 export { type MemberExport, memberExport, memberParams } from './members.schemas.js';
 export { createMembersService, viewOf } from './members.service.js';
-export { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './pps-rotation.js';
+export { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './pps-rotation.service.js';

@@ -5,7 +5,7 @@ import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
 import type { Database } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
 import { type MEMBER_STATUSES, members } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
@@ -13,7 +13,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findScheme } from '../schemes/index.js';
-import { refuseFutureBirth } from './member-fields.js';
+import { refuseFutureBirth } from './member-fields.rules.js';
 import { findMember, type MemberRow } from './members.data.js';
 import type { MemberChange, MemberInput, MemberListQuery, MemberView } from './members.schemas.js';
 

@@ -83,7 +83,7 @@ function listIds(ids: readonly string[], total = ids.length): string {
 /**
  * The tables that hold a sealed PPS number, in the order a run rotates them. A payroll employee
  * is sealed and looked up exactly as a member is, bound to its own row (auto-enrolment
- * payroll-rows.ts), and the assessment matches the two by lookup hash (auto-enrolment.data.ts):
+ * payroll-rows.rules.ts), and the assessment matches the two by lookup hash (auto-enrolment.data.ts):
  * rotating one without the other would leave them under different keys and matching nothing.
  */
 const SEALED_TABLES = [

@@ -72,7 +72,7 @@ export function createCorpusIngest({ database, audit, now }: CorpusIngestDeps): 
     // The chunker and its HTML parser are loaded with the first document that changed: a start-up
     // that finds the shipped corpus unchanged does not carry them
     // (docs/decisions/0079-lazy-loading-for-idle-memory.md).
-    const { chunkDocument } = await import('./chunking.js');
+    const { chunkDocument } = await import('./chunking.rules.js');
     const chunks = chunkDocument(document);
     const stored = await chunkHashes(tx, document.source);
     const wanted = new Map<string, ChunkRow>();

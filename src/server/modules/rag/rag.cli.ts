@@ -1,7 +1,7 @@
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { SYSTEM_ACTOR } from '../auth/index.js';
-import { CorpusFileError, readCorpus } from './corpus-files.js';
+import { CorpusFileError, readCorpus } from './corpus-files.data.js';
 import { createCorpusIngest } from './ingest.service.js';
 
 export interface CliOutput {

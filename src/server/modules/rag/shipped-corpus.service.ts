@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { SYSTEM_ACTOR } from '../auth/index.js';
-import { readCorpus, SHIPPED_CORPUS_DIR } from './corpus-files.js';
+import { readCorpus, SHIPPED_CORPUS_DIR } from './corpus-files.data.js';
 import type { CorpusIngest } from './ingest.service.js';
 
 /**

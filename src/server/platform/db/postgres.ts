@@ -15,7 +15,7 @@ import {
   wholeMilliseconds,
 } from './connection-bounds.js';
 import { copyTargetSql, type Database, type Db, inPieces, registerBatcher } from './database.js';
-import { spoilsPreparedStatements } from './errors.js';
+import { spoilsPreparedStatements } from './database-errors.js';
 import * as schema from './schema.js';
 
 /**

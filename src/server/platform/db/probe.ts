@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from './database.js';
-import { DatabaseTimeoutError } from './errors.js';
+import { DatabaseTimeoutError } from './database-errors.js';
 
 /** Resolves when `work` does within `timeoutMs`, rejects with DatabaseTimeoutError otherwise. */
 export async function withinTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {

@@ -1038,7 +1038,7 @@ export const documents = pgTable(
     employerId: text('employer_id').notNull(),
     schemeId: text('scheme_id').notNull(),
     documentType: text('document_type').notNull(),
-    /** Made safe (documents/filenames.ts): the name it is stored and downloaded under. */
+    /** Made safe (documents/filenames.rules.ts): the name it is stored and downloaded under. */
     filename: text('filename').notNull(),
     /** As the uploader's computer named it; may hold personal data, so never audited or logged. */
     originalFilename: text('original_filename').notNull(),
@@ -1350,7 +1350,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 
 /**
  * One upload's pay lines, one row an upload: every line as a fixed-size record in one value
- * (`pay-lines.ts` has the format), the people it names by their place in `employee_ids`, the
+ * (`pay-lines.rules.ts` has the format), the people it names by their place in `employee_ids`, the
  * schemes by their place in `scheme_ids`. A year of weekly payroll for 10,000 people is four rows
  * rather than 520,000 or 40,000: an upload is written once, read by window and deleted whole, and a
  * row a line or a person paid the keys, indexes and row-level security that many times (docs/decisions/0075-pay-lines-one-row-per-upload.md).
@@ -1376,7 +1376,7 @@ export const payrollUploadLines = pgTable(
      * transaction, and erasure deletes a person only when no row names them any more.
      */
     employeeIds: text('employee_ids').array().notNull(),
-    /** The employer's live schemes when the file was read (payroll-rows.ts checked each line's). */
+    /** The employer's live schemes when the file was read (payroll-rows.rules.ts checked each line's). */
     schemeIds: text('scheme_ids').array().notNull(),
     lines: bytea('lines').notNull(),
   },

@@ -1,6 +1,6 @@
 import { isRole } from '../tenancy/roles.js';
 import type { SessionCheck } from '../tenancy/session-token.js';
-import { causeChain } from './errors.js';
+import { causeChain } from './database-errors.js';
 
 /** The SQLSTATE `app_session_check` raises for a session that no longer holds. */
 export const SESSION_ENDED_SQLSTATE = 'PA401';

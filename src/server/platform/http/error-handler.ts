@@ -6,7 +6,7 @@ import {
   isDatabaseBoundReached,
   isDatabaseUnavailable,
   isRequestCancelled,
-} from '../db/errors.js';
+} from '../db/database-errors.js';
 import { isSessionEnded } from '../db/session-check.js';
 import {
   DomainError,

@@ -11,7 +11,7 @@ import pino, {
   type Logger,
 } from 'pino';
 import { redactUrlCredentials } from '../../../contracts/url-redaction.js';
-import { databaseErrorSummary, isDatabaseErrorItself } from '../db/errors.js';
+import { databaseErrorSummary, isDatabaseErrorItself } from '../db/database-errors.js';
 import { routedPathOf } from './api-paths.js';
 
 const REDACTED = '[REDACTED]';

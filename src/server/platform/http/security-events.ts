@@ -22,7 +22,7 @@ export type SecurityEvent =
   | 'access.cross_origin_refused'
   | 'cron.bearer_refused'
   | 'document.integrity_failed'
-  /** The guard refused a request to the AI provider (modules/ai/guard.ts): the rules matched. */
+  /** The guard refused a request to the AI provider (modules/ai/provider-guard.rules.ts): the rules matched. */
   | 'ai.outgoing_refused'
   /** An AI answer cited a source it was not given, and was refused (modules/ai/chat.service.ts). */
   | 'ai.citation_refused'

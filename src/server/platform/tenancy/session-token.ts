@@ -178,7 +178,7 @@ export type SessionTokens = ReturnType<typeof createSessionTokens>;
  * admits a request whose token it has seen confirmed before with the check still `pending`; the
  * request's first transaction then runs it (`app_session_check`, migration 0017) in the same
  * batch as its role, tenant and first statement, and a request that answers before any
- * transaction ran it is checked with a read before its answer leaves (auth-gate.ts). One object
+ * transaction ran it is checked with a read before its answer leaves (auth-gate.plugin.ts). One object
  * per request, shared by every copy of the request's actor.
  */
 export interface SessionCheck {

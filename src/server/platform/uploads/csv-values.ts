@@ -1,6 +1,6 @@
 /**
  * Cell formats a spreadsheet export produces, turned into what the field rules of the JSON API
- * take (member-fields.ts), so that a file is held to exactly what a form is: dates and periods
+ * take (member-fields.rules.ts), so that a file is held to exactly what a form is: dates and periods
  * by the rule of `contracts/irish-dates.ts`, money by that of `contracts/money.ts`, each answered
  * with a stable issue code.
  */
