@@ -89,9 +89,15 @@ import {
   schemeListQuery,
   schemeView,
 } from './organisation.js';
-import { overviewView } from './overview.js';
+import { dashboardView, overviewView } from './overview.js';
 import { pageOf, pageQuery } from './pages.js';
-import { contactChange, contactView, memberSummary } from './portal.js';
+import {
+  contactChange,
+  contactView,
+  memberPageQuery,
+  memberPageView,
+  memberSummary,
+} from './portal.js';
 import { ingestAnswer, ingestRequest } from './rag.js';
 import {
   codeBody,
@@ -295,6 +301,8 @@ export const apiRoutes = {
     export: get('/api/members/:id/export', { answer: memberExport }),
     /** A member's own pension at a glance (the portal). */
     summary: get('/api/members/:id/summary', { answer: memberSummary }),
+    /** What the member page shows, in one request. */
+    page: get('/api/members/:id/page', { query: memberPageQuery, answer: memberPageView }),
     updateContact: patch('/api/members/:id/contact', { body: contactChange, answer: contactView }),
     /** The member's own data as a CSV attachment. */
     exportCsv: get('/api/members/:id/export.csv'),
@@ -331,6 +339,8 @@ export const apiRoutes = {
   },
   overview: {
     get: get('/api/overview', { answer: overviewView }),
+    /** What the firm's dashboard shows, in one request. */
+    dashboard: get('/api/overview/dashboard', { answer: dashboardView }),
   },
   /** CSV imports into a scheme, one route a kind of import (docs/imports.md). */
   imports: {

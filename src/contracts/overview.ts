@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { auditRecordView } from './audit.js';
+import { overviewView as autoEnrolmentOverviewView } from './auto-enrolment.js';
+import { governanceDashboardView } from './governance.js';
+import { pageOf } from './pages.js';
 
 /** Why a scheme is on someone's list of work (docs/decisions/0045-home-pages-by-role.md). */
 export const SCHEME_NEEDS = ['no_members', 'no_funds', 'contributions_due'] as const;
@@ -44,3 +48,28 @@ export const overviewView = z.object({
   membersNeedingAttention: z.array(memberAttention),
 });
 export type OverviewView = z.infer<typeof overviewView>;
+
+/** The dashboard counts a list up to this many; beyond it says "more than". */
+export const DASHBOARD_COUNT_LIMIT = 1_000;
+/** The audit records the dashboard shows as recent activity. */
+export const DASHBOARD_RECENT_ACTIVITY = 8;
+
+/** How many of a list the person reaches, counted up to `DASHBOARD_COUNT_LIMIT`. */
+const listCount = z.object({ count: z.number().int(), complete: z.boolean() });
+
+/**
+ * The firm's dashboard in one request (docs/decisions/0118-pages-composed-on-the-server.md): each
+ * part is what its own route answers the same person; a part they may not read is null.
+ */
+export const dashboardView = z.object({
+  overview: overviewView,
+  counts: z.object({
+    employers: listCount,
+    schemes: listCount,
+    accounts: listCount.nullable(),
+  }),
+  governance: governanceDashboardView.nullable(),
+  autoEnrolment: autoEnrolmentOverviewView.nullable(),
+  recentActivity: pageOf(auditRecordView).nullable(),
+});
+export type DashboardView = z.infer<typeof dashboardView>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { paidIn } from './contributions.js';
-import { memberFieldShape } from './members.js';
+import { contributionView, paidIn, period } from './contributions.js';
+import { fundChoiceView, fundView } from './funds.js';
+import { memberFieldShape, memberView } from './members.js';
+import { pageOf } from './pages.js';
 
 /** The member portal: what a member reads and changes about themself. */
 
@@ -31,3 +33,31 @@ export const contactView = z.object({
   email: z.string().nullable(),
   address: z.string().nullable(),
 });
+
+/**
+ * What the member page shows on a full load, composed on the server so that the page asks once
+ * (docs/decisions/0118-pages-composed-on-the-server.md): `chartFrom` is the first month of the
+ * chart's default range, as the browser counts it.
+ */
+export const memberPageQuery = z.object({ chartFrom: period.optional() });
+export type MemberPageQuery = z.infer<typeof memberPageQuery>;
+
+/**
+ * The size of the first page of each list the member page shows: a year of contributions of the
+ * three kinds fits on two pages; the chart shows the longer view.
+ */
+export const MEMBER_PAGE_SIZES = { fundChoices: 20, contributions: 25 } as const;
+
+export const memberPageView = z.object({
+  member: memberView,
+  summary: memberSummary,
+  /** The newest fund choices, the one in force marked. */
+  fundChoices: pageOf(fundChoiceView),
+  /** The scheme's funds, for a new fund choice; null for whoever may not make one. */
+  openFunds: z.array(fundView).nullable(),
+  /** The first page of the contributions table, newest first. */
+  contributions: pageOf(contributionView),
+  /** Every contribution from `chartFrom` on (all of them without it), for the chart. */
+  chart: z.array(contributionView),
+});
+export type MemberPageView = z.infer<typeof memberPageView>;

@@ -4,6 +4,7 @@ import {
   browserSuiteSkipReason,
   JOURNEY_TIMEOUT,
   see,
+  settled,
   signInThroughForm,
   useE2e,
 } from '../helpers/e2e.js';
@@ -89,6 +90,21 @@ describe.skipIf(browserSuiteSkipReason)(
           );
           expect(await row.textContent()).toContain('No fund to invest in');
           expect(await row.textContent()).toMatch(/contributions not in/);
+        }
+        if (name === 'broker-admin') {
+          // A full load of the dashboard asks the service once for all it shows (docs/decisions/0118).
+          const asked: string[] = [];
+          page.on('request', (request) => {
+            const url = new URL(request.url());
+            if (url.pathname.startsWith('/api/')) asked.push(`${request.method()} ${url.pathname}`);
+          });
+          await page.reload();
+          await see(page.getByRole('heading', { name: 'Recent activity' }));
+          await settled(page);
+          const everyPage = ['GET /api/auth/session', 'GET /api/me'];
+          expect(asked.filter((request) => !everyPage.includes(request))).toEqual([
+            'GET /api/overview/dashboard',
+          ]);
         }
         if (name === 'employer-admin') {
           await see(

@@ -182,5 +182,33 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await page.getByText(aoife.PPSN).count()).toBe(0);
       await e2e.checkPage(page, 'audit');
     });
+
+    it('loads a member’s page, arrived at by its link, with one request for what it shows', async () => {
+      const listed = await api.call<{ items: Array<{ id: string; firstName: string }> }>(
+        'GET',
+        `/api/schemes/${scheme.id}/members`,
+      );
+      const member = listed.items[0];
+      if (!member) throw new Error('no member in the scheme');
+      const link = `/members/${member.id}`;
+      const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, link);
+      await see(page.getByRole('heading', { name: 'Contributions', exact: true }));
+      // A full load of the page, as when the link is opened again: every API request it makes.
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/')) asked.push(`${request.method()} ${url.pathname}`);
+      });
+      await page.reload();
+      await see(page.getByRole('heading', { name: 'Contributions', exact: true }));
+      await see(page.getByRole('heading', { name: 'Monthly totals by kind' }));
+      await settled(page);
+      expect(asked.filter((request) => request.includes('/members/'))).toEqual([
+        `GET /api/members/${member.id}/page`,
+      ]);
+      // Besides the page's own: the session and the signed-in account, which every page reads.
+      expect(asked.length, asked.join(', ')).toBeLessThanOrEqual(3);
+      expect(page.url()).toContain(link);
+    });
   },
 );

@@ -40,15 +40,9 @@ interface Places {
  * limit counts): the signed-in layout's `/api/me`, then the page's own requests.
  */
 const PAGES: Record<string, (at: Places) => string[]> = {
-  dashboard: () => [
-    '/api/employers?limit=100',
-    '/api/schemes?limit=100',
-    '/api/users?limit=100',
-    '/api/overview',
-    '/api/compliance/dashboard',
-    '/api/auto-enrolment/overview',
-    '/api/audit?limit=8',
-  ],
+  // Composed on the server, as the member page is; the browser journey in test/e2e/homes.test.ts
+  // holds the web to this one request.
+  dashboard: () => ['/api/overview/dashboard'],
   'members list': ({ schemeId, employerId }) => [
     `/api/schemes/${schemeId}`,
     `/api/employers/${employerId}`,
@@ -59,15 +53,9 @@ const PAGES: Record<string, (at: Places) => string[]> = {
     `/api/employers/${employerId}`,
     `/api/schemes/${schemeId}/funds?limit=100`,
   ],
-  'member page': ({ schemeId, memberId }) => [
-    `/api/members/${memberId}`,
-    `/api/members/${memberId}/summary`,
-    `/api/members/${memberId}/fund-choices?limit=20`,
-    `/api/schemes/${schemeId}/funds?limit=100`,
-    `/api/members/${memberId}/fund-choices?limit=20`,
-    `/api/members/${memberId}/contributions?from=${monthsBack(24)}&limit=100`,
-    `/api/members/${memberId}/contributions?limit=25`,
-  ],
+  // Composed on the server (docs/decisions/0118-pages-composed-on-the-server.md); the browser
+  // journey in test/e2e/member-records.test.ts holds the web to this one request.
+  'member page': ({ memberId }) => [`/api/members/${memberId}/page?chartFrom=${monthsBack(24)}`],
 };
 
 describe('one person loading pages as fast as they work', () => {

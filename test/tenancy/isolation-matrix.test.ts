@@ -311,6 +311,9 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /api/overview': {
     request: () => ({ method: 'GET', url: '/api/overview' }),
   },
+  'GET /api/overview/dashboard': {
+    request: () => ({ method: 'GET', url: '/api/overview/dashboard' }),
+  },
   'GET /api/me': {
     request: () => ({ method: 'GET', url: '/api/me' }),
   },
@@ -393,6 +396,12 @@ const ROUTES: Record<string, RouteCase> = {
   },
   'GET /api/members/{id}/summary': {
     request: (target) => ({ method: 'GET', url: `/api/members/${target.memberId}/summary` }),
+  },
+  'GET /api/members/{id}/page': {
+    request: (target) => ({
+      method: 'GET',
+      url: `/api/members/${target.memberId}/page?chartFrom=2024-01`,
+    }),
   },
   'PATCH /api/members/{id}/contact': {
     request: (target) => ({

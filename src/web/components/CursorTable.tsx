@@ -38,6 +38,8 @@ export function CursorTable<R extends ListRoute>(
     caption: string;
     /** A search over the loaded rows: its label, and the text of a row it matches against. */
     search?: { label: string; text: (row: RowOf<R>) => string };
+    /** How long a first page handed over by a composed page is taken as fresh. */
+    staleTime?: number;
     /** The list's parameters and filters (`params`, `query`); `cursor` is added here. */
   } & Address<R> &
     // Rows are told apart by their id, or, in a list whose rows have none, by `rowKey`.
@@ -58,6 +60,7 @@ export function CursorTable<R extends ListRoute>(
     queryFn: ({ pageParam }) =>
       callRoute(route, { params, query: { ...query, cursor: pageParam ?? undefined } }),
     getNextPageParam: (last) => last.nextCursor,
+    staleTime: props.staleTime,
   });
   if (pages.isPending) return <Loading label={`Loading ${caption.toLowerCase()}`} />;
   if (pages.isError) {

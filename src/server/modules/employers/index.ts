@@ -2,4 +2,5 @@
 export { type EmployerRow, findEmployer, liveEmployerOf } from './employers.data.js';
 export { employersRoutes } from './employers.routes.js';
 export { employerParams } from './employers.schemas.js';
+export type { EmployersService } from './employers.service.js';
 export { createEmployersService } from './employers.service.js';

@@ -1,5 +1,6 @@
 /** The governance module's public face: all that other modules and the composition root may import from it. */
 export { createAppointmentsService } from './appointments.service.js';
+export type { ComplianceService } from './compliance.service.js';
 export { createComplianceService } from './compliance.service.js';
 export { evidencePackRoutes } from './evidence-pack.routes.js';
 export { createEvidencePackService } from './evidence-pack.service.js';

@@ -2,5 +2,6 @@
 export { findMember, liveMemberOf } from './members.data.js';
 export { membersRoutes } from './members.routes.js';
 export { type MemberExport, memberExport, memberParams } from './members.schemas.js';
+export type { MembersService } from './members.service.js';
 export { createMembersService, viewOf } from './members.service.js';
 export { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './pps-rotation.service.js';

@@ -3,13 +3,14 @@ import { apiRoutes } from '../../../contracts/api-routes.js';
 import { errorBody } from '../../platform/http/http-error.js';
 import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
-import { overviewView } from './overview.schemas.js';
+import type { DashboardService } from './dashboard.service.js';
+import { dashboardView, overviewView } from './overview.schemas.js';
 import type { OverviewService } from './overview.service.js';
 
-export const overviewRoutes: FastifyPluginAsyncZod<{ overview: OverviewService }> = async (
-  app,
-  { overview },
-) => {
+export const overviewRoutes: FastifyPluginAsyncZod<{
+  overview: OverviewService;
+  dashboard: DashboardService;
+}> = async (app, { overview, dashboard }) => {
   app.route({
     ...routeOf(apiRoutes.overview.get),
     config: { action: 'overview.read' },
@@ -20,5 +21,26 @@ export const overviewRoutes: FastifyPluginAsyncZod<{ overview: OverviewService }
       response: { 200: overviewView, 403: errorBody },
     },
     handler: async (request) => overview.read(actorOf(request)),
+  });
+  app.route({
+    ...routeOf(apiRoutes.overview.dashboard),
+    config: {
+      action: 'overview.read',
+      alsoChecks: [
+        'employer.list',
+        'scheme.list',
+        'user.list',
+        'compliance.dashboard',
+        'auto_enrolment.overview',
+        'audit.read',
+      ],
+    },
+    schema: {
+      summary:
+        "What the firm's dashboard shows, in one request: the work waiting, how many employers, schemes and accounts the person reaches, and (for whoever may read them) the schemes' governance, automatic enrolment and recent activity.",
+      tags: ['overview'],
+      response: { 200: dashboardView, 403: errorBody },
+    },
+    handler: async (request) => dashboard.read(actorOf(request)),
   });
 };

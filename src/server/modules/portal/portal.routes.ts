@@ -4,13 +4,21 @@ import { apiRoutes } from '../../../contracts/api-routes.js';
 import { errorBody } from '../../platform/http/http-error.js';
 import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
-import { contactChange, contactView, memberSummary, portalParams } from './portal.schemas.js';
+import type { MemberPageService } from './member-page.service.js';
+import {
+  contactChange,
+  contactView,
+  memberPageQuery,
+  memberPageView,
+  memberSummary,
+  portalParams,
+} from './portal.schemas.js';
 import type { PortalService } from './portal.service.js';
 
-export const portalRoutes: FastifyPluginAsyncZod<{ portal: PortalService }> = async (
-  app,
-  { portal },
-) => {
+export const portalRoutes: FastifyPluginAsyncZod<{
+  portal: PortalService;
+  memberPage: MemberPageService;
+}> = async (app, { portal, memberPage }) => {
   const tags = ['members'];
   app.route({
     ...routeOf(apiRoutes.members.summary),
@@ -23,6 +31,22 @@ export const portalRoutes: FastifyPluginAsyncZod<{ portal: PortalService }> = as
       response: { 200: memberSummary, 403: errorBody, 404: errorBody },
     },
     handler: async (request) => portal.summary(actorOf(request), request.params.id),
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.page),
+    config: {
+      action: 'member.read',
+      alsoChecks: ['contribution.list', 'contribution.notes.read', 'fund_choice.list', 'fund.list'],
+    },
+    schema: {
+      summary:
+        'What the member page shows, in one request: the member, their pension at a glance, their newest fund choices, the funds to choose from (for whoever may choose), the first page of contributions and those of the chart.',
+      tags,
+      params: portalParams,
+      querystring: memberPageQuery,
+      response: { 200: memberPageView, 400: errorBody, 403: errorBody, 404: errorBody },
+    },
+    handler: async (request) => memberPage.read(actorOf(request), request.params.id, request.query),
   });
   app.route({
     ...routeOf(apiRoutes.members.updateContact),

@@ -5,12 +5,15 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { AE_STATUS_LABELS } from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate } from '../../../contracts/irish-dates';
 import { api, describeError } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { STATUS_ORDER } from './ae-helpers';
 import { AE_KEY } from './aeQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
+
+export const AE_OVERVIEW_KEY = [...AE_KEY, 'overview'] as const;
 
 /**
  * Every employer of the firm by its automatic-enrolment position today (the broker
@@ -19,8 +22,10 @@ const counter = new Intl.NumberFormat('en-IE');
  */
 export function AutoEnrolmentOverview() {
   const overview = useQuery({
-    queryKey: [...AE_KEY, 'overview'],
+    queryKey: AE_OVERVIEW_KEY,
     queryFn: () => api(apiRoutes.autoEnrolment.overview),
+    // Handed over by the firm's dashboard when it opens (docs/decisions/0118).
+    staleTime: SEEDED_FRESH_MS,
   });
   return (
     <Stack gap="sm" component="section" aria-labelledby="dashboard-auto-enrolment">

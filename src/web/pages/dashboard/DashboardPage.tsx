@@ -10,14 +10,15 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { DASHBOARD_COUNT_LIMIT, DASHBOARD_RECENT_ACTIVITY } from '../../../contracts/overview';
 import { api, describeError } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
-import { fetchAllPages } from '../../components/allPages';
 import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
@@ -25,13 +26,18 @@ import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { PAGES } from '../../layout/pages';
-import { AutoEnrolmentOverview } from '../auto-enrolment/AutoEnrolmentOverview';
-import { StatusCounts, useGovernanceDashboard } from '../governance/GovernanceDashboardPage';
+import { AE_OVERVIEW_KEY, AutoEnrolmentOverview } from '../auto-enrolment/AutoEnrolmentOverview';
+import {
+  GOVERNANCE_DASHBOARD_KEY,
+  StatusCounts,
+  useGovernanceDashboard,
+} from '../governance/GovernanceDashboardPage';
 import { SchemesNeedingAttention } from '../home/SchemesNeedingAttention';
 
-/** Counting walks the list a page at a time; beyond this the dashboard says "more than". */
-const COUNT_LIMIT = 1000;
-const RECENT_ACTIVITY = 8;
+const DASHBOARD_KEY = ['dashboard'] as const;
+const OVERVIEW_KEY = ['overview'] as const;
+const RECENT_ACTIVITY_KEY = ['audit', 'recent'] as const;
+
 const counter = new Intl.NumberFormat('en-IE');
 
 /**
@@ -46,16 +52,44 @@ export function DashboardPage() {
   );
 }
 
+/**
+ * The dashboard asks the service once for all it shows (docs/decisions/0118) and hands each
+ * section its part; a section then keeps its own part up to date.
+ */
 function Dashboard() {
   const session = useSignedIn();
+  const client = useQueryClient();
   const seesAccounts = can(session, 'user.list');
+  const dashboard = useQuery({
+    queryKey: DASHBOARD_KEY,
+    queryFn: async () => {
+      const composed = await api(apiRoutes.overview.dashboard);
+      client.setQueryData(OVERVIEW_KEY, composed.overview);
+      if (composed.governance) client.setQueryData(GOVERNANCE_DASHBOARD_KEY, composed.governance);
+      if (composed.autoEnrolment) client.setQueryData(AE_OVERVIEW_KEY, composed.autoEnrolment);
+      if (composed.recentActivity)
+        client.setQueryData(RECENT_ACTIVITY_KEY, composed.recentActivity);
+      return composed;
+    },
+  });
+  if (dashboard.isPending) return <Loading label="Loading the dashboard" />;
+  if (dashboard.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {describeError(dashboard.error)}
+      </Alert>
+    );
+  }
+  const { counts } = dashboard.data;
   return (
     <Stack gap="xl">
       <PageHeading title="Dashboard" />
       <SimpleGrid cols={{ base: 1, sm: seesAccounts ? 3 : 2 }}>
-        <CountCard label="Employers" route={apiRoutes.employers.list} to="/employers" />
-        <CountCard label="Schemes" route={apiRoutes.schemes.list} to="/schemes" />
-        {seesAccounts && <CountCard label="Accounts" route={apiRoutes.users.list} to="/users" />}
+        <CountCard label="Employers" counted={counts.employers} to="/employers" />
+        <CountCard label="Schemes" counted={counts.schemes} to="/schemes" />
+        {seesAccounts && counts.accounts && (
+          <CountCard label="Accounts" counted={counts.accounts} to="/users" />
+        )}
       </SimpleGrid>
       <Stack gap="sm" component="section" aria-labelledby="dashboard-actions">
         <Title order={3} id="dashboard-actions">
@@ -82,8 +116,9 @@ function Dashboard() {
 /** The firm's schemes with work waiting (docs/decisions/0045-home-pages-by-role.md): where a BrokerUser's day starts. */
 function Attention() {
   const overview = useQuery({
-    queryKey: ['overview'],
+    queryKey: OVERVIEW_KEY,
     queryFn: () => api(apiRoutes.overview.get),
+    staleTime: SEEDED_FRESH_MS,
   });
   if (overview.isPending) return <Loading label="Loading the schemes that need attention" />;
   if (overview.isError) {
@@ -122,40 +157,25 @@ function Governance() {
 
 function CountCard({
   label,
-  route,
+  counted,
   to,
 }: {
   label: string;
-  /** The list counted. */
-  route:
-    | typeof apiRoutes.employers.list
-    | typeof apiRoutes.schemes.list
-    | typeof apiRoutes.users.list;
+  /** How many the person reaches, counted by the service up to DASHBOARD_COUNT_LIMIT. */
+  counted: { count: number; complete: boolean };
   to: string;
 }) {
-  const count = useQuery({
-    queryKey: ['dashboard', 'count', route.path],
-    queryFn: () => fetchAllPages(route, {}, COUNT_LIMIT),
-  });
   return (
     <Paper withBorder p="md" component="section" aria-label={label}>
       <Stack gap={4}>
         <Text size="sm" c="dimmed">
           {label}
         </Text>
-        {count.isPending ? (
-          <Loading label={`Counting ${label.toLowerCase()}`} />
-        ) : count.isError ? (
-          <Text c="red" size="sm" role="alert">
-            {describeError(count.error)}
-          </Text>
-        ) : (
-          <Text fz={32} fw={700} lh={1.2}>
-            {count.data.complete
-              ? counter.format(count.data.items.length)
-              : `More than ${counter.format(COUNT_LIMIT)}`}
-          </Text>
-        )}
+        <Text fz={32} fw={700} lh={1.2}>
+          {counted.complete
+            ? counter.format(counted.count)
+            : `More than ${counter.format(DASHBOARD_COUNT_LIMIT)}`}
+        </Text>
         <Anchor component={Link} to={to} size="sm">
           View {label.toLowerCase()}
         </Anchor>
@@ -166,8 +186,9 @@ function CountCard({
 
 function RecentActivity() {
   const recent = useQuery({
-    queryKey: ['audit', 'recent'],
-    queryFn: () => api(apiRoutes.audit.list, { query: { limit: RECENT_ACTIVITY } }),
+    queryKey: RECENT_ACTIVITY_KEY,
+    queryFn: () => api(apiRoutes.audit.list, { query: { limit: DASHBOARD_RECENT_ACTIVITY } }),
+    staleTime: SEEDED_FRESH_MS,
   });
   return (
     <Stack gap="sm" component="section" aria-labelledby="dashboard-activity">

@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { OBLIGATION_NAMES, OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
 import { api, describeError } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { CalendarEntry, ComplianceStatus, GovernanceDashboard } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
 import { Loading } from '../../components/Loading';
@@ -16,10 +17,14 @@ import { GOVERNANCE_KEY } from './governanceQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
 
+export const GOVERNANCE_DASHBOARD_KEY = [...GOVERNANCE_KEY, 'dashboard'] as const;
+
 export function useGovernanceDashboard() {
   return useQuery({
-    queryKey: [...GOVERNANCE_KEY, 'dashboard'],
+    queryKey: GOVERNANCE_DASHBOARD_KEY,
     queryFn: () => api(apiRoutes.compliance.dashboard),
+    // Handed over by the firm's dashboard when it opens (docs/decisions/0118).
+    staleTime: SEEDED_FRESH_MS,
   });
 }
 

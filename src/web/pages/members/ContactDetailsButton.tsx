@@ -7,7 +7,7 @@ import { api } from '../../api/client';
 import type { Member } from '../../api/types';
 import { notifySuccess } from '../../components/notify';
 import { useApiSubmit } from '../../components/useApiSubmit';
-import { memberKey } from './MemberDetails';
+import { memberKey } from './member-page-cache';
 
 interface ContactValues {
   email: string;

@@ -14,15 +14,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
-import { todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents, formatCentsCompact } from '../../../contracts/money';
 import { api, describeError, type Page } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Contribution, ContributionKind } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { formatPeriod } from '../../format';
+import { type ChartRange, chartFrom, chartKey, DEFAULT_CHART_RANGE } from './member-page-cache';
 
-type Range = '12' | '24' | 'all';
-const RANGES: { value: Range; label: string }[] = [
+const RANGES: { value: ChartRange; label: string }[] = [
   { value: '12', label: '12 months' },
   { value: '24', label: '24 months' },
   { value: 'all', label: 'All' },
@@ -41,14 +41,6 @@ const KINDS = CONTRIBUTION_KINDS.map((kind) => ({
 
 /** One bar group: a month's totals in cents (money stays in whole cents up to the display). */
 type MonthTotals = { month: string; period: string } & Record<ContributionKind, number>;
-
-/** The pay period `count - 1` months before this month in Ireland (docs/decisions/0050-irish-dates.md). */
-function monthsBack(count: number): string {
-  const [year, month] = todayInIreland(new Date()).split('-').map(Number);
-  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1 - (count - 1), 1))
-    .toISOString()
-    .slice(0, 7);
-}
 
 function nextMonth(period: string): string {
   const [year, month] = period.split('-').map(Number);
@@ -98,12 +90,13 @@ function monthlyTotals(contributions: Contribution[], from: string | undefined):
 
 /** The member's monthly contribution totals by kind, as stacked bars with the figures beside. */
 export function ContributionsChart({ memberId }: { memberId: string }) {
-  const [range, setRange] = useState<Range>('24');
+  const [range, setRange] = useState<ChartRange>(DEFAULT_CHART_RANGE);
   const headingId = useId();
-  const from = range === 'all' ? undefined : monthsBack(Number(range));
+  const from = chartFrom(range);
   const contributions = useQuery({
-    queryKey: ['members', memberId, 'contributions', 'chart', range],
+    queryKey: chartKey(memberId, range),
     queryFn: () => loadRange(memberId, from),
+    staleTime: SEEDED_FRESH_MS,
   });
   const months = contributions.data ? monthlyTotals(contributions.data, from) : [];
 
@@ -117,7 +110,7 @@ export function ContributionsChart({ memberId }: { memberId: string }) {
           aria-label="Period of the chart"
           size="xs"
           value={range}
-          onChange={(value) => setRange(value as Range)}
+          onChange={(value) => setRange(value as ChartRange)}
           data={RANGES}
         />
       </Group>

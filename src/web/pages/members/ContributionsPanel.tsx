@@ -25,7 +25,9 @@ import {
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { euroFieldError, formatCents, readEuro } from '../../../contracts/money';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
+import { MEMBER_PAGE_SIZES } from '../../../contracts/portal';
 import { api } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Contribution, ContributionKind, Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -33,17 +35,12 @@ import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
 import { Loading } from '../../components/Loading';
 import { formatDate, formatPeriod } from '../../format';
+import { memberContributionsKey } from './member-page-cache';
 
 /** The chart library is large: it loads with the chart, not with the first page. */
 const ContributionsChart = lazy(() =>
   import('./ContributionsChart').then((module) => ({ default: module.ContributionsChart })),
 );
-
-/** A year of the three kinds fits on two pages; the chart shows the longer view. */
-const PAGE_SIZE = 25;
-
-export const memberContributionsKey = (memberId: string) =>
-  ['members', memberId, 'contributions'] as const;
 
 const KIND_OPTIONS = CONTRIBUTION_KINDS.map((kind) => ({
   value: kind,
@@ -155,7 +152,8 @@ export function ContributionsPanel({ member }: { member: Member }) {
         queryKey={[...memberContributionsKey(member.id), 'table']}
         route={apiRoutes.contributions.listOfMember}
         params={{ id: member.id }}
-        query={{ limit: PAGE_SIZE }}
+        query={{ limit: MEMBER_PAGE_SIZES.contributions }}
+        staleTime={SEEDED_FRESH_MS}
         columns={columns}
         caption="Contributions, newest pay period first"
         empty="No contributions have been recorded."

@@ -3,7 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { MEMBER_PAGE_SIZES } from '../../../contracts/portal';
 import { api, describeError, type Page } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Fund, FundChoice, Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -11,8 +13,7 @@ import { type Column, CursorTable } from '../../components/CursorTable';
 import { Loading } from '../../components/Loading';
 import { formatDate, formatDateTime } from '../../format';
 import { FundChoiceEditor } from './FundChoiceEditor';
-
-export const fundChoicesKey = (memberId: string) => ['members', memberId, 'fund-choices'] as const;
+import { fundChoicesKey, openFundsKey } from './member-page-cache';
 
 /** The open funds of a scheme, every page: a scheme offers a few funds, rarely more than 100. */
 async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
@@ -86,12 +87,17 @@ export function FundChoicesPanel({ member }: { member: Member }) {
   const recent = useQuery({
     queryKey: [...fundChoicesKey(member.id), 'recent'],
     queryFn: () =>
-      api(apiRoutes.funds.choices, { params: { id: member.id }, query: { limit: 20 } }),
+      api(apiRoutes.funds.choices, {
+        params: { id: member.id },
+        query: { limit: MEMBER_PAGE_SIZES.fundChoices },
+      }),
+    staleTime: SEEDED_FRESH_MS,
   });
   const funds = useQuery({
-    queryKey: ['schemes', member.schemeId, 'funds', 'open'],
+    queryKey: openFundsKey(member.schemeId),
     queryFn: () => loadOpenFunds(member.schemeId),
     enabled: mayChoose,
+    staleTime: SEEDED_FRESH_MS,
   });
   const current = recent.data?.items.find((choice) => choice.current) ?? null;
   const scheduled =
@@ -139,7 +145,8 @@ export function FundChoicesPanel({ member }: { member: Member }) {
         queryKey={[...fundChoicesKey(member.id), 'history']}
         route={apiRoutes.funds.choices}
         params={{ id: member.id }}
-        query={{ limit: 20 }}
+        query={{ limit: MEMBER_PAGE_SIZES.fundChoices }}
+        staleTime={SEEDED_FRESH_MS}
         columns={historyColumns}
         caption="Every fund choice, newest first"
         empty="No fund choice has been made."

@@ -1,26 +1,25 @@
 import { Anchor, Button, DataList, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
 import { api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { formatDate } from '../../format';
 import { useStepUp } from '../account/ConfirmItsYou';
-import { useScheme } from '../schemes/SchemeQueries';
 import { ContactDetailsButton } from './ContactDetailsButton';
 import { type MemberBody, MemberForm } from './MemberForm';
 import { MemberStatusBadge } from './MemberStatusBadge';
+import { memberKey, memberSummaryKey } from './member-page-cache';
 import { PpsReveal } from './PpsReveal';
-
-export const memberKey = (memberId: string) => ['members', memberId] as const;
 
 /** Saves the GDPR export as a file: the service's JSON document, as it answered it. */
 async function downloadExport(member: Member): Promise<void> {
@@ -49,9 +48,15 @@ export function MemberDetails({ member }: { member: Member }) {
   const row = memberRow(member);
   // Worded for the member when it is their own record they read.
   const ownRecord = session.account.memberId === member.id;
-  // Not everyone who reads a member reads the scheme's record (a member reads only their own).
+  // Not everyone who reads a member reads the scheme's record (a member reads only their own),
+  // so only those who do get the link. Its name comes with the pension summary the page holds.
   const readsScheme = can(session, 'scheme.read');
-  const scheme = useScheme(member.schemeId, readsScheme);
+  const summary = useQuery({
+    queryKey: memberSummaryKey(member.id),
+    queryFn: () => api(apiRoutes.members.summary, { params: { id: member.id } }),
+    enabled: readsScheme,
+    staleTime: SEEDED_FRESH_MS,
+  });
   const fullName = `${member.firstName} ${member.lastName}`;
 
   const save = async (body: MemberBody) => {
@@ -132,7 +137,7 @@ export function MemberDetails({ member }: { member: Member }) {
             <DataList.ItemLabel>Scheme</DataList.ItemLabel>
             <DataList.ItemValue>
               <Anchor component={Link} to={`/schemes/${member.schemeId}`}>
-                {scheme.data?.name ?? 'The member’s scheme'}
+                {summary.data?.scheme.name ?? 'The member’s scheme'}
               </Anchor>
             </DataList.ItemValue>
           </DataList.Item>

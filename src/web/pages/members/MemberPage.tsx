@@ -1,8 +1,9 @@
 import { Alert, Divider, Stack } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { api, describeError } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
@@ -11,27 +12,54 @@ import { MemberDocuments } from '../documents/MemberDocuments';
 import { isNotFound } from '../schemes/SchemeQueries';
 import { ContributionsPanel } from './ContributionsPanel';
 import { FundChoicesPanel } from './FundChoicesPanel';
-import { MemberDetails, memberKey } from './MemberDetails';
+import { MemberDetails } from './MemberDetails';
+import {
+  chartFrom,
+  DEFAULT_CHART_RANGE,
+  memberKey,
+  memberPageKey,
+  seedMemberPage,
+} from './member-page-cache';
 import { PensionSummary } from './PensionSummary';
 
 /**
  * `/members/$memberId`: one member's record, contributions and fund choices; a Member's home page,
- * where their scheme's member-facing documents are listed too.
+ * where their scheme's member-facing documents are listed too. The page asks the service once for
+ * all it shows (member-page-cache.ts); each panel then keeps its own part up to date.
  * A member out of reach (another employer's, another tenant's) answers 404 and shows "Not found".
  */
 export function MemberPage() {
   const session = useSignedIn();
+  const client = useQueryClient();
   const { memberId = '' } = useParams({ strict: false });
+  const page = useQuery({
+    queryKey: memberPageKey(memberId),
+    queryFn: async () => {
+      const composed = await api(apiRoutes.members.page, {
+        params: { id: memberId },
+        query: { chartFrom: chartFrom(DEFAULT_CHART_RANGE) },
+      });
+      seedMemberPage(client, composed);
+      return composed;
+    },
+  });
+  // The record itself, handed over by the page's answer; read again after a change to it.
   const member = useQuery({
     queryKey: memberKey(memberId),
     queryFn: () => api(apiRoutes.members.get, { params: { id: memberId } }),
+    enabled: page.isSuccess,
+    staleTime: SEEDED_FRESH_MS,
   });
 
-  if (member.isPending) return <Loading label="Loading the member" />;
+  if (page.isError) {
+    if (isNotFound(page.error)) return <NotFoundPage />;
+    return <Alert color="red">{describeError(page.error)}</Alert>;
+  }
   if (member.isError) {
     if (isNotFound(member.error)) return <NotFoundPage />;
     return <Alert color="red">{describeError(member.error)}</Alert>;
   }
+  if (page.isPending || member.isPending) return <Loading label="Loading the member" />;
   return (
     <Stack gap="lg">
       <MemberDetails member={member.data} />

@@ -8,11 +8,13 @@ import {
 } from '../../../contracts/contributions';
 import { formatCents } from '../../../contracts/money';
 import { api, describeError } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Member, PaidIn } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
+import { memberSummaryKey } from './member-page-cache';
 
 /** Each row in the member's own words, and in the staff's (contracts/contributions.ts). */
 const ROWS: Array<[keyof PaidIn, string, string]> = [
@@ -32,8 +34,9 @@ export function PensionSummary({ member }: { member: Member }) {
   // Worded for the member when it is their own record they read.
   const ownRecord = useSignedIn().account.memberId === member.id;
   const summary = useQuery({
-    queryKey: ['members', member.id, 'summary'],
+    queryKey: memberSummaryKey(member.id),
     queryFn: () => api(apiRoutes.members.summary, { params: { id: member.id } }),
+    staleTime: SEEDED_FRESH_MS,
   });
   if (summary.isPending) return <Loading label="Loading the pension summary" />;
   if (summary.isError) {

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { ApiError, api } from '../../api/client';
 
-/** Shared by the scheme page, the import wizard and the member page (its scheme's name). */
+/** Shared by the scheme page, the import wizard and the payroll grid. */
 export const schemeKey = (schemeId: string) => ['schemes', schemeId] as const;
 
 export function useScheme(schemeId: string, enabled = true) {

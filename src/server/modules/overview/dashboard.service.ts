@@ -1,0 +1,82 @@
+import { apiRoutes } from '../../../contracts/api-routes.js';
+import {
+  DASHBOARD_COUNT_LIMIT,
+  DASHBOARD_RECENT_ACTIVITY,
+  type DashboardView,
+} from '../../../contracts/overview.js';
+import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { isAllowed } from '../../platform/tenancy/authorize.js';
+import type { AuditReadService } from '../audit/index.js';
+import type { AutoEnrolmentService } from '../auto-enrolment/index.js';
+import type { EmployersService } from '../employers/index.js';
+import type { ComplianceService } from '../governance/index.js';
+import type { SchemesService } from '../schemes/index.js';
+import type { UsersService } from '../users/index.js';
+import type { OverviewService } from './overview.service.js';
+
+export interface DashboardDeps {
+  overview: OverviewService;
+  employers: EmployersService;
+  schemes: SchemesService;
+  users: UsersService;
+  compliance: ComplianceService;
+  autoEnrolment: AutoEnrolmentService;
+  auditRead: AuditReadService;
+}
+
+type Page = { items: unknown[]; nextCursor: string | null };
+
+/**
+ * How many of a list the person reaches: its pages read as its route serves them, a hundred at a
+ * time, until the end or `DASHBOARD_COUNT_LIMIT`. The list's own rule decides what is in it.
+ */
+async function countOf(read: (cursor: string | undefined) => Promise<Page>) {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor);
+    count += page.items.length;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined && count < DASHBOARD_COUNT_LIMIT);
+  return { count: Math.min(count, DASHBOARD_COUNT_LIMIT), complete: cursor === undefined };
+}
+
+/**
+ * The firm's dashboard in one request (docs/decisions/0118-pages-composed-on-the-server.md). Each
+ * part is asked of the service that owns it, as its own route asks, so each is authorised by its
+ * own action and read-audited as it would be; a part the person may not read is null, as the page
+ * would not have asked for it.
+ */
+export function createDashboardService(deps: DashboardDeps) {
+  const page = (cursor: string | undefined) =>
+    apiRoutes.employers.list.query.parse({ limit: 100, cursor });
+  return {
+    async read(actor: ActorContext): Promise<DashboardView> {
+      const overview = await deps.overview.read(actor);
+      const counts = {
+        employers: await countOf((cursor) => deps.employers.list(actor, page(cursor))),
+        schemes: await countOf((cursor) =>
+          deps.schemes.list(actor, apiRoutes.schemes.list.query.parse({ limit: 100, cursor })),
+        ),
+        accounts: isAllowed(actor, 'user.list')
+          ? await countOf((cursor) => deps.users.list(actor, page(cursor)))
+          : null,
+      };
+      const governance = isAllowed(actor, 'compliance.dashboard')
+        ? await deps.compliance.dashboard(actor)
+        : null;
+      const autoEnrolment = isAllowed(actor, 'auto_enrolment.overview')
+        ? await deps.autoEnrolment.overview(actor, apiRoutes.autoEnrolment.overview.query.parse({}))
+        : null;
+      const recentActivity = isAllowed(actor, 'audit.read')
+        ? await deps.auditRead.list(
+            actor,
+            apiRoutes.audit.list.query.parse({ limit: DASHBOARD_RECENT_ACTIVITY }),
+          )
+        : null;
+      return { overview, counts, governance, autoEnrolment, recentActivity };
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -1,0 +1,51 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { todayInIreland } from '../../../contracts/irish-dates';
+import type { MemberPageView } from '../../../contracts/portal';
+
+/**
+ * The member page asks the service once (GET /api/members/{id}/page,
+ * docs/decisions/0118-pages-composed-on-the-server.md) and hands each panel its part through the
+ * query cache, under the key the panel reads it by. A panel still reads its own part again when a
+ * change makes it stale, and pages on by itself.
+ */
+
+export const memberKey = (memberId: string) => ['members', memberId] as const;
+export const memberPageKey = (memberId: string) => ['members', memberId, 'page'] as const;
+export const memberSummaryKey = (memberId: string) => ['members', memberId, 'summary'] as const;
+export const fundChoicesKey = (memberId: string) => ['members', memberId, 'fund-choices'] as const;
+export const openFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds', 'open'] as const;
+export const memberContributionsKey = (memberId: string) =>
+  ['members', memberId, 'contributions'] as const;
+
+export type ChartRange = '12' | '24' | 'all';
+/** The chart's range when the page opens. */
+export const DEFAULT_CHART_RANGE: ChartRange = '24';
+export const chartKey = (memberId: string, range: ChartRange) =>
+  [...memberContributionsKey(memberId), 'chart', range] as const;
+
+/** The pay period `count - 1` months before this month in Ireland (docs/decisions/0050-irish-dates.md). */
+function monthsBack(count: number): string {
+  const [year, month] = todayInIreland(new Date()).split('-').map(Number);
+  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1 - (count - 1), 1))
+    .toISOString()
+    .slice(0, 7);
+}
+
+/** The first pay period of a chart range; none for "All". */
+export const chartFrom = (range: ChartRange): string | undefined =>
+  range === 'all' ? undefined : monthsBack(Number(range));
+
+/** A first page as a paged table's query holds it: one page, read from no cursor. */
+const firstPageOf = <T>(page: T) => ({ pages: [page], pageParams: [null] });
+
+/** Hands each panel of the member page its part of the composed answer. */
+export function seedMemberPage(client: QueryClient, page: MemberPageView): void {
+  const { id, schemeId } = page.member;
+  client.setQueryData(memberKey(id), page.member);
+  client.setQueryData(memberSummaryKey(id), page.summary);
+  client.setQueryData([...fundChoicesKey(id), 'recent'], page.fundChoices);
+  client.setQueryData([...fundChoicesKey(id), 'history'], firstPageOf(page.fundChoices));
+  if (page.openFunds !== null) client.setQueryData(openFundsKey(schemeId), page.openFunds);
+  client.setQueryData([...memberContributionsKey(id), 'table'], firstPageOf(page.contributions));
+  client.setQueryData(chartKey(id, DEFAULT_CHART_RANGE), page.chart);
+}
