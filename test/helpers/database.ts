@@ -117,27 +117,42 @@ export async function databaseErrorOf(work: Promise<unknown>): Promise<string> {
  */
 export const payrollLinesIn = sql<number>`coalesce(sum(${schema.payrollUploadLines.lineCount}), 0) :: integer`;
 
+/** The service's tables, by name, as the catalogue lists them: read once per database. */
+const tablesOf = new WeakMap<Database, Promise<string[]>>();
+
+function serviceTables(database: Database): Promise<string[]> {
+  let tables = tablesOf.get(database);
+  if (!tables) {
+    tables = ownerOf(database)
+      .execute(sql`
+        select table_name as name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE'
+          and table_name <> 'schema_migrations'
+        order by table_name`)
+      .then((result) => rowsOf<{ name: string }>(result).map((row) => row.name));
+    tablesOf.set(database, tables);
+  }
+  return tables;
+}
+
 /**
  * The row count of every table of the service, read from the database's own catalogue (every
- * base table of the `public` schema but the migrations' journal), by table name: "nothing
- * changed" is equality, and a table added later is counted without editing this.
+ * base table of the `public` schema but the migrations' journal), by table name, in one query:
+ * "nothing changed" is equality, and a table added later is counted without editing this.
  */
 export async function writableTableCounts(database: Database): Promise<Record<string, number>> {
-  const owner = ownerOf(database);
-  const tables = rowsOf<{ name: string }>(
-    await owner.execute(sql`
-      select table_name as name from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE'
-        and table_name <> 'schema_migrations'
-      order by table_name`),
-  ).map((row) => row.name);
+  const tables = await serviceTables(database);
   if (tables.length === 0) throw new Error('the catalogue lists no tables: wrong schema?');
-  const counts: Record<string, number> = {};
-  for (const name of tables) {
-    const [row] = rowsOf<{ n: number }>(
-      await owner.execute(sql`select count(*)::integer as n from ${sql.identifier(name)}`),
-    );
-    counts[name] = row?.n ?? 0;
-  }
-  return counts;
+  const counts = sql.join(
+    tables.map(
+      (name) =>
+        sql`(select count(*)::integer from ${sql.identifier(name)}) as ${sql.identifier(name)}`,
+    ),
+    sql`, `,
+  );
+  const [row] = rowsOf<Record<string, number>>(
+    await ownerOf(database).execute(sql`select ${counts}`),
+  );
+  if (!row) throw new Error('the table counts answered no row');
+  return Object.fromEntries(tables.map((name) => [name, Number(row[name])]));
 }

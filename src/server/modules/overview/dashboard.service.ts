@@ -5,7 +5,7 @@ import {
   type DashboardView,
 } from '../../../contracts/overview.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
-import { isAllowed } from '../../platform/tenancy/authorize.js';
+import { authorize, isAllowed } from '../../platform/tenancy/authorize.js';
 import type { AuditReadService } from '../audit/index.js';
 import type { AutoEnrolmentService } from '../auto-enrolment/index.js';
 import type { EmployersService } from '../employers/index.js';
@@ -52,6 +52,7 @@ export function createDashboardService(deps: DashboardDeps) {
     apiRoutes.employers.list.query.parse({ limit: 100, cursor });
   return {
     async read(actor: ActorContext): Promise<DashboardView> {
+      authorize(actor, 'overview.read');
       const overview = await deps.overview.read(actor);
       const counts = {
         employers: await countOf((cursor) => deps.employers.list(actor, page(cursor))),

@@ -5,7 +5,7 @@ import {
   type MemberPageView,
 } from '../../../contracts/portal.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
-import { isAllowed } from '../../platform/tenancy/authorize.js';
+import { authorize, isAllowed } from '../../platform/tenancy/authorize.js';
 import { type ContributionsService, contributionListQuery } from '../contributions/index.js';
 import type { FundsService } from '../funds/index.js';
 import type { MembersService } from '../members/index.js';
@@ -45,6 +45,7 @@ export function createMemberPageService({ members, portal, funds, contributions 
       memberId: string,
       query: MemberPageQuery,
     ): Promise<MemberPageView> {
+      authorize(actor, 'member.read');
       // The member first: one out of reach ends here as a 404, before any part is read.
       const member = await members.get(actor, memberId);
       const summary = await portal.summary(actor, memberId);
