@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
+import { brokers, employers } from './tenancy.tables.js';
+
+/** service-spec §2.5. broker_id repeats the employer's, held equal by the composite foreign key. */
+export const schemes = pgTable(
+  'schemes',
+  {
+    id: text('id').notNull(),
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    employerId: text('employer_id').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    ...timestamps,
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    primaryKey({ name: 'schemes_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'schemes_employer_same_tenant_fk',
+      columns: [table.employerId, table.brokerId],
+      foreignColumns: [employers.id, employers.brokerId],
+    }),
+    unique('schemes_id_broker_id_key').on(table.id, table.brokerId),
+    // Rows under a scheme reference all three, so their employer and tenant are the scheme's.
+    unique('schemes_id_employer_broker_key').on(table.id, table.employerId, table.brokerId),
+    index('schemes_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
+    // The reminders job walks every tenant's schemes in this order (governance.data.ts).
+    index('schemes_broker_id_idx').on(table.brokerId, table.id),
+    index('schemes_employer_idx').on(table.employerId),
+    check('schemes_type_known', sql`${table.type} in ('DB','DC','PRSA','RAC')`),
+    check('schemes_name_length', sql`char_length(${table.name}) between 1 and 200`),
+  ],
+);
