@@ -1,5 +1,4 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
 import { type DocumentLinkView, endNotBeforeStart } from '../../../contracts/governance.js';
 import {
   appointmentsOverlap,
@@ -14,6 +13,14 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import {
+  insertHolderRow,
+  insertTrusteeRow,
+  keyFunctionAppointmentsOf,
+  servingUnlessHistory,
+  updateHolderRow,
+  updateTrusteeRow,
+} from './appointments.data.js';
 import {
   findEntry,
   type KeyFunctionHolderRow,
@@ -101,14 +108,6 @@ export interface RegistersDeps {
   now: () => Date;
 }
 
-/** An entry that still serves on `today` unless the list asks for history too. */
-const servingUnlessHistory = (
-  table: typeof trustees | typeof keyFunctionHolders,
-  query: RegisterListQuery,
-  today: string,
-): SQL | undefined =>
-  query.includeHistory ? undefined : or(isNull(table.endedOn), gt(table.endedOn, today));
-
 /** Trustees and key function holders (decisions.md §6; rules: governance-rules.ts). */
 export function createAppointmentsService({ database, audit, now }: RegistersDeps) {
   const kit = createRegisterKit({ audit, now });
@@ -130,22 +129,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
   ) {
     // The other appointments are read, then this one written: one writer a scheme at a time.
     await lockRegisterOf(tx, 'key_function_holders', scheme);
-    const others = await tx
-      .select({
-        id: keyFunctionHolders.id,
-        function: keyFunctionHolders.function,
-        holderName: keyFunctionHolders.holderName,
-        appointedOn: keyFunctionHolders.appointedOn,
-        endedOn: keyFunctionHolders.endedOn,
-      })
-      .from(keyFunctionHolders)
-      .where(
-        and(
-          eq(keyFunctionHolders.brokerId, scheme.brokerId),
-          eq(keyFunctionHolders.schemeId, scheme.schemeId),
-          isNull(keyFunctionHolders.deletedAt),
-        ),
-      );
+    const others = await keyFunctionAppointmentsOf(tx, scheme);
     const alongside = others
       .filter((other) => other.id !== proposed.id && appointmentsOverlap(other, proposed))
       .map((other) => ({ ...other, function: other.function as KeyFunction }));
@@ -186,24 +170,20 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
         const scheme = await kit.scheme(tx, writer, 'trustee.create', schemeId);
         kit.assertGoverned(scheme);
         const at = now();
-        const [row] = await tx
-          .insert(trustees)
-          .values({
-            brokerId: scheme.brokerId,
-            id: createId(),
-            employerId: scheme.employerId,
-            schemeId: scheme.id,
-            name: input.name,
-            kind: input.kind,
-            directorCount: input.kind === 'corporate' ? (input.directorCount ?? null) : null,
-            appointedOn: input.appointedOn,
-            endedOn: input.endedOn ?? null,
-            createdBy: writer.userId,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const trustee = row as TrusteeRow;
+        const trustee = await insertTrusteeRow(tx, {
+          brokerId: scheme.brokerId,
+          id: createId(),
+          employerId: scheme.employerId,
+          schemeId: scheme.id,
+          name: input.name,
+          kind: input.kind,
+          directorCount: input.kind === 'corporate' ? (input.directorCount ?? null) : null,
+          appointedOn: input.appointedOn,
+          endedOn: input.endedOn ?? null,
+          createdBy: writer.userId,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, writer, {
           action: 'trustee.appointed',
           entityType: 'trustee',
@@ -264,12 +244,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           ]);
         }
         assertEndNotBeforeStart(next);
-        const [row] = await tx
-          .update(trustees)
-          .set({ ...next, updatedAt: now() })
-          .where(and(eq(trustees.brokerId, existing.brokerId), eq(trustees.id, existing.id)))
-          .returning();
-        const updated = row as TrusteeRow;
+        const updated = await updateTrusteeRow(tx, existing, { ...next, updatedAt: now() });
         await audit.record(tx, writer, {
           action: 'trustee.updated',
           entityType: 'trustee',
@@ -360,20 +335,16 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           values.documentId,
         );
         const at = now();
-        const [row] = await tx
-          .insert(keyFunctionHolders)
-          .values({
-            brokerId: scheme.brokerId,
-            id: createId(),
-            employerId: scheme.employerId,
-            schemeId: scheme.id,
-            ...values,
-            createdBy: writer.userId,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const holder = row as KeyFunctionHolderRow;
+        const holder = await insertHolderRow(tx, {
+          brokerId: scheme.brokerId,
+          id: createId(),
+          employerId: scheme.employerId,
+          schemeId: scheme.id,
+          ...values,
+          createdBy: writer.userId,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, writer, {
           action: 'kfh.appointed',
           entityType: 'key_function_holder',
@@ -431,17 +402,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
         assertEndNotBeforeStart(next);
         await assertInternalAuditIndependence(tx, existing, { id: existing.id, ...next });
         await kit.assertLinkable(tx, existing, 'key_function_holder', change.documentId);
-        const [row] = await tx
-          .update(keyFunctionHolders)
-          .set({ ...next, updatedAt: now() })
-          .where(
-            and(
-              eq(keyFunctionHolders.brokerId, existing.brokerId),
-              eq(keyFunctionHolders.id, existing.id),
-            ),
-          )
-          .returning();
-        const updated = row as KeyFunctionHolderRow;
+        const updated = await updateHolderRow(tx, existing, { ...next, updatedAt: now() });
         await audit.record(tx, writer, {
           action: 'kfh.updated',
           entityType: 'key_function_holder',

@@ -1,27 +1,18 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import { ZipFile } from 'yazl';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import {
-  auditLog,
-  employers,
-  keyFunctionHolders,
-  oraReports,
-  trustees,
-  writtenPolicies,
-} from '../../platform/db/schema.js';
-import { type Transaction, withActor } from '../../platform/db/with-actor.js';
+import { withActor } from '../../platform/db/with-actor.js';
 import type { DocumentStorage } from '../../platform/storage/storage.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { type ActorFor, authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { currentDocumentsOf, type DocumentRow } from '../documents/index.js';
 import { findScheme } from '../schemes/index.js';
 import { assessOneScheme } from './compliance.service.js';
+import { auditRecordPosition, employerNameOf, registersOf } from './evidence-pack.data.js';
 import { type EvidenceSummary, renderSummaryPdf } from './evidence-pack.pdf.js';
 
 /** The version of the manifest's layout, so that a reader can tell a later one apart. */
@@ -152,72 +143,6 @@ export function createEvidencePackService({
     return row.scanStatus === 'quarantined' ? 'quarantined' : 'not_yet_scanned';
   };
 
-  /** The registers as they stand, in a stable order (appointment or performance, then id). */
-  async function registersOf(tx: Transaction, scheme: { brokerId: string; id: string }) {
-    const ofScheme = (table: { brokerId: PgColumn; schemeId: PgColumn; deletedAt: PgColumn }) =>
-      and(
-        eq(table.brokerId, scheme.brokerId),
-        eq(table.schemeId, scheme.id),
-        isNull(table.deletedAt),
-      );
-    return {
-      trustees: await tx
-        .select({
-          name: trustees.name,
-          kind: trustees.kind,
-          directorCount: trustees.directorCount,
-          appointedOn: trustees.appointedOn,
-          endedOn: trustees.endedOn,
-        })
-        .from(trustees)
-        .where(ofScheme(trustees))
-        .orderBy(asc(trustees.appointedOn), asc(trustees.id)),
-      // Never the holder's e-mail address: not a governance fact, and personal data.
-      keyFunctionHolders: await tx
-        .select({
-          function: keyFunctionHolders.function,
-          holderName: keyFunctionHolders.holderName,
-          appointedOn: keyFunctionHolders.appointedOn,
-          endedOn: keyFunctionHolders.endedOn,
-          fitnessAndProbity: keyFunctionHolders.fitnessAndProbity,
-          alsoServesEmployer: keyFunctionHolders.alsoServesEmployer,
-        })
-        .from(keyFunctionHolders)
-        .where(ofScheme(keyFunctionHolders))
-        .orderBy(
-          asc(keyFunctionHolders.function),
-          asc(keyFunctionHolders.appointedOn),
-          asc(keyFunctionHolders.id),
-        ),
-      policies: await tx
-        .select({
-          kind: writtenPolicies.kind,
-          title: writtenPolicies.title,
-          version: writtenPolicies.version,
-          status: writtenPolicies.status,
-          approvedOn: writtenPolicies.approvedOn,
-          nextReviewDue: writtenPolicies.nextReviewDue,
-        })
-        .from(writtenPolicies)
-        .where(ofScheme(writtenPolicies))
-        .orderBy(
-          asc(writtenPolicies.kind),
-          asc(writtenPolicies.createdAt),
-          asc(writtenPolicies.id),
-        ),
-      // The summary text is free text: the report itself travels as a document (ora_report).
-      oraReports: await tx
-        .select({
-          performedOn: oraReports.performedOn,
-          trigger: oraReports.trigger,
-          nextDue: oraReports.nextDue,
-        })
-        .from(oraReports)
-        .where(ofScheme(oraReports))
-        .orderBy(asc(oraReports.performedOn), asc(oraReports.id)),
-    };
-  }
-
   /**
    * Reads everything the pack says in one transaction (one snapshot of the registers and the
    * document list) and records the generation in it, so the audit record commits before a byte
@@ -228,10 +153,7 @@ export function createEvidencePackService({
     const generatedOn = todayInIreland(generatedAt);
     const prepared = await withActor(database, reader, async (tx) => {
       const scheme = authorizeRow(reader, 'scheme.evidence_pack', await findScheme(tx, schemeId));
-      const [employer] = await tx
-        .select({ name: employers.name })
-        .from(employers)
-        .where(and(eq(employers.brokerId, scheme.brokerId), eq(employers.id, scheme.employerId)));
+      const employerName = await employerNameOf(tx, scheme);
       const registers = await registersOf(tx, scheme);
       const compliance = await assessOneScheme(tx, scheme, generatedOn);
       const included: DocumentRow[] = [];
@@ -267,7 +189,7 @@ export function createEvidencePackService({
       });
       return {
         scheme,
-        employerName: employer?.name ?? '',
+        employerName: employerName ?? '',
         registers,
         compliance,
         included,
@@ -275,18 +197,8 @@ export function createEvidencePackService({
         recordId,
       };
     });
-    const [head] = await withActor(database, reader, (tx) =>
-      tx
-        .select({
-          chainKey: auditLog.chainKey,
-          chainIndex: auditLog.chainIndex,
-          hash: auditLog.hash,
-        })
-        .from(auditLog)
-        // The record is in its tenant's chain: looked up by the log's key, chain first.
-        .where(
-          and(eq(auditLog.chainKey, prepared.scheme.brokerId), eq(auditLog.id, prepared.recordId)),
-        ),
+    const head = await withActor(database, reader, (tx) =>
+      auditRecordPosition(tx, { tenantId: prepared.scheme.brokerId, id: prepared.recordId }),
     );
     if (!head) throw new Error('the evidence pack’s audit record is not in the log after commit');
     return { ...prepared, head, reader, generatedAt, generatedOn };

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DocumentLinkView } from '../../../contracts/governance.js';
 import type {
@@ -8,7 +8,10 @@ import type {
   TrusteeKind,
 } from '../../../contracts/governance-rules.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
+import type { PageQuery } from '../../../contracts/pages.js';
+import { keyset } from '../../platform/db/keyset.js';
 import {
+  auditLog,
   documents,
   employers,
   keyFunctionHolders,
@@ -33,6 +36,9 @@ export type RegisterTable =
   | typeof keyFunctionHolders
   | typeof writtenPolicies
   | typeof oraReports;
+
+/** Every governance table: each holds rows under a scheme, soft-deleted (schema.ts). */
+export type GovernanceTable = RegisterTable | typeof significantChanges;
 
 /**
  * A live entry of a register by id, under a live scheme of a live employer, as far as row-level
@@ -88,6 +94,86 @@ export async function lockRegisterOf(
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtext(${`governance/${register}`}), hashtext(${`${scheme.brokerId}/${scheme.schemeId}/${part}`}))`,
   );
+}
+
+/**
+ * Reads the live rows of one register of a scheme, in the order they were recorded (latest first
+ * with `direction: 'desc'`), narrowed by `where`, from the page's cursor on: one more row than a
+ * page, for `pageFrom` to tell whether another follows.
+ */
+export async function registerRows<T extends GovernanceTable>(
+  tx: Transaction,
+  register: T,
+  scheme: { brokerId: string; id: string },
+  list: { query: PageQuery; where?: SQL | undefined; direction?: 'asc' | 'desc' | undefined },
+): Promise<T['$inferSelect'][]> {
+  const table = register as typeof trustees;
+  const { after, orderBy, take } = keyset(
+    list.query,
+    { at: table.createdAt, id: table.id },
+    list.direction,
+  );
+  const rows = await tx
+    .select()
+    .from(table)
+    .where(
+      and(
+        eq(table.brokerId, scheme.brokerId),
+        eq(table.schemeId, scheme.id),
+        isNull(table.deletedAt),
+        list.where,
+        after,
+      ),
+    )
+    .orderBy(...orderBy)
+    .limit(take);
+  return rows as T['$inferSelect'][];
+}
+
+/** Marks one register entry deleted at `at`: the row is kept and hidden from every read. */
+export async function softDeleteEntry(
+  tx: Transaction,
+  table: RegisterTable,
+  row: { brokerId: string; id: string },
+  at: Date,
+): Promise<void> {
+  const columns = table as typeof trustees;
+  await tx
+    .update(columns)
+    .set({ deletedAt: at })
+    .where(and(eq(columns.brokerId, row.brokerId), eq(columns.id, row.id)));
+}
+
+/**
+ * Reads the audit records of one entry past chain position `after` (all with `null`), in the
+ * order of the tenant's audit chain, at most `limit` of them.
+ */
+export async function auditRecordsOfEntry(
+  tx: Transaction,
+  entry: { entityType: string; entityId: string },
+  after: number | null,
+  limit: number,
+) {
+  const rows = await tx
+    .select({
+      id: auditLog.id,
+      chainIndex: auditLog.chainIndex,
+      action: auditLog.action,
+      timestamp: auditLog.timestamp,
+      actorType: auditLog.actorType,
+      newState: auditLog.newState,
+    })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.entityType, entry.entityType),
+        eq(auditLog.entityId, entry.entityId),
+        after === null ? undefined : gt(auditLog.chainIndex, after),
+      ),
+    )
+    .orderBy(asc(auditLog.chainIndex))
+    .limit(limit);
+  return rows;
 }
 
 /** A live scheme with its employer's name, for the registers listed across a tenant. */

@@ -1,5 +1,4 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { DocumentLinkView } from '../../../contracts/governance.js';
 import {
   dueAfterChanges,
@@ -33,6 +32,18 @@ import type {
   SignificantChangeInput,
   SignificantChangeView,
 } from './governance.schemas.js';
+import {
+  approvedPolicyForUpdate,
+  changeDatesByPolicy,
+  draftOrApproved,
+  insertOraReportRow,
+  insertPolicyRow,
+  insertSignificantChangeRow,
+  oraReportsUpTo,
+  riskProfileChangeDates,
+  updateOraReportRow,
+  updatePolicyRow,
+} from './policies.data.js';
 import { createRegisterKit } from './register-kit.service.js';
 
 const policyViewOf = (
@@ -125,27 +136,9 @@ function notInFuture(path: string, date: string, today: string, what: string) {
 export function createPoliciesService({ database, audit, now }: RegistersDeps) {
   const kit = createRegisterKit({ audit, now });
 
-  /** When each significant change recorded against these policies occurred, per policy. */
-  async function changesOf(tx: Transaction, policyIds: string[]) {
-    const byPolicy = new Map<string, string[]>();
-    if (policyIds.length === 0) return byPolicy;
-    const rows = await tx
-      .select({ policyId: significantChanges.policyId, occurredOn: significantChanges.occurredOn })
-      .from(significantChanges)
-      .where(
-        and(inArray(significantChanges.policyId, policyIds), isNull(significantChanges.deletedAt)),
-      );
-    for (const row of rows) {
-      const list = byPolicy.get(row.policyId as string) ?? [];
-      list.push(row.occurredOn);
-      byPolicy.set(row.policyId as string, list);
-    }
-    return byPolicy;
-  }
-
   async function viewWithChanges(tx: Transaction, row: PolicyRow) {
     const linkOf = await kit.linksOf(tx, [row]);
-    return policyViewOf(row, linkOf(row), (await changesOf(tx, [row.id])).get(row.id));
+    return policyViewOf(row, linkOf(row), (await changeDatesByPolicy(tx, [row.id])).get(row.id));
   }
 
   async function oraView(tx: Transaction, row: OraReportRow) {
@@ -161,36 +154,11 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
   ) {
     // Each report's due date is read from the others, then written: one writer a scheme at a time.
     await lockRegisterOf(tx, 'ora_reports', scheme);
-    const { schemeId } = scheme;
-    const earlier = await tx
-      .select()
-      .from(oraReports)
-      .where(
-        and(
-          eq(oraReports.brokerId, scheme.brokerId),
-          eq(oraReports.schemeId, schemeId),
-          isNull(oraReports.deletedAt),
-          lte(oraReports.performedOn, performedOn),
-        ),
-      )
-      .orderBy(desc(oraReports.performedOn), desc(oraReports.createdAt));
+    const earlier = await oraReportsUpTo(tx, scheme, performedOn);
     const previous = earlier.find((row) => row.id !== exceptId);
     if (!previous) return null;
-    const changes = await tx
-      .select({ occurredOn: significantChanges.occurredOn })
-      .from(significantChanges)
-      .where(
-        and(
-          eq(significantChanges.schemeId, schemeId),
-          isNull(significantChanges.policyId),
-          isNull(significantChanges.deletedAt),
-        ),
-      );
-    return dueAfterChanges(
-      previous.nextDue,
-      previous.performedOn,
-      changes.map((change) => change.occurredOn),
-    );
+    const changes = await riskProfileChangeDates(tx, scheme.schemeId);
+    return dueAfterChanges(previous.nextDue, previous.performedOn, changes);
   }
 
   /**
@@ -211,22 +179,18 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
   ): Promise<SignificantChangeView> {
     notInFuture('occurredOn', change.input.occurredOn, kit.today(), 'change');
     const at = now();
-    const [row] = await tx
-      .insert(significantChanges)
-      .values({
-        brokerId: change.brokerId,
-        id: createId(),
-        employerId: change.employerId,
-        schemeId: change.schemeId,
-        policyId: change.policyId,
-        occurredOn: change.input.occurredOn,
-        description: change.input.description,
-        createdBy: writer.userId,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning();
-    const recorded = row as SignificantChangeRow;
+    const recorded = await insertSignificantChangeRow(tx, {
+      brokerId: change.brokerId,
+      id: createId(),
+      employerId: change.employerId,
+      schemeId: change.schemeId,
+      policyId: change.policyId,
+      occurredOn: change.input.occurredOn,
+      description: change.input.description,
+      createdBy: writer.userId,
+      createdAt: at,
+      updatedAt: at,
+    });
     await audit.record(tx, writer, {
       action,
       entityType: 'significant_change',
@@ -247,11 +211,9 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           entityType: 'written_policy',
           schemeId,
           query,
-          where: query.includeHistory
-            ? undefined
-            : inArray(writtenPolicies.status, ['draft', 'approved']),
+          where: query.includeHistory ? undefined : draftOrApproved(),
         });
-        const changes = await changesOf(
+        const changes = await changeDatesByPolicy(
           tx,
           page.items.map((row) => row.id),
         );
@@ -275,24 +237,20 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         kit.assertGoverned(scheme);
         await kit.assertLinkable(tx, { schemeId: scheme.id }, 'written_policy', input.documentId);
         const at = now();
-        const [row] = await tx
-          .insert(writtenPolicies)
-          .values({
-            brokerId: scheme.brokerId,
-            id: createId(),
-            employerId: scheme.employerId,
-            schemeId: scheme.id,
-            kind: input.kind,
-            title: input.title,
-            version: input.version,
-            status: 'draft',
-            documentId: input.documentId ?? null,
-            createdBy: writer.userId,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const policy = row as PolicyRow;
+        const policy = await insertPolicyRow(tx, {
+          brokerId: scheme.brokerId,
+          id: createId(),
+          employerId: scheme.employerId,
+          schemeId: scheme.id,
+          kind: input.kind,
+          title: input.title,
+          version: input.version,
+          status: 'draft',
+          documentId: input.documentId ?? null,
+          createdBy: writer.userId,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, writer, {
           action: 'policy.drafted',
           entityType: 'written_policy',
@@ -336,17 +294,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           );
         }
         await kit.assertLinkable(tx, existing, 'written_policy', change.documentId);
-        const [row] = await tx
-          .update(writtenPolicies)
-          .set({ ...change, updatedAt: now() })
-          .where(
-            and(
-              eq(writtenPolicies.brokerId, existing.brokerId),
-              eq(writtenPolicies.id, existing.id),
-            ),
-          )
-          .returning();
-        const updated = row as PolicyRow;
+        const updated = await updatePolicyRow(tx, existing, { ...change, updatedAt: now() });
         await audit.record(tx, writer, {
           action: 'policy.updated',
           entityType: 'written_policy',
@@ -381,19 +329,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         notInFuture('approvedOn', approvedOn, kit.today(), 'approval');
         // One approval of a kind at a time: the version in use is read, then superseded.
         await lockRegisterOf(tx, 'written_policies', draft, draft.kind);
-        const [inUse] = await tx
-          .select()
-          .from(writtenPolicies)
-          .where(
-            and(
-              eq(writtenPolicies.brokerId, draft.brokerId),
-              eq(writtenPolicies.schemeId, draft.schemeId),
-              eq(writtenPolicies.kind, draft.kind),
-              eq(writtenPolicies.status, 'approved'),
-              isNull(writtenPolicies.deletedAt),
-            ),
-          )
-          .for('update');
+        const inUse = await approvedPolicyForUpdate(tx, draft);
         let previouslyDue: string | null = null;
         const at = now();
         if (inUse) {
@@ -407,36 +343,26 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
             ]);
           }
           previouslyDue = (await viewWithChanges(tx, inUse)).nextReviewDue;
-          const [superseded] = await tx
-            .update(writtenPolicies)
-            .set({ status: 'superseded', updatedAt: at })
-            .where(
-              and(eq(writtenPolicies.brokerId, inUse.brokerId), eq(writtenPolicies.id, inUse.id)),
-            )
-            .returning();
+          const superseded = await updatePolicyRow(tx, inUse, {
+            status: 'superseded',
+            updatedAt: at,
+          });
           await audit.record(tx, writer, {
             action: 'policy.superseded',
             entityType: 'written_policy',
             entityId: inUse.id,
             tenantId: inUse.brokerId,
             previousState: policyAuditState(inUse),
-            newState: policyAuditState(superseded as PolicyRow, ['status']),
+            newState: policyAuditState(superseded, ['status']),
           });
         }
-        const [row] = await tx
-          .update(writtenPolicies)
-          .set({
-            status: 'approved',
-            approvedOn,
-            approvedBy: writer.userId,
-            nextReviewDue: nextReviewDue(approvedOn, previouslyDue),
-            updatedAt: at,
-          })
-          .where(
-            and(eq(writtenPolicies.brokerId, draft.brokerId), eq(writtenPolicies.id, draft.id)),
-          )
-          .returning();
-        const approved = row as PolicyRow;
+        const approved = await updatePolicyRow(tx, draft, {
+          status: 'approved',
+          approvedOn,
+          approvedBy: writer.userId,
+          nextReviewDue: nextReviewDue(approvedOn, previouslyDue),
+          updatedAt: at,
+        });
         await audit.record(tx, writer, {
           action: 'policy.approved',
           entityType: 'written_policy',
@@ -576,24 +502,20 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           null,
         );
         const at = now();
-        const [row] = await tx
-          .insert(oraReports)
-          .values({
-            brokerId: scheme.brokerId,
-            id: createId(),
-            employerId: scheme.employerId,
-            schemeId: scheme.id,
-            performedOn: input.performedOn,
-            trigger: input.trigger,
-            summary: input.summary ?? null,
-            nextDue: nextReviewDue(input.performedOn, previouslyDue),
-            documentId: input.documentId ?? null,
-            createdBy: writer.userId,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const report = row as OraReportRow;
+        const report = await insertOraReportRow(tx, {
+          brokerId: scheme.brokerId,
+          id: createId(),
+          employerId: scheme.employerId,
+          schemeId: scheme.id,
+          performedOn: input.performedOn,
+          trigger: input.trigger,
+          summary: input.summary ?? null,
+          nextDue: nextReviewDue(input.performedOn, previouslyDue),
+          documentId: input.documentId ?? null,
+          createdBy: writer.userId,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, writer, {
           action: 'ora.recorded',
           entityType: 'ora_report',
@@ -635,19 +557,14 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         notInFuture('performedOn', performedOn, kit.today(), 'assessment');
         await kit.assertLinkable(tx, existing, 'ora_report', change.documentId);
         const previouslyDue = await oraDueBefore(tx, existing, performedOn, existing.id);
-        const [row] = await tx
-          .update(oraReports)
-          .set({
-            performedOn,
-            trigger: change.trigger ?? existing.trigger,
-            summary: change.summary === undefined ? existing.summary : change.summary,
-            nextDue: nextReviewDue(performedOn, previouslyDue),
-            documentId: change.documentId === undefined ? existing.documentId : change.documentId,
-            updatedAt: now(),
-          })
-          .where(and(eq(oraReports.brokerId, existing.brokerId), eq(oraReports.id, existing.id)))
-          .returning();
-        const updated = row as OraReportRow;
+        const updated = await updateOraReportRow(tx, existing, {
+          performedOn,
+          trigger: change.trigger ?? existing.trigger,
+          summary: change.summary === undefined ? existing.summary : change.summary,
+          nextDue: nextReviewDue(performedOn, previouslyDue),
+          documentId: change.documentId === undefined ? existing.documentId : change.documentId,
+          updatedAt: now(),
+        });
         await audit.record(tx, writer, {
           action: 'ora.updated',
           entityType: 'ora_report',

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents.js';
 import { LINKED_DOCUMENT_TYPE, type LinkingRegister } from '../../../contracts/governance.js';
 import { governanceApplies } from '../../../contracts/governance-rules.js';
@@ -7,19 +7,24 @@ import type { SchemeType } from '../../../contracts/organisation.js';
 import type { RecordAction } from '../../../contracts/policy.js';
 import type { AuditAction, AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
-import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import { auditLog, type significantChanges, type trustees } from '../../platform/db/schema.js';
+import { pageFrom } from '../../platform/db/keyset.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findDocument } from '../documents/index.js';
 import { findScheme, type SchemeRow } from '../schemes/index.js';
-import { findEntry, linkedDocumentsOf, linkOf, type RegisterTable } from './governance.data.js';
+import {
+  auditRecordsOfEntry,
+  findEntry,
+  type GovernanceTable,
+  linkedDocumentsOf,
+  linkOf,
+  type RegisterTable,
+  registerRows,
+  softDeleteEntry,
+} from './governance.data.js';
 import type { HistoryEntryView, PageQuery } from './governance.schemas.js';
-
-/** Every governance table: each holds rows under a scheme, soft-deleted (schema.ts). */
-type GovernanceTable = RegisterTable | typeof significantChanges;
 
 /** The chain position a history cursor stands for. */
 function chainPositionOf(cursor: string): number {
@@ -52,25 +57,7 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
     query: PageQuery,
   ): Promise<{ items: HistoryEntryView[]; nextCursor: string | null }> {
     const after = query.cursor === undefined ? null : chainPositionOf(query.cursor);
-    const rows = await tx
-      .select({
-        id: auditLog.id,
-        chainIndex: auditLog.chainIndex,
-        action: auditLog.action,
-        timestamp: auditLog.timestamp,
-        actorType: auditLog.actorType,
-        newState: auditLog.newState,
-      })
-      .from(auditLog)
-      .where(
-        and(
-          eq(auditLog.entityType, entityType),
-          eq(auditLog.entityId, entityId),
-          after === null ? undefined : gt(auditLog.chainIndex, after),
-        ),
-      )
-      .orderBy(asc(auditLog.chainIndex))
-      .limit(query.limit + 1);
+    const rows = await auditRecordsOfEntry(tx, { entityType, entityId }, after, query.limit + 1);
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
     return {
@@ -127,26 +114,11 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
       },
     ): Promise<{ items: T['$inferSelect'][]; nextCursor: string | null }> {
       const scheme = await this.scheme(tx, actor, action, list.schemeId);
-      const table = list.table as typeof trustees;
-      const { after, orderBy, take } = keyset(
-        list.query,
-        { at: table.createdAt, id: table.id },
-        list.direction,
-      );
-      const rows = await tx
-        .select()
-        .from(table)
-        .where(
-          and(
-            eq(table.brokerId, scheme.brokerId),
-            eq(table.schemeId, scheme.id),
-            isNull(table.deletedAt),
-            list.where,
-            after,
-          ),
-        )
-        .orderBy(...orderBy)
-        .limit(take);
+      const rows = await registerRows(tx, list.table, scheme, {
+        query: list.query,
+        where: list.where,
+        direction: list.direction,
+      });
       await reads.listed(tx, actor, {
         entityType: list.entityType,
         scope: { schemeId: list.schemeId },
@@ -210,11 +182,7 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
       row: { brokerId: string; id: string },
       record: { action: AuditAction; entityType: string; previousState: unknown },
     ): Promise<void> {
-      const columns = table as typeof trustees;
-      await tx
-        .update(columns)
-        .set({ deletedAt: now() })
-        .where(and(eq(columns.brokerId, row.brokerId), eq(columns.id, row.id)));
+      await softDeleteEntry(tx, table, row, now());
       await audit.record(tx, writer, {
         ...record,
         entityId: row.id,
