@@ -1,10 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
 import {
   RECENT_SECOND_FACTOR_SECONDS,
   type SecondFactorMethod,
 } from '../../../contracts/second-factor.js';
 import type { Database } from '../../platform/db/database.js';
-import { users } from '../../platform/db/schema.js';
 import { withActor, withAuthenticationRole } from '../../platform/db/with-actor.js';
 import type { ActorContext, SecondFactorState } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
@@ -16,7 +14,7 @@ import type {
   VerifiedSession,
 } from '../../platform/tenancy/session-token.js';
 import { verifyPassword } from './passwords.rules.js';
-import { type FactorsHeld, factorsHeld, hasFactor } from './second-factor.data.js';
+import { endSessionsOf, type FactorsHeld, factorsHeld, hasFactor } from './second-factor.data.js';
 import { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';
 
 /** What the browser may see of the signed-in user (decisions.md §2). */
@@ -294,12 +292,7 @@ export function createAuthService({
      */
     async endSessions(actor: ActorContext): Promise<void> {
       authorize(actor, 'session.end');
-      await withActor(database, actor, (tx) =>
-        tx
-          .update(users)
-          .set({ sessionEpoch: sql`${users.sessionEpoch} + 1` })
-          .where(eq(users.id, actor.userId)),
-      );
+      await withActor(database, actor, (tx) => endSessionsOf(tx, actor.userId));
     },
 
     /** A fresh token for an active session: the idle timeout restarts, the absolute one does not. */

@@ -1,13 +1,13 @@
-import { and, eq } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
-import { users } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { actorFor } from '../../platform/tenancy/actor.js';
 import { isRole } from '../../platform/tenancy/roles.js';
-import { claimToken, lookUpToken, withdrawTokens } from './password-reset.service.js';
+import { activateInvitedAccount } from './invitations.data.js';
+import { claimToken } from './password-reset.data.js';
+import { lookUpToken, withdrawTokens } from './password-reset.service.js';
 import { hashPassword, passwordProblem } from './passwords.rules.js';
 import { findUserById } from './user-lookup.data.js';
 
@@ -70,17 +70,7 @@ export function createInvitationsService({ database, audit, counters, now }: Inv
           if (!(await claimToken(tx, stored.id, at))) return false;
           let updated: { id: string } | undefined;
           try {
-            [updated] = await tx
-              .update(users)
-              .set({
-                status: 'active',
-                invitedUntil: null,
-                passwordHash,
-                passwordChangedAt: at,
-                updatedAt: at,
-              })
-              .where(and(eq(users.id, user.id), eq(users.status, 'invited')))
-              .returning({ id: users.id });
+            updated = await activateInvitedAccount(tx, user.id, passwordHash, at);
           } catch (error) {
             // An address signs in to one account (migration 0012): another firm's invitation to
             // the same address was accepted first.

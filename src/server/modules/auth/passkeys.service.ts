@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createId } from '@paralleldrive/cuid2';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { and, eq } from 'drizzle-orm';
 import type { PasskeyView } from '../../../contracts/second-factor.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { userPasskeys, users } from '../../platform/db/schema.js';
 import {
   type Transaction,
   withActor,
@@ -23,6 +20,16 @@ import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
 import { CHALLENGE_SECONDS } from './challenge-tokens.service.js';
+import {
+  credentialRegistered,
+  deletePasskey,
+  findPasskeyByCredential,
+  findPasskeyOwner,
+  insertPasskey,
+  type PasskeyRow,
+  passkeyCredentialsOf,
+  recordPasskeyUse,
+} from './passkeys.data.js';
 import {
   afterFactorRemoved,
   endSessionsOf,
@@ -60,8 +67,6 @@ export class PasskeyRefusedError extends Error {
     super('the passkey did not verify');
   }
 }
-
-type PasskeyRow = typeof userPasskeys.$inferSelect;
 
 export const passkeyViewOf = (row: PasskeyRow): PasskeyView => ({
   id: row.id,
@@ -101,10 +106,7 @@ export function createPasskeysService({
   };
 
   const ownerRow = async (tx: Transaction, userId: string) => {
-    const [row] = await tx
-      .select({ id: users.id, brokerId: users.brokerId, email: users.email })
-      .from(users)
-      .where(eq(users.id, userId));
+    const row = await findPasskeyOwner(tx, userId);
     if (!row) throw new Error('the signed-in account has no row');
     return row;
   };
@@ -123,10 +125,7 @@ export function createPasskeysService({
     await spendChallenge(expectedChallenge);
     const { verifyAuthenticationResponse } = await webauthn();
     return withAuthenticationRole(database, async (tx) => {
-      const [passkey] = await tx
-        .select()
-        .from(userPasskeys)
-        .where(eq(userPasskeys.credentialId, response.id));
+      const passkey = await findPasskeyByCredential(tx, response.id);
       if (!passkey || (expectedUserId !== null && passkey.userId !== expectedUserId)) {
         throw new PasskeyRefusedError();
       }
@@ -149,14 +148,11 @@ export function createPasskeysService({
         throw new PasskeyRefusedError();
       }
       if (!verification.verified) throw new PasskeyRefusedError();
-      await tx
-        .update(userPasskeys)
-        .set({
-          counter: verification.authenticationInfo.newCounter,
-          backedUp: verification.authenticationInfo.credentialBackedUp,
-          lastUsedAt: now(),
-        })
-        .where(and(eq(userPasskeys.userId, passkey.userId), eq(userPasskeys.id, passkey.id)));
+      await recordPasskeyUse(tx, passkey, {
+        counter: verification.authenticationInfo.newCounter,
+        backedUp: verification.authenticationInfo.credentialBackedUp,
+        lastUsedAt: now(),
+      });
       return passkey.userId;
     });
   };
@@ -173,14 +169,9 @@ export function createPasskeysService({
       const allowCredentials =
         userId === null
           ? undefined
-          : (
-              await withAuthenticationRole(database, (tx) =>
-                tx
-                  .select({ id: userPasskeys.credentialId, transports: userPasskeys.transports })
-                  .from(userPasskeys)
-                  .where(eq(userPasskeys.userId, userId)),
-              )
-            ).map((passkey) => ({ id: passkey.id, transports: passkey.transports }));
+          : (await withAuthenticationRole(database, (tx) => passkeyCredentialsOf(tx, userId))).map(
+              (passkey) => ({ id: passkey.id, transports: passkey.transports }),
+            );
       return generateAuthenticationOptions({
         rpID,
         userVerification: userId === null ? 'required' : 'preferred',
@@ -213,10 +204,7 @@ export function createPasskeysService({
     ): Promise<PublicKeyCredentialCreationOptionsJSON> {
       authorize(actor, 'account.second_factor.change');
       const existing = await withActor(database, actor, (tx) =>
-        tx
-          .select({ id: userPasskeys.credentialId, transports: userPasskeys.transports })
-          .from(userPasskeys)
-          .where(eq(userPasskeys.userId, actor.userId)),
+        passkeyCredentialsOf(tx, actor.userId),
       );
       const { generateRegistrationOptions } = await webauthn();
       return generateRegistrationOptions({
@@ -262,11 +250,7 @@ export function createPasskeysService({
       const outcome = await withActor(database, actor, async (tx) => {
         const owner = await ownerRow(tx, actor.userId);
         const had = await factorsHeld(tx, owner.id);
-        const [taken] = await tx
-          .select({ id: userPasskeys.id })
-          .from(userPasskeys)
-          .where(eq(userPasskeys.credentialId, credential.id));
-        if (taken) {
+        if (await credentialRegistered(tx, credential.id)) {
           throw new ValidationError([
             {
               path: 'response',
@@ -275,21 +259,17 @@ export function createPasskeysService({
             },
           ]);
         }
-        const [row] = await tx
-          .insert(userPasskeys)
-          .values({
-            userId: owner.id,
-            id: createId(),
-            brokerId: owner.brokerId,
-            credentialId: credential.id,
-            publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-            counter: credential.counter,
-            transports: credential.transports ?? [],
-            name,
-            backedUp: credentialBackedUp,
-            createdAt: now(),
-          })
-          .returning();
+        const row = await insertPasskey(tx, {
+          userId: owner.id,
+          brokerId: owner.brokerId,
+          credentialId: credential.id,
+          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          name,
+          backedUp: credentialBackedUp,
+          createdAt: now(),
+        });
         const recoveryCodes = hasFactor(had)
           ? undefined
           : await replaceRecoveryCodes(tx, { userId: owner.id, brokerId: owner.brokerId }, now());
@@ -323,10 +303,7 @@ export function createPasskeysService({
       await withActor(database, actor, async (tx) => {
         const owner = await ownerRow(tx, actor.userId);
         const had = await factorsHeld(tx, owner.id);
-        const [removed] = await tx
-          .delete(userPasskeys)
-          .where(and(eq(userPasskeys.userId, owner.id), eq(userPasskeys.id, passkeyId)))
-          .returning({ id: userPasskeys.id });
+        const removed = await deletePasskey(tx, owner.id, passkeyId);
         if (!removed) throw new NotFoundError();
         await afterFactorRemoved(tx, owner.id);
         await audit.record(tx, actor, {

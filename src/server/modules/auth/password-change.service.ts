@@ -1,13 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { users } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import { passwordChangedWhileSignedInMessage } from '../../platform/email/messages.js';
 import type { Outbox } from '../../platform/email/outbox.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
+import { replaceCheckedPassword } from './password-change.data.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS, withdrawTokens } from './password-reset.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.rules.js';
 import { findUserById } from './user-lookup.data.js';
@@ -90,19 +89,15 @@ export function createPasswordChangeService({
       const passwordHash = await hashPassword(newPassword);
       const changedAt = now();
       const changed = await withActor(database, actor, async (tx) => {
-        const [updated] = await tx
-          .update(users)
-          .set({ passwordHash, passwordChangedAt: changedAt, updatedAt: changedAt })
-          // Still the password that was checked: of two changes racing from the same current
-          // password, the second finds it gone and is told its current password is wrong.
-          .where(
-            and(
-              eq(users.id, user.id),
-              eq(users.status, 'active'),
-              eq(users.passwordHash, storedHash),
-            ),
-          )
-          .returning({ id: users.id });
+        // Still the password that was checked: of two changes racing from the same current
+        // password, the second finds it gone and is told its current password is wrong.
+        const updated = await replaceCheckedPassword(
+          tx,
+          user.id,
+          storedHash,
+          passwordHash,
+          changedAt,
+        );
         if (!updated) return false;
         await withdrawTokens(tx, user.id, changedAt);
         await outbox.enqueue(tx, {

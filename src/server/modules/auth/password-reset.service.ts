@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { passwordResetTokens, users } from '../../platform/db/schema.js';
 import {
   type Transaction,
   withActor,
@@ -18,6 +16,14 @@ import type { Outbox } from '../../platform/email/outbox.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { actorFor, anonymousActor } from '../../platform/tenancy/actor.js';
 import { isRole, type Role } from '../../platform/tenancy/roles.js';
+import {
+  claimToken,
+  findTokenByHash,
+  insertToken,
+  invalidateOpenTokens,
+  type ResetTokenRow,
+  setResetPassword,
+} from './password-reset.data.js';
 import { hashPassword, passwordProblem } from './passwords.rules.js';
 import { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';
 
@@ -69,23 +75,6 @@ export function resetTokenHash(token: string): string | null {
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** Unused tokens of the user that could still be used, marked as replaced. */
-async function invalidateOpenTokens(tx: Transaction, userId: string, at: Date): Promise<string[]> {
-  const replaced = await tx
-    .update(passwordResetTokens)
-    .set({ invalidatedAt: at })
-    .where(
-      and(
-        eq(passwordResetTokens.userId, userId),
-        isNull(passwordResetTokens.usedAt),
-        isNull(passwordResetTokens.invalidatedAt),
-        gt(passwordResetTokens.expiresAt, at),
-      ),
-    )
-    .returning({ id: passwordResetTokens.id });
-  return replaced.map((row) => row.id);
-}
-
 export type TokenPurpose = 'reset' | 'invitation';
 /**
  * An invitation link is valid 72 hours; a reset link stays at 60 minutes
@@ -111,7 +100,7 @@ export async function issueToken(
   const expiresAt = new Date(at.getTime() + VALID_MS[purpose]);
   const replacedTokenIds = await invalidateOpenTokens(tx, user.id, at);
   const tokenId = createId();
-  await tx.insert(passwordResetTokens).values({
+  await insertToken(tx, {
     id: tokenId,
     userId: user.id,
     brokerId: user.brokerId,
@@ -129,7 +118,7 @@ export async function withdrawTokens(tx: Transaction, userId: string, at: Date):
 }
 
 export type TokenLookup =
-  | { ok: true; stored: typeof passwordResetTokens.$inferSelect }
+  | { ok: true; stored: ResetTokenRow }
   | { ok: false; reason: 'invalid_token'; userId: string | null }
   | { ok: false; reason: 'too_many_attempts'; userId: string | null; retryAfterMs: number };
 
@@ -150,9 +139,7 @@ export async function lookUpToken(
     VALID_MS[purpose],
   );
   if (hash === null) return { ok: false, reason: 'invalid_token', userId: null };
-  const [stored] = await withAuthenticationRole(database, (tx) =>
-    tx.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, hash)).limit(1),
-  );
+  const stored = await withAuthenticationRole(database, (tx) => findTokenByHash(tx, hash));
   if (count > RESET_ATTEMPTS_PER_TOKEN) {
     return {
       ok: false,
@@ -170,23 +157,6 @@ export async function lookUpToken(
   return open
     ? { ok: true, stored }
     : { ok: false, reason: 'invalid_token', userId: stored?.userId ?? null };
-}
-
-/** Marks the token used; of two concurrent uses of one token only one finds it still open. */
-export async function claimToken(tx: Transaction, tokenId: string, at: Date): Promise<boolean> {
-  const [claimed] = await tx
-    .update(passwordResetTokens)
-    .set({ usedAt: at })
-    .where(
-      and(
-        eq(passwordResetTokens.id, tokenId),
-        isNull(passwordResetTokens.usedAt),
-        isNull(passwordResetTokens.invalidatedAt),
-        gt(passwordResetTokens.expiresAt, at),
-      ),
-    )
-    .returning({ id: passwordResetTokens.id });
-  return claimed !== undefined;
 }
 
 export interface PasswordResetDeps {
@@ -305,13 +275,9 @@ export function createPasswordResetService({
       const changedAt = now();
       const done = await withActor(database, actor, async (tx) => {
         if (!(await claimToken(tx, stored.id, changedAt))) return false;
-        const [updated] = await tx
-          .update(users)
-          // The new password_changed_at also raises session_epoch (migration 0009): every
-          // session signed in before the reset ends.
-          .set({ passwordHash, passwordChangedAt: changedAt, updatedAt: changedAt })
-          .where(and(eq(users.id, user.id), eq(users.status, 'active')))
-          .returning({ id: users.id });
+        // The new password_changed_at also raises session_epoch (migration 0009): every
+        // session signed in before the reset ends.
+        const updated = await setResetPassword(tx, user.id, passwordHash, changedAt);
         if (!updated) return false;
         await invalidateOpenTokens(tx, user.id, changedAt);
         await outbox.enqueue(tx, {

@@ -1,12 +1,17 @@
 import { createId } from '@paralleldrive/cuid2';
-import { eq, sql } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { brokers, users } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import type { PlatformActor } from '../../platform/tenancy/actor.js';
 import type { Role } from '../../platform/tenancy/roles.js';
 import { hashPassword, passwordProblem } from './passwords.rules.js';
+import {
+  brokerExists,
+  emailTaken,
+  insertAccountRow,
+  insertBroker,
+  operatorSuperAdminExists,
+} from './provisioning.data.js';
 
 /** Start-up and the CLI act as the platform itself; their records name this actor. */
 export const SYSTEM_ACTOR: PlatformActor = {
@@ -51,14 +56,6 @@ export class ProvisioningError extends Error {
   override name = 'ProvisioningError';
 }
 
-async function emailTaken(tx: Transaction, email: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
-  return row !== undefined;
-}
-
 async function insertAccount(
   tx: Transaction,
   audit: AuditService,
@@ -72,7 +69,7 @@ async function insertAccount(
   },
 ): Promise<string> {
   const id = createId();
-  await tx.insert(users).values({ id, ...account, employerId: null });
+  await insertAccountRow(tx, { id, ...account });
   await audit.record(tx, SYSTEM_ACTOR, {
     action: 'user.created',
     entityType: 'user',
@@ -107,9 +104,8 @@ export async function ensureDevelopmentAccounts(
     missing.map((account, index) => [account.email, hashed[index] as string]),
   );
   await withActor(database, SYSTEM_ACTOR, async (tx) => {
-    const [broker] = await tx.select().from(brokers).where(eq(brokers.id, DEVELOPMENT_BROKER.id));
-    if (!broker) {
-      await tx.insert(brokers).values(DEVELOPMENT_BROKER);
+    if (!(await brokerExists(tx, DEVELOPMENT_BROKER.id))) {
+      await insertBroker(tx, DEVELOPMENT_BROKER);
       await audit.record(tx, SYSTEM_ACTOR, {
         action: 'broker.created',
         entityType: 'broker',
@@ -147,14 +143,7 @@ export async function createSuperAdmin(
   if (problem) throw new ProvisioningError(`The SuperAdmin password ${problem}`);
   const passwordHash = await hashPassword(password);
   return withActor(database, SYSTEM_ACTOR, async (tx) => {
-    if (onlyIfNone) {
-      const [existing] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(sql`${users.role} = 'SuperAdmin' and not ${users.isDevelopmentAccount}`)
-        .limit(1);
-      if (existing) return 'skipped';
-    }
+    if (onlyIfNone && (await operatorSuperAdminExists(tx))) return 'skipped';
     if (await emailTaken(tx, email))
       throw new ProvisioningError('An account with that e-mail address already exists');
     await insertAccount(tx, audit, {

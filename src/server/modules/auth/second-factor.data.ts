@@ -116,6 +116,174 @@ export async function replaceRecoveryCodes(
   return codes;
 }
 
+/** The account a second-factor change is about: its id, firm, e-mail address and role. */
+export interface FactorAccount {
+  id: string;
+  brokerId: string | null;
+  email: string;
+  role: string;
+}
+
+/** Reads the id, firm, e-mail address and role of an account by its id. */
+export async function findFactorAccount(
+  tx: Transaction,
+  userId: string,
+): Promise<FactorAccount | undefined> {
+  const [row] = await tx
+    .select({ id: users.id, brokerId: users.brokerId, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** Reads the id, firm, e-mail address and role of an account by its e-mail address as stored. */
+export async function findFactorAccountByEmail(
+  tx: Transaction,
+  email: string,
+): Promise<FactorAccount | undefined> {
+  const [row] = await tx
+    .select({ id: users.id, brokerId: users.brokerId, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.email, email));
+  return row;
+}
+
+/** Reads what an administrator's reset needs of an account: its firm, employer, address and role. */
+export async function findResetTarget(
+  tx: Transaction,
+  userId: string,
+): Promise<(FactorAccount & { employerId: string | null }) | undefined> {
+  const [target] = await tx
+    .select({
+      id: users.id,
+      brokerId: users.brokerId,
+      employerId: users.employerId,
+      email: users.email,
+      role: users.role,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return target;
+}
+
+type TotpSecretRow = typeof userTotpSecrets.$inferSelect;
+
+/** Reads an account's confirmed authenticator-app secret, sealed. */
+export async function confirmedTotpSecret(
+  tx: Transaction,
+  userId: string,
+): Promise<TotpSecretRow | undefined> {
+  const [secret] = await tx
+    .select()
+    .from(userTotpSecrets)
+    .where(and(eq(userTotpSecrets.userId, userId), isNotNull(userTotpSecrets.confirmedAt)));
+  return secret;
+}
+
+/** Reads and locks an account's authenticator-app secret awaiting its first code, sealed. */
+export async function pendingTotpSecretForUpdate(
+  tx: Transaction,
+  userId: string,
+): Promise<TotpSecretRow | undefined> {
+  const [pending] = await tx
+    .select()
+    .from(userTotpSecrets)
+    .where(and(eq(userTotpSecrets.userId, userId), isNull(userTotpSecrets.confirmedAt)))
+    .for('update');
+  return pending;
+}
+
+/** Moves a secret's last used time step from `previousStep` to `step`; answers whether it moved. */
+export async function spendTotpStep(
+  tx: Transaction,
+  secret: { userId: string; id: string },
+  previousStep: number | null,
+  step: number,
+): Promise<boolean> {
+  const [spent] = await tx
+    .update(userTotpSecrets)
+    .set({ lastUsedStep: step })
+    .where(
+      and(
+        eq(userTotpSecrets.userId, secret.userId),
+        eq(userTotpSecrets.id, secret.id),
+        previousStep === null
+          ? isNull(userTotpSecrets.lastUsedStep)
+          : eq(userTotpSecrets.lastUsedStep, previousStep),
+      ),
+    )
+    .returning({ id: userTotpSecrets.id });
+  return spent !== undefined;
+}
+
+/** Marks the account's unused recovery code matching `code` used; answers whether there was one. */
+export async function spendRecoveryCode(
+  tx: Transaction,
+  userId: string,
+  code: string,
+  at: Date,
+): Promise<boolean> {
+  const [spent] = await tx
+    .update(userRecoveryCodes)
+    .set({ usedAt: at })
+    .where(
+      and(
+        eq(userRecoveryCodes.userId, userId),
+        eq(userRecoveryCodes.codeHash, recoveryCodeHash(userId, code)),
+        isNull(userRecoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: userRecoveryCodes.id });
+  return spent !== undefined;
+}
+
+/** Deletes an account's authenticator-app secret awaiting its first code, if any. */
+export async function deletePendingTotpSecret(tx: Transaction, userId: string): Promise<void> {
+  await tx
+    .delete(userTotpSecrets)
+    .where(and(eq(userTotpSecrets.userId, userId), isNull(userTotpSecrets.confirmedAt)));
+}
+
+/** Deletes an account's confirmed authenticator-app secret, if any. */
+export async function deleteConfirmedTotpSecret(tx: Transaction, userId: string): Promise<void> {
+  await tx
+    .delete(userTotpSecrets)
+    .where(and(eq(userTotpSecrets.userId, userId), isNotNull(userTotpSecrets.confirmedAt)));
+}
+
+/** Deletes every authenticator-app secret of an account, confirmed or not. */
+export async function deleteTotpSecrets(tx: Transaction, userId: string): Promise<void> {
+  await tx.delete(userTotpSecrets).where(eq(userTotpSecrets.userId, userId));
+}
+
+/** Writes a new authenticator-app secret, sealed, awaiting its first code. */
+export async function insertTotpSecret(
+  tx: Transaction,
+  secret: {
+    userId: string;
+    id: string;
+    brokerId: string | null;
+    secretSealed: string;
+    keyId: string;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await tx.insert(userTotpSecrets).values(secret);
+}
+
+/** Writes a pending secret confirmed, with the time step its first code was accepted for. */
+export async function confirmTotpSecret(
+  tx: Transaction,
+  secret: { userId: string; id: string },
+  step: number,
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(userTotpSecrets)
+    .set({ confirmedAt: at, lastUsedStep: step })
+    .where(and(eq(userTotpSecrets.userId, secret.userId), eq(userTotpSecrets.id, secret.id)));
+}
+
 /** What second factors an account has, read in the caller's transaction. */
 export interface FactorsHeld {
   totp: boolean;

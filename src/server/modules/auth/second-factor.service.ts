@@ -1,5 +1,4 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import {
   isTotpCode,
   NO_FACTOR_TO_RESET,
@@ -9,12 +8,6 @@ import {
 } from '../../../contracts/second-factor.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import {
-  userPasskeys,
-  userRecoveryCodes,
-  users,
-  userTotpSecrets,
-} from '../../platform/db/schema.js';
 import {
   type Transaction,
   withActor,
@@ -26,14 +19,26 @@ import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { isRole, type Role } from '../../platform/tenancy/roles.js';
+import { passkeysOf } from './passkeys.data.js';
 import {
   afterFactorRemoved,
+  confirmedTotpSecret,
+  confirmTotpSecret,
+  deleteConfirmedTotpSecret,
+  deletePendingTotpSecret,
+  deleteTotpSecrets,
   endSessionsOf,
   factorsHeld,
+  findFactorAccount,
+  findFactorAccountByEmail,
+  findResetTarget,
   hasFactor,
-  recoveryCodeHash,
+  insertTotpSecret,
+  pendingTotpSecretForUpdate,
   removeAllFactors,
   replaceRecoveryCodes,
+  spendRecoveryCode,
+  spendTotpStep,
   type TotpSecretBox,
 } from './second-factor.data.js';
 import { factorNotices } from './second-factor-notices.rules.js';
@@ -78,10 +83,7 @@ export interface SecondFactorDeps {
 
 /** The account row a change is about, as the actor's own transaction reads it. */
 async function ownerRow(tx: Transaction, userId: string) {
-  const [row] = await tx
-    .select({ id: users.id, brokerId: users.brokerId, email: users.email, role: users.role })
-    .from(users)
-    .where(eq(users.id, userId));
+  const row = await findFactorAccount(tx, userId);
   if (!row) throw new Error('the signed-in account has no row');
   return row;
 }
@@ -131,10 +133,7 @@ export async function resetSuperAdminFactors(
 ): Promise<void> {
   const notify = factorNotices(deps);
   await withActor(deps.database, actor, async (tx) => {
-    const [account] = await tx
-      .select({ id: users.id, brokerId: users.brokerId, email: users.email, role: users.role })
-      .from(users)
-      .where(eq(users.email, email.trim().toLowerCase()));
+    const account = await findFactorAccountByEmail(tx, email.trim().toLowerCase());
     if (account?.role !== 'SuperAdmin') {
       // Said without the address: the command's errors are printed as it may be logged.
       throw new Error(
@@ -186,10 +185,7 @@ export function createSecondFactorService({
     withAuthenticationRole(database, async (tx) => {
       const code = normaliseCode(typed);
       if (isTotpCode(code)) {
-        const [secret] = await tx
-          .select()
-          .from(userTotpSecrets)
-          .where(and(eq(userTotpSecrets.userId, userId), isNotNull(userTotpSecrets.confirmedAt)));
+        const secret = await confirmedTotpSecret(tx, userId);
         if (!secret) return { ok: false, reason: 'invalid_code' };
         const bytes = base32Decode(
           box.open({ sealed: secret.secretSealed, keyId: secret.keyId }, secret),
@@ -198,32 +194,10 @@ export function createSecondFactorService({
         if (step === null || (secret.lastUsedStep !== null && step <= secret.lastUsedStep)) {
           return { ok: false, reason: 'invalid_code' };
         }
-        const [spent] = await tx
-          .update(userTotpSecrets)
-          .set({ lastUsedStep: step })
-          .where(
-            and(
-              eq(userTotpSecrets.userId, userId),
-              eq(userTotpSecrets.id, secret.id),
-              secret.lastUsedStep === null
-                ? isNull(userTotpSecrets.lastUsedStep)
-                : eq(userTotpSecrets.lastUsedStep, secret.lastUsedStep),
-            ),
-          )
-          .returning({ id: userTotpSecrets.id });
+        const spent = await spendTotpStep(tx, { userId, id: secret.id }, secret.lastUsedStep, step);
         return spent ? { ok: true, method: 'totp' } : { ok: false, reason: 'invalid_code' };
       }
-      const [spent] = await tx
-        .update(userRecoveryCodes)
-        .set({ usedAt: now() })
-        .where(
-          and(
-            eq(userRecoveryCodes.userId, userId),
-            eq(userRecoveryCodes.codeHash, recoveryCodeHash(userId, code)),
-            isNull(userRecoveryCodes.usedAt),
-          ),
-        )
-        .returning({ id: userRecoveryCodes.id });
+      const spent = await spendRecoveryCode(tx, userId, code, now());
       return spent ? { ok: true, method: 'recovery_code' } : { ok: false, reason: 'invalid_code' };
     });
 
@@ -241,11 +215,7 @@ export function createSecondFactorService({
       authorize(actor, 'account.second_factor.read');
       return withActor(database, actor, async (tx) => {
         const held = await factorsHeld(tx, actor.userId);
-        const passkeys = await tx
-          .select()
-          .from(userPasskeys)
-          .where(eq(userPasskeys.userId, actor.userId))
-          .orderBy(userPasskeys.createdAt);
+        const passkeys = await passkeysOf(tx, actor.userId);
         return {
           required: requiredRoles.has(actor.role),
           totp: held.totp,
@@ -279,12 +249,10 @@ export function createSecondFactorService({
       const encoded = base32Encode(secret);
       await withActor(database, actor, async (tx) => {
         const owner = await ownerRow(tx, actor.userId);
-        await tx
-          .delete(userTotpSecrets)
-          .where(and(eq(userTotpSecrets.userId, owner.id), isNull(userTotpSecrets.confirmedAt)));
+        await deletePendingTotpSecret(tx, owner.id);
         const id = createId();
         const sealed = box.seal(encoded, { userId: owner.id, id });
-        await tx.insert(userTotpSecrets).values({
+        await insertTotpSecret(tx, {
           userId: owner.id,
           id,
           brokerId: owner.brokerId,
@@ -332,11 +300,7 @@ export function createSecondFactorService({
         ]);
       const recoveryCodes = await withActor(database, actor, async (tx) => {
         const owner = await ownerRow(tx, actor.userId);
-        const [pending] = await tx
-          .select()
-          .from(userTotpSecrets)
-          .where(and(eq(userTotpSecrets.userId, owner.id), isNull(userTotpSecrets.confirmedAt)))
-          .for('update');
+        const pending = await pendingTotpSecretForUpdate(tx, owner.id);
         if (!pending) throw wrong();
         const bytes = base32Decode(
           box.open({ sealed: pending.secretSealed, keyId: pending.keyId }, pending),
@@ -344,13 +308,8 @@ export function createSecondFactorService({
         const step = matchingStep(bytes, normaliseCode(typed), now());
         if (step === null) throw wrong();
         const had = await factorsHeld(tx, owner.id);
-        await tx
-          .delete(userTotpSecrets)
-          .where(and(eq(userTotpSecrets.userId, owner.id), isNotNull(userTotpSecrets.confirmedAt)));
-        await tx
-          .update(userTotpSecrets)
-          .set({ confirmedAt: now(), lastUsedStep: step })
-          .where(and(eq(userTotpSecrets.userId, owner.id), eq(userTotpSecrets.id, pending.id)));
+        await deleteConfirmedTotpSecret(tx, owner.id);
+        await confirmTotpSecret(tx, { userId: owner.id, id: pending.id }, step, now());
         const codes = await replaceRecoveryCodes(
           tx,
           { userId: owner.id, brokerId: owner.brokerId },
@@ -391,7 +350,7 @@ export function createSecondFactorService({
             { path: 'totp', code: 'none', message: 'No authenticator app is set up.' },
           ]);
         }
-        await tx.delete(userTotpSecrets).where(eq(userTotpSecrets.userId, owner.id));
+        await deleteTotpSecrets(tx, owner.id);
         await afterFactorRemoved(tx, owner.id);
         await audit.record(tx, actor, {
           action: 'user.second_factor_removed',
@@ -458,16 +417,7 @@ export function createSecondFactorService({
     async reset(actor: ActorContext, userId: string): Promise<void> {
       authorize(actor, 'user.second_factor.reset');
       await withActor(database, actor, async (tx) => {
-        const [target] = await tx
-          .select({
-            id: users.id,
-            brokerId: users.brokerId,
-            employerId: users.employerId,
-            email: users.email,
-            role: users.role,
-          })
-          .from(users)
-          .where(eq(users.id, userId));
+        const target = await findResetTarget(tx, userId);
         const reached = authorizeRow(
           actor,
           'user.second_factor.reset',
