@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import type { keyset } from '../../platform/db/keyset.js';
 import { brokers } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 
@@ -14,4 +15,36 @@ export async function findBroker(
 ): Promise<(BrokerRow & { brokerId: string; employerId: null }) | undefined> {
   const [row] = await tx.select().from(brokers).where(eq(brokers.id, id));
   return row && { ...row, brokerId: row.id, employerId: null };
+}
+
+/** Inserts a broker firm and reads it back. */
+export async function insertBroker(
+  tx: Transaction,
+  values: typeof brokers.$inferInsert,
+): Promise<BrokerRow> {
+  const [row] = await tx.insert(brokers).values(values).returning();
+  return row as BrokerRow;
+}
+
+/** Reads one page of broker firms, in the order and from the position `page` gives. */
+export async function listBrokers(
+  tx: Transaction,
+  page: ReturnType<typeof keyset>,
+): Promise<BrokerRow[]> {
+  return tx
+    .select()
+    .from(brokers)
+    .where(and(page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.take);
+}
+
+/** Renames a broker firm and reads it back. */
+export async function updateBroker(
+  tx: Transaction,
+  id: string,
+  change: { name: string; updatedAt: Date },
+): Promise<BrokerRow> {
+  const [row] = await tx.update(brokers).set(change).where(eq(brokers.id, id)).returning();
+  return row as BrokerRow;
 }

@@ -1,5 +1,4 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq } from 'drizzle-orm';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -9,7 +8,13 @@ import { brokers } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
-import { type BrokerRow, findBroker } from './brokers.data.js';
+import {
+  type BrokerRow,
+  findBroker,
+  insertBroker,
+  listBrokers,
+  updateBroker,
+} from './brokers.data.js';
 import type { BrokerInput, BrokerView } from './brokers.schemas.js';
 
 const viewOf = (row: BrokerRow): BrokerView => ({
@@ -33,11 +38,12 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
       authorize(actor, 'broker.create');
       return withActor(database, actor, async (tx) => {
         const at = now();
-        const [row] = await tx
-          .insert(brokers)
-          .values({ id: createId(), name: input.name, createdAt: at, updatedAt: at })
-          .returning();
-        const broker = row as BrokerRow;
+        const broker = await insertBroker(tx, {
+          id: createId(),
+          name: input.name,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, actor, {
           action: 'broker.created',
           entityType: 'broker',
@@ -52,14 +58,9 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
 
     async list(actor: ActorContext, page: PageQuery) {
       authorize(actor, 'broker.list');
-      const { after, orderBy, take } = keyset(page, { at: brokers.createdAt, id: brokers.id });
+      const position = keyset(page, { at: brokers.createdAt, id: brokers.id });
       const rows = await withActor(database, actor, async (tx) => {
-        const found = await tx
-          .select()
-          .from(brokers)
-          .where(and(after))
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listBrokers(tx, position);
         await reads.listed(tx, actor, {
           entityType: 'broker',
           filters: page,
@@ -89,12 +90,7 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
       authorize(actor, 'broker.update');
       return withActor(database, actor, async (tx) => {
         const existing = authorizeRow(actor, 'broker.update', await findBroker(tx, brokerId));
-        const [row] = await tx
-          .update(brokers)
-          .set({ name: input.name, updatedAt: now() })
-          .where(eq(brokers.id, brokerId))
-          .returning();
-        const updated = row as BrokerRow;
+        const updated = await updateBroker(tx, brokerId, { name: input.name, updatedAt: now() });
         await audit.record(tx, actor, {
           action: 'broker.updated',
           entityType: 'broker',
