@@ -1,7 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { keyset } from '../../platform/db/keyset.js';
 import { preparedRead } from '../../platform/db/prepared.js';
-import { employers } from '../../platform/db/schema.js';
+import { employers, schemes } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 
 export type EmployerRow = typeof employers.$inferSelect;
@@ -32,3 +33,52 @@ const employerById = preparedRead<{ id: string }, EmployerRow[]>('employer_by_id
     .where(and(eq(employers.id, sql.placeholder('id')), isNull(employers.deletedAt)))
     .prepare(name),
 );
+
+/** Inserts an employer and reads it back. */
+export async function insertEmployer(
+  tx: Transaction,
+  values: typeof employers.$inferInsert,
+): Promise<EmployerRow> {
+  const [row] = await tx.insert(employers).values(values).returning();
+  return row as EmployerRow;
+}
+
+/** Reads a page of live employers, only `employerId` when given, as `page` orders and starts it. */
+export async function listEmployers(
+  tx: Transaction,
+  employerId: string | null,
+  page: ReturnType<typeof keyset>,
+): Promise<EmployerRow[]> {
+  const ownEmployerOnly = employerId === null ? undefined : eq(employers.id, employerId);
+  return tx
+    .select()
+    .from(employers)
+    .where(and(isNull(employers.deletedAt), ownEmployerOnly, page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.take);
+}
+
+/** Renames an employer and reads it back. */
+export async function updateEmployer(
+  tx: Transaction,
+  id: string,
+  change: { name: string; updatedAt: Date },
+): Promise<EmployerRow> {
+  const [row] = await tx.update(employers).set(change).where(eq(employers.id, id)).returning();
+  return row as EmployerRow;
+}
+
+/** Whether the employer has a live scheme (reads schemes). */
+export async function hasLiveScheme(tx: Transaction, employerId: string): Promise<boolean> {
+  const [liveScheme] = await tx
+    .select({ id: schemes.id })
+    .from(schemes)
+    .where(and(eq(schemes.employerId, employerId), isNull(schemes.deletedAt)))
+    .limit(1);
+  return liveScheme !== undefined;
+}
+
+/** Marks an employer deleted at `at` (soft delete). */
+export async function softDeleteEmployer(tx: Transaction, id: string, at: Date): Promise<void> {
+  await tx.update(employers).set({ deletedAt: at, updatedAt: at }).where(eq(employers.id, id));
+}

@@ -1,16 +1,23 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import { employers, schemes } from '../../platform/db/schema.js';
+import { employers } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import { ConflictError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
-import { type EmployerRow, findEmployer } from './employers.data.js';
+import {
+  type EmployerRow,
+  findEmployer,
+  hasLiveScheme,
+  insertEmployer,
+  listEmployers,
+  softDeleteEmployer,
+  updateEmployer,
+} from './employers.data.js';
 import type { EmployerInput, EmployerView } from './employers.schemas.js';
 
 const viewOf = (row: EmployerRow): EmployerView => ({
@@ -36,18 +43,14 @@ export function createEmployersService({ database, audit, now }: EmployersServic
       const tenantActor = authorize(actor, 'employer.create');
       return withActor(database, tenantActor, async (tx) => {
         const at = now();
-        const [row] = await tx
-          .insert(employers)
-          .values({
-            id: createId(),
-            // service-spec §3.3.4: the tenant comes from the actor, never from the request.
-            brokerId: tenantActor.tenantId,
-            name: input.name,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const employer = row as EmployerRow;
+        const employer = await insertEmployer(tx, {
+          id: createId(),
+          // service-spec §3.3.4: the tenant comes from the actor, never from the request.
+          brokerId: tenantActor.tenantId,
+          name: input.name,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, tenantActor, {
           action: 'employer.created',
           entityType: 'employer',
@@ -63,15 +66,9 @@ export function createEmployersService({ database, audit, now }: EmployersServic
     async list(actor: ActorContext, page: PageQuery) {
       authorize(actor, 'employer.list');
       const { employerId } = boundsOf(actor, 'employer.list');
-      const { after, orderBy, take } = keyset(page, { at: employers.createdAt, id: employers.id });
-      const ownEmployerOnly = employerId === null ? undefined : eq(employers.id, employerId);
+      const position = keyset(page, { at: employers.createdAt, id: employers.id });
       const rows = await withActor(database, actor, async (tx) => {
-        const found = await tx
-          .select()
-          .from(employers)
-          .where(and(isNull(employers.deletedAt), ownEmployerOnly, after))
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listEmployers(tx, employerId, position);
         await reads.listed(tx, actor, {
           entityType: 'employer',
           filters: page,
@@ -101,12 +98,10 @@ export function createEmployersService({ database, audit, now }: EmployersServic
       const tenantActor = authorize(actor, 'employer.update');
       return withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'employer.update', await findEmployer(tx, id));
-        const [row] = await tx
-          .update(employers)
-          .set({ name: input.name, updatedAt: now() })
-          .where(eq(employers.id, existing.id))
-          .returning();
-        const updated = row as EmployerRow;
+        const updated = await updateEmployer(tx, existing.id, {
+          name: input.name,
+          updatedAt: now(),
+        });
         await audit.record(tx, tenantActor, {
           action: 'employer.updated',
           entityType: 'employer',
@@ -124,17 +119,10 @@ export function createEmployersService({ database, audit, now }: EmployersServic
       const tenantActor = authorize(actor, 'employer.delete');
       await withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'employer.delete', await findEmployer(tx, id));
-        const [liveScheme] = await tx
-          .select({ id: schemes.id })
-          .from(schemes)
-          .where(and(eq(schemes.employerId, existing.id), isNull(schemes.deletedAt)))
-          .limit(1);
-        if (liveScheme) throw new ConflictError('Employer still has schemes');
+        if (await hasLiveScheme(tx, existing.id))
+          throw new ConflictError('Employer still has schemes');
         const at = now();
-        await tx
-          .update(employers)
-          .set({ deletedAt: at, updatedAt: at })
-          .where(eq(employers.id, existing.id));
+        await softDeleteEmployer(tx, existing.id, at);
         await audit.record(tx, tenantActor, {
           action: 'employer.deleted',
           entityType: 'employer',
