@@ -1,9 +1,11 @@
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { keyset } from '../../platform/db/keyset.js';
 import { preparedRead } from '../../platform/db/prepared.js';
-import { employers, schemes } from '../../platform/db/schema.js';
+import { employers, members, schemes } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { liveEmployerOf } from '../employers/index.js';
+import type { SchemeChange } from './schemes.schemas.js';
 
 export type SchemeRow = typeof schemes.$inferSelect;
 
@@ -33,3 +35,66 @@ const schemeById = preparedRead<{ id: string }, SchemeRow[]>('scheme_by_id', (tx
     .where(and(eq(schemes.id, sql.placeholder('id')), isNull(schemes.deletedAt)))
     .prepare(name),
 );
+
+/** Inserts a scheme and reads it back. */
+export async function insertScheme(
+  tx: Transaction,
+  values: typeof schemes.$inferInsert,
+): Promise<SchemeRow> {
+  const [row] = await tx.insert(schemes).values(values).returning();
+  return row as SchemeRow;
+}
+
+/** Reads a page of live schemes of live employers, narrowed by `filter`, as `page` orders it. */
+export async function listSchemes(
+  tx: Transaction,
+  filter: { ownEmployerId: string | null; employerId: string | undefined },
+  page: ReturnType<typeof keyset>,
+): Promise<SchemeRow[]> {
+  const ownEmployerOnly =
+    filter.ownEmployerId === null ? undefined : eq(schemes.employerId, filter.ownEmployerId);
+  // The schemes of a deleted employer are gone with it, also when one was created while the
+  // employer was being deleted (decisions.md §3).
+  return tx
+    .select(getTableColumns(schemes))
+    .from(schemes)
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(
+      and(
+        isNull(schemes.deletedAt),
+        ownEmployerOnly,
+        filter.employerId === undefined ? undefined : eq(schemes.employerId, filter.employerId),
+        page.after,
+      ),
+    )
+    .orderBy(...page.orderBy)
+    .limit(page.take);
+}
+
+/** Writes a change to a scheme and reads it back. */
+export async function updateScheme(
+  tx: Transaction,
+  id: string,
+  change: SchemeChange & { updatedAt: Date },
+): Promise<SchemeRow> {
+  const [row] = await tx.update(schemes).set(change).where(eq(schemes.id, id)).returning();
+  return row as SchemeRow;
+}
+
+/** Marks a scheme deleted at `at` (soft delete). */
+export async function softDeleteScheme(tx: Transaction, id: string, at: Date): Promise<void> {
+  await tx.update(schemes).set({ deletedAt: at, updatedAt: at }).where(eq(schemes.id, id));
+}
+
+/** Whether any member, deleted ones included, belongs to the scheme (reads members). */
+export async function schemeHasMembers(
+  tx: Transaction,
+  scheme: { brokerId: string; id: string },
+): Promise<boolean> {
+  const [member] = await tx
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.brokerId, scheme.brokerId), eq(members.schemeId, scheme.id)))
+    .limit(1);
+  return member !== undefined;
+}

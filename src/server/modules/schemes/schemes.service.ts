@@ -1,16 +1,23 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import { employers, members, type SCHEME_TYPES, schemes } from '../../platform/db/schema.js';
+import { type SCHEME_TYPES, schemes } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
-import { findEmployer, liveEmployerOf } from '../employers/index.js';
-import { findScheme, type SchemeRow } from './schemes.data.js';
+import { findEmployer } from '../employers/index.js';
+import {
+  findScheme,
+  insertScheme,
+  listSchemes,
+  type SchemeRow,
+  schemeHasMembers,
+  softDeleteScheme,
+  updateScheme,
+} from './schemes.data.js';
 import type { SchemeChange, SchemeInput, SchemeListQuery, SchemeView } from './schemes.schemas.js';
 
 const viewOf = (row: SchemeRow): SchemeView => ({
@@ -47,19 +54,15 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           await findEmployer(tx, input.employerId),
         );
         const at = now();
-        const [row] = await tx
-          .insert(schemes)
-          .values({
-            id: createId(),
-            brokerId: employer.brokerId,
-            employerId: employer.id,
-            name: input.name,
-            type: input.type,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const scheme = row as SchemeRow;
+        const scheme = await insertScheme(tx, {
+          id: createId(),
+          brokerId: employer.brokerId,
+          employerId: employer.id,
+          name: input.name,
+          type: input.type,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, tenantActor, {
           action: 'scheme.created',
           entityType: 'scheme',
@@ -75,25 +78,13 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
     async list(actor: ActorContext, query: SchemeListQuery) {
       authorize(actor, 'scheme.list');
       const { employerId } = boundsOf(actor, 'scheme.list');
-      const { after, orderBy, take } = keyset(query, { at: schemes.createdAt, id: schemes.id });
-      const ownEmployerOnly = employerId === null ? undefined : eq(schemes.employerId, employerId);
+      const position = keyset(query, { at: schemes.createdAt, id: schemes.id });
       const rows = await withActor(database, actor, async (tx) => {
-        // The schemes of a deleted employer are gone with it, also when one was created while the
-        // employer was being deleted (decisions.md §3).
-        const found = await tx
-          .select(getTableColumns(schemes))
-          .from(schemes)
-          .innerJoin(employers, liveEmployerOf(schemes.employerId))
-          .where(
-            and(
-              isNull(schemes.deletedAt),
-              ownEmployerOnly,
-              query.employerId === undefined ? undefined : eq(schemes.employerId, query.employerId),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listSchemes(
+          tx,
+          { ownEmployerId: employerId, employerId: query.employerId },
+          position,
+        );
         await reads.listed(tx, actor, {
           entityType: 'scheme',
           filters: query,
@@ -128,12 +119,7 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           authorizeRow(tenantActor, 'scheme.type.set', existing);
           await requireNoMembers(tx, existing);
         }
-        const [row] = await tx
-          .update(schemes)
-          .set({ ...change, updatedAt: now() })
-          .where(eq(schemes.id, existing.id))
-          .returning();
-        const updated = row as SchemeRow;
+        const updated = await updateScheme(tx, existing.id, { ...change, updatedAt: now() });
         await audit.record(tx, tenantActor, {
           action: 'scheme.updated',
           entityType: 'scheme',
@@ -152,10 +138,7 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
       await withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'scheme.delete', await findScheme(tx, id));
         const at = now();
-        await tx
-          .update(schemes)
-          .set({ deletedAt: at, updatedAt: at })
-          .where(eq(schemes.id, existing.id));
+        await softDeleteScheme(tx, existing.id, at);
         await audit.record(tx, tenantActor, {
           action: 'scheme.deleted',
           entityType: 'scheme',
@@ -177,12 +160,7 @@ export type SchemesService = ReturnType<typeof createSchemesService>;
  * records are kept under the scheme as it was.
  */
 async function requireNoMembers(tx: Transaction, scheme: SchemeRow) {
-  const [member] = await tx
-    .select({ id: members.id })
-    .from(members)
-    .where(and(eq(members.brokerId, scheme.brokerId), eq(members.schemeId, scheme.id)))
-    .limit(1);
-  if (member) {
+  if (await schemeHasMembers(tx, scheme)) {
     throw new ValidationError([
       {
         path: 'type',
