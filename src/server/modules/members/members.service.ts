@@ -1,5 +1,4 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -14,7 +13,15 @@ import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findScheme } from '../schemes/index.js';
 import { refuseFutureBirth } from './member-fields.rules.js';
-import { findMember, type MemberRow } from './members.data.js';
+import {
+  findMember,
+  insertMember,
+  listMembersOfScheme,
+  type MemberRow,
+  membersWithPpsLookup,
+  softDeleteMember,
+  updateMember,
+} from './members.data.js';
 import type { MemberChange, MemberInput, MemberListQuery, MemberView } from './members.schemas.js';
 
 /** A member as every read shows it (decisions.md §5: the PPS number only as "on file"). */
@@ -71,16 +78,11 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     ppsNumber: string,
     exceptMemberId: string | null,
   ) {
-    const found = await tx
-      .select({ id: members.id })
-      .from(members)
-      .where(
-        and(
-          eq(members.schemeId, scheme.id),
-          isNull(members.deletedAt),
-          inArray(members.ppsLookup, ppsKeyring.lookups(scheme.brokerId, ppsNumber)),
-        ),
-      );
+    const found = await membersWithPpsLookup(
+      tx,
+      scheme.id,
+      ppsKeyring.lookups(scheme.brokerId, ppsNumber),
+    );
     if (found.some((row) => row.id !== exceptMemberId)) throw new ConflictError(DUPLICATE_PPS);
   }
 
@@ -103,27 +105,23 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
           await assertNotInScheme(tx, scheme, input.ppsNumber, null);
           const id = createId();
           const at = now();
-          const [row] = await tx
-            .insert(members)
-            .values({
-              id,
-              brokerId: scheme.brokerId,
-              employerId: scheme.employerId,
-              schemeId: scheme.id,
-              firstName: input.firstName,
-              lastName: input.lastName,
-              dateOfBirth: input.dateOfBirth,
-              email: input.email ?? null,
-              address: input.address ?? null,
-              dateJoined: input.dateJoined,
-              salaryCents: input.salaryCents,
-              status: input.status,
-              ...sealed(input.ppsNumber, scheme.brokerId, id),
-              createdAt: at,
-              updatedAt: at,
-            })
-            .returning();
-          const member = row as MemberRow;
+          const member = await insertMember(tx, {
+            id,
+            brokerId: scheme.brokerId,
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            dateOfBirth: input.dateOfBirth,
+            email: input.email ?? null,
+            address: input.address ?? null,
+            dateJoined: input.dateJoined,
+            salaryCents: input.salaryCents,
+            status: input.status,
+            ...sealed(input.ppsNumber, scheme.brokerId, id),
+            createdAt: at,
+            updatedAt: at,
+          });
           await audit.record(tx, writer, {
             action: 'member.created',
             entityType: 'member',
@@ -144,26 +142,10 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     /** The members of one scheme within reach. */
     async listOfScheme(actor: ActorContext, schemeId: string, query: MemberListQuery) {
       authorize(actor, 'member.list');
-      const { after, orderBy, take } = keyset(query, { at: members.createdAt, id: members.id });
+      const position = keyset(query, { at: members.createdAt, id: members.id });
       const rows = await withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'member.list', await findScheme(tx, schemeId));
-        const pattern = query.q === undefined ? undefined : `%${escapeLike(query.q)}%`;
-        const found = await tx
-          .select()
-          .from(members)
-          .where(
-            and(
-              eq(members.schemeId, scheme.id),
-              isNull(members.deletedAt),
-              query.status === undefined ? undefined : eq(members.status, query.status),
-              pattern === undefined
-                ? undefined
-                : or(ilike(members.firstName, pattern), ilike(members.lastName, pattern)),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listMembersOfScheme(tx, scheme.id, query, position);
         await reads.listed(tx, actor, {
           entityType: 'member',
           scope: { schemeId },
@@ -218,16 +200,11 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
               existing.id,
             );
           }
-          const [row] = await tx
-            .update(members)
-            .set({
-              ...fields,
-              ...(ppsNumber === undefined ? {} : sealed(ppsNumber, existing.brokerId, existing.id)),
-              updatedAt: now(),
-            })
-            .where(eq(members.id, existing.id))
-            .returning();
-          const updated = row as MemberRow;
+          const updated = await updateMember(tx, existing.id, {
+            ...fields,
+            ...(ppsNumber === undefined ? {} : sealed(ppsNumber, existing.brokerId, existing.id)),
+            updatedAt: now(),
+          });
           const changed = Object.entries(change)
             .filter(([, value]) => value !== undefined)
             .map(([key]) => key)
@@ -255,10 +232,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       await withActor(database, admin, async (tx) => {
         const existing = authorizeRow(admin, 'member.delete', await findMember(tx, id));
         const at = now();
-        await tx
-          .update(members)
-          .set({ deletedAt: at, updatedAt: at })
-          .where(eq(members.id, existing.id));
+        await softDeleteMember(tx, existing.id, at);
         await audit.record(tx, admin, {
           action: 'member.deleted',
           entityType: 'member',
@@ -294,11 +268,6 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       });
     },
   };
-}
-
-/** A user's search text matched literally: % and _ mean themselves. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;

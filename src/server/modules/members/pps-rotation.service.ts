@@ -1,4 +1,3 @@
-import { and, asc, count, gt, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import {
   createPpsKeyring,
@@ -7,9 +6,16 @@ import {
 } from '../../platform/crypto/pps-keyring.js';
 import { SealedBoxError } from '../../platform/crypto/sealed-box.js';
 import type { Database } from '../../platform/db/database.js';
-import { members, payrollEmployees } from '../../platform/db/schema.js';
 import { withActor, withPlatformReadOnly } from '../../platform/db/with-actor.js';
 import type { PlatformActor } from '../../platform/tenancy/actor.js';
+import {
+  countSealedByKey,
+  idsSealedBy,
+  lockSealedBatch,
+  SEALED_TABLES,
+  type SealedTable,
+  writeResealed,
+} from './members.data.js';
 
 /**
  * Re-encrypts every PPS number the service holds, members' (soft-deleted ones too) and the
@@ -80,50 +86,12 @@ function listIds(ids: readonly string[], total = ids.length): string {
   return total > MAX_LISTED_IDS ? `${listed} and ${total - MAX_LISTED_IDS} more` : listed;
 }
 
-/**
- * The tables that hold a sealed PPS number, in the order a run rotates them. A payroll employee
- * is sealed and looked up exactly as a member is, bound to its own row (auto-enrolment
- * payroll-rows.rules.ts), and the assessment matches the two by lookup hash (auto-enrolment.data.ts):
- * rotating one without the other would leave them under different keys and matching nothing.
- */
-const SEALED_TABLES = [
-  {
-    kind: 'member',
-    table: members,
-    id: members.id,
-    brokerId: members.brokerId,
-    ppsEncrypted: members.ppsEncrypted,
-    ppsKeyId: members.ppsKeyId,
-  },
-  {
-    kind: 'payroll employee',
-    table: payrollEmployees,
-    id: payrollEmployees.id,
-    brokerId: payrollEmployees.brokerId,
-    ppsEncrypted: payrollEmployees.ppsEncrypted,
-    ppsKeyId: payrollEmployees.ppsKeyId,
-  },
-] as const;
-
-type SealedTable = (typeof SEALED_TABLES)[number];
-
-interface SealedRow {
-  id: string;
-  brokerId: string;
-  ppsEncrypted: string;
-  ppsKeyId: string;
-}
-
 /** Each table's rows not under the current key, by the key that sealed them. */
 async function countByKey(database: Database, currentKeyId: string) {
   return withPlatformReadOnly(database, async (tx) => {
     const counted: { table: SealedTable; keyId: string; rows: number }[] = [];
     for (const table of SEALED_TABLES) {
-      const groups = await tx
-        .select({ keyId: table.ppsKeyId, rows: count() })
-        .from(table.table)
-        .where(ne(table.ppsKeyId, currentKeyId))
-        .groupBy(table.ppsKeyId);
+      const groups = await countSealedByKey(tx, table, currentKeyId);
       for (const group of groups) counted.push({ table, ...group });
     }
     return counted;
@@ -173,12 +141,7 @@ export async function rotatePpsKeys(
     const ids = await withPlatformReadOnly(database, async (tx) => {
       const found: string[] = [];
       for (const table of new Set(foreign.map((group) => group.table))) {
-        const rows = await tx
-          .select({ id: table.id })
-          .from(table.table)
-          .where(inArray(table.ppsKeyId, foreignKeyIds))
-          .orderBy(asc(table.id))
-          .limit(MAX_LISTED_IDS);
+        const rows = await idsSealedBy(tx, table, foreignKeyIds, MAX_LISTED_IDS);
         found.push(...rows.map((row) => row.id));
       }
       return found.slice(0, MAX_LISTED_IDS);
@@ -198,23 +161,10 @@ export async function rotatePpsKeys(
     for (;;) {
       const batch = result.batches + 1;
       const committed = await withActor(database, actor, async (tx) => {
-        const rows = (await tx
-          .select({
-            id: table.id,
-            brokerId: table.brokerId,
-            ppsEncrypted: table.ppsEncrypted,
-            ppsKeyId: table.ppsKeyId,
-          })
-          .from(table.table)
-          .where(
-            and(ne(table.ppsKeyId, currentKeyId), after === null ? undefined : gt(table.id, after)),
-          )
-          .orderBy(asc(table.id))
-          .limit(batchSize)
-          .for('update', { skipLocked: true })) as SealedRow[];
+        const rows = await lockSealedBatch(tx, table, currentKeyId, after, batchSize);
         if (rows.length === 0) return null;
 
-        const resealed: SQL[] = [];
+        const resealed: { brokerId: string; id: string; encrypted: string; lookup: string }[] = [];
         const unknownKey: string[] = [];
         const unverified: string[] = [];
         for (const row of rows) {
@@ -225,9 +175,12 @@ export async function rotatePpsKeys(
               owner,
             );
             const sealed = ring.seal(ppsNumber, owner);
-            resealed.push(
-              sql`(${row.brokerId}, ${row.id}, ${sealed.encrypted}, ${ring.lookup(row.brokerId, ppsNumber)})`,
-            );
+            resealed.push({
+              brokerId: row.brokerId,
+              id: row.id,
+              encrypted: sealed.encrypted,
+              lookup: ring.lookup(row.brokerId, ppsNumber),
+            });
           } catch (error) {
             if (error instanceof UnknownPpsKeyError) unknownKey.push(row.id);
             else if (error instanceof SealedBoxError) unverified.push(row.id);
@@ -258,11 +211,7 @@ export async function rotatePpsKeys(
             },
           }));
         try {
-          await tx.execute(sql`
-            update ${table.table} as t
-            set pps_encrypted = v.encrypted, pps_lookup = v.lookup, pps_key_id = ${currentKeyId}
-            from (values ${sql.join(resealed, sql`, `)}) as v(broker_id, id, encrypted, lookup)
-            where t.broker_id = v.broker_id and t.id = v.id`);
+          await writeResealed(tx, table, currentKeyId, resealed);
         } catch (error) {
           // The driver's error quotes the statement's parameters (ciphertexts, lookup hashes);
           // only the database's own message, which names the constraint, goes on.
