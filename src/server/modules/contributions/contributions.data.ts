@@ -1,4 +1,5 @@
-import { asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { keyset } from '../../platform/db/keyset.js';
 import { preparedRead } from '../../platform/db/prepared.js';
 import {
   contributionAdjustments,
@@ -92,4 +93,54 @@ export async function contributionsOfMember(
     rows.map((row) => row.id),
   );
   return rows.map((row) => withAdjustments(row, adjustments));
+}
+
+/** Reads a page of a member's contributions, within `periods` when given, as `page` orders it. */
+export async function listContributionsOfMember(
+  tx: Transaction,
+  memberId: string,
+  periods: { from?: string | undefined; to?: string | undefined },
+  page: ReturnType<typeof keyset>,
+): Promise<ContributionRow[]> {
+  return tx
+    .select()
+    .from(contributions)
+    .where(
+      and(
+        eq(contributions.memberId, memberId),
+        periods.from === undefined ? undefined : gte(contributions.period, periods.from),
+        periods.to === undefined ? undefined : lte(contributions.period, periods.to),
+        page.after,
+      ),
+    )
+    .orderBy(...page.orderBy)
+    .limit(page.take);
+}
+
+/** Inserts a contribution and reads it back. */
+export async function insertContribution(
+  tx: Transaction,
+  values: typeof contributions.$inferInsert,
+): Promise<ContributionRow> {
+  const [row] = await tx.insert(contributions).values(values).returning();
+  return row as ContributionRow;
+}
+
+/** Namespace of the per-contribution lock that serialises its corrections. */
+const ADJUSTMENT_LOCK_NAMESPACE = 7_201_192;
+
+/** Takes the transaction lock serialising one contribution's corrections, single or by grid. */
+export async function lockAdjustmentsOf(tx: Transaction, contributionId: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${ADJUSTMENT_LOCK_NAMESPACE}, hashtext(${contributionId}))`,
+  );
+}
+
+/** Inserts a correction of a contribution and reads it back. */
+export async function insertAdjustment(
+  tx: Transaction,
+  values: typeof contributionAdjustments.$inferInsert,
+): Promise<AdjustmentRow> {
+  const [row] = await tx.insert(contributionAdjustments).values(values).returning();
+  return row as AdjustmentRow;
 }

@@ -1,15 +1,10 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import {
-  type CONTRIBUTION_KINDS,
-  contributionAdjustments,
-  contributions,
-} from '../../platform/db/schema.js';
+import { type CONTRIBUTION_KINDS, contributions } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
@@ -17,9 +12,12 @@ import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/autho
 import { findMember } from '../members/index.js';
 import {
   adjustmentsOf,
-  type ContributionRow,
   type ContributionWithAdjustments,
   findContribution,
+  insertAdjustment,
+  insertContribution,
+  listContributionsOfMember,
+  lockAdjustmentsOf,
   withAdjustments,
 } from './contributions.data.js';
 import type {
@@ -58,9 +56,6 @@ const viewOf = (row: ContributionWithAdjustments, actor: ActorContext): Contribu
 const ALREADY_RECORDED =
   'A contribution of this kind is already recorded for this member and period; correct it with an adjustment';
 
-/** Namespace of the per-contribution lock that serialises its corrections. */
-const ADJUSTMENT_LOCK_NAMESPACE = 7_201_192;
-
 export interface ContributionsServiceDeps {
   database: Database;
   audit: AuditService;
@@ -77,26 +72,10 @@ export function createContributionsService({ database, audit, now }: Contributio
   return {
     async listOfMember(actor: ActorContext, memberId: string, query: ContributionListQuery) {
       authorize(actor, 'contribution.list');
-      const { after, orderBy, take } = keyset(
-        query,
-        { at: contributions.createdAt, id: contributions.id },
-        'desc',
-      );
+      const position = keyset(query, { at: contributions.createdAt, id: contributions.id }, 'desc');
       const rows = await withActor(database, actor, async (tx) => {
         const member = authorizeRow(actor, 'contribution.list', await findMember(tx, memberId));
-        const found = await tx
-          .select()
-          .from(contributions)
-          .where(
-            and(
-              eq(contributions.memberId, member.id),
-              query.from === undefined ? undefined : gte(contributions.period, query.from),
-              query.to === undefined ? undefined : lte(contributions.period, query.to),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listContributionsOfMember(tx, member.id, query, position);
         const adjustments = await adjustmentsOf(
           tx,
           found.map((row) => row.id),
@@ -126,22 +105,18 @@ export function createContributionsService({ database, audit, now }: Contributio
             'contribution.create',
             await findMember(tx, memberId),
           );
-          const [row] = await tx
-            .insert(contributions)
-            .values({
-              id: createId(),
-              brokerId: member.brokerId,
-              employerId: member.employerId,
-              schemeId: member.schemeId,
-              memberId: member.id,
-              period: input.period,
-              kind: input.kind,
-              amountCents: input.amountCents,
-              createdBy: writer.userId,
-              createdAt: now(),
-            })
-            .returning();
-          const contribution = row as ContributionRow;
+          const contribution = await insertContribution(tx, {
+            id: createId(),
+            brokerId: member.brokerId,
+            employerId: member.employerId,
+            schemeId: member.schemeId,
+            memberId: member.id,
+            period: input.period,
+            kind: input.kind,
+            amountCents: input.amountCents,
+            createdBy: writer.userId,
+            createdAt: now(),
+          });
           await audit.record(tx, writer, {
             action: 'contribution.created',
             entityType: 'contribution',
@@ -178,9 +153,7 @@ export function createContributionsService({ database, audit, now }: Contributio
           await findContribution(tx, contributionId),
         );
         // Two corrections at once must not both pass the "never below zero" check.
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(${ADJUSTMENT_LOCK_NAMESPACE}, hashtext(${contribution.id}))`,
-        );
+        await lockAdjustmentsOf(tx, contribution.id);
         const before = withAdjustments(contribution, await adjustmentsOf(tx, [contribution.id]));
         if (before.amountCents + input.deltaCents < 0) {
           throw new ValidationError([
@@ -191,22 +164,16 @@ export function createContributionsService({ database, audit, now }: Contributio
             },
           ]);
         }
-        const [adjustment] = await tx
-          .insert(contributionAdjustments)
-          .values({
-            id: createId(),
-            brokerId: contribution.brokerId,
-            contributionId: contribution.id,
-            deltaCents: input.deltaCents,
-            reason: input.reason,
-            createdBy: writer.userId,
-            createdAt: now(),
-          })
-          .returning();
-        const after = withAdjustments(contribution, [
-          ...before.adjustments,
-          adjustment as (typeof before.adjustments)[number],
-        ]);
+        const adjustment = await insertAdjustment(tx, {
+          id: createId(),
+          brokerId: contribution.brokerId,
+          contributionId: contribution.id,
+          deltaCents: input.deltaCents,
+          reason: input.reason,
+          createdBy: writer.userId,
+          createdAt: now(),
+        });
+        const after = withAdjustments(contribution, [...before.adjustments, adjustment]);
         await audit.record(tx, writer, {
           action: 'contribution.adjusted',
           entityType: 'contribution',
@@ -216,7 +183,7 @@ export function createContributionsService({ database, audit, now }: Contributio
           newState: {
             amountCents: after.amountCents,
             deltaCents: input.deltaCents,
-            adjustmentId: adjustment?.id,
+            adjustmentId: adjustment.id,
           },
         });
         return viewOf(after, actor);

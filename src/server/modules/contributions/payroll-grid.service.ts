@@ -1,34 +1,24 @@
 import { createId } from '@paralleldrive/cuid2';
-import {
-  and,
-  asc,
-  count,
-  countDistinct,
-  desc,
-  eq,
-  inArray,
-  isNull,
-  lt,
-  sql,
-  sum,
-} from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
-import {
-  CONTRIBUTION_KINDS,
-  contributionAdjustments,
-  contributions,
-  members,
-} from '../../platform/db/schema.js';
+import { CONTRIBUTION_KINDS } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findScheme } from '../schemes/index.js';
-import { adjustmentsOf, withAdjustments } from './contributions.data.js';
+import { adjustmentsOf, lockAdjustmentsOf, withAdjustments } from './contributions.data.js';
+import {
+  addAdjustment,
+  addContribution,
+  adjustmentSumsOf,
+  contributionsOfPeriod,
+  gridMembersOf,
+  originalSumsOf,
+  recordedPeriods,
+} from './payroll-grid.data.js';
 import type { PayrollInput, PayrollView } from './payroll-grid.schemas.js';
-import { PAYROLL_ROWS_MAX } from './payroll-grid.schemas.js';
 
 type Kind = (typeof CONTRIBUTION_KINDS)[number];
 const FIELD_OF: Record<Kind, 'employeeCents' | 'employerCents' | 'avcCents'> = {
@@ -36,9 +26,6 @@ const FIELD_OF: Record<Kind, 'employeeCents' | 'employerCents' | 'avcCents'> = {
   employer: 'employerCents',
   avc: 'avcCents',
 };
-
-/** The same lock as a single correction takes (contributions.service.ts), per contribution. */
-const ADJUSTMENT_LOCK_NAMESPACE = 7_201_192;
 
 export interface PayrollDeps {
   database: Database;
@@ -55,21 +42,8 @@ export interface PayrollDeps {
 export function createPayrollService({ database, audit, now }: PayrollDeps) {
   /** Every live member of the scheme with the period's contributions, corrections applied. */
   async function gridOf(tx: Transaction, schemeId: string, period: string): Promise<PayrollView> {
-    const people = await tx
-      .select({
-        id: members.id,
-        firstName: members.firstName,
-        lastName: members.lastName,
-        status: members.status,
-      })
-      .from(members)
-      .where(and(eq(members.schemeId, schemeId), isNull(members.deletedAt)))
-      .orderBy(asc(members.lastName), asc(members.firstName), asc(members.id))
-      .limit(PAYROLL_ROWS_MAX);
-    const recorded = await tx
-      .select()
-      .from(contributions)
-      .where(and(eq(contributions.schemeId, schemeId), eq(contributions.period, period)));
+    const people = await gridMembersOf(tx, schemeId);
+    const recorded = await contributionsOfPeriod(tx, schemeId, period);
     const adjustments = await adjustmentsOf(
       tx,
       recorded.map((row) => row.id),
@@ -181,7 +155,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
           };
           for (const addition of additions) {
             const id = createId();
-            await tx.insert(contributions).values({
+            await addContribution(tx, {
               id,
               ...scope,
               memberId: addition.memberId,
@@ -208,11 +182,9 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
             created += 1;
           }
           for (const correction of corrections) {
-            await tx.execute(
-              sql`select pg_advisory_xact_lock(${ADJUSTMENT_LOCK_NAMESPACE}, hashtext(${correction.contributionId}))`,
-            );
+            await lockAdjustmentsOf(tx, correction.contributionId);
             const adjustmentId = createId();
-            await tx.insert(contributionAdjustments).values({
+            await addAdjustment(tx, {
               id: adjustmentId,
               brokerId: scheme.brokerId,
               contributionId: correction.contributionId,
@@ -254,63 +226,12 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
       authorize(actor, 'payroll.periods.list');
       return withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'payroll.periods.list', await findScheme(tx, schemeId));
-        const recorded = await tx
-          .select({
-            period: contributions.period,
-            memberCount: countDistinct(contributions.memberId),
-            rows: count(),
-          })
-          .from(contributions)
-          .where(
-            and(
-              eq(contributions.schemeId, scheme.id),
-              page.cursor === undefined ? undefined : lt(contributions.period, page.cursor),
-            ),
-          )
-          .groupBy(contributions.period)
-          .orderBy(desc(contributions.period))
-          .limit(page.limit + 1);
+        const recorded = await recordedPeriods(tx, scheme.id, page);
         const shown = recorded.slice(0, page.limit);
         const periods = shown.map((row) => row.period);
         // Amounts with corrections applied: the original plus every adjustment, per kind.
-        const originals =
-          periods.length === 0
-            ? []
-            : await tx
-                .select({
-                  period: contributions.period,
-                  kind: contributions.kind,
-                  cents: sum(contributions.amountCents),
-                })
-                .from(contributions)
-                .where(
-                  and(
-                    eq(contributions.schemeId, scheme.id),
-                    inArray(contributions.period, periods),
-                  ),
-                )
-                .groupBy(contributions.period, contributions.kind);
-        const deltas =
-          periods.length === 0
-            ? []
-            : await tx
-                .select({
-                  period: contributions.period,
-                  kind: contributions.kind,
-                  cents: sum(contributionAdjustments.deltaCents),
-                })
-                .from(contributionAdjustments)
-                .innerJoin(
-                  contributions,
-                  eq(contributions.id, contributionAdjustments.contributionId),
-                )
-                .where(
-                  and(
-                    eq(contributions.schemeId, scheme.id),
-                    inArray(contributions.period, periods),
-                  ),
-                )
-                .groupBy(contributions.period, contributions.kind);
+        const originals = await originalSumsOf(tx, scheme.id, periods);
+        const deltas = await adjustmentSumsOf(tx, scheme.id, periods);
         const items = shown.map((row) => {
           const totals = { employeeCents: 0, employerCents: 0, avcCents: 0, totalCents: 0 };
           for (const part of [...originals, ...deltas]) {
