@@ -1,4 +1,5 @@
-import { asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { keyset } from '../../platform/db/keyset.js';
 import { preparedRead } from '../../platform/db/prepared.js';
 import {
   employers,
@@ -7,11 +8,13 @@ import {
   funds,
   members,
   schemes,
+  users,
 } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { liveEmployerOf } from '../employers/index.js';
 import { liveMemberOf } from '../members/index.js';
 import { liveSchemeOf } from '../schemes/index.js';
+import type { FundChange } from './funds.schemas.js';
 
 export type FundRow = typeof funds.$inferSelect;
 export type AllocationRow = typeof fundAllocations.$inferSelect;
@@ -86,4 +89,113 @@ export async function allocationsOfMember(
     .where(eq(fundAllocations.memberId, memberId))
     .orderBy(desc(fundAllocations.effectiveFrom), desc(fundAllocations.createdAt));
   return withLines(tx, allocations);
+}
+
+/** Reads a page of a scheme's funds (closed ones only when asked for), as `page` orders it. */
+export async function listFundsOfScheme(
+  tx: Transaction,
+  schemeId: string,
+  includeClosed: boolean | undefined,
+  page: ReturnType<typeof keyset>,
+): Promise<FundRow[]> {
+  return tx
+    .select()
+    .from(funds)
+    .where(
+      and(
+        eq(funds.schemeId, schemeId),
+        includeClosed ? undefined : isNull(funds.closedAt),
+        page.after,
+      ),
+    )
+    .orderBy(...page.orderBy)
+    .limit(page.take);
+}
+
+/** Inserts a fund and reads it back. */
+export async function insertFund(
+  tx: Transaction,
+  values: typeof funds.$inferInsert,
+): Promise<FundRow> {
+  const [row] = await tx.insert(funds).values(values).returning();
+  return row as FundRow;
+}
+
+/** Writes a change to a fund and reads it back. */
+export async function updateFund(
+  tx: Transaction,
+  id: string,
+  change: Omit<FundChange, 'closed'> & { closedAt?: Date | null; updatedAt: Date },
+): Promise<FundRow> {
+  const [row] = await tx.update(funds).set(change).where(eq(funds.id, id)).returning();
+  return row as FundRow;
+}
+
+/** Reads the choice in force on `day`: the latest effective date not after it, the latest made. */
+export async function currentChoiceId(
+  tx: Transaction,
+  memberId: string,
+  day: string,
+): Promise<string | null> {
+  const [row] = await tx
+    .select({ id: fundAllocations.id })
+    .from(fundAllocations)
+    .where(and(eq(fundAllocations.memberId, memberId), lte(fundAllocations.effectiveFrom, day)))
+    .orderBy(desc(fundAllocations.effectiveFrom), desc(fundAllocations.createdAt))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** Reads one page of a member's fund choices, in the order and from the position `page` gives. */
+export async function listChoicesOfMember(
+  tx: Transaction,
+  memberId: string,
+  page: ReturnType<typeof keyset>,
+): Promise<AllocationRow[]> {
+  return tx
+    .select()
+    .from(fundAllocations)
+    .where(and(eq(fundAllocations.memberId, memberId), page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.take);
+}
+
+/** Reads which of `fundIds` are open funds of the scheme. */
+export async function openFundsAmong(
+  tx: Transaction,
+  schemeId: string,
+  fundIds: string[],
+): Promise<{ id: string }[]> {
+  return tx
+    .select({ id: funds.id })
+    .from(funds)
+    .where(and(eq(funds.schemeId, schemeId), isNull(funds.closedAt), inArray(funds.id, fundIds)));
+}
+
+/** Inserts a fund choice, without its lines, and reads it back. */
+export async function insertAllocation(
+  tx: Transaction,
+  values: typeof fundAllocations.$inferInsert,
+): Promise<AllocationRow> {
+  const [row] = await tx.insert(fundAllocations).values(values).returning();
+  return row as AllocationRow;
+}
+
+/** Inserts the lines of a fund choice: each fund and its percentage. */
+export async function insertAllocationLines(
+  tx: Transaction,
+  lines: (typeof fundAllocationLines.$inferInsert)[],
+): Promise<void> {
+  await tx.insert(fundAllocationLines).values(lines);
+}
+
+/** Reads the active accounts of a member (reads users): who hears of a change to their choice. */
+export async function activeAccountsOfMember(
+  tx: Transaction,
+  memberId: string,
+): Promise<{ id: string; email: string }[]> {
+  return tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.memberId, memberId), eq(users.status, 'active')));
 }

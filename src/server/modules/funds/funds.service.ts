@@ -1,12 +1,11 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { addDays, formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import { fundAllocationLines, fundAllocations, funds, users } from '../../platform/db/schema.js';
+import { fundAllocations, funds } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { fundChoiceChangedMessage } from '../../platform/email/messages.js';
 import type { Outbox } from '../../platform/email/outbox.js';
@@ -15,7 +14,21 @@ import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
-import { type AllocationWithLines, type FundRow, findFund, withLines } from './funds.data.js';
+import {
+  type AllocationWithLines,
+  activeAccountsOfMember,
+  currentChoiceId,
+  type FundRow,
+  findFund,
+  insertAllocation,
+  insertAllocationLines,
+  insertFund,
+  listChoicesOfMember,
+  listFundsOfScheme,
+  openFundsAmong,
+  updateFund,
+  withLines,
+} from './funds.data.js';
 import type {
   FundChange,
   FundChoiceInput,
@@ -90,35 +103,13 @@ export function createFundsService({
     return { ...scheme, memberId: own?.schemeId === scheme.id ? own.id : null };
   }
 
-  /** The choice in force on `day`: the latest effective date not after it, the latest made. */
-  async function currentChoiceId(tx: Transaction, memberId: string, day: string) {
-    const [row] = await tx
-      .select({ id: fundAllocations.id })
-      .from(fundAllocations)
-      .where(and(eq(fundAllocations.memberId, memberId), lte(fundAllocations.effectiveFrom, day)))
-      .orderBy(desc(fundAllocations.effectiveFrom), desc(fundAllocations.createdAt))
-      .limit(1);
-    return row?.id ?? null;
-  }
-
   return {
     async listOfScheme(actor: ActorContext, schemeId: string, query: FundListQuery) {
       authorize(actor, 'fund.list');
-      const { after, orderBy, take } = keyset(query, { at: funds.createdAt, id: funds.id });
+      const position = keyset(query, { at: funds.createdAt, id: funds.id });
       const rows = await withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'fund.list', await schemeOfFunds(tx, actor, schemeId));
-        const found = await tx
-          .select()
-          .from(funds)
-          .where(
-            and(
-              eq(funds.schemeId, scheme.id),
-              query.includeClosed ? undefined : isNull(funds.closedAt),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listFundsOfScheme(tx, scheme.id, query.includeClosed, position);
         await reads.listed(tx, actor, {
           entityType: 'fund',
           scope: { schemeId },
@@ -137,20 +128,16 @@ export function createFundsService({
         return await withActor(database, writer, async (tx) => {
           const scheme = authorizeRow(writer, 'fund.create', await findScheme(tx, schemeId));
           const at = now();
-          const [row] = await tx
-            .insert(funds)
-            .values({
-              id: createId(),
-              brokerId: scheme.brokerId,
-              employerId: scheme.employerId,
-              schemeId: scheme.id,
-              name: input.name,
-              isin: input.isin ?? null,
-              createdAt: at,
-              updatedAt: at,
-            })
-            .returning();
-          const fund = row as FundRow;
+          const fund = await insertFund(tx, {
+            id: createId(),
+            brokerId: scheme.brokerId,
+            employerId: scheme.employerId,
+            schemeId: scheme.id,
+            name: input.name,
+            isin: input.isin ?? null,
+            createdAt: at,
+            updatedAt: at,
+          });
           await audit.record(tx, writer, {
             action: 'fund.created',
             entityType: 'fund',
@@ -174,18 +161,13 @@ export function createFundsService({
           const existing = authorizeRow(writer, 'fund.update', await findFund(tx, fundId));
           const at = now();
           const { closed, ...fields } = change;
-          const [row] = await tx
-            .update(funds)
-            .set({
-              ...fields,
-              ...(closed === undefined
-                ? {}
-                : { closedAt: closed ? (existing.closedAt ?? at) : null }),
-              updatedAt: at,
-            })
-            .where(eq(funds.id, existing.id))
-            .returning();
-          const updated = row as FundRow;
+          const updated = await updateFund(tx, existing.id, {
+            ...fields,
+            ...(closed === undefined
+              ? {}
+              : { closedAt: closed ? (existing.closedAt ?? at) : null }),
+            updatedAt: at,
+          });
           await audit.record(tx, writer, {
             action: 'fund.updated',
             entityType: 'fund',
@@ -205,19 +187,14 @@ export function createFundsService({
     /** A member's fund choices, newest first, with the one in force today marked. */
     async choicesOfMember(actor: ActorContext, memberId: string, query: FundListQuery) {
       authorize(actor, 'fund_choice.list');
-      const { after, orderBy, take } = keyset(
+      const position = keyset(
         query,
         { at: fundAllocations.createdAt, id: fundAllocations.id },
         'desc',
       );
       const { rows, currentId } = await withActor(database, actor, async (tx) => {
         const member = authorizeRow(actor, 'fund_choice.list', await findMember(tx, memberId));
-        const found = await tx
-          .select()
-          .from(fundAllocations)
-          .where(and(eq(fundAllocations.memberId, member.id), after))
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listChoicesOfMember(tx, member.id, position);
         await reads.listed(tx, actor, {
           entityType: 'fund_choice',
           scope: { memberId },
@@ -259,16 +236,7 @@ export function createFundsService({
           ]);
         }
         const fundIds = input.allocations.map((line) => line.fundId);
-        const open = await tx
-          .select({ id: funds.id })
-          .from(funds)
-          .where(
-            and(
-              eq(funds.schemeId, member.schemeId),
-              isNull(funds.closedAt),
-              inArray(funds.id, fundIds),
-            ),
-          );
+        const open = await openFundsAmong(tx, member.schemeId, fundIds);
         const openIds = new Set(open.map((row) => row.id));
         const unknown = input.allocations.flatMap((line, index) =>
           openIds.has(line.fundId)
@@ -284,20 +252,18 @@ export function createFundsService({
         if (unknown.length > 0) throw new ValidationError(unknown);
 
         const id = createId();
-        const [row] = await tx
-          .insert(fundAllocations)
-          .values({
-            id,
-            brokerId: member.brokerId,
-            employerId: member.employerId,
-            schemeId: member.schemeId,
-            memberId: member.id,
-            effectiveFrom,
-            createdBy: chooser.userId,
-            createdAt: now(),
-          })
-          .returning();
-        await tx.insert(fundAllocationLines).values(
+        const row = await insertAllocation(tx, {
+          id,
+          brokerId: member.brokerId,
+          employerId: member.employerId,
+          schemeId: member.schemeId,
+          memberId: member.id,
+          effectiveFrom,
+          createdBy: chooser.userId,
+          createdAt: now(),
+        });
+        await insertAllocationLines(
+          tx,
           input.allocations.map((line) => ({
             allocationId: id,
             brokerId: member.brokerId,
@@ -306,7 +272,7 @@ export function createFundsService({
             percent: line.percent,
           })),
         );
-        const [allocation] = await withLines(tx, [row as NonNullable<typeof row>]);
+        const [allocation] = await withLines(tx, [row]);
         if (!allocation) throw new Error('the fund choice just written was not found');
         await audit.record(tx, chooser, {
           action: 'fund_choice.changed',
@@ -321,10 +287,7 @@ export function createFundsService({
           },
         });
         // The member hears of every change to their choice, in the same transaction.
-        const accounts = await tx
-          .select({ id: users.id, email: users.email })
-          .from(users)
-          .where(and(eq(users.memberId, member.id), eq(users.status, 'active')));
+        const accounts = await activeAccountsOfMember(tx, member.id);
         const at = now();
         for (const account of accounts) {
           await outbox.enqueue(tx, {
