@@ -1,12 +1,11 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq } from 'drizzle-orm';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import { brokers, employers, schemes, users } from '../../platform/db/schema.js';
+import { users } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import {
   accountOfferedMessage,
@@ -38,7 +37,20 @@ import {
 } from '../auth/index.js';
 import { findEmployer } from '../employers/index.js';
 import { findMember } from '../members/index.js';
-import { findUser, type UserRow } from './users.data.js';
+import {
+  brokerName,
+  employerName,
+  findBrokerId,
+  findInvitedUser,
+  findUser,
+  findUserWithPlaces,
+  insertUserRow,
+  listUsers,
+  schemeName,
+  setInvitedUntil,
+  type UserRow,
+  updateUserRow,
+} from './users.data.js';
 import type {
   ColleagueInput,
   EmployerUserInput,
@@ -152,16 +164,10 @@ export function createUsersService({
     brokerId: string,
     account: { role: string; employerName: string | null; memberSchemeId: string | null },
   ): Promise<InvitationContext> {
-    const [firm] = await tx
-      .select({ name: brokers.name })
-      .from(brokers)
-      .where(eq(brokers.id, brokerId));
-    const [scheme] = account.memberSchemeId
-      ? await tx
-          .select({ name: schemes.name })
-          .from(schemes)
-          .where(eq(schemes.id, account.memberSchemeId))
-      : [];
+    const firm = await brokerName(tx, brokerId);
+    const scheme = account.memberSchemeId
+      ? await schemeName(tx, account.memberSchemeId)
+      : undefined;
     return {
       firm: firm?.name ?? 'Your pension broker',
       purpose: purposeOf(account.role, account.employerName, scheme?.name ?? null),
@@ -184,7 +190,7 @@ export function createUsersService({
   ): Promise<{ invitedUntil: Date; notify: () => Promise<void> }> {
     const at = now();
     const { token, expiresAt } = await issueToken(tx, user, at, 'invitation');
-    await tx.update(users).set({ invitedUntil: expiresAt }).where(eq(users.id, user.id));
+    await setInvitedUntil(tx, user.id, expiresAt);
     if (!holder) {
       await outbox.enqueue(tx, {
         brokerId: user.brokerId,
@@ -239,25 +245,22 @@ export function createUsersService({
     const invited = account.passwordHash === null;
     let row: UserRow | undefined;
     try {
-      [row] = await tx
-        .insert(users)
-        .values({
-          id: createId(),
-          email: account.input.email,
-          name: account.input.name,
-          role: account.input.role,
-          brokerId: account.brokerId,
-          employerId: account.employerId,
-          memberId: account.memberId,
-          passwordHash: account.passwordHash,
-          passwordChangedAt: at,
-          status: invited ? 'invited' : 'active',
-          // Replaced by the link's own expiry just below, in the same transaction.
-          invitedUntil: invited ? at : null,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning();
+      row = await insertUserRow(tx, {
+        id: createId(),
+        email: account.input.email,
+        name: account.input.name,
+        role: account.input.role,
+        brokerId: account.brokerId,
+        employerId: account.employerId,
+        memberId: account.memberId,
+        passwordHash: account.passwordHash,
+        passwordChangedAt: at,
+        status: invited ? 'invited' : 'active',
+        // Replaced by the link's own expiry just below, in the same transaction.
+        invitedUntil: invited ? at : null,
+        createdAt: at,
+        updatedAt: at,
+      });
     } catch (error) {
       if (
         isUniqueViolation(error, 'users_tenant_email_lower_key') ||
@@ -314,17 +317,12 @@ export function createUsersService({
   const listWhere = async (
     actor: ActorContext,
     page: PageQuery,
-    where: ReturnType<typeof eq> | undefined,
+    filter: { brokerId?: string; employerId?: string },
     scope: Record<string, string>,
   ) => {
-    const { after, orderBy, take } = keyset(page, { at: users.createdAt, id: users.id });
+    const position = keyset(page, { at: users.createdAt, id: users.id });
     const rows = await withActor(database, actor, async (tx) => {
-      const found = await tx
-        .select()
-        .from(users)
-        .where(and(where, after))
-        .orderBy(...orderBy)
-        .limit(take);
+      const found = await listUsers(tx, filter, position);
       await reads.listed(tx, actor, {
         entityType: 'user',
         scope,
@@ -348,10 +346,7 @@ export function createUsersService({
       const passwordHash = await hashOf(input.password);
       if (await findUserByEmail(database, input.email)) throw new ConflictError(EMAIL_TAKEN);
       const outcome = await withActor(database, actor, async (tx) => {
-        const [broker] = await tx
-          .select({ id: brokers.id })
-          .from(brokers)
-          .where(eq(brokers.id, brokerId));
+        const broker = await findBrokerId(tx, brokerId);
         authorizeRow(
           actor,
           'broker.users.create',
@@ -394,7 +389,7 @@ export function createUsersService({
 
     async listBrokerUsers(actor: ActorContext, brokerId: string, page: PageQuery) {
       authorize(actor, 'broker.users.list');
-      return listWhere(actor, page, eq(users.brokerId, brokerId), { brokerId });
+      return listWhere(actor, page, { brokerId }, { brokerId });
     },
 
     /**
@@ -453,17 +448,11 @@ export function createUsersService({
       // so any account it finds is another firm's (or the platform's).
       const holder = await findUserByEmail(database, found.email);
       const outcome = await withActor(database, actor, async (tx) => {
-        const [current] = await tx
-          .select()
-          .from(users)
-          .where(and(eq(users.id, found.id), eq(users.status, 'invited')));
+        const current = await findInvitedUser(tx, found.id);
         if (!current) throw new ConflictError(NOT_INVITED);
-        const [employer] = current.employerId
-          ? await tx
-              .select({ name: employers.name })
-              .from(employers)
-              .where(eq(employers.id, current.employerId))
-          : [];
+        const employer = current.employerId
+          ? await employerName(tx, current.employerId)
+          : undefined;
         const memberSchemeId = current.memberId
           ? ((await findMember(tx, current.memberId))?.schemeId ?? null)
           : null;
@@ -491,19 +480,14 @@ export function createUsersService({
       authorize(actor, 'employer.users.list');
       const employer = await withActor(database, actor, (tx) => findEmployer(tx, employerId));
       authorizeRow(actor, 'employer.users.list', employer);
-      return listWhere(actor, page, eq(users.employerId, employerId), { employerId });
+      return listWhere(actor, page, { employerId }, { employerId });
     },
 
     /** Every account within the actor's reach. */
     async list(actor: ActorContext, page: PageQuery) {
       authorize(actor, 'user.list');
       const { tenantId } = boundsOf(actor, 'user.list');
-      return listWhere(
-        actor,
-        page,
-        tenantId === null ? undefined : eq(users.brokerId, tenantId),
-        {},
-      );
+      return listWhere(actor, page, tenantId === null ? {} : { brokerId: tenantId }, {});
     },
 
     async get(actor: ActorContext, id: string): Promise<UserView> {
@@ -550,12 +534,12 @@ export function createUsersService({
               ? (existing.invitedUntil ?? at)
               : null;
         if (status === 'deactivated') await withdrawTokens(tx, existing.id, at);
-        const [row] = await tx
-          .update(users)
-          .set({ ...change, status: status ?? existing.status, invitedUntil, updatedAt: at })
-          .where(eq(users.id, existing.id))
-          .returning();
-        const updated = row as UserRow;
+        const updated = await updateUserRow(tx, existing.id, {
+          ...change,
+          status: status ?? existing.status,
+          invitedUntil,
+          updatedAt: at,
+        });
         const action =
           status && status !== existing.status
             ? status === 'deactivated'
@@ -577,14 +561,7 @@ export function createUsersService({
     /** `/api/me`: the signed-in user's own account, with its firm's and employer's names. */
     async me(actor: ActorContext): Promise<MeView> {
       authorize(actor, 'me.read');
-      const [row] = await withActor(database, actor, (tx) =>
-        tx
-          .select({ user: users, firmName: brokers.name, employerName: employers.name })
-          .from(users)
-          .leftJoin(brokers, eq(brokers.id, users.brokerId))
-          .leftJoin(employers, eq(employers.id, users.employerId))
-          .where(eq(users.id, actor.userId)),
-      );
+      const row = await withActor(database, actor, (tx) => findUserWithPlaces(tx, actor.userId));
       if (!row) throw new NotFoundError();
       return { ...viewOf(row.user), firmName: row.firmName, employerName: row.employerName };
     },
