@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, isNull, max, or, sql } from 'drizzle-orm';
 import type { DocumentContentType, DocumentType } from '../../../contracts/documents.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -41,7 +40,16 @@ import { findUserById } from '../auth/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
 import { contentTypeOf, type HeadKind, SNIFF_BYTES, sniffHead } from './content-sniff.rules.js';
-import { type DocumentRow, findDocument, isLatestLiveVersion } from './documents.data.js';
+import {
+  type DocumentRow,
+  documentRowOf,
+  findDocument,
+  insertDocument,
+  listDocuments,
+  lockedLatestVersion,
+  markDocumentDeleted,
+  settlePendingScan,
+} from './documents.data.js';
 import {
   ACCEPTED_TYPES_MESSAGE,
   type DocumentListQuery,
@@ -134,23 +142,7 @@ async function insertVersion(
   row: Omit<DocumentRow, 'version' | 'storageKey'>,
 ): Promise<DocumentRow> {
   // One upload of a name at a time: the next version number is read and taken under the lock.
-  // A member's documents are a series of their own (documents_version_once_key).
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtext('documents'), hashtext(${`${row.brokerId}/${row.schemeId}/${row.documentType}/${row.memberId ?? ''}/${row.filename}`}))`,
-  );
-  const [latest] = await tx
-    .select({ version: max(documents.version) })
-    .from(documents)
-    .where(
-      and(
-        eq(documents.brokerId, row.brokerId),
-        eq(documents.schemeId, row.schemeId),
-        eq(documents.documentType, row.documentType),
-        sql`${documents.memberId} is not distinct from ${row.memberId}`,
-        eq(documents.filename, row.filename),
-      ),
-    );
-  const version = (latest?.version ?? 0) + 1;
+  const version = (await lockedLatestVersion(tx, row)) + 1;
   const stored: DocumentRow = {
     ...row,
     version,
@@ -160,7 +152,7 @@ async function insertVersion(
       documentId: row.id,
     }),
   };
-  await tx.insert(documents).values(stored);
+  await insertDocument(tx, stored);
   await audit.record(tx, writer, {
     action: 'document.uploaded',
     entityType: 'document',
@@ -458,26 +450,12 @@ export function createDocumentsService({
           (found) => ({ schemeId: found.id, memberFacing: true, memberId: null }),
         );
         const { memberId } = boundsOf(actor, 'document.list');
-        const rows = await tx
-          .select()
-          .from(documents)
-          .where(
-            and(
-              eq(documents.brokerId, scheme.brokerId),
-              eq(documents.schemeId, scheme.id),
-              isNull(documents.deletedAt),
-              memberId === null ? undefined : eq(documents.memberFacing, true),
-              // A member's own documents and the scheme's, never another member's.
-              memberId === null
-                ? undefined
-                : or(isNull(documents.memberId), eq(documents.memberId, memberId)),
-              // The latest live version of each name, unless every version is asked for.
-              query.allVersions ? undefined : isLatestLiveVersion(tx),
-              after,
-            ),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
+        const rows = await listDocuments(
+          tx,
+          scheme,
+          { memberId, allVersions: query.allVersions },
+          { after, orderBy, take },
+        );
         await reads.listed(tx, actor, {
           entityType: 'document',
           scope: { schemeId },
@@ -516,10 +494,7 @@ export function createDocumentsService({
           'document.delete',
           await findDocument(tx, id, { lock: 'update' }),
         );
-        await tx
-          .update(documents)
-          .set({ deletedAt: now(), updatedAt: now() })
-          .where(and(eq(documents.brokerId, row.brokerId), eq(documents.id, row.id)));
+        await markDocumentDeleted(tx, row, { deletedAt: now(), updatedAt: now() });
         await audit.record(tx, writer, {
           action: 'document.deleted',
           entityType: 'document',
@@ -657,24 +632,12 @@ export function createDocumentsService({
     return withActor(database, writer, async (tx) => {
       // Only a pending document is settled, in the statement that settles it: the storage sweep
       // may have scanned it meanwhile, and then its verdict stands and nothing more is recorded.
-      const [settled] = await tx
-        .update(documents)
-        .set({ scanStatus: verdict, scannedAt: at, updatedAt: at })
-        .where(
-          and(
-            eq(documents.brokerId, row.brokerId),
-            eq(documents.id, row.id),
-            eq(documents.scanStatus, 'pending'),
-          ),
-        )
-        .returning();
-      if (!settled) {
-        const [current] = await tx
-          .select()
-          .from(documents)
-          .where(and(eq(documents.brokerId, row.brokerId), eq(documents.id, row.id)));
-        return current ?? row;
-      }
+      const settled = await settlePendingScan(tx, row, {
+        scanStatus: verdict,
+        scannedAt: at,
+        updatedAt: at,
+      });
+      if (!settled) return (await documentRowOf(tx, row)) ?? row;
       await audit.record(tx, writer, {
         action: 'document.scanned',
         entityType: 'document',
