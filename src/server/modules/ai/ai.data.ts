@@ -20,6 +20,24 @@ export async function settingsOf(
   return row;
 }
 
+/**
+ * Writes the firm's settings row, or changes `values` on the one it has, and answers the row as
+ * stored.
+ */
+export async function saveSettings(
+  tx: Transaction,
+  brokerId: string,
+  values: Omit<typeof aiSettings.$inferInsert, 'brokerId' | 'createdAt'>,
+  createdAt: Date,
+): Promise<AiSettingsRow | undefined> {
+  const [row] = await tx
+    .insert(aiSettings)
+    .values({ brokerId, ...values, createdAt })
+    .onConflictDoUpdate({ target: aiSettings.brokerId, set: values })
+    .returning();
+  return row;
+}
+
 export async function usageOf(
   tx: Transaction,
   brokerId: string,

@@ -1,5 +1,4 @@
 import { createId } from '@paralleldrive/cuid2';
-import { and, count, eq, getTableColumns, isNull } from 'drizzle-orm';
 import {
   type DraftChange,
   type DraftInput,
@@ -23,20 +22,12 @@ import type { SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import {
-  aiDrafts,
-  employers,
-  members,
-  schemes,
-  writtenPolicies,
-} from '../../platform/db/schema.js';
+import type { aiDrafts } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import type { GeneratedDocument, GeneratedDocuments } from '../documents/index.js';
-import { liveEmployerOf } from '../employers/index.js';
 import { loadGovernance } from '../governance/index.js';
 import { findScheme } from '../schemes/index.js';
 import { type AiDraftRow, settingsOf } from './ai.data.js';
@@ -50,6 +41,15 @@ import {
   memberBandOf,
   templateDraft,
 } from './draft-templates.rules.js';
+import {
+  findDraft,
+  insertDraft,
+  insertWrittenPolicy,
+  listDrafts,
+  liveMemberCount,
+  policyVersionCount,
+  updateDraftFrom,
+} from './drafts.data.js';
 import { ISSUED_DOCUMENT_TYPE, issuedFilename, renderIssuedDraft } from './issued-draft.pdf.js';
 import { type Denylist, OutgoingRefusedError } from './provider-guard.rules.js';
 import type { AiAccess } from './settings.service.js';
@@ -133,33 +133,6 @@ const auditState = (row: AiDraftRow) => {
   };
 };
 
-/**
- * The draft by id, with its live scheme and employer. `lock` takes the draft's row for the rest
- * of the transaction (FOR UPDATE): a lifecycle step reads the state it moves from under the lock,
- * so two steps at once run one after the other and the second sees what the first did.
- */
-async function findDraft(
-  tx: Transaction,
-  id: string,
-  lock = false,
-): Promise<AiDraftRow | undefined> {
-  const query = tx
-    .select(getTableColumns(aiDrafts))
-    .from(aiDrafts)
-    .innerJoin(
-      schemes,
-      and(
-        eq(schemes.brokerId, aiDrafts.brokerId),
-        eq(schemes.id, aiDrafts.schemeId),
-        isNull(schemes.deletedAt),
-      ),
-    )
-    .innerJoin(employers, liveEmployerOf(schemes.employerId))
-    .where(eq(aiDrafts.id, id));
-  const [row] = lock ? await query.for('update', { of: aiDrafts }) : await query;
-  return row;
-}
-
 /** Whether the firm's drafts need four eyes: its own setting, or the platform's default. */
 async function fourEyesFor(tx: Transaction, brokerId: string, byDefault: boolean) {
   return (await settingsOf(tx, brokerId))?.fourEyes ?? byDefault;
@@ -176,10 +149,7 @@ async function factsOf(
   today: string,
 ): Promise<{ facts: DraftFacts; denylist: Denylist }> {
   const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
-  const [counted] = await tx
-    .select({ n: count() })
-    .from(members)
-    .where(and(eq(members.schemeId, scheme.id), isNull(members.deletedAt)));
+  const counted = await liveMemberCount(tx, scheme.id);
   const serving = (entry: { appointedOn: string; endedOn: string | null }) =>
     entry.appointedOn <= today && (entry.endedOn === null || entry.endedOn > today);
   const governance = loaded?.facts;
@@ -193,7 +163,7 @@ async function factsOf(
   return {
     facts: {
       schemeType: scheme.type as SchemeType,
-      memberBand: memberBandOf(counted?.n ?? 0),
+      memberBand: memberBandOf(counted),
       trustees: {
         individual: trustees.filter((entry) => entry.kind === 'individual').length,
         corporate: trustees.filter((entry) => entry.kind === 'corporate').length,
@@ -235,34 +205,25 @@ async function draftPolicyVersion(
   at: Date,
 ): Promise<string> {
   const kind = row.policyKind as PolicyKind;
-  const [versions] = await tx
-    .select({ n: count() })
-    .from(writtenPolicies)
-    .where(
-      and(
-        eq(writtenPolicies.brokerId, row.brokerId),
-        eq(writtenPolicies.schemeId, row.schemeId),
-        eq(writtenPolicies.kind, kind),
-      ),
-    );
-  const [policy] = await tx
-    .insert(writtenPolicies)
-    .values({
-      brokerId: row.brokerId,
-      id: createId(),
-      employerId: row.employerId,
-      schemeId: row.schemeId,
-      kind,
-      title: POLICY_KIND_NAMES[kind],
-      version: `${(versions?.n ?? 0) + 1}.0`,
-      status: 'draft',
-      documentId,
-      createdBy: writer.userId,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  const policyId = (policy as { id: string }).id;
+  const versions = await policyVersionCount(tx, {
+    brokerId: row.brokerId,
+    schemeId: row.schemeId,
+    kind,
+  });
+  const policyId = await insertWrittenPolicy(tx, {
+    brokerId: row.brokerId,
+    id: createId(),
+    employerId: row.employerId,
+    schemeId: row.schemeId,
+    kind,
+    title: POLICY_KIND_NAMES[kind],
+    version: `${versions + 1}.0`,
+    status: 'draft',
+    documentId,
+    createdBy: writer.userId,
+    createdAt: at,
+    updatedAt: at,
+  });
   await audit.record(tx, writer, {
     action: 'policy.drafted',
     entityType: 'written_policy',
@@ -321,19 +282,8 @@ export function createDraftsService({
       const values = await step.change(tx, writer, existing, fourEyes);
       // The row is locked; the state in the WHERE says so again, and an update that finds the
       // draft moved on changes nothing and is refused like any other step from the wrong state.
-      const [row] = await tx
-        .update(aiDrafts)
-        .set({ ...values, updatedAt: now() })
-        .where(
-          and(
-            eq(aiDrafts.brokerId, existing.brokerId),
-            eq(aiDrafts.id, existing.id),
-            eq(aiDrafts.status, existing.status),
-          ),
-        )
-        .returning();
-      if (!row) throw new ConflictError(step.refusal);
-      const updated = row as AiDraftRow;
+      const updated = await updateDraftFrom(tx, existing, { ...values, updatedAt: now() });
+      if (!updated) throw new ConflictError(step.refusal);
       await audit.record(tx, writer, {
         action: step.auditAction,
         entityType: 'ai_draft',
@@ -402,25 +352,21 @@ export function createDraftsService({
       const { content, generatedBy } = await generate(writer, request, facts, denylist);
       return withActor(database, writer, async (tx) => {
         const at = now();
-        const [row] = await tx
-          .insert(aiDrafts)
-          .values({
-            brokerId: scheme.brokerId,
-            id: createId(),
-            employerId: scheme.employerId,
-            schemeId: scheme.id,
-            kind: request.kind,
-            policyKind: request.policyKind,
-            status: 'draft',
-            generatedBy,
-            generatedContent: content,
-            content,
-            createdBy: writer.userId,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        const draft = row as AiDraftRow;
+        const draft = await insertDraft(tx, {
+          brokerId: scheme.brokerId,
+          id: createId(),
+          employerId: scheme.employerId,
+          schemeId: scheme.id,
+          kind: request.kind,
+          policyKind: request.policyKind,
+          status: 'draft',
+          generatedBy,
+          generatedContent: content,
+          content,
+          createdBy: writer.userId,
+          createdAt: at,
+          updatedAt: at,
+        });
         await audit.record(tx, writer, {
           action: 'ai.draft_created',
           entityType: 'ai_draft',
@@ -437,16 +383,7 @@ export function createDraftsService({
       const reader = authorize(actor, 'ai.draft.list');
       return withActor(database, reader, async (tx) => {
         const scheme = authorizeRow(reader, 'ai.draft.list', await findScheme(tx, schemeId));
-        const { after, orderBy, take } = keyset(query, { at: aiDrafts.createdAt, id: aiDrafts.id });
-        const rows = await tx
-          .select()
-          .from(aiDrafts)
-          .where(
-            and(eq(aiDrafts.brokerId, scheme.brokerId), eq(aiDrafts.schemeId, scheme.id), after),
-          )
-          .orderBy(...orderBy)
-          .limit(take);
-        const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+        const page = await listDrafts(tx, scheme, query);
         const fourEyes = await fourEyesFor(tx, scheme.brokerId, fourEyesByDefault);
         return {
           items: page.items.map((row) => viewOf(row, fourEyes)),

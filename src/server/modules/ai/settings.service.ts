@@ -4,7 +4,6 @@ import type { AiProviderName } from '../../platform/config/config.js';
 import type { SealedBox } from '../../platform/crypto/sealed-box.js';
 import { withoutQuerySignal } from '../../platform/db/connection-bounds.js';
 import type { Database } from '../../platform/db/database.js';
-import { aiSettings } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { LimitReachedError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
@@ -15,6 +14,7 @@ import {
   membersNamedIn,
   monthOf,
   reserveRequest,
+  saveSettings,
   settingsOf,
   usageOf,
 } from './ai.data.js';
@@ -180,11 +180,7 @@ export function createAiSettingsService({
           updatedBy: writer.userId,
           updatedAt: at,
         };
-        const [row] = await tx
-          .insert(aiSettings)
-          .values({ brokerId: writer.tenantId, ...values, createdAt: at })
-          .onConflictDoUpdate({ target: aiSettings.brokerId, set: values })
-          .returning();
+        const row = await saveSettings(tx, writer.tenantId, values, at);
         await audit.record(tx, writer, {
           action: 'ai.settings_updated',
           entityType: 'ai_settings',
