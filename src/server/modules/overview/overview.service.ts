@@ -1,18 +1,17 @@
-import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { Database } from '../../platform/db/database.js';
-import {
-  contributions,
-  employers,
-  funds,
-  imports,
-  members,
-  schemes,
-} from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, boundsOf } from '../../platform/tenancy/authorize.js';
-import { liveEmployerOf } from '../employers/index.js';
+import {
+  lastContributionPeriods,
+  liveMemberCounts,
+  liveMembersOf,
+  membersPaidFor,
+  openFundCounts,
+  recentImports,
+  schemesInReach,
+} from './overview.data.js';
 import type { OverviewView } from './overview.schemas.js';
 
 /** Enough for any one firm's home page; beyond it the schemes list is the place to look. */
@@ -47,71 +46,20 @@ export function createOverviewService({ database, now }: OverviewDeps) {
       const { employerId } = boundsOf(tenantActor, 'overview.read');
       const duePeriod = duePeriodAt(now());
       return withActor(database, tenantActor, async (tx) => {
-        const schemeRows = await tx
-          .select({
-            id: schemes.id,
-            name: schemes.name,
-            type: schemes.type,
-            employerId: schemes.employerId,
-            employerName: employers.name,
-          })
-          .from(schemes)
-          .innerJoin(employers, liveEmployerOf(schemes.employerId))
-          .where(
-            and(
-              isNull(schemes.deletedAt),
-              employerId === null ? undefined : eq(schemes.employerId, employerId),
-            ),
-          )
-          .orderBy(schemes.name)
-          .limit(SCHEMES_SHOWN);
+        const schemeRows = await schemesInReach(tx, employerId, SCHEMES_SHOWN);
         const ids = schemeRows.map((row) => row.id);
         if (ids.length === 0) {
           return { duePeriod, schemes: [], recentUploads: [], membersNeedingAttention: [] };
         }
         // One statement after another: a transaction is one connection, which runs one at a time.
-        const memberCounts = await tx
-          .select({ schemeId: members.schemeId, n: count() })
-          .from(members)
-          .where(and(inArray(members.schemeId, ids), isNull(members.deletedAt)))
-          .groupBy(members.schemeId);
-        const fundCounts = await tx
-          .select({ schemeId: funds.schemeId, n: count() })
-          .from(funds)
-          .where(and(inArray(funds.schemeId, ids), isNull(funds.closedAt)))
-          .groupBy(funds.schemeId);
-        const lastPeriods = await tx
-          .select({ schemeId: contributions.schemeId, last: max(contributions.period) })
-          .from(contributions)
-          .where(inArray(contributions.schemeId, ids))
-          .groupBy(contributions.schemeId);
-        const uploads = await tx
-          .select()
-          .from(imports)
-          .where(inArray(imports.schemeId, ids))
-          .orderBy(desc(imports.createdAt), desc(imports.id))
-          .limit(UPLOADS_SHOWN);
+        const memberCounts = await liveMemberCounts(tx, ids);
+        const fundCounts = await openFundCounts(tx, ids);
+        const lastPeriods = await lastContributionPeriods(tx, ids);
+        const uploads = await recentImports(tx, ids, UPLOADS_SHOWN);
         // Members are the employer's to look after; the broker's list is of schemes.
         const memberRows =
-          employerId === null
-            ? []
-            : await tx
-                .select({
-                  id: members.id,
-                  firstName: members.firstName,
-                  lastName: members.lastName,
-                  email: members.email,
-                  schemeId: members.schemeId,
-                  dateJoined: members.dateJoined,
-                })
-                .from(members)
-                .where(and(inArray(members.schemeId, ids), isNull(members.deletedAt)))
-                .orderBy(members.lastName, members.firstName, members.id)
-                .limit(MEMBERS_EXAMINED);
-        const paidForDue = await tx
-          .selectDistinct({ memberId: contributions.memberId })
-          .from(contributions)
-          .where(and(inArray(contributions.schemeId, ids), eq(contributions.period, duePeriod)));
+          employerId === null ? [] : await liveMembersOf(tx, ids, MEMBERS_EXAMINED);
+        const paidForDue = await membersPaidFor(tx, ids, duePeriod);
         const byScheme = <T extends { schemeId: string }>(rows: T[]) =>
           new Map(rows.map((row) => [row.schemeId, row]));
         const memberCount = byScheme(memberCounts);

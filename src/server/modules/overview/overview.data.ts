@@ -1,0 +1,95 @@
+import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
+import {
+  contributions,
+  employers,
+  funds,
+  imports,
+  members,
+  schemes,
+} from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
+
+/** The live schemes of live employers, of one employer when `employerId` is set, by name. */
+export function schemesInReach(tx: Transaction, employerId: string | null, limit: number) {
+  return tx
+    .select({
+      id: schemes.id,
+      name: schemes.name,
+      type: schemes.type,
+      employerId: schemes.employerId,
+      employerName: employers.name,
+    })
+    .from(schemes)
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(
+      and(
+        isNull(schemes.deletedAt),
+        employerId === null ? undefined : eq(schemes.employerId, employerId),
+      ),
+    )
+    .orderBy(schemes.name)
+    .limit(limit);
+}
+
+/** How many live members each of the schemes has (none listed for a scheme with none). */
+export function liveMemberCounts(tx: Transaction, schemeIds: string[]) {
+  return tx
+    .select({ schemeId: members.schemeId, n: count() })
+    .from(members)
+    .where(and(inArray(members.schemeId, schemeIds), isNull(members.deletedAt)))
+    .groupBy(members.schemeId);
+}
+
+/** How many open funds each of the schemes has (none listed for a scheme with none). */
+export function openFundCounts(tx: Transaction, schemeIds: string[]) {
+  return tx
+    .select({ schemeId: funds.schemeId, n: count() })
+    .from(funds)
+    .where(and(inArray(funds.schemeId, schemeIds), isNull(funds.closedAt)))
+    .groupBy(funds.schemeId);
+}
+
+/** The latest pay period each of the schemes has contributions for. */
+export function lastContributionPeriods(tx: Transaction, schemeIds: string[]) {
+  return tx
+    .select({ schemeId: contributions.schemeId, last: max(contributions.period) })
+    .from(contributions)
+    .where(inArray(contributions.schemeId, schemeIds))
+    .groupBy(contributions.schemeId);
+}
+
+/** The schemes' latest imports, newest first. */
+export function recentImports(tx: Transaction, schemeIds: string[], limit: number) {
+  return tx
+    .select()
+    .from(imports)
+    .where(inArray(imports.schemeId, schemeIds))
+    .orderBy(desc(imports.createdAt), desc(imports.id))
+    .limit(limit);
+}
+
+/** The schemes' live members by name: what the work list needs of each. */
+export function liveMembersOf(tx: Transaction, schemeIds: string[], limit: number) {
+  return tx
+    .select({
+      id: members.id,
+      firstName: members.firstName,
+      lastName: members.lastName,
+      email: members.email,
+      schemeId: members.schemeId,
+      dateJoined: members.dateJoined,
+    })
+    .from(members)
+    .where(and(inArray(members.schemeId, schemeIds), isNull(members.deletedAt)))
+    .orderBy(members.lastName, members.firstName, members.id)
+    .limit(limit);
+}
+
+/** The members the schemes have a contribution for in `period`. */
+export function membersPaidFor(tx: Transaction, schemeIds: string[], period: string) {
+  return tx
+    .selectDistinct({ memberId: contributions.memberId })
+    .from(contributions)
+    .where(and(inArray(contributions.schemeId, schemeIds), eq(contributions.period, period)));
+}
