@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Action } from '../../../contracts/policy.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -43,7 +42,15 @@ import { findScheme } from '../schemes/index.js';
 import { createContributionRows } from './contribution-rows.rules.js';
 import { contributionStaging } from './contribution-staging.data.js';
 import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.rules.js';
-import { findImport, type ImportRow } from './imports.data.js';
+import {
+  findImport,
+  findSucceededImport,
+  finishImport,
+  type ImportRow,
+  insertImport,
+  listImports,
+  recordImportProgress,
+} from './imports.data.js';
 import type { ImportSummary, ImportView, SchemeImportsQuery } from './imports.schemas.js';
 import { createMemberRows } from './member-rows.rules.js';
 import { memberStaging } from './member-staging.data.js';
@@ -135,9 +142,6 @@ const viewOf = (row: ImportRow, seen: Reconciliation): ImportView => ({
   issues: (row.issues as ImportIssue[] | null) ?? null,
 });
 
-/** Every column but the issues, which a list leaves out: they can run to thousands. */
-const { issues: _issues, ...summaryColumns } = getTableColumns(imports);
-
 /**
  * How one import ended, as recorded on its row and in its audit record. What the file was is
  * left out when it is not known (the upload broke off): the row keeps the last progress written.
@@ -196,11 +200,11 @@ export function createImportsService({
     outcome: Outcome,
   ): Promise<ImportView> {
     const at = now();
-    const [row] = await tx
-      .update(imports)
-      .set({ ...outcome, finishedAt: at, updatedAt: at })
-      .where(eq(imports.id, scope.importId))
-      .returning();
+    const row = await finishImport(tx, scope.importId, {
+      ...outcome,
+      finishedAt: at,
+      updatedAt: at,
+    });
     if (!row) throw new Error('the import row is missing');
     // Counts and the file's digest only: the audit log keeps no personal data (domain.md, GDPR).
     await audit.record(tx, actor, {
@@ -231,7 +235,7 @@ export function createImportsService({
     };
     // Committed at once, so that the import can be followed while the file arrives.
     await withActor(database, tenantActor, (tx) =>
-      tx.insert(imports).values({
+      insertImport(tx, {
         id: scope.importId,
         brokerId: scope.brokerId,
         employerId: scope.employerId,
@@ -258,10 +262,7 @@ export function createImportsService({
       spool = await SpoolFile.create(spoolDirectory, scope.importId);
       const read = await readUpload(request.upload, reader, spool, issues, (rowsRead, fileBytes) =>
         withActor(database, tenantActor, async (tx) => {
-          await tx
-            .update(imports)
-            .set({ rowsRead, fileBytes, updatedAt: now() })
-            .where(eq(imports.id, scope.importId));
+          await recordImportProgress(tx, scope.importId, { rowsRead, fileBytes, updatedAt: now() });
         }),
       );
       file = read;
@@ -313,18 +314,11 @@ export function createImportsService({
           });
           return { outcome: 'scheme deleted' };
         }
-        const [earlier] = await tx
-          .select({ id: imports.id })
-          .from(imports)
-          .where(
-            and(
-              eq(imports.schemeId, scope.schemeId),
-              eq(imports.kind, request.kind),
-              eq(imports.fileSha256, read.fileSha256),
-              eq(imports.status, 'succeeded'),
-            ),
-          )
-          .limit(1);
+        const earlier = await findSucceededImport(tx, {
+          schemeId: scope.schemeId,
+          kind: request.kind,
+          fileSha256: read.fileSha256,
+        });
         if (earlier) {
           await settle(tx, tenantActor, scope, {
             ...refused(),
@@ -450,12 +444,7 @@ export function createImportsService({
       );
       const rows = await withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'import.list', await findScheme(tx, schemeId));
-        const found = await tx
-          .select(summaryColumns)
-          .from(imports)
-          .where(and(eq(imports.schemeId, scheme.id), after))
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listImports(tx, scheme.id, { after, orderBy, take });
         await reads.listed(tx, actor, {
           entityType: 'import',
           scope: { schemeId },
