@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { rowsOf } from '../../platform/db/database.js';
+import { employers } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
+import type { EmployerRow } from '../employers/index.js';
 import {
   dateNumber,
   isoOfDateNumber,
@@ -179,4 +181,21 @@ export async function employeeWindows(
       pays_into_db: sum.paysIntoDb,
     };
   });
+}
+
+/** The live employers, of one tenant when `tenantId` is set, by name. */
+export function liveEmployersInReach(
+  tx: Transaction,
+  tenantId: string | null,
+): Promise<EmployerRow[]> {
+  return tx
+    .select()
+    .from(employers)
+    .where(
+      and(
+        isNull(employers.deletedAt),
+        tenantId === null ? undefined : eq(employers.brokerId, tenantId),
+      ),
+    )
+    .orderBy(asc(employers.name), asc(employers.id));
 }

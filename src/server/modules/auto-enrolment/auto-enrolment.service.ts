@@ -1,4 +1,3 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import type {
   AssessedEmployee,
   AssessmentQuery,
@@ -25,12 +24,15 @@ import { plainEuro } from '../../../contracts/money.js';
 import type { Action } from '../../../contracts/policy.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { employers } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { type EmployerRow, findEmployer } from '../employers/index.js';
-import { type EmployeeWindowRow, employeeWindows } from './auto-enrolment.data.js';
+import {
+  type EmployeeWindowRow,
+  employeeWindows,
+  liveEmployersInReach,
+} from './auto-enrolment.data.js';
 import { summaryPdf } from './auto-enrolment-summary.pdf.js';
 
 type ReportAction = Extract<
@@ -241,16 +243,7 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
       const bounds = boundsOf(tenantActor, 'auto_enrolment.overview');
       const asOf = query.asOf ?? todayInIreland(now());
       return withActor(database, tenantActor, async (tx) => {
-        const reached = await tx
-          .select()
-          .from(employers)
-          .where(
-            and(
-              isNull(employers.deletedAt),
-              bounds.tenantId === null ? undefined : eq(employers.brokerId, bounds.tenantId),
-            ),
-          )
-          .orderBy(asc(employers.name), asc(employers.id));
+        const reached = await liveEmployersInReach(tx, bounds.tenantId);
         const rows: OverviewView['employers'] = [];
         for (const employer of reached) {
           const assessed = await assessEmployer(tx, employer, asOf);

@@ -93,6 +93,62 @@ export async function listUploads(
   };
 }
 
+/** An upload's row and how it is to be found: by tenant and id. */
+type UploadKey = { brokerId: string; uploadId: string };
+
+/** Writes a new upload's row. */
+export async function insertUpload(
+  tx: Transaction,
+  values: typeof payrollUploads.$inferInsert,
+): Promise<void> {
+  await tx.insert(payrollUploads).values(values);
+}
+
+/** Writes how far the reading of an upload's file has got. */
+export async function recordUploadProgress(
+  tx: Transaction,
+  key: UploadKey,
+  progress: { rowsRead: number; fileBytes: number; updatedAt: Date },
+): Promise<void> {
+  await tx
+    .update(payrollUploads)
+    .set(progress)
+    .where(and(eq(payrollUploads.brokerId, key.brokerId), eq(payrollUploads.id, key.uploadId)));
+}
+
+/** Writes how an upload ended and answers its row; undefined when the row is missing. */
+export async function finishUpload(
+  tx: Transaction,
+  key: UploadKey,
+  values: Partial<typeof payrollUploads.$inferInsert>,
+): Promise<PayrollUploadRow | undefined> {
+  const [row] = await tx
+    .update(payrollUploads)
+    .set(values)
+    .where(and(eq(payrollUploads.brokerId, key.brokerId), eq(payrollUploads.id, key.uploadId)))
+    .returning();
+  return row;
+}
+
+/** An earlier upload of the same file for the employer that succeeded, if any. */
+export async function findSucceededUpload(
+  tx: Transaction,
+  file: { employerId: string; fileSha256: string },
+): Promise<{ id: string } | undefined> {
+  const [earlier] = await tx
+    .select({ id: payrollUploads.id })
+    .from(payrollUploads)
+    .where(
+      and(
+        eq(payrollUploads.employerId, file.employerId),
+        eq(payrollUploads.fileSha256, file.fileSha256),
+        eq(payrollUploads.status, 'succeeded'),
+      ),
+    )
+    .limit(1);
+  return earlier;
+}
+
 /** The ids of an employer's live schemes: what a payroll line may name as its arrangement. */
 export async function liveSchemeIds(tx: Transaction, employerId: string): Promise<Set<string>> {
   const rows = await tx

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
-import { and, eq } from 'drizzle-orm';
 import type {
   PayrollUploadPage,
   PayrollUploadSummary,
@@ -13,7 +12,6 @@ import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
 import { withoutQuerySignal } from '../../platform/db/connection-bounds.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
-import { payrollUploads } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, DomainError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
@@ -44,10 +42,14 @@ import {
 } from './payroll-staging.data.js';
 import {
   eraseUpload,
+  findSucceededUpload,
   findUpload,
+  finishUpload,
+  insertUpload,
   listUploads,
   liveSchemeIds,
   type PayrollUploadRow,
+  recordUploadProgress,
   type UploadListRow,
 } from './payroll-upload.data.js';
 
@@ -179,13 +181,7 @@ export function createEmployerPayrollService({
     outcome: Outcome,
   ): Promise<PayrollUploadRow> {
     const at = now();
-    const [row] = await tx
-      .update(payrollUploads)
-      .set({ ...outcome, finishedAt: at, updatedAt: at })
-      .where(
-        and(eq(payrollUploads.brokerId, target.brokerId), eq(payrollUploads.id, target.uploadId)),
-      )
-      .returning();
+    const row = await finishUpload(tx, target, { ...outcome, finishedAt: at, updatedAt: at });
     if (!row) throw new Error('the payroll upload row is missing');
     await audit.record(tx, actor, {
       action: `payroll_upload.${outcome.status}`,
@@ -213,7 +209,7 @@ export function createEmployerPayrollService({
     };
     // Committed at once, so that the upload can be followed while the file arrives.
     await withActor(database, tenantActor, (tx) =>
-      tx.insert(payrollUploads).values({
+      insertUpload(tx, {
         brokerId: target.brokerId,
         id: target.uploadId,
         employerId: target.employerId,
@@ -240,15 +236,7 @@ export function createEmployerPayrollService({
       // The reader keeps the accepted lines, to stage them with their person.
       const read = await readUpload(request.upload, reader, null, issues, (rowsRead, fileBytes) =>
         withActor(database, tenantActor, async (tx) => {
-          await tx
-            .update(payrollUploads)
-            .set({ rowsRead, fileBytes, updatedAt: now() })
-            .where(
-              and(
-                eq(payrollUploads.brokerId, target.brokerId),
-                eq(payrollUploads.id, target.uploadId),
-              ),
-            );
+          await recordUploadProgress(tx, target, { rowsRead, fileBytes, updatedAt: now() });
         }),
       );
       file = read;
@@ -303,17 +291,10 @@ export function createEmployerPayrollService({
           });
           return { outcome: 'employer deleted' as const };
         }
-        const [earlier] = await tx
-          .select({ id: payrollUploads.id })
-          .from(payrollUploads)
-          .where(
-            and(
-              eq(payrollUploads.employerId, target.employerId),
-              eq(payrollUploads.fileSha256, read.fileSha256),
-              eq(payrollUploads.status, 'succeeded'),
-            ),
-          )
-          .limit(1);
+        const earlier = await findSucceededUpload(tx, {
+          employerId: target.employerId,
+          fileSha256: read.fileSha256,
+        });
         if (earlier) {
           await settle(tx, tenantActor, target, {
             ...refused(),
