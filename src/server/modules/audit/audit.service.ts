@@ -1,4 +1,3 @@
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { actorDescription, auditSummary, recordTypeLabel } from '../../../contracts/audit-text.js';
 import { BYTE_ORDER_MARK, csvLine } from '../../../contracts/csv.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
@@ -9,12 +8,11 @@ import { auditLog } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
-import { authorize, boundsOf, type ListBounds } from '../../platform/tenancy/authorize.js';
+import { authorize, boundsOf } from '../../platform/tenancy/authorize.js';
+import { type AuditRow, auditRecordsForExport, listAuditRecords } from './audit.data.js';
 import type { AuditFilters, AuditQuery, AuditRecordView } from './audit.schemas.js';
 import { irishLocalTime } from './audit-csv.rules.js';
 import { type AuditNames, resolveAuditNames } from './audit-names.rules.js';
-
-type AuditRow = typeof auditLog.$inferSelect;
 
 /**
  * The most records one CSV export holds. The file is built whole (about 15 MB at this size) in
@@ -46,18 +44,6 @@ const viewOf = (row: AuditRow, names: AuditNames): AuditRecordView => {
     entityDeleted: entity?.deleted ?? false,
   };
 };
-
-/** The conditions of decisions.md §4's filters, inside the reader's reach. */
-function conditionsOf(bounds: ListBounds, filters: AuditFilters): Array<SQL | undefined> {
-  return [
-    bounds.tenantId === null ? undefined : eq(auditLog.tenantId, bounds.tenantId),
-    filters.entityType === undefined ? undefined : eq(auditLog.entityType, filters.entityType),
-    filters.entityId === undefined ? undefined : eq(auditLog.entityId, filters.entityId),
-    filters.actorId === undefined ? undefined : eq(auditLog.actorId, filters.actorId),
-    filters.from === undefined ? undefined : gte(auditLog.timestamp, new Date(filters.from)),
-    filters.to === undefined ? undefined : lt(auditLog.timestamp, new Date(filters.to)),
-  ];
-}
 
 /** The filters an export was made with, as its audit record keeps them: ids, a type and times. */
 function filtersOf(filters: AuditFilters): Partial<AuditFilters> {
@@ -108,12 +94,7 @@ export function createAuditReadService({
         'desc',
       );
       const { rows, names } = await withActor(database, actor, async (tx) => {
-        const found = await tx
-          .select()
-          .from(auditLog)
-          .where(and(...conditionsOf(bounds, query), after))
-          .orderBy(...orderBy)
-          .limit(take);
+        const found = await listAuditRecords(tx, bounds, query, { after, orderBy, take });
         const resolved = await resolveAuditNames(tx, actor, found.slice(0, query.limit));
         await reads.listed(tx, actor, {
           entityType: 'audit',
@@ -141,22 +122,7 @@ export function createAuditReadService({
       authorize(actor, 'audit.export');
       const bounds = boundsOf(actor, 'audit.export');
       return withActor(database, actor, async (tx) => {
-        const rows = await tx
-          .select({
-            id: auditLog.id,
-            timestamp: auditLog.timestamp,
-            actorId: auditLog.actorId,
-            actorType: auditLog.actorType,
-            action: auditLog.action,
-            entityType: auditLog.entityType,
-            entityId: auditLog.entityId,
-            ipAddress: auditLog.ipAddress,
-            clientAddress: auditLog.clientAddress,
-          })
-          .from(auditLog)
-          .where(and(...conditionsOf(bounds, filters)))
-          .orderBy(desc(auditLog.timestamp), desc(auditLog.id))
-          .limit(MAX_EXPORT_ROWS + 1);
+        const rows = await auditRecordsForExport(tx, bounds, filters, MAX_EXPORT_ROWS + 1);
         if (rows.length > MAX_EXPORT_ROWS) {
           throw new ValidationError([
             {
