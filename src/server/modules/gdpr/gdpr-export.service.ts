@@ -1,7 +1,5 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
-import { auditLog, users } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
@@ -11,6 +9,7 @@ import { allocationsOfMember } from '../funds/index.js';
 import type { MemberExport } from '../members/index.js';
 import { findMember, viewOf } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
+import { accountsOfMember, processingOfMember } from './gdpr-export.data.js';
 
 export interface MemberExportDeps {
   database: Database;
@@ -37,39 +36,14 @@ export function createMemberExportService({ database, audit, now }: MemberExport
         const scheme = await findScheme(tx, member.schemeId);
         const employer = await findEmployer(tx, member.employerId);
         if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
-        const accounts = await tx
-          .select({
-            email: users.email,
-            role: users.role,
-            status: users.status,
-            createdAt: users.createdAt,
-          })
-          .from(users)
-          .where(eq(users.memberId, member.id));
+        const accounts = await accountsOfMember(tx, member.id);
         const contributions = await contributionsOfMember(tx, member.id);
         // What was done with their data: records about the member and about their contributions.
-        const processing = await tx
-          .select({
-            action: auditLog.action,
-            actorType: auditLog.actorType,
-            timestamp: auditLog.timestamp,
-          })
-          .from(auditLog)
-          .where(
-            or(
-              and(eq(auditLog.entityType, 'member'), eq(auditLog.entityId, member.id)),
-              contributions.length === 0
-                ? undefined
-                : and(
-                    eq(auditLog.entityType, 'contribution'),
-                    inArray(
-                      auditLog.entityId,
-                      contributions.map((entry) => entry.id),
-                    ),
-                  ),
-            ),
-          )
-          .orderBy(asc(auditLog.chainIndex));
+        const processing = await processingOfMember(
+          tx,
+          member.id,
+          contributions.map((entry) => entry.id),
+        );
         const exportedAt = now();
         await audit.record(tx, requester, {
           action: 'member.exported',

@@ -1,0 +1,46 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { auditLog, users } from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+
+/** The sign-in accounts of a member: address, role, status and when each was made. */
+export function accountsOfMember(tx: Transaction, memberId: string) {
+  return tx
+    .select({
+      email: users.email,
+      role: users.role,
+      status: users.status,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(eq(users.memberId, memberId));
+}
+
+/**
+ * What was done with a member's data, in the chain's order: the audit records about the member
+ * and about their contributions (`contributionIds`), each its action, who acted and when.
+ */
+export function processingOfMember(
+  tx: Transaction,
+  memberId: string,
+  contributionIds: readonly string[],
+) {
+  return tx
+    .select({
+      action: auditLog.action,
+      actorType: auditLog.actorType,
+      timestamp: auditLog.timestamp,
+    })
+    .from(auditLog)
+    .where(
+      or(
+        and(eq(auditLog.entityType, 'member'), eq(auditLog.entityId, memberId)),
+        contributionIds.length === 0
+          ? undefined
+          : and(
+              eq(auditLog.entityType, 'contribution'),
+              inArray(auditLog.entityId, contributionIds),
+            ),
+      ),
+    )
+    .orderBy(asc(auditLog.chainIndex));
+}
