@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import {
   CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
   type ContributionKind,
@@ -9,7 +8,6 @@ import { plainEuro } from '../../../contracts/money.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
-import { members } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
@@ -18,6 +16,7 @@ import { findEmployer } from '../employers/index.js';
 import { allocationsOfMember } from '../funds/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
+import { updateMemberContact } from './portal.data.js';
 import type { ContactChange, MemberSummary } from './portal.schemas.js';
 
 type Totals = MemberSummary['allTime'];
@@ -93,11 +92,7 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
       const member = authorize(actor, 'member.contact.update');
       return withActor(database, member, async (tx) => {
         const existing = authorizeRow(member, 'member.contact.update', await findMember(tx, id));
-        const [updated] = await tx
-          .update(members)
-          .set({ ...change, updatedAt: now() })
-          .where(eq(members.id, existing.id))
-          .returning({ email: members.email, address: members.address });
+        const updated = await updateMemberContact(tx, existing.id, { ...change, updatedAt: now() });
         const fields = Object.keys(change).filter(
           (key) => change[key as keyof ContactChange] !== undefined,
         );
