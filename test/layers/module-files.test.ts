@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -39,6 +39,15 @@ describe('module file names', () => {
       .filter((file) => path.basename(file) !== 'index.ts')
       .filter((file) => !MODULE_FILE.test(path.basename(file)));
     expect(misnamed).toEqual([]);
+  });
+
+  it('keeps the database out of a rules file: a rule is logic over values', () => {
+    const reachesTheDatabase = filesUnder(modules)
+      .filter((file) => file.endsWith('.rules.ts'))
+      .filter((file) =>
+        /from '[./]*platform\/db\//.test(readFileSync(path.join(server, file), 'utf8')),
+      );
+    expect(reachesTheDatabase).toEqual([]);
   });
 
   it('gives every module an index.ts, its one face', () => {

@@ -12,7 +12,7 @@ import { authorize, boundsOf } from '../../platform/tenancy/authorize.js';
 import { type AuditRow, auditRecordsForExport, listAuditRecords } from './audit.data.js';
 import type { AuditFilters, AuditQuery, AuditRecordView } from './audit.schemas.js';
 import { irishLocalTime } from './audit-csv.rules.js';
-import { type AuditNames, resolveAuditNames } from './audit-names.rules.js';
+import { type AuditNames, resolveAuditNames } from './audit-names.data.js';
 
 /**
  * The most records one CSV export holds. The file is built whole (about 15 MB at this size) in

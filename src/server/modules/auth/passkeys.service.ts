@@ -37,7 +37,7 @@ import {
   hasFactor,
   replaceRecoveryCodes,
 } from './second-factor.data.js';
-import { factorNotices } from './second-factor-notices.rules.js';
+import { factorNotices } from './second-factor-notices.service.js';
 
 /**
  * Passkeys (WebAuthn; docs/decisions/0111-passkeys.md), verified by SimpleWebAuthn: several per

@@ -41,7 +41,7 @@ import {
   spendTotpStep,
   type TotpSecretBox,
 } from './second-factor.data.js';
-import { factorNotices } from './second-factor-notices.rules.js';
+import { factorNotices } from './second-factor-notices.service.js';
 import {
   base32Decode,
   base32Encode,

@@ -41,7 +41,7 @@ import {
 import { findScheme } from '../schemes/index.js';
 import { createContributionRows } from './contribution-rows.rules.js';
 import { contributionStaging } from './contribution-staging.data.js';
-import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.rules.js';
+import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.data.js';
 import {
   findImport,
   findSucceededImport,
