@@ -9,7 +9,6 @@ import type {
 import {
   AE_REASONS,
   AE_STATUS_LABELS,
-  AE_STATUSES,
   type Assessment,
   annualised,
   assessEmployee,
@@ -237,7 +236,11 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
       return costOf((await report(actor, 'auto_enrolment.cost', employerId, query)).assessed);
     },
 
-    /** Every employer's totals within the actor's reach: the broker's dashboard figures. */
+    /**
+     * Every employer's totals within the actor's reach: the broker's dashboard figures. Counts
+     * only, no person's data, so reading them is not audited: the dashboard is opened many times a
+     * day, and a record of each opening buried the records that matter (docs/decisions/0068).
+     */
     async overview(actor: ActorContext, query: AssessmentQuery): Promise<OverviewView> {
       const tenantActor = authorize(actor, 'auto_enrolment.overview');
       const bounds = boundsOf(tenantActor, 'auto_enrolment.overview');
@@ -253,17 +256,6 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
             totals: assessed.view.totals,
           });
         }
-        const totals = emptyTotals();
-        for (const row of rows)
-          for (const status of AE_STATUSES) totals[status] += row.totals[status];
-        await audit.record(tx, tenantActor, {
-          action: 'auto_enrolment.overview_viewed',
-          entityType: 'broker',
-          entityId: tenantActor.tenantId,
-          tenantId: tenantActor.tenantId,
-          previousState: null,
-          newState: { asOf, employers: rows.length, totals },
-        });
         return { asOf, ...assessmentWindow(asOf), employers: rows };
       });
     },
