@@ -48,19 +48,23 @@ async function countOf(read: (cursor: string | undefined) => Promise<Page>) {
  * would not have asked for it.
  */
 export function createDashboardService(deps: DashboardDeps) {
-  const page = (cursor: string | undefined) =>
-    apiRoutes.employers.list.query.parse({ limit: 100, cursor });
   return {
     async read(actor: ActorContext): Promise<DashboardView> {
       authorize(actor, 'overview.read');
       const overview = await deps.overview.read(actor);
+      // Each list read as its own route reads it, a hundred at a time from a cursor.
+      const hundred = (cursor: string | undefined) => ({ limit: 100, cursor });
       const counts = {
-        employers: await countOf((cursor) => deps.employers.list(actor, page(cursor))),
+        employers: await countOf((cursor) =>
+          deps.employers.list(actor, apiRoutes.employers.list.query.parse(hundred(cursor))),
+        ),
         schemes: await countOf((cursor) =>
-          deps.schemes.list(actor, apiRoutes.schemes.list.query.parse({ limit: 100, cursor })),
+          deps.schemes.list(actor, apiRoutes.schemes.list.query.parse(hundred(cursor))),
         ),
         accounts: isAllowed(actor, 'user.list')
-          ? await countOf((cursor) => deps.users.list(actor, page(cursor)))
+          ? await countOf((cursor) =>
+              deps.users.list(actor, apiRoutes.users.list.query.parse(hundred(cursor))),
+            )
           : null,
       };
       const governance = isAllowed(actor, 'compliance.dashboard')
