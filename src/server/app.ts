@@ -4,11 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormBody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import Fastify from 'fastify';
-import {
-  jsonSchemaTransform,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
@@ -67,6 +63,7 @@ import { withCorpusReader } from './platform/db/with-actor.js';
 import type { MailDelivery } from './platform/email/delivery.js';
 import { createMailer } from './platform/email/mailer.js';
 import routedPaths from './platform/http/api-paths.js';
+import { apiReferenceTransform } from './platform/http/api-reference.js';
 import bearerPrefixGates from './platform/http/bearer-gate.js';
 import bodyDeadline, {
   BODY_DEADLINE_MS,
@@ -242,7 +239,7 @@ export async function buildApp({
       openapi: '3.1.0',
       info: { title: 'Pension scheme administration API', version: '0.1.0' },
     },
-    transform: jsonSchemaTransform,
+    transform: apiReferenceTransform,
   });
 
   // Before any route: it refuses a protected route that names no action of the policy table.

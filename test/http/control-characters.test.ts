@@ -12,6 +12,7 @@ import {
 } from '../helpers/factories.js';
 import { csvFile, memberRow, membersCsv, upload } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
+import { exampleBody, tableRoute } from '../helpers/route-examples.js';
 
 /**
  * A NUL byte in a text field would reach PostgreSQL, which cannot store it, and the error it raised
@@ -61,154 +62,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A body each route accepts, so that the one control character is the only thing wrong. */
-function validBodies(): Record<string, Record<string, unknown>> {
-  const member = {
-    firstName: 'Aoife',
-    lastName: 'Murphy',
-    dateOfBirth: '1985-04-12',
-    dateJoined: '2015-09-01',
-    salaryCents: 5_500_000,
-    ppsNumber: newPpsNumber(),
-    email: 'aoife@example.ie',
-    address: '1 Main Street\nGalway',
-  };
-  const credentials = { email: 'nobody@example.ie', password: 'correct horse battery staple' };
-  return {
-    'POST /api/auth/callback/credentials': credentials,
-    'POST /api/auth/signin': credentials,
-    'POST /api/auth/forgot-password': { email: 'nobody@example.ie' },
-    'POST /api/auth/reset-password': { token: 'x'.repeat(43), password: 'a new long passphrase' },
-    'POST /api/brokers': { name: 'Brokers Ltd' },
-    'PATCH /api/brokers/{brokerId}': { name: 'Brokers Ltd' },
-    'POST /api/brokers/{brokerId}/users': {
-      email: 'new@example.ie',
-      name: 'Test Person',
-      role: 'BrokerUser',
-      password: 'a long enough passphrase',
-    },
-    'POST /api/employers/{id}/users': {
-      email: 'new@example.ie',
-      name: 'Test Person',
-      role: 'EmployerUser',
-    },
-    'POST /api/users': { email: 'new@example.ie', name: 'Test Person', role: 'BrokerUser' },
-    'POST /api/auth/accept-invitation': {
-      token: 'x'.repeat(43),
-      password: 'a new long passphrase',
-    },
-    // Not the admin's real password: a poisoned new password must not succeed in changing it
-    // and end the session every other case here uses.
-    'POST /api/auth/change-password': {
-      currentPassword: 'not the current password',
-      newPassword: 'a new long passphrase',
-    },
-    // The second factor (test/auth/second-factor.test.ts): no challenge or ceremony is under
-    // way, so even a clean body changes nothing.
-    'POST /api/auth/mfa/verify': { code: '123456' },
-    'POST /api/auth/mfa/confirm': { code: '123456' },
-    'POST /api/auth/mfa/totp/confirm': { code: '123456' },
-    'POST /api/auth/passkeys/registration': {
-      name: 'Work laptop',
-      response: {
-        id: 'AAAA',
-        rawId: 'AAAA',
-        type: 'public-key',
-        clientExtensionResults: {},
-        response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA', transports: ['internal'] },
-      },
-    },
-    'POST /api/auth/passkeys/authentication': {
-      response: {
-        id: 'AAAA',
-        rawId: 'AAAA',
-        type: 'public-key',
-        clientExtensionResults: {},
-        response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
-      },
-    },
-    'PATCH /api/users/{id}': { name: 'Test Person', status: 'active' },
-    'POST /api/employers': { name: 'Employer Ltd' },
-    'PATCH /api/employers/{id}': { name: 'Employer Ltd' },
-    'POST /api/schemes': { employerId: ids.employerId, name: 'Scheme', type: 'DC' },
-    'PATCH /api/schemes/{id}': { name: 'Scheme', type: 'DC' },
-    'POST /api/schemes/{id}/members': member,
-    'PATCH /api/members/{id}': { ...member, status: 'active' },
-    'PUT /api/schemes/{id}/payroll/{period}': {
-      rows: [{ memberId: ids.memberId, employeeCents: 100 }],
-      reason: 'Payroll run corrected',
-    },
-    'PATCH /api/members/{id}/contact': { email: 'aoife@example.ie', address: '1 Main Street' },
-    'POST /api/members/{id}/contributions': { period: '2026-02', kind: 'employee', amountCents: 1 },
-    'POST /api/contributions/{id}/adjustments': { deltaCents: 1, reason: 'Typing\tmistake\r\n' },
-    'POST /api/schemes/{id}/funds': { name: 'Fund', isin: 'IE00B4L5Y983' },
-    'PATCH /api/funds/{id}': { name: 'Fund', isin: 'IE00B4L5Y983', closed: false },
-    'PUT /api/members/{id}/fund-choices': {
-      effectiveFrom: '2099-01-01',
-      allocations: [{ fundId: ids.fundId, percent: 100 }],
-    },
-    'POST /api/schemes/{id}/trustees': {
-      name: 'Trustee Company DAC',
-      kind: 'corporate',
-      directorCount: 3,
-      appointedOn: '2024-01-01',
-    },
-    'PATCH /api/trustees/{id}': { name: 'Aoife Murphy', appointedOn: '2024-01-01' },
-    'POST /api/schemes/{id}/key-function-holders': {
-      function: 'risk_management',
-      holderName: 'Aoife Murphy',
-      holderEmail: 'aoife@example.ie',
-      appointedOn: '2024-01-01',
-      alsoServesEmployer: true,
-      conflictsProtocol: 'Reports to the chair.\nReviewed yearly.',
-    },
-    'PATCH /api/key-function-holders/{id}': {
-      holderName: 'Aoife Murphy',
-      holderEmail: 'aoife@example.ie',
-      conflictsProtocol: 'Reports to the chair.',
-    },
-    'POST /api/schemes/{id}/policies': {
-      kind: 'outsourcing',
-      title: 'Outsourcing',
-      version: '1.0',
-    },
-    'PATCH /api/policies/{id}': { title: 'Outsourcing', version: '1.1' },
-    'POST /api/policies/{id}/approve': { approvedOn: '2024-01-01' },
-    'POST /api/policies/{id}/significant-change': {
-      occurredOn: '2024-01-01',
-      description: 'New administrator',
-    },
-    'POST /api/schemes/{id}/risk-profile-changes': {
-      occurredOn: '2024-01-01',
-      description: 'Closed to new entrants',
-    },
-    'POST /api/schemes/{id}/ora-reports': {
-      performedOn: '2024-01-01',
-      trigger: 'scheduled',
-      summary: 'Funding\nand ICT risks',
-    },
-    'PATCH /api/ora-reports/{id}': { summary: 'Funding risks', trigger: 'scheduled' },
-    'POST /api/ai/chat': { question: 'How often is the ORA done?\nAnd by whom?' },
-    'PUT /api/tenant/ai-settings': { apiKey: 'tenant-key-0001', monthlyRequestLimit: 10 },
-    'POST /api/ai/drafts': {
-      schemeId: ids.schemeId,
-      kind: 'written_policy',
-      policyKind: 'outsourcing',
-    },
-    'PATCH /api/ai/drafts/{id}': { content: 'Outsourcing policy\n1. Purpose' },
-    'POST /api/rag/ingest': {
-      documents: [
-        {
-          source: 'control-characters',
-          title: 'Test Act',
-          url: 'https://www.irishstatutebook.ie/',
-          version: '1',
-          format: 'markdown',
-          content: '## Section 1\nText\twith a tab.\r\n',
-        },
-      ],
-    },
-  };
+/**
+ * The body each route accepts, so that the one control character is the only thing wrong: the
+ * route's example from the route table (src/contracts/api-routes.ts), with this file's records.
+ * The change of password's example names a password that is not the admin's: a poisoned new one
+ * must not succeed in changing it and end the session every other case here uses.
+ */
+function validBody(key: string): unknown {
+  return exampleBody(tableRoute(key), {
+    employer: ids.employerId,
+    scheme: ids.schemeId,
+    member: ids.memberId,
+    fund: ids.fundId,
+  });
 }
 
 interface JsonSchema {
@@ -313,17 +179,17 @@ describe('control characters in request text', () => {
     const bodyRoutes = operations()
       .filter(({ operation }) => operation.requestBody?.content?.['application/json'])
       .map(({ method, path }) => `${method} ${path}`);
-    expect(bodyRoutes.sort()).toEqual(Object.keys(validBodies()).sort());
+    expect(bodyRoutes.length).toBeGreaterThan(40);
+    expect(bodyRoutes.filter((key) => validBody(key) === undefined)).toEqual([]);
   });
 
   it('a NUL in any string of any JSON body is a 400 naming the field; nothing is written or logged', async () => {
-    const bodies = validBodies();
     let cases = 0;
     for (const { method, path, operation } of operations()) {
       const schema = operation.requestBody?.content?.['application/json']?.schema;
       for (const field of stringPaths(schema)) {
         const { value, mark } = poisoned();
-        const body = withValueAt(bodies[`${method} ${path}`], field, value);
+        const body = withValueAt(validBody(`${method} ${path}`), field, value);
         const before = await tableCounts();
         const response = await send(method, urlOf(path), body);
         const label = `${method} ${path} ${field.join('.')}: ${response.body}`;
@@ -346,7 +212,6 @@ describe('control characters in request text', () => {
   });
 
   it('a NUL in any string query or path parameter is a 400, never a 500', async () => {
-    const bodies = validBodies();
     let cases = 0;
     for (const { method, path, operation } of operations()) {
       for (const parameter of operation.parameters ?? []) {
@@ -357,7 +222,7 @@ describe('control characters in request text', () => {
           parameter.in === 'path'
             ? urlOf(path, { name: parameter.name, value })
             : `${urlOf(path)}?${parameter.name}=${encodeURIComponent(value)}`;
-        const response = await send(method, url, bodies[`${method} ${path}`]);
+        const response = await send(method, url, validBody(`${method} ${path}`));
         const label = `${method} ${path} ${parameter.in} ${parameter.name}: ${response.body}`;
         expect(response.statusCode, label).toBe(400);
         // Query values never reach the access log; a path is logged as sent (it holds ids only).

@@ -133,6 +133,59 @@ describe('the route table', () => {
     }
     expect(compared).toBeGreaterThan(150);
   });
+
+  it('gives an example body for every route that reads JSON, one its body schema accepts', () => {
+    const byKey = new Map(
+      registeredApiRoutes().map((route) => [keyOf(route.method, route.url), route]),
+    );
+    const spec = t.app.swagger() as {
+      paths: Record<string, Record<string, { requestBody?: { content?: object } }>>;
+    };
+    // As the API reference describes the route: a JSON body, not a CSV file or a form.
+    const readsJson = (route: ApiRoute) => {
+      const operation =
+        spec.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      return 'application/json' in (operation?.requestBody?.content ?? {});
+    };
+    const withoutExample = listApiRoutes()
+      .filter(({ route }) => readsJson(route) && route.example?.body === undefined)
+      .map(({ name }) => name);
+    expect(withoutExample).toEqual([]);
+    let checked = 0;
+    for (const { name, route } of listApiRoutes()) {
+      const body = (byKey.get(keyOf(route.method, route.path))?.schema as Schemas | undefined)
+        ?.body;
+      if (route.example?.body === undefined) continue;
+      expect(readsJson(route), `${name}: an example for a route that reads no JSON`).toBe(true);
+      const parsed = (body as z.ZodType).safeParse(route.example.body);
+      expect(parsed.error?.issues ?? [], name).toEqual([]);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+
+  it('gives example queries its query schema accepts', () => {
+    const withQuery = listApiRoutes().filter(({ route }) => route.example?.query !== undefined);
+    expect(withQuery.length).toBeGreaterThan(5);
+    for (const { name, route } of withQuery) {
+      expect(route.query, name).toBeDefined();
+      const parsed = (route.query as z.ZodType).safeParse(route.example?.query);
+      expect(parsed.error?.issues ?? [], name).toEqual([]);
+    }
+  });
+
+  it('shows each example body in the API reference, beside the body it fits', () => {
+    const spec = t.app.swagger() as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { example?: unknown }> } }>
+      >;
+    };
+    const post = spec.paths['/api/schemes/{id}/members']?.post;
+    expect(post?.requestBody?.content?.['application/json']?.example).toMatchObject({
+      firstName: 'Aoife',
+    });
+  });
 });
 
 describe('the route modules of the server', () => {
