@@ -1,33 +1,80 @@
 import { addDays, formatIrishDate } from './irish-dates.js';
 import type { SchemeType } from './organisation.js';
+import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
 /**
  * The governance rules of IORP II as this product applies them (domain.md, "Governance under
  * IORP II"): which key functions and written policies a scheme needs, how often each is reviewed,
  * when the own-risk assessment (ORA) falls due, and when reminders go out. Every period, every list
- * of required functions or policies and every citation lives here and nowhere else: the API, the
+ * of required functions or policies and every source lives here and nowhere else: the API, the
  * reminders job and the web UI all ask this module. The functions are pure: "today" is a parameter,
  * so each rule is tested against worked dates (test/governance/rules.test.ts).
  *
- * Citations name the Directive's article, which the Pensions Act 1990 carries into Irish law as
- * amended by the European Union (Occupational Pension Schemes) Regulations 2021 (S.I. No. 128 of
- * 2021). Section numbers of the amended Act are not given where the project has not checked them
- * against the official consolidated text (docs/decisions/0059-governance-rules.md).
+ * Every rule has its source in GOVERNANCE_RULES, labelled law, guidance or product policy
+ * (docs/decisions/0120-rules-labelled-law-guidance-policy.md). Law is cited to the section of the
+ * Pensions Act 1990 where the project has checked it (s.64AC, s.64AL) and otherwise to the
+ * Directive's article, which the Act carries into Irish law as amended by the European Union
+ * (Occupational Pension Schemes) Regulations 2021 (S.I. No. 128 of 2021).
  */
 
-const TRANSPOSED = 'Pensions Act 1990 as amended by S.I. No. 128/2021';
+const DIRECTIVE = 'Directive (EU) 2016/2341';
+const TRANSPOSED = 'as transposed by S.I. No. 128/2021';
 
-/** Where each rule comes from. */
-export const CITATIONS = {
-  scope: 'S.I. No. 128/2021 reg. 3',
-  trustees: `Directive (EU) 2016/2341 Art. 21(4); ${TRANSPOSED}`,
-  keyFunctions: `Directive (EU) 2016/2341 Art. 24; ${TRANSPOSED}`,
-  fitnessAndProbity: `Directive (EU) 2016/2341 Art. 22; ${TRANSPOSED}`,
-  conflictsProtocol: `Directive (EU) 2016/2341 Art. 24; ${TRANSPOSED}`,
-  writtenPolicies: `Directive (EU) 2016/2341 Art. 21(3); ${TRANSPOSED}`,
-  remunerationPolicy: `Directive (EU) 2016/2341 Art. 23; ${TRANSPOSED}`,
-  ownRiskAssessment: `Directive (EU) 2016/2341 Art. 28(1); ${TRANSPOSED}`,
-} as const;
+/**
+ * How long after a significant change this service shows a review, or an ORA, as due. The law says
+ * "without delay" for the ORA (Pensions Act 1990 s.64AL(3)(b)) and only that a written policy is
+ * adapted after a significant change (Directive (EU) 2016/2341 Art. 21(3)), with no day for either:
+ * the days are this service's, and one edit here changes them everywhere.
+ */
+export const SIGNIFICANT_CHANGE_GRACE_DAYS = 30;
+
+/** domain.md: reminders 60, 30, 14 and 7 days before a due date, and on the day. */
+export const REMINDER_DAYS_BEFORE = [60, 30, 14, 7, 0] as const;
+/** domain.md: and again every week while overdue. */
+export const OVERDUE_REMINDER_INTERVAL_DAYS = 7;
+
+/** Where each rule comes from: law to its section or article, guidance by whose, or policy. */
+export const GOVERNANCE_RULES = {
+  scope: law('S.I. No. 128/2021 reg. 3'),
+  trustees: law('Pensions Act 1990 s.64AC(1)–(2)'),
+  keyFunctions: law(`${DIRECTIVE} Art. 24, ${TRANSPOSED}`),
+  actuarialFunction: law(`${DIRECTIVE} Art. 27, ${TRANSPOSED}`),
+  fitnessAndProbity: law(`${DIRECTIVE} Art. 22, ${TRANSPOSED}`),
+  conflictsProtocol: law(`${DIRECTIVE} Art. 24, ${TRANSPOSED}`),
+  writtenPolicies: law(`${DIRECTIVE} Art. 21(3), ${TRANSPOSED}`),
+  remunerationPolicy: law(`${DIRECTIVE} Art. 23, ${TRANSPOSED}`),
+  ownRiskAssessment: law('Pensions Act 1990 s.64AL(3)'),
+  oraContent: law(`${DIRECTIVE} Art. 28(2), ${TRANSPOSED}`),
+  actuarialForDefinedBenefit: productPolicy(
+    'An actuarial key function and policy are asked of a defined benefit scheme only: of the scheme types kept here, it is the one that may cover biometric risks or guarantee a return or a level of benefits',
+  ),
+  outsourcingPolicyAlways: productPolicy(
+    'An outsourcing policy is asked of every scheme administered here: the firm administering it is itself a service provider to the trustees',
+  ),
+  reviewCountedFromDueDate: productPolicy(
+    'A review is counted from the day it was due, not from a late completion, which is stricter than at least once every three years',
+  ),
+  significantChangeGrace: productPolicy(
+    `After a significant change, a review or an own-risk assessment is shown as due ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`,
+  ),
+  reminders: productPolicy(
+    `Reminders ${REMINDER_DAYS_BEFORE.filter((days) => days > 0).join(', ')} days before a due date and on the day, then every ${OVERDUE_REMINDER_INTERVAL_DAYS} days while overdue`,
+  ),
+  oraGoodPractice: guidance(
+    "Good practice from a practitioner's guide, not the Pensions Authority's guidance and not the Act",
+  ),
+} as const satisfies Record<string, RuleSource>;
+
+/**
+ * What a practitioner's guide says reviews most often find missing from an ORA (domain.md): good
+ * practice, labelled so (GOVERNANCE_RULES.oraGoodPractice), never cited as the law.
+ */
+export const ORA_GOOD_PRACTICE = [
+  'the scheme’s viability',
+  'risks from outsourced and ICT services',
+  'the trustees’ risk appetite',
+  'board minutes that show the trustees engaged with the assessment themselves',
+] as const;
 
 /** The key functions of an IORP. There is no "compliance" key function. */
 export const KEY_FUNCTIONS = ['risk_management', 'internal_audit', 'actuarial'] as const;
@@ -86,17 +133,13 @@ export const ORA_TRIGGER_NAMES: Record<OraTrigger, string> = {
   significant_change: 'After a significant change in the risk profile',
 };
 
-/** Art. 21(4): effectively run by at least two persons. */
+/** Pensions Act 1990 s.64AC(1): at least 2 trustees who effectively run the scheme. */
 export const MINIMUM_TRUSTEES = 2;
-/** A corporate trustee counts as two persons when it has at least this many directors. */
+/** s.64AC(2): a sole corporate trustee meets it with at least 2 directors who effectively run it. */
 export const MINIMUM_CORPORATE_DIRECTORS = 2;
-/** Art. 21(3), Art. 23, Art. 28(1): written policies and the ORA at least every three years. */
+/** Art. 21(3), Art. 23, s.64AL(3)(a): written policies and the ORA at least every 3 years. */
 export const REVIEW_CYCLE_YEARS = 3;
-/** domain.md: reminders 60, 30, 14 and 7 days before a due date, and on the day. */
-export const REMINDER_DAYS_BEFORE = [60, 30, 14, 7, 0] as const;
-/** domain.md: and again every week while overdue. */
-export const OVERDUE_REMINDER_INTERVAL_DAYS = 7;
-/** A date is "due soon" from the first reminder on. */
+/** A date is "due soon" from the first reminder on (GOVERNANCE_RULES.reminders). */
 export const DUE_SOON_DAYS = REMINDER_DAYS_BEFORE[0];
 
 /**
@@ -109,9 +152,11 @@ export function governanceApplies(type: SchemeType): boolean {
 }
 
 /**
- * The key functions a scheme must fill: risk management and internal audit always; actuarial where
- * applicable, which for the schemes kept here means a defined-benefit scheme (it carries liabilities
- * that need actuarial calculation; DC schemes and RACs carry no guarantee).
+ * The key functions a scheme must fill: risk management and internal audit always (Art. 24);
+ * actuarial where the scheme covers biometric risks or guarantees a return or a level of benefits
+ * (Art. 27), which this service takes to mean a defined benefit scheme
+ * (GOVERNANCE_RULES.actuarialForDefinedBenefit: product policy, since the law's test is not the
+ * scheme's type).
  */
 export function requiredKeyFunctions(type: SchemeType): readonly KeyFunction[] {
   if (!governanceApplies(type)) return [];
@@ -122,9 +167,10 @@ export function requiredKeyFunctions(type: SchemeType): readonly KeyFunction[] {
 
 /**
  * The written policies a scheme must have approved: risk management, internal audit and
- * remuneration always; actuarial where relevant (DB, as above); outsourcing where activities are
- * outsourced, which is always the case for a scheme administered on this platform: the broker firm
- * is itself a service provider to the trustees.
+ * remuneration always (Art. 21(3), Art. 23); actuarial where relevant (DB, as above); outsourcing
+ * where activities are outsourced, which this service takes to be always
+ * (GOVERNANCE_RULES.outsourcingPolicyAlways): the broker firm is itself a service provider to the
+ * trustees.
  */
 export function requiredPolicyKinds(type: SchemeType): readonly PolicyKind[] {
   if (!governanceApplies(type)) return [];
@@ -133,9 +179,11 @@ export function requiredPolicyKinds(type: SchemeType): readonly PolicyKind[] {
     : ['risk_management', 'internal_audit', 'remuneration', 'outsourcing'];
 }
 
-/** The citation of a policy kind's obligation. */
-export function policyCitation(kind: PolicyKind): string {
-  return kind === 'remuneration' ? CITATIONS.remunerationPolicy : CITATIONS.writtenPolicies;
+/** The source of a policy kind's obligation. */
+export function policySource(kind: PolicyKind): RuleSource {
+  return kind === 'remuneration'
+    ? GOVERNANCE_RULES.remunerationPolicy
+    : GOVERNANCE_RULES.writtenPolicies;
 }
 
 /** The same calendar day `years` later; 29 February becomes 28 February in a common year. */
@@ -154,9 +202,11 @@ function isLeapYear(year: number): boolean {
 const earlier = (a: string, b: string) => (a <= b ? a : b);
 
 /**
- * When the next review falls due after one completed on `completedOn`. domain.md: a review is due
- * counting from when it was due, not from when the last one was finished late; one finished early
- * starts the cycle early, since the next must come within three years of it. The first review (no
+ * When the next review falls due after one completed on `completedOn`. The law asks for one at
+ * least once every three years; this service counts from when the last was due, not from when it
+ * was finished late (GOVERNANCE_RULES.reviewCountedFromDueDate: product policy, stricter than the
+ * law); one finished early starts the cycle early, since the next must come within three years of
+ * it. The first review (no
  * earlier due date) counts from its completion. A review more than a whole cycle late keeps its
  * cycle's dates: the next is the first of them after the completion, never one already past.
  */
@@ -168,9 +218,11 @@ export function nextReviewDue(completedOn: string, previouslyDueOn: string | nul
 }
 
 /**
- * The due date once significant changes are taken into account: a recorded significant change
- * makes the review (or the ORA) due at once, on the day it occurred, unless the last review came
- * after it (Art. 21(3), Art. 28(1)).
+ * The due date once significant changes are taken into account. After a significant change the
+ * law asks for an ORA "without delay" (s.64AL(3)(b)) and for a written policy to be adapted (Art.
+ * 21(3)), naming no day for either; this service shows the review, or the ORA, as due
+ * SIGNIFICANT_CHANGE_GRACE_DAYS after the change (GOVERNANCE_RULES.significantChangeGrace: product
+ * policy), unless the last review came after the change.
  */
 export function dueAfterChanges(
   cycleDueOn: string,
@@ -179,14 +231,28 @@ export function dueAfterChanges(
 ): string {
   let due = cycleDueOn;
   for (const occurredOn of changesOccurredOn) {
-    if (occurredOn > reviewedOn) due = earlier(due, occurredOn);
+    if (occurredOn > reviewedOn) due = earlier(due, dueAfterChange(occurredOn));
   }
   return due;
 }
 
+/** The day this service shows a review as due after a significant change on `occurredOn`. */
+export function dueAfterChange(occurredOn: string): string {
+  return addDays(occurredOn, SIGNIFICANT_CHANGE_GRACE_DAYS);
+}
+
+/**
+ * What recording a significant change does, said as the law says it and then as this service
+ * counts it: the forms that record a change show these words.
+ */
+export const SIGNIFICANT_CHANGE_EFFECTS = {
+  riskProfile: `The law asks for an own-risk assessment without delay after a significant change in the scheme’s risk profile (${GOVERNANCE_RULES.ownRiskAssessment.citation}). This service shows it as due ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change.`,
+  policy: (policyName: string) =>
+    `The law asks for the ${policyName} to be adapted after a significant change in its area, and names no day (${GOVERNANCE_RULES.writtenPolicies.citation}). This service shows its review as due ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change.`,
+};
+
 export type DateStatus = 'ok' | 'due_soon' | 'overdue';
 
-/** Overdue from the day after the due date; due soon within the reminder window. */
 /**
  * Where a calendar entry stands in the calendar's order: by date, then scheme, kind and subject.
  * Unique across a tenant's entries, so it keys a row and places a page's cursor.
@@ -200,6 +266,7 @@ export function calendarPosition(entry: {
   return `${entry.dueOn}|${entry.schemeId}|${entry.kind}|${entry.subjectId ?? ''}`;
 }
 
+/** Overdue from the day after the due date; due soon within the reminder window. */
 export function dateStatus(dueOn: string, today: string): DateStatus {
   if (today > dueOn) return 'overdue';
   if (addDays(today, DUE_SOON_DAYS) >= dueOn) return 'due_soon';
@@ -316,8 +383,13 @@ export interface Obligation {
   dueOn?: string;
   status: ObligationStatus;
   reason: string;
+  /** Where the duty comes from (GOVERNANCE_RULES): its label and its citation. */
+  label: RuleLabel;
   citation: string;
 }
+
+/** A rule's source as an obligation carries it. */
+const from = (source: RuleSource) => ({ label: source.label, citation: source.citation });
 
 /** What counts on `today`: appointed by then and not yet ended. */
 const serving = (entry: { appointedOn: string; endedOn: string | null }, today: string) =>
@@ -356,7 +428,7 @@ export function internalAuditConflict(
       (other.function === 'internal_audit' || proposed.function === 'internal_audit'),
   );
   return clash
-    ? `The holder of the internal audit function may hold no other key function in the same scheme (${CITATIONS.keyFunctions})`
+    ? `The holder of the internal audit function may hold no other key function in the same scheme (${GOVERNANCE_RULES.keyFunctions.citation})`
     : null;
 }
 
@@ -383,7 +455,7 @@ function trusteeObligation(trustees: readonly TrusteeFacts[], today: string): Ob
     kind: 'trustees',
     status: ok ? 'ok' : 'incomplete',
     reason,
-    citation: CITATIONS.trustees,
+    ...from(GOVERNANCE_RULES.trustees),
   };
 }
 
@@ -393,12 +465,15 @@ function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Ob
   for (const fn of requiredKeyFunctions(facts.type)) {
     const holders = current.filter((holder) => holder.function === fn);
     const name = KEY_FUNCTION_NAMES[fn];
+    const source = from(
+      fn === 'actuarial' ? GOVERNANCE_RULES.actuarialFunction : GOVERNANCE_RULES.keyFunctions,
+    );
     if (holders.length === 0) {
       obligations.push({
         kind: 'key_function',
         status: 'incomplete',
         reason: `No one holds the ${name.toLowerCase()} key function`,
-        citation: CITATIONS.keyFunctions,
+        ...source,
       });
       continue;
     }
@@ -408,7 +483,7 @@ function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Ob
         subjectId: holder.id,
         status: 'ok',
         reason: `The ${name.toLowerCase()} key function is held`,
-        citation: CITATIONS.keyFunctions,
+        ...source,
       });
       if (holder.fitnessAndProbity !== 'confirmed') {
         obligations.push({
@@ -419,7 +494,7 @@ function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Ob
             holder.fitnessAndProbity === 'failed'
               ? `The ${name.toLowerCase()} holder did not meet the fitness and probity standards: appoint another holder`
               : `The fitness and probity of the ${name.toLowerCase()} holder is not yet confirmed`,
-          citation: CITATIONS.fitnessAndProbity,
+          ...from(GOVERNANCE_RULES.fitnessAndProbity),
         });
       }
       if (holder.alsoServesEmployer && !holder.conflictsProtocol) {
@@ -428,7 +503,7 @@ function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Ob
           subjectId: holder.id,
           status: 'incomplete',
           reason: `The ${name.toLowerCase()} holder also carries out this function for the employer: record the written protocol on how conflicts of interest are prevented or managed`,
-          citation: CITATIONS.conflictsProtocol,
+          ...from(GOVERNANCE_RULES.conflictsProtocol),
         });
       }
     }
@@ -444,17 +519,22 @@ function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Ob
         subjectId: holder.id,
         status: 'incomplete',
         reason: 'The internal audit holder also holds another key function in this scheme',
-        citation: CITATIONS.keyFunctions,
+        ...from(GOVERNANCE_RULES.keyFunctions),
       });
     }
   }
   return obligations;
 }
 
+/** The significant change that brought a review forward to `dueOn`, if one did. */
+function changeBehind(dueOn: string, changesOccurredOn: readonly string[]): string | undefined {
+  return changesOccurredOn.find((occurredOn) => dueAfterChange(occurredOn) === dueOn);
+}
+
 function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligation[] {
   return requiredPolicyKinds(facts.type).map((kind) => {
     const name = POLICY_KIND_NAMES[kind];
-    const citation = policyCitation(kind);
+    const source = from(policySource(kind));
     const approved = facts.policies.find(
       (policy) => policy.kind === kind && policy.status === 'approved',
     );
@@ -468,7 +548,7 @@ function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligat
         reason: drafted
           ? `The ${name.toLowerCase()} is drafted but the trustees have not approved it`
           : `The scheme has no approved ${name.toLowerCase()}`,
-        citation,
+        ...source,
       } satisfies Obligation;
     }
     const changes = facts.significantChanges
@@ -476,18 +556,19 @@ function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligat
       .map((change) => change.occurredOn);
     const dueOn = dueAfterChanges(approved.nextReviewDue, approved.approvedOn, changes);
     const status = dateStatus(dueOn, today);
-    const afterChange = dueOn !== approved.nextReviewDue;
+    const changedOn = dueOn === approved.nextReviewDue ? undefined : changeBehind(dueOn, changes);
     return {
       kind: 'written_policy',
       subjectId: approved.id,
       dueOn,
       status,
-      reason: afterChange
-        ? `A significant change was recorded on ${formatIrishDate(dueOn)}: the ${name.toLowerCase()} must be reviewed at once`
-        : status === 'overdue'
-          ? `The ${name.toLowerCase()} was due for review on ${formatIrishDate(dueOn)}`
-          : `The ${name.toLowerCase()} is next reviewed by ${formatIrishDate(dueOn)} (every ${REVIEW_CYCLE_YEARS} years)`,
-      citation,
+      reason:
+        changedOn !== undefined
+          ? `A significant change in the area of the ${name.toLowerCase()} was recorded on ${formatIrishDate(changedOn)}: the law asks for the policy to be adapted and names no day; this service asks for its review by ${formatIrishDate(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
+          : status === 'overdue'
+            ? `The ${name.toLowerCase()} was due for review on ${formatIrishDate(dueOn)}`
+            : `The ${name.toLowerCase()} is next reviewed by ${formatIrishDate(dueOn)} (at least every ${REVIEW_CYCLE_YEARS} years)`,
+      ...source,
     } satisfies Obligation;
   });
 }
@@ -501,7 +582,7 @@ function oraObligation(facts: SchemeGovernanceFacts, today: string): Obligation 
       kind: 'own_risk_assessment',
       status: 'incomplete',
       reason: 'No own-risk assessment is recorded for the scheme',
-      citation: CITATIONS.ownRiskAssessment,
+      ...from(GOVERNANCE_RULES.ownRiskAssessment),
     };
   }
   const changes = facts.significantChanges
@@ -509,18 +590,19 @@ function oraObligation(facts: SchemeGovernanceFacts, today: string): Obligation 
     .map((change) => change.occurredOn);
   const dueOn = dueAfterChanges(latest.nextDue, latest.performedOn, changes);
   const status = dateStatus(dueOn, today);
+  const changedOn = dueOn === latest.nextDue ? undefined : changeBehind(dueOn, changes);
   return {
     kind: 'own_risk_assessment',
     subjectId: latest.id,
     dueOn,
     status,
     reason:
-      dueOn !== latest.nextDue
-        ? `The scheme's risk profile changed significantly on ${formatIrishDate(dueOn)}: an own-risk assessment is due without delay`
+      changedOn !== undefined
+        ? `The scheme's risk profile changed significantly on ${formatIrishDate(changedOn)}: the law asks for an own-risk assessment without delay; this service shows it as due by ${formatIrishDate(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
         : status === 'overdue'
           ? `The own-risk assessment was due on ${formatIrishDate(dueOn)}`
-          : `The next own-risk assessment is due by ${formatIrishDate(dueOn)} (at least every ${REVIEW_CYCLE_YEARS} years)`,
-    citation: CITATIONS.ownRiskAssessment,
+          : `The next own-risk assessment is due by ${formatIrishDate(dueOn)} (at least once every ${REVIEW_CYCLE_YEARS} years)`,
+    ...from(GOVERNANCE_RULES.ownRiskAssessment),
   };
 }
 
@@ -562,7 +644,7 @@ export function assessScheme(
           status: 'ok',
           reason:
             'A PRSA is a contract with its provider, not a trust: the IORP II governance registers do not apply to it',
-          citation: CITATIONS.scope,
+          ...from(GOVERNANCE_RULES.scope),
         },
       ],
     };

@@ -11,6 +11,7 @@ import {
 import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
+import { RULE_LABELS } from './rule-sources.js';
 import { emailAddress, idText, text } from './text.js';
 
 /**
@@ -311,6 +312,8 @@ export const obligationView = z.object({
   dueOn: z.string().optional(),
   status: z.enum(OBLIGATION_STATUSES),
   reason: z.string(),
+  /** Law, guidance or product policy (rule-sources.ts), and where the duty comes from. */
+  label: z.enum(RULE_LABELS),
   citation: z.string(),
 });
 export type ObligationView = z.infer<typeof obligationView>;

@@ -7,16 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { POLICY_STATUS_NAMES } from '../../src/contracts/governance.js';
 import {
-  CITATIONS,
   FITNESS_NAMES,
+  GOVERNANCE_RULES,
   OBLIGATION_NAMES,
   OBLIGATION_STATUS_LABELS,
   type ObligationKind,
   type ObligationStatus,
   ORA_TRIGGER_NAMES,
-  policyCitation,
+  policySource,
   TRUSTEE_KIND_NAMES,
 } from '../../src/contracts/governance-rules.js';
+import { type RuleSource, sourceInWords } from '../../src/contracts/rule-sources.js';
 import { auditLog, documents } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
@@ -333,7 +334,7 @@ describe('the summary PDF', () => {
     }
   });
 
-  it('states the scheme, registers, policies with versions and every obligation with its citation', async () => {
+  it('states the scheme, registers, policies with versions and every obligation with its label and citation', async () => {
     const text = flowing(readPdf(pack.entries.get('summary.pdf') as Buffer).text);
     for (const phrase of [
       'Acme Staff Pension Scheme',
@@ -347,9 +348,9 @@ describe('the summary PDF', () => {
       '15/01/2025',
       '01/02/2025',
       'the role BrokerUser',
-      CITATIONS.trustees,
-      CITATIONS.ownRiskAssessment,
-      policyCitation('risk_management'),
+      sourceInWords(GOVERNANCE_RULES.trustees),
+      sourceInWords(GOVERNANCE_RULES.ownRiskAssessment),
+      sourceInWords(policySource('risk_management')),
       'documents/trust_deed/Trust deed.pdf',
     ]) {
       expect(text, phrase).toContain(phrase);
@@ -358,12 +359,13 @@ describe('the summary PDF', () => {
     const compliance = (
       await t.requestAs(staff, 'GET', `/api/schemes/${place.schemeId}/compliance`)
     ).json() as {
-      obligations: Array<{ reason: string; citation: string }>;
+      obligations: Array<{ reason: string } & RuleSource>;
     };
     expect(compliance.obligations.length).toBeGreaterThan(0);
     for (const obligation of compliance.obligations) {
       expect(text).toContain(flowing(obligation.reason));
-      expect(text).toContain(flowing(obligation.citation));
+      // The label in words before the citation: "Law: Pensions Act 1990 s.64AC(1)–(2)".
+      expect(text).toContain(flowing(sourceInWords(obligation)));
     }
   });
 

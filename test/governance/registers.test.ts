@@ -1,6 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CITATIONS, requiredPolicyKinds } from '../../src/contracts/governance-rules.js';
+import {
+  GOVERNANCE_RULES,
+  requiredPolicyKinds,
+  SIGNIFICANT_CHANGE_GRACE_DAYS,
+} from '../../src/contracts/governance-rules.js';
 import { auditLog, schemes } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { ownerOf, writableTableCounts } from '../helpers/database.js';
@@ -154,7 +158,7 @@ describe('a scheme’s governance registers', () => {
         {
           path: 'function',
           code: 'internal_audit_independence',
-          message: `The holder of the internal audit function may hold no other key function in the same scheme (${CITATIONS.keyFunctions})`,
+          message: `The holder of the internal audit function may hold no other key function in the same scheme (${GOVERNANCE_RULES.keyFunctions.citation})`,
         },
       ],
     });
@@ -187,6 +191,7 @@ describe('a scheme’s governance registers', () => {
   });
 
   it('counts a policy’s next review from when the last was due, and brings it forward after a significant change', async () => {
+    expect(SIGNIFICANT_CHANGE_GRACE_DAYS).toBe(30);
     const schemeId = await newScheme();
     const first = await approvedPolicy(schemeId, 'outsourcing', '2021-03-15');
     expect(first.nextReviewDue).toBe('2024-03-15');
@@ -199,19 +204,26 @@ describe('a scheme’s governance registers', () => {
     const all = await broker().get(`/api/schemes/${schemeId}/policies?includeHistory=true`);
     expect(all.json().items).toHaveLength(2);
 
+    // A change on 20/04/2025: the review is asked for 30 days after it, by 20/05/2025, and on
+    // 01/06/2025 that day has passed.
     const change = await broker().post(`/api/policies/${second.id}/significant-change`, {
-      occurredOn: '2025-05-20',
+      occurredOn: '2025-04-20',
       description: 'Administration moved to a new provider',
     });
     expect(change.statusCode, change.body).toBe(201);
     expect((await broker().get(`/api/policies/${second.id}`)).json()).toMatchObject({
       nextReviewDue: '2025-05-20',
-      significantChangeOn: '2025-05-20',
+      significantChangeOn: '2025-04-20',
     });
     const entry = (await compliance(schemeId)).obligations.find(
       (obligation) => obligation.subjectId === second.id,
     );
-    expect(entry).toMatchObject({ status: 'overdue', dueOn: '2025-05-20' });
+    expect(entry).toMatchObject({
+      status: 'overdue',
+      dueOn: '2025-05-20',
+      reason: expect.stringContaining('to be adapted'),
+      ...GOVERNANCE_RULES.writtenPolicies,
+    });
 
     // An approved version is not edited, approved again, or approved for a day to come.
     expect((await broker().patch(`/api/policies/${second.id}`, { title: 'New' })).statusCode).toBe(
@@ -238,7 +250,7 @@ describe('a scheme’s governance registers', () => {
     expect(third.json().nextReviewDue).toBe('2028-05-20');
   });
 
-  it('makes an ORA due without delay after a change in the risk profile', async () => {
+  it('asks for an ORA without delay after a change in the risk profile, due 30 days after it', async () => {
     const schemeId = await newScheme();
     await createOraReport(
       t.database,
@@ -258,14 +270,16 @@ describe('a scheme’s governance registers', () => {
       description: 'The scheme closed to new entrants',
     });
     expect(change.statusCode).toBe(201);
+    // Due on 01/06/2025, 30 days after the change: today, so due soon and not yet overdue.
     expect(
       (await compliance(schemeId)).obligations.find(
         (entry) => entry.kind === 'own_risk_assessment',
       ),
     ).toMatchObject({
-      status: 'overdue',
-      dueOn: '2025-05-02',
-      citation: CITATIONS.ownRiskAssessment,
+      status: 'due_soon',
+      dueOn: '2025-06-01',
+      reason: expect.stringContaining('without delay'),
+      ...GOVERNANCE_RULES.ownRiskAssessment,
     });
     const listed = await broker().get(`/api/schemes/${schemeId}/significant-changes`);
     expect(listed.json().items).toEqual([
@@ -285,7 +299,7 @@ describe('a scheme’s governance registers', () => {
     expect(refused.json().error).toContain('do not apply');
     expect(await compliance(schemeId)).toMatchObject({
       status: 'ok',
-      obligations: [{ kind: 'scope', citation: CITATIONS.scope }],
+      obligations: [{ kind: 'scope', ...GOVERNANCE_RULES.scope }],
     });
   });
 

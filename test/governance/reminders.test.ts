@@ -107,7 +107,7 @@ describe('the reminders job', () => {
         'Nore Dairies Scheme (Nore Dairies Ltd): Own-risk assessment, due 01/07/2025',
       ),
     });
-    expect(mail?.message?.text).toContain('Directive (EU) 2016/2341 Art. 28(1)');
+    expect(mail?.message?.text).toContain('[Law: Pensions Act 1990 s.64AL(3)]');
 
     const again = await job.run();
     expect(again).toMatchObject({ remindersSent: 0, emails: 0 });

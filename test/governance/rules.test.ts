@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   addYears,
   assessScheme,
-  CITATIONS,
   dateStatus,
+  dueAfterChange,
   dueAfterChanges,
+  GOVERNANCE_RULES,
   internalAuditConflict,
   KEY_FUNCTIONS,
   type KeyFunctionHolderFacts,
@@ -14,8 +15,11 @@ import {
   requiredKeyFunctions,
   requiredPolicyKinds,
   type SchemeGovernanceFacts,
+  SIGNIFICANT_CHANGE_EFFECTS,
+  SIGNIFICANT_CHANGE_GRACE_DAYS,
   type TrusteeFacts,
 } from '../../src/contracts/governance-rules.js';
+import { addDays } from '../../src/contracts/irish-dates.js';
 
 /**
  * The governance rules of IORP II against worked dates (domain.md, "Governance under IORP II").
@@ -106,16 +110,25 @@ describe('review cycles', () => {
     expect(addYears('2024-02-29', 4)).toBe('2028-02-29');
   });
 
-  it('brings a review forward to the day of a significant change recorded after the last review', () => {
-    expect(dueAfterChanges('2027-01-10', '2024-01-10', ['2025-09-15'])).toBe('2025-09-15');
+  it('brings a review forward to 30 days after a significant change recorded after the last review', () => {
+    // The grace is this service's (the law says "without delay", or names no day), set in one place.
+    expect(SIGNIFICANT_CHANGE_GRACE_DAYS).toBe(30);
+    expect(dueAfterChange('2025-09-15')).toBe(addDays('2025-09-15', SIGNIFICANT_CHANGE_GRACE_DAYS));
+    expect(dueAfterChanges('2027-01-10', '2024-01-10', ['2025-09-15'])).toBe('2025-10-15');
+    // Across a month end and into a leap day.
+    expect(dueAfterChanges('2029-01-10', '2027-01-10', ['2028-01-30'])).toBe('2028-02-29');
     // A change before the last review was dealt with by it.
     expect(dueAfterChanges('2027-01-10', '2024-01-10', ['2023-11-01'])).toBe('2027-01-10');
+    // A change so near the cycle's end that 30 days more would pass it leaves the cycle's date.
+    expect(dueAfterChanges('2027-01-10', '2024-01-10', ['2026-12-20'])).toBe('2027-01-10');
   });
 
-  it('counts the cycle after a review that answered a significant change from the change', () => {
-    // Change on 15/09/2025 made the review due at once; reviewed on 01/12/2025: next 15/09/2028.
+  it('counts the cycle after a review that answered a significant change from when it was due', () => {
+    // Change on 15/09/2025: the review is due 15/10/2025. Reviewed late on 01/12/2025: next
+    // 15/10/2028; reviewed within the 30 days, on 01/10/2025: next 01/10/2028.
     const due = dueAfterChanges('2027-01-10', '2024-01-10', ['2025-09-15']);
-    expect(nextReviewDue('2025-12-01', due)).toBe('2028-09-15');
+    expect(nextReviewDue('2025-12-01', due)).toBe('2028-10-15');
+    expect(nextReviewDue('2025-10-01', due)).toBe('2028-10-01');
   });
 
   it('is due soon from 60 days before, overdue from the day after', () => {
@@ -157,6 +170,7 @@ describe('a scheme’s compliance', () => {
     const { status, obligations } = assessScheme(completeScheme(), today);
     expect(status).toBe('ok');
     expect(obligations.every((entry) => entry.citation.length > 0)).toBe(true);
+    expect(obligations.every((entry) => entry.label === 'law')).toBe(true);
   });
 
   it('is incomplete with one trustee, and says why', () => {
@@ -166,7 +180,12 @@ describe('a scheme’s compliance', () => {
     expect(obligation(one, today, 'trustees')).toMatchObject({
       status: 'incomplete',
       reason: expect.stringContaining('one trustee'),
-      citation: CITATIONS.trustees,
+      label: 'law',
+      citation: 'Pensions Act 1990 s.64AC(1)–(2)',
+    });
+    expect(GOVERNANCE_RULES.trustees).toEqual({
+      label: 'law',
+      citation: 'Pensions Act 1990 s.64AC(1)–(2)',
     });
   });
 
@@ -203,7 +222,7 @@ describe('a scheme’s compliance', () => {
       assessScheme(withoutActuary, today).obligations.find(
         (entry) => entry.kind === 'key_function' && entry.reason.includes('actuarial'),
       ),
-    ).toMatchObject({ status: 'incomplete', citation: CITATIONS.keyFunctions });
+    ).toMatchObject({ status: 'incomplete', ...GOVERNANCE_RULES.actuarialFunction });
     expect(assessScheme(db, today).status).toBe('ok');
   });
 
@@ -225,7 +244,7 @@ describe('a scheme’s compliance', () => {
       internalAuditConflict({ function: 'risk_management', holderName: 'Seán Ó Riain' }, [
         { function: 'internal_audit', holderName: 'Seán Ó Riain' },
       ]),
-    ).toContain(CITATIONS.keyFunctions);
+    ).toContain(GOVERNANCE_RULES.keyFunctions.citation);
     // Risk management and actuarial may share a holder.
     expect(
       internalAuditConflict({ function: 'actuarial', holderName: 'Máire Ní Bhriain' }, [
@@ -289,21 +308,49 @@ describe('a scheme’s compliance', () => {
       assessScheme(drafted, today).obligations.find((entry) =>
         entry.reason.includes('remuneration policy is drafted'),
       ),
-    ).toMatchObject({ status: 'incomplete', citation: CITATIONS.remunerationPolicy });
+    ).toMatchObject({ status: 'incomplete', ...GOVERNANCE_RULES.remunerationPolicy });
   });
 
-  it('makes a policy review due at once after a significant change, and overdue the day after', () => {
+  it('asks for a policy to be adapted after a significant change as the law does, due 30 days after, overdue the day after that', () => {
     const changed = completeScheme({
       significantChanges: [{ policyId: 'policy-outsourcing', occurredOn: '2025-05-20' }],
     });
-    expect(obligation(changed, '2025-05-20', 'written_policy', 'policy-outsourcing')).toMatchObject(
-      {
-        dueOn: '2025-05-20',
-        status: 'due_soon',
-        reason: expect.stringContaining('significant change'),
-      },
+    const onTheDay = obligation(changed, '2025-05-20', 'written_policy', 'policy-outsourcing');
+    expect(onTheDay).toMatchObject({
+      dueOn: '2025-06-19',
+      status: 'due_soon',
+      ...GOVERNANCE_RULES.writtenPolicies,
+    });
+    expect(onTheDay?.reason).toBe(
+      'A significant change in the area of the outsourcing policy was recorded on 20/05/2025: the law asks for the policy to be adapted and names no day; this service asks for its review by 19/06/2025, 30 days after the change',
     );
-    expect(assessScheme(changed, '2025-05-21').status).toBe('overdue');
+    expect(assessScheme(changed, '2025-05-21').status).toBe('due_soon');
+    expect(assessScheme(changed, '2025-06-19').status).toBe('due_soon');
+    expect(assessScheme(changed, '2025-06-20').status).toBe('overdue');
+  });
+
+  it('words the effect of a significant change as the law does, never as due at once or the next day', () => {
+    expect(SIGNIFICANT_CHANGE_EFFECTS.riskProfile).toContain('without delay');
+    expect(SIGNIFICANT_CHANGE_EFFECTS.riskProfile).toContain('Pensions Act 1990 s.64AL(3)');
+    expect(SIGNIFICANT_CHANGE_EFFECTS.policy('remuneration policy')).toContain(
+      'remuneration policy to be adapted',
+    );
+    const changed = completeScheme({
+      significantChanges: [
+        { policyId: 'policy-risk_management', occurredOn: '2025-05-20' },
+        { policyId: null, occurredOn: '2025-05-20' },
+      ],
+    });
+    const texts = [
+      SIGNIFICANT_CHANGE_EFFECTS.riskProfile,
+      SIGNIFICANT_CHANGE_EFFECTS.policy('risk management policy'),
+      ...['2025-05-20', '2025-07-01'].flatMap((today) =>
+        assessScheme(changed, today).obligations.map((entry) => entry.reason),
+      ),
+    ];
+    for (const words of texts) {
+      expect(words).not.toMatch(/at once|the next day|the day after|must be reviewed/i);
+    }
   });
 
   it('follows the policy cycle across several reviews, late and early', () => {
@@ -348,22 +395,27 @@ describe('a scheme’s compliance', () => {
     const noOra = completeScheme({ oraReports: [] });
     expect(obligation(noOra, today, 'own_risk_assessment')).toMatchObject({
       status: 'incomplete',
-      citation: CITATIONS.ownRiskAssessment,
+      label: 'law',
+      citation: 'Pensions Act 1990 s.64AL(3)',
     });
     const scheme = completeScheme();
     expect(obligation(scheme, '2027-03-02', 'own_risk_assessment')).toMatchObject({
       status: 'overdue',
       dueOn: '2027-03-01',
     });
+    // A change on 02/04/2025: the ORA is shown as due 30 days later, 02/05/2025; overdue on
+    // 01/06/2025.
     const changed = completeScheme({
       significantChanges: [{ policyId: null, occurredOn: '2025-04-02' }],
     });
     expect(obligation(changed, today, 'own_risk_assessment')).toMatchObject({
       status: 'overdue',
-      dueOn: '2025-04-02',
-      reason: expect.stringContaining('without delay'),
+      dueOn: '2025-05-02',
+      reason:
+        "The scheme's risk profile changed significantly on 02/04/2025: the law asks for an own-risk assessment without delay; this service shows it as due by 02/05/2025, 30 days after the change",
     });
-    // An ORA performed after the change answers it.
+    // An ORA performed after the change answers it; performed late, the next counts from when it
+    // was due.
     const answered = completeScheme({
       significantChanges: [{ policyId: null, occurredOn: '2025-04-02' }],
       oraReports: [
@@ -371,14 +423,14 @@ describe('a scheme’s compliance', () => {
         {
           id: 'ora-2',
           performedOn: '2025-05-15',
-          nextDue: nextReviewDue('2025-05-15', '2025-04-02'),
+          nextDue: nextReviewDue('2025-05-15', dueAfterChange('2025-04-02')),
         },
       ],
     });
     expect(obligation(answered, today, 'own_risk_assessment')).toMatchObject({
       subjectId: 'ora-2',
       status: 'ok',
-      dueOn: '2028-04-02',
+      dueOn: '2028-05-02',
     });
   });
 
@@ -394,7 +446,7 @@ describe('a scheme’s compliance', () => {
     const prsa = assessScheme({ ...completeScheme(), type: 'PRSA' }, today);
     expect(prsa).toEqual({
       status: 'ok',
-      obligations: [expect.objectContaining({ kind: 'scope', citation: CITATIONS.scope })],
+      obligations: [expect.objectContaining({ kind: 'scope', ...GOVERNANCE_RULES.scope })],
     });
     expect(requiredPolicyKinds('PRSA')).toEqual([]);
   });

@@ -1,13 +1,16 @@
 import type { DraftKind } from '../../../contracts/ai.js';
 import {
-  CITATIONS,
   type FitnessAndProbity,
+  GOVERNANCE_RULES,
   KEY_FUNCTION_NAMES,
   type KeyFunction,
+  ORA_GOOD_PRACTICE,
   POLICY_KIND_NAMES,
   type PolicyKind,
+  policySource,
 } from '../../../contracts/governance-rules.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
+import { sourceInWords } from '../../../contracts/rule-sources.js';
 
 /**
  * What a draft is written from: scheme-level facts only (docs/decisions/0066-ai-provider-guard-and-chat.md).
@@ -99,13 +102,12 @@ export function factLines(facts: DraftFacts): string[] {
 const placeholder = (what: string) => `[${what}]`;
 
 function policyBody(kind: PolicyKind, facts: DraftFacts): string[] {
-  const citation =
-    kind === 'remuneration' ? CITATIONS.remunerationPolicy : CITATIONS.writtenPolicies;
+  const { citation } = policySource(kind);
   const area = POLICY_KIND_NAMES[kind].replace(/ policy$/, '').toLowerCase();
   const holder = facts.keyFunctions.find((entry) => entry.function === kind);
   return [
     `1. Purpose`,
-    `This policy sets out how the trustees of ${placeholder('scheme name')} manage ${area}, as ${citation} requires. The trustees approve it before it is used and review it at least every three years, and without delay after a significant change.`,
+    `This policy sets out how the trustees of ${placeholder('scheme name')} manage ${area}, as ${citation} requires. The trustees approve it before it is used, review it at least once every three years, and adapt it after any significant change in its area (${GOVERNANCE_RULES.writtenPolicies.citation}).`,
     '',
     '2. Scope',
     `It applies to the scheme (${facts.schemeType}, ${facts.memberBand}) and to everyone who carries out ${area} work for it, including service providers.`,
@@ -119,14 +121,16 @@ function policyBody(kind: PolicyKind, facts: DraftFacts): string[] {
     `${placeholder('how the work is done, how often, and what is recorded')}`,
     '',
     '5. Review',
-    `Approved by the trustees on ${placeholder('date')}. Next review: three years after approval, or sooner after a significant change.`,
+    `Approved by the trustees on ${placeholder('date')}. Next review: within three years of approval; the policy is adapted after any significant change in its area.`,
   ];
 }
 
 function oraBody(facts: DraftFacts): string[] {
   return [
     '1. Scope and timing',
-    `The trustees carry out an own-risk assessment at least every three years and without delay after a significant change in the scheme's risk profile (${CITATIONS.ownRiskAssessment}).${facts.lastOra ? ` The last was performed on ${facts.lastOra.performedOn}; the next is due by ${facts.lastOra.nextDue}.` : ' None is recorded yet.'}`,
+    `The trustees carry out an own-risk assessment at least every three years and without delay after a significant change in the scheme's risk profile (${GOVERNANCE_RULES.ownRiskAssessment.citation}).${facts.lastOra ? ` The last was performed on ${facts.lastOra.performedOn}; the next is due by ${facts.lastOra.nextDue}.` : ' None is recorded yet.'}`,
+    '',
+    `It covers the matters set out in ${GOVERNANCE_RULES.oraContent.citation}.`,
     '',
     '2. The system of governance',
     `An assessment of how effective it is, with ${facts.trustees.individual + facts.trustees.corporate} trustee(s) and the key functions held: ${facts.keyFunctions.map((entry) => KEY_FUNCTION_NAMES[entry.function].toLowerCase()).join(', ') || 'none recorded'}.`,
@@ -139,6 +143,9 @@ function oraBody(facts: DraftFacts): string[] {
     '',
     '5. Conclusions and actions',
     `${placeholder('what the trustees decided, who acts, by when')}`,
+    '',
+    '6. Good practice, not required by law',
+    `${sourceInWords(GOVERNANCE_RULES.oraGoodPractice)}. Assessments most often leave out ${ORA_GOOD_PRACTICE.join('; ')}.`,
   ];
 }
 
@@ -148,7 +155,7 @@ function letterBody(facts: DraftFacts): string[] {
     '',
     `Appointment to the ${placeholder('key function')} key function of ${placeholder('scheme name')}`,
     '',
-    `The trustees appoint you to hold the ${placeholder('key function')} key function of the scheme (${CITATIONS.keyFunctions}) from ${placeholder('date')}. Your appointment is subject to the fitness and probity standards (${CITATIONS.fitnessAndProbity}).`,
+    `The trustees appoint you to hold the ${placeholder('key function')} key function of the scheme (${GOVERNANCE_RULES.keyFunctions.citation}) from ${placeholder('date')}. Your appointment is subject to the fitness and probity standards (${GOVERNANCE_RULES.fitnessAndProbity.citation}).`,
     '',
     'You will report your findings and recommendations to the trustees, who decide what action to take, and you may report to the Pensions Authority where the law requires it.',
     facts.keyFunctions.some((entry) => entry.alsoServesEmployer)

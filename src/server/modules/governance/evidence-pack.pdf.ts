@@ -13,6 +13,7 @@ import {
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
 import type { Role } from '../../../contracts/roles.js';
+import { sourceInWords } from '../../../contracts/rule-sources.js';
 import { openTaggedPdf } from '../../platform/pdf/tagged-pdf.js';
 
 /**
@@ -131,7 +132,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
       OBLIGATION_STATUS_LABELS[obligation.status],
       obligation.dueOn === undefined ? '—' : formatIrishDate(obligation.dueOn),
       obligation.reason,
-      obligation.citation,
+      sourceInWords(obligation),
     ]),
   );
 

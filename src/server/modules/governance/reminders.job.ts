@@ -8,6 +8,7 @@ import {
   reminderStage,
 } from '../../../contracts/governance-rules.js';
 import { formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
+import { sourceInWords } from '../../../contracts/rule-sources.js';
 import type { Database } from '../../platform/db/database.js';
 import { complianceReminders, users } from '../../platform/db/schema.js';
 import { withSchedulerRole } from '../../platform/db/with-actor.js';
@@ -150,7 +151,7 @@ export function createComplianceReminders({
               what: whatIsDue(obligation, policyKindOf),
               dueOn: formatIrishDate(obligation.dueOn),
               overdue: obligation.status === 'overdue',
-              citation: obligation.citation,
+              citation: sourceInWords(obligation),
             } satisfies ReminderLine,
           })),
       );

@@ -235,6 +235,7 @@ export interface ReminderLine {
   /** DD/MM/YYYY */
   dueOn: string;
   overdue: boolean;
+  /** The rule's label and citation in words: "Law: Pensions Act 1990 s.64AL(3)". */
   citation: string;
 }
 

@@ -1,6 +1,7 @@
 import { Badge, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { OBLIGATION_NAMES, OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
+import { sourceInWords } from '../../../contracts/rule-sources';
 import type { CalendarEntry, ComplianceStatus, Obligation } from '../../api/types';
 import type { Column } from '../../components/CursorTable';
 import { ScrollTable } from '../../components/ScrollTable';
@@ -21,7 +22,10 @@ export function StatusBadge({
   );
 }
 
-/** Each obligation of a scheme: its standing, why, when it falls due and where the rule is. */
+/**
+ * Each obligation of a scheme: its standing, why, when it falls due and where the rule is, with
+ * its label in words ("Law: …"), both as the rule module gives them.
+ */
 export function ObligationsTable({
   obligations,
   caption,
@@ -39,7 +43,7 @@ export function ObligationsTable({
             <Table.Th>Obligation</Table.Th>
             <Table.Th>Reason</Table.Th>
             <Table.Th>Due</Table.Th>
-            <Table.Th>Citation</Table.Th>
+            <Table.Th>Source</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -53,7 +57,7 @@ export function ObligationsTable({
               <Table.Td>{obligation.reason}</Table.Td>
               <Table.Td>{shownDate(obligation.dueOn)}</Table.Td>
               <Table.Td>
-                <Text size="sm">{obligation.citation}</Text>
+                <Text size="sm">{sourceInWords(obligation)}</Text>
               </Table.Td>
             </Table.Tr>
           ))}
@@ -94,8 +98,8 @@ export function dueDateColumns(
     },
     {
       key: 'citation',
-      header: 'Citation',
-      render: (entry) => <Text size="sm">{entry.citation}</Text>,
+      header: 'Source',
+      render: (entry) => <Text size="sm">{sourceInWords(entry)}</Text>,
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { sourceInWords } from '../../../contracts/rule-sources';
 import { describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import type { Compliance, Scheme } from '../../api/types';
@@ -36,7 +37,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
         <Title order={3}>Governance</Title>
         <Alert color="blue" title="The IORP II governance registers do not apply">
           <Text size="sm">{scope.reason}</Text>
-          <Text size="sm">{scope.citation}</Text>
+          <Text size="sm">{sourceInWords(scope)}</Text>
         </Alert>
       </Stack>
     );

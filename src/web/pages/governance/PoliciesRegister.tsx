@@ -8,6 +8,7 @@ import {
   POLICY_KINDS,
   type PolicyKind,
   requiredPolicyKinds,
+  SIGNIFICANT_CHANGE_EFFECTS,
 } from '../../../contracts/governance-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { api } from '../../api/client';
@@ -220,7 +221,9 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
             scheme={scheme}
             target={{ route: apiRoutes.policies.significantChange, id: dialog.policy.id }}
             registers={['changes', 'policies']}
-            about={`A significant change in the area of the ${nameOf(dialog.policy)} makes its review due at once.`}
+            about={SIGNIFICANT_CHANGE_EFFECTS.policy(
+              POLICY_KIND_NAMES[dialog.policy.kind].toLowerCase(),
+            )}
             onClose={close}
           />
         )}

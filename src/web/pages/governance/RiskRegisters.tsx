@@ -7,6 +7,7 @@ import {
   ORA_TRIGGER_NAMES,
   ORA_TRIGGERS,
   type OraTrigger,
+  SIGNIFICANT_CHANGE_EFFECTS,
 } from '../../../contracts/governance-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { api } from '../../api/client';
@@ -235,7 +236,7 @@ export function SignificantChangesRegister({ scheme }: { scheme: Scheme }) {
           scheme={scheme}
           target={{ route: apiRoutes.significantChanges.riskProfile, id: scheme.id }}
           registers={['changes']}
-          about="A significant change in the scheme’s risk profile makes an own-risk assessment due without delay."
+          about={SIGNIFICANT_CHANGE_EFFECTS.riskProfile}
           onClose={() => setRecording(false)}
         />
       </FormModal>

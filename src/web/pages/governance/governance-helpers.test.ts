@@ -27,6 +27,7 @@ describe('the governance pages’ helpers', () => {
       dueOn: '2027-01-01',
       status: 'ok',
       reason: 'r',
+      label: 'law',
       citation: 'c',
       schemeId: 's1',
       schemeName: 'S',
