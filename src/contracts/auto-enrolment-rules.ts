@@ -1,4 +1,5 @@
 import { addDays } from './irish-dates.js';
+import { law, productPolicy, type RuleSource } from './rule-sources.js';
 
 /**
  * Automatic enrolment readiness (domain.md, "Automatic enrolment (My Future Fund, from 1 January
@@ -8,27 +9,39 @@ import { addDays } from './irish-dates.js';
  * assessment service, its CSV, its PDF and the cost comparison all ask this module. The functions
  * are pure, so each rule is tested on worked cases (test/auto-enrolment/rules.test.ts).
  *
- * Citations follow domain.md: the Automatic Enrolment Retirement Savings System Act 2024, and the
- * minimum standards for exempt schemes in S.I. No. 668 of 2025, Schedule 1A. Section numbers are
- * given only where domain.md gives them (s.51 for exempt employments); the project has not checked
- * the others against the official text (docs/decisions/0068-auto-enrolment-readiness.md).
+ * Every rule has its source in AE_RULES, labelled law or product policy and cited to the section
+ * (docs/decisions/0120-rules-labelled-law-guidance-policy.md): the Automatic Enrolment Retirement
+ * Savings System Act 2024 (No. 20 of 2024), and the minimum standards for exempt employments in
+ * S.I. No. 637 of 2025, art. 4A and Schedule 1A, inserted by S.I. No. 668 of 2025 from 1 January
+ * 2026 (docs/decisions/0068-auto-enrolment-readiness.md).
  *
  * Money is in whole cents and rates in basis points (1.5% = 150), so no rule uses floating point.
  */
 
 const ACT = 'Automatic Enrolment Retirement Savings System Act 2024';
-const SCHEDULE_1A = 'S.I. No. 668 of 2025, Schedule 1A';
+const STANDARDS = 'S.I. No. 637 of 2025, art. 4A and Sch. 1A (inserted by S.I. No. 668 of 2025)';
+/** The day the system began: rate year 1 is the calendar year it began in. */
+const START = '2026-01-01';
 
 /** Where each rule comes from, and the day it applies from. */
 export const AE_RULES = {
-  eligibility: { citation: ACT, effectiveFrom: '2026-01-01' },
-  lookBack: { citation: ACT, effectiveFrom: '2026-01-01' },
-  contributionRates: { citation: ACT, effectiveFrom: '2026-01-01' },
-  earningsCeiling: { citation: ACT, effectiveFrom: '2026-01-01' },
-  exemptEmployment: { citation: `${ACT}, s.51`, effectiveFrom: '2026-01-01' },
-  minimumStandard: { citation: SCHEDULE_1A, effectiveFrom: '2026-01-01' },
-  definedBenefit: { citation: SCHEDULE_1A, effectiveFrom: '2026-01-01' },
-} as const;
+  eligibility: { ...law(`${ACT} s.50(2)–(3)`), effectiveFrom: START },
+  /**
+   * NAERSA sets the pay reference period (s.50(4)); this service reads pay over the same three
+   * months as the minimum standard, and says so.
+   */
+  periodAssessed: {
+    ...productPolicy(
+      'Pay is read over the three months ending on the day assessed, the period of the minimum standard; NAERSA sets its own pay reference period',
+    ),
+    effectiveFrom: START,
+  },
+  contributionRates: { ...law(`${ACT} s.58(1)–(2) and s.61`), effectiveFrom: START },
+  earningsCeiling: { ...law(`${ACT} s.58(3)`), effectiveFrom: START },
+  exemptEmployment: { ...law(`${ACT} s.51`), effectiveFrom: START },
+  minimumStandard: { ...law(STANDARDS), effectiveFrom: START },
+  definedBenefit: { ...law(STANDARDS), effectiveFrom: START },
+} as const satisfies Record<string, RuleSource & { effectiveFrom: string }>;
 
 /** Employees aged 23 to 59 (both included) on the last day of the pay reference period. */
 export const AGE_BAND = { from: 23, to: 59 } as const;
@@ -36,7 +49,7 @@ export const AGE_BAND = { from: 23, to: 59 } as const;
 export const PAY_THRESHOLD_CENTS_A_YEAR = 2_000_000;
 /** Pay above €80,000 a year is ignored for contributions. */
 export const EARNINGS_CEILING_CENTS_A_YEAR = 8_000_000;
-/** NAERSA assesses the minimum standard over three months (domain.md). */
+/** NAERSA assesses the minimum standard over three months (S.I. No. 637 of 2025, Sch. 1A). */
 export const WINDOW_MONTHS = 3;
 
 /** Schedule 1A, DC schemes and PRSAs: the employer pays at least the lower of these. */
@@ -44,7 +57,10 @@ export const EMPLOYER_MINIMUM = { basisPoints: 150, capCentsAYear: 120_000 } as 
 /** Schedule 1A, DC schemes and PRSAs: employee and employer together at least the lower of these. */
 export const TOTAL_MINIMUM = { basisPoints: 350, capCentsAYear: 280_000 } as const;
 
-/** The rate schedule of My Future Fund, % of gross pay in basis points, by year of the scheme. */
+/**
+ * The rate schedule of My Future Fund (s.61), % of gross pay in basis points, by year of the
+ * system: year 1 is the calendar year the system began in, 2026.
+ */
 export interface RateBand {
   fromYear: number;
   /** Null for the last band, which runs on. */
@@ -87,6 +103,14 @@ export const RATE_SCHEDULE: readonly RateBand[] = [
 
 /** How many years the cost comparison covers: to the first year at the final rates. */
 export const COST_COMPARISON_YEARS = 10;
+
+/** The calendar year of year 1 of the rate schedule: 2026. */
+export const FIRST_RATE_YEAR = Number(START.slice(0, 4));
+
+/** The calendar year a year of the rate schedule falls in: year 1 is 2026, year 10 is 2035. */
+export function calendarYearOf(rateYear: number): number {
+  return FIRST_RATE_YEAR + rateYear - 1;
+}
 
 export function rateForYear(year: number): RateBand {
   const band = RATE_SCHEDULE.find(
@@ -162,15 +186,32 @@ export function ageOn(dateOfBirth: string, onDate: string): number {
   return onDate.slice(5) >= dateOfBirth.slice(5) ? years : years - 1;
 }
 
-export const AE_STATUSES = ['exempt', 'below_standard', 'likely_enrolled', 'not_eligible'] as const;
+export const AE_STATUSES = [
+  'exempt',
+  'likely_exempt',
+  'below_standard',
+  'likely_enrolled',
+  'not_eligible',
+] as const;
 export type AeStatus = (typeof AE_STATUSES)[number];
 
 /** Each status in words, the same on the pages, in the CSV export and in the PDF summary. */
 export const AE_STATUS_LABELS: Record<AeStatus, string> = {
   below_standard: 'Below the standard',
   likely_enrolled: 'Likely to be enrolled',
+  likely_exempt: 'Likely exempt: confirm payroll reporting',
   exempt: 'Exempt',
   not_eligible: 'Not eligible',
+};
+
+/** What each status means for the employer, one line under its count on the pages. */
+export const AE_STATUS_MEANINGS: Record<AeStatus, string> = {
+  below_standard: 'In a scheme that does not yet meet the standard',
+  likely_enrolled: 'My Future Fund would enrol them',
+  likely_exempt:
+    'Members of a defined benefit scheme with no contribution seen through payroll: confirm that the scheme’s contributions are reported through payroll',
+  exempt: 'Their pension contributions through payroll make the employment exempt',
+  not_eligible: 'Outside the age band, below the pay threshold, or not paid in the window',
 };
 
 /** Why an employee has the status they have: a stable code and its sentence. */
@@ -180,7 +221,9 @@ export const AE_REASONS = {
   pay_below_threshold:
     'Gross pay from this employment is below €20,000 a year for the period. This is an estimate: pay from other employments is not known here and counts towards the threshold.',
   defined_benefit:
-    'A member of a defined benefit scheme, which confers a long-term benefit based on continuing employment.',
+    'A member of a defined benefit scheme, which confers a long-term benefit based on continuing employment, with contributions through payroll in the period.',
+  defined_benefit_unconfirmed:
+    'A member of a defined benefit scheme, but no contribution to it through payroll is seen in the period. Likely exempt: confirm that the scheme’s contributions are reported to Revenue through payroll, which is what makes an employment exempt.',
   meets_minimum_standard:
     'Pays into a qualifying arrangement through payroll at or above the minimum standard.',
   employer_below_minimum:
@@ -202,16 +245,17 @@ export type AeReason = keyof typeof AE_REASONS;
 
 /**
  * The rule each reason applies, so that a reason is shown with the provision it comes from: the
- * age band, the pay threshold and the look-back are the Act's eligibility rules, the standard and
- * the defined-benefit exception Schedule 1A's, and what does or does not exempt an employment
- * s.51's.
+ * age band and the pay threshold are the Act's eligibility rules (s.50), the period read this
+ * service's, the standard and the defined-benefit exception Schedule 1A's, and what does or does
+ * not exempt an employment s.51's.
  */
 export const AE_RULE_OF_REASON: Record<AeReason, keyof typeof AE_RULES> = {
   under_age_band: 'eligibility',
   over_age_band: 'eligibility',
   pay_below_threshold: 'eligibility',
-  no_pay_in_window: 'lookBack',
+  no_pay_in_window: 'periodAssessed',
   defined_benefit: 'definedBenefit',
+  defined_benefit_unconfirmed: 'exemptEmployment',
   meets_minimum_standard: 'minimumStandard',
   employer_below_minimum: 'minimumStandard',
   total_below_minimum: 'minimumStandard',
@@ -222,9 +266,10 @@ export const AE_RULE_OF_REASON: Record<AeReason, keyof typeof AE_RULES> = {
   no_pension_through_payroll: 'exemptEmployment',
 };
 
-/** The citation of the rule a reason applies. */
-export function reasonCitation(reason: AeReason): string {
-  return AE_RULES[AE_RULE_OF_REASON[reason]].citation;
+/** The source of the rule a reason applies: its label and citation. */
+export function reasonSource(reason: AeReason): RuleSource {
+  const { label, citation } = AE_RULES[AE_RULE_OF_REASON[reason]];
+  return { label, citation };
 }
 
 /** What the assessment knows about one employee over one window. */
@@ -289,10 +334,12 @@ export function minimumStandard(grossCents: number, units: number) {
 
 /**
  * One employee over one window (docs/decisions/0068-auto-enrolment-readiness.md):
- * first eligibility (age band, pay threshold), then the arrangement. A DB member is exempt; pay
- * into a scheme or PRSA through payroll is held to the minimum standard; a scheme member with no
- * contributions is below standard unless still in a waiting period, when the State scheme enrols
- * them; anyone else eligible is likely to be enrolled.
+ * first eligibility (age band, pay threshold), then the arrangement. A DB member paying through
+ * payroll is exempt, and one with nothing seen through payroll only likely exempt: s.51 tests the
+ * contributions notified through payroll, not membership; pay into a scheme or PRSA through
+ * payroll is held to the minimum standard; a scheme member with no contributions is below standard
+ * unless still in a waiting period, when the State scheme enrols them; anyone else eligible is
+ * likely to be enrolled.
  */
 export function assessEmployee(facts: EmployeeWindowFacts): Assessment {
   const standard = minimumStandard(facts.grossCents, facts.yearUnits);
@@ -314,7 +361,11 @@ export function assessEmployee(facts: EmployeeWindowFacts): Assessment {
   }
   if (outside.length > 0) return answer('not_eligible', outside);
 
-  if (facts.membership?.schemeType === 'DB') return answer('exempt', ['defined_benefit']);
+  if (facts.membership?.schemeType === 'DB') {
+    return facts.paysThroughPayroll
+      ? answer('exempt', ['defined_benefit'])
+      : answer('likely_exempt', ['defined_benefit_unconfirmed']);
+  }
 
   if (facts.paysThroughPayroll) {
     const paid = facts.employeeCents + facts.employerCents;
@@ -364,6 +415,7 @@ function dependsOnEmployee(facts: EmployeeWindowFacts): boolean {
 
 /** One year of the cost comparison: the employer's cost a year either way, in cents. */
 export interface CostYear {
+  /** The calendar year: 2026 for year 1 of the rate schedule. */
   year: number;
   employerBasisPoints: number;
   /** The employer's contributions to My Future Fund for the employees concerned. */
@@ -381,9 +433,10 @@ export interface CostInput {
 }
 
 /**
- * The employer's cost a year over the ten-year rate schedule of bringing below-standard members up
- * to the standard against their enrolment in My Future Fund. Bringing them up assumes the
- * employee's own contribution stays as it is and the employer makes up both minimums.
+ * The employer's cost a year over the ten-year rate schedule, from 2026 to 2035, of bringing
+ * below-standard members up to the standard against their enrolment in My Future Fund. Bringing
+ * them up assumes the employee's own contribution stays as it is and the employer makes up both
+ * minimums. Each year is its calendar year.
  */
 export function costComparison(employees: readonly CostInput[]): CostYear[] {
   let standardCents = 0;
@@ -401,15 +454,15 @@ export function costComparison(employees: readonly CostInput[]): CostYear[] {
     standardCents += Math.max(0, needed - employee.employerCentsAYear);
   }
   const years: CostYear[] = [];
-  for (let year = 1; year <= COST_COMPARISON_YEARS; year += 1) {
-    const band = rateForYear(year);
+  for (let rateYear = 1; rateYear <= COST_COMPARISON_YEARS; rateYear += 1) {
+    const band = rateForYear(rateYear);
     let myFutureFundCents = 0;
     for (const employee of employees) {
       const pay = Math.min(employee.reckonablePayCentsAYear, EARNINGS_CEILING_CENTS_A_YEAR);
       myFutureFundCents += shareOfPay(pay, band.employerBasisPoints);
     }
     years.push({
-      year,
+      year: calendarYearOf(rateYear),
       employerBasisPoints: band.employerBasisPoints,
       myFutureFundCents,
       minimumStandardCents: standardCents,

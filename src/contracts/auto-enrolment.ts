@@ -4,6 +4,7 @@ import { type ColumnAliases, IMPORT_STATUSES, importIssue, MEMBER_COLUMNS } from
 import { isoDate } from './members.js';
 import { pageOf, pageQuery } from './pages.js';
 import { ROLES } from './roles.js';
+import { RULE_LABELS } from './rule-sources.js';
 
 /**
  * The auto-enrolment readiness API as both sides see it (decisions.md §6, "Auto-enrolment
@@ -138,9 +139,14 @@ export const assessedEmployee = z.object({
   firstName: z.string().optional(),
   lastName: z.string().optional(),
   status: z.enum(AE_STATUSES),
-  /** Each reason's sentence and the provision it applies (auto-enrolment-rules.ts). */
+  /** Each reason's sentence and the source of the rule it applies (auto-enrolment-rules.ts). */
   reasons: z.array(
-    z.object({ code: z.enum(reasonCodes), message: z.string(), citation: z.string() }),
+    z.object({
+      code: z.enum(reasonCodes),
+      message: z.string(),
+      label: z.enum(RULE_LABELS),
+      citation: z.string(),
+    }),
   ),
   shortfallCents: z.number().int().optional(),
 });
@@ -148,6 +154,7 @@ export type AssessedEmployee = z.infer<typeof assessedEmployee>;
 
 export const statusTotals = z.object({
   exempt: z.number().int(),
+  likely_exempt: z.number().int(),
   below_standard: z.number().int(),
   likely_enrolled: z.number().int(),
   not_eligible: z.number().int(),
@@ -171,6 +178,7 @@ export const costView = z.object({
   employees: z.number().int(),
   years: z.array(
     z.object({
+      /** The calendar year: 2026 is year 1 of My Future Fund's rate schedule. */
       year: z.number().int(),
       employerBasisPoints: z.number().int(),
       myFutureFundCents: z.number().int(),

@@ -162,7 +162,13 @@ describe('a payroll upload', () => {
       asOf: '2026-03-31',
       windowStart: '2026-01-01',
       windowEnd: '2026-03-31',
-      totals: { exempt: 1, below_standard: 0, likely_enrolled: 1, not_eligible: 1 },
+      totals: {
+        exempt: 1,
+        likely_exempt: 0,
+        below_standard: 0,
+        likely_enrolled: 1,
+        not_eligible: 1,
+      },
     });
     const byStatus = Object.fromEntries(
       view.employees.map((employee: { status: string }) => [employee.status, employee]),
@@ -174,6 +180,7 @@ describe('a payroll upload', () => {
         {
           code: 'meets_minimum_standard',
           message: AE_REASONS.meets_minimum_standard,
+          label: 'law',
           citation: AE_RULES.minimumStandard.citation,
         },
       ],
@@ -577,24 +584,49 @@ describe('the reports', () => {
     expect(cost.employees).toBe(1);
     expect(cost.years).toHaveLength(10);
     // A year: pay €41,600; the standard needs €1,456 in all, of which the employee pays €416.
+    // Each year by its calendar year: year 1 of the rate schedule is 2026.
     expect(cost.years[0]).toMatchObject({
-      year: 1,
+      year: 2026,
       myFutureFundCents: 62_400,
       minimumStandardCents: 145_600 - 41_600 - 41_600,
     });
-    expect(cost.years[9]).toMatchObject({ year: 10, myFutureFundCents: 249_600 });
+    expect(cost.years[9]).toMatchObject({ year: 2035, myFutureFundCents: 249_600 });
   });
 
-  it('count a DB member as exempt, whatever the payroll says', async () => {
+  it('count a DB member as exempt with contributions through payroll, and only likely exempt without', async () => {
     const { brokerId, employerId, schemeId, admin } = await employerWithStaff();
     await ownerOf(t.database).update(schemes).set({ type: 'DB' }).where(eq(schemes.id, schemeId));
-    const member = await createMember(t.database, { brokerId, employerId, schemeId });
-    await upload(t, admin, importUrl(employerId), payrollCsv(weeksOf(member.ppsNumber)));
+    const paying = await createMember(t.database, { brokerId, employerId, schemeId });
+    const unseen = await createMember(t.database, { brokerId, employerId, schemeId });
+    await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv([
+        ...weeksOf(paying.ppsNumber, { 'Employee Pension': '40.00', Arrangement: schemeId }),
+        ...weeksOf(unseen.ppsNumber),
+      ]),
+    );
     const view = (await getAs(t, admin, assessmentUrl(employerId))).json();
-    expect(view.employees[0]).toMatchObject({
+    const byMember = Object.fromEntries(
+      view.employees.map((employee: { memberId: string }) => [employee.memberId, employee]),
+    );
+    expect(byMember[paying.id]).toMatchObject({
       status: 'exempt',
       reasons: [{ code: 'defined_benefit' }],
     });
+    // s.51 tests contributions notified through payroll, not membership: confirm the reporting.
+    expect(byMember[unseen.id]).toMatchObject({
+      status: 'likely_exempt',
+      reasons: [
+        {
+          code: 'defined_benefit_unconfirmed',
+          label: 'law',
+          citation: AE_RULES.exemptEmployment.citation,
+        },
+      ],
+    });
+    expect(view.totals).toMatchObject({ exempt: 1, likely_exempt: 1 });
   });
 
   it('give the broker every employer’s totals, and leave the audit log alone: counts are no one’s data', async () => {

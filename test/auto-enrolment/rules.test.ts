@@ -7,12 +7,13 @@ import {
   ageOn,
   assessEmployee,
   assessmentWindow,
+  calendarYearOf,
   costComparison,
   type EmployeeWindowFacts,
   periodYearUnits,
   proRatedCents,
   rateForYear,
-  reasonCitation,
+  reasonSource,
   YEAR_UNITS,
 } from '../../src/contracts/auto-enrolment-rules.js';
 
@@ -58,13 +59,22 @@ const paying = (employeeCents: number, employerCents: number) =>
     periodsNeither: employeeCents === 0 && employerCents === 0 ? 13 : 0,
   });
 
-describe('every rule carries its citation and the day it applies from', () => {
-  it('names the Act or Schedule 1A and 1 January 2026', () => {
+describe('every rule carries its label, its citation and the day it applies from', () => {
+  it('cites the Act to its section, or the exempt-employment standard to its article and schedule, from 1 January 2026', () => {
     for (const rule of Object.values(AE_RULES)) {
-      expect(rule.citation).toMatch(/Act 2024|S\.I\. No\. 668 of 2025, Schedule 1A/);
+      if (rule.label === 'law') {
+        expect(rule.citation).toMatch(
+          /^Automatic Enrolment Retirement Savings System Act 2024 s\.\d|^S\.I\. No\. 637 of 2025, art\. 4A and Sch\. 1A \(inserted by S\.I\. No\. 668 of 2025\)$/,
+        );
+      }
       expect(rule.effectiveFrom).toBe('2026-01-01');
     }
+    expect(AE_RULES.eligibility.citation).toContain('s.50(2)–(3)');
     expect(AE_RULES.exemptEmployment.citation).toContain('s.51');
+    expect(AE_RULES.earningsCeiling.citation).toContain('s.58(3)');
+    expect(AE_RULES.contributionRates.citation).toContain('s.61');
+    // The period read is this service's choice, and is labelled so.
+    expect(AE_RULES.periodAssessed.label).toBe('product_policy');
   });
 });
 
@@ -194,10 +204,23 @@ describe('the minimum standard of Schedule 1A over three months', () => {
 
 describe('the arrangement', () => {
   const member = (schemeType: string, dateJoined: string) => ({ schemeType, dateJoined });
-  it('exempts a member of a defined benefit scheme, whatever passes through payroll', () => {
-    expect(assessEmployee(facts({ membership: member('DB', '2010-01-01') }))).toMatchObject({
-      status: 'exempt',
-      reasons: ['defined_benefit'],
+  it('exempts a member of a defined benefit scheme whose contributions pass through payroll', () => {
+    const db = { ...paying(20_000, 0), membership: member('DB', '2010-01-01') };
+    expect(assessEmployee(db)).toMatchObject({ status: 'exempt', reasons: ['defined_benefit'] });
+    // Not held to the DC minimums: 2% from the employee alone is enough for a DB member.
+    expect(assessEmployee(db).shortfallCents).toBeUndefined();
+  });
+  it('calls a defined benefit member with nothing through payroll likely exempt, to be confirmed', () => {
+    // s.51 tests contributions notified through payroll, not membership.
+    const unseen = assessEmployee(facts({ membership: member('DB', '2010-01-01') }));
+    expect(unseen).toMatchObject({
+      status: 'likely_exempt',
+      reasons: ['defined_benefit_unconfirmed'],
+    });
+    expect(AE_REASONS.defined_benefit_unconfirmed).toContain('confirm');
+    expect(reasonSource('defined_benefit_unconfirmed')).toEqual({
+      label: 'law',
+      citation: 'Automatic Enrolment Retirement Savings System Act 2024 s.51',
     });
   });
   it('counts a member in a waiting period as enrolled in My Future Fund until contributions start', () => {
@@ -244,13 +267,21 @@ describe('the rate schedule and the cost comparison', () => {
       },
     ]);
     expect(years).toHaveLength(10);
-    // Year 1: 1.5% of €80,000 + 1.5% of €40,000; the standard: €2,800 + (€1,400 − €800 − €400).
+    // 2026, year 1: 1.5% of €80,000 + 1.5% of €40,000; the standard: €2,800 + (€1,400 − €800 − €400).
     expect(years[0]).toMatchObject({
-      year: 1,
+      year: 2026,
       myFutureFundCents: 120_000 + 60_000,
       minimumStandardCents: 280_000 + 20_000,
     });
-    expect(years[9]).toMatchObject({ year: 10, myFutureFundCents: 480_000 + 240_000 });
+    // The rate rises in 2029, 2032 and 2035, years 4, 7 and 10.
+    expect(years.map((entry) => entry.employerBasisPoints)).toEqual([
+      150, 150, 150, 300, 300, 300, 450, 450, 450, 600,
+    ]);
+    expect(years[9]).toMatchObject({ year: 2035, myFutureFundCents: 480_000 + 240_000 });
+  });
+  it('names each year of the schedule by its calendar year: year 1 is 2026', () => {
+    expect(calendarYearOf(1)).toBe(2026);
+    expect(calendarYearOf(10)).toBe(2035);
   });
 });
 
@@ -259,10 +290,12 @@ describe('the reasons and the provisions they apply', () => {
     const reasons = Object.keys(AE_REASONS) as AeReason[];
     expect(Object.keys(AE_RULE_OF_REASON).sort()).toEqual([...reasons].sort());
     const citations = new Set<string>(Object.values(AE_RULES).map((rule) => rule.citation));
-    for (const reason of reasons) expect(citations.has(reasonCitation(reason))).toBe(true);
-    expect(reasonCitation('prsa_outside_payroll')).toBe(AE_RULES.exemptEmployment.citation);
-    expect(reasonCitation('total_below_minimum')).toBe(AE_RULES.minimumStandard.citation);
-    expect(reasonCitation('defined_benefit')).toBe(AE_RULES.definedBenefit.citation);
-    expect(reasonCitation('under_age_band')).toBe(AE_RULES.eligibility.citation);
+    for (const reason of reasons) expect(citations.has(reasonSource(reason).citation)).toBe(true);
+    const cited = (reason: AeReason) => reasonSource(reason).citation;
+    expect(cited('prsa_outside_payroll')).toBe(AE_RULES.exemptEmployment.citation);
+    expect(cited('total_below_minimum')).toBe(AE_RULES.minimumStandard.citation);
+    expect(cited('defined_benefit')).toBe(AE_RULES.definedBenefit.citation);
+    expect(cited('under_age_band')).toBe(AE_RULES.eligibility.citation);
+    expect(reasonSource('no_pay_in_window').label).toBe('product_policy');
   });
 });

@@ -236,6 +236,9 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(counts.getByRole('region', { name: 'Below the standard: 1' }));
       await see(counts.getByRole('region', { name: 'Likely to be enrolled: 1' }));
       await see(counts.getByRole('region', { name: 'Exempt: 1' }));
+      await see(
+        counts.getByRole('region', { name: 'Likely exempt: confirm payroll reporting: 0' }),
+      );
       await see(counts.getByRole('region', { name: 'Not eligible: 1' }));
       await e2e.checkPage(page, 'assessment');
 
@@ -287,14 +290,16 @@ describe.skipIf(browserSuiteSkipReason)(
         name: 'Every employer’s employees by automatic-enrolment status',
       });
       const row = await see(positions.getByRole('row').filter({ hasText: employer }));
-      expect(await row.getByRole('cell').allTextContents()).toEqual(['1', '1', '1', '1']);
+      // Below the standard, likely enrolled, likely exempt, exempt, not eligible.
+      expect(await row.getByRole('cell').allTextContents()).toEqual(['1', '1', '0', '1', '1']);
       await e2e.checkPage(page, 'dashboard');
       await row.getByRole('link', { name: employer }).click();
       await see(page.getByRole('heading', { name: 'Automatic enrolment', level: 2 }));
       const cost = page.getByRole('table', { name: 'The employer’s cost a year, either way' });
       await see(cost);
       expect(await cost.getByRole('row').count()).toBe(11);
-      await see(cost.getByRole('row').filter({ hasText: 'Year 10' }).getByText('6%'));
+      // By calendar year: year 10 of the rate schedule is 2035.
+      await see(cost.getByRole('row').filter({ hasText: '2035' }).getByText('6%'));
 
       // The PDF summary comes as a file of its own name.
       const [pdf] = await Promise.all([

@@ -7,6 +7,7 @@ import {
 } from '../../../contracts/auto-enrolment-rules.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
 import { formatCents } from '../../../contracts/money.js';
+import { sourceInWords } from '../../../contracts/rule-sources.js';
 import { openTaggedPdf, pdfBytes } from '../../platform/pdf/tagged-pdf.js';
 
 /**
@@ -47,19 +48,21 @@ export async function summaryPdf(
   paragraph(AE_REASONS.pay_below_threshold);
   paragraph(AE_REASONS.prsa_outside_payroll);
   paragraph(AE_REASONS.waiting_period);
+  paragraph(AE_REASONS.defined_benefit_unconfirmed);
   heading('H2', 'Cost a year: the minimum standard against My Future Fund');
   paragraph(
     `For the ${cost.employees} below-standard members: the employer's extra cost of meeting the minimum standard, and its contributions to My Future Fund at each year's rate.`,
   );
   for (const year of cost.years) {
     paragraph(
-      `Year ${year.year} (employer rate ${year.employerBasisPoints / 100}%): minimum standard ${formatCents(year.minimumStandardCents)}; My Future Fund ${formatCents(year.myFutureFundCents)}.`,
+      `${year.year} (employer rate ${year.employerBasisPoints / 100}%): minimum standard ${formatCents(year.minimumStandardCents)}; My Future Fund ${formatCents(year.myFutureFundCents)}.`,
     );
   }
   heading('H2', 'Sources');
-  paragraph(
-    `${AE_RULES.eligibility.citation}; ${AE_RULES.exemptEmployment.citation}; ${AE_RULES.minimumStandard.citation}. In force from ${formatIrishDate(AE_RULES.eligibility.effectiveFrom)}.`,
-  );
+  for (const rule of [AE_RULES.eligibility, AE_RULES.exemptEmployment, AE_RULES.minimumStandard]) {
+    paragraph(`${sourceInWords(rule)}.`);
+  }
+  paragraph(`In force from ${formatIrishDate(AE_RULES.eligibility.effectiveFrom)}.`);
   pdf.end();
   return bytes;
 }

@@ -15,7 +15,7 @@ import {
   assessmentWindow,
   type CostInput,
   costComparison,
-  reasonCitation,
+  reasonSource,
 } from '../../../contracts/auto-enrolment-rules.js';
 import { csvDocument } from '../../../contracts/csv.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
@@ -55,6 +55,7 @@ interface Assessed {
 
 const emptyTotals = (): StatusTotals => ({
   exempt: 0,
+  likely_exempt: 0,
   below_standard: 0,
   likely_enrolled: 0,
   not_eligible: 0,
@@ -64,7 +65,8 @@ const emptyTotals = (): StatusTotals => ({
  * One employee's facts for the rule module. Which data wins (docs/decisions/0068-auto-enrolment-readiness.md):
  * amounts come from the payroll alone, since s.51 asks what was paid
  * through payroll; the membership matched by PPS lookup tells whether the person is in a scheme,
- * its type and when they joined; pay into a DB scheme through payroll counts as DB membership.
+ * its type and when they joined; a payroll line naming a DB scheme counts as DB membership. A DB
+ * member is exempt only with contributions through payroll, and otherwise likely exempt.
  */
 function assessRow(row: EmployeeWindowRow, windowStart: string): Assessment {
   const membership =
@@ -123,7 +125,7 @@ async function assessEmployer(
       reasons: assessed.reasons.map((code) => ({
         code,
         message: AE_REASONS[code],
-        citation: reasonCitation(code),
+        ...reasonSource(code),
       })),
       ...(assessed.shortfallCents === undefined ? {} : { shortfallCents: assessed.shortfallCents }),
     };

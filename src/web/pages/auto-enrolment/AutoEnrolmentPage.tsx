@@ -21,9 +21,14 @@ import type {
   AssessmentView,
   StatusTotals,
 } from '../../../contracts/auto-enrolment';
-import { AE_STATUS_LABELS, type AeStatus } from '../../../contracts/auto-enrolment-rules';
+import {
+  AE_STATUS_LABELS,
+  AE_STATUS_MEANINGS,
+  type AeStatus,
+} from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate, isIsoDate, todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents } from '../../../contracts/money';
+import { sourceInWords } from '../../../contracts/rule-sources';
 import { api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import type { Employer } from '../../api/types';
@@ -42,7 +47,6 @@ import {
   employeeName,
   inOrderOfAction,
   STATUS_COLORS,
-  STATUS_MEANINGS,
   STATUS_ORDER,
   type StatusFilter,
   withStatus,
@@ -246,7 +250,11 @@ function Report({ report }: { report: AssessmentView }) {
 
 function StatusCounts({ totals }: { totals: StatusTotals }) {
   return (
-    <SimpleGrid cols={{ base: 2, sm: 4 }} component="section" aria-label="Employees by status">
+    <SimpleGrid
+      cols={{ base: 2, sm: 3, lg: 5 }}
+      component="section"
+      aria-label="Employees by status"
+    >
       {STATUS_ORDER.map((status) => (
         <Paper
           key={status}
@@ -260,7 +268,7 @@ function StatusCounts({ totals }: { totals: StatusTotals }) {
             <Text fz={32} fw={700} lh={1.2}>
               {counter.format(totals[status])}
             </Text>
-            <Text size="sm">{STATUS_MEANINGS[status]}</Text>
+            <Text size="sm">{AE_STATUS_MEANINGS[status]}</Text>
           </Stack>
         </Paper>
       ))}
@@ -321,7 +329,7 @@ function EmployeesTable({
                     <Text component="li" size="sm" key={reason.code}>
                       {reason.message}{' '}
                       <Text span size="xs" c="dimmed">
-                        ({reason.citation})
+                        ({sourceInWords(reason)})
                       </Text>
                     </Text>
                   ))}

@@ -8,7 +8,7 @@ import { formatCents, formatCentsCompact } from '../../../contracts/money';
 import { api, describeError } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { costRows, costTotals } from './ae-helpers';
+import { costRows, costSpan, costTotals } from './ae-helpers';
 import { AE_KEY } from './aeQueries';
 
 const counter = new Intl.NumberFormat('en-IE');
@@ -25,8 +25,9 @@ const SERIES = [
 /**
  * The employer's cost a year, over the ten years of My Future Fund's rate schedule, of bringing
  * the members below the minimum standard up to it, against those employees being enrolled in My
- * Future Fund (the service computes both with the rule module's costComparison). The same figures
- * follow as a table, which is what a screen reader reads and what anyone can copy.
+ * Future Fund (the service computes both with the rule module's costComparison). Each year is its
+ * calendar year, as the service gives it: year 1 of the schedule is 2026. The same figures follow
+ * as a table, which is what a screen reader reads and what anyone can copy.
  */
 export function CostComparison({ employerId, asOf }: { employerId: string; asOf: string }) {
   const headingId = useId();
@@ -37,6 +38,7 @@ export function CostComparison({ employerId, asOf }: { employerId: string; asOf:
   });
   const rows = cost.data ? costRows(cost.data.years) : [];
   const totals = costTotals(rows);
+  const span = costSpan(rows);
 
   return (
     <Stack gap="sm" component="section" aria-labelledby={headingId}>
@@ -58,12 +60,11 @@ export function CostComparison({ employerId, asOf }: { employerId: string; asOf:
             For the {counter.format(cost.data.employees)}{' '}
             {cost.data.employees === 1 ? 'member' : 'members'} below the standard, bringing the
             scheme up to it costs the employer{' '}
-            <strong>{formatCents(totals.minimumStandardCents)}</strong> over ten years; their
-            enrolment in My Future Fund instead costs{' '}
-            <strong>{formatCents(totals.myFutureFundCents)}</strong> in employer contributions at
-            each year’s rate.
+            <strong>{formatCents(totals.minimumStandardCents)}</strong> from {span}; their enrolment
+            in My Future Fund instead costs <strong>{formatCents(totals.myFutureFundCents)}</strong>{' '}
+            in employer contributions at each year’s rate.
           </Text>
-          <figure aria-label="Cost a year, either way, over ten years" style={{ margin: 0 }}>
+          <figure aria-label={`Cost a year, either way, from ${span}`} style={{ margin: 0 }}>
             <LineChart
               h={280}
               data={rows}

@@ -6,6 +6,7 @@ import {
 } from '../../../contracts/auto-enrolment-rules';
 import {
   costRows,
+  costSpan,
   costTotals,
   inOrderOfAction,
   percentOfPay,
@@ -35,6 +36,7 @@ describe('the auto-enrolment pages’ helpers', () => {
   it('order the employees by what needs acting on, then the largest shortfall, then by name', () => {
     const employees = [
       { id: 'exempt', status: 'exempt' as const, lastName: 'Ahern' },
+      { id: 'db', status: 'likely_exempt' as const, lastName: 'Daly' },
       { id: 'small', status: 'below_standard' as const, shortfallCents: 100, lastName: 'Byrne' },
       { id: 'large', status: 'below_standard' as const, shortfallCents: 9_000, lastName: 'Walsh' },
       { id: 'ó', status: 'likely_enrolled' as const, lastName: 'Ó Briain' },
@@ -46,6 +48,7 @@ describe('the auto-enrolment pages’ helpers', () => {
       'small',
       'o',
       'ó',
+      'db',
       'exempt',
       'young',
     ]);
@@ -57,14 +60,19 @@ describe('the auto-enrolment pages’ helpers', () => {
     expect(percentOfPay(350)).toBe('3.5%');
   });
 
-  it('lay the ten years of the comparison out with their difference and totals', () => {
+  it('lay the ten years of the comparison out by calendar year, with their difference and totals', () => {
     const years = costComparison([
       { reckonablePayCentsAYear: 4_000_000, employerCentsAYear: 0, employeeCentsAYear: 0 },
     ]);
     const rows = costRows(years);
     expect(rows).toHaveLength(10);
-    expect(rows[0]).toMatchObject({ label: 'Year 1', rate: '1.5%' });
-    expect(rows[9]?.rate).toBe('6%');
+    // Year 1 of the rate schedule is 2026; the rate rises in 2029, 2032 and 2035.
+    expect(rows[0]).toMatchObject({ year: 2026, label: '2026', rate: '1.5%' });
+    expect(rows.map((row) => row.label)).not.toContain('Year 1');
+    expect(rows[3]).toMatchObject({ label: '2029', rate: '3%' });
+    expect(rows[9]).toMatchObject({ label: '2035', rate: '6%' });
+    expect(costSpan(rows)).toBe('2026 to 2035');
+    expect(costSpan([])).toBe('');
     for (const row of rows) {
       expect(row.differenceCents).toBe(row.myFutureFundCents - row.minimumStandardCents);
     }

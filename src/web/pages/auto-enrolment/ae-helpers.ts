@@ -4,10 +4,10 @@ import { formatIrishDate } from '../../../contracts/irish-dates';
 
 /**
  * How the automatic-enrolment pages put the assessment into words. The rules, their sentences and
- * their citations are the rule module's (contracts/auto-enrolment-rules.ts) and come with each
+ * their sources are the rule module's (contracts/auto-enrolment-rules.ts) and come with each
  * reason in the assessment, and so are the statuses' names (AE_STATUS_LABELS), which the CSV
- * export and the PDF summary use too; this only orders and explains the statuses and arranges the
- * figures for a page.
+ * export and the PDF summary use too, and what each status means (AE_STATUS_MEANINGS); this only
+ * orders the statuses, colours them and arranges the figures for a page.
  */
 
 const counter = new Intl.NumberFormat('en-IE');
@@ -16,21 +16,15 @@ const counter = new Intl.NumberFormat('en-IE');
 export const STATUS_ORDER: readonly AeStatus[] = [
   'below_standard',
   'likely_enrolled',
+  'likely_exempt',
   'exempt',
   'not_eligible',
 ];
 
-/** What each status means for the employer, one line under its count. */
-export const STATUS_MEANINGS: Record<AeStatus, string> = {
-  below_standard: 'In a scheme that does not yet meet the standard',
-  likely_enrolled: 'My Future Fund would enrol them',
-  exempt: 'Their pension through payroll meets the standard',
-  not_eligible: 'Outside the age band, below the pay threshold, or not paid in the window',
-};
-
 export const STATUS_COLORS: Record<AeStatus, string> = {
   below_standard: 'red',
   likely_enrolled: 'orange',
+  likely_exempt: 'yellow',
   exempt: 'green',
   not_eligible: 'gray',
 };
@@ -70,6 +64,7 @@ export function percentOfPay(basisPoints: number): string {
 
 /** One year of the cost comparison as the chart and its table show it. */
 export interface CostRow {
+  /** The calendar year, which is also its label: 2026 is year 1 of the rate schedule. */
   year: number;
   label: string;
   rate: string;
@@ -82,12 +77,20 @@ export interface CostRow {
 export function costRows(years: readonly CostYear[]): CostRow[] {
   return years.map((year) => ({
     year: year.year,
-    label: `Year ${year.year}`,
+    label: String(year.year),
     rate: percentOfPay(year.employerBasisPoints),
     myFutureFundCents: year.myFutureFundCents,
     minimumStandardCents: year.minimumStandardCents,
     differenceCents: year.myFutureFundCents - year.minimumStandardCents,
   }));
+}
+
+/** The calendar years the comparison covers, as the sentence above the chart says them. */
+export function costSpan(rows: readonly CostRow[]): string {
+  const first = rows[0];
+  const last = rows.at(-1);
+  if (!first || !last) return '';
+  return first.year === last.year ? String(first.year) : `${first.year} to ${last.year}`;
 }
 
 /** Both totals over the years shown, for the sentence above the chart. */
