@@ -119,18 +119,8 @@ const documented = Object.entries(
 );
 const actionOf = new Map(documented.map(({ key, action }) => [key, action]));
 
+/** Records in a state no route of the API creates them in. */
 const fresh = {
-  employer: (target: Target) => createEmployer(t.database, target.brokerId, 'Fresh Employer Ltd'),
-  scheme: (target: Target) =>
-    createScheme(t.database, { id: target.employerId, brokerId: target.brokerId }, 'Fresh scheme'),
-  member: async (target: Target) => (await createMember(t.database, target)).id,
-  /** Governance entries for the requests that use one up (approve, delete). */
-  trustee: (target: Target) => createTrustee(t.database, target),
-  holder: (target: Target) => createKeyFunctionHolder(t.database, target),
-  draft: (target: Target) => createPolicy(t.database, target, { kind: 'outsourcing' }),
-  ora: (target: Target) => createOraReport(t.database, target),
-  /** A document for the requests that use one up (delete). */
-  document: (target: Target) => uploadDocument(target),
   /** An AI draft in the state a lifecycle step takes it from (review, approve, issue). */
   aiDraft: (target: Target, status: 'draft' | 'reviewed' | 'approved') =>
     insertAiDraft(target, status),
@@ -238,24 +228,57 @@ const RECORD_OF: Record<string, keyof Target> = {
   'payroll/imports': 'payrollUploadId',
 };
 
-/** A new record of each kind, for a deletion, which uses its record up. */
+/**
+ * A new record of each kind whose route of creation is not `POST …/<kind>`, for a deletion, which
+ * uses its record up. Every other kind is created through its route (`createdThroughApi`).
+ */
 const NEW_RECORD: Record<string, (target: Target) => Promise<string>> = {
-  employers: fresh.employer,
-  schemes: fresh.scheme,
-  members: fresh.member,
-  trustees: fresh.trustee,
-  'key-function-holders': fresh.holder,
-  policies: fresh.draft,
-  'ora-reports': fresh.ora,
-  documents: fresh.document,
   'payroll/imports': fresh.payrollUpload,
 };
+
+/** The route that creates a record of a kind: `POST /api/schemes/{id}/trustees` for `trustees`. */
+function creationOf(collection: string): string | undefined {
+  return documented
+    .map(({ key }) => key)
+    .find((key) => key.startsWith('POST ') && key.endsWith(`/${collection}`));
+}
+
+/**
+ * A new record of a kind, made as a person would, through the route that creates one with that
+ * route's example (src/contracts/api-routes.ts), by a BrokerAdmin of the target's firm. A register
+ * added later is tried by the matrix without a line here.
+ */
+async function createdThroughApi(collection: string, target: Target): Promise<string> {
+  const key = creationOf(collection);
+  if (key === undefined) throw new Error(`no route creates ${collection}`);
+  const request = await requestFor(key, target);
+  const admin = await createUser(t.database, { brokerId: target.brokerId, role: 'BrokerAdmin' });
+  const response = await t.app.inject({
+    ...request,
+    remoteAddress: uniqueClientAddress(),
+    headers: { ...request.headers, authorization: `Bearer ${await t.tokenFor(admin)}` },
+  });
+  if (response.statusCode !== 201) throw new Error(`${key} failed: ${response.body}`);
+  return response.json().id;
+}
+
+/** The target's record of a kind it was not built with, made once through the API. */
+const madeForTarget = new Map<string, Promise<string>>();
+function recordOfTarget(collection: string, target: Target): Promise<string> {
+  const cacheKey = `${target.schemeId} ${collection}`;
+  let made = madeForTarget.get(cacheKey);
+  if (made === undefined) {
+    made = createdThroughApi(collection, target);
+    madeForTarget.set(cacheKey, made);
+  }
+  return made;
+}
 
 /** Routes that act on a record in a given state: a step of a lifecycle, an account not set up. */
 const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | string> = {
   // Only a draft's title and version change; the target's policy is the approved one in use.
-  'PATCH /api/policies/{id}': fresh.draft,
-  'POST /api/policies/{id}/approve': fresh.draft,
+  'PATCH /api/policies/{id}': (target) => createdThroughApi('policies', target),
+  'POST /api/policies/{id}/approve': (target) => createdThroughApi('policies', target),
   'POST /api/ai/drafts/{id}/review': (target) => fresh.aiDraft(target, 'draft'),
   'POST /api/ai/drafts/{id}/approve': (target) => fresh.aiDraft(target, 'reviewed'),
   'POST /api/ai/drafts/{id}/issue': (target) => fresh.aiDraft(target, 'approved'),
@@ -293,8 +316,12 @@ function parameterSource(key: string, name: string, last: boolean): string | und
   if (name === 'period') return 'a pay period';
   if (last && key in RECORD_IN_STATE) return 'a record in its state';
   const collection = collectionOf(path, name);
-  if (last && method === 'DELETE') return collection in NEW_RECORD ? 'a new record' : undefined;
-  return collection in RECORD_OF ? "the target's record" : undefined;
+  const created = creationOf(collection) !== undefined;
+  if (last && method === 'DELETE') {
+    return collection in NEW_RECORD || created ? 'a new record' : undefined;
+  }
+  if (collection in RECORD_OF) return "the target's record";
+  return created ? 'a record made through the API' : undefined;
 }
 
 /**
@@ -309,14 +336,15 @@ async function requestFor(key: string, target: Target): Promise<InjectOptions> {
   for (const [index, name] of names.entries()) {
     const collection = collectionOf(path, name);
     const inState = index === names.length - 1 ? RECORD_IN_STATE[key] : undefined;
-    const newRecord =
-      index === names.length - 1 && method === 'DELETE' ? NEW_RECORD[collection] : undefined;
+    const deletion = index === names.length - 1 && method === 'DELETE';
     const field = RECORD_OF[collection];
     if (name === 'period') values[name] = '2026-01';
     else if (inState) values[name] = await inState(target);
-    else if (newRecord) values[name] = await newRecord(target);
-    else if (field) values[name] = String(target[field]);
-    else throw new Error(`${key}: no record for ${name}`);
+    else if (deletion) {
+      const make = NEW_RECORD[collection];
+      values[name] = await (make ? make(target) : createdThroughApi(collection, target));
+    } else if (field) values[name] = String(target[field]);
+    else values[name] = await recordOfTarget(collection, target);
   }
   const url = `${pathWith(path, values)}${exampleQuery(route)}`;
   const file = FILE_BODIES[key];

@@ -1,0 +1,209 @@
+import type { z } from 'zod';
+import {
+  calendarEntryView,
+  calendarQuery,
+  complianceView,
+  governanceDashboardView,
+  historyEntryView,
+  keyFunctionHolderChange,
+  keyFunctionHolderInput,
+  keyFunctionHolderView,
+  oraReportChange,
+  oraReportInput,
+  oraReportView,
+  policyApproval,
+  policyChange,
+  policyInput,
+  policyView,
+  registerListQuery,
+  significantChangeInput,
+  significantChangeView,
+  trusteeChange,
+  trusteeInput,
+  trusteeView,
+} from '../governance.js';
+import { pageOf, pageQuery } from '../pages.js';
+import { get, patch, post, type RoutePath, remove } from '../route-kit.js';
+import { defineManifest } from './manifest.js';
+
+/** The routes of one register of governance entries (docs/decisions/0059-governance-rules.md). */
+function register<
+  const Scheme extends RoutePath,
+  const Entry extends RoutePath,
+  const History extends RoutePath,
+  const Q extends z.ZodType,
+  const V extends z.ZodType,
+  const I extends z.ZodType,
+  const C extends z.ZodType,
+>(
+  paths: { ofScheme: Scheme; entry: Entry; history: History },
+  schemas: { query: Q; view: V; input: I; change: C },
+  examples: { create: z.input<I>; update: z.input<C> },
+) {
+  return {
+    listOfScheme: get(paths.ofScheme, { query: schemas.query, answer: pageOf(schemas.view) }),
+    create: post(paths.ofScheme, {
+      body: schemas.input,
+      answer: schemas.view,
+      example: { body: examples.create },
+    }),
+    get: get(paths.entry, { answer: schemas.view }),
+    update: patch(paths.entry, {
+      body: schemas.change,
+      answer: schemas.view,
+      example: { body: examples.update },
+    }),
+    remove: remove(paths.entry),
+    history: get(paths.history, { query: pageQuery, answer: pageOf(historyEntryView) }),
+  };
+}
+
+/** The governance module's routes and audit words (src/contracts/manifests/manifest.ts). */
+export const governanceManifest = defineManifest({
+  name: 'governance',
+  routes: {
+    trustees: register(
+      {
+        ofScheme: '/api/schemes/:id/trustees',
+        entry: '/api/trustees/:id',
+        history: '/api/trustees/:id/history',
+      },
+      { query: registerListQuery, view: trusteeView, input: trusteeInput, change: trusteeChange },
+      {
+        create: {
+          name: 'Trustee Company DAC',
+          kind: 'corporate',
+          directorCount: 3,
+          appointedOn: '2024-05-01',
+        },
+        update: { appointedOn: '2020-02-01' },
+      },
+    ),
+    keyFunctionHolders: register(
+      {
+        ofScheme: '/api/schemes/:id/key-function-holders',
+        entry: '/api/key-function-holders/:id',
+        history: '/api/key-function-holders/:id/history',
+      },
+      {
+        query: registerListQuery,
+        view: keyFunctionHolderView,
+        input: keyFunctionHolderInput,
+        change: keyFunctionHolderChange,
+      },
+      {
+        create: {
+          function: 'risk_management',
+          holderName: 'Aoife Murphy',
+          holderEmail: 'aoife.murphy@example.ie',
+          appointedOn: '2024-05-01',
+          alsoServesEmployer: true,
+          conflictsProtocol: 'Reports to the chair.\nReviewed yearly.',
+        },
+        update: { fitnessAndProbity: 'confirmed' },
+      },
+    ),
+    policies: {
+      ...register(
+        {
+          ofScheme: '/api/schemes/:id/policies',
+          entry: '/api/policies/:id',
+          history: '/api/policies/:id/history',
+        },
+        { query: registerListQuery, view: policyView, input: policyInput, change: policyChange },
+        {
+          create: { kind: 'remuneration', title: 'Remuneration policy', version: '1.0' },
+          update: { version: '1.1' },
+        },
+      ),
+      approve: post('/api/policies/:id/approve', {
+        body: policyApproval,
+        answer: policyView,
+        example: { body: { approvedOn: '2025-01-10' } },
+      }),
+      significantChange: post('/api/policies/:id/significant-change', {
+        body: significantChangeInput,
+        answer: significantChangeView,
+        example: {
+          body: { occurredOn: '2025-02-03', description: 'A new investment manager' },
+        },
+      }),
+    },
+    significantChanges: {
+      listOfScheme: get('/api/schemes/:id/significant-changes', {
+        query: pageQuery,
+        answer: pageOf(significantChangeView),
+      }),
+      /** A change in the scheme's risk profile, which brings its next own-risk assessment forward. */
+      riskProfile: post('/api/schemes/:id/risk-profile-changes', {
+        body: significantChangeInput,
+        answer: significantChangeView,
+        example: { body: { occurredOn: '2025-02-03', description: 'Closed to new entrants' } },
+      }),
+    },
+    oraReports: register(
+      {
+        ofScheme: '/api/schemes/:id/ora-reports',
+        entry: '/api/ora-reports/:id',
+        history: '/api/ora-reports/:id/history',
+      },
+      { query: pageQuery, view: oraReportView, input: oraReportInput, change: oraReportChange },
+      {
+        create: {
+          performedOn: '2025-03-01',
+          trigger: 'scheduled',
+          summary: 'Funding and ICT risks\nReviewed by the board',
+        },
+        update: { summary: 'Reviewed by the board on 3 March' },
+      },
+    ),
+    compliance: {
+      ofScheme: get('/api/schemes/:id/compliance', { answer: complianceView }),
+      calendar: get('/api/compliance/calendar', {
+        query: calendarQuery,
+        answer: pageOf(calendarEntryView),
+        example: { query: { from: '2020-01-01', to: '2021-12-31' } },
+      }),
+      dashboard: get('/api/compliance/dashboard', { answer: governanceDashboardView }),
+    },
+  },
+  audit: {
+    records: {
+      trustee: { noun: 'a trustee', label: 'Trustee' },
+      key_function_holder: { noun: 'a key function holder', label: 'Key function holder' },
+      written_policy: { noun: 'a written policy', label: 'Written policy' },
+      ora_report: { noun: 'an own-risk assessment', label: 'Own-risk assessment' },
+      significant_change: { noun: 'a significant change', label: 'Significant change' },
+    },
+    actions: {
+      'trustee.appointed': 'Appointed a trustee',
+      'trustee.updated': 'Changed a trustee’s appointment',
+      'trustee.deleted': 'Deleted a trustee from the register',
+      'trustee.listed': 'Listed trustees',
+      'trustee.viewed': 'Viewed a trustee',
+      'kfh.appointed': 'Appointed a key function holder',
+      'kfh.updated': 'Changed a key function holder’s appointment',
+      'kfh.deleted': 'Deleted a key function holder from the register',
+      'key_function_holder.listed': 'Listed key function holders',
+      'key_function_holder.viewed': 'Viewed a key function holder',
+      'policy.drafted': 'Drafted a written policy',
+      'policy.updated': 'Changed a draft written policy',
+      'policy.approved': 'Recorded the trustees’ approval of a written policy',
+      'policy.superseded': 'Replaced a written policy with a newly approved version',
+      'policy.deleted': 'Deleted a written policy from the register',
+      'written_policy.listed': 'Listed written policies',
+      'written_policy.viewed': 'Viewed a written policy',
+      'policy.significant_change_recorded':
+        'Recorded a significant change affecting a written policy',
+      'ora.recorded': 'Recorded an own-risk assessment',
+      'ora.updated': 'Changed an own-risk assessment',
+      'ora.deleted': 'Deleted an own-risk assessment from the register',
+      'ora_report.listed': 'Listed own-risk assessments',
+      'ora_report.viewed': 'Viewed an own-risk assessment',
+      'significant_change.listed': 'Listed significant changes',
+      'risk_profile.change_recorded': 'Recorded a significant change in a scheme’s risk profile',
+      'compliance.viewed': 'Viewed a scheme’s compliance',
+      'compliance.listed': 'Read the compliance calendar or dashboard',
+    },
+  },
+});

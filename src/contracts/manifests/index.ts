@@ -1,0 +1,41 @@
+import { aiManifest } from './ai.js';
+import { auditManifest } from './audit.js';
+import { authManifest } from './auth.js';
+import { autoEnrolmentManifest } from './auto-enrolment.js';
+import { brokersManifest } from './brokers.js';
+import { contributionsManifest } from './contributions.js';
+import { documentsManifest } from './documents.js';
+import { employersManifest } from './employers.js';
+import { fundsManifest } from './funds.js';
+import { governanceManifest } from './governance.js';
+import { healthManifest } from './health.js';
+import { importsManifest } from './imports.js';
+import { machinesManifest } from './machines.js';
+import { membersManifest } from './members.js';
+import { overviewManifest } from './overview.js';
+import { schemesManifest } from './schemes.js';
+import { usersManifest } from './users.js';
+
+/**
+ * The one list of modules (docs/decisions/0121-module-manifests.md). Its order is the order of the
+ * route table and of the kinds of record the audit page offers.
+ */
+export const MODULES = [
+  authManifest,
+  healthManifest,
+  brokersManifest,
+  usersManifest,
+  employersManifest,
+  schemesManifest,
+  membersManifest,
+  contributionsManifest,
+  fundsManifest,
+  overviewManifest,
+  importsManifest,
+  auditManifest,
+  governanceManifest,
+  autoEnrolmentManifest,
+  documentsManifest,
+  aiManifest,
+  machinesManifest,
+] as const;

@@ -1,0 +1,41 @@
+import { schemeChange, schemeInput, schemeListQuery, schemeView } from '../organisation.js';
+import { pageOf } from '../pages.js';
+import { EXAMPLE_IDS, get, patch, post, remove } from '../route-kit.js';
+import { defineManifest } from './manifest.js';
+
+/** The schemes module's routes and audit words (src/contracts/manifests/manifest.ts). */
+export const schemesManifest = defineManifest({
+  name: 'schemes',
+  routes: {
+    schemes: {
+      create: post('/api/schemes', {
+        body: schemeInput,
+        answer: schemeView,
+        example: {
+          body: { employerId: EXAMPLE_IDS.employer, name: 'Staff Pension Scheme', type: 'DC' },
+        },
+      }),
+      list: get('/api/schemes', { query: schemeListQuery, answer: pageOf(schemeView) }),
+      get: get('/api/schemes/:id', { answer: schemeView }),
+      update: patch('/api/schemes/:id', {
+        body: schemeChange,
+        answer: schemeView,
+        example: { body: { name: 'Staff Pension Plan' } },
+      }),
+      remove: remove('/api/schemes/:id'),
+    },
+  },
+  audit: {
+    records: {
+      scheme: { noun: 'a scheme', label: 'Scheme' },
+    },
+    actions: {
+      'scheme.created': 'Created a scheme',
+      'scheme.updated': 'Changed a scheme’s details',
+      'scheme.deleted': 'Deleted a scheme',
+      'scheme.viewed': 'Viewed a scheme',
+      'scheme.listed': 'Listed schemes',
+      'scheme.evidence_pack_generated': 'Generated a scheme’s evidence pack',
+    },
+  },
+});
