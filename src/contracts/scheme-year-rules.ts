@@ -1,0 +1,322 @@
+import { addYears, type DateStatus, dateStatus, type TrusteeFacts } from './governance-rules.js';
+import { formatIrishDate } from './irish-dates.js';
+import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
+
+/**
+ * The scheme year's dated duties an administrator tracks (domain.md, "The scheme year"): trustee
+ * training, and the annual report, the annual scheme information return and the Annual Compliance
+ * Statement. Every period and every source lives here; the compliance view, the calendar, the
+ * dashboard, the reminders and the web UI all ask this module. Pure functions of the registers and
+ * "today", tested against worked dates (test/governance/scheme-year-rules.test.ts).
+ */
+
+/** Trustee training: the first within this many months of appointment (s.59AA). */
+export const TRAINING_FIRST_WITHIN_MONTHS = 6;
+/** And at least once every this many years after (s.59AA). */
+export const TRAINING_EVERY_YEARS = 2;
+/** The annual report and the annual scheme information return: within this many months. */
+export const FILING_WITHIN_MONTHS = 9;
+/** The annual report is audited above this many active and deferred members (s.55). */
+export const AUDIT_ABOVE_MEMBERS = 100;
+/** The Annual Compliance Statement for a calendar year is due by this day of the next, `MM-DD`. */
+export const COMPLIANCE_STATEMENT_DUE = '01-31';
+
+/** Where each duty comes from: law to its section, guidance by whose, or this service's policy. */
+export const SCHEME_YEAR_RULES = {
+  trusteeTraining: law('Pensions Act 1990 s.59AA'),
+  annualReport: law('Pensions Act 1990 s.55'),
+  annualSchemeInformation: guidance(
+    "The Pensions Authority's annual scheme information return, made through the scheme's registered administrator within 9 months of the scheme year's end; the project has not checked the provision that requires it",
+  ),
+  annualComplianceStatement: guidance(
+    'A practitioner source, not the Act: the statement for a calendar year is prepared by 31 January of the next; whether it is submitted is unconfirmed, so it is tracked as prepared',
+  ),
+  latestYearOnly: productPolicy(
+    "Only the latest scheme year that has ended is tracked, and the one after it once that is done: an earlier year's filing is recorded but not chased",
+  ),
+  directorsByName: productPolicy(
+    "A corporate trustee's directors are told apart by the name recorded with each training; the trustee is trained when as many directors as it has are",
+  ),
+} as const satisfies Record<string, RuleSource>;
+
+export const FILING_KINDS = [
+  'annual_report',
+  'annual_scheme_information',
+  'annual_compliance_statement',
+] as const;
+export type FilingKind = (typeof FILING_KINDS)[number];
+
+export const FILING_KIND_NAMES: Record<FilingKind, string> = {
+  annual_report: 'Annual report',
+  annual_scheme_information: 'Annual scheme information return',
+  annual_compliance_statement: 'Annual Compliance Statement',
+};
+
+const FILING_SOURCES: Record<FilingKind, RuleSource> = {
+  annual_report: SCHEME_YEAR_RULES.annualReport,
+  annual_scheme_information: SCHEME_YEAR_RULES.annualSchemeInformation,
+  annual_compliance_statement: SCHEME_YEAR_RULES.annualComplianceStatement,
+};
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+const iso = (year: number, month: number, day: number) =>
+  `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+
+/**
+ * The day `months` months after `isoDate`: the same day of the month, or the month's last day
+ * where it has no such day (31 August and 6 months is 28 February, or 29 in a leap year). A
+ * period that starts on the last day of a month ends on the last day of its final month (30 June
+ * and 9 months is 31 March), as a scheme year's deadlines are read.
+ */
+export function addMonths(isoDate: string, months: number): string {
+  const year = Number(isoDate.slice(0, 4));
+  const month = Number(isoDate.slice(5, 7));
+  const day = Number(isoDate.slice(8, 10));
+  const index = year * 12 + (month - 1) + months;
+  const toYear = Math.floor(index / 12);
+  const toMonth = (index % 12) + 1;
+  const last = daysInMonth(toYear, toMonth);
+  const monthEnd = day === daysInMonth(year, month);
+  return iso(toYear, toMonth, monthEnd ? last : Math.min(day, last));
+}
+
+/** The scheme year that ends in `year`: its last day. */
+export function yearEndIn(yearEnd: string, year: number): string {
+  return `${String(year).padStart(4, '0')}-${yearEnd}`;
+}
+
+/** The last scheme year end before `today`: the year has ended once its last day is over. */
+export function latestYearEnd(yearEnd: string, today: string): string {
+  const year = Number(today.slice(0, 4));
+  const thisYear = yearEndIn(yearEnd, year);
+  return thisYear < today ? thisYear : yearEndIn(yearEnd, year - 1);
+}
+
+/** When a filing for the period ending `periodEnd` is due. */
+export function filingDueOn(kind: FilingKind, periodEnd: string): string {
+  if (kind === 'annual_compliance_statement') {
+    return `${String(Number(periodEnd.slice(0, 4)) + 1).padStart(4, '0')}-${COMPLIANCE_STATEMENT_DUE}`;
+  }
+  return addMonths(periodEnd, FILING_WITHIN_MONTHS);
+}
+
+/**
+ * The period a filing of `kind` is chased for on `today`: the last scheme year that has ended
+ * (the annual report and return), or the last calendar year (the compliance statement).
+ */
+export function trackedPeriodEnd(kind: FilingKind, yearEnd: string, today: string): string {
+  return kind === 'annual_compliance_statement'
+    ? latestYearEnd('12-31', today)
+    : latestYearEnd(yearEnd, today);
+}
+
+/** The period after `periodEnd`: a year later. */
+const nextPeriodEnd = (periodEnd: string) => addYears(periodEnd, 1);
+
+export interface TrainingFacts {
+  trusteeId: string;
+  completedOn: string;
+  directorName: string | null;
+}
+
+export interface FilingFacts {
+  id: string;
+  kind: FilingKind;
+  periodEnd: string;
+  completedOn: string | null;
+  audited: boolean | null;
+}
+
+export interface SchemeYearFacts {
+  /** `MM-DD`. */
+  yearEnd: string;
+  /** Active and deferred members today: above AUDIT_ABOVE_MEMBERS the annual report is audited. */
+  members: number;
+  trustees: readonly TrusteeFacts[];
+  trainings: readonly TrainingFacts[];
+  filings: readonly FilingFacts[];
+}
+
+export type SchemeYearObligationKind = 'trustee_training' | FilingKind;
+
+export interface SchemeYearObligation {
+  kind: SchemeYearObligationKind;
+  subjectId?: string;
+  dueOn?: string;
+  status: DateStatus | 'incomplete';
+  reason: string;
+  label: RuleLabel;
+  citation: string;
+}
+
+const from = (source: RuleSource) => ({ label: source.label, citation: source.citation });
+
+const serving = (trustee: TrusteeFacts, today: string) =>
+  trustee.appointedOn <= today && (trustee.endedOn === null || trustee.endedOn > today);
+
+/** The same director, as far as the records can tell: the name without case or extra spaces. */
+const directorKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-IE');
+
+/**
+ * When a trainee is next due: within TRAINING_FIRST_WITHIN_MONTHS of the appointment until the
+ * first training on or after it, then TRAINING_EVERY_YEARS after the latest.
+ */
+function nextTrainingDue(appointedOn: string, trainedOn: readonly string[]): string {
+  const since = trainedOn.filter((day) => day >= appointedOn).sort();
+  const latest = since.at(-1);
+  return latest === undefined
+    ? addMonths(appointedOn, TRAINING_FIRST_WITHIN_MONTHS)
+    : addYears(latest, TRAINING_EVERY_YEARS);
+}
+
+/** One obligation for each trustee serving on `today`: its training, or its directors'. */
+export function trainingObligations(
+  facts: Pick<SchemeYearFacts, 'trustees' | 'trainings'>,
+  today: string,
+): SchemeYearObligation[] {
+  return facts.trustees
+    .filter((trustee) => serving(trustee, today))
+    .map((trustee) => {
+      const own = facts.trainings.filter((training) => training.trusteeId === trustee.id);
+      return trustee.kind === 'corporate'
+        ? corporateTraining(trustee, own, today)
+        : individualTraining(trustee, own, today);
+    });
+}
+
+function individualTraining(
+  trustee: TrusteeFacts,
+  trainings: readonly TrainingFacts[],
+  today: string,
+): SchemeYearObligation {
+  const trainedOn = trainings.map((training) => training.completedOn);
+  const dueOn = nextTrainingDue(trustee.appointedOn, trainedOn);
+  const latest = trainedOn
+    .filter((day) => day >= trustee.appointedOn)
+    .sort()
+    .at(-1);
+  const reason =
+    latest === undefined
+      ? `No training recorded since appointment on ${formatIrishDate(trustee.appointedOn)}: due within ${TRAINING_FIRST_WITHIN_MONTHS} months, by ${formatIrishDate(dueOn)}`
+      : `Last trained on ${formatIrishDate(latest)}: next due by ${formatIrishDate(dueOn)}`;
+  return {
+    kind: 'trustee_training',
+    subjectId: trustee.id,
+    dueOn,
+    status: dateStatus(dueOn, today),
+    reason,
+    ...from(SCHEME_YEAR_RULES.trusteeTraining),
+  };
+}
+
+/**
+ * A corporate trustee is trained when as many of its directors as it has are, each since the
+ * appointment (SCHEME_YEAR_RULES.directorsByName). Until then it is due as a first training is;
+ * after, by the earliest of the trained directors' next dates.
+ */
+function corporateTraining(
+  trustee: TrusteeFacts,
+  trainings: readonly TrainingFacts[],
+  today: string,
+): SchemeYearObligation {
+  const needed = Math.max(trustee.directorCount ?? 0, 1);
+  const latestByDirector = new Map<string, string>();
+  for (const training of trainings) {
+    if (training.directorName === null || training.completedOn < trustee.appointedOn) continue;
+    const key = directorKey(training.directorName);
+    const latest = latestByDirector.get(key);
+    if (latest === undefined || training.completedOn > latest) {
+      latestByDirector.set(key, training.completedOn);
+    }
+  }
+  const trained = latestByDirector.size;
+  const firstDue = addMonths(trustee.appointedOn, TRAINING_FIRST_WITHIN_MONTHS);
+  const nextDues = [...latestByDirector.values()]
+    .map((latest) => addYears(latest, TRAINING_EVERY_YEARS))
+    .sort();
+  const allTrained = trained >= needed;
+  const dueOn = allTrained ? (nextDues[0] as string) : firstDue;
+  const reason = allTrained
+    ? `${trained} of ${needed} directors trained; the earliest next training is due by ${formatIrishDate(dueOn)}`
+    : `${trained} of ${needed} directors trained since appointment on ${formatIrishDate(trustee.appointedOn)}: each is due within ${TRAINING_FIRST_WITHIN_MONTHS} months, by ${formatIrishDate(firstDue)}`;
+  return {
+    kind: 'trustee_training',
+    subjectId: trustee.id,
+    dueOn,
+    status: dateStatus(dueOn, today),
+    reason,
+    ...from(SCHEME_YEAR_RULES.trusteeTraining),
+  };
+}
+
+/**
+ * One obligation for each kind of filing: the tracked period's, or, once that is done, the next
+ * period's, so the calendar always shows the next date.
+ */
+export function filingObligations(
+  facts: Pick<SchemeYearFacts, 'yearEnd' | 'members' | 'filings'>,
+  today: string,
+): SchemeYearObligation[] {
+  return FILING_KINDS.map((kind) => {
+    const source = from(FILING_SOURCES[kind]);
+    const name = FILING_KIND_NAMES[kind];
+    const periodEnd = trackedPeriodEnd(kind, facts.yearEnd, today);
+    const filing = facts.filings.find(
+      (entry) => entry.kind === kind && entry.periodEnd === periodEnd,
+    );
+    const dueOn = filingDueOn(kind, periodEnd);
+    const period =
+      kind === 'annual_compliance_statement'
+        ? `${periodEnd.slice(0, 4)}`
+        : `the year ended ${formatIrishDate(periodEnd)}`;
+    if (filing?.completedOn == null) {
+      return {
+        kind,
+        ...(filing ? { subjectId: filing.id } : {}),
+        dueOn,
+        status: dateStatus(dueOn, today),
+        reason: `${name} for ${period} not yet ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'}: due by ${formatIrishDate(dueOn)}`,
+        ...source,
+      };
+    }
+    if (
+      kind === 'annual_report' &&
+      facts.members > AUDIT_ABOVE_MEMBERS &&
+      filing.audited !== true
+    ) {
+      return {
+        kind,
+        subjectId: filing.id,
+        dueOn,
+        status: 'incomplete' as const,
+        reason: `${name} for ${period} is recorded as not audited: a scheme of more than ${AUDIT_ABOVE_MEMBERS} active and deferred members has it audited`,
+        ...source,
+      };
+    }
+    const next = filingDueOn(kind, nextPeriodEnd(periodEnd));
+    return {
+      kind,
+      subjectId: filing.id,
+      dueOn: next,
+      status: dateStatus(next, today),
+      reason: `${name} for ${period} ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'} on ${formatIrishDate(filing.completedOn)}; the next is due by ${formatIrishDate(next)}`,
+      ...source,
+    };
+  });
+}
+
+/** Every scheme-year duty of a scheme that keeps governance registers. */
+export function schemeYearObligations(
+  facts: SchemeYearFacts,
+  today: string,
+): SchemeYearObligation[] {
+  return [...trainingObligations(facts, today), ...filingObligations(facts, today)];
+}
