@@ -31,6 +31,13 @@ const manifestSchema = z.strictObject({
         format: z.string(),
         /** Relative to the manifest's folder. */
         file: z.string().min(1),
+        /**
+         * The provisions the document summarises that no rule of the service cites ("s.54",
+         * "Art. 38"): a heading may attribute text to a provision only if a rule module cites it
+         * or it is listed here (docs/decisions/0120-rules-labelled-law-guidance-policy.md). Read
+         * by the corpus tests; not part of what is ingested.
+         */
+        provisionsWithoutRule: z.array(z.string().min(1).max(40)).max(1000).optional(),
       }),
     )
     .min(1),
@@ -89,7 +96,7 @@ export async function readManifest(manifestPath: string): Promise<CorpusDocument
     if (path.relative(folder, file).startsWith('..')) {
       throw new CorpusFileError(`${entry.file}: outside the manifest's folder`);
     }
-    const { file: _file, ...fields } = entry;
+    const { file: _file, provisionsWithoutRule: _listed, ...fields } = entry;
     const version = entry.version ?? manifest.data.version;
     documents.push(
       checked(
