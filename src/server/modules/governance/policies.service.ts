@@ -375,7 +375,10 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
       });
     },
 
-    /** A significant change in the area a policy covers: its review falls due at once. */
+    /**
+     * A significant change in the area a policy covers: the law asks for the policy to be adapted
+     * and names no day; its review is shown as due as dueAfterChanges counts it (product policy).
+     */
     async recordPolicyChange(
       actor: ActorContext,
       id: string,
@@ -442,7 +445,10 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
       });
     },
 
-    /** A significant change in the scheme's risk profile: an ORA is due without delay (Art. 28(1)). */
+    /**
+     * A significant change in the scheme's risk profile: the law asks for an ORA without delay
+     * (Pensions Act 1990 s.64AL(3)); it is shown as due as dueAfterChanges counts it.
+     */
     async recordRiskProfileChange(
       actor: ActorContext,
       schemeId: string,
