@@ -1,5 +1,5 @@
 import { addDays, formatIrishDate } from './irish-dates.js';
-import type { SchemeType } from './organisation.js';
+import type { RacKind, SchemeType } from './organisation.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
 /**
@@ -43,6 +43,7 @@ export const GOVERNANCE_RULES = {
   conflictsProtocol: law(`${DIRECTIVE} Art. 24, ${TRANSPOSED}`),
   writtenPolicies: law(`${DIRECTIVE} Art. 21(3), ${TRANSPOSED}`),
   remunerationPolicy: law(`${DIRECTIVE} Art. 23, ${TRANSPOSED}`),
+  investmentPrinciples: law(`${DIRECTIVE} Art. 30, ${TRANSPOSED}`),
   ownRiskAssessment: law('Pensions Act 1990 s.64AL(3)'),
   oraContent: law(`${DIRECTIVE} Art. 28(2), ${TRANSPOSED}`),
   actuarialForDefinedBenefit: productPolicy(
@@ -93,6 +94,7 @@ export const POLICY_KINDS = [
   'remuneration',
   'actuarial',
   'outsourcing',
+  'investment_principles',
 ] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
@@ -102,6 +104,7 @@ export const POLICY_KIND_NAMES: Record<PolicyKind, string> = {
   remuneration: 'Remuneration policy',
   actuarial: 'Actuarial policy',
   outsourcing: 'Outsourcing policy',
+  investment_principles: 'Statement of investment policy principles',
 };
 
 export const FITNESS_AND_PROBITY = ['pending', 'confirmed', 'failed'] as const;
@@ -143,12 +146,24 @@ export const REVIEW_CYCLE_YEARS = 3;
 export const DUE_SOON_DAYS = REMINDER_DAYS_BEFORE[0];
 
 /**
- * IORP II governs occupational schemes and trust RACs (S.I. No. 128/2021 reg. 3). A PRSA is a
- * contract with its provider, not a trust run by trustees, so none of these registers applies to
- * it. An RAC administered here is taken to be a trust RAC (docs/decisions/0059-governance-rules.md).
+ * IORP II governs occupational schemes and trust RACs (S.I. No. 128/2021 reg. 3). A PRSA, and an
+ * RAC that is an individual contract with an insurer, is a contract with its provider, not a trust
+ * run by trustees, so none of these registers applies to it.
  */
-export function governanceApplies(type: SchemeType): boolean {
-  return type !== 'PRSA';
+export function governanceApplies(scheme: { type: SchemeType; racKind: RacKind | null }): boolean {
+  if (scheme.type === 'PRSA') return false;
+  return scheme.type !== 'RAC' || scheme.racKind === 'trust';
+}
+
+/** Why a scheme keeps no governance registers, in words; null for one that does. */
+export function outOfScopeReason(scheme: {
+  type: SchemeType;
+  racKind: RacKind | null;
+}): string | null {
+  if (governanceApplies(scheme)) return null;
+  return scheme.type === 'PRSA'
+    ? 'A PRSA is a contract with its provider, not a trust: the IORP II governance registers do not apply to it'
+    : 'This RAC is an individual contract with an insurer, not a trust: the IORP II governance registers do not apply to it';
 }
 
 /**
@@ -159,7 +174,7 @@ export function governanceApplies(type: SchemeType): boolean {
  * scheme's type).
  */
 export function requiredKeyFunctions(type: SchemeType): readonly KeyFunction[] {
-  if (!governanceApplies(type)) return [];
+  if (type === 'PRSA') return [];
   return type === 'DB'
     ? ['risk_management', 'internal_audit', 'actuarial']
     : ['risk_management', 'internal_audit'];
@@ -170,20 +185,28 @@ export function requiredKeyFunctions(type: SchemeType): readonly KeyFunction[] {
  * remuneration always (Art. 21(3), Art. 23); actuarial where relevant (DB, as above); outsourcing
  * where activities are outsourced, which this service takes to be always
  * (GOVERNANCE_RULES.outsourcingPolicyAlways): the broker firm is itself a service provider to the
- * trustees.
+ * trustees; and the statement of investment policy principles, reviewed at least every 3 years
+ * (Art. 30).
  */
 export function requiredPolicyKinds(type: SchemeType): readonly PolicyKind[] {
-  if (!governanceApplies(type)) return [];
+  if (type === 'PRSA') return [];
   return type === 'DB'
-    ? ['risk_management', 'internal_audit', 'remuneration', 'actuarial', 'outsourcing']
-    : ['risk_management', 'internal_audit', 'remuneration', 'outsourcing'];
+    ? [
+        'risk_management',
+        'internal_audit',
+        'remuneration',
+        'actuarial',
+        'outsourcing',
+        'investment_principles',
+      ]
+    : ['risk_management', 'internal_audit', 'remuneration', 'outsourcing', 'investment_principles'];
 }
 
 /** The source of a policy kind's obligation. */
 export function policySource(kind: PolicyKind): RuleSource {
-  return kind === 'remuneration'
-    ? GOVERNANCE_RULES.remunerationPolicy
-    : GOVERNANCE_RULES.writtenPolicies;
+  if (kind === 'remuneration') return GOVERNANCE_RULES.remunerationPolicy;
+  if (kind === 'investment_principles') return GOVERNANCE_RULES.investmentPrinciples;
+  return GOVERNANCE_RULES.writtenPolicies;
 }
 
 /** The same calendar day `years` later; 29 February becomes 28 February in a common year. */
@@ -338,6 +361,7 @@ export interface SignificantChangeFacts {
 
 export interface SchemeGovernanceFacts {
   type: SchemeType;
+  racKind: RacKind | null;
   trustees: readonly TrusteeFacts[];
   keyFunctionHolders: readonly KeyFunctionHolderFacts[];
   policies: readonly PolicyFacts[];
@@ -352,7 +376,12 @@ export const OBLIGATION_KINDS = [
   'fitness_and_probity',
   'conflicts_protocol',
   'written_policy',
+  'investment_principles',
   'own_risk_assessment',
+  'trustee_training',
+  'annual_report',
+  'annual_scheme_information',
+  'annual_compliance_statement',
 ] as const;
 export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
@@ -363,7 +392,12 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
   fitness_and_probity: 'Fitness and probity',
   conflicts_protocol: 'Conflicts protocol',
   written_policy: 'Written policy',
+  investment_principles: 'Statement of investment policy principles',
   own_risk_assessment: 'Own-risk assessment',
+  trustee_training: 'Trustee training',
+  annual_report: 'Annual report',
+  annual_scheme_information: 'Annual scheme information return',
+  annual_compliance_statement: 'Annual Compliance Statement',
 };
 
 export type ObligationStatus = 'ok' | 'due_soon' | 'overdue' | 'incomplete';
@@ -531,6 +565,10 @@ function changeBehind(dueOn: string, changesOccurredOn: readonly string[]): stri
   return changesOccurredOn.find((occurredOn) => dueAfterChange(occurredOn) === dueOn);
 }
 
+/** The statement of investment policy principles is an obligation of its own kind. */
+const obligationKindOf = (kind: PolicyKind): ObligationKind =>
+  kind === 'investment_principles' ? 'investment_principles' : 'written_policy';
+
 function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligation[] {
   return requiredPolicyKinds(facts.type).map((kind) => {
     const name = POLICY_KIND_NAMES[kind];
@@ -543,7 +581,7 @@ function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligat
         (policy) => policy.kind === kind && policy.status === 'draft',
       );
       return {
-        kind: 'written_policy',
+        kind: obligationKindOf(kind),
         status: 'incomplete',
         reason: drafted
           ? `The ${name.toLowerCase()} is drafted but the trustees have not approved it`
@@ -557,14 +595,19 @@ function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligat
     const dueOn = dueAfterChanges(approved.nextReviewDue, approved.approvedOn, changes);
     const status = dateStatus(dueOn, today);
     const changedOn = dueOn === approved.nextReviewDue ? undefined : changeBehind(dueOn, changes);
+    // Art. 30 asks for the statement's review without delay; Art. 21(3), for a policy to be adapted.
+    const lawAsks =
+      kind === 'investment_principles'
+        ? 'the law asks for it to be reviewed without delay'
+        : 'the law asks for the policy to be adapted and names no day';
     return {
-      kind: 'written_policy',
+      kind: obligationKindOf(kind),
       subjectId: approved.id,
       dueOn,
       status,
       reason:
         changedOn !== undefined
-          ? `A significant change in the area of the ${name.toLowerCase()} was recorded on ${formatIrishDate(changedOn)}: the law asks for the policy to be adapted and names no day; this service asks for its review by ${formatIrishDate(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
+          ? `A significant change in the area of the ${name.toLowerCase()} was recorded on ${formatIrishDate(changedOn)}: ${lawAsks}; this service asks for its review by ${formatIrishDate(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
           : status === 'overdue'
             ? `The ${name.toLowerCase()} was due for review on ${formatIrishDate(dueOn)}`
             : `The ${name.toLowerCase()} is next reviewed by ${formatIrishDate(dueOn)} (at least every ${REVIEW_CYCLE_YEARS} years)`,
@@ -635,17 +678,12 @@ export function assessScheme(
   facts: SchemeGovernanceFacts,
   today: string,
 ): { status: ObligationStatus; obligations: Obligation[] } {
-  if (!governanceApplies(facts.type)) {
+  const outOfScope = outOfScopeReason(facts);
+  if (outOfScope !== null) {
     return {
       status: 'ok',
       obligations: [
-        {
-          kind: 'scope',
-          status: 'ok',
-          reason:
-            'A PRSA is a contract with its provider, not a trust: the IORP II governance registers do not apply to it',
-          ...from(GOVERNANCE_RULES.scope),
-        },
+        { kind: 'scope', status: 'ok', reason: outOfScope, ...from(GOVERNANCE_RULES.scope) },
       ],
     };
   }

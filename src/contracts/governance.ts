@@ -12,6 +12,7 @@ import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { RULE_LABELS } from './rule-sources.js';
+import { FILING_KINDS } from './scheme-year-rules.js';
 import { emailAddress, idText, text } from './text.js';
 
 /**
@@ -121,6 +122,68 @@ export const trusteeView = z.object({
   updatedAt: z.string(),
 });
 export type TrusteeView = z.infer<typeof trusteeView>;
+
+// Trustee training (scheme-year-rules.ts).
+
+export const trusteeTrainingInput = z.object({
+  completedOn: dateOn,
+  topic: text({ max: 200 }).min(1, FIELD_MESSAGES.required).nullable().optional(),
+  /** Which director of a corporate trustee was trained: required for one, refused for a person. */
+  directorName: personName.nullable().optional(),
+});
+export type TrusteeTrainingInput = z.infer<typeof trusteeTrainingInput>;
+
+export const trusteeTrainingView = z.object({
+  id: z.string(),
+  trusteeId: z.string(),
+  schemeId: z.string(),
+  completedOn: z.string(),
+  topic: z.string().nullable(),
+  directorName: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TrusteeTrainingView = z.infer<typeof trusteeTrainingView>;
+
+// Filings of the scheme year (scheme-year-rules.ts).
+
+const filingKind = z.enum(FILING_KINDS, { error: 'Choose which filing it is' });
+
+export const filingInput = z
+  .object({
+    kind: filingKind,
+    /** The last day of the period it covers: the scheme year's end, or 31 December. */
+    periodEnd: dateOn,
+    completedOn: dateOn.nullable().optional(),
+    audited: z.boolean({ error: 'Say whether it was audited' }).nullable().optional(),
+  })
+  .refine((filing) => filing.kind === 'annual_report' || filing.audited == null, {
+    path: ['audited'],
+    message: 'Only an annual report is audited',
+  });
+export type FilingInput = z.infer<typeof filingInput>;
+
+export const filingChange = z
+  .object({
+    periodEnd: dateOn.optional(),
+    completedOn: dateOn.nullable().optional(),
+    audited: z.boolean({ error: 'Say whether it was audited' }).nullable().optional(),
+  })
+  .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
+export type FilingChange = z.infer<typeof filingChange>;
+
+export const filingView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  kind: z.enum(FILING_KINDS),
+  periodEnd: z.string(),
+  /** When it falls due (scheme-year-rules.ts). */
+  dueOn: z.string(),
+  completedOn: z.string().nullable(),
+  audited: z.boolean().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type FilingView = z.infer<typeof filingView>;
 
 // Key function holders.
 

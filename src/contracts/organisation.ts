@@ -22,6 +22,39 @@ export const SCHEME_TYPE_NAMES: Record<SchemeType, string> = {
   RAC: 'Retirement Annuity Contract',
 };
 
+/**
+ * What an RAC is (domain.md, "Governance under IORP II"): held under trust, it is an IORP with
+ * governance registers; an individual contract with an insurer is not, like a PRSA.
+ */
+export const RAC_KINDS = ['trust', 'contract'] as const;
+export type RacKind = (typeof RAC_KINDS)[number];
+
+export const RAC_KIND_NAMES: Record<RacKind, string> = {
+  trust: 'Trust RAC (an IORP)',
+  contract: 'Individual contract with an insurer',
+};
+
+/** The last day of a scheme's year when none is given (decisions.md §7, "Scheme year"). */
+export const DEFAULT_YEAR_END = '12-31';
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/**
+ * A scheme year's last day, `MM-DD`. 29 February is refused: it would not exist in three years of
+ * four, and a scheme year ends on the same day every year.
+ */
+const yearEnd = text({ max: 5, trim: false })
+  .regex(/^\d{2}-\d{2}$/, 'Enter the year end as month and day, like 12-31')
+  .refine((value) => {
+    const month = Number(value.slice(0, 2));
+    const day = Number(value.slice(3, 5));
+    return month >= 1 && month <= 12 && day >= 1 && day <= (DAYS_IN_MONTH[month - 1] ?? 0);
+  }, 'Enter a day that every year has, like 12-31 or 03-31');
+
+const racKind = z.enum(RAC_KINDS, {
+  error: 'Choose whether the RAC is held under trust or is an individual contract',
+});
+
 /** The name of a firm, an employer, a scheme or a person: 1 to 200 characters. */
 export const recordName = text({ max: 200 }).min(1, FIELD_MESSAGES.name);
 
@@ -40,19 +73,46 @@ export const employerInput = z.object({ name: recordName });
 export type EmployerInput = z.infer<typeof employerInput>;
 
 /** service-spec §2.5 and §4: employerId a CUID2, name 1 to 200 characters, type one of four. */
-export const schemeInput = z.object({
-  employerId: pickedRecord(FIELD_MESSAGES.employer),
-  name: recordName,
-  type: schemeType,
-});
+export const schemeInput = z
+  .object({
+    employerId: pickedRecord(FIELD_MESSAGES.employer),
+    name: recordName,
+    type: schemeType,
+    /** The scheme year's last day; 31 December when left out. */
+    yearEnd: yearEnd.optional(),
+    /** Required of an RAC, and of nothing else. */
+    racKind: racKind.optional(),
+  })
+  .superRefine((input, context) => {
+    const message = racKindProblem(input.type, input.racKind ?? null);
+    if (message) context.addIssue({ code: 'custom', path: ['racKind'], message });
+  });
 export type SchemeInput = z.infer<typeof schemeInput>;
 
 /** The employer of a scheme never changes: a scheme moving employer is a new scheme. */
 export const schemeChange = z
-  .object({ name: recordName.optional(), type: schemeType.optional() })
-  .refine((change) => change.name !== undefined || change.type !== undefined, {
+  .object({
+    name: recordName.optional(),
+    type: schemeType.optional(),
+    yearEnd: yearEnd.optional(),
+    /** An RAC's kind; a scheme that becomes an RAC names it, one that stops being one drops it. */
+    racKind: racKind.optional(),
+  })
+  .refine((change) => Object.values(change).some((value) => value !== undefined), {
     message: FIELD_MESSAGES.somethingToChange,
   });
+
+/**
+ * Why a scheme of `type` cannot have `racKind`, or null when it can: an RAC names its kind, and
+ * no other scheme has one. Asked of a new scheme and of a scheme as a change would leave it.
+ */
+export function racKindProblem(type: SchemeType, kind: RacKind | null): string | null {
+  if (type === 'RAC' && kind === null) {
+    return 'Choose whether the RAC is held under trust or is an individual contract';
+  }
+  if (type !== 'RAC' && kind !== null) return 'Only an RAC is a trust or a contract';
+  return null;
+}
 export type SchemeChange = z.infer<typeof schemeChange>;
 
 /**
@@ -136,6 +196,9 @@ export const schemeView = z.object({
   employerId: z.string(),
   name: z.string(),
   type: z.enum(SCHEME_TYPES),
+  /** The scheme year's last day, `MM-DD`. */
+  yearEnd: z.string(),
+  racKind: z.enum(RAC_KINDS).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

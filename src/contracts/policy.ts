@@ -531,6 +531,54 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
     target: 'record',
   },
+  'trustee_training.list': {
+    description: "List a trustee's training",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'trustee_training.create': {
+    description: 'Record training a trustee, or a director of a corporate trustee, completed',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'filing.list': {
+    description: "List a scheme's filings of its year: annual report, return, compliance statement",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'filing.read': {
+    description: 'Read a filing of the scheme year',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'filing.create': {
+    description: 'Record a filing of the scheme year',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'filing.update': {
+    description: 'Change a filing of the scheme year: complete it, or say whether it was audited',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
   'kfh.list': {
     description: "List a scheme's key function holders",
     roles: {

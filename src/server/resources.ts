@@ -19,7 +19,9 @@ import {
   createAppointmentsService,
   createComplianceService,
   createPoliciesService,
+  createSchemeYearService,
   governanceRoutes,
+  schemeYearRoutes,
 } from './modules/governance/index.js';
 import { createImportsService, importsRoutes } from './modules/imports/index.js';
 import { createMembersService, membersRoutes } from './modules/members/index.js';
@@ -121,6 +123,9 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     appointments: createAppointmentsService({ database, audit, now }),
     policies: createPoliciesService({ database, audit, now }),
     compliance,
+  });
+  await app.register(schemeYearRoutes, {
+    schemeYear: createSchemeYearService({ database, audit, now }),
   });
   // Auto-enrolment readiness (docs/decisions/0068-auto-enrolment-readiness.md): an employer's payroll and its assessment.
   await app.register(autoEnrolmentRoutes, {

@@ -15,6 +15,7 @@ import {
   contributions,
   documents,
   employers,
+  filings,
   fundAllocationLines,
   fundAllocations,
   funds,
@@ -24,6 +25,7 @@ import {
   payrollUploads,
   schemes,
   significantChanges,
+  trusteeTrainings,
   userPasskeys,
   userRecoveryCodes,
   userTotpSecrets,
@@ -151,12 +153,25 @@ async function seedEveryTenantTable(tenantId: string) {
       newState: null,
     });
   });
-  await createTrustee(t.database, scope);
+  const trusteeId = await createTrustee(t.database, scope);
   await createKeyFunctionHolder(t.database, scope);
   const policyId = await createPolicy(t.database, scope, { status: 'approved' });
   await createOraReport(t.database, scope);
   await withActor(t.database, platformActor(), async (tx) => {
     const at = new Date();
+    const written = { createdBy: user.id, createdAt: at, updatedAt: at };
+    await tx
+      .insert(trusteeTrainings)
+      .values({ id: createId(), ...scope, trusteeId, completedOn: '2025-03-01', ...written });
+    await tx
+      .insert(filings)
+      .values({
+        id: createId(),
+        ...scope,
+        kind: 'annual_report',
+        periodEnd: '2024-12-31',
+        ...written,
+      });
     await tx.insert(significantChanges).values({
       id: createId(),
       ...scope,

@@ -88,7 +88,15 @@ describe('a scheme’s governance registers', () => {
   it('turn the scheme from incomplete to ok as the broker fills them in', async () => {
     const schemeId = await newScheme();
     const before = await compliance(schemeId);
-    expect(before.status).toBe('incomplete');
+    // On 1 June 2025 the compliance statement for 2024 is overdue (due 31 January), and every
+    // register is empty.
+    expect(before.status).toBe('overdue');
+    expect(before.obligations).toContainEqual(
+      expect.objectContaining({ kind: 'annual_compliance_statement', status: 'overdue' }),
+    );
+    expect(before.obligations).toContainEqual(
+      expect.objectContaining({ kind: 'trustees', status: 'incomplete' }),
+    );
     expect(before.obligations.map((entry) => entry.citation)).not.toContain('');
 
     for (const name of ['Aoife Brennan', 'Cathal Moran']) {
@@ -99,7 +107,19 @@ describe('a scheme’s governance registers', () => {
       });
       expect(trustee.statusCode, trustee.body).toBe(201);
       expect(trustee.json()).toMatchObject({ schemeId, name, kind: 'individual', endedOn: null });
+      const training = await broker().post(`/api/trustees/${trustee.json().id}/training`, {
+        completedOn: '2025-05-20',
+        topic: 'Trustee Handbook',
+      });
+      expect(training.statusCode, training.body).toBe(201);
     }
+    const statement = await broker().post(`/api/schemes/${schemeId}/filings`, {
+      kind: 'annual_compliance_statement',
+      periodEnd: '2024-12-31',
+      completedOn: '2025-01-28',
+    });
+    expect(statement.statusCode, statement.body).toBe(201);
+    expect(statement.json()).toMatchObject({ dueOn: '2025-01-31', completedOn: '2025-01-28' });
     for (const [fn, holderName] of [
       ['risk_management', 'Deirdre Nolan'],
       ['internal_audit', 'Fergal Ahern'],

@@ -14,6 +14,7 @@ import { openTestDatabase, ownerOf, type TestDatabase } from '../helpers/databas
 import {
   createBroker,
   createEmployer,
+  createFiling,
   createOraReport,
   createPolicy,
   createScheme,
@@ -77,6 +78,8 @@ beforeAll(async () => {
     { brokerId, employerId, schemeId },
     { performedOn: '2022-07-01', nextDue: '2025-07-01' },
   );
+  // The compliance statement for 2024 is prepared, so the ORA is the only date in the window.
+  await createFiling(db.database, { brokerId, employerId, schemeId });
   // A policy review due long after the reminder window: no reminder yet.
   await createPolicy(
     db.database,
@@ -194,6 +197,7 @@ describe('POST /api/cron/reminders', () => {
         { brokerId: firm, employerId: employer, schemeId: scheme },
         { performedOn: '2022-07-01', nextDue: '2025-07-01' },
       );
+      await createFiling(t.database, { brokerId: firm, employerId: employer, schemeId: scheme });
       expect((await callJob(t, 'reminders', { authorization: 'Bearer wrong' })).statusCode).toBe(
         401,
       );

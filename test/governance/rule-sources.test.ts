@@ -160,6 +160,7 @@ describe('every rule of the rule modules', () => {
 describe('the sources the rules hand on', () => {
   const facts = (type: SchemeGovernanceFacts['type']): SchemeGovernanceFacts => ({
     type,
+    racKind: type === 'RAC' ? 'trust' : null,
     trustees: [],
     keyFunctionHolders: [],
     policies: [],

@@ -44,6 +44,7 @@ function completeScheme(overrides: Partial<SchemeGovernanceFacts> = {}): SchemeG
   const type = overrides.type ?? 'DC';
   return {
     type,
+    racKind: type === 'RAC' ? 'trust' : null,
     trustees: [
       {
         id: 't1',

@@ -64,10 +64,17 @@ export function freshPeriod(): string {
   return `${year}-${String(((periods - 1) % 12) + 1).padStart(2, '0')}`;
 }
 
+let periodEnds = 0;
+/** The same day of an earlier year each time: 2024-12-31, then 2023-12-31, … */
+function earlierPeriodEnd(example: string): string {
+  periodEnds += 1;
+  return `${Number(example.slice(0, 4)) - periodEnds}${example.slice(4)}`;
+}
+
 /**
  * The fields that must be unique where they are kept, each with a fresh value: two requests with
  * the same example body would otherwise meet a conflict (a taken e-mail address, PPS number, fund
- * name or pay period) instead of the behaviour under test.
+ * name, pay period or filing period) instead of the behaviour under test.
  */
 const FRESH: Record<string, (example: string) => string> = {
   email: () => `new-${createId()}@example.ie`,
@@ -75,6 +82,7 @@ const FRESH: Record<string, (example: string) => string> = {
   name: (example) => `${example} ${createId().slice(0, 6)}`,
   holderName: (example) => `${example} ${createId().slice(0, 6)}`,
   period: () => freshPeriod(),
+  periodEnd: earlierPeriodEnd,
 };
 
 /**

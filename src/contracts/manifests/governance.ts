@@ -3,6 +3,9 @@ import {
   calendarEntryView,
   calendarQuery,
   complianceView,
+  filingChange,
+  filingInput,
+  filingView,
   governanceDashboardView,
   historyEntryView,
   keyFunctionHolderChange,
@@ -20,6 +23,8 @@ import {
   significantChangeView,
   trusteeChange,
   trusteeInput,
+  trusteeTrainingInput,
+  trusteeTrainingView,
   trusteeView,
 } from '../governance.js';
 import { pageOf, pageQuery } from '../pages.js';
@@ -157,6 +162,43 @@ export const governanceManifest = defineManifest({
         update: { summary: 'Reviewed by the board on 3 March' },
       },
     ),
+    /** Trustee training (scheme-year-rules.ts): a record of what was completed, never edited. */
+    trusteeTraining: {
+      listOfTrustee: get('/api/trustees/:id/training', {
+        query: pageQuery,
+        answer: pageOf(trusteeTrainingView),
+      }),
+      create: post('/api/trustees/:id/training', {
+        body: trusteeTrainingInput,
+        answer: trusteeTrainingView,
+        example: { body: { completedOn: '2025-06-12', topic: 'Trustee Handbook, chapters 1–4' } },
+      }),
+    },
+    /** The scheme year's filings (scheme-year-rules.ts). */
+    filings: {
+      listOfScheme: get('/api/schemes/:id/filings', {
+        query: pageQuery,
+        answer: pageOf(filingView),
+      }),
+      create: post('/api/schemes/:id/filings', {
+        body: filingInput,
+        answer: filingView,
+        example: {
+          body: {
+            kind: 'annual_report',
+            periodEnd: '2024-12-31',
+            completedOn: '2025-09-15',
+            audited: true,
+          },
+        },
+      }),
+      get: get('/api/filings/:id', { answer: filingView }),
+      update: patch('/api/filings/:id', {
+        body: filingChange,
+        answer: filingView,
+        example: { body: { completedOn: '2025-09-20' } },
+      }),
+    },
     compliance: {
       ofScheme: get('/api/schemes/:id/compliance', { answer: complianceView }),
       calendar: get('/api/compliance/calendar', {
@@ -174,6 +216,8 @@ export const governanceManifest = defineManifest({
       written_policy: { noun: 'a written policy', label: 'Written policy' },
       ora_report: { noun: 'an own-risk assessment', label: 'Own-risk assessment' },
       significant_change: { noun: 'a significant change', label: 'Significant change' },
+      trustee_training: { noun: 'a trustee’s training', label: 'Trustee training' },
+      filing: { noun: 'a filing of the scheme year', label: 'Filing' },
     },
     actions: {
       'trustee.appointed': 'Appointed a trustee',
@@ -202,6 +246,12 @@ export const governanceManifest = defineManifest({
       'ora_report.viewed': 'Viewed an own-risk assessment',
       'significant_change.listed': 'Listed significant changes',
       'risk_profile.change_recorded': 'Recorded a significant change in a scheme’s risk profile',
+      'trustee_training.recorded': 'Recorded training a trustee completed',
+      'trustee_training.listed': 'Listed a trustee’s training',
+      'filing.recorded': 'Recorded a filing of the scheme year',
+      'filing.updated': 'Changed a filing of the scheme year',
+      'filing.listed': 'Listed a scheme’s filings',
+      'filing.viewed': 'Viewed a filing of the scheme year',
       'compliance.viewed': 'Viewed a scheme’s compliance',
       'compliance.listed': 'Read the compliance calendar or dashboard',
     },

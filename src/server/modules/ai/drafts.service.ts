@@ -12,13 +12,13 @@ import {
   withoutBanner,
 } from '../../../contracts/ai.js';
 import {
-  governanceApplies,
+  outOfScopeReason,
   POLICY_KIND_NAMES,
   type PolicyKind,
 } from '../../../contracts/governance-rules.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { type LineDiff, lineDiff } from '../../../contracts/line-diff.js';
-import type { SchemeType } from '../../../contracts/organisation.js';
+import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
@@ -340,11 +340,11 @@ export function createDraftsService({
       const writer = authorize(actor, 'ai.draft.create');
       const { scheme, facts, denylist } = await withActor(database, writer, async (tx) => {
         const found = authorizeRow(writer, 'ai.draft.create', await findScheme(tx, input.schemeId));
-        if (!governanceApplies(found.type as SchemeType)) {
-          throw new ConflictError(
-            'A PRSA is a contract, not a trust: the IORP II governance documents do not apply to it',
-          );
-        }
+        const outOfScope = outOfScopeReason({
+          type: found.type as SchemeType,
+          racKind: found.racKind as RacKind | null,
+        });
+        if (outOfScope !== null) throw new ConflictError(outOfScope);
         return { scheme: found, ...(await factsOf(tx, found, todayInIreland(now()))) };
       });
       const request = { kind: input.kind, policyKind: input.policyKind ?? null };

@@ -1,5 +1,4 @@
 import {
-  assessScheme,
   calendarPosition,
   governanceApplies,
   type Obligation,
@@ -7,6 +6,7 @@ import {
   worstFirst,
 } from '../../../contracts/governance-rules.js';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
+import { assessCompliance } from '../../../contracts/scheme-standing.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -58,18 +58,23 @@ function decodeKey(cursor: string): string {
  */
 export async function assessOneScheme(
   tx: Transaction,
-  scheme: { id: string; type: string },
+  scheme: { id: string; type: string; racKind: string | null; yearEnd: string },
   today: string,
 ): Promise<{ status: ObligationStatus; obligations: Obligation[] }> {
   const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
-  return assessScheme(
+  return assessCompliance(
     loaded?.facts ?? {
       type: scheme.type as SchemeHead['type'],
+      racKind: scheme.racKind as SchemeHead['racKind'],
+      yearEnd: scheme.yearEnd,
+      members: 0,
       trustees: [],
       keyFunctionHolders: [],
       policies: [],
       oraReports: [],
       significantChanges: [],
+      trainings: [],
+      filings: [],
     },
     today,
   );
@@ -126,7 +131,7 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       const entries: CalendarEntryView[] = [];
       for (const { scheme, facts } of assessed) {
         if (query.employerId && scheme.employerId !== query.employerId) continue;
-        for (const obligation of assessScheme(facts, day).obligations) {
+        for (const obligation of assessCompliance(facts, day).obligations) {
           const { dueOn } = obligation;
           if (dueOn === undefined || dueOn < query.from || dueOn > query.to) continue;
           entries.push(entryOf(scheme, { ...obligation, dueOn }));
@@ -160,9 +165,9 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       const schemes: GovernanceDashboardView['schemes'] = [];
       const upcoming: CalendarEntryView[] = [];
       for (const { scheme, facts } of assessed) {
-        // A PRSA keeps no governance registers: it has no standing to count.
-        if (!governanceApplies(facts.type)) continue;
-        const { status, obligations } = assessScheme(facts, day);
+        // A PRSA, or an RAC that is a contract, keeps no registers: it has no standing to count.
+        if (!governanceApplies(facts)) continue;
+        const { status, obligations } = assessCompliance(facts, day);
         counts[status] += 1;
         const attention: ObligationView[] = obligations
           .filter((obligation) => obligation.status !== 'ok')

@@ -1,24 +1,24 @@
 import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DocumentLinkView } from '../../../contracts/governance.js';
-import type {
-  KeyFunction,
-  PolicyKind,
-  SchemeGovernanceFacts,
-  TrusteeKind,
-} from '../../../contracts/governance-rules.js';
-import type { SchemeType } from '../../../contracts/organisation.js';
+import type { KeyFunction, PolicyKind, TrusteeKind } from '../../../contracts/governance-rules.js';
+import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
+import type { SchemeComplianceFacts } from '../../../contracts/scheme-standing.js';
+import type { FilingKind } from '../../../contracts/scheme-year-rules.js';
 import { keyset } from '../../platform/db/keyset.js';
 import {
   auditLog,
   documents,
   employers,
+  filings,
   keyFunctionHolders,
+  members,
   oraReports,
   schemes,
   significantChanges,
   trustees,
+  trusteeTrainings,
   writtenPolicies,
 } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
@@ -35,7 +35,9 @@ export type RegisterTable =
   | typeof trustees
   | typeof keyFunctionHolders
   | typeof writtenPolicies
-  | typeof oraReports;
+  | typeof oraReports
+  | typeof filings
+  | typeof trusteeTrainings;
 
 /** Every governance table: each holds rows under a scheme, soft-deleted (schema.ts). */
 export type GovernanceTable = RegisterTable | typeof significantChanges;
@@ -183,6 +185,9 @@ export interface SchemeHead {
   employerId: string;
   name: string;
   type: SchemeType;
+  racKind: RacKind | null;
+  /** `MM-DD`. */
+  yearEnd: string;
   employerName: string;
 }
 
@@ -199,7 +204,7 @@ export async function loadGovernance(
     after?: { brokerId: string; schemeId: string };
     limit?: number;
   },
-): Promise<Array<{ scheme: SchemeHead; facts: SchemeGovernanceFacts }>> {
+): Promise<Array<{ scheme: SchemeHead; facts: SchemeComplianceFacts }>> {
   const conditions: (SQL | undefined)[] = [isNull(schemes.deletedAt)];
   if (filter.schemeIds) conditions.push(inArray(schemes.id, [...filter.schemeIds]));
   if (filter.employerId) conditions.push(eq(schemes.employerId, filter.employerId));
@@ -215,6 +220,8 @@ export async function loadGovernance(
       employerId: schemes.employerId,
       name: schemes.name,
       type: schemes.type,
+      racKind: schemes.racKind,
+      yearEnd: schemes.yearEnd,
       employerName: employers.name,
     })
     .from(schemes)
@@ -292,6 +299,32 @@ export async function loadGovernance(
     })
     .from(significantChanges)
     .where(live(significantChanges));
+  const trainingRows = await tx
+    .select({
+      schemeId: trusteeTrainings.schemeId,
+      trusteeId: trusteeTrainings.trusteeId,
+      completedOn: trusteeTrainings.completedOn,
+      directorName: trusteeTrainings.directorName,
+    })
+    .from(trusteeTrainings)
+    .where(live(trusteeTrainings));
+  const filingRows = await tx
+    .select({
+      id: filings.id,
+      schemeId: filings.schemeId,
+      kind: filings.kind,
+      periodEnd: filings.periodEnd,
+      completedOn: filings.completedOn,
+      audited: filings.audited,
+    })
+    .from(filings)
+    .where(live(filings));
+  // Active and deferred members: above 100 the annual report is audited (scheme-year-rules.ts).
+  const memberCounts = await tx
+    .select({ schemeId: members.schemeId, count: sql<number>`count(*)::int` })
+    .from(members)
+    .where(and(live(members), inArray(members.status, ['active', 'deferred'])))
+    .groupBy(members.brokerId, members.schemeId);
   const bySchemeId = new Map(
     heads.map((scheme) => [
       scheme.id,
@@ -299,18 +332,28 @@ export async function loadGovernance(
         scheme,
         facts: {
           type: scheme.type,
+          racKind: scheme.racKind,
+          yearEnd: scheme.yearEnd,
+          members: 0,
           trustees: [],
           keyFunctionHolders: [],
           policies: [],
           oraReports: [],
           significantChanges: [],
+          trainings: [],
+          filings: [],
         } as {
           type: SchemeType;
-          trustees: SchemeGovernanceFacts['trustees'][number][];
-          keyFunctionHolders: SchemeGovernanceFacts['keyFunctionHolders'][number][];
-          policies: SchemeGovernanceFacts['policies'][number][];
-          oraReports: SchemeGovernanceFacts['oraReports'][number][];
-          significantChanges: SchemeGovernanceFacts['significantChanges'][number][];
+          racKind: RacKind | null;
+          yearEnd: string;
+          members: number;
+          trustees: SchemeComplianceFacts['trustees'][number][];
+          keyFunctionHolders: SchemeComplianceFacts['keyFunctionHolders'][number][];
+          policies: SchemeComplianceFacts['policies'][number][];
+          oraReports: SchemeComplianceFacts['oraReports'][number][];
+          significantChanges: SchemeComplianceFacts['significantChanges'][number][];
+          trainings: SchemeComplianceFacts['trainings'][number][];
+          filings: SchemeComplianceFacts['filings'][number][];
         },
       },
     ]),
@@ -335,6 +378,14 @@ export async function loadGovernance(
   }
   for (const { schemeId, ...row } of oraRows) factsOf(schemeId)?.oraReports.push(row);
   for (const { schemeId, ...row } of changeRows) factsOf(schemeId)?.significantChanges.push(row);
+  for (const { schemeId, ...row } of trainingRows) factsOf(schemeId)?.trainings.push(row);
+  for (const { schemeId, ...row } of filingRows) {
+    factsOf(schemeId)?.filings.push({ ...row, kind: row.kind as FilingKind });
+  }
+  for (const { schemeId, count } of memberCounts) {
+    const facts = factsOf(schemeId);
+    if (facts) facts.members = count;
+  }
   return [...bySchemeId.values()];
 }
 

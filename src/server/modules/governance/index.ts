@@ -8,3 +8,5 @@ export { loadGovernance } from './governance.data.js';
 export { governanceRoutes } from './governance.routes.js';
 export { createPoliciesService } from './policies.service.js';
 export { createComplianceReminders, remindersJob } from './reminders.job.js';
+export { schemeYearRoutes } from './scheme-year.routes.js';
+export { createSchemeYearService } from './scheme-year.service.js';

@@ -1,9 +1,9 @@
 import type { SQL } from 'drizzle-orm';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents.js';
 import { LINKED_DOCUMENT_TYPE, type LinkingRegister } from '../../../contracts/governance.js';
-import { governanceApplies } from '../../../contracts/governance-rules.js';
+import { outOfScopeReason } from '../../../contracts/governance-rules.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
-import type { SchemeType } from '../../../contracts/organisation.js';
+import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import type { RecordAction } from '../../../contracts/policy.js';
 import type { AuditAction, AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -87,13 +87,13 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
       return authorizeRow(actor, action, await findScheme(tx, schemeId));
     },
 
-    /** A PRSA is a contract, not a trust: IORP II's registers do not apply to it. */
+    /** A PRSA, or an RAC that is a contract, is not a trust: IORP II's registers do not apply. */
     assertGoverned(scheme: SchemeRow): void {
-      if (!governanceApplies(scheme.type as SchemeType)) {
-        throw new ConflictError(
-          'A PRSA is a contract, not a trust: the IORP II governance registers do not apply to it',
-        );
-      }
+      const reason = outOfScopeReason({
+        type: scheme.type as SchemeType,
+        racKind: scheme.racKind as RacKind | null,
+      });
+      if (reason !== null) throw new ConflictError(reason);
     },
 
     /**

@@ -1,7 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import {
-  assessScheme,
   OBLIGATION_NAMES,
   type Obligation,
   POLICY_KIND_NAMES,
@@ -9,6 +8,7 @@ import {
 } from '../../../contracts/governance-rules.js';
 import { formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
+import { assessCompliance } from '../../../contracts/scheme-standing.js';
 import type { Database } from '../../platform/db/database.js';
 import { complianceReminders, users } from '../../platform/db/schema.js';
 import { withSchedulerRole } from '../../platform/db/with-actor.js';
@@ -99,7 +99,7 @@ export function createComplianceReminders({
       const policyKindOf = new Map<string, string>();
       for (const { scheme, facts } of assessed) {
         for (const policy of facts.policies) policyKindOf.set(policy.id, policy.kind);
-        for (const obligation of assessScheme(facts, today).obligations) {
+        for (const obligation of assessCompliance(facts, today).obligations) {
           if (obligation.dueOn === undefined) continue;
           const stage = reminderStage(obligation.dueOn, today);
           if (stage !== null)

@@ -75,7 +75,7 @@ export async function listSchemes(
 export async function updateScheme(
   tx: Transaction,
   id: string,
-  change: SchemeChange & { updatedAt: Date },
+  change: Omit<SchemeChange, 'racKind'> & { racKind: string | null; updatedAt: Date },
 ): Promise<SchemeRow> {
   const [row] = await tx.update(schemes).set(change).where(eq(schemes.id, id)).returning();
   return row as SchemeRow;

@@ -18,7 +18,16 @@ import {
   softDeleteScheme,
   updateScheme,
 } from './schemes.data.js';
-import type { SchemeChange, SchemeInput, SchemeListQuery, SchemeView } from './schemes.schemas.js';
+import {
+  DEFAULT_YEAR_END,
+  type RacKind,
+  racKindProblem,
+  type SchemeChange,
+  type SchemeInput,
+  type SchemeListQuery,
+  type SchemeType,
+  type SchemeView,
+} from './schemes.schemas.js';
 
 const viewOf = (row: SchemeRow): SchemeView => ({
   id: row.id,
@@ -26,6 +35,8 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   employerId: row.employerId,
   name: row.name,
   type: row.type as (typeof SCHEME_TYPES)[number],
+  yearEnd: row.yearEnd,
+  racKind: row.racKind as RacKind | null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -60,6 +71,8 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           employerId: employer.id,
           name: input.name,
           type: input.type,
+          yearEnd: input.yearEnd ?? DEFAULT_YEAR_END,
+          racKind: input.racKind ?? null,
           createdAt: at,
           updatedAt: at,
         });
@@ -119,7 +132,21 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           authorizeRow(tenantActor, 'scheme.type.set', existing);
           await requireNoMembers(tx, existing);
         }
-        const updated = await updateScheme(tx, existing.id, { ...change, updatedAt: now() });
+        // A scheme that stops being an RAC drops its kind; one that becomes an RAC must name it.
+        const type = change.type ?? (existing.type as SchemeType);
+        const racKind = type === 'RAC' ? (change.racKind ?? existing.racKind) : null;
+        const problem =
+          change.racKind !== undefined && type !== 'RAC'
+            ? racKindProblem(type, change.racKind)
+            : racKindProblem(type, racKind as RacKind | null);
+        if (problem) {
+          throw new ValidationError([{ path: 'racKind', code: 'custom', message: problem }]);
+        }
+        const updated = await updateScheme(tx, existing.id, {
+          ...change,
+          racKind,
+          updatedAt: now(),
+        });
         await audit.record(tx, tenantActor, {
           action: 'scheme.updated',
           entityType: 'scheme',

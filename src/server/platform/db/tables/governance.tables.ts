@@ -57,6 +57,8 @@ export const trustees = pgTable(
       foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
     }),
     index('trustees_scheme_idx').on(table.brokerId, table.schemeId, table.createdAt, table.id),
+    // A trustee's training names the trustee and its scheme, and this makes them agree.
+    unique('trustees_id_scheme_key').on(table.brokerId, table.id, table.schemeId),
     check('trustees_kind_known', sql`${table.kind} in ('individual','corporate')`),
     check(
       'trustees_directors_of_corporate',
@@ -164,7 +166,7 @@ export const writtenPolicies = pgTable(
       .where(sql`${table.status} = 'approved' and ${table.deletedAt} is null`),
     check(
       'written_policies_kind_known',
-      sql`${table.kind} in ('risk_management','internal_audit','remuneration','actuarial','outsourcing')`,
+      sql`${table.kind} in ('risk_management','internal_audit','remuneration','actuarial','outsourcing','investment_principles')`,
     ),
     check(
       'written_policies_status_known',
@@ -279,5 +281,87 @@ export const complianceReminders = pgTable(
       columns: [table.brokerId, table.schemeId],
       foreignColumns: [schemes.brokerId, schemes.id],
     }),
+  ],
+);
+
+/**
+ * Trustee training (domain.md, "The scheme year"; rules: contracts/governance-rules.ts): each
+ * session a trustee, or one director of a corporate trustee, completed. Kept as a record of what
+ * happened: an entry is corrected by recording the right one, never edited.
+ */
+export const trusteeTrainings = pgTable(
+  'trustee_trainings',
+  {
+    ...governanceColumns(),
+    trusteeId: text('trustee_id').notNull(),
+    completedOn: date('completed_on', { mode: 'string' }).notNull(),
+    topic: text('topic'),
+    /** For a corporate trustee: the director who was trained (each director is, s.59AA). */
+    directorName: text('director_name'),
+  },
+  (table) => [
+    primaryKey({ name: 'trustee_trainings_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'trustee_trainings_trustee_same_scheme_fk',
+      columns: [table.brokerId, table.trusteeId, table.schemeId],
+      foreignColumns: [trustees.brokerId, trustees.id, trustees.schemeId],
+    }),
+    foreignKey({
+      name: 'trustee_trainings_scheme_same_tenant_fk',
+      columns: [table.brokerId, table.schemeId, table.employerId],
+      foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    index('trustee_trainings_trustee_idx').on(
+      table.brokerId,
+      table.trusteeId,
+      table.createdAt,
+      table.id,
+    ),
+    index('trustee_trainings_scheme_idx').on(table.brokerId, table.schemeId),
+    check(
+      'trustee_trainings_topic_length',
+      sql`${table.topic} is null or char_length(${table.topic}) between 1 and 200`,
+    ),
+    check(
+      'trustee_trainings_director_length',
+      sql`${table.directorName} is null or char_length(${table.directorName}) between 1 and 200`,
+    ),
+  ],
+);
+
+/**
+ * The scheme year's filings (domain.md, "The scheme year"): the annual report, the annual scheme
+ * information return and the Annual Compliance Statement, one of each kind for each period.
+ */
+export const filings = pgTable(
+  'filings',
+  {
+    ...governanceColumns(),
+    kind: text('kind').notNull(),
+    /** The last day of the period it covers: the scheme year's end, or 31 December. */
+    periodEnd: date('period_end', { mode: 'string' }).notNull(),
+    completedOn: date('completed_on', { mode: 'string' }),
+    /** Whether the annual report was audited (required above 100 members, s.55). */
+    audited: boolean('audited'),
+  },
+  (table) => [
+    primaryKey({ name: 'filings_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'filings_scheme_same_tenant_fk',
+      columns: [table.brokerId, table.schemeId, table.employerId],
+      foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    index('filings_scheme_idx').on(table.brokerId, table.schemeId, table.createdAt, table.id),
+    uniqueIndex('filings_one_per_period_key')
+      .on(table.brokerId, table.schemeId, table.kind, table.periodEnd)
+      .where(sql`${table.deletedAt} is null`),
+    check(
+      'filings_kind_known',
+      sql`${table.kind} in ('annual_report','annual_scheme_information','annual_compliance_statement')`,
+    ),
+    check(
+      'filings_audited_of_annual_report',
+      sql`${table.audited} is null or ${table.kind} = 'annual_report'`,
+    ),
   ],
 );

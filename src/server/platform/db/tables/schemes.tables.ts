@@ -23,6 +23,10 @@ export const schemes = pgTable(
     employerId: text('employer_id').notNull(),
     name: text('name').notNull(),
     type: text('type').notNull(),
+    /** The scheme year's last day, `MM-DD` (domain.md, "The scheme year"). */
+    yearEnd: text('year_end').notNull().default('12-31'),
+    /** An RAC's kind: `trust` (an IORP) or `contract` (an insurer's contract); null otherwise. */
+    racKind: text('rac_kind'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
@@ -42,5 +46,13 @@ export const schemes = pgTable(
     index('schemes_employer_idx').on(table.employerId),
     check('schemes_type_known', sql`${table.type} in ('DB','DC','PRSA','RAC')`),
     check('schemes_name_length', sql`char_length(${table.name}) between 1 and 200`),
+    check(
+      'schemes_year_end_form',
+      sql`${table.yearEnd} ~ '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'`,
+    ),
+    check(
+      'schemes_rac_kind_of_rac',
+      sql`(${table.type} = 'RAC') = (${table.racKind} is not null) and (${table.racKind} is null or ${table.racKind} in ('trust','contract'))`,
+    ),
   ],
 );

@@ -1,0 +1,302 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '../../src/server/platform/db/schema.js';
+import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
+import { ownerOf, writableTableCounts } from '../helpers/database.js';
+import {
+  createBroker,
+  createEmployer,
+  createTrustee,
+  createUser,
+  type UserRow,
+} from '../helpers/factories.js';
+
+/**
+ * The scheme year through the API (decisions.md §7, "Scheme year"; rules: scheme-year-rules.ts):
+ * a scheme's year end and an RAC's kind, trustees' training and the filings, and what the
+ * compliance view makes of them, on a clock that stands still.
+ */
+const clock = new Date('2026-11-28T10:00:00Z');
+let t: TestApp;
+let brokerId: string;
+let employerId: string;
+let consultant: UserRow;
+
+beforeAll(async () => {
+  t = await buildTestApp({ counters: uncountedStore(), now: () => clock });
+  brokerId = await createBroker(t.database, 'Shannon Pensions');
+  employerId = await createEmployer(t.database, brokerId, 'Corrib Foods Ltd');
+  consultant = await createUser(t.database, { brokerId, role: 'BrokerUser' });
+});
+afterAll(() => t.close());
+
+const get = (url: string) => t.requestAs(consultant, 'GET', url);
+const post = (url: string, body: object) => t.requestAs(consultant, 'POST', url, body);
+const patch = (url: string, body: object) => t.requestAs(consultant, 'PATCH', url, body);
+
+async function newScheme(body: object = {}) {
+  const response = await post('/api/schemes', {
+    employerId,
+    name: 'Corrib Staff Scheme',
+    type: 'DC',
+    ...body,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string; yearEnd: string; racKind: string | null };
+}
+
+async function obligations(schemeId: string) {
+  const response = await get(`/api/schemes/${schemeId}/compliance`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as {
+    status: string;
+    obligations: Array<{ kind: string; status: string; dueOn?: string; subjectId?: string }>;
+  };
+}
+
+const refusal = (path: string) => ({
+  error: 'Validation failed',
+  issues: [expect.objectContaining({ path })],
+});
+
+describe('a scheme’s year end and an RAC’s kind', () => {
+  it('is 31 December unless given, and a year ending 31 March has its report due by 31 December', async () => {
+    expect(await newScheme()).toMatchObject({ yearEnd: '12-31', racKind: null });
+    const march = await newScheme({ yearEnd: '03-31' });
+    expect(march.yearEnd).toBe('03-31');
+    const { obligations: due } = await obligations(march.id);
+    expect(due).toContainEqual(
+      expect.objectContaining({ kind: 'annual_report', dueOn: '2026-12-31', status: 'due_soon' }),
+    );
+  });
+
+  it('refuses a year end no year always has, and changes nothing', async () => {
+    const before = await writableTableCounts(t.database);
+    for (const yearEnd of ['02-29', '13-01', '12-32', '31-12', '1231']) {
+      const response = await post('/api/schemes', {
+        employerId,
+        name: 'Scheme',
+        type: 'DC',
+        yearEnd,
+      });
+      expect(response.statusCode, yearEnd).toBe(400);
+      expect(response.json(), yearEnd).toMatchObject(refusal('yearEnd'));
+    }
+    expect(await writableTableCounts(t.database)).toEqual(before);
+  });
+
+  it('asks an RAC whether it is a trust or a contract, and only an RAC', async () => {
+    const before = await writableTableCounts(t.database);
+    const unnamed = await post('/api/schemes', { employerId, name: 'RAC', type: 'RAC' });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toMatchObject(refusal('racKind'));
+    const named = await post('/api/schemes', {
+      employerId,
+      name: 'DC',
+      type: 'DC',
+      racKind: 'trust',
+    });
+    expect(named.statusCode).toBe(400);
+    expect(await writableTableCounts(t.database)).toEqual(before);
+  });
+
+  it('keeps no registers for a contract RAC, and keeps them for a trust RAC', async () => {
+    const contract = await newScheme({ type: 'RAC', racKind: 'contract' });
+    expect(await obligations(contract.id)).toEqual({
+      schemeId: contract.id,
+      status: 'ok',
+      obligations: [
+        expect.objectContaining({
+          kind: 'scope',
+          reason: expect.stringContaining('individual contract with an insurer'),
+        }),
+      ],
+    });
+    const trustee = await post(`/api/schemes/${contract.id}/trustees`, {
+      name: 'Aoife Murphy',
+      kind: 'individual',
+      appointedOn: '2024-01-01',
+    });
+    expect(trustee.statusCode).toBe(409);
+    const trust = await newScheme({ type: 'RAC', racKind: 'trust' });
+    expect((await obligations(trust.id)).obligations.map((entry) => entry.kind)).toContain(
+      'trustees',
+    );
+  });
+
+  it('drops the kind when a scheme stops being an RAC, and asks for it when one becomes one', async () => {
+    const rac = await newScheme({ type: 'RAC', racKind: 'trust' });
+    const dc = await patch(`/api/schemes/${rac.id}`, { type: 'DC' });
+    expect(dc.statusCode, dc.body).toBe(200);
+    expect(dc.json()).toMatchObject({ type: 'DC', racKind: null });
+    const unnamed = await patch(`/api/schemes/${rac.id}`, { type: 'RAC' });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toMatchObject(refusal('racKind'));
+    const named = await patch(`/api/schemes/${rac.id}`, { type: 'RAC', racKind: 'contract' });
+    expect(named.json()).toMatchObject({ type: 'RAC', racKind: 'contract' });
+  });
+});
+
+describe('trustees’ training', () => {
+  it('is recorded and listed, and brings the trustee’s training duty to ok', async () => {
+    const scheme = await newScheme();
+    const trusteeId = await createTrustee(
+      t.database,
+      { brokerId, employerId, schemeId: scheme.id },
+      { appointedOn: '2026-01-10' },
+    );
+    const due = (await obligations(scheme.id)).obligations.find(
+      (entry) => entry.kind === 'trustee_training',
+    );
+    expect(due).toMatchObject({ subjectId: trusteeId, dueOn: '2026-07-10', status: 'overdue' });
+    for (const completedOn of ['2026-03-02', '2026-06-15']) {
+      const recorded = await post(`/api/trustees/${trusteeId}/training`, {
+        completedOn,
+        topic: 'Investment governance',
+      });
+      expect(recorded.statusCode, recorded.body).toBe(201);
+      expect(recorded.json()).toMatchObject({ trusteeId, completedOn, directorName: null });
+    }
+    const list = await get(`/api/trustees/${trusteeId}/training`);
+    expect(
+      list
+        .json()
+        .items.map((item: { completedOn: string }) => item.completedOn)
+        .sort(),
+    ).toEqual(['2026-03-02', '2026-06-15']);
+    const done = (await obligations(scheme.id)).obligations.find(
+      (entry) => entry.kind === 'trustee_training',
+    );
+    expect(done).toMatchObject({ dueOn: '2028-06-15', status: 'ok' });
+  });
+
+  it('names the director for a corporate trustee and nobody for a person; never a day to come', async () => {
+    const scheme = await newScheme();
+    const ref = { brokerId, employerId, schemeId: scheme.id };
+    const corporate = await createTrustee(t.database, ref, {
+      kind: 'corporate',
+      directorCount: 3,
+      name: 'Corrib Trustees DAC',
+    });
+    const person = await createTrustee(t.database, ref);
+    const before = await writableTableCounts(t.database);
+    const unnamed = await post(`/api/trustees/${corporate}/training`, {
+      completedOn: '2026-05-01',
+    });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toMatchObject(refusal('directorName'));
+    const named = await post(`/api/trustees/${person}/training`, {
+      completedOn: '2026-05-01',
+      directorName: 'Seán Kelly',
+    });
+    expect(named.json()).toMatchObject(refusal('directorName'));
+    const later = await post(`/api/trustees/${person}/training`, { completedOn: '2026-11-29' });
+    expect(later.statusCode).toBe(400);
+    expect(later.json()).toMatchObject(refusal('completedOn'));
+    expect(await writableTableCounts(t.database)).toEqual(before);
+    const director = await post(`/api/trustees/${corporate}/training`, {
+      completedOn: '2026-05-01',
+      directorName: 'Seán Kelly',
+    });
+    expect(director.statusCode, director.body).toBe(201);
+    // The audit record names no one: the director's name stays in the register.
+    const [record] = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.entityType, 'trustee_training'), eq(auditLog.entityId, director.json().id)),
+      );
+    expect(record?.action).toBe('trustee_training.recorded');
+    expect(JSON.stringify(record?.newState)).not.toContain('Kelly');
+  });
+});
+
+describe('the scheme year’s filings', () => {
+  it('are recorded with the day each falls due, completed later, and bring the scheme’s filings to ok', async () => {
+    const scheme = await newScheme();
+    const kinds = (await obligations(scheme.id)).obligations.filter((entry) =>
+      ['annual_report', 'annual_scheme_information', 'annual_compliance_statement'].includes(
+        entry.kind,
+      ),
+    );
+    // On 28 November 2026: the report and return for 2025 were due on 30 September, and the
+    // statement for 2025 on 31 January.
+    expect(kinds.map(({ kind, dueOn, status }) => ({ kind, dueOn, status }))).toEqual([
+      { kind: 'annual_report', dueOn: '2026-09-30', status: 'overdue' },
+      { kind: 'annual_scheme_information', dueOn: '2026-09-30', status: 'overdue' },
+      { kind: 'annual_compliance_statement', dueOn: '2026-01-31', status: 'overdue' },
+    ]);
+    const report = await post(`/api/schemes/${scheme.id}/filings`, {
+      kind: 'annual_report',
+      periodEnd: '2025-12-31',
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    expect(report.json()).toMatchObject({ dueOn: '2026-09-30', completedOn: null, audited: null });
+    const completed = await patch(`/api/filings/${report.json().id}`, {
+      completedOn: '2026-10-14',
+      audited: false,
+    });
+    expect(completed.statusCode, completed.body).toBe(200);
+    expect(completed.json()).toMatchObject({ completedOn: '2026-10-14', audited: false });
+    expect((await get(`/api/filings/${report.json().id}`)).json()).toEqual(completed.json());
+    for (const [kind, periodEnd, completedOn] of [
+      ['annual_scheme_information', '2025-12-31', '2026-09-20'],
+      ['annual_compliance_statement', '2025-12-31', '2026-01-25'],
+    ]) {
+      const filed = await post(`/api/schemes/${scheme.id}/filings`, {
+        kind,
+        periodEnd,
+        completedOn,
+      });
+      expect(filed.statusCode, filed.body).toBe(201);
+    }
+    const after = (await obligations(scheme.id)).obligations.filter((entry) =>
+      ['annual_report', 'annual_scheme_information', 'annual_compliance_statement'].includes(
+        entry.kind,
+      ),
+    );
+    expect(after.map(({ dueOn, status }) => ({ dueOn, status }))).toEqual([
+      { dueOn: '2027-09-30', status: 'ok' },
+      { dueOn: '2027-09-30', status: 'ok' },
+      { dueOn: '2027-01-31', status: 'ok' },
+    ]);
+    const list = await get(`/api/schemes/${scheme.id}/filings`);
+    expect(list.json().items).toHaveLength(3);
+  });
+
+  it('refuses a second filing of a kind for one period with a 409, and bad periods with a 400, writing nothing', async () => {
+    const scheme = await newScheme({ yearEnd: '03-31' });
+    const first = await post(`/api/schemes/${scheme.id}/filings`, {
+      kind: 'annual_report',
+      periodEnd: '2026-03-31',
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    const before = await writableTableCounts(t.database);
+    const again = await post(`/api/schemes/${scheme.id}/filings`, {
+      kind: 'annual_report',
+      periodEnd: '2026-03-31',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toContain('already has its annual report');
+    const cases: Array<[object, string]> = [
+      [{ kind: 'annual_report', periodEnd: '2025-12-31' }, 'periodEnd'],
+      [{ kind: 'annual_report', periodEnd: '2027-03-31' }, 'periodEnd'],
+      [{ kind: 'annual_compliance_statement', periodEnd: '2026-03-31' }, 'periodEnd'],
+      [
+        { kind: 'annual_report', periodEnd: '2025-03-31', completedOn: '2025-03-01' },
+        'completedOn',
+      ],
+      [
+        { kind: 'annual_report', periodEnd: '2025-03-31', completedOn: '2026-12-01' },
+        'completedOn',
+      ],
+      [{ kind: 'annual_compliance_statement', periodEnd: '2025-12-31', audited: true }, 'audited'],
+    ];
+    for (const [body, path] of cases) {
+      const refused = await post(`/api/schemes/${scheme.id}/filings`, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json(), JSON.stringify(body)).toMatchObject(refusal(path));
+    }
+    expect(await writableTableCounts(t.database)).toEqual(before);
+  });
+});
