@@ -400,6 +400,26 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
   annual_compliance_statement: 'Annual Compliance Statement',
 };
 
+/**
+ * Who carries each duty out, in words, for the scheme year's timeline (domain.md, "The scheme
+ * year"): the trustees answer for the scheme; the employer arranges trustee training (s.59AA); the
+ * registered administrator, the broker firm here, makes the annual scheme information return.
+ */
+export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {
+  scope: 'The trustees',
+  trustees: 'The employer and the trustees',
+  key_function: 'The trustees',
+  fitness_and_probity: 'The trustees',
+  conflicts_protocol: 'The trustees',
+  written_policy: 'The trustees',
+  investment_principles: 'The trustees',
+  own_risk_assessment: 'The trustees',
+  trustee_training: 'The employer arranges it; each trustee completes it',
+  annual_report: 'The trustees',
+  annual_scheme_information: 'The registered administrator',
+  annual_compliance_statement: 'The trustees',
+};
+
 export type ObligationStatus = 'ok' | 'due_soon' | 'overdue' | 'incomplete';
 
 /** A standing in words: a badge never relies on its colour alone. */
