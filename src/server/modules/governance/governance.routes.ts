@@ -284,7 +284,8 @@ export const governanceRoutes: FastifyPluginAsyncZod<{
     ...routeOf(apiRoutes.policies.significantChange),
     config: { action: 'policy.significant_change' },
     schema: {
-      summary: "Record a significant change in the policy's area: its review falls due at once.",
+      summary:
+        "Record a significant change in the policy's area: the law asks for the policy to be adapted, and this service shows its review as due a short grace after the change.",
       tags,
       params: idParams,
       body: significantChangeInput,

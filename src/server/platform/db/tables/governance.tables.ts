@@ -212,8 +212,9 @@ export const oraReports = pgTable(
 );
 
 /**
- * A recorded significant change: to the area of a written policy (its review falls due at once),
- * or, with no policy, to the scheme's risk profile (an ORA falls due without delay).
+ * A recorded significant change: to the area of a written policy (the policy is to be adapted),
+ * or, with no policy, to the scheme's risk profile (an ORA is due without delay); when this
+ * service shows each as due is in contracts/governance-rules.ts.
  */
 export const significantChanges = pgTable(
   'significant_changes',
