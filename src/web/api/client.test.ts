@@ -14,6 +14,8 @@ const SCHEME = {
   employerId: 'employer-1',
   name: 'Clew Bay Seafoods DC Scheme',
   type: 'DC',
+  yearEnd: '12-31',
+  racKind: null,
   createdAt: '2026-01-05T09:00:00.000Z',
   updatedAt: '2026-01-05T09:00:00.000Z',
 };
