@@ -1,24 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
+import {
+  type EvalResult,
+  evalSet,
+  evaluate,
+  RECALL_AT_5_TARGET,
+  REFUSAL_TARGET,
+  recallInWords,
+  refusalInWords,
+} from './evaluation.js';
 import { ingestStarterCorpus, retrieveAsTenant } from './helpers.js';
 
 /**
- * The retrieval evaluation (docs/decisions/0069-regulatory-corpus-and-retrieval.md): recall@5
- * over questions the starter corpus answers, and refusal over questions it cannot. Floors sit a
- * little below what was measured, so a change that makes retrieval worse fails here.
+ * The retrieval evaluation (docs/decisions/0123-retrieval-evaluation-and-expansion.md) on the
+ * shipped corpus: recall of the right passage in the first five over questions written as people
+ * ask them, and refusal of the off-topic ones. The targets are the figures retrieval must meet; a
+ * change that makes it worse fails here. The held-out questions were never used to tune retrieval:
+ * their figures are printed, to be read beside the tuned ones, and not held to a target.
  */
-interface EvalSet {
-  answerable: { question: string; expected: string[] }[];
-  unanswerable: string[];
-}
-const evalSet = JSON.parse(
-  readFileSync(new URL('./eval-set.json', import.meta.url), 'utf8'),
-) as EvalSet;
-
-const RECALL_AT_5_FLOOR = 0.9;
-const REFUSAL_FLOOR = 0.9;
-
 let t: TestDatabase;
 beforeAll(async () => {
   t = await openTestDatabase();
@@ -26,36 +25,38 @@ beforeAll(async () => {
 });
 afterAll(() => t.dispose());
 
+const search = (question: string) => retrieveAsTenant(t.database, question, { limit: 5 });
+
+function report(name: string, result: EvalResult): void {
+  process.stdout.write(
+    `RAG eval, ${name}: recall@5 ${recallInWords(result)}, off-topic refused ${refusalInWords(result)}\n`,
+  );
+  for (const line of [...result.misses, ...result.wronglyAnswered]) {
+    process.stdout.write(`  ${line}\n`);
+  }
+}
+
 describe('retrieval over the starter corpus', () => {
-  it(`finds an expected citation in the first five for at least ${RECALL_AT_5_FLOOR} of the answerable questions, and nothing for at least ${REFUSAL_FLOOR} of the unanswerable ones`, async () => {
-    const misses: string[] = [];
-    let recalled = 0;
-    for (const { question, expected } of evalSet.answerable) {
-      const found = await retrieveAsTenant(t.database, question, { limit: 5 });
-      if (found.some((chunk) => expected.includes(chunk.citation))) recalled += 1;
-      else
-        misses.push(
-          `${question} → ${found.map((chunk) => chunk.citation).join(' | ') || '(nothing)'}`,
-        );
-    }
-    const wronglyAnswered: string[] = [];
-    for (const question of evalSet.unanswerable) {
-      const found = await retrieveAsTenant(t.database, question, { limit: 5 });
-      if (found.length > 0) {
-        wronglyAnswered.push(
-          `${question} → ${found.map((c) => `${c.citation} ${c.score.toFixed(3)}`).join(' | ')}`,
-        );
-      }
-    }
-    const recallAt5 = recalled / evalSet.answerable.length;
-    const refusal = 1 - wronglyAnswered.length / evalSet.unanswerable.length;
-    process.stdout.write(
-      `RAG eval: recall@5 ${recallAt5.toFixed(3)} (${recalled}/${evalSet.answerable.length}), refusal ${refusal.toFixed(3)} (${evalSet.unanswerable.length - wronglyAnswered.length}/${evalSet.unanswerable.length})\n`,
+  it(`finds the passage that answers a question in the first five for at least ${RECALL_AT_5_TARGET} of the questions, and nothing for every off-topic one`, async () => {
+    const result = await evaluate(search);
+    report('questions', result);
+    expect(evalSet.answerable.length).toBeGreaterThanOrEqual(60);
+    expect(evalSet.unanswerable.length).toBeGreaterThanOrEqual(20);
+    expect(result.recallAt5).toBeGreaterThanOrEqual(RECALL_AT_5_TARGET);
+    expect(result.refusal).toBeGreaterThanOrEqual(REFUSAL_TARGET);
+  });
+
+  it('answers the earnings threshold for auto-enrolment from section 50, which gives €20,000', async () => {
+    const found = await search('What is the earnings threshold for auto-enrolment?');
+    const section50 = found.find(
+      (chunk) => chunk.citation === 'Automatic Enrolment Retirement Savings System Act 2024 s.50',
     );
-    for (const line of [...misses, ...wronglyAnswered]) process.stdout.write(`  ${line}\n`);
-    expect(evalSet.answerable.length).toBeGreaterThanOrEqual(40);
-    expect(evalSet.unanswerable.length).toBeGreaterThanOrEqual(10);
-    expect(recallAt5).toBeGreaterThanOrEqual(RECALL_AT_5_FLOOR);
-    expect(refusal).toBeGreaterThanOrEqual(REFUSAL_FLOOR);
+    expect(section50?.text).toContain('€20,000');
+  });
+
+  it('reports the held-out questions, which tuning never saw', async () => {
+    const result = await evaluate(search, evalSet.heldOut);
+    report('held out', result);
+    expect(evalSet.heldOut.answerable.length).toBeGreaterThanOrEqual(20);
   });
 });

@@ -1,6 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from '../../platform/db/database.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
+import { alternativesOf, questionTerms } from './query-expansion.rules.js';
+
+export { questionTerms };
 
 /** One passage of the regulatory corpus, as the chat cites it (decisions.md §6 "AI"). */
 export interface RetrievedChunk {
@@ -21,10 +24,6 @@ export interface RetrieveOptions {
   limit?: number;
 }
 
-/** Question words looked at: a question's first dozen distinct words carry its subject. */
-const MAX_TERMS = 12;
-/** A question is read up to here; longer text is not a question the corpus can answer better. */
-const MAX_QUESTION_CHARS = 1_000;
 export const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
 /**
@@ -46,29 +45,6 @@ const MIN_SHARE = Math.sqrt(MIN_SCORE);
  * count, and counting further would cost a scan of most of the corpus.
  */
 const FREQUENCY_CAP = 1_000;
-
-/**
- * The words of a question, each at most 64 characters: split on anything that is not a letter or
- * a digit by walking the string once (no pattern runs on the question), lower-cased, de-duplicated.
- */
-export function questionTerms(question: string): string[] {
-  const terms: string[] = [];
-  const seen = new Set<string>();
-  let word = '';
-  const take = () => {
-    if (word.length > 0 && word.length <= 64 && !seen.has(word) && terms.length < MAX_TERMS) {
-      seen.add(word);
-      terms.push(word);
-    }
-    word = '';
-  };
-  for (const character of question.slice(0, MAX_QUESTION_CHARS).toLowerCase()) {
-    if (isWordCharacter(character)) word += character;
-    else take();
-  }
-  take();
-  return terms;
-}
 
 /**
  * Each word's weight, by its rarity: ln((N + 1) / (df + 0.5)), N the chunks in the corpus (from
@@ -98,15 +74,6 @@ function hasDigit(term: string): boolean {
   return false;
 }
 
-function isWordCharacter(character: string): boolean {
-  const code = character.codePointAt(0) as number;
-  if (code < 0x80) {
-    return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a);
-  }
-  // Letters beyond ASCII (Irish fadas: "Sláinte"), judged without a pattern.
-  return character.toLowerCase() !== character.toUpperCase();
-}
-
 /**
  * The passages of the regulatory corpus that best answer `question`, best first; none when
  * nothing is relevant enough (MIN_SCORE). `tx` is a transaction of the caller's (withActor):
@@ -129,12 +96,18 @@ export async function retrieve(
   const terms = questionTerms(question);
   if (terms.length === 0) return [];
   // Identifiers (a word with a digit: "64al", "28") also as typed, under `simple`; other words
-  // only stemmed, so the stop words `english` drops ("what", "the") never match anything.
-  const termQueries = terms.map((term) =>
-    hasDigit(term)
-      ? sql`(plainto_tsquery('english', ${term}) || plainto_tsquery('simple', ${term}))`
-      : sql`plainto_tsquery('english', ${term})`,
-  );
+  // only stemmed, so the stop words `english` drops ("what", "the") never match anything. Each
+  // word is also searched for as the texts say it (query-expansion.rules.ts): a passage holding
+  // any of its alternatives holds the word.
+  const termQueries = terms.map((term) => {
+    const alternatives = alternativesOf(term).map(
+      (alternative) => sql`plainto_tsquery('english', ${alternative})`,
+    );
+    if (hasDigit(term)) alternatives.push(sql`plainto_tsquery('simple', ${term})`);
+    return alternatives.length === 1
+      ? (alternatives[0] as SQL)
+      : sql`(${sql.join(alternatives, sql` || `)})`;
+  });
   const weights = await termWeights(tx, termQueries);
   const total = weights.reduce((sum, weight) => sum + weight, 0);
   if (total === 0) return [];
@@ -159,6 +132,15 @@ export async function retrieve(
     ),
     sql` + `,
   );
+  // What the passage's own headings hold of the question: the headings below the document's
+  // first, its title, which every passage of it shares. Among passages that score alike, the
+  // one whose heading names what was asked comes first.
+  const ownHeld = sql.join(
+    useful.map(
+      (term) => sql`(case when own.words @@ ${term.query} then ${term.weight}::float8 else 0 end)`,
+    ),
+    sql` + `,
+  );
   const anyTerm = sql.join(
     useful.map((term) => term.query),
     sql` || `,
@@ -175,16 +157,23 @@ export async function retrieve(
     scored as (
       select k.*, k.share * k.share * (0.5 + least(k.rank * 10, 0.5)) as score from candidates k
     )
-    select k.id, k.citation, k.heading_path, k.body, s.title, s.url, k.score::float8 as score
+    select k.id, k.citation, k.heading_path, k.body, k.source, s.title, s.url,
+           k.score::float8 as score
       from scored k join rag_sources s on s.source = k.source
+           cross join lateral (
+             select to_tsvector('english', coalesce(string_agg(h.heading, ' '), '')) as words
+               from jsonb_array_elements_text(k.heading_path) with ordinality as h(heading, at)
+              where h.at > 1
+           ) own
      where k.score >= ${MIN_SCORE}
-     order by k.score desc, k.id
+     order by k.score desc, (${ownHeld})::float8 desc, k.rank desc, k.id
      limit ${limit}`;
   const rows = rowsOf<{
     id: string;
     citation: string;
     heading_path: string[] | string;
     body: string;
+    source: string;
     title: string;
     url: string | null;
     score: number;
