@@ -7,15 +7,10 @@ import { apiRoutes } from '../../contracts/api-routes';
 import { api } from '../api/client';
 import { useAllEmployers } from './allPages';
 import { notifySuccess } from './notify';
+import { SchemeYearFields } from './SchemeYearFields';
+import { DEFAULT_YEAR_END_VALUES, type SchemeValues, schemeBody } from './scheme-fields';
 import { useApiSubmit } from './useApiSubmit';
-import {
-  SCHEME_TYPE_NAMES,
-  SCHEME_TYPES,
-  type SchemeValues,
-  schemeBody,
-  schemeInput,
-  validateWith,
-} from './validation';
+import { SCHEME_TYPE_NAMES, SCHEME_TYPES, schemeInput, validateWith } from './validation';
 
 /**
  * "New scheme" and its dialog (BrokerUser and up). With `employerId` the scheme is for that
@@ -66,7 +61,13 @@ function NewSchemeForm({
   const navigate = useNavigate();
   const employers = useAllEmployers(employerId === undefined);
   const form = useForm<SchemeValues>({
-    initialValues: { name: '', type: '', employerId: employerId ?? suggestedEmployerId },
+    initialValues: {
+      name: '',
+      type: '',
+      employerId: employerId ?? suggestedEmployerId,
+      ...DEFAULT_YEAR_END_VALUES,
+      racKind: '',
+    },
     validate: validateWith(schemeInput, schemeBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
@@ -100,6 +101,7 @@ function NewSchemeForm({
           ]}
           {...form.getInputProps('type')}
         />
+        <SchemeYearFields form={form} />
         {employerId === undefined && (
           <Select
             label="Employer"

@@ -1,6 +1,5 @@
 import type { FormErrors } from '@mantine/form';
 import { z } from 'zod';
-import type { SchemeType } from '../../contracts/organisation';
 import { FIELD_MESSAGES } from '../../contracts/plain-english';
 import type { Role } from '../api/types';
 
@@ -34,22 +33,6 @@ export function validateWith<Values>(
       errors[field] ??= issue.message;
     }
     return errors;
-  };
-}
-
-export interface SchemeValues {
-  name: string;
-  /** Empty until chosen. */
-  type: SchemeType | '';
-  employerId: string | null;
-}
-
-/** The body `POST /api/schemes` takes for the values of the new-scheme form. */
-export function schemeBody(values: SchemeValues) {
-  return {
-    name: values.name,
-    type: values.type === '' ? undefined : values.type,
-    employerId: values.employerId ?? '',
   };
 }
 

@@ -16,15 +16,24 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { RAC_KIND_NAMES } from '../../../contracts/organisation';
 import { api } from '../../api/client';
 import type { Scheme, SchemeType } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { showApiErrors } from '../../components/forms';
+import { SchemeYearFields } from '../../components/SchemeYearFields';
+import {
+  type SchemeEditValues,
+  schemeChangeBody,
+  schemeEditValues,
+  validateSchemeEdit,
+  yearEndInWords,
+} from '../../components/scheme-fields';
+import { useApiSubmit } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
+import { GOVERNANCE_KEY } from '../governance/governanceQueries';
 import { schemeKey } from './SchemeQueries';
 
 export const SCHEME_TYPE_OPTIONS: { value: SchemeType; label: string }[] = [
@@ -79,6 +88,16 @@ export function SchemeDetails({ scheme }: { scheme: Scheme }) {
             {SCHEME_TYPE_OPTIONS.find((option) => option.value === scheme.type)?.label ??
               scheme.type}
           </DataList.ItemValue>
+        </DataList.Item>
+        {scheme.racKind !== null && (
+          <DataList.Item>
+            <DataList.ItemLabel>Kind of RAC</DataList.ItemLabel>
+            <DataList.ItemValue>{RAC_KIND_NAMES[scheme.racKind]}</DataList.ItemValue>
+          </DataList.Item>
+        )}
+        <DataList.Item>
+          <DataList.ItemLabel>Scheme year ends</DataList.ItemLabel>
+          <DataList.ItemValue>{yearEndInWords(scheme.yearEnd)}</DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
           <DataList.ItemLabel>Employer</DataList.ItemLabel>
@@ -140,33 +159,28 @@ function SchemeForm({
   onDone: () => void;
 }) {
   const client = useQueryClient();
-  const [problem, setProblem] = useState<string | null>(null);
-  const form = useForm({
+  const form = useForm<SchemeEditValues>({
     mode: 'controlled',
-    initialValues: { name: scheme.name, type: scheme.type },
+    initialValues: schemeEditValues(scheme),
+    validate: validateSchemeEdit,
   });
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    const change = {
-      ...(values.name.trim() !== scheme.name ? { name: values.name } : {}),
-      ...(values.type !== scheme.type ? { type: values.type } : {}),
-    };
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const change = schemeChangeBody(scheme, values);
     if (Object.keys(change).length === 0) {
       onDone();
       return;
     }
-    try {
-      const saved = await api(apiRoutes.schemes.update, {
-        params: { id: scheme.id },
-        body: change,
-      });
-      client.setQueryData(schemeKey(scheme.id), saved);
-      await client.invalidateQueries({ queryKey: ['schemes'] });
-      notifications.show({ color: 'green', message: 'Scheme saved' });
-      onDone();
-    } catch (error) {
-      setProblem(showApiErrors(form, error));
-    }
+    const saved = await api(apiRoutes.schemes.update, {
+      params: { id: scheme.id },
+      body: change,
+    });
+    client.setQueryData(schemeKey(scheme.id), saved);
+    // Its governance reads sit under its key too: the year end and an RAC's kind move its duties,
+    // and whether it keeps registers at all, as the dashboard and calendar show them.
+    await client.invalidateQueries({ queryKey: ['schemes'] });
+    await client.invalidateQueries({ queryKey: GOVERNANCE_KEY });
+    notifications.show({ color: 'green', message: 'Scheme saved' });
+    onDone();
   });
   return (
     <form onSubmit={submit} noValidate>
@@ -186,11 +200,12 @@ function SchemeForm({
             {...form.getInputProps('type')}
           />
         )}
+        <SchemeYearFields form={form} canSetKind={canSetType} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onDone} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.submitting}>
+          <Button type="submit" loading={busy}>
             Save
           </Button>
         </Group>

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { schemeInput } from '../../contracts/organisation';
+import type { Scheme } from '../api/types';
+import {
+  DEFAULT_YEAR_END_VALUES,
+  dayWithin,
+  schemeBody,
+  schemeChangeBody,
+  schemeEditValues,
+  validateSchemeEdit,
+  YEAR_END_MONTHS,
+  yearEndDays,
+  yearEndInWords,
+} from './scheme-fields';
+import { validateWith } from './validation';
+
+const scheme: Scheme = {
+  id: 's1',
+  brokerId: 'b1',
+  employerId: 'e1',
+  name: 'Shannon Turbines DC Scheme',
+  type: 'DC',
+  yearEnd: '12-31',
+  racKind: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+describe('the scheme forms’ year end and RAC kind', () => {
+  it('offer the months in words and the days each has, 29 February never', () => {
+    expect(YEAR_END_MONTHS.map((month) => month.value)).toEqual([
+      '01',
+      '02',
+      '03',
+      '04',
+      '05',
+      '06',
+      '07',
+      '08',
+      '09',
+      '10',
+      '11',
+      '12',
+    ]);
+    expect(YEAR_END_MONTHS[0]?.label).toBe('January');
+    expect(YEAR_END_MONTHS[11]?.label).toBe('December');
+    expect(yearEndDays('12')).toHaveLength(31);
+    expect(yearEndDays('04').at(-1)).toBe('30');
+    expect(yearEndDays('02').at(-1)).toBe('28');
+  });
+
+  it('keep the day when the month changes, or take the new month’s last', () => {
+    expect(dayWithin('06', '15')).toBe('15');
+    expect(dayWithin('06', '31')).toBe('30');
+    expect(dayWithin('02', '30')).toBe('28');
+  });
+
+  it('say a year end day first, in words', () => {
+    expect(yearEndInWords('12-31')).toBe('31 December');
+    expect(yearEndInWords('03-01')).toBe('1 March');
+  });
+
+  it('start a new scheme on 31 December and send its year end as the API takes it', () => {
+    expect(DEFAULT_YEAR_END_VALUES).toEqual({ yearEndMonth: '12', yearEndDay: '31' });
+    const values = {
+      name: 'Shannon Turbines RAC',
+      type: 'RAC' as const,
+      employerId: 'e1',
+      ...DEFAULT_YEAR_END_VALUES,
+      racKind: 'trust' as const,
+    };
+    expect(schemeBody(values)).toEqual({
+      name: 'Shannon Turbines RAC',
+      type: 'RAC',
+      employerId: 'e1',
+      yearEnd: '12-31',
+      racKind: 'trust',
+    });
+    // A kind chosen before the type moved away from RAC is not sent.
+    expect(schemeBody({ ...values, type: 'DC' })).not.toHaveProperty('racKind');
+  });
+
+  it('ask an RAC’s kind of a new RAC, in the API’s words', () => {
+    const validate = validateWith(schemeInput, schemeBody);
+    const values = {
+      name: 'Shannon Turbines RAC',
+      type: 'RAC' as const,
+      employerId: 'abcdefghijklmnopqrstuvwx',
+      ...DEFAULT_YEAR_END_VALUES,
+      racKind: '' as const,
+    };
+    expect(validate(values)).toEqual({
+      racKind: 'Choose whether the RAC is held under trust or is an individual contract',
+    });
+    expect(validate({ ...values, racKind: 'contract' })).toEqual({});
+  });
+
+  it('send only what an edit changed', () => {
+    const values = schemeEditValues(scheme);
+    expect(values).toEqual({
+      name: scheme.name,
+      type: 'DC',
+      yearEndMonth: '12',
+      yearEndDay: '31',
+      racKind: '',
+    });
+    expect(schemeChangeBody(scheme, values)).toEqual({});
+    expect(schemeChangeBody(scheme, { ...values, yearEndMonth: '03', yearEndDay: '31' })).toEqual({
+      yearEnd: '03-31',
+    });
+    expect(schemeChangeBody(scheme, { ...values, type: 'RAC', racKind: 'contract' })).toEqual({
+      type: 'RAC',
+      racKind: 'contract',
+    });
+    // An RAC becoming a DC scheme sends no kind: the API drops it.
+    const rac: Scheme = { ...scheme, type: 'RAC', racKind: 'trust' };
+    expect(schemeChangeBody(rac, { ...schemeEditValues(rac), type: 'DC' })).toEqual({
+      type: 'DC',
+    });
+  });
+
+  it('refuse an RAC with no kind, and pass a scheme left as it was', () => {
+    expect(validateSchemeEdit(schemeEditValues(scheme))).toEqual({});
+    expect(validateSchemeEdit({ ...schemeEditValues(scheme), type: 'RAC' })).toEqual({
+      racKind: 'Choose whether the RAC is held under trust or is an individual contract',
+    });
+    expect(validateSchemeEdit({ ...schemeEditValues(scheme), name: '' })).toHaveProperty('name');
+  });
+});
