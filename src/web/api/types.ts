@@ -21,12 +21,14 @@ import type { FundChoiceView, FundView } from '../../contracts/funds';
 import type {
   CalendarEntryView,
   ComplianceView,
+  FilingView,
   GovernanceDashboardView,
   KeyFunctionHolderView,
   ObligationView,
   OraReportView,
   PolicyView,
   SignificantChangeView,
+  TrusteeTrainingView,
   TrusteeView,
 } from '../../contracts/governance';
 import type {
@@ -85,6 +87,9 @@ export type WrittenPolicy = PolicyView;
 export type OraReport = OraReportView;
 export type SchemeDocument = DocumentView;
 export type SignificantChange = SignificantChangeView;
+/** The scheme year (decisions.md §7): a trustee's training, and the year's filings. */
+export type TrusteeTraining = TrusteeTrainingView;
+export type Filing = FilingView;
 export type Compliance = ComplianceView;
 export type Obligation = ObligationView;
 export type ComplianceStatus = ObligationView['status'];

@@ -41,10 +41,17 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
+import { StatusBadge } from './ComplianceParts';
 import { DocumentLinkCell } from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
 import { orNull, shownDate, validateWithDates } from './governance-helpers';
-import { type Register, registerKey, useRefreshGovernance } from './governanceQueries';
+import {
+  type Register,
+  registerKey,
+  useCompliance,
+  useRefreshGovernance,
+} from './governanceQueries';
+import { TrusteeTrainingDialog } from './TrusteeTraining';
 
 const today = () => todayInIreland(new Date());
 
@@ -222,6 +229,13 @@ const trusteeBody = (values: TrusteeValues) => ({
 export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history: boolean }) {
   const session = useSignedIn();
   const [appointing, setAppointing] = useState(false);
+  const [training, setTraining] = useState<Trustee | null>(null);
+  // Each serving trustee's training duty, as the scheme's standing states it.
+  const compliance = useCompliance(scheme.id);
+  const trainingDuty = (trustee: Trustee) =>
+    compliance.data?.obligations.find(
+      (obligation) => obligation.kind === 'trustee_training' && obligation.subjectId === trustee.id,
+    );
   const { column, dialogs } = useAppointmentActions(scheme, TRUSTEES, {
     update: can(session, 'trustee.update', scheme),
     remove: can(session, 'trustee.delete', scheme),
@@ -244,6 +258,29 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
     },
     { key: 'endedOn', header: 'Ended on', render: (trustee) => shownDate(trustee.endedOn) },
   ];
+  if (can(session, 'trustee_training.list', scheme)) {
+    columns.push({
+      key: 'training',
+      header: 'Training',
+      render: (trustee) => {
+        const duty = trainingDuty(trustee);
+        return (
+          <Group gap="xs" wrap="nowrap">
+            {duty && <StatusBadge status={duty.status} />}
+            {duty?.dueOn && <Text size="sm">Due by {shownDate(duty.dueOn)}</Text>}
+            <Button
+              size="compact-sm"
+              variant="default"
+              onClick={() => setTraining(trustee)}
+              aria-label={`Training of ${trustee.name}`}
+            >
+              Training
+            </Button>
+          </Group>
+        );
+      },
+    });
+  }
   if (column) columns.push(column);
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-trustees">
@@ -266,6 +303,12 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
       <FormModal opened={appointing} title="Appoint a trustee" onClose={() => setAppointing(false)}>
         <TrusteeForm scheme={scheme} onClose={() => setAppointing(false)} />
       </FormModal>
+      <TrusteeTrainingDialog
+        scheme={scheme}
+        trustee={training}
+        obligation={training ? trainingDuty(training) : undefined}
+        onClose={() => setTraining(null)}
+      />
       {dialogs}
     </Stack>
   );

@@ -11,13 +11,16 @@ import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { KeyFunctionHoldersRegister, TrusteesRegister } from './AppointmentRegisters';
 import { ObligationsTable, StatusBadge } from './ComplianceParts';
+import { FilingsRegister } from './FilingsRegister';
 import { useCompliance } from './governanceQueries';
 import { PoliciesRegister } from './PoliciesRegister';
 import { OraRegister, SignificantChangesRegister } from './RiskRegisters';
+import { SchemeYearTimeline } from './SchemeYearTimeline';
 
 /**
  * A scheme's governance under IORP II: its standing and each obligation's reason and citation,
- * then its registers. A PRSA has none of them, and the page says why instead.
+ * the scheme year's dated duties soonest first, then its registers. A PRSA, and an RAC that is an
+ * individual contract, has none of them, and the page says why instead.
  */
 export function GovernancePanel({ scheme }: { scheme: Scheme }) {
   const compliance = useCompliance(scheme.id);
@@ -45,6 +48,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="xl">
       <ComplianceSummary compliance={compliance.data} />
+      <SchemeYearTimeline scheme={scheme} compliance={compliance.data} />
       <EvidencePackButton scheme={scheme} />
       <Switch
         label="Show history: ended appointments and superseded versions"
@@ -54,6 +58,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
       <TrusteesRegister scheme={scheme} history={history} />
       <KeyFunctionHoldersRegister scheme={scheme} history={history} />
       <PoliciesRegister scheme={scheme} history={history} />
+      <FilingsRegister scheme={scheme} />
       <OraRegister scheme={scheme} />
       <SignificantChangesRegister scheme={scheme} />
     </Stack>

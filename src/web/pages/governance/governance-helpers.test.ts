@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { trusteeInput } from '../../../contracts/governance';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
-import type { CalendarEntry } from '../../api/types';
+import type { CalendarEntry, Obligation } from '../../api/types';
 import {
   calendarEntryKey,
   defaultCalendarWindow,
+  filingPeriodChoices,
+  filingPeriodInWords,
   shownDate,
+  timelineOf,
   validateWithDates,
 } from './governance-helpers';
 
@@ -75,6 +78,60 @@ describe('the governance pages’ helpers', () => {
         name: FIELD_MESSAGES.name,
         endedOn: FIELD_MESSAGES.endedBeforeAppointed,
       });
+    });
+  });
+
+  describe('the scheme year', () => {
+    const duty = (kind: Obligation['kind'], dueOn?: string, subjectId?: string): Obligation => ({
+      kind,
+      ...(dueOn ? { dueOn } : {}),
+      ...(subjectId ? { subjectId } : {}),
+      status: 'ok',
+      reason: `${kind} ${subjectId ?? ''}`,
+      label: 'law',
+      citation: 'c',
+    });
+
+    it('lists the dated duties soonest first, leaving out those with no date', () => {
+      const timeline = timelineOf([
+        duty('trustees'),
+        duty('annual_report', '2027-09-30'),
+        duty('trustee_training', '2027-05-28', 't2'),
+        duty('annual_compliance_statement', '2027-01-31'),
+        duty('trustee_training', '2027-05-28', 't1'),
+      ]);
+      expect(timeline.map((entry) => [entry.kind, entry.subjectId])).toEqual([
+        ['annual_compliance_statement', undefined],
+        // The same day: in the compliance view's order.
+        ['trustee_training', 't2'],
+        ['trustee_training', 't1'],
+        ['annual_report', undefined],
+      ]);
+    });
+
+    it('offers the periods a filing may be for, the one chased first', () => {
+      // On 28/11/2026 a scheme year ending 31 March last ended on 31/03/2026.
+      expect(filingPeriodChoices('annual_report', '03-31', '2026-11-28', 3)).toEqual([
+        '2026-03-31',
+        '2025-03-31',
+        '2024-03-31',
+      ]);
+      // The compliance statement covers the calendar year, whatever the scheme year.
+      expect(filingPeriodChoices('annual_compliance_statement', '03-31', '2026-11-28', 2)).toEqual([
+        '2025-12-31',
+        '2024-12-31',
+      ]);
+      // A year is over once its last day is: on 31 December it is the year before that is.
+      expect(filingPeriodChoices('annual_scheme_information', '12-31', '2026-12-31', 1)).toEqual([
+        '2025-12-31',
+      ]);
+    });
+
+    it('says a filing’s period in words, day first', () => {
+      expect(filingPeriodInWords('annual_report', '2026-03-31')).toBe('Year ended 31/03/2026');
+      expect(filingPeriodInWords('annual_compliance_statement', '2025-12-31')).toBe(
+        'Calendar year 2025',
+      );
     });
   });
 });

@@ -2,7 +2,8 @@ import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
 import { addYears, calendarPosition } from '../../../contracts/governance-rules';
 import { formatIrishDate } from '../../../contracts/irish-dates';
-import type { CalendarEntry, ComplianceStatus } from '../../api/types';
+import { type FilingKind, trackedPeriodEnd, yearEndIn } from '../../../contracts/scheme-year-rules';
+import type { CalendarEntry, ComplianceStatus, Obligation } from '../../api/types';
 import { irishDateRule } from '../../components/IrishDateInput';
 import { validateWith } from '../../components/validation';
 
@@ -66,4 +67,42 @@ export function validateWithDates<Values>(
 /** An optional text field's value for the API: nothing typed is null, not an empty string. */
 export function orNull(value: string): string | null {
   return value.trim() === '' ? null : value;
+}
+
+/** An obligation that falls due on a day: the scheme year's timeline holds only these. */
+export type DatedObligation = Obligation & { dueOn: string };
+
+/**
+ * The scheme year's timeline: every obligation with a due date, soonest first; those due the
+ * same day keep the compliance view's order.
+ */
+export function timelineOf(obligations: readonly Obligation[]): DatedObligation[] {
+  return obligations
+    .filter((obligation): obligation is DatedObligation => obligation.dueOn !== undefined)
+    .map((obligation, index) => ({ obligation, index }))
+    .sort((a, b) => a.obligation.dueOn.localeCompare(b.obligation.dueOn) || a.index - b.index)
+    .map(({ obligation }) => obligation);
+}
+
+/**
+ * The periods a filing of `kind` may be recorded for on `today`, latest first: the one the rule
+ * module chases (trackedPeriodEnd) and the `count - 1` before it, each ending on the day a period
+ * of its kind ends.
+ */
+export function filingPeriodChoices(
+  kind: FilingKind,
+  yearEnd: string,
+  today: string,
+  count = 5,
+): string[] {
+  const latest = trackedPeriodEnd(kind, yearEnd, today);
+  const year = Number(latest.slice(0, 4));
+  return Array.from({ length: count }, (_, back) => yearEndIn(latest.slice(5), year - back));
+}
+
+/** The period a filing covers, in words: a calendar year, or the scheme year ended on a day. */
+export function filingPeriodInWords(kind: FilingKind, periodEnd: string): string {
+  return kind === 'annual_compliance_statement'
+    ? `Calendar year ${periodEnd.slice(0, 4)}`
+    : `Year ended ${formatIrishDate(periodEnd)}`;
 }

@@ -16,8 +16,18 @@ export function useCompliance(schemeId: string) {
   });
 }
 
-/** The registers of a scheme, each listed under its own key below the scheme's governance. */
-export type Register = 'trustees' | 'holders' | 'policies' | 'ora' | 'changes';
+/**
+ * The registers of a scheme, each listed under its own key below the scheme's governance; the
+ * training of each trustee sits below `training`.
+ */
+export type Register =
+  | 'trustees'
+  | 'holders'
+  | 'policies'
+  | 'ora'
+  | 'changes'
+  | 'training'
+  | 'filings';
 
 export const registerKey = (schemeId: string, register: Register) =>
   [...schemeGovernanceKey(schemeId), register] as const;
