@@ -2,10 +2,28 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  addYears,
+  dateStatus,
+  GOVERNANCE_RULES,
   KEY_FUNCTION_NAMES,
+  OBLIGATION_NAMES,
+  OBLIGATION_OWNERS,
+  OBLIGATION_STATUS_LABELS,
   POLICY_KIND_NAMES,
   requiredPolicyKinds,
 } from '../../src/contracts/governance-rules.js';
+import { formatIrishDate, todayInIreland } from '../../src/contracts/irish-dates.js';
+import { DEFAULT_YEAR_END, RAC_KIND_NAMES } from '../../src/contracts/organisation.js';
+import { sourceInWords } from '../../src/contracts/rule-sources.js';
+import {
+  FILING_KIND_NAMES,
+  FILING_KINDS,
+  type FilingKind,
+  filingDueOn,
+  SCHEME_YEAR_RULES,
+  TRAINING_EVERY_YEARS,
+  trackedPeriodEnd,
+} from '../../src/contracts/scheme-year-rules.js';
 import {
   type ApiClient,
   type Credentials,
@@ -25,11 +43,14 @@ import {
 
 /**
  * The governance browser journeys (docs/decisions/0059-governance-rules.md): a BrokerUser fills a
- * DC scheme's governance registers in the browser and sees its standing turn from Incomplete to OK;
- * the internal-audit rule refuses a second function for its holder under the form; a scheme whose
+ * DC scheme's governance registers in the browser, records the duties of its scheme year
+ * (domain.md, "The scheme year": each trustee's training and the year's filings) and sees its
+ * standing turn to OK, the scheme year's timeline moving on as each duty is done; the
+ * internal-audit rule refuses a second function for its holder under the form; a scheme whose
  * own-risk assessment is overdue shows on the governance dashboard with its due date, and in the
- * compliance calendar. Each journey arrives at the root address, signed out; each page is checked
- * with axe.
+ * compliance calendar; a new RAC is asked its kind and takes its own year end, and keeps
+ * governance registers only once it is held under trust. Each journey arrives signed out, at the
+ * root address or at a link; each page is checked with axe.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'governance under IORP II in the browser',
@@ -50,6 +71,13 @@ describe.skipIf(browserSuiteSkipReason)(
     /** The scheme's standing as the governance tab states it, in words. */
     const standing = (page: Page) =>
       shownText(page.getByRole('status', { name: 'Compliance status' }), 'the scheme’s status');
+
+    /** Types a date into a date field day first, as a person does, and leaves the field. */
+    async function typeDate(input: Locator, isoDate: string): Promise<void> {
+      await input.fill('');
+      await input.pressSequentially(formatIrishDate(isoDate));
+      await input.press('Tab');
+    }
 
     /** Fills in and sends a dialog's form, then waits for the dialog to close. */
     async function send(dialog: Locator, button: string): Promise<void> {
@@ -76,7 +104,11 @@ describe.skipIf(browserSuiteSkipReason)(
       });
     }, 60_000);
 
-    it('a BrokerUser fills a DC scheme’s registers and sees it turn from Incomplete to OK', async () => {
+    it('a BrokerUser fills a DC scheme’s registers and its scheme year, and sees it turn to OK', async () => {
+      // The server's clock is the real one, so every date of the scheme year is worked out from
+      // today by the rule module. The scheme keeps the default year end, 31 December.
+      const today = todayInIreland(new Date());
+      const trackedPeriod = (kind: FilingKind) => trackedPeriodEnd(kind, DEFAULT_YEAR_END, today);
       const page = (await e2e.openAs(brokerUser, '/')).page;
       await page
         .getByRole('navigation', { name: 'Main' })
@@ -84,7 +116,13 @@ describe.skipIf(browserSuiteSkipReason)(
         .click();
       await page.getByRole('link', { name: scheme, exact: true }).click();
       await page.getByRole('tab', { name: 'Governance' }).click();
-      expect(await standing(page)).toBe('Status: Incomplete');
+      // A new scheme lacks its registers, which is Incomplete; worse, Overdue, once a filing for a
+      // period already over is past its day.
+      const unfiled = FILING_KINDS.map((kind) =>
+        dateStatus(filingDueOn(kind, trackedPeriod(kind)), today),
+      );
+      const fresh = unfiled.includes('overdue') ? 'overdue' : 'incomplete';
+      expect(await standing(page)).toBe(`Status: ${OBLIGATION_STATUS_LABELS[fresh]}`);
       await see(page.getByRole('cell', { name: /The scheme has no trustee/ }));
       await e2e.checkPage(page, 'governance-incomplete');
 
@@ -165,11 +203,128 @@ describe.skipIf(browserSuiteSkipReason)(
         );
       }
 
-      expect(await standing(page)).not.toBe('Status: OK');
       await page.getByRole('button', { name: 'Record an own-risk assessment' }).click();
       await send(page.getByRole('dialog', { name: 'Record an own-risk assessment' }), 'Record');
 
-      await expect.poll(() => standing(page)).toBe('Status: OK');
+      // The scheme year's timeline.
+      const timeline = page.getByRole('table', {
+        name: 'What falls due in the scheme year, soonest first',
+      });
+      const onTimeline = (what: string) =>
+        see(timeline.getByRole('row', { name: new RegExp(RegExp.escape(what)) }), what);
+      // Nothing is filed yet: the compliance statement for last year is due by 31 January, and
+      // on any day of this year is due soon or overdue, so the scheme is not OK.
+      for (const kind of FILING_KINDS) {
+        const dueOn = filingDueOn(kind, trackedPeriod(kind));
+        const row = await onTimeline(OBLIGATION_NAMES[kind]);
+        const text = await row.textContent();
+        expect(text).toContain(formatIrishDate(dueOn));
+        expect(text).toContain(OBLIGATION_OWNERS[kind]);
+        expect(text).toContain(OBLIGATION_STATUS_LABELS[dateStatus(dueOn, today)]);
+      }
+      expect(await standing(page)).not.toBe('Status: OK');
+
+      // Each trustee's training, recorded from the trustees register.
+      for (const name of ['Órla Ní Bhriain', 'Diarmuid Kavanagh']) {
+        await page.getByRole('button', { name: `Training of ${name}`, exact: true }).click();
+        const dialog = page.getByRole('dialog', { name: `Training of ${name}` });
+        await see(dialog.getByText('No training is recorded.'));
+        expect(await field(dialog, 'Completed on').inputValue()).toBe(formatIrishDate(today));
+        await field(dialog, 'Topic (optional)').fill('Trustee Handbook, chapters 1 to 4');
+        await dialog.getByRole('button', { name: 'Record training', exact: true }).click();
+        const trainings = dialog.getByRole('table', { name: `Training recorded for ${name}` });
+        await see(trainings.getByRole('cell', { name: formatIrishDate(today), exact: true }));
+        if (name === 'Órla Ní Bhriain') await e2e.checkPage(page, 'governance-trustee-training');
+        await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+        await seeNo(dialog, 'the training dialog, closed');
+        const next = formatIrishDate(addYears(today, TRAINING_EVERY_YEARS));
+        await see(
+          timeline.getByRole('row', {
+            name: new RegExp(
+              `${RegExp.escape(next)}.*${OBLIGATION_NAMES.trustee_training}: ${name}`,
+            ),
+          }),
+          `${name}’s next training, due by ${next}`,
+        );
+      }
+
+      // The annual report, recorded before it is done, then marked completed and audited.
+      const reportPeriod = formatIrishDate(trackedPeriod('annual_report'));
+      await page.getByRole('button', { name: 'Record a filing' }).click();
+      const reportDialog = page.getByRole('dialog', { name: 'Record a filing' });
+      await field(reportDialog, 'Filing').selectOption('annual_report');
+      // The period it starts from is the one the rule module chases.
+      expect(await field(reportDialog, 'Period').inputValue()).toBe(trackedPeriod('annual_report'));
+      await send(reportDialog, 'Record');
+      const filings = page.getByRole('table', {
+        name: 'Filings of the scheme year, latest recorded first',
+      });
+      const reportRow = await see(
+        filings.getByRole('row', {
+          name: new RegExp(`${FILING_KIND_NAMES.annual_report}.*${reportPeriod}.*Not yet`),
+        }),
+      );
+      expect(await reportRow.textContent()).toContain(
+        formatIrishDate(filingDueOn('annual_report', trackedPeriod('annual_report'))),
+      );
+      await page
+        .getByRole('button', {
+          name: `Mark completed: ${FILING_KIND_NAMES.annual_report}, year ended ${reportPeriod}`,
+        })
+        .click();
+      const complete = page.getByRole('dialog', { name: 'Mark a filing completed' });
+      expect(await field(complete, 'Completed on').inputValue()).toBe(formatIrishDate(today));
+      await field(complete, 'Audited').selectOption('yes');
+      await send(complete, 'Save');
+      await see(
+        filings.getByRole('row', {
+          name: new RegExp(
+            `${FILING_KIND_NAMES.annual_report}.*${reportPeriod}.*${formatIrishDate(today)}.*Yes`,
+          ),
+        }),
+      );
+
+      // The return and the compliance statement, recorded as done today.
+      for (const kind of ['annual_scheme_information', 'annual_compliance_statement'] as const) {
+        await page.getByRole('button', { name: 'Record a filing' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Record a filing' });
+        await field(dialog, 'Filing').selectOption(kind);
+        expect(await field(dialog, 'Period').inputValue()).toBe(trackedPeriod(kind));
+        await typeDate(field(dialog, 'Completed on'), today);
+        await send(dialog, 'Record');
+        await see(filings.getByRole('row', { name: new RegExp(FILING_KIND_NAMES[kind]) }));
+      }
+
+      // Each filing done: the timeline moves on to the next period's, a year later.
+      const nextDue = (kind: FilingKind) => filingDueOn(kind, addYears(trackedPeriod(kind), 1));
+      for (const kind of FILING_KINDS) {
+        await see(
+          timeline.getByRole('row', {
+            name: new RegExp(
+              `${RegExp.escape(formatIrishDate(nextDue(kind)))}.*${OBLIGATION_NAMES[kind]}`,
+            ),
+          }),
+          `the next ${OBLIGATION_NAMES[kind]}, due by ${formatIrishDate(nextDue(kind))}`,
+        );
+      }
+      // Why it stands so, and where the rule comes from, one click away.
+      const report = await onTimeline(OBLIGATION_NAMES.annual_report);
+      await report.locator('summary').click();
+      await see(report.getByText(sourceInWords(SCHEME_YEAR_RULES.annualReport), { exact: true }));
+      await see(report.getByText(/^Annual report for the year ended .* completed on /));
+      await e2e.checkPage(page, 'governance-scheme-year');
+
+      // OK, unless a next filing is already due soon (DUE_SOON_DAYS before its day): in December,
+      // this calendar year's compliance statement is, and it cannot be recorded before the year
+      // it covers is over.
+      const settledStatus = FILING_KINDS.some(
+        (kind) => dateStatus(nextDue(kind), today) === 'due_soon',
+      )
+        ? 'due_soon'
+        : 'ok';
+      await expect
+        .poll(() => standing(page))
+        .toBe(`Status: ${OBLIGATION_STATUS_LABELS[settledStatus]}`);
       await e2e.checkPage(page, 'governance-ok');
 
       // The evidence pack for the Pensions Authority downloads as a ZIP named for scheme and day.
@@ -233,8 +388,24 @@ describe.skipIf(browserSuiteSkipReason)(
         page.getByRole('main').getByRole('heading', { name: 'Compliance calendar', exact: true }),
       );
       await settled(page);
-      // The default window, today to a year on, holds nothing yet: every date is three years off.
-      await see(page.getByText('Nothing falls due in this window.'));
+      // The default window, today to a year on, leaves out the assessment three years overdue; it
+      // holds the first scheme's next compliance statement when that falls within the year.
+      await seeNo(page.getByText('15/01/2023'), 'the overdue assessment, outside the window');
+      const today = todayInIreland(new Date());
+      const statement = 'annual_compliance_statement';
+      const nextStatement = filingDueOn(
+        statement,
+        addYears(trackedPeriodEnd(statement, DEFAULT_YEAR_END, today), 1),
+      );
+      if (nextStatement <= addYears(today, 1)) {
+        const shown = page.getByRole('table', { name: 'Due dates of every scheme' });
+        const row = await see(
+          shown.getByRole('row', {
+            name: new RegExp(`${RegExp.escape(scheme)}.*${OBLIGATION_NAMES[statement]}`),
+          }),
+        );
+        expect(await row.textContent()).toContain(formatIrishDate(nextStatement));
+      }
       for (const [label, date] of [
         ['From', '01/01/2023'],
         ['To', '31/12/2023'],
@@ -249,8 +420,74 @@ describe.skipIf(browserSuiteSkipReason)(
       const entry = await see(calendar.getByRole('row', { name: new RegExp(lateScheme) }));
       expect(await entry.textContent()).toContain('15/01/2023');
       expect(await entry.textContent()).toContain(employer);
-      expect(await entry.textContent()).toContain('Art. 28(1)');
+      expect(await entry.textContent()).toContain(
+        sourceInWords(GOVERNANCE_RULES.ownRiskAssessment),
+      );
       await e2e.checkPage(page, 'compliance-calendar');
+    });
+
+    it('a BrokerUser sets a new RAC’s kind and year end; a contract RAC keeps no registers, a trust RAC does', async () => {
+      const rac = 'Shannon Turbines Directors’ RAC';
+      const page = (await e2e.openAs(brokerUser, `/employers/${employerId}`)).page;
+      await page.getByRole('button', { name: 'New scheme' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New scheme' });
+      await field(dialog, 'Scheme name').fill(rac);
+      // The year ends on 31 December unless said otherwise; the kind is asked of an RAC only.
+      expect(await field(dialog, 'Day').inputValue()).toBe('31');
+      expect(await field(dialog, 'Month').inputValue()).toBe('12');
+      expect(await field(dialog, 'Kind of RAC').count()).toBe(0);
+      await field(dialog, 'Scheme type').selectOption('RAC');
+      await dialog.getByRole('button', { name: 'Create scheme' }).click();
+      await see(
+        dialog.getByText(
+          'Choose whether the RAC is held under trust or is an individual contract',
+          { exact: true },
+        ),
+        'the kind of RAC asked for, in the API’s words',
+      );
+      await field(dialog, 'Kind of RAC').selectOption('contract');
+      // February has no 31st: the day becomes its last; then the year is set to end on 31 March.
+      await field(dialog, 'Month').selectOption('02');
+      expect(await field(dialog, 'Day').inputValue()).toBe('28');
+      await field(dialog, 'Month').selectOption('03');
+      await field(dialog, 'Day').selectOption('31');
+      await e2e.checkPage(page, 'new-rac');
+      await dialog.getByRole('button', { name: 'Create scheme' }).click();
+      await seeNo(dialog, 'the new-scheme dialog');
+
+      await see(page.getByRole('heading', { name: rac, level: 2 }));
+      // The scheme's details say both, day first.
+      await see(page.getByText('31 March', { exact: true }), 'the year end in the details');
+      await see(page.getByText(RAC_KIND_NAMES.contract, { exact: true }), 'the kind of RAC');
+      await page.getByRole('tab', { name: 'Governance' }).click();
+      await see(page.getByText('The IORP II governance registers do not apply'));
+      await see(page.getByText(/This RAC is an individual contract with an insurer, not a trust/));
+
+      // Held under trust after all: the registers apply, and the scheme year runs to 31 March.
+      await page.getByRole('button', { name: 'Edit scheme' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit scheme' });
+      expect(await field(edit, 'Month').inputValue()).toBe('03');
+      await field(edit, 'Kind of RAC').selectOption('trust');
+      await edit.getByRole('button', { name: 'Save', exact: true }).click();
+      await seeNo(edit, 'the edit dialog');
+      await see(page.getByText(RAC_KIND_NAMES.trust, { exact: true }), 'the kind, changed');
+      const today = todayInIreland(new Date());
+      const reportDue = filingDueOn(
+        'annual_report',
+        trackedPeriodEnd('annual_report', '03-31', today),
+      );
+      const timeline = page.getByRole('table', {
+        name: 'What falls due in the scheme year, soonest first',
+      });
+      await see(
+        timeline.getByRole('row', {
+          name: new RegExp(
+            `${RegExp.escape(formatIrishDate(reportDue))}.*${OBLIGATION_NAMES.annual_report}`,
+          ),
+        }),
+        `the annual report of the year ended 31 March, due by ${formatIrishDate(reportDue)}`,
+      );
+      await see(page.getByText('The scheme year ends on 31 March.', { exact: false }));
     });
   },
 );
