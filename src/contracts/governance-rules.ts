@@ -40,6 +40,7 @@ export const GOVERNANCE_RULES = {
   keyFunctions: law(`${DIRECTIVE} Art. 24, ${TRANSPOSED}`),
   actuarialFunction: law(`${DIRECTIVE} Art. 27, ${TRANSPOSED}`),
   fitnessAndProbity: law(`${DIRECTIVE} Art. 22, ${TRANSPOSED}`),
+  keyFunctionNotification: law(`${DIRECTIVE} Art. 22, ${TRANSPOSED}`),
   conflictsProtocol: law(`${DIRECTIVE} Art. 24, ${TRANSPOSED}`),
   writtenPolicies: law(`${DIRECTIVE} Art. 21(3), ${TRANSPOSED}`),
   remunerationPolicy: law(`${DIRECTIVE} Art. 23, ${TRANSPOSED}`),
@@ -323,6 +324,8 @@ export function daysBetween(from: string, to: string): number {
 export interface TrusteeFacts {
   id: string;
   kind: TrusteeKind;
+  /** Art. 22 asks it of those who effectively run the scheme, the trustees too. */
+  fitnessAndProbity: FitnessAndProbity;
   directorCount: number | null;
   appointedOn: string;
   endedOn: string | null;
@@ -337,6 +340,8 @@ export interface KeyFunctionHolderFacts {
   fitnessAndProbity: FitnessAndProbity;
   alsoServesEmployer: boolean;
   conflictsProtocol: string | null;
+  /** The day the appointment was notified to the Pensions Authority, if it has been. */
+  notifiedOn: string | null;
 }
 
 export interface PolicyFacts {
@@ -374,6 +379,7 @@ export const OBLIGATION_KINDS = [
   'trustees',
   'key_function',
   'fitness_and_probity',
+  'key_function_notification',
   'conflicts_protocol',
   'written_policy',
   'investment_principles',
@@ -382,6 +388,7 @@ export const OBLIGATION_KINDS = [
   'annual_report',
   'annual_scheme_information',
   'annual_compliance_statement',
+  'new_member_information',
 ] as const;
 export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
@@ -390,6 +397,7 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
   trustees: 'Trustees',
   key_function: 'Key function',
   fitness_and_probity: 'Fitness and probity',
+  key_function_notification: 'Notification of a key function holder',
   conflicts_protocol: 'Conflicts protocol',
   written_policy: 'Written policy',
   investment_principles: 'Statement of investment policy principles',
@@ -398,6 +406,7 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
   annual_report: 'Annual report',
   annual_scheme_information: 'Annual scheme information return',
   annual_compliance_statement: 'Annual Compliance Statement',
+  new_member_information: 'Information for new members',
 };
 
 /**
@@ -410,6 +419,7 @@ export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {
   trustees: 'The employer and the trustees',
   key_function: 'The trustees',
   fitness_and_probity: 'The trustees',
+  key_function_notification: 'The trustees',
   conflicts_protocol: 'The trustees',
   written_policy: 'The trustees',
   investment_principles: 'The trustees',
@@ -418,6 +428,7 @@ export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {
   annual_report: 'The trustees',
   annual_scheme_information: 'The registered administrator',
   annual_compliance_statement: 'The trustees',
+  new_member_information: 'The trustees',
 };
 
 export type ObligationStatus = 'ok' | 'due_soon' | 'overdue' | 'incomplete';
@@ -513,6 +524,25 @@ function trusteeObligation(trustees: readonly TrusteeFacts[], today: string): Ob
   };
 }
 
+/**
+ * Art. 22: those who effectively run the scheme are fit and proper, the trustees as well as the
+ * key function holders. One obligation for each serving trustee not yet confirmed.
+ */
+function trusteeFitnessObligations(trustees: readonly TrusteeFacts[], today: string): Obligation[] {
+  return trustees
+    .filter((trustee) => serving(trustee, today) && trustee.fitnessAndProbity !== 'confirmed')
+    .map((trustee) => ({
+      kind: 'fitness_and_probity',
+      subjectId: trustee.id,
+      status: 'incomplete',
+      reason:
+        trustee.fitnessAndProbity === 'failed'
+          ? `A trustee appointed on ${formatIrishDate(trustee.appointedOn)} did not meet the fitness and probity standards`
+          : `The fitness and probity of a trustee appointed on ${formatIrishDate(trustee.appointedOn)} is not yet confirmed`,
+      ...from(GOVERNANCE_RULES.fitnessAndProbity),
+    }));
+}
+
 function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Obligation[] {
   const obligations: Obligation[] = [];
   const current = facts.keyFunctionHolders.filter((holder) => serving(holder, today));
@@ -549,6 +579,15 @@ function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Ob
               ? `The ${name.toLowerCase()} holder did not meet the fitness and probity standards: appoint another holder`
               : `The fitness and probity of the ${name.toLowerCase()} holder is not yet confirmed`,
           ...from(GOVERNANCE_RULES.fitnessAndProbity),
+        });
+      }
+      if (holder.notifiedOn === null) {
+        obligations.push({
+          kind: 'key_function_notification',
+          subjectId: holder.id,
+          status: 'incomplete',
+          reason: `The appointment of the ${name.toLowerCase()} holder is not recorded as notified to the Pensions Authority`,
+          ...from(GOVERNANCE_RULES.keyFunctionNotification),
         });
       }
       if (holder.alsoServesEmployer && !holder.conflictsProtocol) {
@@ -709,6 +748,7 @@ export function assessScheme(
   }
   const obligations = [
     trusteeObligation(facts.trustees, today),
+    ...trusteeFitnessObligations(facts.trustees, today),
     ...keyFunctionObligations(facts, today),
     ...policyObligations(facts, today),
     oraObligation(facts, today),

@@ -77,6 +77,7 @@ export type DocumentLinkView = {
 // Trustees.
 
 const trusteeKind = z.enum(TRUSTEE_KINDS, { error: FIELD_MESSAGES.trusteeKind });
+const fitnessAndProbity = z.enum(FITNESS_AND_PROBITY, { error: FIELD_MESSAGES.fitnessAndProbity });
 const directorCount = z
   .number({ error: FIELD_MESSAGES.directorCount })
   .int(FIELD_MESSAGES.directorCount)
@@ -91,6 +92,7 @@ export const trusteeInput = z
     directorCount: directorCount.nullable().optional(),
     appointedOn: dateOn,
     endedOn: dateOn.nullable().optional(),
+    fitnessAndProbity: fitnessAndProbity.default('pending'),
   })
   .refine(endNotBeforeStart, { path: ['endedOn'], message: FIELD_MESSAGES.endedBeforeAppointed })
   .refine((trustee) => trustee.kind === 'corporate' || trustee.directorCount == null, {
@@ -106,6 +108,7 @@ export const trusteeChange = z
     directorCount: directorCount.nullable().optional(),
     appointedOn: dateOn.optional(),
     endedOn: dateOn.nullable().optional(),
+    fitnessAndProbity: fitnessAndProbity.optional(),
   })
   .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
 export type TrusteeChange = z.infer<typeof trusteeChange>;
@@ -118,6 +121,7 @@ export const trusteeView = z.object({
   directorCount: z.number().nullable(),
   appointedOn: z.string(),
   endedOn: z.string().nullable(),
+  fitnessAndProbity: z.enum(FITNESS_AND_PROBITY),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -188,7 +192,6 @@ export type FilingView = z.infer<typeof filingView>;
 // Key function holders.
 
 const keyFunction = z.enum(KEY_FUNCTIONS, { error: FIELD_MESSAGES.keyFunction });
-const fitnessAndProbity = z.enum(FITNESS_AND_PROBITY, { error: FIELD_MESSAGES.fitnessAndProbity });
 const conflictsProtocol = longText(4000);
 
 export const keyFunctionHolderInput = z
@@ -203,6 +206,8 @@ export const keyFunctionHolderInput = z
     alsoServesEmployer: z.boolean().default(false),
     /** How conflicts of interest with the employer are prevented or managed, in the trustees' words. */
     conflictsProtocol: conflictsProtocol.nullable().optional(),
+    /** The day the appointment was notified to the Pensions Authority (Art. 22). */
+    notifiedOn: dateOn.nullable().optional(),
     /** The letter of appointment (a kfh_appointment document of the scheme). */
     documentId: documentLink.optional(),
   })
@@ -219,6 +224,7 @@ export const keyFunctionHolderChange = z
     fitnessAndProbity: fitnessAndProbity.optional(),
     alsoServesEmployer: z.boolean().optional(),
     conflictsProtocol: conflictsProtocol.nullable().optional(),
+    notifiedOn: dateOn.nullable().optional(),
     documentId: documentLink.optional(),
   })
   .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
@@ -235,6 +241,8 @@ export const keyFunctionHolderView = z.object({
   fitnessAndProbity: z.enum(FITNESS_AND_PROBITY),
   alsoServesEmployer: z.boolean(),
   conflictsProtocol: z.string().nullable(),
+  /** The day the appointment was notified to the Pensions Authority, if it has been. */
+  notifiedOn: z.string().nullable(),
   ...linkFields,
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -106,6 +106,11 @@ export const memberChange = z
     dateJoined: memberFieldShape.dateJoined.optional(),
     salaryCents: memberFieldShape.salaryCents.optional(),
     status: z.enum(MEMBER_STATUSES).optional(),
+    /** The day the scheme's information was given to the member after joining (s.54). */
+    informationSentOn: isoDate
+      .refine((value) => value >= EARLIEST_DATE, FIELD_MESSAGES.dateAfter1900)
+      .nullable()
+      .optional(),
     ppsNumber: memberFieldShape.ppsNumber.optional(),
   })
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
@@ -128,6 +133,7 @@ export const memberView = z.object({
   dateJoined: z.string(),
   salaryCents: z.number().int(),
   status: z.enum(MEMBER_STATUSES),
+  informationSentOn: z.string().nullable(),
   ppsNumberOnFile: z.literal(true),
   createdAt: z.string(),
   updatedAt: z.string(),

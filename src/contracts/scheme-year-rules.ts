@@ -20,6 +20,8 @@ export const FILING_WITHIN_MONTHS = 9;
 export const AUDIT_ABOVE_MEMBERS = 100;
 /** The Annual Compliance Statement for a calendar year is due by this day of the next, `MM-DD`. */
 export const COMPLIANCE_STATEMENT_DUE = '01-31';
+/** A new member is given the scheme's basic information within this many months of joining. */
+export const NEW_MEMBER_INFORMATION_WITHIN_MONTHS = 2;
 
 /** Where each duty comes from: law to its section, guidance by whose, or this service's policy. */
 export const SCHEME_YEAR_RULES = {
@@ -30,6 +32,12 @@ export const SCHEME_YEAR_RULES = {
   ),
   annualComplianceStatement: guidance(
     'A practitioner source, not the Act: the statement for a calendar year is prepared by 31 January of the next; whether it is submitted is unconfirmed, so it is tracked as prepared',
+  ),
+  newMemberInformation: law(
+    'Pensions Act 1990 s.54 and the Disclosure of Information Regulations (S.I. No. 301/2006)',
+  ),
+  newMembersSinceAdded: productPolicy(
+    'Only members who joined on or after the day the scheme was added to this service are chased for their scheme information: those who joined before are taken to have had it',
   ),
   latestYearOnly: productPolicy(
     "Only the latest scheme year that has ended is tracked, and the one after it once that is done: an earlier year's filing is recorded but not chased",
@@ -135,6 +143,12 @@ export interface FilingFacts {
   audited: boolean | null;
 }
 
+/** A member who joined since the scheme was added to this service, and is still active. */
+export interface NewMemberFacts {
+  joinedOn: string;
+  informationSentOn: string | null;
+}
+
 export interface SchemeYearFacts {
   /** `MM-DD`. */
   yearEnd: string;
@@ -143,9 +157,10 @@ export interface SchemeYearFacts {
   trustees: readonly TrusteeFacts[];
   trainings: readonly TrainingFacts[];
   filings: readonly FilingFacts[];
+  newMembers: readonly NewMemberFacts[];
 }
 
-export type SchemeYearObligationKind = 'trustee_training' | FilingKind;
+export type SchemeYearObligationKind = 'trustee_training' | 'new_member_information' | FilingKind;
 
 export interface SchemeYearObligation {
   kind: SchemeYearObligationKind;
@@ -313,10 +328,51 @@ export function filingObligations(
   });
 }
 
+/**
+ * The scheme's information for its new members, each within NEW_MEMBER_INFORMATION_WITHIN_MONTHS
+ * of joining (s.54): one obligation for the scheme, due when the earliest still waiting is.
+ */
+export function newMemberInformationObligation(
+  facts: Pick<SchemeYearFacts, 'newMembers'>,
+  today: string,
+): SchemeYearObligation {
+  const source = from(SCHEME_YEAR_RULES.newMemberInformation);
+  const waiting = facts.newMembers.filter((member) => member.informationSentOn === null);
+  if (waiting.length === 0) {
+    return {
+      kind: 'new_member_information',
+      status: 'ok',
+      reason:
+        facts.newMembers.length === 0
+          ? 'No member has joined since the scheme was added to this service'
+          : 'Every member who joined since the scheme was added has been given its information',
+      ...source,
+    };
+  }
+  const dueOn = waiting
+    .map((member) => addMonths(member.joinedOn, NEW_MEMBER_INFORMATION_WITHIN_MONTHS))
+    .sort()[0] as string;
+  const count =
+    waiting.length === 1
+      ? '1 member who joined is waiting'
+      : `${waiting.length} members who joined are waiting`;
+  return {
+    kind: 'new_member_information',
+    dueOn,
+    status: dateStatus(dueOn, today),
+    reason: `${count} for the scheme's information, due within ${NEW_MEMBER_INFORMATION_WITHIN_MONTHS} months of joining: the earliest by ${formatIrishDate(dueOn)}`,
+    ...source,
+  };
+}
+
 /** Every scheme-year duty of a scheme that keeps governance registers. */
 export function schemeYearObligations(
   facts: SchemeYearFacts,
   today: string,
 ): SchemeYearObligation[] {
-  return [...trainingObligations(facts, today), ...filingObligations(facts, today)];
+  return [
+    ...trainingObligations(facts, today),
+    ...filingObligations(facts, today),
+    newMemberInformationObligation(facts, today),
+  ];
 }

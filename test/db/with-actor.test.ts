@@ -163,15 +163,13 @@ async function seedEveryTenantTable(tenantId: string) {
     await tx
       .insert(trusteeTrainings)
       .values({ id: createId(), ...scope, trusteeId, completedOn: '2025-03-01', ...written });
-    await tx
-      .insert(filings)
-      .values({
-        id: createId(),
-        ...scope,
-        kind: 'annual_report',
-        periodEnd: '2024-12-31',
-        ...written,
-      });
+    await tx.insert(filings).values({
+      id: createId(),
+      ...scope,
+      kind: 'annual_report',
+      periodEnd: '2024-12-31',
+      ...written,
+    });
     await tx.insert(significantChanges).values({
       id: createId(),
       ...scope,

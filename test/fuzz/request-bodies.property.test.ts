@@ -179,6 +179,7 @@ const FIELD_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   performedOn: governanceDate,
   occurredOn: governanceDate,
   approvedOn: governanceDate,
+  notifiedOn: fc.option(governanceDate),
   endedOn: fc.constant(null),
   salaryCents: fc.nat({ max: 1_000_000_000 }),
   amountCents: fc.nat({ max: 10_000_000 }),

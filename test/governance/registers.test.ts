@@ -104,6 +104,7 @@ describe('a scheme’s governance registers', () => {
         name,
         kind: 'individual',
         appointedOn: '2021-09-01',
+        fitnessAndProbity: 'confirmed',
       });
       expect(trustee.statusCode, trustee.body).toBe(201);
       expect(trustee.json()).toMatchObject({ schemeId, name, kind: 'individual', endedOn: null });
@@ -130,6 +131,7 @@ describe('a scheme’s governance registers', () => {
         holderEmail: `${holderName.split(' ')[0]?.toLowerCase()}@example.ie`,
         appointedOn: '2022-01-10',
         fitnessAndProbity: 'confirmed',
+        notifiedOn: '2022-01-24',
       });
       expect(holder.statusCode, holder.body).toBe(201);
     }

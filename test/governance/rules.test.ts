@@ -36,6 +36,7 @@ const holder = (
   fitnessAndProbity: 'confirmed',
   alsoServesEmployer: false,
   conflictsProtocol: null,
+  notifiedOn: '2022-01-20',
   ...fields,
 });
 
@@ -52,6 +53,7 @@ function completeScheme(overrides: Partial<SchemeGovernanceFacts> = {}): SchemeG
         directorCount: null,
         appointedOn: '2020-01-01',
         endedOn: null,
+        fitnessAndProbity: 'confirmed',
       },
       {
         id: 't2',
@@ -59,6 +61,7 @@ function completeScheme(overrides: Partial<SchemeGovernanceFacts> = {}): SchemeG
         directorCount: null,
         appointedOn: '2020-01-01',
         endedOn: null,
+        fitnessAndProbity: 'confirmed',
       },
     ],
     keyFunctionHolders: requiredKeyFunctions(type).map((fn) => holder({ function: fn })),
@@ -194,7 +197,14 @@ describe('a scheme’s compliance', () => {
     const corporate = (directorCount: number) =>
       completeScheme({
         trustees: [
-          { id: 'c', kind: 'corporate', directorCount, appointedOn: '2020-01-01', endedOn: null },
+          {
+            id: 'c',
+            kind: 'corporate',
+            directorCount,
+            appointedOn: '2020-01-01',
+            endedOn: null,
+            fitnessAndProbity: 'confirmed',
+          },
         ],
       });
     expect(obligation(corporate(2), today, 'trustees')?.status).toBe('ok');
@@ -293,6 +303,56 @@ describe('a scheme’s compliance', () => {
       ],
     });
     expect(assessScheme(withProtocol, today).status).toBe('ok');
+  });
+
+  it('needs each serving trustee’s fitness and probity confirmed too (Art. 22)', () => {
+    const facts = completeScheme();
+    const [first, second] = facts.trustees as [TrusteeFacts, TrusteeFacts];
+    const pending = completeScheme({
+      trustees: [
+        { ...first, fitnessAndProbity: 'pending' },
+        { ...second, endedOn: '2021-01-01' },
+      ],
+    });
+    const found = assessScheme(pending, today).obligations.filter(
+      (entry) => entry.kind === 'fitness_and_probity',
+    );
+    // The ended trustee is not asked; the serving one is, by its id.
+    expect(found).toEqual([
+      expect.objectContaining({
+        subjectId: first.id,
+        status: 'incomplete',
+        label: 'law',
+        citation: GOVERNANCE_RULES.fitnessAndProbity.citation,
+        reason: expect.stringContaining('not yet confirmed'),
+      }),
+    ]);
+    const failed = completeScheme({
+      trustees: [{ ...first, fitnessAndProbity: 'failed' }, second],
+    });
+    expect(
+      assessScheme(failed, today).obligations.find((entry) => entry.kind === 'fitness_and_probity')
+        ?.reason,
+    ).toContain('did not meet');
+  });
+
+  it('asks for each serving key function holder’s appointment to be notified to the Authority', () => {
+    const unnotified = completeScheme({
+      keyFunctionHolders: [
+        holder({ function: 'risk_management', notifiedOn: null }),
+        holder({ function: 'internal_audit' }),
+      ],
+    });
+    const { status, obligations } = assessScheme(unnotified, today);
+    expect(status).toBe('incomplete');
+    expect(obligations.filter((entry) => entry.kind === 'key_function_notification')).toEqual([
+      expect.objectContaining({
+        subjectId: 'kfh-risk_management-x',
+        status: 'incomplete',
+        label: 'law',
+        reason: expect.stringContaining('not recorded as notified to the Pensions Authority'),
+      }),
+    ]);
   });
 
   it('is incomplete while a required policy is only drafted', () => {

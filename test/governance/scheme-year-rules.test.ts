@@ -7,6 +7,7 @@ import {
   filingDueOn,
   filingObligations,
   latestYearEnd,
+  newMemberInformationObligation,
   SCHEME_YEAR_RULES,
   trainingObligations,
 } from '../../src/contracts/scheme-year-rules.js';
@@ -19,6 +20,7 @@ const trustee = (overrides: Partial<TrusteeFacts> = {}): TrusteeFacts => ({
   directorCount: null,
   appointedOn: '2026-01-15',
   endedOn: null,
+  fitnessAndProbity: 'confirmed',
   ...overrides,
 });
 
@@ -196,6 +198,47 @@ describe('the annual report, the return and the compliance statement', () => {
     );
     expect(obligations[2]).toMatchObject({ dueOn: '2028-01-31', status: 'ok' });
     expect(obligations[2]?.reason).toContain('prepared on 20/01/2027');
+  });
+});
+
+describe('information for new members (s.54)', () => {
+  it('is due within 2 months of joining, by the earliest still waiting', () => {
+    const waiting = newMemberInformationObligation(
+      {
+        newMembers: [
+          { joinedOn: '2026-09-30', informationSentOn: null },
+          { joinedOn: '2026-08-31', informationSentOn: null },
+          { joinedOn: '2026-07-01', informationSentOn: '2026-07-20' },
+        ],
+      },
+      '2026-11-28',
+    );
+    expect(waiting).toMatchObject({
+      kind: 'new_member_information',
+      dueOn: '2026-10-31',
+      status: 'overdue',
+      label: 'law',
+    });
+    expect(waiting.reason).toContain('2 members who joined are waiting');
+  });
+
+  it('is ok when every new member has had it, or nobody has joined', () => {
+    expect(
+      newMemberInformationObligation(
+        { newMembers: [{ joinedOn: '2026-09-30', informationSentOn: '2026-10-02' }] },
+        '2026-11-28',
+      ),
+    ).toMatchObject({ status: 'ok', reason: expect.stringContaining('has been given') });
+    expect(newMemberInformationObligation({ newMembers: [] }, '2026-11-28')).toMatchObject({
+      status: 'ok',
+      reason: expect.stringContaining('No member has joined'),
+    });
+    expect(
+      newMemberInformationObligation(
+        { newMembers: [{ joinedOn: '2026-11-01', informationSentOn: null }] },
+        '2026-11-28',
+      ),
+    ).toMatchObject({ dueOn: '2027-01-01', status: 'due_soon' });
   });
 });
 

@@ -10,6 +10,7 @@ import {
   createUser,
   type UserRow,
 } from '../helpers/factories.js';
+import { newPpsNumber } from '../helpers/pps.js';
 
 /**
  * The scheme year through the API (decisions.md §7, "Scheme year"; rules: scheme-year-rules.ts):
@@ -298,5 +299,42 @@ describe('the scheme year’s filings', () => {
       expect(refused.json(), JSON.stringify(body)).toMatchObject(refusal(path));
     }
     expect(await writableTableCounts(t.database)).toEqual(before);
+  });
+});
+
+describe('information for new members', () => {
+  it('is asked for a member who joined since the scheme was added, until the day it was given is recorded', async () => {
+    const scheme = await newScheme();
+    const joined = await post(`/api/schemes/${scheme.id}/members`, {
+      firstName: 'Róisín',
+      lastName: 'Kearney',
+      dateOfBirth: '1992-02-14',
+      dateJoined: '2026-11-28',
+      salaryCents: 4_200_000,
+      ppsNumber: newPpsNumber(),
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
+    expect(joined.json().informationSentOn).toBeNull();
+    const waiting = (await obligations(scheme.id)).obligations.find(
+      (entry) => entry.kind === 'new_member_information',
+    );
+    expect(waiting).toMatchObject({ dueOn: '2027-01-28', status: 'ok' });
+    const before = await writableTableCounts(t.database);
+    const early = await patch(`/api/members/${joined.json().id}`, {
+      informationSentOn: '2026-11-01',
+    });
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toMatchObject(refusal('informationSentOn'));
+    expect(await writableTableCounts(t.database)).toEqual(before);
+    const given = await patch(`/api/members/${joined.json().id}`, {
+      informationSentOn: '2026-11-28',
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    expect(given.json().informationSentOn).toBe('2026-11-28');
+    const done = (await obligations(scheme.id)).obligations.find(
+      (entry) => entry.kind === 'new_member_information',
+    );
+    expect(done).toMatchObject({ status: 'ok', reason: expect.stringContaining('has been given') });
+    expect(done?.dueOn).toBeUndefined();
   });
 });

@@ -47,6 +47,7 @@ const trusteeViewOf = (row: TrusteeRow): TrusteeView => ({
   directorCount: row.directorCount,
   appointedOn: row.appointedOn,
   endedOn: row.endedOn,
+  fitnessAndProbity: row.fitnessAndProbity as TrusteeView['fitnessAndProbity'],
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -65,6 +66,7 @@ const holderViewOf = (
   fitnessAndProbity: row.fitnessAndProbity as KeyFunctionHolderView['fitnessAndProbity'],
   alsoServesEmployer: row.alsoServesEmployer,
   conflictsProtocol: row.conflictsProtocol,
+  notifiedOn: row.notifiedOn,
   ...link,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -82,6 +84,7 @@ const trusteeAuditState = (row: TrusteeRow, changed?: string[]) => ({
   directorCount: row.directorCount,
   appointedOn: row.appointedOn,
   endedOn: row.endedOn,
+  fitnessAndProbity: row.fitnessAndProbity,
   ...(changed ? { changedFields: changed } : {}),
 });
 
@@ -94,6 +97,7 @@ const holderAuditState = (row: KeyFunctionHolderRow, changed?: string[]) => ({
   fitnessAndProbity: row.fitnessAndProbity,
   alsoServesEmployer: row.alsoServesEmployer,
   conflictsProtocolRecorded: row.conflictsProtocol !== null,
+  notifiedOn: row.notifiedOn,
   documentId: row.documentId,
   ...(changed ? { changedFields: changed } : {}),
 });
@@ -180,6 +184,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           directorCount: input.kind === 'corporate' ? (input.directorCount ?? null) : null,
           appointedOn: input.appointedOn,
           endedOn: input.endedOn ?? null,
+          fitnessAndProbity: input.fitnessAndProbity,
           createdBy: writer.userId,
           createdAt: at,
           updatedAt: at,
@@ -233,6 +238,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
               : null,
           appointedOn: change.appointedOn ?? existing.appointedOn,
           endedOn: change.endedOn === undefined ? existing.endedOn : change.endedOn,
+          fitnessAndProbity: change.fitnessAndProbity ?? existing.fitnessAndProbity,
         };
         if (kind === 'individual' && change.directorCount != null) {
           throw new ValidationError([
@@ -321,6 +327,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           fitnessAndProbity: input.fitnessAndProbity,
           alsoServesEmployer: input.alsoServesEmployer,
           conflictsProtocol: input.conflictsProtocol ?? null,
+          notifiedOn: input.notifiedOn ?? null,
           documentId: input.documentId ?? null,
         };
         await assertInternalAuditIndependence(
@@ -397,6 +404,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           fitnessAndProbity: pick('fitnessAndProbity') as string,
           alsoServesEmployer: pick('alsoServesEmployer') as boolean,
           conflictsProtocol: pick('conflictsProtocol'),
+          notifiedOn: pick('notifiedOn'),
           documentId: pick('documentId'),
         };
         assertEndNotBeforeStart(next);

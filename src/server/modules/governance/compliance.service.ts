@@ -75,6 +75,7 @@ export async function assessOneScheme(
       significantChanges: [],
       trainings: [],
       filings: [],
+      newMembers: [],
     },
     today,
   );

@@ -1,7 +1,12 @@
 import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DocumentLinkView } from '../../../contracts/governance.js';
-import type { KeyFunction, PolicyKind, TrusteeKind } from '../../../contracts/governance-rules.js';
+import type {
+  FitnessAndProbity,
+  KeyFunction,
+  PolicyKind,
+  TrusteeKind,
+} from '../../../contracts/governance-rules.js';
 import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { SchemeComplianceFacts } from '../../../contracts/scheme-standing.js';
@@ -254,6 +259,7 @@ export async function loadGovernance(
       directorCount: trustees.directorCount,
       appointedOn: trustees.appointedOn,
       endedOn: trustees.endedOn,
+      fitnessAndProbity: trustees.fitnessAndProbity,
     })
     .from(trustees)
     .where(live(trustees));
@@ -268,6 +274,7 @@ export async function loadGovernance(
       fitnessAndProbity: keyFunctionHolders.fitnessAndProbity,
       alsoServesEmployer: keyFunctionHolders.alsoServesEmployer,
       conflictsProtocol: keyFunctionHolders.conflictsProtocol,
+      notifiedOn: keyFunctionHolders.notifiedOn,
     })
     .from(keyFunctionHolders)
     .where(live(keyFunctionHolders));
@@ -319,6 +326,26 @@ export async function loadGovernance(
     })
     .from(filings)
     .where(live(filings));
+  // Active members who joined on or after the day their scheme was added to this service, and
+  // whether they have had its information (scheme-year-rules.ts, newMembersSinceAdded).
+  const newMemberRows = await tx
+    .select({
+      schemeId: members.schemeId,
+      joinedOn: members.dateJoined,
+      informationSentOn: members.informationSentOn,
+    })
+    .from(members)
+    .innerJoin(
+      schemes,
+      and(eq(schemes.brokerId, members.brokerId), eq(schemes.id, members.schemeId)),
+    )
+    .where(
+      and(
+        live(members),
+        eq(members.status, 'active'),
+        sql`${members.dateJoined} >= (${schemes.createdAt} at time zone 'Europe/Dublin')::date`,
+      ),
+    );
   // Active and deferred members: above 100 the annual report is audited (scheme-year-rules.ts).
   const memberCounts = await tx
     .select({ schemeId: members.schemeId, count: sql<number>`count(*)::int` })
@@ -342,6 +369,7 @@ export async function loadGovernance(
           significantChanges: [],
           trainings: [],
           filings: [],
+          newMembers: [],
         } as {
           type: SchemeType;
           racKind: RacKind | null;
@@ -354,13 +382,18 @@ export async function loadGovernance(
           significantChanges: SchemeComplianceFacts['significantChanges'][number][];
           trainings: SchemeComplianceFacts['trainings'][number][];
           filings: SchemeComplianceFacts['filings'][number][];
+          newMembers: SchemeComplianceFacts['newMembers'][number][];
         },
       },
     ]),
   );
   const factsOf = (schemeId: string) => bySchemeId.get(schemeId)?.facts;
   for (const { schemeId, ...row } of trusteeRows) {
-    factsOf(schemeId)?.trustees.push({ ...row, kind: row.kind as TrusteeKind });
+    factsOf(schemeId)?.trustees.push({
+      ...row,
+      kind: row.kind as TrusteeKind,
+      fitnessAndProbity: row.fitnessAndProbity as FitnessAndProbity,
+    });
   }
   for (const { schemeId, ...row } of holderRows) {
     factsOf(schemeId)?.keyFunctionHolders.push({
@@ -382,6 +415,7 @@ export async function loadGovernance(
   for (const { schemeId, ...row } of filingRows) {
     factsOf(schemeId)?.filings.push({ ...row, kind: row.kind as FilingKind });
   }
+  for (const { schemeId, ...row } of newMemberRows) factsOf(schemeId)?.newMembers.push(row);
   for (const { schemeId, count } of memberCounts) {
     const facts = factsOf(schemeId);
     if (facts) facts.members = count;

@@ -1,4 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -38,6 +39,7 @@ export const viewOf = (row: MemberRow): MemberView => ({
   dateJoined: row.dateJoined,
   salaryCents: row.salaryCents,
   status: row.status as (typeof MEMBER_STATUSES)[number],
+  informationSentOn: row.informationSentOn,
   ppsNumberOnFile: true,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -183,6 +185,19 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
             dateOfBirth: fields.dateOfBirth ?? existing.dateOfBirth,
             dateJoined: fields.dateJoined ?? existing.dateJoined,
           };
+          const sentOn =
+            fields.informationSentOn === undefined
+              ? existing.informationSentOn
+              : fields.informationSentOn;
+          if (sentOn !== null && (sentOn < dates.dateJoined || sentOn > todayInIreland(now()))) {
+            throw new ValidationError([
+              {
+                path: 'informationSentOn',
+                code: 'custom',
+                message: 'Enter the day it was given: on or after joining, and not after today',
+              },
+            ]);
+          }
           if (dates.dateJoined < dates.dateOfBirth) {
             throw new ValidationError([
               {

@@ -48,6 +48,8 @@ export const trustees = pgTable(
     directorCount: integer('director_count'),
     appointedOn: date('appointed_on', { mode: 'string' }).notNull(),
     endedOn: date('ended_on', { mode: 'string' }),
+    /** Art. 22 asks it of those who effectively run the scheme, the trustees too. */
+    fitnessAndProbity: text('fitness_and_probity').notNull().default('pending'),
   },
   (table) => [
     primaryKey({ name: 'trustees_pkey', columns: [table.brokerId, table.id] }),
@@ -60,6 +62,10 @@ export const trustees = pgTable(
     // A trustee's training names the trustee and its scheme, and this makes them agree.
     unique('trustees_id_scheme_key').on(table.brokerId, table.id, table.schemeId),
     check('trustees_kind_known', sql`${table.kind} in ('individual','corporate')`),
+    check(
+      'trustees_fitness_known',
+      sql`${table.fitnessAndProbity} in ('pending','confirmed','failed')`,
+    ),
     check(
       'trustees_directors_of_corporate',
       sql`${table.directorCount} is null or (${table.kind} = 'corporate' and ${table.directorCount} >= 0)`,
@@ -84,6 +90,8 @@ export const keyFunctionHolders = pgTable(
     fitnessAndProbity: text('fitness_and_probity').notNull(),
     alsoServesEmployer: boolean('also_serves_employer').notNull(),
     conflictsProtocol: text('conflicts_protocol'),
+    /** The day the appointment was notified to the Pensions Authority (Art. 22). */
+    notifiedOn: date('notified_on', { mode: 'string' }),
     /** The document that records it (docs/decisions/0064-document-links-and-documents-tab.md). */
     documentId: text('document_id'),
   },

@@ -36,6 +36,8 @@ export const members = pgTable(
     email: text('email'),
     address: text('address'),
     dateJoined: date('date_joined', { mode: 'string' }).notNull(),
+    /** The day the scheme's information was given to the member after joining (s.54). */
+    informationSentOn: date('information_sent_on', { mode: 'string' }),
     salaryCents: bigint('salary_cents', { mode: 'number' }).notNull(),
     status: text('status').notNull().default('active'),
     ppsEncrypted: text('pps_encrypted').notNull(),
