@@ -7,7 +7,6 @@ import {
   employers,
   filings,
   keyFunctionHolders,
-  members,
   oraReports,
   trustees,
   users,
