@@ -5,7 +5,12 @@ import { sourceInWords } from '../../../contracts/rule-sources';
 import type { CalendarEntry, ComplianceStatus, Obligation } from '../../api/types';
 import type { Column } from '../../components/CursorTable';
 import { ScrollTable } from '../../components/ScrollTable';
-import { calendarEntryKey, STATUS_COLOURS, shownDate } from './governance-helpers';
+import {
+  calendarEntryKey,
+  obligationInWords,
+  STATUS_COLOURS,
+  shownDate,
+} from './governance-helpers';
 
 /** A standing as a word beside a coloured dot: the colour is never the only sign. */
 export function StatusBadge({
@@ -24,14 +29,18 @@ export function StatusBadge({
 
 /**
  * Each obligation of a scheme: its standing, why, when it falls due and where the rule is, with
- * its label in words ("Law: …"), both as the rule module gives them.
+ * its label in words ("Law: …"), both as the rule module gives them. An obligation about one
+ * entry of a register (a trustee, a key function holder, a policy) names it, where `subjectOf`
+ * knows it.
  */
 export function ObligationsTable({
   obligations,
   caption,
+  subjectOf = () => undefined,
 }: {
   obligations: readonly Obligation[];
   caption: string;
+  subjectOf?: (obligation: Obligation) => string | undefined;
 }) {
   return (
     <ScrollTable minWidth={720} label={caption}>
@@ -53,7 +62,7 @@ export function ObligationsTable({
               <Table.Td>
                 <StatusBadge status={obligation.status} />
               </Table.Td>
-              <Table.Td>{OBLIGATION_NAMES[obligation.kind]}</Table.Td>
+              <Table.Td>{obligationInWords(obligation, subjectOf(obligation))}</Table.Td>
               <Table.Td>{obligation.reason}</Table.Td>
               <Table.Td>{shownDate(obligation.dueOn)}</Table.Td>
               <Table.Td>

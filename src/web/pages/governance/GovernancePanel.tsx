@@ -12,7 +12,7 @@ import { notifyProblem } from '../../components/notify';
 import { KeyFunctionHoldersRegister, TrusteesRegister } from './AppointmentRegisters';
 import { ObligationsTable, StatusBadge } from './ComplianceParts';
 import { FilingsRegister } from './FilingsRegister';
-import { useCompliance } from './governanceQueries';
+import { useCompliance, useSubjectNames } from './governanceQueries';
 import { PoliciesRegister } from './PoliciesRegister';
 import { OraRegister, SignificantChangesRegister } from './RiskRegisters';
 import { SchemeYearTimeline } from './SchemeYearTimeline';
@@ -47,7 +47,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
   }
   return (
     <Stack gap="xl">
-      <ComplianceSummary compliance={compliance.data} />
+      <ComplianceSummary scheme={scheme} compliance={compliance.data} />
       <SchemeYearTimeline scheme={scheme} compliance={compliance.data} />
       <EvidencePackButton scheme={scheme} />
       <Switch
@@ -65,7 +65,8 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
   );
 }
 
-function ComplianceSummary({ compliance }: { compliance: Compliance }) {
+function ComplianceSummary({ scheme, compliance }: { scheme: Scheme; compliance: Compliance }) {
+  const subjectOf = useSubjectNames(scheme.id);
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-compliance">
       <Group gap="sm" align="center">
@@ -83,6 +84,7 @@ function ComplianceSummary({ compliance }: { compliance: Compliance }) {
       <ObligationsTable
         obligations={compliance.obligations}
         caption="Each obligation, why it stands as it does, and where the rule comes from"
+        subjectOf={subjectOf}
       />
     </Stack>
   );

@@ -1,61 +1,12 @@
 import { Box, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { apiRoutes } from '../../../contracts/api-routes';
-import {
-  OBLIGATION_NAMES,
-  OBLIGATION_OWNERS,
-  POLICY_KIND_NAMES,
-} from '../../../contracts/governance-rules';
+import { OBLIGATION_OWNERS } from '../../../contracts/governance-rules';
 import { RULE_LABEL_NAMES, sourceInWords } from '../../../contracts/rule-sources';
-import { api } from '../../api/client';
 import type { Compliance, Scheme } from '../../api/types';
 import { ScrollTable } from '../../components/ScrollTable';
 import { yearEndInWords } from '../../components/scheme-fields';
 import { StatusBadge } from './ComplianceParts';
-import { type DatedObligation, shownDate, timelineOf } from './governance-helpers';
-import { registerKey } from './governanceQueries';
-
-/**
- * Whose duty each dated obligation is, by the id it names: a trustee's name for their training, a
- * policy's kind for its review. Each list is kept under its register's key, so a write to the
- * register reads it again.
- */
-function useSubjectNames(schemeId: string) {
-  const trustees = useQuery({
-    queryKey: [...registerKey(schemeId, 'trustees'), 'names'],
-    queryFn: () =>
-      api(apiRoutes.trustees.listOfScheme, {
-        params: { id: schemeId },
-        query: { limit: 100, includeHistory: 'true' },
-      }),
-  });
-  const policies = useQuery({
-    queryKey: [...registerKey(schemeId, 'policies'), 'names'],
-    queryFn: () =>
-      api(apiRoutes.policies.listOfScheme, {
-        params: { id: schemeId },
-        query: { limit: 100, includeHistory: 'false' },
-      }),
-  });
-  return (obligation: DatedObligation): string | undefined => {
-    const id = obligation.subjectId;
-    if (id === undefined) return undefined;
-    if (obligation.kind === 'trustee_training') {
-      return trustees.data?.items.find((trustee) => trustee.id === id)?.name;
-    }
-    if (obligation.kind === 'written_policy') {
-      const policy = policies.data?.items.find((entry) => entry.id === id);
-      return policy ? POLICY_KIND_NAMES[policy.kind] : undefined;
-    }
-    return undefined;
-  };
-}
-
-/** What falls due, in words: the duty, and whose it is where the duty is one of several. */
-function whatIsDue(obligation: DatedObligation, subject: string | undefined): string {
-  const name = OBLIGATION_NAMES[obligation.kind];
-  return subject === undefined ? name : `${name}: ${subject}`;
-}
+import { obligationInWords, shownDate, timelineOf } from './governance-helpers';
+import { useSubjectNames } from './governanceQueries';
 
 /**
  * The scheme year (domain.md, "The scheme year"): every duty of the scheme that falls due on a
@@ -98,7 +49,7 @@ export function SchemeYearTimeline({
             </Table.Thead>
             <Table.Tbody>
               {entries.map((obligation) => {
-                const what = whatIsDue(obligation, subjectOf(obligation));
+                const what = obligationInWords(obligation, subjectOf(obligation));
                 return (
                   // Obligations carry no id; no two of one scheme share a kind, subject and reason.
                   <Table.Tr

@@ -7,7 +7,10 @@ import {
   defaultCalendarWindow,
   filingPeriodChoices,
   filingPeriodInWords,
+  holderNameOf,
+  obligationInWords,
   shownDate,
+  subjectNameOf,
   timelineOf,
   validateWithDates,
 } from './governance-helpers';
@@ -131,6 +134,59 @@ describe('the governance pages’ helpers', () => {
       expect(filingPeriodInWords('annual_report', '2026-03-31')).toBe('Year ended 31/03/2026');
       expect(filingPeriodInWords('annual_compliance_statement', '2025-12-31')).toBe(
         'Calendar year 2025',
+      );
+    });
+  });
+
+  describe('whose duty an obligation is', () => {
+    const holder = {
+      id: 'h1',
+      holderName: 'Fionnuala Moran',
+      function: 'risk_management' as const,
+    };
+    const subjects = {
+      trustees: [{ id: 't1', name: 'Órla Ní Bhriain' }],
+      holders: [holder],
+      policies: [{ id: 'p1', kind: 'risk_management' as const }],
+    };
+    const about = (kind: Obligation['kind'], subjectId?: string) =>
+      subjectNameOf({ kind, subjectId }, subjects);
+
+    it('names a key function holder by name and function', () => {
+      expect(holderNameOf(holder)).toBe('Fionnuala Moran (Risk management)');
+    });
+
+    it('names the trustee of a training or of a fitness and probity assessment', () => {
+      expect(about('trustee_training', 't1')).toBe('Órla Ní Bhriain');
+      expect(about('fitness_and_probity', 't1')).toBe('Órla Ní Bhriain');
+    });
+
+    it('names the holder of a fitness and probity assessment, a notification or a protocol', () => {
+      const named = 'Fionnuala Moran (Risk management)';
+      expect(about('fitness_and_probity', 'h1')).toBe(named);
+      expect(about('key_function_notification', 'h1')).toBe(named);
+      expect(about('conflicts_protocol', 'h1')).toBe(named);
+      expect(about('key_function', 'h1')).toBe(named);
+    });
+
+    it('names a policy by its kind', () => {
+      expect(about('written_policy', 'p1')).toBe('Risk management policy');
+    });
+
+    it('names no one for a duty of the scheme, an id of another register, or one not yet read', () => {
+      expect(about('new_member_information')).toBeUndefined();
+      expect(about('own_risk_assessment', 'o1')).toBeUndefined();
+      // A trustee's id is no holder's.
+      expect(about('key_function_notification', 't1')).toBeUndefined();
+      expect(subjectNameOf({ kind: 'trustee_training', subjectId: 't1' }, {})).toBeUndefined();
+    });
+
+    it('says the duty, then whose it is where it names someone', () => {
+      expect(obligationInWords({ kind: 'fitness_and_probity' }, 'Órla Ní Bhriain')).toBe(
+        'Fitness and probity: Órla Ní Bhriain',
+      );
+      expect(obligationInWords({ kind: 'new_member_information' }, undefined)).toBe(
+        'Information for new members',
       );
     });
   });

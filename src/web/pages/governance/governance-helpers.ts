@@ -1,6 +1,14 @@
 import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
-import { addYears, calendarPosition } from '../../../contracts/governance-rules';
+import {
+  addYears,
+  calendarPosition,
+  KEY_FUNCTION_NAMES,
+  type KeyFunction,
+  OBLIGATION_NAMES,
+  POLICY_KIND_NAMES,
+  type PolicyKind,
+} from '../../../contracts/governance-rules';
 import { formatIrishDate } from '../../../contracts/irish-dates';
 import { type FilingKind, trackedPeriodEnd, yearEndIn } from '../../../contracts/scheme-year-rules';
 import type { CalendarEntry, ComplianceStatus, Obligation } from '../../api/types';
@@ -67,6 +75,63 @@ export function validateWithDates<Values>(
 /** An optional text field's value for the API: nothing typed is null, not an empty string. */
 export function orNull(value: string): string | null {
   return value.trim() === '' ? null : value;
+}
+
+/** A key function holder as the registers name them: the person, then the function held. */
+export function holderNameOf(holder: { holderName: string; function: KeyFunction }): string {
+  return `${holder.holderName} (${KEY_FUNCTION_NAMES[holder.function]})`;
+}
+
+/** The register entries an obligation may be about, as far as they have been read. */
+export interface ObligationSubjects {
+  trustees?: readonly { id: string; name: string }[];
+  holders?: readonly { id: string; holderName: string; function: KeyFunction }[];
+  policies?: readonly { id: string; kind: PolicyKind }[];
+}
+
+/**
+ * Whose duty an obligation is, by the id it names, where the duty is one of several of its kind: a
+ * trustee's name for their training or their fitness and probity, a key function holder's for
+ * theirs, a policy's kind for its review. Undefined when it names no one, or the entry is not
+ * (yet) read.
+ */
+export function subjectNameOf(
+  obligation: Pick<Obligation, 'kind' | 'subjectId'>,
+  { trustees = [], holders = [], policies = [] }: ObligationSubjects,
+): string | undefined {
+  const id = obligation.subjectId;
+  if (id === undefined) return undefined;
+  const trustee = () => trustees.find((entry) => entry.id === id)?.name;
+  const holder = () => {
+    const found = holders.find((entry) => entry.id === id);
+    return found ? holderNameOf(found) : undefined;
+  };
+  switch (obligation.kind) {
+    case 'trustee_training':
+      return trustee();
+    // Art. 22 asks it of trustees and key function holders alike: the id is one or the other.
+    case 'fitness_and_probity':
+      return trustee() ?? holder();
+    case 'key_function':
+    case 'key_function_notification':
+    case 'conflicts_protocol':
+      return holder();
+    case 'written_policy': {
+      const policy = policies.find((entry) => entry.id === id);
+      return policy ? POLICY_KIND_NAMES[policy.kind] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What an obligation is, in words: the duty, and whose it is where the duty is one of several. */
+export function obligationInWords(
+  obligation: Pick<Obligation, 'kind'>,
+  subject: string | undefined,
+): string {
+  const name = OBLIGATION_NAMES[obligation.kind];
+  return subject === undefined ? name : `${name}: ${subject}`;
 }
 
 /** An obligation that falls due on a day: the scheme year's timeline holds only these. */

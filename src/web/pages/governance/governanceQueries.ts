@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
+import type { Obligation } from '../../api/types';
+import { subjectNameOf } from './governance-helpers';
 
 /** Every governance read of one scheme sits under this key: one write refreshes them all. */
 export const schemeGovernanceKey = (schemeId: string) =>
@@ -51,4 +53,44 @@ export function useRefreshGovernance(
       client.invalidateQueries({ queryKey: [...schemeGovernanceKey(schemeId), 'compliance'] }),
       client.invalidateQueries({ queryKey: GOVERNANCE_KEY }),
     ]);
+}
+
+/**
+ * Whose duty each obligation is, by the id it names (subjectNameOf): the scheme's trustees, key
+ * function holders and policies, read once for the compliance table and the timeline alike. Each
+ * list is kept under its register's key, so a write to the register reads it again.
+ */
+export function useSubjectNames(
+  schemeId: string,
+): (obligation: Pick<Obligation, 'kind' | 'subjectId'>) => string | undefined {
+  const trustees = useQuery({
+    queryKey: [...registerKey(schemeId, 'trustees'), 'names'],
+    queryFn: () =>
+      api(apiRoutes.trustees.listOfScheme, {
+        params: { id: schemeId },
+        query: { limit: 100, includeHistory: 'true' },
+      }),
+  });
+  const holders = useQuery({
+    queryKey: [...registerKey(schemeId, 'holders'), 'names'],
+    queryFn: () =>
+      api(apiRoutes.keyFunctionHolders.listOfScheme, {
+        params: { id: schemeId },
+        query: { limit: 100, includeHistory: 'true' },
+      }),
+  });
+  const policies = useQuery({
+    queryKey: [...registerKey(schemeId, 'policies'), 'names'],
+    queryFn: () =>
+      api(apiRoutes.policies.listOfScheme, {
+        params: { id: schemeId },
+        query: { limit: 100, includeHistory: 'false' },
+      }),
+  });
+  return (obligation) =>
+    subjectNameOf(obligation, {
+      trustees: trustees.data?.items,
+      holders: holders.data?.items,
+      policies: policies.data?.items,
+    });
 }
