@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   addYears,
   dateStatus,
+  FITNESS_NAMES,
   GOVERNANCE_RULES,
   KEY_FUNCTION_NAMES,
   OBLIGATION_NAMES,
@@ -43,12 +44,13 @@ import {
 
 /**
  * The governance browser journeys (docs/decisions/0059-governance-rules.md): a BrokerUser fills a
- * DC scheme's governance registers in the browser, records the duties of its scheme year
- * (domain.md, "The scheme year": each trustee's training and the year's filings) and sees its
- * standing turn to OK, the scheme year's timeline moving on as each duty is done; the
- * internal-audit rule refuses a second function for its holder under the form; a scheme whose
- * own-risk assessment is overdue shows on the governance dashboard with its due date, and in the
- * compliance calendar; a new RAC is asked its kind and takes its own year end, and keeps
+ * DC scheme's governance registers in the browser, confirms each trustee's fitness and probity and
+ * records each key function holder's notification to the Pensions Authority, records the duties of
+ * its scheme year (docs/decisions/0122-the-scheme-year.md: each trustee's training and the year's
+ * filings) and sees its standing turn to OK, the scheme year's timeline moving on as each duty is
+ * done; the internal-audit rule refuses a second function for its holder under the form; a scheme
+ * whose own-risk assessment is overdue shows on the governance dashboard with its due date, and in
+ * the compliance calendar; a new RAC is asked its kind and takes its own year end, and keeps
  * governance registers only once it is held under trust. Each journey arrives signed out, at the
  * root address or at a link; each page is checked with axe.
  */
@@ -71,6 +73,14 @@ describe.skipIf(browserSuiteSkipReason)(
     /** The scheme's standing as the governance tab states it, in words. */
     const standing = (page: Page) =>
       shownText(page.getByRole('status', { name: 'Compliance status' }), 'the scheme’s status');
+
+    /** The row of the compliance table for an obligation, as its Obligation column names it. */
+    const obligationRow = (page: Page, what: string) =>
+      page
+        .getByRole('table', {
+          name: 'Each obligation, why it stands as it does, and where the rule comes from',
+        })
+        .getByRole('row', { name: new RegExp(RegExp.escape(what)) });
 
     /** Types a date into a date field day first, as a person does, and leaves the field. */
     async function typeDate(input: Locator, isoDate: string): Promise<void> {
@@ -126,41 +136,92 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(page.getByRole('cell', { name: /The scheme has no trustee/ }));
       await e2e.checkPage(page, 'governance-incomplete');
 
-      for (const name of ['Órla Ní Bhriain', 'Diarmuid Kavanagh']) {
+      // Fitness and probity (Art. 22): one trustee is appointed confirmed, the other while the
+      // assessment is under way, which leaves a duty naming him until it is confirmed.
+      const trustees = page.getByRole('table', { name: 'Trustees serving today' });
+      for (const [name, fitness] of [
+        ['Órla Ní Bhriain', 'confirmed'],
+        ['Diarmuid Kavanagh', 'pending'],
+      ] as const) {
         await page.getByRole('button', { name: 'Appoint a trustee' }).click();
         const dialog = page.getByRole('dialog', { name: 'Appoint a trustee' });
         await field(dialog, 'Trustee name').fill(name);
+        expect(await field(dialog, 'Fitness and probity').inputValue()).toBe('pending');
+        await field(dialog, 'Fitness and probity').selectOption(fitness);
         await send(dialog, 'Appoint');
-        await see(page.getByRole('table', { name: 'Trustees serving today' }).getByText(name));
+        await see(
+          trustees.getByRole('row', { name: new RegExp(`${name}.*${FITNESS_NAMES[fitness]}`) }),
+        );
       }
+      const trusteeFitness = `${OBLIGATION_NAMES.fitness_and_probity}: Diarmuid Kavanagh`;
+      const pendingTrustee = await see(obligationRow(page, trusteeFitness), trusteeFitness);
+      expect(await pendingTrustee.textContent()).toContain(
+        `The fitness and probity of a trustee appointed on ${formatIrishDate(today)} is not yet confirmed`,
+      );
+      expect(
+        await obligationRow(
+          page,
+          `${OBLIGATION_NAMES.fitness_and_probity}: Órla Ní Bhriain`,
+        ).count(),
+      ).toBe(0);
+      await page
+        .getByRole('button', { name: 'Update the standing of Diarmuid Kavanagh', exact: true })
+        .click();
+      const trusteeDialog = page.getByRole('dialog', { name: 'Update a trustee' });
+      await field(trusteeDialog, 'Fitness and probity').selectOption('confirmed');
+      await send(trusteeDialog, 'Save');
+      await see(
+        trustees.getByRole('row', {
+          name: new RegExp(`Diarmuid Kavanagh.*${FITNESS_NAMES.confirmed}`),
+        }),
+      );
+      await seeNo(obligationRow(page, trusteeFitness), trusteeFitness);
 
       const appoint = async (
         fn: 'risk_management' | 'internal_audit',
         name: string,
         fitness: 'pending' | 'confirmed' = 'confirmed',
+        notifiedOn: string | null = today,
       ) => {
         await page.getByRole('button', { name: 'Appoint a key function holder' }).click();
         const dialog = page.getByRole('dialog', { name: 'Appoint a key function holder' });
         await field(dialog, 'Key function').selectOption(fn);
         await field(dialog, 'Holder’s name').fill(name);
         await field(dialog, 'Fitness and probity').selectOption(fitness);
+        if (notifiedOn !== null) {
+          await typeDate(field(dialog, 'Notified to the Pensions Authority on'), notifiedOn);
+        }
         return dialog;
       };
-      // Appointed while the fitness and probity assessment is under way, confirmed once it is done.
-      await send(await appoint('risk_management', 'Fionnuala Moran', 'pending'), 'Appoint');
+      // Appointed while the fitness and probity assessment is under way and before the
+      // appointment is notified to the Pensions Authority; both recorded once done.
+      await send(await appoint('risk_management', 'Fionnuala Moran', 'pending', null), 'Appoint');
+      const moran = `Fionnuala Moran (${KEY_FUNCTION_NAMES.risk_management})`;
+      const holders = page.getByRole('table', { name: 'Key function holders serving today' });
+      await see(holders.getByRole('row', { name: /Fionnuala Moran.*Pending.*Not yet/ }));
       await see(
         page.getByRole('cell', {
           name: /fitness and probity of the risk management holder is not yet confirmed/,
         }),
       );
-      await page
-        .getByRole('button', { name: 'Update the standing of Fionnuala Moran (Risk management)' })
-        .click();
+      const notification = `${OBLIGATION_NAMES.key_function_notification}: ${moran}`;
+      const unnotified = await see(obligationRow(page, notification), notification);
+      expect(await unnotified.textContent()).toContain(
+        'The appointment of the risk management holder is not recorded as notified to the Pensions Authority',
+      );
+      await page.getByRole('button', { name: `Update the standing of ${moran}` }).click();
       const standingDialog = page.getByRole('dialog', { name: 'Update a key function holder' });
       await field(standingDialog, 'Fitness and probity').selectOption('confirmed');
+      await typeDate(field(standingDialog, 'Notified to the Pensions Authority on'), today);
       await send(standingDialog, 'Save');
       await seeNo(
         page.getByRole('cell', { name: /fitness and probity of the risk management holder/ }),
+      );
+      await seeNo(obligationRow(page, notification), notification);
+      await see(
+        holders.getByRole('row', {
+          name: new RegExp(`Fionnuala Moran.*Confirmed.*${RegExp.escape(formatIrishDate(today))}`),
+        }),
       );
 
       // The internal audit holder may hold no other key function: the API's sentence shows under
@@ -178,12 +239,19 @@ describe.skipIf(browserSuiteSkipReason)(
       await e2e.checkPage(page, 'governance-internal-audit-conflict');
       await field(audit, 'Holder’s name').fill('Colm Tierney');
       await send(audit, 'Appoint');
-      const holders = page.getByRole('table', { name: 'Key function holders serving today' });
+      // Appointed confirmed, and notified the same day.
       await see(
         holders.getByRole('row', {
-          name: new RegExp(`${KEY_FUNCTION_NAMES.internal_audit}.*Colm Tierney`),
+          name: new RegExp(
+            `${KEY_FUNCTION_NAMES.internal_audit}.*Colm Tierney.*Confirmed.*${RegExp.escape(formatIrishDate(today))}`,
+          ),
         }),
       );
+      await seeNo(
+        obligationRow(page, OBLIGATION_NAMES.key_function_notification),
+        'a holder not notified',
+      );
+      await seeNo(obligationRow(page, OBLIGATION_NAMES.fitness_and_probity), 'fitness pending');
 
       // The policies this scheme needs, as the rule module lists them: each drafted, then approved.
       for (const kind of requiredPolicyKinds('DC')) {

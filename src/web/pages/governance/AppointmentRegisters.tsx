@@ -3,6 +3,7 @@ import {
   Checkbox,
   Group,
   NativeSelect,
+  type NativeSelectProps,
   NumberInput,
   Stack,
   Text,
@@ -15,6 +16,7 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import {
   keyFunctionHolderChange,
   keyFunctionHolderInput,
+  trusteeChange,
   trusteeInput,
 } from '../../../contracts/governance';
 import {
@@ -36,7 +38,7 @@ import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
-import { IrishDateInput } from '../../components/IrishDateInput';
+import { IrishDateInput, type IrishDateInputProps } from '../../components/IrishDateInput';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
@@ -44,7 +46,7 @@ import { validateWith } from '../../components/validation';
 import { StatusBadge } from './ComplianceParts';
 import { DocumentLinkCell } from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
-import { orNull, shownDate, validateWithDates } from './governance-helpers';
+import { holderNameOf, orNull, shownDate, validateWithDates } from './governance-helpers';
 import {
   type Register,
   registerKey,
@@ -79,7 +81,7 @@ const TRUSTEES: AppointmentKind<Trustee> = {
 
 const HOLDERS: AppointmentKind<KeyFunctionHolder> = {
   routes: apiRoutes.keyFunctionHolders,
-  nameOf: (holder) => `${holder.holderName} (${KEY_FUNCTION_NAMES[holder.function]})`,
+  nameOf: holderNameOf,
   register: 'holders',
 };
 
@@ -214,6 +216,7 @@ interface TrusteeValues {
   kind: TrusteeKind;
   directorCount: number | string;
   appointedOn: string;
+  fitnessAndProbity: FitnessAndProbity;
 }
 
 const trusteeBody = (values: TrusteeValues) => ({
@@ -224,22 +227,52 @@ const trusteeBody = (values: TrusteeValues) => ({
       ? values.directorCount
       : null,
   appointedOn: values.appointedOn,
+  fitnessAndProbity: values.fitnessAndProbity,
 });
+
+/**
+ * The outcome of the fitness and probity assessment, which Directive (EU) 2016/2341 Art. 22 asks
+ * of trustees and key function holders alike, as a list offers it.
+ */
+function FitnessSelect(props: Omit<NativeSelectProps, 'label' | 'data'>) {
+  return (
+    <NativeSelect
+      label="Fitness and probity"
+      data={FITNESS_AND_PROBITY.map((value) => ({ value, label: FITNESS_NAMES[value] }))}
+      {...props}
+    />
+  );
+}
 
 export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history: boolean }) {
   const session = useSignedIn();
   const [appointing, setAppointing] = useState(false);
   const [training, setTraining] = useState<Trustee | null>(null);
+  const [updating, setUpdating] = useState<Trustee | null>(null);
   // Each serving trustee's training duty, as the scheme's standing states it.
   const compliance = useCompliance(scheme.id);
   const trainingDuty = (trustee: Trustee) =>
     compliance.data?.obligations.find(
       (obligation) => obligation.kind === 'trustee_training' && obligation.subjectId === trustee.id,
     );
-  const { column, dialogs } = useAppointmentActions(scheme, TRUSTEES, {
-    update: can(session, 'trustee.update', scheme),
-    remove: can(session, 'trustee.delete', scheme),
-  });
+  const { column, dialogs } = useAppointmentActions(
+    scheme,
+    TRUSTEES,
+    {
+      update: can(session, 'trustee.update', scheme),
+      remove: can(session, 'trustee.delete', scheme),
+    },
+    (trustee) => (
+      <Button
+        size="compact-sm"
+        variant="default"
+        onClick={() => setUpdating(trustee)}
+        aria-label={`Update the standing of ${TRUSTEES.nameOf(trustee)}`}
+      >
+        Update
+      </Button>
+    ),
+  );
   const columns: Column<Trustee>[] = [
     { key: 'name', header: 'Trustee', render: (trustee) => trustee.name },
     {
@@ -255,6 +288,11 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
       header: 'Appointed on',
       render: (trustee) => shownDate(trustee.appointedOn),
       sortValue: (trustee) => trustee.appointedOn,
+    },
+    {
+      key: 'fitness',
+      header: 'Fitness and probity',
+      render: (trustee) => FITNESS_NAMES[trustee.fitnessAndProbity],
     },
     { key: 'endedOn', header: 'Ended on', render: (trustee) => shownDate(trustee.endedOn) },
   ];
@@ -273,6 +311,8 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
               variant="default"
               onClick={() => setTraining(trustee)}
               aria-label={`Training of ${trustee.name}`}
+              // Its word whole, however narrow the table: the due date beside it wraps instead.
+              style={{ flexShrink: 0 }}
             >
               Training
             </Button>
@@ -303,6 +343,19 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
       <FormModal opened={appointing} title="Appoint a trustee" onClose={() => setAppointing(false)}>
         <TrusteeForm scheme={scheme} onClose={() => setAppointing(false)} />
       </FormModal>
+      <FormModal
+        opened={updating !== null}
+        title="Update a trustee"
+        onClose={() => setUpdating(null)}
+      >
+        {updating && (
+          <TrusteeStandingForm
+            scheme={scheme}
+            trustee={updating}
+            onClose={() => setUpdating(null)}
+          />
+        )}
+      </FormModal>
       <TrusteeTrainingDialog
         scheme={scheme}
         trustee={training}
@@ -317,7 +370,13 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
 function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
   const refresh = useRefreshGovernance(scheme.id);
   const form = useForm<TrusteeValues>({
-    initialValues: { name: '', kind: 'individual', directorCount: '', appointedOn: today() },
+    initialValues: {
+      name: '',
+      kind: 'individual',
+      directorCount: '',
+      appointedOn: today(),
+      fitnessAndProbity: 'pending',
+    },
     validate: validateWithDates(trusteeInput, trusteeBody, { appointedOn: { required: true } }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
@@ -353,6 +412,56 @@ function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void 
         />
       )}
       <IrishDateInput label="Appointed on" required {...form.getInputProps('appointedOn')} />
+      <FitnessSelect {...form.getInputProps('fitnessAndProbity')} />
+    </FormShell>
+  );
+}
+
+type TrusteeStandingValues = Pick<TrusteeValues, 'fitnessAndProbity'>;
+
+/**
+ * What changes while a trustee serves: the outcome of the fitness and probity assessment, which
+ * Art. 22 asks of those who effectively run the scheme, the trustees too.
+ */
+function TrusteeStandingForm({
+  scheme,
+  trustee,
+  onClose,
+}: {
+  scheme: Scheme;
+  trustee: Trustee;
+  onClose: () => void;
+}) {
+  const refresh = useRefreshGovernance(scheme.id);
+  const form = useForm<TrusteeStandingValues>({
+    initialValues: { fitnessAndProbity: trustee.fitnessAndProbity },
+    validate: validateWith(trusteeChange, (values) => values),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    // Only a change is sent, so the audit record names it.
+    if (values.fitnessAndProbity !== trustee.fitnessAndProbity) {
+      await api(apiRoutes.trustees.update, {
+        params: { id: trustee.id },
+        body: { fitnessAndProbity: values.fitnessAndProbity },
+      });
+      notifySuccess(
+        `${trustee.name}: fitness and probity ${FITNESS_NAMES[values.fitnessAndProbity].toLowerCase()}.`,
+      );
+      await refresh('trustees');
+    }
+    onClose();
+  });
+  return (
+    <FormShell
+      label="Update a trustee"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="Save"
+      onCancel={onClose}
+    >
+      <Text>{trustee.name}</Text>
+      <FitnessSelect data-autofocus {...form.getInputProps('fitnessAndProbity')} />
     </FormShell>
   );
 }
@@ -367,6 +476,7 @@ interface HolderValues {
   fitnessAndProbity: FitnessAndProbity;
   alsoServesEmployer: boolean;
   conflictsProtocol: string;
+  notifiedOn: string;
 }
 
 const holderBody = (values: HolderValues) => ({
@@ -377,7 +487,23 @@ const holderBody = (values: HolderValues) => ({
   fitnessAndProbity: values.fitnessAndProbity,
   alsoServesEmployer: values.alsoServesEmployer,
   conflictsProtocol: values.alsoServesEmployer ? orNull(values.conflictsProtocol) : null,
+  notifiedOn: orNull(values.notifiedOn),
 });
+
+/**
+ * The day a key function holder's appointment was notified to the Pensions Authority (Directive
+ * (EU) 2016/2341 Art. 22), if it has been.
+ */
+function NotifiedOnInput(props: Omit<IrishDateInputProps, 'label'>) {
+  return (
+    <IrishDateInput
+      label="Notified to the Pensions Authority on"
+      description="Day first: DD/MM/YYYY. Leave empty until the appointment is notified"
+      maxDate={today()}
+      {...props}
+    />
+  );
+}
 
 export function KeyFunctionHoldersRegister({
   scheme,
@@ -428,6 +554,11 @@ export function KeyFunctionHoldersRegister({
       key: 'fitness',
       header: 'Fitness and probity',
       render: (holder) => FITNESS_NAMES[holder.fitnessAndProbity],
+    },
+    {
+      key: 'notifiedOn',
+      header: 'Notified to the Pensions Authority',
+      render: (holder) => (holder.notifiedOn ? shownDate(holder.notifiedOn) : 'Not yet'),
     },
     {
       key: 'employer',
@@ -513,9 +644,11 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
       fitnessAndProbity: 'pending',
       alsoServesEmployer: false,
       conflictsProtocol: '',
+      notifiedOn: '',
     },
     validate: validateWithDates(keyFunctionHolderInput, holderBody, {
       appointedOn: { required: true },
+      notifiedOn: { required: false },
     }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
@@ -556,11 +689,8 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
         {...form.getInputProps('holderEmail')}
       />
       <IrishDateInput label="Appointed on" required {...form.getInputProps('appointedOn')} />
-      <NativeSelect
-        label="Fitness and probity"
-        data={FITNESS_AND_PROBITY.map((value) => ({ value, label: FITNESS_NAMES[value] }))}
-        {...form.getInputProps('fitnessAndProbity')}
-      />
+      <FitnessSelect {...form.getInputProps('fitnessAndProbity')} />
+      <NotifiedOnInput {...form.getInputProps('notifiedOn')} />
       <Checkbox
         label="The holder also carries out this function for the employer"
         {...form.getInputProps('alsoServesEmployer', { type: 'checkbox' })}
@@ -580,19 +710,21 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
 
 type StandingValues = Pick<
   HolderValues,
-  'fitnessAndProbity' | 'alsoServesEmployer' | 'conflictsProtocol'
+  'fitnessAndProbity' | 'notifiedOn' | 'alsoServesEmployer' | 'conflictsProtocol'
 >;
 
 const standingBody = (values: StandingValues) => ({
   fitnessAndProbity: values.fitnessAndProbity,
+  notifiedOn: orNull(values.notifiedOn),
   alsoServesEmployer: values.alsoServesEmployer,
   conflictsProtocol: values.alsoServesEmployer ? orNull(values.conflictsProtocol) : null,
 });
 
 /**
- * What changes while a holder serves: the outcome of the fitness and probity assessment, and
- * whether they also serve the employer, with the protocol that manages that conflict. Only what
- * changed is sent, so the audit record names it.
+ * What changes while a holder serves: the outcome of the fitness and probity assessment, the day
+ * the appointment was notified to the Pensions Authority, and whether they also serve the
+ * employer, with the protocol that manages that conflict. Only what changed is sent, so the audit
+ * record names it.
  */
 function HolderStandingForm({
   scheme,
@@ -607,10 +739,13 @@ function HolderStandingForm({
   const form = useForm<StandingValues>({
     initialValues: {
       fitnessAndProbity: holder.fitnessAndProbity,
+      notifiedOn: holder.notifiedOn ?? '',
       alsoServesEmployer: holder.alsoServesEmployer,
       conflictsProtocol: holder.conflictsProtocol ?? '',
     },
-    validate: validateWith(keyFunctionHolderChange, standingBody),
+    validate: validateWithDates(keyFunctionHolderChange, standingBody, {
+      notifiedOn: { required: false },
+    }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
     const body = standingBody(values);
@@ -637,12 +772,8 @@ function HolderStandingForm({
       onCancel={onClose}
     >
       <Text>{HOLDERS.nameOf(holder)}</Text>
-      <NativeSelect
-        label="Fitness and probity"
-        data-autofocus
-        data={FITNESS_AND_PROBITY.map((value) => ({ value, label: FITNESS_NAMES[value] }))}
-        {...form.getInputProps('fitnessAndProbity')}
-      />
+      <FitnessSelect data-autofocus {...form.getInputProps('fitnessAndProbity')} />
+      <NotifiedOnInput {...form.getInputProps('notifiedOn')} />
       <Checkbox
         label="The holder also carries out this function for the employer"
         {...form.getInputProps('alsoServesEmployer', { type: 'checkbox' })}
