@@ -17,10 +17,12 @@ import { formatIrishDate, todayInIreland } from '../../src/contracts/irish-dates
 import { DEFAULT_YEAR_END, RAC_KIND_NAMES } from '../../src/contracts/organisation.js';
 import { sourceInWords } from '../../src/contracts/rule-sources.js';
 import {
+  addMonths,
   FILING_KIND_NAMES,
   FILING_KINDS,
   type FilingKind,
   filingDueOn,
+  NEW_MEMBER_INFORMATION_WITHIN_MONTHS,
   SCHEME_YEAR_RULES,
   TRAINING_EVERY_YEARS,
   trackedPeriodEnd,
@@ -41,6 +43,7 @@ import {
   shownText,
   useE2e,
 } from '../helpers/e2e.js';
+import { newPpsNumber } from '../helpers/pps.js';
 
 /**
  * The governance browser journeys (docs/decisions/0059-governance-rules.md): a BrokerUser fills a
@@ -51,8 +54,9 @@ import {
  * done; the internal-audit rule refuses a second function for its holder under the form; a scheme
  * whose own-risk assessment is overdue shows on the governance dashboard with its due date, and in
  * the compliance calendar; a new RAC is asked its kind and takes its own year end, and keeps
- * governance registers only once it is held under trust. Each journey arrives signed out, at the
- * root address or at a link; each page is checked with axe.
+ * governance registers only once it is held under trust; a member who joined since the scheme was
+ * added waits for its information until it is recorded on their page. Each journey arrives signed
+ * out, at the root address or at a link; each page is checked with axe.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'governance under IORP II in the browser',
@@ -556,6 +560,92 @@ describe.skipIf(browserSuiteSkipReason)(
         `the annual report of the year ended 31 March, due by ${formatIrishDate(reportDue)}`,
       );
       await see(page.getByText('The scheme year ends on 31 March.', { exact: false }));
+    });
+
+    it('a new member waits for the scheme’s information until a BrokerUser records it on their page', async () => {
+      // Joined today, since the scheme was added to the service: the scheme's information is due
+      // within NEW_MEMBER_INFORMATION_WITHIN_MONTHS of joining (Pensions Act 1990 s.54).
+      const today = todayInIreland(new Date());
+      const dueOn = addMonths(today, NEW_MEMBER_INFORMATION_WITHIN_MONTHS);
+      const schemes = await broker.call<{ items: { id: string; name: string }[] }>(
+        'GET',
+        `/api/schemes?employerId=${employerId}`,
+      );
+      const schemeId = schemes.items.find((item) => item.name === lateScheme)?.id;
+      await broker.call('POST', `/api/schemes/${schemeId}/members`, {
+        firstName: 'Saoirse',
+        lastName: 'Ó Murchú',
+        dateOfBirth: '1996-04-12',
+        dateJoined: today,
+        salaryCents: 3_900_000,
+        ppsNumber: newPpsNumber(),
+      });
+
+      const page = (await e2e.openAs(brokerUser, '/')).page;
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Schemes' })
+        .click();
+      await page.getByRole('link', { name: lateScheme, exact: true }).click();
+      await page.getByRole('tab', { name: 'Governance' }).click();
+      const timeline = page.getByRole('table', {
+        name: 'What falls due in the scheme year, soonest first',
+      });
+      const waiting = await see(
+        timeline.getByRole('row', {
+          name: new RegExp(
+            `${RegExp.escape(formatIrishDate(dueOn))}.*${OBLIGATION_NAMES.new_member_information}`,
+          ),
+        }),
+        `the new member's information, due by ${formatIrishDate(dueOn)}`,
+      );
+      expect(await waiting.textContent()).toContain(OBLIGATION_OWNERS.new_member_information);
+      expect(await waiting.textContent()).toContain(
+        OBLIGATION_STATUS_LABELS[dateStatus(dueOn, today)],
+      );
+      await waiting.locator('summary').click();
+      await see(waiting.getByText(/^1 member who joined is waiting for the scheme's information/));
+      await see(
+        waiting.getByText(sourceInWords(SCHEME_YEAR_RULES.newMemberInformation), { exact: true }),
+      );
+
+      // On the member's page, reached from the scheme's members.
+      await page.getByRole('tab', { name: 'Members' }).click();
+      await page.getByRole('link', { name: 'Saoirse Ó Murchú', exact: true }).click();
+      await see(page.getByRole('heading', { name: 'Saoirse Ó Murchú', level: 2 }));
+      // A value of the member's details: the description beside its term.
+      const detail = (term: string) =>
+        page.locator(`xpath=//dt[normalize-space()="${term}"]/following-sibling::dd[1]`);
+      const given = detail('Scheme information given on');
+      expect(await shownText(given)).toContain('Not recorded');
+      await page
+        .getByRole('button', { name: 'Record that the scheme information was given' })
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Scheme information given' });
+      expect(await field(dialog, 'Given on').inputValue()).toBe(formatIrishDate(today));
+      await e2e.checkPage(page, 'member-scheme-information');
+      await send(dialog, 'Save');
+      // Shown as the member page shows its other dates (Date joined), day first.
+      const joined = await shownText(detail('Date joined'));
+      await expect.poll(() => shownText(given)).toContain(joined);
+      await see(
+        page.getByRole('button', { name: 'Change the day the scheme information was given' }),
+      );
+
+      // The scheme's new members have all had it: the duty is done, with no day left to show.
+      await page.getByRole('link', { name: lateScheme, exact: true }).click();
+      await page.getByRole('tab', { name: 'Governance' }).click();
+      const done = obligationRow(page, OBLIGATION_NAMES.new_member_information);
+      await expect
+        .poll(() => shownText(done))
+        .toContain(
+          'Every member who joined since the scheme was added has been given its information',
+        );
+      expect(await shownText(done)).toContain(OBLIGATION_STATUS_LABELS.ok);
+      await seeNo(
+        timeline.getByRole('row', { name: new RegExp(OBLIGATION_NAMES.new_member_information) }),
+        'the new member’s information on the timeline',
+      );
     });
   },
 );

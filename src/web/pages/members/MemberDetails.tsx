@@ -20,6 +20,7 @@ import { type MemberBody, MemberForm } from './MemberForm';
 import { MemberStatusBadge } from './MemberStatusBadge';
 import { memberKey, memberSummaryKey } from './member-page-cache';
 import { PpsReveal } from './PpsReveal';
+import { SchemeInformationGiven } from './SchemeInformationGiven';
 
 /** Saves the GDPR export as a file: the service's JSON document, as it answered it. */
 async function downloadExport(member: Member): Promise<void> {
@@ -149,6 +150,15 @@ export function MemberDetails({ member }: { member: Member }) {
         <DataList.Item>
           <DataList.ItemLabel>Date joined</DataList.ItemLabel>
           <DataList.ItemValue>{formatDate(member.dateJoined)}</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Scheme information given on</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <SchemeInformationGiven
+              member={member}
+              canRecord={can(session, 'member.update', row)}
+            />
+          </DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
           <DataList.ItemLabel>Salary</DataList.ItemLabel>

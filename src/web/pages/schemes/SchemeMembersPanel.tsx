@@ -44,6 +44,14 @@ const columns: Column<Member>[] = [
     sortValue: (member) => member.dateJoined,
   },
   {
+    // A new member is given the scheme's information after joining (Pensions Act 1990 s.54); those
+    // still waiting are counted in the scheme's governance (docs/decisions/0122-the-scheme-year.md).
+    key: 'informationSentOn',
+    header: 'Scheme information given',
+    render: (member) => (member.informationSentOn ? formatDate(member.informationSentOn) : '—'),
+    sortValue: (member) => member.informationSentOn ?? '',
+  },
+  {
     key: 'salary',
     header: 'Salary',
     render: (member) => formatCents(member.salaryCents),
