@@ -282,7 +282,7 @@ export const POLICY = {
     target: 'record',
   },
   'scheme.type.set': {
-    description: "Change a scheme's type (DB, DC, PRSA, RAC)",
+    description: "Change a scheme's type (DB, DC, PRSA, RAC), or whether an RAC is a trust",
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
     target: 'record',
   },

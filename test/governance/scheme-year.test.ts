@@ -136,6 +136,26 @@ describe('a scheme’s year end and an RAC’s kind', () => {
     const named = await patch(`/api/schemes/${rac.id}`, { type: 'RAC', racKind: 'contract' });
     expect(named.json()).toMatchObject({ type: 'RAC', racKind: 'contract' });
   });
+
+  it('lets only those who may set the type say whether an RAC is a trust', async () => {
+    const rac = await newScheme({ type: 'RAC', racKind: 'trust' });
+    const employerAdmin = await createUser(t.database, {
+      brokerId,
+      employerId,
+      role: 'EmployerAdmin',
+    });
+    const before = await writableTableCounts(t.database);
+    const refused = await t.requestAs(employerAdmin, 'PATCH', `/api/schemes/${rac.id}`, {
+      racKind: 'contract',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(await writableTableCounts(t.database)).toEqual(before);
+    const renamed = await t.requestAs(employerAdmin, 'PATCH', `/api/schemes/${rac.id}`, {
+      name: 'Corrib Executive RAC',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ racKind: 'trust' });
+  });
 });
 
 describe('trustees’ training', () => {

@@ -131,6 +131,10 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           // What kind of scheme it is (DB, DC, PRSA, RAC) is the broker's to set (decisions.md §3).
           authorizeRow(tenantActor, 'scheme.type.set', existing);
           await requireNoMembers(tx, existing);
+        } else if (change.racKind !== undefined && change.racKind !== existing.racKind) {
+          // Whether an RAC is a trust decides whether IORP II's registers apply: the broker's
+          // to set, as the type is.
+          authorizeRow(tenantActor, 'scheme.type.set', existing);
         }
         // A scheme that stops being an RAC drops its kind; one that becomes an RAC must name it.
         const type = change.type ?? (existing.type as SchemeType);
