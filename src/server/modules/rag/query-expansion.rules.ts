@@ -123,6 +123,8 @@ const TEXTS_WORDS: Readonly<Record<string, readonly string[]>> = {
   joiners: ['joining', 'member'],
   starter: ['joining', 'member'],
   starters: ['joining', 'member'],
+  often: ['every', 'annually', 'yearly', 'regularly'],
+  frequently: ['every', 'annually', 'yearly', 'regularly'],
   soon: ['delay', 'within'],
   quickly: ['delay', 'within'],
   fast: ['delay', 'within'],
