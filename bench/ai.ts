@@ -30,6 +30,7 @@ const CHUNKS: RetrievedChunk[] = Array.from({ length: 6 }, (_, index) => ({
   chunkId: `bench-chunk-${index}`,
   citation: `S.I. No. 128/2021 reg. ${20 + index}`,
   title: `Governance passage ${index}`,
+  sourceKind: 'text',
   headingPath: ['Governance'],
   text: 'Trustees establish an effective system of governance with written policies, reviewed at least every three years. '.repeat(
     8,

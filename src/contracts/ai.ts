@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { POLICY_KINDS } from './governance-rules.js';
 import { FIELD_MESSAGES } from './plain-english.js';
+import { SOURCE_KINDS } from './rag.js';
 import { idText, text } from './text.js';
 
 /**
@@ -22,13 +23,16 @@ export const chatCitation = z.object({
   citation: z.string(),
   title: z.string(),
   url: z.string().optional(),
+  /** A summary written for this service, or the text as ingested (contracts/rag.ts). */
+  sourceKind: z.enum(SOURCE_KINDS),
 });
 export type ChatCitation = z.infer<typeof chatCitation>;
 
 /**
  * How the service answers: `extracts` when no AI provider is configured (the answer quotes the
- * passages as written), `ai` when one is (the answer was written by the model and checked against
- * its citations). docs/decisions/0066-ai-provider-guard-and-chat.md.
+ * passages as the service holds them, each headed by what it is: a summary or the text as
+ * written), `ai` when one is (the answer was written by the model and checked against its
+ * citations). docs/decisions/0066-ai-provider-guard-and-chat.md.
  */
 export const CHAT_MODES = ['extracts', 'ai'] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];

@@ -20,7 +20,28 @@ export const MAX_INGEST_BODY_BYTES = 24 * 1024 * 1024;
 /** A stable name the caller gives a document: what a later version of it replaces. */
 const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,119}$/;
 
+/**
+ * What a source's passages are, as everything that shows them says
+ * (docs/decisions/0124-summaries-labelled-as-summaries.md): `summary`, a summary written in its
+ * author's own words, never the wording of the provision it is headed by (the starter corpus,
+ * corpus/README.md); `text`, the words of the document as it was ingested, which docs/corpus.md
+ * asks to be the official text as published.
+ */
+export const SOURCE_KINDS = ['summary', 'text'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/**
+ * A source whose name starts so holds a summary (every source of corpus/manifest.json does). The
+ * name is the one thing every ingest path keeps with the passages, so it says what they are.
+ */
+export const SUMMARY_SOURCE_PREFIX = 'summary-';
+
+export function sourceKindOf(source: string): SourceKind {
+  return source.startsWith(SUMMARY_SOURCE_PREFIX) ? 'summary' : 'text';
+}
+
 export const corpusDocument = z.strictObject({
+  /** Starting `summary-` (SUMMARY_SOURCE_PREFIX) for a summary, so it is never shown as the law. */
   source: text({ max: 120 }).regex(
     SOURCE_NAME,
     'Use lower-case letters, digits, dots, hyphens or underscores, such as pensions-act-1990',

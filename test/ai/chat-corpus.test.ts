@@ -48,6 +48,36 @@ describe('chat over the shipped corpus', () => {
     expect(body.answer).not.toMatch(/s\.64AL\(\d\), Pensions Act 1990/);
   });
 
+  it('says of every passage of the shipped corpus that it is a summary in the service’s own words, never a quotation of the Act', async () => {
+    const response = await t.requestAs(consultant, 'POST', '/api/ai/chat', {
+      question: 'How often must trustees carry out an own-risk assessment?',
+    });
+    const body = response.json();
+    expect(body.citations.length).toBeGreaterThan(0);
+    for (const cited of body.citations) expect(cited.sourceKind, cited.citation).toBe('summary');
+    const headings = (body.answer as string)
+      .split('\n')
+      .filter((line) => line.includes('[[chunk:'));
+    expect(headings.length).toBe(body.citations.length);
+    for (const heading of headings) {
+      expect(heading).toMatch(/^Summary in this service’s own words, not the original text: /);
+    }
+    expect(body.answer).not.toMatch(/Quoted as written/);
+  });
+
+  it('answers the earnings threshold for auto-enrolment from section 50 of the Act’s summary: €20,000', async () => {
+    const response = await t.requestAs(consultant, 'POST', '/api/ai/chat', {
+      question: 'What is the earnings threshold for auto-enrolment?',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.answered).toBe(true);
+    expect(body.citations.map((cited: { citation: string }) => cited.citation)).toContain(
+      'Automatic Enrolment Retirement Savings System Act 2024 s.50',
+    );
+    expect(body.answer).toContain('€20,000');
+  });
+
   it('says the corpus does not answer a question outside it', async () => {
     const response = await t.requestAs(consultant, 'POST', '/api/ai/chat', {
       question: 'What does an Irish dog licence cost?',

@@ -21,6 +21,7 @@ const CHUNKS: RetrievedChunk[] = [
     chunkId: 'chunk-a',
     citation: 'S.I. No. 128/2021 reg. 28',
     title: 'Own-risk assessment',
+    sourceKind: 'summary',
     headingPath: [],
     text: 'An own-risk assessment is carried out at least every three years.',
     score: 0.4,
@@ -29,6 +30,7 @@ const CHUNKS: RetrievedChunk[] = [
     chunkId: 'chunk-b',
     citation: 'Pensions Act 1990 s. 64AG',
     title: 'Key functions',
+    sourceKind: 'text',
     headingPath: [],
     url: 'https://example.ie/64AG',
     text: 'Key function holders report to the trustees.',
@@ -68,26 +70,38 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('without a provider', () => {
-  it('answers with the most relevant passages quoted, labelled as extracts and cited', async () => {
+  it('answers with the most relevant passages, labelled as extracts, each headed by whether it is a summary or quoted as written', async () => {
     const response = await t.requestAs(consultant, 'POST', '/api/ai/chat', {
       question: 'Who do key function holders report to?',
     });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
     expect(body).toMatchObject({ answered: true, mode: 'extracts' });
-    // The field is the label: the text is the quotations alone.
+    // Each passage is headed by what it is: the text as written, or a summary, never passed
+    // off as the law's words.
     expect(
-      body.answer.startsWith('Pensions Act 1990 s. 64AG, Key functions [[chunk:chunk-b]]'),
+      body.answer.startsWith(
+        'Quoted as written: Pensions Act 1990 s. 64AG, Key functions [[chunk:chunk-b]]',
+      ),
     ).toBe(true);
     expect(body.answer).toContain('> Key function holders report to the trustees.');
+    expect(body.answer).toContain(
+      'Summary in this service’s own words, not the original text: S.I. No. 128/2021 reg. 28, Own-risk assessment [[chunk:chunk-a]]',
+    );
     expect(body.citations).toEqual([
       {
         chunkId: 'chunk-b',
         citation: 'Pensions Act 1990 s. 64AG',
         title: 'Key functions',
         url: 'https://example.ie/64AG',
+        sourceKind: 'text',
       },
-      { chunkId: 'chunk-a', citation: 'S.I. No. 128/2021 reg. 28', title: 'Own-risk assessment' },
+      {
+        chunkId: 'chunk-a',
+        citation: 'S.I. No. 128/2021 reg. 28',
+        title: 'Own-risk assessment',
+        sourceKind: 'summary',
+      },
     ]);
     const settings = await t.signedInUser({ role: 'BrokerAdmin' });
     const view = await t.requestAs(settings.user, 'GET', '/api/tenant/ai-settings');

@@ -29,6 +29,7 @@ const CHUNK: RetrievedChunk = {
   chunkId: 'chunk-policies',
   citation: 'Pensions Act 1990 s. 64AG',
   title: 'Written policies',
+  sourceKind: 'text',
   headingPath: [],
   text: 'Trustees review written policies at least every three years.',
   score: 1,

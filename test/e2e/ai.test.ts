@@ -75,7 +75,7 @@ describe.skipIf(browserSuiteSkipReason)(
       });
     }, 60_000);
 
-    it('a broker asks what the texts answer, opens a source, and is told what they do not answer', async () => {
+    it('a broker asks what the texts answer, sees each passage called a summary, opens a source, and is told what they do not answer', async () => {
       const page = (await e2e.openAs(brokerUser, '/')).page;
       await mainNav(page, 'Ask about regulations').click();
       await see(page.getByRole('heading', { name: 'Ask about the regulations' }));
@@ -84,18 +84,42 @@ describe.skipIf(browserSuiteSkipReason)(
       await ask(page, 'How often must trustees carry out an own-risk assessment?');
       const answer = page.getByRole('region', { name: 'Answer' });
       await see(answer.getByText('The answer is complete.'), 'the whole answer');
-      // No provider: the passages are quoted, and labelled as extracts, not as an AI answer.
+      // No provider: the passages are labelled as extracts, not as an AI answer.
       await see(answer.getByText('Extracts', { exact: true }));
       expect(await answer.getByText('AI-generated').count()).toBe(0);
+      // The shipped texts are the service's own summaries: said so over the answer, over each
+      // passage and on each source, and nowhere called the law's words.
+      await see(
+        answer.getByText(
+          /^Passages from summaries written for this service in its own words, not the original texts\./,
+        ),
+      );
+      const passageHeadings = answer.getByText(
+        /^Summary in this service’s own words, not the original text: /,
+      );
+      expect(await passageHeadings.count()).toBeGreaterThan(0);
+      expect(await answer.getByText(/quoted as written/i).count()).toBe(0);
 
-      // A source opens to its citation, title and official text, from the list and from a mark.
+      // A source opens to its citation, title, what it is and the official text, from the list and
+      // from a mark.
       const sources = answer.getByRole('region', { name: 'Sources' });
       const first = sources.getByRole('button').first();
-      const citation = (await first.textContent())?.replace(/^\[\d+\]\s*/, '') ?? '';
+      const label = (await first.textContent()) ?? '';
+      expect(label).toMatch(/ \(summary\)$/);
+      const citation = label.replace(/^\[\d+\]\s*/, '').replace(/ \(summary\)$/, '');
       expect(citation).toMatch(/Art\. 28|s\.64AL/);
+      expect(await sources.getByRole('button').count()).toBe(await passageHeadings.count());
+      for (const button of await sources.getByRole('button').all()) {
+        expect(await button.textContent()).toMatch(/ \(summary\)$/);
+      }
       await first.click();
       expect(await first.getAttribute('aria-expanded')).toBe('true');
       const detail = await see(answer.getByRole('region', { name: `Source: ${citation}` }));
+      await see(
+        detail.getByText(
+          'A summary written for this service in its own words, not the original text. Read the official text before relying on it.',
+        ),
+      );
       const official = detail.getByRole('link', { name: /Read the official text/ });
       expect(await official.getAttribute('href')).toMatch(/^https:\/\//);
       expect(await official.getAttribute('rel')).toBe('noopener noreferrer');
@@ -105,6 +129,16 @@ describe.skipIf(browserSuiteSkipReason)(
       await mark.click();
       await see(answer.getByRole('region', { name: `Source: ${citation}` }));
       await e2e.checkPage(page, 'ask-extracts');
+
+      // A question in a person's words finds the passage that holds its answer in the texts' words.
+      await ask(page, 'What is the earnings threshold for auto-enrolment?');
+      await see(answer.getByText('The answer is complete.'), 'the whole answer');
+      await see(answer.getByText(/at least €20,000 a year/));
+      await see(
+        sources.getByRole('button', {
+          name: /Automatic Enrolment Retirement Savings System Act 2024 s\.50 \(summary\)$/,
+        }),
+      );
 
       await ask(page, 'Do I need a licence for my dog?');
       await see(answer.getByText('The regulatory texts we hold don’t answer this.'));

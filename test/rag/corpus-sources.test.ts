@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AE_RULES } from '../../src/contracts/auto-enrolment-rules.js';
 import { GOVERNANCE_RULES } from '../../src/contracts/governance-rules.js';
+import { sourceKindOf } from '../../src/contracts/rag.js';
 import { namesAProvision, type RuleSource } from '../../src/contracts/rule-sources.js';
 import { type Chunk, chunkDocument } from '../../src/server/modules/rag/chunking.rules.js';
 import { readCorpus, SHIPPED_CORPUS_DIR } from '../../src/server/modules/rag/corpus-files.data.js';
@@ -119,6 +120,11 @@ describe('the starter corpus, section by section', () => {
       manifest.documents.map((entry) => entry.file),
     );
     expect(chunked.every(({ chunks }) => chunks.length > 1)).toBe(true);
+  });
+
+  it('names every document as a summary, so that none of its passages is shown as the law’s words', () => {
+    // docs/decisions/0124-summaries-labelled-as-summaries.md
+    expect(documents.filter((document) => sourceKindOf(document.source) !== 'summary')).toEqual([]);
   });
 
   it('opens every section with its label: Law, Guidance (whose) or Product policy', () => {

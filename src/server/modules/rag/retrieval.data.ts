@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { type SourceKind, sourceKindOf } from '../../../contracts/rag.js';
 import { rowsOf } from '../../platform/db/database.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { alternativesOf, questionTerms } from './query-expansion.rules.js';
@@ -12,6 +13,8 @@ export interface RetrievedChunk {
   citation: string;
   /** The source document's title. */
   title: string;
+  /** A summary written for this service, or the text as ingested (contracts/rag.ts). */
+  sourceKind: SourceKind;
   headingPath: string[];
   url?: string;
   text: string;
@@ -182,6 +185,7 @@ export async function retrieve(
     chunkId: row.id,
     citation: row.citation,
     title: row.title,
+    sourceKind: sourceKindOf(row.source),
     headingPath:
       typeof row.heading_path === 'string' ? JSON.parse(row.heading_path) : row.heading_path,
     ...(row.url ? { url: row.url } : {}),

@@ -12,15 +12,17 @@ import {
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { QUESTION_MAX_LENGTH } from '../../../contracts/ai';
 import { ApiError } from '../../api/client';
-import type { ChatAnswer } from '../../api/types';
+import type { ChatAnswer, ChatCitation } from '../../api/types';
 import { AccessGate } from '../../components/AccessGate';
 import { PageHeading } from '../../components/PageHeading';
 import { PAGES } from '../../layout/pages';
 import {
+  aiAnswerNote,
   aiProblem,
   answerKind,
   answerParagraphs,
   citationNumbers,
+  extractsNote,
   NOT_ANSWERED,
   PERSONAL_DATA_ADVICE,
   PERSONAL_DATA_CODE,
@@ -35,9 +37,11 @@ type Asked =
   | { phase: 'failed'; question: string; problem: string };
 
 /**
- * `/ask`: a question about the pensions regulations, answered from the public regulatory texts the
- * service holds, with the sections it rests on (decisions.md §6 "AI"). The answer streams in as it
- * is written; its text is shown as text, never as markup.
+ * `/ask`: a question about the pensions regulations, answered from the regulatory sources the
+ * service holds, with the sections it rests on (decisions.md §6 "AI"). Each source says whether it
+ * is a summary written for the service or the text as written
+ * (docs/decisions/0124-summaries-labelled-as-summaries.md). The answer streams in as it is
+ * written; its text is shown as text, never as markup.
  */
 export function AskPage() {
   return (
@@ -93,10 +97,11 @@ function AskForm() {
     <Stack gap="lg" maw={820}>
       <PageHeading title="Ask about the regulations" />
       <Text size="sm">
-        Answers come only from the public regulatory texts the service holds (such as the Pensions
-        Act 1990, the IORP II Directive and the Automatic Enrolment Act 2024), with the sections
-        they rest on. Do not include personal details: questions are about the rules, not about a
-        member.
+        Answers come only from the regulatory sources the service holds (such as summaries of the
+        Pensions Act 1990, the IORP II Directive and the Automatic Enrolment Act 2024), with the
+        sections they rest on. Each source says whether it is a summary in this service’s own words
+        or the text as written. Do not include personal details: questions are about the rules, not
+        about a member.
       </Text>
       <form
         noValidate
@@ -176,7 +181,7 @@ function AnswerView({ asked }: { asked: Asked }) {
           </Alert>
         ) : (
           <>
-            {kind && <AnswerLabel kind={kind} />}
+            {kind && citations && <AnswerLabel kind={kind} citations={citations} />}
             {streaming && text === '' ? (
               <Text size="sm">Looking through the regulatory texts…</Text>
             ) : (
@@ -198,10 +203,17 @@ function AnswerView({ asked }: { asked: Asked }) {
 }
 
 /**
- * What kind of answer this is: extracts quoted from the texts (no AI provider configured), or
- * AI-generated, which a person must check against its sources.
+ * What kind of answer this is: extracts from the sources (no AI provider configured), each a
+ * summary in the service's own words or quoted as written, or AI-generated, which a person must
+ * check against its sources.
  */
-function AnswerLabel({ kind }: { kind: 'extracts' | 'ai' }) {
+function AnswerLabel({
+  kind,
+  citations,
+}: {
+  kind: 'extracts' | 'ai';
+  citations: readonly ChatCitation[];
+}) {
   if (kind === 'extracts') {
     return (
       <Stack gap={4}>
@@ -210,10 +222,7 @@ function AnswerLabel({ kind }: { kind: 'extracts' | 'ai' }) {
             Extracts
           </Badge>
         </Group>
-        <Text size="sm">
-          Passages quoted as written from the regulatory texts that match your question: not a
-          written answer. Read each with its source.
-        </Text>
+        <Text size="sm">{extractsNote(citations)}</Text>
       </Stack>
     );
   }
@@ -224,10 +233,7 @@ function AnswerLabel({ kind }: { kind: 'extracts' | 'ai' }) {
           AI-generated
         </Badge>
       </Group>
-      <Text size="sm">
-        Written by an AI model from the sources below. It can be wrong: check each point against its
-        source before relying on it. It is not legal advice.
-      </Text>
+      <Text size="sm">{aiAnswerNote(citations)}</Text>
     </Stack>
   );
 }

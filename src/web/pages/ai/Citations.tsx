@@ -10,7 +10,12 @@ import {
 } from '@mantine/core';
 import { Fragment } from 'react';
 import type { ChatCitation } from '../../api/types';
-import { type AnswerParagraph, officialTextUrl } from './ai-text';
+import {
+  type AnswerParagraph,
+  officialTextUrl,
+  SOURCE_KIND_NAMES,
+  sourceKindNote,
+} from './ai-text';
 import classes from './Citations.module.css';
 
 /** Which source is open, shared by the marks in the text and the list of sources. */
@@ -80,9 +85,10 @@ export function AnswerText({
 }
 
 /**
- * The sources an answer rests on, each a button that opens its citation, the document's title and
- * a link to the official text: a reader checks the answer against the law itself, never takes the
- * service's word for it.
+ * The sources an answer rests on, each a button naming its citation and what its passage is (a
+ * summary, or quoted as written), that opens the citation, the document's title, what the passage
+ * is in words and a link to the official text: a reader checks the answer against the law itself,
+ * never takes the service's word for it.
  */
 export function Citations({
   citations,
@@ -108,7 +114,7 @@ export function Citations({
             aria-controls={source.detailId}
             onClick={() => source.toggle(citation.chunkId)}
           >
-            [{numbers.get(citation.chunkId) ?? index + 1}] {citation.citation}
+            {`[${numbers.get(citation.chunkId) ?? index + 1}] ${citation.citation} (${SOURCE_KIND_NAMES[citation.sourceKind]})`}
           </Button>
         ))}
       </Group>
@@ -124,6 +130,7 @@ function CitationDetail({ citation }: { citation: ChatCitation }) {
       <Stack gap={4}>
         <Text fw={600}>{citation.citation}</Text>
         <Text size="sm">{citation.title}</Text>
+        <Text size="sm">{sourceKindNote(citation)}</Text>
         {url ? (
           <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm">
             Read the official text (opens in a new tab)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import {
+  aiAnswerNote,
   aiProblem,
   answerKind,
   answerParagraphs,
@@ -8,10 +9,13 @@ import {
   citationNumbers,
   draftName,
   editable,
+  extractsNote,
   fourEyesText,
   officialTextUrl,
   PERSONAL_DATA_ADVICE,
   placeholdersNote,
+  SOURCE_KIND_NAMES,
+  sourceKindNote,
   stepBlocked,
   usageShare,
 } from './ai-text';
@@ -51,6 +55,31 @@ describe('the AI pages’ words and rules', () => {
       ['c1', 1],
       ['c2', 2],
     ]);
+  });
+
+  it('call a summary a summary and a quotation a quotation, never a summary the law’s words', () => {
+    const summary = { sourceKind: 'summary', title: 'Pensions Act 1990' } as const;
+    const text = { sourceKind: 'text', title: 'Pensions Act 1990' } as const;
+    expect(SOURCE_KIND_NAMES).toEqual({ summary: 'summary', text: 'quoted as written' });
+    expect(sourceKindNote(summary)).toBe(
+      'A summary written for this service in its own words, not the original text. Read the official text before relying on it.',
+    );
+    expect(sourceKindNote(text)).toBe(
+      'Quoted as written from Pensions Act 1990, as the service holds it.',
+    );
+    // Extracts of summaries only are never said to be quoted as written.
+    expect(extractsNote([summary, summary])).toMatch(
+      /^Passages from summaries written for this service in its own words, not the original texts\./,
+    );
+    expect(extractsNote([summary])).not.toMatch(/quoted as written/i);
+    expect(extractsNote([text])).toMatch(/^Passages quoted as written from the regulatory texts\./);
+    expect(extractsNote([summary, text])).toMatch(
+      /each says whether it is a summary in this service’s own words or quoted as written/,
+    );
+    expect(aiAnswerNote([text])).not.toMatch(/summar/);
+    expect(aiAnswerNote([text, summary])).toMatch(
+      /Sources marked as summaries were written for this service in its own words: they are not the original texts\.$/,
+    );
   });
 
   it('keep a half-streamed mark as text until it is whole', () => {

@@ -1,4 +1,5 @@
 import {
+  type ChatCitation,
   type ChatMode,
   type ChatResponse,
   FOUR_EYES_REFUSAL,
@@ -28,6 +29,47 @@ export function officialTextUrl(url: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What a cited passage is, as the Sources list names it (docs/decisions/0124-summaries-labelled-as-summaries.md):
+ * a summary written for the service is never shown as the words of the law it summarises.
+ */
+export const SOURCE_KIND_NAMES: Record<ChatCitation['sourceKind'], string> = {
+  summary: 'summary',
+  text: 'quoted as written',
+};
+
+/** What the open source says of its passage, beside its citation and the link to the official text. */
+export function sourceKindNote(citation: Pick<ChatCitation, 'sourceKind' | 'title'>): string {
+  return citation.sourceKind === 'summary'
+    ? 'A summary written for this service in its own words, not the original text. Read the official text before relying on it.'
+    : `Quoted as written from ${citation.title}, as the service holds it.`;
+}
+
+/**
+ * What the label of an answer made of extracts says of them: that they are summaries in the
+ * service's own words, or the texts as written, or some of each, as their citations say.
+ */
+export function extractsNote(citations: readonly Pick<ChatCitation, 'sourceKind'>[]): string {
+  const summaries = citations.filter((citation) => citation.sourceKind === 'summary').length;
+  const after =
+    'They match your question; they are not a written answer. Read each with its source.';
+  if (summaries === citations.length) {
+    return `Passages from summaries written for this service in its own words, not the original texts. ${after}`;
+  }
+  if (summaries === 0) {
+    return `Passages quoted as written from the regulatory texts. ${after}`;
+  }
+  return `Passages from the regulatory sources: each says whether it is a summary in this service’s own words or quoted as written. ${after}`;
+}
+
+/** What the label of an AI answer says of the sources it was written from. */
+export function aiAnswerNote(citations: readonly Pick<ChatCitation, 'sourceKind'>[]): string {
+  const fromSummaries = citations.some((citation) => citation.sourceKind === 'summary')
+    ? ' Sources marked as summaries were written for this service in its own words: they are not the original texts.'
+    : '';
+  return `Written by an AI model from the sources below. It can be wrong: check each point against its source before relying on it. It is not legal advice.${fromSummaries}`;
 }
 
 /** When nothing retrieved answers the question (decisions.md §6: `answered: false`). */
@@ -255,7 +297,7 @@ export function citationNumbers(paragraphs: readonly AnswerParagraph[]): Map<str
 export type AnswerKind = 'unanswered' | ChatMode;
 
 /**
- * What the page labels an answer: not answered, extracts quoted from the texts (no AI provider
+ * What the page labels an answer: not answered, extracts from the sources (no AI provider
  * configured), or AI-generated. The server says which in `mode` (decisions.md §6 "AI").
  */
 export function answerKind(answer: Pick<ChatResponse, 'answered' | 'mode'>): AnswerKind {

@@ -4,7 +4,14 @@ import { AnswerCutOffError, askQuestion } from './ask';
 
 const ANSWER = {
   answer: 'Every three years [[chunk:c1]].',
-  citations: [{ chunkId: 'c1', citation: 'Directive (EU) 2016/2341 Art. 28', title: 'IORP II' }],
+  citations: [
+    {
+      chunkId: 'c1',
+      citation: 'Directive (EU) 2016/2341 Art. 28',
+      title: 'IORP II',
+      sourceKind: 'summary',
+    },
+  ],
   answered: true,
   mode: 'ai',
 };
