@@ -1,7 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider, Notification } from '@mantine/core';
+import { createTheme, InputError, MantineProvider, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
@@ -10,6 +10,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { whenSessionEnds } from './api/client';
 import { signInSearch } from './auth/return-path';
+import { FieldErrorSentence } from './components/FieldErrorSentence';
 import { pageNonce } from './csp-nonce';
 import { router } from './router';
 import { initTelemetry } from './telemetry';
@@ -30,6 +31,10 @@ const theme = createTheme({
     // Every notification's close button is named for screen readers, wherever it is shown from.
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    }),
+    // Every field's error reads as a sentence after its label (components/field-error.ts).
+    InputError: InputError.extend({
+      defaultProps: { component: FieldErrorSentence } as Record<string, unknown>,
     }),
   },
 });

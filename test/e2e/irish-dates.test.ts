@@ -38,15 +38,21 @@ async function typeDate(input: Locator, entry: string): Promise<void> {
   await input.press('Tab');
 }
 
-/** The field's own error, as a screen reader announces it (aria-describedby), once shown. */
+/**
+ * The field's own error, as a screen reader announces it (aria-describedby), once shown: introduced
+ * as an error and ended as a sentence (docs/decisions/0126-field-errors-read-as-sentences.md).
+ */
 async function errorOf(page: Page, input: Locator): Promise<string> {
   await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
   const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ');
   const texts = await Promise.all(
     ids.filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()),
   );
-  return texts.filter((text) => text?.startsWith('Enter') || text?.startsWith('There')).join(' ');
+  return texts.filter((text) => text?.startsWith('Error: ')).join(' ');
 }
+
+/** A message as the field's error is read: introduced as an error, closed with a full stop. */
+const readAsError = (message: string) => `Error: ${message}.`;
 
 /**
  * Dates are entered the Irish way, day first, whatever the browser's language
@@ -104,17 +110,17 @@ describe.skipIf(browserSuiteSkipReason)(
 
       // 31 February does not exist: refused under the field, kept as typed, and never sent.
       await typeDate(born, '31/02/1990');
-      expect(await errorOf(page, born)).toBe(NO_SUCH_DAY_MESSAGE);
+      expect(await errorOf(page, born)).toBe(readAsError(NO_SUCH_DAY_MESSAGE));
       expect(await born.inputValue()).toBe('31/02/1990');
       await e2e.checkPage(page, 'member-date-refused');
       await dialog.getByRole('button', { name: 'Add member' }).click();
       await see(dialog, 'the add-member dialog, still open');
-      expect(await errorOf(page, born)).toBe(NO_SUCH_DAY_MESSAGE);
+      expect(await errorOf(page, born)).toBe(readAsError(NO_SUCH_DAY_MESSAGE));
       expect(await membersOfScheme()).toEqual([]);
 
       // A two-digit year could be 1985 or 2085: refused, never guessed.
       await typeDate(born, '02/03/85');
-      expect(await errorOf(page, born)).toBe(FORMAT_MESSAGE);
+      expect(await errorOf(page, born)).toBe(readAsError(FORMAT_MESSAGE));
       await dialog.getByRole('button', { name: 'Add member' }).click();
       await see(dialog, 'the add-member dialog, still open');
       expect(await membersOfScheme()).toEqual([]);
@@ -147,7 +153,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const bornAgain = field(edit, 'Date of birth');
       expect(await bornAgain.inputValue()).toBe('02/03/1985');
       await typeDate(bornAgain, '29/02/1985');
-      expect(await errorOf(page, bornAgain)).toBe(NO_SUCH_DAY_MESSAGE);
+      expect(await errorOf(page, bornAgain)).toBe(readAsError(NO_SUCH_DAY_MESSAGE));
       await edit.getByRole('button', { name: 'Save' }).click();
       await see(edit, 'the edit dialog, still open');
       const [unchanged] = await membersOfScheme();
@@ -190,7 +196,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const dialog = await openEditor();
       const effective = field(dialog, 'Effective from');
       await typeDate(effective, `31/02/${today.slice(0, 4)}`);
-      expect(await errorOf(page, effective)).toBe(NO_SUCH_DAY_MESSAGE);
+      expect(await errorOf(page, effective)).toBe(readAsError(NO_SUCH_DAY_MESSAGE));
       await dialog.getByRole('button', { name: 'Save fund choice' }).click();
       await see(dialog, 'the fund-choice dialog, still open');
       expect(await choices()).toEqual([]);

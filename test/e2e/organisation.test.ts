@@ -223,7 +223,18 @@ describe.skipIf(browserSuiteSkipReason)(
       await invitee.goto(`/accept-invitation${new URL(link ?? '').hash}`);
       await see(invitee.getByRole('heading', { name: 'Set your password' }));
       await e2e.checkPage(invitee, 'accept-invitation');
-      await field(invitee, 'Password').fill(password);
+      // Too short: the error is shown under the field, and read after the label it is introduced
+      // as an error and ends as a sentence, rather than running on from the field's name.
+      const passwordField = field(invitee, 'Password');
+      await passwordField.fill('too short');
+      await see(invitee.getByText('Use at least 12 characters', { exact: true }));
+      const describedBy = ((await passwordField.getAttribute('aria-describedby')) ?? '')
+        .split(' ')
+        .filter((id) => id !== '');
+      expect(await invitee.locator(`[id="${describedBy[0]}"]`).textContent()).toBe(
+        'Error: Use at least 12 characters.',
+      );
+      await passwordField.fill(password);
       await field(invitee, 'Password again').fill(password);
       await invitee.getByRole('button', { name: 'Set password and sign in' }).click();
       // Signed in at once: their home, with the menu of a signed-in person.
