@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { recordName } from './organisation.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { ROLES } from './roles.js';
+import { text } from './text.js';
 
 /**
  * Accounts and sessions as both sides see them: who is signed in (`/api/auth/session`, the
@@ -37,6 +38,19 @@ export const sessionAnswer = z.object({
 export const signedIn = z.object({ user: sessionUser, secondFactorSetupRequired: setupRequired });
 /** An answer that only tells the person what happened. */
 export const messageAnswer = z.object({ message: z.string() });
+
+/**
+ * Whether an invitation link can still set a password, read before the person types one
+ * (docs/decisions/0125-invitation-link-checked-first.md): `open`; `used` (the password was set
+ * through it); `expired`; or `not_valid` (no such link, withdrawn, replaced by a newer
+ * invitation, or the account is no longer waiting for it). Nothing about the account.
+ */
+export const INVITATION_LINK_STATES = ['open', 'used', 'expired', 'not_valid'] as const;
+export type InvitationLinkState = (typeof INVITATION_LINK_STATES)[number];
+export const invitationLinkBody = z.object({
+  token: text({ max: 256, trim: false }).min(1),
+});
+export const invitationLinkAnswer = z.object({ state: z.enum(INVITATION_LINK_STATES) });
 
 export const userChange = z
   .object({ name: recordName.optional(), status: z.enum(['active', 'deactivated']).optional() })

@@ -241,6 +241,17 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(invitee.getByRole('button', { name: 'Sign out' }));
       expect(new URL(invitee.url()).pathname).not.toBe('/accept-invitation');
       await invitee.close();
+
+      // The same link again, as a person who kept the e-mail opens it: the page says at once that
+      // it has been used, and asks for no password.
+      const { page: again } = await e2e.open();
+      await again.goto(`/accept-invitation${new URL(link ?? '').hash}`);
+      await see(again.getByRole('heading', { name: 'Your invitation link' }));
+      await see(again.getByRole('alert').getByText(/^This invitation has been used already/));
+      expect(await again.getByLabel(/password/i).count()).toBe(0);
+      await see(again.getByRole('link', { name: 'I already have an account: sign in' }));
+      await e2e.checkPage(again, 'accept-invitation-used');
+      await again.close();
     }
 
     it('the EmployerAdmin sees their own employer and nothing of another', async () => {

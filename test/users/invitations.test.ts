@@ -296,6 +296,71 @@ describe('accepting an invitation', () => {
   });
 });
 
+describe('checking an invitation link before asking for a password', () => {
+  const linkState = async (token: string, remoteAddress = uniqueClientAddress()) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/invitation-link',
+      payload: { token },
+      remoteAddress,
+    });
+
+  it('says whether the link is open, used, expired or not valid, without a session and without using it up', async () => {
+    const { admin, employerId } = await firm();
+    const email = newAddress();
+    await as(admin, 'POST', `/api/employers/${employerId}/users`, {
+      email,
+      name: 'Careful Reader',
+      role: 'EmployerUser',
+    });
+    const token = invitationTokenIn((await lastMailTo(email))?.message?.text ?? '');
+    // Read more often than a link may be tried, and still usable: a check is not an attempt.
+    for (let check = 0; check < 4; check += 1) {
+      const open = await linkState(token);
+      expect(open.statusCode, open.body).toBe(200);
+      // The state and nothing else: no address, name, firm or account.
+      expect(open.json()).toEqual({ state: 'open' });
+    }
+    clock += 72 * HOUR + 1000;
+    try {
+      expect((await linkState(token)).json()).toEqual({ state: 'expired' });
+    } finally {
+      clock -= 72 * HOUR + 1000;
+    }
+    expect((await accept(token)).statusCode).toBe(200);
+    expect((await linkState(token)).json()).toEqual({ state: 'used' });
+    expect((await linkState('A'.repeat(43))).json()).toEqual({ state: 'not_valid' });
+    expect((await linkState('not a token')).json()).toEqual({ state: 'not_valid' });
+  });
+
+  it('calls a link replaced by a newer invitation not valid, and a reset link not an invitation', async () => {
+    const { admin, employerId } = await firm();
+    const email = newAddress();
+    const created = await as(admin, 'POST', `/api/employers/${employerId}/users`, {
+      email,
+      name: 'Twice Invited',
+      role: 'EmployerUser',
+    });
+    const old = invitationTokenIn((await lastMailTo(email))?.message?.text ?? '');
+    await as(admin, 'POST', `/api/users/${created.json().id}/invitation`);
+    expect((await linkState(old)).json()).toEqual({ state: 'not_valid' });
+    const { user: active } = await t.signedInUser();
+    await post('/api/auth/forgot-password', { email: active.email });
+    const reset = resetTokenIn((await lastMailTo(active.email))?.message?.text ?? '');
+    expect((await linkState(reset)).json()).toEqual({ state: 'not_valid' });
+  });
+
+  it('is limited per address as the other authentication routes are', async () => {
+    const address = uniqueClientAddress();
+    const answers: number[] = [];
+    for (let check = 0; check < 11; check += 1) {
+      answers.push((await linkState('A'.repeat(43), address)).statusCode);
+    }
+    expect(answers.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(answers.at(-1)).toBe(429);
+  });
+});
+
 describe('resending and withdrawing an invitation', () => {
   it('sends a new link that renews the 72 hours and ends the old link, audited', async () => {
     const { admin, employerId } = await firm();

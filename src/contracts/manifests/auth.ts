@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { messageAnswer, sessionAnswer, signedIn } from '../accounts.js';
+import {
+  invitationLinkAnswer,
+  invitationLinkBody,
+  messageAnswer,
+  sessionAnswer,
+  signedIn,
+} from '../accounts.js';
 import { get, nothing, post, remove } from '../route-kit.js';
 import {
   codeBody,
@@ -36,6 +42,12 @@ export const authManifest = defineManifest({
       acceptInvitation: post('/api/auth/accept-invitation', {
         answer: signedIn,
         example: { body: { token: 'x'.repeat(43), password: 'a new long passphrase' } },
+      }),
+      /** Whether an invitation link still works, before its page asks for a password. */
+      invitationLink: post('/api/auth/invitation-link', {
+        body: invitationLinkBody,
+        answer: invitationLinkAnswer,
+        example: { body: { token: 'x'.repeat(43) } },
       }),
       changePassword: post('/api/auth/change-password', {
         answer: messageAnswer,

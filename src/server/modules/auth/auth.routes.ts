@@ -1,7 +1,13 @@
 import type { FastifyReply, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageAnswer, sessionAnswer, signedIn } from '../../../contracts/accounts.js';
+import {
+  invitationLinkAnswer,
+  invitationLinkBody,
+  messageAnswer,
+  sessionAnswer,
+  signedIn,
+} from '../../../contracts/accounts.js';
 import { apiRoutes, signInAnswer } from '../../../contracts/api-routes.js';
 import { newPassword } from '../../../contracts/passwords.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
@@ -201,6 +207,22 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       setSessionCookie(reply, session.token);
       return { user: session.user };
     },
+  });
+
+  // Whether an invitation link still works, before its page asks for a password
+  // (docs/decisions/0125-invitation-link-checked-first.md). Under /api/auth/, so the per-address
+  // limit of authentication routes counts it; it answers the link's state and nothing of the
+  // account, and changes nothing.
+  app.route({
+    ...routeOf(apiRoutes.auth.invitationLink),
+    schema: {
+      tags: ['auth'],
+      summary:
+        'Whether an invitation link can still set a password: open, used, expired or not valid. The token travels in the body, never in the address.',
+      body: invitationLinkBody,
+      response: { 200: invitationLinkAnswer, 429: errorBody },
+    },
+    handler: async (request) => ({ state: await invitations.linkState(request.body.token) }),
   });
 
   // Any signed-in person changes their own password

@@ -1,13 +1,14 @@
+import type { InvitationLinkState } from '../../../contracts/accounts.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
-import { withActor } from '../../platform/db/with-actor.js';
+import { withActor, withAuthenticationRole } from '../../platform/db/with-actor.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { actorFor } from '../../platform/tenancy/actor.js';
 import { isRole } from '../../platform/tenancy/roles.js';
 import { activateInvitedAccount } from './invitations.data.js';
-import { claimToken } from './password-reset.data.js';
-import { lookUpToken, withdrawTokens } from './password-reset.service.js';
+import { claimToken, findTokenByHash } from './password-reset.data.js';
+import { lookUpToken, resetTokenHash, withdrawTokens } from './password-reset.service.js';
 import { hashPassword, passwordProblem } from './passwords.rules.js';
 import { findUserById } from './user-lookup.data.js';
 
@@ -40,6 +41,24 @@ class AddressTaken extends Error {}
  */
 export function createInvitationsService({ database, audit, counters, now }: InvitationsDeps) {
   return {
+    /**
+     * Whether the link can still set a password, read without using it up: its page says at once
+     * that it is used or expired instead of after the password is typed
+     * (docs/decisions/0125-invitation-link-checked-first.md). It does not count against the
+     * link's three attempts, which guard the password it sets; the route's own limit counts it.
+     */
+    async linkState(token: string): Promise<InvitationLinkState> {
+      const hash = resetTokenHash(token);
+      if (hash === null) return 'not_valid';
+      const stored = await withAuthenticationRole(database, (tx) => findTokenByHash(tx, hash));
+      if (stored === undefined || stored.purpose !== 'invitation') return 'not_valid';
+      if (stored.usedAt !== null) return 'used';
+      if (stored.invalidatedAt !== null) return 'not_valid';
+      if (stored.expiresAt.getTime() <= now().getTime()) return 'expired';
+      const user = await findUserById(database, stored.userId);
+      return user?.status === 'invited' ? 'open' : 'not_valid';
+    },
+
     async accept(token: string, password: string, origin: RequestOrigin): Promise<AcceptOutcome> {
       const found = await lookUpToken(database, counters, token, 'invitation', now());
       if (!found.ok) return found;

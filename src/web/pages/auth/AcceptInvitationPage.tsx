@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
+import type { InvitationLinkState } from '../../../contracts/accounts';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
 import { ApiError, api } from '../../api/client';
@@ -15,13 +16,46 @@ function tokenFromLink(): string {
 }
 
 /**
- * `/accept-invitation#token=…`: the invited person chooses their password and is
- * signed in straight away, landing on their home page.
+ * What the page says of a link that can no longer set a password, before asking for one
+ * (docs/decisions/0125-invitation-link-checked-first.md).
+ */
+export const CLOSED_LINK: Record<Exclude<InvitationLinkState, 'open'>, string> = {
+  used: 'This invitation has been used already: the password was chosen through it. Sign in with that password, or reset it if you have forgotten it.',
+  expired: 'This invitation link has expired. Ask whoever invited you to send a new one.',
+  not_valid:
+    'This invitation link no longer works: a newer invitation may have replaced it, or it was withdrawn. Use the link in the latest invitation e-mail, or ask whoever invited you to send a new one.',
+};
+
+/** How far the page has got in checking the link: checking, its state, or unknown (not checked). */
+type LinkCheck = 'checking' | InvitationLinkState | 'unknown';
+
+/**
+ * `/accept-invitation#token=…`: the link is checked first, so a used or expired one is said to be
+ * so at once; then the invited person chooses their password and is signed in straight away,
+ * landing on their home page.
  */
 export function AcceptInvitationPage() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [token] = useState(tokenFromLink);
+  const [link, setLink] = useState<LinkCheck>(token === '' ? 'unknown' : 'checking');
+  useEffect(() => {
+    if (token === '') return;
+    let current = true;
+    api(apiRoutes.auth.invitationLink, { body: { token } }).then(
+      ({ state }) => {
+        if (current) setLink(state);
+      },
+      // Not checked (too many checks from this address, the connection dropped): the form is
+      // shown, and setting the password checks the link again.
+      () => {
+        if (current) setLink('unknown');
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -31,6 +65,8 @@ export function AcceptInvitationPage() {
   const fieldProblem =
     refusal?.password === password ? refusal.message : password.length > 0 ? typedProblem : null;
   const [busy, setBusy] = useState(false);
+
+  const closed = link === 'used' || link === 'expired' || link === 'not_valid';
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -74,12 +110,27 @@ export function AcceptInvitationPage() {
   };
 
   return (
-    <AuthCard title="Set your password">
+    <AuthCard title={closed ? 'Your invitation link' : 'Set your password'}>
       {token === '' ? (
         <Alert color="red" role="alert">
           This page needs the link from your invitation e-mail. Ask whoever invited you to send a
           new one if it has expired.
         </Alert>
+      ) : link === 'checking' ? (
+        <Text size="sm" role="status">
+          Checking your invitation link…
+        </Text>
+      ) : closed ? (
+        <Stack gap="sm">
+          <Alert color={link === 'used' ? 'blue' : 'red'} role="alert">
+            {CLOSED_LINK[link]}
+          </Alert>
+          {link === 'used' && (
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Reset your password
+            </Anchor>
+          )}
+        </Stack>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
