@@ -305,6 +305,10 @@ describe.skipIf(browserSuiteSkipReason)(
       await e2e.checkPage(approver, 'draft-approved');
 
       await step(approver, 'Issue', /^Issued/);
+      // One true thing: issued, and not in use until the trustees approve it in the registers.
+      expect(await standing(approver)).toBe(
+        'Issued: the approved text is kept as a PDF among the scheme’s documents. The policy is a draft version in the scheme’s governance registers, not in use until the trustees approve it there.',
+      );
       // The issued text is a PDF among the scheme's documents, downloaded as an attachment.
       const download = approver.waitForEvent('download');
       await approver.getByRole('button', { name: 'Download the issued PDF' }).click();

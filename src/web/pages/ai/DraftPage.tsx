@@ -34,6 +34,7 @@ import {
   changesFromGenerated,
   DRAFT_STATUS,
   draftName,
+  draftStanding,
   editable,
   GENERATED_BY_NAMES,
   lineCount,
@@ -145,7 +146,7 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
         </Text>
       </Group>
       <Text size="sm" role="status" aria-label="Where the draft stands">
-        {status.next}
+        {draftStanding(draft)}
       </Text>
       {draft.generatedBy === 'ai' && (
         <Alert color="violet" variant="light" title="Written by an AI model">
@@ -155,8 +156,8 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
       )}
       {draft.status === 'issued' && draft.issuedPolicyId && row && (
         <Alert color="green" variant="light">
-          Issued <DateTime value={draft.issuedAt ?? draft.updatedAt} /> as a draft written policy:
-          approve it in the{' '}
+          Issued <DateTime value={draft.issuedAt ?? draft.updatedAt} /> as a draft version of the
+          policy. The trustees approve it in the{' '}
           <SchemeTabLink schemeId={row.id} tab="governance">
             scheme’s governance registers
           </SchemeTabLink>

@@ -8,6 +8,7 @@ import {
   changesFromGenerated,
   citationNumbers,
   draftName,
+  draftStanding,
   editable,
   extractsNote,
   fourEyesText,
@@ -79,6 +80,20 @@ describe('the AI pages’ words and rules', () => {
     expect(aiAnswerNote([text])).not.toMatch(/summar/);
     expect(aiAnswerNote([text, summary])).toMatch(
       /Sources marked as summaries were written for this service in its own words: they are not the original texts\.$/,
+    );
+  });
+
+  it('say one true thing of an issued draft: a written policy is not in use until the trustees approve it', () => {
+    const policy = draftStanding({ status: 'issued', kind: 'written_policy' });
+    expect(policy).toBe(
+      'Issued: the approved text is kept as a PDF among the scheme’s documents. The policy is a draft version in the scheme’s governance registers, not in use until the trustees approve it there.',
+    );
+    expect(policy).not.toMatch(/this text is in use/);
+    expect(draftStanding({ status: 'issued', kind: 'ora_outline' })).toBe(
+      'Issued: the approved text is kept as a PDF among the scheme’s documents.',
+    );
+    expect(draftStanding({ status: 'draft', kind: 'written_policy' })).toBe(
+      'Read and edit the text, then mark it as reviewed.',
     );
   });
 

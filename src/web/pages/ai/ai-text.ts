@@ -129,8 +129,24 @@ export const DRAFT_STATUS: Record<DraftStatus, { label: string; color: string; n
     color: 'green',
     next: 'Approved: the text can no longer change. Issue it to use it.',
   },
-  issued: { label: 'Issued', color: 'gray', next: 'Issued: this text is in use.' },
+  issued: {
+    label: 'Issued',
+    color: 'gray',
+    next: 'Issued: the approved text is kept as a PDF among the scheme’s documents.',
+  },
 };
+
+/**
+ * Where a draft stands, in one true sentence: an issued written policy is a draft version in the
+ * governance registers, applied only once the trustees approve it there (Directive (EU) 2016/2341
+ * Art. 21: a policy is approved before it is applied), never "in use" on its issue.
+ */
+export function draftStanding(draft: Pick<Draft, 'status' | 'kind'>): string {
+  const { next } = DRAFT_STATUS[draft.status];
+  return draft.status === 'issued' && draft.kind === 'written_policy'
+    ? `${next} The policy is a draft version in the scheme’s governance registers, not in use until the trustees approve it there.`
+    : next;
+}
 
 /** Who wrote the first text: an AI model (the firm's or the platform's provider), or the template. */
 export const GENERATED_BY_NAMES: Record<Draft['generatedBy'], string> = {
