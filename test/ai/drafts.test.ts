@@ -147,6 +147,17 @@ describe('a draft', () => {
     }
   });
 
+  it('has the placeholders the scheme’s record can fill filled in after it is written, the names never sent', async () => {
+    fake.reply = () => ({
+      text: 'Policy of [scheme name], for [Employer Name], a [scheme type] scheme; approved on [date].',
+    });
+    const draft = await newDraft();
+    expect(draft.content).toContain(
+      'Policy of Nore Mills Scheme, for Nore Mills Ltd, a Defined contribution scheme; approved on [date].',
+    );
+    expect(fake.requests[0]?.body).not.toContain('Nore Mills');
+  });
+
   it('goes draft → reviewed → approved → issued, only approved text is issued, and every step is audited', async () => {
     const draft = await newDraft();
     const url = `/api/ai/drafts/${draft.id}`;

@@ -146,5 +146,8 @@ describe('without a provider', () => {
     expect(lines[0]).toMatch(/^DRAFT FROM TEMPLATE/);
     expect(lines).toContain('Internal audit policy');
     expect(draft.content).toContain('the conflicts of interest protocol applies');
+    // Filled in from the scheme's record: its name, never left as a placeholder.
+    expect(draft.content).toContain('the trustees of Slaney Scheme manage internal audit');
+    expect(draft.content).not.toContain('[scheme name]');
   });
 });

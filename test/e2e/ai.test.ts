@@ -201,11 +201,14 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await standing(author)).toMatch(/^Read and edit the text/);
       await see(author.getByText('From the template', { exact: true }));
       expect(await stepButton(author, 'Issue').count()).toBe(0);
-      // The template leaves what it cannot know in square brackets, and the page lists them.
+      // The template fills in what the scheme's record holds (its name), leaves what it cannot
+      // know in square brackets, and the page lists them.
+      expect(await field(author, 'Text of the draft').inputValue()).toContain(
+        `This policy sets out how the trustees of ${scheme} manage`,
+      );
       await expect
         .poll(() => placeholdersLeft(author))
         .toEqual([
-          '[scheme name]',
           '[role and reporting line]',
           '[how the work is done, how often, and what is recorded]',
           '[date]',
@@ -221,7 +224,6 @@ describe.skipIf(browserSuiteSkipReason)(
       const generated = await text.inputValue();
       const added = 'The trustees review this policy at least every three years.';
       const filled = generated
-        .replace('[scheme name]', scheme)
         .replace('[role and reporting line]', 'the scheme secretary, who reports each quarter')
         .replace(
           '[how the work is done, how often, and what is recorded]',

@@ -1,4 +1,4 @@
-import type { DraftKind } from '../../../contracts/ai.js';
+import { type DraftKind, placeholdersIn } from '../../../contracts/ai.js';
 import {
   type FitnessAndProbity,
   GOVERNANCE_RULES,
@@ -9,7 +9,7 @@ import {
   type PolicyKind,
   policySource,
 } from '../../../contracts/governance-rules.js';
-import type { SchemeType } from '../../../contracts/organisation.js';
+import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
 
 /**
@@ -33,6 +33,74 @@ export interface DraftFacts {
     nextReviewDue: string | null;
   }>;
   lastOra: { performedOn: string; nextDue: string } | null;
+}
+
+/**
+ * The names on the scheme's record that a draft's placeholders can be filled with: the scheme's
+ * and its employer's. They are filled in here, after the text is written, and never put in the
+ * facts: a provider is sent neither (a one-member arrangement is often named after its member).
+ */
+export interface DraftNames {
+  schemeName: string;
+  employerName: string;
+}
+
+/**
+ * The placeholders the scheme's record can fill, as the template writes them and as a provider
+ * asked for "[scheme name]" writes them (DRAFT_SYSTEM_PROMPT), read in lower case.
+ */
+const FILLED_FROM_THE_RECORD: Readonly<
+  Record<string, (facts: DraftFacts, names: DraftNames) => string>
+> = {
+  'scheme name': (_, names) => names.schemeName,
+  'name of the scheme': (_, names) => names.schemeName,
+  "scheme's name": (_, names) => names.schemeName,
+  'the scheme': (_, names) => names.schemeName,
+  scheme: (_, names) => names.schemeName,
+  'employer name': (_, names) => names.employerName,
+  'name of the employer': (_, names) => names.employerName,
+  "employer's name": (_, names) => names.employerName,
+  employer: (_, names) => names.employerName,
+  'sponsoring employer': (_, names) => names.employerName,
+  'scheme type': (facts) => SCHEME_TYPE_NAMES[facts.schemeType],
+  'type of scheme': (facts) => SCHEME_TYPE_NAMES[facts.schemeType],
+  'number of members': (facts) => facts.memberBand,
+  'size of the scheme': (facts) => facts.memberBand,
+  'scheme size': (facts) => facts.memberBand,
+};
+
+/** A placeholder's words as looked up: lower case, one space between words, a plain apostrophe. */
+function placeholderKey(placeholder: string): string {
+  return placeholder
+    .slice(1, -1)
+    .toLowerCase()
+    .replaceAll('’', "'")
+    .split(' ')
+    .filter((word) => word !== '')
+    .join(' ');
+}
+
+/** Whether the scheme's record can fill this placeholder ("[scheme name]"). */
+export function fillableFromTheRecord(placeholder: string): boolean {
+  return Object.hasOwn(FILLED_FROM_THE_RECORD, placeholderKey(placeholder));
+}
+
+/**
+ * The text with every placeholder the scheme's record can fill filled in: what the template and
+ * the provider leave for a person to complete is only what the record does not hold.
+ */
+export function filledFromTheRecord(text: string, facts: DraftFacts, names: DraftNames): string {
+  let filled = text;
+  for (const placeholder of placeholdersIn(text)) {
+    const key = placeholderKey(placeholder);
+    if (!Object.hasOwn(FILLED_FROM_THE_RECORD, key)) continue;
+    const value = (FILLED_FROM_THE_RECORD[key] as (f: DraftFacts, n: DraftNames) => string)(
+      facts,
+      names,
+    ).trim();
+    if (value !== '') filled = filled.replaceAll(placeholder, value);
+  }
+  return filled;
 }
 
 export interface DraftRequest {
@@ -166,15 +234,22 @@ function letterBody(facts: DraftFacts): string[] {
   ];
 }
 
-/** The project's own text from the facts, used when no provider is configured. */
-export function templateDraft(request: DraftRequest, facts: DraftFacts): string {
+/**
+ * The project's own text from the facts, used when no provider is configured, with what the
+ * scheme's record holds filled in.
+ */
+export function templateDraft(request: DraftRequest, facts: DraftFacts, names: DraftNames): string {
   const body =
     request.kind === 'written_policy'
       ? policyBody(request.policyKind as PolicyKind, facts)
       : request.kind === 'ora_outline'
         ? oraBody(facts)
         : letterBody(facts);
-  return [headerOf('template'), '', titleOf(request), '', ...body, ''].join('\n');
+  return filledFromTheRecord(
+    [headerOf('template'), '', titleOf(request), '', ...body, ''].join('\n'),
+    facts,
+    names,
+  );
 }
 
 /** The rules for the provider when it drafts; the facts go in the user's turn as data. */

@@ -28,6 +28,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import type { GeneratedDocument, GeneratedDocuments } from '../documents/index.js';
+import { findEmployer } from '../employers/index.js';
 import { loadGovernance } from '../governance/index.js';
 import { findScheme } from '../schemes/index.js';
 import { type AiDraftRow, settingsOf } from './ai.data.js';
@@ -36,7 +37,9 @@ import type { SecurityAlert } from './chat.service.js';
 import {
   DRAFT_SYSTEM_PROMPT,
   type DraftFacts,
+  type DraftNames,
   draftPrompt,
+  filledFromTheRecord,
   headerOf,
   memberBandOf,
   templateDraft,
@@ -296,15 +299,19 @@ export function createDraftsService({
     });
   }
 
-  /** The generated text: the provider's, or the template's when there is none. */
+  /**
+   * The generated text: the provider's, or the template's when there is none, with every
+   * placeholder the scheme's record can fill filled in (the provider is never sent the names).
+   */
   async function generate(
     writer: TenantActor,
     request: { kind: DraftInput['kind']; policyKind: PolicyKind | null },
     facts: DraftFacts,
+    names: DraftNames,
     denylist: Denylist,
   ): Promise<{ content: string; generatedBy: 'ai' | 'template' }> {
     if (provider === null)
-      return { content: templateDraft(request, facts), generatedBy: 'template' };
+      return { content: templateDraft(request, facts, names), generatedBy: 'template' };
     const reserved = await access.reserve(writer, async () => denylist);
     try {
       const result = await provider.generate({
@@ -317,8 +324,11 @@ export function createDraftsService({
       await access.record(writer, reserved.month, result.usage);
       const text = result.text.trim();
       if (text.length === 0)
-        return { content: templateDraft(request, facts), generatedBy: 'template' };
-      return { content: `${headerOf('ai')}\n\n${text}\n`, generatedBy: 'ai' };
+        return { content: templateDraft(request, facts, names), generatedBy: 'template' };
+      return {
+        content: `${headerOf('ai')}\n\n${filledFromTheRecord(text, facts, names)}\n`,
+        generatedBy: 'ai',
+      };
     } catch (error) {
       if (error instanceof OutgoingRefusedError) {
         alert('ai.outgoing_refused', { userId: writer.userId, reason: error.reasons.join(',') });
@@ -338,18 +348,20 @@ export function createDraftsService({
   return {
     async create(actor: ActorContext, input: DraftInput): Promise<DraftView> {
       const writer = authorize(actor, 'ai.draft.create');
-      const { scheme, facts, denylist } = await withActor(database, writer, async (tx) => {
+      const { scheme, facts, names, denylist } = await withActor(database, writer, async (tx) => {
         const found = authorizeRow(writer, 'ai.draft.create', await findScheme(tx, input.schemeId));
         const outOfScope = outOfScopeReason({
           type: found.type as SchemeType,
           racKind: found.racKind as RacKind | null,
         });
         if (outOfScope !== null) throw new ConflictError(outOfScope);
-        return { scheme: found, ...(await factsOf(tx, found, todayInIreland(now()))) };
+        const employer = await findEmployer(tx, found.employerId);
+        const names: DraftNames = { schemeName: found.name, employerName: employer?.name ?? '' };
+        return { scheme: found, names, ...(await factsOf(tx, found, todayInIreland(now()))) };
       });
       const request = { kind: input.kind, policyKind: input.policyKind ?? null };
       // The provider is asked outside any transaction: no connection is held while it writes.
-      const { content, generatedBy } = await generate(writer, request, facts, denylist);
+      const { content, generatedBy } = await generate(writer, request, facts, names, denylist);
       return withActor(database, writer, async (tx) => {
         const at = now();
         const draft = await insertDraft(tx, {
