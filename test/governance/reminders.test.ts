@@ -1,6 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createComplianceReminders } from '../../src/server/modules/governance/reminders.job.js';
+import {
+  createComplianceReminders,
+  REMINDER_ROWS_PER_STATEMENT,
+} from '../../src/server/modules/governance/reminders.job.js';
 import { createSealedBox, deriveKey } from '../../src/server/platform/crypto/sealed-box.js';
 import type { Database } from '../../src/server/platform/db/database.js';
 import { openPostgres } from '../../src/server/platform/db/postgres.js';
@@ -176,6 +179,43 @@ describe('the reminders job', () => {
     expect(JSON.stringify(raw)).not.toContain(brokerAdmin.email);
     const rows = await sentRows();
     expect(JSON.stringify(rows)).not.toMatch(/@|Nore Dairies/);
+  });
+});
+
+describe('the reminders job over a large firm', () => {
+  it('records more reminders than one statement holds, each once', async () => {
+    // A firm of 130 admins and 70 schemes whose compliance statements were due on 31 January:
+    // 9,100 reminders in one batch, more than PostgreSQL's 65,535 parameters would take in one
+    // statement, and more than REMINDER_ROWS_PER_STATEMENT.
+    const big = await openTestDatabase();
+    try {
+      const firm = await createBroker(big.database, 'Barrow Brokers');
+      const employer = await createEmployer(big.database, firm, 'Barrow Mills Ltd');
+      for (let index = 0; index < 130; index += 1) {
+        await createUser(big.database, { brokerId: firm, role: 'BrokerAdmin' });
+      }
+      for (let index = 0; index < 70; index += 1) {
+        const scheme = await createScheme(big.database, { id: employer, brokerId: firm });
+        // Everything else is well in hand: the ORA's date is years away.
+        await createOraReport(
+          big.database,
+          { brokerId: firm, employerId: employer, schemeId: scheme },
+          { performedOn: '2025-05-01', nextDue: '2028-05-01' },
+        );
+      }
+      const run = await remindersOn(big.database).run();
+      expect(run.remindersSent).toBe(9_100);
+      expect(run.remindersSent).toBeGreaterThan(REMINDER_ROWS_PER_STATEMENT);
+      expect(run.remindersSent).toBe(run.remindersDue);
+      const recorded = await ownerOf(big.database).select().from(complianceReminders);
+      expect(recorded).toHaveLength(run.remindersSent);
+      expect(new Set(recorded.map((row) => `${row.obligationKey}|${row.userId}`)).size).toBe(
+        recorded.length,
+      );
+      expect(await remindersOn(big.database).run()).toMatchObject({ remindersSent: 0 });
+    } finally {
+      await big.dispose();
+    }
   });
 });
 

@@ -20,6 +20,14 @@ import { loadGovernance, type SchemeHead } from './governance.data.js';
 /** Schemes assessed per transaction: a tenant's schemes are contiguous, so most fit in one. */
 export const REMINDER_BATCH_SCHEMES = 500;
 
+/**
+ * Reminders recorded per statement. A batch of schemes, each with several dates due and each date
+ * for every admin of the firm, can make tens of thousands of rows: one statement of them all would
+ * pass PostgreSQL's 65,535 parameters a statement (and the query builder's stack) long before. At 8
+ * columns a row this is 8,000 parameters.
+ */
+export const REMINDER_ROWS_PER_STATEMENT = 1_000;
+
 /** A reminder is worth sending for a week; after that the next stage's reminder supersedes it. */
 const REMINDER_VALID_MS = 7 * 24 * 60 * 60_000;
 
@@ -158,20 +166,24 @@ export function createComplianceReminders({
       totals.remindersDue += candidates.length;
       if (candidates.length === 0) return { last: tail, queued: 0 };
 
-      const inserted = await tx
-        .insert(complianceReminders)
-        .values(candidates.map(({ line: _line, ...row }) => row))
-        .onConflictDoNothing({
-          target: [
-            complianceReminders.brokerId,
-            complianceReminders.obligationKey,
-            complianceReminders.dueOn,
-            complianceReminders.stage,
-            complianceReminders.userId,
-          ],
-        })
-        .returning({ id: complianceReminders.id });
-      const fresh = new Set(inserted.map((row) => row.id));
+      const fresh = new Set<string>();
+      const rows = candidates.map(({ line: _line, ...row }) => row);
+      for (let start = 0; start < rows.length; start += REMINDER_ROWS_PER_STATEMENT) {
+        const inserted = await tx
+          .insert(complianceReminders)
+          .values(rows.slice(start, start + REMINDER_ROWS_PER_STATEMENT))
+          .onConflictDoNothing({
+            target: [
+              complianceReminders.brokerId,
+              complianceReminders.obligationKey,
+              complianceReminders.dueOn,
+              complianceReminders.stage,
+              complianceReminders.userId,
+            ],
+          })
+          .returning({ id: complianceReminders.id });
+        for (const row of inserted) fresh.add(row.id);
+      }
       totals.remindersSent += fresh.size;
 
       const linesByUser = new Map<string, ReminderLine[]>();
