@@ -219,7 +219,7 @@ export function addYears(isoDate: string, years: number): string {
   return `${String(year).padStart(4, '0')}-${month}-${day}`;
 }
 
-function isLeapYear(year: number): boolean {
+export function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
@@ -473,8 +473,12 @@ export function appointmentsOverlap(
 
 /** The same person, as far as the register can tell: the name, without case or extra spaces. */
 export function samePerson(a: string, b: string): boolean {
-  const normal = (name: string) => name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-IE');
-  return normal(a) === normal(b);
+  return personKey(a) === personKey(b);
+}
+
+/** A name as `samePerson` compares it: without case or extra spaces, to key a map by person. */
+export function personKey(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-IE');
 }
 
 /**

@@ -1,4 +1,11 @@
-import { addYears, type DateStatus, dateStatus, type TrusteeFacts } from './governance-rules.js';
+import {
+  addYears,
+  type DateStatus,
+  dateStatus,
+  isLeapYear,
+  personKey,
+  type TrusteeFacts,
+} from './governance-rules.js';
 import { formatIrishDate } from './irish-dates.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
@@ -65,10 +72,6 @@ const FILING_SOURCES: Record<FilingKind, RuleSource> = {
   annual_scheme_information: SCHEME_YEAR_RULES.annualSchemeInformation,
   annual_compliance_statement: SCHEME_YEAR_RULES.annualComplianceStatement,
 };
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return isLeapYear(year) ? 29 : 28;
@@ -177,9 +180,6 @@ const from = (source: RuleSource) => ({ label: source.label, citation: source.ci
 const serving = (trustee: TrusteeFacts, today: string) =>
   trustee.appointedOn <= today && (trustee.endedOn === null || trustee.endedOn > today);
 
-/** The same director, as far as the records can tell: the name without case or extra spaces. */
-const directorKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-IE');
-
 /**
  * When a trainee is next due: within TRAINING_FIRST_WITHIN_MONTHS of the appointment until the
  * first training on or after it, then TRAINING_EVERY_YEARS after the latest.
@@ -246,7 +246,8 @@ function corporateTraining(
   const latestByDirector = new Map<string, string>();
   for (const training of trainings) {
     if (training.directorName === null || training.completedOn < trustee.appointedOn) continue;
-    const key = directorKey(training.directorName);
+    // The same director, as far as the records can tell (samePerson).
+    const key = personKey(training.directorName);
     const latest = latestByDirector.get(key);
     if (latest === undefined || training.completedOn > latest) {
       latestByDirector.set(key, training.completedOn);
