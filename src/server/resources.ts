@@ -1,136 +1,75 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { auditRoutes, createAuditReadService } from './modules/audit/index.js';
-import {
-  autoEnrolmentRoutes,
-  createAutoEnrolmentService,
-  createEmployerPayrollService,
-} from './modules/auto-enrolment/index.js';
-import { brokersRoutes, createBrokersService } from './modules/brokers/index.js';
-import {
-  contributionsRoutes,
-  createContributionsService,
-  createPayrollService,
-  payrollRoutes,
-} from './modules/contributions/index.js';
-import { createEmployersService, employersRoutes } from './modules/employers/index.js';
-import { createFundsService, fundsRoutes } from './modules/funds/index.js';
-import { createMemberExportService, gdprRoutes } from './modules/gdpr/index.js';
-import {
-  createAppointmentsService,
-  createComplianceService,
-  createPoliciesService,
-  createSchemeYearService,
-  governanceRoutes,
-  schemeYearRoutes,
-} from './modules/governance/index.js';
-import { createImportsService, importsRoutes } from './modules/imports/index.js';
-import { createMembersService, membersRoutes } from './modules/members/index.js';
-import {
-  createDashboardService,
-  createOverviewService,
-  overviewRoutes,
-} from './modules/overview/index.js';
-import {
-  createMemberPageService,
-  createPortalService,
-  portalRoutes,
-} from './modules/portal/index.js';
-import { createSchemesService, schemesRoutes } from './modules/schemes/index.js';
-import { createUsersService, usersRoutes } from './modules/users/index.js';
-import type { AuditService } from './platform/audit/audit-log.js';
-import type { PpsKeyring } from './platform/crypto/pps-keyring.js';
-import type { Database } from './platform/db/database.js';
-import type { Outbox } from './platform/email/outbox.js';
+import { createAuditModule } from './modules/audit/index.js';
+import { createAutoEnrolmentModule } from './modules/auto-enrolment/index.js';
+import { createBrokersModule } from './modules/brokers/index.js';
+import { createContributionsModule } from './modules/contributions/index.js';
+import { createEmployersModule } from './modules/employers/index.js';
+import { createFundsModule } from './modules/funds/index.js';
+import { createGdprModule } from './modules/gdpr/index.js';
+import { createGovernanceModule } from './modules/governance/index.js';
+import { createImportsModule } from './modules/imports/index.js';
+import { createMembersModule } from './modules/members/index.js';
+import { createOverviewModule } from './modules/overview/index.js';
+import { createPortalModule } from './modules/portal/index.js';
+import { createSchemesModule } from './modules/schemes/index.js';
+import { createUsersModule } from './modules/users/index.js';
+import type { PlatformParts } from './platform/composition/server-module.js';
 import { createUploadSlots } from './platform/uploads/upload-slots.js';
 
-export interface ResourceDeps {
-  database: Database;
-  audit: AuditService;
-  ppsKeyring: PpsKeyring;
-  /** Uploads are spooled to files under here while they are checked. */
-  dataDir: string;
-  outbox: Outbox;
-  now: () => Date;
-  publicBaseUrl: URL;
-  onEmailQueued: () => void;
+export interface ResourceDeps extends Omit<PlatformParts, 'uploads'> {
   /** Imports and payroll uploads one tenant may run at once on this instance. */
   uploadsPerTenant: number;
 }
 
-/** The organisation API of decisions.md §4: one module per resource, each given only what it uses. */
+/**
+ * The organisation API of decisions.md §4: one module per resource. Each module composes its own
+ * services from the platform's parts (docs/decisions/0128-modules-compose-their-services.md); what
+ * is wired here is only which module is given which other module's service, and the order of the
+ * route table.
+ */
 export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => {
-  const { database, audit, now, ppsKeyring } = deps;
   // One allowance for both kinds of upload: they hold the same connections.
-  const uploads = createUploadSlots({ perTenant: deps.uploadsPerTenant });
-  const employers = createEmployersService({ database, audit, now });
-  const schemes = createSchemesService({ database, audit, now });
-  const users = createUsersService(deps);
-  const members = createMembersService({ database, audit, ppsKeyring, now });
-  const contributions = createContributionsService({ database, audit, now });
-  const funds = createFundsService({
-    database,
-    audit,
-    now,
-    outbox: deps.outbox,
-    publicBaseUrl: deps.publicBaseUrl,
-    onEmailQueued: deps.onEmailQueued,
-  });
-  const portal = createPortalService({ database, audit, now });
-  const overview = createOverviewService({ database, now });
-  const compliance = createComplianceService({ database, audit, now });
-  const autoEnrolment = createAutoEnrolmentService({ database, audit, now });
-  const auditRead = createAuditReadService({ database, audit });
+  const parts: PlatformParts = {
+    ...deps,
+    uploads: createUploadSlots({ perTenant: deps.uploadsPerTenant }),
+  };
+  const users = createUsersModule(parts);
+  const employers = createEmployersModule(parts);
+  const schemes = createSchemesModule(parts);
+  const members = createMembersModule(parts);
+  const contributions = createContributionsModule(parts);
+  const funds = createFundsModule(parts);
+  const governance = createGovernanceModule(parts);
+  const autoEnrolment = createAutoEnrolmentModule(parts);
+  const audit = createAuditModule(parts);
 
-  await app.register(brokersRoutes, { brokers: createBrokersService({ database, audit, now }) });
-  await app.register(usersRoutes, { users });
-  await app.register(employersRoutes, { employers });
-  await app.register(schemesRoutes, { schemes });
-  await app.register(membersRoutes, { members });
-  await app.register(gdprRoutes, {
-    gdprExport: createMemberExportService({ database, audit, now }),
-  });
-  await app.register(contributionsRoutes, { contributions });
-  await app.register(payrollRoutes, { payroll: createPayrollService({ database, audit, now }) });
-  await app.register(fundsRoutes, { funds });
-  // The pages composed from the services that own their parts (docs/decisions/0118).
-  await app.register(overviewRoutes, {
-    overview,
-    dashboard: createDashboardService({
-      overview,
-      employers,
-      schemes,
-      users,
-      compliance,
-      autoEnrolment,
-      auditRead,
+  const modules = [
+    createBrokersModule(parts),
+    users,
+    employers,
+    schemes,
+    members,
+    createGdprModule(parts),
+    contributions,
+    funds,
+    // The pages composed from the services that own their parts (docs/decisions/0118).
+    createOverviewModule(parts, {
+      ...employers.services,
+      ...schemes.services,
+      ...users.services,
+      ...governance.services,
+      ...autoEnrolment.services,
+      ...audit.services,
     }),
-  });
-  await app.register(portalRoutes, {
-    portal,
-    memberPage: createMemberPageService({ members, portal, funds, contributions }),
-  });
-  await app.register(importsRoutes, {
-    imports: createImportsService({
-      database,
-      audit,
-      ppsKeyring,
-      dataDir: deps.dataDir,
-      uploads,
-      now,
+    createPortalModule(parts, {
+      ...members.services,
+      ...funds.services,
+      ...contributions.services,
     }),
-  });
-  await app.register(governanceRoutes, {
-    appointments: createAppointmentsService({ database, audit, now }),
-    policies: createPoliciesService({ database, audit, now }),
-    compliance,
-  });
-  await app.register(schemeYearRoutes, {
-    schemeYear: createSchemeYearService({ database, audit, now }),
-  });
-  // Auto-enrolment readiness (docs/decisions/0068-auto-enrolment-readiness.md): an employer's payroll and its assessment.
-  await app.register(autoEnrolmentRoutes, {
-    payroll: createEmployerPayrollService({ database, audit, ppsKeyring, uploads, now }),
+    createImportsModule(parts),
+    governance,
     autoEnrolment,
-  });
-  await app.register(auditRoutes, { auditRead });
+    audit,
+  ];
+  for (const module of modules) await app.register(module.routes);
 };

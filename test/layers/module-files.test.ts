@@ -12,13 +12,13 @@ const server = path.resolve(import.meta.dirname, '../../src/server');
 const modules = path.join(server, 'modules');
 
 /**
- * The roles: routes (HTTP), schemas (the API's Zod shapes), service (use cases, authorised first),
- * data (queries and other reads and writes), job (a scheduled job), pdf (a document rendered),
- * rules (logic over values, no database), plugin (a Fastify hook), client (an outside service),
- * cli (a command).
+ * The roles: module (the module composed: its services made, its routes wired), routes (HTTP),
+ * schemas (the API's Zod shapes), service (use cases, authorised first), data (queries and other
+ * reads and writes), job (a scheduled job), pdf (a document rendered), rules (logic over values,
+ * no database), plugin (a Fastify hook), client (an outside service), cli (a command).
  */
 const MODULE_FILE =
-  /^[a-z0-9]+(?:-[a-z0-9]+)*\.(routes|schemas|service|data|job|pdf|rules|plugin|client|cli)(?:\.test)?\.ts$/;
+  /^[a-z0-9]+(?:-[a-z0-9]+)*\.(module|routes|schemas|service|data|job|pdf|rules|plugin|client|cli)(?:\.test)?\.ts$/;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

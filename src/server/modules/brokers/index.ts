@@ -1,4 +1,4 @@
 /** The brokers module's public face: all that other modules and the composition root may import from it. */
-export { brokersRoutes } from './brokers.routes.js';
+
+export { createBrokersModule } from './brokers.module.js';
 export { brokerParams } from './brokers.schemas.js';
-export { createBrokersService } from './brokers.service.js';

@@ -1,4 +1,3 @@
 /** The imports module's public face: all that other modules and the composition root may import from it. */
 export { importSweepJob } from './import-sweep.job.js';
-export { importsRoutes } from './imports.routes.js';
-export { createImportsService } from './imports.service.js';
+export { createImportsModule } from './imports.module.js';
