@@ -23,6 +23,7 @@ import {
 import { expectPlainEnglish } from '../helpers/plain-english.js';
 import {
   collectionOf,
+  creationOf,
   exampleBody,
   exampleQuery,
   parametersOf,
@@ -300,9 +301,7 @@ function madeRecord(collection: string): Promise<string> {
   let made = madeThroughApi.get(collection);
   if (made === undefined) {
     made = (async () => {
-      const key = Object.entries(spec.paths)
-        .filter(([path, methods]) => 'post' in methods && path.endsWith(`/${collection}`))
-        .map(([path]) => `POST ${path}`)[0];
+      const key = creationOf(collection);
       if (key === undefined) throw new Error(`no route creates ${collection}`);
       const response = await t.requestAs(
         actors.consultant,

@@ -36,6 +36,28 @@ export function collectionOf(path: string, parameter: string): string {
   return before.slice(previous + 1).join('/');
 }
 
+/**
+ * The route that creates a record of a kind, `POST …/<kind>`, by its key in the API reference:
+ * `POST /api/schemes/{id}/trustees` for `trustees`, `POST /api/trustees/{id}/training` for
+ * `training`. The one lookup of the suites that make records of kinds they were not built with.
+ */
+export function creationOf(collection: string): string | undefined {
+  return [...TABLE.keys()].find((key) => key.startsWith('POST ') && key.endsWith(`/${collection}`));
+}
+
+/**
+ * The routes the table names `<group>.create`, each with the kind of record it makes: every
+ * register a firm keeps, for a suite that needs one record of each.
+ */
+export function creationRoutes(): Array<{ key: string; route: ApiRoute; collection: string }> {
+  return listApiRoutes()
+    .filter(({ name, route }) => name.endsWith('.create') && route.method === 'POST')
+    .map(({ route }) => {
+      const key = `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`;
+      return { key, route, collection: route.path.split('/').at(-1) as string };
+    });
+}
+
 /** The names of a path's parameters, in order: `['id', 'period']`. */
 export function parametersOf(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);

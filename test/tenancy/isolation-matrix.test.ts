@@ -25,6 +25,7 @@ import { newPpsNumber } from '../helpers/pps.js';
 import { PUBLIC_API_ROUTES } from '../helpers/public-routes.js';
 import {
   collectionOf,
+  creationOf,
   exampleBody,
   exampleQuery,
   freshPeriod,
@@ -235,13 +236,6 @@ const RECORD_OF: Record<string, keyof Target> = {
 const NEW_RECORD: Record<string, (target: Target) => Promise<string>> = {
   'payroll/imports': fresh.payrollUpload,
 };
-
-/** The route that creates a record of a kind: `POST /api/schemes/{id}/trustees` for `trustees`. */
-function creationOf(collection: string): string | undefined {
-  return documented
-    .map(({ key }) => key)
-    .find((key) => key.startsWith('POST ') && key.endsWith(`/${collection}`));
-}
 
 /**
  * A new record of a kind, made as a person would, through the route that creates one with that

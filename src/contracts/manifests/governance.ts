@@ -75,10 +75,10 @@ export const governanceManifest = defineManifest({
       },
       { query: registerListQuery, view: trusteeView, input: trusteeInput, change: trusteeChange },
       {
+        // An individual, so that the training example (no director named) is of this trustee.
         create: {
-          name: 'Trustee Company DAC',
-          kind: 'corporate',
-          directorCount: 3,
+          name: 'Siobhán Kelly',
+          kind: 'individual',
           appointedOn: '2024-05-01',
           fitnessAndProbity: 'confirmed',
         },
