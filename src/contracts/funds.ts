@@ -4,7 +4,10 @@ import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { idText, text } from './text.js';
 
-const fundName = text({ max: 200 }).min(1, FIELD_MESSAGES.fundName);
+/** The longest name a fund may have. */
+export const MAX_FUND_NAME = 200;
+
+const fundName = text({ max: MAX_FUND_NAME }).min(1, FIELD_MESSAGES.fundName);
 /** ISO 6166: two letters, nine letters or digits, one check digit. */
 const isin = text({ max: 32 })
   .toUpperCase()
@@ -36,42 +39,51 @@ export const fundView = z.object({
 });
 export type FundView = z.infer<typeof fundView>;
 
-/** domain.md: whole percentages over the scheme's funds, summing to exactly 100. */
-export const fundChoiceInput = z
-  .object({
-    /** From when the choice applies; today when left out. Never in the past. */
-    effectiveFrom: isoDate.optional(),
-    allocations: z
-      .array(
-        z.object({
-          fundId: idText,
-          percent: z.number().int(FIELD_MESSAGES.wholePercent).min(1).max(100),
-        }),
-      )
-      .min(1, 'Choose at least one fund')
-      .max(50),
-  })
-  .superRefine((choice, context) => {
-    const total = choice.allocations.reduce((sum, line) => sum + line.percent, 0);
+/** The most lines a fund choice or a switch may have. */
+export const MAX_PERCENT_LINES = 50;
+
+/**
+ * Money shared over the scheme's funds (domain.md): whole percentages, each fund once, summing to
+ * exactly 100. A member's fund choice is made of these lines, and so is a switch of what the member
+ * holds (src/contracts/dc-money-rules.ts), so the two can never be held to different rules.
+ */
+export const percentLines = z
+  .array(
+    z.object({
+      fundId: idText,
+      percent: z.number().int(FIELD_MESSAGES.wholePercent).min(1).max(100),
+    }),
+  )
+  .min(1, 'Choose at least one fund')
+  .max(MAX_PERCENT_LINES)
+  .superRefine((lines, context) => {
+    const total = lines.reduce((sum, line) => sum + line.percent, 0);
     if (total !== 100) {
       context.addIssue({
         code: 'custom',
-        path: ['allocations'],
         message: `The percentages must add up to exactly 100: they add up to ${total}`,
       });
     }
     const seen = new Set<string>();
-    choice.allocations.forEach((line, index) => {
+    lines.forEach((line, index) => {
       if (seen.has(line.fundId)) {
         context.addIssue({
           code: 'custom',
-          path: ['allocations', index, 'fundId'],
+          path: [index, 'fundId'],
           message: 'Choose each fund only once',
         });
       }
       seen.add(line.fundId);
     });
   });
+export type PercentLines = z.infer<typeof percentLines>;
+
+/** domain.md: whole percentages over the scheme's funds, summing to exactly 100. */
+export const fundChoiceInput = z.object({
+  /** From when the choice applies; today when left out. Never in the past. */
+  effectiveFrom: isoDate.optional(),
+  allocations: percentLines,
+});
 export type FundChoiceInput = z.infer<typeof fundChoiceInput>;
 
 export const fundChoiceView = z.object({

@@ -166,6 +166,12 @@ export const FIELD_MESSAGES = {
   reason: 'Say why the correction is made',
   isin: 'Enter an ISIN: 12 characters, like IE00B4L5Y983',
   wholePercent: 'Enter a whole percentage',
+  unitPrice:
+    'Enter a unit price in euro with a full stop before at most 6 decimals, below 10,000, like 1.234567',
+  unitPriceNotZero: 'Enter a unit price above 0',
+  fundNameOrIsin: 'Enter the fund’s name or ISIN',
+  annualCharge: (maxBasisPoints: number) =>
+    `Enter the annual charge in whole basis points, from 0 to ${maxBasisPoints} (${maxBasisPoints / 100}%)`,
   recordId: 'This does not name a record',
   somethingToChange: 'Change at least one field',
   endAfterStart: 'The last day cannot be before the first day',
