@@ -69,6 +69,12 @@ export const members = pgTable(
     index('members_scheme_created_idx').on(table.schemeId, table.createdAt, table.id),
     index('members_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
     index('members_pps_key_idx').on(table.ppsKeyId),
+    // A scheme's live members by status and joining day, with the day their information was
+    // sent: the compliance assessment counts the active and deferred and reads the new joiners
+    // from this index alone (governance.data.ts, loadGovernance).
+    index('members_scheme_status_idx')
+      .on(table.brokerId, table.schemeId, table.status, table.dateJoined, table.informationSentOn)
+      .where(sql`${table.deletedAt} is null`),
     check('members_status_known', sql`${table.status} in ('active','deferred','retired','left')`),
     check('members_salary_not_negative', sql`${table.salaryCents} >= 0`),
     check('members_pps_lookup_shape', sql`${table.ppsLookup} ~ '^[0-9a-f]{64}$'`),
