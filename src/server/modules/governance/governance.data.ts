@@ -196,9 +196,14 @@ export interface SchemeHead {
   employerName: string;
 }
 
+/** Values as a PostgreSQL array literal, each element quoted, for one `$n::type[]` parameter. */
+function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
 /**
  * Every live scheme the filter admits (row-level security keeps it to the tenant), with what the
- * rules need to assess each: five queries however many schemes there are.
+ * rules need to assess each: nine statements however many schemes there are.
  */
 export async function loadGovernance(
   tx: Transaction,
@@ -228,13 +233,19 @@ export async function loadGovernance(
       racKind: schemes.racKind,
       yearEnd: schemes.yearEnd,
       employerName: employers.name,
+      // The day in Ireland the scheme was added to this service: members who joined since are
+      // chased for its information (scheme-year-rules.ts, newMembersSinceAdded).
+      addedOn: sql<string>`(${schemes.createdAt} at time zone 'Europe/Dublin')::date`,
     })
     .from(schemes)
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
     .where(and(...conditions))
     .orderBy(asc(schemes.brokerId), asc(schemes.id));
-  const heads = (filter.limit ? await query.limit(filter.limit) : await query) as SchemeHead[];
-  if (heads.length === 0) return [];
+  const rows = (filter.limit ? await query.limit(filter.limit) : await query) as Array<
+    SchemeHead & { addedOn: string }
+  >;
+  if (rows.length === 0) return [];
+  const heads: SchemeHead[] = rows.map(({ addedOn: _addedOn, ...head }) => head);
   // The schemes come in (tenant, id) order, so their registers are one index range of the
   // (broker_id, scheme_id, …) indexes; rows of schemes the filter left out are dropped below.
   const first = heads[0] as SchemeHead;
@@ -326,32 +337,43 @@ export async function loadGovernance(
     })
     .from(filings)
     .where(live(filings));
-  // Active members who joined on or after the day their scheme was added to this service, and
-  // whether they have had its information (scheme-year-rules.ts, newMembersSinceAdded).
-  const newMemberRows = await tx
+  // Per scheme, its active and deferred members counted (above 100 the annual report is audited)
+  // and the active ones who joined on or after the day it was added, with whether they have had
+  // its information (scheme-year-rules.ts): one statement, each scheme's members read once
+  // through members_scheme_status_idx. The schemes and their days come as parameters, so the day
+  // is a value for the index to seek from, not worked out again for every member.
+  const memberRows = await tx
     .select({
-      schemeId: members.schemeId,
-      joinedOn: members.dateJoined,
-      informationSentOn: members.informationSentOn,
+      schemeId: sql<string>`scheme.scheme_id`,
+      count: sql<number>`counted.members`,
+      newMembers: sql<SchemeComplianceFacts['newMembers'][number][]>`counted.new_members`,
     })
-    .from(members)
-    .innerJoin(
-      schemes,
-      and(eq(schemes.brokerId, members.brokerId), eq(schemes.id, members.schemeId)),
+    .from(
+      sql`unnest(${arrayLiteral(rows.map((row) => row.brokerId))}::text[], ${arrayLiteral(
+        rows.map((row) => row.id),
+      )}::text[], ${arrayLiteral(rows.map((row) => row.addedOn))}::date[]) as scheme(broker_id, scheme_id, added_on)`,
     )
-    .where(
-      and(
-        live(members),
-        eq(members.status, 'active'),
-        sql`${members.dateJoined} >= (${schemes.createdAt} at time zone 'Europe/Dublin')::date`,
-      ),
-    );
-  // Active and deferred members: above 100 the annual report is audited (scheme-year-rules.ts).
-  const memberCounts = await tx
-    .select({ schemeId: members.schemeId, count: sql<number>`count(*)::int` })
-    .from(members)
-    .where(and(live(members), inArray(members.status, ['active', 'deferred'])))
-    .groupBy(members.brokerId, members.schemeId);
+    .crossJoinLateral(
+      tx
+        .select({
+          members: sql<number>`count(*)::int`.as('members'),
+          newMembers:
+            sql`coalesce(json_agg(json_build_object('joinedOn', ${members.dateJoined}, 'informationSentOn', ${members.informationSentOn})) filter (where ${members.status} = 'active' and ${members.dateJoined} >= scheme.added_on), '[]')`.as(
+              'new_members',
+            ),
+        })
+        .from(members)
+        .where(
+          and(
+            sql`${members.brokerId} = scheme.broker_id`,
+            sql`${members.schemeId} = scheme.scheme_id`,
+            isNull(members.deletedAt),
+            inArray(members.status, ['active', 'deferred']),
+          ),
+        )
+        .as('counted'),
+    )
+    .where(sql`counted.members > 0`);
   const bySchemeId = new Map(
     heads.map((scheme) => [
       scheme.id,
@@ -415,10 +437,11 @@ export async function loadGovernance(
   for (const { schemeId, ...row } of filingRows) {
     factsOf(schemeId)?.filings.push({ ...row, kind: row.kind as FilingKind });
   }
-  for (const { schemeId, ...row } of newMemberRows) factsOf(schemeId)?.newMembers.push(row);
-  for (const { schemeId, count } of memberCounts) {
+  for (const { schemeId, count, newMembers } of memberRows) {
     const facts = factsOf(schemeId);
-    if (facts) facts.members = count;
+    if (!facts) continue;
+    facts.members = count;
+    facts.newMembers.push(...newMembers);
   }
   return [...bySchemeId.values()];
 }
