@@ -374,3 +374,60 @@ export const filings = pgTable(
     ),
   ],
 );
+
+/**
+ * The scheme's register of conflicts of interest (guidance: the Pensions Authority's Code of
+ * Practice for trustees asks trustees to identify, record and manage them): who has the interest,
+ * what it is, when it was declared, how it is managed, and when it ended. An entry is never
+ * deleted: a closed one stays in the register with the day it was closed.
+ */
+export const conflictsOfInterest = pgTable(
+  'conflicts_of_interest',
+  {
+    ...governanceColumns(),
+    /** Who has the interest: a trustee, a key function holder, an adviser. */
+    personName: text('person_name').notNull(),
+    /** Where the person is a trustee of the scheme: that trustee. */
+    trusteeId: text('trustee_id'),
+    interest: text('interest').notNull(),
+    declaredOn: date('declared_on', { mode: 'string' }).notNull(),
+    management: text('management'),
+    closedOn: date('closed_on', { mode: 'string' }),
+  },
+  (table) => [
+    primaryKey({ name: 'conflicts_of_interest_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'conflicts_of_interest_scheme_same_tenant_fk',
+      columns: [table.brokerId, table.schemeId, table.employerId],
+      foreignColumns: [schemes.brokerId, schemes.id, schemes.employerId],
+    }),
+    // A trustee named is one of the same scheme's: the key carries the scheme.
+    foreignKey({
+      name: 'conflicts_of_interest_trustee_same_scheme_fk',
+      columns: [table.brokerId, table.trusteeId, table.schemeId],
+      foreignColumns: [trustees.brokerId, trustees.id, trustees.schemeId],
+    }),
+    index('conflicts_of_interest_scheme_idx').on(
+      table.brokerId,
+      table.schemeId,
+      table.createdAt,
+      table.id,
+    ),
+    check(
+      'conflicts_of_interest_person_length',
+      sql`char_length(${table.personName}) between 1 and 200`,
+    ),
+    check(
+      'conflicts_of_interest_interest_length',
+      sql`char_length(${table.interest}) between 1 and 2000`,
+    ),
+    check(
+      'conflicts_of_interest_management_length',
+      sql`${table.management} is null or char_length(${table.management}) between 1 and 2000`,
+    ),
+    check(
+      'conflicts_of_interest_closed_after_declared',
+      sql`${table.closedOn} is null or ${table.closedOn} >= ${table.declaredOn}`,
+    ),
+  ],
+);
