@@ -189,6 +189,58 @@ export const filingView = z.object({
 });
 export type FilingView = z.infer<typeof filingView>;
 
+// Conflicts of interest (guidance, not law: the Pensions Authority's Code of Practice for trustees
+// asks trustees to identify, record and manage them). An entry is never deleted: it is closed.
+
+const conflictInterest = longText(2000).min(1, 'Describe the interest or conflict');
+const conflictManagement = longText(2000).min(1, 'Describe how the conflict is managed');
+
+/** A closing day, when given, is not before the day the interest was declared. */
+const closedNotBeforeDeclared = (entry: { declaredOn: string; closedOn?: string | null }) =>
+  !entry.closedOn || entry.closedOn >= entry.declaredOn;
+
+export const conflictInput = z
+  .object({
+    /** Who has the interest: a trustee, a key function holder, an adviser. */
+    personName: text({ max: 200 }).min(1, 'Enter the name of the person who has the interest'),
+    /** Where that person is a trustee: one of this scheme's trustees. */
+    trusteeId: idText.nullable().optional(),
+    interest: conflictInterest,
+    declaredOn: dateOn,
+    /** How it is managed ("Abstains from votes on the fund range"); often recorded later. */
+    management: conflictManagement.nullable().optional(),
+    closedOn: dateOn.nullable().optional(),
+  })
+  .refine(closedNotBeforeDeclared, {
+    path: ['closedOn'],
+    message: 'The day it was closed cannot be before the day it was declared',
+  });
+export type ConflictInput = z.infer<typeof conflictInput>;
+
+/** How the conflict is managed, and its closing (null opens it again); nothing else changes. */
+export const conflictChange = z
+  .object({
+    management: conflictManagement.nullable().optional(),
+    closedOn: dateOn.nullable().optional(),
+  })
+  .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
+export type ConflictChange = z.infer<typeof conflictChange>;
+
+export const conflictView = z.object({
+  id: z.string(),
+  schemeId: z.string(),
+  personName: z.string(),
+  trusteeId: z.string().nullable(),
+  interest: z.string(),
+  declaredOn: z.string(),
+  management: z.string().nullable(),
+  /** The day it ended; a closed entry stays in the register. */
+  closedOn: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ConflictView = z.infer<typeof conflictView>;
+
 // Key function holders.
 
 const keyFunction = z.enum(KEY_FUNCTIONS, { error: FIELD_MESSAGES.keyFunction });

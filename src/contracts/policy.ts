@@ -579,6 +579,40 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
     target: 'record',
   },
+  // Conflicts of interest (guidance: the Pensions Authority's Code of Practice for trustees): who
+  // reads and writes them as the filings.
+  'conflict.list': {
+    description: "List a scheme's conflicts of interest, closed ones included",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'conflict.read': {
+    description: 'Read a conflict of interest',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+  'conflict.create': {
+    description: 'Record a conflict of interest declared in a scheme',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'parent',
+  },
+  'conflict.update': {
+    description: 'Change how a conflict of interest is managed, or close it',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
   'kfh.list': {
     description: "List a scheme's key function holders",
     roles: {
