@@ -3,6 +3,9 @@ import {
   calendarEntryView,
   calendarQuery,
   complianceView,
+  conflictChange,
+  conflictInput,
+  conflictView,
   filingChange,
   filingInput,
   filingView,
@@ -201,6 +204,35 @@ export const governanceManifest = defineManifest({
         example: { body: { completedOn: '2025-09-20' } },
       }),
     },
+    /**
+     * The register of conflicts of interest (guidance: the Pensions Authority's Code of Practice
+     * for trustees): never deleted, an entry is closed.
+     */
+    conflicts: {
+      listOfScheme: get('/api/schemes/:id/conflicts', {
+        query: pageQuery,
+        answer: pageOf(conflictView),
+      }),
+      create: post('/api/schemes/:id/conflicts', {
+        body: conflictInput,
+        answer: conflictView,
+        example: {
+          body: {
+            personName: 'Brendan Walsh',
+            interest: 'Director of the firm that distributes the scheme’s default fund',
+            declaredOn: '2025-03-04',
+          },
+        },
+      }),
+      get: get('/api/conflicts/:id', { answer: conflictView }),
+      update: patch('/api/conflicts/:id', {
+        body: conflictChange,
+        answer: conflictView,
+        example: {
+          body: { management: 'Abstains from votes on the fund range', closedOn: '2025-09-30' },
+        },
+      }),
+    },
     compliance: {
       ofScheme: get('/api/schemes/:id/compliance', { answer: complianceView }),
       calendar: get('/api/compliance/calendar', {
@@ -220,6 +252,7 @@ export const governanceManifest = defineManifest({
       significant_change: { noun: 'a significant change', label: 'Significant change' },
       trustee_training: { noun: 'a trustee’s training', label: 'Trustee training' },
       filing: { noun: 'a filing of the scheme year', label: 'Filing' },
+      conflict: { noun: 'a conflict of interest', label: 'Conflict of interest' },
     },
     actions: {
       'trustee.appointed': 'Appointed a trustee',
@@ -254,6 +287,11 @@ export const governanceManifest = defineManifest({
       'filing.updated': 'Changed a filing of the scheme year',
       'filing.listed': 'Listed a scheme’s filings',
       'filing.viewed': 'Viewed a filing of the scheme year',
+      'conflict.recorded': 'Recorded a conflict of interest',
+      'conflict.updated': 'Changed how a conflict of interest is managed, or when it was closed',
+      'conflict.closed': 'Closed a conflict of interest',
+      'conflict.listed': 'Listed a scheme’s conflicts of interest',
+      'conflict.viewed': 'Viewed a conflict of interest',
       'compliance.viewed': 'Viewed a scheme’s compliance',
       'compliance.listed': 'Read the compliance calendar or dashboard',
     },
