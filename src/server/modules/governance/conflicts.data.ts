@@ -8,6 +8,10 @@ import { liveEmployerOf } from '../employers/index.js';
 
 export type ConflictRow = typeof conflictsOfInterest.$inferSelect;
 
+// The register's own reads, written as governance.data.ts writes those of the registers its
+// `RegisterTable` lists. Its rows share their columns (`deleted_at` among them), though an entry
+// of this register is never deleted: it is closed.
+
 /**
  * An entry of the register by id, under a live scheme of a live employer, as far as row-level
  * security lets the actor see: as every governance register's (governance.data.ts, `findEntry`).
