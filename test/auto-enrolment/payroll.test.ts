@@ -329,7 +329,7 @@ describe('a payroll upload', () => {
 });
 
 describe('the list of uploads', () => {
-  it('lists an employer’s uploads newest first, page by page, with who uploaded and what each covers, audited with a count', async () => {
+  it('lists an employer’s uploads newest first, page by page, with who uploaded and what each covers, unaudited: it names no one', async () => {
     const { brokerId, employerId, admin, employerAdmin } = await employerWithStaff();
     const pps = newPpsNumber();
     const first = await upload(
@@ -414,16 +414,15 @@ describe('the list of uploads', () => {
     );
     expect(pageTwo.json()).toEqual({ items: items.slice(2), nextCursor: null });
 
+    // Only the uploads themselves are recorded; reading the list is not
+    // (docs/decisions/0130-what-reads-are-audited.md).
     const records = await ownerOf(t.database)
-      .select()
+      .select({ action: auditLog.action })
       .from(auditLog)
-      .where(and(eq(auditLog.tenantId, brokerId), eq(auditLog.action, 'payroll_upload.listed')));
-    expect(records.map((record) => record.newState)).toEqual([
-      { uploads: 3 },
-      { uploads: 2 },
-      { uploads: 1 },
-    ]);
-    expect(records.every((record) => record.entityId === employerId)).toBe(true);
+      .where(eq(auditLog.tenantId, brokerId));
+    expect(new Set(records.map((record) => record.action))).toEqual(
+      new Set(['payroll_upload.succeeded', 'payroll_upload.rejected']),
+    );
   });
 });
 
@@ -639,19 +638,53 @@ describe('the reports', () => {
       importUrl(second),
       payrollCsv(weeksOf(newPpsNumber(), { Arrangement: 'PRSA' })),
     );
+    const before = await ownerOf(t.database)
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(eq(auditLog.tenantId, brokerId));
     const overview = await getAs(t, admin, '/api/auto-enrolment/overview?asOf=2026-03-31');
     expect(overview.statusCode).toBe(200);
     const rows = overview.json().employers;
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.totals.likely_enrolled).toBe(1);
-    const audited = await ownerOf(t.database)
-      .select()
+    const after = await ownerOf(t.database)
+      .select({ id: auditLog.id })
       .from(auditLog)
-      .where(
-        and(eq(auditLog.tenantId, brokerId), eq(auditLog.action, 'auto_enrolment.overview_viewed')),
-      );
-    expect(audited).toEqual([]);
+      .where(eq(auditLog.tenantId, brokerId));
+    expect(after).toHaveLength(before.length);
     expect(schemeId).toBeTruthy();
+  });
+
+  it('audit the reads that show people, the assessment and its CSV, and not the counts and sums', async () => {
+    const { brokerId, employerId, admin } = await employerWithStaff();
+    const uploaded = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv(weeksOf(newPpsNumber())),
+    );
+    expect(uploaded.statusCode).toBe(201);
+    const reads = [
+      assessmentUrl(employerId),
+      `/api/employers/${employerId}/auto-enrolment/export?asOf=2026-03-31`,
+      `/api/employers/${employerId}/auto-enrolment/summary.pdf?asOf=2026-03-31`,
+      `/api/employers/${employerId}/auto-enrolment/cost?asOf=2026-03-31`,
+      `/api/employers/${employerId}/payroll/imports`,
+      `/api/employers/${employerId}/payroll/imports/${uploaded.json().id}`,
+      '/api/auto-enrolment/overview?asOf=2026-03-31',
+    ];
+    for (const url of reads) expect((await getAs(t, admin, url)).statusCode, url).toBe(200);
+    const records = await ownerOf(t.database)
+      .select({ action: auditLog.action, newState: auditLog.newState })
+      .from(auditLog)
+      .where(eq(auditLog.tenantId, brokerId))
+      .orderBy(auditLog.chainIndex);
+    expect(records.map((record) => record.action)).toEqual([
+      'payroll_upload.succeeded',
+      'auto_enrolment.viewed',
+      'auto_enrolment.exported',
+    ]);
+    expect(records[1]?.newState).toMatchObject({ asOf: '2026-03-31', employees: 1 });
   });
 });
 

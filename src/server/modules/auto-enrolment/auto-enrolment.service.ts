@@ -21,7 +21,7 @@ import { csvDocument } from '../../../contracts/csv.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { plainEuro } from '../../../contracts/money.js';
 import type { Action } from '../../../contracts/policy.js';
-import type { AuditService } from '../../platform/audit/audit-log.js';
+import type { AuditAction, AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
@@ -39,12 +39,16 @@ type ReportAction = Extract<
   'auto_enrolment.read' | 'auto_enrolment.export' | 'auto_enrolment.summary' | 'auto_enrolment.cost'
 >;
 
-/** The audit verb of each report: every read of an employer's payroll is recorded. */
-const REPORT_VERBS: Record<ReportAction, string> = {
+/**
+ * The audit action of each report that shows people (docs/decisions/0130-what-reads-are-audited.md):
+ * the assessment names each employee with their pay and the CSV carries it away, so both are
+ * recorded. The PDF summary and the cost comparison are counts and sums, no one's data, and are not.
+ */
+const REPORT_AUDIT: Record<ReportAction, AuditAction | null> = {
   'auto_enrolment.read': 'auto_enrolment.viewed',
   'auto_enrolment.export': 'auto_enrolment.exported',
-  'auto_enrolment.summary': 'auto_enrolment.summary_downloaded',
-  'auto_enrolment.cost': 'auto_enrolment.cost_viewed',
+  'auto_enrolment.summary': null,
+  'auto_enrolment.cost': null,
 };
 
 interface Assessed {
@@ -155,10 +159,10 @@ export interface AutoEnrolmentServiceDeps {
 
 /**
  * The auto-enrolment assessment of an employer's payroll and its reports (rules:
- * contracts/auto-enrolment-rules.ts). Every report is audited with ids and counts only.
+ * contracts/auto-enrolment-rules.ts). A report that shows people is audited with ids and counts only.
  */
 export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolmentServiceDeps) {
-  /** Authorises, assesses and records the read, in one transaction. */
+  /** Authorises, assesses and records the read where it shows people, in one transaction. */
   async function report(
     actor: ActorContext,
     action: ReportAction,
@@ -170,14 +174,21 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
     return withActor(database, tenantActor, async (tx) => {
       const employer = authorizeRow(tenantActor, action, await findEmployer(tx, employerId));
       const assessed = await assessEmployer(tx, employer, asOf);
-      await audit.record(tx, tenantActor, {
-        action: REPORT_VERBS[action] as `${string}.${string}`,
-        entityType: 'employer',
-        entityId: employer.id,
-        tenantId: employer.brokerId,
-        previousState: null,
-        newState: { asOf, employees: assessed.view.employees.length, totals: assessed.view.totals },
-      });
+      const audited = REPORT_AUDIT[action];
+      if (audited !== null) {
+        await audit.record(tx, tenantActor, {
+          action: audited,
+          entityType: 'employer',
+          entityId: employer.id,
+          tenantId: employer.brokerId,
+          previousState: null,
+          newState: {
+            asOf,
+            employees: assessed.view.employees.length,
+            totals: assessed.view.totals,
+          },
+        });
+      }
       return { employer, assessed };
     });
   }
@@ -241,7 +252,8 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
     /**
      * Every employer's totals within the actor's reach: the broker's dashboard figures. Counts
      * only, no person's data, so reading them is not audited: the dashboard is opened many times a
-     * day, and a record of each opening buried the records that matter (docs/decisions/0068).
+     * day, and a record of each opening buried the records that matter
+     * (docs/decisions/0130-what-reads-are-audited.md).
      */
     async overview(actor: ActorContext, query: AssessmentQuery): Promise<OverviewView> {
       const tenantActor = authorize(actor, 'auto_enrolment.overview');

@@ -406,7 +406,11 @@ export function createEmployerPayrollService({
       }
     },
 
-    /** One upload with its issues: how an upload is followed while it runs. */
+    /**
+     * One upload with its issues: how an upload is followed while it runs, polled every half
+     * second or so. Its counts and issues name no one (an issue never quotes a cell), so reading it
+     * is not audited (docs/decisions/0130-what-reads-are-audited.md).
+     */
     async get(actor: ActorContext, employerId: string, uploadId: string) {
       const tenantActor = authorize(actor, 'ae_payroll.read');
       const row = await withActor(database, tenantActor, async (tx) => {
@@ -417,14 +421,6 @@ export function createEmployerPayrollService({
         );
         const upload = await findUpload(tx, employer.id, uploadId);
         if (!upload) throw new NotFoundError();
-        await audit.record(tx, tenantActor, {
-          action: 'payroll_upload.viewed',
-          entityType: 'payroll_upload',
-          entityId: upload.id,
-          tenantId: upload.brokerId,
-          previousState: null,
-          newState: { employerId: upload.employerId },
-        });
         return upload;
       });
       return viewOfUpload(row);
@@ -432,7 +428,8 @@ export function createEmployerPayrollService({
 
     /**
      * The employer's uploads, newest first: when, by whom (user id and role) and what each
-     * covers. Audited as the other reads of the payroll are, with the employer and a count.
+     * covers. Names no employee, so reading it is not audited
+     * (docs/decisions/0130-what-reads-are-audited.md).
      */
     async list(
       actor: ActorContext,
@@ -447,14 +444,6 @@ export function createEmployerPayrollService({
           await findEmployer(tx, employerId),
         );
         const page = await listUploads(tx, employer, query);
-        await audit.record(tx, tenantActor, {
-          action: 'payroll_upload.listed',
-          entityType: 'employer',
-          entityId: employer.id,
-          tenantId: employer.brokerId,
-          previousState: null,
-          newState: { uploads: page.items.length },
-        });
         return { items: page.items.map(summaryOfUpload), nextCursor: page.nextCursor };
       });
     },
