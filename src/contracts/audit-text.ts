@@ -1,4 +1,8 @@
 import { MODULES } from './manifests/index.js';
+import type { ModuleManifest } from './manifests/manifest.js';
+
+/** The manifests as the one shape they share, for what is read from every one of them. */
+const MANIFESTS: readonly ModuleManifest[] = MODULES;
 
 /**
  * The audit log in words (docs/decisions/0051-readable-audit-log.md), shared by the server (the `summary` of
@@ -10,7 +14,7 @@ import { MODULES } from './manifests/index.js';
 /** What each kind of record is called: `noun` inside a sentence, `label` on its own. */
 const RECORD_TYPES: Readonly<Record<string, { noun: string; label: string }>> = Object.assign(
   {},
-  ...MODULES.map((module) => ('audit' in module ? (module.audit.records ?? {}) : {})),
+  ...MANIFESTS.map((module) => module.audit?.records ?? {}),
 );
 
 /** The record types the service writes, in the order a picker offers them. */
@@ -28,19 +32,51 @@ function recordTypeNoun(entityType: string): string {
   return RECORD_TYPES[entityType]?.noun ?? `a record of type “${entityType.replace(/_/g, ' ')}”`;
 }
 
+type ActionsOf<M> = M extends { readonly audit: { readonly actions: infer A } }
+  ? keyof A & string
+  : never;
+
 /**
- * Every action the service records (`<entity>.<verb>`, service-spec §6), in words, as each module's
- * manifest gives them. `*.viewed` and `*.listed` are platform staff reading a tenant's data
- * (service-spec §5.4.5).
+ * An action the service records, by its code (`<entity>.<verb>`, service-spec §6): only those a
+ * module's manifest gives words, so an action without words is a compile error where it is
+ * recorded (and refused by the audit service at run time besides).
+ */
+export type RecordedAction = ActionsOf<(typeof MODULES)[number]>;
+
+/** The actions the service records, as the manifests give them. */
+export const RECORDED_ACTIONS: ReadonlySet<string> = new Set(
+  MANIFESTS.flatMap((module) => Object.keys(module.audit?.actions ?? {})),
+);
+
+/** Whether the service records this action: it has words in a manifest and is not retired. */
+export function isRecordedAction(action: string): action is RecordedAction {
+  return RECORDED_ACTIONS.has(action);
+}
+
+/**
+ * The entity types whose `<entity>.<verb>` the service records for a verb: the reads of platform
+ * staff are recorded as `<entity>.viewed` and `<entity>.listed` (service-spec §5.4.5).
+ */
+export type EntityRecordedAs<Verb extends string> = RecordedAction extends infer A
+  ? A extends `${infer E}.${Verb}`
+    ? E
+    : never
+  : never;
+
+/**
+ * Every action in words, as each module's manifest gives them: those recorded now, and those
+ * recorded once whose records stay (`retired`, docs/decisions/0130-what-reads-are-audited.md).
+ * `*.viewed` and `*.listed` are platform staff reading a tenant's data (service-spec §5.4.5).
  */
 export const AUDIT_ACTION_TEXT: Readonly<Record<string, string>> = Object.assign(
   {},
-  ...MODULES.map((module) => ('audit' in module ? (module.audit.actions ?? {}) : {})),
+  ...MANIFESTS.flatMap((module) => [module.audit?.actions ?? {}, module.audit?.retired ?? {}]),
 );
 
 /**
- * The plain-English sentence for an action. One the table does not know yet (a new feature's)
- * still reads as a sentence naming its code, so nothing is ever left out of the log.
+ * The plain-English sentence for an action. The service records no action without words; one the
+ * table does not know (a record written by a later version, read by an earlier one during a
+ * rolling upgrade) still reads as a sentence naming its code, so nothing is ever left out.
  */
 export function auditSummary(action: string, entityType: string): string {
   const known = AUDIT_ACTION_TEXT[action];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENESIS_HASH } from '../../src/server/platform/audit/audit-chain.js';
 import {
   type AuditAction,
+  AuditActionWithoutWordsError,
   AuditTenantMismatchError,
 } from '../../src/server/platform/audit/audit-log.js';
 import { openPglite, rowsOf } from '../../src/server/platform/db/database.js';
@@ -120,6 +121,19 @@ describe('the audit log', () => {
     await expect(
       createEmployerAudited(tenantId, 'Not A Dotted Action' as AuditAction),
     ).rejects.toThrow();
+    expect(await countAsOwner('employers', 'broker_id', tenantId)).toBe(0);
+    expect(await countAsOwner('audit_log', 'tenant_id', tenantId)).toBe(0);
+  });
+
+  it('refuses an action no manifest gives words, so the log never shows a bare code', async () => {
+    const tenantId = await newBroker();
+    await expect(
+      createEmployerAudited(tenantId, 'employer.classified' as AuditAction),
+    ).rejects.toBeInstanceOf(AuditActionWithoutWordsError);
+    // Words kept only for the records already written are no licence to write more.
+    await expect(
+      createEmployerAudited(tenantId, 'payroll_upload.viewed' as AuditAction),
+    ).rejects.toBeInstanceOf(AuditActionWithoutWordsError);
     expect(await countAsOwner('employers', 'broker_id', tenantId)).toBe(0);
     expect(await countAsOwner('audit_log', 'tenant_id', tenantId)).toBe(0);
   });
@@ -249,7 +263,7 @@ describe('when a record takes its place in the chain', () => {
       const longId = createId();
       const long = withActor(t.database, actor, async (tx) => {
         const id = await audit.record(tx, actor, {
-          action: 'import.created',
+          action: 'import.succeeded',
           entityType: 'import',
           entityId: longId,
           tenantId,

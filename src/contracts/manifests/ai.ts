@@ -51,4 +51,18 @@ export const aiManifest = defineManifest({
       issue: post('/api/ai/drafts/:id/issue', { answer: draftView }),
     },
   },
+  audit: {
+    records: {
+      ai_draft: { noun: 'an AI draft', label: 'AI draft' },
+      ai_settings: { noun: 'the firm’s AI settings', label: 'AI settings' },
+    },
+    actions: {
+      'ai.draft_created': 'Had the AI write a draft',
+      'ai.draft_edited': 'Edited an AI draft',
+      'ai.draft_reviewed': 'Marked an AI draft as reviewed',
+      'ai.draft_approved': 'Approved the text of an AI draft',
+      'ai.draft_issued': 'Issued an approved AI draft',
+      'ai.settings_updated': 'Changed the firm’s AI settings',
+    },
+  },
 });

@@ -55,4 +55,25 @@ export const autoEnrolmentManifest = defineManifest({
       }),
     },
   },
+  audit: {
+    records: {
+      payroll_upload: { noun: 'a payroll upload', label: 'Payroll upload' },
+    },
+    actions: {
+      'auto_enrolment.viewed': 'Viewed an employer’s automatic-enrolment assessment',
+      'auto_enrolment.exported': 'Exported an employer’s automatic-enrolment assessment as CSV',
+      'payroll_upload.succeeded': 'Uploaded a payroll file',
+      'payroll_upload.rejected': 'Had a payroll file refused',
+      'payroll_upload.failed': 'Had a payroll upload fail',
+      'payroll_upload.deleted': 'Deleted a payroll upload and the employees only it named',
+    },
+    retired: {
+      'auto_enrolment.summary_downloaded':
+        'Downloaded an employer’s automatic-enrolment summary (PDF)',
+      'auto_enrolment.cost_viewed': 'Viewed an employer’s automatic-enrolment cost comparison',
+      'auto_enrolment.overview_viewed': 'Viewed every employer’s automatic-enrolment position',
+      'payroll_upload.viewed': 'Followed a payroll upload',
+      'payroll_upload.listed': 'Listed an employer’s payroll uploads',
+    },
+  },
 });

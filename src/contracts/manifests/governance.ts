@@ -253,6 +253,7 @@ export const governanceManifest = defineManifest({
       trustee_training: { noun: 'a trustee’s training', label: 'Trustee training' },
       filing: { noun: 'a filing of the scheme year', label: 'Filing' },
       conflict: { noun: 'a conflict of interest', label: 'Conflict of interest' },
+      compliance: { noun: 'a scheme’s compliance', label: 'Compliance' },
     },
     actions: {
       'trustee.appointed': 'Appointed a trustee',
@@ -293,7 +294,6 @@ export const governanceManifest = defineManifest({
       'conflict.listed': 'Listed a scheme’s conflicts of interest',
       'conflict.viewed': 'Viewed a conflict of interest',
       'compliance.viewed': 'Viewed a scheme’s compliance',
-      'compliance.listed': 'Read the compliance calendar or dashboard',
     },
   },
 });

@@ -31,4 +31,12 @@ export const machinesManifest = defineManifest({
       }),
     },
   },
+  audit: {
+    records: {
+      rag_source: { noun: 'a text of the regulatory corpus', label: 'Regulatory text' },
+    },
+    actions: {
+      'rag_source.ingested': 'Loaded a text into the regulatory corpus',
+    },
+  },
 });

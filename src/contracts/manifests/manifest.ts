@@ -15,8 +15,16 @@ export interface ModuleManifest {
   readonly audit?: {
     /** What each kind of record it writes is called: `noun` inside a sentence, `label` on its own. */
     readonly records?: Readonly<Record<string, { readonly noun: string; readonly label: string }>>;
-    /** Each action it records (`<entity>.<verb>`, service-spec §6), in words. */
+    /**
+     * Each action it records (`<entity>.<verb>`, service-spec §6), in words: the only actions the
+     * audit service accepts (src/server/platform/audit/audit-log.ts).
+     */
     readonly actions?: Readonly<Record<string, string>>;
+    /**
+     * Actions it recorded once and records no more, in words, so that the records already written
+     * still read as sentences (docs/decisions/0130-what-reads-are-audited.md). Never recorded again.
+     */
+    readonly retired?: Readonly<Record<string, string>>;
   };
 }
 

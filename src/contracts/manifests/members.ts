@@ -80,6 +80,7 @@ export const membersManifest = defineManifest({
       'member.deleted': 'Deleted a member',
       'member.pps_decrypted': 'Revealed a member’s PPS number',
       'member.exported': 'Exported everything held about a member',
+      'member.contact_updated': 'Changed their own contact details in the member portal',
       'member.viewed': 'Viewed a member’s record',
       'member.listed': 'Listed members',
       'pps_key.rotated': 'Re-encrypted PPS numbers under a new key',

@@ -11,6 +11,7 @@ import {
   placeholdersRefusal,
   withoutBanner,
 } from '../../../contracts/ai.js';
+import type { RecordedAction } from '../../../contracts/audit-text.js';
 import {
   outOfScopeReason,
   POLICY_KIND_NAMES,
@@ -268,7 +269,7 @@ export function createDraftsService({
       action: 'ai.draft.update' | 'ai.draft.review' | 'ai.draft.approve' | 'ai.draft.issue';
       from: readonly DraftStatus[];
       refusal: string;
-      auditAction: `ai.draft_${string}`;
+      auditAction: Extract<RecordedAction, `ai.draft_${string}`>;
       change: (
         tx: Transaction,
         writer: TenantActor,

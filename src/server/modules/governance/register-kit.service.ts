@@ -1,4 +1,5 @@
 import type { SQL } from 'drizzle-orm';
+import type { EntityRecordedAs } from '../../../contracts/audit-text.js';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents.js';
 import { LINKED_DOCUMENT_TYPE, type LinkingRegister } from '../../../contracts/governance.js';
 import { outOfScopeReason } from '../../../contracts/governance-rules.js';
@@ -106,7 +107,7 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
       action: RecordAction,
       list: {
         table: T;
-        entityType: string;
+        entityType: EntityRecordedAs<'listed'>;
         schemeId: string;
         query: PageQuery;
         where?: SQL;

@@ -1,6 +1,10 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { SYSTEM_ACTOR_ID } from '../../../contracts/audit-text.js';
+import {
+  isRecordedAction,
+  type RecordedAction,
+  SYSTEM_ACTOR_ID,
+} from '../../../contracts/audit-text.js';
 import { batcherOf, type Database, rowsOf } from '../db/database.js';
 import { auditChainCheckpoint, auditLog } from '../db/schema.js';
 import {
@@ -29,8 +33,21 @@ import {
   sameHash,
 } from './audit-chain.js';
 
-/** Dotted `<entity>.<verb>` names (service-spec §6), e.g. `scheme.created`. */
-export type AuditAction = `${string}.${string}`;
+/**
+ * Dotted `<entity>.<verb>` names (service-spec §6), e.g. `scheme.created`: only those a module's
+ * manifest gives words (src/contracts/audit-text.ts), so that every record reads as a sentence.
+ */
+export type AuditAction = RecordedAction;
+
+/** An action no manifest gives words: never recorded, so the log never shows a bare code. */
+export class AuditActionWithoutWordsError extends Error {
+  override name = 'AuditActionWithoutWordsError';
+  constructor(action: string) {
+    super(
+      `the audit action ${action} has no words: give it some in its module's manifest (src/contracts/manifests)`,
+    );
+  }
+}
 
 export interface AuditChange {
   action: AuditAction;
@@ -212,6 +229,7 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
       if (!DOTTED_ACTION.test(change.action)) {
         throw new Error('an audit action is a dotted <entity>.<verb> name (service-spec §6)');
       }
+      if (!isRecordedAction(change.action)) throw new AuditActionWithoutWordsError(change.action);
       const final = finalStepsOf(tx);
       let queue = queues.get(final);
       if (!queue) {

@@ -1,3 +1,4 @@
+import type { EntityRecordedAs } from '../../../contracts/audit-text.js';
 import type { Transaction } from '../db/with-actor.js';
 import { type ActorContext, isPlatformActor } from '../tenancy/actor.js';
 import type { AuditService } from './audit-log.js';
@@ -13,11 +14,11 @@ export function createPlatformReadLog(audit: AuditService) {
     async viewed(
       tx: Transaction,
       actor: ActorContext,
-      read: { entityType: string; entityId: string; tenantId: string | null },
+      read: { entityType: EntityRecordedAs<'viewed'>; entityId: string; tenantId: string | null },
     ): Promise<void> {
       if (!isPlatformActor(actor)) return;
       await audit.record(tx, actor, {
-        action: `${read.entityType}.viewed`,
+        action: `${read.entityType}.viewed` as const,
         entityType: read.entityType,
         entityId: read.entityId,
         tenantId: read.tenantId,
@@ -36,7 +37,7 @@ export function createPlatformReadLog(audit: AuditService) {
       tx: Transaction,
       actor: ActorContext,
       read: {
-        entityType: string;
+        entityType: EntityRecordedAs<'listed'>;
         scope?: Record<string, string>;
         filters: Readonly<Record<string, unknown>>;
         returned: number;
@@ -44,7 +45,7 @@ export function createPlatformReadLog(audit: AuditService) {
     ): Promise<void> {
       if (!isPlatformActor(actor)) return;
       await audit.record(tx, actor, {
-        action: `${read.entityType}.listed`,
+        action: `${read.entityType}.listed` as const,
         entityType: read.entityType,
         entityId: 'list',
         tenantId: null,

@@ -1,0 +1,232 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from '@babel/parser';
+import { describe, expect, it } from 'vitest';
+import {
+  AUDIT_ACTION_TEXT,
+  auditSummary,
+  RECORDED_ACTIONS,
+  recordTypeLabel,
+} from '../../src/contracts/audit-text.js';
+import { MODULES } from '../../src/contracts/manifests/index.js';
+import { ACTIONS } from '../../src/contracts/policy.js';
+
+/**
+ * Every action the service records reads as words (docs/decisions/0051-readable-audit-log.md;
+ * docs/decisions/0130-what-reads-are-audited.md). Three guards: the type of an audit record's
+ * action is the union of the manifests' actions (a compile error elsewhere), the audit service
+ * refuses an action without words at run time (test/db/audit.test.ts), and this file reads the
+ * server's source: every action it names where it records one must have words, and every action
+ * with words must still be recorded somewhere, or be retired.
+ */
+
+const SERVER = path.resolve(import.meta.dirname, '../../src/server');
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter(
+      (entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'),
+    )
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** The part of Babel's syntax tree read here. */
+interface Node {
+  type: string;
+  name?: string;
+  value?: unknown;
+  key?: Node;
+  id?: Node;
+  init?: Node;
+  object?: Node;
+  property?: Node;
+  callee?: Node;
+  arguments?: Node[];
+  properties?: Node[];
+  expression?: Node;
+  consequent?: Node;
+  alternate?: Node;
+  quasis?: Array<{ value: { cooked: string } }>;
+  typeAnnotation?: Node;
+  types?: Node[];
+  literal?: Node;
+  loc?: { start: { line: number } };
+}
+
+const AUDIT_ACTION = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
+const PERMIT_ACTIONS: ReadonlySet<string> = new Set(ACTIONS);
+
+interface Found {
+  /** An action as written, or a template with `*` for what it fills in. */
+  action: string;
+  where: string;
+}
+
+function actionsNamedIn(file: string): { found: Found[]; unread: string[] } {
+  const program = parse(readFileSync(file, 'utf8'), {
+    sourceType: 'module',
+    plugins: ['typescript'],
+  }).program as unknown as Node;
+  const declared = new Map<string, Node>();
+  /** A parameter typed as a union of literals: `action: 'a.b' | 'c.d'`. */
+  const typed = new Map<string, Node>();
+  const nodes: Node[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const current = node as Node;
+    if (typeof current.type !== 'string') return;
+    nodes.push(current);
+    if (current.type === 'VariableDeclarator' && current.id?.name && current.init) {
+      declared.set(current.id.name, current.init);
+    }
+    const union = current.typeAnnotation?.typeAnnotation;
+    if (current.type === 'Identifier' && current.name && union?.type === 'TSUnionType') {
+      typed.set(current.name, union);
+    }
+    for (const [key, child] of Object.entries(current)) {
+      if (key !== 'loc' && key !== 'start' && key !== 'end') walk(child);
+    }
+  };
+  walk(program);
+
+  const found: Found[] = [];
+  const unread: string[] = [];
+  const at = (node: Node) => `${path.relative(SERVER, file)}:${node.loc?.start.line}`;
+  /** What an expression giving an action can be: each literal, or a template. */
+  const read = (node: Node | undefined, where: Node, suffix = ''): void => {
+    if (!node) return;
+    switch (node.type) {
+      case 'StringLiteral':
+        found.push({ action: `${node.value}${suffix}`, where: at(where) });
+        return;
+      case 'NullLiteral':
+        return;
+      case 'TemplateLiteral':
+        found.push({
+          action: `${(node.quasis ?? []).map((quasi) => quasi.value.cooked).join('*')}${suffix}`,
+          where: at(where),
+        });
+        return;
+      case 'ConditionalExpression':
+        read(node.consequent, where, suffix);
+        read(node.alternate, where, suffix);
+        return;
+      case 'TSAsExpression':
+      case 'TSSatisfiesExpression':
+        read(node.expression, where, suffix);
+        return;
+      case 'ObjectExpression':
+        for (const property of node.properties ?? []) read(property.value as Node, where, suffix);
+        return;
+      case 'TSUnionType':
+        for (const member of node.types ?? []) read(member.literal, where, suffix);
+        return;
+      case 'Identifier': {
+        const init = declared.get(node.name ?? '') ?? typed.get(node.name ?? '');
+        if (init) read(init, where, suffix);
+        else unread.push(at(where));
+        return;
+      }
+      case 'MemberExpression':
+        // A step's `auditAction`, each read where the step is written (below); a register's
+        // `entityType`, read where the register kit's `listUnder` is called.
+        if (node.property?.name === 'auditAction' || node.property?.name === 'entityType') return;
+        // `TABLE[key]`: every value of the table, declared in the same file.
+        if (node.object?.type === 'Identifier') read(node.object, where, suffix);
+        else unread.push(at(where));
+        return;
+      default:
+        unread.push(at(where));
+    }
+  };
+  const propertyOf = (object: Node | undefined, name: string) =>
+    object?.type === 'ObjectExpression'
+      ? object.properties?.find((property) => property.key?.name === name)
+      : undefined;
+
+  for (const node of nodes) {
+    if (node.type === 'CallExpression' && node.callee?.type === 'MemberExpression') {
+      const method = node.callee.property?.name;
+      const argument = node.arguments?.at(-1);
+      if (method === 'record' || method === 'softDelete') {
+        const action = propertyOf(argument, 'action');
+        if (action) read(action.value as Node, node);
+      }
+      // A platform read is recorded as `<entity type>.viewed` or `.listed` (platform-reads.ts),
+      // a register's list through the register kit's `listUnder`.
+      const verb = method === 'listUnder' ? 'listed' : method;
+      if (verb === 'viewed' || verb === 'listed') {
+        const entityType = propertyOf(argument, 'entityType');
+        if (entityType) read(entityType.value as Node, node, `.${verb}`);
+      }
+    }
+    // A step's action, recorded for it (ai/drafts.service.ts).
+    if (node.type === 'ObjectProperty' && node.key?.name === 'auditAction') {
+      read(node.value as Node, node);
+    }
+  }
+  return {
+    found: found.filter(
+      ({ action }) =>
+        !PERMIT_ACTIONS.has(action) && (AUDIT_ACTION.test(action) || action.includes('*')),
+    ),
+    unread,
+  };
+}
+
+const named = sourceFiles(SERVER).map(actionsNamedIn);
+const found = named.flatMap((file) => file.found);
+const exact = found.filter(({ action }) => !action.includes('*'));
+/** `import.*` and the like; `*.viewed` and `*.listed` are the platform reads, read at their callers. */
+const templates = found
+  .map(({ action }) => action)
+  .filter((action) => action.includes('*') && !action.startsWith('*'));
+const matches = (template: string, action: string) =>
+  new RegExp(`^${template.replaceAll('.', '\\.').replaceAll('*', '[a-z0-9_]+')}$`).test(action);
+const retired = new Set(
+  MODULES.flatMap((module) =>
+    'audit' in module && 'retired' in module.audit ? Object.keys(module.audit.retired) : [],
+  ),
+);
+
+describe('the actions the service records', () => {
+  it('are read from the server wherever it records one, none left unread', () => {
+    expect(exact.length).toBeGreaterThan(100);
+    expect(named.flatMap((file) => file.unread)).toEqual([]);
+  });
+
+  it('each have words in a manifest, and none is retired', () => {
+    const withoutWords = exact.filter(({ action }) => !RECORDED_ACTIONS.has(action));
+    expect(withoutWords).toEqual([]);
+    for (const template of templates) {
+      expect(
+        [...RECORDED_ACTIONS].some((action) => matches(template, action)),
+        template,
+      ).toBe(true);
+    }
+    expect(exact.filter(({ action }) => retired.has(action))).toEqual([]);
+  });
+
+  it('are all still recorded: words of an action recorded no more move to `retired`', () => {
+    const recorded = new Set(exact.map(({ action }) => action));
+    const unused = [...RECORDED_ACTIONS].filter(
+      (action) => !recorded.has(action) && !templates.some((template) => matches(template, action)),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('read as words, each record type with its label, and one from a later version as a sentence naming it', () => {
+    for (const [action, words] of Object.entries(AUDIT_ACTION_TEXT)) {
+      expect(auditSummary(action, action.split('.')[0] as string)).toBe(words);
+      expect(words, action).not.toMatch(/[a-z]+[._][a-z]+/);
+    }
+    expect(recordTypeLabel('payroll_upload')).toBe('Payroll upload');
+    expect(auditSummary('ict_incident.classified', 'ict_incident')).toBe(
+      'Recorded “ict_incident.classified” on a record of type “ict incident”',
+    );
+  });
+});
