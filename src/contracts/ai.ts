@@ -103,6 +103,13 @@ export type AiSettingsView = z.infer<typeof aiSettingsView>;
 
 export const DRAFT_KINDS = ['written_policy', 'ora_outline', 'kfh_appointment_letter'] as const;
 export type DraftKind = (typeof DRAFT_KINDS)[number];
+
+/** What each kind of draft is, as the drafts workspace and the audit log name it. */
+export const DRAFT_KIND_NAMES: Record<DraftKind, string> = {
+  written_policy: 'Written policy',
+  ora_outline: 'Own-risk assessment outline',
+  kfh_appointment_letter: 'Key function holder appointment letter',
+};
 export const DRAFT_STATUSES = ['draft', 'reviewed', 'approved', 'issued'] as const;
 export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 

@@ -13,9 +13,11 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { testAuditService, verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf } from '../helpers/database.js';
+import { documentForm, SAMPLES } from '../helpers/documents.js';
 import { createMember, createUser, type MemberRow, type UserRow } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
 import { registerName } from '../helpers/leak-registry.js';
+import { newPpsNumber } from '../helpers/pps.js';
 
 /**
  * An audit log a reviewer can read (docs/decisions/0051-readable-audit-log.md). Actions in words,
@@ -172,6 +174,87 @@ describe('GET /api/audit in words and names', () => {
       expect(item.summary).toBe(AUDIT_ACTION_TEXT[item.action]);
       expect(item.summary).not.toContain(item.action);
     }
+  });
+
+  it('names a document, a written policy, a trustee and a key function holder as people know them, the records keeping ids', async () => {
+    clock += 1000;
+    const trustee = await as(t, a.admin, 'POST', `/api/schemes/${a.schemeId}/trustees`, {
+      payload: {
+        name: registerName('Máire Ní Bhriain'),
+        kind: 'individual',
+        appointedOn: '2024-05-01',
+        fitnessAndProbity: 'confirmed',
+      },
+    });
+    expect(trustee.statusCode, trustee.body).toBe(201);
+    const holder = await as(t, a.admin, 'POST', `/api/schemes/${a.schemeId}/key-function-holders`, {
+      payload: {
+        function: 'risk_management',
+        holderName: registerName('Pádraig Ó Sé'),
+        appointedOn: '2024-05-01',
+        alsoServesEmployer: false,
+      },
+    });
+    expect(holder.statusCode, holder.body).toBe(201);
+    const policy = await as(t, a.admin, 'POST', `/api/schemes/${a.schemeId}/policies`, {
+      payload: { kind: 'remuneration', title: 'Pay of the trustees', version: '1.2' },
+    });
+    expect(policy.statusCode, policy.body).toBe(201);
+    const form = documentForm('Trust deed 2024.pdf', SAMPLES.pdf, { documentType: 'trust_deed' });
+    const document = await t.app.inject({
+      method: 'POST',
+      url: `/api/schemes/${a.schemeId}/documents`,
+      remoteAddress: uniqueClientAddress(),
+      headers: { ...form.headers, authorization: `Bearer ${await t.tokenFor(a.admin)}` },
+      payload: form.payload,
+    });
+    expect(document.statusCode, document.body).toBe(201);
+
+    const labelOf = (items: AuditItem[], id: string) =>
+      items.find((item) => item.entityId === id)?.entityLabel;
+    const expected = {
+      [trustee.json().id]: 'Máire Ní Bhriain',
+      [holder.json().id]: 'Pádraig Ó Sé, risk management',
+      [policy.json().id]: 'Remuneration policy, version 1.2',
+      [document.json().id]: 'Trust deed 2024.pdf',
+    };
+    for (const reader of [a.admin, superAdmin]) {
+      const items = await auditOf(reader);
+      for (const [id, label] of Object.entries(expected)) {
+        expect(labelOf(items, id), `${label} for ${reader.role}`).toBe(label);
+      }
+    }
+    // The records themselves keep ids: no name, title or file name.
+    const stored = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.tenantId, a.brokerId));
+    expect(JSON.stringify(stored)).not.toMatch(/Máire|Bhriain|Pádraig|Ó Sé|Trust deed 2024/);
+  });
+
+  it('names a payroll upload only to a reader who may read it where it lives', async () => {
+    clock += 1000;
+    const csv = [
+      'PPS Number,Date of Birth,Period Start,Period End,Gross Pay',
+      `${newPpsNumber()},1980-01-15,2026-10-01,2026-10-31,3000.00`,
+    ].join('\n');
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/employers/${a.employerId}/payroll/import?fileName=october.csv`,
+      remoteAddress: uniqueClientAddress(),
+      headers: {
+        'content-type': 'text/csv',
+        authorization: `Bearer ${await t.tokenFor(a.admin)}`,
+      },
+      payload: csv,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const id = uploaded.json().id as string;
+    const ofBroker = (await auditOf(a.admin)).find((item) => item.entityId === id);
+    expect(ofBroker?.entityLabel).toBe('Payroll file october.csv for Liffey Bakers (Dublin) Ltd');
+    // Platform staff may read the audit log, never an employer's payroll: the upload stays an id.
+    const ofStaff = (await auditOf(superAdmin)).find((item) => item.entityId === id);
+    expect(ofStaff).toMatchObject({ summary: 'Uploaded a payroll file', entityLabel: null });
   });
 
   it('never resolves a name of another tenant, even for an id recorded in the reader’s own log', async () => {

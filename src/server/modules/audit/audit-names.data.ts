@@ -1,17 +1,33 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { DRAFT_KIND_NAMES } from '../../../contracts/ai.js';
+import { KEY_FUNCTION_NAMES, POLICY_KIND_NAMES } from '../../../contracts/governance-rules.js';
+import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import type { Action } from '../../../contracts/policy.js';
+import { FILING_KIND_NAMES } from '../../../contracts/scheme-year-rules.js';
 import {
+  aiDrafts,
   brokers,
   contributions,
+  documents,
   employers,
+  filings,
   funds,
   imports,
+  keyFunctionHolders,
   members,
+  oraReports,
+  payrollUploads,
   schemes,
+  significantChanges,
+  trustees,
+  trusteeTrainings,
   users,
+  writtenPolicies,
 } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
+import { isAllowed } from '../../platform/tenancy/authorize.js';
 
 /** What a reader may be told about one record an audit entry names. */
 export interface EntityName {
@@ -51,13 +67,19 @@ const IMPORT_KIND_TEXT: Record<string, string> = {
   contributions: 'Contributions file',
 };
 
+/** A value in the words the pages use for it, or as it is when it has none. */
+const named = (names: Readonly<Record<string, string>>, value: string) => names[value] ?? value;
+
 /**
  * Names for the ids audit records keep (docs/decisions/0051-readable-audit-log.md), resolved when the log is read: the
  * records themselves never hold a name (docs/decisions/0029-audit-states-hold-no-personal-data.md), so a name
  * changed or erased later reads as it is now. Runs inside the reader's transaction, so row-level
  * security applies: a BrokerAdmin's queries reach only their own tenant's rows, and each query
  * also says so itself (the service's check, then the database's). A name the reader cannot see
- * resolves to null; a SuperAdmin's reach is every tenant. Nothing resolved here is logged.
+ * resolves to null; a SuperAdmin's reach is every tenant. A record the reader may not read where
+ * it lives (a trustee, a document, an upload: the policy table's action for reading it) is not
+ * named at all, so the log tells no one more than the record's own page would. Nothing resolved
+ * here is logged.
  */
 export async function resolveAuditNames(
   tx: Transaction,
@@ -177,6 +199,214 @@ export async function resolveAuditNames(
       .where(and(inArray(imports.id, ids), inTenant(imports.brokerId)));
     for (const row of rows) {
       put('import', row.id, `${IMPORT_KIND_TEXT[row.kind] ?? 'File'} for ${row.schemeName}`);
+    }
+  }
+
+  /** Names of the kind of record a reader may read where it lives, and only those. */
+  const readable = (entityType: string, action: Action): string[] =>
+    isAllowed(reader, action) ? idsOf(entityType) : [];
+
+  for (const ids of chunks([...readable('compliance', 'compliance.read')])) {
+    const rows = await tx
+      .select({ id: schemes.id, name: schemes.name, deletedAt: schemes.deletedAt })
+      .from(schemes)
+      .where(and(inArray(schemes.id, ids), inTenant(schemes.brokerId)));
+    for (const row of rows) put('compliance', row.id, row.name, row.deletedAt !== null);
+  }
+
+  for (const ids of chunks(readable('document', 'document.read'))) {
+    const rows = await tx
+      .select({
+        id: documents.id,
+        title: documents.title,
+        filename: documents.filename,
+        version: documents.version,
+        deletedAt: documents.deletedAt,
+      })
+      .from(documents)
+      .where(and(inArray(documents.id, ids), inTenant(documents.brokerId)));
+    for (const row of rows) {
+      const name = row.title ?? row.filename;
+      put(
+        'document',
+        row.id,
+        row.version > 1 ? `${name}, version ${row.version}` : name,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('written_policy', 'policy.read'))) {
+    const rows = await tx
+      .select({
+        id: writtenPolicies.id,
+        kind: writtenPolicies.kind,
+        version: writtenPolicies.version,
+        deletedAt: writtenPolicies.deletedAt,
+      })
+      .from(writtenPolicies)
+      .where(and(inArray(writtenPolicies.id, ids), inTenant(writtenPolicies.brokerId)));
+    for (const row of rows) {
+      put(
+        'written_policy',
+        row.id,
+        `${named(POLICY_KIND_NAMES, row.kind)}, version ${row.version}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('trustee', 'trustee.read'))) {
+    const rows = await tx
+      .select({ id: trustees.id, name: trustees.name, deletedAt: trustees.deletedAt })
+      .from(trustees)
+      .where(and(inArray(trustees.id, ids), inTenant(trustees.brokerId)));
+    for (const row of rows) put('trustee', row.id, row.name, row.deletedAt !== null);
+  }
+
+  for (const ids of chunks(readable('key_function_holder', 'kfh.read'))) {
+    const rows = await tx
+      .select({
+        id: keyFunctionHolders.id,
+        holderName: keyFunctionHolders.holderName,
+        function: keyFunctionHolders.function,
+        deletedAt: keyFunctionHolders.deletedAt,
+      })
+      .from(keyFunctionHolders)
+      .where(and(inArray(keyFunctionHolders.id, ids), inTenant(keyFunctionHolders.brokerId)));
+    for (const row of rows) {
+      put(
+        'key_function_holder',
+        row.id,
+        `${row.holderName}, ${named(KEY_FUNCTION_NAMES, row.function).toLowerCase()}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('trustee_training', 'trustee_training.list'))) {
+    const rows = await tx
+      .select({
+        id: trusteeTrainings.id,
+        completedOn: trusteeTrainings.completedOn,
+        trusteeName: trustees.name,
+        deletedAt: trusteeTrainings.deletedAt,
+      })
+      .from(trusteeTrainings)
+      .innerJoin(
+        trustees,
+        and(
+          eq(trustees.brokerId, trusteeTrainings.brokerId),
+          eq(trustees.id, trusteeTrainings.trusteeId),
+        ),
+      )
+      .where(and(inArray(trusteeTrainings.id, ids), inTenant(trusteeTrainings.brokerId)));
+    for (const row of rows) {
+      put(
+        'trustee_training',
+        row.id,
+        `${row.trusteeName}: training completed ${formatIrishDate(row.completedOn)}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('ora_report', 'ora.read'))) {
+    const rows = await tx
+      .select({
+        id: oraReports.id,
+        performedOn: oraReports.performedOn,
+        deletedAt: oraReports.deletedAt,
+      })
+      .from(oraReports)
+      .where(and(inArray(oraReports.id, ids), inTenant(oraReports.brokerId)));
+    for (const row of rows) {
+      put(
+        'ora_report',
+        row.id,
+        `Own-risk assessment of ${formatIrishDate(row.performedOn)}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('significant_change', 'significant_change.list'))) {
+    const rows = await tx
+      .select({
+        id: significantChanges.id,
+        occurredOn: significantChanges.occurredOn,
+        deletedAt: significantChanges.deletedAt,
+      })
+      .from(significantChanges)
+      .where(and(inArray(significantChanges.id, ids), inTenant(significantChanges.brokerId)));
+    for (const row of rows) {
+      put(
+        'significant_change',
+        row.id,
+        `Significant change of ${formatIrishDate(row.occurredOn)}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('filing', 'filing.read'))) {
+    const rows = await tx
+      .select({
+        id: filings.id,
+        kind: filings.kind,
+        periodEnd: filings.periodEnd,
+        deletedAt: filings.deletedAt,
+      })
+      .from(filings)
+      .where(and(inArray(filings.id, ids), inTenant(filings.brokerId)));
+    for (const row of rows) {
+      put(
+        'filing',
+        row.id,
+        `${named(FILING_KIND_NAMES, row.kind)}, year ending ${formatIrishDate(row.periodEnd)}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('payroll_upload', 'ae_payroll.read'))) {
+    const rows = await tx
+      .select({
+        id: payrollUploads.id,
+        fileName: payrollUploads.fileName,
+        employerName: employers.name,
+        employerDeletedAt: employers.deletedAt,
+      })
+      .from(payrollUploads)
+      .innerJoin(employers, eq(employers.id, payrollUploads.employerId))
+      .where(and(inArray(payrollUploads.id, ids), inTenant(payrollUploads.brokerId)));
+    for (const row of rows) {
+      put(
+        'payroll_upload',
+        row.id,
+        `Payroll file ${row.fileName === null ? '' : `${row.fileName} `}for ${row.employerName}`,
+        row.employerDeletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('ai_draft', 'ai.draft.read'))) {
+    const rows = await tx
+      .select({
+        id: aiDrafts.id,
+        kind: aiDrafts.kind,
+        policyKind: aiDrafts.policyKind,
+        schemeName: schemes.name,
+      })
+      .from(aiDrafts)
+      .innerJoin(schemes, eq(schemes.id, aiDrafts.schemeId))
+      .where(and(inArray(aiDrafts.id, ids), inTenant(aiDrafts.brokerId)));
+    for (const row of rows) {
+      const kind =
+        row.policyKind === null
+          ? named(DRAFT_KIND_NAMES, row.kind)
+          : named(POLICY_KIND_NAMES, row.policyKind);
+      put('ai_draft', row.id, `Draft ${kind.toLowerCase()} for ${row.schemeName}`);
     }
   }
 

@@ -2,6 +2,7 @@ import {
   type ChatCitation,
   type ChatMode,
   type ChatResponse,
+  DRAFT_KIND_NAMES,
   FOUR_EYES_REFUSAL,
   fourEyesBar,
   placeholdersRefusal,
@@ -9,7 +10,7 @@ import {
 } from '../../../contracts/ai';
 import { POLICY_KIND_NAMES } from '../../../contracts/governance-rules';
 import { ApiError, describeError } from '../../api/client';
-import type { AiSettings, Draft, DraftKind, DraftStatus } from '../../api/types';
+import type { AiSettings, Draft, DraftStatus } from '../../api/types';
 import { AnswerCutOffError } from './ask';
 
 /**
@@ -98,12 +99,7 @@ export function aiProblem(error: unknown): string {
   return describeError(error);
 }
 
-/** What each kind of draft is, as the drafts workspace names it. */
-export const DRAFT_KIND_NAMES: Record<DraftKind, string> = {
-  written_policy: 'Written policy',
-  ora_outline: 'Own-risk assessment outline',
-  kfh_appointment_letter: 'Key function holder appointment letter',
-};
+export { DRAFT_KIND_NAMES };
 
 /** The name of one draft: its kind, and for a written policy which policy. */
 export function draftName(draft: Pick<Draft, 'kind' | 'policyKind'>): string {
