@@ -103,3 +103,21 @@ export function actorDescription(record: {
   if (record.actorType === 'SuperAdmin') return 'Platform staff';
   return 'An account no longer found';
 }
+
+/** What `X-Forwarded-For` holds when a request carried none (src/server/platform/tenancy). */
+export const NOT_FORWARDED = 'unknown';
+
+/**
+ * The `X-Forwarded-For` header of a record, when it says something the client address does not:
+ * nothing when the request carried none, or when it names the very address the server trusted
+ * (a trusted proxy's forwarding, already the client address). Anyone can write the header, so
+ * the page shows it as what was claimed, beside the address the server vouches for.
+ */
+export function forwardedForNote(record: {
+  ipAddress: string;
+  clientAddress: string | null;
+}): string | null {
+  const claimed = record.ipAddress.trim();
+  if (claimed === '' || claimed === NOT_FORWARDED || claimed === record.clientAddress) return null;
+  return `Forwarded for: ${claimed}`;
+}

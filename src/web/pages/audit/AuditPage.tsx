@@ -5,6 +5,7 @@ import {
   Button,
   Code,
   Group,
+  List,
   Paper,
   Select,
   SimpleGrid,
@@ -18,10 +19,12 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { changeLine, stateChanges } from '../../../contracts/audit-changes';
 import {
   ANONYMOUS_ACTOR_ID,
   AUDIT_RECORD_TYPES,
   actorDescription,
+  forwardedForNote,
   recordTypeLabel,
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
@@ -320,6 +323,7 @@ function AuditTable({ filters }: { filters: Filters }) {
               const page = RECORD_PAGES[record.entityType];
               const canOpen =
                 page !== undefined && !record.entityDeleted && allows(session, page.access);
+              const forwarded = forwardedForNote(record);
               return (
                 <Fragment key={record.id}>
                   <Table.Tr>
@@ -346,9 +350,6 @@ function AuditTable({ filters }: { filters: Filters }) {
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{record.summary}</Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {record.action}
-                      </Text>
                     </Table.Td>
                     <Table.Td>
                       <Text size="xs" c="dimmed">
@@ -395,9 +396,11 @@ function AuditTable({ filters }: { filters: Filters }) {
                       ) : (
                         <Text size="sm">{record.clientAddress}</Text>
                       )}
-                      <Text size="xs" c="dimmed">
-                        Forwarded for: {record.ipAddress}
-                      </Text>
+                      {forwarded !== null && (
+                        <Text size="xs" c="dimmed">
+                          {forwarded}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>
                       <Button
@@ -442,15 +445,18 @@ function AuditTable({ filters }: { filters: Filters }) {
 }
 
 function RecordDetails({ record }: { record: AuditRecord }) {
+  const made = record.previousState === null || record.previousState === undefined;
+  const gone = record.newState === null || record.newState === undefined;
   return (
     <Stack gap="sm" py="xs">
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <StateBlock title="Previous state" state={record.previousState} />
-        <StateBlock title="New state" state={record.newState} />
-      </SimpleGrid>
+      <ChangeLines
+        title={made ? 'Recorded with it' : gone ? 'What it had' : 'What changed'}
+        previous={record.previousState}
+        next={record.newState}
+      />
       <Text size="sm">
-        Who (id): <Code>{record.actorId}</Code> · Record (id): <Code>{record.entityId}</Code> ·
-        Audit record: <Code>{record.id}</Code>
+        Action code: <Code>{record.action}</Code> · Who (id): <Code>{record.actorId}</Code> · Record
+        (id): <Code>{record.entityId}</Code> · Audit record: <Code>{record.id}</Code>
       </Text>
       <Text size="sm">
         Tenant: {record.tenantId ?? 'platform'} · Actor’s tenant: {record.actorTenantId ?? 'none'} ·
@@ -460,18 +466,32 @@ function RecordDetails({ record }: { record: AuditRecord }) {
   );
 }
 
-function StateBlock({ title, state }: { title: string; state: unknown }) {
+/** The record's states as lines, “field: before → after” (src/contracts/audit-changes.ts). */
+function ChangeLines({
+  title,
+  previous,
+  next,
+}: {
+  title: string;
+  previous: unknown;
+  next: unknown;
+}) {
+  const changes = stateChanges(previous, next);
   return (
     <Stack gap={4}>
       <Text size="sm" fw={600}>
         {title}
       </Text>
-      {state === null || state === undefined ? (
+      {changes.length === 0 ? (
         <Text size="sm" c="dimmed">
-          None
+          Nothing beyond the action itself
         </Text>
       ) : (
-        <Code block>{JSON.stringify(state, null, 2)}</Code>
+        <List size="sm" spacing={2}>
+          {changes.map((change) => (
+            <List.Item key={change.field}>{changeLine(change)}</List.Item>
+          ))}
+        </List>
       )}
     </Stack>
   );

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { changeLine, fieldInWords, NOT_KEPT, stateChanges, valueInWords } from './audit-changes.js';
+import { forwardedForNote } from './audit-text.js';
+
+const lines = (previous: unknown, next: unknown) => stateChanges(previous, next).map(changeLine);
+
+describe('what an audit record says changed', () => {
+  it('reads a change as “field: before → after”, each field that differs and no other', () => {
+    expect(
+      lines(
+        { id: 'p1', schemeId: 's1', status: 'draft', version: '1.0', nextReviewDue: null },
+        {
+          id: 'p1',
+          schemeId: 's1',
+          status: 'approved',
+          version: '1.0',
+          nextReviewDue: '2027-01-15',
+          changedFields: ['status'],
+        },
+      ),
+    ).toEqual(['Status: draft → approved', 'Next review due: none → 15/01/2027']);
+    // Instants in the same minute read alike: no line for them.
+    expect(
+      lines({ updatedAt: '2026-11-23T10:00:01.000Z' }, { updatedAt: '2026-11-23T10:00:09.000Z' }),
+    ).toEqual([]);
+  });
+
+  it('reads a record made as its fields, and one deleted as what it had, the record’s id left out', () => {
+    expect(lines(null, { id: 'e1', name: 'Acme Ltd', memberFacing: false })).toEqual([
+      'Name: Acme Ltd',
+      'Member facing: no',
+    ]);
+    expect(lines({ id: 'e1', name: 'Acme Ltd' }, null)).toEqual(['Name: was Acme Ltd']);
+    expect(lines(null, null)).toEqual([]);
+  });
+
+  it('says a field changed where the record keeps no value of it: personal data', () => {
+    expect(
+      lines(
+        { id: 'm1', schemeId: 's1', status: 'active' },
+        { id: 'm1', schemeId: 's1', status: 'active', changedFields: ['firstName', 'salaryCents'] },
+      ),
+    ).toEqual([`First name: ${NOT_KEPT}`, `Salary: ${NOT_KEPT}`]);
+  });
+
+  it('flattens nested values under their parent’s name and counts lists of records', () => {
+    expect(
+      lines(null, {
+        asOf: '2026-03-31',
+        totals: { below_standard: 2, likely_enrolled: 0 },
+        documents: [{ id: 'd1', version: 2 }],
+        excluded: [],
+        fields: ['email', 'address'],
+      }),
+    ).toEqual([
+      'As of: 31/03/2026',
+      'Totals › Below standard: 2',
+      'Totals › Likely enrolled: 0',
+      'Documents: 1 entry',
+      'Excluded: none',
+      'Fields: email, address',
+    ]);
+  });
+
+  it('shows money, rates, dates, instants, yes and no, and codes as people read them', () => {
+    expect(valueInWords('salaryCents', 5_500_000)).toBe('€55,000.00');
+    expect(valueInWords('employerBasisPoints', 150)).toBe('1.5%');
+    expect(valueInWords('rowsRead', 12_000)).toBe('12,000');
+    expect(valueInWords('approvedOn', '2025-01-15')).toBe('15/01/2025');
+    // 10:00 UTC in November is 10:00 in Ireland; in July it is 11:00 (IST).
+    expect(valueInWords('finishedAt', '2026-11-23T10:00:00.000Z')).toBe('23/11/2026, 10:00');
+    expect(valueInWords('finishedAt', '2026-07-01T10:00:00.000Z')).toBe('01/07/2026, 11:00');
+    expect(valueInWords('alsoServesEmployer', true)).toBe('yes');
+    expect(valueInWords('kind', 'risk_management')).toBe('risk management');
+    expect(valueInWords('title', 'Risk appetite statement')).toBe('Risk appetite statement');
+    expect(fieldInWords('fileSha256')).toBe('File SHA-256');
+    expect(fieldInWords('employerId')).toBe('Employer id');
+  });
+});
+
+describe('the X-Forwarded-For of a record', () => {
+  it('is shown only when it says something the client address does not', () => {
+    expect(forwardedForNote({ ipAddress: 'unknown', clientAddress: '192.0.2.10' })).toBeNull();
+    expect(forwardedForNote({ ipAddress: '192.0.2.10', clientAddress: '192.0.2.10' })).toBeNull();
+    expect(forwardedForNote({ ipAddress: '203.0.113.7', clientAddress: '192.0.2.10' })).toBe(
+      'Forwarded for: 203.0.113.7',
+    );
+    expect(forwardedForNote({ ipAddress: '203.0.113.7', clientAddress: null })).toBe(
+      'Forwarded for: 203.0.113.7',
+    );
+  });
+});

@@ -1,0 +1,153 @@
+import { formatIrishDate, IRISH_TIME_ZONE, isIsoDate } from './irish-dates.js';
+import { formatCents } from './money.js';
+
+/**
+ * What an audit record says changed, as lines a reviewer reads ("Status: draft → approved"),
+ * not the JSON the record keeps (docs/decisions/0051-readable-audit-log.md). The server keeps
+ * the states as they were recorded; the page turns them into lines with this one rule.
+ */
+export interface StateChange {
+  /** The field in words: `Scheme id`, `Totals › Below standard`. */
+  field: string;
+  /** As it was; absent where the record made it. */
+  before?: string;
+  /** As it is; absent where the record deleted it. */
+  after?: string;
+  /** What the record says of a field it keeps no value of (personal data, docs/decisions/0029). */
+  note?: string;
+}
+
+/** Where a field's value was left out of the record because it is personal data. */
+export const NOT_KEPT = 'changed; the audit log keeps no personal data';
+
+type State = Record<string, unknown>;
+
+const isState = (value: unknown): value is State =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * `schemeId` → `Scheme id`, `below_standard` → `Below standard`, `salaryCents` → `Salary`,
+ * `employerBasisPoints` → `Employer rate`.
+ */
+export function fieldInWords(key: string): string {
+  const words = key
+    .replace(/Cents$/, '')
+    .replace(/BasisPoints$/, 'Rate')
+    .replace(/Sha256$/, ' SHA-256')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase()
+    .replace(/sha-256/, 'SHA-256')
+    .trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+let dublinTime: Intl.DateTimeFormat | undefined;
+
+/** An instant as a person in Ireland reads it: `23/11/2026, 10:00`. Made at the first use. */
+function irishDateTime(at: Date): string {
+  dublinTime ??= new Intl.DateTimeFormat('en-IE', {
+    timeZone: IRISH_TIME_ZONE,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  });
+  return dublinTime.format(at);
+}
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const CODE = /^[a-z]+(_[a-z]+)+$/;
+
+/** One value as a line shows it; `key` says what it is (`…Cents` is money). */
+export function valueInWords(key: string, value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') {
+    if (key.endsWith('Cents')) return formatCents(value);
+    if (key.endsWith('BasisPoints')) return `${value / 100}%`;
+    return value.toLocaleString('en-IE');
+  }
+  if (typeof value === 'string') {
+    if (value === '') return 'empty';
+    if (isIsoDate(value)) return formatIrishDate(value);
+    if (value.length <= 40 && TIMESTAMP.test(value)) return irishDateTime(new Date(value));
+    if (CODE.test(value)) return value.replace(/_/g, ' ');
+    return value;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'none';
+    if (value.every((item) => typeof item !== 'object' || item === null)) {
+      return value.map((item) => valueInWords(key, item)).join(', ');
+    }
+    return value.length === 1 ? '1 entry' : `${value.length.toLocaleString('en-IE')} entries`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A state's leaves, nested objects flattened under their parent's name. */
+function leaves(
+  state: State,
+  path: string[] = [],
+): Map<string, { path: string[]; value: unknown }> {
+  const found = new Map<string, { path: string[]; value: unknown }>();
+  for (const [key, value] of Object.entries(state)) {
+    const at = [...path, key];
+    if (isState(value)) {
+      for (const [name, leaf] of leaves(value, at)) found.set(name, leaf);
+    } else found.set(at.join('.'), { path: at, value });
+  }
+  return found;
+}
+
+const fieldOf = (path: readonly string[]) => path.map(fieldInWords).join(' › ');
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The lines of one record: for a change, each field whose value reads differently (before →
+ * after); for a
+ * record made, each field it was made with; for one deleted, each field it had. The record's own
+ * id is left out (the page shows it beside), and a field the record names in `changedFields`
+ * without keeping its value (personal data) reads as changed, without one.
+ */
+export function stateChanges(previous: unknown, next: unknown): StateChange[] {
+  const before = isState(previous) ? previous : null;
+  const after = isState(next) ? next : null;
+  const named = after?.changedFields ?? before?.changedFields;
+  const omit = (key: string) => key === 'id' || key === 'changedFields';
+  const beforeLeaves = before ? leaves(before) : new Map();
+  const afterLeaves = after ? leaves(after) : new Map();
+  const changes: StateChange[] = [];
+  for (const name of new Set([...beforeLeaves.keys(), ...afterLeaves.keys()])) {
+    const was = beforeLeaves.get(name);
+    const is = afterLeaves.get(name);
+    const path = (is ?? was)?.path ?? [name];
+    if (path.length === 1 && omit(path[0] as string)) continue;
+    const key = path.at(-1) as string;
+    if (before && after) {
+      if (same(was?.value, is?.value)) continue;
+      const change = { before: valueInWords(key, was?.value), after: valueInWords(key, is?.value) };
+      // Two instants a few seconds apart read alike: a line saying "x → x" says nothing.
+      if (change.before === change.after) continue;
+      changes.push({ field: fieldOf(path), ...change });
+    } else if (after) changes.push({ field: fieldOf(path), after: valueInWords(key, is?.value) });
+    else changes.push({ field: fieldOf(path), before: valueInWords(key, was?.value) });
+  }
+  if (Array.isArray(named)) {
+    for (const field of named) {
+      if (typeof field !== 'string' || beforeLeaves.has(field) || afterLeaves.has(field)) continue;
+      changes.push({ field: fieldInWords(field), note: NOT_KEPT });
+    }
+  }
+  return changes;
+}
+
+/** One change as its line: `Status: draft → approved`, `Name: Acme` (made), `Name: was Acme`. */
+export function changeLine(change: StateChange): string {
+  if (change.note !== undefined) return `${change.field}: ${change.note}`;
+  if (change.before === undefined) return `${change.field}: ${change.after ?? 'none'}`;
+  if (change.after === undefined) return `${change.field}: was ${change.before}`;
+  return `${change.field}: ${change.before} → ${change.after}`;
+}
