@@ -18,6 +18,7 @@ import {
   TRUSTEE_KIND_NAMES,
 } from '../../src/contracts/governance-rules.js';
 import { type RuleSource, sourceInWords } from '../../src/contracts/rule-sources.js';
+import { packFilename } from '../../src/server/modules/governance/evidence-pack.service.js';
 import { auditLog, documents } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
@@ -210,7 +211,7 @@ describe('the evidence pack archive', () => {
     const response = await packAs(staff);
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.headers['content-disposition']).toBe(
-      `attachment; filename="evidence-pack-${place.schemeId}-2026-03-02.zip"`,
+      'attachment; filename="evidence-pack-acme-staff-pension-scheme-2026-03-02.zip"',
     );
     expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -317,6 +318,20 @@ describe('the evidence pack archive', () => {
   });
 });
 
+describe('the pack’s file name', () => {
+  it('is the scheme’s name in safe characters and the day, whatever the name holds', () => {
+    expect(packFilename('Ó Súilleabháin & Sons Staff Pension', '2026-03-02')).toBe(
+      'evidence-pack-o-suilleabhain-sons-staff-pension-2026-03-02.zip',
+    );
+    expect(packFilename('../"Scheme"; rm -rf /', '2026-03-02')).toBe(
+      'evidence-pack-scheme-rm-rf-2026-03-02.zip',
+    );
+    expect(packFilename('«»', '2026-03-02')).toBe('evidence-pack-scheme-2026-03-02.zip');
+    const long = packFilename('A'.repeat(300), '2026-03-02');
+    expect(long).toMatch(/^evidence-pack-a{60}-2026-03-02\.zip$/);
+  });
+});
+
 describe('the summary PDF', () => {
   it('is a tagged PDF with a language, a displayed title and embedded fonts', () => {
     const pdf = pack.entries.get('summary.pdf') as Buffer;
@@ -338,7 +353,7 @@ describe('the summary PDF', () => {
     const text = flowing(readPdf(pack.entries.get('summary.pdf') as Buffer).text);
     for (const phrase of [
       'Acme Staff Pension Scheme',
-      'Defined contribution',
+      'defined contribution scheme',
       'Aoife Trustee',
       'Trustco Limited',
       'Orla Risk',
@@ -347,7 +362,6 @@ describe('the summary PDF', () => {
       '2.1',
       '15/01/2025',
       '01/02/2025',
-      'the role BrokerUser',
       sourceInWords(GOVERNANCE_RULES.trustees),
       sourceInWords(GOVERNANCE_RULES.ownRiskAssessment),
       sourceInWords(policySource('risk_management')),
@@ -369,6 +383,57 @@ describe('the summary PDF', () => {
     }
   });
 
+  it('reads as a document for a regulator: the scheme by name and employer, who prepared it and when, counts in words', () => {
+    const pdf = readPdf(pack.entries.get('summary.pdf') as Buffer);
+    const text = flowing(pdf.text);
+    for (const phrase of [
+      'Governance evidence pack: Acme Staff Pension Scheme',
+      'Scheme: Acme Staff Pension Scheme, a defined contribution scheme (DC)',
+      'Employer: Acme Ltd',
+      // 10:00 UTC on 2 March is 10:00 in Ireland (GMT in winter).
+      `Prepared on 02/03/2026 at 10:00, Irish time, by ${staff.name}, Murphy & Byrne Brokers (BrokerUser).`,
+      'This pack holds this summary, two documents of the scheme and manifest.json',
+      'Three documents of the scheme are left out, and manifest.json lists each with the reason: two are about one member',
+      'one is held back by the malware check.',
+      'Overall standing on 02/03/2026:',
+      'Two trustees are recorded.',
+      'One key function holder is recorded.',
+      'Two written policies are recorded.',
+      'One own-risk assessment is recorded.',
+    ]) {
+      expect(text, phrase).toContain(phrase);
+    }
+    // No internal id, no ISO date or time, no "(s)".
+    expect(text).not.toContain(place.schemeId);
+    expect(text).not.toContain('Scheme reference');
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(text).not.toContain('(s)');
+  });
+
+  it('never ends a page with a heading, nor leaves a page nearly empty', () => {
+    const { pages } = readPdf(pack.entries.get('summary.pdf') as Buffer);
+    const headings = new Set([
+      'About this pack',
+      'Compliance',
+      'Trustees',
+      'Key function holders',
+      'Written policies',
+      'Own-risk assessments',
+    ]);
+    expect(pages.length).toBeGreaterThan(0);
+    for (const [index, page] of pages.entries()) {
+      const lines = page
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+      expect(headings.has(lines.at(-1) ?? ''), `page ${index + 1} ends with its heading`).toBe(
+        false,
+      );
+      // More than a stray line or two: a table's rows, or a heading with what it introduces.
+      expect(lines.length, `page ${index + 1}: ${lines.join(' | ')}`).toBeGreaterThan(5);
+    }
+  });
+
   it('names each standing, kind and status in the words the governance pages show', async () => {
     const text = flowing(readPdf(pack.entries.get('summary.pdf') as Buffer).text);
     const compliance = (
@@ -378,7 +443,7 @@ describe('the summary PDF', () => {
       obligations: Array<{ kind: ObligationKind; status: ObligationStatus }>;
     };
     expect(text).toContain(
-      `Overall standing on the day: ${OBLIGATION_STATUS_LABELS[compliance.status]}.`,
+      `Overall standing on 02/03/2026: ${OBLIGATION_STATUS_LABELS[compliance.status]}.`,
     );
     for (const obligation of compliance.obligations) {
       expect(text).toContain(

@@ -404,7 +404,9 @@ describe.skipIf(browserSuiteSkipReason)(
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Download evidence pack' }).click(),
       ]);
-      expect(pack.suggestedFilename()).toMatch(/^evidence-pack-[a-z0-9]+-\d{4}-\d{2}-\d{2}\.zip$/);
+      expect(pack.suggestedFilename()).toMatch(
+        /^evidence-pack-shannon-turbines-dc-scheme-\d{4}-\d{2}-\d{2}\.zip$/,
+      );
       const zip = readFileSync(await pack.path());
       expect(zip.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
       expect(zip.includes('manifest.json')).toBe(true);

@@ -13,6 +13,8 @@ export interface ReadPdf {
   streams: string[];
   /** The text drawn on the pages, in drawing order, one line per text object. */
   text: string;
+  /** The text of each page, in page order, as `text` gives it for the whole document. */
+  pages: string[];
 }
 
 const OBJECT = /(\d+) 0 obj\s*((?:(?!endobj)[\s\S])*?)endobj/g;
@@ -96,8 +98,8 @@ export function readPdf(bytes: Buffer): ReadPdf {
     }
   }
 
-  const lines: string[] = [];
-  for (const stream of streams) {
+  const linesOf = (stream: string): string[] => {
+    const lines: string[] = [];
     for (const block of stream.matchAll(/BT([\s\S]*?)ET/g)) {
       let cmap: Map<number, string> | undefined;
       let line = '';
@@ -113,8 +115,22 @@ export function readPdf(bytes: Buffer): ReadPdf {
       }
       lines.push(line);
     }
-  }
-  return { objects, streams, text: lines.join('\n') };
+    return lines;
+  };
+  const text = streams.flatMap(linesOf).join('\n');
+
+  // Pages in the order of the page tree's /Kids; each page's content stream, inflated.
+  const kids = [...objects.values()]
+    .map((body) => /\/Type \/Pages\b[\s\S]*?\/Kids \[([^\]]*)\]/.exec(body)?.[1])
+    .find((found) => found !== undefined);
+  const pageNumbers = [...(kids ?? '').matchAll(/(\d+) 0 R/g)].map((match) => Number(match[1]));
+  const pages = pageNumbers.map((number) => {
+    const page = objects.get(number) ?? '';
+    const contents = /\/Contents (\d+) 0 R/.exec(page)?.[1];
+    const body = objects.get(Number(contents)) ?? '';
+    return linesOf(body).join('\n');
+  });
+  return { objects, streams, text, pages };
 }
 
 /** The text with line breaks and runs of spaces as single spaces, for phrases a wrap may split. */

@@ -2,10 +2,12 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import {
   auditLog,
+  brokers,
   employers,
   keyFunctionHolders,
   oraReports,
   trustees,
+  users,
   writtenPolicies,
 } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
@@ -20,6 +22,25 @@ export async function employerNameOf(
     .from(employers)
     .where(and(eq(employers.brokerId, scheme.brokerId), eq(employers.id, scheme.employerId)));
   return employer?.name;
+}
+
+/**
+ * Who prepares a pack, as the cover names them: the user's name and their firm's, each none where
+ * row-level security hides it. Read for the PDF only, never for a log or the audit record.
+ */
+export async function preparerOf(
+  tx: Transaction,
+  reader: { userId: string; tenantId: string },
+): Promise<{ name: string | null; firmName: string | null }> {
+  const [user] = await tx
+    .select({ name: users.name })
+    .from(users)
+    .where(and(eq(users.brokerId, reader.tenantId), eq(users.id, reader.userId)));
+  const [firm] = await tx
+    .select({ name: brokers.name })
+    .from(brokers)
+    .where(eq(brokers.id, reader.tenantId));
+  return { name: user?.name ?? null, firmName: firm?.name ?? null };
 }
 
 /** The registers as they stand, in a stable order (appointment or performance, then id). */

@@ -1,3 +1,10 @@
+import {
+  countInWords,
+  countInWordsFirst,
+  isOrAre,
+  type Noun,
+  numberInWords,
+} from '../../../contracts/counts.js';
 import { POLICY_STATUS_NAMES } from '../../../contracts/governance.js';
 import {
   FITNESS_NAMES,
@@ -10,24 +17,29 @@ import {
   POLICY_KIND_NAMES,
   TRUSTEE_KIND_NAMES,
 } from '../../../contracts/governance-rules.js';
-import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { formatIrishDate, IRISH_TIME_ZONE } from '../../../contracts/irish-dates.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
 import type { Role } from '../../../contracts/roles.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
 import { openTaggedPdf } from '../../platform/pdf/tagged-pdf.js';
 
+/** Why a document of the scheme is not in the pack (listed in manifest.json with its reason). */
+export type ExclusionReason = 'quarantined' | 'not_yet_scanned' | 'member_personal_data';
+
 /**
  * What the summary of an evidence pack says: the scheme's governance registers as they stand and
  * the rule module's assessment of them on the day (docs/decisions/0065-evidence-pack.md). Names of
- * trustees and key function holders are governance facts the Pensions Authority is entitled to;
- * e-mail addresses, free-text summaries and descriptions are left out.
+ * trustees and key function holders are governance facts the Pensions Authority is entitled to,
+ * and so is who prepared the pack; e-mail addresses, free-text summaries and descriptions are
+ * left out.
  */
 export interface EvidenceSummary {
-  scheme: { id: string; name: string; type: SchemeType; employerName: string };
+  scheme: { name: string; type: SchemeType; employerName: string };
   generatedAt: Date;
   /** The day in Ireland the pack was generated, `YYYY-MM-DD`. */
   generatedOn: string;
-  generatedByRole: Role;
+  /** Who prepared the pack: their name and firm as the service holds them, and their role. */
+  preparedBy: { name: string | null; role: Role; firmName: string | null };
   trustees: ReadonlyArray<{
     name: string;
     kind: string;
@@ -55,8 +67,8 @@ export interface EvidenceSummary {
   compliance: { status: ObligationStatus; obligations: readonly Obligation[] };
   /** The archive paths of the documents the pack carries. */
   documents: readonly string[];
-  /** How many of the scheme's documents the pack leaves out (listed in manifest.json). */
-  excludedDocuments: number;
+  /** Why each of the scheme's documents the pack leaves out is left out (manifest.json lists them). */
+  excluded: readonly ExclusionReason[];
 }
 
 /**
@@ -68,16 +80,41 @@ const named = <T extends string>(names: Record<T, string>, value: string) =>
 
 const dateOrDash = (value: string | null) => (value === null ? '—' : formatIrishDate(value));
 
+const DOCUMENT: Noun = { one: 'document', other: 'documents' };
+
+/** Each reason for leaving a document out, after "one is" / "two are". */
+const EXCLUSION_WORDS: Record<ExclusionReason, string> = {
+  member_personal_data: 'about one member, whose personal data is no evidence of governance',
+  quarantined: 'held back by the malware check',
+  not_yet_scanned: 'not yet checked for malware',
+};
+
+/** The hour and minute in Ireland, `10:00`, as the cover gives the time the pack was prepared. */
+function irishTimeOfDay(at: Date): string {
+  return new Intl.DateTimeFormat('en-IE', {
+    timeZone: IRISH_TIME_ZONE,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+}
+
 /** pdfkit 0.20 tags a table under `structParent`; its published types predate the option. */
 type TaggedTableOptions = PDFKit.Mixins.TableOptionsWithData & {
   structParent: PDFKit.PDFStructureElement;
 };
 type HeaderCell = PDFKit.Mixins.CellOptions & { scope: 'column' };
 
+/** Room for a table's heading row and its first row, kept on the page of its heading. */
+const TABLE_START = 70;
+
 /**
  * The summary as a tagged PDF (PDF/UA-minded): document language and title shown in the window
  * bar, a structure tree of headings, paragraphs, lists and tables with header cells, embedded
- * fonts. The returned document is a readable stream of the PDF's bytes.
+ * fonts. Written for its reader at the Pensions Authority: the scheme by name and employer, who
+ * prepared it and when, what the pack holds and leaves out, in words, then the standing and the
+ * registers; a heading never ends a page. The returned document is a readable stream of the
+ * PDF's bytes.
  */
 export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit.PDFDocument> {
   const title = `Governance evidence pack: ${summary.scheme.name}`;
@@ -86,10 +123,15 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     subject: 'IORP II governance summary for the Pensions Authority',
     createdAt: summary.generatedAt,
   });
-  const table = (headers: readonly string[], rows: ReadonlyArray<readonly string[]>) => {
+  const table = (
+    headers: readonly string[],
+    rows: ReadonlyArray<readonly string[]>,
+    widths?: ReadonlyArray<number | '*'>,
+  ) => {
     const options: TaggedTableOptions = {
       structParent: root,
       defaultStyle: { border: 0.5, padding: 4 },
+      ...(widths ? { columnStyles: [...widths] } : {}),
       data: [
         headers.map(
           (text): HeaderCell => ({
@@ -107,24 +149,67 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     doc.x = doc.page.margins.left;
     doc.moveDown(0.5);
   };
-  const orNone = (count: number, what: string, draw: () => void) => {
-    if (count === 0) paragraph(`No ${what} are recorded.`);
-    else draw();
+  /** A register: how many entries it holds, in words, then its table (none: the sentence alone). */
+  const register = (name: string, noun: Noun, count: number, draw: () => void) => {
+    heading(name, 'H2', count === 0 ? 20 : TABLE_START);
+    paragraph(`${countInWordsFirst(count, noun)} ${count === 1 ? 'is' : 'are'} recorded.`);
+    doc.moveDown(0.4);
+    if (count > 0) draw();
   };
 
   heading(title, 'H1');
-  paragraph(`Scheme: ${summary.scheme.name}`);
+  const { scheme, preparedBy } = summary;
   paragraph(
-    `Type: ${SCHEME_TYPE_NAMES[summary.scheme.type] ?? summary.scheme.type} (${summary.scheme.type})`,
+    `Scheme: ${scheme.name}, a ${(SCHEME_TYPE_NAMES[scheme.type] ?? scheme.type).toLowerCase()} scheme (${scheme.type})`,
   );
-  paragraph(`Employer: ${summary.scheme.employerName}`);
-  paragraph(`Scheme reference: ${summary.scheme.id}`);
+  paragraph(`Employer: ${scheme.employerName || 'not known'}`);
+  const who = [preparedBy.name, preparedBy.firmName].filter(Boolean).join(', ');
   paragraph(
-    `Generated on ${formatIrishDate(summary.generatedOn)} at ${summary.generatedAt.toISOString()} by a user with the role ${summary.generatedByRole}.`,
+    `Prepared on ${formatIrishDate(summary.generatedOn)} at ${irishTimeOfDay(summary.generatedAt)}, Irish time, by ${who === '' ? 'a user' : who} (${preparedBy.role}).`,
   );
 
-  heading('Compliance', 'H2');
-  paragraph(`Overall standing on the day: ${OBLIGATION_STATUS_LABELS[summary.compliance.status]}.`);
+  heading('About this pack', 'H2');
+  const carried = summary.documents.length;
+  paragraph(
+    `This pack holds this summary, ${countInWords(carried, DOCUMENT)} of the scheme and manifest.json, which gives the SHA-256 of every file in the pack and the head of the firm’s audit chain when the pack was prepared.`,
+  );
+  if (carried > 0) {
+    // pdfkit tags each item (LI, Lbl, LBody) under the parent it is given: the list itself.
+    const list = doc.struct('L');
+    root.add(list);
+    doc
+      .font('Body')
+      .fontSize(10)
+      .list([...summary.documents], { structParent: list });
+    list.end();
+  }
+  const left = summary.excluded.length;
+  if (left > 0) {
+    const byReason = (Object.keys(EXCLUSION_WORDS) as ExclusionReason[])
+      .map((reason) => ({
+        reason,
+        count: summary.excluded.filter((excluded) => excluded === reason).length,
+      }))
+      .filter(({ count }) => count > 0);
+    const why =
+      byReason.length === 1
+        ? `${left === 1 ? 'it is' : 'each is'} ${EXCLUSION_WORDS[byReason[0]?.reason as ExclusionReason]}`
+        : byReason
+            .map(
+              ({ reason, count }) =>
+                `${numberInWords(count)} ${isOrAre(count)} ${EXCLUSION_WORDS[reason]}`,
+            )
+            .join('; ');
+    paragraph(
+      `${countInWordsFirst(left, DOCUMENT)} of the scheme ${isOrAre(left)} left out, and manifest.json lists ${left === 1 ? 'it' : 'each'} with the reason: ${why}.`,
+    );
+  }
+
+  heading('Compliance', 'H2', TABLE_START);
+  paragraph(
+    `Overall standing on ${formatIrishDate(summary.generatedOn)}: ${OBLIGATION_STATUS_LABELS[summary.compliance.status]}.`,
+  );
+  doc.moveDown(0.4);
   table(
     ['Obligation', 'Standing', 'Due', 'Reason', 'Citation'],
     summary.compliance.obligations.map((obligation) => [
@@ -134,10 +219,10 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
       obligation.reason,
       sourceInWords(obligation),
     ]),
+    [100, 64, 62, '*', 110],
   );
 
-  heading('Trustees', 'H2');
-  orNone(summary.trustees.length, 'trustees', () =>
+  register('Trustees', { one: 'trustee', other: 'trustees' }, summary.trustees.length, () =>
     table(
       ['Trustee', 'Kind', 'Directors', 'Appointed', 'Ended'],
       summary.trustees.map((trustee) => [
@@ -150,67 +235,55 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     ),
   );
 
-  heading('Key function holders', 'H2');
-  orNone(summary.keyFunctionHolders.length, 'key function holders', () =>
-    table(
-      ['Function', 'Holder', 'Appointed', 'Ended', 'Fitness and probity', 'Also serves employer'],
-      summary.keyFunctionHolders.map((holder) => [
-        named(KEY_FUNCTION_NAMES, holder.function),
-        holder.holderName,
-        formatIrishDate(holder.appointedOn),
-        dateOrDash(holder.endedOn),
-        named(FITNESS_NAMES, holder.fitnessAndProbity),
-        holder.alsoServesEmployer ? 'Yes' : 'No',
-      ]),
-    ),
+  register(
+    'Key function holders',
+    { one: 'key function holder', other: 'key function holders' },
+    summary.keyFunctionHolders.length,
+    () =>
+      table(
+        ['Function', 'Holder', 'Appointed', 'Ended', 'Fitness and probity', 'Also serves employer'],
+        summary.keyFunctionHolders.map((holder) => [
+          named(KEY_FUNCTION_NAMES, holder.function),
+          holder.holderName,
+          formatIrishDate(holder.appointedOn),
+          dateOrDash(holder.endedOn),
+          named(FITNESS_NAMES, holder.fitnessAndProbity),
+          holder.alsoServesEmployer ? 'Yes' : 'No',
+        ]),
+      ),
   );
 
-  heading('Written policies', 'H2');
-  orNone(summary.policies.length, 'written policies', () =>
-    table(
-      ['Policy', 'Title', 'Version', 'Status', 'Approved', 'Next review'],
-      summary.policies.map((policy) => [
-        named(POLICY_KIND_NAMES, policy.kind),
-        policy.title,
-        policy.version,
-        named(POLICY_STATUS_NAMES, policy.status),
-        dateOrDash(policy.approvedOn),
-        dateOrDash(policy.nextReviewDue),
-      ]),
-    ),
+  register(
+    'Written policies',
+    { one: 'written policy', other: 'written policies' },
+    summary.policies.length,
+    () =>
+      table(
+        ['Policy', 'Title', 'Version', 'Status', 'Approved', 'Next review'],
+        summary.policies.map((policy) => [
+          named(POLICY_KIND_NAMES, policy.kind),
+          policy.title,
+          policy.version,
+          named(POLICY_STATUS_NAMES, policy.status),
+          dateOrDash(policy.approvedOn),
+          dateOrDash(policy.nextReviewDue),
+        ]),
+      ),
   );
 
-  heading('Own-risk assessments', 'H2');
-  orNone(summary.oraReports.length, 'own-risk assessments', () =>
-    table(
-      ['Performed', 'Trigger', 'Next due'],
-      summary.oraReports.map((report) => [
-        formatIrishDate(report.performedOn),
-        named(ORA_TRIGGER_NAMES, report.trigger),
-        formatIrishDate(report.nextDue),
-      ]),
-    ),
-  );
-
-  heading('Documents in this pack', 'H2');
-  if (summary.documents.length === 0) paragraph('The pack carries no documents.');
-  else {
-    // pdfkit tags each item (LI, Lbl, LBody) under the parent it is given: the list itself.
-    const list = doc.struct('L');
-    root.add(list);
-    doc
-      .font('Body')
-      .fontSize(10)
-      .list([...summary.documents], { structParent: list });
-    list.end();
-  }
-  if (summary.excludedDocuments > 0) {
-    paragraph(
-      `${summary.excludedDocuments} document(s) of the scheme are not included; manifest.json lists each with the reason.`,
-    );
-  }
-  paragraph(
-    'manifest.json gives the SHA-256 of every file in this pack and the head of the firm’s audit chain when the pack was generated.',
+  register(
+    'Own-risk assessments',
+    { one: 'own-risk assessment', other: 'own-risk assessments' },
+    summary.oraReports.length,
+    () =>
+      table(
+        ['Performed', 'Trigger', 'Next due'],
+        summary.oraReports.map((report) => [
+          formatIrishDate(report.performedOn),
+          named(ORA_TRIGGER_NAMES, report.trigger),
+          formatIrishDate(report.nextDue),
+        ]),
+      ),
   );
 
   end();

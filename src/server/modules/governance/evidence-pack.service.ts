@@ -12,7 +12,12 @@ import { type ActorFor, authorize, authorizeRow } from '../../platform/tenancy/a
 import { currentDocumentsOf, type DocumentRow } from '../documents/index.js';
 import { findScheme } from '../schemes/index.js';
 import { assessOneScheme } from './compliance.service.js';
-import { auditRecordPosition, employerNameOf, registersOf } from './evidence-pack.data.js';
+import {
+  auditRecordPosition,
+  employerNameOf,
+  preparerOf,
+  registersOf,
+} from './evidence-pack.data.js';
 import { type EvidenceSummary, renderSummaryPdf } from './evidence-pack.pdf.js';
 
 /** The version of the manifest's layout, so that a reader can tell a later one apart. */
@@ -84,10 +89,31 @@ export interface EvidencePackDeps {
 }
 
 export interface EvidencePack {
-  /** `evidence-pack-<schemeId>-<YYYY-MM-DD>.zip` */
+  /** `evidence-pack-<scheme's name>-<YYYY-MM-DD>.zip` (packFilename). */
   filename: string;
   /** The ZIP as it is written; fails (is destroyed with the error) if a document fails its check. */
   stream: Readable;
+}
+
+/** The most characters of a scheme's name a pack's file name keeps. */
+const MAX_NAME_IN_FILENAME = 60;
+
+/**
+ * The pack's file name, from the scheme's name and the day in Ireland it was made:
+ * `evidence-pack-bantry-bay-joinery-staff-pension-2026-03-02.zip`. Safe characters only, so the
+ * header carries it plainly and every file system takes it: letters lose their accents
+ * (`Ó Súilleabháin` → `o-suilleabhain`), anything but a letter or a figure becomes one hyphen,
+ * and a name with nothing left reads `scheme`.
+ */
+export function packFilename(schemeName: string, day: string): string {
+  const slug = schemeName
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, MAX_NAME_IN_FILENAME)
+    .replace(/^-+|-+$/g, '');
+  return `evidence-pack-${slug === '' ? 'scheme' : slug}-${day}.zip`;
 }
 
 /** Bytes passed through unchanged while counted and hashed, checked against the row at the end. */
@@ -154,6 +180,7 @@ export function createEvidencePackService({
     const prepared = await withActor(database, reader, async (tx) => {
       const scheme = authorizeRow(reader, 'scheme.evidence_pack', await findScheme(tx, schemeId));
       const employerName = await employerNameOf(tx, scheme);
+      const preparer = await preparerOf(tx, { userId: reader.userId, tenantId: scheme.brokerId });
       const registers = await registersOf(tx, scheme);
       const compliance = await assessOneScheme(tx, scheme, generatedOn);
       const included: DocumentRow[] = [];
@@ -189,6 +216,7 @@ export function createEvidencePackService({
       });
       return {
         scheme,
+        preparer,
         employerName: employerName ?? '',
         registers,
         compliance,
@@ -212,18 +240,17 @@ export function createEvidencePackService({
       const pathOf = (row: DocumentRow) => `documents/${row.documentType}/${row.filename}`;
       const summary: EvidenceSummary = {
         scheme: {
-          id: scheme.id,
           name: scheme.name,
           type: scheme.type as SchemeType,
           employerName: pack.employerName,
         },
         generatedAt: pack.generatedAt,
         generatedOn: pack.generatedOn,
-        generatedByRole: pack.reader.role,
+        preparedBy: { ...pack.preparer, role: pack.reader.role },
         ...pack.registers,
         compliance: pack.compliance,
         documents: included.map(pathOf),
-        excludedDocuments: pack.excluded.length,
+        excluded: pack.excluded.map((entry) => entry.reason),
       };
 
       // Made before the archive begins: pdfkit is loaded with the first PDF, and a failure to
@@ -302,7 +329,7 @@ export function createEvidencePackService({
         ready(null, Readable.from([body]));
       });
       zip.end();
-      return { filename: `evidence-pack-${scheme.id}-${pack.generatedOn}.zip`, stream: output };
+      return { filename: packFilename(scheme.name, pack.generatedOn), stream: output };
     },
   };
 }

@@ -43,11 +43,21 @@ function loadPdfKit(): Promise<PdfKit> {
   return loading;
 }
 
+/** What a heading keeps with it on its page, in points: about four lines of body text. */
+const KEEP_WITH_HEADING = 60;
+
 export interface TaggedPdf {
   doc: PDFKit.PDFDocument;
   /** The structure tree's root: every heading, paragraph, list and table is tagged under it. */
   root: PDFKit.PDFStructureElement;
-  heading(text: string, level: 'H1' | 'H2'): void;
+  /**
+   * A heading, kept on one page with at least `keepWithNext` points of what follows it (three or
+   * so lines of text, a table's heading row and first row): a heading is never the last thing on
+   * a page.
+   */
+  heading(text: string, level: 'H1' | 'H2', keepWithNext?: number): void;
+  /** Starts a new page unless `height` points still fit on this one. */
+  keepTogether(height: number): void;
   paragraph(text: string): void;
   /** Closes the structure tree and the document; the bytes then flow from `doc`. */
   end(): void;
@@ -82,21 +92,25 @@ export async function openTaggedPdf(meta: {
   doc.registerFont('Heading', bold);
   const root = doc.struct('Document');
   doc.addStructure(root);
+  const keepTogether = (height: number) => {
+    const bottom = doc.page.height - doc.page.margins.bottom;
+    if (doc.y + height > bottom && doc.y > doc.page.margins.top) doc.addPage();
+  };
   return {
     doc,
     root,
-    heading(text, level) {
+    heading(text, level, keepWithNext = KEEP_WITH_HEADING) {
       doc.moveDown(level === 'H1' ? 0 : 1);
-      doc
-        .font('Heading')
-        .fontSize(level === 'H1' ? 18 : 13)
-        .text(text, { structParent: root, structType: level });
+      doc.font('Heading').fontSize(level === 'H1' ? 18 : 13);
+      keepTogether(doc.heightOfString(text) + keepWithNext);
+      doc.text(text, { structParent: root, structType: level });
       doc.moveDown(0.4);
       doc.font('Body').fontSize(10);
     },
     paragraph(text) {
       doc.font('Body').fontSize(10).text(text, { structParent: root });
     },
+    keepTogether,
     end() {
       root.end();
       doc.end();
