@@ -1,3 +1,4 @@
+import { numberInWords } from './counts.js';
 import { addDays } from './irish-dates.js';
 import { law, productPolicy, type RuleSource } from './rule-sources.js';
 
@@ -51,6 +52,12 @@ export const PAY_THRESHOLD_CENTS_A_YEAR = 2_000_000;
 export const EARNINGS_CEILING_CENTS_A_YEAR = 8_000_000;
 /** NAERSA assesses the minimum standard over three months (S.I. No. 637 of 2025, Sch. 1A). */
 export const WINDOW_MONTHS = 3;
+
+/**
+ * The period a shortfall is measured over, in words, wherever one is shown beside a cost a year
+ * (the page, its CSV): the window assessed, not a pay period, a month or a year.
+ */
+export const SHORTFALL_PERIOD = `the ${numberInWords(WINDOW_MONTHS)} months assessed`;
 
 /** Schedule 1A, DC schemes and PRSAs: the employer pays at least the lower of these. */
 export const EMPLOYER_MINIMUM = { basisPoints: 150, capCentsAYear: 120_000 } as const;

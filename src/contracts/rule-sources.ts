@@ -50,3 +50,47 @@ export function namesAProvision(citation: string): boolean {
 export function sourceInWords(source: RuleSource): string {
   return `${RULE_LABEL_NAMES[source.label]}: ${source.citation}`;
 }
+
+/** Where a citation's provision begins: ` s.`, ` reg. `, ` art. `, ` Art. `, ` Sch. `. */
+const PROVISION_START = / (?=s\.\d|reg\. \d|[Aa]rt\. \d|Sch\. \d)/;
+
+/**
+ * Several sources as lines, each instrument named once: the provisions of one act under one
+ * label are joined ("Law: Automatic Enrolment Retirement Savings System Act 2024 s.50(2)–(3) and
+ * s.51"), in the order first given; a citation naming no provision keeps a line of its own.
+ */
+export function sourcesInWords(sources: readonly RuleSource[]): string[] {
+  const groups = new Map<string, { label: RuleLabel; instrument: string; provisions: string[] }>();
+  const lines: Array<string | { key: string }> = [];
+  for (const source of sources) {
+    const at = source.citation.search(PROVISION_START);
+    if (at <= 0) {
+      const line = sourceInWords(source);
+      if (!lines.includes(line)) lines.push(line);
+      continue;
+    }
+    const instrument = source.citation.slice(0, at);
+    const provision = source.citation.slice(at + 1);
+    const key = `${source.label}\u0000${instrument}`;
+    const group = groups.get(key);
+    if (group) {
+      if (!group.provisions.includes(provision)) group.provisions.push(provision);
+    } else {
+      groups.set(key, { label: source.label, instrument, provisions: [provision] });
+      lines.push({ key });
+    }
+  }
+  return lines.map((line) => {
+    if (typeof line === 'string') return line;
+    const group = groups.get(line.key) as {
+      label: RuleLabel;
+      instrument: string;
+      provisions: string[];
+    };
+    const provisions =
+      group.provisions.length === 1
+        ? (group.provisions[0] as string)
+        : `${group.provisions.slice(0, -1).join(', ')} and ${group.provisions.at(-1)}`;
+    return `${RULE_LABEL_NAMES[group.label]}: ${group.instrument} ${provisions}`;
+  });
+}

@@ -4,6 +4,7 @@ import {
   AE_REASONS,
   AE_RULES,
   AE_STATUS_LABELS,
+  AE_STATUS_MEANINGS,
   AE_STATUSES,
   type AeStatus,
 } from '../../src/contracts/auto-enrolment-rules.js';
@@ -552,7 +553,17 @@ describe('the reports', () => {
     const text = flowing(readPdf(pdf.rawPayload).text);
     for (const status of AE_STATUSES) {
       expect(text).toContain(`${AE_STATUS_LABELS[status]}: ${view.totals[status]}`);
+      // What each status means, as the pages explain it.
+      expect(text).toContain(
+        flowing(`${AE_STATUS_LABELS[status]}: ${AE_STATUS_MEANINGS[status]}.`),
+      );
     }
+    // The Act is named once, its sections together; counts in words.
+    expect(text.split('Automatic Enrolment Retirement Savings System Act 2024')).toHaveLength(2);
+    expect(text).toContain('s.50(2)–(3) and s.51');
+    expect(text).toContain('For the one member below the standard');
+    // The CSV's shortfall says what period it is over.
+    expect(csv.body.split('\r\n')[0]).toContain('Shortfall EUR over the three months assessed');
   });
 
   it('compare the cost of the standard with My Future Fund for below-standard members', async () => {

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAYROLL_COLUMNS } from '../../src/contracts/auto-enrolment.js';
-import { AE_REASONS, AE_RULES } from '../../src/contracts/auto-enrolment-rules.js';
+import {
+  AE_REASONS,
+  AE_RULES,
+  SHORTFALL_PERIOD,
+} from '../../src/contracts/auto-enrolment-rules.js';
 import { todayInIreland } from '../../src/contracts/irish-dates.js';
 import {
   type ApiClient,
@@ -256,6 +260,12 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(why).toContain(AE_REASONS.employer_below_minimum);
       expect(why).toContain(AE_RULES.minimumStandard.citation);
       expect(why).toMatch(/€\d/);
+      // The shortfall says what it is over, beside a cost comparison that is a year's.
+      await see(
+        employees.getByRole('columnheader', {
+          name: `Shortfall over ${SHORTFALL_PERIOD}`,
+        }),
+      );
 
       // The CSV: what the table shows, no cell a spreadsheet would run as a formula.
       const [download] = await Promise.all([

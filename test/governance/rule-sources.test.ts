@@ -18,11 +18,14 @@ import {
   RETIREMENT_AGE_RULES,
 } from '../../src/contracts/retirement-age-rules.js';
 import {
+  law,
   namesAProvision,
+  productPolicy,
   RULE_LABEL_NAMES,
   RULE_LABELS,
   type RuleSource,
   sourceInWords,
+  sourcesInWords,
 } from '../../src/contracts/rule-sources.js';
 
 /**
@@ -235,6 +238,29 @@ function filesUnder(folder: string, name: RegExp): string[] {
     .filter((entry) => entry.isFile() && name.test(entry.name))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
+
+describe('several sources cited together', () => {
+  it('name each instrument once, its provisions joined, in the order first given', () => {
+    expect(
+      sourcesInWords([AE_RULES.eligibility, AE_RULES.exemptEmployment, AE_RULES.minimumStandard]),
+    ).toEqual([
+      'Law: Automatic Enrolment Retirement Savings System Act 2024 s.50(2)–(3) and s.51',
+      `Law: ${AE_RULES.minimumStandard.citation}`,
+    ]);
+    expect(
+      sourcesInWords([
+        law('Pensions Act 1990 s.64AC(1)–(2)'),
+        productPolicy('Pay is read over three months'),
+        law('Pensions Act 1990 s.59AA'),
+        law('Pensions Act 1990 s.64AC(1)–(2)'),
+        law('Pensions Act 1990 s.64AL(3)'),
+      ]),
+    ).toEqual([
+      'Law: Pensions Act 1990 s.64AC(1)–(2), s.59AA and s.64AL(3)',
+      'Product policy: Pay is read over three months',
+    ]);
+  });
+});
 
 /** Source text without its comments: a rule may be cited in a comment, never restated in code. */
 function withoutComments(source: string): string {

@@ -1,13 +1,14 @@
 import type { AssessmentView, CostView } from '../../../contracts/auto-enrolment.js';
 import {
-  AE_REASONS,
   AE_RULES,
   AE_STATUS_LABELS,
+  AE_STATUS_MEANINGS,
   AE_STATUSES,
 } from '../../../contracts/auto-enrolment-rules.js';
+import { countInWords } from '../../../contracts/counts.js';
 import { formatIrishDate } from '../../../contracts/irish-dates.js';
 import { formatCents } from '../../../contracts/money.js';
-import { sourceInWords } from '../../../contracts/rule-sources.js';
+import { sourcesInWords } from '../../../contracts/rule-sources.js';
 import { openTaggedPdf, pdfBytes } from '../../platform/pdf/tagged-pdf.js';
 
 /**
@@ -44,23 +45,30 @@ export async function summaryPdf(
   for (const status of AE_STATUSES) {
     paragraph(`${AE_STATUS_LABELS[status]}: ${assessment.totals[status]}`);
   }
+  // Each status as the pages explain it, from the rule module that defines them.
   heading('H2', 'What the statuses mean');
-  paragraph(AE_REASONS.pay_below_threshold);
-  paragraph(AE_REASONS.prsa_outside_payroll);
-  paragraph(AE_REASONS.waiting_period);
-  paragraph(AE_REASONS.defined_benefit_unconfirmed);
+  for (const status of AE_STATUSES) {
+    paragraph(`${AE_STATUS_LABELS[status]}: ${AE_STATUS_MEANINGS[status]}.`);
+  }
   heading('H2', 'Cost a year: the minimum standard against My Future Fund');
   paragraph(
-    `For the ${cost.employees} below-standard members: the employer's extra cost of meeting the minimum standard, and its contributions to My Future Fund at each year's rate.`,
+    cost.employees === 0
+      ? 'No member is below the standard: there is nothing to compare.'
+      : `For the ${countInWords(cost.employees, { one: 'member', other: 'members' })} below the standard: the employer’s extra cost a year of meeting the minimum standard, and its contributions a year to My Future Fund at each year’s rate.`,
   );
-  for (const year of cost.years) {
+  for (const year of cost.employees === 0 ? [] : cost.years) {
     paragraph(
       `${year.year} (employer rate ${year.employerBasisPoints / 100}%): minimum standard ${formatCents(year.minimumStandardCents)}; My Future Fund ${formatCents(year.myFutureFundCents)}.`,
     );
   }
   heading('H2', 'Sources');
-  for (const rule of [AE_RULES.eligibility, AE_RULES.exemptEmployment, AE_RULES.minimumStandard]) {
-    paragraph(`${sourceInWords(rule)}.`);
+  // Each instrument named once, its provisions together.
+  for (const line of sourcesInWords([
+    AE_RULES.eligibility,
+    AE_RULES.exemptEmployment,
+    AE_RULES.minimumStandard,
+  ])) {
+    paragraph(`${line}.`);
   }
   paragraph(`In force from ${formatIrishDate(AE_RULES.eligibility.effectiveFrom)}.`);
   pdf.end();

@@ -16,6 +16,7 @@ import {
   type CostInput,
   costComparison,
   reasonSource,
+  SHORTFALL_PERIOD,
 } from '../../../contracts/auto-enrolment-rules.js';
 import { csvDocument } from '../../../contracts/csv.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
@@ -148,6 +149,9 @@ function costOf(assessed: Assessed): CostView {
   };
 }
 
+/** The CSV's shortfall column, naming the period the shortfall is over (not a year's). */
+export const SHORTFALL_COLUMN = `Shortfall EUR over ${SHORTFALL_PERIOD}`;
+
 /** In the form the upload reads euro in (docs/decisions/0100-one-money-rule.md). */
 const euroCell = (cents: number | undefined) => (cents === undefined ? '' : plainEuro(cents));
 
@@ -212,7 +216,7 @@ export function createAutoEnrolmentService({ database, audit, now }: AutoEnrolme
           'Last Name',
           'Status',
           'Reasons',
-          'Shortfall EUR',
+          SHORTFALL_COLUMN,
           'As Of',
           'Window Start',
           'Window End',

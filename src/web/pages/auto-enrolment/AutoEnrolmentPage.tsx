@@ -25,6 +25,7 @@ import {
   AE_STATUS_LABELS,
   AE_STATUS_MEANINGS,
   type AeStatus,
+  SHORTFALL_PERIOD,
 } from '../../../contracts/auto-enrolment-rules';
 import { formatIrishDate, isIsoDate, todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents } from '../../../contracts/money';
@@ -217,6 +218,10 @@ function Report({ report }: { report: AssessmentView }) {
         Pay periods ending from <strong>{formatIrishDate(report.windowStart)}</strong> to{' '}
         <strong>{formatIrishDate(report.windowEnd)}</strong> are assessed.
       </Text>
+      <Text size="sm" c="dimmed">
+        A shortfall is for {SHORTFALL_PERIOD}, all of their pay periods together; the cost
+        comparison below is the employer’s cost a year.
+      </Text>
       <StatusCounts totals={report.totals} />
       <Stack gap="sm" component="section" aria-labelledby="ae-employees">
         <Title order={3} id="ae-employees">
@@ -311,7 +316,12 @@ function EmployeesTable({
             <Table.Th>Employee</Table.Th>
             <Table.Th miw={190}>Status</Table.Th>
             <Table.Th>Why</Table.Th>
-            <Table.Th ta="right">Shortfall</Table.Th>
+            <Table.Th ta="right">
+              Shortfall{' '}
+              <Text span size="xs" fw={400} display="block">
+                over {SHORTFALL_PERIOD}
+              </Text>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
