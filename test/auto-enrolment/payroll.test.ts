@@ -303,6 +303,41 @@ describe('a payroll upload', () => {
     expect(stored).toMatchObject({ status: 'rejected', issueCount: 5 });
   });
 
+  it('reports every problem at once: each unknown and missing heading with every row’s problems', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    // No Gross Pay column, two the service does not read.
+    const headings = [...HEADINGS.filter((heading) => heading !== 'Gross Pay'), 'Dept', 'Grade'];
+    const rows: Array<Record<string, string | undefined>> = weeksOf(
+      newPpsNumber(),
+      {},
+      WEEKS.slice(0, 3),
+    ).map((row) => ({ ...row, Dept: 'Sales', Grade: '4' }));
+    rows[1] = { ...rows[1], 'Date of Birth': '31/04/1985' };
+    rows[2] = { ...rows[2], 'PPS Number': '' };
+    const answer = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      csvFile(headings, rows as ReadonlyArray<Record<string, string>>),
+    );
+    expect(answer.statusCode).toBe(400);
+    expect(
+      answer
+        .json()
+        .issues.map(
+          (issue: { line: number; column: string; code: string }) =>
+            `${issue.line} ${issue.column} ${issue.code}`,
+        ),
+    ).toEqual([
+      '1 Dept unknown_column',
+      '1 Grade unknown_column',
+      '1 Gross Pay missing_column',
+      '3 Date of Birth invalid_date',
+      '4 PPS Number required',
+    ]);
+    expect(await employeesOf(employerId)).toHaveLength(0);
+  });
+
   it('refuses a pay period given twice, in the file or by an earlier upload, by line', async () => {
     const { employerId, admin } = await employerWithStaff();
     const pps = newPpsNumber();

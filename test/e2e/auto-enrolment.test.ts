@@ -134,12 +134,19 @@ describe.skipIf(browserSuiteSkipReason)(
       },
     ];
 
-    /** Two months of payroll for everyone, each month a line; one gross pay in words if asked. */
-    function payrollCsv(badGrossPayOf?: string): string {
-      return payrollCsvOf(people, badGrossPayOf);
+    /**
+     * Two months of payroll for everyone, each month a line; one gross pay in words if asked, and
+     * a column the service does not read if asked.
+     */
+    function payrollCsv(badGrossPayOf?: string, extraColumn?: string): string {
+      return payrollCsvOf(people, badGrossPayOf, extraColumn);
     }
 
-    function payrollCsvOf(who: readonly Person[], badGrossPayOf?: string): string {
+    function payrollCsvOf(
+      who: readonly Person[],
+      badGrossPayOf?: string,
+      extraColumn?: string,
+    ): string {
       const rows = [monthBefore(2), monthBefore(1)].flatMap((month, index) =>
         who.map((person) => ({
           [HEADINGS[0] as string]: person.pps,
@@ -153,9 +160,10 @@ describe.skipIf(browserSuiteSkipReason)(
           [HEADINGS[7] as string]: person.employee,
           [HEADINGS[8] as string]: person.employer,
           [HEADINGS[9] as string]: person.arrangement === 'scheme' ? schemeId : person.arrangement,
+          ...(extraColumn ? { [extraColumn]: 'Joinery' } : {}),
         })),
       );
-      return csvFile(HEADINGS, rows);
+      return csvFile(extraColumn ? [...HEADINGS, extraColumn] : HEADINGS, rows);
     }
 
     beforeAll(async () => {
@@ -199,13 +207,19 @@ describe.skipIf(browserSuiteSkipReason)(
         await see(page.getByRole('button', { name: 'Upload another file' }));
       }
 
-      // Nuala's gross pay in the first month is words: line 4 (the headings are line 1).
+      // Nuala's gross pay in the first month is words: line 4 (the headings are line 1); and a
+      // Department column the service does not read. Both are reported at once.
       await page.getByRole('link', { name: 'Upload a payroll file' }).click();
-      await uploadFile('bantry-payroll.csv', payrollCsv('Nuala'), true);
+      await uploadFile('bantry-payroll.csv', payrollCsv('Nuala', 'Department'), true);
       expect(
         await shownText(page.getByRole('alert').filter({ hasText: 'not imported' })),
       ).toContain('Nothing was written.');
-      const problems = page.getByRole('table', { name: /^1 problem on 1 line/ });
+      const problems = page.getByRole('table', { name: /^2 problems on 2 lines/ });
+      const heading = await see(problems.getByRole('row').filter({ hasText: 'Department' }));
+      expect((await heading.getByRole('cell').allTextContents()).slice(0, 2)).toEqual([
+        '1',
+        'Department',
+      ]);
       const problem = await see(problems.getByRole('row').filter({ hasText: 'Gross Pay' }));
       const cells = await problem.getByRole('cell').allTextContents();
       expect(cells.slice(0, 2)).toEqual(['4', 'Gross Pay']);

@@ -308,4 +308,60 @@ describe('a contributions file', () => {
         .issues.map((issue: { code: string; column: string }) => `${issue.column} ${issue.code}`),
     ).toEqual(['Employee missing_column', 'Name unknown_column', 'PPSN missing_column']);
   });
+
+  it('reports every problem at once: each unknown and missing heading, every row’s problems, and those found against the scheme', async () => {
+    const { hr, url, people, schemeId } = await schemeWithMembers();
+    const [a] = people as [(typeof people)[0]];
+    // No period column, two unknown ones: each row is still checked by the columns there are.
+    const response = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Employee', 'Notes', 'Cost Centre'],
+        [
+          { PPSN: a.ppsNumber, Employee: '25.00' },
+          { PPSN: withWrongCheckLetter(a.ppsNumber), Employee: 'twelve' },
+          { PPSN: '', Employee: '10.00' },
+        ],
+      ),
+    );
+    expect(response.statusCode).toBe(400);
+    const found = (
+      response.json().issues as Array<{ line: number; column: string | null; code: string }>
+    ).map((issue) => `${issue.line} ${issue.column} ${issue.code}`);
+    expect(found).toEqual([
+      '1 Cost Centre unknown_column',
+      '1 Notes unknown_column',
+      '1 Period missing_column',
+      '3 Employee invalid_amount',
+      '3 PPSN invalid_pps_number',
+      '4 PPSN required',
+    ]);
+    expect(leakedPpsNumbers(response.body)).toEqual([]);
+
+    // Every column there, one unknown: the rows are checked against the scheme as well.
+    const withUnknown = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee', 'Notes'],
+        [
+          { PPSN: a.ppsNumber, Period: '2026-02', Employee: '25.00' },
+          { PPSN: newPpsNumber(), Period: '2026-02', Employee: '25.00' },
+        ],
+      ),
+    );
+    expect(withUnknown.statusCode).toBe(400);
+    expect(
+      withUnknown
+        .json()
+        .issues.map(
+          (issue: { line: number; column: string; code: string }) =>
+            `${issue.line} ${issue.column} ${issue.code}`,
+        ),
+    ).toEqual(['1 Notes unknown_column', '3 PPSN unknown_member']);
+    expect(await storedOf(schemeId)).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ import {
   csvFile,
   getAs,
   leakedPpsNumbers,
+  MEMBER_HEADINGS,
   memberRow,
   membersCsv,
   upload,
@@ -257,8 +258,72 @@ describe('every bad row, each with its line and reason', () => {
       csvFile(['PPSN', 'PPS No', 'First Name', 'Surname', 'DOB', 'Date Joined', 'Salary'], []),
     );
     expect(twice.json().issues).toEqual([
+      expect.objectContaining({ line: null, code: 'no_rows' }),
       expect.objectContaining({ line: 1, column: 'PPS No', code: 'duplicate_column' }),
     ]);
+  });
+
+  it('reports every problem at once: each unknown and missing heading, and every row’s problems', async () => {
+    const { admin, url, schemeId } = await schemeWithAdmin();
+    const headings = [
+      'PPSN',
+      'First Name',
+      'Date of Birth',
+      'Date Joined',
+      'Favourite Colour',
+      'Shoe Size',
+    ];
+    const response = await upload(
+      t,
+      admin,
+      url,
+      csvFile(headings, [
+        memberRow({ PPSN: withWrongCheckLetter(newPpsNumber()) }) as unknown as Record<
+          string,
+          string
+        >,
+        memberRow({ 'Date of Birth': '31/04/1985' }) as unknown as Record<string, string>,
+        memberRow() as unknown as Record<string, string>,
+      ]),
+    );
+    expect(response.statusCode).toBe(400);
+    const found = (
+      response.json().issues as Array<{ line: number; column: string; code: string }>
+    ).map((issue) => `${issue.line} ${issue.column} ${issue.code}`);
+    // The missing Surname and Salary once, on the heading line; never a "required" on each row.
+    expect(found).toEqual([
+      '1 Favourite Colour unknown_column',
+      '1 Salary missing_column',
+      '1 Shoe Size unknown_column',
+      '1 Surname missing_column',
+      '2 PPSN invalid_pps_number',
+      '3 Date of Birth invalid_date',
+    ]);
+    expect(leakedPpsNumbers(response.body)).toEqual([]);
+    expect(await membersOf(schemeId)).toBe(0);
+  });
+
+  it('reports an unknown heading with the problems found against the whole file', async () => {
+    const { admin, url, schemeId } = await schemeWithAdmin();
+    const twin = memberRow();
+    const response = await upload(
+      t,
+      admin,
+      url,
+      csvFile(
+        [...MEMBER_HEADINGS, 'Notes'],
+        [
+          twin as unknown as Record<string, string>,
+          memberRow({ PPSN: twin.PPSN }) as unknown as Record<string, string>,
+        ],
+      ),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().issues).toEqual([
+      expect.objectContaining({ line: 1, column: 'Notes', code: 'unknown_column' }),
+      expect.objectContaining({ line: 3, column: 'PPSN', code: 'duplicate_in_file' }),
+    ]);
+    expect(await membersOf(schemeId)).toBe(0);
   });
 
   it('never repeats a data row taken for headings', async () => {

@@ -329,7 +329,10 @@ function readAmount(
 ): number {
   const text = layout.cell(cells, field);
   if (text === '') {
-    if (required) issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
+    // A required column the headings lack is reported once, on the heading line.
+    if (required && layout.has(field)) {
+      issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
+    }
     return 0;
   }
   const plain = plainEuroCents(text);
@@ -379,6 +382,8 @@ export function createPayrollRows(
     return period;
   });
   let columns: Columns<PayrollColumn> | null = null;
+  /** The headings name every required column: rows can be kept. */
+  let complete = false;
   let grouped: { order: Int32Array; begins: Int32Array } | null = null;
   /** Each person's id, by their place, once `people` has run: stored or new. */
   let personIds: string[] | null = null;
@@ -395,7 +400,10 @@ export function createPayrollRows(
   ): string | null {
     const text = layout.cell(cells, field);
     if (text === '') {
-      issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
+      // A column the headings lack is reported once, on the heading line.
+      if (layout.has(field)) {
+        issues.push(cellIssue(layout, line, field, 'required', FIELD_MESSAGES.required));
+      }
       return null;
     }
     const parsed = readDate[field](text);
@@ -429,6 +437,7 @@ export function createPayrollRows(
           );
         }
       }
+      complete = PAYROLL_REQUIRED_COLUMNS.every((field) => read.columns.has(field));
       return issues;
     },
 
@@ -439,9 +448,10 @@ export function createPayrollRows(
 
       const ppsCell = layout.cell(cells, 'ppsNumber');
       const ppsNumber = ppsCell === '' ? null : readPps(ppsCell);
-      if (ppsCell === '') {
+      // Without a PPS column, reported once on the heading line.
+      if (ppsCell === '' && layout.has('ppsNumber')) {
         issues.push(cellIssue(layout, line, 'ppsNumber', 'required', FIELD_MESSAGES.required));
-      } else if (ppsNumber === null) {
+      } else if (ppsCell !== '' && ppsNumber === null) {
         issues.push(
           cellIssue(layout, line, 'ppsNumber', 'invalid_pps_number', FIELD_MESSAGES.ppsNumber),
         );
@@ -486,7 +496,13 @@ export function createPayrollRows(
         }
       }
 
-      if (issues.length > 0 || ppsNumber === null || dateOfBirth === null || period === null) {
+      if (
+        issues.length > 0 ||
+        !complete ||
+        ppsNumber === null ||
+        dateOfBirth === null ||
+        period === null
+      ) {
         return issues;
       }
 

@@ -42,6 +42,8 @@ export interface ContributionRowDeps {
 export function createContributionRows(scope: ImportScope, deps: ContributionRowDeps): RowReader {
   let columns: Columns<ContributionColumn> | null = null;
   let kinds: ContributionKind[] = [];
+  /** The headings name every required column: rows can be staged. */
+  let complete = false;
   let rowsToWrite = 0;
 
   return {
@@ -82,6 +84,7 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
           ),
         );
       }
+      complete = !issues.some((issue) => issue.code === 'missing_column');
       return issues;
     },
 
@@ -95,7 +98,10 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
       const memberRef = layout.cell(cells, 'memberId');
       const ppsCell = layout.cell(cells, 'ppsNumber');
       let lookups: string[] | null = null;
-      if (memberRef === '' && ppsCell === '') {
+      // A required column the headings lack is reported once, on the heading line, not on
+      // every row: each row is checked by the columns there are.
+      const namesMember = layout.has('ppsNumber') || layout.has('memberId');
+      if (namesMember && memberRef === '' && ppsCell === '') {
         refuse(
           layout.has('ppsNumber') ? 'ppsNumber' : 'memberId',
           'required',
@@ -116,8 +122,9 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
 
       const periodCell = layout.cell(cells, 'period');
       const period = periodCell === '' ? null : parsePeriod(periodCell);
-      if (period === null) refuse('period', 'required', FIELD_MESSAGES.required);
-      else if (!period.ok) refuse('period', period.code, period.message);
+      if (period === null && layout.has('period')) {
+        refuse('period', 'required', FIELD_MESSAGES.required);
+      } else if (period !== null && !period.ok) refuse('period', period.code, period.message);
 
       const amounts = new Map<ContributionKind, number>();
       let amountRefused = false;
@@ -135,14 +142,14 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
         }
         amountRefused = true;
       }
-      if (amounts.size === 0 && !amountRefused) {
+      if (kinds.length > 0 && amounts.size === 0 && !amountRefused) {
         refuse(
           null,
           'no_amount',
           `has no amount: fill in at least one of ${kinds.map((kind) => layout.heading(kind)).join(', ')}`,
         );
       }
-      if (issues.length > 0 || period === null || !period.ok) return issues;
+      if (issues.length > 0 || period === null || !period.ok || !complete) return issues;
 
       rowsToWrite += amounts.size;
       const amountCells = CONTRIBUTION_KINDS.flatMap((kind) => {

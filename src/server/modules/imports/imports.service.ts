@@ -281,7 +281,10 @@ export function createImportsService({
         issues: issues.sorted(),
         issueCount: issues.count,
       });
-      if (!read.headerAccepted || read.rowsRead === 0) {
+      // A file whose headings have issues goes on to phase 2 all the same, when it has rows: the
+      // checks against the whole file and the scheme run on the rows it could stage, so that the
+      // answer holds every problem at once (docs/imports.md); its heading issues refuse it there.
+      if (read.rowsRead === 0) {
         await settleAlone(refused());
         return rejected();
       }

@@ -77,7 +77,8 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
     .object(memberFieldShape)
     .superRefine((fields, context) => checkMemberDates(fields, today, context));
   let columns: Columns<MemberColumn> | null = null;
-  let salaryColumn: 'salary' | 'salaryCents' = 'salary';
+  /** The headings name every required column: rows can be staged. */
+  let complete = false;
   let rowsToWrite = 0;
 
   return {
@@ -113,7 +114,7 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
           ),
         );
       }
-      salaryColumn = read.columns.has('salaryCents') ? 'salaryCents' : 'salary';
+      complete = !issues.some((issue) => issue.code === 'missing_column');
       return issues;
     },
 
@@ -127,15 +128,25 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
         refused.add(field === 'salary' ? 'salaryCents' : field);
       };
       const text = (field: MemberColumn) => layout.cell(cells, field);
+      // A required column the headings lack is reported once, on the heading line: its rows are
+      // checked without it, a stand-in in its place.
+      for (const field of [...REQUIRED_TEXT, ...DATES]) {
+        if (!layout.has(field)) refused.add(field);
+      }
+      const hasSalary = layout.has('salary') || layout.has('salaryCents');
+      if (!hasSalary) refused.add('salaryCents');
 
       for (const field of REQUIRED_TEXT) {
-        if (text(field) === '') refuse(field, 'required', FIELD_MESSAGES.required);
+        if (layout.has(field) && text(field) === '') {
+          refuse(field, 'required', FIELD_MESSAGES.required);
+        }
       }
       const dates: Record<(typeof DATES)[number], string> = {
         dateOfBirth: STAND_INS.dateOfBirth,
         dateJoined: today,
       };
       for (const field of DATES) {
+        if (!layout.has(field)) continue;
         const cell = text(field);
         const parsed = cell === '' ? null : parseCsvDate(cell);
         if (parsed === null) refuse(field, 'required', FIELD_MESSAGES.required);
@@ -143,10 +154,17 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
         else dates[field] = parsed.value;
       }
       let salaryCents = 0;
+      // The salary in euro or in cents; a file naming both (refused on its heading line) has each
+      // row read by the one it fills, the cents where both are.
+      const salaryColumn: 'salary' | 'salaryCents' =
+        layout.has('salaryCents') && (!layout.has('salary') || text('salaryCents') !== '')
+          ? 'salaryCents'
+          : 'salary';
       const salaryCell = text(salaryColumn);
-      if (salaryCell === '') {
+      // Without a salary column, reported on the heading line.
+      if (hasSalary && salaryCell === '') {
         refuse(salaryColumn, 'required', FIELD_MESSAGES.required);
-      } else {
+      } else if (hasSalary) {
         const parsed =
           salaryColumn === 'salary' ? parseEuroCents(salaryCell) : parseWholeCents(salaryCell);
         if (parsed.ok) salaryCents = parsed.value;
@@ -181,7 +199,7 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
           });
         }
       }
-      if (issues.length > 0 || !checked.success) return issues;
+      if (issues.length > 0 || !checked.success || !complete) return issues;
 
       const member = checked.data;
       const id = deps.nextId();

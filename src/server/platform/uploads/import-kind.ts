@@ -17,12 +17,17 @@ export interface ImportScope {
 
 /** Phase 1 of an import: the rows of one file, checked one at a time as they arrive. */
 export interface RowReader {
-  /** Checks the heading row: columns unknown, named twice, or required and missing. */
+  /**
+   * Checks the heading row: columns unknown, named twice, or required and missing. Its rows are
+   * read all the same, and checked by the columns it does name (docs/imports.md).
+   */
   readHeader(cells: readonly string[], line: number): ImportIssue[];
   /**
    * One data row: its line for the staging table (COPY text format), what is wrong with it, or
    * null when the reader keeps the accepted row itself (the payroll upload gathers each person's
-   * rows before staging them).
+   * rows before staging them). Under headings that lack a required column, a row is checked by
+   * the columns there are, never for the missing one, and never staged: what is wrong with it,
+   * or no issue at all.
    */
   readRow(cells: readonly string[], line: number): string | ImportIssue[] | null;
   /** Rows of the tenant table the accepted rows will become. */

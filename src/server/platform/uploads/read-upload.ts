@@ -20,6 +20,7 @@ export class PayloadTooLargeError extends TooLargeError {}
 
 /** What phase 1 learnt about the file. */
 export interface FileRead {
+  /** The heading row had no issue. */
   headerAccepted: boolean;
   rowsRead: number;
   fileBytes: number;
@@ -98,19 +99,24 @@ async function readRows(
 ): Promise<FileRead> {
   const csv = readCsvUpload(upload);
   let headerAccepted: boolean | null = null;
+  /** The heading row could be read as cells, so the rows can be read by its columns. */
+  let headingsRead = false;
   let rowsRead = 0;
   let spoolFull = false;
   const onRecord = (record: CsvRecord) => {
     if (headerAccepted === null) {
+      headingsRead = 'cells' in record;
       const found =
         'cells' in record ? reader.readHeader(record.cells, record.line) : [csvFaultIssue(record)];
       issues.addAll(found);
       headerAccepted = found.length === 0;
       return;
     }
-    // A file refused for its headings is read to its end all the same, so that the answer
-    // can go back on a connection that is still in step, but its rows mean nothing.
-    if (!headerAccepted) return;
+    // Every problem at once (docs/imports.md): a file whose headings have issues still has each
+    // row checked by the columns it does name, so that the answer lists the headings' issues and
+    // the rows' together. A heading row that is not even CSV names no column: its file is read to
+    // its end, so the answer goes back on a connection still in step, but its rows mean nothing.
+    if (!headingsRead) return;
     rowsRead += 1;
     if ('malformed' in record) {
       issues.add(csvFaultIssue(record));
@@ -133,7 +139,7 @@ async function readRows(
   const textIssue = csv.textIssue();
   if (textIssue !== null) issues.add(textIssue);
   const brokenLines = csv.malformedNotYielded();
-  if (headerAccepted === true && brokenLines > 0) {
+  if (headingsRead && brokenLines > 0) {
     rowsRead += brokenLines;
     issues.addFound([], brokenLines);
   }
@@ -144,7 +150,7 @@ async function readRows(
       code: 'empty_file',
       message: 'The file is empty: its first line must name the columns',
     });
-  } else if (headerAccepted && rowsRead === 0) {
+  } else if (headingsRead && rowsRead === 0) {
     issues.add({
       line: null,
       column: null,
