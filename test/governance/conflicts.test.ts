@@ -14,10 +14,11 @@ import {
 
 /**
  * A scheme's register of conflicts of interest through the API (guidance: the Pensions
- * Authority's Code of Practice for trustees), on a clock that stands still: recorded, listed,
+ * Authority’s Code of Practice for trustees), on a clock that moves only when a test moves it:
+ * recorded, listed,
  * read, its management recorded and closed, never deleted.
  */
-const clock = new Date('2025-06-01T10:00:00Z');
+let clock = new Date('2025-06-01T10:00:00Z');
 let t: TestApp;
 let brokerId: string;
 let employerId: string;
@@ -109,6 +110,8 @@ describe('the register of conflicts of interest', () => {
       closedOn: null,
     });
     const id = first.json().id as string;
+    // A minute later, so "latest first" does not fall back to the order of random ids.
+    clock = new Date(clock.getTime() + 60_000);
     const adviser = await recorded(schemeId, {
       personName: 'Gearóid Nestor',
       interest: 'Paid commission by the insurer whose contract the trustees are reviewing',
@@ -262,9 +265,7 @@ describe('the register of conflicts of interest', () => {
       managementRecorded: true,
       changedFields: ['closedOn'],
     });
-    const stored = JSON.stringify(
-      records.map((record) => [record.previousState, record.newState]),
-    );
+    const stored = JSON.stringify(records.map((record) => [record.previousState, record.newState]));
     for (const words of ['Pádraig', 'Súilleabháin', 'default fund', 'Abstains']) {
       expect(stored).not.toContain(words);
     }
