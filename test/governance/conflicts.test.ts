@@ -15,8 +15,7 @@ import {
 /**
  * A scheme's register of conflicts of interest through the API (guidance: the Pensions
  * Authority’s Code of Practice for trustees), on a clock that moves only when a test moves it:
- * recorded, listed,
- * read, its management recorded and closed, never deleted.
+ * recorded, listed, read, its management recorded and closed, never deleted.
  */
 let clock = new Date('2025-06-01T10:00:00Z');
 let t: TestApp;
