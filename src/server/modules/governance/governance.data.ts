@@ -337,43 +337,56 @@ export async function loadGovernance(
     })
     .from(filings)
     .where(live(filings));
-  // Per scheme, its active and deferred members counted (above 100 the annual report is audited)
-  // and the active ones who joined on or after the day it was added, with whether they have had
-  // its information (scheme-year-rules.ts): one statement, each scheme's members read once
-  // through members_scheme_status_idx. The schemes and their days come as parameters, so the day
-  // is a value for the index to seek from, not worked out again for every member.
+  // Per scheme with members, its active and deferred ones counted (above 100 the annual report is
+  // audited) and the active ones who joined on or after the day it was added, with whether they
+  // have had its information (scheme-year-rules.ts): one statement, read from
+  // members_scheme_status_idx. The count is one pass over the schemes' range of the index; the
+  // new joiners are sought from each counted scheme's day, which comes with the schemes as
+  // parameters rather than being worked out again for every member. A scheme without members
+  // costs nothing beyond the count's pass.
+  const counted = tx
+    .select({
+      brokerId: members.brokerId,
+      schemeId: members.schemeId,
+      members: sql<number>`count(*)::int`.as('members'),
+    })
+    .from(members)
+    .where(and(live(members), inArray(members.status, ['active', 'deferred'])))
+    .groupBy(members.brokerId, members.schemeId)
+    .as('counted');
+  const joiners = tx
+    .select({
+      list: sql`json_agg(json_build_object('joinedOn', ${members.dateJoined}, 'informationSentOn', ${members.informationSentOn}))`.as(
+        'list',
+      ),
+    })
+    .from(members)
+    .where(
+      and(
+        sql`${members.brokerId} = scheme.broker_id`,
+        sql`${members.schemeId} = scheme.scheme_id`,
+        isNull(members.deletedAt),
+        eq(members.status, 'active'),
+        sql`${members.dateJoined} >= scheme.added_on`,
+      ),
+    )
+    .as('joiners');
   const memberRows = await tx
     .select({
-      schemeId: sql<string>`scheme.scheme_id`,
-      count: sql<number>`counted.members`,
-      newMembers: sql<SchemeComplianceFacts['newMembers'][number][]>`counted.new_members`,
+      schemeId: counted.schemeId,
+      count: counted.members,
+      newMembers: sql<
+        SchemeComplianceFacts['newMembers'][number][]
+      >`coalesce(${joiners.list}, '[]')`,
     })
-    .from(
+    .from(counted)
+    .innerJoin(
       sql`unnest(${arrayLiteral(rows.map((row) => row.brokerId))}::text[], ${arrayLiteral(
         rows.map((row) => row.id),
       )}::text[], ${arrayLiteral(rows.map((row) => row.addedOn))}::date[]) as scheme(broker_id, scheme_id, added_on)`,
+      sql`scheme.broker_id = ${counted.brokerId} and scheme.scheme_id = ${counted.schemeId}`,
     )
-    .crossJoinLateral(
-      tx
-        .select({
-          members: sql<number>`count(*)::int`.as('members'),
-          newMembers:
-            sql`coalesce(json_agg(json_build_object('joinedOn', ${members.dateJoined}, 'informationSentOn', ${members.informationSentOn})) filter (where ${members.status} = 'active' and ${members.dateJoined} >= scheme.added_on), '[]')`.as(
-              'new_members',
-            ),
-        })
-        .from(members)
-        .where(
-          and(
-            sql`${members.brokerId} = scheme.broker_id`,
-            sql`${members.schemeId} = scheme.scheme_id`,
-            isNull(members.deletedAt),
-            inArray(members.status, ['active', 'deferred']),
-          ),
-        )
-        .as('counted'),
-    )
-    .where(sql`counted.members > 0`);
+    .crossJoinLateral(joiners);
   const bySchemeId = new Map(
     heads.map((scheme) => [
       scheme.id,
