@@ -65,6 +65,15 @@ export const PAYROLL_REQUIRED_COLUMNS: readonly PayrollColumn[] = (
 /** The cell of the Arrangement column that names a PRSA rather than a scheme. */
 export const PRSA_ARRANGEMENT = 'PRSA';
 
+/**
+ * How the Arrangement column names one of the employer's schemes besides its id: by its name as a
+ * payroll export writes it, whatever its case or the spaces around and between its words
+ * (docs/imports.md, "Payroll"). A cell and a scheme's name match when their keys are equal.
+ */
+export function arrangementKey(text: string): string {
+  return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-IE');
+}
+
 export const payrollUploadView = z.object({
   id: z.string(),
   employerId: z.string(),

@@ -37,7 +37,7 @@ function reader() {
       brokerId: BROKER,
       employerId: 'employer',
       at: new Date('2026-11-25T12:00:00Z'),
-      schemeIds: new Set([SCHEME]),
+      schemes: [{ id: SCHEME, name: 'Acme Staff Pension' }],
     },
     { ppsKeyring: testPpsKeyring, nextId },
   );

@@ -303,6 +303,69 @@ describe('a payroll upload', () => {
     expect(stored).toMatchObject({ status: 'rejected', issueCount: 5 });
   });
 
+  it('takes a scheme by its name as payroll exports write it, or by its id; an unknown or shared name is a problem on its line', async () => {
+    const { brokerId, employerId, schemeId, admin } = await employerWithStaff();
+    const member = await createMember(t.database, { brokerId, employerId, schemeId });
+    // The scheme is "Acme Staff Pension Scheme": any case, spaces around and between its words.
+    const byName = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv(
+        weeksOf(member.ppsNumber, {
+          'Employee Pension': '40.00',
+          'Employer Pension': '40.00',
+          Arrangement: '  ACME staff  pension SCHEME ',
+        }),
+      ),
+    );
+    expect(byName.statusCode, byName.body).toBe(201);
+    const view = (await getAs(t, admin, assessmentUrl(employerId))).json();
+    expect(view.employees[0]).toMatchObject({
+      memberId: member.id,
+      status: 'exempt',
+      reasons: [{ code: 'meets_minimum_standard' }],
+    });
+
+    // Two live schemes of one name, whatever its case: only their ids tell them apart.
+    const twinId = await createScheme(t.database, { id: employerId, brokerId }, 'Acme AVC Scheme');
+    await createScheme(t.database, { id: employerId, brokerId }, 'ACME AVC SCHEME');
+    const refused = await upload(
+      t,
+      admin,
+      importUrl(employerId),
+      payrollCsv([
+        ...weeksOf(
+          newPpsNumber(),
+          { 'Employee Pension': '10.00', Arrangement: 'Acme AVC Scheme' },
+          WEEKS.slice(0, 1),
+        ),
+        ...weeksOf(
+          newPpsNumber(),
+          { 'Employee Pension': '10.00', Arrangement: 'Acme Pension' },
+          WEEKS.slice(0, 1),
+        ),
+        ...weeksOf(
+          newPpsNumber(),
+          { 'Employee Pension': '10.00', Arrangement: twinId },
+          WEEKS.slice(0, 1),
+        ),
+      ]),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(
+      refused
+        .json()
+        .issues.map(
+          (issue: { line: number; column: string; code: string; message: string }) =>
+            `${issue.line} ${issue.column} ${issue.code}: ${issue.message}`,
+        ),
+    ).toEqual([
+      '2 Arrangement ambiguous_arrangement: is the name of more than one scheme of this employer: give the scheme’s id instead',
+      '3 Arrangement unknown_arrangement: is not the name or id of a scheme of this employer: give the scheme’s name or id, PRSA, or leave it empty',
+    ]);
+  });
+
   it('reports every problem at once: each unknown and missing heading with every row’s problems', async () => {
     const { employerId, admin } = await employerWithStaff();
     // No Gross Pay column, two the service does not read.

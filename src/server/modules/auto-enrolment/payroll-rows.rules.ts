@@ -1,4 +1,5 @@
 import {
+  arrangementKey,
   PAYROLL_COLUMNS,
   PAYROLL_REQUIRED_COLUMNS,
   type PayrollColumn,
@@ -128,8 +129,8 @@ export interface PayrollScope {
   brokerId: string;
   employerId: string;
   at: Date;
-  /** The employer's live schemes, by id: what the Arrangement column may name. */
-  schemeIds: ReadonlySet<string>;
+  /** The employer's live schemes: what the Arrangement column may name, by id or by name. */
+  schemes: ReadonlyArray<{ id: string; name: string }>;
 }
 
 interface Person {
@@ -273,9 +274,14 @@ export interface PayrollRowReader extends RowReader {
 const nameRules = { firstName: memberFieldShape.firstName, lastName: memberFieldShape.lastName };
 
 const UNKNOWN_ARRANGEMENT =
-  'is not a scheme of this employer: give the scheme’s id, PRSA, or leave it empty';
+  'is not the name or id of a scheme of this employer: give the scheme’s name or id, PRSA, or leave it empty';
+const AMBIGUOUS_ARRANGEMENT =
+  'is the name of more than one scheme of this employer: give the scheme’s id instead';
 const ARRANGEMENT_REQUIRED =
-  'names no arrangement for the pension deductions: give the scheme’s id or PRSA';
+  'names no arrangement for the pension deductions: give the scheme’s name or id, or PRSA';
+
+/** What an Arrangement cell naming a scheme stands for: its place, or why it names none. */
+type SchemeNamed = number | 'unknown' | 'ambiguous';
 
 /** The issue of one cell, under the column's heading as the file writes it. */
 function cellIssue(
@@ -356,8 +362,20 @@ export function createPayrollRows(
 ): PayrollRowReader {
   const today = todayInIreland(scope.at);
   const people = new Map<string, Person>();
-  const schemes = [...scope.schemeIds];
+  const schemes = scope.schemes.map((scheme) => scheme.id);
   const schemeIndex = new Map(schemes.map((id, index) => [id, index]));
+  // A scheme by its name, as payroll exports write it; two live schemes of one name are named
+  // by neither, only by their ids.
+  const schemeByName = new Map<string, number | 'ambiguous'>();
+  scope.schemes.forEach((scheme, index) => {
+    const key = arrangementKey(scheme.name);
+    schemeByName.set(key, schemeByName.has(key) ? 'ambiguous' : index);
+  });
+  // Read once per distinct cell: a payroll names the same arrangement on line after line.
+  const readArrangement = remembered(
+    (cell: string): SchemeNamed =>
+      schemeIndex.get(cell) ?? schemeByName.get(arrangementKey(cell)) ?? 'unknown',
+  );
   const lines = new PayLines();
   // A memory a date column, so that each compares a cell with the same column's last one.
   const readDate = {
@@ -487,9 +505,13 @@ export function createPayrollRows(
         }
       } else if (named.toUpperCase() === PRSA_ARRANGEMENT) arrangement = PRSA;
       else {
-        const scheme = schemeIndex.get(named);
-        if (scheme !== undefined) arrangement = scheme;
-        else {
+        const scheme = readArrangement(named);
+        if (typeof scheme === 'number') arrangement = scheme;
+        else if (scheme === 'ambiguous') {
+          issues.push(
+            cellIssue(layout, line, 'arrangement', 'ambiguous_arrangement', AMBIGUOUS_ARRANGEMENT),
+          );
+        } else {
           issues.push(
             cellIssue(layout, line, 'arrangement', 'unknown_arrangement', UNKNOWN_ARRANGEMENT),
           );

@@ -149,13 +149,19 @@ export async function findSucceededUpload(
   return earlier;
 }
 
-/** The ids of an employer's live schemes: what a payroll line may name as its arrangement. */
-export async function liveSchemeIds(tx: Transaction, employerId: string): Promise<Set<string>> {
-  const rows = await tx
-    .select({ id: schemes.id })
+/**
+ * An employer's live schemes, ids and names: what a payroll line may name as its arrangement, by
+ * either (the names are compared in the reader, never in SQL).
+ */
+export function liveSchemes(
+  tx: Transaction,
+  employerId: string,
+): Promise<Array<{ id: string; name: string }>> {
+  return tx
+    .select({ id: schemes.id, name: schemes.name })
     .from(schemes)
-    .where(and(eq(schemes.employerId, employerId), isNull(schemes.deletedAt)));
-  return new Set(rows.map((row) => row.id));
+    .where(and(eq(schemes.employerId, employerId), isNull(schemes.deletedAt)))
+    .orderBy(schemes.id);
 }
 
 /**

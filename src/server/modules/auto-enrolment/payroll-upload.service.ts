@@ -47,7 +47,7 @@ import {
   finishUpload,
   insertUpload,
   listUploads,
-  liveSchemeIds,
+  liveSchemes,
   type PayrollUploadRow,
   recordUploadProgress,
   type UploadListRow,
@@ -199,7 +199,7 @@ export function createEmployerPayrollService({
     tenantActor: TenantActor,
     request: PayrollUploadRequest,
     employer: { id: string; brokerId: string },
-    schemeIds: Awaited<ReturnType<typeof liveSchemeIds>>,
+    schemes: Awaited<ReturnType<typeof liveSchemes>>,
   ): Promise<PayrollUploadResult> {
     const target: PayrollTarget = {
       uploadId: createId(),
@@ -227,7 +227,7 @@ export function createEmployerPayrollService({
         withActor(database, tenantActor, (tx) => settle(tx, tenantActor, target, outcome)),
       );
     const reader = createPayrollRows(
-      { brokerId: target.brokerId, employerId: target.employerId, at: target.at, schemeIds },
+      { brokerId: target.brokerId, employerId: target.employerId, at: target.at, schemes },
       { ppsKeyring, nextId },
     );
     const issues = new IssueList();
@@ -382,13 +382,13 @@ export function createEmployerPayrollService({
   return {
     async upload(actor: ActorContext, request: PayrollUploadRequest): Promise<PayrollUploadResult> {
       const tenantActor = authorize(actor, 'ae_payroll.import');
-      const { employer, schemeIds } = await withActor(database, tenantActor, async (tx) => {
+      const { employer, schemes } = await withActor(database, tenantActor, async (tx) => {
         const found = authorizeRow(
           tenantActor,
           'ae_payroll.import',
           await findEmployer(tx, request.employerId),
         );
-        return { employer: found, schemeIds: await liveSchemeIds(tx, found.id) };
+        return { employer: found, schemes: await liveSchemes(tx, found.id) };
       });
       if (request.declaredBytes !== null && request.declaredBytes > MAX_UPLOAD_BYTES) {
         throw new PayloadTooLargeError();
@@ -400,7 +400,7 @@ export function createEmployerPayrollService({
         UPLOAD_RUNNING,
       );
       try {
-        return await uploadClaimed(tenantActor, request, employer, schemeIds);
+        return await uploadClaimed(tenantActor, request, employer, schemes);
       } finally {
         release();
       }

@@ -45,7 +45,7 @@ export const PAYROLL_FORMAT: ImportFormat = {
     ),
     column(
       'arrangement',
-      `A scheme id of this employer (listed below), ${PRSA_ARRANGEMENT}, or empty for none; a PRSA paid by direct debit is ${PRSA_ARRANGEMENT} with no amounts`,
+      `The name or id of a scheme of this employer (listed below), ${PRSA_ARRANGEMENT}, or empty for none; a PRSA paid by direct debit is ${PRSA_ARRANGEMENT} with no amounts`,
       'When a pension amount is given',
     ),
   ],
