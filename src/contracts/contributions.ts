@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDate } from './members.js';
 import { cents, signedCents } from './money.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { idText, text } from './text.js';
@@ -42,6 +43,11 @@ export const contributionInput = z.object({
   period,
   kind: z.enum(CONTRIBUTION_KINDS, { error: 'Choose who paid: employee, employer or AVC' }),
   amountCents: cents,
+  /**
+   * The day the money and its schedule arrived, from which it is invested
+   * (docs/decisions/0127-dc-money.md): the day it is recorded when left out; never after today.
+   */
+  receivedOn: isoDate.optional(),
 });
 export type ContributionInput = z.infer<typeof contributionInput>;
 
@@ -62,6 +68,8 @@ export const contributionView = z.object({
   amountCents: z.number().int(),
   originalAmountCents: z.number().int(),
   importId: z.string().nullable(),
+  /** The day the money arrived (`YYYY-MM-DD`), from which it is invested. */
+  receivedOn: z.string(),
   createdAt: z.string(),
   adjustments: z.array(
     z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CsvReader, MAX_ROW_CHARACTERS, rowShape, spreadsheetColumn } from './csv.js';
-import { MAX_FUND_NAME, percentLines } from './funds.js';
+import { MAX_FUND_NAME, percentLines } from './fund-shapes.js';
 import { headingKey } from './imports.js';
 import { daysInMonth, formatIrishDate, readIrishDate } from './irish-dates.js';
 import { isoDate } from './members.js';

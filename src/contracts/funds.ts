@@ -1,11 +1,17 @@
 import { z } from 'zod';
+import { annualChargeBasisPoints } from './dc-money-rules.js';
+import { MAX_FUND_NAME, percentLines } from './fund-shapes.js';
 import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
-import { idText, text } from './text.js';
+import { text } from './text.js';
 
-/** The longest name a fund may have. */
-export const MAX_FUND_NAME = 200;
+export {
+  MAX_FUND_NAME,
+  MAX_PERCENT_LINES,
+  type PercentLines,
+  percentLines,
+} from './fund-shapes.js';
 
 const fundName = text({ max: MAX_FUND_NAME }).min(1, FIELD_MESSAGES.fundName);
 /** ISO 6166: two letters, nine letters or digits, one check digit. */
@@ -13,7 +19,12 @@ const isin = text({ max: 32 })
   .toUpperCase()
   .regex(/^[A-Z]{2}[A-Z0-9]{9}[0-9]$/, FIELD_MESSAGES.isin);
 
-export const fundInput = z.object({ name: fundName, isin: isin.nullable().optional() });
+export const fundInput = z.object({
+  name: fundName,
+  isin: isin.nullable().optional(),
+  /** The annual management charge, taken monthly (docs/decisions/0127-dc-money.md); 0 when left out. */
+  annualChargeBasisPoints: annualChargeBasisPoints.optional(),
+});
 export type FundInput = z.infer<typeof fundInput>;
 
 export const fundChange = z
@@ -22,6 +33,7 @@ export const fundChange = z
     isin: isin.nullable().optional(),
     /** A closed fund takes no new choices; choices already made stay as they are. */
     closed: z.boolean().optional(),
+    annualChargeBasisPoints: annualChargeBasisPoints.optional(),
   })
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
     message: FIELD_MESSAGES.somethingToChange,
@@ -34,49 +46,12 @@ export const fundView = z.object({
   name: z.string(),
   isin: z.string().nullable(),
   closed: z.boolean(),
+  /** The annual management charge in basis points: 150 is 1.5% a year. */
+  annualChargeBasisPoints: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type FundView = z.infer<typeof fundView>;
-
-/** The most lines a fund choice or a switch may have. */
-export const MAX_PERCENT_LINES = 50;
-
-/**
- * Money shared over the scheme's funds (domain.md): whole percentages, each fund once, summing to
- * exactly 100. A member's fund choice is made of these lines, and so is a switch of what the member
- * holds (src/contracts/dc-money-rules.ts), so the two can never be held to different rules.
- */
-export const percentLines = z
-  .array(
-    z.object({
-      fundId: idText,
-      percent: z.number().int(FIELD_MESSAGES.wholePercent).min(1).max(100),
-    }),
-  )
-  .min(1, 'Choose at least one fund')
-  .max(MAX_PERCENT_LINES)
-  .superRefine((lines, context) => {
-    const total = lines.reduce((sum, line) => sum + line.percent, 0);
-    if (total !== 100) {
-      context.addIssue({
-        code: 'custom',
-        message: `The percentages must add up to exactly 100: they add up to ${total}`,
-      });
-    }
-    const seen = new Set<string>();
-    lines.forEach((line, index) => {
-      if (seen.has(line.fundId)) {
-        context.addIssue({
-          code: 'custom',
-          path: [index, 'fundId'],
-          message: 'Choose each fund only once',
-        });
-      }
-      seen.add(line.fundId);
-    });
-  });
-export type PercentLines = z.infer<typeof percentLines>;
 
 /** domain.md: whole percentages over the scheme's funds, summing to exactly 100. */
 export const fundChoiceInput = z.object({

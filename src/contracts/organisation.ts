@@ -97,6 +97,11 @@ export const schemeChange = z
     yearEnd: yearEnd.optional(),
     /** An RAC's kind; a scheme that becomes an RAC names it, one that stops being one drops it. */
     racKind: racKind.optional(),
+    /**
+     * The open fund of the scheme that money goes to when a member has made no fund choice
+     * (docs/decisions/0127-dc-money.md); null for none.
+     */
+    defaultFundId: idText.nullable().optional(),
   })
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
     message: FIELD_MESSAGES.somethingToChange,
@@ -199,6 +204,8 @@ export const schemeView = z.object({
   /** The scheme year's last day, `MM-DD`. */
   yearEnd: z.string(),
   racKind: z.enum(RAC_KINDS).nullable(),
+  /** The fund money goes to when a member has made no fund choice; null for none. */
+  defaultFundId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -468,6 +468,94 @@ export const POLICY = {
     target: 'record',
   },
 
+  // DC money (docs/decisions/0127-dc-money.md). Prices and the default fund are the firm's to
+  // keep, as the funds a scheme offers are; a member reads their own scheme's prices, their own
+  // holdings and ledger, and switches what they hold, as they change their own fund choice.
+  'scheme.default_fund.set': {
+    description: "Set the fund a scheme's money goes to when a member has made no fund choice",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'fund_price.record': {
+    description: "Record a fund's unit prices, correcting a day's price where one is given again",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'fund_price.import': {
+    description: "Import a scheme's fund prices from a CSV file",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'fund_price.list': {
+    description: "Read a fund's unit prices (a member: those of their own scheme's funds)",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'holdings.read': {
+    description: 'Read what a member holds in each fund on a day, and its value',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'member_transaction.list': {
+    description: "Read every movement of a member's units",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'fund_switch.request': {
+    description: 'Switch what a member holds into other funds of their scheme',
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'fund_switch.list': {
+    description: "Read a member's fund switches",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'fund_assets.read': {
+    description: 'Read the units all members of a scheme hold in each fund, and their value',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+    },
+    target: 'record',
+  },
+
   // Imports.
   'import.list': {
     description: "List a scheme's imports",

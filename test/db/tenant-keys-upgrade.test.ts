@@ -3,12 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/platform/db/database.js';
 import { migrate } from '../../src/server/platform/db/migrator.js';
-import {
-  contributions,
-  fundAllocationLines,
-  fundAllocations,
-  funds,
-} from '../../src/server/platform/db/schema.js';
+import { fundAllocationLines, fundAllocations } from '../../src/server/platform/db/schema.js';
 import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { databaseErrorOf, openTestDatabase, ownerOf } from '../helpers/database.js';
@@ -50,9 +45,11 @@ describe('the tenant-keys migration', () => {
         const fundId = createId();
         const allocationId = createId();
         await withActor(t.database, platformActor(), async (tx) => {
-          await tx
-            .insert(funds)
-            .values({ id: fundId, brokerId, employerId, schemeId, name: 'Growth' });
+          // Only the columns the tables had then: the funds' charge and the contributions' day
+          // received came later (docs/decisions/0127-dc-money.md).
+          await tx.execute(
+            sql`insert into funds (id, broker_id, employer_id, scheme_id, name) values (${fundId}, ${brokerId}, ${employerId}, ${schemeId}, 'Growth')`,
+          );
           await tx.insert(fundAllocations).values({
             id: allocationId,
             brokerId,
@@ -65,17 +62,10 @@ describe('the tenant-keys migration', () => {
           await tx
             .insert(fundAllocationLines)
             .values({ allocationId, brokerId, schemeId, fundId, percent: 100 });
-          await tx.insert(contributions).values({
-            id: createId(),
-            brokerId,
-            employerId,
-            schemeId,
-            memberId: member.id,
-            period: '2026-01',
-            kind: 'employee',
-            amountCents: 12_345,
-            createdBy: 'seed',
-          });
+          await tx.execute(
+            sql`insert into contributions (id, broker_id, employer_id, scheme_id, member_id, period, kind, amount_cents, created_by)
+                values (${createId()}, ${brokerId}, ${employerId}, ${schemeId}, ${member.id}, '2026-01', 'employee', 12345, 'seed')`,
+          );
         });
         tenants.push({ brokerId, employerId, schemeId, member, fundId, allocationId });
       }

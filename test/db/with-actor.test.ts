@@ -171,6 +171,7 @@ async function seedEveryTenantTable(tenantId: string) {
       period: '2026-01',
       kind: 'employee',
       amountCents: 10_000,
+      receivedOn: '2026-02-02',
       createdBy: user.id,
     });
     await tx.insert(contributionAdjustments).values({
@@ -178,6 +179,7 @@ async function seedEveryTenantTable(tenantId: string) {
       brokerId: tenantId,
       contributionId,
       deltaCents: -100,
+      receivedOn: '2026-02-03',
       reason: 'Seeded correction',
       createdBy: user.id,
     });

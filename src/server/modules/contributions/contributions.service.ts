@@ -1,4 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -43,6 +44,7 @@ const viewOf = (row: ContributionWithAdjustments, actor: ActorContext): Contribu
     amountCents: row.amountCents,
     originalAmountCents: row.originalAmountCents,
     importId: row.importId,
+    receivedOn: row.receivedOn,
     createdAt: row.createdAt.toISOString(),
     adjustments: row.adjustments.map((adjustment) => ({
       id: adjustment.id,
@@ -105,6 +107,19 @@ export function createContributionsService({ database, audit, now }: Contributio
             'contribution.create',
             await findMember(tx, memberId),
           );
+          const at = now();
+          // The day the money arrived, from which it is invested (docs/decisions/0127-dc-money.md).
+          const today = todayInIreland(at);
+          const receivedOn = input.receivedOn ?? today;
+          if (receivedOn > today) {
+            throw new ValidationError([
+              {
+                path: 'receivedOn',
+                code: 'date_in_future',
+                message: 'Enter the day the money arrived: it cannot be after today',
+              },
+            ]);
+          }
           const contribution = await insertContribution(tx, {
             id: createId(),
             brokerId: member.brokerId,
@@ -114,8 +129,9 @@ export function createContributionsService({ database, audit, now }: Contributio
             period: input.period,
             kind: input.kind,
             amountCents: input.amountCents,
+            receivedOn,
             createdBy: writer.userId,
-            createdAt: now(),
+            createdAt: at,
           });
           await audit.record(tx, writer, {
             action: 'contribution.created',
@@ -128,6 +144,7 @@ export function createContributionsService({ database, audit, now }: Contributio
               period: contribution.period,
               kind: contribution.kind,
               amountCents: contribution.amountCents,
+              receivedOn: contribution.receivedOn,
             },
           });
           return viewOf(withAdjustments(contribution, []), actor);
@@ -164,14 +181,17 @@ export function createContributionsService({ database, audit, now }: Contributio
             },
           ]);
         }
+        const at = now();
         const adjustment = await insertAdjustment(tx, {
           id: createId(),
           brokerId: contribution.brokerId,
           contributionId: contribution.id,
           deltaCents: input.deltaCents,
+          // A correction is money received the day it is recorded (docs/decisions/0127-dc-money.md).
+          receivedOn: todayInIreland(at),
           reason: input.reason,
           createdBy: writer.userId,
-          createdAt: now(),
+          createdAt: at,
         });
         const after = withAdjustments(contribution, [...before.adjustments, adjustment]);
         await audit.record(tx, writer, {

@@ -1,4 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
@@ -108,6 +109,8 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
           const before = await gridOf(tx, scheme.id, period);
           const current = new Map(before.rows.map((row) => [row.memberId, row]));
           const at = now();
+          // Money recorded here arrived today (docs/decisions/0127-dc-money.md).
+          const receivedOn = todayInIreland(at);
           let created = 0;
           let corrected = 0;
           const corrections: Array<{ contributionId: string; from: number; to: number }> = [];
@@ -162,6 +165,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
               period,
               kind: addition.kind,
               amountCents: addition.amountCents,
+              receivedOn,
               createdBy: writer.userId,
               createdAt: at,
             });
@@ -189,6 +193,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
               brokerId: scheme.brokerId,
               contributionId: correction.contributionId,
               deltaCents: correction.to - correction.from,
+              receivedOn,
               reason: input.reason as string,
               createdBy: writer.userId,
               createdAt: at,

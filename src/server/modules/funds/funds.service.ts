@@ -44,6 +44,7 @@ const fundViewOf = (row: FundRow): FundView => ({
   name: row.name,
   isin: row.isin,
   closed: row.closedAt !== null,
+  annualChargeBasisPoints: row.annualChargeBasisPoints,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -135,6 +136,7 @@ export function createFundsService({
             schemeId: scheme.id,
             name: input.name,
             isin: input.isin ?? null,
+            annualChargeBasisPoints: input.annualChargeBasisPoints ?? 0,
             createdAt: at,
             updatedAt: at,
           });
@@ -159,6 +161,20 @@ export function createFundsService({
       try {
         return await withActor(database, writer, async (tx) => {
           const existing = authorizeRow(writer, 'fund.update', await findFund(tx, fundId));
+          if (change.closed === true && existing.closedAt === null) {
+            const scheme = await findScheme(tx, existing.schemeId);
+            // Money of members without a choice goes there (docs/decisions/0127-dc-money.md).
+            if (scheme?.defaultFundId === existing.id) {
+              throw new ValidationError([
+                {
+                  path: 'closed',
+                  code: 'default_fund',
+                  message:
+                    'This is the scheme’s default fund: choose another default fund before closing it',
+                },
+              ]);
+            }
+          }
           const at = now();
           const { closed, ...fields } = change;
           const updated = await updateFund(tx, existing.id, {

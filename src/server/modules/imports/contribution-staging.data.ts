@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { rowsOf } from '../../platform/db/database.js';
 import type { ImportIssue } from '../../platform/uploads/import-issues.js';
 import type { FoundIssues, Staging } from '../../platform/uploads/import-kind.js';
@@ -164,15 +165,17 @@ export const contributionStaging: Staging = {
 
   async insert(tx, scope) {
     const at = scope.at.toISOString();
+    // A file's money arrived the day it is imported (docs/decisions/0127-dc-money.md).
+    const receivedOn = todayInIreland(scope.at);
     const result = await tx.execute(sql`
       with inserted as (
         insert into contributions (
           id, broker_id, employer_id, scheme_id, member_id, period, kind, amount_cents,
-          import_id, created_by, created_at
+          received_on, import_id, created_by, created_at
         )
         select
           id, ${scope.brokerId}, ${scope.employerId}, ${scope.schemeId}, member_id, period, kind,
-          cents, ${scope.importId}, ${scope.userId}, ${at} :: timestamptz
+          cents, ${receivedOn} :: date, ${scope.importId}, ${scope.userId}, ${at} :: timestamptz
         from ${sql.raw(ENTRIES)}
         returning 1
       )

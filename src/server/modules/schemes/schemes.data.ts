@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { keyset } from '../../platform/db/keyset.js';
 import { preparedRead } from '../../platform/db/prepared.js';
-import { employers, members, schemes } from '../../platform/db/schema.js';
+import { employers, funds, members, schemes } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { liveEmployerOf } from '../employers/index.js';
 import type { SchemeChange } from './schemes.schemas.js';
@@ -97,4 +97,25 @@ export async function schemeHasMembers(
     .where(and(eq(members.brokerId, scheme.brokerId), eq(members.schemeId, scheme.id)))
     .limit(1);
   return member !== undefined;
+}
+
+/** Whether `fundId` names an open fund of the scheme (reads funds): what a default fund must be. */
+export async function isOpenFundOf(
+  tx: Transaction,
+  scheme: { brokerId: string; id: string },
+  fundId: string,
+): Promise<boolean> {
+  const [fund] = await tx
+    .select({ id: funds.id })
+    .from(funds)
+    .where(
+      and(
+        eq(funds.brokerId, scheme.brokerId),
+        eq(funds.schemeId, scheme.id),
+        eq(funds.id, fundId),
+        isNull(funds.closedAt),
+      ),
+    )
+    .limit(1);
+  return fund !== undefined;
 }

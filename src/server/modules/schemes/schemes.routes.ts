@@ -54,7 +54,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
   });
   app.route({
     ...routeOf(apiRoutes.schemes.update),
-    config: { action: 'scheme.update', alsoChecks: ['scheme.type.set'] },
+    config: { action: 'scheme.update', alsoChecks: ['scheme.type.set', 'scheme.default_fund.set'] },
     schema: {
       summary:
         "Change a scheme's name or type; the type never changes once the scheme has members.",

@@ -12,6 +12,7 @@ import { findEmployer } from '../employers/index.js';
 import {
   findScheme,
   insertScheme,
+  isOpenFundOf,
   listSchemes,
   type SchemeRow,
   schemeHasMembers,
@@ -37,6 +38,7 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   type: row.type as (typeof SCHEME_TYPES)[number],
   yearEnd: row.yearEnd,
   racKind: row.racKind as RacKind | null,
+  defaultFundId: row.defaultFundId,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -146,6 +148,15 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
         if (problem) {
           throw new ValidationError([{ path: 'racKind', code: 'custom', message: problem }]);
         }
+        if (change.defaultFundId !== undefined && change.defaultFundId !== existing.defaultFundId) {
+          // Where members' money goes is the firm's investment decision, as the funds offered are.
+          authorizeRow(tenantActor, 'scheme.default_fund.set', existing);
+        }
+        await requireDefaultFund(tx, existing, {
+          type,
+          defaultFundId:
+            change.defaultFundId === undefined ? existing.defaultFundId : change.defaultFundId,
+        });
         const updated = await updateScheme(tx, existing.id, {
           ...change,
           racKind,
@@ -197,6 +208,41 @@ async function requireNoMembers(tx: Transaction, scheme: SchemeRow) {
         path: 'type',
         code: 'scheme_has_members',
         message: "A scheme's type cannot change once it has members",
+      },
+    ]);
+  }
+}
+
+/**
+ * A scheme's default fund is one of its own open funds (docs/decisions/0127-dc-money.md), and a
+ * DB scheme has none: its contributions fund the scheme as a whole and are never invested per
+ * member. The default fund cannot be closed (funds.service.ts), so only a new one is looked up.
+ */
+async function requireDefaultFund(
+  tx: Transaction,
+  existing: SchemeRow,
+  next: { type: SchemeType; defaultFundId: string | null },
+) {
+  if (next.defaultFundId === null) return;
+  if (next.type === 'DB') {
+    throw new ValidationError([
+      {
+        path: 'defaultFundId',
+        code: 'not_invested',
+        message:
+          'A defined benefit scheme invests no member’s money in funds, so it has no default fund',
+      },
+    ]);
+  }
+  if (
+    next.defaultFundId !== existing.defaultFundId &&
+    !(await isOpenFundOf(tx, existing, next.defaultFundId))
+  ) {
+    throw new ValidationError([
+      {
+        path: 'defaultFundId',
+        code: 'unknown_fund',
+        message: 'Choose one of this scheme’s open funds as its default fund',
       },
     ]);
   }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   check,
+  date,
   foreignKey,
   index,
   pgTable,
@@ -30,6 +31,8 @@ export const contributions = pgTable(
     period: text('period').notNull(),
     kind: text('kind').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** The day the money and its schedule arrived, from which it is invested (docs/decisions/0127-dc-money.md). */
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
     importId: text('import_id'),
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -65,6 +68,8 @@ export const contributionAdjustments = pgTable(
       .references(() => brokers.id),
     contributionId: text('contribution_id').notNull(),
     deltaCents: bigint('delta_cents', { mode: 'number' }).notNull(),
+    /** A correction is money received on the day it is recorded (docs/decisions/0127-dc-money.md). */
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
     reason: text('reason').notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

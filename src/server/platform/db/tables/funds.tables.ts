@@ -28,6 +28,8 @@ export const funds = pgTable(
     schemeId: text('scheme_id').notNull(),
     name: text('name').notNull(),
     isin: text('isin'),
+    /** The annual management charge, taken monthly by cancelling units (docs/decisions/0127-dc-money.md). */
+    annualChargeBasisPoints: integer('annual_charge_basis_points').notNull().default(0),
     ...timestamps,
     closedAt: timestamp('closed_at', { withTimezone: true, precision: 3 }),
   },
@@ -45,6 +47,7 @@ export const funds = pgTable(
       'funds_isin_shape',
       sql`${table.isin} is null or ${table.isin} ~ '^[A-Z]{2}[A-Z0-9]{9}[0-9]$'`,
     ),
+    check('funds_annual_charge_range', sql`${table.annualChargeBasisPoints} between 0 and 500`),
   ],
 );
 

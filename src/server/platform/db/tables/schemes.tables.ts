@@ -27,6 +27,13 @@ export const schemes = pgTable(
     yearEnd: text('year_end').notNull().default('12-31'),
     /** An RAC's kind: `trust` (an IORP) or `contract` (an insurer's contract); null otherwise. */
     racKind: text('rac_kind'),
+    /**
+     * The fund money goes to when a member has made no fund choice (docs/decisions/0127-dc-money.md).
+     * One of the scheme's own funds: the foreign key that says so is written by hand in the
+     * migration that added the column, as the funds' table refers to this one and the two files
+     * cannot import each other.
+     */
+    defaultFundId: text('default_fund_id'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
