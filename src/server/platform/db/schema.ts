@@ -6,6 +6,7 @@
 export { CONTRIBUTION_KINDS } from '../../../contracts/contributions.js';
 export { DOCUMENT_TYPES, SCAN_STATUSES } from '../../../contracts/documents.js';
 export { IMPORT_KINDS, IMPORT_STATUSES } from '../../../contracts/imports.js';
+export { MEMBER_TRANSACTION_KINDS } from '../../../contracts/investments.js';
 export { MEMBER_STATUSES } from '../../../contracts/members.js';
 // The value lists the tables' CHECK constraints are written from, where code used to find them.
 export { SCHEME_TYPES } from '../../../contracts/organisation.js';
@@ -20,6 +21,7 @@ export * from './tables/email.tables.js';
 export * from './tables/funds.tables.js';
 export * from './tables/governance.tables.js';
 export * from './tables/imports.tables.js';
+export * from './tables/investments.tables.js';
 export * from './tables/jobs.tables.js';
 export * from './tables/members.tables.js';
 export * from './tables/rag.tables.js';
