@@ -51,6 +51,7 @@ import {
 } from './modules/governance/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { importSweepJob } from './modules/imports/index.js';
+import { investmentsJob } from './modules/investments/index.js';
 import { createMetrics, metricsRoutes } from './modules/metrics/index.js';
 import { createCorpusIngest, ragRoutes, retrieve as retrieveCorpus } from './modules/rag/index.js';
 import { auditChainKey } from './platform/audit/audit-chain.js';
@@ -441,6 +442,7 @@ export async function buildApp({
   );
   scheduledJobs.add(storageSweepJob({ database, storage: documentStorage, scanner, now }));
   scheduledJobs.add(importSweepJob({ database, audit, now }));
+  scheduledJobs.add(investmentsJob({ database, audit, now }));
   app.decorate('scheduledJobs', scheduledJobs);
   await app.register(cronRoutes, {
     jobs: scheduledJobs,

@@ -10,6 +10,7 @@ import { fundsManifest } from './funds.js';
 import { governanceManifest } from './governance.js';
 import { healthManifest } from './health.js';
 import { importsManifest } from './imports.js';
+import { investmentsManifest } from './investments.js';
 import { machinesManifest } from './machines.js';
 import { membersManifest } from './members.js';
 import { overviewManifest } from './overview.js';
@@ -30,6 +31,7 @@ export const MODULES = [
   membersManifest,
   contributionsManifest,
   fundsManifest,
+  investmentsManifest,
   overviewManifest,
   importsManifest,
   auditManifest,

@@ -1,0 +1,180 @@
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { rowsOf } from '../../platform/db/database.js';
+import { fundAllocations, funds, memberTransactions } from '../../platform/db/schema.js';
+import { microOfNumeric } from '../../platform/db/tables/columns.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+
+/** Units of one fund held on a day: by one member, or by all of a scheme's. */
+export interface FundUnits {
+  fundId: string;
+  unitsMicro: bigint;
+  /** Members holding units of the fund (of a scheme's holdings). */
+  members: number;
+}
+
+/** What the ledger says of money on a day, in cents. */
+export interface MoneyOnDay {
+  /** Money received by the day (contributions and corrections). */
+  receivedCents: number;
+  /** Of it, invested by the day. */
+  investedCents: number;
+  /** Sold by switches by the day and not yet bought back in. */
+  switchingCents: number;
+}
+
+/** Whose holdings: one member, or every live member of a scheme. */
+export type Holder =
+  | { brokerId: string; memberId: string }
+  | { brokerId: string; schemeId: string };
+
+const ofHolder = (holder: Holder, alias: string) =>
+  'memberId' in holder
+    ? sql`${sql.raw(alias)}.broker_id = ${holder.brokerId} and ${sql.raw(alias)}.member_id = ${holder.memberId}`
+    : sql`${sql.raw(alias)}.broker_id = ${holder.brokerId} and ${sql.raw(alias)}.scheme_id = ${holder.schemeId}`;
+
+/** The live members whose holdings count, joined by `alias`.member_id. */
+const liveMember = (alias: string) =>
+  sql`join members m on m.broker_id = ${sql.raw(alias)}.broker_id and m.id = ${sql.raw(alias)}.member_id and m.deleted_at is null`;
+
+/** Units held in each fund on `on` (movements dealt by then, not voided); none where they net to 0. */
+export async function unitsOn(tx: Transaction, holder: Holder, on: string): Promise<FundUnits[]> {
+  const result = await tx.execute(sql`
+    select held.fund_id, sum(held.units) :: text as units,
+      (count(*) filter (where held.units <> 0)) :: integer as members
+    from (
+      select t.fund_id, t.member_id, sum(t.units) as units
+      from member_transactions t ${liveMember('t')}
+      where ${ofHolder(holder, 't')} and t.voided_at is null and t.dealt_on <= ${on} :: date
+      group by t.fund_id, t.member_id
+    ) held
+    group by held.fund_id
+    having sum(held.units) <> 0
+    order by held.fund_id
+  `);
+  return rowsOf<{ fund_id: string; units: string; members: number }>(result).map((row) => ({
+    fundId: row.fund_id,
+    unitsMicro: microOfNumeric(row.units),
+    members: Number(row.members),
+  }));
+}
+
+/** Money received, invested and switching by `on`, of the live member or members. */
+export async function moneyOn(tx: Transaction, holder: Holder, on: string): Promise<MoneyOnDay> {
+  const result = await tx.execute(sql`
+    select
+      coalesce((
+        select sum(c.amount_cents) from contributions c ${liveMember('c')}
+        where ${ofHolder(holder, 'c')} and c.received_on <= ${on} :: date
+      ), 0) :: bigint :: text as paid,
+      coalesce((
+        select sum(a.delta_cents) from contribution_adjustments a
+        join contributions c on c.broker_id = a.broker_id and c.id = a.contribution_id
+        ${liveMember('c')}
+        where ${ofHolder(holder, 'c')} and a.received_on <= ${on} :: date
+      ), 0) :: bigint :: text as corrected,
+      coalesce((
+        select sum(t.amount_cents) from member_transactions t ${liveMember('t')}
+        where ${ofHolder(holder, 't')} and t.voided_at is null and t.kind = 'contribution'
+          and t.dealt_on <= ${on} :: date
+      ), 0) :: bigint :: text as invested,
+      coalesce((
+        select sum(t.amount_cents) from member_transactions t ${liveMember('t')}
+        where ${ofHolder(holder, 't')} and t.voided_at is null
+          and t.kind in ('switch_out', 'switch_in') and t.dealt_on <= ${on} :: date
+      ), 0) :: bigint :: text as switched
+  `);
+  const [row] = rowsOf<{ paid: string; corrected: string; invested: string; switched: string }>(
+    result,
+  );
+  return {
+    receivedCents: Number(row?.paid ?? 0) + Number(row?.corrected ?? 0),
+    investedCents: Number(row?.invested ?? 0),
+    // A sale's cents are negative and its purchases' positive: what is not yet bought back.
+    switchingCents: -Number(row?.switched ?? 0),
+  };
+}
+
+/** The names of funds by id. */
+export async function fundNames(
+  tx: Transaction,
+  brokerId: string,
+  fundIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (fundIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: funds.id, name: funds.name })
+    .from(funds)
+    .where(and(eq(funds.brokerId, brokerId), inArray(funds.id, [...fundIds])));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** Whether the member has a fund choice in force on `on`. */
+export async function hasChoiceOn(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+  on: string,
+): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: fundAllocations.id })
+    .from(fundAllocations)
+    .where(
+      and(
+        eq(fundAllocations.brokerId, member.brokerId),
+        eq(fundAllocations.memberId, member.id),
+        lte(fundAllocations.effectiveFrom, on),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export type TransactionRow = {
+  id: string;
+  kind: string;
+  fundId: string;
+  fundName: string;
+  dealtOn: string;
+  unitsMicro: bigint;
+  priceMicro: bigint;
+  amountCents: number;
+};
+
+/**
+ * A page of the member's movements not voided, newest first (then by id), after `position`:
+ * `limit` + 1 of them, the last saying whether there is another page.
+ */
+export async function transactionsOf(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+  position: { on: string; id: string } | null,
+  take: number,
+): Promise<TransactionRow[]> {
+  return tx
+    .select({
+      id: memberTransactions.id,
+      kind: memberTransactions.kind,
+      fundId: memberTransactions.fundId,
+      fundName: funds.name,
+      dealtOn: memberTransactions.dealtOn,
+      unitsMicro: memberTransactions.units,
+      priceMicro: memberTransactions.price,
+      amountCents: memberTransactions.amountCents,
+    })
+    .from(memberTransactions)
+    .innerJoin(
+      funds,
+      and(eq(funds.brokerId, memberTransactions.brokerId), eq(funds.id, memberTransactions.fundId)),
+    )
+    .where(
+      and(
+        eq(memberTransactions.brokerId, member.brokerId),
+        eq(memberTransactions.memberId, member.id),
+        isNull(memberTransactions.voidedAt),
+        position
+          ? sql`(${memberTransactions.dealtOn}, ${memberTransactions.id}) < (${position.on} :: date, ${position.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(memberTransactions.dealtOn), desc(memberTransactions.id))
+    .limit(take);
+}

@@ -1,0 +1,459 @@
+import {
+  chargeDayOf,
+  monthlyChargeUnits,
+  type PercentLine,
+  splitByPercent,
+  unitsFor,
+  valueCents,
+} from '../../../contracts/dc-money-rules.js';
+import type { MemberTransactionKind } from '../../../contracts/investments.js';
+
+/**
+ * What is due on one member's unit ledger (docs/decisions/0127-dc-money.md), worked out from
+ * values alone: the money to invest, the switches to carry out and the monthly charges to take,
+ * each movement once. The figures come from the rules of DC money (dc-money-rules.ts); this file
+ * only says which movements are due, in what order and at which price. The database is read and
+ * written by ledger.service.ts.
+ */
+
+/** A unit price in force: its row, its day and the price in millionths. */
+export interface Price {
+  id: string;
+  on: string;
+  micro: bigint;
+}
+
+/** The prices of a scheme's funds from some day on, as the ledger looks them up. */
+export interface PriceBook {
+  /** The fund's first price on or after `day`. */
+  onOrAfter(fundId: string, day: string): Price | undefined;
+  /** The fund's first price after `day`. */
+  after(fundId: string, day: string): Price | undefined;
+}
+
+/** Prices by fund, each fund's in any order. */
+export function priceBook(prices: ReadonlyMap<string, readonly Price[]>): PriceBook {
+  const sorted = new Map<string, Price[]>();
+  for (const [fundId, list] of prices) {
+    sorted.set(
+      fundId,
+      [...list].sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0)),
+    );
+  }
+  /** The first price of the fund whose day passes `keep`, by binary search. */
+  const first = (fundId: string, keep: (on: string) => boolean): Price | undefined => {
+    const list = sorted.get(fundId) ?? [];
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (keep((list[middle] as Price).on)) high = middle;
+      else low = middle + 1;
+    }
+    return list[low];
+  };
+  return {
+    onOrAfter: (fundId, day) => first(fundId, (on) => on >= day),
+    after: (fundId, day) => first(fundId, (on) => on > day),
+  };
+}
+
+/** The source that names a movement once: `contribution:<id>`, `charge:2026-01`, … */
+export const SOURCES = {
+  contribution: (id: string) => `contribution:${id}`,
+  adjustment: (id: string) => `adjustment:${id}`,
+  switch: (id: string) => `switch:${id}`,
+  charge: (month: string) => `charge:${month}`,
+} as const;
+
+/** The switch a source names, or null. */
+export function switchOfSource(source: string): string | null {
+  return source.startsWith('switch:') ? source.slice('switch:'.length) : null;
+}
+
+/** A movement already on the ledger and not voided. */
+export interface LedgerEntry {
+  fundId: string;
+  kind: MemberTransactionKind;
+  source: string;
+  dealtOn: string;
+  unitsMicro: bigint;
+  amountCents: number;
+}
+
+/**
+ * A movement due. A charge's units do not depend on the price, so it comes without one: it is
+ * valued at the fund's latest price on or before its day (`chargePrice`), which the caller looks up.
+ */
+export interface DueEntry extends LedgerEntry {
+  price: Price | null;
+}
+
+/** Money received for the member: a contribution or a correction of one. */
+export interface Money {
+  source: string;
+  receivedOn: string;
+  amountCents: number;
+}
+
+/** A fund choice of the member, from its day; the latest made wins on the same day. */
+export interface Choice {
+  effectiveFrom: string;
+  madeAt: number;
+  lines: PercentLine[];
+}
+
+/** A switch still to carry out, or to carry out again after a replay voided its movements. */
+export interface OpenSwitch {
+  id: string;
+  requestedOn: string;
+  madeAt: number;
+  to: PercentLine[];
+}
+
+export interface MemberBook {
+  ledger: readonly LedgerEntry[];
+  money: readonly Money[];
+  choices: readonly Choice[];
+  switches: readonly OpenSwitch[];
+}
+
+export interface SchemeTerms {
+  defaultFundId: string | null;
+  /** The annual charge of each fund that has one, in basis points. */
+  charges: ReadonlyMap<string, number>;
+}
+
+/** Where money received on a day goes: the choice in force then, else the default fund. */
+export function placementOf(
+  receivedOn: string,
+  choices: readonly Choice[],
+  defaultFundId: string | null,
+): { lines: PercentLine[]; byDefault: boolean } | null {
+  let inForce: Choice | undefined;
+  for (const choice of choices) {
+    if (choice.effectiveFrom > receivedOn) continue;
+    if (
+      !inForce ||
+      choice.effectiveFrom > inForce.effectiveFrom ||
+      (choice.effectiveFrom === inForce.effectiveFrom && choice.madeAt > inForce.madeAt)
+    ) {
+      inForce = choice;
+    }
+  }
+  if (inForce) return { lines: inForce.lines, byDefault: false };
+  if (defaultFundId !== null)
+    return { lines: [{ fundId: defaultFundId, percent: 100 }], byDefault: true };
+  return null;
+}
+
+/** `YYYY-MM` of a day. */
+export const monthOf = (day: string) => day.slice(0, 7);
+
+/** The month after `month`. */
+export function nextMonth(month: string): string {
+  const year = Number(month.slice(0, 4));
+  const number = Number(month.slice(5, 7));
+  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
+}
+
+/** The last month that has ended by `today`: the one before today's. */
+export function lastEndedMonth(today: string): string {
+  const year = Number(today.slice(0, 4));
+  const number = Number(today.slice(5, 7));
+  return number === 1 ? `${year - 1}-12` : `${year}-${String(number - 1).padStart(2, '0')}`;
+}
+
+/** A member's ledger as it grows while it is settled. */
+class Ledger {
+  private readonly byFund = new Map<string, LedgerEntry[]>();
+  private readonly keys = new Set<string>();
+  private readonly bySource = new Map<string, LedgerEntry[]>();
+
+  constructor(entries: readonly LedgerEntry[]) {
+    for (const entry of entries) this.add(entry);
+  }
+
+  add(entry: LedgerEntry): void {
+    const ofFund = this.byFund.get(entry.fundId) ?? [];
+    ofFund.push(entry);
+    this.byFund.set(entry.fundId, ofFund);
+    const ofSource = this.bySource.get(entry.source) ?? [];
+    ofSource.push(entry);
+    this.bySource.set(entry.source, ofSource);
+    this.keys.add(keyOf(entry.fundId, entry.kind, entry.source));
+  }
+
+  has(fundId: string, kind: MemberTransactionKind, source: string): boolean {
+    return this.keys.has(keyOf(fundId, kind, source));
+  }
+
+  ofSource(source: string, kind: MemberTransactionKind): LedgerEntry[] {
+    return (this.bySource.get(source) ?? []).filter((entry) => entry.kind === kind);
+  }
+
+  /** The funds the member has ever held, in a stable order. */
+  funds(): string[] {
+    return [...this.byFund.keys()].sort();
+  }
+
+  /** The first day anything was dealt, or null for an empty ledger. */
+  firstDay(): string | null {
+    let first: string | null = null;
+    for (const entries of this.byFund.values()) {
+      for (const entry of entries)
+        if (first === null || entry.dealtOn < first) first = entry.dealtOn;
+    }
+    return first;
+  }
+
+  /** Units of the fund whose movements `counts`. */
+  units(fundId: string, counts: (entry: LedgerEntry) => boolean): bigint {
+    let total = 0n;
+    for (const entry of this.byFund.get(fundId) ?? []) if (counts(entry)) total += entry.unitsMicro;
+    return total;
+  }
+}
+
+/** The latest day the entries were dealt on; they are not none. */
+function lastDay(entries: readonly LedgerEntry[]): string {
+  let last = '';
+  for (const entry of entries) if (entry.dealtOn > last) last = entry.dealtOn;
+  return last;
+}
+
+const keyOf = (fundId: string, kind: string, source: string) =>
+  `${fundId}\u0000${kind}\u0000${source}`;
+
+type SwitchStep =
+  | { kind: 'sell'; fundId: string; price: Price }
+  | { kind: 'buy'; fundId: string; amountCents: number; price: Price }
+  | { kind: 'blocked' }
+  | { kind: 'complete'; on: string };
+
+/** The earliest of the steps by price day, then fund. */
+const earliest = <T extends { fundId: string; price: Price }>(steps: T[]): T | undefined =>
+  steps.sort((a, b) =>
+    a.price.on === b.price.on ? (a.fundId < b.fundId ? -1 : 1) : a.price.on < b.price.on ? -1 : 1,
+  )[0];
+
+export interface Settlement {
+  /** The movements due, in the order they were worked out. */
+  entries: DueEntry[];
+  /** Switches whose every movement is dealt, with the day of the last. */
+  completed: Array<{ id: string; on: string }>;
+  /** Money and switches still waiting, for a price or for a fund to go to. */
+  waiting: number;
+}
+
+/**
+ * Everything due on one member's ledger by `today`, each movement once (the ledger's entries
+ * name their sources, and an entry already there is not due again):
+ *
+ * 1. Each sum of money received is invested in the member's fund choice in force on the day it
+ *    was received, or the scheme's default fund, split by whole percent (`splitByPercent`), each
+ *    part buying units (`unitsFor`) at its fund's first price on or after that day; it waits
+ *    while any part has no such price, or while it has nowhere to go.
+ * 2. Then, day by day: the switches, oldest first, one after another (a switch moves what the
+ *    member holds once the one before it is done), and the charge of every month that has ended
+ *    from the month of the member's first movement. A switch sells each fund held at its first
+ *    price on or after the day asked (the units held that day, before that day's charge), then
+ *    splits the proceeds by its percents, each part buying at its fund's first price after the
+ *    last sale. A month's charge cancels, for each fund with a charge held at the month's last
+ *    day, `monthlyChargeUnits` of the units held then, after that day's other movements.
+ */
+export function settleMember(
+  book: MemberBook,
+  terms: SchemeTerms,
+  prices: PriceBook,
+  today: string,
+): Settlement {
+  const ledger = new Ledger(book.ledger);
+  const entries: DueEntry[] = [];
+  const add = (entry: DueEntry) => {
+    entries.push(entry);
+    ledger.add(entry);
+  };
+  let waiting = 0;
+
+  const money = [...book.money].sort((a, b) =>
+    a.receivedOn === b.receivedOn
+      ? a.source < b.source
+        ? -1
+        : 1
+      : a.receivedOn < b.receivedOn
+        ? -1
+        : 1,
+  );
+  for (const sum of money) {
+    if (sum.amountCents === 0) continue;
+    const placement = placementOf(sum.receivedOn, book.choices, terms.defaultFundId);
+    if (placement === null) {
+      if (ledger.ofSource(sum.source, 'contribution').length === 0) waiting += 1;
+      continue;
+    }
+    const missing = splitByPercent(sum.amountCents, placement.lines).filter(
+      (part) => part.amountCents !== 0 && !ledger.has(part.fundId, 'contribution', sum.source),
+    );
+    if (missing.length === 0) continue;
+    const priced = missing.map((part) => ({
+      ...part,
+      price: prices.onOrAfter(part.fundId, sum.receivedOn),
+    }));
+    if (priced.some((part) => part.price === undefined)) {
+      waiting += 1;
+      continue;
+    }
+    for (const part of priced) {
+      const price = part.price as Price;
+      add({
+        fundId: part.fundId,
+        kind: 'contribution',
+        source: sum.source,
+        dealtOn: price.on,
+        unitsMicro: unitsFor(part.amountCents, price.micro),
+        amountCents: part.amountCents,
+        price,
+      });
+    }
+  }
+
+  const switches = [...book.switches].sort((a, b) =>
+    a.requestedOn === b.requestedOn ? a.madeAt - b.madeAt : a.requestedOn < b.requestedOn ? -1 : 1,
+  );
+  /** Funds a switch found held but with no units on its sale day: nothing to sell there. */
+  const nothingToSell = new Set<string>();
+
+  const nextStep = (open: OpenSwitch): SwitchStep => {
+    const source = SOURCES.switch(open.id);
+    const sales: Array<{ fundId: string; price: Price }> = [];
+    for (const fundId of ledger.funds()) {
+      if (ledger.has(fundId, 'switch_out', source)) continue;
+      if (nothingToSell.has(keyOf(fundId, open.id, ''))) continue;
+      if (ledger.units(fundId, (entry) => entry.source !== source) <= 0n) continue;
+      const price = prices.onOrAfter(fundId, open.requestedOn);
+      if (price === undefined) return { kind: 'blocked' };
+      sales.push({ fundId, price });
+    }
+    const sale = earliest(sales);
+    if (sale) return { kind: 'sell', ...sale };
+
+    const sold = ledger.ofSource(source, 'switch_out');
+    const proceeds = -sold.reduce((total, entry) => total + entry.amountCents, 0);
+    if (sold.length === 0 || proceeds <= 0) {
+      return { kind: 'complete', on: sold.length === 0 ? open.requestedOn : lastDay(sold) };
+    }
+    const lastSale = lastDay(sold);
+    const buys: Array<{ fundId: string; amountCents: number; price: Price }> = [];
+    let unpriced = false;
+    for (const part of splitByPercent(proceeds, open.to)) {
+      if (part.amountCents === 0 || ledger.has(part.fundId, 'switch_in', source)) continue;
+      const price = prices.after(part.fundId, lastSale);
+      if (price === undefined) unpriced = true;
+      else buys.push({ ...part, price });
+    }
+    const buy = earliest(buys);
+    if (buy) return { kind: 'buy', ...buy };
+    if (unpriced) return { kind: 'blocked' };
+    return { kind: 'complete', on: lastDay([...sold, ...ledger.ofSource(source, 'switch_in')]) };
+  };
+
+  const carryOut = (open: OpenSwitch, step: SwitchStep) => {
+    const source = SOURCES.switch(open.id);
+    if (step.kind === 'sell') {
+      const day = step.price.on;
+      // What is held on the sale day, before that day's charge, not counting this switch.
+      const held = ledger.units(
+        step.fundId,
+        (entry) =>
+          entry.source !== source &&
+          (entry.dealtOn < day || (entry.dealtOn === day && entry.kind !== 'charge')),
+      );
+      if (held <= 0n) {
+        nothingToSell.add(keyOf(step.fundId, open.id, ''));
+        return;
+      }
+      add({
+        fundId: step.fundId,
+        kind: 'switch_out',
+        source,
+        dealtOn: day,
+        unitsMicro: -held,
+        amountCents: -valueCents(held, step.price.micro),
+        price: step.price,
+      });
+    } else if (step.kind === 'buy') {
+      add({
+        fundId: step.fundId,
+        kind: 'switch_in',
+        source,
+        dealtOn: step.price.on,
+        unitsMicro: unitsFor(step.amountCents, step.price.micro),
+        amountCents: step.amountCents,
+        price: step.price,
+      });
+    }
+  };
+
+  const charge = (month: string) => {
+    const day = chargeDayOf(month);
+    const source = SOURCES.charge(month);
+    for (const [fundId, basisPoints] of [...terms.charges].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (ledger.has(fundId, 'charge', source)) continue;
+      const held = ledger.units(fundId, (entry) => entry.dealtOn <= day);
+      if (held <= 0n) continue;
+      const cancelled = monthlyChargeUnits(held, basisPoints);
+      if (cancelled <= 0n) continue;
+      add({
+        fundId,
+        kind: 'charge',
+        source,
+        dealtOn: day,
+        unitsMicro: -cancelled,
+        amountCents: 0,
+        price: null,
+      });
+    }
+  };
+
+  const completed: Settlement['completed'] = [];
+  const lastMonth = lastEndedMonth(today);
+  const firstDay = ledger.firstDay();
+  let month = firstDay === null ? null : monthOf(firstDay);
+  let current = 0;
+  for (;;) {
+    const open = switches[current];
+    const step = open ? nextStep(open) : null;
+    if (open && step?.kind === 'complete') {
+      completed.push({ id: open.id, on: step.on });
+      current += 1;
+      continue;
+    }
+    const chargeDay = month !== null && month <= lastMonth ? chargeDayOf(month) : null;
+    if (
+      open &&
+      (step?.kind === 'sell' || step?.kind === 'buy') &&
+      (chargeDay === null || step.price.on <= chargeDay)
+    ) {
+      carryOut(open, step);
+      continue;
+    }
+    if (month !== null && chargeDay !== null) {
+      charge(month);
+      month = nextMonth(month);
+      continue;
+    }
+    // A switch waits for a price, and so do those asked for after it.
+    waiting += switches.length - current;
+    break;
+  }
+  return { entries, completed, waiting };
+}
+
+/**
+ * The value of a charge due, at its fund's latest price on or before its day: the units it
+ * cancels are out of the member's funds, so the cents are negative.
+ */
+export function chargePrice(entry: DueEntry, price: Price): DueEntry {
+  return { ...entry, price, amountCents: valueCents(entry.unitsMicro, price.micro) };
+}
