@@ -99,9 +99,9 @@ describe('the tenant-keys migration', () => {
       expect(crossTenant).toMatch(/foreign key/);
       const duplicate = await databaseErrorOf(
         owner.execute(sql`insert into contributions
-          (id, broker_id, employer_id, scheme_id, member_id, period, kind, amount_cents, created_by)
+          (id, broker_id, employer_id, scheme_id, member_id, period, kind, amount_cents, received_on, created_by)
           values (${createId()}, ${a.brokerId}, ${a.employerId}, ${a.schemeId}, ${a.member.id},
-                  '2026-01', 'employee', 1, 'seed')`),
+                  '2026-01', 'employee', 1, '2026-02-01', 'seed')`),
       );
       expect(duplicate).toMatch(/contributions_member_period_kind_key/);
     } finally {
