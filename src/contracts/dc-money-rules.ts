@@ -387,8 +387,15 @@ function dateOf(cell: string): { ok: true; value: string } | { ok: false; messag
  * date given twice (the fund compared whatever its case), at the later line. A file of more than
  * MAX_PRICE_ROWS rows is refused at the first row past the limit, and the rows after it are not
  * checked.
+ *
+ * `checkRow`, where given, is asked of each row read without a problem, in line order, and what
+ * it answers is that row's problem, among the others at once: the service finds each row's fund
+ * among the scheme's this way (docs/decisions/0127-dc-money.md).
  */
-export function readFundPricesCsv(input: string): FundPricesReading {
+export function readFundPricesCsv(
+  input: string,
+  checkRow?: (row: FundPriceRow) => string | null,
+): FundPricesReading {
   const problems: PriceFileProblem[] = [];
   const rows: FundPriceRow[] = [];
   // Set as the reader hands over rows: typed so that the checks after reading see that.
@@ -455,13 +462,19 @@ export function readFundPricesCsv(input: string): FundPricesReading {
       return;
     }
     firstGiven.set(key, line);
-    rows.push({
+    const row = {
       line,
       fund: fund.value,
       on: on.value,
       priceMicro: price.micro,
       price: formatDecimal6(price.micro),
-    });
+    };
+    const refused = checkRow?.(row) ?? null;
+    if (refused !== null) {
+      problems.push({ line, message: refused });
+      return;
+    }
+    rows.push(row);
   });
   reader.push(input);
   reader.end();

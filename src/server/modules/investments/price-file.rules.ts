@@ -61,37 +61,25 @@ export function readPriceFile(
   today: string,
 ): PriceFileReading {
   const { text, problem } = textOf(bytes);
-  const reading = readFundPricesCsv(text);
-  const problems: PriceFileProblem[] = problem ? [problem] : [];
-  if (!reading.ok) {
-    problems.push(...reading.problems);
-    return { ok: false, problems: problems.sort((a, b) => a.line - b.line) };
-  }
   const prices: PriceToRecord[] = [];
   const firstGiven = new Map<string, number>();
-  for (const row of reading.rows) {
+  const reading = readFundPricesCsv(text, (row) => {
     const fund = fundOfRow(row, funds, today);
-    if (typeof fund === 'string') {
-      problems.push({ line: row.line, message: fund });
-      continue;
-    }
+    if (typeof fund === 'string') return fund;
     // The reader compares the text of the Fund cells; a fund named once by its name and once by
     // its ISIN is the same fund.
     const key = `${fund.id} ${row.on}`;
     const earlier = firstGiven.get(key);
     if (earlier !== undefined) {
-      problems.push({
-        line: row.line,
-        message: `The same fund and date as line ${earlier}: give each fund one price a day`,
-      });
-      continue;
+      return `The same fund and date as line ${earlier}: give each fund one price a day`;
     }
     firstGiven.set(key, row.line);
     prices.push({ fundId: fund.id, on: row.on, micro: row.priceMicro });
-  }
-  return problems.length > 0
-    ? { ok: false, problems: problems.sort((a, b) => a.line - b.line) }
-    : { ok: true, prices };
+    return null;
+  });
+  if (reading.ok && problem === null) return { ok: true, prices };
+  const problems = [...(problem ? [problem] : []), ...(reading.ok ? [] : reading.problems)];
+  return { ok: false, problems: problems.sort((a, b) => a.line - b.line) };
 }
 
 /** The row's fund, or what is wrong with the row. */
