@@ -18,8 +18,11 @@ import {
   employers,
   fundAllocationLines,
   fundAllocations,
+  fundPrices,
+  fundSwitches,
   funds,
   imports,
+  memberTransactions,
   payrollEmployees,
   payrollUploadLines,
   payrollUploads,
@@ -149,10 +152,10 @@ async function seedEveryTenantTable(tenantId: string) {
   const scope = { brokerId: tenantId, employerId, schemeId };
   const member = await createMember(t.database, scope);
   await seedThroughApi({ ...scope, memberId: member.id });
+  const fundId = createId();
+  const contributionId = createId();
   await withActor(t.database, platformActor(), async (tx) => {
-    const fundId = createId();
     const allocationId = createId();
-    const contributionId = createId();
     await tx.insert(funds).values({ id: fundId, ...scope, name: 'Seeded fund' });
     await tx.insert(fundAllocations).values({
       id: allocationId,
@@ -221,6 +224,50 @@ async function seedEveryTenantTable(tenantId: string) {
       newState: null,
     });
   });
+  // DC money (docs/decisions/0127-dc-money.md): a price, a movement it priced and a switch.
+  // Only the settlement writes movements, and prices and switches have no `create` route:
+  // planted by the owner, as the platform role only reads them.
+  const priceId = createId();
+  await ownerOf(t.database)
+    .insert(fundPrices)
+    .values({
+      id: priceId,
+      ...scope,
+      fundId,
+      pricedOn: '2026-02-02',
+      price: 1_000_000n,
+      createdBy: user.id,
+      createdAt: new Date(),
+    });
+  await ownerOf(t.database)
+    .insert(memberTransactions)
+    .values({
+      id: createId(),
+      ...scope,
+      memberId: member.id,
+      fundId,
+      kind: 'contribution',
+      source: `contribution:${contributionId}`,
+      dealtOn: '2026-02-02',
+      units: 100_000_000n,
+      price: 1_000_000n,
+      priceId,
+      amountCents: 10_000,
+      createdAt: new Date(),
+    });
+  await ownerOf(t.database)
+    .insert(fundSwitches)
+    .values({
+      id: createId(),
+      ...scope,
+      memberId: member.id,
+      requestedOn: '2026-02-03',
+      status: 'pending',
+      targets: [{ fundId, percent: 100 }],
+      createdBy: user.id,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
   const policyId = await createPolicy(t.database, scope, { status: 'approved' });
   await withActor(t.database, platformActor(), async (tx) => {
     const at = new Date();

@@ -1,8 +1,9 @@
 import { createId } from '@paralleldrive/cuid2';
+import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Action, POLICY, type Scope as Reach } from '../../src/contracts/policy.js';
-import { aiDrafts, userTotpSecrets } from '../../src/server/platform/db/schema.js';
+import { aiDrafts, fundSwitches, userTotpSecrets } from '../../src/server/platform/db/schema.js';
 import { ACTION_EXTENSION } from '../../src/server/platform/http/route-actions.js';
 import { ROLES, type Role } from '../../src/server/platform/tenancy/roles.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
@@ -127,6 +128,17 @@ const fresh = {
     insertAiDraft(target, status),
   /** A payroll upload for the requests that use one up (delete). */
   payrollUpload: (target: Target) => uploadPayroll(target),
+  /**
+   * The target's member with no switch pending, for the request that asks for one: a switch asked
+   * for before is taken as carried out (docs/decisions/0127-dc-money.md: one pending at a time).
+   */
+  memberWithNoSwitchPending: async (target: Target) => {
+    await ownerOf(t.database)
+      .update(fundSwitches)
+      .set({ status: 'completed', completedOn: '2026-01-02' })
+      .where(and(eq(fundSwitches.memberId, target.memberId), eq(fundSwitches.status, 'pending')));
+    return target.memberId;
+  },
   /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
   userWithFactor: async (target: Target) => {
     const user = await createUser(t.database, {
@@ -277,6 +289,7 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/ai/drafts/{id}/approve': (target) => fresh.aiDraft(target, 'reviewed'),
   'POST /api/ai/drafts/{id}/issue': (target) => fresh.aiDraft(target, 'approved'),
   'POST /api/users/{id}/invitation': (target) => target.invitedUserId,
+  'POST /api/members/{id}/switches': fresh.memberWithNoSwitchPending,
   // An EmployerUser with a factor to remove, an account a BrokerAdmin and a SuperAdmin look after
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.
@@ -298,6 +311,11 @@ const FILE_BODIES: Record<string, (target: Target) => Pick<InjectOptions, 'heade
       const form = documentForm('Trust deed.pdf', SAMPLES.pdf);
       return { headers: form.headers, payload: form.payload };
     },
+    // The target's fund is named so (targetIn).
+    'POST /api/schemes/{id}/fund-prices/import': () => ({
+      headers: { 'content-type': 'text/csv' },
+      payload: 'Fund,Date,Price\nDefault fund,2026-01-05,1.000000\n',
+    }),
     'POST /api/employers/{id}/payroll/import': () => ({
       headers: { 'content-type': 'text/csv' },
       payload: payrollCsv(),
