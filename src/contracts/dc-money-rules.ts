@@ -513,7 +513,7 @@ export const fundPricesInput = z.object({
           context.addIssue({
             code: 'custom',
             path: [index, 'on'],
-            message: `${formatIrishDate(entry.on)} is given more than once: give one price a day`,
+            message: `The day ${formatIrishDate(entry.on)} is given more than once: give one price a day`,
           });
         }
         seen.add(entry.on);

@@ -582,7 +582,10 @@ describe('the request bodies', () => {
         ],
       }),
     ).toEqual([
-      { path: 'prices.2.on', message: '31/01/2026 is given more than once: give one price a day' },
+      {
+        path: 'prices.2.on',
+        message: 'The day 31/01/2026 is given more than once: give one price a day',
+      },
     ]);
     expect(issuesOf(fundPricesInput, { prices: [] })).toEqual([
       { path: 'prices', message: 'Give at least one price' },

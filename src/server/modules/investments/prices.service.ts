@@ -230,7 +230,7 @@ export function createPricesService({ database, audit, now }: PricesServiceDeps)
                 {
                   path: `prices.${index}.on`,
                   code: 'date_in_future',
-                  message: `${formatIrishDate(price.on)} is after today: give prices for days up to today`,
+                  message: `The day ${formatIrishDate(price.on)} is after today: give prices for days up to today`,
                 },
               ]
             : [],
