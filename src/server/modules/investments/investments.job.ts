@@ -83,7 +83,7 @@ export function investmentsJob(deps: InvestmentsJobDeps): ScheduledJob {
   return {
     name: 'investments',
     cadence: dailyInIreland({ hour: 22, minute: 0 }),
-    maxRuntimeMinutes: 60,
+    maxRuntimeMinutes: 30,
     async run() {
       const { schemes, invested, switched, charged, waiting, busy } = await settleEveryScheme(deps);
       return { schemes, invested, switched, charged, waiting, busy };
