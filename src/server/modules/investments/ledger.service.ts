@@ -102,6 +102,7 @@ export async function settle(
   const charges = await chargesOf(tx, scheme);
   const totals: SettleCounts = { invested: 0, switched: 0, charged: 0, waiting: 0 };
   const reopened: string[] = [];
+  let completed = 0;
   for (let start = 0; start < candidates.length; start += SETTLE_BATCH_MEMBERS) {
     const batch = candidates.slice(start, start + SETTLE_BATCH_MEMBERS);
     const counts = await settleBatch(tx, scheme, charges, batch, scope.redoSwitchIds ?? [], today, {
@@ -112,17 +113,26 @@ export async function settle(
     totals.switched += counts.switched;
     totals.charged += counts.charged;
     totals.waiting += counts.waiting;
+    completed += counts.completed;
   }
   // A switch a replay could not carry out again waits, pending, for its prices.
   await reopenSwitches(tx, scheme.brokerId, reopened, options.at);
-  if (totals.invested + totals.switched + totals.charged > 0 || options.because) {
+  const changed = totals.invested + totals.switched + totals.charged + completed + reopened.length;
+  if (changed > 0 || options.because) {
     await audit.record(tx, options.actor, {
       action: 'scheme.ledger_settled',
       entityType: 'scheme',
       entityId: scheme.id,
       tenantId: scheme.brokerId,
       previousState: null,
-      newState: { today, members: candidates.length, ...totals, ...options.because },
+      newState: {
+        today,
+        members: candidates.length,
+        ...totals,
+        switchesCompleted: completed,
+        switchesReopened: reopened.length,
+        ...options.because,
+      },
     });
   }
   return { ...totals, busy: false };
@@ -136,7 +146,7 @@ async function settleBatch(
   redo: readonly string[],
   today: string,
   run: { at: Date; reopened: string[] },
-): Promise<SettleCounts> {
+): Promise<SettleCounts & { completed: number }> {
   const [ledgers, money, choices, switches] = [
     await ledgersOf(tx, scheme.brokerId, memberIds),
     await moneyOf(tx, scheme.brokerId, memberIds),
@@ -219,5 +229,6 @@ async function settleBatch(
     switched: written.filter((kind) => kind === 'switch_out' || kind === 'switch_in').length,
     charged: written.filter((kind) => kind === 'charge').length,
     waiting,
+    completed: completed.length,
   };
 }
