@@ -1,3 +1,3 @@
 /** The investments module's public face: all that other modules and the composition root may import from it. */
-export { investmentsJob, settleEveryScheme } from './investments.job.js';
+export { investmentsJob } from './investments.job.js';
 export { createInvestmentsModule } from './investments.module.js';
