@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  dateInWords,
+  dayOfYearInWords,
   formatIrishDate,
+  formatIrishPeriod,
   isIsoDate,
+  momentInWords,
   parseIrishDate,
   parseIrishPeriod,
+  periodInWords,
   readIrishDate,
   todayInIreland,
 } from './irish-dates.js';
@@ -138,5 +143,43 @@ describe('adding days', () => {
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
     // Across the change of clocks, a day is still a day.
     expect(addDays('2026-03-28', 2)).toBe('2026-03-30');
+  });
+});
+
+describe('dates shown to be read (docs/decisions/0129-dates-shown-in-words.md)', () => {
+  it('writes a date day first with the month as a word, the same in every browser', () => {
+    expect(dateInWords('1985-04-03')).toBe('3 Apr 1985');
+    expect(dateInWords('2026-09-30')).toBe('30 Sep 2026');
+    expect(dateInWords('2024-02-29')).toBe('29 Feb 2024');
+    expect(dateInWords('2027-12-01')).toBe('1 Dec 2027');
+    // What is no date is given back as it is.
+    expect(dateInWords('not a date')).toBe('not a date');
+    expect(dateInWords('2025-02-29')).toBe('2025-02-29');
+  });
+
+  it('shows a moment as its day in Ireland, summer time included', () => {
+    // 23:30 UTC on 30 June is 00:30 on 1 July in Dublin; in winter Dublin keeps UTC.
+    expect(dateInWords('2026-06-30T23:30:00.000Z')).toBe('1 Jul 2026');
+    expect(dateInWords('2026-12-31T23:30:00.000Z')).toBe('31 Dec 2026');
+  });
+
+  it('writes a moment with its time on a clock in Dublin', () => {
+    expect(momentInWords('2026-04-03T13:05:00.000Z')).toBe('3 Apr 2026, 14:05');
+    expect(momentInWords('2026-11-20T09:00:00.000Z')).toBe('20 Nov 2026, 09:00');
+    expect(momentInWords('2026-06-30T23:30:00Z')).toBe('1 Jul 2026, 00:30');
+    expect(momentInWords('yesterday')).toBe('yesterday');
+  });
+
+  it('writes a pay period back as it is typed, month first', () => {
+    expect(formatIrishPeriod('2026-03')).toBe('03/2026');
+    expect(parseIrishPeriod(formatIrishPeriod('2026-12'))).toBe('2026-12');
+    expect(formatIrishPeriod('March')).toBe('March');
+  });
+
+  it('writes a pay period and a day of every year in words', () => {
+    expect(periodInWords('2026-10')).toBe('Oct 2026');
+    expect(periodInWords('2026-13')).toBe('2026-13');
+    expect(dayOfYearInWords('12-31')).toBe('31 December');
+    expect(dayOfYearInWords('04-05')).toBe('5 April');
   });
 });

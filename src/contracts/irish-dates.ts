@@ -103,10 +103,119 @@ export function parseIrishPeriod(text: string): string | null {
   return `${pad(year, 4)}-${pad(month, 2)}`;
 }
 
-/** `YYYY-MM-DD` as `DD/MM/YYYY`; anything else is given back as it is. */
+/** A pay period `YYYY-MM` as `MM/YYYY`, the one form a pay period is typed in; anything else as it is. */
+export function formatIrishPeriod(period: string): string {
+  return ISO_PERIOD.test(period) ? `${period.slice(5, 7)}/${period.slice(0, 4)}` : period;
+}
+
+/**
+ * `YYYY-MM-DD` as `DD/MM/YYYY`, the form a date is typed in; anything else is given back as it is.
+ * A date shown to be read is `dateInWords` (docs/decisions/0129-dates-shown-in-words.md).
+ */
 export function formatIrishDate(isoDate: string): string {
   if (!isIsoDate(isoDate)) return isoDate;
   return `${isoDate.slice(8, 10)}/${isoDate.slice(5, 7)}/${isoDate.slice(0, 4)}`;
+}
+
+/**
+ * Dates shown to be read (docs/decisions/0129-dates-shown-in-words.md): day first, the month as a
+ * word, as "3 Apr 1985", which no reader can take month first. The months are spelt here rather
+ * than asked of `Intl`, whose Irish English short month differs between versions of ICU ("Sep" and
+ * "Sept"), so the browser and the service write the same words.
+ */
+const MONTH_WORDS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+] as const;
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** A moment of the API's (`2026-04-03T13:05:00.000Z`), or null for text that is none. */
+function momentOf(text: string): Date | null {
+  if (text.length > 40 || !/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
+  const at = new Date(text);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+/**
+ * A calendar date as "3 Apr 1985". A moment (`…T…Z`) is shown as its day in Ireland; anything
+ * else is given back as it is.
+ */
+export function dateInWords(isoDate: string): string {
+  const moment = momentOf(isoDate);
+  const day = moment === null ? isoDate : todayInIreland(moment);
+  if (!isIsoDate(day)) return isoDate;
+  return `${Number(day.slice(8, 10))} ${MONTH_WORDS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}`;
+}
+
+/** A pay period, `YYYY-MM`, as "Oct 2026"; anything else is given back as it is. */
+export function periodInWords(period: string): string {
+  const month = ISO_PERIOD.exec(period);
+  const index = Number(month?.[2]) - 1;
+  if (!month || index < 0 || index > 11) return period;
+  return `${MONTH_WORDS[index]} ${month[1]}`;
+}
+
+/** A day of every year, `MM-DD` (a scheme year's end), as "31 December". */
+export function dayOfYearInWords(monthDay: string): string {
+  const index = Number(monthDay.slice(0, 2)) - 1;
+  if (!/^\d{2}-\d{2}$/.test(monthDay) || index < 0 || index > 11) return monthDay;
+  return `${Number(monthDay.slice(3, 5))} ${MONTH_NAMES[index]}`;
+}
+
+/** The twelve months' names, January first. */
+export const MONTHS_IN_WORDS: readonly string[] = MONTH_NAMES;
+
+let dublinClock: Intl.DateTimeFormat | undefined;
+
+/** Made at the first use, as `dublinDayFormat` is. */
+function dublinClockFormat(): Intl.DateTimeFormat {
+  dublinClock ??= new Intl.DateTimeFormat('en-IE', {
+    timeZone: IRISH_TIME_ZONE,
+    numberingSystem: 'latn',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  return dublinClock;
+}
+
+/**
+ * A moment as "3 Apr 2026, 14:05": its day and its time on a clock in Dublin, summer time
+ * included, wherever the reader's browser is. Text that is no moment is given back as it is.
+ */
+export function momentInWords(timestamp: string): string {
+  const moment = momentOf(timestamp);
+  if (moment === null) return timestamp;
+  let hour = '';
+  let minute = '';
+  for (const part of dublinClockFormat().formatToParts(moment)) {
+    if (part.type === 'hour') hour = part.value;
+    else if (part.type === 'minute') minute = part.value;
+  }
+  return `${dateInWords(timestamp)}, ${hour}:${minute}`;
 }
 
 let dublinDay: Intl.DateTimeFormat | undefined;

@@ -29,8 +29,23 @@ const KIND_OF_VALUE: Record<string, string> = {
 /** A list of choices short enough to read out; longer lists are left to the form's own control. */
 const MAX_CHOICES_NAMED = 6;
 
+/**
+ * A count and its noun, the noun singular for exactly one: "1 problem", "2 problems",
+ * "1,250 rows". Every sentence with a count is written by this one helper, in the browser and the
+ * service (test/web/plurals.test.ts keeps the web's pages to it). `many` is for a noun whose plural
+ * is not its singular with an s.
+ */
+export function counted(count: number | bigint, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en-IE')} ${nounFor(count, one, many)}`;
+}
+
+/** The noun alone, for a count shown apart from it: `one` for exactly one, `many` otherwise. */
+export function nounFor(count: number | bigint, one: string, many = `${one}s`): string {
+  return count === 1 || count === 1n ? one : many;
+}
+
 function characters(count: number | bigint): string {
-  return count === 1 ? '1 character' : `${count} characters`;
+  return counted(count, 'character');
 }
 
 function tooSmall(
@@ -161,6 +176,7 @@ export const FIELD_MESSAGES = {
   notNegative: 'Enter 0 or more: an amount cannot be negative',
   notZero: 'Enter an amount other than zero',
   payPeriod: 'Choose a pay period as YYYY-MM',
+  monthFirstPeriod: 'Enter the pay period as MM/YYYY, for example 10/2026',
   filePayPeriod: 'Enter a pay period as YYYY-MM or MM/YYYY',
   periodAfter1950: 'Choose a pay period after 1950',
   reason: 'Say why the correction is made',

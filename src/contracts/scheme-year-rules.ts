@@ -6,7 +6,7 @@ import {
   personKey,
   type TrusteeFacts,
 } from './governance-rules.js';
-import { formatIrishDate } from './irish-dates.js';
+import { dateInWords } from './irish-dates.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
 /**
@@ -220,8 +220,8 @@ function individualTraining(
     .at(-1);
   const reason =
     latest === undefined
-      ? `No training recorded since appointment on ${formatIrishDate(trustee.appointedOn)}: due within ${TRAINING_FIRST_WITHIN_MONTHS} months, by ${formatIrishDate(dueOn)}`
-      : `Last trained on ${formatIrishDate(latest)}: next due by ${formatIrishDate(dueOn)}`;
+      ? `No training recorded since appointment on ${dateInWords(trustee.appointedOn)}: due within ${TRAINING_FIRST_WITHIN_MONTHS} months, by ${dateInWords(dueOn)}`
+      : `Last trained on ${dateInWords(latest)}: next due by ${dateInWords(dueOn)}`;
   return {
     kind: 'trustee_training',
     subjectId: trustee.id,
@@ -261,8 +261,8 @@ function corporateTraining(
   const allTrained = trained >= needed;
   const dueOn = allTrained ? (nextDues[0] as string) : firstDue;
   const reason = allTrained
-    ? `${trained} of ${needed} directors trained; the earliest next training is due by ${formatIrishDate(dueOn)}`
-    : `${trained} of ${needed} directors trained since appointment on ${formatIrishDate(trustee.appointedOn)}: each is due within ${TRAINING_FIRST_WITHIN_MONTHS} months, by ${formatIrishDate(firstDue)}`;
+    ? `${trained} of ${needed} directors trained; the earliest next training is due by ${dateInWords(dueOn)}`
+    : `${trained} of ${needed} directors trained since appointment on ${dateInWords(trustee.appointedOn)}: each is due within ${TRAINING_FIRST_WITHIN_MONTHS} months, by ${dateInWords(firstDue)}`;
   return {
     kind: 'trustee_training',
     subjectId: trustee.id,
@@ -292,14 +292,14 @@ export function filingObligations(
     const period =
       kind === 'annual_compliance_statement'
         ? `${periodEnd.slice(0, 4)}`
-        : `the year ended ${formatIrishDate(periodEnd)}`;
+        : `the year ended ${dateInWords(periodEnd)}`;
     if (filing?.completedOn == null) {
       return {
         kind,
         ...(filing ? { subjectId: filing.id } : {}),
         dueOn,
         status: dateStatus(dueOn, today),
-        reason: `${name} for ${period} not yet ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'}: due by ${formatIrishDate(dueOn)}`,
+        reason: `${name} for ${period} not yet ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'}: due by ${dateInWords(dueOn)}`,
         ...source,
       };
     }
@@ -323,7 +323,7 @@ export function filingObligations(
       subjectId: filing.id,
       dueOn: next,
       status: dateStatus(next, today),
-      reason: `${name} for ${period} ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'} on ${formatIrishDate(filing.completedOn)}; the next is due by ${formatIrishDate(next)}`,
+      reason: `${name} for ${period} ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'} on ${dateInWords(filing.completedOn)}; the next is due by ${dateInWords(next)}`,
       ...source,
     };
   });
@@ -361,7 +361,7 @@ export function newMemberInformationObligation(
     kind: 'new_member_information',
     dueOn,
     status: dateStatus(dueOn, today),
-    reason: `${count} for the scheme's information, due within ${NEW_MEMBER_INFORMATION_WITHIN_MONTHS} months of joining: the earliest by ${formatIrishDate(dueOn)}`,
+    reason: `${count} for the scheme's information, due within ${NEW_MEMBER_INFORMATION_WITHIN_MONTHS} months of joining: the earliest by ${dateInWords(dueOn)}`,
     ...source,
   };
 }

@@ -1,36 +1,29 @@
-/**
- * Irish English formats of dates: 22 Nov 2026. Money is read and shown by the rule the server
- * holds it to, src/contracts/money.ts (docs/decisions/0100-one-money-rule.md).
- */
-const dateFormat = new Intl.DateTimeFormat('en-IE', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
-const dateTimeFormat = new Intl.DateTimeFormat('en-IE', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-const monthFormat = new Intl.DateTimeFormat('en-IE', {
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+import { dateInWords, momentInWords, periodInWords } from '../contracts/irish-dates';
 
-/** A calendar date (`YYYY-MM-DD`), shown without any time-zone shift. */
+/**
+ * How the web UI shows dates: one way, day first with the month as a word ("3 Apr 1985"), by the
+ * rule the service writes its own texts with (src/contracts/irish-dates.ts,
+ * docs/decisions/0129-dates-shown-in-words.md). Every page shows dates through these; a test
+ * (test/web/one-date-format.test.ts) keeps any other way out. Money is read and shown by the rule
+ * the server holds it to, src/contracts/money.ts (docs/decisions/0100-one-money-rule.md).
+ */
+
+/** A calendar date (`YYYY-MM-DD`) as "3 Apr 1985"; a moment as its day in Ireland. */
 export function formatDate(isoDate: string): string {
-  const [year, month, day] = isoDate.slice(0, 10).split('-').map(Number);
-  return dateFormat.format(new Date(year ?? 1970, (month ?? 1) - 1, day ?? 1));
+  return dateInWords(isoDate);
 }
 
+/** A date that may be missing: "—" for none. */
+export function formatOptionalDate(isoDate: string | null | undefined): string {
+  return isoDate ? dateInWords(isoDate) : '—';
+}
+
+/** A moment as "3 Apr 2026, 14:05", on a clock in Dublin. */
 export function formatDateTime(isoTimestamp: string): string {
-  return dateTimeFormat.format(new Date(isoTimestamp));
+  return momentInWords(isoTimestamp);
 }
 
 /** A pay period `YYYY-MM` as "Oct 2026". */
 export function formatPeriod(period: string): string {
-  return monthFormat.format(new Date(`${period}-01T00:00:00Z`));
+  return periodInWords(period);
 }

@@ -316,7 +316,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await asOf.press('Tab');
       await see(counts.getByRole('region', { name: 'Not eligible: 4' }));
       expect(await shownText(page.getByText(/^Pay periods ending from/))).toBe(
-        'Pay periods ending from 02/10/2025 to 01/01/2026 are assessed.',
+        'Pay periods ending from 2 Oct 2025 to 1 Jan 2026 are assessed.',
       );
     });
 

@@ -187,11 +187,11 @@ describe.skipIf(browserSuiteSkipReason)(
       // report and linked in one go.
       await page
         .getByRole('button', {
-          name: 'Attach the document of the own-risk assessment of 10/03/2025',
+          name: 'Attach the document of the own-risk assessment of 10 Mar 2025',
         })
         .click();
       const oraDialog = page.getByRole('dialog', {
-        name: 'The document of the own-risk assessment of 10/03/2025',
+        name: 'The document of the own-risk assessment of 10 Mar 2025',
       });
       await see(oraDialog.getByText('Uploaded as: Own-risk assessment report'));
       await choose(page, 'ORA 2025.pdf', SAMPLES.pdf, oraDialog);

@@ -1,6 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, formatIrishDate, todayInIreland } from '../../src/contracts/irish-dates.js';
+import {
+  addDays,
+  dateInWords,
+  formatIrishDate,
+  todayInIreland,
+} from '../../src/contracts/irish-dates.js';
 import { type ApiClient, DEV_ACCOUNTS } from '../helpers/built-server.js';
 import {
   browserSuiteSkipReason,
@@ -227,6 +232,61 @@ describe.skipIf(browserSuiteSkipReason)(
       await expect
         .poll(async () => (await choices()).map((c) => c.effectiveFrom).sort())
         .toEqual([ahead, picked].sort());
+      // Shown as every date of the web UI is, day first with the month in words.
+      const history = page.getByRole('table', { name: 'Every fund choice, newest first' });
+      await see(history.getByRole('cell', { name: dateInWords(ahead), exact: true }));
+    });
+
+    it('takes a pay period typed month first, MM/YYYY, as on a payslip and in the scheme’s grid', async () => {
+      const member = await api.call<MemberView>('POST', `/api/schemes/${scheme.id}/members`, {
+        firstName: registerName('Saoirse'),
+        lastName: registerName('Ní Laoire'),
+        dateOfBirth: '1992-04-07',
+        dateJoined: '2019-01-01',
+        salaryCents: 3_600_000,
+        ppsNumber: newPpsNumber(),
+      });
+      const periods = async () =>
+        (
+          await api.call<{ items: Array<{ period: string }> }>(
+            'GET',
+            `/api/members/${member.id}/contributions`,
+          )
+        ).items.map((item) => item.period);
+      const { page } = await e2e.openAs(
+        DEV_ACCOUNTS.brokerAdmin,
+        `/members/${member.id}`,
+        AMERICAN,
+      );
+      await page.getByRole('button', { name: 'Add contribution' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add contribution' });
+      const period = field(dialog, 'Pay period');
+      // A text field taking MM/YYYY, not the browser's own month picker; it starts at this month.
+      expect(await period.getAttribute('type')).toBe('text');
+      const thisMonth = todayInIreland(new Date()).slice(0, 7);
+      expect(await period.inputValue()).toBe(`${thisMonth.slice(5)}/${thisMonth.slice(0, 4)}`);
+      await field(dialog, 'Amount (€)').fill('125.00');
+      // A two-digit year, and a month that does not exist, are refused under the field.
+      for (const typed of ['3/26', '13/2026']) {
+        await period.fill(typed);
+        await dialog.getByRole('button', { name: 'Add contribution' }).click();
+        expect(await errorOf(page, period)).toBe(
+          readAsError('Enter the pay period as MM/YYYY, for example 10/2026'),
+        );
+      }
+      expect(await periods()).toEqual([]);
+      // March 2026 as a payslip writes it; leaving the field writes it out in full.
+      await period.fill('3/2026');
+      await period.press('Tab');
+      expect(await period.inputValue()).toBe('03/2026');
+      await dialog.getByRole('button', { name: 'Add contribution' }).click();
+      await seeNo(dialog, 'the contribution dialog');
+      expect(await periods()).toEqual(['2026-03']);
+      const contributions = page.getByRole('table', {
+        name: 'Contributions, newest pay period first',
+      });
+      await see(contributions.getByRole('cell', { name: 'Mar 2026', exact: true }));
+      await e2e.checkPage(page, 'member-pay-period');
     });
   },
 );

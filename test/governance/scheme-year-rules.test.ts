@@ -162,7 +162,7 @@ describe('the annual report, the return and the compliance statement', () => {
       '2026-10-06',
     );
     expect(done).toMatchObject({ dueOn: '2027-09-30', status: 'ok' });
-    expect(done?.reason).toContain('completed on 05/10/2026');
+    expect(done?.reason).toContain('completed on 5 Oct 2026');
   });
 
   it('an annual report not audited is incomplete above 100 members, not at 100', () => {
@@ -197,7 +197,7 @@ describe('the annual report, the return and the compliance statement', () => {
       '2027-01-25',
     );
     expect(obligations[2]).toMatchObject({ dueOn: '2028-01-31', status: 'ok' });
-    expect(obligations[2]?.reason).toContain('prepared on 20/01/2027');
+    expect(obligations[2]?.reason).toContain('prepared on 20 Jan 2027');
   });
 });
 

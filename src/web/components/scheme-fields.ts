@@ -1,4 +1,5 @@
 import type { FormErrors } from '@mantine/form';
+import { dayOfYearInWords, MONTHS_IN_WORDS } from '../../contracts/irish-dates';
 import {
   DEFAULT_YEAR_END,
   type RacKind,
@@ -27,15 +28,9 @@ export interface SchemeYearValues {
   racKind: RacKind | '';
 }
 
-const monthName = new Intl.DateTimeFormat('en-IE', { month: 'long', timeZone: 'UTC' });
-
 /** The twelve months, in words, as the year end's month list offers them. */
-export const YEAR_END_MONTHS: readonly { value: string; label: string }[] = Array.from(
-  { length: 12 },
-  (_, index) => ({
-    value: String(index + 1).padStart(2, '0'),
-    label: monthName.format(new Date(Date.UTC(2001, index, 1))),
-  }),
+export const YEAR_END_MONTHS: readonly { value: string; label: string }[] = MONTHS_IN_WORDS.map(
+  (label, index) => ({ value: String(index + 1).padStart(2, '0'), label }),
 );
 
 const yearEndRule = schemeChange.shape.yearEnd;
@@ -68,9 +63,7 @@ export const DEFAULT_YEAR_END_VALUES = splitYearEnd(DEFAULT_YEAR_END);
 
 /** A year end (`MM-DD`) in words, day first: "31 December". */
 export function yearEndInWords(yearEnd: string): string {
-  const { yearEndMonth, yearEndDay } = splitYearEnd(yearEnd);
-  const month = YEAR_END_MONTHS.find((entry) => entry.value === yearEndMonth)?.label;
-  return month ? `${Number(yearEndDay)} ${month}` : yearEnd;
+  return dayOfYearInWords(yearEnd);
 }
 
 /** An RAC's kind as the API takes it: the one chosen, for an RAC; nothing for any other scheme. */

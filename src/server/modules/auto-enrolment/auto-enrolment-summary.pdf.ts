@@ -6,7 +6,7 @@ import {
   AE_STATUSES,
 } from '../../../contracts/auto-enrolment-rules.js';
 import { countInWords } from '../../../contracts/counts.js';
-import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { dateInWords } from '../../../contracts/irish-dates.js';
 import { formatCents } from '../../../contracts/money.js';
 import { sourcesInWords } from '../../../contracts/rule-sources.js';
 import { openTaggedPdf, pdfBytes } from '../../platform/pdf/tagged-pdf.js';
@@ -39,7 +39,7 @@ export async function summaryPdf(
 
   heading('H1', title);
   paragraph(
-    `Assessed on ${formatIrishDate(assessment.asOf)} over the pay periods ending from ${formatIrishDate(assessment.windowStart)} to ${formatIrishDate(assessment.windowEnd)}, from the payroll this employer uploaded.`,
+    `Assessed on ${dateInWords(assessment.asOf)} over the pay periods ending from ${dateInWords(assessment.windowStart)} to ${dateInWords(assessment.windowEnd)}, from the payroll this employer uploaded.`,
   );
   heading('H2', 'Employees by status');
   for (const status of AE_STATUSES) {
@@ -70,7 +70,7 @@ export async function summaryPdf(
   ])) {
     paragraph(`${line}.`);
   }
-  paragraph(`In force from ${formatIrishDate(AE_RULES.eligibility.effectiveFrom)}.`);
+  paragraph(`In force from ${dateInWords(AE_RULES.eligibility.effectiveFrom)}.`);
   pdf.end();
   return bytes;
 }

@@ -17,7 +17,7 @@ import {
   POLICY_KIND_NAMES,
   TRUSTEE_KIND_NAMES,
 } from '../../../contracts/governance-rules.js';
-import { formatIrishDate, IRISH_TIME_ZONE } from '../../../contracts/irish-dates.js';
+import { dateInWords, IRISH_TIME_ZONE } from '../../../contracts/irish-dates.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
 import type { Role } from '../../../contracts/roles.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
@@ -78,7 +78,7 @@ export interface EvidenceSummary {
 const named = <T extends string>(names: Record<T, string>, value: string) =>
   names[value as T] ?? value;
 
-const dateOrDash = (value: string | null) => (value === null ? '—' : formatIrishDate(value));
+const dateOrDash = (value: string | null) => (value === null ? '—' : dateInWords(value));
 
 const DOCUMENT: Noun = { one: 'document', other: 'documents' };
 
@@ -165,7 +165,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
   paragraph(`Employer: ${scheme.employerName || 'not known'}`);
   const who = [preparedBy.name, preparedBy.firmName].filter(Boolean).join(', ');
   paragraph(
-    `Prepared on ${formatIrishDate(summary.generatedOn)} at ${irishTimeOfDay(summary.generatedAt)}, Irish time, by ${who === '' ? 'a user' : who} (${preparedBy.role}).`,
+    `Prepared on ${dateInWords(summary.generatedOn)} at ${irishTimeOfDay(summary.generatedAt)}, Irish time, by ${who === '' ? 'a user' : who} (${preparedBy.role}).`,
   );
 
   heading('About this pack', 'H2');
@@ -207,7 +207,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
 
   heading('Compliance', 'H2', TABLE_START);
   paragraph(
-    `Overall standing on ${formatIrishDate(summary.generatedOn)}: ${OBLIGATION_STATUS_LABELS[summary.compliance.status]}.`,
+    `Overall standing on ${dateInWords(summary.generatedOn)}: ${OBLIGATION_STATUS_LABELS[summary.compliance.status]}.`,
   );
   doc.moveDown(0.4);
   table(
@@ -215,7 +215,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     summary.compliance.obligations.map((obligation) => [
       OBLIGATION_NAMES[obligation.kind],
       OBLIGATION_STATUS_LABELS[obligation.status],
-      obligation.dueOn === undefined ? '—' : formatIrishDate(obligation.dueOn),
+      obligation.dueOn === undefined ? '—' : dateInWords(obligation.dueOn),
       obligation.reason,
       sourceInWords(obligation),
     ]),
@@ -229,7 +229,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
         trustee.name,
         named(TRUSTEE_KIND_NAMES, trustee.kind),
         trustee.directorCount === null ? '—' : String(trustee.directorCount),
-        formatIrishDate(trustee.appointedOn),
+        dateInWords(trustee.appointedOn),
         dateOrDash(trustee.endedOn),
       ]),
     ),
@@ -245,7 +245,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
         summary.keyFunctionHolders.map((holder) => [
           named(KEY_FUNCTION_NAMES, holder.function),
           holder.holderName,
-          formatIrishDate(holder.appointedOn),
+          dateInWords(holder.appointedOn),
           dateOrDash(holder.endedOn),
           named(FITNESS_NAMES, holder.fitnessAndProbity),
           holder.alsoServesEmployer ? 'Yes' : 'No',
@@ -279,9 +279,9 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
       table(
         ['Performed', 'Trigger', 'Next due'],
         summary.oraReports.map((report) => [
-          formatIrishDate(report.performedOn),
+          dateInWords(report.performedOn),
           named(ORA_TRIGGER_NAMES, report.trigger),
-          formatIrishDate(report.nextDue),
+          dateInWords(report.nextDue),
         ]),
       ),
   );

@@ -5,7 +5,7 @@ import {
   nextReviewDue,
   type PolicyKind,
 } from '../../../contracts/governance-rules.js';
-import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { dateInWords } from '../../../contracts/irish-dates.js';
 import { oraReports, significantChanges, writtenPolicies } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
@@ -338,7 +338,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
               {
                 path: 'approvedOn',
                 code: 'before_version_in_use',
-                message: `The approval date cannot be before the approval of the version in use (${formatIrishDate(inUse.approvedOn as string)})`,
+                message: `The approval date cannot be before the approval of the version in use (${dateInWords(inUse.approvedOn as string)})`,
               },
             ]);
           }

@@ -1,6 +1,6 @@
 import { createId } from '@paralleldrive/cuid2';
 import { eq } from 'drizzle-orm';
-import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { dayOfYearInWords } from '../../../contracts/irish-dates.js';
 import {
   FILING_KIND_NAMES,
   type FilingKind,
@@ -114,12 +114,12 @@ export function createSchemeYearService({ database, audit, now }: SchemeYearDeps
   ) => {
     const periodEndDay = filing.kind === 'annual_compliance_statement' ? '12-31' : scheme.yearEnd;
     if (filing.periodEnd.slice(5) !== periodEndDay) {
-      const day = formatIrishDate(`2000-${periodEndDay}`).slice(0, 5);
+      const day = dayOfYearInWords(periodEndDay);
       refuse(
         'periodEnd',
         'not_a_period_end',
         filing.kind === 'annual_compliance_statement'
-          ? 'The statement covers a calendar year: its period ends on 31/12'
+          ? 'The statement covers a calendar year: its period ends on 31 December'
           : `The scheme year ends on ${day}: enter the last day of the year it covers`,
       );
     }

@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { AE_STATUS_LABELS } from '../../../contracts/auto-enrolment-rules';
-import { formatIrishDate } from '../../../contracts/irish-dates';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
+import { formatDate } from '../../format';
 import { STATUS_ORDER } from './ae-helpers';
 import { AE_KEY } from './aeQueries';
 
@@ -43,8 +43,8 @@ export function AutoEnrolmentOverview() {
       ) : (
         <>
           <Text size="sm">
-            Pay periods ending from {formatIrishDate(overview.data.windowStart)} to{' '}
-            {formatIrishDate(overview.data.windowEnd)}.
+            Pay periods ending from {formatDate(overview.data.windowStart)} to{' '}
+            {formatDate(overview.data.windowEnd)}.
           </Text>
           <ScrollTable minWidth={720} label="Employers’ automatic-enrolment position">
             <Table striped captionSide="top">

@@ -27,7 +27,7 @@ import {
   type AeStatus,
   SHORTFALL_PERIOD,
 } from '../../../contracts/auto-enrolment-rules';
-import { formatIrishDate, isIsoDate, todayInIreland } from '../../../contracts/irish-dates';
+import { isIsoDate, todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents } from '../../../contracts/money';
 import { sourceInWords } from '../../../contracts/rule-sources';
 import { api, describeError } from '../../api/client';
@@ -42,6 +42,7 @@ import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
+import { formatDate } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { useStepUp } from '../account/ConfirmItsYou';
 import {
@@ -215,8 +216,8 @@ function Report({ report }: { report: AssessmentView }) {
   return (
     <Stack gap="lg">
       <Text>
-        Pay periods ending from <strong>{formatIrishDate(report.windowStart)}</strong> to{' '}
-        <strong>{formatIrishDate(report.windowEnd)}</strong> are assessed.
+        Pay periods ending from <strong>{formatDate(report.windowStart)}</strong> to{' '}
+        <strong>{formatDate(report.windowEnd)}</strong> are assessed.
       </Text>
       <Text size="sm" c="dimmed">
         A shortfall is for {SHORTFALL_PERIOD}, all of their pay periods together; the cost

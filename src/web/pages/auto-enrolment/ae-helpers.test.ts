@@ -84,10 +84,10 @@ describe('the auto-enrolment pages’ helpers', () => {
   it('say which days and how many pay periods an upload covers, and none for one that wrote nothing', () => {
     expect(
       periodsCovered({ payPeriods: 3, periodStart: '2026-01-01', periodEnd: '2026-03-31' }),
-    ).toBe('01/01/2026 to 31/03/2026 (3 periods)');
+    ).toBe('1 Jan 2026 to 31 Mar 2026 (3 periods)');
     expect(
       periodsCovered({ payPeriods: 1, periodStart: '2026-01-05', periodEnd: '2026-01-11' }),
-    ).toBe('05/01/2026 to 11/01/2026 (1 period)');
+    ).toBe('5 Jan 2026 to 11 Jan 2026 (1 period)');
     expect(periodsCovered({ payPeriods: 0, periodStart: null, periodEnd: null })).toBe('None');
   });
 });

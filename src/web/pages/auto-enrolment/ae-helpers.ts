@@ -1,6 +1,7 @@
 import type { PayrollUploadSummary } from '../../../contracts/auto-enrolment';
 import type { AeStatus, CostYear } from '../../../contracts/auto-enrolment-rules';
-import { formatIrishDate } from '../../../contracts/irish-dates';
+import { counted } from '../../../contracts/plain-english';
+import { formatDate } from '../../format';
 
 /**
  * How the automatic-enrolment pages put the assessment into words. The rules, their sentences and
@@ -9,8 +10,6 @@ import { formatIrishDate } from '../../../contracts/irish-dates';
  * export and the PDF summary use too, and what each status means (AE_STATUS_MEANINGS); this only
  * orders the statuses, colours them and arranges the figures for a page.
  */
-
-const counter = new Intl.NumberFormat('en-IE');
 
 /** The order statuses are read in: what the employer has to act on first. */
 export const STATUS_ORDER: readonly AeStatus[] = [
@@ -115,6 +114,5 @@ export function periodsCovered(
   upload: Pick<PayrollUploadSummary, 'payPeriods' | 'periodStart' | 'periodEnd'>,
 ): string {
   if (upload.periodStart === null || upload.periodEnd === null) return 'None';
-  const periods = `${counter.format(upload.payPeriods)} ${upload.payPeriods === 1 ? 'period' : 'periods'}`;
-  return `${formatIrishDate(upload.periodStart)} to ${formatIrishDate(upload.periodEnd)} (${periods})`;
+  return `${formatDate(upload.periodStart)} to ${formatDate(upload.periodEnd)} (${counted(upload.payPeriods, 'period')})`;
 }

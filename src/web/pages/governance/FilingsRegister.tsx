@@ -30,8 +30,11 @@ import {
 } from './governance-helpers';
 import { registerKey, useRefreshGovernance } from './governanceQueries';
 
-const nameOf = (filing: Pick<Filing, 'kind' | 'periodEnd'>) =>
-  `${FILING_KIND_NAMES[filing.kind]}, ${filingPeriodInWords(filing.kind, filing.periodEnd).toLowerCase()}`;
+const nameOf = (filing: Pick<Filing, 'kind' | 'periodEnd'>) => {
+  const period = filingPeriodInWords(filing.kind, filing.periodEnd);
+  // "year ended 31 Dec 2025": the sentence's first letter lowered, the month's name kept.
+  return `${FILING_KIND_NAMES[filing.kind]}, ${period.charAt(0).toLowerCase()}${period.slice(1)}`;
+};
 
 /** Whether an annual report was audited, as a list offers it: not yet said, yes or no. */
 type Audited = '' | 'yes' | 'no';

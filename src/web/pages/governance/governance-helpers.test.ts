@@ -16,8 +16,8 @@ import {
 } from './governance-helpers';
 
 describe('the governance pages’ helpers', () => {
-  it('show the API’s dates day first', () => {
-    expect(shownDate('2027-03-01')).toBe('01/03/2027');
+  it('show the API’s dates day first, the month in words', () => {
+    expect(shownDate('2027-03-01')).toBe('1 Mar 2027');
     expect(shownDate(null)).toBe('—');
   });
 
@@ -131,7 +131,7 @@ describe('the governance pages’ helpers', () => {
     });
 
     it('says a filing’s period in words, day first', () => {
-      expect(filingPeriodInWords('annual_report', '2026-03-31')).toBe('Year ended 31/03/2026');
+      expect(filingPeriodInWords('annual_report', '2026-03-31')).toBe('Year ended 31 Mar 2026');
       expect(filingPeriodInWords('annual_compliance_statement', '2025-12-31')).toBe(
         'Calendar year 2025',
       );

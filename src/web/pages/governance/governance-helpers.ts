@@ -9,11 +9,11 @@ import {
   POLICY_KIND_NAMES,
   type PolicyKind,
 } from '../../../contracts/governance-rules';
-import { formatIrishDate } from '../../../contracts/irish-dates';
 import { type FilingKind, trackedPeriodEnd, yearEndIn } from '../../../contracts/scheme-year-rules';
 import type { CalendarEntry, ComplianceStatus, Obligation } from '../../api/types';
 import { irishDateRule } from '../../components/IrishDateInput';
 import { validateWith } from '../../components/validation';
+import { formatDate, formatOptionalDate } from '../../format';
 
 /**
  * How the governance pages show the rule module's values. Their words are the rule module's
@@ -29,9 +29,9 @@ export const STATUS_COLOURS: Record<ComplianceStatus, string> = {
   incomplete: 'orange',
 };
 
-/** A date of the API (`YYYY-MM-DD`) day first, or a dash when there is none. */
+/** A date of the API (`YYYY-MM-DD`) as the web shows dates, or a dash when there is none. */
 export function shownDate(isoDate: string | null | undefined): string {
-  return isoDate ? formatIrishDate(isoDate) : '—';
+  return formatOptionalDate(isoDate);
 }
 
 /** The calendar's window when first opened: today to the same day a year on. */
@@ -169,5 +169,5 @@ export function filingPeriodChoices(
 export function filingPeriodInWords(kind: FilingKind, periodEnd: string): string {
   return kind === 'annual_compliance_statement'
     ? `Calendar year ${periodEnd.slice(0, 4)}`
-    : `Year ended ${formatIrishDate(periodEnd)}`;
+    : `Year ended ${formatDate(periodEnd)}`;
 }

@@ -1,15 +1,15 @@
-import { Alert, Anchor, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
-import { parseIrishPeriod } from '../../../contracts/irish-dates';
 import { formatCents } from '../../../contracts/money';
 import { api, describeError } from '../../api/client';
 import type { Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
+import { PayPeriodInput, payPeriodRule, readPayPeriod } from '../../components/PayPeriodInput';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 
@@ -99,9 +99,10 @@ function OpenPeriod({ schemeId }: { schemeId: string }) {
   const [error, setError] = useState<string | null>(null);
   const open = (event: FormEvent) => {
     event.preventDefault();
-    const period = parseIrishPeriod(text.trim());
-    if (!period) {
-      setError('Enter the pay period as MM/YYYY, for example 10/2026');
+    const problem = payPeriodRule(text);
+    const period = readPayPeriod(text);
+    if (problem !== null || period === null) {
+      setError(problem);
       return;
     }
     void navigate({ to: `/schemes/${schemeId}/payroll/${period}` });
@@ -109,14 +110,11 @@ function OpenPeriod({ schemeId }: { schemeId: string }) {
   return (
     <form onSubmit={open} noValidate>
       <Group align="flex-end" gap="sm">
-        <TextInput
-          label="Pay period"
-          description="MM/YYYY"
-          placeholder="10/2026"
+        <PayPeriodInput
           value={text}
           error={error}
-          onChange={(event) => {
-            setText(event.currentTarget.value);
+          onChange={(typed) => {
+            setText(typed);
             setError(null);
           }}
           maw={200}
