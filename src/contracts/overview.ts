@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { auditRecordView } from './audit.js';
 import { overviewView as autoEnrolmentOverviewView } from './auto-enrolment.js';
-import { governanceDashboardView } from './governance.js';
+import { governanceDashboardView, OBLIGATION_STATUSES } from './governance.js';
 import { pageOf } from './pages.js';
 
-/** Why a scheme is on someone's list of work (docs/decisions/0045-home-pages-by-role.md). */
-export const SCHEME_NEEDS = ['no_members', 'no_funds', 'contributions_due'] as const;
+/**
+ * Why a scheme is on someone's list of work (docs/decisions/0045-home-pages-by-role.md):
+ * `governance` when its governance standing is anything but OK, the standing the governance
+ * dashboard counts it under, so that "every scheme is up to date" is never said beside a scheme
+ * whose governance is not (docs/decisions/0130-what-people-read.md).
+ */
+export const SCHEME_NEEDS = ['no_members', 'no_funds', 'contributions_due', 'governance'] as const;
 /** Why a member is on an employer's list of work. */
 export const MEMBER_NEEDS = ['no_email', 'missed_last_period'] as const;
 
@@ -18,6 +23,11 @@ const schemeAttention = z.object({
   memberCount: z.number().int(),
   /** The latest pay period with any contribution, `YYYY-MM`, or null. */
   lastPeriod: z.string().nullable(),
+  /**
+   * Its governance standing, as the governance dashboard gives it; null where no governance
+   * registers apply (a PRSA, an RAC that is a contract).
+   */
+  governance: z.enum(OBLIGATION_STATUSES).nullable(),
   needs: z.array(z.enum(SCHEME_NEEDS)),
 });
 

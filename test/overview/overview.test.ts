@@ -26,7 +26,13 @@ const firm = () =>
 
 type Overview = {
   duePeriod: string;
-  schemes: Array<{ id: string; name: string; needs: string[]; memberCount: number }>;
+  schemes: Array<{
+    id: string;
+    name: string;
+    needs: string[];
+    memberCount: number;
+    governance: string | null;
+  }>;
   recentUploads: Array<{ schemeId: string; kind: string }>;
   membersNeedingAttention: Array<{ id: string; needs: string[] }>;
 };
@@ -50,20 +56,72 @@ describe('GET /api/overview', () => {
     );
     expect(contribution.statusCode, contribution.body).toBe(201);
 
+    // A PRSA keeps no governance registers: with a member, a fund and October paid, it has no
+    // work waiting at all.
+    const prsaCreated = await t.requestAs(admin, 'POST', '/api/schemes', {
+      employerId,
+      name: 'D Paid PRSA',
+      type: 'PRSA',
+    });
+    expect(prsaCreated.statusCode, prsaCreated.body).toBe(201);
+    const prsa = prsaCreated.json().id as string;
+    await t.requestAs(admin, 'POST', `/api/schemes/${prsa}/funds`, { name: 'Cash' });
+    const saver = await createMember(t.database, { brokerId, employerId, schemeId: prsa });
+    await t.requestAs(admin, 'POST', `/api/members/${saver.id}/contributions`, {
+      period: '2026-10',
+      kind: 'employee',
+      amountCents: 10_000,
+    });
+
     const answer = await t.requestAs(consultant, 'GET', '/api/overview');
     expect(answer.statusCode, answer.body).toBe(200);
     const overview = answer.json() as Overview;
     expect(overview.duePeriod).toBe('2026-10');
     const needs = Object.fromEntries(overview.schemes.map((s) => [s.id, s.needs]));
+    // A DC scheme is a trust with registers to keep: until they are, its governance is
+    // incomplete, and it is not up to date however well its payroll is kept.
     expect(needs).toEqual({
-      [empty]: ['no_members', 'no_funds'],
-      [unpaid]: ['contributions_due'],
-      [paid]: [],
+      [empty]: ['no_members', 'no_funds', 'governance'],
+      [unpaid]: ['contributions_due', 'governance'],
+      [paid]: ['governance'],
+      [prsa]: [],
     });
     // The schemes with work come first.
-    expect(overview.schemes.at(-1)?.id).toBe(paid);
+    expect(overview.schemes.at(-1)?.id).toBe(prsa);
     // Members are the employer's list, not the firm's.
     expect(overview.membersNeedingAttention).toEqual([]);
+  });
+
+  it('says a scheme needs attention exactly when the governance dashboard does not count it OK', async () => {
+    const { brokerId, employerId, admin, consultant, hr } = await firm();
+    const dc = await createScheme(t.database, { id: employerId, brokerId }, 'Liffey DC');
+    await t.requestAs(admin, 'POST', `/api/schemes/${dc}/funds`, { name: 'Equity' });
+    await createMember(t.database, { brokerId, employerId, schemeId: dc });
+    for (const reader of [consultant, hr]) {
+      const overview = (await t.requestAs(reader, 'GET', '/api/overview')).json() as Overview;
+      const governance = (await t.requestAs(reader, 'GET', '/api/compliance/dashboard')).json() as {
+        counts: Record<string, number>;
+        schemes: Array<{ schemeId: string; status: string }>;
+      };
+      const standing = new Map(governance.schemes.map((s) => [s.schemeId, s.status]));
+      for (const scheme of overview.schemes) {
+        expect(scheme.governance).toBe(standing.get(scheme.id) ?? null);
+        expect(scheme.needs.includes('governance')).toBe(
+          (standing.get(scheme.id) ?? 'ok') !== 'ok',
+        );
+      }
+      // "Every scheme is up to date" only where the governance counts are all OK.
+      const upToDate = overview.schemes.every((scheme) => scheme.needs.length === 0);
+      const allOk = Object.entries(governance.counts).every(
+        ([status, count]) => status === 'ok' || count === 0,
+      );
+      expect(upToDate && !allOk).toBe(false);
+      // Its registers are empty, and on 12 November its year's filings are overdue besides.
+      expect(overview.schemes.find((scheme) => scheme.id === dc)).toMatchObject({
+        governance: 'overdue',
+        needs: expect.arrayContaining(['governance']),
+      });
+    }
   });
 
   it('shows nothing of another firm, and only their own employer to employer staff', async () => {

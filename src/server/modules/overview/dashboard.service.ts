@@ -51,7 +51,11 @@ export function createDashboardService(deps: DashboardDeps) {
   return {
     async read(actor: ActorContext): Promise<DashboardView> {
       authorize(actor, 'overview.read');
-      const overview = await deps.overview.read(actor);
+      // Read first and handed to the work list, whose "up to date" follows the same standing.
+      const governance = isAllowed(actor, 'compliance.dashboard')
+        ? await deps.compliance.dashboard(actor)
+        : null;
+      const overview = await deps.overview.read(actor, { governance });
       // Each list read as its own route reads it, a hundred at a time from a cursor.
       const hundred = (cursor: string | undefined) => ({ limit: 100, cursor });
       const counts = {
@@ -67,9 +71,6 @@ export function createDashboardService(deps: DashboardDeps) {
             )
           : null,
       };
-      const governance = isAllowed(actor, 'compliance.dashboard')
-        ? await deps.compliance.dashboard(actor)
-        : null;
       const autoEnrolment = isAllowed(actor, 'auto_enrolment.overview')
         ? await deps.autoEnrolment.overview(actor, apiRoutes.autoEnrolment.overview.query.parse({}))
         : null;

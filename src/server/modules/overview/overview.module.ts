@@ -11,7 +11,7 @@ export function createOverviewModule(
   { database, now }: PlatformParts,
   owners: Omit<DashboardDeps, 'overview'>,
 ): ServerModule {
-  const overview = createOverviewService({ database, now });
+  const overview = createOverviewService({ database, now, compliance: owners.compliance });
   const dashboard = createDashboardService({ ...owners, overview });
   return {
     services: {},

@@ -1,8 +1,10 @@
+import type { GovernanceDashboardView } from '../../../contracts/governance.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { Database } from '../../platform/db/database.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
-import { authorize, boundsOf } from '../../platform/tenancy/authorize.js';
+import { authorize, boundsOf, isAllowed } from '../../platform/tenancy/authorize.js';
+import type { ComplianceService } from '../governance/index.js';
 import {
   lastContributionPeriods,
   liveMemberCounts,
@@ -32,6 +34,8 @@ export function duePeriodAt(now: Date): string {
 export interface OverviewDeps {
   database: Database;
   now: () => Date;
+  /** The schemes' governance standing, read as the governance dashboard reads it. */
+  compliance: Pick<ComplianceService, 'dashboard'>;
 }
 
 /**
@@ -39,12 +43,30 @@ export interface OverviewDeps {
  * firm, and what an employer's staff should do next for their own employer. Row-level security
  * keeps it to the tenant; the employer filter keeps an employer-scoped reader to their employer.
  */
-export function createOverviewService({ database, now }: OverviewDeps) {
+export function createOverviewService({ database, now, compliance }: OverviewDeps) {
   return {
-    async read(actor: ActorContext): Promise<OverviewView> {
+    /**
+     * `governance` is the governance dashboard when the caller has read it already (the firm's
+     * dashboard does), so that the standing is assessed once a request and the two agree.
+     */
+    async read(
+      actor: ActorContext,
+      known: { governance?: GovernanceDashboardView | null } = {},
+    ): Promise<OverviewView> {
       const tenantActor = authorize(actor, 'overview.read');
       const { employerId } = boundsOf(tenantActor, 'overview.read');
       const duePeriod = duePeriodAt(now());
+      // A scheme is up to date only when its governance is too: the standing the governance
+      // dashboard counts it under (docs/decisions/0130-what-people-read.md).
+      const governance =
+        known.governance !== undefined
+          ? known.governance
+          : isAllowed(tenantActor, 'compliance.dashboard')
+            ? await compliance.dashboard(tenantActor)
+            : null;
+      const standing = new Map(
+        (governance?.schemes ?? []).map((scheme) => [scheme.schemeId, scheme.status]),
+      );
       return withActor(database, tenantActor, async (tx) => {
         const schemeRows = await schemesInReach(tx, employerId, SCHEMES_SHOWN);
         const ids = schemeRows.map((row) => row.id);
@@ -77,7 +99,16 @@ export function createOverviewService({ database, now }: OverviewDeps) {
             if (row.type !== 'DB' && (fundCount.get(row.id)?.n ?? 0) === 0) needs.push('no_funds');
             if (membersIn > 0 && (last === null || last < duePeriod))
               needs.push('contributions_due');
-            return { ...row, memberCount: membersIn, lastPeriod: last, needs };
+            const governanceStanding = standing.get(row.id) ?? null;
+            if (governanceStanding !== null && governanceStanding !== 'ok')
+              needs.push('governance');
+            return {
+              ...row,
+              memberCount: membersIn,
+              lastPeriod: last,
+              governance: governanceStanding,
+              needs,
+            };
           })
           // The ones with work first, each group by name.
           .sort((a, b) => Number(b.needs.length > 0) - Number(a.needs.length > 0));

@@ -46,7 +46,7 @@ export function SchemesNeedingAttention({
                     <Group gap={6}>
                       {scheme.needs.map((need) => (
                         <Badge key={need} color="orange" variant="dot" miw="max-content">
-                          {schemeNeedText(need, overview.duePeriod)}
+                          {schemeNeedText(need, scheme, overview.duePeriod)}
                         </Badge>
                       ))}
                     </Group>

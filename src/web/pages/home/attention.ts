@@ -1,12 +1,23 @@
+import { OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
 import type { Overview } from '../../api/types';
 import { formatPeriod } from '../../format';
 
-type SchemeNeed = Overview['schemes'][number]['needs'][number];
+type SchemeAttention = Overview['schemes'][number];
+type SchemeNeed = SchemeAttention['needs'][number];
 type MemberNeed = Overview['membersNeedingAttention'][number]['needs'][number];
 
-/** What each reason for attention means, in the words of the people who act on it. */
-export function schemeNeedText(need: SchemeNeed, duePeriod: string): string {
+/**
+ * What each reason for attention means, in the words of the people who act on it. A scheme's
+ * governance is named by its standing, in the words the governance counts use ("Incomplete").
+ */
+export function schemeNeedText(
+  need: SchemeNeed,
+  scheme: Pick<SchemeAttention, 'governance'>,
+  duePeriod: string,
+): string {
   switch (need) {
+    case 'governance':
+      return `Governance: ${OBLIGATION_STATUS_LABELS[scheme.governance ?? 'ok'].toLowerCase()}`;
     case 'no_members':
       return 'No members yet';
     case 'no_funds':
