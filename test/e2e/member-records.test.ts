@@ -210,5 +210,27 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(asked.length, asked.join(', ')).toBeLessThanOrEqual(3);
       expect(page.url()).toContain(link);
     });
+
+    it('says in plain words that a sort orders the members shown, while more are still to load', async () => {
+      // Enough members for a second page: the list shows 50 at a time.
+      const more = Array.from({ length: 50 }, () => memberRow());
+      const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, `/schemes/${scheme.id}/import`);
+      await importFile(page, 'kinsale-members-more.csv', membersCsv(more), false);
+      await page.getByRole('link', { name: 'Back to the scheme' }).click();
+      const members = page.getByRole('table', { name: new RegExp(`^Members of ${scheme.name}`) });
+      await see(members);
+      await see(page.getByRole('button', { name: 'Load more' }));
+      // No sort yet, nothing to say; the table's caption names the scheme's members, nothing more.
+      expect(await shownText(members.locator('caption'))).toBe(`Members of ${scheme.name}`);
+      await seeNo(page.getByText(/^Sorted by/), 'a sort’s note before any sort');
+      await members.getByRole('button', { name: 'Name' }).click();
+      expect(await shownText(page.getByRole('status').filter({ hasText: /^Sorted by/ }))).toBe(
+        'Sorted by name: the 50 members shown here only. Load more to sort the rest with them.',
+      );
+      await e2e.checkPage(page, 'scheme-members-sorted');
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await seeNo(page.getByText(/^Sorted by/), 'the note, once every member is shown');
+      await seeNo(page.getByText('Sorting orders the members loaded so far'), 'the old wording');
+    });
   },
 );

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { counted } from '../../contracts/plain-english';
 import {
   type Address,
   callRoute,
@@ -24,9 +25,10 @@ type Sort = { key: string; ascending: boolean };
 
 /**
  * A table over one of the API's cursor-paginated lists: first page on mount, "Load more" while a
- * next cursor exists, sorting of the loaded rows by a column, and, for lists whose endpoint has
- * no text search of its own (employers, accounts), a search box over the rows loaded so far that
- * says so rather than pretending to search the whole list.
+ * next cursor exists, sorting of the rows shown by a column, and, for lists whose endpoint has no
+ * text search of its own (employers, accounts), a search box over the rows shown. While more
+ * rows are still to load, a sort or a search says in plain words that it covers the rows shown
+ * only, and how many, rather than pretending to cover the whole list.
  */
 export function CursorTable<R extends ListRoute>(
   props: {
@@ -38,6 +40,8 @@ export function CursorTable<R extends ListRoute>(
     caption: string;
     /** A search over the loaded rows: its label, and the text of a row it matches against. */
     search?: { label: string; text: (row: RowOf<R>) => string };
+    /** What a row is, to count the rows shown: "member", or "row" when not said. */
+    rowNoun?: string;
     /** How long a first page handed over by a composed page is taken as fresh. */
     staleTime?: number;
     /** The list's parameters and filters (`params`, `query`); `cursor` is added here. */
@@ -47,7 +51,7 @@ export function CursorTable<R extends ListRoute>(
       ? { rowKey?: undefined }
       : { rowKey: (row: RowOf<R>) => string }),
 ) {
-  const { queryKey, columns, empty, caption, search: searchBy } = props;
+  const { queryKey, columns, empty, caption, search: searchBy, rowNoun = 'row' } = props;
   // Typed by the props above; handed on as they are (client.ts, `callRoute`).
   const { params, query } = props as LooseRequest;
   const route = props.route as ListRoute<RowOf<R>>;
@@ -78,6 +82,8 @@ export function CursorTable<R extends ListRoute>(
       ? loaded
       : loaded.filter((row) => searchBy.text(row).toLocaleLowerCase('en-IE').includes(needle));
   const rows = sorted(matching, columns, sort);
+  const shown = counted(loaded.length, rowNoun);
+  const sortedBy = columns.find((column) => column.key === sort?.key)?.header;
 
   return (
     <Stack gap="sm">
@@ -86,7 +92,7 @@ export function CursorTable<R extends ListRoute>(
           label={searchBy.label}
           description={
             pages.hasNextPage
-              ? 'Searches the rows loaded so far; load more to search further.'
+              ? `Searches the ${shown} shown; load more to search the rest.`
               : undefined
           }
           type="search"
@@ -143,10 +149,16 @@ export function CursorTable<R extends ListRoute>(
           </Table.Tbody>
         </Table>
       </ScrollTable>
+      {sortedBy !== undefined && pages.hasNextPage && (
+        <Text size="sm" role="status">
+          Sorted by {sortedBy.toLowerCase()}: the {shown} shown here only. Load more to sort the
+          rest with them.
+        </Text>
+      )}
       {loaded.length === 0 && <Text c="dimmed">{empty}</Text>}
       {loaded.length > 0 && rows.length === 0 && (
         <Text c="dimmed" role="status">
-          Nothing loaded so far matches “{search.trim()}”.
+          None of the {shown} shown matches “{search.trim()}”.
         </Text>
       )}
       {pages.hasNextPage && (

@@ -55,6 +55,7 @@ function Brokers() {
         route={apiRoutes.brokers.list}
         columns={columns}
         caption="Broker firms"
+        rowNoun="broker firm"
         empty="No broker firms yet."
         search={{ label: 'Search broker firms by name', text: (broker) => broker.name }}
       />

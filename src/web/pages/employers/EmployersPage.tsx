@@ -58,6 +58,7 @@ function Employers() {
         route={apiRoutes.employers.list}
         columns={columns}
         caption="Employers"
+        rowNoun="employer"
         empty="No employers yet."
         search={{ label: 'Search employers by name', text: (employer) => employer.name }}
       />

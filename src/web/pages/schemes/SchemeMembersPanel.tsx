@@ -14,6 +14,7 @@ import { type Column, CursorTable } from '../../components/CursorTable';
 import { formatDate } from '../../format';
 import { MEMBER_STATUS_OPTIONS, type MemberBody, MemberForm } from '../members/MemberForm';
 import { MemberStatusBadge } from '../members/MemberStatusBadge';
+import { schemeKey } from './SchemeQueries';
 
 /** Rows per request: one screenful, quick to render however large the scheme is. */
 const PAGE_SIZE = 50;
@@ -68,8 +69,9 @@ const columns: Column<Member>[] = [
 ];
 
 /**
- * The members of a scheme: searched by name and filtered by status on the server, 50 at a time;
- * sorting orders the rows loaded so far (the API lists in the order members were added).
+ * The members of a scheme: searched by name and filtered by status on the server, 50 at a time in
+ * the order they were added; a sort by a column orders the members shown, and says so while more
+ * are still to load (CursorTable).
  */
 export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
   const session = useSignedIn();
@@ -87,7 +89,8 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
       message: `${member.firstName} ${member.lastName} added to the scheme`,
     });
     add.close();
-    await client.invalidateQueries({ queryKey: schemeMembersKey(scheme.id) });
+    // The scheme itself too, its members list among its parts: having members fixes its type.
+    await client.invalidateQueries({ queryKey: schemeKey(scheme.id) });
   };
 
   return (
@@ -122,7 +125,8 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
         params={{ id: scheme.id }}
         query={{ q: debouncedSearch, status: status ?? undefined, limit: PAGE_SIZE }}
         columns={columns}
-        caption={`Members of ${scheme.name}${debouncedSearch ? ` matching “${debouncedSearch}”` : ''}. Sorting orders the members loaded so far.`}
+        caption={`Members of ${scheme.name}${debouncedSearch ? ` matching “${debouncedSearch}”` : ''}`}
+        rowNoun="member"
         empty={debouncedSearch || status ? 'No members match.' : 'This scheme has no members yet.'}
       />
       <Modal

@@ -39,6 +39,7 @@ function Users() {
         route={apiRoutes.users.list}
         columns={accountColumns({ withStatusAction: true, employerName })}
         caption="Accounts of the firm and its employers"
+        rowNoun="account"
         empty="No accounts yet."
         search={{
           label: 'Search accounts by name or e-mail address',
