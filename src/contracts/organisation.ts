@@ -215,6 +215,25 @@ export const schemeView = z.object({
 });
 export type SchemeView = z.infer<typeof schemeView>;
 
+/**
+ * One scheme as its own page reads it (`GET` and `PATCH /api/schemes/:id`): its record, and
+ * whether any member belongs to it, deleted ones included, which fixes its type
+ * (`schemeTypeFixedBecause`).
+ */
+export const schemeDetailView = schemeView.extend({ hasMembers: z.boolean() });
+export type SchemeDetailView = z.infer<typeof schemeDetailView>;
+
+/**
+ * decisions.md §3: a scheme's type never changes once members belong to it, since their
+ * contributions, benefits and governance duties follow from it. Deleted members count too: their
+ * records are kept under the scheme as it was. Why the scheme's type cannot change, or null when
+ * it can: the service refuses a change of type with this sentence, and the scheme's form shows
+ * the type read-only with it (docs/decisions/0130-what-people-read.md).
+ */
+export function schemeTypeFixedBecause(scheme: { hasMembers: boolean }): string | null {
+  return scheme.hasMembers ? "A scheme's type cannot change once it has members" : null;
+}
+
 /** `GET /api/schemes`: a page of the schemes within reach, or of one employer's. */
 export const schemeListQuery = pageQuery.extend({
   employerId: text({ max: 64, trim: false }).optional(),

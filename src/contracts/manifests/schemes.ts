@@ -1,4 +1,10 @@
-import { schemeChange, schemeInput, schemeListQuery, schemeView } from '../organisation.js';
+import {
+  schemeChange,
+  schemeDetailView,
+  schemeInput,
+  schemeListQuery,
+  schemeView,
+} from '../organisation.js';
 import { pageOf } from '../pages.js';
 import { EXAMPLE_IDS, get, patch, post, remove } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
@@ -16,10 +22,10 @@ export const schemesManifest = defineManifest({
         },
       }),
       list: get('/api/schemes', { query: schemeListQuery, answer: pageOf(schemeView) }),
-      get: get('/api/schemes/:id', { answer: schemeView }),
+      get: get('/api/schemes/:id', { answer: schemeDetailView }),
       update: patch('/api/schemes/:id', {
         body: schemeChange,
-        answer: schemeView,
+        answer: schemeDetailView,
         example: { body: { name: 'Staff Pension Plan' } },
       }),
       remove: remove('/api/schemes/:id'),

@@ -19,6 +19,8 @@ const SCHEME = {
   createdAt: '2026-01-05T09:00:00.000Z',
   updatedAt: '2026-01-05T09:00:00.000Z',
 };
+/** The scheme as its own page reads it (`GET` and `PATCH /api/schemes/:id`). */
+const SCHEME_PAGE = { ...SCHEME, hasMembers: false };
 
 function answering(status: number, body?: unknown) {
   vi.stubGlobal(
@@ -163,7 +165,7 @@ describe('the address of a request', () => {
   it('is where the request goes, with the route’s method and the body as JSON', async () => {
     const sent = vi.fn(
       async (_url: string, _init?: RequestInit) =>
-        new Response(JSON.stringify(SCHEME), {
+        new Response(JSON.stringify(SCHEME_PAGE), {
           status: 200,
           headers: { 'content-type': 'application/json' },
         }),

@@ -42,6 +42,7 @@ import type { MemberStatus, MemberView } from '../../contracts/members';
 import type {
   BrokerView,
   EmployerView,
+  SchemeDetailView,
   SchemeType,
   SchemeView,
 } from '../../contracts/organisation';
@@ -64,6 +65,8 @@ export type Broker = BrokerView;
 export type Employer = EmployerView;
 export type { SchemeType };
 export type Scheme = SchemeView;
+/** One scheme as its page reads it: with whether members belong to it, which fixes its type. */
+export type SchemeDetail = SchemeDetailView;
 export type { MemberStatus };
 export type Member = MemberView;
 export type { ContributionKind };

@@ -36,6 +36,34 @@ const schemeById = preparedRead<{ id: string }, SchemeRow[]>('scheme_by_id', (tx
     .prepare(name),
 );
 
+/**
+ * A scheme as its own page reads it: `findScheme`'s row and whether any member belongs to it
+ * (`schemeHasMembers`), in one statement, so the read stays one round trip
+ * (docs/decisions/0060-request-path-one-round-trip.md).
+ */
+export async function findSchemeWithMembership(
+  tx: Transaction,
+  id: string,
+): Promise<(SchemeRow & { hasMembers: boolean }) | undefined> {
+  const [row] = await schemeWithMembershipById(tx, { id });
+  return row;
+}
+
+const schemeWithMembershipById = preparedRead<
+  { id: string },
+  Array<SchemeRow & { hasMembers: boolean }>
+>('scheme_with_membership_by_id', (tx, name) =>
+  tx
+    .select({
+      ...getTableColumns(schemes),
+      hasMembers: sql<boolean>`exists (select 1 from ${members} where ${members.brokerId} = ${schemes.brokerId} and ${members.schemeId} = ${schemes.id})`,
+    })
+    .from(schemes)
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(and(eq(schemes.id, sql.placeholder('id')), isNull(schemes.deletedAt)))
+    .prepare(name),
+);
+
 /** Inserts a scheme and reads it back. */
 export async function insertScheme(
   tx: Transaction,

@@ -6,6 +6,7 @@ import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
 import {
   schemeChange,
+  schemeDetailView,
   schemeInput,
   schemeListQuery,
   schemeParams,
@@ -48,7 +49,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
       summary: 'Read a scheme within reach.',
       tags,
       params: schemeParams,
-      response: { 200: schemeView, 403: errorBody, 404: errorBody },
+      response: { 200: schemeDetailView, 403: errorBody, 404: errorBody },
     },
     handler: async (request) => schemes.get(actorOf(request), request.params.id),
   });
@@ -61,7 +62,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
       tags,
       params: schemeParams,
       body: schemeChange,
-      response: { 200: schemeView, 400: errorBody, 403: errorBody, 404: errorBody },
+      response: { 200: schemeDetailView, 400: errorBody, 403: errorBody, 404: errorBody },
     },
     handler: async (request) => schemes.update(actorOf(request), request.params.id, request.body),
   });

@@ -11,6 +11,7 @@ import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/author
 import { findEmployer } from '../employers/index.js';
 import {
   findScheme,
+  findSchemeWithMembership,
   insertScheme,
   isOpenFundOf,
   listSchemes,
@@ -24,10 +25,12 @@ import {
   type RacKind,
   racKindProblem,
   type SchemeChange,
+  type SchemeDetailView,
   type SchemeInput,
   type SchemeListQuery,
   type SchemeType,
   type SchemeView,
+  schemeTypeFixedBecause,
 } from './schemes.schemas.js';
 
 const viewOf = (row: SchemeRow): SchemeView => ({
@@ -111,21 +114,20 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
       return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
     },
 
-    async get(actor: ActorContext, id: string): Promise<SchemeView> {
+    async get(actor: ActorContext, id: string): Promise<SchemeDetailView> {
       authorize(actor, 'scheme.read');
-      const row = await withActor(database, actor, async (tx) => {
-        const reached = authorizeRow(actor, 'scheme.read', await findScheme(tx, id));
+      return withActor(database, actor, async (tx) => {
+        const reached = authorizeRow(actor, 'scheme.read', await findSchemeWithMembership(tx, id));
         await reads.viewed(tx, actor, {
           entityType: 'scheme',
           entityId: reached.id,
           tenantId: reached.brokerId,
         });
-        return reached;
+        return { ...viewOf(reached), hasMembers: reached.hasMembers };
       });
-      return viewOf(row);
     },
 
-    async update(actor: ActorContext, id: string, change: SchemeChange): Promise<SchemeView> {
+    async update(actor: ActorContext, id: string, change: SchemeChange): Promise<SchemeDetailView> {
       const tenantActor = authorize(actor, 'scheme.update');
       return withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'scheme.update', await findScheme(tx, id));
@@ -170,7 +172,7 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           previousState: viewOf(existing),
           newState: viewOf(updated),
         });
-        return viewOf(updated);
+        return { ...viewOf(updated), hasMembers: await schemeHasMembers(tx, updated) };
       });
     },
 
@@ -196,20 +198,11 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
 
 export type SchemesService = ReturnType<typeof createSchemesService>;
 
-/**
- * decisions.md §3: a scheme's type never changes once members belong to it, since their
- * contributions, benefits and governance duties follow from it. Deleted members count too: their
- * records are kept under the scheme as it was.
- */
+/** A change of type is refused by the rule the scheme's form shows it by (contracts/organisation.ts). */
 async function requireNoMembers(tx: Transaction, scheme: SchemeRow) {
-  if (await schemeHasMembers(tx, scheme)) {
-    throw new ValidationError([
-      {
-        path: 'type',
-        code: 'scheme_has_members',
-        message: "A scheme's type cannot change once it has members",
-      },
-    ]);
+  const fixed = schemeTypeFixedBecause({ hasMembers: await schemeHasMembers(tx, scheme) });
+  if (fixed !== null) {
+    throw new ValidationError([{ path: 'type', code: 'scheme_has_members', message: fixed }]);
   }
 }
 

@@ -17,9 +17,9 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
-import { RAC_KIND_NAMES } from '../../../contracts/organisation';
+import { RAC_KIND_NAMES, schemeTypeFixedBecause } from '../../../contracts/organisation';
 import { api } from '../../api/client';
-import type { Scheme, SchemeType } from '../../api/types';
+import type { SchemeDetail, SchemeType } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
@@ -43,8 +43,12 @@ export const SCHEME_TYPE_OPTIONS: { value: SchemeType; label: string }[] = [
   { value: 'RAC', label: 'RAC: retirement annuity contract' },
 ];
 
+/** A scheme type in words: "DC: defined contribution". */
+const typeInWords = (type: SchemeType) =>
+  SCHEME_TYPE_OPTIONS.find((option) => option.value === type)?.label ?? type;
+
 /** The scheme's name as the page's heading, its facts, and renaming and deleting it. */
-export function SchemeDetails({ scheme }: { scheme: Scheme }) {
+export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
   const session = useSignedIn();
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -84,10 +88,7 @@ export function SchemeDetails({ scheme }: { scheme: Scheme }) {
       <DataList labelWidth="9rem">
         <DataList.Item>
           <DataList.ItemLabel>Type</DataList.ItemLabel>
-          <DataList.ItemValue>
-            {SCHEME_TYPE_OPTIONS.find((option) => option.value === scheme.type)?.label ??
-              scheme.type}
-          </DataList.ItemValue>
+          <DataList.ItemValue>{typeInWords(scheme.type)}</DataList.ItemValue>
         </DataList.Item>
         {scheme.racKind !== null && (
           <DataList.Item>
@@ -153,12 +154,13 @@ function SchemeForm({
   canSetType,
   onDone,
 }: {
-  scheme: Scheme;
+  scheme: SchemeDetail;
   /** Employer roles rename a scheme; its type is the broker's (decisions.md §3). */
   canSetType: boolean;
   onDone: () => void;
 }) {
   const client = useQueryClient();
+  const typeFixed = schemeTypeFixedBecause(scheme);
   const form = useForm<SchemeEditValues>({
     mode: 'controlled',
     initialValues: schemeEditValues(scheme),
@@ -191,7 +193,7 @@ function SchemeForm({
           </Alert>
         )}
         <TextInput label="Scheme name" required {...form.getInputProps('name')} />
-        {canSetType && (
+        {canSetType && typeFixed === null && (
           <Select
             label="Scheme type"
             description="Cannot change once the scheme has members"
@@ -199,6 +201,19 @@ function SchemeForm({
             allowDeselect={false}
             {...form.getInputProps('type')}
           />
+        )}
+        {canSetType && typeFixed !== null && (
+          // Members belong to it: its type is shown, not offered, with the rule the service
+          // would refuse a change by (contracts/organisation.ts).
+          <Stack gap={2} role="group" aria-labelledby="scheme-type-fixed">
+            <Text size="sm" fw={500} id="scheme-type-fixed">
+              Scheme type
+            </Text>
+            <Text>{typeInWords(scheme.type)}</Text>
+            <Text size="sm" c="dimmed">
+              {typeFixed}.
+            </Text>
+          </Stack>
         )}
         <SchemeYearFields form={form} canSetKind={canSetType} />
         <Group justify="flex-end">
