@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApiRoute, PathParamName, PathParams } from '../../contracts/api-routes';
+import { counted } from '../../contracts/plain-english';
 import { SECOND_FACTOR_SETUP_REQUIRED, STEP_UP_REQUIRED } from '../../contracts/second-factor';
 /**
  * The one way the UI talks to the API: JSON over fetch with the session cookie. A failure becomes
@@ -285,7 +286,7 @@ function messageForStatus(status: number): string {
 export function paceMessage(error: ApiError): string {
   const wait = error.retryAfterSeconds;
   return `You are going faster than the service allows; wait ${
-    wait === null ? 'a minute' : wait === 1 ? '1 second' : `${wait} seconds`
+    wait === null ? 'a minute' : counted(wait, 'second')
   }, then try again. Your work is safe.`;
 }
 

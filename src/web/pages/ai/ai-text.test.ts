@@ -204,7 +204,7 @@ describe('the AI pages’ words and rules', () => {
     expect(stepBlocked('approve', draft, 'colleague')).toMatch(/^You reviewed this draft\./);
     expect(placeholdersNote('Approved on [date] by [name], [date].')).toEqual({
       left: ['[date]', '[name]'],
-      note: 'Fill in each placeholder in square brackets before the draft is approved: 2 are left.',
+      note: 'Fill in each placeholder in square brackets before the draft is approved: 2 placeholders left.',
     });
     expect(placeholdersNote('Approved on 3 March 2026.').left).toEqual([]);
     // The banner goes at approval, whatever its line was edited to say.

@@ -9,6 +9,7 @@ import {
   placeholdersToFill,
 } from '../../../contracts/ai';
 import { POLICY_KIND_NAMES } from '../../../contracts/governance-rules';
+import { counted } from '../../../contracts/plain-english';
 import { ApiError, describeError } from '../../api/client';
 import type { AiSettings, Draft, DraftStatus } from '../../api/types';
 import { AnswerCutOffError } from './ask';
@@ -186,7 +187,7 @@ export function placeholdersNote(text: string): { left: string[]; note: string }
     note:
       left.length === 0
         ? 'No placeholders are left: nothing in square brackets is waiting to be filled in.'
-        : `Fill in each placeholder in square brackets before the draft is approved: ${left.length === 1 ? '1 is' : `${left.length} are`} left.`,
+        : `Fill in each placeholder in square brackets before the draft is approved: ${counted(left.length, 'placeholder')} left.`,
   };
 }
 
@@ -317,7 +318,7 @@ export function answerKind(answer: Pick<ChatResponse, 'answered' | 'mode'>): Ans
 }
 
 /** "3 lines", "1 line". */
-export const lineCount = (count: number) => `${count} line${count === 1 ? '' : 's'}`;
+export const lineCount = (count: number) => counted(count, 'line');
 
 /**
  * What the comparison before approval says: the text in the editor (saved or not) against the

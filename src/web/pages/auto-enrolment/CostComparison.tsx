@@ -1,3 +1,4 @@
+import { counted } from '../../../contracts/plain-english';
 import '@mantine/charts/styles.css';
 import { LineChart } from '@mantine/charts';
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
@@ -10,8 +11,6 @@ import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { costRows, costSpan, costTotals } from './ae-helpers';
 import { AE_KEY } from './aeQueries';
-
-const counter = new Intl.NumberFormat('en-IE');
 
 const SERIES = [
   { name: 'minimumStandardCents', label: 'Bring the scheme up to the standard', color: 'teal.7' },
@@ -57,12 +56,11 @@ export function CostComparison({ employerId, asOf }: { employerId: string; asOf:
       {cost.isSuccess && cost.data.employees > 0 && (
         <>
           <Text>
-            For the {counter.format(cost.data.employees)}{' '}
-            {cost.data.employees === 1 ? 'member' : 'members'} below the standard, bringing the
-            scheme up to it costs the employer{' '}
-            <strong>{formatCents(totals.minimumStandardCents)}</strong> from {span}; their enrolment
-            in My Future Fund instead costs <strong>{formatCents(totals.myFutureFundCents)}</strong>{' '}
-            in employer contributions at each year’s rate.
+            For the {counted(cost.data.employees, 'member')} below the standard, bringing the scheme
+            up to it costs the employer <strong>{formatCents(totals.minimumStandardCents)}</strong>{' '}
+            from {span}; their enrolment in My Future Fund instead costs{' '}
+            <strong>{formatCents(totals.myFutureFundCents)}</strong> in employer contributions at
+            each year’s rate.
           </Text>
           <figure aria-label={`Cost a year, either way, from ${span}`} style={{ margin: 0 }}>
             <LineChart

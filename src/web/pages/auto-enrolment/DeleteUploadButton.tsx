@@ -3,12 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { PayrollUploadView } from '../../../contracts/auto-enrolment';
+import { counted } from '../../../contracts/plain-english';
 import { api } from '../../api/client';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { AE_KEY } from './aeQueries';
-
-const counter = new Intl.NumberFormat('en-IE');
 
 /**
  * Deletes a stored payroll upload after asking: its pay lines go, and so does every employee no
@@ -55,9 +54,8 @@ export function DeleteUploadButton({
         }}
       >
         <Text>
-          Delete the upload of “{name}”? Its {counter.format(upload.rowsWritten)} pay lines are
-          removed, and so is every employee no other upload names. The assessment no longer counts
-          them.
+          Delete the upload of “{name}” and its {counted(upload.rowsWritten, 'pay line')}? Every
+          employee no other upload names goes with it, and the assessment no longer counts them.
         </Text>
       </ConfirmModal>
     </>

@@ -4,6 +4,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { PayrollUploadSummary, PayrollUploadView } from '../../../contracts/auto-enrolment';
+import { counted } from '../../../contracts/plain-english';
 import { api, upload } from '../../api/client';
 import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -24,8 +25,6 @@ import { AE_KEY } from './aeQueries';
 import { DeleteUploadButton } from './DeleteUploadButton';
 import { PAYROLL_FORMAT } from './payrollFormat';
 import { usePayrollProgress } from './usePayrollProgress';
-
-const counter = new Intl.NumberFormat('en-IE');
 
 type Outcome = { kind: 'stored'; upload: PayrollUploadView } | UploadFailure;
 
@@ -196,9 +195,11 @@ function PayrollUpload() {
 function Stored({ upload: stored }: { upload: PayrollUploadView }) {
   return (
     <Alert color="green" title="Stored" role="status">
-      All {counter.format(stored.rowsWritten)} payroll rows were stored
+      {stored.rowsWritten === 1
+        ? 'The one payroll row was stored'
+        : `All ${counted(stored.rowsWritten, 'payroll row')} were stored`}
       {stored.employeesWritten > 0
-        ? `, naming ${counter.format(stored.employeesWritten)} ${stored.employeesWritten === 1 ? 'employee' : 'employees'} for the first time`
+        ? `, naming ${counted(stored.employeesWritten, 'employee')} for the first time`
         : ''}
       . The assessment now reads them.
     </Alert>

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Fragment, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents';
+import { counted } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Scheme, SchemeDocument } from '../../api/types';
 import { can } from '../../auth/can';
@@ -174,8 +175,8 @@ export function DocumentsTable({
                         aria-expanded={shown}
                         onClick={() => toggle(group.key)}
                       >
-                        {shown ? 'Hide' : 'Show'} {earlier.length} earlier{' '}
-                        {earlier.length === 1 ? 'version' : 'versions'} of {documentName(latest)}
+                        {shown ? 'Hide' : 'Show'} {counted(earlier.length, 'earlier version')} of{' '}
+                        {documentName(latest)}
                       </Button>
                     </Table.Td>
                   </Table.Tr>

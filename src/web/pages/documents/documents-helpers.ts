@@ -1,4 +1,5 @@
 import { type DocumentType, MEMBER_DOCUMENT_RULE } from '../../../contracts/documents';
+import { counted } from '../../../contracts/plain-english';
 import type { SchemeDocument } from '../../api/types';
 
 /** One document as people think of it: a name under a type, with every version uploaded of it. */
@@ -65,7 +66,7 @@ export const uploadFields = (values: UploadValues) => ({
 
 /** A size in words, as people read file sizes. */
 export function shownSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024) return counted(bytes, 'byte');
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
 }

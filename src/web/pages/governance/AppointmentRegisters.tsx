@@ -32,6 +32,7 @@ import {
   type TrusteeKind,
 } from '../../../contracts/governance-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { counted } from '../../../contracts/plain-english';
 import { api } from '../../api/client';
 import type { KeyFunctionHolder, Scheme, Trustee } from '../../api/types';
 import { can } from '../../auth/can';
@@ -280,7 +281,7 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
       header: 'Kind',
       render: (trustee) =>
         trustee.kind === 'corporate' && trustee.directorCount !== null
-          ? `${TRUSTEE_KIND_NAMES.corporate} (${trustee.directorCount} directors)`
+          ? `${TRUSTEE_KIND_NAMES.corporate} (${counted(trustee.directorCount, 'director')})`
           : TRUSTEE_KIND_NAMES[trustee.kind],
     },
     {

@@ -2,7 +2,12 @@ import { Alert, Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@ma
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
-import { OBLIGATION_NAMES, OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
+import {
+  DUE_SOON_DAYS,
+  OBLIGATION_NAMES,
+  OBLIGATION_STATUS_LABELS,
+} from '../../../contracts/governance-rules';
+import { nounFor } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { CalendarEntry, ComplianceStatus, GovernanceDashboard } from '../../api/types';
@@ -52,7 +57,8 @@ const linkOf = (entry: CalendarEntry) => (
 
 /**
  * `/governance`: every scheme within reach by its standing under IORP II, with counts, what needs
- * attention in each, and the due dates that are overdue or fall in the next 90 days.
+ * attention in each, and the due dates it reminds of: overdue, or due within DUE_SOON_DAYS. A duty
+ * done is not listed until its next day comes that close, so a scheme that is OK lists nothing.
  */
 export function GovernanceDashboardPage() {
   return (
@@ -83,17 +89,21 @@ function Dashboard() {
           <SchemesByStatus schemes={dashboard.data.schemes} />
           <Stack gap="sm" component="section" aria-labelledby="governance-upcoming">
             <Title order={3} id="governance-upcoming">
-              Overdue and due in the next 90 days
+              Overdue and due soon
             </Title>
             {dashboard.data.upcoming.length === 0 ? (
-              <Text>Nothing is overdue or falls due in the next 90 days.</Text>
+              <Text>Nothing is overdue or falls due in the next {DUE_SOON_DAYS} days.</Text>
             ) : (
               <DueDatesTable
                 entries={dashboard.data.upcoming}
-                caption="Due dates that have passed or fall in the next 90 days, soonest first"
+                caption={`Due dates that have passed or fall in the next ${DUE_SOON_DAYS} days, soonest first`}
                 schemeLink={linkOf}
               />
             )}
+            <Text size="sm">
+              A duty done leaves this list until its next date is near. The compliance calendar has
+              every due date, those further off too.
+            </Text>
           </Stack>
         </>
       )}
@@ -121,7 +131,7 @@ export function StatusCounts({ counts }: { counts: GovernanceDashboard['counts']
             <Text fz={32} fw={700} lh={1.2}>
               {counter.format(counts[status])}
             </Text>
-            <Text size="sm">{counts[status] === 1 ? 'scheme' : 'schemes'}</Text>
+            <Text size="sm">{nounFor(counts[status], 'scheme')}</Text>
           </Stack>
         </Paper>
       ))}

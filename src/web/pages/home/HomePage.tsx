@@ -2,6 +2,7 @@ import { Anchor, Button, Paper, SimpleGrid, Stack, Table, Text, Title } from '@m
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { counted } from '../../../contracts/plain-english';
 import { api } from '../../api/client';
 import type { Overview } from '../../api/types';
 import { can } from '../../auth/can';
@@ -137,9 +138,9 @@ function RecentUploads({ overview }: { overview: Overview }) {
                   <Table.Td>
                     {STATUS[upload.status] ?? upload.status}
                     {upload.status === 'succeeded'
-                      ? ` (${upload.rowsWritten} rows)`
+                      ? ` (${counted(upload.rowsWritten, 'row')})`
                       : upload.issueCount > 0
-                        ? ` (${upload.issueCount} problems)`
+                        ? ` (${counted(upload.issueCount, 'problem')})`
                         : ''}
                   </Table.Td>
                 </Table.Tr>

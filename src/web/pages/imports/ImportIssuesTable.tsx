@@ -1,5 +1,6 @@
 import { Group, Pagination, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import { counted } from '../../../contracts/plain-english';
 import type { ImportIssue } from '../../api/types';
 
 /** Issues per page: a file can have up to 10,000 listed, far too many to render at once. */
@@ -38,9 +39,8 @@ export function ImportIssuesTable({
       <Table.ScrollContainer minWidth={500}>
         <Table striped captionSide="top">
           <Table.Caption style={{ textAlign: 'left' }}>
-            {issueCount === 1 ? '1 problem' : `${issueCount.toLocaleString('en-IE')} problems`}
-            {badLines > 0 &&
-              ` on ${badLines === 1 ? '1 line' : `${badLines.toLocaleString('en-IE')} lines`}`}
+            {counted(issueCount, 'problem')}
+            {badLines > 0 && ` on ${counted(badLines, 'line')}`}
             {issueCount > issues.length &&
               `; the first ${issues.length.toLocaleString('en-IE')} are listed`}
           </Table.Caption>

@@ -1,4 +1,5 @@
 import { Alert, Badge, Table, Text } from '@mantine/core';
+import { counted } from '../../../contracts/plain-english';
 import type { CsvPreview } from './csvPreview';
 import { ImportIssuesTable } from './ImportIssuesTable';
 import {
@@ -60,10 +61,10 @@ export function ImportPreviewTable({
         <Table striped withTableBorder captionSide="top">
           <Table.Caption style={{ textAlign: 'left' }}>
             {preview.more
-              ? `The first ${preview.rows.length} rows of the file`
+              ? `The first ${counted(preview.rows.length, 'row')} of the file`
               : preview.rows.length === 1
                 ? 'The only row of the file'
-                : `All ${preview.rows.length} rows of the file`}
+                : `All ${counted(preview.rows.length, 'row')} of the file`}
             {hidden.some(Boolean) ? '; PPS numbers are hidden' : ''}
           </Table.Caption>
           <Table.Thead>

@@ -1,4 +1,5 @@
 import { Progress, Stack, Text } from '@mantine/core';
+import { counted } from '../../../contracts/plain-english';
 import type { ImportSummary } from '../../api/types';
 
 /** What progress needs of an import's record: the bytes and rows read so far. */
@@ -27,8 +28,8 @@ export function ImportProgress({
     received === 0
       ? 'Uploading the file and checking its rows…'
       : percent < 100
-        ? `${rowsRead.toLocaleString('en-IE')} rows read and checked…`
-        : `All ${rowsRead.toLocaleString('en-IE')} rows read; checking them against ${checkedAgainst}…`;
+        ? `${counted(rowsRead, 'row')} read and checked…`
+        : `All ${counted(rowsRead, 'row')} read; checking them against ${checkedAgainst}…`;
 
   return (
     <Stack gap="xs">

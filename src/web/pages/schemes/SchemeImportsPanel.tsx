@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { counted } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { ImportStatus, ImportSummary, Scheme } from '../../api/types';
 import { can, scopeIn } from '../../auth/can';
@@ -95,7 +96,7 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
             variant="subtle"
             color="red"
             onClick={() => setViewing(row)}
-            aria-label={`Show the ${number(row.issueCount)} problems of the import started ${formatDateTime(row.createdAt)}`}
+            aria-label={`Show the ${counted(row.issueCount, 'problem')} of the import started ${formatDateTime(row.createdAt)}`}
           >
             {number(row.issueCount)}
           </Button>
