@@ -1,4 +1,4 @@
-import { addDays, formatIrishDate } from './irish-dates.js';
+import { addDays, dateInWords } from './irish-dates.js';
 import type { RacKind, SchemeType } from './organisation.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
@@ -302,6 +302,18 @@ export function dateStatus(dueOn: string, today: string): DateStatus {
  * of 60, 30, 14, 7 days before and the day itself that has come, then one stage for each whole
  * week overdue. A job that missed days sends only the latest stage, never the ones it slept through.
  */
+/**
+ * Whether a person is reminded of an obligation: it has a day and is not OK (overdue, due within
+ * DUE_SOON_DAYS, or dated and incomplete). The governance dashboard's list and the reminder
+ * e-mails both ask this, so a duty done, whose next day is further off than that, is in neither,
+ * and a scheme that stands OK has nothing in them (docs/decisions/0130-what-people-read.md).
+ */
+export function isReminder<T extends { dueOn?: string; status: ObligationStatus }>(
+  obligation: T,
+): obligation is T & { dueOn: string } {
+  return obligation.dueOn !== undefined && obligation.status !== 'ok';
+}
+
 export function reminderStage(dueOn: string, today: string): string | null {
   if (today > dueOn) {
     const weeksOver = Math.floor(daysBetween(dueOn, today) / OVERDUE_REMINDER_INTERVAL_DAYS);
@@ -541,8 +553,8 @@ function trusteeFitnessObligations(trustees: readonly TrusteeFacts[], today: str
       status: 'incomplete',
       reason:
         trustee.fitnessAndProbity === 'failed'
-          ? `A trustee appointed on ${formatIrishDate(trustee.appointedOn)} did not meet the fitness and probity standards`
-          : `The fitness and probity of a trustee appointed on ${formatIrishDate(trustee.appointedOn)} is not yet confirmed`,
+          ? `A trustee appointed on ${dateInWords(trustee.appointedOn)} did not meet the fitness and probity standards`
+          : `The fitness and probity of a trustee appointed on ${dateInWords(trustee.appointedOn)} is not yet confirmed`,
       ...from(GOVERNANCE_RULES.fitnessAndProbity),
     }));
 }
@@ -670,10 +682,10 @@ function policyObligations(facts: SchemeGovernanceFacts, today: string): Obligat
       status,
       reason:
         changedOn !== undefined
-          ? `A significant change in the area of the ${name.toLowerCase()} was recorded on ${formatIrishDate(changedOn)}: ${lawAsks}; this service asks for its review by ${formatIrishDate(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
+          ? `A significant change in the area of the ${name.toLowerCase()} was recorded on ${dateInWords(changedOn)}: ${lawAsks}; this service asks for its review by ${dateInWords(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
           : status === 'overdue'
-            ? `The ${name.toLowerCase()} was due for review on ${formatIrishDate(dueOn)}`
-            : `The ${name.toLowerCase()} is next reviewed by ${formatIrishDate(dueOn)} (at least every ${REVIEW_CYCLE_YEARS} years)`,
+            ? `The ${name.toLowerCase()} was due for review on ${dateInWords(dueOn)}`
+            : `The ${name.toLowerCase()} is next reviewed by ${dateInWords(dueOn)} (at least every ${REVIEW_CYCLE_YEARS} years)`,
       ...source,
     } satisfies Obligation;
   });
@@ -704,10 +716,10 @@ function oraObligation(facts: SchemeGovernanceFacts, today: string): Obligation 
     status,
     reason:
       changedOn !== undefined
-        ? `The scheme's risk profile changed significantly on ${formatIrishDate(changedOn)}: the law asks for an own-risk assessment without delay; this service shows it as due by ${formatIrishDate(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
+        ? `The scheme's risk profile changed significantly on ${dateInWords(changedOn)}: the law asks for an own-risk assessment without delay; this service shows it as due by ${dateInWords(dueOn)}, ${SIGNIFICANT_CHANGE_GRACE_DAYS} days after the change`
         : status === 'overdue'
-          ? `The own-risk assessment was due on ${formatIrishDate(dueOn)}`
-          : `The next own-risk assessment is due by ${formatIrishDate(dueOn)} (at least once every ${REVIEW_CYCLE_YEARS} years)`,
+          ? `The own-risk assessment was due on ${dateInWords(dueOn)}`
+          : `The next own-risk assessment is due by ${dateInWords(dueOn)} (at least once every ${REVIEW_CYCLE_YEARS} years)`,
     ...from(GOVERNANCE_RULES.ownRiskAssessment),
   };
 }

@@ -472,9 +472,10 @@ export const calendarEntryView = obligationView.extend({
 });
 export type CalendarEntryView = z.infer<typeof calendarEntryView>;
 
-/** The broker's governance dashboard: every scheme by standing, and what falls due next. */
-export const DASHBOARD_HORIZON_DAYS = 90;
-
+/**
+ * The broker's governance dashboard: every scheme by standing, and the due dates a person is
+ * reminded of (`isReminder` in governance-rules.ts).
+ */
 export const governanceDashboardView = z.object({
   counts: z.object({
     ok: z.number(),
@@ -493,7 +494,7 @@ export const governanceDashboardView = z.object({
       attention: z.array(obligationView),
     }),
   ),
-  /** Overdue dates and those in the next 90 days, soonest first. */
+  /** The due dates a person is reminded of: overdue or due soon, soonest first. */
   upcoming: z.array(calendarEntryView),
 });
 export type GovernanceDashboardView = z.infer<typeof governanceDashboardView>;

@@ -13,7 +13,7 @@ import {
   POLICY_KIND_NAMES,
   requiredPolicyKinds,
 } from '../../src/contracts/governance-rules.js';
-import { formatIrishDate, todayInIreland } from '../../src/contracts/irish-dates.js';
+import { dateInWords, formatIrishDate, todayInIreland } from '../../src/contracts/irish-dates.js';
 import { DEFAULT_YEAR_END, RAC_KIND_NAMES } from '../../src/contracts/organisation.js';
 import { sourceInWords } from '../../src/contracts/rule-sources.js';
 import {
@@ -160,7 +160,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const trusteeFitness = `${OBLIGATION_NAMES.fitness_and_probity}: Diarmuid Kavanagh`;
       const pendingTrustee = await see(obligationRow(page, trusteeFitness), trusteeFitness);
       expect(await pendingTrustee.textContent()).toContain(
-        `The fitness and probity of a trustee appointed on ${formatIrishDate(today)} is not yet confirmed`,
+        `The fitness and probity of a trustee appointed on ${dateInWords(today)} is not yet confirmed`,
       );
       expect(
         await obligationRow(
@@ -224,7 +224,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await seeNo(obligationRow(page, notification), notification);
       await see(
         holders.getByRole('row', {
-          name: new RegExp(`Fionnuala Moran.*Confirmed.*${RegExp.escape(formatIrishDate(today))}`),
+          name: new RegExp(`Fionnuala Moran.*Confirmed.*${RegExp.escape(dateInWords(today))}`),
         }),
       );
 
@@ -247,7 +247,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(
         holders.getByRole('row', {
           name: new RegExp(
-            `${KEY_FUNCTION_NAMES.internal_audit}.*Colm Tierney.*Confirmed.*${RegExp.escape(formatIrishDate(today))}`,
+            `${KEY_FUNCTION_NAMES.internal_audit}.*Colm Tierney.*Confirmed.*${RegExp.escape(dateInWords(today))}`,
           ),
         }),
       );
@@ -290,7 +290,7 @@ describe.skipIf(browserSuiteSkipReason)(
         const dueOn = filingDueOn(kind, trackedPeriod(kind));
         const row = await onTimeline(OBLIGATION_NAMES[kind]);
         const text = await row.textContent();
-        expect(text).toContain(formatIrishDate(dueOn));
+        expect(text).toContain(dateInWords(dueOn));
         expect(text).toContain(OBLIGATION_OWNERS[kind]);
         expect(text).toContain(OBLIGATION_STATUS_LABELS[dateStatus(dueOn, today)]);
       }
@@ -305,11 +305,11 @@ describe.skipIf(browserSuiteSkipReason)(
         await field(dialog, 'Topic (optional)').fill('Trustee Handbook, chapters 1 to 4');
         await dialog.getByRole('button', { name: 'Record training', exact: true }).click();
         const trainings = dialog.getByRole('table', { name: `Training recorded for ${name}` });
-        await see(trainings.getByRole('cell', { name: formatIrishDate(today), exact: true }));
+        await see(trainings.getByRole('cell', { name: dateInWords(today), exact: true }));
         if (name === 'Órla Ní Bhriain') await e2e.checkPage(page, 'governance-trustee-training');
         await dialog.getByRole('button', { name: 'Close', exact: true }).click();
         await seeNo(dialog, 'the training dialog, closed');
-        const next = formatIrishDate(addYears(today, TRAINING_EVERY_YEARS));
+        const next = dateInWords(addYears(today, TRAINING_EVERY_YEARS));
         await see(
           timeline.getByRole('row', {
             name: new RegExp(
@@ -321,7 +321,7 @@ describe.skipIf(browserSuiteSkipReason)(
       }
 
       // The annual report, recorded before it is done, then marked completed and audited.
-      const reportPeriod = formatIrishDate(trackedPeriod('annual_report'));
+      const reportPeriod = dateInWords(trackedPeriod('annual_report'));
       await page.getByRole('button', { name: 'Record a filing' }).click();
       const reportDialog = page.getByRole('dialog', { name: 'Record a filing' });
       await field(reportDialog, 'Filing').selectOption('annual_report');
@@ -337,7 +337,7 @@ describe.skipIf(browserSuiteSkipReason)(
         }),
       );
       expect(await reportRow.textContent()).toContain(
-        formatIrishDate(filingDueOn('annual_report', trackedPeriod('annual_report'))),
+        dateInWords(filingDueOn('annual_report', trackedPeriod('annual_report'))),
       );
       await page
         .getByRole('button', {
@@ -351,7 +351,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(
         filings.getByRole('row', {
           name: new RegExp(
-            `${FILING_KIND_NAMES.annual_report}.*${reportPeriod}.*${formatIrishDate(today)}.*Yes`,
+            `${FILING_KIND_NAMES.annual_report}.*${reportPeriod}.*${dateInWords(today)}.*Yes`,
           ),
         }),
       );
@@ -373,10 +373,10 @@ describe.skipIf(browserSuiteSkipReason)(
         await see(
           timeline.getByRole('row', {
             name: new RegExp(
-              `${RegExp.escape(formatIrishDate(nextDue(kind)))}.*${OBLIGATION_NAMES[kind]}`,
+              `${RegExp.escape(dateInWords(nextDue(kind)))}.*${OBLIGATION_NAMES[kind]}`,
             ),
           }),
-          `the next ${OBLIGATION_NAMES[kind]}, due by ${formatIrishDate(nextDue(kind))}`,
+          `the next ${OBLIGATION_NAMES[kind]}, due by ${dateInWords(nextDue(kind))}`,
         );
       }
       // Why it stands so, and where the rule comes from, one click away.
@@ -418,7 +418,7 @@ describe.skipIf(browserSuiteSkipReason)(
         `/api/schemes?employerId=${employerId}`,
       );
       const late = schemes.items.find((item) => item.name === lateScheme);
-      // Performed on 15/01/2020: the next was due three years on, on 15/01/2023.
+      // Performed on 15 January 2020: the next was due three years on, on 15 January 2023.
       await broker.call('POST', `/api/schemes/${late?.id}/ora-reports`, {
         performedOn: '2020-01-15',
         trigger: 'scheduled',
@@ -438,12 +438,25 @@ describe.skipIf(browserSuiteSkipReason)(
       });
       const lateRow = await see(byStatus.getByRole('row', { name: new RegExp(lateScheme) }));
       expect(await lateRow.textContent()).toMatch(/Overdue/);
-      expect(await lateRow.textContent()).toContain('due 15/01/2023');
+      expect(await lateRow.textContent()).toContain('due 15 Jan 2023');
 
       const upcoming = page.getByRole('table', { name: /^Due dates that have passed/ });
       const due = await see(upcoming.getByRole('row', { name: new RegExp(lateScheme) }));
-      expect(await due.textContent()).toContain('15/01/2023');
-      expect(await due.textContent()).toContain('The own-risk assessment was due on 15/01/2023');
+      expect(await due.textContent()).toContain('15 Jan 2023');
+      expect(await due.textContent()).toContain('The own-risk assessment was due on 15 Jan 2023');
+      // The first scheme's duties are all done: it is not listed, unless a next date is already
+      // due soon (DUE_SOON_DAYS before it, as the reminder e-mails begin), which it then names.
+      const today = todayInIreland(new Date());
+      const nextDueSoon = FILING_KINDS.some(
+        (kind) =>
+          dateStatus(
+            filingDueOn(kind, addYears(trackedPeriodEnd(kind, DEFAULT_YEAR_END, today), 1)),
+            today,
+          ) === 'due_soon',
+      );
+      const doneRows = upcoming.getByRole('row', { name: new RegExp(RegExp.escape(scheme)) });
+      if (nextDueSoon) await see(doneRows.first(), 'the done scheme’s next date, due soon');
+      else await seeNo(doneRows, 'the done scheme, with nothing due soon');
       await e2e.checkPage(page, 'governance-dashboard');
 
       // A PRSA is no trust: it has no governance standing on the dashboard, and its governance
@@ -464,8 +477,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await settled(page);
       // The default window, today to a year on, leaves out the assessment three years overdue; it
       // holds the first scheme's next compliance statement when that falls within the year.
-      await seeNo(page.getByText('15/01/2023'), 'the overdue assessment, outside the window');
-      const today = todayInIreland(new Date());
+      await seeNo(page.getByText('15 Jan 2023'), 'the overdue assessment, outside the window');
       const statement = 'annual_compliance_statement';
       const nextStatement = filingDueOn(
         statement,
@@ -478,7 +490,7 @@ describe.skipIf(browserSuiteSkipReason)(
             name: new RegExp(`${RegExp.escape(scheme)}.*${OBLIGATION_NAMES[statement]}`),
           }),
         );
-        expect(await row.textContent()).toContain(formatIrishDate(nextStatement));
+        expect(await row.textContent()).toContain(dateInWords(nextStatement));
       }
       for (const [label, date] of [
         ['From', '01/01/2023'],
@@ -492,7 +504,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('button', { name: 'Show', exact: true }).click();
       const calendar = page.getByRole('table', { name: 'Due dates of every scheme' });
       const entry = await see(calendar.getByRole('row', { name: new RegExp(lateScheme) }));
-      expect(await entry.textContent()).toContain('15/01/2023');
+      expect(await entry.textContent()).toContain('15 Jan 2023');
       expect(await entry.textContent()).toContain(employer);
       expect(await entry.textContent()).toContain(
         sourceInWords(GOVERNANCE_RULES.ownRiskAssessment),
@@ -556,10 +568,10 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(
         timeline.getByRole('row', {
           name: new RegExp(
-            `${RegExp.escape(formatIrishDate(reportDue))}.*${OBLIGATION_NAMES.annual_report}`,
+            `${RegExp.escape(dateInWords(reportDue))}.*${OBLIGATION_NAMES.annual_report}`,
           ),
         }),
-        `the annual report of the year ended 31 March, due by ${formatIrishDate(reportDue)}`,
+        `the annual report of the year ended 31 March, due by ${dateInWords(reportDue)}`,
       );
       await see(page.getByText('The scheme year ends on 31 March.', { exact: false }));
     });
@@ -596,10 +608,10 @@ describe.skipIf(browserSuiteSkipReason)(
       const waiting = await see(
         timeline.getByRole('row', {
           name: new RegExp(
-            `${RegExp.escape(formatIrishDate(dueOn))}.*${OBLIGATION_NAMES.new_member_information}`,
+            `${RegExp.escape(dateInWords(dueOn))}.*${OBLIGATION_NAMES.new_member_information}`,
           ),
         }),
-        `the new member's information, due by ${formatIrishDate(dueOn)}`,
+        `the new member's information, due by ${dateInWords(dueOn)}`,
       );
       expect(await waiting.textContent()).toContain(OBLIGATION_OWNERS.new_member_information);
       expect(await waiting.textContent()).toContain(

@@ -492,4 +492,43 @@ describe('the compliance calendar and dashboard', () => {
     const theirs = await as(otherEmployerUser).get('/api/compliance/dashboard');
     expect(theirs.json().schemes).toEqual([]);
   });
+
+  it('lists only the due dates it reminds of: a duty done is not listed until its next date is near', async () => {
+    // On 1 June 2025: one scheme's assessment is next due in 75 days, another's in 30 (due soon).
+    const later = await newScheme();
+    await createOraReport(
+      t.database,
+      { brokerId, employerId, schemeId: later },
+      {
+        performedOn: '2022-08-15',
+      },
+    );
+    const soon = await newScheme();
+    await createOraReport(
+      t.database,
+      { brokerId, employerId, schemeId: soon },
+      {
+        performedOn: '2022-07-01',
+      },
+    );
+    const dashboard = (await broker().get('/api/compliance/dashboard')).json();
+    const assessmentsOf = (schemeId: string) =>
+      dashboard.upcoming.filter(
+        (entry: { schemeId: string; kind: string }) =>
+          entry.schemeId === schemeId && entry.kind === 'own_risk_assessment',
+      );
+    expect(assessmentsOf(later)).toEqual([]);
+    expect(assessmentsOf(soon)).toEqual([
+      expect.objectContaining({ dueOn: '2025-07-01', status: 'due_soon' }),
+    ]);
+    // Every entry is one a person is reminded of, as the reminder e-mails are (isReminder).
+    for (const entry of dashboard.upcoming) expect(entry.status).not.toBe('ok');
+    // The calendar still holds the date further off.
+    const calendar = (
+      await broker().get('/api/compliance/calendar?from=2025-06-01&to=2025-12-31&limit=100')
+    ).json();
+    expect(calendar.items).toContainEqual(
+      expect.objectContaining({ schemeId: later, kind: 'own_risk_assessment', status: 'ok' }),
+    );
+  });
 });

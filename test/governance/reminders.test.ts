@@ -75,7 +75,7 @@ beforeAll(async () => {
   const otherBroker = await createBroker(db.database, 'Barrow Brokers');
   await createUser(db.database, { brokerId: otherBroker, role: 'BrokerAdmin' });
   schemeId = await createScheme(db.database, { id: employerId, brokerId }, 'Nore Dairies Scheme');
-  // The ORA falls due on 01/07/2025: 30 days after the clock's day.
+  // The ORA falls due on 1 July 2025: 30 days after the clock's day.
   await createOraReport(
     db.database,
     { brokerId, employerId, schemeId },
@@ -110,7 +110,7 @@ describe('the reminders job', () => {
     expect(mail?.message).toMatchObject({
       subject: 'Governance: 1 date coming due',
       text: expect.stringContaining(
-        'Nore Dairies Scheme (Nore Dairies Ltd): Own-risk assessment, due 01/07/2025',
+        'Nore Dairies Scheme (Nore Dairies Ltd): Own-risk assessment, due 1 Jul 2025',
       ),
     });
     expect(mail?.message?.text).toContain('[Law: Pensions Act 1990 s.64AL(3)]');
@@ -157,7 +157,7 @@ describe('the reminders job', () => {
     ]);
     const [, latest] = await outboxOf(employerAdmin).then((rows) => rows.slice(-2));
     expect(latest?.message?.subject).toBe('Governance: 1 overdue and 0 coming due');
-    expect(latest?.message?.text).toContain('overdue since 01/07/2025');
+    expect(latest?.message?.text).toContain('overdue since 1 Jul 2025');
     expect(await job.run()).toMatchObject({ remindersSent: 0 });
     clock = new Date('2025-07-08T08:00:00Z');
     expect(await job.run()).toMatchObject({ remindersSent: 2 });

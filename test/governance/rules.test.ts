@@ -7,6 +7,7 @@ import {
   dueAfterChanges,
   GOVERNANCE_RULES,
   internalAuditConflict,
+  isReminder,
   KEY_FUNCTIONS,
   type KeyFunctionHolderFacts,
   nextReviewDue,
@@ -159,6 +160,21 @@ describe('reminders', () => {
     expect(reminderStage(due, '2027-01-23')).toBe('overdue_1');
     expect(reminderStage(due, '2027-01-24')).toBe('overdue_2');
     expect(reminderStage(due, '2027-02-14')).toBe('overdue_5');
+  });
+
+  it('are of the dated obligations that are not OK, and begin on the day one turns due soon', () => {
+    const obligation = (dueOn: string | undefined, today: string) => ({
+      dueOn,
+      status: dueOn === undefined ? ('incomplete' as const) : dateStatus(dueOn, today),
+    });
+    // A duty done, its next date 61 days off: no reminder, in the list or by e-mail.
+    expect(isReminder(obligation('2027-01-10', '2026-11-10'))).toBe(false);
+    expect(reminderStage('2027-01-10', '2026-11-10')).toBeNull();
+    // From 60 days before, both.
+    expect(isReminder(obligation('2027-01-10', '2026-11-11'))).toBe(true);
+    expect(reminderStage('2027-01-10', '2026-11-11')).toBe('before_60');
+    // A register still to fill in has no date to be reminded of.
+    expect(isReminder(obligation(undefined, '2026-11-11'))).toBe(false);
   });
 
   it('after days without a run, is at the latest stage only', () => {
@@ -383,7 +399,7 @@ describe('a scheme’s compliance', () => {
       ...GOVERNANCE_RULES.writtenPolicies,
     });
     expect(onTheDay?.reason).toBe(
-      'A significant change in the area of the outsourcing policy was recorded on 20/05/2025: the law asks for the policy to be adapted and names no day; this service asks for its review by 19/06/2025, 30 days after the change',
+      'A significant change in the area of the outsourcing policy was recorded on 20 May 2025: the law asks for the policy to be adapted and names no day; this service asks for its review by 19 Jun 2025, 30 days after the change',
     );
     expect(assessScheme(changed, '2025-05-21').status).toBe('due_soon');
     expect(assessScheme(changed, '2025-06-19').status).toBe('due_soon');
@@ -473,7 +489,7 @@ describe('a scheme’s compliance', () => {
       status: 'overdue',
       dueOn: '2025-05-02',
       reason:
-        "The scheme's risk profile changed significantly on 02/04/2025: the law asks for an own-risk assessment without delay; this service shows it as due by 02/05/2025, 30 days after the change",
+        "The scheme's risk profile changed significantly on 2 Apr 2025: the law asks for an own-risk assessment without delay; this service shows it as due by 2 May 2025, 30 days after the change",
     });
     // An ORA performed after the change answers it; performed late, the next counts from when it
     // was due.

@@ -1,6 +1,7 @@
 import {
   calendarPosition,
   governanceApplies,
+  isReminder,
   type Obligation,
   type ObligationStatus,
   worstFirst,
@@ -21,7 +22,6 @@ import {
   type CalendarEntryView,
   type CalendarQuery,
   type ComplianceView,
-  DASHBOARD_HORIZON_DAYS,
   type GovernanceDashboardView,
   type ObligationView,
 } from './governance.schemas.js';
@@ -151,8 +151,8 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
     },
 
     /**
-     * Every scheme within reach by standing, with counts, what needs attention in each, and the due
-     * dates that are overdue or fall in the next 90 days.
+     * Every scheme within reach by standing, with counts, what needs attention in each, and the
+     * due dates a person is reminded of: overdue, or due within DUE_SOON_DAYS (`isReminder`).
      */
     async dashboard(actor: ActorContext): Promise<GovernanceDashboardView> {
       const reader = authorize(actor, 'compliance.dashboard');
@@ -161,7 +161,6 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
         loadGovernance(tx, { employerId: bounds.employerId }),
       );
       const day = today();
-      const horizon = addDays(day, DASHBOARD_HORIZON_DAYS);
       const counts = { ok: 0, due_soon: 0, overdue: 0, incomplete: 0 };
       const schemes: GovernanceDashboardView['schemes'] = [];
       const upcoming: CalendarEntryView[] = [];
@@ -181,11 +180,9 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
           status,
           attention,
         });
+        // What the reminder e-mails remind of: a duty done is not listed until it falls due again.
         for (const obligation of obligations) {
-          const { dueOn } = obligation;
-          if (dueOn !== undefined && dueOn <= horizon) {
-            upcoming.push(entryOf(scheme, { ...obligation, dueOn }));
-          }
+          if (isReminder(obligation)) upcoming.push(entryOf(scheme, obligation));
         }
       }
       schemes.sort(

@@ -466,7 +466,7 @@ export const governanceRoutes: FastifyPluginAsyncZod<{
     config: { action: 'compliance.dashboard' },
     schema: {
       summary:
-        'Every scheme within reach by governance standing, with counts and the due dates of the next 90 days.',
+        'Every scheme within reach by governance standing, with counts and the due dates it reminds of: overdue or due soon.',
       tags,
       response: { 200: governanceDashboardView, 403: errorBody },
     },

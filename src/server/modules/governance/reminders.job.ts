@@ -1,12 +1,13 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import {
+  isReminder,
   OBLIGATION_NAMES,
   type Obligation,
   POLICY_KIND_NAMES,
   reminderStage,
 } from '../../../contracts/governance-rules.js';
-import { formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
+import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
 import { assessCompliance } from '../../../contracts/scheme-standing.js';
 import type { Database } from '../../platform/db/database.js';
@@ -108,10 +109,10 @@ export function createComplianceReminders({
       for (const { scheme, facts } of assessed) {
         for (const policy of facts.policies) policyKindOf.set(policy.id, policy.kind);
         for (const obligation of assessCompliance(facts, today).obligations) {
-          if (obligation.dueOn === undefined) continue;
+          // The dashboard lists the same (isReminder): a duty done is reminded of by neither.
+          if (!isReminder(obligation)) continue;
           const stage = reminderStage(obligation.dueOn, today);
-          if (stage !== null)
-            due.push({ scheme, obligation: { ...obligation, dueOn: obligation.dueOn }, stage });
+          if (stage !== null) due.push({ scheme, obligation, stage });
         }
       }
       if (due.length === 0) return { last: tail, queued: 0 };
@@ -157,7 +158,7 @@ export function createComplianceReminders({
               scheme: scheme.name,
               employer: scheme.employerName,
               what: whatIsDue(obligation, policyKindOf),
-              dueOn: formatIrishDate(obligation.dueOn),
+              dueOn: dateInWords(obligation.dueOn),
               overdue: obligation.status === 'overdue',
               citation: sourceInWords(obligation),
             } satisfies ReminderLine,

@@ -149,7 +149,7 @@ function Governance() {
         <StatusCounts counts={dashboard.data.counts} />
       )}
       <Anchor component={Link} to="/governance" size="sm">
-        What needs attention, and the next 90 days of due dates
+        What needs attention, and the due dates that are overdue or due soon
       </Anchor>
     </Stack>
   );

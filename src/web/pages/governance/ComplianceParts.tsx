@@ -113,7 +113,7 @@ export function dueDateColumns(
   ];
 }
 
-/** Dated obligations across schemes, all at once (the dashboard's overdue and next 90 days). */
+/** Dated obligations across schemes, all at once (the dashboard's overdue and due soon). */
 export function DueDatesTable({
   entries,
   caption,
