@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PRODUCT_NAME } from '../../src/contracts/product.js';
 import {
   type Credentials,
   DEV_ACCOUNTS,
@@ -29,6 +30,9 @@ describe.skipIf(browserSuiteSkipReason)(
     it('signs a BrokerAdmin in from the root address onto their start page, and out again', async () => {
       const { page } = await e2e.open();
       await arriveSignedOut(page, '/');
+      // The product's name above the form, as every e-mail of the service gives it.
+      await see(page.getByRole('main').getByText(PRODUCT_NAME, { exact: true }));
+      expect(await page.title()).toBe(PRODUCT_NAME);
       await e2e.checkPage(page, 'signin');
 
       await signInThroughForm(page, DEV_ACCOUNTS.brokerAdmin);

@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from '../../../contracts/product.js';
+
 /** One e-mail as the outbox keeps it and a transport sends it. */
 export interface EmailMessage {
   to: string;
@@ -15,8 +17,6 @@ export type EmailKind =
   | 'compliance_reminder'
   | 'second_factor_changed'
   | 'new_browser_signin';
-
-const PRODUCT_NAME = 'Pension Administration';
 
 function escapeHtml(value: string): string {
   return value

@@ -5,6 +5,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { InvitationLinkState } from '../../../contracts/accounts';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
+import { PRODUCT_NAME } from '../../../contracts/product';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
@@ -135,7 +136,8 @@ export function AcceptInvitationPage() {
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Text size="sm">
-              Choose the password you will sign in with. You are signed in as soon as it is set.
+              You have been invited to {PRODUCT_NAME}. Choose the password you will sign in with:
+              you are signed in as soon as it is set.
             </Text>
             {problem && (
               <Alert color="red" role="alert">
