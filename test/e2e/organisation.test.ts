@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { schemeTypeFixedBecause } from '../../src/contracts/organisation.js';
+import { PRODUCT_NAME } from '../../src/contracts/product.js';
 import {
   type ApiClient,
   type Credentials,
@@ -138,6 +140,13 @@ describe.skipIf(browserSuiteSkipReason)(
       for (const name of funds)
         await tenantApi.call('POST', `/api/schemes/${schemeId}/funds`, { name });
 
+      // With no member yet, the scheme's type may still be changed: its form offers the types.
+      await page.getByRole('button', { name: 'Edit scheme' }).click();
+      const editing = page.getByRole('dialog', { name: 'Edit scheme' });
+      await see(field(editing, 'Scheme type'), 'the scheme types, offered');
+      await editing.getByRole('button', { name: 'Cancel' }).click();
+      await seeNo(editing, 'the edit dialog');
+
       // A member, added by form.
       await page.getByRole('button', { name: 'Add member' }).click();
       const addMember = page.getByRole('dialog', { name: 'Add member' });
@@ -156,6 +165,19 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await memberRow.textContent()).toContain('17 Mar 1984');
       expect(await memberRow.textContent()).toContain('€48,500.00');
       await e2e.checkPage(page, 'scheme');
+      // Now it has a member, its type is shown, not offered, with the rule that fixes it
+      // (src/contracts/organisation.ts), before anyone presses Save.
+      await page.getByRole('button', { name: 'Edit scheme' }).click();
+      const fixed = page.getByRole('dialog', { name: 'Edit scheme' });
+      const type = await see(fixed.getByRole('group', { name: 'Scheme type' }));
+      await see(type.getByText('DC: defined contribution', { exact: true }));
+      await see(
+        type.getByText(`${schemeTypeFixedBecause({ hasMembers: true })}.`, { exact: true }),
+      );
+      expect(await field(fixed, 'Scheme type').count()).toBe(0);
+      await e2e.checkPage(page, 'scheme-edit-type-fixed');
+      await fixed.getByRole('button', { name: 'Cancel' }).click();
+      await seeNo(fixed, 'the edit dialog');
       await memberRow.getByRole('link', { name: 'Ciarán O’Brien' }).click();
       await see(pageHeading(page, 'Ciarán O’Brien'));
       await e2e.checkPage(page, 'member');
@@ -185,6 +207,21 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(pageHeading(page, 'Users'));
       await see(page.getByRole('row', { name: new RegExp(employerAdmin.email) }));
       await e2e.checkPage(page, 'users');
+      // A BrokerAdmin invites colleagues as BrokerUsers only: the role is said, not a choice of one.
+      await page.getByRole('button', { name: 'New account' }).click();
+      const colleague = page.getByRole('dialog', { name: 'New account' });
+      const role = await see(colleague.getByRole('group', { name: 'Role' }));
+      await see(role.getByText('BrokerUser', { exact: true }));
+      expect(await colleague.getByRole('radio').count()).toBe(0);
+      expect(await colleague.getByRole('combobox').count()).toBe(0);
+      await e2e.checkPage(page, 'users-invite');
+      const colleagueEmail = 'ronan.burke@atlantic-pensions.example.ie';
+      await field(colleague, 'Full name').fill('Rónán Burke');
+      await field(colleague, 'E-mail address').fill(colleagueEmail);
+      await colleague.getByRole('button', { name: 'Send invitation' }).click();
+      await seeNo(colleague, 'the new-account dialog');
+      const invited = await see(page.getByRole('row', { name: new RegExp(colleagueEmail) }));
+      expect(await invited.textContent()).toContain('BrokerUser');
     });
 
     /**
@@ -222,6 +259,11 @@ describe.skipIf(browserSuiteSkipReason)(
       // The link as sent, opened where this test's server listens.
       await invitee.goto(`/accept-invitation${new URL(link ?? '').hash}`);
       await see(invitee.getByRole('heading', { name: 'Set your password' }));
+      // The product the e-mail named, as it named it; the inviting firm is not said, since the
+      // link's check answers its state alone (docs/decisions/0125, 0130).
+      await see(invitee.getByText(PRODUCT_NAME, { exact: true }), 'the product’s name');
+      await see(invitee.getByText(`You have been invited to ${PRODUCT_NAME}.`, { exact: false }));
+      expect(await invitee.getByText(firm).count()).toBe(0);
       await e2e.checkPage(invitee, 'accept-invitation');
       // Too short: the error is shown under the field, and read after the label it is introduced
       // as an error and ends as a sentence, rather than running on from the field's name.
@@ -247,6 +289,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const { page: again } = await e2e.open();
       await again.goto(`/accept-invitation${new URL(link ?? '').hash}`);
       await see(again.getByRole('heading', { name: 'Your invitation link' }));
+      await see(again.getByText(PRODUCT_NAME, { exact: true }), 'the product’s name');
       await see(again.getByRole('alert').getByText(/^This invitation has been used already/));
       expect(await again.getByLabel(/password/i).count()).toBe(0);
       await see(again.getByRole('link', { name: 'I already have an account: sign in' }));

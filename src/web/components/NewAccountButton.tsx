@@ -90,9 +90,12 @@ function NewAccountForm({
   const client = useQueryClient();
   const schema = target.route.body;
   const roles: readonly AccountRole[] = schema.shape.role.options;
+  // The one role the route takes, when it takes one only (a BrokerAdmin's colleagues): it is
+  // said, not offered as a choice of one.
+  const onlyRole = roles.length === 1 ? (roles[0] ?? null) : null;
   const form = useForm<AccountValues>({
-    // No role is preselected: what an account may do is a deliberate choice.
-    initialValues: { name: '', email: '', role: null, password: '', memberId: null },
+    // Otherwise no role is preselected: what an account may do is a deliberate choice.
+    initialValues: { name: '', email: '', role: onlyRole, password: '', memberId: null },
     validate: validateWith(schema, accountBody),
     onValuesChange: (values, previous) => {
       if (values.role !== previous.role && values.role !== 'Member' && values.memberId !== null) {
@@ -130,18 +133,30 @@ function NewAccountForm({
           autoComplete="off"
           {...form.getInputProps('email')}
         />
-        <Radio.Group label="Role" required {...form.getInputProps('role')}>
-          <Stack gap="xs" mt="xs">
-            {roles.map((option) => (
-              <Radio
-                key={option}
-                value={option}
-                label={option}
-                description={ROLE_DESCRIPTIONS[option]}
-              />
-            ))}
+        {onlyRole !== null ? (
+          <Stack gap={2} role="group" aria-labelledby="new-account-role">
+            <Text size="sm" fw={500} id="new-account-role">
+              Role
+            </Text>
+            <Text>{onlyRole}</Text>
+            <Text size="sm" c="dimmed">
+              {ROLE_DESCRIPTIONS[onlyRole]}
+            </Text>
           </Stack>
-        </Radio.Group>
+        ) : (
+          <Radio.Group label="Role" required {...form.getInputProps('role')}>
+            <Stack gap="xs" mt="xs">
+              {roles.map((option) => (
+                <Radio
+                  key={option}
+                  value={option}
+                  label={option}
+                  description={ROLE_DESCRIPTIONS[option]}
+                />
+              ))}
+            </Stack>
+          </Radio.Group>
+        )}
         {role === 'Member' && employerId !== undefined && (
           <MemberPicker
             employerId={employerId}
