@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { OBLIGATION_STATUS_LABELS } from '../../src/contracts/governance-rules.js';
+import { todayInIreland } from '../../src/contracts/irish-dates.js';
 import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
 import {
   browserSuiteSkipReason,
   JOURNEY_TIMEOUT,
   see,
+  seeNo,
   settled,
   signInThroughForm,
   useE2e,
@@ -23,6 +26,8 @@ describe.skipIf(browserSuiteSkipReason)(
     const firm = 'Development Brokers Ltd';
     const employer = 'Ballinasloe Creamery Ltd';
     const scheme = 'Ballinasloe Creamery DC Scheme';
+    /** A scheme whose payroll is kept and which needs no fund, but whose registers are empty. */
+    const keptScheme = 'Ballinasloe Creamery DB Scheme';
 
     it('leads every role to their work, on a desktop and on a phone', async () => {
       const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
@@ -46,6 +51,32 @@ describe.skipIf(browserSuiteSkipReason)(
           ppsNumber: newPpsNumber(),
         },
       );
+      // The DB scheme has its member and last month's contributions in: only its governance waits.
+      const { id: keptId } = await broker.call<{ id: string }>('POST', '/api/schemes', {
+        employerId,
+        name: keptScheme,
+        type: 'DB',
+      });
+      const { id: keptMember } = await broker.call<{ id: string }>(
+        'POST',
+        `/api/schemes/${keptId}/members`,
+        {
+          firstName: 'Tomás',
+          lastName: 'Ó Fatharta',
+          dateOfBirth: '1975-06-30',
+          dateJoined: '2010-09-01',
+          salaryCents: 5_200_000,
+          ppsNumber: newPpsNumber(),
+        },
+      );
+      const [year, month] = todayInIreland(new Date()).split('-').map(Number) as [number, number];
+      const lastMonth =
+        month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+      await broker.call('POST', `/api/members/${keptMember}/contributions`, {
+        period: lastMonth,
+        kind: 'employer',
+        amountCents: 80_000,
+      });
       const password = 'Suck-River-Churn-8142';
       const account = (email: string): Credentials => ({ email, password });
       const accounts = {
@@ -90,6 +121,29 @@ describe.skipIf(browserSuiteSkipReason)(
           );
           expect(await row.textContent()).toContain('No fund to invest in');
           expect(await row.textContent()).toMatch(/contributions not in/);
+          // The headline and the governance counts agree: the DB scheme's payroll is in, but its
+          // registers are empty, so it is listed with the standing the governance line counts.
+          const counted = page.getByRole('region', { name: 'Schemes by status' });
+          const okCount = await counted
+            .getByRole('region', { name: new RegExp(`^${OBLIGATION_STATUS_LABELS.ok}: `) })
+            .getAttribute('aria-label');
+          expect(okCount).toBe(`${OBLIGATION_STATUS_LABELS.ok}: 0`);
+          await seeNo(page.getByText('Every scheme is up to date.'), 'an up-to-date headline');
+          const kept = await see(
+            page
+              .getByRole('table', { name: 'Schemes that need attention, and why' })
+              .getByRole('row', { name: new RegExp(keptScheme) }),
+          );
+          const keptText = await kept.textContent();
+          expect(keptText).toMatch(/Governance: (incomplete|overdue|due soon)/);
+          expect(keptText).not.toMatch(/contributions not in|No fund/);
+          const standing = /Governance: ([a-z ]+)/.exec(keptText ?? '')?.[1] ?? '';
+          await see(
+            counted.getByRole('region', {
+              name: new RegExp(`^${RegExp.escape(standing)}: [1-9]`, 'i'),
+            }),
+            'the governance line counting the standing the work list names',
+          );
         }
         if (name === 'broker-admin') {
           // A full load of the dashboard asks the service once for all it shows (docs/decisions/0118).
@@ -113,10 +167,22 @@ describe.skipIf(browserSuiteSkipReason)(
           await see(page.getByRole('heading', { name: 'Recent uploads' }));
           await see(page.getByRole('heading', { name: 'Members who need attention' }));
         }
+        // The API reference is for those whose work it scripts: not for a reader or a member.
+        const menu = page.getByRole('navigation', { name: 'Main' });
+        const scripts = ['super-admin', 'broker-admin', 'broker-user', 'employer-admin'];
+        await see(menu.getByRole('link', { name: 'My account' }));
+        expect(await menu.getByRole('link', { name: 'API reference' }).count(), name).toBe(
+          scripts.includes(name) ? 1 : 0,
+        );
         if (name === 'employer-user') {
           // Reading only: no upload button.
           await see(page.getByRole('heading', { name: 'Recent uploads' }));
           expect(await page.getByRole('link', { name: /^Upload / }).count()).toBe(0);
+          // Nor the API reference, opened by its address.
+          await page.goto('/api-reference');
+          await see(page.getByRole('heading', { name: 'Not available' }));
+          await page.goBack();
+          await see(page.getByRole('heading', { name: 'Recent uploads' }));
         }
         await e2e.checkPage(page, `${name}-desktop`);
         await page.setViewportSize({ width: 390, height: 844 });

@@ -3,7 +3,7 @@ import { AccessGate } from '../components/AccessGate';
 import { PAGES } from '../layout/pages';
 import { ApiReference } from './ApiReference';
 
-/** Staff only: a member's portal offers no API reference. */
+/** For those whose work the API scripts (layout/pages.ts); a member's portal offers none. */
 export function ApiReferencePage() {
   return (
     <AccessGate access={PAGES.apiReference}>

@@ -30,17 +30,21 @@ export function scopeIn(session: Session, action: Action): Scope | null {
 }
 
 /**
- * What a page or link needs: the action its content carries out and, for a page that is one
- * side's view of it (a firm's dashboard, an employer's home page), the reaches it is for.
+ * What a page or link needs: the action its content carries out (or any one of several, for a
+ * page that serves more than one kind of work) and, for a page that is one side's view of it (a
+ * firm's dashboard, an employer's home page), the reaches it is for.
  */
 export interface Access {
-  action: Action;
+  action: Action | readonly Action[];
   scopes?: readonly Scope[];
 }
 
 export function allows(session: Session, { action, scopes }: Access): boolean {
-  const scope = scopeIn(session, action);
-  return scope !== null && (scopes === undefined || scopes.includes(scope));
+  const actions: readonly Action[] = typeof action === 'string' ? [action] : action;
+  return actions.some((one) => {
+    const scope = scopeIn(session, one);
+    return scope !== null && (scopes === undefined || scopes.includes(scope));
+  });
 }
 
 /** Where an employer sits, for the checks that concern it. */

@@ -25,10 +25,12 @@ export const PAGES = {
   autoEnrolment: { action: 'auto_enrolment.read' },
   autoEnrolmentUpload: { action: 'ae_payroll.import' },
   /**
-   * The API reference is for the staff who work on schemes and script against the service, on
-   * the platform, in a firm or at an employer; a member's portal offers none.
+   * The API reference is for those whose work the API scripts (docs/decisions/0130-what-people-read.md):
+   * sending a payroll's members and contributions in (a firm's staff, an employer's
+   * administrator), and setting up broker firms (the platform). An employer's user, who only
+   * reads, and a member are not offered it.
    */
-  apiReference: { action: 'scheme.list' },
+  apiReference: { action: ['contribution.import', 'member.import', 'broker.create'] },
   /** Questions about the regulations, for those who run schemes. */
   ask: { action: 'ai.chat' },
   /** The firm's own AI provider key, its monthly limits and its usage: a BrokerAdmin's. */
