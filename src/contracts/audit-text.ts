@@ -89,6 +89,28 @@ export const SYSTEM_ACTOR_ID = 'system';
 export const ANONYMOUS_ACTOR_ID = 'anonymous';
 
 /**
+ * Who acted on a member's data, as the member reads it in the copy of their data they download:
+ * by who they are to the member, never by name.
+ */
+export function actorForMember(record: { actorId: string; actorType: string }): string {
+  if (record.actorId === SYSTEM_ACTOR_ID) return 'The service itself';
+  switch (record.actorType) {
+    case 'Member':
+      return 'You';
+    case 'BrokerAdmin':
+    case 'BrokerUser':
+      return 'Your pension administrator';
+    case 'EmployerAdmin':
+    case 'EmployerUser':
+      return 'Your employer';
+    case 'SuperAdmin':
+      return 'Platform staff';
+    default:
+      return 'Someone not signed in';
+  }
+}
+
+/**
  * Who acted, for a reader: the person's name when the reader may see it, otherwise what is known
  * without it. A tenant's reader sees platform staff as such, never their names.
  */

@@ -25,6 +25,17 @@ export const CONTRIBUTION_KIND_LABELS_FOR_MEMBER: Record<ContributionKind, strin
   avc: 'Your extra contributions (AVC)',
 };
 
+/**
+ * The words for the kinds on one page: the member's own, on their own record, and the staff's
+ * otherwise. A page's chart, its legend and the tables beside it take them from here, so they
+ * never name one kind two ways.
+ */
+export function contributionKindLabels(
+  ownRecord: boolean,
+): Readonly<Record<ContributionKind, string>> {
+  return ownRecord ? CONTRIBUTION_KIND_LABELS_FOR_MEMBER : CONTRIBUTION_KIND_LABELS;
+}
+
 /** What was paid in, per kind and in all, as a member, a grid or an import totals it. */
 export const paidIn = z.object({
   employeeCents: z.number().int(),

@@ -10,6 +10,14 @@ import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from './text.js'
 export const MEMBER_STATUSES = ['active', 'deferred', 'retired', 'left'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
+/** A member's status in words, on the pages and in the copy of their data a member downloads. */
+export const MEMBER_STATUS_NAMES: Record<MemberStatus, string> = {
+  active: 'Active',
+  deferred: 'Deferred',
+  retired: 'Retired',
+  left: 'Left',
+};
+
 /**
  * The rules for a member's fields, shared by the JSON API, the CSV import and the browser, so
  * that a row of a file is held to exactly what a form is. Messages never repeat the value they refuse: a PPS
@@ -178,8 +186,19 @@ export const memberExport = z.object({
   accounts: z.array(
     z.object({ email: z.string(), role: z.string(), status: z.string(), createdAt: z.string() }),
   ),
+  /**
+   * What was done with the member's data: each action's code and, for a person, its sentence
+   * (src/contracts/audit-text.ts) and who acted as the member knows them; when, as ISO 8601, the
+   * form every program reads (the readable copy is the CSV, in words and Irish dates).
+   */
   processing: z.array(
-    z.object({ action: z.string(), actorType: z.string(), timestamp: z.string() }),
+    z.object({
+      action: z.string(),
+      summary: z.string(),
+      actorType: z.string(),
+      by: z.string(),
+      timestamp: z.string(),
+    }),
   ),
 });
 export type MemberExport = z.infer<typeof memberExport>;

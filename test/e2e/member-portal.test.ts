@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import {
+  CONTRIBUTION_KIND_LABELS,
+  CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
+} from '../../src/contracts/contributions.js';
+import { dateInWords, todayInIreland } from '../../src/contracts/irish-dates.js';
 import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
 import {
   browserSuiteSkipReason,
@@ -7,6 +12,7 @@ import {
   JOURNEY_TIMEOUT,
   see,
   seeNo,
+  shownText,
   signInThroughForm,
   useE2e,
 } from '../helpers/e2e.js';
@@ -85,6 +91,39 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     expect(await total.textContent()).toContain('€700.00');
     await see(page.getByRole('cell', { name: 'Paid by your employer' }).first());
     expect(await page.getByText(note).count()).toBe(0);
+
+    // The contributions in a member's words: who paid, what it was first recorded as, and when a
+    // correction was made; nothing of how staff recorded it.
+    const contributions = page.getByRole('table', {
+      name: 'Contributions, newest pay period first',
+    });
+    await see(contributions.getByRole('row').nth(1));
+    const headers = (await contributions.getByRole('columnheader').allTextContents()).map((text) =>
+      text.trim(),
+    );
+    expect(headers).toEqual([
+      'Pay period',
+      'Paid by',
+      'Amount',
+      'First recorded as',
+      'Corrections',
+    ]);
+    const corrected = await see(
+      contributions.getByRole('row').filter({ hasText: 'Paid by you' }).filter({ hasText: '−€' }),
+    );
+    expect(await shownText(corrected)).toMatch(
+      new RegExp(`−€50\\.00 on ${RegExp.escape(dateInWords(todayInIreland(new Date())))}`),
+    );
+    // The chart's legend and its table name the kinds as the tables beside it do.
+    const chart = page.getByRole('figure', { name: 'Paid in each month' });
+    for (const words of Object.values(CONTRIBUTION_KIND_LABELS_FOR_MEMBER)) {
+      await see(chart.getByText(words, { exact: true }).first(), `“${words}” in the chart`);
+    }
+    for (const words of Object.values(CONTRIBUTION_KIND_LABELS)) {
+      expect(await chart.getByText(words, { exact: true }).count(), words).toBe(0);
+    }
+    await see(page.getByText('Your details last updated', { exact: true }));
+    expect(await page.getByText('Last changed', { exact: true }).count()).toBe(0);
     await e2e.checkPage(page, 'member-desktop');
 
     await page.getByRole('button', { name: 'Update my contact details' }).click();
@@ -96,13 +135,35 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     const record = await broker.call<{ address: string }>('GET', `/api/members/${memberId}`);
     expect(record.address).toBe('Main Street\nClonakilty\nCo. Cork');
 
-    // Their own data as a spreadsheet file, named by the service.
+    // Their own data, first as a file to read, named by the service: in words, dates and times as
+    // the pages show them, what was done with it in the audit log's sentences, never a code.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download my data as CSV' }).click(),
+      page.getByRole('button', { name: 'Download my data', exact: true }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
-    expect(readFileSync(await download.path(), 'utf8')).toContain('Clonakilty');
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(csv).toContain('Clonakilty');
+    expect(csv).toContain(`Date of birth,${dateInWords('1979-11-03')}`);
+    expect(csv).toContain(`Jan ${year},Paid by you,250.00,300.00`);
+    expect(csv).toContain('What was done with your data,By,When');
+    expect(csv).toContain('Corrected a contribution,Your pension administrator,');
+    expect(csv).not.toMatch(
+      /\d{4}-\d{2}-\d{2}|contribution\.(?:created|adjusted)|member\.[a-z_]+,/,
+    );
+    // And for a program, to move it elsewhere: JSON, each action in words beside its code.
+    const [portable] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data for another provider (JSON)' }).click(),
+    ]);
+    const data = JSON.parse(readFileSync(await portable.path(), 'utf8'));
+    expect(data.processing).toContainEqual(
+      expect.objectContaining({
+        action: 'contribution.adjusted',
+        summary: 'Corrected a contribution',
+        by: 'Your pension administrator',
+      }),
+    );
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();

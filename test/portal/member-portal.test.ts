@@ -181,8 +181,21 @@ describe('GET /api/members/:id/export.csv', () => {
     // A byte-order mark first, so a spreadsheet reads "Ní Bhriain" as written.
     expect(answer.body.startsWith('\uFEFF')).toBe(true);
     expect(answer.body).toContain('Scheme,Liffey DC Scheme');
-    expect(answer.body).toContain('2026-01,Paid by you,225.00,250.00');
-    expect(answer.body).toContain('2026-01,Your extra contributions (AVC),50.00,50.00');
+    expect(answer.body).toContain('Scheme type,Defined contribution');
+    expect(answer.body).toContain('Status,Active');
+    // Pay periods, dates and times as the web shows them (docs/decisions/0129), Irish time.
+    expect(answer.body).toContain('Your pension data,"Exported 2 Mar 2026, 10:00"');
+    expect(answer.body).toContain('Jan 2026,Paid by you,225.00,250.00,"2 Mar 2026, 10:00"');
+    expect(answer.body).toContain('Jan 2026,Your extra contributions (AVC),50.00,50.00');
+    // What was done with the data, in the audit log's sentences: never a code or an ISO time.
+    expect(answer.body).toContain('What was done with your data,By,When');
+    expect(answer.body).toContain(
+      'Corrected a contribution,Your pension administrator,"2 Mar 2026, 10:00"',
+    );
+    for (const code of ['contribution.created', 'contribution.adjusted', 'member.viewed']) {
+      expect(answer.body).not.toContain(code);
+    }
+    expect(answer.body).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     // A formula is shown as text, never run.
     expect(answer.body).toContain(`"'=HYPERLINK(""http://x.example"") Murphy"`);
     const audited = await ownerOf(t.database)
@@ -190,6 +203,20 @@ describe('GET /api/members/:id/export.csv', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityId, record.id), eq(auditLog.action, 'member.exported')));
     expect(audited.map((entry) => entry.newState)).toEqual([{ format: 'csv' }]);
+  });
+
+  it('has the JSON copy say each action in words and who acted, beside its code', async () => {
+    const { record, member } = await memberWithPay();
+    const answer = await t.requestAs(member, 'GET', `/api/members/${record.id}/export`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const processing = answer.json().processing as Array<Record<string, string>>;
+    expect(processing).toContainEqual({
+      action: 'contribution.adjusted',
+      summary: 'Corrected a contribution',
+      actorType: 'BrokerAdmin',
+      by: 'Your pension administrator',
+      timestamp: '2026-03-02T10:00:00.000Z',
+    });
   });
 
   it('is refused to employer staff, who do not export a member’s data', async () => {

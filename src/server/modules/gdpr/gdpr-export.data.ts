@@ -18,6 +18,7 @@ export function accountsOfMember(tx: Transaction, memberId: string) {
 /**
  * What was done with a member's data, in the chain's order: the audit records about the member
  * and about their contributions (`contributionIds`), each its action, who acted and when.
+ * Shared with the readable copy (the portal's CSV) through the module's index.
  */
 export function processingOfMember(
   tx: Transaction,
@@ -27,6 +28,8 @@ export function processingOfMember(
   return tx
     .select({
       action: auditLog.action,
+      entityType: auditLog.entityType,
+      actorId: auditLog.actorId,
       actorType: auditLog.actorType,
       timestamp: auditLog.timestamp,
     })

@@ -1,3 +1,4 @@
+import { actorForMember, auditSummary } from '../../../contracts/audit-text.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { withActor } from '../../platform/db/with-actor.js';
@@ -89,7 +90,10 @@ export function createMemberExportService({ database, audit, now }: MemberExport
             createdAt: account.createdAt.toISOString(),
           })),
           processing: processing.map((entry) => ({
-            ...entry,
+            action: entry.action,
+            summary: auditSummary(entry.action, entry.entityType),
+            actorType: entry.actorType,
+            by: actorForMember(entry),
             timestamp: entry.timestamp.toISOString(),
           })),
         };

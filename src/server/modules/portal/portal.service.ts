@@ -1,10 +1,18 @@
+import { actorForMember, auditSummary } from '../../../contracts/audit-text.js';
 import {
   CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
   type ContributionKind,
 } from '../../../contracts/contributions.js';
 import { csvDocument } from '../../../contracts/csv.js';
-import { todayInIreland } from '../../../contracts/irish-dates.js';
+import {
+  dateInWords,
+  momentInWords,
+  periodInWords,
+  todayInIreland,
+} from '../../../contracts/irish-dates.js';
+import { MEMBER_STATUS_NAMES, type MemberStatus } from '../../../contracts/members.js';
 import { plainEuro } from '../../../contracts/money.js';
+import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -14,6 +22,7 @@ import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/autho
 import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
 import { allocationsOfMember } from '../funds/index.js';
+import { processingOfMember } from '../gdpr/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
 import { updateMemberContact } from './portal.data.js';
@@ -109,7 +118,10 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
     },
 
     /**
-     * "Download my data" as a file a person can read (GDPR Art. 15 and 20), as the JSON export is.
+     * "Download my data" as a file a person can read (GDPR Art. 15 and 20), holding what the JSON
+     * export holds: every value in words, dates and times as the web shows them ("3 Apr 1985",
+     * "3 Apr 2026, 14:05", Irish time; docs/decisions/0129-dates-shown-in-words.md), what was done
+     * with the data in the audit log's own sentences (contracts/audit-text.ts), never a code.
      * Staff-only notes (the reasons given for corrections) stay out of the member's copy.
      */
     async exportCsv(actor: ActorContext, id: string): Promise<string> {
@@ -122,6 +134,11 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
         if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
         const paid = await contributionsOfMember(tx, member.id);
         const choices = await allocationsOfMember(tx, member.id);
+        const processing = await processingOfMember(
+          tx,
+          member.id,
+          paid.map((entry) => entry.id),
+        );
         const exportedAt = now();
         await audit.record(tx, requester, {
           action: 'member.exported',
@@ -132,34 +149,34 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
           newState: { format: 'csv' },
         });
         return csvDocument([
-          ['Your pension data', `Exported ${exportedAt.toISOString()}`],
+          ['Your pension data', `Exported ${momentInWords(exportedAt.toISOString())}`],
           [],
           ['Name', `${member.firstName} ${member.lastName}`],
-          ['Date of birth', member.dateOfBirth],
+          ['Date of birth', dateInWords(member.dateOfBirth)],
           ['E-mail address', member.email ?? ''],
           ['Postal address', member.address ?? ''],
-          ['Date joined', member.dateJoined],
+          ['Date joined', dateInWords(member.dateJoined)],
           ['Salary (€ a year)', plainEuro(member.salaryCents)],
-          ['Status', member.status],
+          ['Status', MEMBER_STATUS_NAMES[member.status as MemberStatus] ?? member.status],
           ['PPS number', 'Held encrypted; your broker can confirm it to you on request'],
           ['Scheme', scheme.name],
-          ['Scheme type', scheme.type],
+          ['Scheme type', SCHEME_TYPE_NAMES[scheme.type as SchemeType] ?? scheme.type],
           ['Employer', employer.name],
           [],
           [
             'Pay period',
-            'Contribution',
+            'Paid by',
             'Amount (€)',
             'First recorded as (€)',
             'Recorded',
             ...(withStaffNotes ? ['Corrections (staff notes)'] : []),
           ],
           ...paid.map((entry) => [
-            entry.period,
+            periodInWords(entry.period),
             CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
             plainEuro(entry.amountCents),
             plainEuro(entry.originalAmountCents),
-            entry.createdAt.toISOString(),
+            momentInWords(entry.createdAt.toISOString()),
             ...(withStaffNotes
               ? [
                   entry.adjustments
@@ -173,8 +190,19 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
           [],
           ['Fund choice from', 'Fund', 'Percent'],
           ...choices.flatMap((choice) =>
-            choice.lines.map((line) => [choice.effectiveFrom, line.fundName, String(line.percent)]),
+            choice.lines.map((line) => [
+              dateInWords(choice.effectiveFrom),
+              line.fundName,
+              String(line.percent),
+            ]),
           ),
+          [],
+          ['What was done with your data', 'By', 'When'],
+          ...processing.map((entry) => [
+            auditSummary(entry.action, entry.entityType),
+            actorForMember(entry),
+            momentInWords(entry.timestamp.toISOString()),
+          ]),
         ]);
       });
     },

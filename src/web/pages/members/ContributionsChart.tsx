@@ -13,7 +13,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
-import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
+import { CONTRIBUTION_KINDS, contributionKindLabels } from '../../../contracts/contributions';
+import { todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents, formatCentsCompact } from '../../../contracts/money';
 import { api, describeError, type Page } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
@@ -33,18 +34,20 @@ const COLOURS: Record<ContributionKind, string> = {
   employer: 'teal.6',
   avc: 'grape.6',
 };
-const KINDS = CONTRIBUTION_KINDS.map((kind) => ({
-  kind,
-  label: CONTRIBUTION_KIND_LABELS[kind],
-  color: COLOURS[kind],
-}));
+/** The kinds as the legend and the table beside it name them: in the member's words on their own record. */
+const kindsFor = (ownRecord: boolean) => {
+  const labels = contributionKindLabels(ownRecord);
+  return CONTRIBUTION_KINDS.map((kind) => ({ kind, label: labels[kind], color: COLOURS[kind] }));
+};
 
 /** One bar group: a month's totals in cents (money stays in whole cents up to the display). */
 type MonthTotals = { month: string; period: string } & Record<ContributionKind, number>;
 
+/** The pay period after `period` (`YYYY-MM`). */
 function nextMonth(period: string): string {
-  const [year, month] = period.split('-').map(Number);
-  return new Date(Date.UTC(year ?? 1970, month ?? 1, 1)).toISOString().slice(0, 7);
+  const year = Number(period.slice(0, 4));
+  const month = Number(period.slice(5, 7));
+  return month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`;
 }
 
 /**
@@ -76,7 +79,8 @@ function monthlyTotals(contributions: Contribution[], from: string | undefined):
     byPeriod.set(contribution.period, totals);
   }
   const periods = [...byPeriod.keys()].sort();
-  const thisMonth = new Date().toISOString().slice(0, 7);
+  // This month in Ireland (docs/decisions/0050-irish-dates.md).
+  const thisMonth = todayInIreland(new Date()).slice(0, 7);
   const first = from ?? (periods[0] as string);
   // Up to this month at least, or to the latest period when payroll ran ahead.
   const last = [periods.at(-1) as string, thisMonth].sort()[1] as string;
@@ -88,8 +92,19 @@ function monthlyTotals(contributions: Contribution[], from: string | undefined):
   return months;
 }
 
-/** The member's monthly contribution totals by kind, as stacked bars with the figures beside. */
-export function ContributionsChart({ memberId }: { memberId: string }) {
+/**
+ * The member's monthly contribution totals by kind, as stacked bars with the figures beside, the
+ * kinds named as the contributions table and the pension summary name them (`ownRecord`: the
+ * member reading their own).
+ */
+export function ContributionsChart({
+  memberId,
+  ownRecord = false,
+}: {
+  memberId: string;
+  ownRecord?: boolean;
+}) {
+  const KINDS = kindsFor(ownRecord);
   const [range, setRange] = useState<ChartRange>(DEFAULT_CHART_RANGE);
   const headingId = useId();
   const from = chartFrom(range);
@@ -104,7 +119,7 @@ export function ContributionsChart({ memberId }: { memberId: string }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={4} id={headingId}>
-          Monthly totals by kind
+          {ownRecord ? 'Paid in each month' : 'Monthly totals by kind'}
         </Title>
         <SegmentedControl
           aria-label="Period of the chart"
@@ -137,7 +152,11 @@ export function ContributionsChart({ memberId }: { memberId: string }) {
           />
           <VisuallyHidden>
             <Table>
-              <Table.Caption>Monthly contribution totals by kind</Table.Caption>
+              <Table.Caption>
+                {ownRecord
+                  ? 'Paid in each month, by who paid it'
+                  : 'Monthly contribution totals by kind'}
+              </Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Month</Table.Th>

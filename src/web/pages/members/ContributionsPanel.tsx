@@ -19,8 +19,8 @@ import { lazy, Suspense, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import {
   CONTRIBUTION_KIND_LABELS,
-  CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
   CONTRIBUTION_KINDS,
+  contributionKindLabels,
 } from '../../../contracts/contributions';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { euroFieldError, formatCents, readEuro } from '../../../contracts/money';
@@ -34,6 +34,12 @@ import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
 import { Loading } from '../../components/Loading';
+import {
+  PayPeriodInput,
+  payPeriodEntry,
+  payPeriodRule,
+  readPayPeriod,
+} from '../../components/PayPeriodInput';
 import { formatDate, formatPeriod } from '../../format';
 import { memberContributionsKey } from './member-page-cache';
 
@@ -56,8 +62,11 @@ function signedCents(cents: number): string {
 
 /**
  * A member's contributions: the monthly totals by kind as a chart, and every contribution with
- * its original amount and adjustments as a table, newest period first, 25 at a time. Those who
- * submit payroll add contributions and correct them with adjustments; amounts are never edited.
+ * the amount it was first recorded as and its corrections as a table, newest period first, 25 at
+ * a time. Those who submit payroll add contributions and correct them with adjustments; amounts
+ * are never edited. A member reading their own is told in their words: who paid, and when a
+ * correction was made (its reason is a staff note); how a contribution reached the record is
+ * staff's business and not shown to them.
  */
 export function ContributionsPanel({ member }: { member: Member }) {
   const session = useSignedIn();
@@ -68,18 +77,18 @@ export function ContributionsPanel({ member }: { member: Member }) {
   const [adjusting, setAdjusting] = useState<Contribution | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: memberContributionsKey(member.id) });
 
+  const kindLabels = contributionKindLabels(ownRecord);
   const columns: Column<Contribution>[] = [
     {
       key: 'period',
-      header: 'Period',
+      header: 'Pay period',
       render: (row) => formatPeriod(row.period),
       sortValue: (row) => row.period,
     },
     {
       key: 'kind',
       header: ownRecord ? 'Paid by' : 'Kind',
-      render: (row) =>
-        (ownRecord ? CONTRIBUTION_KIND_LABELS_FOR_MEMBER : CONTRIBUTION_KIND_LABELS)[row.kind],
+      render: (row) => kindLabels[row.kind],
       sortValue: (row) => row.kind,
     },
     {
@@ -90,34 +99,35 @@ export function ContributionsPanel({ member }: { member: Member }) {
     },
     {
       key: 'original',
-      header: 'Original',
+      header: 'First recorded as',
       render: (row) => formatCents(row.originalAmountCents),
       sortValue: (row) => row.originalAmountCents,
     },
     {
       key: 'adjustments',
-      header: 'Adjustments',
+      header: 'Corrections',
       render: (row) =>
         row.adjustments.length === 0 ? (
-          '—'
+          'None'
         ) : (
           <Stack gap={2}>
             {row.adjustments.map((adjustment) => (
               <Text size="sm" key={adjustment.id}>
-                {signedCents(adjustment.deltaCents)}
-                {adjustment.reason ? `: ${adjustment.reason}` : ' corrected'} (
-                {formatDate(adjustment.createdAt)})
+                {signedCents(adjustment.deltaCents)} on {formatDate(adjustment.createdAt)}
+                {adjustment.reason ? `: ${adjustment.reason}` : ''}
               </Text>
             ))}
           </Stack>
         ),
     },
-    {
-      key: 'source',
-      header: 'Source',
-      render: (row) => (row.importId ? 'Imported' : 'Entered'),
-    },
   ];
+  if (!ownRecord) {
+    columns.push({
+      key: 'source',
+      header: 'Recorded from',
+      render: (row) => (row.importId ? 'A payroll file' : 'Typed in'),
+    });
+  }
   if (can(session, 'contribution.adjust', memberRow(member))) {
     columns.push({
       key: 'actions',
@@ -145,7 +155,7 @@ export function ContributionsPanel({ member }: { member: Member }) {
       </Group>
       <Paper withBorder p="md">
         <Suspense fallback={<Loading label="Loading the chart" />}>
-          <ContributionsChart memberId={member.id} />
+          <ContributionsChart memberId={member.id} ownRecord={ownRecord} />
         </Suspense>
       </Paper>
       <CursorTable
@@ -209,13 +219,13 @@ function AddContributionForm({
   const form = useForm({
     mode: 'controlled',
     initialValues: {
-      // This month in Ireland, not in UTC (docs/decisions/0050-irish-dates.md).
-      period: todayInIreland(new Date()).slice(0, 7),
+      // This month in Ireland, not in UTC (docs/decisions/0050-irish-dates.md), as it is typed.
+      period: payPeriodEntry(todayInIreland(new Date()).slice(0, 7)),
       kind: 'employee' as ContributionKind,
       amountCents: '',
     },
     validate: {
-      period: (value) => (value.trim() === '' ? FIELD_MESSAGES.payPeriod : null),
+      period: payPeriodRule,
       amountCents: (value) => euroFieldError(value),
     },
   });
@@ -223,11 +233,12 @@ function AddContributionForm({
     setProblem(null);
     // The form's rule has shown why an amount is not read; nothing is sent.
     const amount = readEuro(values.amountCents);
-    if (!amount.ok) return;
+    const period = readPayPeriod(values.period);
+    if (!amount.ok || period === null) return;
     try {
       await api(apiRoutes.contributions.create, {
         params: { id: member.id },
-        body: { period: values.period, kind: values.kind, amountCents: amount.cents },
+        body: { period, kind: values.kind, amountCents: amount.cents },
       });
       notifications.show({ color: 'green', message: 'Contribution recorded' });
       await onDone();
@@ -243,14 +254,7 @@ function AddContributionForm({
             {problem}
           </Alert>
         )}
-        <TextInput
-          label="Pay period"
-          type="month"
-          placeholder="YYYY-MM"
-          description="The month of the payroll, as YYYY-MM"
-          required
-          {...form.getInputProps('period')}
-        />
+        <PayPeriodInput required {...form.getInputProps('period')} />
         <Select
           label="Kind"
           data={KIND_OPTIONS}

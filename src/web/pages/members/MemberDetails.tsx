@@ -113,17 +113,29 @@ export function MemberDetails({ member }: { member: Member }) {
             </Button>
           )}
           {can(session, 'member.contact.update', row) && <ContactDetailsButton member={member} />}
-          {can(session, 'member.export', row) && (
-            <>
-              <Button variant="default" onClick={exportData} loading={exporting}>
-                {ownRecord ? 'Download my data' : 'Export data (GDPR)'}
-              </Button>
-              {/* The same data as a file anyone can open in a spreadsheet. */}
-              <Button variant="default" onClick={exportCsv} loading={exporting}>
-                {ownRecord ? 'Download my data as CSV' : 'Export as CSV'}
-              </Button>
-            </>
-          )}
+          {can(session, 'member.export', row) &&
+            (ownRecord ? (
+              <>
+                {/* A member's own copy to read first: every value in words (portal.service.ts). */}
+                <Button variant="default" onClick={exportCsv} loading={exporting}>
+                  Download my data
+                </Button>
+                {/* The same data for a program, to move it elsewhere (GDPR Art. 20). */}
+                <Button variant="subtle" onClick={exportData} loading={exporting}>
+                  Download my data for another provider (JSON)
+                </Button>
+              </>
+            ) : (
+              <>
+                <Button variant="default" onClick={exportData} loading={exporting}>
+                  Export data (GDPR)
+                </Button>
+                {/* The same data as a file anyone can open in a spreadsheet. */}
+                <Button variant="default" onClick={exportCsv} loading={exporting}>
+                  Export as CSV
+                </Button>
+              </>
+            ))}
           {can(session, 'member.delete', row) && (
             <Button color="red" variant="light" onClick={askDelete.open}>
               Delete member
@@ -185,7 +197,9 @@ export function MemberDetails({ member }: { member: Member }) {
           </DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
-          <DataList.ItemLabel>Last changed</DataList.ItemLabel>
+          <DataList.ItemLabel>
+            {ownRecord ? 'Your details last updated' : 'Record last changed'}
+          </DataList.ItemLabel>
           <DataList.ItemValue>{formatDate(member.updatedAt)}</DataList.ItemValue>
         </DataList.Item>
       </DataList>

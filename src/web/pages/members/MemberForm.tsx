@@ -11,18 +11,16 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { MEMBER_STATUS_NAMES, MEMBER_STATUSES } from '../../../contracts/members';
 import { euroFieldError, plainEuro, readEuro } from '../../../contracts/money';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import type { Member, MemberStatus } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
 import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
 
-export const MEMBER_STATUS_OPTIONS: { value: MemberStatus; label: string }[] = [
-  { value: 'active', label: 'Active' },
-  { value: 'deferred', label: 'Deferred' },
-  { value: 'retired', label: 'Retired' },
-  { value: 'left', label: 'Left' },
-];
+export const MEMBER_STATUS_OPTIONS: { value: MemberStatus; label: string }[] = MEMBER_STATUSES.map(
+  (value) => ({ value, label: MEMBER_STATUS_NAMES[value] }),
+);
 
 /**
  * The form's fields carry the API's field names, so that each validation issue of the API lands

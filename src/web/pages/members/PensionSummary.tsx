@@ -1,11 +1,7 @@
 import { Alert, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiRoutes } from '../../../contracts/api-routes';
-import {
-  CONTRIBUTION_KIND_LABELS,
-  CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
-  CONTRIBUTION_KINDS,
-} from '../../../contracts/contributions';
+import { CONTRIBUTION_KINDS, contributionKindLabels } from '../../../contracts/contributions';
 import { formatCents } from '../../../contracts/money';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
@@ -16,15 +12,14 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 import { memberSummaryKey } from './member-page-cache';
 
-/** Each row in the member's own words, and in the staff's (contracts/contributions.ts). */
-const ROWS: Array<[keyof PaidIn, string, string]> = [
-  ...CONTRIBUTION_KINDS.map((kind): [keyof PaidIn, string, string] => [
-    `${kind}Cents`,
-    CONTRIBUTION_KIND_LABELS_FOR_MEMBER[kind],
-    CONTRIBUTION_KIND_LABELS[kind],
-  ]),
-  ['totalCents', 'Total paid in', 'Total paid in'],
-];
+/** Each row, its kind in the words the page's chart and contributions table use too. */
+const rowsFor = (ownRecord: boolean): Array<[keyof PaidIn, string]> => {
+  const labels = contributionKindLabels(ownRecord);
+  return [
+    ...CONTRIBUTION_KINDS.map((kind): [keyof PaidIn, string] => [`${kind}Cents`, labels[kind]]),
+    ['totalCents', 'Total paid in'],
+  ];
+};
 
 /**
  * A member's pension at a glance: their scheme and employer by name, and what
@@ -83,9 +78,9 @@ export function PensionSummary({ member }: { member: Member }) {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {ROWS.map(([key, ownWords, staffWords]) => (
+            {rowsFor(ownRecord).map(([key, words]) => (
               <Table.Tr key={key} fw={key === 'totalCents' ? 700 : undefined}>
-                <Table.Td>{ownRecord ? ownWords : staffWords}</Table.Td>
+                <Table.Td>{words}</Table.Td>
                 <Table.Td ta="right">{formatCents(data.taxYear[key])}</Table.Td>
                 <Table.Td ta="right">{formatCents(data.allTime[key])}</Table.Td>
               </Table.Tr>
