@@ -306,7 +306,7 @@ export function dateStatus(dueOn: string, today: string): DateStatus {
  * Whether a person is reminded of an obligation: it has a day and is not OK (overdue, due within
  * DUE_SOON_DAYS, or dated and incomplete). The governance dashboard's list and the reminder
  * e-mails both ask this, so a duty done, whose next day is further off than that, is in neither,
- * and a scheme that stands OK has nothing in them (docs/decisions/0130-what-people-read.md).
+ * and a scheme that stands OK has nothing in them (docs/decisions/0131-what-people-read.md).
  */
 export function isReminder<T extends { dueOn?: string; status: ObligationStatus }>(
   obligation: T,

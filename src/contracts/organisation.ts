@@ -228,7 +228,7 @@ export type SchemeDetailView = z.infer<typeof schemeDetailView>;
  * contributions, benefits and governance duties follow from it. Deleted members count too: their
  * records are kept under the scheme as it was. Why the scheme's type cannot change, or null when
  * it can: the service refuses a change of type with this sentence, and the scheme's form shows
- * the type read-only with it (docs/decisions/0130-what-people-read.md).
+ * the type read-only with it (docs/decisions/0131-what-people-read.md).
  */
 export function schemeTypeFixedBecause(scheme: { hasMembers: boolean }): string | null {
   return scheme.hasMembers ? "A scheme's type cannot change once it has members" : null;

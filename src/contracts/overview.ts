@@ -8,7 +8,7 @@ import { pageOf } from './pages.js';
  * Why a scheme is on someone's list of work (docs/decisions/0045-home-pages-by-role.md):
  * `governance` when its governance standing is anything but OK, the standing the governance
  * dashboard counts it under, so that "every scheme is up to date" is never said beside a scheme
- * whose governance is not (docs/decisions/0130-what-people-read.md).
+ * whose governance is not (docs/decisions/0131-what-people-read.md).
  */
 export const SCHEME_NEEDS = ['no_members', 'no_funds', 'contributions_due', 'governance'] as const;
 /** Why a member is on an employer's list of work. */

@@ -260,7 +260,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await invitee.goto(`/accept-invitation${new URL(link ?? '').hash}`);
       await see(invitee.getByRole('heading', { name: 'Set your password' }));
       // The product the e-mail named, as it named it; the inviting firm is not said, since the
-      // link's check answers its state alone (docs/decisions/0125, 0130).
+      // link's check answers its state alone (docs/decisions/0125, 0131).
       await see(invitee.getByText(PRODUCT_NAME, { exact: true }), 'the product’s name');
       await see(invitee.getByText(`You have been invited to ${PRODUCT_NAME}.`, { exact: false }));
       expect(await invitee.getByText(firm).count()).toBe(0);

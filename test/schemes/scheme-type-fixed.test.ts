@@ -8,7 +8,7 @@ import { schemeFixture } from '../helpers/fixtures.js';
  * "A scheme's type cannot change once it has members" is one rule, in src/contracts
  * (`schemeTypeFixedBecause`): the service refuses a change of type by it, and the scheme's page
  * reads `hasMembers` from the scheme's own answer and shows the type read-only by it, instead of
- * offering the other types until Save (docs/decisions/0130-what-people-read.md).
+ * offering the other types until Save (docs/decisions/0131-what-people-read.md).
  */
 let t: TestApp;
 beforeAll(async () => {

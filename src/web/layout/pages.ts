@@ -25,7 +25,7 @@ export const PAGES = {
   autoEnrolment: { action: 'auto_enrolment.read' },
   autoEnrolmentUpload: { action: 'ae_payroll.import' },
   /**
-   * The API reference is for those whose work the API scripts (docs/decisions/0130-what-people-read.md):
+   * The API reference is for those whose work the API scripts (docs/decisions/0131-what-people-read.md):
    * sending a payroll's members and contributions in (a firm's staff, an employer's
    * administrator), and setting up broker firms (the platform). An employer's user, who only
    * reads, and a member are not offered it.

@@ -57,7 +57,7 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
       const { employerId } = boundsOf(tenantActor, 'overview.read');
       const duePeriod = duePeriodAt(now());
       // A scheme is up to date only when its governance is too: the standing the governance
-      // dashboard counts it under (docs/decisions/0130-what-people-read.md).
+      // dashboard counts it under (docs/decisions/0131-what-people-read.md).
       const governance =
         known.governance !== undefined
           ? known.governance
