@@ -1,7 +1,10 @@
+import { nounFor } from './plain-english.js';
+
 /**
  * Counts in words, as a document written for a reader says them: "one document", "two
  * trustees", "no written policies", "1,204 employees"; never "1 document(s)". Up to ten in words,
- * larger counts in figures grouped as in Ireland.
+ * larger counts in figures grouped as in Ireland. Which form of the noun a count takes is the one
+ * rule of the pages' figures (`nounFor` in plain-english.ts).
  */
 
 const WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
@@ -21,7 +24,7 @@ export function numberInWords(count: number): string {
 
 /** The count with its noun, singular for one: `one document`, `two documents`, `no documents`. */
 export function countInWords(count: number, noun: Noun): string {
-  return `${numberInWords(count)} ${count === 1 ? noun.one : noun.other}`;
+  return `${numberInWords(count)} ${nounFor(count, noun.one, noun.other)}`;
 }
 
 /** The same, to begin a sentence: `One document`, `No documents`, `12 documents`. */
