@@ -262,7 +262,9 @@ describe.skipIf(browserSuiteSkipReason)(
       const dialog = page.getByRole('dialog', { name: 'Add contribution' });
       const period = field(dialog, 'Pay period');
       // A text field taking MM/YYYY, not the browser's own month picker; it starts at this month.
-      expect(await period.getAttribute('type')).toBe('text');
+      expect(await period.evaluate((input) => (input as unknown as { type: string }).type)).toBe(
+        'text',
+      );
       const thisMonth = todayInIreland(new Date()).slice(0, 7);
       expect(await period.inputValue()).toBe(`${thisMonth.slice(5)}/${thisMonth.slice(0, 4)}`);
       await field(dialog, 'Amount (€)').fill('125.00');

@@ -54,8 +54,8 @@ export function DeleteUploadButton({
         }}
       >
         <Text>
-          Delete the upload of “{name}” and its {counted(upload.rowsWritten, 'pay line')}? Every
-          employee no other upload names goes with it, and the assessment no longer counts them.
+          Delete the upload of “{name}” and its {counted(upload.rowsWritten, 'pay line')}? With them
+          goes every employee no other upload names, and the assessment no longer counts them.
         </Text>
       </ConfirmModal>
     </>
