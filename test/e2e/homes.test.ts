@@ -155,6 +155,12 @@ describe.skipIf(browserSuiteSkipReason)(
           await page.reload();
           await see(page.getByRole('heading', { name: 'Recent activity' }));
           await settled(page);
+          // What happened, in the audit log's words, never its codes.
+          const activity = page.locator('section[aria-labelledby="dashboard-activity"]');
+          await see(
+            activity.getByRole('cell', { name: 'Created a user account', exact: true }).first(),
+          );
+          expect(await activity.getByText(/^[a-z_]+\.[a-z_]+$/).count()).toBe(0);
           const everyPage = ['GET /api/auth/session', 'GET /api/me'];
           expect(asked.filter((request) => !everyPage.includes(request))).toEqual([
             'GET /api/overview/dashboard',

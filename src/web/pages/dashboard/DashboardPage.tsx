@@ -13,6 +13,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { actorDescription, recordTypeLabel } from '../../../contracts/audit-text';
 import { DASHBOARD_COUNT_LIMIT, DASHBOARD_RECENT_ACTIVITY } from '../../../contracts/overview';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
@@ -209,8 +210,8 @@ function RecentActivity() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Time</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Entity</Table.Th>
+                <Table.Th>What happened</Table.Th>
+                <Table.Th>Record</Table.Th>
                 <Table.Th>By</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -220,9 +221,10 @@ function RecentActivity() {
                   <Table.Td>
                     <DateTime value={record.timestamp} />
                   </Table.Td>
-                  <Table.Td>{record.action}</Table.Td>
-                  <Table.Td>{record.entityType}</Table.Td>
-                  <Table.Td>{record.actorType}</Table.Td>
+                  {/* In the audit log's own words (src/contracts/audit-text.ts), as the log shows them. */}
+                  <Table.Td>{record.summary}</Table.Td>
+                  <Table.Td>{recordTypeLabel(record.entityType)}</Table.Td>
+                  <Table.Td>{actorDescription(record)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
