@@ -391,11 +391,11 @@ describe('the summary PDF', () => {
       'Scheme: Acme Staff Pension Scheme, a defined contribution scheme (DC)',
       'Employer: Acme Ltd',
       // 10:00 UTC on 2 March is 10:00 in Ireland (GMT in winter).
-      `Prepared on 02/03/2026 at 10:00, Irish time, by ${staff.name}, Murphy & Byrne Brokers (BrokerUser).`,
+      `Prepared on 2 Mar 2026 at 10:00, Irish time, by ${staff.name}, Murphy & Byrne Brokers (BrokerUser).`,
       'This pack holds this summary, two documents of the scheme and manifest.json',
       'Three documents of the scheme are left out, and manifest.json lists each with the reason: two are about one member',
       'one is held back by the malware check.',
-      'Overall standing on 02/03/2026:',
+      'Overall standing on 2 Mar 2026:',
       'Two trustees are recorded.',
       'One key function holder is recorded.',
       'Two written policies are recorded.',
@@ -443,7 +443,7 @@ describe('the summary PDF', () => {
       obligations: Array<{ kind: ObligationKind; status: ObligationStatus }>;
     };
     expect(text).toContain(
-      `Overall standing on 02/03/2026: ${OBLIGATION_STATUS_LABELS[compliance.status]}.`,
+      `Overall standing on 2 Mar 2026: ${OBLIGATION_STATUS_LABELS[compliance.status]}.`,
     );
     for (const obligation of compliance.obligations) {
       expect(text).toContain(
