@@ -203,5 +203,16 @@ describe('investing contributions', () => {
       funds: [{ units: '96.000000', valueCents: 12_000 }],
       uninvestedCents: 0,
     });
+
+    // A page at a time, newest day first: each movement once, and no page after the last.
+    const first = await s.staff.get(`/api/members/${member}/transactions?limit=1`);
+    expect(first.json().items).toMatchObject([{ on: '2026-03-10', amountCents: -500 }]);
+    const cursor = first.json().nextCursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    const second = await s.staff.get(
+      `/api/members/${member}/transactions?limit=1&cursor=${encodeURIComponent(cursor)}`,
+    );
+    expect(second.json().items).toMatchObject([{ on: '2026-03-05', amountCents: 11_000 }]);
+    expect(second.json().nextCursor).toBeNull();
   });
 });

@@ -1,5 +1,7 @@
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { PageQuery } from '../../../contracts/pages.js';
 import { rowsOf } from '../../platform/db/database.js';
+import { keyset } from '../../platform/db/keyset.js';
 import { fundAllocations, funds, memberTransactions } from '../../platform/db/schema.js';
 import { microOfNumeric } from '../../platform/db/tables/columns.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
@@ -146,9 +148,14 @@ export type TransactionRow = {
 export async function transactionsOf(
   tx: Transaction,
   member: { brokerId: string; id: string },
-  position: { on: string; id: string } | null,
-  take: number,
+  query: PageQuery,
 ): Promise<TransactionRow[]> {
+  const { after, orderBy, take } = keyset(
+    query,
+    { at: memberTransactions.dealtOn, id: memberTransactions.id },
+    'desc',
+    'day',
+  );
   return tx
     .select({
       id: memberTransactions.id,
@@ -170,11 +177,9 @@ export async function transactionsOf(
         eq(memberTransactions.brokerId, member.brokerId),
         eq(memberTransactions.memberId, member.id),
         isNull(memberTransactions.voidedAt),
-        position
-          ? sql`(${memberTransactions.dealtOn}, ${memberTransactions.id}) < (${position.on} :: date, ${position.id})`
-          : undefined,
+        after,
       ),
     )
-    .orderBy(desc(memberTransactions.dealtOn), desc(memberTransactions.id))
+    .orderBy(...orderBy)
     .limit(take);
 }

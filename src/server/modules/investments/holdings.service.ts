@@ -3,13 +3,13 @@ import { formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
+import { pageFrom } from '../../platform/db/keyset.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
-import { decodeDayCursor, encodeDayCursor } from './day-cursor.rules.js';
 import {
   type FundUnits,
   fundNames,
@@ -138,14 +138,13 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
       query: MemberTransactionQuery,
     ): Promise<{ items: MemberTransactionView[]; nextCursor: string | null }> {
       authorize(actor, 'member_transaction.list');
-      const position = query.cursor === undefined ? null : decodeDayCursor(query.cursor);
       const rows = await withActor(database, actor, async (tx) => {
         const member = authorizeRow(
           actor,
           'member_transaction.list',
           await findMember(tx, memberId),
         );
-        const found = await transactionsOf(tx, member, position, query.limit + 1);
+        const found = await transactionsOf(tx, member, query);
         await reads.listed(tx, actor, {
           entityType: 'member_transaction',
           scope: { memberId: member.id },
@@ -154,10 +153,9 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
         });
         return found;
       });
-      const items = rows.slice(0, query.limit);
-      const last = items.at(-1);
+      const page = pageFrom(rows, query, (row) => ({ at: row.dealtOn, id: row.id }));
       return {
-        items: items.map((row) => ({
+        items: page.items.map((row) => ({
           id: row.id,
           kind: row.kind as MemberTransactionKind,
           fundId: row.fundId,
@@ -167,10 +165,7 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
           price: formatDecimal6(row.priceMicro),
           amountCents: row.amountCents,
         })),
-        nextCursor:
-          rows.length > query.limit && last
-            ? encodeDayCursor({ on: last.dealtOn, id: last.id })
-            : null,
+        nextCursor: page.nextCursor,
       };
     },
 
