@@ -3,7 +3,7 @@ import {
   type PriceFileProblem,
   readFundPricesCsv,
 } from '../../../contracts/dc-money-rules.js';
-import { TEXT_FAULTS, UploadText } from '../../platform/uploads/upload-text.js';
+import { textFaultMessage, UploadText } from '../../platform/uploads/upload-text.js';
 
 /**
  * A prices file of a scheme's funds (docs/decisions/0127-dc-money.md; docs/imports.md, "Fund
@@ -42,8 +42,7 @@ function textOf(bytes: Buffer): { text: string; problem: PriceFileProblem | null
     text,
     problem: {
       line,
-      message:
-        fault.message === TEXT_FAULTS.utf16 ? fault.message : `Line ${line} ${fault.message}`,
+      message: textFaultMessage(fault, line),
     },
   };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CsvReader, type CsvRecord, MAX_ROW_CHARACTERS } from '../../../contracts/csv.js';
 /** decisions.md §2: uploads up to 25 MiB. */
 import { type ImportIssue, MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
-import { TEXT_FAULTS, UploadText } from './upload-text.js';
+import { textFaultMessage, UploadText } from './upload-text.js';
 
 export type { CsvRecord };
 
@@ -84,8 +84,7 @@ export function readCsvUpload(upload: Readable, maxBytes = MAX_UPLOAD_BYTES) {
         line,
         column: null,
         code: 'not_utf8',
-        message:
-          fault.message === TEXT_FAULTS.utf16 ? fault.message : `Line ${line} ${fault.message}`,
+        message: textFaultMessage(fault, line),
       };
     }
     reader.push(text);

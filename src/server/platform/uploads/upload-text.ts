@@ -25,6 +25,11 @@ export interface TextFault {
   message: (typeof TEXT_FAULTS)[keyof typeof TEXT_FAULTS];
 }
 
+/** What a person is told of a fault found on `line`: UTF-16 is the whole file's, the rest a line's. */
+export function textFaultMessage(fault: TextFault, line: number): string {
+  return fault.message === TEXT_FAULTS.utf16 ? fault.message : `Line ${line} ${fault.message}`;
+}
+
 /** Where a character cut off by the end of `bytes` starts; `bytes.length` when none is. */
 function wholeLength(bytes: Buffer): number {
   for (let back = 1; back <= 3 && back <= bytes.length; back += 1) {
