@@ -11,6 +11,7 @@ import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { SchemeComplianceFacts } from '../../../contracts/scheme-standing.js';
 import type { FilingKind } from '../../../contracts/scheme-year-rules.js';
+import { arrayLiteral } from '../../platform/db/database.js';
 import { keyset } from '../../platform/db/keyset.js';
 import {
   auditLog,
@@ -194,11 +195,6 @@ export interface SchemeHead {
   /** `MM-DD`. */
   yearEnd: string;
   employerName: string;
-}
-
-/** Values as a PostgreSQL array literal, each element quoted, for one `$n::type[]` parameter. */
-function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
+import { arrayLiteral } from '../../platform/db/database.js';
 import { ragChunks, ragSources } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 
@@ -59,8 +60,8 @@ export async function reorderChunks(
 ): Promise<void> {
   for (let start = 0; start < order.length; start += ROWS_PER_INSERT) {
     const slice = order.slice(start, start + ROWS_PER_INSERT);
-    const ids = `{${slice.map((entry) => entry.id).join(',')}}`;
-    const ordinals = `{${slice.map((entry) => entry.ordinal).join(',')}}`;
+    const ids = arrayLiteral(slice.map((entry) => entry.id));
+    const ordinals = arrayLiteral(slice.map((entry) => entry.ordinal));
     await tx.execute(sql`
       update rag_chunks as c set ordinal = v.ordinal
         from unnest(${ids}::text[], ${ordinals}::int[]) as v(id, ordinal)

@@ -313,3 +313,12 @@ async function copyIntoPglite(
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
+
+/**
+ * Values as one PostgreSQL array literal, `{"a","b"}`, each element quoted, for a single
+ * `${…}::text[]` (or `::date[]`, `::int[]`) parameter: one parameter however many values, where
+ * drizzle would spread a JavaScript array into a list of parameters.
+ */
+export function arrayLiteral(values: readonly (string | number)[]): string {
+  return `{${values.map((value) => `"${String(value).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
