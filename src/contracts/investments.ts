@@ -89,21 +89,22 @@ export const fundPriceFileRejection = z.object({
 export const onDayQuery = z.object({ on: isoDate.optional() });
 export type OnDayQuery = z.infer<typeof onDayQuery>;
 
+/** Units of a fund on a day, at its latest price on or before it, and what they are worth. */
+const fundValue = z.object({
+  fundId: z.string(),
+  fundName: z.string(),
+  units: decimal6,
+  price: decimal6,
+  priceOn: z.string(),
+  valueCents: z.number().int(),
+});
+
 /** A member's units in each fund on a day, at the latest price on or before it. */
 export const holdingsView = z.object({
   on: z.string(),
   /** Everything: the funds' values, the money waiting to be invested and the money switching. */
   valueCents: z.number().int(),
-  funds: z.array(
-    z.object({
-      fundId: z.string(),
-      fundName: z.string(),
-      units: decimal6,
-      price: decimal6,
-      priceOn: z.string(),
-      valueCents: z.number().int(),
-    }),
-  ),
+  funds: z.array(fundValue),
   /** Money received by the day and not yet invested by it. */
   uninvestedCents: z.number().int(),
   /** Money sold out of funds by a switch and not yet bought into its new funds. */
@@ -152,13 +153,7 @@ export type SwitchListQuery = z.infer<typeof switchListQuery>;
 export const fundAssetsView = z.object({
   on: z.string(),
   funds: z.array(
-    z.object({
-      fundId: z.string(),
-      fundName: z.string(),
-      units: decimal6,
-      price: decimal6,
-      priceOn: z.string(),
-      valueCents: z.number().int(),
+    fundValue.extend({
       /** Members holding units of the fund. */
       members: z.number().int(),
     }),
