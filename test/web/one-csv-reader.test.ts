@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * The web reads CSV with the service's own reader and writes it with its writer
@@ -13,16 +14,7 @@ import { describe, expect, it } from 'vitest';
 const web = path.resolve(import.meta.dirname, '../../src/web');
 
 /** Every source file of the web UI, its tests left out, by its path under src/web. */
-function sources(): Array<{ file: string; text: string }> {
-  return readdirSync(web, { recursive: true, withFileTypes: true })
-    .filter(
-      (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.includes('.test.'),
-    )
-    .map((entry) => {
-      const full = path.join(entry.parentPath, entry.name);
-      return { file: path.relative(web, full), text: readFileSync(full, 'utf8') };
-    });
-}
+const sources = () => sourceFiles('src/web');
 
 /**
  * `.split(…)` at a comma or a line break: a string literal or a regular expression holding a

@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the scanner is tested on lines of source code, placeholders and all
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * One way to show a date and one way to type a pay period in the web UI
@@ -19,16 +20,7 @@ const FORMATTER = 'format.ts';
 const PERIOD_FIELD = 'components/PayPeriodInput.tsx';
 
 /** Every source file of the web UI, its tests left out, by its path under src/web. */
-function sources(): Array<{ file: string; text: string }> {
-  return readdirSync(web, { recursive: true, withFileTypes: true })
-    .filter(
-      (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.includes('.test.'),
-    )
-    .map((entry) => {
-      const full = path.join(entry.parentPath, entry.name);
-      return { file: path.relative(web, full), text: readFileSync(full, 'utf8') };
-    });
-}
+const sources = () => sourceFiles('src/web');
 
 /** Ways a file writes a date of its own. */
 const FORMATTING_A_DATE: readonly RegExp[] = [

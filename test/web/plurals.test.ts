@@ -1,8 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the scanner is tested on lines of source code, placeholders and all
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { counted, nounFor } from '../../src/contracts/plain-english.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * A count is written with its noun by one helper, `counted` (or `nounFor` where the figure stands
@@ -11,19 +10,8 @@ import { counted, nounFor } from '../../src/contracts/plain-english.js';
  * plurals out of src/web.
  */
 
-const web = path.resolve(import.meta.dirname, '../../src/web');
-
 /** Every source file of the web UI, its tests left out, by its path under src/web. */
-function sources(): Array<{ file: string; text: string }> {
-  return readdirSync(web, { recursive: true, withFileTypes: true })
-    .filter(
-      (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.includes('.test.'),
-    )
-    .map((entry) => {
-      const full = path.join(entry.parentPath, entry.name);
-      return { file: path.relative(web, full), text: readFileSync(full, 'utf8') };
-    });
-}
+const sources = () => sourceFiles('src/web');
 
 /** Ways a line makes a plural of its own. */
 const HAND_MADE_PLURALS: readonly RegExp[] = [

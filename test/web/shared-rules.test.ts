@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AE_STATUS_LABELS } from '../../src/contracts/auto-enrolment-rules.js';
@@ -14,6 +14,7 @@ import {
   ORA_TRIGGER_NAMES,
   TRUSTEE_KIND_NAMES,
 } from '../../src/contracts/governance-rules.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * Rules the browser and the service both apply live once, in src/contracts, as code
@@ -26,17 +27,7 @@ import {
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** The source files under a folder of src, tests left out, by their path from the repository root. */
-function sources(folder: string): Array<{ file: string; text: string }> {
-  const base = path.join(root, folder);
-  return readdirSync(base, { recursive: true, withFileTypes: true })
-    .filter(
-      (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.includes('.test.'),
-    )
-    .map((entry) => {
-      const full = path.join(entry.parentPath, entry.name);
-      return { file: path.relative(root, full), text: readFileSync(full, 'utf8') };
-    });
-}
+const sources = (folder: string) => sourceFiles(folder, '.');
 
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
