@@ -288,7 +288,7 @@ describe('when a record takes its place in the chain', () => {
       );
       expect(chain.map((record) => [record.chainIndex, record.action])).toEqual([
         [1, 'employer.created'],
-        [2, 'import.created'],
+        [2, 'import.succeeded'],
       ]);
       expect(chain[1]?.id).toBe(longRecordId);
       expect(await verifyTestChains(t.database, { tenantId })).toMatchObject({

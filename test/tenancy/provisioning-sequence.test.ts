@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { HOLD_MAIL } from '../helpers/config.js';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
 import { invitationTokenIn, readOutbox } from '../helpers/mail.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp();
+  // The invitation is read from the outbox, so no worker may deliver (and clear) it first.
+  t = await buildTestApp({ env: HOLD_MAIL });
 });
 afterAll(() => t.close());
 
