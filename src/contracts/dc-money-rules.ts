@@ -534,6 +534,12 @@ export type SwitchInput = z.infer<typeof switchInput>;
  */
 
 /**
+ * Whether a scheme's members hold units in funds: DC, PRSA and RAC schemes do; a DB scheme's
+ * contributions fund the scheme as a whole (docs/decisions/0127-dc-money.md, "Which schemes").
+ */
+export const holdsUnits = (schemeType: string): boolean => schemeType !== 'DB';
+
+/**
  * The rules of DC money, each with its source (docs/decisions/0120-rules-labelled-law-guidance-policy.md).
  * How a scheme's money is invested, priced and charged is market practice and this service's
  * choice, not statute (domain.md, "DC money"): no rule here is law.

@@ -116,6 +116,35 @@ export const holdingsView = z.object({
 });
 export type HoldingsView = z.infer<typeof holdingsView>;
 
+/**
+ * `?from=YYYY-MM-DD`: where a member's value history starts; two years before today when left
+ * out, and never before the member's first movement.
+ */
+export const valueHistoryQuery = z.object({ from: isoDate.optional() });
+export type ValueHistoryQuery = z.infer<typeof valueHistoryQuery>;
+
+/** The most points a value history answers: ten years of month ends, or longer ones spaced out. */
+export const MAX_VALUE_POINTS = 120;
+
+/**
+ * What a member's pension was worth at each month end from `from`, and today, beside the money
+ * paid in by then: the line a member reads their pension's growth from.
+ */
+export const valueHistoryView = z.object({
+  from: z.string(),
+  to: z.string(),
+  points: z.array(
+    z.object({
+      on: z.string(),
+      /** As `holdingsView.valueCents` on that day. */
+      valueCents: z.number().int(),
+      /** Money received for the member by that day, corrections included. */
+      paidInCents: z.number().int(),
+    }),
+  ),
+});
+export type ValueHistoryView = z.infer<typeof valueHistoryView>;
+
 /** One movement of the ledger; money and units into the member's funds positive, out negative. */
 export const memberTransactionView = z.object({
   id: z.string(),

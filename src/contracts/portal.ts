@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { contributionView, paidIn, period } from './contributions.js';
 import { fundChoiceView, fundView } from './funds.js';
+import {
+  holdingsView,
+  memberTransactionView,
+  switchView,
+  valueHistoryView,
+} from './investments.js';
 import { memberFieldShape, memberView } from './members.js';
 import { pageOf } from './pages.js';
 
@@ -46,7 +52,12 @@ export type MemberPageQuery = z.infer<typeof memberPageQuery>;
  * The size of the first page of each list the member page shows: a year of contributions of the
  * three kinds fits on two pages; the chart shows the longer view.
  */
-export const MEMBER_PAGE_SIZES = { fundChoices: 20, contributions: 25 } as const;
+export const MEMBER_PAGE_SIZES = {
+  fundChoices: 20,
+  contributions: 25,
+  transactions: 25,
+  switches: 5,
+} as const;
 
 export const memberPageView = z.object({
   member: memberView,
@@ -59,5 +70,19 @@ export const memberPageView = z.object({
   contributions: pageOf(contributionView),
   /** Every contribution from `chartFrom` on (all of them without it), for the chart. */
   chart: z.array(contributionView),
+  /**
+   * What the member's money is worth and how it moved (docs/decisions/0127-dc-money.md); null for
+   * a scheme whose members hold no units.
+   */
+  money: z
+    .object({
+      holdings: holdingsView,
+      valueHistory: valueHistoryView,
+      /** The first page of the unit movements, newest first. */
+      transactions: pageOf(memberTransactionView),
+      /** The newest switches. */
+      switches: pageOf(switchView),
+    })
+    .nullable(),
 });
 export type MemberPageView = z.infer<typeof memberPageView>;

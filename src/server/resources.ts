@@ -43,6 +43,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   const governance = createGovernanceModule(parts);
   const autoEnrolment = createAutoEnrolmentModule(parts);
   const audit = createAuditModule(parts);
+  const investments = createInvestmentsModule(parts);
 
   const modules = [
     createBrokersModule(parts),
@@ -53,7 +54,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     createGdprModule(parts),
     contributions,
     funds,
-    createInvestmentsModule(parts),
+    investments,
     // The pages composed from the services that own their parts (docs/decisions/0118).
     createOverviewModule(parts, {
       ...employers.services,
@@ -67,6 +68,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
       ...members.services,
       ...funds.services,
       ...contributions.services,
+      ...investments.services,
     }),
     createImportsModule(parts),
     governance,

@@ -41,7 +41,7 @@ afterAll(() => t.close());
 describe('who reaches DC money', () => {
   it('lets a Member read their own holdings, ledger and switches and their scheme’s prices, and nobody else’s', async () => {
     const self = s.as(s.self);
-    for (const path of ['holdings', 'transactions', 'switches']) {
+    for (const path of ['holdings', 'value-history', 'transactions', 'switches']) {
       expect((await self.get(`/api/members/${member}/${path}`)).statusCode, path).toBe(200);
       const other = await self.get(`/api/members/${colleague}/${path}`);
       expect(other.statusCode, path).toBe(404);
@@ -206,6 +206,14 @@ describe('bad input to DC money', () => {
       ['no date', () => staff.get(`/api/funds/${equity}/prices?from=yesterday`)],
       ['holdings tomorrow', () => staff.get(`/api/members/${member}/holdings?on=2026-06-16`)],
       ['holdings on no date', () => staff.get(`/api/members/${member}/holdings?on=15/06/2026`)],
+      [
+        'a value history from tomorrow',
+        () => staff.get(`/api/members/${member}/value-history?from=2026-06-16`),
+      ],
+      [
+        'a value history from no date',
+        () => staff.get(`/api/members/${member}/value-history?from=2026-02-30x`),
+      ],
       ['assets tomorrow', () => staff.get(`/api/schemes/${s.schemeId}/fund-assets?on=2026-06-16`)],
       [
         'a made-up cursor',

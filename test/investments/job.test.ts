@@ -105,6 +105,7 @@ describe('the investments job', () => {
     const holdings = await s.staff.get(`/api/members/${member}/holdings`);
     expect(holdings.statusCode).toBe(409);
     expect(holdings.json().error).toMatch(/defined benefit/);
+    expect((await s.staff.get(`/api/members/${member}/value-history`)).statusCode).toBe(409);
     const assets = await s.staff.get(`/api/schemes/${s.schemeId}/fund-assets`);
     expect(assets.statusCode).toBe(409);
     const switched = await s.staff.post(`/api/members/${member}/switches`, {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInIreland } from '../../src/contracts/irish-dates.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import type { MemberRow, UserRow } from '../helpers/factories.js';
+import { createMember, type MemberRow, type UserRow } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
 
 /**
@@ -89,6 +89,32 @@ describe('GET /api/members/{id}/page', () => {
     );
     // 2025-06 to 2026-06: the chart's range and nothing before it.
     expect(page.chart).toHaveLength(13);
+    expect(page.money).toEqual({
+      holdings: await readJson(admin, `/api/members/${id}/holdings`),
+      valueHistory: await readJson(admin, `/api/members/${id}/value-history`),
+      transactions: await readJson(admin, `/api/members/${id}/transactions?limit=25`),
+      switches: await readJson(admin, `/api/members/${id}/switches?limit=5`),
+    });
+    // Thirty months paid, no price yet: all of it waits to be invested.
+    expect(page.money.holdings).toMatchObject({ valueCents: 300_435, uninvestedCents: 300_435 });
+  });
+
+  it('has no money part for a member of a defined benefit scheme, who holds no units', async () => {
+    const { admin, brokerId, employerId } = await memberWithHistory();
+    const scheme = await t.requestAs(admin, 'POST', '/api/schemes', {
+      employerId,
+      name: 'Final salary plan',
+      type: 'DB',
+    });
+    expect(scheme.statusCode, scheme.body).toBe(201);
+    const member = await createMember(t.database, {
+      brokerId,
+      employerId,
+      schemeId: scheme.json().id,
+    });
+    const page = await readJson(admin, `/api/members/${member.id}/page`);
+    expect(page.money).toBeNull();
+    expect(page.member.id).toBe(member.id);
   });
 
   it('gives the chart every contribution when no range is named', async () => {

@@ -11,6 +11,8 @@ import {
   switchInput,
   switchListQuery,
   switchView,
+  valueHistoryQuery,
+  valueHistoryView,
 } from '../investments.js';
 import { pageOf } from '../pages.js';
 import { EXAMPLE_IDS, get, post } from '../route-kit.js';
@@ -48,6 +50,11 @@ export const investmentsManifest = defineManifest({
         query: onDayQuery,
         answer: holdingsView,
         example: { query: { on: '2026-01-31' } },
+      }),
+      valueHistory: get('/api/members/:id/value-history', {
+        query: valueHistoryQuery,
+        answer: valueHistoryView,
+        example: { query: { from: '2025-01-01' } },
       }),
       transactions: get('/api/members/:id/transactions', {
         query: memberTransactionQuery,

@@ -96,6 +96,19 @@ export async function moneyOn(tx: Transaction, holder: Holder, on: string): Prom
   };
 }
 
+/** The first day money was received for the member, or null before any was. */
+export async function firstMoneyDay(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+): Promise<string | null> {
+  const result = await tx.execute(sql`
+    select min(c.received_on) :: text as first from contributions c
+    where c.broker_id = ${member.brokerId} and c.member_id = ${member.id}
+  `);
+  const [row] = rowsOf<{ first: string | null }>(result);
+  return row?.first ?? null;
+}
+
 /** The names of funds by id. */
 export async function fundNames(
   tx: Transaction,

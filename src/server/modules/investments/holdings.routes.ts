@@ -12,6 +12,8 @@ import {
   memberTransactionQuery,
   memberTransactionView,
   onDayQuery,
+  valueHistoryQuery,
+  valueHistoryView,
 } from './investments.schemas.js';
 
 /** A DB scheme's members hold no units: asking what they hold is answered 409. */
@@ -39,6 +41,20 @@ export const holdingsRoutes: FastifyPluginAsyncZod<{ holdings: HoldingsService }
     },
     handler: async (request) =>
       holdings.ofMember(actorOf(request), request.params.id, request.query),
+  });
+  app.route({
+    ...routeOf(apiRoutes.holdings.valueHistory),
+    config: { action: 'holdings.read' },
+    schema: {
+      summary:
+        'What a member’s pension was worth at each month end from a day (two years back when not given) and today, beside the money paid in by then.',
+      tags,
+      params: idParams,
+      querystring: valueHistoryQuery,
+      response: { 200: valueHistoryView, ...readErrors },
+    },
+    handler: async (request) =>
+      holdings.valueHistory(actorOf(request), request.params.id, request.query),
   });
   app.route({
     ...routeOf(apiRoutes.holdings.transactions),

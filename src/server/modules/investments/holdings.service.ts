@@ -1,5 +1,5 @@
-import { formatDecimal6, valueCents } from '../../../contracts/dc-money-rules.js';
-import { formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
+import { formatDecimal6, holdsUnits, valueCents } from '../../../contracts/dc-money-rules.js';
+import { addDays, formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -12,13 +12,16 @@ import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
 import {
   type FundUnits,
+  firstMoneyDay,
   fundNames,
   type Holder,
   hasChoiceOn,
+  type MoneyOnDay,
   moneyOn,
   transactionsOf,
   unitsOn,
 } from './holdings.data.js';
+import { valuePointDays } from './holdings.rules.js';
 import type {
   FundAssetsView,
   HoldingsView,
@@ -26,12 +29,17 @@ import type {
   MemberTransactionQuery,
   MemberTransactionView,
   OnDayQuery,
+  ValueHistoryQuery,
+  ValueHistoryView,
 } from './investments.schemas.js';
 import { latestPrices } from './ledger.data.js';
 
 /** A DB scheme's members hold no units (docs/decisions/0127-dc-money.md). */
 export const NOT_INVESTED =
   'A defined benefit scheme’s contributions fund the scheme as a whole: its members hold no units in funds';
+
+/** A value history starts two years back unless asked otherwise. */
+const VALUE_HISTORY_DEFAULT_DAYS = 730;
 
 export interface HoldingsServiceDeps {
   database: Database;
@@ -68,6 +76,22 @@ async function valued(tx: Transaction, brokerId: string, held: FundUnits[], on: 
 }
 
 /**
+ * What holdings are worth in all: the funds' values, the money received and not yet invested, and
+ * the money between a switch's sale and its purchases.
+ */
+function worth(fundsCents: number, money: MoneyOnDay) {
+  const uninvestedCents = money.receivedCents - money.investedCents;
+  return {
+    uninvestedCents,
+    switchingCents: money.switchingCents,
+    totalCents: fundsCents + uninvestedCents + money.switchingCents,
+  };
+}
+
+const sumOfValues = (funds: ReadonlyArray<{ valueCents: number }>) =>
+  funds.reduce((total, fund) => total + fund.valueCents, 0);
+
+/**
  * What members hold and what their units are worth on any day, and every movement of them
  * (docs/decisions/0127-dc-money.md): read from the unit ledger, which the settlement writes.
  */
@@ -91,7 +115,7 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
   };
 
   const requireInvested = (scheme: { type: string } | undefined) => {
-    if (scheme?.type === 'DB') throw new ConflictError(NOT_INVESTED);
+    if (scheme && !holdsUnits(scheme.type)) throw new ConflictError(NOT_INVESTED);
   };
 
   return {
@@ -116,18 +140,83 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
           entityId: member.id,
           tenantId: member.brokerId,
         });
-        const uninvestedCents = money.receivedCents - money.investedCents;
+        const { totalCents, uninvestedCents, switchingCents } = worth(sumOfValues(funds), money);
         return {
           on,
-          valueCents:
-            funds.reduce((total, fund) => total + fund.valueCents, 0) +
-            uninvestedCents +
-            money.switchingCents,
+          valueCents: totalCents,
           funds: funds.map(({ members: _members, ...fund }) => fund),
           uninvestedCents,
-          switchingCents: money.switchingCents,
+          switchingCents,
           defaultFund: !chosen && hasDefault,
           needsFund: !chosen && !hasDefault,
+        };
+      });
+    },
+
+    /**
+     * What the member's pension was worth at each month end and today, beside what had been paid
+     * in (docs/decisions/0127-dc-money.md, "Reading"): each point is the holdings' value on its
+     * day, read the same way as `ofMember`.
+     */
+    async valueHistory(
+      actor: ActorContext,
+      memberId: string,
+      query: ValueHistoryQuery,
+    ): Promise<ValueHistoryView> {
+      authorize(actor, 'holdings.read');
+      const today = todayInIreland(now());
+      const asked = query.from ?? addDays(today, -VALUE_HISTORY_DEFAULT_DAYS);
+      if (asked > today) {
+        throw new ValidationError([
+          {
+            path: 'from',
+            code: 'date_in_future',
+            message: `Choose a day up to today, ${formatIrishDate(today)}`,
+          },
+        ]);
+      }
+      return withActor(database, actor, async (tx) => {
+        const member = authorizeRow(actor, 'holdings.read', await findMember(tx, memberId));
+        requireInvested(await findScheme(tx, member.schemeId));
+        const first = (await firstMoneyDay(tx, member)) ?? today;
+        // biome-ignore lint/complexity/useMathMinMax: ISO dates are strings; Math.max would make them NaN.
+        const from = asked > first ? asked : first;
+        const holder: Holder = { brokerId: member.brokerId, memberId: member.id };
+        const days = valuePointDays(from, today);
+        const held = [];
+        for (const on of days) {
+          held.push({
+            on,
+            units: await unitsOn(tx, holder, on),
+            money: await moneyOn(tx, holder, on),
+          });
+        }
+        const prices = await latestPrices(
+          tx,
+          member.brokerId,
+          held.flatMap(({ on, units }) => units.map((fund) => ({ fundId: fund.fundId, day: on }))),
+        );
+        await reads.viewed(tx, actor, {
+          entityType: 'member_holdings',
+          entityId: member.id,
+          tenantId: member.brokerId,
+        });
+        return {
+          from,
+          to: today,
+          points: held.map(({ on, units, money }) => {
+            const funds = units.map((fund) => {
+              const price = prices.get(`${fund.fundId} ${on}`);
+              if (!price)
+                throw new Error('units held in a fund with no price on or before the day');
+              return { valueCents: valueCents(fund.unitsMicro, price.micro) };
+            });
+            return {
+              on,
+              valueCents: worth(sumOfValues(funds), money).totalCents,
+              paidInCents: money.receivedCents,
+            };
+          }),
         };
       });
     },
@@ -187,17 +276,7 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
           entityId: scheme.id,
           tenantId: scheme.brokerId,
         });
-        const uninvestedCents = money.receivedCents - money.investedCents;
-        return {
-          on,
-          funds,
-          uninvestedCents,
-          switchingCents: money.switchingCents,
-          totalCents:
-            funds.reduce((total, fund) => total + fund.valueCents, 0) +
-            uninvestedCents +
-            money.switchingCents,
-        };
+        return { on, funds, ...worth(sumOfValues(funds), money) };
       });
     },
   };

@@ -1,3 +1,6 @@
 /** The investments module's public face: all that other modules and the composition root may import from it. */
+
+export type { HoldingsService } from './holdings.service.js';
 export { investmentsJob } from './investments.job.js';
 export { createInvestmentsModule } from './investments.module.js';
+export type { SwitchesService } from './switches.service.js';

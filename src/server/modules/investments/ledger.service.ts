@@ -1,4 +1,4 @@
-import { chargeDayOf } from '../../../contracts/dc-money-rules.js';
+import { chargeDayOf, holdsUnits } from '../../../contracts/dc-money-rules.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import type { RecordedActor } from '../../platform/tenancy/actor.js';
@@ -91,7 +91,7 @@ export async function settle(
   options: SettleOptions,
 ): Promise<Settled> {
   const scheme = await ledgerScheme(tx, scope.brokerId, scope.schemeId);
-  if (!scheme || scheme.type === 'DB') return NOTHING;
+  if (!scheme || !holdsUnits(scheme.type)) return NOTHING;
   if (options.lock !== 'held' && !(await lockLedger(tx, scheme, options.lock === 'wait'))) {
     return { ...NOTHING, busy: true };
   }

@@ -1,4 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
+import { holdsUnits } from '../../../contracts/dc-money-rules.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -64,7 +65,7 @@ export function createSwitchesService({ database, audit, now }: SwitchesServiceD
             await findMember(tx, memberId),
           );
           const scheme = await findScheme(tx, member.schemeId);
-          if (scheme?.type === 'DB') throw new ConflictError(NOT_INVESTED);
+          if (scheme && !holdsUnits(scheme.type)) throw new ConflictError(NOT_INVESTED);
           const open = await openFundsOf(
             tx,
             { brokerId: member.brokerId, id: member.schemeId },

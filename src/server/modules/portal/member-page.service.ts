@@ -1,4 +1,6 @@
+import { holdsUnits } from '../../../contracts/dc-money-rules.js';
 import { fundListQuery } from '../../../contracts/funds.js';
+import { memberTransactionQuery, switchListQuery } from '../../../contracts/investments.js';
 import {
   MEMBER_PAGE_SIZES,
   type MemberPageQuery,
@@ -8,6 +10,7 @@ import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, isAllowed } from '../../platform/tenancy/authorize.js';
 import { type ContributionsService, contributionListQuery } from '../contributions/index.js';
 import type { FundsService } from '../funds/index.js';
+import type { HoldingsService, SwitchesService } from '../investments/index.js';
 import type { MembersService } from '../members/index.js';
 import type { PortalService } from './portal.service.js';
 
@@ -16,6 +19,8 @@ export interface MemberPageDeps {
   portal: PortalService;
   funds: FundsService;
   contributions: ContributionsService;
+  holdings: HoldingsService;
+  switches: SwitchesService;
 }
 
 /** Every page of a list, read a page at a time as its route would serve them. */
@@ -38,7 +43,14 @@ async function allPages<T>(
  * authorised by its own action, read-audited as it would be, and answers the same shape; what it
  * saves is the browser's round trips and the person's request allowance.
  */
-export function createMemberPageService({ members, portal, funds, contributions }: MemberPageDeps) {
+export function createMemberPageService({
+  members,
+  portal,
+  funds,
+  contributions,
+  holdings,
+  switches,
+}: MemberPageDeps) {
   return {
     async read(
       actor: ActorContext,
@@ -71,7 +83,23 @@ export function createMemberPageService({ members, portal, funds, contributions 
           contributionListQuery.parse({ limit: 100, cursor, from: query.chartFrom }),
         ),
       );
-      return { member, summary, fundChoices, openFunds, contributions: table, chart };
+      const money = holdsUnits(summary.scheme.type)
+        ? {
+            holdings: await holdings.ofMember(actor, memberId, {}),
+            valueHistory: await holdings.valueHistory(actor, memberId, {}),
+            transactions: await holdings.transactionsOfMember(
+              actor,
+              memberId,
+              memberTransactionQuery.parse({ limit: MEMBER_PAGE_SIZES.transactions }),
+            ),
+            switches: await switches.listOfMember(
+              actor,
+              memberId,
+              switchListQuery.parse({ limit: MEMBER_PAGE_SIZES.switches }),
+            ),
+          }
+        : null;
+      return { member, summary, fundChoices, openFunds, contributions: table, chart, money };
     },
   };
 }
