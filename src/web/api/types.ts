@@ -38,6 +38,14 @@ import type {
   ImportSummary,
   ImportView,
 } from '../../contracts/imports';
+import type {
+  FundAssetsView,
+  FundPriceList,
+  HoldingsView,
+  MemberTransactionView,
+  SwitchView,
+  ValueHistoryView,
+} from '../../contracts/investments';
 import type { MemberStatus, MemberView } from '../../contracts/members';
 import type {
   BrokerView,
@@ -73,6 +81,12 @@ export type { ContributionKind };
 export type Contribution = ContributionView;
 export type Fund = FundView;
 export type FundChoice = FundChoiceView;
+export type Holdings = HoldingsView;
+export type ValueHistory = ValueHistoryView;
+export type MemberTransaction = MemberTransactionView;
+export type FundSwitch = SwitchView;
+export type FundAssets = FundAssetsView;
+export type FundPrices = FundPriceList;
 export type AuditRecord = AuditRecordView;
 export type { ImportIssue, ImportKind, ImportStatus, ImportSummary };
 /** One import with its issues (GET /api/imports/:id): every bad row, up to 10,000. */

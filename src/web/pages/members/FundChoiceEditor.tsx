@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -8,15 +8,12 @@ import { api } from '../../api/client';
 import type { Fund, FundChoice } from '../../api/types';
 import { showApiErrors } from '../../components/forms';
 import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
+import { type FundPercents, FundPercentsTable, percentLinesOf, totalOf } from './FundPercentsTable';
 
 interface EditorValues {
   effectiveFrom: string;
-  /** Whole percent per fund id; empty or 0 leaves the fund out. */
-  percents: Record<string, number | string>;
+  percents: FundPercents;
 }
-
-const percentOf = (value: number | string | undefined): number =>
-  typeof value === 'number' && Number.isInteger(value) ? value : 0;
 
 /**
  * A new fund choice: a whole percentage per open fund of the scheme, whose total must reach
@@ -53,16 +50,14 @@ export function FundChoiceEditor({
       ),
     },
   });
-  const total = funds.reduce((sum, fund) => sum + percentOf(form.values.percents[fund.id]), 0);
+  const total = totalOf(funds, form.values.percents);
   const allocationErrors = Object.entries(form.errors)
     .filter(([path]) => path.startsWith('allocations'))
     .map(([, message]) => message);
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    const allocations = funds
-      .map((fund) => ({ fundId: fund.id, percent: percentOf(values.percents[fund.id]) }))
-      .filter((line) => line.percent > 0);
+    const allocations = percentLinesOf(funds, values.percents);
     try {
       await api(apiRoutes.funds.setChoices, {
         params: { id: memberId },
@@ -86,60 +81,12 @@ export function FundChoiceEditor({
             {problem}
           </Alert>
         )}
-        <Table captionSide="top">
-          <Table.Caption style={{ textAlign: 'left' }}>
-            Whole percentages of each contribution, adding up to 100. Leave a fund empty to choose
-            none of it.
-          </Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Fund</Table.Th>
-              <Table.Th w={140}>Percent</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {funds.map((fund) => (
-              <Table.Tr key={fund.id}>
-                <Table.Td>{fund.name}</Table.Td>
-                <Table.Td>
-                  <NumberInput
-                    aria-label={`Percent in ${fund.name}`}
-                    min={0}
-                    max={100}
-                    step={5}
-                    allowDecimal={false}
-                    allowNegative={false}
-                    clampBehavior="strict"
-                    suffix="%"
-                    {...form.getInputProps(`percents.${fund.id}`)}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-          <Table.Tfoot>
-            <Table.Tr>
-              <Table.Th scope="row">Total</Table.Th>
-              <Table.Td>
-                <Text
-                  fw={700}
-                  c={total === 100 ? undefined : 'red.9'}
-                  aria-live="polite"
-                  data-testid="fund-choice-total"
-                >
-                  {total}%
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          </Table.Tfoot>
-        </Table>
-        <Text size="sm" c={total === 100 ? 'dimmed' : 'red.9'}>
-          {total === 100
-            ? 'The total is 100%.'
-            : total < 100
-              ? `${100 - total}% still to choose: the total must be exactly 100%.`
-              : `${total - 100}% too much: the total must be exactly 100%.`}
-        </Text>
+        <FundPercentsTable
+          form={form}
+          funds={funds}
+          caption="Whole percentages of each contribution, adding up to 100. Leave a fund empty to choose none of it."
+          testId="fund-choice-total"
+        />
         {allocationErrors.length > 0 && (
           <Alert color="red" role="alert">
             {allocationErrors.join('; ')}

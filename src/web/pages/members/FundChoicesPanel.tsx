@@ -16,7 +16,7 @@ import { FundChoiceEditor } from './FundChoiceEditor';
 import { fundChoicesKey, openFundsKey } from './member-page-cache';
 
 /** The open funds of a scheme, every page: a scheme offers a few funds, rarely more than 100. */
-async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
+export async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
   const funds: Fund[] = [];
   let cursor: string | null = null;
   do {

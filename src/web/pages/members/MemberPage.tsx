@@ -12,6 +12,7 @@ import { MemberDocuments } from '../documents/MemberDocuments';
 import { isNotFound } from '../schemes/SchemeQueries';
 import { ContributionsPanel } from './ContributionsPanel';
 import { FundChoicesPanel } from './FundChoicesPanel';
+import { FundSwitchPanel } from './FundSwitchPanel';
 import { MemberDetails } from './MemberDetails';
 import {
   chartFrom,
@@ -21,9 +22,12 @@ import {
   seedMemberPage,
 } from './member-page-cache';
 import { PensionSummary } from './PensionSummary';
+import { PensionValuePanel } from './PensionValuePanel';
+import { UnitMovementsPanel } from './UnitMovementsPanel';
 
 /**
- * `/members/$memberId`: one member's record, contributions and fund choices; a Member's home page,
+ * `/members/$memberId`: one member's record, what a DC member's pension is worth, their
+ * contributions, fund choices, switches and transactions; a Member's home page,
  * where their scheme's member-facing documents are listed too. The page asks the service once for
  * all it shows (member-page-cache.ts); each panel then keeps its own part up to date.
  * A member out of reach (another employer's, another tenant's) answers 404 and shows "Not found".
@@ -60,9 +64,13 @@ export function MemberPage() {
     return <Alert color="red">{describeError(member.error)}</Alert>;
   }
   if (page.isPending || member.isPending) return <Loading label="Loading the member" />;
+  const own = session.account.memberId === member.data.id;
+  // A DC member's page leads with what the pension is worth; a DB scheme's members hold no units.
+  const invested = page.data.money !== null;
   return (
     <Stack gap="lg">
       <MemberDetails member={member.data} />
+      {invested && <PensionValuePanel member={member.data} own={own} />}
       <PensionSummary member={member.data} />
       {/* A member's home: their scheme's documents, before the long tables (staff use the scheme's tab). */}
       {scopeIn(session, 'document.list') === 'member' && (
@@ -74,6 +82,14 @@ export function MemberPage() {
       <Divider />
       {/* Fund choices are short; they come before the long contributions table. */}
       <FundChoicesPanel member={member.data} />
+      {invested && (
+        <>
+          <Divider />
+          <FundSwitchPanel member={member.data} own={own} />
+          <Divider />
+          <UnitMovementsPanel member={member.data} own={own} />
+        </>
+      )}
       <Divider />
       <ContributionsPanel member={member.data} />
     </Stack>

@@ -17,6 +17,18 @@ export const openFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds',
 export const memberContributionsKey = (memberId: string) =>
   ['members', memberId, 'contributions'] as const;
 
+/** What the member's money is worth and how it moved (docs/decisions/0127-dc-money.md). */
+export const memberMoneyKey = (memberId: string) => ['members', memberId, 'money'] as const;
+export const holdingsKey = (memberId: string) => [...memberMoneyKey(memberId), 'holdings'] as const;
+export const valueHistoryKey = (memberId: string) =>
+  [...memberMoneyKey(memberId), 'value-history'] as const;
+export const transactionsKey = (memberId: string) =>
+  [...memberMoneyKey(memberId), 'transactions'] as const;
+export const switchesKey = (memberId: string) => [...memberMoneyKey(memberId), 'switches'] as const;
+/** The newest switches, the one under way among them: the switch panel reads it apart from its table. */
+export const recentSwitchesKey = (memberId: string) =>
+  [...switchesKey(memberId), 'recent'] as const;
+
 export type ChartRange = '12' | '24' | 'all';
 /** The chart's range when the page opens. */
 export const DEFAULT_CHART_RANGE: ChartRange = '24';
@@ -48,4 +60,11 @@ export function seedMemberPage(client: QueryClient, page: MemberPageView): void 
   if (page.openFunds !== null) client.setQueryData(openFundsKey(schemeId), page.openFunds);
   client.setQueryData([...memberContributionsKey(id), 'table'], firstPageOf(page.contributions));
   client.setQueryData(chartKey(id, DEFAULT_CHART_RANGE), page.chart);
+  if (page.money !== null) {
+    client.setQueryData(holdingsKey(id), page.money.holdings);
+    client.setQueryData(valueHistoryKey(id), page.money.valueHistory);
+    client.setQueryData(transactionsKey(id), firstPageOf(page.money.transactions));
+    client.setQueryData(switchesKey(id), firstPageOf(page.money.switches));
+    client.setQueryData(recentSwitchesKey(id), page.money.switches);
+  }
 }
