@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
+import { MAX_PRICE_FILE_BYTES } from '../../../contracts/fund-price-file.js';
 import { errorBody } from '../../platform/http/http-error.js';
 import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
@@ -13,12 +14,6 @@ import {
   priceFileBody,
 } from './investments.schemas.js';
 import type { PricesService } from './prices.service.js';
-
-/**
- * A prices file is read whole: at most MAX_PRICE_ROWS rows (dc-money-rules.ts) of a fund's name,
- * a date and a price, which a fund name of the longest fits in with room to spare.
- */
-export const MAX_PRICE_FILE_BYTES = 4 * 1024 * 1024;
 
 /**
  * A fund's unit prices (docs/decisions/0127-dc-money.md): recorded as JSON for one fund or as a
