@@ -41,6 +41,7 @@ import type {
 import type {
   FundAssetsView,
   FundPriceList,
+  FundPricesRecorded,
   HoldingsView,
   MemberTransactionView,
   SwitchView,
@@ -87,6 +88,7 @@ export type MemberTransaction = MemberTransactionView;
 export type FundSwitch = SwitchView;
 export type FundAssets = FundAssetsView;
 export type FundPrices = FundPriceList;
+export type { FundPricesRecorded };
 export type AuditRecord = AuditRecordView;
 export type { ImportIssue, ImportKind, ImportStatus, ImportSummary };
 /** One import with its issues (GET /api/imports/:id): every bad row, up to 10,000. */

@@ -27,6 +27,25 @@ export interface CsvPreview {
 }
 
 /**
+ * A file's bytes as text, by the service's rule (contracts/upload-encoding.ts). `partial`: the
+ * bytes are the start of a longer file.
+ */
+async function textOf(bytes: Blob, partial: boolean): Promise<string> {
+  const read = new Uint8Array(await bytes.arrayBuffer());
+  const at = firstNonAscii(read);
+  // All ASCII, or a first character cut off by the 64 KiB: the service's usual answer, UTF-8.
+  const encoding = (at < read.length && encodingDecidedAt(read, at)) || 'utf-8';
+  // The byte-order mark stays in the text for the reader to skip, as the service's does; a
+  // character cut off at the end of a part is held back rather than read as U+FFFD.
+  return new TextDecoder(encoding, { ignoreBOM: true }).decode(read, { stream: partial });
+}
+
+/** A whole file's text as the service decodes it: for an upload small enough to read whole. */
+export function wholeTextOf(file: Blob): Promise<string> {
+  return textOf(file, false);
+}
+
+/**
  * The heading row, first rows and CSV problems of a file, from its first 64 KiB only, read by
  * the service's own reader (contracts/csv.ts, docs/decisions/0102-one-csv-reader.md): UTF-8 or
  * Windows-1252 by the same rule (contracts/upload-encoding.ts), the same byte-order mark, quotes,
@@ -35,13 +54,7 @@ export interface CsvPreview {
  */
 export async function previewCsv(file: Blob, rowCount = 10): Promise<CsvPreview> {
   const partial = file.size > PREVIEW_BYTES;
-  const bytes = new Uint8Array(await file.slice(0, PREVIEW_BYTES).arrayBuffer());
-  const at = firstNonAscii(bytes);
-  // All ASCII, or a first character cut off by the 64 KiB: the service's usual answer, UTF-8.
-  const encoding = (at < bytes.length && encodingDecidedAt(bytes, at)) || 'utf-8';
-  // The byte-order mark stays in the text for the reader to skip, as the service's does; a
-  // character cut off by the 64 KiB is held back rather than read as U+FFFD.
-  const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes, { stream: partial });
+  const text = await textOf(file.slice(0, PREVIEW_BYTES), partial);
 
   const preview: CsvPreview = { headings: [], rows: [], more: partial, problems: [], partial };
   let headingRead = false;

@@ -1,9 +1,25 @@
-import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import {
+  annualChargeWords,
+  holdsUnits,
+  MAX_ANNUAL_CHARGE_BASIS_POINTS,
+} from '../../../contracts/dc-money-rules';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Fund, Scheme } from '../../api/types';
@@ -12,6 +28,9 @@ import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
+import { FundAssetsPanel } from './FundAssetsPanel';
+import { FundPricesView, PriceImport } from './FundPrices';
+import { schemeKey } from './SchemeQueries';
 
 /** Every list of a scheme's funds sits under this key, so one change refreshes them all. */
 export const schemeFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds'] as const;
@@ -19,16 +38,36 @@ export const schemeFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds
 interface FundFormValues {
   name: string;
   isin: string;
+  /** Whole basis points a year; empty for none. */
+  charge: number | string;
 }
 
 const bodyOf = (values: FundFormValues) => ({
   name: values.name,
   isin: values.isin.trim() === '' ? null : values.isin,
+  annualChargeBasisPoints: typeof values.charge === 'number' ? values.charge : 0,
 });
+
+/** Every fund of a scheme, closed ones included, for the prices file's reading. */
+async function everyFund(schemeId: string): Promise<Fund[]> {
+  const funds: Fund[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api(apiRoutes.funds.listOfScheme, {
+      params: { id: schemeId },
+      query: { includeClosed: 'true', limit: 100, cursor },
+    });
+    funds.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return funds;
+}
 
 /**
  * The funds a scheme offers, closed ones included: adding, renaming, closing (a closed fund takes
  * no new choices; choices already made stay) and reopening. Members choose among the open ones.
+ * Of a scheme whose members hold units: each fund's annual charge and unit prices, the default
+ * fund, a prices file, and what all members hold (docs/decisions/0127-dc-money.md).
  */
 export function FundsPanel({ scheme }: { scheme: Scheme }) {
   const session = useSignedIn();
@@ -36,7 +75,28 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
   const manage = can(session, 'fund.update', scheme);
   const [renaming, setRenaming] = useState<Fund | null>(null);
   const [closing, setClosing] = useState<Fund | null>(null);
+  const [pricing, setPricing] = useState<Fund | null>(null);
+  const [importing, setImporting] = useState(false);
   const refresh = () => client.invalidateQueries({ queryKey: schemeFundsKey(scheme.id) });
+  const units = holdsUnits(scheme.type);
+  const mayImport = units && can(session, 'fund_price.import', scheme);
+  const allFunds = useQuery({
+    queryKey: [...schemeFundsKey(scheme.id), 'every'],
+    queryFn: () => everyFund(scheme.id),
+    enabled: importing,
+  });
+  const setDefault = async (fund: Fund) => {
+    try {
+      await api(apiRoutes.schemes.update, {
+        params: { id: scheme.id },
+        body: { defaultFundId: fund.id },
+      });
+      notifications.show({ color: 'green', message: `“${fund.name}” is now the default fund` });
+      await client.invalidateQueries({ queryKey: schemeKey(scheme.id) });
+    } catch (error) {
+      notifications.show({ color: 'red', message: describeError(error) });
+    }
+  };
 
   const setClosed = async (fund: Fund, closed: boolean) => {
     await api(apiRoutes.funds.update, { params: { id: fund.id }, body: { closed } });
@@ -75,6 +135,51 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
       sortValue: (fund) => (fund.closed ? 1 : 0),
     },
   ];
+  if (units) {
+    columns.push(
+      {
+        key: 'charge',
+        header: 'Annual charge',
+        render: (fund) => annualChargeWords(fund.annualChargeBasisPoints),
+        sortValue: (fund) => fund.annualChargeBasisPoints,
+      },
+      {
+        key: 'default',
+        header: 'Default fund',
+        render: (fund) =>
+          fund.id === scheme.defaultFundId ? (
+            <Badge color="blue" variant="light">
+              Default
+            </Badge>
+          ) : can(session, 'scheme.default_fund.set', scheme) && !fund.closed ? (
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              onClick={() => setDefault(fund)}
+              aria-label={`Make ${fund.name} the default fund`}
+            >
+              Make default
+            </Button>
+          ) : (
+            ''
+          ),
+      },
+      {
+        key: 'prices',
+        header: 'Prices',
+        render: (fund) => (
+          <Button
+            size="compact-sm"
+            variant="default"
+            onClick={() => setPricing(fund)}
+            aria-label={`Prices of ${fund.name}`}
+          >
+            Prices
+          </Button>
+        ),
+      },
+    );
+  }
   if (manage) {
     columns.push({
       key: 'actions',
@@ -116,8 +221,17 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
 
   return (
     <Stack gap="sm">
-      <Title order={3}>Funds</Title>
-      {can(session, 'fund.create', scheme) && <AddFundForm scheme={scheme} onAdded={refresh} />}
+      <Group justify="space-between">
+        <Title order={3}>Funds</Title>
+        {mayImport && (
+          <Button variant="default" onClick={() => setImporting(true)}>
+            Import prices
+          </Button>
+        )}
+      </Group>
+      {can(session, 'fund.create', scheme) && (
+        <AddFundForm scheme={scheme} units={units} onAdded={refresh} />
+      )}
       <CursorTable
         queryKey={[...schemeFundsKey(scheme.id), 'all']}
         route={apiRoutes.funds.listOfScheme}
@@ -144,6 +258,29 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
           />
         )}
       </Modal>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={pricing !== null}
+        onClose={() => setPricing(null)}
+        title={pricing ? `Prices of ${pricing.name}` : 'Prices'}
+        size="lg"
+      >
+        {pricing && (
+          <FundPricesView fund={pricing} mayRecord={can(session, 'fund_price.record', scheme)} />
+        )}
+      </Modal>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={importing}
+        onClose={() => setImporting(false)}
+        title="Import prices"
+        size="lg"
+      >
+        {allFunds.isError && <Alert color="red">{describeError(allFunds.error)}</Alert>}
+        {allFunds.data && (
+          <PriceImport scheme={scheme} funds={allFunds.data} onDone={() => setImporting(false)} />
+        )}
+      </Modal>
       <ConfirmModal
         opened={closing !== null}
         onClose={() => setClosing(null)}
@@ -156,15 +293,25 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
           until they change it. You can reopen the fund later.
         </Text>
       </ConfirmModal>
+      {units && can(session, 'fund_assets.read', scheme) && <FundAssetsPanel scheme={scheme} />}
     </Stack>
   );
 }
 
-function AddFundForm({ scheme, onAdded }: { scheme: Scheme; onAdded: () => Promise<unknown> }) {
+function AddFundForm({
+  scheme,
+  units,
+  onAdded,
+}: {
+  scheme: Scheme;
+  /** The scheme's members hold units, so a fund has an annual charge. */
+  units: boolean;
+  onAdded: () => Promise<unknown>;
+}) {
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<FundFormValues>({
     mode: 'controlled',
-    initialValues: { name: '', isin: '' },
+    initialValues: { name: '', isin: '', charge: '' },
     validate: { name: (value) => (value.trim() === '' ? FIELD_MESSAGES.fundName : null) },
   });
   const submit = form.onSubmit(async (values) => {
@@ -202,6 +349,18 @@ function AddFundForm({ scheme, onAdded }: { scheme: Scheme; onAdded: () => Promi
             w={{ base: '100%', sm: 200 }}
             {...form.getInputProps('isin')}
           />
+          {units && (
+            <NumberInput
+              label="Annual charge (basis points)"
+              description="100 is 1% a year"
+              min={0}
+              max={MAX_ANNUAL_CHARGE_BASIS_POINTS}
+              allowDecimal={false}
+              allowNegative={false}
+              w={{ base: '100%', sm: 200 }}
+              {...form.getInputProps('charge')}
+            />
+          )}
           <Button type="submit" mt={{ base: 0, sm: 25 }} loading={form.submitting}>
             Add fund
           </Button>
@@ -223,7 +382,7 @@ function RenameFundForm({
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<FundFormValues>({
     mode: 'controlled',
-    initialValues: { name: fund.name, isin: fund.isin ?? '' },
+    initialValues: { name: fund.name, isin: fund.isin ?? '', charge: fund.annualChargeBasisPoints },
     validate: { name: (value) => (value.trim() === '' ? FIELD_MESSAGES.fundName : null) },
   });
   const submit = form.onSubmit(async (values) => {
