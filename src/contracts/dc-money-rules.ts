@@ -207,6 +207,84 @@ export function splitByPercent(
   });
 }
 
+/** Units of a fund held, and the price they would sell at. */
+export interface FundHolding {
+  fundId: string;
+  unitsMicro: bigint;
+  priceMicro: bigint;
+}
+
+/** Units sold out of a fund for money: both negative, as money out of a member's funds is. */
+export interface FundSale {
+  fundId: string;
+  unitsMicro: bigint;
+  amountCents: number;
+}
+
+/**
+ * `amountCents` (0 or more) sold out of what a member holds (DC_MONEY_RULES.negativeCorrections):
+ * each fund gives a part pro rata to the value of its units at its price, every cent placed as
+ * `splitByPercent` places them (the whole cents of each share, then the cents left over one each
+ * to the largest remainders, the earlier fund first on a tie), and sells the units that part buys
+ * back (`unitsFor`), so each sale reconciles to the cent. No part is more than its fund is worth,
+ * so no fund sells more units than it has: a part that is the whole of its fund's value sells
+ * every unit. Where everything held is worth no more than the amount, every unit is sold, each
+ * fund for its value, and the sales come to less than the amount: the rest is the caller's to keep
+ * as money owed. Sales come in the funds' order; a fund that gives nothing has none.
+ */
+export function sellByValue(amountCents: number, held: ReadonlyArray<FundHolding>): FundSale[] {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 0) {
+    throw new RangeError('An amount to sell is whole cents, 0 or more');
+  }
+  const funds = held
+    .filter((fund) => fund.unitsMicro > 0n)
+    .map((fund) => ({ ...fund, valueCents: valueCents(fund.unitsMicro, fund.priceMicro) }));
+  const sellAll = (fund: (typeof funds)[number]): FundSale => ({
+    fundId: fund.fundId,
+    unitsMicro: -fund.unitsMicro,
+    amountCents: -fund.valueCents,
+  });
+  const worth = funds.reduce((total, fund) => total + BigInt(fund.valueCents), 0n);
+  const amount = BigInt(amountCents);
+  if (worth <= amount) return funds.map(sellAll);
+
+  const parts = funds.map((fund) => {
+    const share = amount * BigInt(fund.valueCents);
+    return { cents: share / worth, remainder: share % worth };
+  });
+  let left = parts.reduce((rest, part) => rest - part.cents, amount);
+  const byRemainder = parts
+    .map((_, index) => index)
+    .sort((a, b) => {
+      const first = (parts[a] as (typeof parts)[number]).remainder;
+      const second = (parts[b] as (typeof parts)[number]).remainder;
+      return first === second ? a - b : first > second ? -1 : 1;
+    });
+  for (const index of byRemainder) {
+    if (left === 0n) break;
+    (parts[index] as (typeof parts)[number]).cents += 1n;
+    left -= 1n;
+  }
+  const sales: FundSale[] = [];
+  funds.forEach((fund, index) => {
+    const cents = Number((parts[index] as (typeof parts)[number]).cents);
+    if (cents === 0) return;
+    if (cents >= fund.valueCents) {
+      sales.push(sellAll(fund));
+      return;
+    }
+    // Less than the whole value buys back fewer units than are held: the units are off their
+    // exact value by at most half a millionth, worth less than half a cent below €10,000.
+    const units = unitsFor(cents, fund.priceMicro);
+    sales.push(
+      units < fund.unitsMicro
+        ? { fundId: fund.fundId, unitsMicro: -units, amountCents: -cents }
+        : sellAll(fund),
+    );
+  });
+  return sales;
+}
+
 /*
  * The monthly charge.
  */
@@ -565,6 +643,9 @@ export const DC_MONEY_RULES = {
   ),
   annualCharge: productPolicy(
     "The annual management charge is taken monthly by cancelling units on the month's last day at the latest price on or before it: a twelfth of the annual basis points of the units held",
+  ),
+  negativeCorrections: productPolicy(
+    'A correction that takes money back sells what the member holds, whatever their fund choice: each fund at its first price on or after the day the correction is received, pro rata to the value of its units, never more units than are held; what the funds cannot cover stays owed as money not invested',
   ),
   priceCorrections: productPolicy(
     'A price a transaction has used is never edited: a correction is a new price record, and every transaction of the members it affects is replayed from its date',

@@ -659,6 +659,7 @@ describe('the rules of DC money', () => {
     expect(Object.keys(DC_MONEY_RULES).sort()).toEqual([
       'annualCharge',
       'investmentDate',
+      'negativeCorrections',
       'priceCorrections',
       'splitRounding',
       'switchPricing',

@@ -1,7 +1,10 @@
 import {
   chargeDayOf,
+  type FundHolding,
+  type FundSale,
   monthlyChargeUnits,
   type PercentLine,
+  sellByValue,
   splitByPercent,
   unitsFor,
   valueCents,
@@ -213,6 +216,47 @@ class Ledger {
     for (const entry of this.byFund.get(fundId) ?? []) if (counts(entry)) total += entry.unitsMicro;
     return total;
   }
+
+  /**
+   * The units of the fund a sale dealt on `day` may take, not counting the movements of
+   * `source` (the sale's own): what is held on the day before that day's charge, and no more
+   * than is held at the end of that day or of any later day the ledger already has movements
+   * on, so that no movement already written, a charge or another sale, finds the fund below
+   * zero afterwards.
+   */
+  saleable(fundId: string, day: string, source: string): bigint {
+    let held = 0n;
+    const later = new Map<string, bigint>();
+    for (const entry of this.byFund.get(fundId) ?? []) {
+      if (entry.source === source) continue;
+      if (entry.dealtOn < day || (entry.dealtOn === day && entry.kind !== 'charge')) {
+        held += entry.unitsMicro;
+      } else {
+        later.set(entry.dealtOn, (later.get(entry.dealtOn) ?? 0n) + entry.unitsMicro);
+      }
+    }
+    let least = held;
+    let balance = held;
+    for (const on of [...later.keys()].sort()) {
+      balance += later.get(on) as bigint;
+      if (balance < least) least = balance;
+    }
+    return least;
+  }
+
+  /**
+   * The later of `day` and the last movement of every switch on the ledger: a switch still
+   * moving money after the day (sold out of funds by then and bought into new ones later, or
+   * asked for by then and dealt later) had the money in neither its old funds nor its new ones.
+   */
+  afterSwitches(day: string): string {
+    let moved = day;
+    for (const [source, entries] of this.bySource) {
+      if (switchOfSource(source) === null) continue;
+      for (const entry of entries) if (entry.dealtOn > moved) moved = entry.dealtOn;
+    }
+    return moved;
+  }
 }
 
 /** The latest day the entries were dealt on; they are not none. */
@@ -231,11 +275,26 @@ type SwitchStep =
   | { kind: 'blocked' }
   | { kind: 'complete'; on: string };
 
+/** The next thing a negative sum of money needs: its sales, all at once, or nothing more. */
+type SaleStep =
+  | { kind: 'sale'; sales: Array<FundSale & { price: Price }> }
+  | { kind: 'blocked' }
+  | { kind: 'complete' };
+
 /** The earliest of the steps by price day, then fund. */
 const earliest = <T extends { fundId: string; price: Price }>(steps: T[]): T | undefined =>
   steps.sort((a, b) =>
     a.price.on === b.price.on ? (a.fundId < b.fundId ? -1 : 1) : a.price.on < b.price.on ? -1 : 1,
   )[0];
+
+/**
+ * Switches and negative sums of money, carried out one at a time in the order they were asked
+ * for or received (a sale before a switch on the same day, as its money was in the funds the
+ * switch moves).
+ */
+type Order =
+  | { kind: 'switch'; day: string; open: OpenSwitch }
+  | { kind: 'sale'; day: string; sum: Money };
 
 export interface Settlement {
   /** The movements due, in the order they were worked out. */
@@ -254,13 +313,20 @@ export interface Settlement {
  *    was received, or the scheme's default fund, split by whole percent (`splitByPercent`), each
  *    part buying units (`unitsFor`) at its fund's first price on or after that day; it waits
  *    while any part has no such price, or while it has nowhere to go.
- * 2. Then, day by day: the switches, oldest first, one after another (a switch moves what the
- *    member holds once the one before it is done), and the charge of every month that has ended
- *    from the month of the member's first movement. A switch sells each fund held at its first
- *    price on or after the day asked (the units held that day, before that day's charge), then
- *    splits the proceeds by its percents, each part buying at its fund's first price after the
- *    last sale. A month's charge cancels, for each fund with a charge held at the month's last
- *    day, `monthlyChargeUnits` of the units held then, after that day's other movements.
+ * 2. Then, day by day: the switches and the negative sums (corrections that take money back), in
+ *    the order they were asked for or received, one after another (each moves what the member
+ *    holds once the one before it is done), and the charge of every month that has ended from
+ *    the month of the member's first movement. A switch sells each fund held at its first price
+ *    on or after the day asked (the units held that day, before that day's charge), then splits
+ *    the proceeds by its percents, each part buying at its fund's first price after the last
+ *    sale. A negative sum sells what the member holds, whatever fund choice was in force
+ *    (`sellByValue`): each fund held, at its first price on or after the day received (or the
+ *    last day of a switch still dealing after it), pro rata to the value of its units; it waits
+ *    while money received by then is still to invest, or a fund held has no such price, and what
+ *    the funds cannot cover stays owed, as money not invested. A month's charge cancels,
+ *    for each fund with a charge held at the month's last day, `monthlyChargeUnits` of the units
+ *    held then, after that day's other movements. No sale takes more units than are held on its
+ *    day and on every later day the ledger has movements on (`Ledger.saleable`).
  */
 export function settleMember(
   book: MemberBook,
@@ -275,6 +341,8 @@ export function settleMember(
     ledger.add(entry);
   };
   let waiting = 0;
+  /** The first day money still to invest was received, which a negative sum after it waits for. */
+  let uninvestedSince: string | null = null;
 
   const money = [...book.money].sort((a, b) =>
     a.receivedOn === b.receivedOn
@@ -286,7 +354,7 @@ export function settleMember(
         : 1,
   );
   for (const sum of money) {
-    if (sum.amountCents === 0) continue;
+    if (sum.amountCents <= 0) continue;
     const placement = placementOf(sum.receivedOn, book.choices, terms.defaultFundId);
     if (placement === null) {
       if (ledger.ofSource(sum.source, 'contribution').length === 0) waiting += 1;
@@ -302,6 +370,9 @@ export function settleMember(
     }));
     if (priced.some((part) => part.price === undefined)) {
       waiting += 1;
+      if (uninvestedSince === null || sum.receivedOn < uninvestedSince) {
+        uninvestedSince = sum.receivedOn;
+      }
       continue;
     }
     for (const part of priced) {
@@ -318,9 +389,18 @@ export function settleMember(
     }
   }
 
-  const switches = [...book.switches].sort((a, b) =>
-    a.requestedOn === b.requestedOn ? a.madeAt - b.madeAt : a.requestedOn < b.requestedOn ? -1 : 1,
-  );
+  const orders: Order[] = [
+    ...book.switches.map((open): Order => ({ kind: 'switch', day: open.requestedOn, open })),
+    ...money
+      .filter((sum) => sum.amountCents < 0)
+      .map((sum): Order => ({ kind: 'sale', day: sum.receivedOn, sum })),
+  ].sort((a, b) => {
+    if (a.day !== b.day) return a.day < b.day ? -1 : 1;
+    if (a.kind !== b.kind) return a.kind === 'sale' ? -1 : 1;
+    if (a.kind === 'switch' && b.kind === 'switch') return a.open.madeAt - b.open.madeAt;
+    if (a.kind === 'sale' && b.kind === 'sale') return a.sum.source < b.sum.source ? -1 : 1;
+    return 0;
+  });
   /** Funds a switch found held but with no units on its sale day: nothing to sell there. */
   const nothingToSell = new Set<string>();
 
@@ -363,12 +443,7 @@ export function settleMember(
     if (step.kind === 'sell') {
       const day = step.price.on;
       // What is held on the sale day, before that day's charge, not counting this switch.
-      const held = ledger.units(
-        step.fundId,
-        (entry) =>
-          entry.source !== source &&
-          (entry.dealtOn < day || (entry.dealtOn === day && entry.kind !== 'charge')),
-      );
+      const held = ledger.saleable(step.fundId, day, source);
       if (held <= 0n) {
         nothingToSell.add(keyOf(step.fundId, open.id, ''));
         return;
@@ -393,6 +468,35 @@ export function settleMember(
         price: step.price,
       });
     }
+  };
+
+  /**
+   * What a negative sum still has to sell (its sum less what its sales already came to), out of
+   * the funds it has not sold from yet: all of it at once, once every fund held has a price.
+   */
+  const nextSale = (sum: Money): SaleStep => {
+    const sold = ledger.ofSource(sum.source, 'contribution');
+    const owed = -(sum.amountCents - sold.reduce((total, entry) => total + entry.amountCents, 0));
+    if (owed <= 0) return { kind: 'complete' };
+    const day = ledger.afterSwitches(sum.receivedOn);
+    if (uninvestedSince !== null && uninvestedSince <= day) return { kind: 'blocked' };
+    const held: FundHolding[] = [];
+    const priceOf = new Map<string, Price>();
+    for (const fundId of ledger.funds()) {
+      if (ledger.has(fundId, 'contribution', sum.source)) continue;
+      if (ledger.units(fundId, (entry) => entry.source !== sum.source) <= 0n) continue;
+      const price = prices.onOrAfter(fundId, day);
+      if (price === undefined) return { kind: 'blocked' };
+      const unitsMicro = ledger.saleable(fundId, price.on, sum.source);
+      if (unitsMicro <= 0n) continue;
+      held.push({ fundId, unitsMicro, priceMicro: price.micro });
+      priceOf.set(fundId, price);
+    }
+    const sales = sellByValue(owed, held).map((sale) => ({
+      ...sale,
+      price: priceOf.get(sale.fundId) as Price,
+    }));
+    return sales.length === 0 ? { kind: 'complete' } : { kind: 'sale', sales };
   };
 
   const charge = (month: string) => {
@@ -422,33 +526,58 @@ export function settleMember(
   let month = firstDay === null ? null : monthOf(firstDay);
   let current = 0;
   for (;;) {
-    const open = switches[current];
-    const step = open ? nextStep(open) : null;
-    if (open && step?.kind === 'complete') {
-      completed.push({ id: open.id, on: step.on });
-      current += 1;
-      continue;
-    }
+    const order = orders[current];
     const chargeDay = month !== null && month <= lastMonth ? chargeDayOf(month) : null;
-    if (
-      open &&
-      (step?.kind === 'sell' || step?.kind === 'buy') &&
-      (chargeDay === null || step.price.on <= chargeDay)
-    ) {
-      carryOut(open, step);
-      continue;
+    const dueBy = (day: string) => chargeDay === null || day <= chargeDay;
+    if (order?.kind === 'switch') {
+      const step = nextStep(order.open);
+      if (step.kind === 'complete') {
+        completed.push({ id: order.open.id, on: step.on });
+        current += 1;
+        continue;
+      }
+      if ((step.kind === 'sell' || step.kind === 'buy') && dueBy(step.price.on)) {
+        carryOut(order.open, step);
+        continue;
+      }
+    } else if (order?.kind === 'sale') {
+      const step = nextSale(order.sum);
+      if (step.kind === 'complete') {
+        current += 1;
+        continue;
+      }
+      // Each fund's sale is dealt on its own price's day; the sale comes in on the day of the
+      // last, after the charges of the months before it and before that day's.
+      if (step.kind === 'sale') {
+        const sales = step.sales.map((sale) => saleEntry(order.sum, sale));
+        if (dueBy(lastDay(sales))) {
+          for (const sale of sales) add(sale);
+          continue;
+        }
+      }
     }
     if (month !== null && chargeDay !== null) {
       charge(month);
       month = nextMonth(month);
       continue;
     }
-    // A switch waits for a price, and so do those asked for after it.
-    waiting += switches.length - current;
+    // A switch or a sale that cannot be dealt yet waits, and so does everything after it.
+    waiting += orders.length - current;
     break;
   }
   return { entries, completed, waiting };
 }
+
+/** A negative sum's sale from one fund, as the movement it writes. */
+const saleEntry = (sum: Money, sale: FundSale & { price: Price }): DueEntry => ({
+  fundId: sale.fundId,
+  kind: 'contribution',
+  source: sum.source,
+  dealtOn: sale.price.on,
+  unitsMicro: sale.unitsMicro,
+  amountCents: sale.amountCents,
+  price: sale.price,
+});
 
 /**
  * The value of a charge due, at its fund's latest price on or before its day: the units it

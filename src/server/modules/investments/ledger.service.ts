@@ -155,7 +155,8 @@ async function settleBatch(
   ];
 
   // Prices are read from the earliest day anything waiting could be dealt on: money not yet
-  // wholly invested that has somewhere to go, and switches still to carry out.
+  // wholly invested that has somewhere to go, money to take back not yet wholly sold (it sells
+  // from the funds held, whatever the choice), and switches still to carry out.
   let from: string | null = null;
   const earlier = (day: string) => {
     if (from === null || day < from) from = day;
@@ -169,7 +170,10 @@ async function settleBatch(
     }
     for (const sum of money.get(memberId) ?? []) {
       if ((invested.get(sum.source) ?? 0) === sum.amountCents) continue;
-      if (placementOf(sum.receivedOn, choices.get(memberId) ?? [], scheme.defaultFundId)) {
+      if (
+        sum.amountCents < 0 ||
+        placementOf(sum.receivedOn, choices.get(memberId) ?? [], scheme.defaultFundId)
+      ) {
         earlier(sum.receivedOn);
       }
     }
