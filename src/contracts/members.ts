@@ -165,6 +165,8 @@ export const memberExport = z.object({
       kind: z.string(),
       originalAmountCents: z.number().int(),
       amountCents: z.number().int(),
+      /** The day the money and its schedule arrived, `YYYY-MM-DD`. */
+      receivedOn: z.string(),
       recordedAt: z.string(),
       adjustments: z.array(
         z.object({

@@ -35,18 +35,20 @@ async function memberWithPay(firstName = 'Aoife') {
     },
   );
   const record = members[0] as MemberRow;
-  const pay = async (period: string, kind: string, amountCents: number) => {
+  const pay = async (period: string, kind: string, amountCents: number, receivedOn?: string) => {
     const answer = await t.requestAs(admin, 'POST', `/api/members/${record.id}/contributions`, {
       period,
       kind,
       amountCents,
+      receivedOn,
     });
     expect(answer.statusCode, answer.body).toBe(201);
     return answer.json().id as string;
   };
   await pay('2025-12', 'employee', 20_000);
   await pay('2025-12', 'employer', 30_000);
-  const january = await pay('2026-01', 'employee', 25_000);
+  // January's schedule and money arrived on 27 February; it is recorded on 2 March.
+  const january = await pay('2026-01', 'employee', 25_000, '2026-02-27');
   await pay('2026-01', 'avc', 5_000);
   const corrected = await t.requestAs(admin, 'POST', `/api/contributions/${january}/adjustments`, {
     deltaCents: -2_500,
@@ -185,8 +187,16 @@ describe('GET /api/members/:id/export.csv', () => {
     expect(answer.body).toContain('Status,Active');
     // Pay periods, dates and times as the web shows them (docs/decisions/0129), Irish time.
     expect(answer.body).toContain('Your pension data,"Exported 2 Mar 2026, 10:00"');
-    expect(answer.body).toContain('Jan 2026,Paid by you,225.00,250.00,"2 Mar 2026, 10:00"');
-    expect(answer.body).toContain('Jan 2026,Your extra contributions (AVC),50.00,50.00');
+    expect(answer.body).toContain(
+      'Pay period,Paid by,Amount (€),First recorded as (€),Received on,Recorded\r\n',
+    );
+    // The day the money arrived, as the other dates are, beside the moment it was recorded.
+    expect(answer.body).toContain(
+      'Jan 2026,Paid by you,225.00,250.00,27 Feb 2026,"2 Mar 2026, 10:00"',
+    );
+    expect(answer.body).toContain(
+      'Jan 2026,Your extra contributions (AVC),50.00,50.00,2 Mar 2026,"2 Mar 2026, 10:00"',
+    );
     // What was done with the data, in the audit log's sentences: never a code or an ISO time.
     expect(answer.body).toContain('What was done with your data,By,When');
     expect(answer.body).toContain(
@@ -209,6 +219,9 @@ describe('GET /api/members/:id/export.csv', () => {
     const { record, member } = await memberWithPay();
     const answer = await t.requestAs(member, 'GET', `/api/members/${record.id}/export`);
     expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().contributions).toContainEqual(
+      expect.objectContaining({ period: '2026-01', kind: 'employee', receivedOn: '2026-02-27' }),
+    );
     const processing = answer.json().processing as Array<Record<string, string>>;
     expect(processing).toContainEqual({
       action: 'contribution.adjusted',

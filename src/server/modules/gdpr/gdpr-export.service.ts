@@ -69,6 +69,7 @@ export function createMemberExportService({ database, audit, now }: MemberExport
             kind: entry.kind,
             originalAmountCents: entry.originalAmountCents,
             amountCents: entry.amountCents,
+            receivedOn: entry.receivedOn,
             recordedAt: entry.createdAt.toISOString(),
             // The reasons for corrections are staff notes: not in the member's own copy.
             adjustments: entry.adjustments.map((adjustment) => ({

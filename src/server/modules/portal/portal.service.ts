@@ -168,6 +168,7 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
             'Paid by',
             'Amount (€)',
             'First recorded as (€)',
+            'Received on',
             'Recorded',
             ...(withStaffNotes ? ['Corrections (staff notes)'] : []),
           ],
@@ -176,6 +177,7 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
             CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
             plainEuro(entry.amountCents),
             plainEuro(entry.originalAmountCents),
+            dateInWords(entry.receivedOn),
             momentInWords(entry.createdAt.toISOString()),
             ...(withStaffNotes
               ? [
