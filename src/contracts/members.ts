@@ -185,6 +185,40 @@ export const memberExport = z.object({
       allocations: z.array(z.object({ fund: z.string(), percent: z.number().int() })),
     }),
   ),
+  /**
+   * What the member's units are worth on the day of the export (docs/decisions/0127-dc-money.md):
+   * units and prices as decimals with 6 places, money in cents; null in a defined benefit scheme,
+   * whose members hold no units.
+   */
+  holdings: z
+    .object({
+      on: z.string(),
+      /** The funds' values, the money waiting to be invested and the money switching. */
+      valueCents: z.number().int(),
+      funds: z.array(
+        z.object({
+          fund: z.string(),
+          units: z.string(),
+          price: z.string(),
+          priceOn: z.string(),
+          valueCents: z.number().int(),
+        }),
+      ),
+      uninvestedCents: z.number().int(),
+      switchingCents: z.number().int(),
+    })
+    .nullable(),
+  /** Every movement of the member's units, newest first; into their funds positive, out negative. */
+  unitTransactions: z.array(
+    z.object({
+      on: z.string(),
+      kind: z.string(),
+      fund: z.string(),
+      units: z.string(),
+      price: z.string(),
+      amountCents: z.number().int(),
+    }),
+  ),
   accounts: z.array(
     z.object({ email: z.string(), role: z.string(), status: z.string(), createdAt: z.string() }),
   ),

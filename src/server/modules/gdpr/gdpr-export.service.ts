@@ -1,4 +1,6 @@
 import { actorForMember, auditSummary } from '../../../contracts/audit-text.js';
+import { formatDecimal6 } from '../../../contracts/dc-money-rules.js';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { withActor } from '../../platform/db/with-actor.js';
@@ -7,6 +9,7 @@ import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/autho
 import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
 import { allocationsOfMember } from '../funds/index.js';
+import { everyTransactionOf, holdingsOn } from '../investments/index.js';
 import type { MemberExport } from '../members/index.js';
 import { findMember, viewOf } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
@@ -46,6 +49,13 @@ export function createMemberExportService({ database, audit, now }: MemberExport
           contributions.map((entry) => entry.id),
         );
         const exportedAt = now();
+        const today = todayInIreland(exportedAt);
+        // A defined benefit scheme's members hold no units (docs/decisions/0127-dc-money.md).
+        const held =
+          scheme.type === 'DB'
+            ? null
+            : await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, today);
+        const movements = await everyTransactionOf(tx, member);
         await audit.record(tx, requester, {
           action: 'member.exported',
           entityType: 'member',
@@ -85,6 +95,30 @@ export function createMemberExportService({ database, audit, now }: MemberExport
               fund: line.fundName,
               percent: line.percent,
             })),
+          })),
+          holdings:
+            held === null
+              ? null
+              : {
+                  on: today,
+                  valueCents: held.valueCents,
+                  funds: held.funds.map((fund) => ({
+                    fund: fund.fundName,
+                    units: formatDecimal6(fund.unitsMicro),
+                    price: formatDecimal6(fund.priceMicro),
+                    priceOn: fund.priceOn,
+                    valueCents: fund.valueCents,
+                  })),
+                  uninvestedCents: held.uninvestedCents,
+                  switchingCents: held.switchingCents,
+                },
+          unitTransactions: movements.map((movement) => ({
+            on: movement.dealtOn,
+            kind: movement.kind,
+            fund: movement.fundName,
+            units: formatDecimal6(movement.unitsMicro),
+            price: formatDecimal6(movement.priceMicro),
+            amountCents: movement.amountCents,
           })),
           accounts: accounts.map((account) => ({
             ...account,

@@ -1,10 +1,12 @@
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { valueCents } from '../../../contracts/dc-money-rules.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import { rowsOf } from '../../platform/db/database.js';
 import { keyset } from '../../platform/db/keyset.js';
 import { fundAllocations, funds, memberTransactions } from '../../platform/db/schema.js';
 import { microOfNumeric } from '../../platform/db/tables/columns.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
+import { latestPrices } from './ledger.data.js';
 
 /** Units of one fund held on a day: by one member, or by all of a scheme's. */
 export interface FundUnits {
@@ -96,6 +98,86 @@ export async function moneyOn(tx: Transaction, holder: Holder, on: string): Prom
   };
 }
 
+/** Units of a fund held on a day, valued at the fund's latest price on or before it. */
+export interface ValuedFund extends FundUnits {
+  fundName: string;
+  priceMicro: bigint;
+  /** The day of the price. */
+  priceOn: string;
+  valueCents: number;
+}
+
+/**
+ * The units held in each fund on `on` (`unitsOn`), each valued at its fund's latest price on or
+ * before that day, with the fund's name.
+ */
+export async function valuedUnitsOn(
+  tx: Transaction,
+  holder: Holder,
+  on: string,
+): Promise<ValuedFund[]> {
+  const held = await unitsOn(tx, holder, on);
+  const prices = await latestPrices(
+    tx,
+    holder.brokerId,
+    held.map((fund) => ({ fundId: fund.fundId, day: on })),
+  );
+  const names = await fundNames(
+    tx,
+    holder.brokerId,
+    held.map((fund) => fund.fundId),
+  );
+  return held.map((fund) => {
+    const price = prices.get(`${fund.fundId} ${on}`);
+    // Units are bought at a price of their fund on or before the day they count from.
+    if (!price) throw new Error('units held in a fund with no price on or before the day');
+    return {
+      ...fund,
+      fundName: names.get(fund.fundId) ?? '',
+      priceMicro: price.micro,
+      priceOn: price.on,
+      valueCents: valueCents(fund.unitsMicro, price.micro),
+    };
+  });
+}
+
+/** What a member, or all of a scheme's members, hold on a day, and what it is worth. */
+export interface HoldingsOnDay {
+  funds: ValuedFund[];
+  /** Money received by the day and not yet invested by it (below 0 where more was taken back). */
+  uninvestedCents: number;
+  /** Money sold by switches by the day and not yet bought back in. */
+  switchingCents: number;
+  /** The funds' values, the money waiting and the money switching. */
+  valueCents: number;
+  /** Money received by the day, corrections included: what was paid in. */
+  paidInCents: number;
+}
+
+/**
+ * The funds held on `on`, valued (`valuedUnitsOn`), with the money of the day (`moneyOn`): what
+ * a member's holdings and the trustees' fund assets read (docs/decisions/0127-dc-money.md).
+ */
+export async function holdingsOn(
+  tx: Transaction,
+  holder: Holder,
+  on: string,
+): Promise<HoldingsOnDay> {
+  const funds = await valuedUnitsOn(tx, holder, on);
+  const money = await moneyOn(tx, holder, on);
+  const uninvestedCents = money.receivedCents - money.investedCents;
+  return {
+    funds,
+    uninvestedCents,
+    switchingCents: money.switchingCents,
+    valueCents:
+      funds.reduce((total, fund) => total + fund.valueCents, 0) +
+      uninvestedCents +
+      money.switchingCents,
+    paidInCents: money.receivedCents,
+  };
+}
+
 /** The first day money was received for the member, or null before any was. */
 export async function firstMoneyDay(
   tx: Transaction,
@@ -154,21 +236,8 @@ export type TransactionRow = {
   amountCents: number;
 };
 
-/**
- * A page of the member's movements not voided, newest first (then by id), after `position`:
- * `limit` + 1 of them, the last saying whether there is another page.
- */
-export async function transactionsOf(
-  tx: Transaction,
-  member: { brokerId: string; id: string },
-  query: PageQuery,
-): Promise<TransactionRow[]> {
-  const { after, orderBy, take } = keyset(
-    query,
-    { at: memberTransactions.dealtOn, id: memberTransactions.id },
-    'desc',
-    'day',
-  );
+/** The member's movements not voided, after `after` where given, with their funds' names. */
+function movementsOf(tx: Transaction, member: { brokerId: string; id: string }, after?: SQL) {
   return tx
     .select({
       id: memberTransactions.id,
@@ -192,7 +261,36 @@ export async function transactionsOf(
         isNull(memberTransactions.voidedAt),
         after,
       ),
-    )
+    );
+}
+
+/**
+ * A page of the member's movements not voided, newest first (then by id), after `position`:
+ * `limit` + 1 of them, the last saying whether there is another page.
+ */
+export async function transactionsOf(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+  query: PageQuery,
+): Promise<TransactionRow[]> {
+  const { after, orderBy, take } = keyset(
+    query,
+    { at: memberTransactions.dealtOn, id: memberTransactions.id },
+    'desc',
+    'day',
+  );
+  return movementsOf(tx, member, after)
     .orderBy(...orderBy)
     .limit(take);
+}
+
+/** Every movement of the member not voided, newest first (then by id), as the pages list them. */
+export async function everyTransactionOf(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+): Promise<TransactionRow[]> {
+  return movementsOf(tx, member).orderBy(
+    desc(memberTransactions.dealtOn),
+    desc(memberTransactions.id),
+  );
 }

@@ -1,4 +1,4 @@
-import { formatDecimal6, holdsUnits, valueCents } from '../../../contracts/dc-money-rules.js';
+import { formatDecimal6, holdsUnits } from '../../../contracts/dc-money-rules.js';
 import { addDays, formatIrishDate, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -11,15 +11,11 @@ import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
 import {
-  type FundUnits,
   firstMoneyDay,
-  fundNames,
   type Holder,
   hasChoiceOn,
-  type MoneyOnDay,
-  moneyOn,
+  holdingsOn,
   transactionsOf,
-  unitsOn,
 } from './holdings.data.js';
 import { valuePointDays } from './holdings.rules.js';
 import type {
@@ -32,7 +28,6 @@ import type {
   ValueHistoryQuery,
   ValueHistoryView,
 } from './investments.schemas.js';
-import { latestPrices } from './ledger.data.js';
 
 /** A DB scheme's members hold no units (docs/decisions/0127-dc-money.md). */
 export const NOT_INVESTED =
@@ -47,49 +42,22 @@ export interface HoldingsServiceDeps {
   now: () => Date;
 }
 
-/** Each fund held, valued at its latest price on or before the day. */
-async function valued(tx: Transaction, brokerId: string, held: FundUnits[], on: string) {
-  const prices = await latestPrices(
-    tx,
-    brokerId,
-    held.map((fund) => ({ fundId: fund.fundId, day: on })),
-  );
-  const names = await fundNames(
-    tx,
-    brokerId,
-    held.map((fund) => fund.fundId),
-  );
-  return held.map((fund) => {
-    const price = prices.get(`${fund.fundId} ${on}`);
-    // Units are bought at a price of their fund on or before the day they count from.
-    if (!price) throw new Error('units held in a fund with no price on or before the day');
-    return {
-      fundId: fund.fundId,
-      fundName: names.get(fund.fundId) ?? '',
-      units: formatDecimal6(fund.unitsMicro),
-      price: formatDecimal6(price.micro),
-      priceOn: price.on,
-      valueCents: valueCents(fund.unitsMicro, price.micro),
-      members: fund.members,
-    };
-  });
-}
-
-/**
- * What holdings are worth in all: the funds' values, the money received and not yet invested, and
- * the money between a switch's sale and its purchases.
- */
-function worth(fundsCents: number, money: MoneyOnDay) {
-  const uninvestedCents = money.receivedCents - money.investedCents;
+/** What is held on the day, each fund as the pages read it. */
+async function valued(tx: Transaction, holder: Holder, on: string) {
+  const held = await holdingsOn(tx, holder, on);
   return {
-    uninvestedCents,
-    switchingCents: money.switchingCents,
-    totalCents: fundsCents + uninvestedCents + money.switchingCents,
+    ...held,
+    funds: held.funds.map((fund) => ({
+      fundId: fund.fundId,
+      fundName: fund.fundName,
+      units: formatDecimal6(fund.unitsMicro),
+      price: formatDecimal6(fund.priceMicro),
+      priceOn: fund.priceOn,
+      valueCents: fund.valueCents,
+      members: fund.members,
+    })),
   };
 }
-
-const sumOfValues = (funds: ReadonlyArray<{ valueCents: number }>) =>
-  funds.reduce((total, fund) => total + fund.valueCents, 0);
 
 /**
  * What members hold and what their units are worth on any day, and every movement of them
@@ -131,8 +99,7 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
         const scheme = await findScheme(tx, member.schemeId);
         requireInvested(scheme);
         const holder: Holder = { brokerId: member.brokerId, memberId: member.id };
-        const funds = await valued(tx, member.brokerId, await unitsOn(tx, holder, on), on);
-        const money = await moneyOn(tx, holder, on);
+        const held = await valued(tx, holder, on);
         const chosen = await hasChoiceOn(tx, member, on);
         const hasDefault = (scheme?.defaultFundId ?? null) !== null;
         await reads.viewed(tx, actor, {
@@ -140,13 +107,12 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
           entityId: member.id,
           tenantId: member.brokerId,
         });
-        const { totalCents, uninvestedCents, switchingCents } = worth(sumOfValues(funds), money);
         return {
           on,
-          valueCents: totalCents,
-          funds: funds.map(({ members: _members, ...fund }) => fund),
-          uninvestedCents,
-          switchingCents,
+          valueCents: held.valueCents,
+          funds: held.funds.map(({ members: _members, ...fund }) => fund),
+          uninvestedCents: held.uninvestedCents,
+          switchingCents: held.switchingCents,
           defaultFund: !chosen && hasDefault,
           needsFund: !chosen && !hasDefault,
         };
@@ -155,8 +121,8 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
 
     /**
      * What the member's pension was worth at each month end and today, beside what had been paid
-     * in (docs/decisions/0127-dc-money.md, "Reading"): each point is the holdings' value on its
-     * day, read the same way as `ofMember`.
+     * in (docs/decisions/0127-dc-money.md, "Reading"): each point is the holdings of its day, read
+     * as `ofMember` reads them.
      */
     async valueHistory(
       actor: ActorContext,
@@ -182,42 +148,17 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
         // biome-ignore lint/complexity/useMathMinMax: ISO dates are strings; Math.max would make them NaN.
         const from = asked > first ? asked : first;
         const holder: Holder = { brokerId: member.brokerId, memberId: member.id };
-        const days = valuePointDays(from, today);
-        const held = [];
-        for (const on of days) {
-          held.push({
-            on,
-            units: await unitsOn(tx, holder, on),
-            money: await moneyOn(tx, holder, on),
-          });
+        const points = [];
+        for (const on of valuePointDays(from, today)) {
+          const held = await holdingsOn(tx, holder, on);
+          points.push({ on, valueCents: held.valueCents, paidInCents: held.paidInCents });
         }
-        const prices = await latestPrices(
-          tx,
-          member.brokerId,
-          held.flatMap(({ on, units }) => units.map((fund) => ({ fundId: fund.fundId, day: on }))),
-        );
         await reads.viewed(tx, actor, {
           entityType: 'member_holdings',
           entityId: member.id,
           tenantId: member.brokerId,
         });
-        return {
-          from,
-          to: today,
-          points: held.map(({ on, units, money }) => {
-            const funds = units.map((fund) => {
-              const price = prices.get(`${fund.fundId} ${on}`);
-              if (!price)
-                throw new Error('units held in a fund with no price on or before the day');
-              return { valueCents: valueCents(fund.unitsMicro, price.micro) };
-            });
-            return {
-              on,
-              valueCents: worth(sumOfValues(funds), money).totalCents,
-              paidInCents: money.receivedCents,
-            };
-          }),
-        };
+        return { from, to: today, points };
       });
     },
 
@@ -269,14 +210,19 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
         const scheme = authorizeRow(actor, 'fund_assets.read', await findScheme(tx, schemeId));
         requireInvested(scheme);
         const holder: Holder = { brokerId: scheme.brokerId, schemeId: scheme.id };
-        const funds = await valued(tx, scheme.brokerId, await unitsOn(tx, holder, on), on);
-        const money = await moneyOn(tx, holder, on);
+        const held = await valued(tx, holder, on);
         await reads.viewed(tx, actor, {
           entityType: 'fund_assets',
           entityId: scheme.id,
           tenantId: scheme.brokerId,
         });
-        return { on, funds, ...worth(sumOfValues(funds), money) };
+        return {
+          on,
+          funds: held.funds,
+          uninvestedCents: held.uninvestedCents,
+          switchingCents: held.switchingCents,
+          totalCents: held.valueCents,
+        };
       });
     },
   };

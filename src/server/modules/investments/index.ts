@@ -1,5 +1,12 @@
 /** The investments module's public face: all that other modules and the composition root may import from it. */
 
+export {
+  everyTransactionOf,
+  type HoldingsOnDay,
+  holdingsOn,
+  type TransactionRow,
+  type ValuedFund,
+} from './holdings.data.js';
 export type { HoldingsService } from './holdings.service.js';
 export { investmentsJob } from './investments.job.js';
 export { createInvestmentsModule } from './investments.module.js';

@@ -4,6 +4,11 @@ import {
   type ContributionKind,
 } from '../../../contracts/contributions.js';
 import { csvDocument } from '../../../contracts/csv.js';
+import { formatDecimal6 } from '../../../contracts/dc-money-rules.js';
+import {
+  MEMBER_TRANSACTION_KIND_LABELS,
+  type MemberTransactionKind,
+} from '../../../contracts/investments.js';
 import {
   dateInWords,
   momentInWords,
@@ -23,6 +28,7 @@ import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
 import { allocationsOfMember } from '../funds/index.js';
 import { processingOfMember } from '../gdpr/index.js';
+import { everyTransactionOf, holdingsOn } from '../investments/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
 import { updateMemberContact } from './portal.data.js';
@@ -140,6 +146,13 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
           paid.map((entry) => entry.id),
         );
         const exportedAt = now();
+        const today = todayInIreland(exportedAt);
+        // A defined benefit scheme's members hold no units (docs/decisions/0127-dc-money.md).
+        const held =
+          scheme.type === 'DB'
+            ? null
+            : await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, today);
+        const movements = await everyTransactionOf(tx, member);
         await audit.record(tx, requester, {
           action: 'member.exported',
           entityType: 'member',
@@ -198,6 +211,38 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
               String(line.percent),
             ]),
           ),
+          ...(held === null
+            ? []
+            : [
+                [],
+                [
+                  `Your funds on ${dateInWords(today)}`,
+                  'Units',
+                  'Unit price (€)',
+                  'Price of',
+                  'Value (€)',
+                ],
+                ...held.funds.map((fund) => [
+                  fund.fundName,
+                  formatDecimal6(fund.unitsMicro),
+                  formatDecimal6(fund.priceMicro),
+                  dateInWords(fund.priceOn),
+                  plainEuro(fund.valueCents),
+                ]),
+                ['Waiting to be invested', '', '', '', plainEuro(held.uninvestedCents)],
+                ['Being switched between funds', '', '', '', plainEuro(held.switchingCents)],
+                ['Total value', '', '', '', plainEuro(held.valueCents)],
+              ]),
+          [],
+          ['Movement of your units', 'Fund', 'Date', 'Units', 'Unit price (€)', 'Amount (€)'],
+          ...movements.map((movement) => [
+            MEMBER_TRANSACTION_KIND_LABELS[movement.kind as MemberTransactionKind] ?? movement.kind,
+            movement.fundName,
+            dateInWords(movement.dealtOn),
+            formatDecimal6(movement.unitsMicro),
+            formatDecimal6(movement.priceMicro),
+            plainEuro(movement.amountCents),
+          ]),
           [],
           ['What was done with your data', 'By', 'When'],
           ...processing.map((entry) => [
