@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTION_TEXT } from '../../src/contracts/audit-text.js';
 import { csvCell } from '../../src/contracts/csv.js';
@@ -230,6 +230,95 @@ describe('GET /api/audit in words and names', () => {
       .from(auditLog)
       .where(eq(auditLog.tenantId, a.brokerId));
     expect(JSON.stringify(stored)).not.toMatch(/Máire|Bhriain|Pádraig|Ó Sé|Trust deed 2024/);
+  });
+
+  it('names a fund’s price, a switch, a member’s holdings, a scheme’s fund assets and a conflict of interest in plain words, the records keeping ids', async () => {
+    clock += 1000;
+    const fund = await as(t, a.admin, 'POST', `/api/schemes/${a.schemeId}/funds`, {
+      payload: { name: 'Irish Equity' },
+    });
+    expect(fund.statusCode, fund.body).toBe(201);
+    const fundId = fund.json().id as string;
+    for (const price of ['1.000000', '1.050000']) {
+      const priced = await as(t, a.admin, 'POST', `/api/funds/${fundId}/prices`, {
+        payload: { prices: [{ on: '2026-11-20', price }] },
+      });
+      expect(priced.statusCode, priced.body).toBe(200);
+    }
+    const switched = await as(t, a.admin, 'POST', `/api/members/${a.member.id}/switches`, {
+      payload: { to: [{ fundId, percent: 100 }] },
+    });
+    expect(switched.statusCode, switched.body).toBe(202);
+    // Platform staff reading a member's holdings, their ledger and a scheme's fund assets is
+    // itself recorded.
+    for (const url of [
+      `/api/members/${a.member.id}/holdings`,
+      `/api/members/${a.member.id}/transactions`,
+      `/api/schemes/${a.schemeId}/fund-assets`,
+    ]) {
+      expect((await as(t, superAdmin, 'GET', url)).statusCode, url).toBe(200);
+    }
+    const conflict = await as(t, a.admin, 'POST', `/api/schemes/${a.schemeId}/conflicts`, {
+      payload: {
+        personName: registerName('Eoin Mac Cárthaigh'),
+        interest: 'Director of the fund manager',
+        declaredOn: '2026-11-02',
+      },
+    });
+    expect(conflict.statusCode, conflict.body).toBe(201);
+
+    for (const reader of [a.admin, superAdmin]) {
+      const items = await auditOf(reader);
+      const labelOf = (action: string) => items.find((item) => item.action === action)?.entityLabel;
+      expect(labelOf('fund_price.corrected'), reader.role).toBe(
+        'Irish Equity: price of 20 Nov 2026',
+      );
+      expect(labelOf('fund_switch.requested'), reader.role).toBe(
+        'Aoife Byrne: switch asked for on 23 Nov 2026',
+      );
+      expect(labelOf('conflict.recorded'), reader.role).toBe(
+        'Eoin Mac Cárthaigh: conflict of interest declared 2 Nov 2026',
+      );
+      if (reader === superAdmin) {
+        // A list is recorded as a list: there is no one record to name.
+        expect(labelOf('member_transaction.listed')).toBeNull();
+      }
+    }
+    const ofTenant = await auditOf(a.admin, `&actorId=${superAdmin.id}`);
+    const viewed = (action: string) => ofTenant.find((item) => item.action === action);
+    expect(viewed('member_holdings.viewed')).toMatchObject({
+      summary: 'Viewed a member’s holdings',
+      entityId: a.member.id,
+      entityLabel: 'Aoife Byrne',
+      entityDeleted: false,
+    });
+    expect(viewed('fund_assets.viewed')).toMatchObject({
+      summary: 'Viewed the assets of a scheme’s funds',
+      entityId: a.schemeId,
+      entityLabel: 'Acme Staff Pension Scheme',
+    });
+    // The records themselves keep ids: no fund's or person's name.
+    const named = (await auditOf(a.admin)).filter((item) =>
+      [
+        'fund_price.corrected',
+        'fund_switch.requested',
+        'conflict.recorded',
+        'member_holdings.viewed',
+        'fund_assets.viewed',
+      ].includes(item.action),
+    );
+    expect(named).toHaveLength(5);
+    const stored = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(
+        inArray(
+          auditLog.id,
+          named.map((item) => item.id),
+        ),
+      );
+    expect(stored).toHaveLength(5);
+    expect(JSON.stringify(stored)).not.toMatch(/Irish Equity|Aoife|Byrne|Eoin|Cárthaigh|Acme/);
   });
 
   it('names a payroll upload only to a reader who may read it where it lives', async () => {

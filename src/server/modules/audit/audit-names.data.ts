@@ -2,16 +2,19 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DRAFT_KIND_NAMES } from '../../../contracts/ai.js';
 import { KEY_FUNCTION_NAMES, POLICY_KIND_NAMES } from '../../../contracts/governance-rules.js';
-import { formatIrishDate } from '../../../contracts/irish-dates.js';
+import { dateInWords, formatIrishDate } from '../../../contracts/irish-dates.js';
 import type { Action } from '../../../contracts/policy.js';
 import { FILING_KIND_NAMES } from '../../../contracts/scheme-year-rules.js';
 import {
   aiDrafts,
   brokers,
+  conflictsOfInterest,
   contributions,
   documents,
   employers,
   filings,
+  fundPrices,
+  fundSwitches,
   funds,
   imports,
   keyFunctionHolders,
@@ -70,6 +73,51 @@ const IMPORT_KIND_TEXT: Record<string, string> = {
 /** A value in the words the pages use for it, or as it is when it has none. */
 const named = (names: Readonly<Record<string, string>>, value: string) => names[value] ?? value;
 
+/** Own tenant only, for a tenant reader; nothing more for platform staff. */
+type InTenant = (column: PgColumn) => SQL | undefined;
+
+/** Schemes by id, by name, deleted when they or their employer are. */
+async function schemesNamed(tx: Transaction, ids: string[], inTenant: InTenant) {
+  const rows = await tx
+    .select({
+      id: schemes.id,
+      name: schemes.name,
+      deletedAt: schemes.deletedAt,
+      employerDeletedAt: employers.deletedAt,
+    })
+    .from(schemes)
+    .innerJoin(employers, eq(employers.id, schemes.employerId))
+    .where(and(inArray(schemes.id, ids), inTenant(schemes.brokerId)));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    deleted: row.deletedAt !== null || row.employerDeletedAt !== null,
+  }));
+}
+
+/** Members by id, by name, deleted when they, their scheme or their employer are. */
+async function membersNamed(tx: Transaction, ids: string[], inTenant: InTenant) {
+  const rows = await tx
+    .select({
+      id: members.id,
+      firstName: members.firstName,
+      lastName: members.lastName,
+      deletedAt: members.deletedAt,
+      schemeDeletedAt: schemes.deletedAt,
+      employerDeletedAt: employers.deletedAt,
+    })
+    .from(members)
+    .innerJoin(schemes, eq(schemes.id, members.schemeId))
+    .innerJoin(employers, eq(employers.id, members.employerId))
+    .where(and(inArray(members.id, ids), inTenant(members.brokerId)));
+  return rows.map((row) => ({
+    id: row.id,
+    name: memberName(row),
+    deleted:
+      row.deletedAt !== null || row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
+  }));
+}
+
 /**
  * Names for the ids audit records keep (docs/decisions/0051-readable-audit-log.md), resolved when the log is read: the
  * records themselves never hold a name (docs/decisions/0029-audit-states-hold-no-personal-data.md), so a name
@@ -87,9 +135,7 @@ export async function resolveAuditNames(
   records: readonly NamedReference[],
 ): Promise<AuditNames> {
   const tenantId = reader.tenantId;
-  /** Own tenant only, for a tenant reader; nothing more for platform staff. */
-  const inTenant = (column: PgColumn): SQL | undefined =>
-    tenantId === null ? undefined : eq(column, tenantId);
+  const inTenant: InTenant = (column) => (tenantId === null ? undefined : eq(column, tenantId));
 
   const idsOf = (entityType: string): string[] => [
     ...new Set(records.filter((r) => r.entityType === entityType).map((r) => r.entityId)),
@@ -130,39 +176,14 @@ export async function resolveAuditNames(
   }
 
   for (const ids of chunks(idsOf('scheme'))) {
-    const rows = await tx
-      .select({
-        id: schemes.id,
-        name: schemes.name,
-        deletedAt: schemes.deletedAt,
-        employerDeletedAt: employers.deletedAt,
-      })
-      .from(schemes)
-      .innerJoin(employers, eq(employers.id, schemes.employerId))
-      .where(and(inArray(schemes.id, ids), inTenant(schemes.brokerId)));
-    for (const row of rows) {
-      put('scheme', row.id, row.name, row.deletedAt !== null || row.employerDeletedAt !== null);
+    for (const row of await schemesNamed(tx, ids, inTenant)) {
+      put('scheme', row.id, row.name, row.deleted);
     }
   }
 
   for (const ids of chunks(idsOf('member'))) {
-    const rows = await tx
-      .select({
-        id: members.id,
-        firstName: members.firstName,
-        lastName: members.lastName,
-        deletedAt: members.deletedAt,
-        schemeDeletedAt: schemes.deletedAt,
-        employerDeletedAt: employers.deletedAt,
-      })
-      .from(members)
-      .innerJoin(schemes, eq(schemes.id, members.schemeId))
-      .innerJoin(employers, eq(employers.id, members.employerId))
-      .where(and(inArray(members.id, ids), inTenant(members.brokerId)));
-    for (const row of rows) {
-      const deleted =
-        row.deletedAt !== null || row.schemeDeletedAt !== null || row.employerDeletedAt !== null;
-      put('member', row.id, memberName(row), deleted);
+    for (const row of await membersNamed(tx, ids, inTenant)) {
+      put('member', row.id, row.name, row.deleted);
     }
   }
 
@@ -387,6 +408,96 @@ export async function resolveAuditNames(
         `Payroll file ${row.fileName === null ? '' : `${row.fileName} `}for ${row.employerName}`,
         row.employerDeletedAt !== null,
       );
+    }
+  }
+
+  for (const ids of chunks(readable('conflict', 'conflict.read'))) {
+    const rows = await tx
+      .select({
+        id: conflictsOfInterest.id,
+        personName: conflictsOfInterest.personName,
+        declaredOn: conflictsOfInterest.declaredOn,
+        deletedAt: conflictsOfInterest.deletedAt,
+      })
+      .from(conflictsOfInterest)
+      .where(and(inArray(conflictsOfInterest.id, ids), inTenant(conflictsOfInterest.brokerId)));
+    for (const row of rows) {
+      put(
+        'conflict',
+        row.id,
+        `${row.personName}: conflict of interest declared ${dateInWords(row.declaredOn)}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  // DC money (docs/decisions/0127-dc-money.md): a price by its fund and day, a switch and a
+  // member's holdings by the member, a scheme's fund assets by the scheme. A list of prices,
+  // switches or unit movements is recorded as a list, with no id to name.
+  for (const ids of chunks(readable('fund_price', 'fund_price.list'))) {
+    const rows = await tx
+      .select({
+        id: fundPrices.id,
+        pricedOn: fundPrices.pricedOn,
+        fundName: funds.name,
+        schemeDeletedAt: schemes.deletedAt,
+        employerDeletedAt: employers.deletedAt,
+      })
+      .from(fundPrices)
+      .innerJoin(
+        funds,
+        and(eq(funds.brokerId, fundPrices.brokerId), eq(funds.id, fundPrices.fundId)),
+      )
+      .innerJoin(schemes, eq(schemes.id, fundPrices.schemeId))
+      .innerJoin(employers, eq(employers.id, fundPrices.employerId))
+      .where(and(inArray(fundPrices.id, ids), inTenant(fundPrices.brokerId)));
+    for (const row of rows) {
+      put(
+        'fund_price',
+        row.id,
+        `${row.fundName}: price of ${dateInWords(row.pricedOn)}`,
+        row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('fund_switch', 'fund_switch.list'))) {
+    const rows = await tx
+      .select({
+        id: fundSwitches.id,
+        requestedOn: fundSwitches.requestedOn,
+        firstName: members.firstName,
+        lastName: members.lastName,
+        deletedAt: members.deletedAt,
+        schemeDeletedAt: schemes.deletedAt,
+        employerDeletedAt: employers.deletedAt,
+      })
+      .from(fundSwitches)
+      .innerJoin(members, eq(members.id, fundSwitches.memberId))
+      .innerJoin(schemes, eq(schemes.id, fundSwitches.schemeId))
+      .innerJoin(employers, eq(employers.id, fundSwitches.employerId))
+      .where(and(inArray(fundSwitches.id, ids), inTenant(fundSwitches.brokerId)));
+    for (const row of rows) {
+      put(
+        'fund_switch',
+        row.id,
+        `${memberName(row)}: switch asked for on ${dateInWords(row.requestedOn)}`,
+        row.deletedAt !== null || row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
+      );
+    }
+  }
+
+  // A member's holdings are recorded by the member's id: named as the member is.
+  for (const ids of chunks(readable('member_holdings', 'holdings.read'))) {
+    for (const row of await membersNamed(tx, ids, inTenant)) {
+      put('member_holdings', row.id, row.name, row.deleted);
+    }
+  }
+
+  // A scheme's fund assets are recorded by the scheme's id: named as the scheme is.
+  for (const ids of chunks(readable('fund_assets', 'fund_assets.read'))) {
+    for (const row of await schemesNamed(tx, ids, inTenant)) {
+      put('fund_assets', row.id, row.name, row.deleted);
     }
   }
 
