@@ -9,7 +9,7 @@ import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/autho
 import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
 import { allocationsOfMember } from '../funds/index.js';
-import { everyTransactionOf, holdingsOn } from '../investments/index.js';
+import { memberMoneyOn } from '../investments/index.js';
 import type { MemberExport } from '../members/index.js';
 import { findMember, viewOf } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
@@ -50,12 +50,7 @@ export function createMemberExportService({ database, audit, now }: MemberExport
         );
         const exportedAt = now();
         const today = todayInIreland(exportedAt);
-        // A defined benefit scheme's members hold no units (docs/decisions/0127-dc-money.md).
-        const held =
-          scheme.type === 'DB'
-            ? null
-            : await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, today);
-        const movements = await everyTransactionOf(tx, member);
+        const { held, movements } = await memberMoneyOn(tx, member, scheme.type, today);
         await audit.record(tx, requester, {
           action: 'member.exported',
           entityType: 'member',

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
-import { valueCents } from '../../../contracts/dc-money-rules.js';
+import { holdsUnits, valueCents } from '../../../contracts/dc-money-rules.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import { rowsOf } from '../../platform/db/database.js';
 import { keyset } from '../../platform/db/keyset.js';
@@ -176,6 +176,22 @@ export async function holdingsOn(
       money.switchingCents,
     paidInCents: money.receivedCents,
   };
+}
+
+/**
+ * What a member's data export carries of their money (GDPR Art. 15 and 20): their holdings on
+ * `on`, null in a scheme whose members hold no units, and every movement of their units.
+ */
+export async function memberMoneyOn(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+  schemeType: string,
+  on: string,
+): Promise<{ held: HoldingsOnDay | null; movements: TransactionRow[] }> {
+  const held = holdsUnits(schemeType)
+    ? await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, on)
+    : null;
+  return { held, movements: await everyTransactionOf(tx, member) };
 }
 
 /** The first day money was received for the member, or null before any was. */

@@ -4,6 +4,7 @@ export {
   everyTransactionOf,
   type HoldingsOnDay,
   holdingsOn,
+  memberMoneyOn,
   type TransactionRow,
   type ValuedFund,
 } from './holdings.data.js';
