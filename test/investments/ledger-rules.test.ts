@@ -481,7 +481,7 @@ describe('a member’s ledger, settled twice as prices come in (property)', () =
     cut: fc.integer({ min: 0, max: DAYS - 1 }),
   });
 
-  it('never takes a fund below zero units on any day, nor a correction past its sum, and every dealt movement is worth its money', () => {
+  it('never takes a fund below zero units on any day, nor a correction past its sum; every dealt movement is worth its money, and a switch buys with exactly what it sold', () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const byDay = new Map<
@@ -568,6 +568,11 @@ describe('a member’s ledger, settled twice as prices come in (property)', () =
           expect(valueCents(entry.unitsMicro, (entry.price as Price).micro)).toBe(
             entry.amountCents,
           );
+        }
+        // A completed switch buys with exactly what it sold: its movements' money sums to 0.
+        for (const switched of [...first.completed, ...second.completed]) {
+          const moved = ledger.filter((entry) => entry.source === `switch:${switched.id}`);
+          expect(moved.reduce((total, entry) => total + entry.amountCents, 0)).toBe(0);
         }
         // Money in is invested whole or not yet; money taken back is sold, at most its sum.
         for (const sum of money) {

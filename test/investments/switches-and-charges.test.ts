@@ -184,3 +184,61 @@ describe('switches', () => {
     expect(next.statusCode, next.body).toBe(202);
   });
 });
+
+describe('the charge of a month a member switched in', () => {
+  it('is taken at the month’s end on the fund switched into, at its charge, and not on the fund left', async () => {
+    clock.at('2026-07-01');
+    const s = await dcScheme(t, [
+      { name: 'Equity', annualChargeBasisPoints: 120 },
+      { name: 'Cautious', annualChargeBasisPoints: 60 },
+    ]);
+    const [equity = '', cautious = ''] = s.fundIds;
+    const member = s.members[0]?.id as string;
+    await s.choose(member, [{ fundId: equity, percent: 100 }]);
+    await s.contribute(member, { period: '2026-06', amountCents: 100_000 });
+    await s.prices(equity, [{ on: '2026-07-01', price: '1.000000' }]);
+    expect(await runInvestments(t)).toMatchObject({ invested: 1 });
+
+    // On 10 July everything moves to Cautious: 1,000 Equity units sold at €1.00 that day, €1,000
+    // buying 500 Cautious units at €2.00 on the 11th.
+    clock.at('2026-07-10');
+    const asked = await s.staff.post(`/api/members/${member}/switches`, {
+      to: [{ fundId: cautious, percent: 100 }],
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    await s.prices(equity, [{ on: '2026-07-10', price: '1.000000' }]);
+    clock.at('2026-07-11');
+    await s.prices(cautious, [{ on: '2026-07-11', price: '2.000000' }]);
+    expect(await runInvestments(t)).toMatchObject({ switched: 2 });
+
+    // July's charge, after the month: 500 units × 60 / 120,000 = 0.25 units, worth €0.50 at the
+    // latest price on or before 31 July; Equity, held for nine days, is left at no units and no charge.
+    clock.at('2026-07-31');
+    await s.prices(cautious, [{ on: '2026-07-31', price: '2.000000' }]);
+    clock.at('2026-08-01');
+    // (Other suites' members in this database are charged in the same run.)
+    await runInvestments(t);
+    const charges = (await s.transactions(member)).filter((row) => row.kind === 'charge');
+    expect(
+      charges.map(({ fundId, on, units, price, amountCents }) => ({
+        fundId,
+        on,
+        units,
+        price,
+        amountCents,
+      })),
+    ).toEqual([
+      {
+        fundId: cautious,
+        on: '2026-07-31',
+        units: '-0.250000',
+        price: '2.000000',
+        amountCents: -50,
+      },
+    ]);
+    expect(await s.holdings(member)).toMatchObject({
+      valueCents: 99_950,
+      funds: [expect.objectContaining({ fundId: cautious, units: '499.750000' })],
+    });
+  });
+});
