@@ -109,7 +109,7 @@ declare module 'fastify' {
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
-/** decisions.md §2. Uploads raise their own limit per route. */
+/** docs/api.md, "Requests and answers": 1 MiB. Uploads raise their own limit per route. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppDependencies {
@@ -217,7 +217,8 @@ export async function buildApp({
   // No parsing hook: only the gate reads a cookie, and it parses the header when there is one.
   await app.register(fastifyCookie, { hook: false });
   // The gate in three steps, in this order: whose token it is (no database), the rate limits
-  // (signed-in traffic counted per user, decisions.md §2), then the session checked and admitted.
+  // (signed-in traffic counted per user, docs/api.md "Rate limits"), then the session checked and
+  // admitted.
   await app.register(tokenClaims, {
     verifyToken: (token) => auth.verifyToken(token),
     cookieName: sessionCookieName(!config.isDevelopmentLike),

@@ -23,7 +23,7 @@ export interface ResourceDeps extends Omit<PlatformParts, 'uploads'> {
 }
 
 /**
- * The organisation API of decisions.md §4: one module per resource. Each module composes its own
+ * The API (docs/api.md): one module per resource. Each module composes its own
  * services from the platform's parts (docs/decisions/0128-modules-compose-their-services.md); what
  * is wired here is only which module is given which other module's service, and the order of the
  * route table.

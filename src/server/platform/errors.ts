@@ -64,7 +64,7 @@ export class StepUpRequiredError extends DomainError {
 
 /**
  * No such record, and also the answer for a record of another tenant or outside the actor's
- * employer, so nobody learns whether it exists (decisions.md §3).
+ * employer, so nobody learns whether it exists (docs/api.md, "Who may do what").
  */
 export class NotFoundError extends DomainError {
   override name = 'NotFoundError';

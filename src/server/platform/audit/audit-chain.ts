@@ -45,7 +45,10 @@ export function auditChainKey(hex: string): AuditChainKey {
   return { id, secret };
 }
 
-/** The fields a record's hash covers: every field of service-spec §2.8 plus its place in the chain. */
+/**
+ * The fields a record's hash covers: every field of an audit record (docs/api.md, "The audit log")
+ * plus its place in the chain.
+ */
 export interface ChainedRecord {
   id: string;
   tenantId: string | null;
@@ -111,8 +114,8 @@ export function computeLegacyHash(record: ChainedRecord): string {
 }
 
 /**
- * The HMAC of a keyed record, by its `hashVersion`: version 2 over the fields of service-spec
- * §2.8 and its place in the chain, version 3 over those and the client address. The version and
+ * The HMAC of a keyed record, by its `hashVersion`: version 2 over the fields of an audit record
+ * and its place in the chain, version 3 over those and the client address. The version and
  * key id are covered, so neither can be swapped.
  */
 export function computeKeyedHash(record: ChainedRecord, key: AuditChainKey): string {

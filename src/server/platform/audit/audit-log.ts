@@ -34,8 +34,9 @@ import {
 } from './audit-chain.js';
 
 /**
- * Dotted `<entity>.<verb>` names (service-spec §6), e.g. `scheme.created`: only those a module's
- * manifest gives words (src/contracts/audit-text.ts), so that every record reads as a sentence.
+ * Dotted `<entity>.<verb>` names (docs/api.md, "The audit log"), e.g. `scheme.created`: only those
+ * a module's manifest gives words (src/contracts/audit-text.ts), so that every record reads as a
+ * sentence.
  */
 export type AuditAction = RecordedAction;
 
@@ -69,8 +70,9 @@ export class AuditTenantMismatchError extends Error {
 }
 
 /**
- * Keys whose values are personal data wherever they appear (domain.md, GDPR): the audit chain is
- * append-only, so nothing in it could be erased. Compared without case, `_` or `-`.
+ * Keys whose values are personal data wherever they appear: the audit chain is append-only, so
+ * nothing in it could be erased when GDPR Art. 17 asks
+ * (docs/decisions/0098-no-personal-data-in-the-audit-chain.md). Compared without case, `_` or `-`.
  */
 const PERSONAL_KEYS = new Set([
   'email',
@@ -227,7 +229,7 @@ export function createAuditService({ now, chainKey }: AuditServiceDeps) {
         throw new AuditTenantMismatchError();
       }
       if (!DOTTED_ACTION.test(change.action)) {
-        throw new Error('an audit action is a dotted <entity>.<verb> name (service-spec §6)');
+        throw new Error('an audit action is a dotted <entity>.<verb> name (docs/api.md)');
       }
       if (!isRecordedAction(change.action)) throw new AuditActionWithoutWordsError(change.action);
       const final = finalStepsOf(tx);

@@ -4,8 +4,8 @@ import { type ActorContext, isPlatformActor } from '../tenancy/actor.js';
 import type { AuditService } from './audit-log.js';
 
 /**
- * service-spec §5.4.5: SuperAdmin's actions are audited, and for platform staff reading a
- * tenant's data is an action. A read of one record goes into that tenant's chain, where the
+ * SuperAdmin's actions are audited, and for platform staff reading a tenant's data is an action
+ * (docs/api.md, "The audit log"). A read of one record goes into that tenant's chain, where the
  * tenant's BrokerAdmin sees it; a list (which may span tenants) into the platform chain, with
  * the kinds of filter used and how many rows it returned. Reads by the tenant's own people are not recorded.
  */

@@ -27,8 +27,8 @@ const hexKey = z
 const longSecret = z.string().min(32, 'must be at least 32 characters');
 
 /**
- * Secrets of service-spec §5.7. In development and test a missing one is generated once and
- * kept in DATA_DIR; in staging and production a missing one stops start-up.
+ * The secrets of the README's configuration table. In development and test a missing one is
+ * generated once and kept in DATA_DIR; in staging and production a missing one stops start-up.
  */
 const secretSchemas = {
   AUTH_SECRET: longSecret,

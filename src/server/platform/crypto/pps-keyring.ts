@@ -8,14 +8,18 @@ export interface PpsOwner {
 }
 
 export interface SealedPps {
-  /** service-spec §2.6: base64(IV ‖ 16-byte tag ‖ ciphertext), AES-256-GCM under the key itself. */
+  /**
+   * base64(IV ‖ 16-byte tag ‖ ciphertext), AES-256-GCM under the key itself
+   * (docs/decisions/0028-pps-numbers.md).
+   */
   encrypted: string;
   /** Which key sealed it (a fingerprint, not the key): rotation finds the rows still to do. */
   keyId: string;
 }
 
 /**
- * service-spec §2.6 with a key rotation in mind. The current key seals; the previous key, while
+ * PPS numbers sealed as docs/decisions/0028-pps-numbers.md says, with a key rotation in mind
+ * (docs/decisions/0031-pps-key-rotation.md). The current key seals; the previous key, while
  * set, still opens what it sealed. A keyed hash (HMAC-SHA256 under a key derived from the
  * encryption key, over tenant and number) finds a duplicate within a tenant without decrypting,
  * and differs between tenants, so hashes cannot be matched across them.

@@ -240,8 +240,9 @@ export interface ReminderLine {
 }
 
 /**
- * The compliance reminder (domain.md: 60, 30, 14 and 7 days before, on the day, weekly while
- * overdue), one e-mail per person per run listing every date that reached a new stage for them.
+ * The compliance reminder (60, 30, 14 and 7 days before, on the day, weekly while overdue:
+ * docs/decisions/0059-governance-rules.md), one e-mail per person per run listing every date that
+ * reached a new stage for them.
  */
 export function complianceReminderMessage(
   to: string,

@@ -3,12 +3,12 @@ import fp from 'fastify-plugin';
 
 /**
  * Classifies a request's target for everything that decides by path: the authentication gate
- * (service-spec §5.2), the rate limits (§8), the HTTPS redirect (§5.6), the access log, the 404
- * answer, the answer to an undecodable URL and the caching rule. They must classify exactly the
- * path the router routes (the security review found that an absolute-form target, `GET http://host/api/x`,
- * was routed to its handler while the gate, which only read targets beginning with `/`, let it
- * through unauthenticated and uncounted). So a request is classified once, the same way for all
- * of them, and the answer is kept on the request:
+ * (docs/api.md, "Errors": the 401), the rate limits ("Rate limits"), the HTTPS redirect ("HTTPS and
+ * headers"), the access log, the 404 answer, the answer to an undecodable URL and the caching rule.
+ * They must classify exactly the path the router routes (the security review found that an
+ * absolute-form target, `GET http://host/api/x`, was routed to its handler while the gate, which
+ * only read targets beginning with `/`, let it through unauthenticated and uncounted). So a request
+ * is classified once, the same way for all of them, and the answer is kept on the request:
  *
  * - a target that is a plain path (lower-case segments of safe characters, in origin form) is
  *   routed as it stands, so the path itself is classified: the fast path, no routing state read;
@@ -32,7 +32,7 @@ export interface RoutedPath {
   /** A health probe: reachable over plain HTTP, left out of the access log when it succeeds. */
   readonly health: boolean;
   /**
-   * Under a prefix whose routes machines call with a shared secret (service-spec §4, §5.2.3):
+   * Under a prefix whose routes machines call with a shared secret (docs/api.md, "Errors"):
    * which secret the bearer gate demands before anything else, routed or not; null elsewhere.
    */
   readonly bearer: BearerPrefix | null;

@@ -68,7 +68,7 @@ const PREFIX_GATES: Record<BearerPrefix, Pick<BearerGateOptions, 'counter' | 'ev
 };
 
 /**
- * service-spec §5.2.3 and §7: every target under `/api/cron/` and `/api/rag/` answers 401 without
+ * Every target under `/api/cron/` and `/api/rag/` answers 401 (docs/api.md, "Errors") without
  * its bearer, before its body is read and before routing decides anything, whether or not a route
  * serves it. It decides by the request's one classification (api-paths.ts), so what it guards is
  * exactly what the router routes there, in whatever form the target came: absolute, encoded,

@@ -29,7 +29,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
 };
 
 /**
- * decisions.md §2: every error body is JSON with an `error` string; nothing internal (stack,
+ * Every error body is JSON with an `error` string (docs/api.md, "Errors"); nothing internal (stack,
  * SQL, file path, variable name, input value) ever reaches a client. Details go to the log.
  */
 const errorHandler: FastifyPluginAsync = async (app) => {

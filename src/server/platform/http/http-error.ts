@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error body (decisions.md §2), for route response schemas and the OpenAPI description. */
+/** Every error body (docs/api.md, "Errors"), for route response schemas and the OpenAPI text. */
 export const errorBody = z.object({
   error: z.string(),
   issues: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })).optional(),

@@ -8,11 +8,11 @@ export interface HttpsRedirectOptions {
 }
 
 /**
- * service-spec §5.6: plain HTTP is answered with 301 to HTTPS. `request.protocol` honours
- * X-Forwarded-Proto only from a trusted proxy. Health probes stay reachable over HTTP so that
- * load balancers can probe the instance directly. The redirect keeps the target's path and
- * query: an absolute-form target (`GET http://any-host/x`) goes to `/x` on the public origin,
- * and a target with no path (`*`) to its root.
+ * Plain HTTP is answered with 301 to HTTPS (docs/api.md, "HTTPS and headers"). `request.protocol`
+ * honours X-Forwarded-Proto only from a trusted proxy. Health probes stay reachable over HTTP so
+ * that load balancers can probe the instance directly. The redirect keeps the target's path and
+ * query: an absolute-form target (`GET http://any-host/x`) goes to `/x` on the public origin, and a
+ * target with no path (`*`) to its root.
  */
 const httpsRedirect: FastifyPluginAsync<HttpsRedirectOptions> = async (app, { publicBaseUrl }) => {
   const origin = `https://${publicBaseUrl.host}`;

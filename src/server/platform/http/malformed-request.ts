@@ -45,8 +45,8 @@ const { STATUS_CODES } = process.getBuiltinModule('node:http');
 /**
  * Node's `clientError`: a request its HTTP parser refused (a header too large, a malformed request
  * line or header, a body framing it cannot read) never reaches Fastify, so this answers it on the
- * socket, as a complete response with the headers every answer carries (service-spec §5.6) and
- * the `{ "error" }` body of every error (decisions.md §2), then closes the connection: what
+ * socket, as a complete response with the headers every answer carries (docs/api.md, "HTTPS and
+ * headers") and the `{ "error" }` body of every error ("Errors"), then closes the connection: what
  * follows on it cannot be framed. Nothing is logged: the error holds the raw bytes the client
  * sent, cookies and bearers included, and a refused parse names no route.
  */

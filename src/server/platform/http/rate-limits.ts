@@ -27,8 +27,8 @@ export const PER_USER_PER_MINUTE = 600;
  */
 export const PER_OFFICE_PER_MINUTE = 3_000;
 /**
- * service-spec §8's 5 sign-in attempts per address a minute, read as failed ones: sign-ins that
- * failed, or are still being answered, in the current clock minute
+ * The 5 sign-in attempts per address a minute (docs/api.md, "Rate limits"), read as failed ones:
+ * sign-ins that failed, or are still being answered, in the current clock minute
  * (docs/decisions/0107-sign-in-limit-counts-failures.md).
  */
 export const SIGN_IN_FAILURES_PER_MINUTE = 5;
@@ -45,8 +45,8 @@ const SIGN_IN_PATHS = new Set([
   '/api/auth/passkeys/authentication',
 ]);
 /**
- * Under /api/auth/ but no authentication attempt (decisions.md §2): reading one's own session, on
- * every page load, and signing out must never cost the allowance that guards sign-in.
+ * Under /api/auth/ but no authentication attempt (docs/api.md, "Rate limits"): reading one's own
+ * session, on every page load, and signing out must never cost the allowance that guards sign-in.
  */
 const SESSION_READ = '/api/auth/session';
 /**
@@ -68,9 +68,9 @@ const isSignIn = (request: FastifyRequest, routed: RoutedPath) =>
   request.method === 'POST' && SIGN_IN_PATHS.has(routed.path);
 
 /**
- * service-spec §8, as decisions.md §2 and docs/decisions/0106 read it. A request counts against
- * every limit that covers it. Anonymous traffic is counted per client address. A broker's whole
- * office often shares one public address, so signed-in traffic (a correctly signed token) is
+ * The limits of docs/api.md ("Rate limits"), as docs/decisions/0106 reads them. A request counts
+ * against every limit that covers it. Anonymous traffic is counted per client address. A broker's
+ * whole office often shares one public address, so signed-in traffic (a correctly signed token) is
  * counted per user, under a per-address ceiling sized for an office. Each limit matches the method
  * and the path the router routes (api-paths.ts): a routed request by its route's pattern, so no
  * form of the request target can reach a handler uncounted.
@@ -205,11 +205,11 @@ function signInGate(store: RateLimitStore) {
 }
 
 /**
- * decisions.md §2: `429 {"error":"Too many requests"}` with `Retry-After`, when any limit that
- * covers the request is over its allowance, retrying when the last of them resets. The counting is
- * @fastify/rate-limit's, one limiter per limit (its route hook stops at the first limit, and §8
- * stacks several on one request), in the store the app was given: this process's, or Redis. The
- * client is `request.ip` (the socket address, or the right-most address in X-Forwarded-For that
+ * `429 {"error":"Too many requests"}` with `Retry-After` (docs/api.md, "Rate limits"), when any
+ * limit that covers the request is over its allowance, retrying when the last of them resets. The
+ * counting is @fastify/rate-limit's, one limiter per limit (its route hook stops at the first
+ * limit, and several cover one request), in the store the app was given: this process's, or Redis.
+ * The client is `request.ip` (the socket address, or the right-most address in X-Forwarded-For that
  * is not a TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing).
  */
 const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) => {

@@ -5,8 +5,8 @@ import { STATIC_SECURITY_HEADERS } from './security-headers.js';
 
 /**
  * When the service terminates TLS itself, a second listener on plain HTTP answers every request
- * with 301 to the same path on the public HTTPS origin (service-spec §5.6): an absolute-form
- * target by its path, a target with none (`*`) to the root.
+ * with 301 to the same path on the public HTTPS origin (docs/api.md, "HTTPS and headers"): an
+ * absolute-form target by its path, a target with none (`*`) to the root.
  */
 export function createHttpsRedirectServer(publicBaseUrl: URL): Server {
   const origin = `https://${publicBaseUrl.host}`;

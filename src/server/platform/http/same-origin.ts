@@ -14,10 +14,11 @@ function originHost(origin: string): string | null {
 }
 
 /**
- * decisions.md §2: a state change carried by the session cookie must come from this service's
- * own pages. A browser names the page's origin in `Origin` (or at least says `Sec-Fetch-Site`);
- * it matches the public origin, or the Host the browser itself addressed. Any unsafe request
- * whose Origin names another site is refused too, which stops sign-in forgery.
+ * A state change carried by the session cookie must come from this service's own pages
+ * (docs/decisions/0016-same-origin-check.md). A browser names the page's origin in `Origin` (or at
+ * least says `Sec-Fetch-Site`); it matches the public origin, or the Host the browser itself
+ * addressed. Any unsafe request whose Origin names another site is refused too, which stops sign-in
+ * forgery.
  */
 const sameOrigin: FastifyPluginAsync<SameOriginOptions> = async (app, { publicBaseUrl }) => {
   const isOwnOrigin = (request: FastifyRequest, origin: string) =>

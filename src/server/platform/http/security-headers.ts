@@ -11,9 +11,10 @@ declare module 'fastify' {
 }
 
 /**
- * service-spec §5.6, byte for byte, on every response. The CSP opens exactly as the spec says;
- * the rest is the strictest policy the UI works under. Inline style attributes stay allowed
- * (component libraries set CSS variables through them); inline scripts and styles need the nonce.
+ * The headers of docs/api.md ("HTTPS and headers"), byte for byte, on every response. The CSP opens
+ * exactly as it says there; the rest is the strictest policy the UI works under. Inline style
+ * attributes stay allowed (component libraries set CSS variables through them); inline scripts and
+ * styles need the nonce.
  */
 const CSP_TAIL = [
   "style-src-attr 'unsafe-inline'",

@@ -5,11 +5,11 @@ import type { RateLimitStore } from './rate-limit-store.js';
 import { clientKey } from './rate-limits.js';
 
 /**
- * POST /monitoring: the browser's error telemetry (service-spec §1, §4), tunnelled through the
- * service so that ad-blockers do not drop it. The tunnel is no open proxy (CVE-2023-46729): it
- * forwards an envelope only when its header names the configured DSN exactly, only to the ingest
- * URL derived from that DSN at start-up, never following a redirect, and only after scrubbing.
- * Nothing in a request can make the service contact any other host.
+ * POST /monitoring: the browser's error telemetry (docs/decisions/0033-browser-error-telemetry.md),
+ * tunnelled through the service so that ad-blockers do not drop it. The tunnel is no open proxy
+ * (CVE-2023-46729): it forwards an envelope only when its header names the configured DSN exactly,
+ * only to the ingest URL derived from that DSN at start-up, never following a redirect, and only
+ * after scrubbing. Nothing in a request can make the service contact any other host.
  */
 
 export const TUNNEL_PATH = '/monitoring';

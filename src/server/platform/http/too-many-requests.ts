@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * decisions.md §2: a limit's refusal is `429 {"error":"Too many requests"}` with `Retry-After`, in
- * whole seconds and never 0, so a client that honours it does wait.
+ * A limit's refusal (docs/api.md, "Rate limits") is `429 {"error":"Too many requests"}` with
+ * `Retry-After`, in whole seconds and never 0, so a client that honours it does wait.
  */
 export function sendTooManyRequests(reply: FastifyReply, retryAfterMs: number): FastifyReply {
   return reply

@@ -8,13 +8,12 @@ import {
 import { DOCUMENT_URL_TTL_SECONDS } from '../../../contracts/documents.js';
 
 /**
- * Signed download URLs (decisions.md §6; docs/decisions/0062-document-vault.md): the path is
+ * Signed download URLs (docs/decisions/0062-document-vault.md): the path is
  * `/files/<documentId>/<token>`, outside /api, and the token is the credential. It binds the
  * document, its version, its tenant, who it was issued to and the epoch of the session that asked
- * for it (docs/decisions/0099-signed-urls-bound-to-the-session.md), expires after five minutes,
- * and is HMAC-SHA256 under DOCUMENT_URL_KEY, named by a key id so that a URL signed with the
- * previous key (DOCUMENT_URL_KEY_PREVIOUS) still opens during a rotation. Compared in constant
- * time.
+ * for it (docs/decisions/0099-signed-urls-bound-to-the-session.md), expires after five minutes, and
+ * is HMAC-SHA256 under DOCUMENT_URL_KEY, named by a key id so that a URL signed with the previous
+ * key (DOCUMENT_URL_KEY_PREVIOUS) still opens during a rotation. Compared in constant time.
  */
 export interface DownloadGrant {
   documentId: string;

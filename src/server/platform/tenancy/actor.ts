@@ -2,7 +2,7 @@ import type { Role } from './roles.js';
 import type { SessionCheck } from './session-token.js';
 
 /**
- * Where a request came from, as the audit log keeps it (service-spec §2.8, §2.11): the
+ * Where a request came from, as the audit log keeps it (docs/api.md, "The audit log"): the
  * `x-forwarded-for` and `user-agent` headers as sent, and the client address the server trusted
  * (Fastify's `request.ip`: the socket address, or what a TRUST_PROXY peer forwarded). The address
  * is optional in the type only so that actors written out in code (the start-up's system actor)
@@ -44,14 +44,20 @@ export interface TenantActor extends ActorBase {
   memberId: string | null;
 }
 
-/** Platform operations (service-spec §2.1): no tenant of its own, crosses tenants only on the audited platform path. */
+/**
+ * Platform operations (docs/api.md, "Who may do what"): no tenant of its own, crosses tenants only
+ * on the audited platform path.
+ */
 export interface PlatformActor extends ActorBase {
   role: 'SuperAdmin';
   tenantId: null;
   employerId: null;
 }
 
-/** service-spec §2.11: built per request from the verified session only, and the first argument of every service call. */
+/**
+ * Built per request from the verified session only, and the first argument of every service call
+ * (docs/decisions/0022-tenancy-actor-and-row-level-security.md).
+ */
 export type ActorContext = TenantActor | PlatformActor;
 
 export function isPlatformActor(actor: ActorContext): actor is PlatformActor {

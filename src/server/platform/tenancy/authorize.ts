@@ -25,8 +25,9 @@ function subjectOf(actor: ActorContext): Subject {
 type RolesOf<A extends Action> = keyof (typeof POLICY)[A]['roles'];
 
 /**
- * The actor an action admits. SuperAdmin has no tenant to write into (decisions.md §3), so an
- * action the table does not give SuperAdmin is carried out by one of a tenant's own people.
+ * The actor an action admits. SuperAdmin has no tenant to write into (docs/api.md, "Who may do
+ * what"), so an action the table does not give SuperAdmin is carried out by one of a tenant's own
+ * people.
  */
 export type ActorFor<A extends Action> =
   'SuperAdmin' extends RolesOf<A> ? ActorContext : TenantActor;
@@ -58,7 +59,7 @@ export function authorize<A extends Action>(actor: ActorContext, action: A): Act
  * The action's scope checked against a record the service loaded by the id the request named,
  * never against anything the client said about where it sits. A record beyond reach, or none,
  * answers as the table says of the action's target: 404 for the record itself, so nobody learns
- * it exists, 403 for a parent a new record would go under (decisions.md §3).
+ * it exists, 403 for a parent a new record would go under (docs/api.md, "Who may do what").
  */
 export function authorizeRow<T extends RowScope>(
   actor: ActorContext,

@@ -9,11 +9,12 @@ function headerValue(value: string | string[] | undefined): string {
 }
 
 /**
- * What service-spec §2.8 records about where a request came from: the `x-forwarded-for` and
- * `user-agent` headers as sent (bounded), each `unknown` when absent, and beside them the client
- * address the server trusted: `request.ip`, the socket's address unless the socket is a
- * TRUST_PROXY peer, whose forwarded address is believed (the address the rate limiter counts).
- * The header is evidence anyone can write; the client address is what the server can vouch for.
+ * What an audit record keeps of where a request came from (docs/api.md, "The audit log"): the
+ * `x-forwarded-for` and `user-agent` headers as sent (bounded), each `unknown` when absent, and
+ * beside them the client address the server trusted: `request.ip`, the socket's address unless the
+ * socket is a TRUST_PROXY peer, whose forwarded address is believed (the address the rate limiter
+ * counts). The header is evidence anyone can write; the client address is what the server can vouch
+ * for.
  */
 export function requestOrigin(request: FastifyRequest): Required<RequestOrigin> {
   return {
@@ -25,8 +26,9 @@ export function requestOrigin(request: FastifyRequest): Required<RequestOrigin> 
 }
 
 /**
- * service-spec §2.11: the actor of a request, from the verified session only. Any brokerId in the
- * body, query or headers plays no part (§5.3). Only routes behind the 401 gate call this.
+ * The actor of a request, from the verified session only. Any brokerId in the body, query or
+ * headers plays no part (docs/decisions/0022-tenancy-actor-and-row-level-security.md). Only routes
+ * behind the 401 gate call this.
  */
 export function actorOf(request: FastifyRequest): ActorContext {
   const session = request.session;

@@ -4,14 +4,15 @@ import { isRole, type Role } from './roles.js';
 const ISSUER = 'pension-admin';
 const AUDIENCE = 'pension-admin';
 
-/** decisions.md §2: re-issued on activity, so this is the idle timeout. */
+/** Re-issued on activity, so the idle timeout (docs/decisions/0012-signed-session-tokens.md). */
 export const SESSION_IDLE_SECONDS = 30 * 60;
-/** decisions.md §2: no session outlives this, however active. */
+/** No session outlives this, however active (docs/decisions/0012-signed-session-tokens.md). */
 export const SESSION_ABSOLUTE_SECONDS = 8 * 60 * 60;
 
 /**
- * service-spec §2.10 (brokerId is null for SuperAdmin, who belongs to no tenant), plus when the
- * user's password last changed: a token carrying an older time is no longer valid.
+ * The session's claims (docs/api.md, "Signing in"; brokerId is null for SuperAdmin, who belongs to
+ * no tenant), plus when the user's password last changed: a token carrying an older time is no
+ * longer valid.
  */
 export interface SessionClaims {
   userId: string;
@@ -173,8 +174,9 @@ export function createSessionTokens({ secret, now }: SessionTokenDeps) {
 export type SessionTokens = ReturnType<typeof createSessionTokens>;
 
 /**
- * A verified token's claims still to be held against the user's row (decisions.md §2), and
- * where that stands for the request (docs/decisions/0060-request-path-one-round-trip.md). The gate
+ * A verified token's claims still to be held against the user's row
+ * (docs/decisions/0012-signed-session-tokens.md), and where that stands for the request
+ * (docs/decisions/0060-request-path-one-round-trip.md). The gate
  * admits a request whose token it has seen confirmed before with the check still `pending`; the
  * request's first transaction then runs it (`app_session_check`, migration 0017) in the same
  * batch as its role, tenant and first statement, and a request that answers before any

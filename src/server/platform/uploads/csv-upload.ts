@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { z } from 'zod';
 import { CsvReader, type CsvRecord, MAX_ROW_CHARACTERS } from '../../../contracts/csv.js';
-/** decisions.md §2: uploads up to 25 MiB. */
+/** Uploads up to 25 MiB (docs/api.md, "Requests and answers"). */
 import { type ImportIssue, MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
 import { textFaultMessage, UploadText } from './upload-text.js';
 

@@ -10,8 +10,9 @@ const DIGIT_LIMIT = 256 - (256 % DIGITS.length);
 const POOL_BYTES = 64 * 1024;
 
 /**
- * Ids for imported rows, in the shape of CUID2 (decisions.md §4): a lower-case letter then 23
- * lower-case letters and digits, which `isCuid` accepts and every route that takes an id parses.
+ * Ids for imported rows, in the shape of CUID2 (docs/api.md, "Requests and answers"): a lower-case
+ * letter then 23 lower-case letters and digits, which `isCuid` accepts and every route that takes
+ * an id parses.
  *
  * Why not `createId()`: @paralleldrive/cuid2 derives each id through SHA-3 and bignumber.js, which
  * measured about 0.5 ms per id here; a file of a million contributions would spend eight minutes

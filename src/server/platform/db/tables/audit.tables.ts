@@ -16,8 +16,9 @@ import { brokers } from './tenancy.tables.js';
 
 /** The audit log and its chain checkpoint (docs/decisions/0005-hash-chained-audit-log.md). */
 /**
- * service-spec §2.8, append-only. tenant_id is the tenant the record belongs to (whose chain it
- * extends, and who may read it); actor_tenant_id is the actor's own tenant, null for SuperAdmin.
+ * An audit record (docs/api.md, "The audit log"), append-only. tenant_id is the tenant the record
+ * belongs to (whose chain it extends, and who may read it); actor_tenant_id is the actor's own
+ * tenant, null for SuperAdmin.
  */
 export const auditLog = pgTable(
   'audit_log',

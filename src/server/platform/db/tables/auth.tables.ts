@@ -15,8 +15,9 @@ import { users } from './accounts.tables.js';
 import { brokers } from './tenancy.tables.js';
 
 /**
- * service-spec §2.9. Only the SHA-256 of a token is kept. broker_id is the user's tenant (null
- * for a SuperAdmin), so the rows fall under the same row-level security as their user.
+ * Reset and invitation links (docs/decisions/0020-password-reset.md). Only the SHA-256 of a token
+ * is kept. broker_id is the user's tenant (null for a SuperAdmin), so the rows fall under the same
+ * row-level security as their user.
  */
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',
@@ -27,7 +28,10 @@ export const passwordResetTokens = pgTable(
       .references(() => users.id),
     brokerId: text('broker_id').references(() => brokers.id),
     tokenHash: text('token_hash').notNull(),
-    /** 'reset' (60 minutes, service-spec §5.5) or 'invitation' (72 hours, docs/decisions/0044-invitations.md). */
+    /**
+     * 'reset' (60 minutes, docs/decisions/0020-password-reset.md) or 'invitation' (72 hours,
+     * docs/decisions/0044-invitations.md).
+     */
     purpose: text('purpose').notNull().default('reset'),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),

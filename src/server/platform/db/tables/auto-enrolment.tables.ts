@@ -73,7 +73,7 @@ export const payrollEmployees = pgTable(
     brokerId: text('broker_id').notNull(),
     id: text('id').notNull(),
     employerId: text('employer_id').notNull(),
-    /** Sealed and looked up exactly as a member's (service-spec §2.6; crypto/pps-keyring.ts). */
+    /** Sealed and looked up as a member's (docs/decisions/0028-pps-numbers.md; pps-keyring.ts). */
     ppsEncrypted: text('pps_encrypted').notNull(),
     ppsLookup: text('pps_lookup').notNull(),
     ppsKeyId: text('pps_key_id').notNull(),

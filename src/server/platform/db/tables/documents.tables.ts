@@ -17,7 +17,7 @@ import { schemes } from './schemes.tables.js';
 import { brokers } from './tenancy.tables.js';
 
 /**
- * One version of a scheme's document (service-spec §2.7; docs/decisions/0062-document-vault.md).
+ * One version of a scheme's document (docs/decisions/0062-document-vault.md).
  * A second upload of the same name under the same scheme and type is the next version; each
  * version is its own row and its own stored file, so earlier versions stay readable. Keyed on
  * (broker_id, id) like the governance tables, broker_id in every key.

@@ -19,10 +19,11 @@ import { schemes } from './schemes.tables.js';
 import { brokers } from './tenancy.tables.js';
 
 /*
- * Governance under IORP II (decisions.md §6; rules: contracts/governance-rules.ts). Every table
- * keys on (broker_id, id), and every foreign key and unique constraint carries broker_id, so the
- * schema can be distributed by tenant (docs/deployment.md). Rows are soft-deleted: the registers
- * are what a supervisory review asks to see, ended and superseded entries included.
+ * Governance under IORP II (docs/decisions/0059-governance-rules.md; rules:
+ * contracts/governance-rules.ts). Every table keys on (broker_id, id), and every foreign key and
+ * unique constraint carries broker_id, so the schema can be distributed by tenant
+ * (docs/deployment.md). Rows are soft-deleted: the registers are what a supervisory review asks to
+ * see, ended and superseded entries included.
  */
 
 /** The columns every governance register shares: tenant, scheme, who and when. */
@@ -114,7 +115,8 @@ export const keyFunctionHolders = pgTable(
       table.createdAt,
       table.id,
     ),
-    // There is no "compliance" key function (domain.md).
+    // There is no "compliance" key function (Directive (EU) 2016/2341 Art. 24;
+    // docs/decisions/0059-governance-rules.md).
     check(
       'key_function_holders_function_known',
       sql`${table.function} in ('risk_management','internal_audit','actuarial')`,
@@ -294,9 +296,10 @@ export const complianceReminders = pgTable(
 );
 
 /**
- * Trustee training (domain.md, "The scheme year"; rules: contracts/governance-rules.ts): each
- * session a trustee, or one director of a corporate trustee, completed. Kept as a record of what
- * happened: an entry is corrected by recording the right one, never edited.
+ * Trustee training (Pensions Act 1990 s.59AA; docs/decisions/0122-the-scheme-year.md; rules:
+ * contracts/scheme-year-rules.ts): each session a trustee, or one director of a corporate trustee,
+ * completed. Kept as a record of what happened: an entry is corrected by recording the right one,
+ * never edited.
  */
 export const trusteeTrainings = pgTable(
   'trustee_trainings',
@@ -339,8 +342,8 @@ export const trusteeTrainings = pgTable(
 );
 
 /**
- * The scheme year's filings (domain.md, "The scheme year"): the annual report, the annual scheme
- * information return and the Annual Compliance Statement, one of each kind for each period.
+ * The scheme year's filings (docs/decisions/0122-the-scheme-year.md): the annual report, the annual
+ * scheme information return and the Annual Compliance Statement, one of each kind for each period.
  */
 export const filings = pgTable(
   'filings',

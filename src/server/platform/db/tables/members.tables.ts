@@ -17,9 +17,10 @@ import { schemes } from './schemes.tables.js';
 import { brokers } from './tenancy.tables.js';
 
 /**
- * service-spec §2.6. The PPS number is kept only sealed (AES-256-GCM bound to tenant and member)
- * with a keyed hash beside it for finding duplicates; pps_key_id names the key that sealed it,
- * so a key rotation knows which rows are still to do.
+ * A member (docs/decisions/0027-member-and-money-tables.md, docs/decisions/0028-pps-numbers.md).
+ * The PPS number is kept only sealed (AES-256-GCM bound to tenant and member) with a keyed hash
+ * beside it for finding duplicates; pps_key_id names the key that sealed it, so a key rotation
+ * knows which rows are still to do.
  */
 export const members = pgTable(
   'members',

@@ -12,7 +12,10 @@ import {
 import { timestamps } from './columns.js';
 import { brokers, employers } from './tenancy.tables.js';
 
-/** service-spec §2.5. broker_id repeats the employer's, held equal by the composite foreign key. */
+/**
+ * A scheme under an employer (docs/api.md, "The firm's structure"). broker_id repeats the
+ * employer's, held equal by the composite foreign key.
+ */
 export const schemes = pgTable(
   'schemes',
   {
@@ -23,7 +26,7 @@ export const schemes = pgTable(
     employerId: text('employer_id').notNull(),
     name: text('name').notNull(),
     type: text('type').notNull(),
-    /** The scheme year's last day, `MM-DD` (domain.md, "The scheme year"). */
+    /** The scheme year's last day, `MM-DD` (docs/decisions/0122-the-scheme-year.md). */
     yearEnd: text('year_end').notNull().default('12-31'),
     /** An RAC's kind: `trust` (an IORP) or `contract` (an insurer's contract); null otherwise. */
     racKind: text('rac_kind'),

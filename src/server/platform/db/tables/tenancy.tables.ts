@@ -3,7 +3,7 @@ import { timestamps } from './columns.js';
 
 /**
  * The tenancy tree every other table hangs from: the broker firm (the tenant) and its employers
- * (decisions.md §3).
+ * (README.md; docs/api.md, "Who may do what").
  */
 /** A broker firm: the tenant. Its id is the tenant id every other tenant row carries as broker_id. */
 export const brokers = pgTable('brokers', {
