@@ -40,8 +40,9 @@ async function* eventStream(events: AsyncIterable<ChatEvent>): AsyncIterable<str
 }
 
 /**
- * The AI endpoints (decisions.md §6 "AI"). Thin: each route names its action of the policy table
- * and hands the request to its service. All are behind the session gate (/api/, not public).
+ * The AI endpoints (docs/api.md, "The AI assistant"). Thin: each route names its action of the
+ * policy table and hands the request to its service. All are behind the session gate (/api/, not
+ * public).
  */
 export const aiRoutes: FastifyPluginAsyncZod<{
   chat: ChatService;

@@ -174,11 +174,11 @@ const nothingFound = (mode: ChatMode): ChatResponse => ({
 export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; response: ChatResponse };
 
 /**
- * Chat over the regulatory sources (decisions.md §6 "AI"). The question is checked for personal
- * data and secrets first, whether or not a provider is configured (docs/decisions/0066-ai-provider-guard-and-chat.md,
- * "The question's guard"); then retrieval: nothing relevant and no provider is called. Otherwise
- * the question and the chunks go to the provider as data, and the answer comes back with the
- * citations of the chunks it used.
+ * Chat over the regulatory sources (docs/api.md, "The AI assistant"). The question is checked for
+ * personal data and secrets first, whether or not a provider is configured
+ * (docs/decisions/0066-ai-provider-guard-and-chat.md, "The question's guard"); then retrieval:
+ * nothing relevant and no provider is called. Otherwise the question and the chunks go to the
+ * provider as data, and the answer comes back with the citations of the chunks it used.
  */
 export function createChatService({ retrieve, provider, access, secrets, alert, log }: ChatDeps) {
   const mode: ChatMode = provider === null ? 'extracts' : 'ai';

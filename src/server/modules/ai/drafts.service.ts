@@ -248,7 +248,7 @@ async function draftPolicyVersion(
 
 /**
  * Drafts of governance writing, and their lifecycle draft → reviewed → approved → issued
- * (decisions.md §6 "AI"; docs/decisions/0066-ai-provider-guard-and-chat.md). Only
+ * (docs/decisions/0067-ai-drafts.md; docs/decisions/0066-ai-provider-guard-and-chat.md). Only
  * approved text is ever issued; every step is audited by ids.
  */
 export function createDraftsService({

@@ -24,7 +24,8 @@ export function issuedFilename(request: DraftRequest, issuedOn: string): string 
 
 /**
  * The approved text as a tagged PDF: its title as the H1, each block of lines between blank lines
- * a paragraph, word for word as it was approved (decisions.md §6 "AI": only approved text issues).
+ * a paragraph, word for word as it was approved (only approved text issues:
+ * docs/decisions/0067-ai-drafts.md).
  */
 export async function renderIssuedDraft(
   request: DraftRequest,

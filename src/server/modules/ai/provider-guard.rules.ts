@@ -13,9 +13,10 @@ import {
 } from './written-forms.rules.js';
 
 /**
- * The one check in front of every request to the AI provider (docs/decisions/0066-ai-provider-guard-and-chat.md;
- * service-spec §2.6 rule 7: PPS numbers are never sent). It reads the request
- * body the SDK is about to send and refuses it when it carries:
+ * The one check in front of every request to the AI provider
+ * (docs/decisions/0066-ai-provider-guard-and-chat.md;
+ * docs/decisions/0134-the-contract-in-this-repository.md, "Personal data and secrets stay inside").
+ * It reads the request body the SDK is about to send and refuses it when it carries:
  * - a PPS number (seven digits and a check letter that holds: contracts/pps-number.ts);
  * - an e-mail address (contracts/telemetry-text.ts finds them, as it does for telemetry);
  * - an IBAN whose check digits hold;

@@ -5,7 +5,7 @@ import type { AuditFilters } from './audit.schemas.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
-/** The conditions of decisions.md §4's filters, inside the reader's reach. */
+/** The conditions of the audit log's filters (docs/api.md, "The audit log"), within reach. */
 function conditionsOf(
   reach: { tenantId: string | null },
   filters: AuditFilters,

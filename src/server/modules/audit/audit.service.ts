@@ -74,7 +74,7 @@ export const EXPORT_COLUMNS = [
   'Audit record id',
 ] as const;
 
-/** The audit log as its readers see it (decisions.md §3; who may: contracts/policy.ts). */
+/** The audit log as its readers see it (docs/api.md, "The audit log"; who: contracts/policy.ts). */
 export function createAuditReadService({
   database,
   audit,

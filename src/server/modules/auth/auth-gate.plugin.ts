@@ -31,8 +31,8 @@ export interface TokenClaimsOptions {
 
 /**
  * The first step of the gate: the token's signature and times, checked without the database, so
- * that the rate limits, which run next, can count signed-in traffic per user (decisions.md §2)
- * before the gate spends a database read on it.
+ * that the rate limits, which run next, can count signed-in traffic per user (docs/api.md, "Rate
+ * limits") before the gate spends a database read on it.
  */
 const tokenClaimsPlugin: FastifyPluginAsync<TokenClaimsOptions> = async (
   app,
@@ -86,8 +86,9 @@ const UNAUTHORIZED_BODY = JSON.stringify({ error: 'Unauthorized' });
 const UNAVAILABLE_BODY = JSON.stringify({ error: 'Service unavailable' });
 
 /**
- * service-spec §5.2: no handler, validator or 404 runs for a protected path without a valid
- * session. The path is the one the router routes, in whatever form the target came (api-paths.ts).
+ * No handler, validator or 404 runs for a protected path without a valid session (docs/api.md,
+ * "Errors": the 401). The path is the one the router routes, in whatever form the target came
+ * (api-paths.ts).
  *
  * On a protected route (docs/decisions/0060-request-path-one-round-trip.md), a token whose
  * claims this process has confirmed before is admitted without a read, its check pending; the

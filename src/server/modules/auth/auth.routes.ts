@@ -165,7 +165,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   // The invited person chooses their password and is signed in
   // (docs/decisions/0044-invitations.md). Under /api/auth/, so it counts as an authentication
-  // attempt, and each link allows 3 tries (service-spec §8).
+  // attempt, and each link allows 3 tries (docs/api.md, "Rate limits").
   app.route({
     ...routeOf(apiRoutes.auth.acceptInvitation),
     schema: {

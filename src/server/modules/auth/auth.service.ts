@@ -17,7 +17,7 @@ import { verifyPassword } from './passwords.rules.js';
 import { endSessionsOf, type FactorsHeld, factorsHeld, hasFactor } from './second-factor.data.js';
 import { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';
 
-/** What the browser may see of the signed-in user (decisions.md §2). */
+/** What the browser may see of the signed-in user (docs/api.md, "Signing in"). */
 export interface SessionUser {
   id: string;
   email: string;
@@ -159,9 +159,10 @@ export function createAuthService({
 
   return {
     /**
-     * service-spec §5.1: finds the user by e-mail (any case) and checks the password. An unknown
-     * e-mail, a deactivated or passwordless account and a wrong password all cost one bcrypt
-     * comparison and give the same answer.
+     * Finds the user by e-mail (any case) and checks the password
+     * (docs/decisions/0015-passwords-and-sign-in.md). An unknown e-mail, a deactivated or
+     * passwordless account and a wrong password all cost one bcrypt comparison and give the same
+     * answer.
      */
     async signIn(email: string, password: string): Promise<SignInResult> {
       const user = await findUserByEmail(database, email.trim());

@@ -4,9 +4,9 @@ import { deriveKey } from '../../platform/crypto/sealed-box.js';
 
 /**
  * Short-lived signed values the browser carries between two steps of a sign-in, so the service
- * keeps no server-side state for them (service-spec §5.1.4; docs/decisions/0110-second-factor.md,
- * 0111-passkeys.md): HS256 under a key derived from AUTH_SECRET for each purpose, so a value made
- * for one purpose never verifies as another, and never as a session token.
+ * keeps no server-side state for them (docs/decisions/0012-signed-session-tokens.md,
+ * 0110-second-factor.md, 0111-passkeys.md): HS256 under a key derived from AUTH_SECRET for each
+ * purpose, so a value made for one purpose never verifies as another, and never as a session token.
  */
 
 const ISSUER = 'pension-admin';

@@ -42,7 +42,7 @@ export interface PasswordChangeDeps {
 /**
  * A signed-in person, of any role, changes their own password by giving the current one
  * (docs/decisions/0049-changing-ones-own-password.md). The new one meets the same policy as a
- * reset or an invitation (service-spec §8).
+ * reset or an invitation (docs/decisions/0108-passwords-guessable-and-breached.md).
  */
 export function createPasswordChangeService({
   database,

@@ -3,8 +3,9 @@ import { passwordResetTokens, users } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 
 /**
- * The reads and writes of password reset and invitation links (service-spec §3.1, §5.5;
- * docs/decisions/0044-invitations.md): tokens are stored hashed, one row a link.
+ * The reads and writes of password reset and invitation links
+ * (docs/decisions/0020-password-reset.md, docs/decisions/0044-invitations.md): tokens are stored
+ * hashed, one row a link.
  */
 
 export type ResetTokenRow = typeof passwordResetTokens.$inferSelect;

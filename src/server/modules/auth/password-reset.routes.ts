@@ -44,7 +44,7 @@ export interface PasswordResetRoutesOptions {
   pause: (ms: number) => Promise<void>;
 }
 
-/** service-spec §3.1, §4 and §5.5. */
+/** docs/api.md, "E-mail and passwords"; docs/decisions/0020-password-reset.md. */
 export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptions> = async (
   app,
   { passwordReset, pause },

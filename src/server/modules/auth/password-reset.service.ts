@@ -27,7 +27,7 @@ import {
 import { hashPassword, passwordProblem } from './passwords.rules.js';
 import { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';
 
-/** service-spec §5.5 and §8. */
+/** 32 random bytes, good for 60 minutes (docs/decisions/0020-password-reset.md). */
 export const RESET_TOKEN_BYTES = 32;
 export const RESET_TOKEN_VALID_MS = 60 * 60_000;
 export const RESET_ATTEMPTS_PER_TOKEN = 3;
@@ -87,8 +87,9 @@ const VALID_MS: Record<TokenPurpose, number> = {
 };
 
 /**
- * A new token for the user, stored hashed, in the caller's transaction; every older open token
- * of the user is invalidated (service-spec §5.5.3). Returns the plaintext for the e-mail.
+ * A new token for the user, stored hashed, in the caller's transaction; every older open token of
+ * the user is invalidated (docs/decisions/0020-password-reset.md). Returns the plaintext for the
+ * e-mail.
  */
 export async function issueToken(
   tx: Transaction,
@@ -123,8 +124,8 @@ export type TokenLookup =
   | { ok: false; reason: 'too_many_attempts'; userId: string | null; retryAfterMs: number };
 
 /**
- * The open token of this purpose that a link carries. Every presentation counts against the
- * token (service-spec §8: 3 attempts per token), found or not, so a guessed token costs the same.
+ * The open token of this purpose that a link carries. Every presentation counts against the token
+ * (3 tries a link: docs/api.md, "Rate limits"), found or not, so a guessed token costs the same.
  */
 export async function lookUpToken(
   database: Database,
@@ -173,7 +174,10 @@ export interface PasswordResetDeps {
   onEmailQueued: () => void;
 }
 
-/** service-spec §3.1: the password reset token from request to use, expiry or replacement. */
+/**
+ * The password reset token from request to use, expiry or replacement
+ * (docs/decisions/0020-password-reset.md).
+ */
 export function createPasswordResetService({
   database,
   audit,

@@ -5,7 +5,7 @@ import { passwordProblem as sharedPasswordProblem } from '../../../contracts/pas
 import { ValidationError } from '../../platform/errors.js';
 import { isBreachedPassword } from './breached-passwords.rules.js';
 
-/** service-spec §2.2 and §8. */
+/** bcrypt's cost (docs/decisions/0015-passwords-and-sign-in.md). */
 export const BCRYPT_COST = 12;
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../contracts/passwords.js';
 

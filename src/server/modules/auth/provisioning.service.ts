@@ -25,8 +25,9 @@ export const SYSTEM_ACTOR: PlatformActor = {
 };
 
 /**
- * service-spec §5.1.5: fixed accounts for development and test only, listed in the README. They
- * are created only when APP_ENV is development or test, and sign-in refuses them elsewhere.
+ * Fixed accounts for development and test only, listed in the README
+ * (docs/decisions/0017-development-accounts-and-the-first-superadmin.md). They are created only
+ * when APP_ENV is development or test, and sign-in refuses them elsewhere.
  */
 export const DEVELOPMENT_BROKER = {
   id: 'devbroker00000000000000000',
@@ -131,7 +132,8 @@ export async function ensureDevelopmentAccounts(
 }
 
 /**
- * decisions.md §1: a SuperAdmin from the operator's e-mail and password. With `onlyIfNone`
+ * A SuperAdmin from the operator's e-mail and password
+ * (docs/decisions/0017-development-accounts-and-the-first-superadmin.md). With `onlyIfNone`
  * (start-up) nothing happens once any SuperAdmin exists; the CLI adds one regardless.
  */
 export async function createSuperAdmin(

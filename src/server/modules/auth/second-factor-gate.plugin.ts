@@ -22,10 +22,9 @@ export function mustSetUpSecondFactor(
 
 /**
  * An account whose role must have a second factor (MFA_REQUIRED_ROLES) and has none is signed in
- * only to set one up (decisions.md §7; docs/decisions/0112-second-factor-required-roles.md): every
- * route behind the session gate refuses it with 403, whatever the route (one no route serves
- * included), except those about its own account and sign-in. Right after the session gate, so
- * nothing else runs first.
+ * only to set one up (docs/decisions/0112-second-factor-required-roles.md): every route behind the
+ * session gate refuses it with 403, whatever the route (one no route serves included), except those
+ * about its own account and sign-in. Right after the session gate, so nothing else runs first.
  */
 const secondFactorGate: FastifyPluginAsync<SecondFactorGateOptions> = async (
   app,

@@ -26,10 +26,10 @@ import type { CodeOutcome, SecondFactorService } from './second-factor.service.j
 import type { SignIns } from './sign-ins.service.js';
 
 /**
- * The second factor's routes (decisions.md §7, "Stronger sign-in"; docs/decisions/
- * 0110-second-factor.md, 0111-passkeys.md). The second step of a sign-in and a sign-in with a
- * passkey are under /api/auth/ and need no session; the routes that change one's own factors are
- * there too but refuse anyone not signed in, as change-password does.
+ * The second factor's routes (docs/decisions/0110-second-factor.md,
+ * docs/decisions/0111-passkeys.md). The second step of a sign-in and a sign-in with a passkey are
+ * under /api/auth/ and need no session; the routes that change one's own factors are there too but
+ * refuse anyone not signed in, as change-password does.
  */
 
 const INVALID_CODE_BODY = { error: INVALID_CODE } as const;

@@ -25,7 +25,8 @@ import type { EmployerPayrollService } from './payroll-upload.service.js';
 const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 
 /**
- * Auto-enrolment readiness (decisions.md §6; docs/decisions/0068-auto-enrolment-readiness.md).
+ * Auto-enrolment readiness (docs/api.md, "Auto-enrolment readiness";
+ * docs/decisions/0068-auto-enrolment-readiness.md).
  * Thin: each route names its action of the policy table and hands the request to
  * its service.
  */

@@ -67,8 +67,8 @@ export class PayrollAlreadyUploadedError extends ConflictError {
 
 /**
  * What the audit record of an ended payroll upload keeps: ids, counts and the file's digest only,
- * no PPS number, name or pay (domain.md, GDPR). The payroll service and the import sweep write
- * the same.
+ * no PPS number, name or pay (docs/decisions/0098-no-personal-data-in-the-audit-chain.md). The
+ * payroll service and the import sweep write the same.
  */
 export function payrollUploadAuditState(row: PayrollUploadRow) {
   return {

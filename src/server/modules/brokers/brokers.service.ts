@@ -30,7 +30,7 @@ export interface BrokersServiceDeps {
   now: () => Date;
 }
 
-/** Broker firms, the tenants (decisions.md §3; who may do what: contracts/policy.ts). */
+/** Broker firms, the tenants (docs/api.md, "The firm's structure"; who: contracts/policy.ts). */
 export function createBrokersService({ database, audit, now }: BrokersServiceDeps) {
   const reads = createPlatformReadLog(audit);
   return {

@@ -49,7 +49,8 @@ export async function adjustmentsOf(
 
 /**
  * A contribution by id, found only while its member, scheme and employer are all live: one under a
- * deleted ancestor reads, and refuses corrections, as if it did not exist (decisions.md §3).
+ * deleted ancestor reads, and refuses corrections, as if it did not exist
+ * (docs/decisions/0038-soft-delete-reaches-beneath.md).
  */
 export async function findContribution(
   tx: Transaction,

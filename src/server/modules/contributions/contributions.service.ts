@@ -65,7 +65,8 @@ export interface ContributionsServiceDeps {
 }
 
 /**
- * Contributions per member, pay period and kind (domain.md; who may do what: contracts/policy.ts).
+ * Contributions per member, pay period and kind (docs/decisions/0027-member-and-money-tables.md;
+ * who may do what: contracts/policy.ts).
  * A recorded amount never changes: a correction is a new, audited adjustment.
  */
 export function createContributionsService({ database, audit, now }: ContributionsServiceDeps) {

@@ -35,10 +35,11 @@ export interface PayrollDeps {
 }
 
 /**
- * Contributions as payroll works (docs/decisions/0048-contributions-as-a-payroll-grid.md): one pay period of a whole scheme, read and
- * saved as one grid, and the scheme's totals per period. A saved grid creates what was not yet
- * recorded and corrects what was, each with its own audit record, all in one transaction; an
- * amount once recorded still never changes in place (domain.md).
+ * Contributions as payroll works (docs/decisions/0048-contributions-as-a-payroll-grid.md): one pay
+ * period of a whole scheme, read and saved as one grid, and the scheme's totals per period. A saved
+ * grid creates what was not yet recorded and corrects what was, each with its own audit record, all
+ * in one transaction; an amount once recorded still never changes in place
+ * (docs/decisions/0027-member-and-money-tables.md).
  */
 export function createPayrollService({ database, audit, now }: PayrollDeps) {
   /** Every live member of the scheme with the period's contributions, corrections applied. */

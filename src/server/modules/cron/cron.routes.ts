@@ -33,9 +33,9 @@ export interface CronRoutesOptions {
 }
 
 /**
- * `POST /api/cron/<job>` (decisions.md §6; docs/decisions/0057-scheduled-jobs.md). No session: the
- * caller is a scheduler holding CRON_SECRET. The bearer is checked before anything else, for every
- * target under `/api/cron/` in whatever form it came, by the prefix gate (http/bearer-gate.ts,
+ * `POST /api/cron/<job>` (docs/decisions/0057-scheduled-jobs.md). No session: the caller is a
+ * scheduler holding CRON_SECRET. The bearer is checked before anything else, for every target under
+ * `/api/cron/` in whatever form it came, by the prefix gate (http/bearer-gate.ts,
  * bearerPrefixGates): before the body is read, before the job's name is looked at, before any
  * database work. A name no job could have is a 400, like any malformed parameter; a job this
  * instance does not know is a 404.

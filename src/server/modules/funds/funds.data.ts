@@ -21,7 +21,7 @@ export type AllocationRow = typeof fundAllocations.$inferSelect;
 
 /**
  * A fund by id, found only while its scheme and employer are live: the funds of a deleted scheme
- * can no longer be read or changed (decisions.md §3).
+ * can no longer be read or changed (docs/decisions/0038-soft-delete-reaches-beneath.md).
  */
 export async function findFund(tx: Transaction, id: string): Promise<FundRow | undefined> {
   const [row] = await fundById(tx, { id });

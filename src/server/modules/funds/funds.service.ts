@@ -77,8 +77,10 @@ export interface FundsServiceDeps {
 }
 
 /**
- * A scheme's funds and each member's choice among them (domain.md). The funds a scheme offers are
- * the trustees' investment decision (decisions.md §3); who may do what: contracts/policy.ts.
+ * A scheme's funds and each member's choice among them (docs/api.md, "Members and money"). The
+ * funds a scheme offers are the trustees' investment decision
+ * (docs/decisions/0043-scheme-type-and-funds-are-the-brokers.md); who may do what:
+ * contracts/policy.ts.
  * Every choice is kept.
  */
 export function createFundsService({

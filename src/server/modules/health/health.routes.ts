@@ -18,9 +18,9 @@ export interface HealthRoutesOptions {
 }
 
 /**
- * service-spec §4: liveness, readiness and database probes. They never carry connection
- * strings, variable names or stack traces: the body is either ok or unavailable. Each probe
- * asks the database afresh, so they recover by themselves when it comes back.
+ * Liveness, readiness and database probes (docs/deployment.md, "Production shape"). They never
+ * carry connection strings, variable names or stack traces: the body is either ok or unavailable.
+ * Each probe asks the database afresh, so they recover by themselves when it comes back.
  */
 export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
   app,

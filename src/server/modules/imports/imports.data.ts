@@ -9,7 +9,7 @@ export type ImportRow = typeof imports.$inferSelect;
 /**
  * An import by id, found only while its scheme and employer are live: an import into a deleted
  * scheme, and the issues it lists (lines of a file about its members), read as not found
- * (decisions.md §3).
+ * (docs/decisions/0038-soft-delete-reaches-beneath.md).
  */
 export async function findImport(tx: Transaction, id: string): Promise<ImportRow | undefined> {
   const [row] = await tx

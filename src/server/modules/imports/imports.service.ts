@@ -90,7 +90,8 @@ interface KindParts {
 
 /**
  * What the audit record of an ended import keeps: counts and the file's digest only, no personal
- * data (domain.md, GDPR). The import service and the import sweep write the same.
+ * data (docs/decisions/0098-no-personal-data-in-the-audit-chain.md). The import service and the
+ * import sweep write the same.
  */
 export function importAuditState(row: ImportRow) {
   return {
@@ -176,9 +177,9 @@ export interface ImportsServiceDeps {
 }
 
 /**
- * Bulk import of members and contributions from CSV (decisions.md §3 and §4; who uploads
- * and who follows an import: contracts/policy.ts). All rows or none: every row is checked before
- * any is written, and the rows are written in one transaction with one audit record.
+ * Bulk import of members and contributions from CSV (docs/imports.md; who uploads and who follows
+ * an import: contracts/policy.ts). All rows or none: every row is checked before any is written,
+ * and the rows are written in one transaction with one audit record.
  */
 export function createImportsService({
   database,
@@ -206,7 +207,8 @@ export function createImportsService({
       updatedAt: at,
     });
     if (!row) throw new Error('the import row is missing');
-    // Counts and the file's digest only: the audit log keeps no personal data (domain.md, GDPR).
+    // Counts and the file's digest only: the audit log keeps no personal data
+    // (docs/decisions/0098-no-personal-data-in-the-audit-chain.md).
     await audit.record(tx, actor, {
       action: `import.${outcome.status}`,
       entityType: 'import',
@@ -308,7 +310,8 @@ export function createImportsService({
         await database.allowBulkStatements(tx);
         // The file took as long as the client needed to send it, with no transaction open:
         // the scheme (or its employer) may have been deleted meanwhile, and nothing is written
-        // under a deleted scheme (decisions.md §3). It answers as the deleted scheme would.
+        // under a deleted scheme (docs/decisions/0038-soft-delete-reaches-beneath.md). It answers
+        // as the deleted scheme would.
         if (!(await findScheme(tx, scope.schemeId))) {
           await settle(tx, tenantActor, scope, {
             ...refused(),

@@ -33,8 +33,9 @@ export const liveMemberOf = (memberId: AnyPgColumn) =>
 /**
  * A live member by id, as far as row-level security lets this actor see, shaped for the reach
  * check: a member record is its own member scope. A member whose scheme or employer is deleted
- * reads as deleted itself (decisions.md §3), for every route that names it: reading, changing,
- * deleting, revealing the PPS number, exporting, and everything recorded under the member.
+ * reads as deleted itself (docs/decisions/0038-soft-delete-reaches-beneath.md), for every route
+ * that names it: reading, changing, deleting, revealing the PPS number, exporting, and everything
+ * recorded under the member.
  */
 export async function findMember(
   tx: Transaction,

@@ -25,7 +25,10 @@ import {
 } from './members.data.js';
 import type { MemberChange, MemberInput, MemberListQuery, MemberView } from './members.schemas.js';
 
-/** A member as every read shows it (decisions.md §5: the PPS number only as "on file"). */
+/**
+ * A member as every read shows it: the PPS number only as "on file"
+ * (docs/decisions/0028-pps-numbers.md).
+ */
 export const viewOf = (row: MemberRow): MemberView => ({
   id: row.id,
   brokerId: row.brokerId,
@@ -47,7 +50,8 @@ export const viewOf = (row: MemberRow): MemberView => ({
 
 /**
  * What the audit log keeps of a member: references and status, never personal data, so that an
- * erasure never has to touch the append-only chain (domain.md, GDPR).
+ * erasure (GDPR Art. 17) never has to touch the append-only chain
+ * (docs/decisions/0029-audit-states-hold-no-personal-data.md).
  */
 const auditStateOf = (row: MemberRow, changed?: string[]) => ({
   id: row.id,
@@ -67,8 +71,8 @@ export interface MembersServiceDeps {
 }
 
 /**
- * service-spec §2.6 (decisions.md §3; who may do what: contracts/policy.ts): the PPS number
- * leaves the server only through the audited reveal.
+ * Members (docs/api.md, "Members and money"; who may do what: contracts/policy.ts): the PPS number
+ * leaves the server only through the audited reveal (docs/decisions/0028-pps-numbers.md).
  */
 export function createMembersService({ database, audit, ppsKeyring, now }: MembersServiceDeps) {
   const reads = createPlatformReadLog(audit);
@@ -260,8 +264,8 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     },
 
     /**
-     * service-spec §2.6 rules 4 and 5: the one way a PPS number leaves the server, on an explicit
-     * action of the broker's staff, recorded with the actor.
+     * The one way a PPS number leaves the server, on an explicit action of the broker's staff,
+     * recorded with the actor (docs/decisions/0028-pps-numbers.md).
      */
     async revealPps(actor: ActorContext, id: string): Promise<{ ppsNumber: string }> {
       const broker = authorize(actor, 'member.pps.reveal');

@@ -24,7 +24,7 @@ export interface Metrics {
 }
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/** Seconds; the API aims at well under a second (service-spec §8), uploads and AI take longer. */
+/** Seconds; the API aims at well under a second, uploads and AI take longer. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const OUTBOX_STATUSES = ['pending', 'discarded'] as const;
 

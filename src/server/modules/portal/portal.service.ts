@@ -101,7 +101,8 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
     /**
      * A member keeps their own postal and e-mail address up to date. Staff change any field
      * through PATCH /api/members/:id; this is the member's own, narrower door. The audit record
-     * names the fields changed, never their values (decisions.md §5).
+     * names the fields changed, never their values
+     * (docs/decisions/0029-audit-states-hold-no-personal-data.md).
      */
     async updateContact(actor: ActorContext, id: string, change: ContactChange) {
       const member = authorize(actor, 'member.contact.update');

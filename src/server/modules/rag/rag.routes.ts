@@ -16,12 +16,13 @@ export interface RagRoutesOptions {
 const errorAnswer = z.object({ error: z.string() });
 
 /**
- * `POST /api/rag/ingest` (decisions.md §6 "AI"; docs/decisions/0069-regulatory-corpus-and-retrieval.md):
- * public regulatory text into the shared corpus. No session: the caller is an
- * operator's tool holding RAG_INGEST_SECRET, checked before the body is read by the prefix gate
- * that guards every target under `/api/rag/` (http/bearer-gate.ts, bearerPrefixGates). The web UI never calls it, and a session cookie alone is not let in. Bodies
- * may be as large as one official text (MAX_INGEST_BODY_BYTES) and take as long to arrive as an
- * upload; the route has its own rate limit (http/rate-limits.ts).
+ * `POST /api/rag/ingest` (docs/corpus.md; docs/decisions/0069-regulatory-corpus-and-retrieval.md):
+ * public regulatory text into the shared corpus. No session: the caller is an operator's tool
+ * holding RAG_INGEST_SECRET, checked before the body is read by the prefix gate that guards every
+ * target under `/api/rag/` (http/bearer-gate.ts, bearerPrefixGates). The web UI never calls it, and
+ * a session cookie alone is not let in. Bodies may be as large as one official text
+ * (MAX_INGEST_BODY_BYTES) and take as long to arrive as an upload; the route has its own rate limit
+ * (http/rate-limits.ts).
  */
 export const ragRoutes: FastifyPluginAsyncZod<RagRoutesOptions> = async (app, { ingest }) => {
   app.route({

@@ -6,7 +6,7 @@ import { alternativesOf, questionTerms } from './query-expansion.rules.js';
 
 export { questionTerms };
 
-/** One passage of the regulatory corpus, as the chat cites it (decisions.md §6 "AI"). */
+/** One passage of the regulatory corpus, as the chat cites it (docs/api.md, "The AI assistant"). */
 export interface RetrievedChunk {
   chunkId: string;
   /** "Pensions Act 1990 s.64AL(1)". */

@@ -77,7 +77,8 @@ const viewOf = (row: UserRow): UserView => ({
 /** What the audit log keeps of a user: never the e-mail address or the password hash. */
 /**
  * What the audit log keeps of an account: references, role and status, never its name or e-mail
- * address (the chain is append-only: domain.md, GDPR); an update lists the fields it changed.
+ * address (the chain is append-only: docs/decisions/0098-no-personal-data-in-the-audit-chain.md);
+ * an update lists the fields it changed.
  */
 const auditStateOf = (row: UserRow, changed?: string[]) => ({
   id: row.id,
@@ -141,7 +142,7 @@ export interface UsersServiceDeps {
   onEmailQueued: () => void;
 }
 
-/** Accounts (decisions.md §3–4; who may do what: contracts/policy.ts). */
+/** Accounts (docs/api.md, "The firm's structure"; who may do what: contracts/policy.ts). */
 export function createUsersService({
   database,
   audit,
