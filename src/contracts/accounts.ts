@@ -13,7 +13,7 @@ import { text } from './text.js';
 export const ACCOUNT_STATES = ['invited', 'active', 'deactivated'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
 
-/** The person a session belongs to (decisions.md §2). */
+/** The person a session belongs to (docs/api.md, "Signing in"). */
 export const sessionUser = z.object({
   id: z.string(),
   email: z.string(),

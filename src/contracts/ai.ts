@@ -5,9 +5,10 @@ import { SOURCE_KINDS } from './rag.js';
 import { idText, text } from './text.js';
 
 /**
- * The AI endpoints (decisions.md §6 "AI"; docs/decisions/0066-ai-provider-guard-and-chat.md):
- * chat over the regulatory sources, the firm's own provider key and its usage, and
- * drafts of governance writing. Shared by the API and the browser.
+ * The AI endpoints (docs/api.md, "The AI assistant";
+ * docs/decisions/0066-ai-provider-guard-and-chat.md): chat over the regulatory sources, the firm's
+ * own provider key and its usage, and drafts of governance writing. Shared by the API and the
+ * browser.
  */
 
 /** A question is one short paragraph: the sources are what is long, and they come from retrieval. */
@@ -133,7 +134,7 @@ export type DraftChange = z.infer<typeof draftChange>;
 /**
  * `content` is the text as it stands; `generatedContent` the text the provider or the template
  * wrote, which never changes, so a reviewer can compare every edit with it before approving
- * (decisions.md §6 "AI"). `approvedDiff` is that comparison as recorded at approval.
+ * (docs/decisions/0067-ai-drafts.md). `approvedDiff` is that comparison as recorded at approval.
  */
 export const draftView = z.object({
   id: z.string(),
@@ -211,7 +212,7 @@ const BANNER_STARTS = ['DRAFT WRITTEN BY AI', 'DRAFT FROM TEMPLATE'];
 /**
  * The text without its banner: the first line, when it begins as a banner does, and the blank
  * lines after it. Approved text is no longer a draft, and the issued PDF must not say it is
- * not approved (decisions.md §6 "AI": only approved text is issued).
+ * not approved (only approved text is issued: docs/decisions/0083-ai-drafts-four-eyes.md).
  */
 export function withoutBanner(content: string): string {
   const lines = content.split('\n');

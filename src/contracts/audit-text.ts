@@ -37,8 +37,8 @@ type ActionsOf<M> = M extends { readonly audit: { readonly actions: infer A } }
   : never;
 
 /**
- * An action the service records, by its code (`<entity>.<verb>`, service-spec §6): only those a
- * module's manifest gives words, so an action without words is a compile error where it is
+ * An action the service records, by its code (`<entity>.<verb>`, docs/api.md "The audit log"): only
+ * those a module's manifest gives words, so an action without words is a compile error where it is
  * recorded (and refused by the audit service at run time besides).
  */
 export type RecordedAction = ActionsOf<(typeof MODULES)[number]>;
@@ -55,7 +55,7 @@ export function isRecordedAction(action: string): action is RecordedAction {
 
 /**
  * The entity types whose `<entity>.<verb>` the service records for a verb: the reads of platform
- * staff are recorded as `<entity>.viewed` and `<entity>.listed` (service-spec §5.4.5).
+ * staff are recorded as `<entity>.viewed` and `<entity>.listed` (docs/api.md, "The audit log").
  */
 export type EntityRecordedAs<Verb extends string> = RecordedAction extends infer A
   ? A extends `${infer E}.${Verb}`
@@ -66,7 +66,8 @@ export type EntityRecordedAs<Verb extends string> = RecordedAction extends infer
 /**
  * Every action in words, as each module's manifest gives them: those recorded now, and those
  * recorded once whose records stay (`retired`, docs/decisions/0130-what-reads-are-audited.md).
- * `*.viewed` and `*.listed` are platform staff reading a tenant's data (service-spec §5.4.5).
+ * `*.viewed` and `*.listed` are platform staff reading a tenant's data (docs/api.md, "The audit
+ * log").
  */
 export const AUDIT_ACTION_TEXT: Readonly<Record<string, string>> = Object.assign(
   {},

@@ -11,13 +11,15 @@ const reference = text({ max: 64, trim: false }).regex(
   /^[A-Za-z0-9_-]+$/,
   'Choose a record or a person from the list',
 );
-/** A record type: one part of a dotted action name (service-spec §6). */
+/** A record type: one part of a dotted action name (docs/api.md, "The audit log"). */
 const recordType = text({ max: 64, trim: false }).regex(
   /^[a-z][a-z0-9_]*$/,
   'Choose a kind of record from the list',
 );
 
-/** decisions.md §4: filters of the audit read API; `from` inclusive, `to` exclusive. */
+/**
+ * Filters of the audit read API (docs/api.md, "The audit log"); `from` inclusive, `to` exclusive.
+ */
 export const auditFilters = z.object({
   entityType: recordType.optional(),
   entityId: reference.optional(),
@@ -50,7 +52,7 @@ export const auditRecordView = z.object({
   entityId: z.string(),
   previousState: z.unknown(),
   newState: z.unknown(),
-  ipAddress: z.string().describe('The x-forwarded-for header as sent (service-spec §2.8).'),
+  ipAddress: z.string().describe('The x-forwarded-for header as sent (or unknown).'),
   clientAddress: z
     .string()
     .nullable()

@@ -3,8 +3,8 @@ import { addDays } from './irish-dates.js';
 import { law, productPolicy, type RuleSource } from './rule-sources.js';
 
 /**
- * Automatic enrolment readiness (domain.md, "Automatic enrolment (My Future Fund, from 1 January
- * 2026)"): which employees the State scheme would enrol, which are exempt because they
+ * Automatic enrolment readiness (My Future Fund, from 1 January 2026; docs/api.md, "Auto-enrolment
+ * readiness"): which employees the State scheme would enrol, which are exempt because they
  * pay into a qualifying arrangement through payroll, and which are in a scheme that falls short
  * of the minimum standard. Every figure, band and citation lives here and nowhere else: the
  * assessment service, its CSV, its PDF and the cost comparison all ask this module. The functions

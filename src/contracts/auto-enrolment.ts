@@ -7,7 +7,7 @@ import { ROLES } from './roles.js';
 import { RULE_LABELS } from './rule-sources.js';
 
 /**
- * The auto-enrolment readiness API as both sides see it (decisions.md §6, "Auto-enrolment
+ * The auto-enrolment readiness API as both sides see it (docs/api.md, "Auto-enrolment
  * readiness"; rules: auto-enrolment-rules.ts): the columns of an employer's payroll file, the
  * answer about an upload, the assessment, its cost comparison and the broker's overview.
  */
@@ -40,9 +40,10 @@ export const PAYROLL_COLUMNS: ColumnAliases<PayrollColumn> = {
 
 /**
  * What each column of a payroll file is, as the upload wizard names it, and whether a file must
- * have it (decisions.md §6): the service refuses a file without a required column, and the wizard
- * checks the same before the file is sent. The other columns may be left out: a name is only
- * shown when given, and an empty amount or arrangement is none.
+ * have it (docs/imports.md, "Payroll for auto-enrolment readiness"): the service refuses a file
+ * without a required column, and the wizard checks the same before the file is sent. The other
+ * columns may be left out: a name is only shown when given, and an empty amount or arrangement is
+ * none.
  */
 export const PAYROLL_FIELDS: Record<PayrollColumn, { label: string; required: boolean }> = {
   ppsNumber: { label: 'PPS number', required: true },

@@ -4,7 +4,7 @@ import { cents, signedCents } from './money.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { idText, text } from './text.js';
 
-/** service-spec §2.7: who paid a contribution. */
+/** Who paid a contribution (docs/decisions/0027-member-and-money-tables.md). */
 export const CONTRIBUTION_KINDS = ['employee', 'employer', 'avc'] as const;
 export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
 

@@ -9,11 +9,11 @@ import { productPolicy, type RuleSource } from './rule-sources.js';
 import { hasControlCharacters, text } from './text.js';
 
 /**
- * The money of a defined contribution (DC) scheme held in funds (domain.md, "DC money";
- * docs/decisions/0127-dc-money.md): unit prices and units as exact decimals, the units a sum of
- * money buys or sells, money shared across a fund choice, the monthly charge, a file of prices and
- * the request bodies that carry prices and switches. Pure code, shared by the server and the
- * browser, so a page shows exactly the units and cents the service records.
+ * The money of a defined contribution (DC) scheme held in funds (docs/decisions/0127-dc-money.md):
+ * unit prices and units as exact decimals, the units a sum of money buys or sells, money shared
+ * across a fund choice, the monthly charge, a file of prices and the request bodies that carry
+ * prices and switches. Pure code, shared by the server and the browser, so a page shows exactly the
+ * units and cents the service records.
  *
  * Money stays in whole cents (src/contracts/money.ts). Unit prices and units have up to 6 decimal
  * places and are never floats: in code they are `bigint` millionths ("micro"), in text and JSON a
@@ -626,7 +626,7 @@ export const holdsUnits = (schemeType: string): boolean => schemeType !== 'DB';
 /**
  * The rules of DC money, each with its source (docs/decisions/0120-rules-labelled-law-guidance-policy.md).
  * How a scheme's money is invested, priced and charged is market practice and this service's
- * choice, not statute (domain.md, "DC money"): no rule here is law.
+ * choice, not statute (docs/decisions/0127-dc-money.md): no rule here is law.
  */
 export const DC_MONEY_RULES = {
   investmentDate: productPolicy(

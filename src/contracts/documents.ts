@@ -4,8 +4,8 @@ import { pageQuery } from './pages.js';
 import { text } from './text.js';
 
 /**
- * Documents (decisions.md §6 "Documents"; docs/decisions/0062-document-vault.md): a scheme's
- * files kept per tenant and reached only through short-lived signed URLs.
+ * Documents (docs/api.md, "Governance and documents"; docs/decisions/0062-document-vault.md): a
+ * scheme's files kept per tenant and reached only through short-lived signed URLs.
  */
 export const DOCUMENT_TYPES = [
   'scheme_pdf',
@@ -32,7 +32,7 @@ export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = {
 };
 
 /**
- * Which types are about one member (decisions.md §7, "Documents about one member"): uploaded with
+ * Which types are about one member (docs/decisions/0090-member-documents.md): uploaded with
  * the member's id, listed and served to that member and to staff in reach, never to the scheme's
  * other members. A benefit statement always is; a scheme's governance and scheme-wide papers never
  * are; anything else may be.
@@ -85,10 +85,10 @@ export type DocumentContentType =
 export const ACCEPTED_TYPES_MESSAGE =
   'The file must be a PDF, a Word document (DOCX), a PNG or a JPEG';
 
-/** decisions.md §2: uploads up to 25 MiB, as the imports. */
+/** Uploads up to 25 MiB, as the imports (docs/api.md, "Requests and answers"). */
 export const MAX_DOCUMENT_BYTES = MAX_IMPORT_BYTES;
 
-/** A signed URL is good for this long (decisions.md §6). */
+/** A signed URL is good for this long (docs/decisions/0062-document-vault.md). */
 export const DOCUMENT_URL_TTL_SECONDS = 5 * 60;
 
 export const documentView = z.object({

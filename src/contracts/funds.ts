@@ -53,7 +53,10 @@ export const fundView = z.object({
 });
 export type FundView = z.infer<typeof fundView>;
 
-/** domain.md: whole percentages over the scheme's funds, summing to exactly 100. */
+/**
+ * Whole percentages over the scheme's funds, summing to exactly 100
+ * (docs/decisions/0027-member-and-money-tables.md).
+ */
 export const fundChoiceInput = z.object({
   /** From when the choice applies; today when left out. Never in the past. */
   effectiveFrom: isoDate.optional(),

@@ -24,7 +24,7 @@ export const importQuery = z.object({
     .optional(),
 });
 
-/** The largest file an import takes (decisions.md §2: uploads 25 MiB). */
+/** The largest file an import takes, 25 MiB (docs/api.md, "Requests and answers"). */
 export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 /**

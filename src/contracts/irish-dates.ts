@@ -1,8 +1,9 @@
 /**
- * Dates as people in Ireland write them (docs/decisions/0050-irish-dates.md), shared by the web UI (typed entry)
- * and the server (CSV cells, "today"), so that the two can never read one entry differently. The
- * API itself keeps calendar dates as `YYYY-MM-DD` and pay periods as `YYYY-MM` (decisions.md §4);
- * only what people type and what spreadsheets hold is read here.
+ * Dates as people in Ireland write them (docs/decisions/0050-irish-dates.md), shared by the web UI
+ * (typed entry) and the server (CSV cells, "today"), so that the two can never read one entry
+ * differently. The API itself keeps calendar dates as `YYYY-MM-DD` and pay periods as `YYYY-MM`
+ * (docs/api.md, "Requests and answers"); only what people type and what spreadsheets hold is read
+ * here.
  *
  * The rules: day first, always (`02/03/2026` is 2 March, in any browser language); a year has four
  * digits (`02/03/26` is refused, never guessed); day and month may have one digit or two; the one

@@ -1,8 +1,8 @@
 /**
  * What changed between the text a draft was generated with and the text as edited, line by line:
  * the one diff that both the reviewer's comparison in the browser and the record kept at approval
- * are made of, so the two never disagree about what a person changed (decisions.md §6 "AI": only
- * approved text is issued; docs/decisions/0104-one-line-diff.md).
+ * are made of, so the two never disagree about what a person changed
+ * (docs/decisions/0067-ai-drafts.md; docs/decisions/0104-one-line-diff.md).
  *
  * A shortest edit script (Myers, "An O(ND) difference algorithm and its variations", 1986): a line
  * is unchanged only where it keeps its place among the unchanged lines, so a line moved elsewhere

@@ -6,7 +6,7 @@ import { FIELD_MESSAGES } from './plain-english.js';
 import { parsePpsNumber } from './pps-number.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from './text.js';
 
-/** service-spec §2.6: where a member stands in the scheme. */
+/** Where a member stands in the scheme (docs/api.md, "Members and money"). */
 export const MEMBER_STATUSES = ['active', 'deferred', 'retired', 'left'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
@@ -32,7 +32,10 @@ export const isoDate = text({ max: 32, trim: false })
 /** The earliest date of birth or joining taken as plausible. */
 const EARLIEST_DATE = '1900-01-01';
 
-/** Normalised to upper case without spaces, and only when its check letter holds (domain.md). */
+/**
+ * Normalised to upper case without spaces, and only when its check letter holds
+ * (docs/decisions/0028-pps-numbers.md).
+ */
 export const ppsNumber = text({
   max: 20,
   trim: false,
@@ -97,7 +100,7 @@ export function checkMemberDates(
   }
 }
 
-/** A new member (decisions.md §4 field names). */
+/** A new member (docs/api.md, "Members and money"). */
 export const memberInput = z
   .object(memberFieldShape)
   .superRefine((fields, context) => checkMemberDates(fields, null, context));
@@ -127,7 +130,10 @@ export const memberChange = z
   .superRefine((change, context) => checkMemberDates(change, null, context));
 export type MemberChange = z.infer<typeof memberChange>;
 
-/** A member as every read shows it: the PPS number only as "on file" (decisions.md §5). */
+/**
+ * A member as every read shows it: the PPS number only as "on file" (docs/api.md, "Members and
+ * money").
+ */
 export const memberView = z.object({
   id: z.string(),
   brokerId: z.string(),
@@ -148,7 +154,7 @@ export const memberView = z.object({
 });
 export type MemberView = z.infer<typeof memberView>;
 
-/** The one answer that carries a PPS number in plain text (decisions.md §4). */
+/** The one answer that carries a PPS number in plain text (docs/api.md, "Members and money"). */
 export const revealedPps = z.object({ ppsNumber: z.string() });
 
 /** GDPR Art. 15 and 20: everything held about one member, in a portable form. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FIELD_MESSAGES } from './plain-english.js';
 import './text.js';
 
-/** service-spec §8 and decisions.md §2: the length rule of every new password. */
+/** The length rule of every new password (docs/decisions/0015-passwords-and-sign-in.md). */
 export const PASSWORD_MIN_LENGTH = 12;
 /** Long enough for any passphrase or manager-generated secret; bounds the work one request can ask for. */
 export const PASSWORD_MAX_LENGTH = 1024;

@@ -1,8 +1,8 @@
 import type { Role } from './roles.js';
 
 /**
- * Who may do what: the one authorisation policy of the service (decisions.md §3 "Who may do
- * what", and docs/decisions/0055-authorisation-policy-table.md). Every service method asks
+ * Who may do what: the one authorisation policy of the service (docs/api.md, "Who may do what",
+ * and docs/decisions/0055-authorisation-policy-table.md). Every service method asks
  * it before anything else, every route names the action it carries out, the API reference and the
  * web UI read it, and the tenant-isolation matrix derives its expected answers from it. An action
  * that is not in this table is refused, and a role not listed for an action is refused it: no role
@@ -10,7 +10,7 @@ import type { Role } from './roles.js';
  */
 
 /**
- * How far a role's permission reaches ("own" in decisions.md §3):
+ * How far a role's permission reaches ("own" in docs/api.md, "Who may do what"):
  * - `platform`: every tenant (SuperAdmin, who runs the platform and has no tenant of their own);
  * - `tenant`: the records of the actor's own broker firm;
  * - `employer`: the records of the actor's own employer within that firm;
@@ -35,10 +35,10 @@ export interface ScopesOf {
 /**
  * What the scope is checked against when the action is carried out:
  * - `record`: the record the request names. One beyond the actor's reach answers 404, exactly as
- *   one that does not exist, so nobody learns that it does (decisions.md §3).
+ *   one that does not exist, so nobody learns that it does (docs/api.md, "Who may do what").
  * - `parent`: the record a new one is put under (the employer of a new scheme). One beyond reach,
- *   or none at all, answers 403: the write names a parent the actor cannot reach (service-spec
- *   §5.4.2).
+ *   or none at all, answers 403: the write names a parent the actor cannot reach (docs/api.md,
+ *   "Errors").
  * - `none`: the request names no record. The action works within the actor's reach: a list
  *   holds only records within it, a new record is put in the actor's own tenant.
  */
@@ -248,7 +248,8 @@ export const POLICY = {
     target: 'record',
   },
 
-  // Schemes. Their type and the funds they offer are the broker's decisions (decisions.md §3).
+  // Schemes. Their type and the funds they offer are the broker's decisions
+  // (docs/decisions/0043-scheme-type-and-funds-are-the-brokers.md).
   'scheme.create': {
     description: 'Create a scheme under an employer',
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
@@ -580,8 +581,8 @@ export const POLICY = {
     target: 'record',
   },
 
-  // Governance under IORP II (decisions.md §6): writers BrokerUser and up, an EmployerAdmin for
-  // their own employer's schemes; readers EmployerUser and up within reach.
+  // Governance under IORP II (docs/decisions/0059-governance-rules.md): writers BrokerUser and up,
+  // an EmployerAdmin for their own employer's schemes; readers EmployerUser and up within reach.
   'trustee.list': {
     description: "List a scheme's trustees",
     roles: {
@@ -870,11 +871,12 @@ export const POLICY = {
     target: 'none',
   },
 
-  // Documents (decisions.md §3 and §6): writers BrokerUser and up, an EmployerAdmin for their own
-  // employer's schemes; readers EmployerUser and up within reach, and a Member their own scheme's
-  // member-facing documents (the service keeps the rest from them). A file's bytes leave only
-  // through a signed URL: SuperAdmin runs the platform and reads a firm's records, but has no
-  // business in its deeds and benefit statements, so is not given one (docs/decisions/0062-document-vault.md).
+  // Documents (docs/decisions/0062-document-vault.md): writers BrokerUser and up, an EmployerAdmin
+  // for their own employer's schemes; readers EmployerUser and up within reach, and a Member their
+  // own scheme's member-facing documents (the service keeps the rest from them). A file's bytes
+  // leave only through a signed URL: SuperAdmin runs the platform and reads a firm's records, but
+  // has no business in its deeds and benefit statements, so is not given one
+  // (docs/decisions/0062-document-vault.md).
   'document.list': {
     description: "List a scheme's documents (a member: their scheme's member-facing ones)",
     roles: {
@@ -920,10 +922,10 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
     target: 'record',
   },
-  // The evidence pack (decisions.md §6; docs/decisions/0065-evidence-pack.md): the scheme's
-  // governance and current documents in one archive, for the Pensions Authority. Prepared by those
-  // who keep the registers (the documents' writers); a reader can already see each part, and
-  // SuperAdmin has no business in a firm's deeds, as for document.download.
+  // The evidence pack (docs/decisions/0065-evidence-pack.md): the scheme's governance and current
+  // documents in one archive, for the Pensions Authority. Prepared by those who keep the registers
+  // (the documents' writers); a reader can already see each part, and SuperAdmin has no business in
+  // a firm's deeds, as for document.download.
   'scheme.evidence_pack': {
     description:
       "Download a scheme's evidence pack: its governance summary, documents and manifest",
@@ -931,11 +933,11 @@ export const POLICY = {
     target: 'record',
   },
 
-  // AI (decisions.md §6; docs/decisions/0066-ai-provider-guard-and-chat.md). Chat
-  // answers from public regulatory text, for the people who run schemes: the firm's staff and the
-  // employer's. Not members (a regulatory assistant is not advice to a member), not SuperAdmin
-  // (usage is metered and paid per tenant, and SuperAdmin has none). Drafts are governance
-  // writing, so their writers and readers are those of the written policies.
+  // AI (docs/decisions/0066-ai-provider-guard-and-chat.md). Chat answers from public regulatory
+  // text, for the people who run schemes: the firm's staff and the employer's. Not members (a
+  // regulatory assistant is not advice to a member), not SuperAdmin (usage is metered and paid per
+  // tenant, and SuperAdmin has none). Drafts are governance writing, so their writers and readers
+  // are those of the written policies.
   'ai.chat': {
     description: 'Ask a question about the pensions regulations, answered from cited sources',
     roles: {
@@ -1003,11 +1005,11 @@ export const POLICY = {
     target: 'record',
   },
 
-  // Auto-enrolment readiness (decisions.md §6; docs/decisions/0068-auto-enrolment-readiness.md):
-  // an employer's payroll holds employees who are not members, so it is the
-  // employer's and its broker's alone. An EmployerAdmin uploads for their own employer and broker
-  // staff for any of theirs; employer staff read their own employer's reports. SuperAdmin and
-  // Members are given none of it: the payroll is not theirs to see.
+  // Auto-enrolment readiness (docs/decisions/0068-auto-enrolment-readiness.md): an employer's
+  // payroll holds employees who are not members, so it is the employer's and its broker's alone. An
+  // EmployerAdmin uploads for their own employer and broker staff for any of theirs; employer staff
+  // read their own employer's reports. SuperAdmin and Members are given none of it: the payroll is
+  // not theirs to see.
   'ae_payroll.import': {
     description: "Upload an employer's payroll (CSV) for the auto-enrolment assessment",
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },

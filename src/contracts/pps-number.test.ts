@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePpsNumber } from './pps-number.js';
 
 describe('PPS number check letter', () => {
-  it('accepts the examples of domain.md', () => {
+  it('accepts valid numbers without a second letter and with a second letter that counts (A, H)', () => {
     for (const valid of ['6433435F', '6433435OA', '6433435IH']) {
       expect(parsePpsNumber(valid)).toBe(valid);
     }

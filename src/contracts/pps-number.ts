@@ -1,6 +1,7 @@
 /**
- * The PPS number rule of domain.md, kept in this one place: seven digits, a check letter, and an
- * optional second letter. Input may carry spaces and lower case; it is normalised first.
+ * The PPS number rule (docs/decisions/0028-pps-numbers.md), kept in this one place: seven digits, a
+ * check letter, and an optional second letter. Input may carry spaces and lower case; it is
+ * normalised first.
  */
 const SHAPE = /^(\d{7})([A-W])([ABHWTX]?)$/;
 /** W stands for 0, A for 1 … V for 22. */

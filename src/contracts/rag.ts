@@ -3,9 +3,10 @@ import { FIELD_MESSAGES } from './plain-english.js';
 import { text } from './text.js';
 
 /**
- * The regulatory corpus's ingest (decisions.md §6 "AI"; docs/decisions/0069-regulatory-corpus-and-retrieval.md).
- * Public regulatory text only: never scheme, member or tenant data.
- * Every refusal is a plain-English sentence starting with a capital (contracts/plain-english.ts).
+ * The regulatory corpus's ingest (docs/corpus.md;
+ * docs/decisions/0069-regulatory-corpus-and-retrieval.md). Public regulatory text only: never
+ * scheme, member or tenant data. Every refusal is a plain-English sentence starting with a capital
+ * (contracts/plain-english.ts).
  */
 export const CORPUS_FORMATS = ['text', 'markdown', 'html'] as const;
 export type CorpusFormat = (typeof CORPUS_FORMATS)[number];

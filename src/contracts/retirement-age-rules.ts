@@ -2,13 +2,12 @@ import type { SchemeType } from './organisation.js';
 import { guidance, type RuleSource } from './rule-sources.js';
 
 /**
- * The ages between which benefits are normally taken, by type of scheme (domain.md, "Schemes,
- * members, money"), each with its source. They live here and nowhere else, so that no page, rule
- * or summary writes an age of its own: a PRSA has no upper age in the Pensions Authority's current
- * information, and 75 is never assumed for it. The windows are published guidance on the tax
- * rules (Revenue) and on PRSAs (the Pensions Authority), labelled so; the project has not cited
- * the sections of the Taxes Consolidation Act 1997 behind them
- * (docs/decisions/0120-rules-labelled-law-guidance-policy.md).
+ * The ages between which benefits are normally taken, by type of scheme, each with its source. They
+ * live here and nowhere else, so that no page, rule or summary writes an age of its own: a PRSA has
+ * no upper age in the Pensions Authority's current information, and 75 is never assumed for it. The
+ * windows are published guidance on the tax rules (Revenue) and on PRSAs (the Pensions Authority),
+ * labelled so; the project has not cited the sections of the Taxes Consolidation Act 1997 behind
+ * them (docs/decisions/0120-rules-labelled-law-guidance-policy.md).
  */
 export interface RetirementAgeWindow extends RuleSource {
   /** The youngest age at which benefits are normally taken. */

@@ -1,7 +1,7 @@
 /**
- * The roles of service-spec §2.1, shared by the server and the web UI. Their order is the
- * specification's and only sets the order roles are listed in: no role passes a check because it
- * ranks above another. What each may do is the policy table's (contracts/policy.ts).
+ * The six roles (docs/api.md, "Who may do what"), shared by the server and the web UI. Their order
+ * only sets the order roles are listed in: no role passes a check because it ranks above another.
+ * What each may do is the policy table's (contracts/policy.ts).
  */
 export const ROLES = [
   'SuperAdmin',

@@ -1,9 +1,9 @@
 /**
  * Where a rule comes from, said the same way by every rule module
- * (docs/decisions/0120-rules-labelled-law-guidance-policy.md; domain.md, "Governance under IORP
- * II": label every rule as law, guidance or product policy, and never cite a statute for a product
- * policy). A rule module keeps one source beside each rule; the API passes the label and the
- * citation on, and the pages show them as they are given, the label in words.
+ * (docs/decisions/0120-rules-labelled-law-guidance-policy.md: label every rule as law, guidance or
+ * product policy, and never cite a statute for a product policy). A rule module keeps one source
+ * beside each rule; the API passes the label and the citation on, and the pages show them as they
+ * are given, the label in words.
  */
 
 export const RULE_LABELS = ['law', 'guidance', 'product_policy'] as const;

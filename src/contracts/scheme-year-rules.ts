@@ -10,11 +10,11 @@ import { dateInWords } from './irish-dates.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
 /**
- * The scheme year's dated duties an administrator tracks (domain.md, "The scheme year"): trustee
- * training, and the annual report, the annual scheme information return and the Annual Compliance
- * Statement. Every period and every source lives here; the compliance view, the calendar, the
- * dashboard, the reminders and the web UI all ask this module. Pure functions of the registers and
- * "today", tested against worked dates (test/governance/scheme-year-rules.test.ts).
+ * The scheme year's dated duties an administrator tracks (docs/decisions/0122-the-scheme-year.md):
+ * trustee training, and the annual report, the annual scheme information return and the Annual
+ * Compliance Statement. Every period and every source lives here; the compliance view, the
+ * calendar, the dashboard, the reminders and the web UI all ask this module. Pure functions of the
+ * registers and "today", tested against worked dates (test/governance/scheme-year-rules.test.ts).
  */
 
 /** Trustee training: the first within this many months of appointment (s.59AA). */

@@ -11,7 +11,8 @@ import { redactUrlCredentials } from './url-redaction.js';
 export const FILTERED = '[Filtered]';
 
 const TEXT_PATTERNS: Array<[RegExp, string]> = [
-  // PPS numbers (domain.md), standing alone: hex ids, which may hold the same run, are left whole.
+  // PPS numbers (docs/decisions/0028-pps-numbers.md), standing alone: hex ids, which may hold the
+  // same run, are left whole.
   [/(?<![A-Za-z0-9])[0-9]{7}[A-Wa-w][ABHTWXabhtwx]?(?![A-Za-z0-9])/g, FILTERED],
 ];
 

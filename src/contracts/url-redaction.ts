@@ -1,9 +1,10 @@
 /**
  * Credentials that travel in URLs, removed wherever a URL may be written down: the service's log
- * lines (src/server/platform/http/logger.ts), the browser's error telemetry and the server's tunnel for it
- * (telemetry-text.ts). One function, so that no writer can know fewer credential places than
- * another. A URL copied from any of them opens nothing (decisions.md §6: document files are
- * reached through signed URLs only, and the signed token is the whole credential).
+ * lines (src/server/platform/http/logger.ts), the browser's error telemetry and the server's tunnel
+ * for it (telemetry-text.ts). One function, so that no writer can know fewer credential places than
+ * another. A URL copied from any of them opens nothing
+ * (docs/decisions/0095-url-credentials-never-logged.md: document files are reached through signed
+ * URLs only, and the signed token is the whole credential).
  *
  * Two places hold credentials:
  * - the values of query and fragment parameters (reset and invitation links carry their token in
