@@ -2,10 +2,10 @@ import type { Event } from '@sentry/react';
 import { scrubTelemetry } from '../contracts/telemetry-text';
 
 /**
- * Browser error telemetry (service-spec §1, §4). Events go to this service's /monitoring, which
- * checks and forwards them to the error-tracking service, so that ad-blockers do not drop them.
- * The page carries the DSN only when the server has one (SENTRY_DSN); without it nothing below
- * loads, and the SDK stays out of the initial bundle either way.
+ * Browser error telemetry (docs/decisions/0033-browser-error-telemetry.md). Events go to this
+ * service's /monitoring, which checks and forwards them to the error-tracking service, so that
+ * ad-blockers do not drop them. The page carries the DSN only when the server has one (SENTRY_DSN);
+ * without it nothing below loads, and the SDK stays out of the initial bundle either way.
  */
 export const TUNNEL_PATH = '/monitoring';
 

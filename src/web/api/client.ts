@@ -85,7 +85,7 @@ export type AnsweredRoute = ApiRoute & { readonly answer: z.ZodType };
 /** What a route answers, typed by the schema it is parsed with. */
 export type AnswerOf<R extends AnsweredRoute> = z.infer<R['answer']>;
 
-/** A GET of a cursor-paginated list (decisions.md §4): its answer is a page of rows. */
+/** A GET of a cursor-paginated list (docs/api.md, "Requests and answers"): a page of rows. */
 export type ListRoute<T = unknown> = AnsweredRoute & {
   readonly method: 'GET';
   readonly answer: z.ZodType<Page<T>>;
@@ -307,7 +307,10 @@ export function describeError(error: unknown): string {
   return error.error;
 }
 
-/** A page of a list (decisions.md §4), as `pageOf` in src/contracts/pages.ts describes it. */
+/**
+ * A page of a list (docs/api.md, "Requests and answers"), as `pageOf` in src/contracts/pages.ts
+ * describes it.
+ */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;

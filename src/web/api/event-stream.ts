@@ -1,9 +1,9 @@
 /**
- * Server-sent events read from a fetch answer's body (the AI answer streams as
- * `text/event-stream`, decisions.md §6 "AI"). EventSource cannot send a POST with a body, so the
- * stream is read here, by the rules of the HTML standard's event-stream format: lines end in LF,
- * CR LF or CR; `event:` names the event, `data:` lines are joined with LF, a line starting with a
- * colon is a comment (a keep-alive), and a blank line ends the event.
+ * Server-sent events read from a fetch answer's body (the AI answer streams as `text/event-stream`,
+ * docs/decisions/0066-ai-provider-guard-and-chat.md). EventSource cannot send a POST with a body,
+ * so the stream is read here, by the rules of the HTML standard's event-stream format: lines end in
+ * LF, CR LF or CR; `event:` names the event, `data:` lines are joined with LF, a line starting with
+ * a colon is a comment (a keep-alive), and a blank line ends the event.
  */
 export interface StreamEvent {
   /** `message` when the server named none, as EventSource would. */

@@ -106,7 +106,7 @@ export type WrittenPolicy = PolicyView;
 export type OraReport = OraReportView;
 export type SchemeDocument = DocumentView;
 export type SignificantChange = SignificantChangeView;
-/** The scheme year (decisions.md §7): a trustee's training, and the year's filings. */
+/** The scheme year (docs/decisions/0122-the-scheme-year.md): trustees' training, the filings. */
 export type TrusteeTraining = TrusteeTrainingView;
 export type Filing = FilingView;
 export type Compliance = ComplianceView;

@@ -17,8 +17,8 @@ export const invitationExpired = (account: User, now = Date.now()) =>
   Date.parse(account.invitedUntil) <= now;
 
 /**
- * Deactivate or reactivate an account, after a confirmation, and resend an invitation that has
- * not been accepted. Deactivating ends the account's sessions at once (decisions.md §2), or
+ * Deactivate or reactivate an account, after a confirmation, and resend an invitation that has not
+ * been accepted. Deactivating ends the account's sessions at once (docs/api.md, "Signing in"), or
  * withdraws its invitation; nobody deactivates themself, which the API refuses too.
  */
 export function AccountStatusAction({ account }: { account: User }) {

@@ -11,10 +11,10 @@ import type { Scheme } from '../api/types';
 import { validateWith } from './validation';
 
 /**
- * The scheme year's end and an RAC's kind as the scheme forms take them (decisions.md §7, "Scheme
- * year"): the year end as a day and a month chosen from lists, sent as the API's `MM-DD`, and the
- * kind of an RAC, asked of an RAC only. Which days a year may end on is the API's own rule
- * (contracts/organisation.ts), asked here, never restated.
+ * The scheme year's end and an RAC's kind as the scheme forms take them
+ * (docs/decisions/0122-the-scheme-year.md): the year end as a day and a month chosen from lists,
+ * sent as the API's `MM-DD`, and the kind of an RAC, asked of an RAC only. Which days a year may
+ * end on is the API's own rule (contracts/organisation.ts), asked here, never restated.
  */
 
 export interface SchemeYearValues {

@@ -38,10 +38,10 @@ type Asked =
 
 /**
  * `/ask`: a question about the pensions regulations, answered from the regulatory sources the
- * service holds, with the sections it rests on (decisions.md §6 "AI"). Each source says whether it
- * is a summary written for the service or the text as written
- * (docs/decisions/0124-summaries-labelled-as-summaries.md). The answer streams in as it is
- * written; its text is shown as text, never as markup.
+ * service holds, with the sections it rests on (docs/api.md, "The AI assistant"). Each source says
+ * whether it is a summary written for the service or the text as written
+ * (docs/decisions/0124-summaries-labelled-as-summaries.md). The answer streams in as it is written;
+ * its text is shown as text, never as markup.
  */
 export function AskPage() {
   return (
@@ -78,7 +78,8 @@ function AskForm() {
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof ApiError && error.status === 400 && error.issues.length > 0) {
-        // The guard found personal data in the question: it was never sent on (decisions.md §5).
+        // The guard found personal data in the question: it was never sent on
+        // (docs/decisions/0066-ai-provider-guard-and-chat.md).
         const personal = error.issues.some((issue) => issue.code === PERSONAL_DATA_CODE);
         setFieldProblem(
           personal ? PERSONAL_DATA_ADVICE : error.issues.map((issue) => issue.message).join('; '),

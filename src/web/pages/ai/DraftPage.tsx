@@ -47,7 +47,7 @@ import { draftKey, schemeDraftsKey } from './DraftsPanel';
 /**
  * `/drafts/$draftId`: one draft of a scheme's governance writing, edited while it is a draft or
  * reviewed, compared with the text it was generated with, then reviewed, approved and issued in
- * that order (decisions.md §6 "AI": only approved text is ever issued).
+ * that order (only approved text is ever issued: docs/decisions/0067-ai-drafts.md).
  */
 export function DraftPage() {
   const { draftId = '' } = useParams({ strict: false });
@@ -303,9 +303,10 @@ function SchemeTabLink({
 }
 
 /**
- * What changed from the generated text. Once approved, the server's record of it (decisions.md
- * §6; `approvedDiff`); before that, the text in the editor, saved or not, against the draft's
- * `generatedContent`: what the approval would record if the text were saved as it is.
+ * What changed from the generated text. Once approved, the server's record of it
+ * (docs/decisions/0104-one-line-diff.md; `approvedDiff`); before that, the text in the editor,
+ * saved or not, against the draft's `generatedContent`: what the approval would record if the text
+ * were saved as it is.
  */
 function Comparison({ draft, edited }: { draft: Draft; edited: string }) {
   const sinceGenerated = useMemo(

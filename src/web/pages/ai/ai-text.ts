@@ -74,12 +74,17 @@ export function aiAnswerNote(citations: readonly Pick<ChatCitation, 'sourceKind'
   return `Written by an AI model from the sources below. It can be wrong: check each point against its source before relying on it. It is not legal advice.${fromSummaries}`;
 }
 
-/** When nothing retrieved answers the question (decisions.md §6: `answered: false`). */
+/**
+ * When nothing retrieved answers the question (`answered: false`,
+ * docs/decisions/0066-ai-provider-guard-and-chat.md).
+ */
 export const NOT_ANSWERED = 'The regulatory texts we hold don’t answer this.';
 
 /**
- * The refusal of a question holding personal data (decisions.md §5; service-spec §2.6 rule 7): a
- * 400 whose issue on `question` has this code, before anything is sent to a provider.
+ * The refusal of a question holding personal data
+ * (docs/decisions/0066-ai-provider-guard-and-chat.md;
+ * docs/decisions/0134-the-contract-in-this-repository.md, "Personal data and secrets stay inside"):
+ * a 400 whose issue on `question` has this code, before anything is sent to a provider.
  */
 export const PERSONAL_DATA_CODE = 'personal_data';
 export const PERSONAL_DATA_ADVICE =
@@ -151,7 +156,10 @@ export const GENERATED_BY_NAMES: Record<Draft['generatedBy'], string> = {
   template: 'From the template',
 };
 
-/** A draft's text may change until it is approved (decisions.md §6: only approved text is issued). */
+/**
+ * A draft's text may change until it is approved: only approved text is issued
+ * (docs/decisions/0067-ai-drafts.md).
+ */
 export function editable(status: DraftStatus): boolean {
   return status === 'draft' || status === 'reviewed';
 }
@@ -311,7 +319,8 @@ export type AnswerKind = 'unanswered' | ChatMode;
 
 /**
  * What the page labels an answer: not answered, extracts from the sources (no AI provider
- * configured), or AI-generated. The server says which in `mode` (decisions.md §6 "AI").
+ * configured), or AI-generated. The server says which in `mode`
+ * (docs/decisions/0066-ai-provider-guard-and-chat.md).
  */
 export function answerKind(answer: Pick<ChatResponse, 'answered' | 'mode'>): AnswerKind {
   return answer.answered ? answer.mode : 'unanswered';

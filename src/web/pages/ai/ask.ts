@@ -8,12 +8,12 @@ import type { ChatAnswer } from '../../api/types';
 const PATH = urlOf(apiRoutes.ai.chat);
 
 /**
- * Asks the question, the answer streamed (`Accept: text/event-stream`, decisions.md §6 "AI") so
- * that the first words show while the rest is written: `delta` events carry text, which
- * `onProgress` sees as it grows, and the `done` event the whole answer with its sources, which is
- * the one that counts. Resolves with that answer, checked against the API's own schema; a refusal
- * before the stream began (400, 429, 503) rejects with an ApiError, a stream that ends before its
- * `done` event with an AnswerCutOffError.
+ * Asks the question, the answer streamed (`Accept: text/event-stream`,
+ * docs/decisions/0066-ai-provider-guard-and-chat.md) so that the first words show while the rest is
+ * written: `delta` events carry text, which `onProgress` sees as it grows, and the `done` event the
+ * whole answer with its sources, which is the one that counts. Resolves with that answer, checked
+ * against the API's own schema; a refusal before the stream began (400, 429, 503) rejects with an
+ * ApiError, a stream that ends before its `done` event with an AnswerCutOffError.
  */
 export async function askQuestion(
   question: string,

@@ -64,7 +64,8 @@ const counter = new Intl.NumberFormat('en-IE');
  * day (today unless another is picked), over the window the rule module sets: how many employees
  * stand at each status, each employee's reasons in the rule module's words with their citation,
  * how far each falls short in euro, the CSV and the PDF summary, and the cost comparison
- * (decisions.md §6; domain.md, "Automatic enrolment").
+ * (docs/api.md, "Auto-enrolment readiness"; the Automatic Enrolment Retirement Savings System Act
+ * 2024, as contracts/auto-enrolment-rules.ts cites it).
  */
 export function AutoEnrolmentPage() {
   return (

@@ -11,7 +11,8 @@ import { AE_KEY } from './aeQueries';
 
 /**
  * Deletes a stored payroll upload after asking: its pay lines go, and so does every employee no
- * other upload names (decisions.md §6), so the dialog says so before anything is removed.
+ * other upload names (docs/decisions/0068-auto-enrolment-readiness.md), so the dialog says so
+ * before anything is removed.
  */
 export function DeleteUploadButton({
   employerId,

@@ -30,10 +30,10 @@ type Outcome = { kind: 'stored'; upload: PayrollUploadView } | UploadFailure;
 
 /**
  * `/employers/$employerId/auto-enrolment/upload`: a payroll CSV for the automatic-enrolment
- * assessment (decisions.md §6), chosen, previewed from its first 64 KiB, sent as it is and
- * answered with what was stored or every bad row by line. The service stores all rows or none.
- * An employer's administrator uploads for their own employer, a broker's staff for any of theirs;
- * the policy table decides (contracts/policy.ts).
+ * assessment (docs/imports.md, "Payroll for auto-enrolment readiness"), chosen, previewed from its
+ * first 64 KiB, sent as it is and answered with what was stored or every bad row by line. The
+ * service stores all rows or none. An employer's administrator uploads for their own employer, a
+ * broker's staff for any of theirs; the policy table decides (contracts/policy.ts).
  */
 export function PayrollUploadPage() {
   return (

@@ -17,10 +17,10 @@ const STATUS_TEXT: Record<PayrollUploadSummary['status'], { label: string; color
 };
 
 /**
- * The employer's payroll uploads, newest first (decisions.md §6): when, by whom (the uploader's
- * role: the list gives a user id and role, never an address), what each covers, and for a
- * finished one, when the role may, its deletion after a confirmation. A running upload cannot be
- * deleted: the service answers it as not found until it ends.
+ * The employer's payroll uploads, newest first (docs/api.md, "Auto-enrolment readiness"): when, by
+ * whom (the uploader's role: the list gives a user id and role, never an address), what each
+ * covers, and for a finished one, when the role may, its deletion after a confirmation. A running
+ * upload cannot be deleted: the service answers it as not found until it ends.
  */
 export function PayrollUploads({
   employerId,

@@ -20,9 +20,10 @@ function column(field: PayrollColumn, format: string, whenOptional = 'No') {
 
 /**
  * The payroll file for the automatic-enrolment assessment as the upload wizard describes it
- * (decisions.md §6): the columns, their headings and which are required are the service's own
- * (contracts/auto-enrolment.ts), the first heading of each being the usual one. This adds only
- * how each cell is written. The amounts are what went through payroll in the period.
+ * (docs/imports.md, "Payroll for auto-enrolment readiness"): the columns, their headings and which
+ * are required are the service's own (contracts/auto-enrolment.ts), the first heading of each being
+ * the usual one. This adds only how each cell is written. The amounts are what went through payroll
+ * in the period.
  */
 export const PAYROLL_FORMAT: ImportFormat = {
   label: 'Payroll',

@@ -10,8 +10,8 @@ import { formatDate } from '../../format';
 const MEMBERS_OFFERED = 20;
 
 /**
- * Picks the member of this scheme a document is about (decisions.md §7, "Documents about one
- * member"), searching the scheme's members by name (`GET /api/schemes/:id/members?q=`).
+ * Picks the member of this scheme a document is about (docs/decisions/0090-member-documents.md),
+ * searching the scheme's members by name (`GET /api/schemes/:id/members?q=`).
  */
 export function SchemeMemberSelect({
   schemeId,

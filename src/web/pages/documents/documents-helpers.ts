@@ -19,7 +19,7 @@ export interface DocumentGroup {
 export function groupVersions(documents: readonly SchemeDocument[]): DocumentGroup[] {
   const groups = new Map<string, DocumentGroup>();
   for (const document of documents) {
-    // A member's documents are a series of their own (decisions.md §7).
+    // A member's documents are a series of their own (docs/decisions/0090-member-documents.md).
     const key = `${document.documentType}/${document.memberId ?? ''}/${document.filename}`;
     const group = groups.get(key) ?? {
       key,

@@ -6,7 +6,7 @@ import { MAX_IMPORT_BYTES } from './importFormats';
  * What every CSV upload of the UI shares (the scheme import wizard, the employer's payroll upload
  * for automatic enrolment): how a file's size reads, why a chosen file is not worth sending, and
  * how a refused upload is told. The service checks every row and writes all or none
- * (decisions.md §6); these only shape what a person reads.
+ * (docs/imports.md); these only shape what a person reads.
  */
 
 /** A file's size as a person reads it: KiB below one MiB, MiB to one decimal above. */
