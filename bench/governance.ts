@@ -44,8 +44,8 @@ interface Seeded {
 }
 
 /**
- * Signed-in traffic is limited to 100 requests a minute per person (decisions.md §2), so the load
- * is spread over this many BrokerAdmins of the tenant, as an office of brokers would.
+ * Signed-in traffic is limited per person (docs/api.md, "Rate limits"), so the load is spread over
+ * this many BrokerAdmins of the tenant, as an office of brokers would.
  */
 const ADMINS_PER_TENANT = 40;
 

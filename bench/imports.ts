@@ -50,7 +50,7 @@ function databaseUrl(name: string): string {
 const CHECK_ALPHABET = 'WABCDEFGHIJKLMNOPQRSTUV';
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2];
 
-/** The n-th valid PPS number of this run (domain.md's check letter), distinct for every n. */
+/** The n-th valid PPS number of this run (docs/decisions/0028-pps-numbers.md), distinct per n. */
 function ppsNumber(n: number): string {
   const digits = String(n).padStart(7, '0');
   const sum = WEIGHTS.reduce((total, weight, index) => total + weight * Number(digits[index]), 0);

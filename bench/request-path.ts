@@ -27,8 +27,8 @@ import { adminQuery, databaseUrl, seed } from './tenancy.js';
  */
 const CONNECTIONS = 16;
 /**
- * Signed-in traffic is limited to 100 requests a minute per user (decisions.md §2), so the load
- * is spread over this many users of one firm, each token used in turn.
+ * Signed-in traffic is limited per user (docs/api.md, "Rate limits"), so the load is spread over
+ * this many users of one firm, each token used in turn.
  */
 const USERS = 3_000;
 

@@ -29,9 +29,9 @@ export interface MintedSessions {
 }
 
 /**
- * `count` accounts of one firm, written straight into the database, and a session token for
- * each, signed as the service signs them. Signed-in traffic is limited per user (decisions.md
- * §2), so a load spreads over many; and it leaves sign-in out, whose password hashing the
+ * `count` accounts of one firm, written straight into the database, and a session token for each,
+ * signed as the service signs them. Signed-in traffic is limited per user (docs/api.md, "Rate
+ * limits"), so a load spreads over many; and it leaves sign-in out, whose password hashing the
  * identity benchmark measures.
  */
 export async function mintSessions(

@@ -26,8 +26,9 @@ import {
 import { type FakeProvider, messageText, startFakeProvider } from '../helpers/fake-ai-provider.js';
 
 /**
- * Chat (decisions.md §6 "AI") against a fake OpenAI-compatible provider on loopback that records
- * every request it is sent, over a fixed set of regulatory passages.
+ * Chat (docs/decisions/0066-ai-provider-guard-and-chat.md) against a fake OpenAI-compatible
+ * provider on loopback that records every request it is sent, over a fixed set of regulatory
+ * passages.
  */
 const CHUNKS: RetrievedChunk[] = [
   {

@@ -22,8 +22,9 @@ import { type FakeProvider, messageText, startFakeProvider } from '../helpers/fa
 import { flowing, readPdf } from '../helpers/pdf-text.js';
 
 /**
- * Drafts of governance writing (decisions.md §6 "AI"): written from scheme facts only, and taken
- * through draft → reviewed → approved → issued, each step audited, only approved text issued.
+ * Drafts of governance writing (docs/decisions/0067-ai-drafts.md): written from scheme facts only,
+ * and taken through draft → reviewed → approved → issued, each step audited, only approved text
+ * issued.
  */
 const GENERATED = [
   '1. Purpose',

@@ -18,12 +18,12 @@ import { type FakeProvider, startFakeProvider } from '../helpers/fake-ai-provide
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * Personal data reaches the AI provider in none of the ways people write it (service-spec §2.6
- * rule 7; decisions.md §5; docs/decisions/0080-ai-guard-written-forms.md). Every written form of
- * every field of a member, and an IBAN, is put into a question through the real chat path, to a
- * provider that records every request; retrieval always finds a passage, so nothing but the guard
- * stands between the question and the provider. The draft path is checked with the same members
- * on the scheme.
+ * Personal data reaches the AI provider in none of the ways people write it
+ * (docs/decisions/0134-the-contract-in-this-repository.md, "Personal data and secrets stay inside";
+ * docs/decisions/0080-ai-guard-written-forms.md). Every written form of every field of a member,
+ * and an IBAN, is put into a question through the real chat path, to a provider that records every
+ * request; retrieval always finds a passage, so nothing but the guard stands between the question
+ * and the provider. The draft path is checked with the same members on the scheme.
  */
 const CHUNK: RetrievedChunk = {
   chunkId: 'chunk-policies',

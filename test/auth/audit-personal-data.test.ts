@@ -6,10 +6,11 @@ import { createBroker, createEmployer, createScheme, createUser } from '../helpe
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * The audit chain is append-only (service-spec §2.8), so nothing personal may enter it: a record
- * carries ids and what changed, never the values of names, e-mail addresses, birth dates or
- * salaries (domain.md, GDPR). Accounts and members are created and changed through the API, then
- * the whole log is searched for what was sent.
+ * The audit chain is append-only (docs/api.md, "The audit log"), so nothing personal may enter it:
+ * a record carries ids and what changed, never the values of names, e-mail addresses, birth dates
+ * or salaries, so that an erasure under GDPR Art. 17 never has to touch it
+ * (docs/decisions/0098-no-personal-data-in-the-audit-chain.md). Accounts and members are created
+ * and changed through the API, then the whole log is searched for what was sent.
  */
 
 let t: TestApp;

@@ -74,7 +74,7 @@ const tokensOf = (userId: string) =>
 const passwordHashOf = async (userId: string) =>
   (await ownerOf(t.database).select().from(users).where(eq(users.id, userId)))[0]?.passwordHash;
 
-describe('forgot-password (service-spec §3.1, §5.5)', () => {
+describe('forgot-password (docs/decisions/0020-password-reset.md)', () => {
   it('answers the same 200 for a known, an unknown and a deactivated address, and e-mails only the known one', async () => {
     const known = await createUser(t.database);
     const deactivated = await createUser(t.database, { status: 'deactivated' });
@@ -177,7 +177,7 @@ describe('forgot-password (service-spec §3.1, §5.5)', () => {
   });
 });
 
-describe('reset-password (service-spec §3.1, §5.5)', () => {
+describe('reset-password (docs/decisions/0020-password-reset.md)', () => {
   it('sets the new password: it signs in, the old one no longer does', async () => {
     const { user, token } = await requestedToken();
     const answer = await resetPassword(token);
@@ -365,7 +365,7 @@ describe('reset-password (service-spec §3.1, §5.5)', () => {
   });
 });
 
-describe('development accounts (service-spec §5.1.5)', () => {
+describe('development accounts (docs/decisions/0017-development-accounts-and-the-first-superadmin.md)', () => {
   it('get no reset e-mail under production, answered like an unknown address', async () => {
     const production = await buildTestApp({
       database: t.database,

@@ -101,7 +101,8 @@ describe('a weak password is refused wherever a password is set', () => {
     );
     expect(invited.statusCode, invited.body).toBe(201);
     const token = invitationTokenIn(await lastMail(email));
-    // A link allows three tries (service-spec §8): two refusals, then the strong password.
+    // A link allows three tries (docs/api.md, "Rate limits"): two refusals, then the strong
+    // password.
     for (const password of ['qwertyuiopas', BREACHED_ONLY]) {
       expectRefused(
         await post('/api/auth/accept-invitation', { token, password }),

@@ -20,7 +20,7 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * MFA_REQUIRED_ROLES (decisions.md §7; docs/decisions/0112-second-factor-required-roles.md): in
+ * MFA_REQUIRED_ROLES (docs/decisions/0112-second-factor-required-roles.md): in
  * production, a staff account without a second factor is signed in only to set one up, and
  * reaches no data at all until it has.
  */

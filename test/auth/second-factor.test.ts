@@ -38,9 +38,9 @@ import {
 import { readOutbox } from '../helpers/mail.js';
 
 /**
- * A second factor at sign-in (decisions.md §7, "Stronger sign-in"; docs/decisions/
- * 0110-second-factor.md): the authenticator app (RFC 6238) and recovery codes, the sign-in's second
- * step, confirming again for the actions that need it, the administrator's reset, and the notices.
+ * A second factor at sign-in (docs/decisions/0110-second-factor.md): the authenticator app (RFC
+ * 6238) and recovery codes, the sign-in's second step, confirming again for the actions that need
+ * it, the administrator's reset, and the notices.
  */
 
 const ORIGIN = 'https://pensions.example.ie';

@@ -48,7 +48,7 @@ async function setUser(id: string, values: Partial<typeof users.$inferInsert>) {
   );
 }
 
-describe('sign-in (service-spec §5.1, decisions.md §2)', () => {
+describe('sign-in (docs/api.md, "Signing in")', () => {
   it('answers 200 with the user and sets the session cookie: HttpOnly, SameSite=Lax, Path=/', async () => {
     const user = await createUser(t.database);
     for (const url of ['/api/auth/signin', '/api/auth/callback/credentials']) {
@@ -195,7 +195,7 @@ describe('sessions', () => {
   });
 });
 
-describe('cross-site requests (decisions.md §2)', () => {
+describe('cross-site requests (docs/decisions/0016-same-origin-check.md)', () => {
   it('refuse a cookie-authenticated state change from another origin, and allow it from ours', async () => {
     const { token } = await t.signedInUser();
     const post = (headers: Record<string, string>) =>
@@ -238,7 +238,7 @@ describe('cross-site requests (decisions.md §2)', () => {
   });
 });
 
-describe('development accounts (service-spec §5.1.5)', () => {
+describe('development accounts (docs/decisions/0017-development-accounts-and-the-first-superadmin.md)', () => {
   it('sign in under development and test', async () => {
     await ensureDevelopmentAccounts(t.database, testAuditService());
     for (const account of DEVELOPMENT_ACCOUNTS) {

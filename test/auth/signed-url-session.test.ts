@@ -12,9 +12,9 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * A signed download URL (decisions.md §6) is bound to the session it was issued to: when that
- * session ends (sign-out, a password change), the URL stops working with it, within its five
- * minutes as well.
+ * A signed download URL (docs/decisions/0062-document-vault.md) is bound to the session it was
+ * issued to: when that session ends (sign-out, a password change), the URL stops working with it,
+ * within its five minutes as well.
  */
 
 let t: TestApp;

@@ -18,8 +18,9 @@ import {
 } from '../../src/contracts/auto-enrolment-rules.js';
 
 /**
- * The auto-enrolment rules on worked cases at every boundary (domain.md, "Automatic enrolment";
- * docs/decisions/0068-auto-enrolment-readiness.md). The window is 01/01/2026 to
+ * The auto-enrolment rules on worked cases at every boundary (the Automatic Enrolment Retirement
+ * Savings System Act 2024 and S.I. No. 637 of 2025, as contracts/auto-enrolment-rules.ts cites
+ * them; docs/decisions/0068-auto-enrolment-readiness.md). The window is 01/01/2026 to
  * 31/03/2026; thirteen weekly pay periods are a quarter of a year, as are three monthly ones.
  */
 

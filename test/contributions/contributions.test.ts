@@ -20,7 +20,7 @@ afterAll(() => t.close());
 const tableCount = async (table: typeof contributions | typeof contributionAdjustments) =>
   (await ownerOf(t.database).select({ n: count() }).from(table))[0]?.n ?? 0;
 
-describe('contributions (domain.md: per member, pay period and kind, in cents)', () => {
+describe('contributions (per member, pay period and kind, in cents)', () => {
   it('records one contribution per member, period and kind, and audits it', async () => {
     const { hr, member } = await memberWithPeople(t.database);
     const recorded = await t.requestAs(hr, 'POST', `/api/members/${member.id}/contributions`, {

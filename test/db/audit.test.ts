@@ -69,7 +69,7 @@ async function countAsOwner(table: 'employers' | 'audit_log', column: string, va
 }
 
 describe('the audit log', () => {
-  it('records every field of service-spec §2.8, the actor tenant and a server-assigned UTC time', async () => {
+  it('records every field of an audit record (docs/api.md), the actor tenant and a server-assigned UTC time', async () => {
     const tenantId = await newBroker();
     const employerId = await createEmployerAudited(tenantId);
     const [record] = await withActor(t.database, platformActor(), (tx) =>

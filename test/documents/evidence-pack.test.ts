@@ -40,7 +40,7 @@ import {
 import { flowing, readPdf } from '../helpers/pdf-text.js';
 
 /**
- * The evidence pack (decisions.md §6; docs/decisions/0065-evidence-pack.md): what the ZIP holds,
+ * The evidence pack (docs/decisions/0065-evidence-pack.md): what the ZIP holds,
  * that every hash in its manifest is the hash of its bytes, that the audit chain head it names is
  * the one audit:verify reads, that its summary is a tagged PDF saying what the registers and the
  * rule module say, and that nothing in it is an e-mail address or a PPS number.

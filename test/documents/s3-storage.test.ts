@@ -186,7 +186,7 @@ describe('the S3 back end', () => {
     expect((await download(await signedUrl(document.id))).status).toBe(200);
   });
 
-  it('streams the download through the signed URL with the headers the spec requires, audited', async () => {
+  it('streams the download through the signed URL as an attachment, nosniff and uncached, audited', async () => {
     const document = await uploaded('Benefit statement.pdf', SAMPLES.pdf);
     const file = await download(await signedUrl(document.id));
     // Streamed, not redirected: no second URL, the headers are ours (docs/decisions/0063-documents-s3-back-end.md).

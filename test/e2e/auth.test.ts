@@ -90,7 +90,7 @@ describe.skipIf(browserSuiteSkipReason)(
         EmployerUser: account('office@glenbeigh-woollens.example.ie'),
         Member: account('sile.nishe@glenbeigh-woollens.example.ie'),
       };
-      // BrokerUser accounts are made by the SuperAdmin (service-spec §3.3).
+      // BrokerUser accounts are made by the SuperAdmin here (docs/api.md, "The firm's structure").
       const superAdmin = await e2e.api(DEV_ACCOUNTS.superAdmin);
       const { items: brokers } = await superAdmin.call<{
         items: Array<{ id: string; name: string }>;

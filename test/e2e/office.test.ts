@@ -12,12 +12,12 @@ import {
 
 /**
  * Nobody is signed out by using the product
- * (docs/decisions/0042-signed-in-rate-limits-and-session-handling.md). Every full page load
- * reads the session; were that read counted against the 10-a-minute limit of /api/auth/*, the
- * 11th load in a minute would send a signed-in person to the sign-in page, and a whole office
- * behind one public address would meet that at once. Signed-in traffic is counted per user under
- * an office-sized ceiling per address (decisions.md §2), and a refusal reads "try again shortly",
- * never "signed out".
+ * (docs/decisions/0042-signed-in-rate-limits-and-session-handling.md). Every full page load reads
+ * the session; were that read counted against the 10-a-minute limit of /api/auth/*, the 11th load
+ * in a minute would send a signed-in person to the sign-in page, and a whole office behind one
+ * public address would meet that at once. Signed-in traffic is counted per user under an
+ * office-sized ceiling per address (docs/api.md, "Rate limits"), and a refusal reads "try again
+ * shortly", never "signed out".
  */
 describe.skipIf(browserSuiteSkipReason)(
   'a working day in an office behind one address',
@@ -58,8 +58,8 @@ describe.skipIf(browserSuiteSkipReason)(
 
     it('twenty people behind one address work at once, and none is sent back to sign in', async () => {
       const office = uniqueClientAddress();
-      // Each signed in earlier in the day (the sign-in limit of 5 a minute per address is the
-      // spec's), then they all work from the office's one public address.
+      // Each signed in earlier in the day (sign-ins have a limit of their own per address:
+      // docs/api.md, "Rate limits"), then they all work from the office's one public address.
       const pages = [];
       for (const person of staff.slice(0, 20)) {
         const watched = await e2e.open();

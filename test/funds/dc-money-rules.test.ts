@@ -26,7 +26,7 @@ import { FIELD_MESSAGES } from '../../src/contracts/plain-english.js';
 import { RULE_LABELS } from '../../src/contracts/rule-sources.js';
 
 /**
- * The rules of DC money (domain.md, "DC money"; docs/decisions/0127-dc-money.md): exact decimals,
+ * The rules of DC money (docs/decisions/0127-dc-money.md): exact decimals,
  * units that reconcile to the cent, splits that place every cent, the monthly charge, a prices file
  * read all or nothing, and the request bodies of prices and switches.
  */

@@ -9,10 +9,10 @@ export const evidence = {
   bodies: [] as string[],
 };
 
-/** The one answer that may carry a PPS number in plain text (decisions.md §4). */
+/** The one answer that may carry a PPS number in plain text (docs/api.md, "Members and money"). */
 export const REVEAL_PATH = /^\/api\/members\/[^/]+\/pps\/reveal$/;
 
-/** Anything shaped like a PPS number (domain.md), as it could appear inside other text. */
+/** Anything shaped like a PPS number (docs/decisions/0028-pps-numbers.md), inside other text. */
 const PPS_SHAPE = /(?<![0-9])[0-9]{7}[A-W][ABHWTX]?(?![A-Za-z0-9])/g;
 
 /** The known numbers found in logs or bodies, and anything PPS-shaped in the logs. */

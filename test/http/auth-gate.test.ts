@@ -56,7 +56,7 @@ const tricks = [
   '/api/health/%zz',
 ];
 
-describe('the authentication gate (service-spec §5.2)', () => {
+describe('the authentication gate (docs/api.md, "Errors": 401)', () => {
   for (const url of tricks) {
     it(`answers 401 before any handler for ${url}, sent as raw bytes in every target form`, async () => {
       const before = handlerRuns;

@@ -5,7 +5,7 @@ import { TEST_SECRETS } from '../helpers/config.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
 /**
- * service-spec §5.2.3 and §7: `/api/cron/*` and `/api/rag/*` are guarded by their bearer secrets.
+ * `/api/cron/*` and `/api/rag/*` are guarded by their bearer secrets (docs/api.md, "Errors").
  * Every target under them, routed or not and in any form the router or a lenient reader could take
  * it in, answers 401 without the bearer, before its body is read.
  */
@@ -61,7 +61,7 @@ const TARGETS = [
 ];
 
 describe('targets under the bearer prefixes', () => {
-  it('answer 401 with the body of §7 before any body is parsed, routed or not, in any form', async () => {
+  it('answer 401 with the body docs/api.md gives before any body is parsed, routed or not, in any form', async () => {
     for (const target of TARGETS) {
       for (const method of ['POST', 'GET', 'PUT']) {
         const answer = await send(method, target);

@@ -7,7 +7,7 @@ import { type RawResponse, rawRequest } from '../helpers/raw-http.js';
 
 /**
  * Requests Node's HTTP parser refuses never reach Fastify. Their answers must still be complete:
- * the security headers of service-spec §5.6 and a JSON `{ "error" }` body (decisions.md §2).
+ * the security headers and a JSON `{ "error" }` body (docs/api.md, "HTTPS and headers", "Errors").
  */
 
 let t: TestApp;

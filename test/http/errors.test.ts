@@ -53,7 +53,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('error responses (decisions.md §2, service-spec §7)', () => {
+describe('error responses (docs/api.md, "Errors")', () => {
   it('answers a body that fails its schema with 400 and every issue, without echoing input', async () => {
     const response = await t.app.inject({
       method: 'POST',

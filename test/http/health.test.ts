@@ -25,7 +25,7 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-describe('health probes (service-spec §4)', () => {
+describe('health probes (docs/deployment.md, "Production shape")', () => {
   it('answer ok when the database is reachable and migrated', async () => {
     const t = await buildTestApp();
     cleanup.push(() => t.close());

@@ -42,7 +42,7 @@ async function exhaust(t: TestApp, times: number, request: InjectOptions) {
   return statuses;
 }
 
-describe('rate limits (service-spec §8)', () => {
+describe('rate limits (docs/api.md, "Rate limits")', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await appWith();
@@ -81,7 +81,7 @@ describe('rate limits (service-spec §8)', () => {
     expect((await t.app.inject(attempt)).statusCode).toBe(400);
   });
 
-  it('never count reading one’s own session as an authentication attempt (decisions.md §2)', async () => {
+  it('never count reading one’s own session as an authentication attempt', async () => {
     const user = await createUser(shared.database);
     const authorization = `Bearer ${await t.tokenFor(user)}`;
     const remoteAddress = freshAddress();

@@ -22,7 +22,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('the request origin recorded in audit records (service-spec §2.8)', () => {
+describe('the request origin recorded in audit records (docs/api.md, "The audit log")', () => {
   it('takes the x-forwarded-for and user-agent headers as sent', async () => {
     const response = await t.app.inject({
       url: '/api/health/test-origin',

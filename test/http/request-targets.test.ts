@@ -33,7 +33,7 @@ afterAll(async () => {
   await shared.dispose();
 });
 
-/** service-spec §5.2: everything under /api needs a session but sign-in's and the probes'. */
+/** Everything under /api needs a session but sign-in's and the probes' (docs/api.md, "Errors"). */
 const isProtected = (pattern: string) =>
   (pattern === '/api' || pattern.startsWith('/api/')) &&
   !pattern.startsWith('/api/auth/') &&
@@ -106,7 +106,7 @@ describe('the route list the tests below are generated from', () => {
   });
 });
 
-describe('the authentication gate under every request-target form (service-spec §5.2)', () => {
+describe('the authentication gate under every request-target form (docs/api.md, "Errors")', () => {
   const byRoute = (route: RegisteredRoute) => `${route.method} ${route.url}`;
   for (const route of protectedRoutes) {
     it(`answers 401 to ${byRoute(route)} without a session in absolute form, before its handler runs`, async () => {
@@ -198,7 +198,7 @@ describe('the authentication gate under every request-target form (service-spec 
   });
 });
 
-describe('rate limits under every request-target form (service-spec §8)', () => {
+describe('rate limits under every request-target form (docs/api.md, "Rate limits")', () => {
   it('count every protected route in every form, and fail-closed targets, against the 100 a minute', async () => {
     const client = uniqueClientAddress();
     const requests = protectedRoutes.flatMap((route) => [
@@ -349,7 +349,7 @@ describe('served over TLS by the service itself', () => {
   });
 });
 
-describe('the HTTPS redirect under every request-target form (service-spec §5.6)', () => {
+describe('the HTTPS redirect under every request-target form (docs/api.md, "HTTPS and headers")', () => {
   let staging: TestApp;
   let stagingPort: number;
   beforeAll(async () => {

@@ -46,7 +46,7 @@ function expectSecurityHeaders(headers: Record<string, unknown>) {
   return CSP_START.exec(csp)?.[1];
 }
 
-describe('security headers (service-spec §5.6)', () => {
+describe('security headers (docs/api.md, "HTTPS and headers")', () => {
   const responses: Array<
     [string, () => Promise<{ statusCode: number; headers: Record<string, unknown> }>, number]
   > = [

@@ -512,7 +512,7 @@ describe('the page and the responses', () => {
     expect(unconfigured.body).not.toContain('telemetry-dsn');
   });
 
-  it('puts the headers of service-spec §5.6 on every /monitoring answer', async () => {
+  it('puts the security headers of docs/api.md on every /monitoring answer', async () => {
     ingest.answer = (response) => response.writeHead(500).end();
     const answers = [
       await post(withDsn, envelope({ dsn }, [eventItem()])),

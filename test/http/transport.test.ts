@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => shared.dispose());
 
-describe('plain HTTP in staging and production (service-spec §5.6)', () => {
+describe('plain HTTP in staging and production (docs/api.md, "HTTPS and headers")', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp({

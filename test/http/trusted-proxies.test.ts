@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trustedProxies } from '../../src/server/platform/http/trusted-proxies.js';
 
-describe('trusted proxies (decisions.md §2, TRUST_PROXY)', () => {
+describe('trusted proxies (TRUST_PROXY; docs/deployment.md, "TLS and the proxy")', () => {
   it('trust no peer when TRUST_PROXY is empty, so the socket address is the client', () => {
     expect(trustedProxies([])).toBe(false);
   });

@@ -8,10 +8,10 @@ import { ownerOf } from '../helpers/database.js';
 import { createBroker, createEmployer, createScheme, createUser } from '../helpers/factories.js';
 
 /**
- * The document upload's limit (decisions.md §6: 25 MiB) holds the whole request body, not only
- * its file part: fields, part headers, delimiters and what follows the closing delimiter count
- * too, with 64 KiB of room for the form around a file of the full size. A body past it is
- * refused with 413 as the limit is passed, without reading the rest.
+ * The document upload's limit (25 MiB: docs/api.md, "Requests and answers") holds the whole request
+ * body, not only its file part: fields, part headers, delimiters and what follows the closing
+ * delimiter count too, with 64 KiB of room for the form around a file of the full size. A body past
+ * it is refused with 413 as the limit is passed, without reading the rest.
  */
 
 /** The file limit and the form's room around it (documents.service.ts). */

@@ -26,9 +26,10 @@ import {
 } from '../helpers/imports.js';
 
 /**
- * decisions.md §3: nothing is read or written under a deleted scheme or employer, and imports are
- * no exception: no file goes into one, and the imports made into it (whose issues describe lines
- * of a file about its members) can no longer be followed.
+ * Nothing is read or written under a deleted scheme or employer
+ * (docs/decisions/0038-soft-delete-reaches-beneath.md), and imports are no exception: no file goes
+ * into one, and the imports made into it (whose issues describe lines of a file about its members)
+ * can no longer be followed.
  */
 
 let t: TestApp;

@@ -26,9 +26,10 @@ import { schemeFixture } from '../helpers/fixtures.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * decisions.md §3: deletes are soft, and a deleted record is hidden from every read. Whatever lies
- * beneath a deleted scheme or employer (members, their PPS numbers, contributions, funds, fund
- * choices, the accounts that reach them) answers exactly as a deleted record does.
+ * Deletes are soft, and a deleted record is hidden from every read (docs/api.md, "Who may do what";
+ * docs/decisions/0038-soft-delete-reaches-beneath.md). Whatever lies beneath a deleted scheme or
+ * employer (members, their PPS numbers, contributions, funds, fund choices, the accounts that reach
+ * them) answers exactly as a deleted record does.
  */
 
 let t: TestApp;

@@ -47,8 +47,8 @@ async function memberAccount(scope: { brokerId: string; employerId: string; memb
   return createUser(t.database, { ...scope, role: 'Member' });
 }
 
-describe('adding a member (service-spec §2.6)', () => {
-  it('stores the PPS number only encrypted, in the format of §2.6, bound to tenant and member', async () => {
+describe('adding a member (docs/decisions/0028-pps-numbers.md)', () => {
+  it('stores the PPS number only encrypted, as base64(IV ‖ tag ‖ ciphertext), bound to tenant and member', async () => {
     const { consultant, schemeId, brokerId } = await tenant();
     const input = newMember({ ppsNumber: ' 643 3435 oa ' });
     // The format is checked on a number of its own: a valid one this suite has not used.
@@ -376,7 +376,7 @@ describe('POST /api/members/:id/pps/reveal', () => {
   });
 });
 
-describe('Member accounts (decisions.md §4)', () => {
+describe('Member accounts (docs/decisions/0030-member-accounts-and-gdpr-export.md)', () => {
   it('links a new Member account to one member of the employer, once', async () => {
     const { admin, brokerId, employerId, schemeId } = await tenant();
     const member = await createMember(t.database, { brokerId, employerId, schemeId });

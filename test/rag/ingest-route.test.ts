@@ -7,7 +7,8 @@ import { uniqueClientAddress } from '../helpers/clients.js';
 import { TEST_SECRETS } from '../helpers/config.js';
 
 /**
- * POST /api/rag/ingest (decisions.md §6 "AI"): the RAG_INGEST_SECRET bearer, checked before
+ * POST /api/rag/ingest (docs/corpus.md; docs/decisions/0069-regulatory-corpus-and-retrieval.md):
+ * the RAG_INGEST_SECRET bearer, checked before
  * anything else; never reachable with a session alone; bodies validated with clear messages.
  */
 

@@ -37,7 +37,7 @@ const tenant = () =>
 const rowCount = async (table: typeof schemes | typeof auditLog | typeof users) =>
   (await ownerOf(t.database).select({ n: count() }).from(table))[0]?.n ?? 0;
 
-describe('POST /api/schemes (service-spec §2.5, §4)', () => {
+describe('POST /api/schemes: a scheme under an employer within reach', () => {
   it('creates the scheme in the employer’s tenant and answers 201 with it', async () => {
     const { admin, employerId, brokerId } = await tenant();
     const created = await as(admin, 'POST', '/api/schemes', {
@@ -110,7 +110,7 @@ describe('POST /api/schemes (service-spec §2.5, §4)', () => {
     expect(forbidden.some((entry) => entry.userId === mine.admin.id)).toBe(true);
   });
 
-  it('does not create a scheme for a cookie session posting from another site (decisions.md §2)', async () => {
+  it('does not create a scheme for a cookie session posting from another site', async () => {
     const { admin, employerId } = await tenant();
     const cookiePost = async (headers: Record<string, string>) =>
       t.app.inject({
@@ -182,7 +182,7 @@ describe('schemes and employers', () => {
   });
 });
 
-describe('pagination (decisions.md §4)', () => {
+describe('pagination (docs/api.md, "Requests and answers")', () => {
   it('walks a list in pages by cursor without skipping or repeating', async () => {
     const { admin, brokerId } = await tenant();
     for (let i = 0; i < 4; i += 1) {
@@ -215,7 +215,7 @@ describe('pagination (decisions.md §4)', () => {
   });
 });
 
-describe('accounts (decisions.md §3–4)', () => {
+describe('accounts (docs/decisions/0044-invitations.md)', () => {
   // Another tenant's address is answered as a new one: test/users/account-creation-privacy.test.ts.
   it("refuses an e-mail address already in use in the actor's own tenant, in any case, with 409", async () => {
     const mine = await tenant();
@@ -308,7 +308,7 @@ describe('accounts (decisions.md §3–4)', () => {
   });
 });
 
-describe('GET /api/audit (decisions.md §4)', () => {
+describe('GET /api/audit (docs/api.md, "The audit log")', () => {
   it('filters by time window and entity, and hides platform records from a BrokerAdmin', async () => {
     const { admin, employerId } = await tenant();
     clock = Date.parse('2026-11-05T10:00:00Z');
@@ -340,7 +340,7 @@ describe('GET /api/audit (decisions.md §4)', () => {
   });
 });
 
-describe('platform staff reading tenant data (service-spec §5.4.5)', () => {
+describe('platform staff reading tenant data (docs/api.md, "The audit log")', () => {
   it('is audited: a record read in the tenant’s own chain, a list in the platform chain', async () => {
     const { admin, employerId, brokerId } = await tenant();
     const schemeId = await createScheme(t.database, { id: employerId, brokerId });

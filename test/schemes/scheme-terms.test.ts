@@ -7,9 +7,9 @@ import { createMember } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
 
 /**
- * What kind of scheme it is and which funds it offers are the broker's decisions (decisions.md §3;
- * docs/decisions/0043-scheme-type-and-funds-are-the-brokers.md). A scheme's type never changes once
- * it has members; an employer's roles rename their schemes and read their funds.
+ * What kind of scheme it is and which funds it offers are the broker's decisions
+ * (docs/decisions/0043-scheme-type-and-funds-are-the-brokers.md). A scheme's type never changes
+ * once it has members; an employer's roles rename their schemes and read their funds.
  */
 let t: TestApp;
 beforeAll(async () => {

@@ -2,11 +2,12 @@ import { afterAll, expect } from 'vitest';
 import { forgetEvidence, NO_PERSONAL_DATA, scanEvidence } from '../helpers/leak-registry.js';
 
 /**
- * decisions.md §5 and docs/decisions/0035-control-characters-and-database-errors.md over a whole test run: after every test file, no log line and no
- * response body of any app the file built holds a PPS number the file used (the reveal answer
- * excepted), and no log line holds anything shaped like one. No log line holds an e-mail address
- * (in any script), a name the file gave a person, a password hash or a database parameter list;
- * no response body holds a password hash or a parameter list.
+ * docs/decisions/0134-the-contract-in-this-repository.md ("Personal data and secrets stay inside")
+ * and docs/decisions/0035-control-characters-and-database-errors.md over a whole test run: after
+ * every test file, no log line and no response body of any app the file built holds a PPS number
+ * the file used (the reveal answer excepted), and no log line holds anything shaped like one. No
+ * log line holds an e-mail address (in any script), a name the file gave a person, a password hash
+ * or a database parameter list; no response body holds a password hash or a parameter list.
  */
 afterAll(() => {
   try {

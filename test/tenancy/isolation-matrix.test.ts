@@ -92,7 +92,7 @@ const REACHED: Record<Reach, Record<Scope, boolean>> = {
  * The answer the policy table gives `role` for `action` on a target in `scope`: 403 for a role
  * the action does not list; otherwise success within its reach, and outside it 404 for a record
  * the request names (as if it did not exist) or 403 for a parent a new record would go under
- * (decisions.md §3). An action that names no record succeeds wherever the target is.
+ * (docs/api.md, "Who may do what"). An action that names no record succeeds wherever the target is.
  */
 function expectedFor(action: Action, role: Role, scope: Scope): Outcome {
   const rule = POLICY[action];
@@ -480,7 +480,7 @@ function assertListInReach(body: unknown, actor: UserRow) {
       if (employerOfItem !== null) expect(employerOfItem).toBe(actor.employerId);
     }
     // A row about a member is the Member's own; a row naming no member (a scheme-wide document)
-    // is about nobody (decisions.md §7, "Documents about one member").
+    // is about nobody (docs/decisions/0090-member-documents.md).
     if (actor.role === 'Member' && 'memberId' in item && item.memberId !== null) {
       expect(item.memberId).toBe(actor.memberId);
     }

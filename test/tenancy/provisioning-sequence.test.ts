@@ -41,7 +41,7 @@ async function signIn(email: string, password: string): Promise<string> {
   return cookie?.value as string;
 }
 
-describe('the provisioning order of service-spec §3.3, through the HTTP API', () => {
+describe('the provisioning order, from the SuperAdmin to a scheme’s members, through the HTTP API', () => {
   it('runs end to end and leaves a complete, intact audit trail', async () => {
     const superAdmin = await createUser(t.database, { role: 'SuperAdmin' });
     const platform = await signIn(superAdmin.email, TEST_PASSWORD);

@@ -125,7 +125,8 @@ describe('inviting an account', () => {
     expect((await lastMailTo(email))?.message?.text).toContain(
       'Murphy & Byrne Brokers has invited you',
     );
-    // Only BrokerUsers: another BrokerAdmin is the platform's to create (decisions.md §3).
+    // Only BrokerUsers: another BrokerAdmin is the platform's to create
+    // (docs/decisions/0044-invitations.md).
     const admin2 = await as(admin, 'POST', '/api/users', {
       email: newAddress(),
       name: 'Second Admin',
