@@ -75,6 +75,11 @@ describe('what an audit record says changed', () => {
     expect(valueInWords('title', 'Risk appetite statement')).toBe('Risk appetite statement');
     expect(fieldInWords('fileSha256')).toBe('File SHA-256');
     expect(fieldInWords('employerId')).toBe('Employer id');
+    expect(fieldInWords('croNumber')).toBe('CRO number');
+    expect(fieldInWords('srNumber')).toBe('SR number');
+    expect(fieldInWords('ppsNumber')).toBe('PPS number');
+    expect(fieldInWords('employerContributionBasisPoints')).toBe('Employer contribution rate');
+    expect(fieldInWords('scrolled')).toBe('Scrolled');
   });
 });
 

@@ -25,9 +25,12 @@ type State = Record<string, unknown>;
 const isState = (value: unknown): value is State =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Words written in capitals wherever a field's name holds them: `croNumber` → `CRO number`. */
+const ACRONYMS = /\b(?:cro|sr|pps)\b/g;
+
 /**
  * `schemeId` → `Scheme id`, `below_standard` → `Below standard`, `salaryCents` → `Salary`,
- * `employerBasisPoints` → `Employer rate`.
+ * `employerBasisPoints` → `Employer rate`, `srNumber` → `SR number`.
  */
 export function fieldInWords(key: string): string {
   const words = key
@@ -38,6 +41,7 @@ export function fieldInWords(key: string): string {
     .replace(/_/g, ' ')
     .toLowerCase()
     .replace(/sha-256/, 'SHA-256')
+    .replace(ACRONYMS, (acronym) => acronym.toUpperCase())
     .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

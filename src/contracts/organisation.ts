@@ -1,7 +1,9 @@
 import { isCuid } from '@paralleldrive/cuid2';
 import { z } from 'zod';
+import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { newPassword } from './passwords.js';
+import { rateBasisPoints } from './percent.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { emailAddress, idText, text } from './text.js';
 
@@ -66,11 +68,134 @@ const pickedRecord = (message: string) =>
     .min(1, { abort: true, message })
     .refine((value) => isCuid(value), message);
 
-export const brokerInput = z.object({ name: recordName });
+/** A record that is only a name as it is made or renamed: a broker firm, a new employer. */
+export const recordNameInput = z.object({ name: recordName });
+export type RecordNameInput = z.infer<typeof recordNameInput>;
+
+export const brokerInput = recordNameInput;
 export type BrokerInput = z.infer<typeof brokerInput>;
 
-export const employerInput = z.object({ name: recordName });
+/**
+ * How often an employer runs its payroll: the pay frequencies of Irish payrolls
+ * (docs/decisions/0132-employer-and-scheme-details.md).
+ */
+export const PAYROLL_FREQUENCIES = ['weekly', 'fortnightly', 'four_weekly', 'monthly'] as const;
+export type PayrollFrequency = (typeof PAYROLL_FREQUENCIES)[number];
+
+export const PAYROLL_FREQUENCY_NAMES: Record<PayrollFrequency, string> = {
+  weekly: 'Weekly',
+  fortnightly: 'Fortnightly',
+  four_weekly: 'Every four weeks',
+  monthly: 'Monthly',
+};
+
+/**
+ * A reference written in a given form, as people type it: spaces dropped and letters in capitals
+ * before `pattern` is asked, and kept that way. `max` bounds the text before anything else runs
+ * (docs/decisions/0034-linear-patterns.md); no message repeats the value.
+ */
+const reference = (max: number, pattern: RegExp, message: string) =>
+  text({ max, tooLong: message }).transform((value, context) => {
+    const compact = value.replace(/\s+/g, '').toUpperCase();
+    const match = pattern.exec(compact);
+    if (match === null) {
+      context.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return match[1] ?? compact;
+  });
+
+/** The Companies Registration Office's number of a company: its digits (Companies Act 2014). */
+const croNumber = reference(20, /^\d{1,8}$/, FIELD_MESSAGES.croNumber);
+
+/**
+ * The number Revenue registers an employer for PAYE under: 7 digits and 1 or 2 letters
+ * (`1234567T`, `1234567TA`). Its form only: the PPS number's check letter (pps-number.ts) is not
+ * known to hold for an employer's number, and a check that did not hold would refuse real ones
+ * (docs/decisions/0132-employer-and-scheme-details.md).
+ */
+const employerRegistrationNumber = reference(
+  20,
+  /^\d{7}[A-Z]{1,2}$/,
+  FIELD_MESSAGES.employerRegistrationNumber,
+);
+
+/** A phone number as people write it: digits, spaces, brackets, hyphens, a leading `+`. */
+const phoneNumber = text({ max: 30, tooLong: FIELD_MESSAGES.phone })
+  .regex(/^\+?[0-9 ()-]+$/, FIELD_MESSAGES.phone)
+  .refine((value) => {
+    const digits = value.replace(/\D/g, '').length;
+    return digits >= 7 && digits <= 15;
+  }, FIELD_MESSAGES.phone);
+
+/** A postal address, on as many lines as it takes. */
+const postalAddress = text({ max: 500, multiline: true }).min(1, FIELD_MESSAGES.address);
+
+const payrollFrequency = z.enum(PAYROLL_FREQUENCIES, { error: FIELD_MESSAGES.payrollFrequency });
+
+/**
+ * An employer's details as a broker keeps them (docs/decisions/0132-employer-and-scheme-details.md),
+ * each optional and null for none. The contact's name, e-mail address and phone are a person's
+ * data: the audit log names them when they change and keeps no value of them
+ * (docs/decisions/0029-audit-states-hold-no-personal-data.md), nor of the address and the
+ * Revenue number, which of a sole trader are a person's too.
+ */
+const employerDetailsShape = {
+  croNumber: croNumber.nullable().optional(),
+  employerRegistrationNumber: employerRegistrationNumber.nullable().optional(),
+  registeredAddress: postalAddress.nullable().optional(),
+  contactName: recordName.nullable().optional(),
+  contactEmail: emailAddress.nullable().optional(),
+  contactPhone: phoneNumber.nullable().optional(),
+  payrollFrequency: payrollFrequency.nullable().optional(),
+};
+
+/** The details of an employer that are a person's data, kept out of the audit log's states. */
+export const EMPLOYER_PERSONAL_DETAILS = [
+  'employerRegistrationNumber',
+  'registeredAddress',
+  'contactName',
+  'contactEmail',
+  'contactPhone',
+] as const satisfies readonly (keyof typeof employerDetailsShape)[];
+
+/** A new employer: its name, and any of its details. */
+export const employerInput = z.object({ name: recordName, ...employerDetailsShape });
 export type EmployerInput = z.infer<typeof employerInput>;
+
+/** A change to an employer: a new name, details given or changed, details cleared with null. */
+export const employerChange = z
+  .object({ name: recordName.optional(), ...employerDetailsShape })
+  .refine((change) => Object.values(change).some((value) => value !== undefined), {
+    message: FIELD_MESSAGES.somethingToChange,
+  });
+export type EmployerChange = z.infer<typeof employerChange>;
+
+/**
+ * The Pensions Authority's registration number of a scheme (Pensions Act 1990 s.60): `SR` and its
+ * digits, stored so; the digits alone are read as the same number.
+ */
+const srNumber = reference(20, /^(?:SR)?(\d{1,8})$/, FIELD_MESSAGES.srNumber).transform(
+  (digits) => `SR${digits}`,
+);
+
+/** The day a scheme began. */
+const schemeStartDate = isoDate.refine(
+  (value) => value >= '1900-01-01',
+  FIELD_MESSAGES.dateAfter1900,
+);
+
+/**
+ * A scheme's details as a broker keeps them (docs/decisions/0132-employer-and-scheme-details.md),
+ * each optional and null for none: its registration with the Pensions Authority, the day it
+ * began, and what employee and employer pay in, as whole basis points of salary (percent.ts).
+ */
+const schemeDetailsShape = {
+  srNumber: srNumber.nullable().optional(),
+  startDate: schemeStartDate.nullable().optional(),
+  employeeContributionBasisPoints: rateBasisPoints.nullable().optional(),
+  employerContributionBasisPoints: rateBasisPoints.nullable().optional(),
+};
 
 /** service-spec §2.5 and §4: employerId a CUID2, name 1 to 200 characters, type one of four. */
 export const schemeInput = z
@@ -82,6 +207,7 @@ export const schemeInput = z
     yearEnd: yearEnd.optional(),
     /** Required of an RAC, and of nothing else. */
     racKind: racKind.optional(),
+    ...schemeDetailsShape,
   })
   .superRefine((input, context) => {
     const message = racKindProblem(input.type, input.racKind ?? null);
@@ -102,6 +228,7 @@ export const schemeChange = z
      * (docs/decisions/0127-dc-money.md); null for none.
      */
     defaultFundId: idText.nullable().optional(),
+    ...schemeDetailsShape,
   })
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
     message: FIELD_MESSAGES.somethingToChange,
@@ -190,6 +317,13 @@ export const employerView = z.object({
   id: z.string(),
   brokerId: z.string(),
   name: z.string(),
+  croNumber: z.string().nullable(),
+  employerRegistrationNumber: z.string().nullable(),
+  registeredAddress: z.string().nullable(),
+  contactName: z.string().nullable(),
+  contactEmail: z.string().nullable(),
+  contactPhone: z.string().nullable(),
+  payrollFrequency: z.enum(PAYROLL_FREQUENCIES).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -210,6 +344,13 @@ export const schemeView = z.object({
    * before this field still type-check.
    */
   defaultFundId: z.string().nullable().optional(),
+  /** `SR` and digits. */
+  srNumber: z.string().nullable(),
+  /** `YYYY-MM-DD`. */
+  startDate: z.string().nullable(),
+  /** Whole basis points of salary: 500 is 5%. */
+  employeeContributionBasisPoints: z.number().int().nullable(),
+  employerContributionBasisPoints: z.number().int().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

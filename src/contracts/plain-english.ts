@@ -203,4 +203,14 @@ export const FIELD_MESSAGES = {
   version: 'Enter a version, like 1.0',
   describeChange: 'Describe the change',
   oraTrigger: 'Choose scheduled or significant change',
+  croNumber: 'Enter the CRO number in digits only, like 654321',
+  employerRegistrationNumber:
+    'Enter the employer’s registration number with Revenue: 7 digits and 1 or 2 letters, like 1234567T or 1234567TA',
+  payrollFrequency: 'Choose weekly, fortnightly, every four weeks or monthly',
+  address: 'Enter the address, or leave it out',
+  phone: 'Enter a phone number of 7 to 15 digits, like 091 123 4567 or +353 91 123 4567',
+  srNumber:
+    'Enter the Pensions Authority’s scheme registration number: SR and its digits, like SR123456',
+  contributionRate:
+    'Enter a percentage of salary from 0 to 100, with at most two decimals, like 5 or 7.5',
 } as const;

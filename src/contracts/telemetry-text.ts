@@ -76,7 +76,8 @@ export function scrubTelemetryText(text: string): string {
 
 /**
  * Keys removed wherever they appear, however written (`ip_address`, `IpAddress`): request cookies
- * and headers (a Referer can carry a search), query strings, and the user's e-mail and IP address.
+ * and headers (a Referer can carry a search), query strings, the user's e-mail and IP address, and
+ * an employer's contact e-mail and phone (docs/decisions/0132-employer-and-scheme-details.md).
  */
 const REMOVED_KEYS = new Set([
   'cookie',
@@ -85,6 +86,9 @@ const REMOVED_KEYS = new Set([
   'authorization',
   'email',
   'emailaddress',
+  'contactemail',
+  'phone',
+  'contactphone',
   'ipaddress',
   'querystring',
 ]);

@@ -1,5 +1,5 @@
 import { userView } from '../accounts.js';
-import { employerInput, employerUserInput, employerView } from '../organisation.js';
+import { employerChange, employerInput, employerUserInput, employerView } from '../organisation.js';
 import { pageOf, pageQuery } from '../pages.js';
 import { get, patch, post, remove } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
@@ -12,14 +12,25 @@ export const employersManifest = defineManifest({
       create: post('/api/employers', {
         body: employerInput,
         answer: employerView,
-        example: { body: { name: 'Galway Engineering Ltd' } },
+        example: {
+          body: {
+            name: 'Galway Engineering Ltd',
+            croNumber: '654321',
+            employerRegistrationNumber: '1234567T',
+            registeredAddress: 'Unit 4, Parkmore Business Park\nGalway H91 X2Y3',
+            contactName: 'Aoife Byrne',
+            contactEmail: 'payroll@example.ie',
+            contactPhone: '091 123 4567',
+            payrollFrequency: 'monthly',
+          },
+        },
       }),
       list: get('/api/employers', { query: pageQuery, answer: pageOf(employerView) }),
       get: get('/api/employers/:id', { answer: employerView }),
       update: patch('/api/employers/:id', {
-        body: employerInput,
+        body: employerChange,
         answer: employerView,
-        example: { body: { name: 'Galway Engineering DAC' } },
+        example: { body: { name: 'Galway Engineering DAC', payrollFrequency: 'fortnightly' } },
       }),
       remove: remove('/api/employers/:id'),
       createUser: post('/api/employers/:id/users', {

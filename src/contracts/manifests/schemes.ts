@@ -18,7 +18,15 @@ export const schemesManifest = defineManifest({
         body: schemeInput,
         answer: schemeView,
         example: {
-          body: { employerId: EXAMPLE_IDS.employer, name: 'Staff Pension Scheme', type: 'DC' },
+          body: {
+            employerId: EXAMPLE_IDS.employer,
+            name: 'Staff Pension Scheme',
+            type: 'DC',
+            srNumber: 'SR123456',
+            startDate: '2024-01-01',
+            employeeContributionBasisPoints: 500,
+            employerContributionBasisPoints: 750,
+          },
         },
       }),
       list: get('/api/schemes', { query: schemeListQuery, answer: pageOf(schemeView) }),
@@ -26,7 +34,7 @@ export const schemesManifest = defineManifest({
       update: patch('/api/schemes/:id', {
         body: schemeChange,
         answer: schemeDetailView,
-        example: { body: { name: 'Staff Pension Plan' } },
+        example: { body: { name: 'Staff Pension Plan', employerContributionBasisPoints: 800 } },
       }),
       remove: remove('/api/schemes/:id'),
     },

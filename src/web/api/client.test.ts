@@ -16,6 +16,10 @@ const SCHEME = {
   type: 'DC',
   yearEnd: '12-31',
   racKind: null,
+  srNumber: null,
+  startDate: null,
+  employeeContributionBasisPoints: null,
+  employerContributionBasisPoints: null,
   createdAt: '2026-01-05T09:00:00.000Z',
   updatedAt: '2026-01-05T09:00:00.000Z',
 };

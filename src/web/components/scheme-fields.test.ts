@@ -22,6 +22,10 @@ const scheme: Scheme = {
   type: 'DC',
   yearEnd: '12-31',
   racKind: null,
+  srNumber: null,
+  startDate: null,
+  employeeContributionBasisPoints: null,
+  employerContributionBasisPoints: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

@@ -58,11 +58,11 @@ export async function listEmployers(
     .limit(page.take);
 }
 
-/** Renames an employer and reads it back. */
+/** Writes a change to an employer (its name, its details) and reads it back. */
 export async function updateEmployer(
   tx: Transaction,
   id: string,
-  change: { name: string; updatedAt: Date },
+  change: Partial<Omit<typeof employers.$inferInsert, 'id' | 'brokerId'>> & { updatedAt: Date },
 ): Promise<EmployerRow> {
   const [row] = await tx.update(employers).set(change).where(eq(employers.id, id)).returning();
   return row as EmployerRow;

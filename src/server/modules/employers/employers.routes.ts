@@ -4,7 +4,12 @@ import { pageOf, pageQuery } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../platform/http/http-error.js';
 import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
-import { employerInput, employerParams, employerView } from './employers.schemas.js';
+import {
+  employerChange,
+  employerInput,
+  employerParams,
+  employerView,
+} from './employers.schemas.js';
 import type { EmployersService } from './employers.service.js';
 
 export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersService }> = async (
@@ -16,7 +21,7 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
     ...routeOf(apiRoutes.employers.create),
     config: { action: 'employer.create' },
     schema: {
-      summary: "Create an employer in the actor's tenant.",
+      summary: "Create an employer in the actor's tenant, with any of its details.",
       tags,
       body: employerInput,
       response: { 201: employerView, 400: errorBody, 403: errorBody },
@@ -50,10 +55,11 @@ export const employersRoutes: FastifyPluginAsyncZod<{ employers: EmployersServic
     ...routeOf(apiRoutes.employers.update),
     config: { action: 'employer.update' },
     schema: {
-      summary: 'Rename an employer.',
+      summary:
+        "Change an employer's name or details; a detail sent as null is cleared. The audit record keeps no value of its contact, address or Revenue number.",
       tags,
       params: employerParams,
-      body: employerInput,
+      body: employerChange,
       response: { 200: employerView, 400: errorBody, 403: errorBody, 404: errorBody },
     },
     handler: async (request) => employers.update(actorOf(request), request.params.id, request.body),

@@ -18,15 +18,51 @@ import {
   softDeleteEmployer,
   updateEmployer,
 } from './employers.data.js';
-import type { EmployerInput, EmployerView } from './employers.schemas.js';
+import {
+  EMPLOYER_PERSONAL_DETAILS,
+  type EmployerChange,
+  type EmployerInput,
+  type EmployerView,
+  type PayrollFrequency,
+} from './employers.schemas.js';
 
 const viewOf = (row: EmployerRow): EmployerView => ({
   id: row.id,
   brokerId: row.brokerId,
   name: row.name,
+  croNumber: row.croNumber,
+  employerRegistrationNumber: row.employerRegistrationNumber,
+  registeredAddress: row.registeredAddress,
+  contactName: row.contactName,
+  contactEmail: row.contactEmail,
+  contactPhone: row.contactPhone,
+  payrollFrequency: row.payrollFrequency as PayrollFrequency | null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
+
+const PERSONAL_DETAILS: ReadonlySet<string> = new Set(EMPLOYER_PERSONAL_DETAILS);
+
+/**
+ * What the audit log keeps of an employer: its name, CRO number and payroll frequency, never its
+ * details that are a person's data (its contact's name, e-mail address and phone, its address
+ * and Revenue number: docs/decisions/0029-audit-states-hold-no-personal-data.md). A change to one
+ * of those is named in `changedFields`, its value left out.
+ */
+function auditStateOf(row: EmployerRow, changed?: readonly string[]) {
+  const kept = Object.fromEntries(
+    Object.entries(viewOf(row)).filter(([key]) => !PERSONAL_DETAILS.has(key)),
+  );
+  const personal = changed?.filter((key) => PERSONAL_DETAILS.has(key)) ?? [];
+  return personal.length > 0 ? { ...kept, changedFields: personal } : kept;
+}
+
+/** The fields a request gave a value (or null) for, in order. */
+const givenFields = (change: Record<string, unknown>) =>
+  Object.entries(change)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key)
+    .sort();
 
 export interface EmployersServiceDeps {
   database: Database;
@@ -47,7 +83,7 @@ export function createEmployersService({ database, audit, now }: EmployersServic
           id: createId(),
           // service-spec §3.3.4: the tenant comes from the actor, never from the request.
           brokerId: tenantActor.tenantId,
-          name: input.name,
+          ...input,
           createdAt: at,
           updatedAt: at,
         });
@@ -57,7 +93,7 @@ export function createEmployersService({ database, audit, now }: EmployersServic
           entityId: employer.id,
           tenantId: employer.brokerId,
           previousState: null,
-          newState: viewOf(employer),
+          newState: auditStateOf(employer, givenFields(input)),
         });
         return viewOf(employer);
       });
@@ -94,21 +130,22 @@ export function createEmployersService({ database, audit, now }: EmployersServic
       return viewOf(row);
     },
 
-    async update(actor: ActorContext, id: string, input: EmployerInput): Promise<EmployerView> {
+    async update(actor: ActorContext, id: string, change: EmployerChange): Promise<EmployerView> {
       const tenantActor = authorize(actor, 'employer.update');
       return withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'employer.update', await findEmployer(tx, id));
-        const updated = await updateEmployer(tx, existing.id, {
-          name: input.name,
-          updatedAt: now(),
-        });
+        const updated = await updateEmployer(tx, existing.id, { ...change, updatedAt: now() });
+        // Only what changed is named: a detail sent again as it was is no change.
+        const before: Record<string, unknown> = viewOf(existing);
+        const after: Record<string, unknown> = viewOf(updated);
+        const changed = givenFields(change).filter((key) => before[key] !== after[key]);
         await audit.record(tx, tenantActor, {
           action: 'employer.updated',
           entityType: 'employer',
           entityId: updated.id,
           tenantId: updated.brokerId,
-          previousState: viewOf(existing),
-          newState: viewOf(updated),
+          previousState: auditStateOf(existing),
+          newState: auditStateOf(updated, changed),
         });
         return viewOf(updated);
       });
@@ -128,7 +165,7 @@ export function createEmployersService({ database, audit, now }: EmployersServic
           entityType: 'employer',
           entityId: existing.id,
           tenantId: existing.brokerId,
-          previousState: viewOf(existing),
+          previousState: auditStateOf(existing),
           newState: null,
         });
       });

@@ -58,7 +58,7 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     config: { action: 'scheme.update', alsoChecks: ['scheme.type.set', 'scheme.default_fund.set'] },
     schema: {
       summary:
-        "Change a scheme's name or type; the type never changes once the scheme has members.",
+        "Change a scheme's name, type or details; the type never changes once the scheme has members, and a detail sent as null is cleared.",
       tags,
       params: schemeParams,
       body: schemeChange,

@@ -42,6 +42,10 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   yearEnd: row.yearEnd,
   racKind: row.racKind as RacKind | null,
   defaultFundId: row.defaultFundId,
+  srNumber: row.srNumber,
+  startDate: row.startDate,
+  employeeContributionBasisPoints: row.employeeContributionBasisPoints,
+  employerContributionBasisPoints: row.employerContributionBasisPoints,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -78,6 +82,10 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           type: input.type,
           yearEnd: input.yearEnd ?? DEFAULT_YEAR_END,
           racKind: input.racKind ?? null,
+          srNumber: input.srNumber ?? null,
+          startDate: input.startDate ?? null,
+          employeeContributionBasisPoints: input.employeeContributionBasisPoints ?? null,
+          employerContributionBasisPoints: input.employerContributionBasisPoints ?? null,
           createdAt: at,
           updatedAt: at,
         });

@@ -93,6 +93,11 @@ const PERSONAL_KEYS = new Set([
   'ppsn',
   'phone',
   'address',
+  // An employer's contact person and registered address (docs/decisions/0132-employer-and-scheme-details.md).
+  'contactname',
+  'contactemail',
+  'contactphone',
+  'registeredaddress',
 ]);
 
 /** Entities that are people: their `name` is a person's name. */

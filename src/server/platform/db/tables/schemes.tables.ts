@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
   check,
+  date,
   foreignKey,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -37,6 +39,16 @@ export const schemes = pgTable(
      * cannot import each other.
      */
     defaultFundId: text('default_fund_id'),
+    /**
+     * The scheme's details as a broker keeps them, each null until given
+     * (docs/decisions/0132-employer-and-scheme-details.md): the Pensions Authority's registration
+     * number (`SR` and digits), the day it began, and the contribution rates as whole basis
+     * points of salary (500 is 5%).
+     */
+    srNumber: text('sr_number'),
+    startDate: date('start_date', { mode: 'string' }),
+    employeeContributionBasisPoints: integer('employee_contribution_basis_points'),
+    employerContributionBasisPoints: integer('employer_contribution_basis_points'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
@@ -59,6 +71,11 @@ export const schemes = pgTable(
     check(
       'schemes_year_end_form',
       sql`${table.yearEnd} ~ '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'`,
+    ),
+    check('schemes_sr_number_form', sql`${table.srNumber} ~ '^SR[0-9]{1,8}$'`),
+    check(
+      'schemes_contribution_rates_range',
+      sql`${table.employeeContributionBasisPoints} between 0 and 10000 and ${table.employerContributionBasisPoints} between 0 and 10000`,
     ),
     check(
       'schemes_rac_kind_of_rac',
