@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { schemeTypeFixedBecause } from '../../src/contracts/organisation.js';
+import { FIELD_MESSAGES } from '../../src/contracts/plain-english.js';
 import { PRODUCT_NAME } from '../../src/contracts/product.js';
 import {
   type ApiClient,
@@ -47,6 +48,8 @@ describe.skipIf(browserSuiteSkipReason)(
       password: 'Atlantic-Kelp-Beacon-9157',
     };
     const employer = 'Clew Bay Seafoods Ltd';
+    /** The employer's payroll contact: a person, not an account. */
+    const payrollContact = 'payroll@clew-bay-seafoods.example.ie';
     const scheme = 'Clew Bay Seafoods DC Scheme';
     const funds = ['Irish Equity Fund', 'Euro Bond Fund'];
     /** A second employer of the same firm, seeded: the EmployerAdmin must never see it. */
@@ -59,6 +62,12 @@ describe.skipIf(browserSuiteSkipReason)(
     /** The heading of the page in the main area (the layout's own title is the only h1). */
     const pageHeading = (page: Page, name: string) =>
       page.getByRole('main').getByRole('heading', { name, exact: true });
+
+    /** What a page shows beside a label, in a table's row or a list of terms. */
+    const shownBeside = (page: Page, label: string) =>
+      shownText(
+        page.getByRole('main').locator(`th:text-is("${label}") + td, dt:text-is("${label}") + dd`),
+      );
 
     let tenantApi: ApiClient;
 
@@ -122,6 +131,39 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(pageHeading(page, employer));
       const employerUrl = new URL(page.url()).pathname;
 
+      // Its details as the Irish portals keep them (docs/decisions/0132): a reference not in its
+      // form is refused under its field in the shared schema's words; then saved and read back.
+      expect(await shownBeside(page, 'CRO number')).toBe('Not recorded');
+      await page.getByRole('button', { name: 'Edit employer' }).click();
+      const editEmployer = page.getByRole('dialog', { name: 'Edit employer' });
+      await field(editEmployer, 'CRO number').fill('IE512345');
+      await field(editEmployer, 'Employer registration number').fill('3456789');
+      await editEmployer.getByRole('button', { name: 'Save' }).click();
+      await see(editEmployer.getByText(FIELD_MESSAGES.croNumber, { exact: true }));
+      await see(editEmployer.getByText(FIELD_MESSAGES.employerRegistrationNumber, { exact: true }));
+      await field(editEmployer, 'CRO number').fill('512345');
+      await field(editEmployer, 'Employer registration number').fill('3456789ta');
+      await field(editEmployer, 'Registered address').fill(
+        'The Quay\nWestport, Co. Mayo\nF28 K2X7',
+      );
+      await field(editEmployer, 'Payroll frequency').selectOption('four_weekly');
+      await field(editEmployer, 'Contact name').fill('Máire Gallagher');
+      await field(editEmployer, 'Contact e-mail address').fill(payrollContact);
+      await field(editEmployer, 'Contact phone').fill('098 123 4567');
+      await e2e.checkPage(page, 'employer-edit');
+      await editEmployer.getByRole('button', { name: 'Save' }).click();
+      await seeNo(editEmployer, 'the edit-employer dialog');
+      expect(await shownBeside(page, 'CRO number')).toBe('512345');
+      expect(await shownBeside(page, 'Employer registration number')).toBe('3456789TA');
+      expect(await shownBeside(page, 'Registered address')).toBe(
+        'The Quay Westport, Co. Mayo F28 K2X7',
+      );
+      expect(await shownBeside(page, 'Payroll frequency')).toBe('Every four weeks');
+      const contactPerson = page.getByRole('main').locator('th:text-is("Contact person") + td');
+      await see(contactPerson.getByText('Máire Gallagher', { exact: true }));
+      await see(contactPerson.getByRole('link', { name: payrollContact }));
+      await see(contactPerson.getByRole('link', { name: '098 123 4567' }));
+
       // A scheme of that employer, from its page.
       await page.getByRole('button', { name: 'New scheme' }).click();
       const newScheme = page.getByRole('dialog', { name: 'New scheme' });
@@ -144,8 +186,22 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('button', { name: 'Edit scheme' }).click();
       const editing = page.getByRole('dialog', { name: 'Edit scheme' });
       await see(field(editing, 'Scheme type'), 'the scheme types, offered');
-      await editing.getByRole('button', { name: 'Cancel' }).click();
+      // Its details: the SR number, the day it began, typed day first, and the rates as
+      // percentages of salary, a third decimal refused in the shared rule's words.
+      await field(editing, 'SR number').fill('sr 204518');
+      await field(editing, 'Start date').pressSequentially('01/03/2024');
+      await field(editing, 'Start date').press('Tab');
+      await field(editing, 'Employee contribution').fill('5');
+      await field(editing, 'Employer contribution').fill('7.125');
+      await editing.getByRole('button', { name: 'Save' }).click();
+      await see(editing.getByText(FIELD_MESSAGES.contributionRate, { exact: true }));
+      await field(editing, 'Employer contribution').fill('7.5');
+      await editing.getByRole('button', { name: 'Save' }).click();
       await seeNo(editing, 'the edit dialog');
+      expect(await shownBeside(page, 'SR number')).toBe('SR204518');
+      expect(await shownBeside(page, 'Started')).toBe('1 Mar 2024');
+      expect(await shownBeside(page, 'Employee contribution')).toBe('5% of salary');
+      expect(await shownBeside(page, 'Employer contribution')).toBe('7.5% of salary');
 
       // A member, added by form.
       await page.getByRole('button', { name: 'Add member' }).click();

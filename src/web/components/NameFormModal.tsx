@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import type { EmployerInput } from '../../contracts/organisation';
+import type { RecordNameInput } from '../../contracts/organisation';
 import { notifySuccess } from './notify';
 import { useApiSubmit } from './useApiSubmit';
-import { employerInput, validateWith } from './validation';
+import { recordNameInput, validateWith } from './validation';
 
 interface NameFormProps<T> {
   title: string;
@@ -12,9 +12,9 @@ interface NameFormProps<T> {
   submitLabel: string;
   initialName?: string;
   /** Sends the name to the API; its answer is passed to `onSaved`. */
-  save: (values: EmployerInput) => Promise<T>;
+  save: (values: RecordNameInput) => Promise<T>;
   /** The notification shown once the API has accepted the name. */
-  savedMessage: (values: EmployerInput) => string;
+  savedMessage: (values: RecordNameInput) => string;
   onSaved?: (answer: T) => void;
 }
 
@@ -47,9 +47,9 @@ function NameForm<T>({
   onSaved,
   onClose,
 }: NameFormProps<T> & { onClose: () => void }) {
-  const form = useForm<EmployerInput>({
+  const form = useForm<RecordNameInput>({
     initialValues: { name: initialName },
-    validate: validateWith(employerInput),
+    validate: validateWith(recordNameInput),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
     const answer = await save(values);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { schemeInput } from '../../contracts/organisation';
+import { FIELD_MESSAGES } from '../../contracts/plain-english';
 import type { Scheme } from '../api/types';
 import {
   DEFAULT_YEAR_END_VALUES,
@@ -107,6 +108,10 @@ describe('the scheme forms’ year end and RAC kind', () => {
       yearEndMonth: '12',
       yearEndDay: '31',
       racKind: '',
+      srNumber: '',
+      startDate: '',
+      employeeRate: '',
+      employerRate: '',
     });
     expect(schemeChangeBody(scheme, values)).toEqual({});
     expect(schemeChangeBody(scheme, { ...values, yearEndMonth: '03', yearEndDay: '31' })).toEqual({
@@ -129,5 +134,56 @@ describe('the scheme forms’ year end and RAC kind', () => {
       racKind: 'Choose whether the RAC is held under trust or is an individual contract',
     });
     expect(validateSchemeEdit({ ...schemeEditValues(scheme), name: '' })).toHaveProperty('name');
+  });
+});
+
+describe('the scheme edit form’s details', () => {
+  const detailed: Scheme = {
+    ...scheme,
+    srNumber: 'SR123456',
+    startDate: '2024-01-01',
+    employeeContributionBasisPoints: 500,
+    employerContributionBasisPoints: 725,
+  };
+
+  it('start from the scheme as it is, the rates as percentages and empty where none is kept', () => {
+    expect(schemeEditValues(detailed)).toMatchObject({
+      srNumber: 'SR123456',
+      startDate: '2024-01-01',
+      employeeRate: '5',
+      employerRate: '7.25',
+    });
+    expect(schemeEditValues(scheme)).toMatchObject({
+      srNumber: '',
+      startDate: '',
+      employeeRate: '',
+      employerRate: '',
+    });
+  });
+
+  it('send only what changed: rates in basis points, a detail emptied as null', () => {
+    const values = { ...schemeEditValues(detailed), employerRate: '8', startDate: '' };
+    expect(schemeChangeBody(detailed, values)).toEqual({
+      employerContributionBasisPoints: 800,
+      startDate: null,
+    });
+    expect(schemeChangeBody(detailed, schemeEditValues(detailed))).toEqual({});
+  });
+
+  it('refuse by the API’s own rules, under the fields they were typed in', () => {
+    const errors = validateSchemeEdit({
+      ...schemeEditValues(detailed),
+      srNumber: 'PB-12',
+      startDate: '31/02/2024',
+      employeeRate: '5.125',
+      employerRate: '101',
+    });
+    expect(errors).toEqual({
+      srNumber: FIELD_MESSAGES.srNumber,
+      startDate: FIELD_MESSAGES.noSuchDay,
+      employeeRate: FIELD_MESSAGES.contributionRate,
+      employerRate: FIELD_MESSAGES.contributionRate,
+    });
+    expect(validateSchemeEdit(schemeEditValues(detailed))).toEqual({});
   });
 });

@@ -7,7 +7,9 @@ import {
   type SchemeType,
   schemeChange,
 } from '../../contracts/organisation';
+import { percentEntry, readPercent } from '../../contracts/percent';
 import type { Scheme } from '../api/types';
+import { irishDateRule } from './IrishDateInput';
 import { validateWith } from './validation';
 
 /**
@@ -88,9 +90,33 @@ export function schemeBody(values: SchemeValues) {
   };
 }
 
-export interface SchemeEditValues extends SchemeYearValues {
+/**
+ * A scheme's details as its edit form holds them (docs/decisions/0132-employer-and-scheme-details.md),
+ * each as typed and empty for none: the SR number, the start date (`YYYY-MM-DD` once it reads as
+ * a day, see IrishDateInput), and each contribution rate as a percentage.
+ */
+export interface SchemeDetailsValues {
+  srNumber: string;
+  startDate: string;
+  employeeRate: string;
+  employerRate: string;
+}
+
+export interface SchemeEditValues extends SchemeYearValues, SchemeDetailsValues {
   name: string;
   type: SchemeType;
+}
+
+/** The details' starting values: as the scheme has them, empty where it has none. */
+function schemeDetailsValues(scheme: Scheme): SchemeDetailsValues {
+  const rate = (basisPoints: number | null) =>
+    basisPoints === null ? '' : percentEntry(basisPoints);
+  return {
+    srNumber: scheme.srNumber ?? '',
+    startDate: scheme.startDate ?? '',
+    employeeRate: rate(scheme.employeeContributionBasisPoints),
+    employerRate: rate(scheme.employerContributionBasisPoints),
+  };
 }
 
 /** The edit form's starting values: the scheme as it is. */
@@ -100,6 +126,35 @@ export function schemeEditValues(scheme: Scheme): SchemeEditValues {
     type: scheme.type,
     ...splitYearEnd(scheme.yearEnd),
     racKind: scheme.racKind ?? '',
+    ...schemeDetailsValues(scheme),
+  };
+}
+
+const orNull = (typed: string) => (typed.trim() === '' ? null : typed);
+
+/** A rate as the API takes it: null for nothing typed, else basis points (contracts/percent.ts). */
+const rateOf = (typed: string) => (typed.trim() === '' ? null : readPercent(typed));
+
+/** The details as the API takes them, once the form's rule has passed: nothing typed is null. */
+function schemeDetailsBody(values: SchemeDetailsValues) {
+  return {
+    srNumber: orNull(values.srNumber),
+    startDate: orNull(values.startDate),
+    employeeContributionBasisPoints: rateOf(values.employeeRate),
+    employerContributionBasisPoints: rateOf(values.employerRate),
+  };
+}
+
+/**
+ * The details as the form's rule asks the API's schema of them: a rate that cannot be read as a
+ * percentage is the text itself, which the schema refuses in its own words.
+ */
+function schemeDetailsEntered(values: SchemeDetailsValues) {
+  const rateEntered = (typed: string) => rateOf(typed) ?? orNull(typed);
+  return {
+    ...schemeDetailsBody(values),
+    employeeContributionBasisPoints: rateEntered(values.employeeRate),
+    employerContributionBasisPoints: rateEntered(values.employerRate),
   };
 }
 
@@ -110,27 +165,47 @@ export function schemeEditValues(scheme: Scheme): SchemeEditValues {
 export function schemeChangeBody(scheme: Scheme, values: SchemeEditValues) {
   const yearEnd = yearEndOf(values);
   const racKind = racKindOf(values);
+  const details = schemeDetailsBody(values);
+  const changedDetails = Object.fromEntries(
+    Object.entries(details).filter(([key, value]) => value !== scheme[key as keyof typeof details]),
+  ) as Partial<typeof details>;
   return {
     ...(values.name.trim() !== scheme.name ? { name: values.name } : {}),
     ...(values.type !== scheme.type ? { type: values.type } : {}),
     ...(yearEnd !== scheme.yearEnd ? { yearEnd } : {}),
     ...(racKind !== null && racKind !== scheme.racKind ? { racKind } : {}),
+    ...changedDetails,
   };
 }
 
 /**
  * The edit form's rule: the API's change schema on every field as the form would leave the
  * scheme, and the API's own pairing of a type with an RAC kind (racKindProblem), which the API
- * asks of the scheme as a change leaves it.
+ * asks of the scheme as a change leaves it. The start date is first read day first as typed
+ * (irishDateRule), so an unreadable date says how to type it.
  */
 export function validateSchemeEdit(values: SchemeEditValues): FormErrors {
   const racKind = racKindOf(values);
+  const details = schemeDetailsEntered(values);
   const errors = validateWith<SchemeEditValues>(schemeChange, (entered) => ({
     name: entered.name,
     type: entered.type,
     yearEnd: yearEndOf(entered),
     racKind: racKind ?? undefined,
+    ...details,
   }))(values);
+  // The API's fields as the form's: the rates' sentences show under the fields they were typed in.
+  for (const [api, field] of [
+    ['employeeContributionBasisPoints', 'employeeRate'],
+    ['employerContributionBasisPoints', 'employerRate'],
+  ] as const) {
+    if (errors[api] !== undefined) {
+      errors[field] = errors[api];
+      delete errors[api];
+    }
+  }
+  const dateProblem = irishDateRule({ required: false })(values.startDate);
+  if (dateProblem !== null) errors.startDate = dateProblem;
   const problem = racKindProblem(values.type, racKind);
   if (problem !== null) errors.racKind ??= problem;
   return errors;

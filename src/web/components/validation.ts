@@ -6,8 +6,8 @@ import type { Role } from '../api/types';
 export {
   brokerUserInput,
   colleagueInput,
-  employerInput,
   employerUserInput,
+  recordNameInput,
   SCHEME_TYPE_NAMES,
   SCHEME_TYPES,
   schemeInput,

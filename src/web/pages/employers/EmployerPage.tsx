@@ -1,8 +1,10 @@
 import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { PAYROLL_FREQUENCY_NAMES } from '../../../contracts/organisation';
 import { api } from '../../api/client';
 import type { Employer } from '../../api/types';
 import { can, employerRow } from '../../auth/can';
@@ -14,13 +16,13 @@ import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
-import { NameFormModal } from '../../components/NameFormModal';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { schemeColumns } from '../../components/schemeColumns';
 import { PAGES } from '../../layout/pages';
+import { EmployerFormModal } from './EmployerForm';
 
 const employerKey = (employerId: string) => ['employers', employerId] as const;
 
@@ -52,10 +54,11 @@ function EmployerView() {
         <PageHeading title={data.name}>
           <EmployerActions employer={data} />
         </PageHeading>
-        <Table variant="vertical" withTableBorder maw={560}>
+        <Table variant="vertical" withTableBorder maw={640} aria-label="Employer details">
           <Table.Tbody>
+            <EmployerDetails employer={data} />
             <Table.Tr>
-              <Table.Th w={160}>Created</Table.Th>
+              <Table.Th>Created</Table.Th>
               <Table.Td>
                 <DateTime value={data.createdAt} />
               </Table.Td>
@@ -96,11 +99,70 @@ function EmployerView() {
   );
 }
 
+/** Shown where a detail has not been given. */
+const notRecorded = (
+  <Text span c="dimmed">
+    Not recorded
+  </Text>
+);
+
+function DetailRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Table.Tr>
+      <Table.Th w={200}>{label}</Table.Th>
+      <Table.Td>{children ?? notRecorded}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+/**
+ * The details a broker keeps of an employer (docs/decisions/0132-employer-and-scheme-details.md),
+ * each "Not recorded" until given.
+ */
+function EmployerDetails({ employer }: { employer: Employer }) {
+  const contact = [employer.contactName, employer.contactEmail, employer.contactPhone].some(
+    (detail) => detail !== null,
+  );
+  return (
+    <>
+      <DetailRow label="CRO number">{employer.croNumber}</DetailRow>
+      <DetailRow label="Employer registration number">
+        {employer.employerRegistrationNumber}
+      </DetailRow>
+      <DetailRow label="Registered address">
+        {employer.registeredAddress && (
+          <Text span style={{ whiteSpace: 'pre-line' }}>
+            {employer.registeredAddress}
+          </Text>
+        )}
+      </DetailRow>
+      <DetailRow label="Payroll frequency">
+        {employer.payrollFrequency && PAYROLL_FREQUENCY_NAMES[employer.payrollFrequency]}
+      </DetailRow>
+      <DetailRow label="Contact person">
+        {contact ? (
+          <Stack gap={2}>
+            {employer.contactName && <Text span>{employer.contactName}</Text>}
+            {employer.contactEmail && (
+              <Anchor href={`mailto:${employer.contactEmail}`}>{employer.contactEmail}</Anchor>
+            )}
+            {employer.contactPhone && (
+              <Anchor href={`tel:${employer.contactPhone.replace(/[^+\d]/g, '')}`}>
+                {employer.contactPhone}
+              </Anchor>
+            )}
+          </Stack>
+        ) : null}
+      </DetailRow>
+    </>
+  );
+}
+
 function EmployerActions({ employer }: { employer: Employer }) {
   const session = useSignedIn();
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [renaming, setRenaming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const remove = async () => {
     await api(apiRoutes.employers.remove, { params: { id: employer.id } });
@@ -112,8 +174,8 @@ function EmployerActions({ employer }: { employer: Employer }) {
   return (
     <>
       {can(session, 'employer.update', employerRow(employer)) && (
-        <Button variant="default" onClick={() => setRenaming(true)}>
-          Rename employer
+        <Button variant="default" onClick={() => setEditing(true)}>
+          Edit employer
         </Button>
       )}
       {can(session, 'employer.delete', employerRow(employer)) && (
@@ -121,23 +183,11 @@ function EmployerActions({ employer }: { employer: Employer }) {
           Delete employer
         </Button>
       )}
-      <NameFormModal
-        opened={renaming}
-        onClose={() => setRenaming(false)}
-        title="Rename employer"
-        label="Employer name"
-        submitLabel="Save name"
-        initialName={employer.name}
-        save={async (values) => {
-          const renamed = await api(apiRoutes.employers.update, {
-            params: { id: employer.id },
-            body: values,
-          });
-          client.setQueryData(employerKey(employer.id), renamed);
-          await client.invalidateQueries({ queryKey: ['employers'] });
-          return renamed;
-        }}
-        savedMessage={(values) => `Employer renamed to “${values.name.trim()}”.`}
+      <EmployerFormModal
+        employer={employer}
+        opened={editing}
+        onClose={() => setEditing(false)}
+        onSaved={(saved) => client.setQueryData(employerKey(employer.id), saved)}
       />
       <ConfirmModal
         opened={deleting}

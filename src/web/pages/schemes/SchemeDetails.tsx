@@ -18,11 +18,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { RAC_KIND_NAMES, schemeTypeFixedBecause } from '../../../contracts/organisation';
+import { percentInWords } from '../../../contracts/percent';
 import { api } from '../../api/client';
 import type { SchemeDetail, SchemeType } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { IrishDateInput } from '../../components/IrishDateInput';
 import { SchemeYearFields } from '../../components/SchemeYearFields';
 import {
   type SchemeEditValues,
@@ -46,6 +48,17 @@ export const SCHEME_TYPE_OPTIONS: { value: SchemeType; label: string }[] = [
 /** A scheme type in words: "DC: defined contribution". */
 const typeInWords = (type: SchemeType) =>
   SCHEME_TYPE_OPTIONS.find((option) => option.value === type)?.label ?? type;
+
+/** Shown where a detail has not been given. */
+const notRecorded = (
+  <Text c="dimmed" span>
+    Not recorded
+  </Text>
+);
+
+/** A contribution rate in words: "5% of salary". */
+const rateInWords = (basisPoints: number | null) =>
+  basisPoints === null ? notRecorded : `${percentInWords(basisPoints)} of salary`;
 
 /** The scheme's name as the page's heading, its facts, and renaming and deleting it. */
 export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
@@ -85,7 +98,7 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
           )}
         </Group>
       </Group>
-      <DataList labelWidth="9rem">
+      <DataList labelWidth="13rem">
         <DataList.Item>
           <DataList.ItemLabel>Type</DataList.ItemLabel>
           <DataList.ItemValue>{typeInWords(scheme.type)}</DataList.ItemValue>
@@ -112,6 +125,28 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
                 {employer.isPending ? 'Loading…' : 'Not available'}
               </Text>
             )}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>SR number</DataList.ItemLabel>
+          <DataList.ItemValue>{scheme.srNumber ?? notRecorded}</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Started</DataList.ItemLabel>
+          <DataList.ItemValue>
+            {scheme.startDate === null ? notRecorded : formatDate(scheme.startDate)}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Employee contribution</DataList.ItemLabel>
+          <DataList.ItemValue>
+            {rateInWords(scheme.employeeContributionBasisPoints)}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Employer contribution</DataList.ItemLabel>
+          <DataList.ItemValue>
+            {rateInWords(scheme.employerContributionBasisPoints)}
           </DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
@@ -216,6 +251,26 @@ function SchemeForm({
           </Stack>
         )}
         <SchemeYearFields form={form} canSetKind={canSetType} />
+        <TextInput
+          label="SR number"
+          description="The Pensions Authority’s scheme registration number, like SR123456"
+          {...form.getInputProps('srNumber')}
+        />
+        <IrishDateInput label="Start date" {...form.getInputProps('startDate')} />
+        <Group grow align="flex-start">
+          <TextInput
+            label="Employee contribution"
+            description="% of salary"
+            rightSection="%"
+            {...form.getInputProps('employeeRate')}
+          />
+          <TextInput
+            label="Employer contribution"
+            description="% of salary"
+            rightSection="%"
+            {...form.getInputProps('employerRate')}
+          />
+        </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone} disabled={busy}>
             Cancel
