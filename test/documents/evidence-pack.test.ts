@@ -19,7 +19,7 @@ import {
 } from '../../src/contracts/governance-rules.js';
 import { type RuleSource, sourceInWords } from '../../src/contracts/rule-sources.js';
 import { packFilename } from '../../src/server/modules/governance/evidence-pack.service.js';
-import { auditLog, documents } from '../../src/server/platform/db/schema.js';
+import { auditLog, documents, schemes } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { verifyTestChains } from '../helpers/audit.js';
 import { ownerOf } from '../helpers/database.js';
@@ -122,6 +122,10 @@ beforeAll(async () => {
   const employerId = await createEmployer(t.database, brokerId);
   const schemeId = await createScheme(t.database, { id: employerId, brokerId });
   place = { brokerId, employerId, schemeId };
+  await ownerOf(t.database)
+    .update(schemes)
+    .set({ srNumber: 'SR123456' })
+    .where(eq(schemes.id, schemeId));
   staff = await createUser(t.database, { brokerId, role: 'BrokerUser' });
   employerAdmin = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
   employerUser = await createUser(t.database, { brokerId, employerId, role: 'EmployerUser' });
@@ -390,6 +394,7 @@ describe('the summary PDF', () => {
       'Governance evidence pack: Acme Staff Pension Scheme',
       'Scheme: Acme Staff Pension Scheme, a defined contribution scheme (DC)',
       'Employer: Acme Ltd',
+      'Pensions Authority registration number: SR123456',
       // 10:00 UTC on 2 March is 10:00 in Ireland (GMT in winter).
       `Prepared on 2 Mar 2026 at 10:00, Irish time, by ${staff.name}, Murphy & Byrne Brokers (BrokerUser).`,
       'This pack holds this summary, two documents of the scheme and manifest.json',

@@ -34,7 +34,13 @@ export type ExclusionReason = 'quarantined' | 'not_yet_scanned' | 'member_person
  * left out.
  */
 export interface EvidenceSummary {
-  scheme: { name: string; type: SchemeType; employerName: string };
+  scheme: {
+    name: string;
+    type: SchemeType;
+    employerName: string;
+    /** The Pensions Authority's registration number, `SR` and digits; null until recorded. */
+    srNumber: string | null;
+  };
   generatedAt: Date;
   /** The day in Ireland the pack was generated, `YYYY-MM-DD`. */
   generatedOn: string;
@@ -163,6 +169,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     `Scheme: ${scheme.name}, a ${(SCHEME_TYPE_NAMES[scheme.type] ?? scheme.type).toLowerCase()} scheme (${scheme.type})`,
   );
   paragraph(`Employer: ${scheme.employerName || 'not known'}`);
+  paragraph(`Pensions Authority registration number: ${scheme.srNumber ?? 'not recorded'}`);
   const who = [preparedBy.name, preparedBy.firmName].filter(Boolean).join(', ');
   paragraph(
     `Prepared on ${dateInWords(summary.generatedOn)} at ${irishTimeOfDay(summary.generatedAt)}, Irish time, by ${who === '' ? 'a user' : who} (${preparedBy.role}).`,

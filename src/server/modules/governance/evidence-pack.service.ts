@@ -243,6 +243,7 @@ export function createEvidencePackService({
           name: scheme.name,
           type: scheme.type as SchemeType,
           employerName: pack.employerName,
+          srNumber: scheme.srNumber,
         },
         generatedAt: pack.generatedAt,
         generatedOn: pack.generatedOn,
