@@ -10,10 +10,10 @@ import { emailAddress, idText, text } from './text.js';
 /**
  * The request bodies of the firm's structure (brokers, employers, schemes, accounts), validated
  * by the API and by the browser's forms with these same schemas, so that both say the same
- * sentence for the same rule (docs/decisions/0052-form-errors-in-plain-english.md). Field names are decisions.md §4's.
+ * sentence for the same rule (docs/decisions/0052-form-errors-in-plain-english.md). Field names are docs/api.md's.
  */
 
-/** service-spec §2.5: the four kinds of scheme. */
+/** The four kinds of scheme: defined benefit, defined contribution, PRSA and RAC. */
 export const SCHEME_TYPES = ['DB', 'DC', 'PRSA', 'RAC'] as const;
 export type SchemeType = (typeof SCHEME_TYPES)[number];
 
@@ -25,7 +25,7 @@ export const SCHEME_TYPE_NAMES: Record<SchemeType, string> = {
 };
 
 /**
- * What an RAC is (domain.md, "Governance under IORP II"): held under trust, it is an IORP with
+ * What an RAC is: held under trust, it is an IORP (Directive (EU) 2016/2341, Art. 6(1)) with
  * governance registers; an individual contract with an insurer is not, like a PRSA.
  */
 export const RAC_KINDS = ['trust', 'contract'] as const;
@@ -36,7 +36,7 @@ export const RAC_KIND_NAMES: Record<RacKind, string> = {
   contract: 'Individual contract with an insurer',
 };
 
-/** The last day of a scheme's year when none is given (decisions.md §7, "Scheme year"). */
+/** The last day of a scheme's year when none is given (docs/decisions/0122-the-scheme-year.md). */
 export const DEFAULT_YEAR_END = '12-31';
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
@@ -197,7 +197,7 @@ const schemeDetailsShape = {
   employerContributionBasisPoints: rateBasisPoints.nullable().optional(),
 };
 
-/** service-spec §2.5 and §4: employerId a CUID2, name 1 to 200 characters, type one of four. */
+/** A new scheme: its employer's id (a CUID2), a name of 1 to 200 characters, and its kind. */
 export const schemeInput = z
   .object({
     employerId: pickedRecord(FIELD_MESSAGES.employer),
@@ -249,7 +249,7 @@ export type SchemeChange = z.infer<typeof schemeChange>;
 
 /**
  * Only the platform's SuperAdmin may choose a password for someone (docs/decisions/0044-invitations.md);
- * without one, the new user is invited by e-mail to choose it (decisions.md §4).
+ * without one, the new user is invited by e-mail to choose it (docs/decisions/0044-invitations.md).
  */
 const chosenPassword = newPassword.optional();
 
@@ -264,7 +264,7 @@ const noPassword = z
 const role = <const T extends readonly [string, ...string[]]>(roles: T) =>
   z.enum(roles, { error: FIELD_MESSAGES.role });
 
-/** decisions.md §4; the tenant comes from the path, which only a SuperAdmin may name. */
+/** The tenant comes from the path, which only a SuperAdmin may name (docs/api.md, "The firm's structure"). */
 export const brokerUserInput = z.object({
   email: emailAddress,
   name: recordName,
@@ -365,8 +365,7 @@ export const schemeDetailView = schemeView.extend({ hasMembers: z.boolean() });
 export type SchemeDetailView = z.infer<typeof schemeDetailView>;
 
 /**
- * decisions.md §3: a scheme's type never changes once members belong to it, since their
- * contributions, benefits and governance duties follow from it. Deleted members count too: their
+ * A scheme's type never changes once members belong to it, since their contributions, benefits and governance duties follow from it. Deleted members count too: their
  * records are kept under the scheme as it was. Why the scheme's type cannot change, or null when
  * it can: the service refuses a change of type with this sentence, and the scheme's form shows
  * the type read-only with it (docs/decisions/0131-what-people-read.md).

@@ -8,7 +8,7 @@ import { z } from 'zod';
  * shared schemas in this folder). This error map is the floor beneath them: a check written
  * without a sentence, or a request an API client shaped wrongly, still gets a readable answer.
  * No sentence repeats the value it refuses, so a PPS number or a password never travels back in
- * an error body (decisions.md §5).
+ * an error body (docs/api.md, "Errors").
  *
  * Installed for the whole process (Zod's configuration is global) by `installPlainEnglish`, which
  * every module of this folder that builds a schema calls through `text.ts`; the server and the

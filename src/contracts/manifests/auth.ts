@@ -28,7 +28,7 @@ export const passkeyOptions = z.record(z.string(), z.unknown());
 export const authManifest = defineManifest({
   name: 'auth',
   routes: {
-    /** Open without a session (service-spec §5.2): signing in and out, passwords. */
+    /** Open without a session (docs/api.md, "Signing in"): signing in and out, passwords. */
     auth: {
       signIn: post('/api/auth/signin', {
         answer: signInAnswer,

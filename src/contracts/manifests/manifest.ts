@@ -16,7 +16,7 @@ export interface ModuleManifest {
     /** What each kind of record it writes is called: `noun` inside a sentence, `label` on its own. */
     readonly records?: Readonly<Record<string, { readonly noun: string; readonly label: string }>>;
     /**
-     * Each action it records (`<entity>.<verb>`, service-spec §6), in words: the only actions the
+     * Each action it records (`<entity>.<verb>`, docs/api.md, "The audit log"), in words: the only actions the
      * audit service accepts (src/server/platform/audit/audit-log.ts).
      */
     readonly actions?: Readonly<Record<string, string>>;

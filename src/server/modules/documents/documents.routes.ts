@@ -27,7 +27,7 @@ function declaredLength(header: string | undefined): number | null {
 }
 
 /**
- * A scheme's documents (decisions.md §6), and the one route outside /api that serves their bytes:
+ * A scheme's documents (docs/decisions/0062-document-vault.md), and the one route outside /api that serves their bytes:
  * `/files/<documentId>/<token>`, where the signed token is the credential (no session; the session
  * gate covers /api only, and a file URL is handed to the browser's download, which carries no
  * bearer). Thin: each API route names its action and hands the request to the service.

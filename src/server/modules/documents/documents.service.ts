@@ -240,7 +240,7 @@ export function createGeneratedDocuments({
 export type GeneratedDocuments = ReturnType<typeof createGeneratedDocuments>;
 
 /**
- * A scheme's documents (decisions.md §6; docs/decisions/0062-document-vault.md). Who may do
+ * A scheme's documents (docs/decisions/0062-document-vault.md). Who may do
  * what: contracts/policy.ts. Bytes are stored through `storage`, reached through signed URLs only.
  */
 export function createDocumentsService({
@@ -262,7 +262,7 @@ export function createDocumentsService({
    * The scheme or document `row`, when the actor's scope for `action` takes it in; 404 otherwise.
    * A Member's scope is their own member record: a scheme is within it when it is the scheme of
    * that record, a document when it is a member-facing one of that scheme and about no member or
-   * about them (decisions.md §3, "scheme documents"; §7, "Documents about one member"). Staff
+   * about them (docs/decisions/0064-document-links-and-documents-tab.md; docs/decisions/0090-member-documents.md). Staff
    * reach a member's document as they reach its scheme.
    */
   async function within<T extends { id: string; brokerId: string; employerId: string }>(
@@ -409,7 +409,7 @@ export function createDocumentsService({
             filename: safeFilename(received.original),
             originalFilename: keptOriginalName(received.original),
             title: received.fields.title ?? null,
-            // A document about one member faces that member (decisions.md §7).
+            // A document about one member faces that member (docs/decisions/0090-member-documents.md).
             memberFacing: memberId !== null || received.fields.memberFacing,
             memberId,
             contentType,

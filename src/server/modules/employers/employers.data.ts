@@ -9,7 +9,7 @@ export type EmployerRow = typeof employers.$inferSelect;
 
 /**
  * The join from a row to its employer, which finds it only while the employer is live. Soft delete
- * (decisions.md §3) hides a deleted employer and everything beneath it: every finder of a record
+ * (docs/decisions/0038-soft-delete-reaches-beneath.md) hides a deleted employer and everything beneath it: every finder of a record
  * under an employer joins through here, so that a deleted employer answers exactly as a deleted
  * record does, whichever route names the record.
  */

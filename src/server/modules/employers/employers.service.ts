@@ -70,7 +70,7 @@ export interface EmployersServiceDeps {
   now: () => Date;
 }
 
-/** Employers of a broker firm (decisions.md §3; who may do what: contracts/policy.ts). */
+/** Employers of a broker firm (docs/api.md, "The firm's structure"; who may do what: contracts/policy.ts). */
 export function createEmployersService({ database, audit, now }: EmployersServiceDeps) {
   const reads = createPlatformReadLog(audit);
 
@@ -81,7 +81,7 @@ export function createEmployersService({ database, audit, now }: EmployersServic
         const at = now();
         const employer = await insertEmployer(tx, {
           id: createId(),
-          // service-spec §3.3.4: the tenant comes from the actor, never from the request.
+          // The tenant comes from the actor, never from the request (docs/api.md, "Who may do what").
           brokerId: tenantActor.tenantId,
           ...input,
           createdAt: at,

@@ -12,7 +12,7 @@ export type SchemeRow = typeof schemes.$inferSelect;
 /**
  * The join from a row to its scheme, which finds it only while the scheme is live. A row under a
  * scheme joins this and `liveEmployerOf` as well, so that it is found only while neither ancestor
- * is deleted (decisions.md §3).
+ * is deleted (docs/decisions/0038-soft-delete-reaches-beneath.md).
  */
 export const liveSchemeOf = (schemeId: AnyPgColumn) =>
   and(eq(schemes.id, schemeId), isNull(schemes.deletedAt));
@@ -82,7 +82,7 @@ export async function listSchemes(
   const ownEmployerOnly =
     filter.ownEmployerId === null ? undefined : eq(schemes.employerId, filter.ownEmployerId);
   // The schemes of a deleted employer are gone with it, also when one was created while the
-  // employer was being deleted (decisions.md §3).
+  // employer was being deleted (docs/decisions/0038-soft-delete-reaches-beneath.md).
   return tx
     .select(getTableColumns(schemes))
     .from(schemes)

@@ -23,7 +23,8 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     ...routeOf(apiRoutes.schemes.create),
     config: { action: 'scheme.create' },
     schema: {
-      summary: "Create a scheme under an employer of the actor's tenant (service-spec §4 rule 4).",
+      summary:
+        "Create a scheme under an employer of the actor's tenant: an employer out of reach, or none, is 403.",
       tags,
       body: schemeInput,
       response: { 201: schemeView, 400: errorBody, 403: errorBody },

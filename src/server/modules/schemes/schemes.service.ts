@@ -56,13 +56,13 @@ export interface SchemesServiceDeps {
   now: () => Date;
 }
 
-/** service-spec §2.5 and §4 (decisions.md §3; who may do what: contracts/policy.ts). */
+/** A broker firm's schemes (docs/api.md, "The firm's structure"; who may do what: contracts/policy.ts). */
 export function createSchemesService({ database, audit, now }: SchemesServiceDeps) {
   const reads = createPlatformReadLog(audit);
 
   return {
     /**
-     * service-spec §4 rule 4, in this order: load the employer, enforce tenant access on the
+     * In this order (docs/api.md, "Who may do what"): load the employer, enforce tenant access on the
      * employer's brokerId, validate, insert the scheme, write the audit record.
      */
     async create(actor: ActorContext, input: SchemeInput): Promise<SchemeView> {
@@ -140,7 +140,7 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
       return withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'scheme.update', await findScheme(tx, id));
         if (change.type !== undefined && change.type !== existing.type) {
-          // What kind of scheme it is (DB, DC, PRSA, RAC) is the broker's to set (decisions.md §3).
+          // What kind of scheme it is (DB, DC, PRSA, RAC) is the broker's to set (docs/decisions/0043-scheme-type-and-funds-are-the-brokers.md).
           authorizeRow(tenantActor, 'scheme.type.set', existing);
           await requireNoMembers(tx, existing);
         } else if (change.racKind !== undefined && change.racKind !== existing.racKind) {

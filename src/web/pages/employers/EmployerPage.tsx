@@ -28,7 +28,7 @@ const employerKey = (employerId: string) => ['employers', employerId] as const;
 
 /**
  * `/employers/$employerId`: one employer, its schemes and its accounts, for everyone who may read
- * it; what each may change follows the policy table (decisions.md §3).
+ * it; what each may change follows the policy table (src/contracts/policy.ts).
  */
 export function EmployerPage() {
   return (

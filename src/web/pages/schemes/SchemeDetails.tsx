@@ -190,7 +190,7 @@ function SchemeForm({
   onDone,
 }: {
   scheme: SchemeDetail;
-  /** Employer roles rename a scheme; its type is the broker's (decisions.md §3). */
+  /** Employer roles rename a scheme; its type is the broker's (docs/decisions/0043-scheme-type-and-funds-are-the-brokers.md). */
   canSetType: boolean;
   onDone: () => void;
 }) {
