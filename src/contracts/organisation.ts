@@ -365,8 +365,9 @@ export const schemeDetailView = schemeView.extend({ hasMembers: z.boolean() });
 export type SchemeDetailView = z.infer<typeof schemeDetailView>;
 
 /**
- * A scheme's type never changes once members belong to it, since their contributions, benefits and governance duties follow from it. Deleted members count too: their
- * records are kept under the scheme as it was. Why the scheme's type cannot change, or null when
+ * A scheme's type never changes once members belong to it, since their contributions, benefits
+ * and governance duties follow from it. Deleted members count too: their records are kept under
+ * the scheme as it was. Why the scheme's type cannot change, or null when
  * it can: the service refuses a change of type with this sentence, and the scheme's form shows
  * the type read-only with it (docs/decisions/0131-what-people-read.md).
  */
