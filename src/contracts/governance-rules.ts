@@ -62,6 +62,9 @@ export const GOVERNANCE_RULES = {
   reminders: productPolicy(
     `Reminders ${REMINDER_DAYS_BEFORE.filter((days) => days > 0).join(', ')} days before a due date and on the day, then every ${OVERDUE_REMINDER_INTERVAL_DAYS} days while overdue`,
   ),
+  trusteeChair: productPolicy(
+    'The register keeps one chair of the trustees at a time, a trustee serving on the day: naming a new chair takes the chair from the former one',
+  ),
   oraGoodPractice: guidance(
     "Good practice from a practitioner's guide, not the Pensions Authority's guidance and not the Act",
   ),
@@ -471,6 +474,36 @@ const from = (source: RuleSource) => ({ label: source.label, citation: source.ci
 /** What counts on `today`: appointed by then and not yet ended. */
 const serving = (entry: { appointedOn: string; endedOn: string | null }, today: string) =>
   entry.appointedOn <= today && (entry.endedOn === null || entry.endedOn > today);
+
+/**
+ * Whether a trustee chairs the board on `today` (GOVERNANCE_RULES.trusteeChair): recorded as the
+ * chair, and serving that day. A chair whose appointment has ended chairs no longer, without a
+ * write on the day it ends.
+ */
+export function chairsOn(
+  trustee: { chair: boolean; appointedOn: string; endedOn: string | null },
+  today: string,
+): boolean {
+  return trustee.chair && serving(trustee, today);
+}
+
+/**
+ * Why a trustee cannot be named chair of the board on `today`, in words; null when they can. Only
+ * a trustee serving that day chairs it (GOVERNANCE_RULES.trusteeChair); naming them takes the chair
+ * from the one who held it, so a second chair is never refused, the chair moves.
+ */
+export function chairRefusal(
+  trustee: { appointedOn: string; endedOn: string | null },
+  today: string,
+): string | null {
+  if (trustee.appointedOn > today) {
+    return `A trustee chairs the board once appointed: this one is appointed from ${dateInWords(trustee.appointedOn)}`;
+  }
+  if (!serving(trustee, today)) {
+    return 'A trustee whose appointment has ended cannot chair the board';
+  }
+  return null;
+}
 
 /**
  * Whether two appointments share a day: each runs from its appointment up to, not including, the

@@ -13,7 +13,7 @@ import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { RULE_LABELS } from './rule-sources.js';
 import { FILING_KINDS } from './scheme-year-rules.js';
-import { emailAddress, idText, text } from './text.js';
+import { emailAddress, idText, phoneNumber, text } from './text.js';
 
 /**
  * The governance registers of a scheme (decisions.md §6; rules: governance-rules.ts): trustees,
@@ -84,6 +84,20 @@ const directorCount = z
   .min(0, FIELD_MESSAGES.directorCount)
   .max(1000, FIELD_MESSAGES.directorCount);
 
+/**
+ * A trustee's contact details: personal data, kept in the register and shown to those who read
+ * it, never in an audit state or a log (docs/decisions/0029-audit-states-hold-no-personal-data.md).
+ */
+const trusteeContact = {
+  email: emailAddress.nullable().optional(),
+  phone: phoneNumber.nullable().optional(),
+};
+/**
+ * Whether the trustee chairs the board (governance-rules.ts, chairRefusal): naming one chair takes
+ * the chair from the trustee who held it.
+ */
+const chair = z.boolean({ error: FIELD_MESSAGES.chair });
+
 export const trusteeInput = z
   .object({
     name: personName,
@@ -93,6 +107,8 @@ export const trusteeInput = z
     appointedOn: dateOn,
     endedOn: dateOn.nullable().optional(),
     fitnessAndProbity: fitnessAndProbity.default('pending'),
+    ...trusteeContact,
+    chair: chair.default(false),
   })
   .refine(endNotBeforeStart, { path: ['endedOn'], message: FIELD_MESSAGES.endedBeforeAppointed })
   .refine((trustee) => trustee.kind === 'corporate' || trustee.directorCount == null, {
@@ -109,6 +125,8 @@ export const trusteeChange = z
     appointedOn: dateOn.optional(),
     endedOn: dateOn.nullable().optional(),
     fitnessAndProbity: fitnessAndProbity.optional(),
+    ...trusteeContact,
+    chair: chair.optional(),
   })
   .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
 export type TrusteeChange = z.infer<typeof trusteeChange>;
@@ -122,6 +140,10 @@ export const trusteeView = z.object({
   appointedOn: z.string(),
   endedOn: z.string().nullable(),
   fitnessAndProbity: z.enum(FITNESS_AND_PROBITY),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** Chairs the board today: named chair, and serving (governance-rules.ts, chairsOn). */
+  chair: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

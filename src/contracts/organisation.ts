@@ -5,7 +5,7 @@ import { pageQuery } from './pages.js';
 import { newPassword } from './passwords.js';
 import { rateBasisPoints } from './percent.js';
 import { FIELD_MESSAGES } from './plain-english.js';
-import { emailAddress, idText, text } from './text.js';
+import { emailAddress, idText, phoneNumber, text } from './text.js';
 
 /**
  * The request bodies of the firm's structure (brokers, employers, schemes, accounts), validated
@@ -119,14 +119,6 @@ const employerRegistrationNumber = reference(
   /^\d{7}[A-Z]{1,2}$/,
   FIELD_MESSAGES.employerRegistrationNumber,
 );
-
-/** A phone number as people write it: digits, spaces, brackets, hyphens, a leading `+`. */
-const phoneNumber = text({ max: 30, tooLong: FIELD_MESSAGES.phone })
-  .regex(/^\+?[0-9 ()-]+$/, FIELD_MESSAGES.phone)
-  .refine((value) => {
-    const digits = value.replace(/\D/g, '').length;
-    return digits >= 7 && digits <= 15;
-  }, FIELD_MESSAGES.phone);
 
 /** A postal address, on as many lines as it takes. */
 const postalAddress = text({ max: 500, multiline: true }).min(1, FIELD_MESSAGES.address);

@@ -213,4 +213,5 @@ export const FIELD_MESSAGES = {
     'Enter the Pensions Authority’s scheme registration number: SR and its digits, like SR123456',
   contributionRate:
     'Enter a percentage of salary from 0 to 100, with at most two decimals, like 5 or 7.5',
+  chair: 'Choose whether the trustee chairs the board',
 } as const;

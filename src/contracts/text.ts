@@ -94,5 +94,24 @@ export const emailAddress = text({ max: EMAIL_MAX_LENGTH })
   .min(3, { abort: true, message: EMAIL_MESSAGE })
   .regex(EMAIL_PATTERN, EMAIL_MESSAGE);
 
+/** The longest phone number kept: the 15 digits of ITU-T E.164 with room for spaces and a prefix. */
+export const PHONE_MAX_LENGTH = 30;
+/** Digits, spaces, brackets, dashes, dots and slashes, with one leading `+`: one pass, no nesting. */
+export const PHONE_PATTERN = /^\+?[0-9 ()./-]+$/;
+/** ITU-T E.164: a number has at most 15 digits; fewer than 7 is no number anyone dials. */
+const PHONE_DIGITS = { min: 7, max: 15 } as const;
+
+/**
+ * A phone number as people write it ("01 234 5678", "+353 (0)87 123-4567"): kept as typed, once
+ * it holds only what a number is written with and between 7 and 15 digits.
+ */
+export const phoneNumber = text({ max: PHONE_MAX_LENGTH, tooLong: FIELD_MESSAGES.phone })
+  .min(1, { abort: true, message: FIELD_MESSAGES.phone })
+  .regex(PHONE_PATTERN, { abort: true, message: FIELD_MESSAGES.phone })
+  .refine((value) => {
+    const digits = value.replace(/\D/g, '').length;
+    return digits >= PHONE_DIGITS.min && digits <= PHONE_DIGITS.max;
+  }, FIELD_MESSAGES.phone);
+
 /** A path parameter or reference naming a record: ids are CUID2s, well under 64 characters. */
 export const idText = text({ max: 64, trim: false }).min(1, FIELD_MESSAGES.recordId);

@@ -84,6 +84,8 @@ export const governanceManifest = defineManifest({
           kind: 'individual',
           appointedOn: '2024-05-01',
           fitnessAndProbity: 'confirmed',
+          email: 'siobhan.kelly@example.ie',
+          phone: '+353 87 123 4567',
         },
         update: { appointedOn: '2020-02-01' },
       },

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { keyFunctionHolders, trustees } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
@@ -37,6 +37,31 @@ export async function updateTrusteeRow(
     .where(and(eq(trustees.brokerId, entry.brokerId), eq(trustees.id, entry.id)))
     .returning();
   return row as TrusteeRow;
+}
+
+/**
+ * The trustee named chair of a scheme's board other than `exceptId`, its row locked until the
+ * transaction ends; at most one, which the database's one-chair index keeps so.
+ */
+export async function chairOfSchemeForUpdate(
+  tx: Transaction,
+  scheme: { brokerId: string; schemeId: string },
+  exceptId: string | null,
+): Promise<TrusteeRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(trustees)
+    .where(
+      and(
+        eq(trustees.brokerId, scheme.brokerId),
+        eq(trustees.schemeId, scheme.schemeId),
+        eq(trustees.chair, true),
+        isNull(trustees.deletedAt),
+        exceptId === null ? undefined : ne(trustees.id, exceptId),
+      ),
+    )
+    .for('update');
+  return row;
 }
 
 /** Reads every live key function appointment of a scheme, ended ones too, for Art. 24's check. */

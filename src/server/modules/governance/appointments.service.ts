@@ -2,6 +2,8 @@ import { createId } from '@paralleldrive/cuid2';
 import { type DocumentLinkView, endNotBeforeStart } from '../../../contracts/governance.js';
 import {
   appointmentsOverlap,
+  chairRefusal,
+  chairsOn,
   internalAuditConflict,
   type KeyFunction,
 } from '../../../contracts/governance-rules.js';
@@ -14,6 +16,7 @@ import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import {
+  chairOfSchemeForUpdate,
   insertHolderRow,
   insertTrusteeRow,
   keyFunctionAppointmentsOf,
@@ -39,7 +42,8 @@ import type {
 } from './governance.schemas.js';
 import { createRegisterKit } from './register-kit.service.js';
 
-const trusteeViewOf = (row: TrusteeRow): TrusteeView => ({
+/** A trustee as the API shows it on `today`, the day that says whether they chair the board. */
+const trusteeViewOf = (row: TrusteeRow, today: string): TrusteeView => ({
   id: row.id,
   schemeId: row.schemeId,
   name: row.name,
@@ -48,6 +52,9 @@ const trusteeViewOf = (row: TrusteeRow): TrusteeView => ({
   appointedOn: row.appointedOn,
   endedOn: row.endedOn,
   fitnessAndProbity: row.fitnessAndProbity as TrusteeView['fitnessAndProbity'],
+  email: row.email,
+  phone: row.phone,
+  chair: chairsOn(row, today),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -74,8 +81,9 @@ const holderViewOf = (
 
 /**
  * What the audit log keeps of a register entry: references, dates and statuses, never a name, an
- * e-mail address or free text, so that an erasure never has to touch the append-only chain
- * (domain.md, GDPR; docs/decisions/0029-audit-states-hold-no-personal-data.md).
+ * e-mail address, a phone number or free text, so that an erasure never has to touch the
+ * append-only chain (domain.md, GDPR; docs/decisions/0029-audit-states-hold-no-personal-data.md).
+ * A change of contact details is known by the names of the fields changed.
  */
 const trusteeAuditState = (row: TrusteeRow, changed?: string[]) => ({
   id: row.id,
@@ -85,6 +93,7 @@ const trusteeAuditState = (row: TrusteeRow, changed?: string[]) => ({
   appointedOn: row.appointedOn,
   endedOn: row.endedOn,
   fitnessAndProbity: row.fitnessAndProbity,
+  chair: row.chair,
   ...(changed ? { changedFields: changed } : {}),
 });
 
@@ -145,6 +154,39 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
     }
   }
 
+  /** Refused with a 400 on `chair` when the trustee cannot chair the board today. */
+  function assertMayChair(trustee: { appointedOn: string; endedOn: string | null }) {
+    const refusal = chairRefusal(trustee, kit.today());
+    if (refusal !== null) {
+      throw new ValidationError([{ path: 'chair', code: 'chair_not_serving', message: refusal }]);
+    }
+  }
+
+  /**
+   * Takes the chair from the trustee who holds it, before another is named
+   * (GOVERNANCE_RULES.trusteeChair): the former chair's change is audited as theirs. The caller
+   * holds the scheme's chair lock, taken before any trustee row of the scheme is locked, so two
+   * moves of the chair queue rather than each waiting on the other's row.
+   */
+  async function takeChairFrom(
+    tx: Transaction,
+    writer: TenantActor,
+    scheme: { brokerId: string; schemeId: string },
+    exceptId: string | null,
+  ) {
+    const former = await chairOfSchemeForUpdate(tx, scheme, exceptId);
+    if (!former) return;
+    const unchaired = await updateTrusteeRow(tx, former, { chair: false, updatedAt: now() });
+    await audit.record(tx, writer, {
+      action: 'trustee.updated',
+      entityType: 'trustee',
+      entityId: unchaired.id,
+      tenantId: unchaired.brokerId,
+      previousState: trusteeAuditState(former),
+      newState: trusteeAuditState(unchaired, ['chair']),
+    });
+  }
+
   async function holderView(tx: Transaction, row: KeyFunctionHolderRow) {
     return holderViewOf(row, (await kit.linksOf(tx, [row]))(row));
   }
@@ -160,7 +202,11 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           query,
           where: servingUnlessHistory(trustees, query, kit.today()),
         });
-        return { items: page.items.map(trusteeViewOf), nextCursor: page.nextCursor };
+        const today = kit.today();
+        return {
+          items: page.items.map((row) => trusteeViewOf(row, today)),
+          nextCursor: page.nextCursor,
+        };
       });
     },
 
@@ -173,6 +219,11 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
       return withActor(database, writer, async (tx) => {
         const scheme = await kit.scheme(tx, writer, 'trustee.create', schemeId);
         kit.assertGoverned(scheme);
+        if (input.chair) {
+          assertMayChair({ appointedOn: input.appointedOn, endedOn: input.endedOn ?? null });
+          await lockRegisterOf(tx, 'trustees', { brokerId: scheme.brokerId, schemeId: scheme.id });
+          await takeChairFrom(tx, writer, { brokerId: scheme.brokerId, schemeId: scheme.id }, null);
+        }
         const at = now();
         const trustee = await insertTrusteeRow(tx, {
           brokerId: scheme.brokerId,
@@ -185,6 +236,9 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           appointedOn: input.appointedOn,
           endedOn: input.endedOn ?? null,
           fitnessAndProbity: input.fitnessAndProbity,
+          email: input.email ?? null,
+          phone: input.phone ?? null,
+          chair: input.chair,
           createdBy: writer.userId,
           createdAt: at,
           updatedAt: at,
@@ -197,7 +251,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           previousState: null,
           newState: trusteeAuditState(trustee),
         });
-        return trusteeViewOf(trustee);
+        return trusteeViewOf(trustee, kit.today());
       });
     },
 
@@ -210,7 +264,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           entityId: row.id,
           tenantId: row.brokerId,
         });
-        return trusteeViewOf(row);
+        return trusteeViewOf(row, kit.today());
       });
     },
 
@@ -221,6 +275,12 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
     ): Promise<TrusteeView> {
       const writer = authorize(actor, 'trustee.update');
       return withActor(database, writer, async (tx) => {
+        if (change.chair === true) {
+          // The scheme's chair lock before this trustee's row: the order every move of the chair
+          // takes its locks in (takeChairFrom).
+          const entry = authorizeRow(writer, 'trustee.update', await findEntry(tx, trustees, id));
+          await lockRegisterOf(tx, 'trustees', entry);
+        }
         const existing = authorizeRow(
           writer,
           'trustee.update',
@@ -239,6 +299,9 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           appointedOn: change.appointedOn ?? existing.appointedOn,
           endedOn: change.endedOn === undefined ? existing.endedOn : change.endedOn,
           fitnessAndProbity: change.fitnessAndProbity ?? existing.fitnessAndProbity,
+          email: change.email === undefined ? existing.email : change.email,
+          phone: change.phone === undefined ? existing.phone : change.phone,
+          chair: change.chair ?? existing.chair,
         };
         if (kind === 'individual' && change.directorCount != null) {
           throw new ValidationError([
@@ -250,6 +313,10 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           ]);
         }
         assertEndNotBeforeStart(next);
+        if (change.chair === true) {
+          assertMayChair(next);
+          await takeChairFrom(tx, writer, existing, existing.id);
+        }
         const updated = await updateTrusteeRow(tx, existing, { ...next, updatedAt: now() });
         await audit.record(tx, writer, {
           action: 'trustee.updated',
@@ -259,7 +326,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           previousState: trusteeAuditState(existing),
           newState: trusteeAuditState(updated, changedFieldsOf(change)),
         });
-        return trusteeViewOf(updated);
+        return trusteeViewOf(updated, kit.today());
       });
     },
 

@@ -90,12 +90,13 @@ export async function findEntry<T extends RegisterTable>(
 /**
  * Holds, until the transaction ends, the right to change the part of one scheme's register that a
  * rule reads across rows: the approved version of a policy kind (one at a time), the key function
- * appointments checked for Art. 24's independence, the chain of ORA due dates. Row locks cannot
+ * appointments checked for Art. 24's independence, the chain of ORA due dates, the chair of the
+ * trustees (one at a time). Row locks cannot
  * cover a row not yet inserted; this serialises the writers that read those rows and then write.
  */
 export async function lockRegisterOf(
   tx: Transaction,
-  register: 'written_policies' | 'key_function_holders' | 'ora_reports',
+  register: 'written_policies' | 'key_function_holders' | 'ora_reports' | 'trustees',
   scheme: { brokerId: string; schemeId: string },
   part = '',
 ): Promise<void> {

@@ -65,7 +65,8 @@ export const governanceRoutes: FastifyPluginAsyncZod<{
     ...routeOf(apiRoutes.trustees.create),
     config: { action: 'trustee.create' },
     schema: {
-      summary: 'Appoint a trustee: an individual, or a corporate trustee with its directors.',
+      summary:
+        'Appoint a trustee: an individual, or a corporate trustee with its directors; with chair true, the chair of the board moves to them.',
       tags,
       params: idParams,
       body: trusteeInput,
@@ -91,7 +92,8 @@ export const governanceRoutes: FastifyPluginAsyncZod<{
     ...routeOf(apiRoutes.trustees.update),
     config: { action: 'trustee.update' },
     schema: {
-      summary: "Change a trustee's appointment, or end it with endedOn.",
+      summary:
+        "Change a trustee's appointment or contact details, or end it with endedOn; chair true names them chair of the board, taking the chair from the trustee who held it.",
       tags,
       params: idParams,
       body: trusteeChange,

@@ -92,6 +92,7 @@ const PERSONAL_KEYS = new Set([
   'ppsnumber',
   'ppsn',
   'phone',
+  'phonenumber',
   'address',
   // An employer's contact person and registered address (docs/decisions/0132-employer-and-scheme-details.md).
   'contactname',

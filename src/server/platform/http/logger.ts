@@ -39,6 +39,7 @@ const SECRET_KEYS = new Set([
   'contactemail',
   'phone',
   'contactphone',
+  'phonenumber',
   'ppsnumber',
   'ppsn',
   'ppsnumberencrypted',

@@ -51,6 +51,11 @@ export const trustees = pgTable(
     endedOn: date('ended_on', { mode: 'string' }),
     /** Art. 22 asks it of those who effectively run the scheme, the trustees too. */
     fitnessAndProbity: text('fitness_and_probity').notNull().default('pending'),
+    /** Contact details: personal data, never in an audit state or a log. */
+    email: text('email'),
+    phone: text('phone'),
+    /** Named chair of the board; chairs it while serving (contracts/governance-rules.ts). */
+    chair: boolean('chair').notNull().default(false),
   },
   (table) => [
     primaryKey({ name: 'trustees_pkey', columns: [table.brokerId, table.id] }),
@@ -72,6 +77,18 @@ export const trustees = pgTable(
       sql`${table.directorCount} is null or (${table.kind} = 'corporate' and ${table.directorCount} >= 0)`,
     ),
     check('trustees_name_length', sql`char_length(${table.name}) between 1 and 200`),
+    check(
+      'trustees_email_length',
+      sql`${table.email} is null or char_length(${table.email}) between 3 and 320`,
+    ),
+    check(
+      'trustees_phone_length',
+      sql`${table.phone} is null or char_length(${table.phone}) between 1 and 30`,
+    ),
+    // One chair of a scheme's board at a time: naming another moves it (governance-rules.ts).
+    uniqueIndex('trustees_one_chair_key')
+      .on(table.brokerId, table.schemeId)
+      .where(sql`${table.chair} and ${table.deletedAt} is null`),
     check(
       'trustees_end_after_start',
       sql`${table.endedOn} is null or ${table.endedOn} >= ${table.appointedOn}`,
