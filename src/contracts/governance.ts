@@ -362,7 +362,14 @@ export const policyChange = z
   .refine(somethingToChange, { message: FIELD_MESSAGES.somethingToChange });
 export type PolicyChange = z.infer<typeof policyChange>;
 
-export const policyApproval = z.object({ approvedOn: dateOn });
+/**
+ * The trustees' approval of a written policy: the day, and where their decision is recorded (the
+ * meeting or the minute: "Board meeting 12 March 2026, minute 4.2"), which a reviewer turns to.
+ */
+export const policyApproval = z.object({
+  approvedOn: dateOn,
+  approvalReference: text({ max: 200 }).min(1, FIELD_MESSAGES.approvalReference),
+});
 export type PolicyApproval = z.infer<typeof policyApproval>;
 
 export const significantChangeInput = z.object({
@@ -379,6 +386,11 @@ export const policyView = z.object({
   version: z.string(),
   status: z.enum(POLICY_STATUSES),
   approvedOn: z.string().nullable(),
+  /**
+   * The meeting or minute of the trustees' decision; null for a draft, and for an approval
+   * recorded before the reference was asked for.
+   */
+  approvalReference: z.string().nullable(),
   /** Three years from when the last review was due; earlier after a significant change. */
   nextReviewDue: z.string().nullable(),
   /** The latest significant change recorded since this version was approved. */

@@ -214,4 +214,6 @@ export const FIELD_MESSAGES = {
   contributionRate:
     'Enter a percentage of salary from 0 to 100, with at most two decimals, like 5 or 7.5',
   chair: 'Choose whether the trustee chairs the board',
+  approvalReference:
+    'Enter the meeting or minute reference of the trustees’ decision, like “Board meeting 12 March 2026, minute 4.2”',
 } as const;

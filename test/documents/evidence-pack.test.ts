@@ -55,6 +55,9 @@ let otherTenantAdmin: UserRow;
 let member: MemberRow;
 let place: { brokerId: string; employerId: string; schemeId: string };
 const HOLDER_EMAIL = 'orla.risk-holder@example.ie';
+/** A trustee's contact details: personal data, never a governance fact the pack carries. */
+const TRUSTEE_EMAIL = 'aoife.trustee@example.ie';
+const TRUSTEE_PHONE = '+353 87 765 4321';
 const uploadedIds: Record<string, { id: string; content: Buffer }> = {};
 
 interface Pack {
@@ -139,7 +142,13 @@ beforeAll(async () => {
   const otherBroker = await createBroker(t.database, 'Other Brokers');
   otherTenantAdmin = await createUser(t.database, { brokerId: otherBroker, role: 'BrokerAdmin' });
 
-  await createTrustee(t.database, place, { name: 'Aoife Trustee', appointedOn: '2020-01-01' });
+  await createTrustee(t.database, place, {
+    name: 'Aoife Trustee',
+    appointedOn: '2020-01-01',
+    email: TRUSTEE_EMAIL,
+    phone: TRUSTEE_PHONE,
+    chair: true,
+  });
   await createTrustee(t.database, place, {
     name: 'Trustco Limited',
     kind: 'corporate',
@@ -157,6 +166,7 @@ beforeAll(async () => {
     version: '2.1',
     status: 'approved',
     approvedOn: '2025-01-15',
+    approvalReference: 'Board meeting 15 January 2025, minute 3.1',
   });
   await createPolicy(t.database, place, {
     kind: 'remuneration',
@@ -456,10 +466,10 @@ describe('the summary PDF', () => {
       );
     }
     for (const phrase of [
-      `Aoife Trustee ${TRUSTEE_KIND_NAMES.individual}`,
+      `Aoife Trustee, chair ${TRUSTEE_KIND_NAMES.individual}`,
       `Trustco Limited ${TRUSTEE_KIND_NAMES.corporate}`,
       FITNESS_NAMES.confirmed,
-      `2.1 ${POLICY_STATUS_NAMES.approved}`,
+      `2.1 ${POLICY_STATUS_NAMES.approved} 15 Jan 2025, Board meeting 15 January 2025, minute 3.1`,
       `0.3 ${POLICY_STATUS_NAMES.draft}`,
       ORA_TRIGGER_NAMES.scheduled,
     ]) {
@@ -477,7 +487,14 @@ describe('what the pack never holds', () => {
       ...pdf.streams,
       pdf.text,
     ];
-    const secrets = [HOLDER_EMAIL, member.ppsNumber, 'aoife.member@example.ie', staff.email];
+    const secrets = [
+      HOLDER_EMAIL,
+      TRUSTEE_EMAIL,
+      TRUSTEE_PHONE,
+      member.ppsNumber,
+      'aoife.member@example.ie',
+      staff.email,
+    ];
     for (const haystack of haystacks) {
       for (const secret of secrets) expect(haystack).not.toContain(secret);
     }

@@ -48,6 +48,8 @@ const as = (user: UserRow) => ({
   delete: (url: string) => t.requestAs(user, 'DELETE', url),
 });
 const broker = () => as(consultant);
+/** Where the trustees' decision to approve a policy is recorded: asked with every approval. */
+const MINUTE = 'Board meeting, minute 4.2';
 
 async function uploaded(
   schemeId: string,
@@ -120,8 +122,12 @@ describe('linking a written policy to its document', () => {
     const schemeId = await newScheme();
     const first = (await draftPolicy(schemeId)).json().id as string;
     expect(
-      (await broker().post(`/api/policies/${first}/approve`, { approvedOn: '2026-01-10' }))
-        .statusCode,
+      (
+        await broker().post(`/api/policies/${first}/approve`, {
+          approvedOn: '2026-01-10',
+          approvalReference: MINUTE,
+        })
+      ).statusCode,
     ).toBe(200);
     const signed = await uploaded(schemeId, 'written_policy', 'Signed risk policy.pdf');
     const linked = await broker().patch(`/api/policies/${first}`, { documentId: signed.id });
@@ -134,7 +140,10 @@ describe('linking a written policy to its document', () => {
     expect(retitled.statusCode).toBe(409);
 
     const second = (await draftPolicy(schemeId, { version: '2.0' })).json().id as string;
-    await broker().post(`/api/policies/${second}/approve`, { approvedOn: '2026-02-10' });
+    await broker().post(`/api/policies/${second}/approve`, {
+      approvedOn: '2026-02-10',
+      approvalReference: MINUTE,
+    });
     const superseded = await broker().patch(`/api/policies/${first}`, { documentId: null });
     expect(superseded.statusCode).toBe(409);
     expect(superseded.json().error).toMatch(/superseded/i);

@@ -53,6 +53,8 @@ const as = (user: UserRow) => ({
   delete: (url: string) => t.requestAs(user, 'DELETE', url),
 });
 const broker = () => as(consultant);
+/** Where the trustees' decision to approve a policy is recorded: asked with every approval. */
+const MINUTE = 'Board meeting, minute 4.2';
 
 async function compliance(schemeId: string) {
   const response = await broker().get(`/api/schemes/${schemeId}/compliance`);
@@ -79,6 +81,7 @@ async function approvedPolicy(schemeId: string, kind: string, approvedOn: string
   expect(drafted.statusCode, drafted.body).toBe(201);
   const approved = await broker().post(`/api/policies/${drafted.json().id}/approve`, {
     approvedOn,
+    approvalReference: MINUTE,
   });
   expect(approved.statusCode, approved.body).toBe(200);
   return approved.json() as { id: string; nextReviewDue: string; status: string };
@@ -252,8 +255,12 @@ describe('a scheme’s governance registers', () => {
       409,
     );
     expect(
-      (await broker().post(`/api/policies/${second.id}/approve`, { approvedOn: '2025-05-30' }))
-        .statusCode,
+      (
+        await broker().post(`/api/policies/${second.id}/approve`, {
+          approvedOn: '2025-05-30',
+          approvalReference: MINUTE,
+        })
+      ).statusCode,
     ).toBe(409);
     const draft = await broker().post(`/api/schemes/${schemeId}/policies`, {
       kind: 'outsourcing',
@@ -262,14 +269,83 @@ describe('a scheme’s governance registers', () => {
     });
     const future = await broker().post(`/api/policies/${draft.json().id}/approve`, {
       approvedOn: '2025-06-02',
+      approvalReference: MINUTE,
     });
     expect(future.statusCode).toBe(400);
     expect(future.json().issues[0].message).toBe('The approval date cannot be in the future');
     // Approving it today, after the change, answers the change: next due three years from it.
     const third = await broker().post(`/api/policies/${draft.json().id}/approve`, {
       approvedOn: '2025-06-01',
+      approvalReference: MINUTE,
     });
     expect(third.json().nextReviewDue).toBe('2028-05-20');
+  });
+
+  it('records with each approval the meeting or minute of the trustees’ decision, required and never in the audit log', async () => {
+    const schemeId = await newScheme();
+    const drafted = await broker().post(`/api/schemes/${schemeId}/policies`, {
+      kind: 'remuneration',
+      title: 'Remuneration policy',
+      version: '1.0',
+    });
+    const id = drafted.json().id as string;
+    expect(drafted.json().approvalReference).toBeNull();
+    const before = await writableTableCounts(t.database);
+    const sentence =
+      'Enter the meeting or minute reference of the trustees’ decision, like “Board meeting 12 March 2026, minute 4.2”';
+    for (const [body, message] of [
+      [{ approvedOn: '2025-05-12' }, 'This is required'],
+      [{ approvedOn: '2025-05-12', approvalReference: '   ' }, sentence],
+      [
+        { approvedOn: '2025-05-12', approvalReference: 'x'.repeat(201) },
+        'Use at most 200 characters',
+      ],
+      [{ approvedOn: '2025-05-12', approvalReference: 42 }, 'Enter text'],
+    ] as const) {
+      const refused = await broker().post(`/api/policies/${id}/approve`, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json().issues, JSON.stringify(body)).toEqual([
+        expect.objectContaining({ path: 'approvalReference', message }),
+      ]);
+    }
+    expect(await writableTableCounts(t.database)).toEqual(before);
+    expect((await broker().get(`/api/policies/${id}`)).json()).toMatchObject({
+      status: 'draft',
+      approvedOn: null,
+      approvalReference: null,
+    });
+
+    const reference = 'Board meeting 12 May 2025, minute 4.2 (Ms Ó Gráda’s proposal)';
+    const approved = await broker().post(`/api/policies/${id}/approve`, {
+      approvedOn: '2025-05-12',
+      approvalReference: `  ${reference} `,
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({
+      status: 'approved',
+      approvedOn: '2025-05-12',
+      approvalReference: reference,
+    });
+    // Shown with the approval wherever the policy is read, by the employer's staff too.
+    const listed = await as(employerUser).get(`/api/schemes/${schemeId}/policies`);
+    expect(listed.json().items).toEqual([approved.json()]);
+    // Recorded with the approval, as its day is: an approved version is not edited.
+    const edited = await broker().patch(`/api/policies/${id}`, { approvalReference: 'Minute 5' });
+    expect(edited.statusCode).toBe(400);
+    expect((await broker().get(`/api/policies/${id}`)).json().approvalReference).toBe(reference);
+
+    const records = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, id))
+      .orderBy(auditLog.chainIndex);
+    expect(records.at(-1)).toMatchObject({
+      action: 'policy.approved',
+      newState: expect.objectContaining({
+        changedFields: ['status', 'approvedOn', 'approvalReference', 'nextReviewDue'],
+      }),
+    });
+    expect(JSON.stringify(records)).not.toMatch(/minute|Gráda/);
   });
 
   it('asks for an ORA without delay after a change in the risk profile, due 30 days after it', async () => {

@@ -52,6 +52,9 @@ beforeAll(async () => {
   employerId = await createEmployer(t.database, brokerId, 'Dodder Engineering Ltd');
   consultant = await createUser(t.database, { brokerId, role: 'BrokerUser' });
 });
+/** Where the trustees' decision to approve a policy is recorded: asked with every approval. */
+const MINUTE = 'Board meeting, minute 4.2';
+
 afterAll(async () => {
   await t.close();
   await db.dispose();
@@ -146,7 +149,10 @@ describe('written policies', () => {
     const draft = await createPolicy(t.database, scheme, { title: 'Risk policy' });
     const [approved, edited] = await race(
       { table: 'written_policies', ids: [draft] },
-      send('POST', `/api/policies/${draft}/approve`, { approvedOn: '2025-05-01' }),
+      send('POST', `/api/policies/${draft}/approve`, {
+        approvedOn: '2025-05-01',
+        approvalReference: MINUTE,
+      }),
       send('PATCH', `/api/policies/${draft}`, { title: 'Changed after approval' }),
     );
     expect(approved.statusCode, approved.body).toBe(200);
@@ -164,8 +170,14 @@ describe('written policies', () => {
     const draft = await createPolicy(t.database, scheme);
     const answers = await race(
       { table: 'written_policies', ids: [draft] },
-      send('POST', `/api/policies/${draft}/approve`, { approvedOn: '2025-05-01' }),
-      send('POST', `/api/policies/${draft}/approve`, { approvedOn: '2025-05-02' }),
+      send('POST', `/api/policies/${draft}/approve`, {
+        approvedOn: '2025-05-01',
+        approvalReference: MINUTE,
+      }),
+      send('POST', `/api/policies/${draft}/approve`, {
+        approvedOn: '2025-05-02',
+        approvalReference: MINUTE,
+      }),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 409]);
     expect(await audited(draft, 'policy.approved')).toBe(1);
@@ -177,8 +189,14 @@ describe('written policies', () => {
     const two = await createPolicy(t.database, scheme, { version: '2.0' });
     const answers = await race(
       { table: 'written_policies', ids: [one, two] },
-      send('POST', `/api/policies/${one}/approve`, { approvedOn: '2025-05-01' }),
-      send('POST', `/api/policies/${two}/approve`, { approvedOn: '2025-05-01' }),
+      send('POST', `/api/policies/${one}/approve`, {
+        approvedOn: '2025-05-01',
+        approvalReference: MINUTE,
+      }),
+      send('POST', `/api/policies/${two}/approve`, {
+        approvedOn: '2025-05-01',
+        approvalReference: MINUTE,
+      }),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
     // Both rows are let go at once, so either approval may come second: it supersedes the first.
@@ -213,7 +231,10 @@ describe('written policies', () => {
     const next = await createPolicy(t.database, scheme, { version: '2.0' });
     const [approved, change] = await race(
       { table: 'written_policies', ids: [inUse] },
-      send('POST', `/api/policies/${next}/approve`, { approvedOn: '2025-05-01' }),
+      send('POST', `/api/policies/${next}/approve`, {
+        approvedOn: '2025-05-01',
+        approvalReference: MINUTE,
+      }),
       send('POST', `/api/policies/${inUse}/significant-change`, {
         occurredOn: '2025-05-10',
         description: 'New investment manager',

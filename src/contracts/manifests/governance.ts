@@ -131,7 +131,12 @@ export const governanceManifest = defineManifest({
       approve: post('/api/policies/:id/approve', {
         body: policyApproval,
         answer: policyView,
-        example: { body: { approvedOn: '2025-01-10' } },
+        example: {
+          body: {
+            approvedOn: '2025-01-10',
+            approvalReference: 'Board meeting 10 January 2025, minute 3.1',
+          },
+        },
       }),
       significantChange: post('/api/policies/:id/significant-change', {
         body: significantChangeInput,

@@ -52,6 +52,7 @@ export async function registersOf(tx: Transaction, scheme: { brokerId: string; i
       isNull(table.deletedAt),
     );
   return {
+    // Never a trustee's e-mail address or phone number: not governance facts, and personal data.
     trustees: await tx
       .select({
         name: trustees.name,
@@ -59,6 +60,7 @@ export async function registersOf(tx: Transaction, scheme: { brokerId: string; i
         directorCount: trustees.directorCount,
         appointedOn: trustees.appointedOn,
         endedOn: trustees.endedOn,
+        chair: trustees.chair,
       })
       .from(trustees)
       .where(ofScheme(trustees))
@@ -87,6 +89,7 @@ export async function registersOf(tx: Transaction, scheme: { brokerId: string; i
         version: writtenPolicies.version,
         status: writtenPolicies.status,
         approvedOn: writtenPolicies.approvedOn,
+        approvalReference: writtenPolicies.approvalReference,
         nextReviewDue: writtenPolicies.nextReviewDue,
       })
       .from(writtenPolicies)

@@ -7,6 +7,7 @@ import {
 } from '../../../contracts/counts.js';
 import { POLICY_STATUS_NAMES } from '../../../contracts/governance.js';
 import {
+  chairsOn,
   FITNESS_NAMES,
   KEY_FUNCTION_NAMES,
   OBLIGATION_NAMES,
@@ -52,6 +53,8 @@ export interface EvidenceSummary {
     directorCount: number | null;
     appointedOn: string;
     endedOn: string | null;
+    /** Named chair of the board: shown as chair on the day the pack is prepared, if serving. */
+    chair: boolean;
   }>;
   keyFunctionHolders: ReadonlyArray<{
     function: string;
@@ -67,6 +70,8 @@ export interface EvidenceSummary {
     version: string;
     status: string;
     approvedOn: string | null;
+    /** The meeting or minute of the trustees' decision, where the approval recorded one. */
+    approvalReference: string | null;
     nextReviewDue: string | null;
   }>;
   oraReports: ReadonlyArray<{ performedOn: string; trigger: string; nextDue: string }>;
@@ -233,7 +238,7 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
     table(
       ['Trustee', 'Kind', 'Directors', 'Appointed', 'Ended'],
       summary.trustees.map((trustee) => [
-        trustee.name,
+        chairsOn(trustee, summary.generatedOn) ? `${trustee.name}, chair` : trustee.name,
         named(TRUSTEE_KIND_NAMES, trustee.kind),
         trustee.directorCount === null ? '—' : String(trustee.directorCount),
         dateInWords(trustee.appointedOn),
@@ -272,7 +277,9 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
           policy.title,
           policy.version,
           named(POLICY_STATUS_NAMES, policy.status),
-          dateOrDash(policy.approvedOn),
+          policy.approvalReference === null
+            ? dateOrDash(policy.approvedOn)
+            : `${dateOrDash(policy.approvedOn)}, ${policy.approvalReference}`,
           dateOrDash(policy.nextReviewDue),
         ]),
       ),

@@ -273,7 +273,7 @@ export const governanceRoutes: FastifyPluginAsyncZod<{
     config: { action: 'policy.approve' },
     schema: {
       summary:
-        "Record the trustees' approval of a draft. It replaces the version in use; the next review is due 3 years from when this one was due.",
+        "Record the trustees' approval of a draft, with the meeting or minute reference of their decision. It replaces the version in use; the next review is due 3 years from when this one was due.",
       tags,
       params: idParams,
       body: policyApproval,

@@ -62,6 +62,7 @@ const policyViewOf = (
     version: row.version,
     status: row.status as PolicyView['status'],
     approvedOn: row.approvedOn,
+    approvalReference: row.approvalReference,
     nextReviewDue:
       row.status === 'approved' && row.nextReviewDue && row.approvedOn
         ? dueAfterChanges(row.nextReviewDue, row.approvedOn, since)
@@ -94,7 +95,11 @@ const changeViewOf = (row: SignificantChangeRow): SignificantChangeView => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** References and dates only: titles are kept, free text is not (registers.service.ts). */
+/**
+ * Ids, dates and statuses only: no title and no free text, the approval's meeting or minute
+ * reference among it, which is known by its field's name among those changed
+ * (docs/decisions/0029-audit-states-hold-no-personal-data.md).
+ */
 const policyAuditState = (row: PolicyRow, changed?: string[]) => ({
   id: row.id,
   schemeId: row.schemeId,
@@ -308,14 +313,15 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
     },
 
     /**
-     * The trustees' approval of a draft (Art. 21(3): approved before use). It replaces the version
+     * The trustees' approval of a draft (Art. 21(3): approved before use), with the meeting or minute
+     * that records their decision. It replaces the version
      * in use, whose review this is: the next review counts from when that one was due, or from a
      * significant change recorded since (governance-rules.ts, nextReviewDue).
      */
     async approvePolicy(
       actor: ActorContext,
       id: string,
-      { approvedOn }: PolicyApproval,
+      { approvedOn, approvalReference }: PolicyApproval,
     ): Promise<PolicyView> {
       const writer = authorize(actor, 'policy.approve');
       return withActor(database, writer, async (tx) => {
@@ -359,6 +365,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
         const approved = await updatePolicyRow(tx, draft, {
           status: 'approved',
           approvedOn,
+          approvalReference,
           approvedBy: writer.userId,
           nextReviewDue: nextReviewDue(approvedOn, previouslyDue),
           updatedAt: at,
@@ -369,7 +376,12 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           entityId: approved.id,
           tenantId: approved.brokerId,
           previousState: policyAuditState(draft),
-          newState: policyAuditState(approved, ['status', 'approvedOn', 'nextReviewDue']),
+          newState: policyAuditState(approved, [
+            'status',
+            'approvedOn',
+            'approvalReference',
+            'nextReviewDue',
+          ]),
         });
         return viewWithChanges(tx, approved);
       });

@@ -163,6 +163,11 @@ export const writtenPolicies = pgTable(
     status: text('status').notNull(),
     approvedOn: date('approved_on', { mode: 'string' }),
     approvedBy: text('approved_by'),
+    /**
+     * The meeting or minute of the trustees' decision, asked for with every approval; none on a
+     * draft (docs/decisions/0133-governance-registers-completed.md).
+     */
+    approvalReference: text('approval_reference'),
     /** The review cycle's due date (from when the last review was due); significant changes aside. */
     nextReviewDue: date('next_review_due', { mode: 'string' }),
     /** The document that records it (docs/decisions/0064-document-links-and-documents-tab.md). */
@@ -204,6 +209,10 @@ export const writtenPolicies = pgTable(
       sql`(${table.status} = 'draft') = (${table.approvedOn} is null) and (${table.approvedOn} is null) = (${table.nextReviewDue} is null)`,
     ),
     check('written_policies_title_length', sql`char_length(${table.title}) between 1 and 200`),
+    check(
+      'written_policies_approval_reference',
+      sql`${table.approvalReference} is null or (${table.status} <> 'draft' and char_length(${table.approvalReference}) between 1 and 200)`,
+    ),
     check('written_policies_version_length', sql`char_length(${table.version}) between 1 and 40`),
   ],
 );
