@@ -62,6 +62,9 @@ export const GOVERNANCE_RULES = {
   reminders: productPolicy(
     `Reminders ${REMINDER_DAYS_BEFORE.filter((days) => days > 0).join(', ')} days before a due date and on the day, then every ${OVERDUE_REMINDER_INTERVAL_DAYS} days while overdue`,
   ),
+  conflictsOfInterest: guidance(
+    'The Pensions Authority’s Code of Practice for trustees: conflicts of interest are identified, recorded and managed',
+  ),
   trusteeChair: productPolicy(
     'The register keeps one chair of the trustees at a time, a trustee serving on the day: naming a new chair takes the chair from the former one',
   ),

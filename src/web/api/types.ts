@@ -21,6 +21,7 @@ import type { FundChoiceView, FundView } from '../../contracts/funds';
 import type {
   CalendarEntryView,
   ComplianceView,
+  ConflictView,
   FilingView,
   GovernanceDashboardView,
   KeyFunctionHolderView,
@@ -109,6 +110,8 @@ export type SignificantChange = SignificantChangeView;
 /** The scheme year (docs/decisions/0122-the-scheme-year.md): trustees' training, the filings. */
 export type TrusteeTraining = TrusteeTrainingView;
 export type Filing = FilingView;
+/** The register of conflicts of interest (docs/decisions/0133-governance-registers-completed.md). */
+export type Conflict = ConflictView;
 export type Compliance = ComplianceView;
 export type Obligation = ObligationView;
 export type ComplianceStatus = ObligationView['status'];

@@ -11,6 +11,7 @@ import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { KeyFunctionHoldersRegister, TrusteesRegister } from './AppointmentRegisters';
 import { ObligationsTable, StatusBadge } from './ComplianceParts';
+import { ConflictsRegister } from './ConflictsRegister';
 import { FilingsRegister } from './FilingsRegister';
 import { useCompliance, useSubjectNames } from './governanceQueries';
 import { PoliciesRegister } from './PoliciesRegister';
@@ -58,6 +59,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
       <TrusteesRegister scheme={scheme} history={history} />
       <KeyFunctionHoldersRegister scheme={scheme} history={history} />
       <PoliciesRegister scheme={scheme} history={history} />
+      <ConflictsRegister scheme={scheme} />
       <FilingsRegister scheme={scheme} />
       <OraRegister scheme={scheme} />
       <SignificantChangesRegister scheme={scheme} />

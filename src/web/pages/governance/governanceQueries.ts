@@ -29,7 +29,8 @@ export type Register =
   | 'ora'
   | 'changes'
   | 'training'
-  | 'filings';
+  | 'filings'
+  | 'conflicts';
 
 export const registerKey = (schemeId: string, register: Register) =>
   [...schemeGovernanceKey(schemeId), register] as const;
@@ -56,14 +57,11 @@ export function useRefreshGovernance(
 }
 
 /**
- * Whose duty each obligation is, by the id it names (subjectNameOf): the scheme's trustees, key
- * function holders and policies, read once for the compliance table and the timeline alike. Each
- * list is kept under its register's key, so a write to the register reads it again.
+ * The scheme's trustees, past and present, read once under the trustees' key: for naming whose
+ * duty an obligation is, and for choosing the trustee a conflict of interest is declared by.
  */
-export function useSubjectNames(
-  schemeId: string,
-): (obligation: Pick<Obligation, 'kind' | 'subjectId'>) => string | undefined {
-  const trustees = useQuery({
+export function useTrusteeNames(schemeId: string) {
+  return useQuery({
     queryKey: [...registerKey(schemeId, 'trustees'), 'names'],
     queryFn: () =>
       api(apiRoutes.trustees.listOfScheme, {
@@ -71,6 +69,17 @@ export function useSubjectNames(
         query: { limit: 100, includeHistory: 'true' },
       }),
   });
+}
+
+/**
+ * Whose duty each obligation is, by the id it names (subjectNameOf): the scheme's trustees, key
+ * function holders and policies, read once for the compliance table and the timeline alike. Each
+ * list is kept under its register's key, so a write to the register reads it again.
+ */
+export function useSubjectNames(
+  schemeId: string,
+): (obligation: Pick<Obligation, 'kind' | 'subjectId'>) => string | undefined {
+  const trustees = useTrusteeNames(schemeId);
   const holders = useQuery({
     queryKey: [...registerKey(schemeId, 'holders'), 'names'],
     queryFn: () =>
