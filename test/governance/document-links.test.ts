@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, documents, writtenPolicies } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
-import { ownerOf } from '../helpers/database.js';
+import { ownerOf, writableTableCounts } from '../helpers/database.js';
 import { documentForm, SAMPLES } from '../helpers/documents.js';
 import {
   createBroker,
@@ -270,6 +270,55 @@ describe('linking ORA reports and key function appointments', () => {
       changedFields: ['documentId'],
     });
     expect(JSON.stringify(records)).not.toMatch(/Órla|Quigley|Appointment/);
+  });
+
+  it('links a key function holder to the letter when appointing, and refuses any other document with nothing written', async () => {
+    const schemeId = await newScheme();
+    const letter = await uploaded(schemeId, 'kfh_appointment', 'Appointment – Tomás Carey.pdf');
+    const appointment = {
+      function: 'internal_audit',
+      holderName: 'Tomás Carey',
+      appointedOn: '2026-02-01',
+    };
+    const before = await writableTableCounts(t.database);
+    const refusals: Array<[string, string]> = [
+      [(await uploaded(schemeId, 'written_policy')).id, 'document_type_mismatch'],
+      [
+        (await uploaded(await newScheme(), 'kfh_appointment', 'Elsewhere.pdf')).id,
+        'document_of_another_scheme',
+      ],
+      [
+        (await uploaded(otherTenantScheme, 'kfh_appointment', 'x.pdf', otherTenantStaff)).id,
+        'unknown_document',
+      ],
+    ];
+    const afterUploads = await writableTableCounts(t.database);
+    expect(afterUploads.key_function_holders).toBe(before.key_function_holders);
+    for (const [documentId, code] of refusals) {
+      const refused = await broker().post(`/api/schemes/${schemeId}/key-function-holders`, {
+        ...appointment,
+        documentId,
+      });
+      expect(refused.statusCode, code).toBe(400);
+      expect(refused.json().issues).toEqual([
+        expect.objectContaining({ path: 'documentId', code }),
+      ]);
+    }
+    expect(await writableTableCounts(t.database)).toEqual(afterUploads);
+
+    const appointed = await broker().post(`/api/schemes/${schemeId}/key-function-holders`, {
+      ...appointment,
+      documentId: letter.id,
+    });
+    expect(appointed.statusCode, appointed.body).toBe(201);
+    expect(appointed.json()).toMatchObject({
+      documentId: letter.id,
+      document: { id: letter.id, documentType: 'kfh_appointment', filename: letter.filename },
+      documentRemoved: false,
+    });
+    // Shown on the holder's row, to the employer's staff too.
+    const listed = await as(employerUser).get(`/api/schemes/${schemeId}/key-function-holders`);
+    expect(listed.json().items).toEqual([appointed.json()]);
   });
 
   it('keeps a link to another scheme out at the database too', async () => {

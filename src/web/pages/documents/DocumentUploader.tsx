@@ -32,7 +32,8 @@ import { ScanStatusBadge } from './ScanStatusBadge';
 import { SchemeMemberSelect } from './SchemeMemberSelect';
 
 /** What the file input offers; the API judges the bytes, whatever the name says. */
-const ACCEPT = '.pdf,.docx,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
+export const DOCUMENT_FILE_ACCEPT =
+  '.pdf,.docx,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
 
 /**
  * Uploads a document to a scheme: a file dropped on the area or chosen with its button (a real
@@ -155,7 +156,7 @@ export function DocumentUploader({
         >
           <Group gap="sm" justify="center">
             <Text size="sm">Drag a file here, or</Text>
-            <FileButton onChange={choose} accept={ACCEPT} disabled={busy}>
+            <FileButton onChange={choose} accept={DOCUMENT_FILE_ACCEPT} disabled={busy}>
               {(props) => (
                 <Button {...props} variant="default" size="compact-md">
                   Choose a file

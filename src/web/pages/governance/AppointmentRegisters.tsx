@@ -1,4 +1,5 @@
 import {
+  Badge,
   Button,
   Checkbox,
   Group,
@@ -10,7 +11,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { type GetInputPropsReturnType, useForm } from '@mantine/form';
 import { type ReactNode, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import {
@@ -20,9 +21,11 @@ import {
   trusteeInput,
 } from '../../../contracts/governance';
 import {
+  chairRefusal,
   FITNESS_AND_PROBITY,
   FITNESS_NAMES,
   type FitnessAndProbity,
+  GOVERNANCE_RULES,
   KEY_FUNCTION_NAMES,
   KEY_FUNCTIONS,
   type KeyFunction,
@@ -44,8 +47,14 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
+import { useRefreshDocuments } from '../documents/documentQueries';
 import { StatusBadge } from './ComplianceParts';
-import { DocumentLinkCell } from './DocumentLink';
+import {
+  DocumentChoiceField,
+  DocumentLinkCell,
+  type PendingDocument,
+  sendPendingDocument,
+} from './DocumentLink';
 import { FormModal, FormShell } from './GovernanceForm';
 import { holderNameOf, orNull, shownDate, validateWithDates } from './governance-helpers';
 import {
@@ -218,6 +227,9 @@ interface TrusteeValues {
   directorCount: number | string;
   appointedOn: string;
   fitnessAndProbity: FitnessAndProbity;
+  email: string;
+  phone: string;
+  chair: boolean;
 }
 
 const trusteeBody = (values: TrusteeValues) => ({
@@ -229,7 +241,59 @@ const trusteeBody = (values: TrusteeValues) => ({
       : null,
   appointedOn: values.appointedOn,
   fitnessAndProbity: values.fitnessAndProbity,
+  email: orNull(values.email),
+  phone: orNull(values.phone),
+  chair: values.chair,
 });
+
+/**
+ * A trustee's e-mail address and phone number: personal data, shown to those who read the
+ * register and kept out of the audit log (docs/decisions/0133-governance-registers-completed.md).
+ */
+function ContactFields({
+  email,
+  phone,
+}: {
+  email: GetInputPropsReturnType;
+  phone: GetInputPropsReturnType;
+}) {
+  return (
+    <>
+      <TextInput label="E-mail address (optional)" type="email" autoComplete="off" {...email} />
+      <TextInput label="Phone number (optional)" type="tel" autoComplete="off" {...phone} />
+    </>
+  );
+}
+
+/**
+ * Whether the trustee chairs the board: one trustee at a time, so naming this one takes the chair
+ * from the one who holds it (GOVERNANCE_RULES.trusteeChair). Offered only where the rule lets this
+ * trustee chair today; otherwise its reason stands in the field's place.
+ */
+function ChairCheckbox({
+  refusal,
+  ...props
+}: GetInputPropsReturnType & { refusal: string | null }) {
+  return (
+    <Checkbox
+      label="Chairs the board of trustees"
+      description={refusal ?? GOVERNANCE_RULES.trusteeChair.citation}
+      disabled={refusal !== null}
+      {...props}
+    />
+  );
+}
+
+/** A trustee's contact details as the register shows them: each on its line, or a dash. */
+function ContactCell({ trustee }: { trustee: Trustee }) {
+  if (trustee.email === null && trustee.phone === null) return '—';
+  return (
+    <Stack gap={0}>
+      {trustee.email && <Text size="sm">{trustee.email}</Text>}
+      {trustee.phone && <Text size="sm">{trustee.phone}</Text>}
+    </Stack>
+  );
+}
 
 /**
  * The outcome of the fitness and probity assessment, which Directive (EU) 2016/2341 Art. 22 asks
@@ -268,14 +332,28 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
         size="compact-sm"
         variant="default"
         onClick={() => setUpdating(trustee)}
-        aria-label={`Update the standing of ${TRUSTEES.nameOf(trustee)}`}
+        aria-label={`Update ${TRUSTEES.nameOf(trustee)}`}
       >
         Update
       </Button>
     ),
   );
   const columns: Column<Trustee>[] = [
-    { key: 'name', header: 'Trustee', render: (trustee) => trustee.name },
+    {
+      key: 'name',
+      header: 'Trustee',
+      render: (trustee) =>
+        trustee.chair ? (
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm">{trustee.name}</Text>
+            <Badge variant="light" miw="max-content">
+              Chair
+            </Badge>
+          </Group>
+        ) : (
+          trustee.name
+        ),
+    },
     {
       key: 'kind',
       header: 'Kind',
@@ -295,6 +373,7 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
       header: 'Fitness and probity',
       render: (trustee) => FITNESS_NAMES[trustee.fitnessAndProbity],
     },
+    { key: 'contact', header: 'Contact', render: (trustee) => <ContactCell trustee={trustee} /> },
     { key: 'endedOn', header: 'Ended on', render: (trustee) => shownDate(trustee.endedOn) },
   ];
   if (can(session, 'trustee_training.list', scheme)) {
@@ -350,11 +429,7 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
         onClose={() => setUpdating(null)}
       >
         {updating && (
-          <TrusteeStandingForm
-            scheme={scheme}
-            trustee={updating}
-            onClose={() => setUpdating(null)}
-          />
+          <TrusteeUpdateForm scheme={scheme} trustee={updating} onClose={() => setUpdating(null)} />
         )}
       </FormModal>
       <TrusteeTrainingDialog
@@ -377,6 +452,9 @@ function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void 
       directorCount: '',
       appointedOn: today(),
       fitnessAndProbity: 'pending',
+      email: '',
+      phone: '',
+      chair: false,
     },
     validate: validateWithDates(trusteeInput, trusteeBody, { appointedOn: { required: true } }),
   });
@@ -385,7 +463,11 @@ function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void 
       params: { id: scheme.id },
       body: trusteeBody(values),
     });
-    notifySuccess(`${trustee.name} appointed as a trustee.`);
+    notifySuccess(
+      trustee.chair
+        ? `${trustee.name} appointed as a trustee, and chairs the board.`
+        : `${trustee.name} appointed as a trustee.`,
+    );
     await refresh('trustees');
     onClose();
   });
@@ -414,17 +496,27 @@ function TrusteeForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void 
       )}
       <IrishDateInput label="Appointed on" required {...form.getInputProps('appointedOn')} />
       <FitnessSelect {...form.getInputProps('fitnessAndProbity')} />
+      <ContactFields email={form.getInputProps('email')} phone={form.getInputProps('phone')} />
+      <ChairCheckbox refusal={null} {...form.getInputProps('chair', { type: 'checkbox' })} />
     </FormShell>
   );
 }
 
-type TrusteeStandingValues = Pick<TrusteeValues, 'fitnessAndProbity'>;
+type TrusteeUpdateValues = Pick<TrusteeValues, 'fitnessAndProbity' | 'email' | 'phone' | 'chair'>;
+
+const trusteeUpdateBody = (values: TrusteeUpdateValues) => ({
+  fitnessAndProbity: values.fitnessAndProbity,
+  email: orNull(values.email),
+  phone: orNull(values.phone),
+  chair: values.chair,
+});
 
 /**
  * What changes while a trustee serves: the outcome of the fitness and probity assessment, which
- * Art. 22 asks of those who effectively run the scheme, the trustees too.
+ * Art. 22 asks of those who effectively run the scheme, the trustees too; their contact details;
+ * and whether they chair the board. Only what changed is sent, so the audit record names it.
  */
-function TrusteeStandingForm({
+function TrusteeUpdateForm({
   scheme,
   trustee,
   onClose,
@@ -434,24 +526,38 @@ function TrusteeStandingForm({
   onClose: () => void;
 }) {
   const refresh = useRefreshGovernance(scheme.id);
-  const form = useForm<TrusteeStandingValues>({
-    initialValues: { fitnessAndProbity: trustee.fitnessAndProbity },
-    validate: validateWith(trusteeChange, (values) => values),
+  const form = useForm<TrusteeUpdateValues>({
+    initialValues: {
+      fitnessAndProbity: trustee.fitnessAndProbity,
+      email: trustee.email ?? '',
+      phone: trustee.phone ?? '',
+      chair: trustee.chair,
+    },
+    validate: validateWith(trusteeChange, trusteeUpdateBody),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
-    // Only a change is sent, so the audit record names it.
-    if (values.fitnessAndProbity !== trustee.fitnessAndProbity) {
-      await api(apiRoutes.trustees.update, {
+    const body = trusteeUpdateBody(values);
+    const changed = Object.fromEntries(
+      Object.entries(body).filter(([key, value]) => trustee[key as keyof typeof body] !== value),
+    );
+    if (Object.keys(changed).length > 0) {
+      const saved = await api(apiRoutes.trustees.update, {
         params: { id: trustee.id },
-        body: { fitnessAndProbity: values.fitnessAndProbity },
+        body: changed,
       });
       notifySuccess(
-        `${trustee.name}: fitness and probity ${FITNESS_NAMES[values.fitnessAndProbity].toLowerCase()}.`,
+        saved.chair && !trustee.chair
+          ? `${saved.name} now chairs the board.`
+          : changed.fitnessAndProbity !== undefined
+            ? `${saved.name}: fitness and probity ${FITNESS_NAMES[saved.fitnessAndProbity].toLowerCase()}.`
+            : `${saved.name} updated.`,
       );
       await refresh('trustees');
     }
     onClose();
   });
+  // A trustee who chairs may be relieved of it whatever the day; naming one follows the rule.
+  const refusal = trustee.chair ? null : chairRefusal(trustee, today());
   return (
     <FormShell
       label="Update a trustee"
@@ -463,6 +569,8 @@ function TrusteeStandingForm({
     >
       <Text>{trustee.name}</Text>
       <FitnessSelect data-autofocus {...form.getInputProps('fitnessAndProbity')} />
+      <ContactFields email={form.getInputProps('email')} phone={form.getInputProps('phone')} />
+      <ChairCheckbox refusal={refusal} {...form.getInputProps('chair', { type: 'checkbox' })} />
     </FormShell>
   );
 }
@@ -478,6 +586,8 @@ interface HolderValues {
   alsoServesEmployer: boolean;
   conflictsProtocol: string;
   notifiedOn: string;
+  /** The letter of appointment: one of the scheme's documents, or none yet. */
+  documentId: string;
 }
 
 const holderBody = (values: HolderValues) => ({
@@ -489,6 +599,7 @@ const holderBody = (values: HolderValues) => ({
   alsoServesEmployer: values.alsoServesEmployer,
   conflictsProtocol: values.alsoServesEmployer ? orNull(values.conflictsProtocol) : null,
   notifiedOn: orNull(values.notifiedOn),
+  documentId: orNull(values.documentId),
 });
 
 /**
@@ -636,6 +747,9 @@ export function KeyFunctionHoldersRegister({
 
 function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
   const refresh = useRefreshGovernance(scheme.id);
+  const session = useSignedIn();
+  const refreshDocuments = useRefreshDocuments(scheme.id);
+  const [letter, setLetter] = useState<PendingDocument>({ file: null, problem: null });
   const form = useForm<HolderValues>({
     initialValues: {
       function: '',
@@ -646,6 +760,7 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
       alsoServesEmployer: false,
       conflictsProtocol: '',
       notifiedOn: '',
+      documentId: '',
     },
     validate: validateWithDates(keyFunctionHolderInput, holderBody, {
       appointedOn: { required: true },
@@ -653,12 +768,23 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
     }),
   });
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    if (letter.problem) return;
+    // A letter chosen here is uploaded first; kept as the choice, should the appointment be refused.
+    const uploaded = await sendPendingDocument(scheme, 'key_function_holder', letter, setLetter);
+    if (uploaded === 'refused') return;
+    if (uploaded !== null) {
+      form.setFieldValue('documentId', uploaded);
+      await refreshDocuments();
+    }
     const holder = await api(apiRoutes.keyFunctionHolders.create, {
       params: { id: scheme.id },
-      body: holderBody(values),
+      body: holderBody({ ...values, documentId: uploaded ?? values.documentId }),
     });
+    const fn = KEY_FUNCTION_NAMES[holder.function].toLowerCase();
     notifySuccess(
-      `${holder.holderName} appointed to the ${KEY_FUNCTION_NAMES[holder.function].toLowerCase()} function.`,
+      holder.document
+        ? `${holder.holderName} appointed to the ${fn} function, with the letter of appointment.`
+        : `${holder.holderName} appointed to the ${fn} function.`,
     );
     await refresh('holders');
     onClose();
@@ -703,6 +829,16 @@ function HolderForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }
           autosize
           minRows={3}
           {...form.getInputProps('conflictsProtocol')}
+        />
+      )}
+      {can(session, 'document.upload', scheme) && (
+        <DocumentChoiceField
+          scheme={scheme}
+          register="key_function_holder"
+          label="Letter of appointment"
+          choice={form.getInputProps('documentId')}
+          pending={letter}
+          onPending={setLetter}
         />
       )}
     </FormShell>

@@ -1,19 +1,37 @@
-import { Button, Divider, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import {
+  Button,
+  Divider,
+  FileButton,
+  Group,
+  NativeSelect,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import type { GetInputPropsReturnType } from '@mantine/form';
 import { useState } from 'react';
 import type { apiRoutes } from '../../../contracts/api-routes';
-import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents';
+import {
+  DOCUMENT_TYPE_LABELS,
+  fileSizeProblem,
+  MAX_DOCUMENT_BYTES,
+} from '../../../contracts/documents';
 import {
   type DocumentLinkView,
   LINKED_DOCUMENT_TYPE,
   type LinkingRegister,
 } from '../../../contracts/governance';
-import { api, describeError } from '../../api/client';
-import type { Scheme } from '../../api/types';
+import { ApiError, api, describeError } from '../../api/client';
+import type { Scheme, SchemeDocument } from '../../api/types';
 import { notifyProblem, notifySuccess } from '../../components/notify';
-import { DocumentUploader } from '../documents/DocumentUploader';
+import { DOCUMENT_FILE_ACCEPT, DocumentUploader } from '../documents/DocumentUploader';
 import { DownloadButton } from '../documents/DownloadButton';
-import { useRefreshDocuments, useSchemeDocuments } from '../documents/documentQueries';
-import { documentName } from '../documents/documents-helpers';
+import {
+  uploadDocument,
+  useRefreshDocuments,
+  useSchemeDocuments,
+} from '../documents/documentQueries';
+import { documentName, shownSize } from '../documents/documents-helpers';
 import { ScanStatusBadge } from '../documents/ScanStatusBadge';
 import { FormModal } from './GovernanceForm';
 import { type Register, useRefreshGovernance } from './governanceQueries';
@@ -90,6 +108,148 @@ export function DocumentLinkCell({
   );
 }
 
+/** What the pages offer to link to an entry of `register`: its scheme's documents of its type. */
+function useLinkable(schemeId: string, register: LinkingRegister) {
+  const documents = useSchemeDocuments(schemeId);
+  const type = LINKED_DOCUMENT_TYPE[register];
+  return (documents.data?.items ?? []).filter(
+    (document) => document.documentType === type && document.scanStatus !== 'quarantined',
+  );
+}
+
+const documentChoice = (document: SchemeDocument) => ({
+  value: document.id,
+  label: `${documentName(document)}, version ${document.version}`,
+});
+
+/** A file chosen in an entry's form, to be uploaded as its document when the form is sent. */
+export interface PendingDocument {
+  file: File | null;
+  problem: string | null;
+}
+
+/**
+ * The document of an entry still being made, in its own form: one of the scheme's documents of
+ * the register's type, or a file chosen here, uploaded as that type when the form is sent
+ * (`sendPendingDocument`) and then linked with the entry. Either may be left for later: the
+ * entry's row offers the same afterwards.
+ */
+export function DocumentChoiceField({
+  scheme,
+  register,
+  label,
+  choice,
+  pending,
+  onPending,
+}: {
+  scheme: Scheme;
+  register: LinkingRegister;
+  label: string;
+  choice: GetInputPropsReturnType;
+  pending: PendingDocument;
+  onPending: (pending: PendingDocument) => void;
+}) {
+  const candidates = useLinkable(scheme.id, register);
+  const type = LINKED_DOCUMENT_TYPE[register];
+  return (
+    <Stack gap={6}>
+      <NativeSelect
+        label={label}
+        description={
+          pending.file
+            ? 'The file chosen below is uploaded and linked instead'
+            : `One of this scheme’s “${DOCUMENT_TYPE_LABELS[type]}” documents, or a file to upload`
+        }
+        disabled={pending.file !== null}
+        data={[
+          { value: '', label: 'None yet: attach it later' },
+          ...candidates.map(documentChoice),
+        ]}
+        {...choice}
+      />
+      <Group gap="sm">
+        <FileButton
+          onChange={(file) =>
+            onPending({ file, problem: file ? fileSizeProblem(file.size) : null })
+          }
+          accept={DOCUMENT_FILE_ACCEPT}
+        >
+          {(props) => (
+            <Button {...props} variant="default" size="compact-sm">
+              Choose a file
+            </Button>
+          )}
+        </FileButton>
+        {pending.file ? (
+          <>
+            <Text size="sm">
+              Chosen: {pending.file.name} ({shownSize(pending.file.size)})
+            </Text>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              onClick={() => onPending({ file: null, problem: null })}
+            >
+              Remove the chosen file
+            </Button>
+          </>
+        ) : (
+          <Text size="sm" c="dimmed">
+            PDF, Word (DOCX), PNG or JPEG, at most {shownSize(MAX_DOCUMENT_BYTES)}.
+          </Text>
+        )}
+      </Group>
+      {pending.problem && (
+        <Text size="sm" c="red" role="alert">
+          {pending.problem}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Uploads the file chosen in an entry's form as the register's type of document, kept from
+ * members, and answers its id; null when no file is chosen. A file the service refuses (its type,
+ * its size) is told in `pending.problem` and answered as `'refused'`, for the form to stop there.
+ */
+export async function sendPendingDocument(
+  scheme: Scheme,
+  register: LinkingRegister,
+  pending: PendingDocument,
+  onPending: (pending: PendingDocument) => void,
+): Promise<string | null | 'refused'> {
+  if (!pending.file) return null;
+  const tooBig = fileSizeProblem(pending.file.size);
+  if (tooBig) {
+    onPending({ ...pending, problem: tooBig });
+    return 'refused';
+  }
+  try {
+    const uploaded = await uploadDocument(
+      scheme.id,
+      { file: pending.file, documentType: LINKED_DOCUMENT_TYPE[register], memberFacing: false },
+      () => {},
+    );
+    onPending({ file: null, problem: null });
+    return uploaded.id;
+  } catch (error) {
+    const fileIssue = error instanceof ApiError && error.issues.find((i) => i.path === 'file');
+    if (error instanceof ApiError && error.status === 413) {
+      onPending({
+        ...pending,
+        problem: `The file is too large: a document may be at most ${shownSize(MAX_DOCUMENT_BYTES)}`,
+      });
+      return 'refused';
+    }
+    if (fileIssue) {
+      onPending({ ...pending, problem: fileIssue.message });
+      return 'refused';
+    }
+    throw error;
+  }
+}
+
 function LinkDialog({
   scheme,
   entry,
@@ -103,11 +263,8 @@ function LinkDialog({
 }) {
   const refreshGovernance = useRefreshGovernance(scheme.id);
   const refreshDocuments = useRefreshDocuments(scheme.id);
-  const documents = useSchemeDocuments(scheme.id);
   const type = LINKED_DOCUMENT_TYPE[target.register];
-  const candidates = (documents.data?.items ?? []).filter(
-    (document) => document.documentType === type && document.scanStatus !== 'quarantined',
-  );
+  const candidates = useLinkable(scheme.id, target.register);
   const [chosen, setChosen] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -153,13 +310,7 @@ function LinkDialog({
             label={`${DOCUMENT_TYPE_LABELS[type]} document`}
             value={chosen}
             onChange={(event) => setChosen(event.currentTarget.value)}
-            data={[
-              { value: '', label: 'Choose a document' },
-              ...candidates.map((document) => ({
-                value: document.id,
-                label: `${documentName(document)}, version ${document.version}`,
-              })),
-            ]}
+            data={[{ value: '', label: 'Choose a document' }, ...candidates.map(documentChoice)]}
           />
           <Button disabled={chosen === ''} loading={busy} onClick={() => link(chosen)}>
             Link

@@ -87,7 +87,7 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
     {
       key: 'approvedOn',
       header: 'Approved on',
-      render: (policy) => shownDate(policy.approvedOn),
+      render: (policy) => <ApprovalCell policy={policy} />,
     },
     {
       key: 'nextReviewDue',
@@ -333,6 +333,26 @@ function PolicyForm({
   );
 }
 
+/**
+ * The day the trustees approved a version, and the meeting or minute that records their decision;
+ * an approval recorded before the reference was asked for says that it has none.
+ */
+function ApprovalCell({ policy }: { policy: WrittenPolicy }) {
+  if (policy.approvedOn === null) return shownDate(null);
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{shownDate(policy.approvedOn)}</Text>
+      {policy.approvalReference === null ? (
+        <Text size="sm" c="dimmed">
+          No meeting or minute recorded
+        </Text>
+      ) : (
+        <Text size="sm">{policy.approvalReference}</Text>
+      )}
+    </Stack>
+  );
+}
+
 function ApproveForm({
   scheme,
   policy,
@@ -344,8 +364,8 @@ function ApproveForm({
 }) {
   const refresh = useRefreshGovernance(scheme.id);
   const today = todayInIreland(new Date());
-  const form = useForm<{ approvedOn: string }>({
-    initialValues: { approvedOn: today },
+  const form = useForm<{ approvedOn: string; approvalReference: string }>({
+    initialValues: { approvedOn: today, approvalReference: '' },
     validate: validateWithDates(policyApproval, (values) => values, {
       approvedOn: { required: true },
     }),
@@ -356,7 +376,7 @@ function ApproveForm({
       body: values,
     });
     notifySuccess(
-      `${nameOf(approved)} approved; next review due ${shownDate(approved.nextReviewDue)}.`,
+      `${nameOf(approved)} approved (${approved.approvalReference}); next review due ${shownDate(approved.nextReviewDue)}.`,
     );
     await refresh('policies');
     onClose();
@@ -379,6 +399,13 @@ function ApproveForm({
         maxDate={today}
         data-autofocus
         {...form.getInputProps('approvedOn')}
+      />
+      <TextInput
+        label="Meeting or minute reference"
+        description="Where the trustees’ decision is recorded: the meeting, or its minute"
+        placeholder="Board meeting 12 March 2026, minute 4.2"
+        required
+        {...form.getInputProps('approvalReference')}
       />
     </FormShell>
   );
