@@ -284,13 +284,31 @@ function ChairCheckbox({
   );
 }
 
-/** A trustee's contact details as the register shows them: each on its line, or a dash. */
-function ContactCell({ trustee }: { trustee: Trustee }) {
-  if (trustee.email === null && trustee.phone === null) return '—';
+/**
+ * A trustee as the register names them: the name, "Chair" beside the chair's, and under it their
+ * contact details, each on its line, where they are recorded.
+ */
+function TrusteeCell({ trustee }: { trustee: Trustee }) {
   return (
     <Stack gap={0}>
-      {trustee.email && <Text size="sm">{trustee.email}</Text>}
-      {trustee.phone && <Text size="sm">{trustee.phone}</Text>}
+      <Group gap="xs" wrap="nowrap">
+        <Text size="sm">{trustee.name}</Text>
+        {trustee.chair && (
+          <Badge variant="light" miw="max-content">
+            Chair
+          </Badge>
+        )}
+      </Group>
+      {trustee.email && (
+        <Text size="sm" c="dimmed">
+          {trustee.email}
+        </Text>
+      )}
+      {trustee.phone && (
+        <Text size="sm" c="dimmed">
+          {trustee.phone}
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -342,17 +360,7 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
     {
       key: 'name',
       header: 'Trustee',
-      render: (trustee) =>
-        trustee.chair ? (
-          <Group gap="xs" wrap="nowrap">
-            <Text size="sm">{trustee.name}</Text>
-            <Badge variant="light" miw="max-content">
-              Chair
-            </Badge>
-          </Group>
-        ) : (
-          trustee.name
-        ),
+      render: (trustee) => <TrusteeCell trustee={trustee} />,
     },
     {
       key: 'kind',
@@ -373,7 +381,6 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
       header: 'Fitness and probity',
       render: (trustee) => FITNESS_NAMES[trustee.fitnessAndProbity],
     },
-    { key: 'contact', header: 'Contact', render: (trustee) => <ContactCell trustee={trustee} /> },
     { key: 'endedOn', header: 'Ended on', render: (trustee) => shownDate(trustee.endedOn) },
   ];
   if (can(session, 'trustee_training.list', scheme)) {
