@@ -295,7 +295,7 @@ export const MAX_ANNUAL_CHARGE_BASIS_POINTS = 500;
 /** Basis points in one, and months in a year: a month's charge is units × bps / 120,000. */
 const BASIS_POINTS_A_MONTH = 10_000n * 12n;
 
-/** An annual charge in the words a fund factsheet uses: `0.75% a year`, or `None`. */
+/** An annual charge in the words a fund factsheet uses: `1.50% a year`, or `None`. */
 export function annualChargeWords(basisPoints: number): string {
   if (basisPoints === 0) return 'None';
   return `${Math.floor(basisPoints / 100)}.${String(basisPoints % 100).padStart(2, '0')}% a year`;
