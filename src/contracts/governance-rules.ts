@@ -3,8 +3,8 @@ import type { RacKind, SchemeType } from './organisation.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
 /**
- * The governance rules of IORP II as this product applies them (domain.md, "Governance under
- * IORP II"): which key functions and written policies a scheme needs, how often each is reviewed,
+ * The governance rules of IORP II as this product applies them (Directive (EU) 2016/2341
+ * and docs/decisions/0059-governance-rules.md): which key functions and written policies a scheme needs, how often each is reviewed,
  * when the own-risk assessment (ORA) falls due, and when reminders go out. Every period, every list
  * of required functions or policies and every source lives here and nowhere else: the API, the
  * reminders job and the web UI all ask this module. The functions are pure: "today" is a parameter,
@@ -28,9 +28,9 @@ const TRANSPOSED = 'as transposed by S.I. No. 128/2021';
  */
 export const SIGNIFICANT_CHANGE_GRACE_DAYS = 30;
 
-/** domain.md: reminders 60, 30, 14 and 7 days before a due date, and on the day. */
+/** Reminders 60, 30, 14 and 7 days before a due date, and on the day (docs/decisions/0059-governance-rules.md). */
 export const REMINDER_DAYS_BEFORE = [60, 30, 14, 7, 0] as const;
-/** domain.md: and again every week while overdue. */
+/** And again every week while overdue. */
 export const OVERDUE_REMINDER_INTERVAL_DAYS = 7;
 
 /** Where each rule comes from: law to its section or article, guidance by whose, or policy. */
@@ -74,7 +74,7 @@ export const GOVERNANCE_RULES = {
 } as const satisfies Record<string, RuleSource>;
 
 /**
- * What a practitioner's guide says reviews most often find missing from an ORA (domain.md): good
+ * What a practitioner's guide says reviews most often find missing from an ORA: good
  * practice, labelled so (GOVERNANCE_RULES.oraGoodPractice), never cited as the law.
  */
 export const ORA_GOOD_PRACTICE = [
@@ -428,8 +428,7 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
 };
 
 /**
- * Who carries each duty out, in words, for the scheme year's timeline (domain.md, "The scheme
- * year"): the trustees answer for the scheme; the employer arranges trustee training (s.59AA); the
+ * Who carries each duty out, in words, for the scheme year's timeline (docs/decisions/0122-the-scheme-year.md): the trustees answer for the scheme; the employer arranges trustee training (s.59AA); the
  * registered administrator, the broker firm here, makes the annual scheme information return.
  */
 export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {

@@ -18,7 +18,7 @@ import {
 } from '../helpers/factories.js';
 
 /**
- * The governance registers through the API (decisions.md §6; rules: governance-rules.ts), on a
+ * The governance registers through the API (docs/decisions/0059-governance-rules.md; rules: governance-rules.ts), on a
  * clock that stands still unless a test moves it.
  */
 const clock = new Date('2025-06-01T10:00:00Z');

@@ -27,7 +27,7 @@ import {
 import { readOutbox } from '../helpers/mail.js';
 
 /**
- * The reminders job (decisions.md §6): each reminder goes out once, to the scheme's BrokerAdmins
+ * The reminders job (docs/decisions/0059-governance-rules.md): each reminder goes out once, to the scheme's BrokerAdmins
  * and EmployerAdmins, however often and on however many instances the job runs.
  */
 const config = testConfig();

@@ -31,8 +31,8 @@ import {
 /**
  * Every rule of the rule modules carries a label (law, guidance or product policy) and, where it
  * is law, a citation that names its section, regulation, article or schedule
- * (docs/decisions/0120-rules-labelled-law-guidance-policy.md; domain.md, "Governance under IORP
- * II"). The rule modules are found by name, src/contracts/*-rules.ts, so a new one is held to this
+ * (docs/decisions/0120-rules-labelled-law-guidance-policy.md; docs/decisions/0059-governance-rules.md).
+ * The rule modules are found by name, src/contracts/*-rules.ts, so a new one is held to this
  * without being listed here.
  */
 

@@ -23,7 +23,7 @@ import {
 import { addDays } from '../../src/contracts/irish-dates.js';
 
 /**
- * The governance rules of IORP II against worked dates (domain.md, "Governance under IORP II").
+ * The governance rules of IORP II against worked dates (docs/decisions/0059-governance-rules.md).
  * "Today" is a parameter of every rule, so each case names the day it is judged on.
  */
 

@@ -12,7 +12,7 @@ import {
   trainingObligations,
 } from '../../src/contracts/scheme-year-rules.js';
 
-/** The scheme year's duties against worked dates (domain.md, "The scheme year"). */
+/** The scheme year's duties against worked dates (docs/decisions/0122-the-scheme-year.md). */
 
 const trustee = (overrides: Partial<TrusteeFacts> = {}): TrusteeFacts => ({
   id: 'trustee-1',

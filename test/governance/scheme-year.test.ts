@@ -13,7 +13,7 @@ import {
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
- * The scheme year through the API (decisions.md §7, "Scheme year"; rules: scheme-year-rules.ts):
+ * The scheme year through the API (docs/decisions/0122-the-scheme-year.md; rules: scheme-year-rules.ts):
  * a scheme's year end and an RAC's kind, trustees' training and the filings, and what the
  * compliance view makes of them, on a clock that stands still.
  */

@@ -82,7 +82,7 @@ const holderViewOf = (
 /**
  * What the audit log keeps of a register entry: references, dates and statuses, never a name, an
  * e-mail address, a phone number or free text, so that an erasure never has to touch the
- * append-only chain (domain.md, GDPR; docs/decisions/0029-audit-states-hold-no-personal-data.md).
+ * append-only chain (GDPR Art. 5(1)(c) and 17; docs/decisions/0029-audit-states-hold-no-personal-data.md).
  * A change of contact details is known by the names of the fields changed.
  */
 const trusteeAuditState = (row: TrusteeRow, changed?: string[]) => ({
@@ -121,7 +121,7 @@ export interface RegistersDeps {
   now: () => Date;
 }
 
-/** Trustees and key function holders (decisions.md §6; rules: governance-rules.ts). */
+/** Trustees and key function holders (docs/decisions/0059-governance-rules.md; rules: governance-rules.ts). */
 export function createAppointmentsService({ database, audit, now }: RegistersDeps) {
   const kit = createRegisterKit({ audit, now });
 

@@ -147,7 +147,7 @@ function hashed(onDone: (size: number, sha256: string) => Error | undefined): Tr
 }
 
 /**
- * A scheme's evidence pack (decisions.md §6; docs/decisions/0065-evidence-pack.md): a ZIP of a
+ * A scheme's evidence pack (docs/decisions/0065-evidence-pack.md): a ZIP of a
  * tagged PDF summary of its governance, the current version of each of its servable documents
  * and `manifest.json` with every file's SHA-256 and the head of the tenant's audit chain. The
  * archive is streamed: one document is open at a time, read from storage as the client reads.
@@ -160,7 +160,7 @@ export function createEvidencePackService({
   servesUnscanned,
 }: EvidencePackDeps) {
   const exclusionOf = (row: DocumentRow): ManifestExclusion['reason'] | null => {
-    // Any document about one member is theirs, whatever its type (decisions.md §7).
+    // Any document about one member is theirs, whatever its type (docs/decisions/0090-member-documents.md).
     if (row.memberId !== null || NOT_GOVERNANCE_EVIDENCE.has(row.documentType)) {
       return 'member_personal_data';
     }

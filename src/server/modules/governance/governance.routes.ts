@@ -37,7 +37,7 @@ const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 const writeErrors = { 400: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
 /**
- * The governance registers, compliance and calendar (decisions.md §6). Thin: each route names its
+ * The governance registers, compliance and calendar (docs/decisions/0059-governance-rules.md). Thin: each route names its
  * action of the policy table and hands the request to its service.
  */
 export const governanceRoutes: FastifyPluginAsyncZod<{

@@ -175,7 +175,7 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
       return (entry: T) => linkOf(entry, found);
     },
 
-    /** An entry deleted: kept, with its audit record, and hidden from every read (decisions.md §3). */
+    /** An entry deleted: kept, with its audit record, and hidden from every read (docs/decisions/0038-soft-delete-reaches-beneath.md). */
     async softDelete(
       tx: Transaction,
       writer: TenantActor,

@@ -68,7 +68,7 @@ export interface ReminderRun {
 }
 
 /**
- * The `reminders` job (decisions.md §6; domain.md: 60, 30, 14 and 7 days before a due date, on the
+ * The `reminders` job (docs/decisions/0059-governance-rules.md: 60, 30, 14 and 7 days before a due date, on the
  * day, then weekly while overdue). It walks every tenant's schemes in batches, assesses each with
  * the rule module as of today, and for each dated obligation at a reminder stage writes one row
  * per recipient into compliance_reminders; the unique key there makes each reminder go out at

@@ -19,7 +19,7 @@ const readErrors = { 400: errorBody, 403: errorBody, 404: errorBody };
 const writeErrors = { 400: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
 /**
- * The scheme year's registers (decisions.md §7, "Scheme year"): trustees' training and the
+ * The scheme year's registers (docs/decisions/0122-the-scheme-year.md): trustees' training and the
  * filings. Thin: each route names its action and hands the request to its service.
  */
 export const schemeYearRoutes: FastifyPluginAsyncZod<{ schemeYear: SchemeYearService }> = async (

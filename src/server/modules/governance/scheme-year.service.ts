@@ -91,7 +91,7 @@ export interface SchemeYearDeps {
 }
 
 /**
- * The scheme year's registers (decisions.md §7, "Scheme year"; rules: scheme-year-rules.ts):
+ * The scheme year's registers (docs/decisions/0122-the-scheme-year.md; rules: scheme-year-rules.ts):
  * trustees' training and the filings. What is due, and when, is the compliance view's.
  */
 export function createSchemeYearService({ database, audit, now }: SchemeYearDeps) {

@@ -66,7 +66,7 @@ function AuditedSelect(props: GetInputPropsReturnType) {
 type Dialog = { kind: 'record' } | { kind: 'complete'; filing: Filing };
 
 /**
- * The scheme year's filings (domain.md, "The scheme year"): the annual report and the annual
+ * The scheme year's filings (docs/decisions/0122-the-scheme-year.md): the annual report and the annual
  * scheme information return of each scheme year, and the Annual Compliance Statement of each
  * calendar year, each with when it falls due and when it was done.
  */

@@ -9,7 +9,7 @@ import { obligationInWords, shownDate, timelineOf } from './governance-helpers';
 import { useSubjectNames } from './governanceQueries';
 
 /**
- * The scheme year (domain.md, "The scheme year"): every duty of the scheme that falls due on a
+ * The scheme year (docs/decisions/0122-the-scheme-year.md): every duty of the scheme that falls due on a
  * day, soonest first, with who carries it out and its standing; why it stands so, and where the
  * rule comes from, one click away.
  */

@@ -22,7 +22,7 @@ import { orNull, shownDate, validateWithDates } from './governance-helpers';
 import { registerKey, useRefreshGovernance } from './governanceQueries';
 
 /**
- * A trustee's training (Pensions Act 1990 s.59AA; domain.md, "The scheme year"): what is on
+ * A trustee's training (Pensions Act 1990 s.59AA; docs/decisions/0122-the-scheme-year.md): what is on
  * record, and a form to record more. A corporate trustee's directors are each trained, and each
  * training names the director.
  */
