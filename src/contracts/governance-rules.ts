@@ -3,9 +3,9 @@ import type { RacKind, SchemeType } from './organisation.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
 /**
- * The governance rules of IORP II as this product applies them (Directive (EU) 2016/2341
- * and docs/decisions/0059-governance-rules.md): which key functions and written policies a scheme needs, how often each is reviewed,
- * when the own-risk assessment (ORA) falls due, and when reminders go out. Every period, every list
+ * The governance rules of IORP II as this product applies them (Directive (EU) 2016/2341 and
+ * docs/decisions/0059-governance-rules.md): which key functions and written policies a scheme
+ * needs, how often each is reviewed, when the own-risk assessment (ORA) falls due, and when reminders go out. Every period, every list
  * of required functions or policies and every source lives here and nowhere else: the API, the
  * reminders job and the web UI all ask this module. The functions are pure: "today" is a parameter,
  * so each rule is tested against worked dates (test/governance/rules.test.ts).
@@ -28,7 +28,10 @@ const TRANSPOSED = 'as transposed by S.I. No. 128/2021';
  */
 export const SIGNIFICANT_CHANGE_GRACE_DAYS = 30;
 
-/** Reminders 60, 30, 14 and 7 days before a due date, and on the day (docs/decisions/0059-governance-rules.md). */
+/**
+ * Reminders 60, 30, 14 and 7 days before a due date, and on the day
+ * (docs/decisions/0059-governance-rules.md).
+ */
 export const REMINDER_DAYS_BEFORE = [60, 30, 14, 7, 0] as const;
 /** And again every week while overdue. */
 export const OVERDUE_REMINDER_INTERVAL_DAYS = 7;
