@@ -163,10 +163,11 @@ export interface FundAmount {
 /**
  * `amountCents` shared across a fund choice, every cent placed (DC_MONEY_RULES.splitRounding):
  * each fund first gets the whole cents of its share (toward zero for a negative amount), then the
- * cents left over, fewer than there are lines, go one each to the funds with the largest remainders,
- * the earlier line first on a tie. The parts add up to the amount exactly, each is within a cent of
- * its exact share, and they come in the lines' order. The percentages are whole and add up to 100,
- * as a fund choice's do (`percentLines` in funds.ts); anything else is a fault of the caller.
+ * cents left over, fewer than there are lines, go one each to the funds with the largest
+ * remainders, the earlier line first on a tie. The parts add up to the amount exactly, each is
+ * within a cent of its exact share, and they come in the lines' order. The percentages are whole
+ * and add up to 100, as a fund choice's do (`percentLines` in funds.ts); anything else is a fault
+ * of the caller.
  */
 export function splitByPercent(
   amountCents: number,
@@ -624,9 +625,10 @@ export type SwitchInput = z.infer<typeof switchInput>;
 export const holdsUnits = (schemeType: string): boolean => schemeType !== 'DB';
 
 /**
- * The rules of DC money, each with its source (docs/decisions/0120-rules-labelled-law-guidance-policy.md).
- * How a scheme's money is invested, priced and charged is market practice and this service's
- * choice, not statute (docs/decisions/0127-dc-money.md): no rule here is law.
+ * The rules of DC money, each with its source
+ * (docs/decisions/0120-rules-labelled-law-guidance-policy.md). How a scheme's money is invested,
+ * priced and charged is market practice and this service's choice, not statute
+ * (docs/decisions/0127-dc-money.md): no rule here is law.
  */
 export const DC_MONEY_RULES = {
   investmentDate: productPolicy(

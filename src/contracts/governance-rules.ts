@@ -5,10 +5,11 @@ import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from '.
 /**
  * The governance rules of IORP II as this product applies them (Directive (EU) 2016/2341 and
  * docs/decisions/0059-governance-rules.md): which key functions and written policies a scheme
- * needs, how often each is reviewed, when the own-risk assessment (ORA) falls due, and when reminders go out. Every period, every list
- * of required functions or policies and every source lives here and nowhere else: the API, the
- * reminders job and the web UI all ask this module. The functions are pure: "today" is a parameter,
- * so each rule is tested against worked dates (test/governance/rules.test.ts).
+ * needs, how often each is reviewed, when the own-risk assessment (ORA) falls due, and when
+ * reminders go out. Every period, every list of required functions or policies and every source
+ * lives here and nowhere else: the API, the reminders job and the web UI all ask this module. The
+ * functions are pure: "today" is a parameter, so each rule is tested against worked dates
+ * (test/governance/rules.test.ts).
  *
  * Every rule has its source in GOVERNANCE_RULES, labelled law, guidance or product policy
  * (docs/decisions/0120-rules-labelled-law-guidance-policy.md). Law is cited to the section of the
@@ -308,8 +309,8 @@ export function dateStatus(dueOn: string, today: string): DateStatus {
 
 /**
  * The reminder stage a due date is at on `today`, or null before the first reminder: the latest
- * of 60, 30, 14, 7 days before and the day itself that has come, then one stage for each whole
- * week overdue. A job that missed days sends only the latest stage, never the ones it slept through.
+ * of 60, 30, 14, 7 days before and the day itself that has come, then one stage for each whole week
+ * overdue. A job that missed days sends only the latest stage, never the ones it slept through.
  */
 /**
  * Whether a person is reminded of an obligation: it has a day and is not OK (overdue, due within
@@ -431,8 +432,10 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
 };
 
 /**
- * Who carries each duty out, in words, for the scheme year's timeline (docs/decisions/0122-the-scheme-year.md): the trustees answer for the scheme; the employer arranges trustee training (s.59AA); the
- * registered administrator, the broker firm here, makes the annual scheme information return.
+ * Who carries each duty out, in words, for the scheme year's timeline
+ * (docs/decisions/0122-the-scheme-year.md): the trustees answer for the scheme; the employer
+ * arranges trustee training (s.59AA); the registered administrator, the broker firm here, makes the
+ * annual scheme information return.
  */
 export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {
   scope: 'The trustees',
@@ -776,7 +779,8 @@ export function worstFirst(a: ObligationStatus, b: ObligationStatus): number {
 
 /**
  * A scheme's standing: the worst of its obligations. A passed due date ranks above a gap in a
- * register, because it is a deadline the trustees have already missed (docs/decisions/0059-governance-rules.md).
+ * register, because it is a deadline the trustees have already missed
+ * (docs/decisions/0059-governance-rules.md).
  */
 export function overallStatus(obligations: readonly Obligation[]): ObligationStatus {
   let worst: ObligationStatus = 'ok';

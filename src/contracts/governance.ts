@@ -16,9 +16,10 @@ import { FILING_KINDS } from './scheme-year-rules.js';
 import { emailAddress, idText, phoneNumber, text } from './text.js';
 
 /**
- * The governance registers of a scheme (docs/decisions/0059-governance-rules.md; rules: governance-rules.ts): trustees,
- * key function holders, written policies and own-risk assessments, with the scheme's compliance
- * and the tenant's calendar. Shared by the API and the browser's forms.
+ * The governance registers of a scheme (docs/decisions/0059-governance-rules.md; rules:
+ * governance-rules.ts): trustees, key function holders, written policies and own-risk assessments,
+ * with the scheme's compliance and the tenant's calendar. Shared by the API and the browser's
+ * forms.
  */
 
 const personName = text({ max: 200 }).min(1, FIELD_MESSAGES.name);
