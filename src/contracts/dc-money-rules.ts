@@ -184,12 +184,29 @@ export function splitByPercent(
   if (total !== 100) throw new RangeError('The percentages of a split add up to 100');
 
   const negative = amountCents < 0;
-  const magnitude = BigInt(Math.abs(amountCents));
-  const parts = lines.map((line) => {
-    const hundredths = magnitude * BigInt(line.percent);
-    return { cents: hundredths / 100n, remainder: hundredths % 100n };
+  const parts = sharesOf(
+    BigInt(Math.abs(amountCents)),
+    lines.map((line) => BigInt(line.percent)),
+    100n,
+  );
+  return lines.map((line, index) => {
+    const cents = Number(parts[index] as bigint);
+    return { fundId: line.fundId, amountCents: negative && cents !== 0 ? -cents : cents };
   });
-  let left = parts.reduce((rest, part) => rest - part.cents, magnitude);
+}
+
+/**
+ * `amount` (0 or more whole cents) shared in proportion to `weights`, whose sum is `total`: each
+ * share first gets its whole cents, then the cents left over, fewer than there are shares, go one
+ * each to the shares with the largest remainders, the earlier share first on a tie. The shares add
+ * up to the amount exactly and each is within a cent of its exact part.
+ */
+function sharesOf(amount: bigint, weights: readonly bigint[], total: bigint): bigint[] {
+  const parts = weights.map((weight) => {
+    const exact = amount * weight;
+    return { cents: exact / total, remainder: exact % total };
+  });
+  let left = parts.reduce((rest, part) => rest - part.cents, amount);
   const byRemainder = parts
     .map((_, index) => index)
     .sort((a, b) => {
@@ -202,10 +219,7 @@ export function splitByPercent(
     (parts[index] as (typeof parts)[number]).cents += 1n;
     left -= 1n;
   }
-  return lines.map((line, index) => {
-    const cents = Number((parts[index] as (typeof parts)[number]).cents);
-    return { fundId: line.fundId, amountCents: negative && cents !== 0 ? -cents : cents };
-  });
+  return parts.map((part) => part.cents);
 }
 
 /** Units of a fund held, and the price they would sell at. */
@@ -249,26 +263,14 @@ export function sellByValue(amountCents: number, held: ReadonlyArray<FundHolding
   const amount = BigInt(amountCents);
   if (worth <= amount) return funds.map(sellAll);
 
-  const parts = funds.map((fund) => {
-    const share = amount * BigInt(fund.valueCents);
-    return { cents: share / worth, remainder: share % worth };
-  });
-  let left = parts.reduce((rest, part) => rest - part.cents, amount);
-  const byRemainder = parts
-    .map((_, index) => index)
-    .sort((a, b) => {
-      const first = (parts[a] as (typeof parts)[number]).remainder;
-      const second = (parts[b] as (typeof parts)[number]).remainder;
-      return first === second ? a - b : first > second ? -1 : 1;
-    });
-  for (const index of byRemainder) {
-    if (left === 0n) break;
-    (parts[index] as (typeof parts)[number]).cents += 1n;
-    left -= 1n;
-  }
+  const shares = sharesOf(
+    amount,
+    funds.map((fund) => BigInt(fund.valueCents)),
+    worth,
+  );
   const sales: FundSale[] = [];
   funds.forEach((fund, index) => {
-    const cents = Number((parts[index] as (typeof parts)[number]).cents);
+    const cents = Number(shares[index] as bigint);
     if (cents === 0) return;
     if (cents >= fund.valueCents) {
       sales.push(sellAll(fund));
