@@ -257,7 +257,8 @@ export function sellByValue(amountCents: number, held: ReadonlyArray<FundHolding
   const sellAll = (fund: (typeof funds)[number]): FundSale => ({
     fundId: fund.fundId,
     unitsMicro: -fund.unitsMicro,
-    amountCents: -fund.valueCents,
+    // 0 - x, not -x: units worth less than half a cent sell for 0 cents, never -0.
+    amountCents: 0 - fund.valueCents,
   });
   const worth = funds.reduce((total, fund) => total + BigInt(fund.valueCents), 0n);
   const amount = BigInt(amountCents);

@@ -454,7 +454,8 @@ export function settleMember(
         source,
         dealtOn: day,
         unitsMicro: -held,
-        amountCents: -valueCents(held, step.price.micro),
+        // 0 - x, not -x: units worth less than half a cent sell for 0 cents, never -0.
+        amountCents: 0 - valueCents(held, step.price.micro),
         price: step.price,
       });
     } else if (step.kind === 'buy') {
