@@ -285,6 +285,9 @@ describe.skipIf(browserSuiteSkipReason)(
         );
       }
 
+      // A person reads the notices of the drafts and approvals, which close by themselves, before
+      // the button beneath them is clicked; a busy machine keeps them up longer.
+      await seeNo(page.getByRole('alert').filter({ hasText: /drafted|approved/ }), 'the notices');
       await page.getByRole('button', { name: 'Record an own-risk assessment' }).click();
       await send(page.getByRole('dialog', { name: 'Record an own-risk assessment' }), 'Record');
 
