@@ -36,65 +36,81 @@ const ofHolder = (holder: Holder, alias: string) =>
     ? sql`${sql.raw(alias)}.broker_id = ${holder.brokerId} and ${sql.raw(alias)}.member_id = ${holder.memberId}`
     : sql`${sql.raw(alias)}.broker_id = ${holder.brokerId} and ${sql.raw(alias)}.scheme_id = ${holder.schemeId}`;
 
-/** The live members whose holdings count, joined by `alias`.member_id. */
-const liveMember = (alias: string) =>
-  sql`join members m on m.broker_id = ${sql.raw(alias)}.broker_id and m.id = ${sql.raw(alias)}.member_id and m.deleted_at is null`;
+/**
+ * Only the movements and money of members not deleted, as every list counts live members only. A
+ * row's member always exists (a foreign key holds it), so the deleted ones are left out rather
+ * than the live ones joined: over a scheme's whole ledger the check is then against the few
+ * deleted members, not a join of every movement with its member (docs/benchmarks.md, "DC money").
+ */
+const ofLiveMember = (alias: string) =>
+  sql`not exists (select 1 from members d where d.broker_id = ${sql.raw(alias)}.broker_id and d.id = ${sql.raw(alias)}.member_id and d.deleted_at is not null)`;
 
-/** Units held in each fund on `on` (movements dealt by then, not voided); none where they net to 0. */
-export async function unitsOn(tx: Transaction, holder: Holder, on: string): Promise<FundUnits[]> {
-  const result = await tx.execute(sql`
-    select held.fund_id, sum(held.units) :: text as units,
-      (count(*) filter (where held.units <> 0)) :: integer as members
-    from (
-      select t.fund_id, t.member_id, sum(t.units) as units
-      from member_transactions t ${liveMember('t')}
-      where ${ofHolder(holder, 't')} and t.voided_at is null and t.dealt_on <= ${on} :: date
-      group by t.fund_id, t.member_id
-    ) held
-    group by held.fund_id
-    having sum(held.units) <> 0
-    order by held.fund_id
-  `);
-  return rowsOf<{ fund_id: string; units: string; members: number }>(result).map((row) => ({
-    fundId: row.fund_id,
-    unitsMicro: microOfNumeric(row.units),
-    members: Number(row.members),
-  }));
+/** Units by fund and money by kind of the holder on a day, as the ledger and the money say. */
+interface LedgerOnDay {
+  /** Units held in each fund (movements dealt by the day, not voided); none where they net to 0. */
+  funds: FundUnits[];
+  money: MoneyOnDay;
 }
 
-/** Money received, invested and switching by `on`, of the live member or members. */
-export async function moneyOn(tx: Transaction, holder: Holder, on: string): Promise<MoneyOnDay> {
-  const result = await tx.execute(sql`
-    select
-      coalesce((
-        select sum(c.amount_cents) from contributions c ${liveMember('c')}
-        where ${ofHolder(holder, 'c')} and c.received_on <= ${on} :: date
-      ), 0) :: bigint :: text as paid,
-      coalesce((
-        select sum(a.delta_cents) from contribution_adjustments a
-        join contributions c on c.broker_id = a.broker_id and c.id = a.contribution_id
-        ${liveMember('c')}
-        where ${ofHolder(holder, 'c')} and a.received_on <= ${on} :: date
-      ), 0) :: bigint :: text as corrected,
-      coalesce((
-        select sum(t.amount_cents) from member_transactions t ${liveMember('t')}
-        where ${ofHolder(holder, 't')} and t.voided_at is null and t.kind = 'contribution'
-          and t.dealt_on <= ${on} :: date
-      ), 0) :: bigint :: text as invested,
-      coalesce((
-        select sum(t.amount_cents) from member_transactions t ${liveMember('t')}
-        where ${ofHolder(holder, 't')} and t.voided_at is null
-          and t.kind in ('switch_out', 'switch_in') and t.dealt_on <= ${on} :: date
-      ), 0) :: bigint :: text as switched
-  `);
-  const [row] = rowsOf<{ paid: string; corrected: string; invested: string; switched: string }>(
-    result,
+/**
+ * What the live member or members hold on `on`, in two statements: the ledger read once, each
+ * member's units and cents in each fund summed and then summed by fund (the members holding a
+ * fund are those whose own units in it do not net to 0), and the money received by the day.
+ */
+async function ledgerOn(tx: Transaction, holder: Holder, on: string): Promise<LedgerOnDay> {
+  const ledger = rowsOf<{
+    fund_id: string;
+    units: string;
+    members: number;
+    invested: string;
+    switched: string;
+  }>(
+    await tx.execute(sql`
+      select held.fund_id, sum(held.units) :: text as units,
+        (count(*) filter (where held.units <> 0)) :: integer as members,
+        coalesce(sum(held.invested), 0) :: bigint :: text as invested,
+        coalesce(sum(held.switched), 0) :: bigint :: text as switched
+      from (
+        select t.fund_id, t.member_id, sum(t.units) as units,
+          sum(t.amount_cents) filter (where t.kind = 'contribution') as invested,
+          sum(t.amount_cents) filter (where t.kind in ('switch_out', 'switch_in')) as switched
+        from member_transactions t
+        where ${ofHolder(holder, 't')} and t.voided_at is null and t.dealt_on <= ${on} :: date
+          and ${ofLiveMember('t')}
+        group by t.fund_id, t.member_id
+      ) held
+      group by held.fund_id
+      order by held.fund_id
+    `),
+  );
+  const [received] = rowsOf<{ paid: string; corrected: string }>(
+    await tx.execute(sql`
+      select
+        coalesce((
+          select sum(c.amount_cents) from contributions c
+          where ${ofHolder(holder, 'c')} and c.received_on <= ${on} :: date and ${ofLiveMember('c')}
+        ), 0) :: bigint :: text as paid,
+        coalesce((
+          select sum(a.delta_cents) from contribution_adjustments a
+          join contributions c on c.broker_id = a.broker_id and c.id = a.contribution_id
+          where ${ofHolder(holder, 'c')} and a.received_on <= ${on} :: date and ${ofLiveMember('c')}
+        ), 0) :: bigint :: text as corrected
+    `),
   );
   return {
-    receivedCents: Number(row?.paid ?? 0) + Number(row?.corrected ?? 0),
-    investedCents: Number(row?.invested ?? 0),
-    // A sale's cents are negative and its purchases' positive: what is not yet bought back.
-    switchingCents: -Number(row?.switched ?? 0),
+    funds: ledger
+      .filter((row) => microOfNumeric(row.units) !== 0n)
+      .map((row) => ({
+        fundId: row.fund_id,
+        unitsMicro: microOfNumeric(row.units),
+        members: Number(row.members),
+      })),
+    money: {
+      receivedCents: Number(received?.paid ?? 0) + Number(received?.corrected ?? 0),
+      investedCents: ledger.reduce((total, row) => total + Number(row.invested), 0),
+      // A sale's cents are negative and its purchases' positive: what is not yet bought back.
+      switchingCents: -ledger.reduce((total, row) => total + Number(row.switched), 0),
+    },
   };
 }
 
@@ -107,16 +123,13 @@ export interface ValuedFund extends FundUnits {
   valueCents: number;
 }
 
-/**
- * The units held in each fund on `on` (`unitsOn`), each valued at its fund's latest price on or
- * before that day, with the fund's name.
- */
-export async function valuedUnitsOn(
+/** Units held in each fund on `on`, each valued at its fund's latest price on or before that day. */
+async function valued(
   tx: Transaction,
   holder: Holder,
+  held: readonly FundUnits[],
   on: string,
 ): Promise<ValuedFund[]> {
-  const held = await unitsOn(tx, holder, on);
   const prices = await latestPrices(
     tx,
     holder.brokerId,
@@ -155,16 +168,16 @@ export interface HoldingsOnDay {
 }
 
 /**
- * The funds held on `on`, valued (`valuedUnitsOn`), with the money of the day (`moneyOn`): what
- * a member's holdings and the trustees' fund assets read (docs/decisions/0127-dc-money.md).
+ * The funds held on `on`, valued, with the money of the day (`ledgerOn`): what a member's holdings
+ * and the trustees' fund assets read (docs/decisions/0127-dc-money.md).
  */
 export async function holdingsOn(
   tx: Transaction,
   holder: Holder,
   on: string,
 ): Promise<HoldingsOnDay> {
-  const funds = await valuedUnitsOn(tx, holder, on);
-  const money = await moneyOn(tx, holder, on);
+  const { funds: held, money } = await ledgerOn(tx, holder, on);
+  const funds = await valued(tx, holder, held, on);
   const uninvestedCents = money.receivedCents - money.investedCents;
   return {
     funds,

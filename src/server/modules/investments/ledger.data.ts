@@ -1,7 +1,7 @@
-import { createId } from '@paralleldrive/cuid2';
 import { and, asc, eq, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { formatDecimal6 } from '../../../contracts/dc-money-rules.js';
 import type { MemberTransactionKind } from '../../../contracts/investments.js';
-import { rowsOf } from '../../platform/db/database.js';
+import { arrayLiteral, rowsOf } from '../../platform/db/database.js';
 import {
   contributionAdjustments,
   contributions,
@@ -16,6 +16,7 @@ import {
 } from '../../platform/db/schema.js';
 import { microOfNumeric } from '../../platform/db/tables/columns.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
+import { createRowIdSource } from '../../platform/uploads/row-ids.js';
 import {
   type Choice,
   type DueEntry,
@@ -379,14 +380,16 @@ export async function latestPrices(
 ): Promise<Map<string, Price>> {
   const found = new Map<string, Price>();
   if (wanted.length === 0) return found;
-  const list = sql.join(
-    wanted.map(({ fundId, day }) => sql`(${fundId}, ${day} :: date)`),
-    sql`, `,
-  );
   const result = await tx.execute(sql`
     select wanted.fund_id, wanted.day :: text as day, p.id, p.priced_on :: text as priced_on,
       p.price :: text as price
-    from (values ${list}) as wanted(fund_id, day)
+    from (
+      select distinct fund_id, day
+      from unnest(
+        ${arrayLiteral(wanted.map(({ fundId }) => fundId))} :: text[],
+        ${arrayLiteral(wanted.map(({ day }) => day))} :: date[]
+      ) as asked(fund_id, day)
+    ) as wanted
     cross join lateral (
       select id, priced_on, price from fund_prices
       where broker_id = ${brokerId} and fund_id = wanted.fund_id and superseded_at is null
@@ -411,12 +414,18 @@ export async function latestPrices(
   return found;
 }
 
-/** Rows per statement: 13 columns a row stays far below PostgreSQL's 65,535 parameters. */
-const ROWS_PER_STATEMENT = 1_000;
+/**
+ * Ids of the movements a settlement writes, as imported rows get theirs (row-ids.ts): a month-end
+ * writes a movement or two for every member, and `createId()` spent more time on them than the
+ * rest of the settlement's own work (docs/benchmarks.md, "DC money").
+ */
+const movementIds = createRowIdSource();
 
 /**
  * Writes the movements due, each unless the same movement (member, fund, kind and source) is
- * already on the ledger and not voided: answers the kinds of those written.
+ * already on the ledger and not voided: answers the kinds of those written. One statement
+ * whatever their number, each column sent as one array (`arrayLiteral`), which the database
+ * reads back as rows.
  */
 export async function insertEntries(
   tx: Transaction,
@@ -424,41 +433,30 @@ export async function insertEntries(
   due: ReadonlyArray<{ memberId: string; entry: DueEntry & { price: Price } }>,
   at: Date,
 ): Promise<MemberTransactionKind[]> {
-  const written: MemberTransactionKind[] = [];
-  for (let start = 0; start < due.length; start += ROWS_PER_STATEMENT) {
-    const rows = due.slice(start, start + ROWS_PER_STATEMENT).map(({ memberId, entry }) => ({
-      brokerId: scheme.brokerId,
-      id: createId(),
-      employerId: scheme.employerId,
-      schemeId: scheme.id,
-      memberId,
-      fundId: entry.fundId,
-      kind: entry.kind,
-      source: entry.source,
-      dealtOn: entry.dealtOn,
-      units: entry.unitsMicro,
-      price: entry.price.micro,
-      priceId: entry.price.id,
-      amountCents: entry.amountCents,
-      createdAt: at,
-    }));
-    const inserted = await tx
-      .insert(memberTransactions)
-      .values(rows)
-      .onConflictDoNothing({
-        target: [
-          memberTransactions.brokerId,
-          memberTransactions.memberId,
-          memberTransactions.fundId,
-          memberTransactions.kind,
-          memberTransactions.source,
-        ],
-        where: sql`voided_at is null`,
-      })
-      .returning({ kind: memberTransactions.kind });
-    for (const row of inserted) written.push(row.kind as MemberTransactionKind);
-  }
-  return written;
+  if (due.length === 0) return [];
+  const column = (value: (row: (typeof due)[number]) => string | number) =>
+    arrayLiteral(due.map(value));
+  const result = await tx.execute(sql`
+    insert into member_transactions (broker_id, id, employer_id, scheme_id, member_id, fund_id,
+      kind, source, dealt_on, units, price, price_id, amount_cents, created_at)
+    select ${scheme.brokerId}, r.id, ${scheme.employerId}, ${scheme.id}, r.member_id, r.fund_id,
+      r.kind, r.source, r.dealt_on, r.units, r.price, r.price_id, r.amount_cents, ${at} :: timestamptz
+    from unnest(
+      ${column(() => movementIds())} :: text[],
+      ${column(({ memberId }) => memberId)} :: text[],
+      ${column(({ entry }) => entry.fundId)} :: text[],
+      ${column(({ entry }) => entry.kind)} :: text[],
+      ${column(({ entry }) => entry.source)} :: text[],
+      ${column(({ entry }) => entry.dealtOn)} :: date[],
+      ${column(({ entry }) => formatDecimal6(entry.unitsMicro))} :: numeric[],
+      ${column(({ entry }) => formatDecimal6(entry.price.micro))} :: numeric[],
+      ${column(({ entry }) => entry.price.id)} :: text[],
+      ${column(({ entry }) => entry.amountCents)} :: bigint[]
+    ) as r(id, member_id, fund_id, kind, source, dealt_on, units, price, price_id, amount_cents)
+    on conflict (broker_id, member_id, fund_id, kind, source) where voided_at is null do nothing
+    returning kind
+  `);
+  return rowsOf<{ kind: MemberTransactionKind }>(result).map((row) => row.kind);
 }
 
 /** Marks switches carried out, each on the day of its last movement. */
