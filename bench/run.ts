@@ -5,6 +5,7 @@ import { runFoundation } from './foundation.js';
 import { runGovernance } from './governance.js';
 import { runIdentity } from './identity.js';
 import { runImports } from './imports.js';
+import { runInvestments } from './investments.js';
 import { printTable, type Report } from './lib.js';
 import { runOperations } from './operations.js';
 import { runRag } from './rag.js';
@@ -16,8 +17,8 @@ import { runWeb } from './web.js';
 /**
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
  * `npm run bench` runs all; `npm run bench -- identity` (or `ai`, `auto-enrolment`, `documents`,
- * `foundation`, `governance`, `imports`, `operations`, `rag`, `request-path`, `tenancy`, `web`) runs one. Not
- * part of CI's pass/fail.
+ * `foundation`, `governance`, `imports`, `investments`, `operations`, `rag`, `request-path`,
+ * `tenancy`, `web`) runs one. Not part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
   ai: runAi,
@@ -27,6 +28,7 @@ const suites: Record<string, (report: Report) => Promise<void>> = {
   governance: runGovernance,
   identity: runIdentity,
   imports: runImports,
+  investments: runInvestments,
   operations: runOperations,
   rag: runRag,
   'request-path': runRequestPath,
