@@ -4,30 +4,21 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { MEMBER_PAGE_SIZES } from '../../../contracts/portal';
-import { api, describeError, type Page } from '../../api/client';
+import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Fund, FundChoice, Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { fetchAllPages } from '../../components/allPages';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { Loading } from '../../components/Loading';
 import { formatDate, formatDateTime } from '../../format';
 import { FundChoiceEditor } from './FundChoiceEditor';
 import { fundChoicesKey, openFundsKey } from './member-page-cache';
 
-/** The open funds of a scheme, every page: a scheme offers a few funds, rarely more than 100. */
+/** The open funds of a scheme: a scheme offers a few funds, rarely more than 100. */
 export async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
-  const funds: Fund[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Page<Fund> = await api(apiRoutes.funds.listOfScheme, {
-      params: { id: schemeId },
-      query: { limit: 100, cursor: cursor ?? undefined },
-    });
-    funds.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return funds;
+  return (await fetchAllPages(apiRoutes.funds.listOfScheme, { params: { id: schemeId } })).items;
 }
 
 const describeAllocations = (choice: FundChoice) =>

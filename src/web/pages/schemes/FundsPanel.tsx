@@ -25,6 +25,7 @@ import { api, describeError } from '../../api/client';
 import type { Fund, Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { fetchAllPages } from '../../components/allPages';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { showApiErrors } from '../../components/forms';
@@ -48,21 +49,6 @@ const bodyOf = (values: FundFormValues) => ({
   annualChargeBasisPoints: typeof values.charge === 'number' ? values.charge : 0,
 });
 
-/** Every fund of a scheme, closed ones included, for the prices file's reading. */
-async function everyFund(schemeId: string): Promise<Fund[]> {
-  const funds: Fund[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api(apiRoutes.funds.listOfScheme, {
-      params: { id: schemeId },
-      query: { includeClosed: 'true', limit: 100, cursor },
-    });
-    funds.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
-  return funds;
-}
-
 /**
  * The funds a scheme offers, closed ones included: adding, renaming, closing (a closed fund takes
  * no new choices; choices already made stay) and reopening. Members choose among the open ones.
@@ -82,7 +68,14 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
   const mayImport = units && can(session, 'fund_price.import', scheme);
   const allFunds = useQuery({
     queryKey: [...schemeFundsKey(scheme.id), 'every'],
-    queryFn: () => everyFund(scheme.id),
+    // Every fund, closed ones included: a closed fund's holders are still valued, so it takes prices.
+    queryFn: async () =>
+      (
+        await fetchAllPages(apiRoutes.funds.listOfScheme, {
+          params: { id: scheme.id },
+          query: { includeClosed: 'true' },
+        })
+      ).items,
     enabled: importing,
   });
   const setDefault = async (fund: Fund) => {
