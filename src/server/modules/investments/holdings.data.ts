@@ -7,6 +7,7 @@ import { fundAllocations, funds, memberTransactions } from '../../platform/db/sc
 import { microOfNumeric } from '../../platform/db/tables/columns.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { latestPrices } from './ledger.data.js';
+import type { Price } from './ledger.rules.js';
 
 /** Units of one fund held on a day: by one member, or by all of a scheme's. */
 export interface FundUnits {
@@ -123,6 +124,28 @@ export interface ValuedFund extends FundUnits {
   valueCents: number;
 }
 
+/** The latest price on or before `on` of a fund held that day, from `latestPrices`. */
+function priceOf(prices: Map<string, Price>, fund: FundUnits, on: string): Price {
+  const price = prices.get(`${fund.fundId} ${on}`);
+  // Units are bought at a price of their fund on or before the day they count from.
+  if (!price) throw new Error('units held in a fund with no price on or before the day');
+  return price;
+}
+
+/**
+ * What holdings come to: the funds' values, the money received and not yet invested, and the
+ * money between a switch's sale and its purchases; and what had been paid in.
+ */
+function worthOf(fundsCents: number, money: MoneyOnDay) {
+  const uninvestedCents = money.receivedCents - money.investedCents;
+  return {
+    uninvestedCents,
+    switchingCents: money.switchingCents,
+    valueCents: fundsCents + uninvestedCents + money.switchingCents,
+    paidInCents: money.receivedCents,
+  };
+}
+
 /** Units held in each fund on `on`, each valued at its fund's latest price on or before that day. */
 async function valued(
   tx: Transaction,
@@ -141,9 +164,7 @@ async function valued(
     held.map((fund) => fund.fundId),
   );
   return held.map((fund) => {
-    const price = prices.get(`${fund.fundId} ${on}`);
-    // Units are bought at a price of their fund on or before the day they count from.
-    if (!price) throw new Error('units held in a fund with no price on or before the day');
+    const price = priceOf(prices, fund, on);
     return {
       ...fund,
       fundName: names.get(fund.fundId) ?? '',
@@ -178,17 +199,38 @@ export async function holdingsOn(
 ): Promise<HoldingsOnDay> {
   const { funds: held, money } = await ledgerOn(tx, holder, on);
   const funds = await valued(tx, holder, held, on);
-  const uninvestedCents = money.receivedCents - money.investedCents;
-  return {
-    funds,
-    uninvestedCents,
-    switchingCents: money.switchingCents,
-    valueCents:
-      funds.reduce((total, fund) => total + fund.valueCents, 0) +
-      uninvestedCents +
-      money.switchingCents,
-    paidInCents: money.receivedCents,
-  };
+  return { funds, ...worthOf(sumOfValues(funds), money) };
+}
+
+const sumOfValues = (funds: ReadonlyArray<{ valueCents: number }>) =>
+  funds.reduce((total, fund) => total + fund.valueCents, 0);
+
+/**
+ * What the holdings were worth on each of `days`, and what had been paid in by then, each day's
+ * worth as `holdingsOn` counts it: the ledger read for each day, the prices of all of them asked
+ * at once, and no fund's name.
+ */
+export async function worthOnDays(
+  tx: Transaction,
+  holder: Holder,
+  days: readonly string[],
+): Promise<Array<{ on: string; valueCents: number; paidInCents: number }>> {
+  const ledgers = [];
+  for (const on of days) ledgers.push({ on, ...(await ledgerOn(tx, holder, on)) });
+  const prices = await latestPrices(
+    tx,
+    holder.brokerId,
+    ledgers.flatMap(({ on, funds }) => funds.map((fund) => ({ fundId: fund.fundId, day: on }))),
+  );
+  return ledgers.map(({ on, funds, money }) => {
+    const fundsCents = sumOfValues(
+      funds.map((fund) => ({
+        valueCents: valueCents(fund.unitsMicro, priceOf(prices, fund, on).micro),
+      })),
+    );
+    const { valueCents: worth, paidInCents } = worthOf(fundsCents, money);
+    return { on, valueCents: worth, paidInCents };
+  });
 }
 
 /**

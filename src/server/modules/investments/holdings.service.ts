@@ -16,6 +16,7 @@ import {
   hasChoiceOn,
   holdingsOn,
   transactionsOf,
+  worthOnDays,
 } from './holdings.data.js';
 import { valuePointDays } from './holdings.rules.js';
 import type {
@@ -121,8 +122,8 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
 
     /**
      * What the member's pension was worth at each month end and today, beside what had been paid
-     * in (docs/decisions/0127-dc-money.md, "Reading"): each point is the holdings of its day, read
-     * as `ofMember` reads them.
+     * in (docs/decisions/0127-dc-money.md, "Reading"): each point is worth what `ofMember` reads
+     * for its day (`worthOnDays`).
      */
     async valueHistory(
       actor: ActorContext,
@@ -148,11 +149,7 @@ export function createHoldingsService({ database, audit, now }: HoldingsServiceD
         // biome-ignore lint/complexity/useMathMinMax: ISO dates are strings; Math.max would make them NaN.
         const from = asked > first ? asked : first;
         const holder: Holder = { brokerId: member.brokerId, memberId: member.id };
-        const points = [];
-        for (const on of valuePointDays(from, today)) {
-          const held = await holdingsOn(tx, holder, on);
-          points.push({ on, valueCents: held.valueCents, paidInCents: held.paidInCents });
-        }
+        const points = await worthOnDays(tx, holder, valuePointDays(from, today));
         await reads.viewed(tx, actor, {
           entityType: 'member_holdings',
           entityId: member.id,
