@@ -56,6 +56,10 @@ describe('a member’s value history', () => {
       '2026-02-28',
       '2026-03-03',
     ]);
+    // Asked from long before any money, it starts at the first money received, not in year 1.
+    const early = await s.staff.get(`/api/members/${member}/value-history?from=0001-01-01`);
+    expect(early.json()).toMatchObject({ from: '2026-01-05', to: '2026-03-03' });
+    expect(early.json().points).toHaveLength(3);
     // The member reads their own.
     expect((await s.as(s.self).get(`/api/members/${member}/value-history`)).statusCode).toBe(200);
   });
