@@ -431,6 +431,72 @@ describe('selling for a negative correction', () => {
   });
 });
 
+describe('a switch that has started buying', () => {
+  it('sells nothing more, so money dealt into a fund later stays there and the switch buys with exactly what it sold', () => {
+    // Asked on 1 January: fund b is sold that day and fund a bought on the 2nd, while b's next
+    // price has not come in. A contribution received on the 2nd waited for b's price too; when it
+    // comes, the contribution's part in fund a is dealt on the 2nd, the switch's sale day for a.
+    const terms = { defaultFundId: 'b', charges: new Map<string, number>() };
+    const choice = {
+      effectiveFrom: '2026-01-02',
+      madeAt: 0,
+      lines: [
+        { fundId: 'a', percent: 17 },
+        { fundId: 'b', percent: 83 },
+      ],
+    };
+    const asked = {
+      id: 's',
+      requestedOn: '2026-01-01',
+      madeAt: 0,
+      to: [
+        { fundId: 'a', percent: 36 },
+        { fundId: 'b', percent: 64 },
+      ],
+    };
+    const early = new Map([
+      ['a', [price('a', '2026-01-02', 10_000n)]],
+      ['b', [price('b', '2026-01-01', 10_000n)]],
+    ]);
+    const first = settleMember(
+      {
+        ledger: [],
+        money: [{ source: 'contribution:x', receivedOn: '2026-01-01', amountCents: 85_665 }],
+        choices: [choice],
+        switches: [asked],
+      },
+      terms,
+      priceBook(early),
+      '2026-01-03',
+    );
+    const second = settleMember(
+      {
+        ledger: first.entries,
+        money: [
+          { source: 'contribution:x', receivedOn: '2026-01-01', amountCents: 85_665 },
+          { source: 'contribution:y', receivedOn: '2026-01-02', amountCents: 3 },
+        ],
+        choices: [choice],
+        switches: [asked],
+      },
+      terms,
+      priceBook(
+        new Map([...early, ['b', [...(early.get('b') ?? []), price('b', '2026-01-03', 10_000n)]]]),
+      ),
+      '2026-01-04',
+    );
+    expect(second.completed).toEqual([{ id: 's', on: '2026-01-03' }]);
+    const moved = [...first.entries, ...second.entries]
+      .filter((entry) => entry.source === 'switch:s')
+      .map(({ fundId, kind, amountCents }) => [fundId, kind, amountCents]);
+    expect(moved).toEqual([
+      ['b', 'switch_out', -85_665],
+      ['a', 'switch_in', 30_839],
+      ['b', 'switch_in', 54_826],
+    ]);
+  });
+});
+
 describe('a member’s ledger, settled twice as prices come in (property)', () => {
   const FUNDS = ['a', 'b', 'c'] as const;
   const FIRST = Date.UTC(2026, 0, 1);

@@ -407,7 +407,11 @@ export function settleMember(
   const nextStep = (open: OpenSwitch): SwitchStep => {
     const source = SOURCES.switch(open.id);
     const sales: Array<{ fundId: string; price: Price }> = [];
-    for (const fundId of ledger.funds()) {
+    // Once a switch has bought, its sales are closed: money dealt into a fund later (a
+    // contribution that waited for another fund's price) is not sold by it, or the switch would
+    // sell more than it has already spent.
+    const buying = ledger.ofSource(source, 'switch_in').length > 0;
+    for (const fundId of buying ? [] : ledger.funds()) {
       if (ledger.has(fundId, 'switch_out', source)) continue;
       if (nothingToSell.has(keyOf(fundId, open.id, ''))) continue;
       if (ledger.units(fundId, (entry) => entry.source !== source) <= 0n) continue;
