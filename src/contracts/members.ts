@@ -1,21 +1,28 @@
 import { z } from 'zod';
 import { isIsoDate } from './irish-dates.js';
+import { LIFECYCLE_STATUSES, type LifecycleStatus } from './member-lifecycle-rules.js';
 import { cents } from './money.js';
 import { pageQuery } from './pages.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { parsePpsNumber } from './pps-number.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN, text } from './text.js';
 
-/** Where a member stands in the scheme (docs/api.md, "Members and money"). */
-export const MEMBER_STATUSES = ['active', 'deferred', 'retired', 'left'] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+/**
+ * Where a member stands in the scheme (docs/decisions/0135-members-lifecycle.md); a member record
+ * is created in any of them, for members taken on with their history, and changes only by the
+ * lifecycle's steps after that.
+ */
+export const MEMBER_STATUSES = LIFECYCLE_STATUSES;
+export type MemberStatus = LifecycleStatus;
 
 /** A member's status in words, on the pages and in the copy of their data a member downloads. */
 export const MEMBER_STATUS_NAMES: Record<MemberStatus, string> = {
   active: 'Active',
-  deferred: 'Deferred',
+  deferred: 'Deferred (left service)',
   retired: 'Retired',
-  left: 'Left',
+  transferred_out: 'Transferred out',
+  refunded: 'Refunded',
+  deceased: 'Deceased',
 };
 
 /**
@@ -116,7 +123,12 @@ export const memberChange = z
     address: memberFieldShape.address,
     dateJoined: memberFieldShape.dateJoined.optional(),
     salaryCents: memberFieldShape.salaryCents.optional(),
-    status: z.enum(MEMBER_STATUSES).optional(),
+    status: z
+      .never({
+        error:
+          'A member’s status changes by its own steps: leaving, retiring, transferring out, death or rejoining',
+      })
+      .optional(),
     /** The day the scheme's information was given to the member after joining (s.54). */
     informationSentOn: isoDate
       .refine((value) => value >= EARLIEST_DATE, FIELD_MESSAGES.dateAfter1900)
@@ -147,6 +159,8 @@ export const memberView = z.object({
   dateJoined: z.string(),
   salaryCents: z.number().int(),
   status: z.enum(MEMBER_STATUSES),
+  /** The day of the latest change of status; null when unchanged since joining. */
+  statusOn: z.string().nullable(),
   informationSentOn: z.string().nullable(),
   ppsNumberOnFile: z.literal(true),
   createdAt: z.string(),

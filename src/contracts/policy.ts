@@ -355,6 +355,71 @@ export const POLICY = {
     target: 'record',
   },
 
+  // A member's lifecycle (docs/decisions/0135-members-lifecycle.md): the employer knows when
+  // someone leaves or rejoins; benefits, transfers and deaths are the administrator's work.
+  'member.lifecycle.read': {
+    description: "Read a member's status, its history, what a leaver may do and what was paid out",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      EmployerUser: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+  'member.dependants.read': {
+    description: 'Read the people to contact about a member’s death benefits',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'member.leave': {
+    description: 'Record that a member left service',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'member.rejoin': {
+    description: 'Record that a deferred member rejoined',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'member.leaving_choice': {
+    description: "Record a leaver's choice: a preserved benefit or a refund of contributions",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'member.transfer_out': {
+    description: "Record a member's transfer out, paying out the value of their benefit",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'member.retire': {
+    description: "Record a member's retirement, paying out the value of their funds",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'member.death': {
+    description: "Record a member's death and the people to contact",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'member.status.correct': {
+    description: "Undo the latest change of a member's status, with the reason",
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'member.leaving_statement.read': {
+    description: "Read a leaver's statement of their options, as a PDF",
+    roles: {
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+      Member: 'member',
+    },
+    target: 'record',
+  },
+
   // Contributions: recorded by the firm's staff and by the employer's administrator, who submits
   // payroll.
   'contribution.list': {

@@ -11,6 +11,7 @@ import { governanceManifest } from './governance.js';
 import { healthManifest } from './health.js';
 import { importsManifest } from './imports.js';
 import { investmentsManifest } from './investments.js';
+import { lifecycleManifest } from './lifecycle.js';
 import { machinesManifest } from './machines.js';
 import { membersManifest } from './members.js';
 import { overviewManifest } from './overview.js';
@@ -32,6 +33,7 @@ export const MODULES = [
   contributionsManifest,
   fundsManifest,
   investmentsManifest,
+  lifecycleManifest,
   overviewManifest,
   importsManifest,
   auditManifest,

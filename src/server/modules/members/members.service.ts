@@ -42,6 +42,7 @@ export const viewOf = (row: MemberRow): MemberView => ({
   dateJoined: row.dateJoined,
   salaryCents: row.salaryCents,
   status: row.status as (typeof MEMBER_STATUSES)[number],
+  statusOn: row.statusOn,
   informationSentOn: row.informationSentOn,
   ppsNumberOnFile: true,
   createdAt: row.createdAt.toISOString(),

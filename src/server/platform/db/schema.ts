@@ -23,6 +23,7 @@ export * from './tables/governance.tables.js';
 export * from './tables/imports.tables.js';
 export * from './tables/investments.tables.js';
 export * from './tables/jobs.tables.js';
+export * from './tables/lifecycle.tables.js';
 export * from './tables/members.tables.js';
 export * from './tables/rag.tables.js';
 export * from './tables/schemes.tables.js';

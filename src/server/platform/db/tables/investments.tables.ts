@@ -185,7 +185,11 @@ export const fundSwitches = pgTable(
     index('fund_switches_scheme_pending_idx')
       .on(table.brokerId, table.schemeId)
       .where(sql`${table.status} = 'pending'`),
-    check('fund_switches_status_known', sql`${table.status} in ('pending','completed')`),
+    // A switch still pending when its member died is cancelled (docs/decisions/0135-members-lifecycle.md).
+    check(
+      'fund_switches_status_known',
+      sql`${table.status} in ('pending','completed','cancelled')`,
+    ),
     check(
       'fund_switches_completed_on',
       sql`(${table.status} = 'completed') = (${table.completedOn} is not null)`,

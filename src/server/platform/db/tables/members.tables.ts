@@ -41,6 +41,8 @@ export const members = pgTable(
     informationSentOn: date('information_sent_on', { mode: 'string' }),
     salaryCents: bigint('salary_cents', { mode: 'number' }).notNull(),
     status: text('status').notNull().default('active'),
+    /** The day of the latest change of status (docs/decisions/0135-members-lifecycle.md). */
+    statusOn: date('status_on', { mode: 'string' }),
     ppsEncrypted: text('pps_encrypted').notNull(),
     ppsLookup: text('pps_lookup').notNull(),
     ppsKeyId: text('pps_key_id').notNull(),
@@ -76,7 +78,10 @@ export const members = pgTable(
     index('members_scheme_status_idx')
       .on(table.brokerId, table.schemeId, table.status, table.dateJoined, table.informationSentOn)
       .where(sql`${table.deletedAt} is null`),
-    check('members_status_known', sql`${table.status} in ('active','deferred','retired','left')`),
+    check(
+      'members_status_known',
+      sql`${table.status} in ('active','deferred','retired','transferred_out','refunded','deceased')`,
+    ),
     check('members_salary_not_negative', sql`${table.salaryCents} >= 0`),
     check('members_pps_lookup_shape', sql`${table.ppsLookup} ~ '^[0-9a-f]{64}$'`),
     check(

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   date,
   foreignKey,
@@ -30,6 +31,11 @@ export const schemes = pgTable(
     type: text('type').notNull(),
     /** The scheme year's last day, `MM-DD` (docs/decisions/0122-the-scheme-year.md). */
     yearEnd: text('year_end').notNull().default('12-31'),
+    /**
+     * Whether the scheme's rules refund a leaver with under 2 years' qualifying service their own
+     * contributions (docs/decisions/0135-members-lifecycle.md).
+     */
+    refundsAllowed: boolean('refunds_allowed').notNull().default(true),
     /** An RAC's kind: `trust` (an IORP) or `contract` (an insurer's contract); null otherwise. */
     racKind: text('rac_kind'),
     /**
