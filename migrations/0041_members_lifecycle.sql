@@ -24,6 +24,7 @@ CREATE TABLE "member_payouts" (
 	"kind" text NOT NULL,
 	"from_on" date NOT NULL,
 	"status" text NOT NULL,
+	"value_at_date_cents" bigint,
 	"paid_cents" bigint,
 	"paid_on" date,
 	"refund" jsonb,

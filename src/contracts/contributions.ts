@@ -109,6 +109,8 @@ export const payrollView = z.object({
       memberId: z.string(),
       name: z.string(),
       status: z.string(),
+      /** The day of the member's latest change of status (contributionAfterLeaving). */
+      statusOn: z.string().nullable(),
       employee: cell,
       employer: cell,
       avc: cell,

@@ -162,7 +162,8 @@ export type MemberTransactionView = z.infer<typeof memberTransactionView>;
 export const memberTransactionQuery = pageQuery;
 export type MemberTransactionQuery = z.infer<typeof memberTransactionQuery>;
 
-export const SWITCH_STATUSES = ['pending', 'completed'] as const;
+/** A switch still pending when its member died is cancelled (docs/decisions/0135-members-lifecycle.md). */
+export const SWITCH_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 
 export const switchView = z.object({
   id: z.string(),

@@ -54,6 +54,16 @@ export const LIFECYCLE_STATUSES = [
 ] as const;
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
+/** Each status inside a sentence: "this member is deferred". */
+export const MEMBER_STATUS_WORDS: Record<LifecycleStatus, string> = {
+  active: 'active',
+  deferred: 'deferred',
+  retired: 'retired',
+  transferred_out: 'transferred out',
+  refunded: 'refunded',
+  deceased: 'deceased',
+};
+
 /** What each change of status is, in the member's history. */
 export const STATUS_CHANGE_KINDS = [
   'left',
@@ -81,7 +91,7 @@ export const STATUS_CHANGE_NAMES: Record<StatusChangeKind, string> = {
 /** The statuses each change may start from. */
 export const CHANGE_FROM: Record<Exclude<StatusChangeKind, 'corrected'>, LifecycleStatus[]> = {
   left: ['active'],
-  rejoined: ['deferred'],
+  rejoined: ['deferred', 'refunded', 'transferred_out'],
   preserved: ['deferred'],
   refunded: ['deferred'],
   transferred_out: ['deferred'],
@@ -246,3 +256,21 @@ export function refundOf(ownContributionsCents: number, valueCents: number | nul
     netCents: Math.max(grossCents, 0) - taxCents,
   };
 }
+
+/**
+ * Whether a contribution for `period` (`YYYY-MM`) would be dated after the member stopped being
+ * active: a member who left, retired, transferred out, was refunded or died on a day takes
+ * contributions up to that day's month and none after. A member taken on in such a status without
+ * its day is not held to one (docs/decisions/0135-members-lifecycle.md).
+ */
+export function contributionAfterLeaving(
+  member: { status: string; statusOn: string | null },
+  period: string,
+): boolean {
+  return (
+    member.status !== 'active' && member.statusOn !== null && period > member.statusOn.slice(0, 7)
+  );
+}
+
+export const AFTER_LEAVING_MESSAGE =
+  'The member is no longer active: a contribution is refused for a month after the one they stopped in';

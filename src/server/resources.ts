@@ -9,6 +9,7 @@ import { createGdprModule } from './modules/gdpr/index.js';
 import { createGovernanceModule } from './modules/governance/index.js';
 import { createImportsModule } from './modules/imports/index.js';
 import { createInvestmentsModule } from './modules/investments/index.js';
+import { createLifecycleModule } from './modules/lifecycle/index.js';
 import { createMembersModule } from './modules/members/index.js';
 import { createOverviewModule } from './modules/overview/index.js';
 import { createPortalModule } from './modules/portal/index.js';
@@ -55,6 +56,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     contributions,
     funds,
     investments,
+    createLifecycleModule(parts),
     // The pages composed from the services that own their parts (docs/decisions/0118).
     createOverviewModule(parts, {
       ...employers.services,

@@ -79,9 +79,9 @@ export const lifecycleManifest = defineManifest({
       'member.died': 'Recorded a member’s death',
       'member.rejoined': 'Recorded that a member rejoined',
       'member.status_corrected': 'Undid the latest change of a member’s status',
-      'member.lifecycle_viewed': 'Read a member’s lifecycle',
-      'member.leaving_statement_viewed': 'Read a leaver’s statement of options',
-      'member_payout.paid': 'Paid out a member’s benefit from the sale of their units',
+      'member_status_change.viewed': 'Read a member’s lifecycle',
+      'member_payout.created':
+        'Started paying out a member’s benefit: a refund, a transfer out or a benefit on retirement or death',
     },
   },
 });

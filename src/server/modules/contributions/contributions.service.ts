@@ -1,5 +1,9 @@
 import { createId } from '@paralleldrive/cuid2';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import {
+  AFTER_LEAVING_MESSAGE,
+  contributionAfterLeaving,
+} from '../../../contracts/member-lifecycle-rules.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -119,6 +123,11 @@ export function createContributionsService({ database, audit, now }: Contributio
                 code: 'date_in_future',
                 message: 'Enter the day the money arrived: it cannot be after today',
               },
+            ]);
+          }
+          if (contributionAfterLeaving(member, input.period)) {
+            throw new ValidationError([
+              { path: 'period', code: 'after_leaving', message: AFTER_LEAVING_MESSAGE },
             ]);
           }
           const contribution = await insertContribution(tx, {

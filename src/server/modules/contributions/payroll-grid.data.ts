@@ -8,13 +8,16 @@ import { PAYROLL_ROWS_MAX } from './payroll-grid.schemas.js';
 export async function gridMembersOf(
   tx: Transaction,
   schemeId: string,
-): Promise<{ id: string; firstName: string; lastName: string; status: string }[]> {
+): Promise<
+  { id: string; firstName: string; lastName: string; status: string; statusOn: string | null }[]
+> {
   return tx
     .select({
       id: members.id,
       firstName: members.firstName,
       lastName: members.lastName,
       status: members.status,
+      statusOn: members.statusOn,
     })
     .from(members)
     .where(and(eq(members.schemeId, schemeId), isNull(members.deletedAt)))

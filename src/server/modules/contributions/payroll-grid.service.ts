@@ -1,5 +1,9 @@
 import { createId } from '@paralleldrive/cuid2';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import {
+  AFTER_LEAVING_MESSAGE,
+  contributionAfterLeaving,
+} from '../../../contracts/member-lifecycle-rules.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
@@ -72,6 +76,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
         memberId: person.id,
         name: `${person.firstName} ${person.lastName}`,
         status: person.status,
+        statusOn: person.statusOn,
         employee: cells.employee ?? null,
         employer: cells.employer ?? null,
         avc: cells.avc ?? null,
@@ -132,6 +137,15 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
               if (wanted === undefined || wanted === null) continue;
               const cell = existing[kind];
               if (cell === null) {
+                if (wanted > 0 && contributionAfterLeaving(existing, period)) {
+                  throw new ValidationError([
+                    {
+                      path: `rows.${index}.${FIELD_OF[kind]}`,
+                      code: 'after_leaving',
+                      message: AFTER_LEAVING_MESSAGE,
+                    },
+                  ]);
+                }
                 if (wanted > 0)
                   additions.push({ memberId: row.memberId, kind, amountCents: wanted });
               } else if (cell.amountCents !== wanted) {

@@ -9,9 +9,13 @@ const TABLE = 'import_contribution_rows';
 /** One row per amount, with the member each file row names: what the checks and INSERT read. */
 const ENTRIES = 'import_contribution_entries';
 
+/** A cell of the file read after its column's name, as the import's other messages are. */
+const AFTER_LEAVING_CELL_MESSAGE =
+  'is for a month after the member stopped being active (they left, retired, transferred out, were refunded or died)';
+
 interface FoundRow {
   line: number;
-  code: 'unknown_member' | 'duplicate_in_file' | 'already_recorded';
+  code: 'unknown_member' | 'duplicate_in_file' | 'already_recorded' | 'after_leaving';
   kind: string | null;
   other_line: number | null;
   by_member_id: boolean | null;
@@ -138,6 +142,13 @@ export const contributionStaging: Staging = {
           on recorded.member_id = entry.member_id
           and recorded.period = entry.period
           and recorded.kind = entry.kind
+        union all
+        -- contributionAfterLeaving (src/contracts/member-lifecycle-rules.ts), for a whole file.
+        select entry.line, 'after_leaving', entry.kind, null, null, null
+        from ${sql.raw(ENTRIES)} entry
+        join members m on m.id = entry.member_id
+        where m.status <> 'active' and m.status_on is not null
+          and entry.period > to_char(m.status_on, 'YYYY-MM')
       ) found
       order by line, kind
       limit ${limit}
@@ -146,6 +157,9 @@ export const contributionStaging: Staging = {
     const issues = rows.map((row): ImportIssue => {
       if (row.code === 'unknown_member') return unknownMember(row, reader.heading);
       const column = reader.heading(row.kind ?? '');
+      if (row.code === 'after_leaving') {
+        return { line: row.line, column, code: row.code, message: AFTER_LEAVING_CELL_MESSAGE };
+      }
       return row.code === 'duplicate_in_file'
         ? {
             line: row.line,

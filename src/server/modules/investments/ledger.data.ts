@@ -10,6 +10,7 @@ import {
   fundPrices,
   fundSwitches,
   funds,
+  memberPayouts,
   members,
   memberTransactions,
   schemes,
@@ -22,6 +23,7 @@ import {
   type DueEntry,
   type LedgerEntry,
   type Money,
+  type OpenPayout,
   type OpenSwitch,
   type Price,
   SOURCES,
@@ -165,6 +167,10 @@ export async function membersWithWorkDue(
       union
       select s.member_id from fund_switches s
       where s.broker_id = ${scheme.brokerId} and s.scheme_id = ${scheme.id} and s.status = 'pending'
+      union
+      select p.member_id from member_payouts p
+      where p.broker_id = ${scheme.brokerId} and p.scheme_id = ${scheme.id}
+        and p.status = 'pending' and p.voided_at is null
       union
       select t.member_id from member_transactions t
       join funds f on f.broker_id = t.broker_id and f.id = t.fund_id
@@ -554,4 +560,61 @@ function groupBy<R, V>(
     grouped.get(key)?.push(value);
   }
   return grouped;
+}
+
+/** The payouts still to sell of each member (docs/decisions/0135-members-lifecycle.md). */
+export async function openPayoutsOf(
+  tx: Transaction,
+  brokerId: string,
+  memberIds: readonly string[],
+): Promise<Map<string, OpenPayout[]>> {
+  const rows = await tx
+    .select({
+      memberId: memberPayouts.memberId,
+      id: memberPayouts.id,
+      kind: memberPayouts.kind,
+      fromOn: memberPayouts.fromOn,
+    })
+    .from(memberPayouts)
+    .where(
+      and(
+        eq(memberPayouts.brokerId, brokerId),
+        inArray(memberPayouts.memberId, [...memberIds]),
+        eq(memberPayouts.status, 'pending'),
+        isNull(memberPayouts.voidedAt),
+      ),
+    );
+  return groupBy(memberIds, rows, (row) => [
+    row.memberId,
+    { id: row.id, kind: row.kind as OpenPayout['kind'], fromOn: row.fromOn },
+  ]);
+}
+
+/** Payouts whose every unit is sold: paid, on the day of the last sale, what the sales came to. */
+export async function markPayoutsPaid(
+  tx: Transaction,
+  brokerId: string,
+  paid: ReadonlyArray<{ id: string; on: string; cents: number }>,
+  at: Date,
+): Promise<void> {
+  for (const { id, on, cents } of paid) {
+    await tx
+      .update(memberPayouts)
+      .set({ status: 'paid', paidOn: on, paidCents: cents, updatedAt: at })
+      .where(and(eq(memberPayouts.brokerId, brokerId), eq(memberPayouts.id, id)));
+  }
+}
+
+/** Payouts a repricing voided the sales of: pending again, to sell at the prices now in force. */
+export async function reopenPayouts(
+  tx: Transaction,
+  brokerId: string,
+  ids: readonly string[],
+  at: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await tx
+    .update(memberPayouts)
+    .set({ status: 'pending', paidOn: null, paidCents: null, updatedAt: at })
+    .where(and(eq(memberPayouts.brokerId, brokerId), inArray(memberPayouts.id, [...ids])));
 }

@@ -66,12 +66,18 @@ export const SOURCES = {
   contribution: (id: string) => `contribution:${id}`,
   adjustment: (id: string) => `adjustment:${id}`,
   switch: (id: string) => `switch:${id}`,
+  payout: (id: string) => `payout:${id}`,
   charge: (month: string) => `charge:${month}`,
 } as const;
 
 /** The switch a source names, or null. */
 export function switchOfSource(source: string): string | null {
   return source.startsWith('switch:') ? source.slice('switch:'.length) : null;
+}
+
+/** The payout a source names, or null. */
+export function payoutOfSource(source: string): string | null {
+  return source.startsWith('payout:') ? source.slice('payout:'.length) : null;
 }
 
 /** A movement already on the ledger and not voided. */
@@ -114,11 +120,23 @@ export interface OpenSwitch {
   to: PercentLine[];
 }
 
+/**
+ * Everything the member holds paid out from a day (docs/decisions/0135-members-lifecycle.md): a
+ * refund, a transfer out or a benefit, still to sell.
+ */
+export interface OpenPayout {
+  id: string;
+  kind: 'refund' | 'transfer_out' | 'benefit';
+  fromOn: string;
+}
+
 export interface MemberBook {
   ledger: readonly LedgerEntry[];
   money: readonly Money[];
   choices: readonly Choice[];
   switches: readonly OpenSwitch[];
+  /** Payouts still to sell; none where the member is not being paid out. */
+  payouts?: readonly OpenPayout[];
 }
 
 export interface SchemeTerms {
@@ -281,6 +299,12 @@ type SaleStep =
   | { kind: 'blocked' }
   | { kind: 'complete' };
 
+/** The next thing a payout needs: its sales, all at once, or nothing more. */
+type PayoutStep =
+  | { kind: 'sale'; sales: DueEntry[] }
+  | { kind: 'blocked' }
+  | { kind: 'complete'; on: string; cents: number };
+
 /** The earliest of the steps by price day, then fund. */
 const earliest = <T extends { fundId: string; price: Price }>(steps: T[]): T | undefined =>
   steps.sort((a, b) =>
@@ -294,13 +318,19 @@ const earliest = <T extends { fundId: string; price: Price }>(steps: T[]): T | u
  */
 type Order =
   | { kind: 'switch'; day: string; open: OpenSwitch }
-  | { kind: 'sale'; day: string; sum: Money };
+  | { kind: 'sale'; day: string; sum: Money }
+  | { kind: 'payout'; day: string; payout: OpenPayout };
+
+/** On one day: sales of money taken back, then switches, then what is paid out. */
+const ORDER_RANK: Record<Order['kind'], number> = { sale: 0, switch: 1, payout: 2 };
 
 export interface Settlement {
   /** The movements due, in the order they were worked out. */
   entries: DueEntry[];
   /** Switches whose every movement is dealt, with the day of the last. */
   completed: Array<{ id: string; on: string }>;
+  /** Payouts whose every sale is dealt: the day of the last and what the sales came to. */
+  paid: Array<{ id: string; on: string; cents: number }>;
   /** Money and switches still waiting, for a price or for a fund to go to. */
   waiting: number;
 }
@@ -327,6 +357,10 @@ export interface Settlement {
  *    for each fund with a charge held at the month's last day, `monthlyChargeUnits` of the units
  *    held then, after that day's other movements. No sale takes more units than are held on its
  *    day and on every later day the ledger has movements on (`Ledger.saleable`).
+ * 3. A payout (a refund, a transfer out, a benefit) is an order of its day too, after that day's
+ *    sales and switches: it sells every unit held, each fund at its first price on or after its
+ *    day (or the last day of a switch still dealing after it), once every fund held has one and
+ *    no money received by then is still to invest, for want of a price or of a fund to go to.
  */
 export function settleMember(
   book: MemberBook,
@@ -343,6 +377,8 @@ export function settleMember(
   let waiting = 0;
   /** The first day money still to invest was received, which a negative sum after it waits for. */
   let uninvestedSince: string | null = null;
+  /** The first day money with no fund to go to was received, which a payout after it waits for. */
+  let unplacedSince: string | null = null;
 
   const money = [...book.money].sort((a, b) =>
     a.receivedOn === b.receivedOn
@@ -357,7 +393,12 @@ export function settleMember(
     if (sum.amountCents <= 0) continue;
     const placement = placementOf(sum.receivedOn, book.choices, terms.defaultFundId);
     if (placement === null) {
-      if (ledger.ofSource(sum.source, 'contribution').length === 0) waiting += 1;
+      if (ledger.ofSource(sum.source, 'contribution').length === 0) {
+        waiting += 1;
+        if (unplacedSince === null || sum.receivedOn < unplacedSince) {
+          unplacedSince = sum.receivedOn;
+        }
+      }
       continue;
     }
     const missing = splitByPercent(sum.amountCents, placement.lines).filter(
@@ -394,9 +435,12 @@ export function settleMember(
     ...money
       .filter((sum) => sum.amountCents < 0)
       .map((sum): Order => ({ kind: 'sale', day: sum.receivedOn, sum })),
+    ...(book.payouts ?? []).map(
+      (payout): Order => ({ kind: 'payout', day: payout.fromOn, payout }),
+    ),
   ].sort((a, b) => {
     if (a.day !== b.day) return a.day < b.day ? -1 : 1;
-    if (a.kind !== b.kind) return a.kind === 'sale' ? -1 : 1;
+    if (a.kind !== b.kind) return ORDER_RANK[a.kind] - ORDER_RANK[b.kind];
     if (a.kind === 'switch' && b.kind === 'switch') return a.open.madeAt - b.open.madeAt;
     if (a.kind === 'sale' && b.kind === 'sale') return a.sum.source < b.sum.source ? -1 : 1;
     return 0;
@@ -504,6 +548,43 @@ export function settleMember(
     return sales.length === 0 ? { kind: 'complete' } : { kind: 'sale', sales };
   };
 
+  /**
+   * What a payout still has to sell: every unit of every fund held, each at its first price on or
+   * after the payout's day (or the last day of a switch still dealing after it), all at once once
+   * every fund held has a price; it waits while money received by then is still to invest.
+   */
+  const nextPayout = (payout: OpenPayout): PayoutStep => {
+    const source = SOURCES.payout(payout.id);
+    const day = ledger.afterSwitches(payout.fromOn);
+    if (uninvestedSince !== null && uninvestedSince <= day) return { kind: 'blocked' };
+    if (unplacedSince !== null && unplacedSince <= day) return { kind: 'blocked' };
+    const sales: DueEntry[] = [];
+    for (const fundId of ledger.funds()) {
+      if (ledger.has(fundId, payout.kind, source)) continue;
+      if (ledger.units(fundId, (entry) => entry.source !== source) <= 0n) continue;
+      const price = prices.onOrAfter(fundId, day);
+      if (price === undefined) return { kind: 'blocked' };
+      const held = ledger.saleable(fundId, price.on, source);
+      if (held <= 0n) continue;
+      sales.push({
+        fundId,
+        kind: payout.kind,
+        source,
+        dealtOn: price.on,
+        unitsMicro: -held,
+        amountCents: 0 - valueCents(held, price.micro),
+        price,
+      });
+    }
+    if (sales.length > 0) return { kind: 'sale', sales };
+    const sold = ledger.ofSource(source, payout.kind);
+    return {
+      kind: 'complete',
+      on: sold.length === 0 ? payout.fromOn : lastDay(sold),
+      cents: -sold.reduce((total, entry) => total + entry.amountCents, 0),
+    };
+  };
+
   const charge = (month: string) => {
     const day = chargeDayOf(month);
     const source = SOURCES.charge(month);
@@ -526,6 +607,7 @@ export function settleMember(
   };
 
   const completed: Settlement['completed'] = [];
+  const paid: Settlement['paid'] = [];
   const lastMonth = lastEndedMonth(today);
   const firstDay = ledger.firstDay();
   let month = firstDay === null ? null : monthOf(firstDay);
@@ -560,6 +642,17 @@ export function settleMember(
           continue;
         }
       }
+    } else if (order?.kind === 'payout') {
+      const step = nextPayout(order.payout);
+      if (step.kind === 'complete') {
+        paid.push({ id: order.payout.id, on: step.on, cents: step.cents });
+        current += 1;
+        continue;
+      }
+      if (step.kind === 'sale' && dueBy(lastDay(step.sales))) {
+        for (const sale of step.sales) add(sale);
+        continue;
+      }
     }
     if (month !== null && chargeDay !== null) {
       charge(month);
@@ -570,7 +663,7 @@ export function settleMember(
     waiting += orders.length - current;
     break;
   }
-  return { entries, completed, waiting };
+  return { entries, completed, paid, waiting };
 }
 
 /** A negative sum's sale from one fund, as the movement it writes. */

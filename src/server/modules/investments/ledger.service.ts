@@ -13,8 +13,10 @@ import {
   ledgersOf,
   liveMembersAmong,
   lockLedger,
+  markPayoutsPaid,
   membersWithWorkDue,
   moneyOf,
+  openPayoutsOf,
   openSwitchesOf,
   pricesFrom,
   reopenSwitches,
@@ -62,6 +64,8 @@ export interface SettleCounts {
   switched: number;
   /** Monthly charges taken, one a fund. */
   charged: number;
+  /** Sales of payouts (refunds, transfers out, benefits), one a fund. */
+  paidOut: number;
   /** Money and switches still waiting, for a price or a fund to go to. */
   waiting: number;
 }
@@ -71,7 +75,14 @@ export interface Settled extends SettleCounts {
   busy: boolean;
 }
 
-const NOTHING: Settled = { invested: 0, switched: 0, charged: 0, waiting: 0, busy: false };
+const NOTHING: Settled = {
+  invested: 0,
+  switched: 0,
+  charged: 0,
+  paidOut: 0,
+  waiting: 0,
+  busy: false,
+};
 
 /**
  * Settles a scheme's unit ledger, or some of its members', as of `today`
@@ -100,9 +111,10 @@ export async function settle(
     ? await liveMembersAmong(tx, scheme, scope.memberIds)
     : await membersWithWorkDue(tx, scheme, { month: last, day: chargeDayOf(last) });
   const charges = await chargesOf(tx, scheme);
-  const totals: SettleCounts = { invested: 0, switched: 0, charged: 0, waiting: 0 };
+  const totals: SettleCounts = { invested: 0, switched: 0, charged: 0, paidOut: 0, waiting: 0 };
   const reopened: string[] = [];
   let completed = 0;
+  let payoutsPaid = 0;
   for (let start = 0; start < candidates.length; start += SETTLE_BATCH_MEMBERS) {
     const batch = candidates.slice(start, start + SETTLE_BATCH_MEMBERS);
     const counts = await settleBatch(tx, scheme, charges, batch, scope.redoSwitchIds ?? [], today, {
@@ -112,12 +124,21 @@ export async function settle(
     totals.invested += counts.invested;
     totals.switched += counts.switched;
     totals.charged += counts.charged;
+    totals.paidOut += counts.paidOut;
     totals.waiting += counts.waiting;
     completed += counts.completed;
+    payoutsPaid += counts.payoutsPaid;
   }
   // A switch a replay could not carry out again waits, pending, for its prices.
   await reopenSwitches(tx, scheme.brokerId, reopened, options.at);
-  const changed = totals.invested + totals.switched + totals.charged + completed + reopened.length;
+  const changed =
+    totals.invested +
+    totals.switched +
+    totals.charged +
+    totals.paidOut +
+    completed +
+    payoutsPaid +
+    reopened.length;
   if (changed > 0 || options.because) {
     await audit.record(tx, options.actor, {
       action: 'scheme.ledger_settled',
@@ -130,6 +151,7 @@ export async function settle(
         members: candidates.length,
         ...totals,
         switchesCompleted: completed,
+        payoutsPaid,
         switchesReopened: reopened.length,
         ...options.because,
       },
@@ -146,12 +168,13 @@ async function settleBatch(
   redo: readonly string[],
   today: string,
   run: { at: Date; reopened: string[] },
-): Promise<SettleCounts & { completed: number }> {
-  const [ledgers, money, choices, switches] = [
+): Promise<SettleCounts & { completed: number; payoutsPaid: number }> {
+  const [ledgers, money, choices, switches, payouts] = [
     await ledgersOf(tx, scheme.brokerId, memberIds),
     await moneyOf(tx, scheme.brokerId, memberIds),
     await choicesOf(tx, scheme.brokerId, memberIds),
     await openSwitchesOf(tx, scheme.brokerId, memberIds, redo),
+    await openPayoutsOf(tx, scheme.brokerId, memberIds),
   ];
 
   // Prices are read from the earliest day anything waiting could be dealt on: money not yet
@@ -178,12 +201,14 @@ async function settleBatch(
       }
     }
     for (const open of switches.get(memberId) ?? []) earlier(open.requestedOn);
+    for (const payout of payouts.get(memberId) ?? []) earlier(payout.fromOn);
   }
   const prices = priceBook(from === null ? new Map() : await pricesFrom(tx, scheme, from));
   const terms = { defaultFundId: scheme.defaultFundId, charges };
 
   const due: Array<{ memberId: string; entry: DueEntry }> = [];
   const completed: Array<{ id: string; on: string }> = [];
+  const paid: Array<{ id: string; on: string; cents: number }> = [];
   let waiting = 0;
   for (const memberId of memberIds) {
     const open = switches.get(memberId) ?? [];
@@ -193,6 +218,7 @@ async function settleBatch(
         money: money.get(memberId) ?? [],
         choices: choices.get(memberId) ?? [],
         switches: open,
+        payouts: payouts.get(memberId) ?? [],
       },
       terms,
       prices,
@@ -200,6 +226,7 @@ async function settleBatch(
     );
     for (const entry of settlement.entries) due.push({ memberId, entry });
     completed.push(...settlement.completed);
+    paid.push(...settlement.paid);
     waiting += settlement.waiting;
     const done = new Set(settlement.completed.map((switched) => switched.id));
     for (const switched of open) {
@@ -228,11 +255,16 @@ async function settleBatch(
 
   const written = await insertEntries(tx, scheme, priced, run.at);
   await completeSwitches(tx, scheme.brokerId, completed, run.at);
+  await markPayoutsPaid(tx, scheme.brokerId, paid, run.at);
   return {
     invested: written.filter((kind) => kind === 'contribution').length,
     switched: written.filter((kind) => kind === 'switch_out' || kind === 'switch_in').length,
     charged: written.filter((kind) => kind === 'charge').length,
+    paidOut: written.filter(
+      (kind) => kind === 'refund' || kind === 'transfer_out' || kind === 'benefit',
+    ).length,
     waiting,
     completed: completed.length,
+    payoutsPaid: paid.length,
   };
 }

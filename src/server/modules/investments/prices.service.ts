@@ -18,8 +18,8 @@ import {
   type FundPricesRecorded,
   MAX_PRICE_DAYS,
 } from './investments.schemas.js';
-import { lockLedger, usersOfPrices, voidMovementsFrom } from './ledger.data.js';
-import { switchOfSource } from './ledger.rules.js';
+import { lockLedger, reopenPayouts, usersOfPrices, voidMovementsFrom } from './ledger.data.js';
+import { payoutOfSource, switchOfSource } from './ledger.rules.js';
 import { settle } from './ledger.service.js';
 import { type PriceToRecord, readPriceFile } from './price-file.rules.js';
 import {
@@ -178,6 +178,7 @@ export function createPricesService({ database, audit, now }: PricesServiceDeps)
       groups.set(`${day} ${by}`, group);
     }
     const redo = new Set<string>();
+    const repay = new Set<string>();
     let voided = 0;
     for (const group of groups.values()) {
       const sources = await voidMovementsFrom(
@@ -192,8 +193,12 @@ export function createPricesService({ database, audit, now }: PricesServiceDeps)
       for (const source of sources) {
         const switchId = switchOfSource(source);
         if (switchId !== null) redo.add(switchId);
+        const payoutId = payoutOfSource(source);
+        if (payoutId !== null) repay.add(payoutId);
       }
     }
+    // A payout whose sales were voided sells again, at the prices now in force.
+    await reopenPayouts(tx, scheme.brokerId, [...repay], at);
     await settle(
       tx,
       audit,

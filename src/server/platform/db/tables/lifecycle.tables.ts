@@ -87,6 +87,12 @@ export const memberPayouts = pgTable(
     kind: text('kind').notNull(),
     fromOn: date('from_on', { mode: 'string' }).notNull(),
     status: text('status').notNull(),
+    /**
+     * What the member's benefit was worth on `from_on` when the payout was recorded, before any
+     * unit was sold for it: the funds at their latest prices and the money not yet invested; null
+     * in a DB scheme.
+     */
+    valueAtDateCents: bigint('value_at_date_cents', { mode: 'number' }),
     paidCents: bigint('paid_cents', { mode: 'number' }),
     paidOn: date('paid_on', { mode: 'string' }),
     /** A refund's parts: `{ ownContributionsCents, grossCents, taxCents, netCents }`. */
