@@ -187,6 +187,11 @@ const schemeDetailsShape = {
   startDate: schemeStartDate.nullable().optional(),
   employeeContributionBasisPoints: rateBasisPoints.nullable().optional(),
   employerContributionBasisPoints: rateBasisPoints.nullable().optional(),
+  /**
+   * Whether the scheme's rules refund a leaver with under 2 years' qualifying service their own
+   * contributions, less tax (docs/decisions/0135-members-lifecycle.md); true when left out.
+   */
+  refundsAllowed: z.boolean().optional(),
 };
 
 /** A new scheme: its employer's id (a CUID2), a name of 1 to 200 characters, and its kind. */
@@ -343,6 +348,8 @@ export const schemeView = z.object({
   /** Whole basis points of salary: 500 is 5%. */
   employeeContributionBasisPoints: z.number().int().nullable(),
   employerContributionBasisPoints: z.number().int().nullable(),
+  /** Whether the scheme's rules refund a short-service leaver; optional as `defaultFundId` is. */
+  refundsAllowed: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -183,6 +183,27 @@ describe('leaving service', () => {
     expect(sold).toHaveLength(1);
   });
 
+  it('under 2 years in a scheme whose rules allow no refund keeps a benefit in the scheme instead', async () => {
+    clock.at('2026-03-02');
+    const s = await dcScheme(t, [{ name: 'Managed' }]);
+    const member = s.members[0]?.id as string;
+    await joinedOn(s, member, '2025-06-01');
+    const changed = await s.staff.patch(`/api/schemes/${s.schemeId}`, { refundsAllowed: false });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ refundsAllowed: false });
+    const left = await s.staff.post(`/api/members/${member}/leave`, { leftOn: '2026-02-27' });
+    expect(left.json().leaving.options.map((line: { option: string }) => line.option)).toEqual([
+      'preserved',
+      'transfer',
+    ]);
+    const refund = await s.staff.post(`/api/members/${member}/leaving-choice`, {
+      choice: 'refund',
+      on: '2026-03-01',
+    });
+    expect(refund.statusCode).toBe(409);
+    expect((await lifecycleOf(s, member)).status).toBe('deferred');
+  });
+
   it('refuses a contribution for a month after the one the member left in, and takes one for that month', async () => {
     clock.at('2026-03-02');
     const s = await dcScheme(t, [{ name: 'Managed' }]);

@@ -46,6 +46,7 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   startDate: row.startDate,
   employeeContributionBasisPoints: row.employeeContributionBasisPoints,
   employerContributionBasisPoints: row.employerContributionBasisPoints,
+  refundsAllowed: row.refundsAllowed,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -86,6 +87,7 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           startDate: input.startDate ?? null,
           employeeContributionBasisPoints: input.employeeContributionBasisPoints ?? null,
           employerContributionBasisPoints: input.employerContributionBasisPoints ?? null,
+          refundsAllowed: input.refundsAllowed ?? true,
           createdAt: at,
           updatedAt: at,
         });
