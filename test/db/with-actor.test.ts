@@ -22,6 +22,9 @@ import {
   fundSwitches,
   funds,
   imports,
+  memberDependants,
+  memberPayouts,
+  memberStatusChanges,
   memberTransactions,
   payrollEmployees,
   payrollUploadLines,
@@ -268,6 +271,45 @@ async function seedEveryTenantTable(tenantId: string) {
       createdAt: new Date(),
       updatedAt: new Date(),
     });
+  const changeId = createId();
+  await ownerOf(t.database).insert(memberStatusChanges).values({
+    brokerId: tenantId,
+    id: changeId,
+    employerId,
+    schemeId,
+    memberId: member.id,
+    kind: 'left',
+    fromStatus: 'active',
+    toStatus: 'deferred',
+    effectiveOn: '2026-01-31',
+    createdBy: user.id,
+    createdAt: new Date(),
+  });
+  await ownerOf(t.database).insert(memberPayouts).values({
+    brokerId: tenantId,
+    id: createId(),
+    employerId,
+    schemeId,
+    memberId: member.id,
+    changeId,
+    kind: 'transfer_out',
+    fromOn: '2026-02-01',
+    status: 'pending',
+    createdBy: user.id,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+  await ownerOf(t.database).insert(memberDependants).values({
+    brokerId: tenantId,
+    id: createId(),
+    employerId,
+    schemeId,
+    memberId: member.id,
+    name: 'Seeded',
+    relationship: 'Spouse',
+    createdBy: user.id,
+    createdAt: new Date(),
+  });
   const policyId = await createPolicy(t.database, scope, { status: 'approved' });
   await withActor(t.database, platformActor(), async (tx) => {
     const at = new Date();

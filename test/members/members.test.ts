@@ -267,20 +267,17 @@ describe('reading and changing members', () => {
     const corrected = newPpsNumber();
     const changed = await t.requestAs(hr, 'PATCH', `/api/members/${member.id}`, {
       ppsNumber: corrected,
-      status: 'deferred',
+      salaryCents: 6_000_000,
     });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json().status).toBe('deferred');
+    expect(changed.json().salaryCents).toBe(6_000_000);
     const revealed = await t.requestAs(consultant, 'POST', `/api/members/${member.id}/pps/reveal`);
     expect(revealed.json()).toEqual({ ppsNumber: corrected });
     const [record] = await ownerOf(t.database)
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'member.updated'), eq(auditLog.entityId, member.id)));
-    expect(record?.newState).toMatchObject({
-      status: 'deferred',
-      changedFields: ['ppsNumber', 'status'],
-    });
+    expect(record?.newState).toMatchObject({ changedFields: ['ppsNumber', 'salaryCents'] });
     expect(JSON.stringify(record)).not.toContain(corrected);
   });
 

@@ -3,7 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Action, POLICY, type Scope as Reach } from '../../src/contracts/policy.js';
-import { aiDrafts, fundSwitches, userTotpSecrets } from '../../src/server/platform/db/schema.js';
+import {
+  aiDrafts,
+  fundSwitches,
+  memberStatusChanges,
+  members,
+  userTotpSecrets,
+} from '../../src/server/platform/db/schema.js';
 import { ACTION_EXTENSION } from '../../src/server/platform/http/route-actions.js';
 import { ROLES, type Role } from '../../src/server/platform/tenancy/roles.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
@@ -138,6 +144,35 @@ const fresh = {
       .set({ status: 'completed', completedOn: '2026-01-02' })
       .where(and(eq(fundSwitches.memberId, target.memberId), eq(fundSwitches.status, 'pending')));
     return target.memberId;
+  },
+  /**
+   * A member of the target's scheme of their own, for a step of the lifecycle
+   * (docs/decisions/0135-members-lifecycle.md): active, or deferred having left on 31 January 2026
+   * after joining in 2015, so that each step starts from a status it is taken from.
+   */
+  memberWhoIs: (standing: 'active' | 'deferred') => async (target: Target) => {
+    const member = await createMember(t.database, target);
+    if (standing === 'deferred') {
+      const owner = ownerOf(t.database);
+      await owner
+        .update(members)
+        .set({ status: 'deferred', statusOn: '2026-01-31' })
+        .where(eq(members.id, member.id));
+      await owner.insert(memberStatusChanges).values({
+        brokerId: target.brokerId,
+        id: createId(),
+        employerId: target.employerId,
+        schemeId: target.schemeId,
+        memberId: member.id,
+        kind: 'left',
+        fromStatus: 'active',
+        toStatus: 'deferred',
+        effectiveOn: '2026-01-31',
+        createdBy: target.userId,
+        createdAt: new Date(),
+      });
+    }
+    return member.id;
   },
   /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
   userWithFactor: async (target: Target) => {
@@ -290,6 +325,13 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/ai/drafts/{id}/issue': (target) => fresh.aiDraft(target, 'approved'),
   'POST /api/users/{id}/invitation': (target) => target.invitedUserId,
   'POST /api/members/{id}/switches': fresh.memberWithNoSwitchPending,
+  'POST /api/members/{id}/leave': fresh.memberWhoIs('active'),
+  'POST /api/members/{id}/retire': fresh.memberWhoIs('active'),
+  'POST /api/members/{id}/death': fresh.memberWhoIs('active'),
+  'POST /api/members/{id}/leaving-choice': fresh.memberWhoIs('deferred'),
+  'POST /api/members/{id}/transfer-out': fresh.memberWhoIs('deferred'),
+  'POST /api/members/{id}/rejoin': fresh.memberWhoIs('deferred'),
+  'POST /api/members/{id}/status-corrections': fresh.memberWhoIs('deferred'),
   // An EmployerUser with a factor to remove, an account a BrokerAdmin and a SuperAdmin look after
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.
