@@ -13,6 +13,7 @@ import {
   createEmployer,
   createKeyFunctionHolder,
   createMember,
+  createMemberWhoIs,
   createOraReport,
   createPolicy,
   createScheme,
@@ -287,9 +288,24 @@ const RECORD_OF: Record<string, () => string> = {
   'ai/drafts': () => ids.aiDraftId,
 };
 /** Routes that act on a record in another state than the kind's usual one. */
-const RECORD_IN_STATE: Record<string, () => string> = {
+const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
   'POST /api/policies/{id}/significant-change': () => ids.approvedPolicyId,
+  // A step of the lifecycle changes its member: each body gets a member of its own, in the status
+  // the step starts from (docs/decisions/0135-members-lifecycle.md).
+  'POST /api/members/{id}/leave': () => memberWhoIs('active'),
+  'POST /api/members/{id}/retire': () => memberWhoIs('active'),
+  'POST /api/members/{id}/death': () => memberWhoIs('active'),
+  'POST /api/members/{id}/leaving-choice': () => memberWhoIs('deferred'),
+  'POST /api/members/{id}/transfer-out': () => memberWhoIs('deferred'),
+  'POST /api/members/{id}/rejoin': () => memberWhoIs('deferred'),
+  'POST /api/members/{id}/status-corrections': () => memberWhoIs('deferred'),
 };
+const memberWhoIs = (standing: 'active' | 'deferred') =>
+  createMemberWhoIs(
+    t.database,
+    { brokerId: ids.brokerId, employerId: ids.employerId, schemeId: ids.schemeId },
+    standing,
+  );
 
 /**
  * A record of a kind the fixture was not built with, made once through the route that creates one
@@ -325,7 +341,7 @@ async function urlOf(key: string): Promise<string> {
     const record = RECORD_IN_STATE[key] ?? RECORD_OF[collection];
     // A fresh pay period each run, so a valid body records rather than needing a reason to correct.
     if (parameter === 'period') values[parameter] = nextPeriod();
-    else if (record) values[parameter] = record();
+    else if (record) values[parameter] = await record();
     else values[parameter] = await madeRecord(collection);
   }
   return `${pathWith(path, values)}${exampleQuery(tableRoute(key))}`;

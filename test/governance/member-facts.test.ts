@@ -95,7 +95,7 @@ beforeAll(async () => {
   // Counted, not chased: deferred.
   await addMember(summer, { status: 'deferred', joined: '2026-09-01' });
   // Neither counted nor chased: left, retired, or deleted.
-  await addMember(summer, { status: 'left', joined: '2026-09-01' });
+  await addMember(summer, { status: 'transferred_out', joined: '2026-09-01' });
   await addMember(summer, { status: 'retired', joined: '2026-09-01' });
   await addMember(summer, { status: 'active', joined: '2026-09-01', deleted: true });
   const other = { brokerId, employerId: otherEmployerId, schemeId: otherEmployerScheme };

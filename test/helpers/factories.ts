@@ -14,6 +14,7 @@ import {
 import { withActor } from '../../src/server/platform/db/with-actor.js';
 import type { Role } from '../../src/server/platform/tenancy/roles.js';
 import { platformActor } from './actors.js';
+import { ownerOf } from './database.js';
 import { registerName } from './leak-registry.js';
 import { newPpsNumber, testPpsKeyring } from './pps.js';
 
@@ -171,6 +172,32 @@ export async function createMember(
     ),
   );
   return { id, ...scheme, ppsNumber };
+}
+
+/**
+ * A member of the scheme in a status a step of the lifecycle starts from
+ * (docs/decisions/0135-members-lifecycle.md): active, or deferred having left on 31 January 2026
+ * (joined in 2015, so entitled to a preserved benefit), with that change on record.
+ */
+export async function createMemberWhoIs(
+  database: Database,
+  scheme: { brokerId: string; employerId: string; schemeId: string },
+  standing: 'active' | 'deferred',
+): Promise<string> {
+  const member = await createMember(database, scheme);
+  if (standing === 'deferred') {
+    // As the owner: the platform's role only reads the lifecycle's tables.
+    await ownerOf(database).transaction(async (tx) => {
+      await tx.execute(
+        sql`update members set status = 'deferred', status_on = '2026-01-31' where id = ${member.id}`,
+      );
+      await tx.execute(
+        sql`insert into member_status_changes (broker_id, id, employer_id, scheme_id, member_id, kind, from_status, to_status, effective_on, created_by, created_at)
+            values (${scheme.brokerId}, ${createId()}, ${scheme.employerId}, ${scheme.schemeId}, ${member.id}, 'left', 'active', 'deferred', '2026-01-31', 'system', now())`,
+      );
+    });
+  }
+  return member.id;
 }
 
 /** Where a governance register entry goes: a scheme of an employer of a tenant. */

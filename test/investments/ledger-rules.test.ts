@@ -86,6 +86,7 @@ describe('the ledger’s rules', () => {
     expect(settled).toEqual({
       entries: [],
       completed: [{ id: 's', on: '2026-05-05' }],
+      paid: [],
       waiting: 0,
     });
   });
@@ -284,6 +285,7 @@ describe('selling for a negative correction', () => {
     expect(settleMember(book, noCharges, priceBook(new Map()), '2026-05-05')).toEqual({
       entries: [],
       completed: [],
+      paid: [],
       waiting: 2,
     });
     // Priced at 2.00 on 5 May: €100 buys 50 units, and −€10 sells 5 of them.
@@ -343,7 +345,7 @@ describe('selling for a negative correction', () => {
       prices,
       '2026-05-13',
     );
-    expect(again).toEqual({ entries: [], completed: [], waiting: 0 });
+    expect(again).toEqual({ entries: [], completed: [], paid: [], waiting: 0 });
   });
 
   it('sells after a switch asked before it is done, out of the funds the switch bought', () => {

@@ -21,6 +21,7 @@ import {
   createEmployer,
   createKeyFunctionHolder,
   createMember,
+  createMemberWhoIs,
   createOraReport,
   createPolicy,
   createScheme,
@@ -145,35 +146,9 @@ const fresh = {
       .where(and(eq(fundSwitches.memberId, target.memberId), eq(fundSwitches.status, 'pending')));
     return target.memberId;
   },
-  /**
-   * A member of the target's scheme of their own, for a step of the lifecycle
-   * (docs/decisions/0135-members-lifecycle.md): active, or deferred having left on 31 January 2026
-   * after joining in 2015, so that each step starts from a status it is taken from.
-   */
-  memberWhoIs: (standing: 'active' | 'deferred') => async (target: Target) => {
-    const member = await createMember(t.database, target);
-    if (standing === 'deferred') {
-      const owner = ownerOf(t.database);
-      await owner
-        .update(members)
-        .set({ status: 'deferred', statusOn: '2026-01-31' })
-        .where(eq(members.id, member.id));
-      await owner.insert(memberStatusChanges).values({
-        brokerId: target.brokerId,
-        id: createId(),
-        employerId: target.employerId,
-        schemeId: target.schemeId,
-        memberId: member.id,
-        kind: 'left',
-        fromStatus: 'active',
-        toStatus: 'deferred',
-        effectiveOn: '2026-01-31',
-        createdBy: target.userId,
-        createdAt: new Date(),
-      });
-    }
-    return member.id;
-  },
+  /** A member of the target's scheme of their own, for a step of the lifecycle. */
+  memberWhoIs: (standing: 'active' | 'deferred') => (target: Target) =>
+    createMemberWhoIs(t.database, target, standing),
   /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
   userWithFactor: async (target: Target) => {
     const user = await createUser(t.database, {

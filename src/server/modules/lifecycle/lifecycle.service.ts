@@ -314,12 +314,12 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
   }
 
   /**
-   * A step: authorised first, then the member in reach, then the change in one transaction with
-   * its audit record; answers the lifecycle as it now stands.
+   * A step, its actor already authorised for the action: the member in reach, then the change in
+   * one transaction with its audit record; answers the lifecycle as it now stands.
    */
   async function step(
-    actor: ActorContext,
     action: RecordAction & Action,
+    writer: ActorContext,
     memberId: string,
     work: (
       tx: Transaction,
@@ -333,7 +333,6 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
       },
     ) => Promise<void>,
   ): Promise<LifecycleView> {
-    const writer = authorize(actor, action);
     return withActor(database, writer, async (tx) => {
       const { member, scheme } = await memberFor(tx, writer, action, memberId);
       const at = now();
@@ -381,9 +380,10 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     },
 
     async leave(actor: ActorContext, memberId: string, input: LeaveInput) {
+      const writer = authorize(actor, 'member.leave');
       return step(
-        actor,
         'member.leave',
+        writer,
         memberId,
         async (tx, writer, { member, changes, today, at }) => {
           mustBeIn(member, 'left', 'Leaving service');
@@ -408,9 +408,10 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     },
 
     async leavingChoice(actor: ActorContext, memberId: string, input: LeavingChoiceInput) {
+      const writer = authorize(actor, 'member.leaving_choice');
       return step(
-        actor,
         'member.leaving_choice',
+        writer,
         memberId,
         async (tx, writer, { member, scheme, changes, today, at }) => {
           mustBeIn(
@@ -469,9 +470,10 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     },
 
     async transferOut(actor: ActorContext, memberId: string, input: TransferOutInput) {
+      const writer = authorize(actor, 'member.transfer_out');
       return step(
-        actor,
         'member.transfer_out',
+        writer,
         memberId,
         async (tx, writer, { member, scheme, changes, today, at }) => {
           mustBeIn(member, 'transferred_out', 'A transfer out');
@@ -513,9 +515,10 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     },
 
     async retire(actor: ActorContext, memberId: string, input: RetireInput) {
+      const writer = authorize(actor, 'member.retire');
       return step(
-        actor,
         'member.retire',
+        writer,
         memberId,
         async (tx, writer, { member, scheme, changes, today, at }) => {
           mustBeIn(member, 'retired', 'A retirement');
@@ -538,9 +541,10 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     },
 
     async death(actor: ActorContext, memberId: string, input: DeathInput) {
+      const writer = authorize(actor, 'member.death');
       return step(
-        actor,
         'member.death',
+        writer,
         memberId,
         async (tx, writer, { member, scheme, changes, today, at }) => {
           mustBeIn(member, 'died', 'A death');
@@ -586,9 +590,10 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     },
 
     async rejoin(actor: ActorContext, memberId: string, input: RejoinInput) {
+      const writer = authorize(actor, 'member.rejoin');
       return step(
-        actor,
         'member.rejoin',
+        writer,
         memberId,
         async (tx, writer, { member, changes, today, at }) => {
           mustBeIn(member, 'rejoined', 'Rejoining');
@@ -608,9 +613,10 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     },
 
     async correct(actor: ActorContext, memberId: string, input: StatusCorrectionInput) {
+      const writer = authorize(actor, 'member.status.correct');
       return step(
-        actor,
         'member.status.correct',
+        writer,
         memberId,
         async (tx, writer, { member, changes, today, at }) => {
           const latest = latestInForce(changes);
