@@ -39,6 +39,7 @@ function factsFor(leftOn: string, overrides: Partial<LeavingStatementFacts> = {}
     employer: 'Acme Ltd',
     member: { firstName: 'Síofra', lastName: 'Ní Bhriain', dateJoined: JOINED },
     leftOn,
+    stillActive: false,
     qualifyingService: leaving.qualifyingService,
     preservationEntitled: leaving.preservationEntitled,
     options: leaving.options.map((option) => ({

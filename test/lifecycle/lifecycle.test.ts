@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { schemeFixture } from '../helpers/fixtures.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
 import { dcScheme, runInvestments, testClock } from '../investments/money.js';
 
 /**
@@ -412,5 +413,40 @@ describe('bad input changes nothing', () => {
     expect(
       (await s.staff.post(`/api/members/${theirs}/leave`, { leftOn: '2026-01-01' })).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('the leaving statement', () => {
+  it('is a PDF of a leaver’s options at the day they left, of an active member’s if they left today, for the member too, and for no one who is paid out', async () => {
+    clock.at('2026-03-02');
+    const s = await dcScheme(t, [{ name: 'Managed' }]);
+    const member = s.members[0]?.id as string;
+    await joinedOn(s, member, '2024-03-01');
+    const pdfOf = async (answer: {
+      statusCode: number;
+      body: string;
+      rawPayload: Buffer;
+      headers: Record<string, unknown>;
+    }) => {
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.headers['content-type']).toBe('application/pdf');
+      return flowing(readPdf(answer.rawPayload).text);
+    };
+    const active = await pdfOf(await s.staff.get(`/api/members/${member}/leaving-statement.pdf`));
+    expect(active).toContain('have not left service');
+    expect(active).toContain('if you left on 2 Mar 2026');
+    await s.staff.post(`/api/members/${member}/leave`, { leftOn: '2026-01-31' });
+    const own = await pdfOf(
+      await t.requestAs(s.self, 'GET', `/api/members/${member}/leaving-statement.pdf`),
+    );
+    expect(own).toContain('left service on 31 Jan 2026');
+    expect(own).toContain('1 year and 11 months');
+    expect(own).toContain('Pensions Act 1990 s.28');
+    await s.staff.post(`/api/members/${member}/leaving-choice`, {
+      choice: 'refund',
+      on: '2026-03-01',
+    });
+    const paidOut = await s.staff.get(`/api/members/${member}/leaving-statement.pdf`);
+    expect(paidOut.statusCode).toBe(409);
   });
 });

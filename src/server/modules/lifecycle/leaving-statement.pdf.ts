@@ -27,7 +27,10 @@ export interface LeavingStatementFacts {
   scheme: { name: string; type: SchemeType };
   employer: string;
   member: { firstName: string; lastName: string; dateJoined: string };
+  /** The day the member left; for a member still active, the day the statement supposes. */
   leftOn: string;
+  /** Whether the member is still active: the statement shows what they could do if they left. */
+  stillActive: boolean;
   qualifyingService: Service;
   preservationEntitled: boolean;
   options: ReadonlyArray<{ option: LeavingOption; name: string; why: string }>;
@@ -84,7 +87,9 @@ export async function leavingStatementPdf(facts: LeavingStatementFacts): Promise
     `${scheme.name} is a ${SCHEME_TYPE_NAMES[scheme.type].toLowerCase()} scheme (${scheme.type}) of ${facts.employer}, administered by ${facts.firm}. This statement was issued on ${dateInWords(facts.issuedOn)}.`,
   );
   paragraph(
-    `You joined the scheme on ${dateInWords(member.dateJoined)} and left service on ${dateInWords(facts.leftOn)}.`,
+    facts.stillActive
+      ? `You joined the scheme on ${dateInWords(member.dateJoined)} and have not left service. This statement shows what you could do if you left on ${dateInWords(facts.leftOn)}; nothing changes unless you leave.`
+      : `You joined the scheme on ${dateInWords(member.dateJoined)} and left service on ${dateInWords(facts.leftOn)}.`,
   );
 
   pdf.heading('Your qualifying service', 'H2');
@@ -110,7 +115,11 @@ export async function leavingStatementPdf(facts: LeavingStatementFacts): Promise
   }
 
   pdf.heading('The money at the leaving date', 'H2');
-  paragraph(`These figures are at the day you left service, ${dateInWords(facts.leftOn)}.`);
+  paragraph(
+    facts.stillActive
+      ? `These figures are at ${dateInWords(facts.leftOn)}.`
+      : `These figures are at the day you left service, ${dateInWords(facts.leftOn)}.`,
+  );
   paragraph(`Your own contributions: ${formatCents(facts.ownContributionsCents)}.`);
   if (facts.valueAtLeavingCents !== null) {
     paragraph(

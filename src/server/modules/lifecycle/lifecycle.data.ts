@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { rowsOf } from '../../platform/db/database.js';
 import {
+  brokers,
   contributionAdjustments,
   contributions,
+  employers,
   memberDependants,
   memberPayouts,
   memberStatusChanges,
@@ -194,4 +196,18 @@ export async function lastContributionPeriod(
     .from(contributions)
     .where(and(eq(contributions.brokerId, member.brokerId), eq(contributions.memberId, member.id)));
   return row?.period ?? null;
+}
+
+/** The names of the member's firm and employer, as a statement to the member gives them. */
+export async function namesAround(
+  tx: Transaction,
+  member: { brokerId: string; employerId: string },
+): Promise<{ firm: string; employer: string }> {
+  const [row] = await tx
+    .select({ firm: brokers.name, employer: employers.name })
+    .from(employers)
+    .innerJoin(brokers, eq(brokers.id, employers.brokerId))
+    .where(and(eq(employers.brokerId, member.brokerId), eq(employers.id, member.employerId)));
+  if (!row) throw new Error('a live member of no employer');
+  return row;
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import {
   deathInput,
@@ -134,5 +135,22 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<{ lifecycle: LifecycleServic
     },
     handler: async (request) =>
       lifecycle.correct(actorOf(request), request.params.id, request.body),
+  });
+  app.route({
+    ...routeOf(apiRoutes.lifecycle.leavingStatement),
+    config: { action: 'member.leaving_statement.read' },
+    schema: {
+      summary:
+        'A leaver’s statement of their options, as a tagged PDF: their qualifying service, what the rules give them and why, and the money at the leaving day; for a member still active, what they could do if they left today.',
+      tags,
+      produces: ['application/pdf'],
+      params: memberParams,
+      response: { 200: z.instanceof(Buffer), 403: errorBody, 404: errorBody, 409: errorBody },
+    },
+    handler: async (request, reply) =>
+      reply
+        .type('application/pdf')
+        .header('content-disposition', 'attachment; filename="leaving-statement.pdf"')
+        .send(await lifecycle.leavingStatement(actorOf(request), request.params.id)),
   });
 };

@@ -25,6 +25,7 @@ import {
   type StatusChangeKind,
   serviceInWords,
 } from '../../../contracts/member-lifecycle-rules.js';
+import type { SchemeType } from '../../../contracts/organisation.js';
 import type { Action, RecordAction } from '../../../contracts/policy.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -36,6 +37,7 @@ import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/autho
 import { holdingsOn, settle } from '../investments/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
+import { leavingStatementPdf } from './leaving-statement.pdf.js';
 import {
   cancelUndealtSwitches,
   changesOf,
@@ -44,6 +46,7 @@ import {
   insertDependants,
   insertPayout,
   lastContributionPeriod,
+  namesAround,
   ownContributionsCents,
   type PayoutRow,
   payoutHasSales,
@@ -377,6 +380,71 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
         });
         return viewOf(tx, actor, member, scheme);
       });
+    },
+
+    /**
+     * The leaver's statement of their options as a PDF: for a member who left and has not been
+     * paid out, at the day they left; for a member still active, what they could do if they left
+     * today. Anyone else has no options to state (409).
+     */
+    async leavingStatement(actor: ActorContext, memberId: string): Promise<Buffer> {
+      authorize(actor, 'member.leaving_statement.read');
+      const facts = await withActor(database, actor, async (tx) => {
+        const { member, scheme } = await memberFor(
+          tx,
+          actor,
+          'member.leaving_statement.read',
+          memberId,
+        );
+        const today = todayInIreland(now());
+        const changes = await changesOf(tx, member);
+        const status = member.status as LifecycleStatus;
+        const left = [...inForce(changes)].reverse().find((row) => row.kind === 'left');
+        if (!(status === 'active' || (status === 'deferred' && left))) {
+          throw new ConflictError(
+            `A leaving statement sets out the options of a member who is active or has left service; this member is ${MEMBER_STATUS_WORDS[status]}`,
+          );
+        }
+        const stillActive = status === 'active';
+        const leftOn = stillActive ? today : (left?.effectiveOn ?? today);
+        const service = qualifyingService(member.dateJoined, changes, status, today);
+        const offered = leavingOptions(service, scheme);
+        const fromPeriod = lastPaidOutPeriod(changes);
+        const own = await ownContributionsCents(
+          tx,
+          member,
+          fromPeriod === null ? null : monthAfter(fromPeriod),
+        );
+        const value = holdsUnits(scheme.type)
+          ? (await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, leftOn))
+              .valueCents
+          : null;
+        const names = await namesAround(tx, member);
+        return {
+          issuedOn: today,
+          ...names,
+          scheme: { name: scheme.name, type: scheme.type as SchemeType },
+          member: {
+            firstName: member.firstName,
+            lastName: member.lastName,
+            dateJoined: member.dateJoined,
+          },
+          leftOn,
+          stillActive,
+          qualifyingService: service,
+          preservationEntitled: offered.preservationEntitled,
+          options: offered.options.map((line) => ({
+            option: line.option,
+            name: LEAVING_OPTION_NAMES[line.option],
+            why: line.why,
+          })),
+          sources: sourcesOf(scheme.type, offered.preservationEntitled),
+          valueAtLeavingCents: value,
+          ownContributionsCents: own,
+          refund: refundOf(own, value),
+        };
+      });
+      return leavingStatementPdf(facts);
     },
 
     async leave(actor: ActorContext, memberId: string, input: LeaveInput) {
