@@ -3,13 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Action, POLICY, type Scope as Reach } from '../../src/contracts/policy.js';
-import {
-  aiDrafts,
-  fundSwitches,
-  memberStatusChanges,
-  members,
-  userTotpSecrets,
-} from '../../src/server/platform/db/schema.js';
+import { aiDrafts, fundSwitches, userTotpSecrets } from '../../src/server/platform/db/schema.js';
 import { ACTION_EXTENSION } from '../../src/server/platform/http/route-actions.js';
 import { ROLES, type Role } from '../../src/server/platform/tenancy/roles.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
