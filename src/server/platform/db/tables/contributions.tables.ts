@@ -12,7 +12,7 @@ import {
   unique,
 } from 'drizzle-orm/pg-core';
 import { members } from './members.tables.js';
-import { brokers } from './tenancy.tables.js';
+import { brokers, employers } from './tenancy.tables.js';
 
 /**
  * What was paid for a member in one pay period, one row per kind. The amount as first recorded
@@ -86,6 +86,66 @@ export const contributionAdjustments = pgTable(
     check(
       'contribution_adjustments_reason_length',
       sql`char_length(${table.reason}) between 1 and 500`,
+    ),
+  ],
+);
+
+/**
+ * What arrived at the scheme from an employer for one month's deductions
+ * (docs/decisions/0136-contribution-remittance.md): one row a payment, never edited. A receipt
+ * recorded by mistake is voided, with who voided it and why, and kept.
+ */
+export const remittanceReceipts = pgTable(
+  'remittance_receipts',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    employerId: text('employer_id').notNull(),
+    /** The month of deduction the payment is for, `YYYY-MM`. */
+    month: text('month').notNull(),
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** The bank's or the employer's reference for the payment, as given. */
+    reference: text('reference'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    voidedAt: timestamp('voided_at', { withTimezone: true, precision: 3 }),
+    voidedBy: text('voided_by'),
+    voidReason: text('void_reason'),
+  },
+  (table) => [
+    primaryKey({ name: 'remittance_receipts_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'remittance_receipts_employer_same_tenant_fk',
+      columns: [table.employerId, table.brokerId],
+      foreignColumns: [employers.id, employers.brokerId],
+    }),
+    index('remittance_receipts_employer_month_idx').on(
+      table.brokerId,
+      table.employerId,
+      table.month,
+    ),
+    index('remittance_receipts_employer_received_idx').on(
+      table.brokerId,
+      table.employerId,
+      table.receivedOn,
+      table.id,
+    ),
+    check('remittance_receipts_month_shape', sql`${table.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+    check('remittance_receipts_amount_positive', sql`${table.amountCents} > 0`),
+    check(
+      'remittance_receipts_reference_length',
+      sql`${table.reference} is null or char_length(${table.reference}) between 1 and 200`,
+    ),
+    check(
+      'remittance_receipts_voided_whole',
+      sql`(${table.voidedAt} is null) = (${table.voidedBy} is null) and (${table.voidedAt} is null) = (${table.voidReason} is null)`,
+    ),
+    check(
+      'remittance_receipts_void_reason_length',
+      sql`${table.voidReason} is null or char_length(${table.voidReason}) between 1 and 500`,
     ),
   ],
 );
