@@ -487,6 +487,51 @@ export const POLICY = {
     },
     target: 'record',
   },
+  // Contribution remittance (docs/decisions/0136-contribution-remittance.md): who records a
+  // payment as who records contributions; the firm's staff and the employer's administrator read
+  // the calendar and the trustees' late-payment report. A Member never: it is the employer's.
+  'remittance_receipt.create': {
+    description: "Record a payment received from an employer for a month's deductions",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'remittance_receipt.list': {
+    description: 'List the payments received from an employer, the latest received first',
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+    },
+    target: 'record',
+  },
+  'remittance_receipt.void': {
+    description: 'Remove a payment recorded by mistake, saying why; it is kept, and counts no more',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', EmployerAdmin: 'employer' },
+    target: 'record',
+  },
+  'remittance.read': {
+    description:
+      "Read an employer's remittance calendar: each month's deductions, what was received, and when",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+    },
+    target: 'record',
+  },
+  'late_remittance.list': {
+    description:
+      "Read a scheme's late-payment report: its employer's months remitted late or missing",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      EmployerAdmin: 'employer',
+    },
+    target: 'record',
+  },
 
   // Funds: what a scheme offers is the trustees' investment decision; a member chooses among them.
   'fund.list': {

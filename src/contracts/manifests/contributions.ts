@@ -8,7 +8,17 @@ import {
   periodTotals,
 } from '../contributions.js';
 import { pageOf } from '../pages.js';
-import { EXAMPLE_IDS, get, post, put } from '../route-kit.js';
+import {
+  lateRemittanceQuery,
+  lateRemittanceReport,
+  remittanceCalendar,
+  remittanceQuery,
+  remittanceReceiptInput,
+  remittanceReceiptQuery,
+  remittanceReceiptView,
+  remittanceReceiptVoid,
+} from '../remittances.js';
+import { EXAMPLE_IDS, get, nothing, post, put, route } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
 
 /** The contributions module's routes and audit words (src/contracts/manifests/manifest.ts). */
@@ -43,15 +53,64 @@ export const contributionsManifest = defineManifest({
       }),
       periods: get('/api/schemes/:id/contribution-periods', { answer: periodTotals }),
     },
+    /**
+     * What an employer remitted for each month's deductions, against what payroll says was
+     * deducted (docs/decisions/0136-contribution-remittance.md).
+     */
+    remittanceReceipts: {
+      create: post('/api/employers/:id/remittance-receipts', {
+        body: remittanceReceiptInput,
+        answer: remittanceReceiptView,
+        example: {
+          body: {
+            month: '2026-01',
+            receivedOn: '2026-02-18',
+            amountCents: 152_400,
+            reference: 'EFT 0218 Corrib Foods payroll January',
+          },
+        },
+      }),
+      listOfEmployer: get('/api/employers/:id/remittance-receipts', {
+        query: remittanceReceiptQuery,
+        answer: pageOf(remittanceReceiptView),
+      }),
+      /** A receipt recorded by mistake, removed with the reason: kept, and counted no more. */
+      remove: route('DELETE', '/api/remittance-receipts/:id', {
+        body: remittanceReceiptVoid,
+        answer: nothing,
+        example: { body: { reason: 'Recorded twice: the bank statement shows one payment' } },
+      }),
+    },
+    remittances: {
+      ofEmployer: get('/api/employers/:id/remittances', {
+        query: remittanceQuery,
+        answer: remittanceCalendar,
+        example: { query: { from: '2026-01', to: '2026-12' } },
+      }),
+      /** The trustees' late-payment report of a scheme, for a calendar year. */
+      lateOfScheme: get('/api/schemes/:id/late-remittances', {
+        query: lateRemittanceQuery,
+        answer: lateRemittanceReport,
+        example: { query: { year: '2026' } },
+      }),
+    },
   },
   audit: {
     records: {
       contribution: { noun: 'a contribution', label: 'Contribution' },
+      remittance_receipt: { noun: 'a remittance receipt', label: 'Remittance receipt' },
+      remittance: { noun: 'an employer’s remittance calendar', label: 'Remittance calendar' },
+      late_remittance: { noun: 'a late-payment report', label: 'Late-payment report' },
     },
     actions: {
       'contribution.created': 'Recorded a contribution',
       'contribution.adjusted': 'Corrected a contribution',
       'contribution.listed': 'Listed contributions',
+      'remittance_receipt.recorded': 'Recorded a payment received from an employer',
+      'remittance_receipt.voided': 'Removed a payment recorded by mistake',
+      'remittance_receipt.listed': 'Listed the payments received from an employer',
+      'remittance.viewed': 'Viewed an employer’s remittance calendar',
+      'late_remittance.viewed': 'Viewed a scheme’s late-payment report',
     },
   },
 });

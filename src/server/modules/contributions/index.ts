@@ -3,3 +3,4 @@ export { contributionsOfMember } from './contributions.data.js';
 export { createContributionsModule } from './contributions.module.js';
 export { contributionListQuery } from './contributions.schemas.js';
 export type { ContributionsService } from './contributions.service.js';
+export { remittanceMonthsOf } from './remittances.data.js';

@@ -1,0 +1,212 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import {
+  type ReceiptFacts,
+  type RemittanceMonth,
+  remittanceMonths,
+} from '../../../contracts/remittance-rules.js';
+import { arrayLiteral } from '../../platform/db/database.js';
+import type { keyset } from '../../platform/db/keyset.js';
+import {
+  contributionAdjustments,
+  contributions,
+  employers,
+  members,
+  remittanceReceipts,
+  schemes,
+} from '../../platform/db/schema.js';
+import type { Transaction } from '../../platform/db/with-actor.js';
+import { liveEmployerOf } from '../employers/index.js';
+
+export type RemittanceReceiptRow = typeof remittanceReceipts.$inferSelect;
+
+/** The months of one employer a read covers, both included, `YYYY-MM`. */
+export interface EmployerMonths {
+  brokerId: string;
+  employerId: string;
+  from: string;
+  to: string;
+}
+
+/** The employers and their months as one relation, for a statement to join. */
+function wantedOf(wanted: readonly EmployerMonths[]) {
+  return sql`unnest(${arrayLiteral(wanted.map((row) => row.brokerId))}::text[], ${arrayLiteral(
+    wanted.map((row) => row.employerId),
+  )}::text[], ${arrayLiteral(wanted.map((row) => row.from))}::text[], ${arrayLiteral(
+    wanted.map((row) => row.to),
+  )}::text[]) as wanted(broker_id, employer_id, from_month, to_month)`;
+}
+
+/**
+ * What payroll says each of these employers deducted, per month of its window
+ * (REMITTANCE_RULES.whatIsDeducted in src/contracts/remittance-rules.ts): the employee and AVC
+ * contributions of every live scheme, the employer's own of every scheme but a DB one, each with
+ * its corrections, of live members only. One statement however many employers; a month with
+ * nothing recorded has no row. The contributions are read through each scheme's
+ * (scheme_id, period) index.
+ */
+export async function deductedByMonth(
+  tx: Transaction,
+  wanted: readonly EmployerMonths[],
+): Promise<Array<{ brokerId: string; employerId: string; month: string; expectedCents: number }>> {
+  if (wanted.length === 0) return [];
+  const corrections = tx
+    .select({ deltaCents: sql<string>`sum(${contributionAdjustments.deltaCents})`.as('delta') })
+    .from(contributionAdjustments)
+    .where(
+      and(
+        eq(contributionAdjustments.brokerId, contributions.brokerId),
+        eq(contributionAdjustments.contributionId, contributions.id),
+      ),
+    )
+    .as('corrections');
+  const rows = await tx
+    .select({
+      brokerId: schemes.brokerId,
+      employerId: schemes.employerId,
+      month: contributions.period,
+      expectedCents: sql<string>`sum(${contributions.amountCents} + coalesce(${corrections.deltaCents}, 0))::text`,
+    })
+    .from(schemes)
+    .innerJoin(
+      wantedOf(wanted),
+      sql`wanted.broker_id = ${schemes.brokerId} and wanted.employer_id = ${schemes.employerId}`,
+    )
+    .innerJoin(
+      contributions,
+      and(
+        eq(contributions.brokerId, schemes.brokerId),
+        eq(contributions.schemeId, schemes.id),
+        sql`${contributions.period} between wanted.from_month and wanted.to_month`,
+      ),
+    )
+    .innerJoin(
+      members,
+      and(
+        eq(members.brokerId, contributions.brokerId),
+        eq(members.id, contributions.memberId),
+        isNull(members.deletedAt),
+      ),
+    )
+    .leftJoinLateral(corrections, sql`true`)
+    .where(
+      and(
+        isNull(schemes.deletedAt),
+        sql`(${contributions.kind} in ('employee', 'avc') or ${schemes.type} <> 'DB')`,
+      ),
+    )
+    .groupBy(schemes.brokerId, schemes.employerId, contributions.period);
+  return rows.map((row) => ({ ...row, expectedCents: Number(row.expectedCents) }));
+}
+
+/** The live receipts of these employers for the months of their windows. */
+export async function receiptsByMonth(
+  tx: Transaction,
+  wanted: readonly EmployerMonths[],
+): Promise<Array<ReceiptFacts & { brokerId: string; employerId: string }>> {
+  if (wanted.length === 0) return [];
+  return tx
+    .select({
+      brokerId: remittanceReceipts.brokerId,
+      employerId: remittanceReceipts.employerId,
+      month: remittanceReceipts.month,
+      receivedOn: remittanceReceipts.receivedOn,
+      amountCents: remittanceReceipts.amountCents,
+    })
+    .from(remittanceReceipts)
+    .innerJoin(
+      wantedOf(wanted),
+      sql`wanted.broker_id = ${remittanceReceipts.brokerId} and wanted.employer_id = ${remittanceReceipts.employerId} and ${remittanceReceipts.month} between wanted.from_month and wanted.to_month`,
+    )
+    .where(isNull(remittanceReceipts.voidedAt));
+}
+
+/**
+ * Each month of the employers' windows with anything expected or received, by employer, as the
+ * rules judge them on `today` (src/contracts/remittance-rules.ts). Two statements however many
+ * employers; the compliance assessment reads its schemes' employers through here too.
+ */
+export async function remittanceMonthsOf(
+  tx: Transaction,
+  wanted: readonly EmployerMonths[],
+  today: string,
+): Promise<Map<string, RemittanceMonth[]>> {
+  const deducted = await deductedByMonth(tx, wanted);
+  const receipts = await receiptsByMonth(tx, wanted);
+  const keyOf = (row: { brokerId: string; employerId: string }) =>
+    `${row.brokerId}/${row.employerId}`;
+  const months = new Map<string, RemittanceMonth[]>();
+  for (const employer of wanted) {
+    const key = keyOf(employer);
+    const expected = new Map(
+      deducted.filter((row) => keyOf(row) === key).map((row) => [row.month, row.expectedCents]),
+    );
+    const own = receipts.filter((row) => keyOf(row) === key);
+    months.set(key, remittanceMonths(expected, own, today));
+  }
+  return months;
+}
+
+/** Inserts a receipt and reads it back. */
+export async function insertReceipt(
+  tx: Transaction,
+  values: typeof remittanceReceipts.$inferInsert,
+): Promise<RemittanceReceiptRow> {
+  const [row] = await tx.insert(remittanceReceipts).values(values).returning();
+  return row as RemittanceReceiptRow;
+}
+
+/**
+ * A live receipt by id under a live employer, as far as row-level security lets the actor see;
+ * with `forUpdate`, its row locked until the transaction ends, so two removals of one receipt
+ * queue and the second finds it gone (docs/decisions/0091-state-changes-lock-their-row.md).
+ */
+export async function findReceipt(
+  tx: Transaction,
+  id: string,
+  { forUpdate = false }: { forUpdate?: boolean } = {},
+): Promise<RemittanceReceiptRow | undefined> {
+  const query = tx
+    .select({ receipt: remittanceReceipts })
+    .from(remittanceReceipts)
+    .innerJoin(employers, liveEmployerOf(remittanceReceipts.employerId))
+    .where(and(eq(remittanceReceipts.id, id), isNull(remittanceReceipts.voidedAt)));
+  const [row] = forUpdate ? await query.for('update', { of: remittanceReceipts }) : await query;
+  return row?.receipt;
+}
+
+/** Marks a receipt voided by `voidedBy` at `at`, for `reason`; the row is kept. */
+export async function voidReceiptRow(
+  tx: Transaction,
+  receipt: { brokerId: string; id: string },
+  voided: { at: Date; by: string; reason: string },
+): Promise<void> {
+  await tx
+    .update(remittanceReceipts)
+    .set({ voidedAt: voided.at, voidedBy: voided.by, voidReason: voided.reason })
+    .where(
+      and(eq(remittanceReceipts.brokerId, receipt.brokerId), eq(remittanceReceipts.id, receipt.id)),
+    );
+}
+
+/** A page of an employer's live receipts, `month` only when given, as `page` orders it. */
+export async function listReceipts(
+  tx: Transaction,
+  employer: { brokerId: string; id: string },
+  month: string | undefined,
+  page: ReturnType<typeof keyset>,
+): Promise<RemittanceReceiptRow[]> {
+  return tx
+    .select()
+    .from(remittanceReceipts)
+    .where(
+      and(
+        eq(remittanceReceipts.brokerId, employer.brokerId),
+        eq(remittanceReceipts.employerId, employer.id),
+        isNull(remittanceReceipts.voidedAt),
+        month === undefined ? undefined : eq(remittanceReceipts.month, month),
+        page.after,
+      ),
+    )
+    .orderBy(...page.orderBy)
+    .limit(page.take);
+}

@@ -1,0 +1,2 @@
+export * from '../../../contracts/remittances.js';
+export { idParams } from './contributions.schemas.js';
