@@ -411,6 +411,7 @@ export const OBLIGATION_KINDS = [
   'annual_scheme_information',
   'annual_compliance_statement',
   'new_member_information',
+  'contribution_remittance',
 ] as const;
 export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
@@ -429,13 +430,15 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
   annual_scheme_information: 'Annual scheme information return',
   annual_compliance_statement: 'Annual Compliance Statement',
   new_member_information: 'Information for new members',
+  contribution_remittance: 'Contribution remittance',
 };
 
 /**
  * Who carries each duty out, in words, for the scheme year's timeline
  * (docs/decisions/0122-the-scheme-year.md): the trustees answer for the scheme; the employer
  * arranges trustee training (s.59AA); the registered administrator, the broker firm here, makes the
- * annual scheme information return.
+ * annual scheme information return; the employer remits what it deducted
+ * (docs/decisions/0136-contribution-remittance.md).
  */
 export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {
   scope: 'The trustees',
@@ -452,6 +455,7 @@ export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {
   annual_scheme_information: 'The registered administrator',
   annual_compliance_statement: 'The trustees',
   new_member_information: 'The trustees',
+  contribution_remittance: 'The employer',
 };
 
 export type ObligationStatus = 'ok' | 'due_soon' | 'overdue' | 'incomplete';

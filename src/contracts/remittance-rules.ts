@@ -134,6 +134,26 @@ export function fullyReceivedOn(
   return null;
 }
 
+/**
+ * What is known of an employer's remittance, as the database holds it: what payroll says was
+ * deducted in each month, and the receipts. The months' standing follows from these and "today".
+ */
+export interface EmployerRemittanceFacts {
+  deducted: readonly { month: string; expectedCents: number }[];
+  receipts: readonly ReceiptFacts[];
+}
+
+/** The facts of the months from `month` on: what a scheme added in that month answers for. */
+export function remittanceFactsSince(
+  facts: EmployerRemittanceFacts,
+  month: string,
+): EmployerRemittanceFacts {
+  return {
+    deducted: facts.deducted.filter((row) => row.month >= month),
+    receipts: facts.receipts.filter((receipt) => receipt.month >= month),
+  };
+}
+
 /** One month of an employer's remittance, as the calendar and the report show it. */
 export interface RemittanceMonth {
   month: string;
@@ -149,11 +169,9 @@ export interface RemittanceMonth {
  * Each month with anything expected or received, oldest first, from what payroll says was
  * deducted (by month) and the receipts: a month with neither is not listed.
  */
-export function remittanceMonths(
-  expected: ReadonlyMap<string, number>,
-  receipts: readonly ReceiptFacts[],
-  today: string,
-): RemittanceMonth[] {
+export function remittanceMonths(facts: EmployerRemittanceFacts, today: string): RemittanceMonth[] {
+  const expected = new Map(facts.deducted.map((row) => [row.month, row.expectedCents]));
+  const { receipts } = facts;
   const byMonth = new Map<string, ReceiptFacts[]>();
   for (const receipt of receipts) {
     byMonth.set(receipt.month, [...(byMonth.get(receipt.month) ?? []), receipt]);

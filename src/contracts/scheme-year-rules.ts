@@ -7,6 +7,12 @@ import {
   type TrusteeFacts,
 } from './governance-rules.js';
 import { dateInWords } from './irish-dates.js';
+import {
+  type EmployerRemittanceFacts,
+  REMITTANCE_RULES,
+  remittanceDuty,
+  remittanceMonths,
+} from './remittance-rules.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
 
 /**
@@ -161,9 +167,18 @@ export interface SchemeYearFacts {
   trainings: readonly TrainingFacts[];
   filings: readonly FilingFacts[];
   newMembers: readonly NewMemberFacts[];
+  /**
+   * The scheme's employer's remittance from the month the scheme was added to this service
+   * (docs/decisions/0136-contribution-remittance.md, REMITTANCE_RULES.monthsSinceAdded).
+   */
+  remittance: EmployerRemittanceFacts;
 }
 
-export type SchemeYearObligationKind = 'trustee_training' | 'new_member_information' | FilingKind;
+export type SchemeYearObligationKind =
+  | 'trustee_training'
+  | 'new_member_information'
+  | 'contribution_remittance'
+  | FilingKind;
 
 export interface SchemeYearObligation {
   kind: SchemeYearObligationKind;
@@ -366,6 +381,21 @@ export function newMemberInformationObligation(
   };
 }
 
+/**
+ * The remittance of what the employer deducted (Pensions Act 1990 s.58A): one obligation for the
+ * scheme, from its employer's months since it was added (remittance-rules.ts, remittanceDuty).
+ */
+export function contributionRemittanceObligation(
+  facts: Pick<SchemeYearFacts, 'remittance'>,
+  today: string,
+): SchemeYearObligation {
+  return {
+    kind: 'contribution_remittance',
+    ...remittanceDuty(remittanceMonths(facts.remittance, today), today),
+    ...from(REMITTANCE_RULES.remittance),
+  };
+}
+
 /** Every scheme-year duty of a scheme that keeps governance registers. */
 export function schemeYearObligations(
   facts: SchemeYearFacts,
@@ -375,5 +405,6 @@ export function schemeYearObligations(
     ...trainingObligations(facts, today),
     ...filingObligations(facts, today),
     newMemberInformationObligation(facts, today),
+    contributionRemittanceObligation(facts, today),
   ];
 }

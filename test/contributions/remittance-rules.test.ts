@@ -115,7 +115,8 @@ describe('an employer’s months', () => {
     { month: '2026-04', receivedOn: '2026-05-20', amountCents: 40_000 },
     { month: '2026-06', receivedOn: '2026-07-03', amountCents: 1_000 },
   ];
-  const months = remittanceMonths(expected, receipts, '2026-07-10');
+  const deducted = [...expected].map(([month, expectedCents]) => ({ month, expectedCents }));
+  const months = remittanceMonths({ deducted, receipts }, '2026-07-10');
 
   it('lists each month with anything expected or received, oldest first', () => {
     expect(months.map((month) => [month.month, month.status])).toEqual([

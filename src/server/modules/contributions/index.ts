@@ -3,4 +3,9 @@ export { contributionsOfMember } from './contributions.data.js';
 export { createContributionsModule } from './contributions.module.js';
 export { contributionListQuery } from './contributions.schemas.js';
 export type { ContributionsService } from './contributions.service.js';
-export { remittanceMonthsOf } from './remittances.data.js';
+export {
+  type EmployerMonths,
+  employerKey,
+  NO_LAST_MONTH,
+  remittanceFactsOf,
+} from './remittances.data.js';

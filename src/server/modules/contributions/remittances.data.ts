@@ -1,9 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import {
-  type ReceiptFacts,
-  type RemittanceMonth,
-  remittanceMonths,
-} from '../../../contracts/remittance-rules.js';
+import type { EmployerRemittanceFacts, ReceiptFacts } from '../../../contracts/remittance-rules.js';
 import { arrayLiteral } from '../../platform/db/database.js';
 import type { keyset } from '../../platform/db/keyset.js';
 import {
@@ -26,6 +22,9 @@ export interface EmployerMonths {
   from: string;
   to: string;
 }
+
+/** The `to` of a window that runs on, past any month payroll may have been given for. */
+export const NO_LAST_MONTH = '9999-12';
 
 /** The employers and their months as one relation, for a statement to join. */
 function wantedOf(wanted: readonly EmployerMonths[]) {
@@ -121,30 +120,32 @@ export async function receiptsByMonth(
 }
 
 /**
- * Each month of the employers' windows with anything expected or received, by employer, as the
- * rules judge them on `today` (src/contracts/remittance-rules.ts). Two statements however many
- * employers; the compliance assessment reads its schemes' employers through here too.
+ * What is known of each of these employers' remittance in its window (EmployerRemittanceFacts in
+ * src/contracts/remittance-rules.ts), by `brokerId/employerId`: two statements however many
+ * employers. The compliance assessment reads its schemes' employers through here too.
  */
-export async function remittanceMonthsOf(
+export async function remittanceFactsOf(
   tx: Transaction,
   wanted: readonly EmployerMonths[],
-  today: string,
-): Promise<Map<string, RemittanceMonth[]>> {
+): Promise<Map<string, EmployerRemittanceFacts>> {
   const deducted = await deductedByMonth(tx, wanted);
   const receipts = await receiptsByMonth(tx, wanted);
-  const keyOf = (row: { brokerId: string; employerId: string }) =>
-    `${row.brokerId}/${row.employerId}`;
-  const months = new Map<string, RemittanceMonth[]>();
-  for (const employer of wanted) {
-    const key = keyOf(employer);
-    const expected = new Map(
-      deducted.filter((row) => keyOf(row) === key).map((row) => [row.month, row.expectedCents]),
-    );
-    const own = receipts.filter((row) => keyOf(row) === key);
-    months.set(key, remittanceMonths(expected, own, today));
+  const facts = new Map<
+    string,
+    { deducted: EmployerRemittanceFacts['deducted'][number][]; receipts: ReceiptFacts[] }
+  >(wanted.map((employer) => [employerKey(employer), { deducted: [], receipts: [] }]));
+  for (const { brokerId, employerId, ...row } of deducted) {
+    facts.get(employerKey({ brokerId, employerId }))?.deducted.push(row);
   }
-  return months;
+  for (const { brokerId, employerId, ...receipt } of receipts) {
+    facts.get(employerKey({ brokerId, employerId }))?.receipts.push(receipt);
+  }
+  return facts;
 }
+
+/** How remittanceFactsOf keys an employer: its tenant and id. */
+export const employerKey = (employer: { brokerId: string; employerId: string }): string =>
+  `${employer.brokerId}/${employer.employerId}`;
 
 /** Inserts a receipt and reads it back. */
 export async function insertReceipt(

@@ -7,6 +7,7 @@ import {
   monthOfDay,
   monthsBetween,
   type RemittanceMonth,
+  remittanceMonths,
 } from '../../../contracts/remittance-rules.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -20,11 +21,12 @@ import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findEmployer } from '../employers/index.js';
 import { findScheme } from '../schemes/index.js';
 import {
+  employerKey,
   findReceipt,
   insertReceipt,
   listReceipts,
   type RemittanceReceiptRow,
-  remittanceMonthsOf,
+  remittanceFactsOf,
   voidReceiptRow,
 } from './remittances.data.js';
 import {
@@ -92,8 +94,8 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
     day: string,
   ): Promise<RemittanceMonth[]> {
     const wanted = { brokerId: employer.brokerId, employerId: employer.id, ...window };
-    const found = await remittanceMonthsOf(tx, [wanted], day);
-    return found.get(`${employer.brokerId}/${employer.id}`) ?? [];
+    const found = (await remittanceFactsOf(tx, [wanted])).get(employerKey(wanted));
+    return found ? remittanceMonths(found, day) : [];
   }
 
   return {

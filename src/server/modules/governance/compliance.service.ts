@@ -76,6 +76,7 @@ export async function assessOneScheme(
       trainings: [],
       filings: [],
       newMembers: [],
+      remittance: { deducted: [], receipts: [] },
     },
     today,
   );

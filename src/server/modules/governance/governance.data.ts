@@ -9,6 +9,10 @@ import type {
 } from '../../../contracts/governance-rules.js';
 import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import type { PageQuery } from '../../../contracts/pages.js';
+import {
+  type EmployerRemittanceFacts,
+  remittanceFactsSince,
+} from '../../../contracts/remittance-rules.js';
 import type { SchemeComplianceFacts } from '../../../contracts/scheme-standing.js';
 import type { FilingKind } from '../../../contracts/scheme-year-rules.js';
 import { arrayLiteral } from '../../platform/db/database.js';
@@ -28,6 +32,12 @@ import {
   writtenPolicies,
 } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
+import {
+  type EmployerMonths,
+  employerKey,
+  NO_LAST_MONTH,
+  remittanceFactsOf,
+} from '../contributions/index.js';
 import { liveEmployerOf } from '../employers/index.js';
 
 export type TrusteeRow = typeof trustees.$inferSelect;
@@ -200,7 +210,7 @@ export interface SchemeHead {
 
 /**
  * Every live scheme the filter admits (row-level security keeps it to the tenant), with what the
- * rules need to assess each: nine statements however many schemes there are.
+ * rules need to assess each: eleven statements however many schemes there are.
  */
 export async function loadGovernance(
   tx: Transaction,
@@ -384,6 +394,25 @@ export async function loadGovernance(
       sql`scheme.broker_id = ${counted.brokerId} and scheme.scheme_id = ${counted.schemeId}`,
     )
     .crossJoinLateral(joiners);
+  // Each scheme's employer's remittance from the month the scheme was added to this service
+  // (remittance-rules.ts, REMITTANCE_RULES.monthsSinceAdded): two statements for every employer of
+  // the batch, each employer read from the earliest month one of its schemes counts.
+  const windows = new Map<string, EmployerMonths>();
+  for (const row of rows) {
+    const from = row.addedOn.slice(0, 7);
+    const known = windows.get(employerKey(row));
+    if (known === undefined || from < known.from) {
+      windows.set(employerKey(row), {
+        brokerId: row.brokerId,
+        employerId: row.employerId,
+        from,
+        to: NO_LAST_MONTH,
+      });
+    }
+  }
+  const remittances = await remittanceFactsOf(tx, [...windows.values()]);
+  const noRemittance: EmployerRemittanceFacts = { deducted: [], receipts: [] };
+  const addedMonthOf = new Map(rows.map((row) => [row.id, row.addedOn.slice(0, 7)]));
   const bySchemeId = new Map(
     heads.map((scheme) => [
       scheme.id,
@@ -402,6 +431,10 @@ export async function loadGovernance(
           trainings: [],
           filings: [],
           newMembers: [],
+          remittance: remittanceFactsSince(
+            remittances.get(employerKey(scheme)) ?? noRemittance,
+            addedMonthOf.get(scheme.id) as string,
+          ),
         } as {
           type: SchemeType;
           racKind: RacKind | null;
@@ -415,6 +448,7 @@ export async function loadGovernance(
           trainings: SchemeComplianceFacts['trainings'][number][];
           filings: SchemeComplianceFacts['filings'][number][];
           newMembers: SchemeComplianceFacts['newMembers'][number][];
+          remittance: EmployerRemittanceFacts;
         },
       },
     ]),
