@@ -30,7 +30,7 @@ export const REMITTANCE_RULES = {
     'An employer remits one sum a month, whichever of its schemes the deductions are for: receipts are recorded against the employer, and each of its schemes answers for the whole',
   ),
   monthsSinceAdded: productPolicy(
-    'Only months from the one in which the scheme was added to this service are chased: the service cannot know what was remitted before it kept the scheme',
+    'Only months from the one in which the scheme was added to this service are chased, and only from then is a month with no payment recorded reported missing: the service cannot know what was remitted before it kept the scheme. A payment recorded as received late is reported whatever its month',
   ),
 } as const satisfies Record<string, RuleSource>;
 

@@ -101,7 +101,10 @@ export const lateRemittanceReport = z.object({
   schemeId: z.string(),
   employerId: z.string(),
   year: z.string(),
-  /** The first month counted: the one the scheme was added to this service in. */
+  /**
+   * The month the scheme was added to this service in: from it, a month not received in full
+   * past its due day is reported missing; a month received late is reported whatever its month.
+   */
   countedFrom: z.string(),
   items: z.array(
     remittanceMonthView.extend({

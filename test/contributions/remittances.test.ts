@@ -428,7 +428,7 @@ describe('the late-payment report of a scheme', () => {
     ).toEqual([]);
   });
 
-  it('leaves out months before the scheme was added to this service', async () => {
+  it('reports a month missing only from the month the scheme was added, and a late one whatever its month', async () => {
     await ownerOf(t.database)
       .update(schemes)
       .set({ createdAt: new Date('2026-03-05T09:00:00Z') })
@@ -436,7 +436,19 @@ describe('the late-payment report of a scheme', () => {
     const report = await get(`/api/schemes/${dcSchemeId}/late-remittances?year=2026`);
     expect(report.json()).toMatchObject({
       countedFrom: '2026-03',
-      items: [expect.objectContaining({ month: '2026-03', status: 'missing' })],
+      items: [
+        expect.objectContaining({ month: '2026-02', status: 'late' }),
+        expect.objectContaining({ month: '2026-03', status: 'missing' }),
+      ],
+    });
+    await ownerOf(t.database)
+      .update(schemes)
+      .set({ createdAt: new Date('2026-04-01T09:00:00Z') })
+      .where(eq(schemes.id, dcSchemeId));
+    const later = await get(`/api/schemes/${dcSchemeId}/late-remittances?year=2026`);
+    expect(later.json()).toMatchObject({
+      countedFrom: '2026-04',
+      items: [expect.objectContaining({ month: '2026-02', status: 'late' })],
     });
     await ownerOf(t.database)
       .update(schemes)

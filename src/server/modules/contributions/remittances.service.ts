@@ -239,8 +239,10 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
 
     /**
      * The trustees' late-payment report: the scheme's employer's months of a calendar year that
-     * were received late or are missing, from the month the scheme was added to this service
-     * (REMITTANCE_RULES.monthsSinceAdded), each with the days it is late.
+     * were received late, and those not received in full past their due day from the month the
+     * scheme was added to this service (REMITTANCE_RULES.monthsSinceAdded), each with the days it
+     * is late. A payment recorded late is a fact whatever its month; a payment not recorded
+     * before the service kept the scheme is not known to be missing.
      */
     async lateOfScheme(
       actor: ActorContext,
@@ -253,17 +255,12 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
       return withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'late_remittance.list', await findScheme(tx, schemeId));
         const countedFrom = monthOfDay(todayInIreland(scheme.createdAt));
-        const from = `${year}-01` > countedFrom ? `${year}-01` : countedFrom;
-        const to = `${year}-12`;
-        const months =
-          from > to
-            ? []
-            : await monthsOfEmployer(
-                tx,
-                { brokerId: scheme.brokerId, id: scheme.employerId },
-                { from, to },
-                day,
-              );
+        const months = await monthsOfEmployer(
+          tx,
+          { brokerId: scheme.brokerId, id: scheme.employerId },
+          { from: `${year}-01`, to: `${year}-12` },
+          day,
+        );
         await reads.viewed(tx, actor, {
           entityType: 'late_remittance',
           entityId: scheme.id,
@@ -275,7 +272,7 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
           year,
           countedFrom,
           items: months.flatMap((month) =>
-            month.status === 'late' || month.status === 'missing'
+            month.status === 'late' || (month.status === 'missing' && month.month >= countedFrom)
               ? [{ ...month, status: month.status, daysLate: daysLate(month, day) }]
               : [],
           ),
