@@ -112,6 +112,7 @@ describe('dates in the web UI', () => {
     expect(offences(TYPING_A_PERIOD, PERIOD_FIELD)).toEqual([]);
     const fields = sources().filter(({ text }) => /<PayPeriodInput\b/.test(text));
     expect(fields.map(({ file }) => file).sort()).toEqual([
+      'pages/employers/RemittanceCalendar.tsx',
       'pages/members/ContributionsPanel.tsx',
       'pages/schemes/SchemeContributionsPanel.tsx',
     ]);

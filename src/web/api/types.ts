@@ -58,6 +58,11 @@ import type {
 } from '../../contracts/organisation';
 import type { OverviewView } from '../../contracts/overview';
 import type { MemberSummary } from '../../contracts/portal';
+import type {
+  LateRemittanceReport,
+  RemittanceMonthView,
+  RemittanceReceiptView,
+} from '../../contracts/remittances';
 import type { Role } from '../../contracts/roles';
 
 /**
@@ -99,6 +104,10 @@ export type { MemberSummary, PaidIn };
 export type PayrollGrid = z.infer<typeof payrollView>;
 export type PayrollCell = PayrollGrid['rows'][number]['employee'];
 export type PeriodTotals = z.infer<typeof periodTotals>['items'][number];
+/** Contribution remittance (docs/decisions/0136-contribution-remittance.md): a month, a payment. */
+export type RemittanceMonth = RemittanceMonthView;
+export type RemittanceReceipt = RemittanceReceiptView;
+export type LateRemittance = LateRemittanceReport['items'][number];
 
 /** Governance under IORP II (docs/decisions/0059-governance-rules.md): the registers of a scheme and its standing. */
 export type Trustee = TrusteeView;

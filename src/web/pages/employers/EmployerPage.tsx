@@ -23,6 +23,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { schemeColumns } from '../../components/schemeColumns';
 import { PAGES } from '../../layout/pages';
 import { EmployerFormModal } from './EmployerForm';
+import { RemittanceCalendar } from './RemittanceCalendar';
 
 const employerKey = (employerId: string) => ['employers', employerId] as const;
 
@@ -92,6 +93,7 @@ function EmployerView() {
         )}
       </Stack>
       <EmployerSchemes employer={data} />
+      {can(session, 'remittance.read', employerRow(data)) && <RemittanceCalendar employer={data} />}
       {can(session, 'employer.users.list', employerRow(data)) && (
         <EmployerAccounts employer={data} />
       )}

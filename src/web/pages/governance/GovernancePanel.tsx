@@ -14,6 +14,7 @@ import { ObligationsTable, StatusBadge } from './ComplianceParts';
 import { ConflictsRegister } from './ConflictsRegister';
 import { FilingsRegister } from './FilingsRegister';
 import { useCompliance, useSubjectNames } from './governanceQueries';
+import { LateRemittanceReport } from './LateRemittanceReport';
 import { PoliciesRegister } from './PoliciesRegister';
 import { OraRegister, SignificantChangesRegister } from './RiskRegisters';
 import { SchemeYearTimeline } from './SchemeYearTimeline';
@@ -50,6 +51,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
     <Stack gap="xl">
       <ComplianceSummary scheme={scheme} compliance={compliance.data} />
       <SchemeYearTimeline scheme={scheme} compliance={compliance.data} />
+      <LateRemittanceReport scheme={scheme} />
       <EvidencePackButton scheme={scheme} />
       <Switch
         label="Show history: ended appointments and superseded versions"
