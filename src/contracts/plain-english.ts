@@ -180,7 +180,7 @@ export const FIELD_MESSAGES = {
   filePayPeriod: 'Enter a pay period as YYYY-MM or MM/YYYY',
   periodAfter1950: 'Choose a pay period after 1950',
   reason: 'Say why the correction is made',
-  receiptAmount: 'Enter the amount received: more than €0.00',
+  receiptAmount: 'Enter the amount paid: more than €0.00',
   receiptReference: 'Enter the payment’s reference, or leave it out',
   voidReason: 'Say why the receipt is removed',
   calendarYear: 'Enter a year as YYYY, like 2026',
