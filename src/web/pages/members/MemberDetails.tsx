@@ -16,7 +16,7 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { formatDate } from '../../format';
 import { useStepUp } from '../account/ConfirmItsYou';
 import { ContactDetailsButton } from './ContactDetailsButton';
-import { type MemberBody, MemberForm } from './MemberForm';
+import { type MemberChanges, MemberForm } from './MemberForm';
 import { MemberStatusBadge } from './MemberStatusBadge';
 import { memberKey, memberSummaryKey } from './member-page-cache';
 import { PpsReveal } from './PpsReveal';
@@ -60,7 +60,7 @@ export function MemberDetails({ member }: { member: Member }) {
   });
   const fullName = `${member.firstName} ${member.lastName}`;
 
-  const save = async (body: MemberBody) => {
+  const save = async (body: MemberChanges) => {
     const saved = await api(apiRoutes.members.update, { params: { id: member.id }, body });
     client.setQueryData(memberKey(member.id), saved);
     void client.invalidateQueries({ queryKey: ['schemes', member.schemeId, 'members'] });

@@ -38,7 +38,7 @@ interface MemberFormValues {
   ppsNumber: string;
 }
 
-/** The body of POST /api/schemes/:id/members, or the changed fields for PATCH /api/members/:id. */
+/** The body of POST /api/schemes/:id/members. */
 export type MemberBody = Partial<{
   firstName: string;
   lastName: string;
@@ -50,6 +50,12 @@ export type MemberBody = Partial<{
   status: MemberStatus;
   ppsNumber: string;
 }>;
+
+/**
+ * The changed fields for PATCH /api/members/:id: never the status, which changes only by the
+ * membership's own steps (docs/decisions/0135-members-lifecycle.md).
+ */
+export type MemberChanges = Omit<MemberBody, 'status'>;
 
 function valuesOf(member: Member | undefined): MemberFormValues {
   return {
@@ -81,32 +87,30 @@ function bodyOf(values: MemberFormValues, salaryCents: number): Required<MemberB
 }
 
 /** Only what differs from the member as loaded: the audit record names the fields changed. */
-function changesOf(member: Member, body: Required<MemberBody>): MemberBody {
-  const changes: MemberBody = {};
+function changesOf(member: Member, body: Required<MemberBody>): MemberChanges {
+  const changes: MemberChanges = {};
   for (const key of Object.keys(body) as (keyof MemberBody)[]) {
-    if (key === 'ppsNumber') continue;
+    if (key === 'ppsNumber' || key === 'status') continue;
     if (body[key] !== member[key]) Object.assign(changes, { [key]: body[key] });
   }
   if (body.ppsNumber !== '') changes.ppsNumber = body.ppsNumber;
   return changes;
 }
 
+/** Adding a member, in any status (one taken on with their history), or correcting one. */
+type MemberFormProps = { submitLabel: string; onCancel: () => void } & (
+  | { member?: undefined; onSubmit: (body: MemberBody) => Promise<unknown> }
+  | { member: Member; onSubmit: (changes: MemberChanges) => Promise<unknown> }
+);
+
 /**
  * Adding a member (no `member`) or correcting one. Required fields are checked here only for being
  * empty, with the API's own wording, and dates for being readable as typed (day first,
- * docs/decisions/0050-irish-dates.md); every other rule is the API's, shown under its field.
+ * docs/decisions/0050-irish-dates.md); every other rule is the API's, shown under its field. The
+ * status is chosen when a member is added; after that it changes only by the membership's steps.
  */
-export function MemberForm({
-  member,
-  submitLabel,
-  onSubmit,
-  onCancel,
-}: {
-  member?: Member;
-  submitLabel: string;
-  onSubmit: (body: MemberBody) => Promise<unknown>;
-  onCancel: () => void;
-}) {
+export function MemberForm(props: MemberFormProps) {
+  const { member, submitLabel, onCancel } = props;
   const [problem, setProblem] = useState<string | null>(null);
   const required = (message: string) => (value: string) => (value.trim() === '' ? message : null);
   const form = useForm<MemberFormValues>({
@@ -132,13 +136,17 @@ export function MemberForm({
     const salary = readEuro(values.salaryCents);
     if (!salary.ok) return;
     const body = bodyOf(values, salary.cents);
-    const sent = member ? changesOf(member, body) : body;
-    if (member && Object.keys(sent).length === 0) {
-      onCancel();
-      return;
-    }
     try {
-      await onSubmit(sent);
+      if (props.member === undefined) {
+        await props.onSubmit(body);
+      } else {
+        const changes = changesOf(props.member, body);
+        if (Object.keys(changes).length === 0) {
+          onCancel();
+          return;
+        }
+        await props.onSubmit(changes);
+      }
     } catch (error) {
       setProblem(showApiErrors(form, error));
     }
@@ -174,12 +182,14 @@ export function MemberForm({
             placeholder="45,000.00"
             {...form.getInputProps('salaryCents')}
           />
-          <Select
-            label="Status"
-            data={MEMBER_STATUS_OPTIONS}
-            allowDeselect={false}
-            {...form.getInputProps('status')}
-          />
+          {!member && (
+            <Select
+              label="Status"
+              data={MEMBER_STATUS_OPTIONS}
+              allowDeselect={false}
+              {...form.getInputProps('status')}
+            />
+          )}
           <TextInput
             label="E-mail address"
             type="email"

@@ -6,7 +6,9 @@ const STATUS_COLOURS: Record<MemberStatus, string> = {
   active: 'green',
   deferred: 'yellow',
   retired: 'blue',
-  left: 'gray',
+  transferred_out: 'gray',
+  refunded: 'gray',
+  deceased: 'dark',
 };
 
 export function MemberStatusBadge({ status }: { status: MemberStatus }) {
