@@ -87,6 +87,19 @@ export type StatusChangeView = z.infer<typeof statusChangeView>;
 export const PAYOUT_KINDS = ['refund', 'transfer_out', 'benefit'] as const;
 export type PayoutKind = (typeof PAYOUT_KINDS)[number];
 
+/** Each payout in words, on the pages. */
+export const PAYOUT_KIND_NAMES: Record<PayoutKind, string> = {
+  refund: 'Refund of contributions',
+  transfer_out: 'Transfer out',
+  benefit: 'Retirement benefit',
+};
+
+/** Where a payout stands, in words. */
+export const PAYOUT_STATUS_NAMES: Record<'pending' | 'paid', string> = {
+  pending: 'Waiting for the units to be sold',
+  paid: 'Paid',
+};
+
 export const payoutView = z.object({
   id: z.string(),
   kind: z.enum(PAYOUT_KINDS),

@@ -14,6 +14,7 @@ import { ContributionsPanel } from './ContributionsPanel';
 import { FundChoicesPanel } from './FundChoicesPanel';
 import { FundSwitchPanel } from './FundSwitchPanel';
 import { MemberDetails } from './MemberDetails';
+import { MembershipPanel } from './MembershipPanel';
 import {
   chartFrom,
   DEFAULT_CHART_RANGE,
@@ -26,10 +27,11 @@ import { PensionValuePanel } from './PensionValuePanel';
 import { UnitMovementsPanel } from './UnitMovementsPanel';
 
 /**
- * `/members/$memberId`: one member's record, what a DC member's pension is worth, their
- * contributions, fund choices, switches and transactions; a Member's home page,
- * where their scheme's member-facing documents are listed too. The page asks the service once for
- * all it shows (member-page-cache.ts); each panel then keeps its own part up to date.
+ * `/members/$memberId`: one member's record, their membership (status, service, leaving and the
+ * steps that change it), what a DC member's pension is worth, their contributions, fund choices,
+ * switches and transactions; a Member's home page, where their scheme's member-facing documents
+ * are listed too. The page asks the service once for all it shows (member-page-cache.ts); each
+ * panel then keeps its own part up to date.
  * A member out of reach (another employer's, another tenant's) answers 404 and shows "Not found".
  */
 export function MemberPage() {
@@ -70,6 +72,7 @@ export function MemberPage() {
   return (
     <Stack gap="lg">
       <MemberDetails member={member.data} />
+      <MembershipPanel member={member.data} schemeType={page.data.summary.scheme.type} />
       {invested && <PensionValuePanel member={member.data} own={own} />}
       <PensionSummary member={member.data} />
       {/* A member's home: their scheme's documents, before the long tables (staff use the scheme's tab). */}
