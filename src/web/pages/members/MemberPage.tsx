@@ -69,12 +69,17 @@ export function MemberPage() {
   const own = session.account.memberId === member.data.id;
   // A DC member's page leads with what the pension is worth; a DB scheme's members hold no units.
   const invested = page.data.money !== null;
+  const membership = (
+    <MembershipPanel member={member.data} schemeType={page.data.summary.scheme.type} />
+  );
   return (
     <Stack gap="lg">
       <MemberDetails member={member.data} />
-      <MembershipPanel member={member.data} schemeType={page.data.summary.scheme.type} />
+      {/* Staff read where the member stands first; a member reads first what their pension is worth. */}
+      {!own && membership}
       {invested && <PensionValuePanel member={member.data} own={own} />}
       <PensionSummary member={member.data} />
+      {own && membership}
       {/* A member's home: their scheme's documents, before the long tables (staff use the scheme's tab). */}
       {scopeIn(session, 'document.list') === 'member' && (
         <>
