@@ -7,6 +7,7 @@ import {
   switchView,
   valueHistoryView,
 } from './investments.js';
+import { lifecycleView } from './member-lifecycle.js';
 import { memberFieldShape, memberView } from './members.js';
 import { pageOf } from './pages.js';
 
@@ -62,6 +63,8 @@ export const MEMBER_PAGE_SIZES = {
 export const memberPageView = z.object({
   member: memberView,
   summary: memberSummary,
+  /** Where the member stands: status, service, a leaver's options, history and payouts. */
+  lifecycle: lifecycleView,
   /** The newest fund choices, the one in force marked. */
   fundChoices: pageOf(fundChoiceView),
   /** The scheme's funds, for a new fund choice; null for whoever may not make one. */

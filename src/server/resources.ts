@@ -45,6 +45,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   const autoEnrolment = createAutoEnrolmentModule(parts);
   const audit = createAuditModule(parts);
   const investments = createInvestmentsModule(parts);
+  const lifecycle = createLifecycleModule(parts);
 
   const modules = [
     createBrokersModule(parts),
@@ -56,7 +57,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     contributions,
     funds,
     investments,
-    createLifecycleModule(parts),
+    lifecycle,
     // The pages composed from the services that own their parts (docs/decisions/0118).
     createOverviewModule(parts, {
       ...employers.services,
@@ -71,6 +72,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
       ...funds.services,
       ...contributions.services,
       ...investments.services,
+      ...lifecycle.services,
     }),
     createImportsModule(parts),
     governance,

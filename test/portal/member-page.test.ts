@@ -75,6 +75,7 @@ describe('GET /api/members/{id}/page', () => {
 
     expect(page.member).toEqual(await readJson(admin, `/api/members/${id}`));
     expect(page.summary).toEqual(await readJson(admin, `/api/members/${id}/summary`));
+    expect(page.lifecycle).toEqual(await readJson(admin, `/api/members/${id}/lifecycle`));
     expect(page.fundChoices).toEqual(
       await readJson(admin, `/api/members/${id}/fund-choices?limit=20`),
     );
@@ -137,6 +138,9 @@ describe('GET /api/members/{id}/page', () => {
     const page = await readJson(self, `/api/members/${id}/page`);
     expect(page.member).toEqual(await readJson(self, `/api/members/${id}`));
     expect(page.summary).toEqual(await readJson(self, `/api/members/${id}/summary`));
+    // Their membership without the people to contact about a death, which is the firm's to read.
+    expect(page.lifecycle).toEqual(await readJson(self, `/api/members/${id}/lifecycle`));
+    expect(page.lifecycle.dependants).toBeNull();
     expect(page.contributions).toEqual(
       await readJson(self, `/api/members/${id}/contributions?limit=25`),
     );

@@ -11,6 +11,7 @@ import { authorize, isAllowed } from '../../platform/tenancy/authorize.js';
 import { type ContributionsService, contributionListQuery } from '../contributions/index.js';
 import type { FundsService } from '../funds/index.js';
 import type { HoldingsService, SwitchesService } from '../investments/index.js';
+import type { LifecycleService } from '../lifecycle/index.js';
 import type { MembersService } from '../members/index.js';
 import type { PortalService } from './portal.service.js';
 
@@ -21,6 +22,7 @@ export interface MemberPageDeps {
   contributions: ContributionsService;
   holdings: HoldingsService;
   switches: SwitchesService;
+  lifecycle: LifecycleService;
 }
 
 /** Every page of a list, read a page at a time as its route would serve them. */
@@ -50,6 +52,7 @@ export function createMemberPageService({
   contributions,
   holdings,
   switches,
+  lifecycle,
 }: MemberPageDeps) {
   return {
     async read(
@@ -61,6 +64,7 @@ export function createMemberPageService({
       // The member first: one out of reach ends here as a 404, before any part is read.
       const member = await members.get(actor, memberId);
       const summary = await portal.summary(actor, memberId);
+      const membership = await lifecycle.read(actor, memberId);
       const fundChoices = await funds.choicesOfMember(
         actor,
         memberId,
@@ -99,7 +103,16 @@ export function createMemberPageService({
             ),
           }
         : null;
-      return { member, summary, fundChoices, openFunds, contributions: table, chart, money };
+      return {
+        member,
+        summary,
+        lifecycle: membership,
+        fundChoices,
+        openFunds,
+        contributions: table,
+        chart,
+        money,
+      };
     },
   };
 }

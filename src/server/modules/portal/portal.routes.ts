@@ -36,11 +36,18 @@ export const portalRoutes: FastifyPluginAsyncZod<{
     ...routeOf(apiRoutes.members.page),
     config: {
       action: 'member.read',
-      alsoChecks: ['contribution.list', 'contribution.notes.read', 'fund_choice.list', 'fund.list'],
+      alsoChecks: [
+        'member.lifecycle.read',
+        'member.dependants.read',
+        'contribution.list',
+        'contribution.notes.read',
+        'fund_choice.list',
+        'fund.list',
+      ],
     },
     schema: {
       summary:
-        'What the member page shows, in one request: the member, their pension at a glance, their newest fund choices, the funds to choose from (for whoever may choose), the first page of contributions and those of the chart.',
+        'What the member page shows, in one request: the member, their pension at a glance, their membership (status, service, a leaver’s options, history and payouts), their newest fund choices, the funds to choose from (for whoever may choose), the first page of contributions and those of the chart.',
       tags,
       params: portalParams,
       querystring: memberPageQuery,

@@ -37,14 +37,8 @@ import { useApiSubmit } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
 import { FormShell } from '../governance/GovernanceForm';
 import { LeavingOptions } from './LeavingOptions';
-import {
-  choicesOffered,
-  type LifecycleStep,
-  latestUndoable,
-  lifecycleKey,
-  type May,
-} from './lifecycle-steps';
-import { memberKey } from './member-page-cache';
+import { choicesOffered, type LifecycleStep, latestUndoable, type May } from './lifecycle-steps';
+import { lifecycleKey, memberKey } from './member-page-cache';
 
 /** What every step's dialog is given. */
 interface StepProps {
@@ -141,7 +135,8 @@ function LeaveForm({
       <IrishDateInput
         label="Left service on"
         required
-        minDate={member.dateJoined}
+        minDate={member.statusOn ?? member.dateJoined}
+        maxDate={todayInIreland(new Date())}
         data-autofocus
         {...form.getInputProps('leftOn')}
       />
@@ -239,6 +234,8 @@ function ChoiceForm({ member, lifecycle, schemeType, may, onClose }: StepProps) 
               : 'Day first: DD/MM/YYYY'
           }
           required
+          minDate={lifecycle.statusOn ?? undefined}
+          maxDate={todayInIreland(new Date())}
           {...form.getInputProps('on')}
         />
       )}
@@ -252,6 +249,8 @@ function ChoiceForm({ member, lifecycle, schemeType, may, onClose }: StepProps) 
                 : 'Day first: DD/MM/YYYY. The member’s units are sold at their first prices on or after it'
             }
             required
+            minDate={lifecycle.statusOn ?? undefined}
+            maxDate={todayInIreland(new Date())}
             {...form.getInputProps('transferredOn')}
           />
           <TextInput
@@ -360,7 +359,8 @@ function RetireSteps({ member, onClose }: StepProps) {
           <IrishDateInput
             label="Retired on"
             required
-            minDate={member.dateJoined}
+            minDate={member.statusOn ?? member.dateJoined}
+            maxDate={todayInIreland(new Date())}
             data-autofocus
             {...form.getInputProps('retiredOn')}
           />
@@ -404,7 +404,7 @@ const noDependant = (): DependantValues => ({
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
 /** A death: the day, and the people to contact about the death benefits, as many as there are. */
-function DeathForm({ member, onClose }: StepProps) {
+function DeathForm({ member, lifecycle, onClose }: StepProps) {
   const apply = useApplyAnswer(member);
   const today = todayInIreland(new Date());
   const form = useForm<{ diedOn: string; dependants: DependantValues[] }>({
@@ -447,6 +447,7 @@ function DeathForm({ member, onClose }: StepProps) {
       <IrishDateInput
         label="Died on"
         required
+        minDate={lifecycle.statusOn ?? member.dateJoined}
         maxDate={today}
         data-autofocus
         {...form.getInputProps('diedOn')}
@@ -544,6 +545,7 @@ function RejoinForm({ member, lifecycle, onClose }: StepProps) {
         label="Rejoined on"
         required
         minDate={lifecycle.statusOn ?? member.dateJoined}
+        maxDate={todayInIreland(new Date())}
         data-autofocus
         {...form.getInputProps('rejoinedOn')}
       />

@@ -12,6 +12,7 @@ import { STATUS_CHANGE_NAMES } from '../../../contracts/member-lifecycle-rules';
 import { MEMBER_STATUS_NAMES } from '../../../contracts/members';
 import { formatCents } from '../../../contracts/money';
 import { api, describeError } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -20,14 +21,9 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { formatDate, formatDateTime, formatOptionalDate } from '../../format';
 import { LeavingOptions } from './LeavingOptions';
 import { LifecycleDialog, STEP_TITLES } from './LifecycleDialogs';
-import {
-  type LifecycleStep,
-  lifecycleKey,
-  type May,
-  newestFirst,
-  stepsOffered,
-} from './lifecycle-steps';
+import { type LifecycleStep, type May, newestFirst, stepsOffered } from './lifecycle-steps';
 import { MemberStatusBadge } from './MemberStatusBadge';
+import { lifecycleKey } from './member-page-cache';
 
 /** What a change says beyond its kind: where a transfer went, why a correction was made. */
 function detailOf(
@@ -180,6 +176,7 @@ export function MembershipPanel({ member, schemeType }: { member: Member; scheme
   const lifecycle = useQuery({
     queryKey: lifecycleKey(member.id),
     queryFn: () => api(apiRoutes.lifecycle.read, { params: { id: member.id } }),
+    staleTime: SEEDED_FRESH_MS,
   });
   if (lifecycle.isPending) return <Loading label="Loading the membership" />;
   if (lifecycle.isError) {

@@ -108,7 +108,7 @@ describe('the steps of the membership panel', () => {
     expect(choicesOffered(chosen, mayAs('BrokerUser'))).toEqual(['transfer']);
   });
 
-  it('offers nothing but undoing once a member is paid out, and that to a BrokerAdmin only', () => {
+  it('offers a member paid out rejoining alone, and undoing it to a BrokerAdmin only', () => {
     const refunded = lifecycleOf({
       status: 'refunded',
       statusOn: '2026-02-10',
@@ -124,8 +124,9 @@ describe('the steps of the membership panel', () => {
         }),
       ],
     });
-    expect(stepsOffered(refunded, mayAs('BrokerAdmin'))).toEqual(['undo']);
-    expect(stepsOffered(refunded, mayAs('BrokerUser'))).toEqual([]);
+    expect(stepsOffered(refunded, mayAs('BrokerAdmin'))).toEqual(['rejoin', 'undo']);
+    expect(stepsOffered(refunded, mayAs('BrokerUser'))).toEqual(['rejoin']);
+    expect(choicesOffered(refunded, mayAs('BrokerAdmin'))).toEqual([]);
     expect(latestUndoable(refunded.history)?.id).toBe('c2');
     expect(newestFirst(refunded.history).map((one) => one.id)).toEqual(['c2', 'c1']);
   });

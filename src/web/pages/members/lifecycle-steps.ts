@@ -12,8 +12,6 @@ import type { Action } from '../../../contracts/policy';
  * member's status allows (CHANGE_FROM). The service refuses anything else all the same.
  */
 
-export const lifecycleKey = (memberId: string) => ['members', memberId, 'lifecycle'] as const;
-
 /** The steps, each one a dialog of the panel. */
 export type LifecycleStep = 'leave' | 'choose' | 'retire' | 'death' | 'rejoin' | 'undo';
 

@@ -12,6 +12,8 @@ import type { MemberPageView } from '../../../contracts/portal';
 export const memberKey = (memberId: string) => ['members', memberId] as const;
 export const memberPageKey = (memberId: string) => ['members', memberId, 'page'] as const;
 export const memberSummaryKey = (memberId: string) => ['members', memberId, 'summary'] as const;
+/** Where the member stands (docs/decisions/0135-members-lifecycle.md). */
+export const lifecycleKey = (memberId: string) => ['members', memberId, 'lifecycle'] as const;
 export const fundChoicesKey = (memberId: string) => ['members', memberId, 'fund-choices'] as const;
 export const openFundsKey = (schemeId: string) => ['schemes', schemeId, 'funds', 'open'] as const;
 export const memberContributionsKey = (memberId: string) =>
@@ -55,6 +57,7 @@ export function seedMemberPage(client: QueryClient, page: MemberPageView): void 
   const { id, schemeId } = page.member;
   client.setQueryData(memberKey(id), page.member);
   client.setQueryData(memberSummaryKey(id), page.summary);
+  client.setQueryData(lifecycleKey(id), page.lifecycle);
   client.setQueryData([...fundChoicesKey(id), 'recent'], page.fundChoices);
   client.setQueryData([...fundChoicesKey(id), 'history'], firstPageOf(page.fundChoices));
   if (page.openFunds !== null) client.setQueryData(openFundsKey(schemeId), page.openFunds);
