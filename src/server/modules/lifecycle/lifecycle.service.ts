@@ -226,6 +226,29 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     return row;
   }
 
+  /**
+   * The benefit on retirement or death: every unit held, sold from the change's day. A DB
+   * scheme's pension is paid by the scheme, not out of units held for the member.
+   */
+  async function payBenefit(
+    tx: Transaction,
+    writer: ActorContext,
+    member: Member,
+    scheme: Scheme,
+    row: StatusChangeRow,
+    at: Date,
+  ): Promise<void> {
+    if (!holdsUnits(scheme.type)) return;
+    await payOut(
+      tx,
+      writer,
+      member,
+      scheme,
+      { changeId: row.id, kind: 'benefit', on: row.effectiveOn, amountCents: null },
+      at,
+    );
+  }
+
   /** The member's lifecycle as it now stands. */
   async function viewOf(
     tx: Transaction,
@@ -593,17 +616,7 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
           checkDay('retiredOn', input.retiredOn, member, changes, today);
           const row = await change(tx, writer, member, 'retired', input.retiredOn, at);
           await audited(tx, writer, 'member.retired', row);
-          // A DB scheme's pension is paid by the scheme, not out of units held for the member.
-          if (holdsUnits(scheme.type)) {
-            await payOut(
-              tx,
-              writer,
-              member,
-              scheme,
-              { changeId: row.id, kind: 'benefit', on: input.retiredOn, amountCents: null },
-              at,
-            );
-          }
+          await payBenefit(tx, writer, member, scheme, row, at);
         },
       );
     },
@@ -643,16 +656,7 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
             dependants: input.dependants.length,
             switchesCancelled: cancelled,
           });
-          if (holdsUnits(scheme.type) && !wasPaidOut) {
-            await payOut(
-              tx,
-              writer,
-              member,
-              scheme,
-              { changeId: row.id, kind: 'benefit', on: input.diedOn, amountCents: null },
-              at,
-            );
-          }
+          if (!wasPaidOut) await payBenefit(tx, writer, member, scheme, row, at);
         },
       );
     },
