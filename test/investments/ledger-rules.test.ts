@@ -547,9 +547,16 @@ describe('a member’s ledger, settled twice as prices come in (property)', () =
       maxLength: 3,
     }),
     cut: fc.integer({ min: 0, max: DAYS - 1 }),
+    payout: fc.option(
+      fc.record({
+        day: fc.integer({ min: 0, max: DAYS - 1 }),
+        kind: fc.constantFrom('refund' as const, 'transfer_out' as const, 'benefit' as const),
+      }),
+      { nil: null },
+    ),
   });
 
-  it('never takes a fund below zero units on any day, nor a correction past its sum; every dealt movement is worth its money, and a switch buys with exactly what it sold', () => {
+  it('never takes a fund below zero units on any day, nor a correction past its sum; every dealt movement is worth its money, a switch buys with exactly what it sold, and a payout is paid what its sales came to, leaving nothing held', () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const byDay = new Map<
@@ -587,6 +594,8 @@ describe('a member’s ledger, settled twice as prices come in (property)', () =
         }));
         const terms = { defaultFundId: s.defaultFund, charges: new Map(s.charges) };
         const cutDay = dayOf(s.cut);
+        const payouts =
+          s.payout === null ? [] : [{ id: 'p', kind: s.payout.kind, fromOn: dayOf(s.payout.day) }];
 
         // First run on the day after the cut: what was recorded by then, with the prices that
         // had come in by then; the second run a month after the last day, with every price.
@@ -596,6 +605,7 @@ describe('a member’s ledger, settled twice as prices come in (property)', () =
             money: money.filter((sum) => sum.receivedOn <= cutDay),
             choices: choices.filter((choice) => choice.effectiveFrom <= cutDay),
             switches: switches.filter((open) => open.requestedOn <= cutDay),
+            payouts: payouts.filter((payout) => payout.fromOn <= cutDay),
           },
           terms,
           book((p) => p.early && p.on <= cutDay),
@@ -608,6 +618,7 @@ describe('a member’s ledger, settled twice as prices come in (property)', () =
             money,
             choices,
             switches: switches.filter((open) => !done.has(open.id)),
+            payouts: first.paid.length > 0 ? [] : payouts,
           },
           terms,
           book(() => true),
@@ -641,6 +652,27 @@ describe('a member’s ledger, settled twice as prices come in (property)', () =
         for (const switched of [...first.completed, ...second.completed]) {
           const moved = ledger.filter((entry) => entry.source === `switch:${switched.id}`);
           expect(moved.reduce((total, entry) => total + entry.amountCents, 0)).toBe(0);
+        }
+        // A payout is paid what its sales came to, each a sale; with nothing received or asked
+        // for after its day, it leaves every fund at zero.
+        const paid = [...first.paid, ...second.paid];
+        expect(paid.length).toBeLessThanOrEqual(1);
+        if (s.payout !== null && paid[0] !== undefined) {
+          const sold = ledger.filter((entry) => entry.source === 'payout:p');
+          for (const entry of sold) expect(entry.unitsMicro).toBeLessThan(0n);
+          expect(paid[0].cents).toBe(-sold.reduce((total, entry) => total + entry.amountCents, 0));
+          const laterThanPayout = (day: number) => day > (s.payout as { day: number }).day;
+          if (
+            !s.money.some((sum) => laterThanPayout(sum.day)) &&
+            !s.switches.some((asked) => laterThanPayout(asked.day))
+          ) {
+            for (const fundId of FUNDS) {
+              const left = ledger
+                .filter((entry) => entry.fundId === fundId)
+                .reduce((total, entry) => total + entry.unitsMicro, 0n);
+              expect(left, fundId).toBe(0n);
+            }
+          }
         }
         // Money in is invested whole or not yet; money taken back is sold, at most its sum.
         for (const sum of money) {
