@@ -87,9 +87,15 @@ export function freshPeriod(): string {
 }
 
 let periodEnds = 0;
-/** The same day of an earlier year each time: 2024-12-31, then 2023-12-31, … */
+/** How many earlier years the examples go back through before starting again. */
+const PERIOD_END_YEARS = 70;
+/**
+ * The same day of an earlier year each time: 2024-12-31, then 2023-12-31, … back 70 years and
+ * round again. Test files may share a worker and this count, so it wraps rather than run below
+ * the earliest day a filing takes; 70 in a row are distinct, more than one scheme ever gets.
+ */
 function earlierPeriodEnd(example: string): string {
-  periodEnds += 1;
+  periodEnds = (periodEnds % PERIOD_END_YEARS) + 1;
   return `${Number(example.slice(0, 4)) - periodEnds}${example.slice(4)}`;
 }
 
