@@ -1189,6 +1189,45 @@ export const POLICY = {
     target: 'none',
   },
 
+  // The firm's register of personal-data breaches (docs/decisions/0138-personal-data-breaches.md):
+  // the firm's staff record one; a BrokerAdmin, who answers for the firm to the Commission,
+  // assesses, records the notifications and closes it. An employer and a member never see it.
+  'data_breach.create': {
+    description: 'Record a personal-data breach in the firm’s register',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'data_breach.list': {
+    description: 'List the firm’s personal-data breaches, the latest recorded first',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'data_breach.read': {
+    description: 'Read a personal-data breach with its 72-hour clock',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'data_breach.update': {
+    description: 'Change the assessment of a personal-data breach not yet closed',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'data_breach.notify': {
+    description: 'Record that a breach was notified to the Data Protection Commission',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'data_breach.members_told': {
+    description: 'Record that the people affected by a breach were told, and how',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'data_breach.close': {
+    description: 'Close a personal-data breach with its outcome',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+
   // Work lists and the audit log.
   'overview.read': {
     description: "Read the work waiting on one's home page",

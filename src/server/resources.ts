@@ -3,6 +3,7 @@ import { createAuditModule } from './modules/audit/index.js';
 import { createAutoEnrolmentModule } from './modules/auto-enrolment/index.js';
 import { createBrokersModule } from './modules/brokers/index.js';
 import { createContributionsModule } from './modules/contributions/index.js';
+import { createDataBreachesModule } from './modules/data-breaches/index.js';
 import { createEmployersModule } from './modules/employers/index.js';
 import { createFundsModule } from './modules/funds/index.js';
 import { createGdprModule } from './modules/gdpr/index.js';
@@ -76,6 +77,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     }),
     createImportsModule(parts),
     governance,
+    createDataBreachesModule(parts),
     autoEnrolment,
     audit,
   ];

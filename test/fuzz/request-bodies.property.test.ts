@@ -299,7 +299,25 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
   'POST /api/members/{id}/transfer-out': () => memberWhoIs('deferred'),
   'POST /api/members/{id}/rejoin': () => memberWhoIs('deferred'),
   'POST /api/members/{id}/status-corrections': () => memberWhoIs('deferred'),
+  // A breach is closed once, and only once the Commission has been told: each body closes a
+  // notified breach of its own (docs/decisions/0138-personal-data-breaches.md).
+  'POST /api/data-breaches/{id}/close': () => notifiedBreach(),
 };
+async function notifiedBreach(): Promise<string> {
+  const recorded = await t.requestAs(
+    actors.admin,
+    'POST',
+    '/api/data-breaches',
+    exampleBody(tableRoute('POST /api/data-breaches'), EXAMPLE_IDS) as object,
+  );
+  if (recorded.statusCode !== 201) throw new Error(`data breach failed: ${recorded.body}`);
+  const id = recorded.json().id as string;
+  const notified = await t.requestAs(actors.admin, 'POST', `/api/data-breaches/${id}/notify-dpc`, {
+    notifiedAt: '2026-01-11T09:00:00Z',
+  });
+  if (notified.statusCode !== 200) throw new Error(`notify-dpc failed: ${notified.body}`);
+  return id;
+}
 const memberWhoIs = (standing: 'active' | 'deferred') =>
   createMemberWhoIs(
     t.database,

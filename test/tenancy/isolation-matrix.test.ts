@@ -143,6 +143,16 @@ const fresh = {
   /** A member of the target's scheme of their own, for a step of the lifecycle. */
   memberWhoIs: (standing: 'active' | 'deferred') => (target: Target) =>
     createMemberWhoIs(t.database, target, standing),
+  /** A breach of the target's firm, notified to the Commission, for the request that closes it. */
+  notifiedBreach: async (target: Target) => {
+    const id = await createdThroughApi('data-breaches', target);
+    const admin = await createUser(t.database, { brokerId: target.brokerId, role: 'BrokerAdmin' });
+    const response = await t.requestAs(admin, 'POST', `/api/data-breaches/${id}/notify-dpc`, {
+      notifiedAt: '2026-01-11T09:00:00Z',
+    });
+    if (response.statusCode !== 200) throw new Error(`notify-dpc failed: ${response.body}`);
+    return id;
+  },
   /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
   userWithFactor: async (target: Target) => {
     const user = await createUser(t.database, {
@@ -301,6 +311,13 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/members/{id}/transfer-out': fresh.memberWhoIs('deferred'),
   'POST /api/members/{id}/rejoin': fresh.memberWhoIs('deferred'),
   'POST /api/members/{id}/status-corrections': fresh.memberWhoIs('deferred'),
+  // A step on a breach is taken once: each request gets a breach of its own, open, or, to close
+  // one the Commission is to be told of, notified (docs/decisions/0138-personal-data-breaches.md).
+  'PATCH /api/data-breaches/{id}': (target) => createdThroughApi('data-breaches', target),
+  'POST /api/data-breaches/{id}/notify-dpc': (target) => createdThroughApi('data-breaches', target),
+  'POST /api/data-breaches/{id}/members-told': (target) =>
+    createdThroughApi('data-breaches', target),
+  'POST /api/data-breaches/{id}/close': fresh.notifiedBreach,
   // An EmployerUser with a factor to remove, an account a BrokerAdmin and a SuperAdmin look after
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.

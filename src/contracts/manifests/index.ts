@@ -4,6 +4,7 @@ import { authManifest } from './auth.js';
 import { autoEnrolmentManifest } from './auto-enrolment.js';
 import { brokersManifest } from './brokers.js';
 import { contributionsManifest } from './contributions.js';
+import { dataBreachesManifest } from './data-breaches.js';
 import { documentsManifest } from './documents.js';
 import { employersManifest } from './employers.js';
 import { fundsManifest } from './funds.js';
@@ -38,6 +39,7 @@ export const MODULES = [
   importsManifest,
   auditManifest,
   governanceManifest,
+  dataBreachesManifest,
   autoEnrolmentManifest,
   documentsManifest,
   aiManifest,
