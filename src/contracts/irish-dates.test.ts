@@ -5,6 +5,7 @@ import {
   dayOfYearInWords,
   formatIrishDate,
   formatIrishPeriod,
+  instantInIreland,
   isIsoDate,
   momentInWords,
   parseIrishDate,
@@ -181,5 +182,24 @@ describe('dates shown to be read (docs/decisions/0129-dates-shown-in-words.md)',
     expect(periodInWords('2026-13')).toBe('2026-13');
     expect(dayOfYearInWords('12-31')).toBe('31 December');
     expect(dayOfYearInWords('04-05')).toBe('5 April');
+  });
+});
+
+describe('a date and a time on a clock in Dublin', () => {
+  it('reads winter time as UTC and summer time as an hour ahead of it', () => {
+    expect(instantInIreland('2026-01-09', '10:15')).toBe('2026-01-09T10:15:00.000Z');
+    expect(instantInIreland('2026-07-01', '00:30')).toBe('2026-06-30T23:30:00.000Z');
+    expect(momentInWords(instantInIreland('2026-07-01', '00:30') ?? '')).toBe('1 Jul 2026, 00:30');
+  });
+
+  it('refuses the hour skipped in spring, takes the first of the hour read twice in autumn', () => {
+    expect(instantInIreland('2026-03-29', '01:30')).toBeNull();
+    expect(instantInIreland('2026-10-25', '01:30')).toBe('2026-10-25T00:30:00.000Z');
+  });
+
+  it('refuses what is no clock time or no date', () => {
+    expect(instantInIreland('2026-01-09', '24:00')).toBeNull();
+    expect(instantInIreland('2026-01-09', '9:15')).toBeNull();
+    expect(instantInIreland('09/01/2026', '09:15')).toBeNull();
   });
 });

@@ -219,6 +219,35 @@ export function momentInWords(timestamp: string): string {
   return `${dateInWords(timestamp)}, ${hour}:${minute}`;
 }
 
+/** The time on a clock in Dublin at `at`, as `HH:MM` on the 24-hour clock. */
+function clockInIreland(at: Date): string {
+  let hour = '';
+  let minute = '';
+  for (const part of dublinClockFormat().formatToParts(at)) {
+    if (part.type === 'hour') hour = part.value;
+    else if (part.type === 'minute') minute = part.value;
+  }
+  return `${hour}:${minute}`;
+}
+
+const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/**
+ * The instant a clock in Dublin reads `time` (`HH:MM`, 24-hour) on `isoDate`, as an ISO instant,
+ * or null when the time is no clock time or the clock never reads it that day (the hour skipped
+ * when summer time begins). In the hour read twice when it ends, the first reading, in summer
+ * time. Ireland is at UTC+1 in summer and UTC in winter, so those are the two offsets tried.
+ */
+export function instantInIreland(isoDate: string, time: string): string | null {
+  if (!isIsoDate(isoDate) || !CLOCK_TIME.test(time)) return null;
+  const asIfUtc = Date.parse(`${isoDate}T${time}:00Z`);
+  for (const offsetHours of [1, 0]) {
+    const at = new Date(asIfUtc - offsetHours * 3_600_000);
+    if (todayInIreland(at) === isoDate && clockInIreland(at) === time) return at.toISOString();
+  }
+  return null;
+}
+
 let dublinDay: Intl.DateTimeFormat | undefined;
 
 /**

@@ -103,6 +103,11 @@ const routeTree = rootRoute.addChildren([
       () => import('./pages/governance/ComplianceCalendarPage'),
       'ComplianceCalendarPage',
     ),
+    page(
+      '/data-breaches',
+      () => import('./pages/data-breaches/DataBreachesPage'),
+      'DataBreachesPage',
+    ),
     page('/ask', () => import('./pages/ai/AskPage'), 'AskPage'),
     page('/drafts/$draftId', () => import('./pages/ai/DraftPage'), 'DraftPage'),
     page('/ai-settings', () => import('./pages/ai/AiSettingsPage'), 'AiSettingsPage'),

@@ -16,6 +16,7 @@ import type {
   payrollView,
   periodTotals,
 } from '../../contracts/contributions';
+import type { DataBreachView } from '../../contracts/data-breaches';
 import type { DocumentView } from '../../contracts/documents';
 import type { FundChoiceView, FundView } from '../../contracts/funds';
 import type {
@@ -108,6 +109,8 @@ export type PeriodTotals = z.infer<typeof periodTotals>['items'][number];
 export type RemittanceMonth = RemittanceMonthView;
 export type RemittanceReceipt = RemittanceReceiptView;
 export type LateRemittance = LateRemittanceReport['items'][number];
+/** A personal-data breach with its 72-hour clock (docs/decisions/0138-personal-data-breaches.md). */
+export type DataBreach = DataBreachView;
 
 /** Governance under IORP II (docs/decisions/0059-governance-rules.md): the registers of a scheme and its standing. */
 export type Trustee = TrusteeView;

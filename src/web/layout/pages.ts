@@ -21,6 +21,8 @@ export const PAGES = {
   /** Every scheme's governance standing within reach: a firm's, or an employer's own schemes. */
   governance: { action: 'compliance.dashboard' },
   complianceCalendar: { action: 'compliance.calendar' },
+  /** The firm's register of personal-data breaches (docs/decisions/0138-personal-data-breaches.md): its own staff's. */
+  dataBreaches: { action: 'data_breach.list', scopes: ['tenant'] },
   /** An employer's readiness for automatic enrolment, and the upload of its payroll (docs/decisions/0068-auto-enrolment-readiness.md). */
   autoEnrolment: { action: 'auto_enrolment.read' },
   autoEnrolmentUpload: { action: 'ae_payroll.import' },
