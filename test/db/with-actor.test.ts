@@ -14,6 +14,7 @@ import {
   complianceReminders,
   contributionAdjustments,
   contributions,
+  dataRequests,
   documents,
   employers,
   fundAllocationLines,
@@ -298,6 +299,17 @@ async function seedEveryTenantTable(tenantId: string) {
     createdBy: user.id,
     createdAt: new Date(),
     updatedAt: new Date(),
+  });
+  // As the owner: the tenant role alone writes the register (migrations/0043_data_requests.sql).
+  await ownerOf(t.database).insert(dataRequests).values({
+    brokerId: tenantId,
+    id: createId(),
+    memberId: member.id,
+    kind: 'access',
+    receivedOn: '2026-01-05',
+    originalDueOn: '2026-02-05',
+    dueOn: '2026-02-05',
+    createdBy: user.id,
   });
   await ownerOf(t.database).insert(memberDependants).values({
     brokerId: tenantId,

@@ -20,6 +20,7 @@ export * from './tables/data-breaches.tables.js';
 export * from './tables/documents.tables.js';
 export * from './tables/email.tables.js';
 export * from './tables/funds.tables.js';
+export * from './tables/gdpr.tables.js';
 export * from './tables/governance.tables.js';
 export * from './tables/imports.tables.js';
 export * from './tables/investments.tables.js';

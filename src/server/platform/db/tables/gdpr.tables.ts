@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import { check, date, foreignKey, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
+import { members } from './members.tables.js';
+import { brokers } from './tenancy.tables.js';
+
+/**
+ * The data-subject requests register (docs/decisions/0137-data-subject-requests.md): what a
+ * member asked the firm for under the GDPR, when, the day the answer is due, and how it was
+ * answered. `due_on` is the day the answer is due now: `original_due_on` until the request is
+ * extended, two months after it once it is. The kinds, statuses and citations are those of
+ * src/contracts/data-request-rules.ts.
+ */
+export const dataRequests = pgTable(
+  'data_requests',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    memberId: text('member_id').notNull(),
+    kind: text('kind').notNull(),
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
+    originalDueOn: date('original_due_on', { mode: 'string' }).notNull(),
+    dueOn: date('due_on', { mode: 'string' }).notNull(),
+    status: text('status').notNull().default('open'),
+    /** What the person was told when the request was extended. */
+    extensionReason: text('extension_reason'),
+    /** The day it was completed or refused, in Ireland. */
+    closedOn: date('closed_on', { mode: 'string' }),
+    completionNote: text('completion_note'),
+    refusalReason: text('refusal_reason'),
+    refusalCitation: text('refusal_citation'),
+    createdBy: text('created_by').notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    primaryKey({ name: 'data_requests_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'data_requests_member_same_tenant_fk',
+      columns: [table.memberId, table.brokerId],
+      foreignColumns: [members.id, members.brokerId],
+    }),
+    index('data_requests_due_idx').on(table.brokerId, table.dueOn, table.id),
+    index('data_requests_member_idx').on(table.brokerId, table.memberId),
+    check(
+      'data_requests_kind_known',
+      sql`${table.kind} in ('access','rectification','erasure','restriction','objection')`,
+    ),
+    check(
+      'data_requests_status_known',
+      sql`${table.status} in ('open','extended','completed','refused')`,
+    ),
+    check(
+      'data_requests_days_in_order',
+      sql`${table.originalDueOn} > ${table.receivedOn} and ${table.dueOn} >= ${table.originalDueOn}`,
+    ),
+    check(
+      'data_requests_extended_whole',
+      sql`(${table.dueOn} = ${table.originalDueOn}) = (${table.extensionReason} is null) and (${table.status} <> 'open' or ${table.extensionReason} is null) and (${table.status} <> 'extended' or ${table.extensionReason} is not null)`,
+    ),
+    check(
+      'data_requests_closed_whole',
+      sql`(${table.status} in ('completed', 'refused')) = (${table.closedOn} is not null)`,
+    ),
+    check(
+      'data_requests_refusal_whole',
+      sql`(${table.status} = 'refused') = (${table.refusalCitation} is not null) and (${table.refusalCitation} is null) = (${table.refusalReason} is null) and (${table.refusalCitation} is null or ${table.refusalCitation} in ('GDPR Art. 17(3)(b)','GDPR Art. 17(3)(e)','GDPR Art. 12(5)'))`,
+    ),
+    check(
+      'data_requests_text_lengths',
+      sql`(${table.extensionReason} is null or char_length(${table.extensionReason}) between 1 and 1000) and (${table.completionNote} is null or char_length(${table.completionNote}) between 1 and 1000) and (${table.refusalReason} is null or char_length(${table.refusalReason}) between 1 and 1000)`,
+    ),
+  ],
+);
