@@ -533,6 +533,40 @@ export const POLICY = {
     target: 'record',
   },
 
+  // Data-subject requests (docs/decisions/0137-data-subject-requests.md): the firm's staff record
+  // and answer them; SuperAdmin reads, audited. Employers and members never: a member's own
+  // request reaches the firm, which records it.
+  'data_request.create': {
+    description: 'Record a request a member made under the GDPR, with the day it was received',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'data_request.list': {
+    description: "List the firm's data-subject requests, the earliest due first",
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'data_request.read': {
+    description: 'Read a data-subject request, with its due day and how it was answered',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'data_request.extend': {
+    description: 'Extend a data-subject request by two months, within its first month, saying why',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'data_request.complete': {
+    description: 'Record that a data-subject request was answered',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'data_request.refuse': {
+    description: 'Refuse a data-subject request on a ground the GDPR gives, saying why',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+
   // Funds: what a scheme offers is the trustees' investment decision; a member chooses among them.
   'fund.list': {
     description: "List a scheme's funds (a member: those of their own scheme)",

@@ -14,6 +14,7 @@ import {
   createKeyFunctionHolder,
   createMember,
   createMemberWhoIs,
+  createOpenDataRequest,
   createOraReport,
   createPolicy,
   createScheme,
@@ -302,6 +303,11 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
   // A breach is closed once, and only once the Commission has been told: each body closes a
   // notified breach of its own (docs/decisions/0138-personal-data-breaches.md).
   'POST /api/data-breaches/{id}/close': () => notifiedBreach(),
+  // A step of a data-subject request closes it or extends it: each body gets an open request of
+  // its own, received today (docs/decisions/0137-data-subject-requests.md).
+  'POST /api/data-requests/{id}/extend': () => openDataRequest(),
+  'POST /api/data-requests/{id}/complete': () => openDataRequest(),
+  'POST /api/data-requests/{id}/refuse': () => openDataRequest(),
 };
 async function notifiedBreach(): Promise<string> {
   const recorded = await t.requestAs(
@@ -318,6 +324,8 @@ async function notifiedBreach(): Promise<string> {
   if (notified.statusCode !== 200) throw new Error(`notify-dpc failed: ${notified.body}`);
   return id;
 }
+const openDataRequest = () =>
+  createOpenDataRequest(t.database, { brokerId: ids.brokerId, memberId: ids.memberId });
 const memberWhoIs = (standing: 'active' | 'deferred') =>
   createMemberWhoIs(
     t.database,

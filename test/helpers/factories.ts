@@ -1,5 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
+import { dueOnFor } from '../../src/contracts/data-request-rules.js';
+import { todayInIreland } from '../../src/contracts/irish-dates.js';
 import { hashPassword } from '../../src/server/modules/auth/passwords.rules.js';
 import type { Database } from '../../src/server/platform/db/database.js';
 import {
@@ -314,4 +316,23 @@ export async function createFiling(
   };
   await withActor(database, platformActor(), (tx) => tx.insert(filings).values(values));
   return values.id;
+}
+
+/**
+ * An open data-subject request about a member, received today in Ireland, so that every step
+ * (extend, complete, refuse) may still be taken (docs/decisions/0137-data-subject-requests.md).
+ * Written as the owner: the tenant role alone writes the register.
+ */
+export async function createOpenDataRequest(
+  database: Database,
+  member: { brokerId: string; memberId: string },
+): Promise<string> {
+  const id = createId();
+  const receivedOn = todayInIreland(new Date());
+  const dueOn = dueOnFor(receivedOn);
+  await ownerOf(database).execute(
+    sql`insert into data_requests (broker_id, id, member_id, kind, received_on, original_due_on, due_on, created_by)
+        values (${member.brokerId}, ${id}, ${member.memberId}, 'access', ${receivedOn}, ${dueOn}, ${dueOn}, 'system')`,
+  );
+  return id;
 }

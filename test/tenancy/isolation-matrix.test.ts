@@ -16,6 +16,7 @@ import {
   createKeyFunctionHolder,
   createMember,
   createMemberWhoIs,
+  createOpenDataRequest,
   createOraReport,
   createPolicy,
   createScheme,
@@ -153,6 +154,9 @@ const fresh = {
     if (response.statusCode !== 200) throw new Error(`notify-dpc failed: ${response.body}`);
     return id;
   },
+  /** A data-subject request of the target's member, open and received today. */
+  openDataRequest: (target: Target) =>
+    createOpenDataRequest(t.database, { brokerId: target.brokerId, memberId: target.memberId }),
   /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
   userWithFactor: async (target: Target) => {
     const user = await createUser(t.database, {
@@ -318,6 +322,11 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/data-breaches/{id}/members-told': (target) =>
     createdThroughApi('data-breaches', target),
   'POST /api/data-breaches/{id}/close': fresh.notifiedBreach,
+  // A data-subject request still open within its first month: every step may be taken
+  // (docs/decisions/0137-data-subject-requests.md).
+  'POST /api/data-requests/{id}/extend': fresh.openDataRequest,
+  'POST /api/data-requests/{id}/complete': fresh.openDataRequest,
+  'POST /api/data-requests/{id}/refuse': fresh.openDataRequest,
   // An EmployerUser with a factor to remove, an account a BrokerAdmin and a SuperAdmin look after
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.

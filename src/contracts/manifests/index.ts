@@ -8,6 +8,7 @@ import { dataBreachesManifest } from './data-breaches.js';
 import { documentsManifest } from './documents.js';
 import { employersManifest } from './employers.js';
 import { fundsManifest } from './funds.js';
+import { gdprManifest } from './gdpr.js';
 import { governanceManifest } from './governance.js';
 import { healthManifest } from './health.js';
 import { importsManifest } from './imports.js';
@@ -35,6 +36,7 @@ export const MODULES = [
   fundsManifest,
   investmentsManifest,
   lifecycleManifest,
+  gdprManifest,
   overviewManifest,
   importsManifest,
   auditManifest,
