@@ -108,6 +108,11 @@ const routeTree = rootRoute.addChildren([
       () => import('./pages/data-breaches/DataBreachesPage'),
       'DataBreachesPage',
     ),
+    page(
+      '/data-requests',
+      () => import('./pages/data-requests/DataRequestsPage'),
+      'DataRequestsPage',
+    ),
     page('/ask', () => import('./pages/ai/AskPage'), 'AskPage'),
     page('/drafts/$draftId', () => import('./pages/ai/DraftPage'), 'DraftPage'),
     page('/ai-settings', () => import('./pages/ai/AiSettingsPage'), 'AiSettingsPage'),

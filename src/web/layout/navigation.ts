@@ -44,6 +44,7 @@ const ENTRIES: readonly NavEntry[] = [
   { label: 'Schemes', to: () => '/schemes', ...PAGES.schemes, scopes: ['tenant', 'employer'] },
   { label: 'Governance', to: () => '/governance', ...PAGES.governance },
   { label: 'Compliance calendar', to: () => '/compliance-calendar', ...PAGES.complianceCalendar },
+  { label: 'Data requests', to: () => '/data-requests', ...PAGES.dataRequests },
   { label: 'Data breaches', to: () => '/data-breaches', ...PAGES.dataBreaches },
   { label: 'Ask about regulations', to: () => '/ask', ...PAGES.ask },
   { label: 'Users', to: () => '/users', ...PAGES.users },
