@@ -17,7 +17,7 @@ import { newPpsNumber } from '../helpers/pps.js';
 /**
  * The data-subject requests register in the browser (docs/decisions/0137-data-subject-requests.md):
  * the firm's staff arrive signed out at the root address, sign in, open Data requests, record a
- * member's request for access received today, extend it with what the member was told, and
+ * member's request for access (a day before the member joined refused beside its field, then today), extend it with what the member was told, and
  * complete it, reading its clock in words at each step.
  */
 describe.skipIf(browserSuiteSkipReason)(
@@ -63,7 +63,24 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('option', { name: /Ní Fhlatharta, Máire/ }).click();
       await field(dialog, 'What the member asked for').click();
       await page.getByRole('option', { name: 'Access (Art. 15)' }).click();
-      expect(await field(dialog, 'Received on').inputValue()).toBe(formatIrishDate(today));
+      const receivedOn = field(dialog, 'Received on');
+      expect(await receivedOn.inputValue()).toBe(formatIrishDate(today));
+      // A day before the member joined is refused by the server, beside its field.
+      await receivedOn.fill('');
+      await receivedOn.pressSequentially('15/03/2016');
+      await receivedOn.press('Tab');
+      await dialog.getByRole('button', { name: 'Record request' }).click();
+      await expect.poll(() => receivedOn.getAttribute('aria-invalid')).toBe('true');
+      const describedBy = ((await receivedOn.getAttribute('aria-describedby')) ?? '').split(' ');
+      const described = await Promise.all(
+        describedBy.filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()),
+      );
+      expect(described.join(' ')).toContain(
+        'The request cannot have been received before the member joined the scheme',
+      );
+      await receivedOn.fill('');
+      await receivedOn.pressSequentially(formatIrishDate(today));
+      await receivedOn.press('Tab');
       await dialog.getByRole('button', { name: 'Record request' }).click();
       await seeNo(dialog, 'the record dialog');
 
