@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditRecordView } from './audit.js';
 import { overviewView as autoEnrolmentOverviewView } from './auto-enrolment.js';
+import { dataRequestView } from './data-requests.js';
 import { governanceDashboardView, OBLIGATION_STATUSES } from './governance.js';
 import { pageOf } from './pages.js';
 
@@ -63,6 +64,8 @@ export type OverviewView = z.infer<typeof overviewView>;
 export const DASHBOARD_COUNT_LIMIT = 1_000;
 /** The audit records the dashboard shows as recent activity. */
 export const DASHBOARD_RECENT_ACTIVITY = 8;
+/** The data-subject requests still to be answered the dashboard shows, the earliest due first. */
+export const DASHBOARD_DATA_REQUESTS = 5;
 
 /** How many of a list the person reaches, counted up to `DASHBOARD_COUNT_LIMIT`. */
 const listCount = z.object({ count: z.number().int(), complete: z.boolean() });
@@ -81,5 +84,12 @@ export const dashboardView = z.object({
   governance: governanceDashboardView.nullable(),
   autoEnrolment: autoEnrolmentOverviewView.nullable(),
   recentActivity: pageOf(auditRecordView).nullable(),
+  /**
+   * The firm's data-subject requests still to be answered (open or extended), the earliest due
+   * first, up to DASHBOARD_DATA_REQUESTS, as `GET /api/data-requests?status=open` and
+   * `?status=extended` answer them; `more` when there are others
+   * (docs/decisions/0137-data-subject-requests.md).
+   */
+  dataRequests: z.object({ items: z.array(dataRequestView), more: z.boolean() }).nullable(),
 });
 export type DashboardView = z.infer<typeof dashboardView>;

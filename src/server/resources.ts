@@ -47,6 +47,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
   const audit = createAuditModule(parts);
   const investments = createInvestmentsModule(parts);
   const lifecycle = createLifecycleModule(parts);
+  const gdpr = createGdprModule(parts);
 
   const modules = [
     createBrokersModule(parts),
@@ -54,7 +55,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     employers,
     schemes,
     members,
-    createGdprModule(parts),
+    gdpr,
     contributions,
     funds,
     investments,
@@ -67,6 +68,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
       ...governance.services,
       ...autoEnrolment.services,
       ...audit.services,
+      ...gdpr.services,
     }),
     createPortalModule(parts, {
       ...members.services,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { todayInIreland } from '../../src/contracts/irish-dates.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { UserRow } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
@@ -37,10 +38,25 @@ async function everyItem(user: UserRow, url: string) {
 
 describe('GET /api/overview/dashboard', () => {
   it('answers, part by part, what each part’s own route answers a BrokerAdmin', async () => {
-    const { admin } = await schemeFixture(t.database, {
+    const { admin, members } = await schemeFixture(t.database, {
       members: 2,
       users: { admin: 'BrokerAdmin', colleague: 'BrokerUser' },
     });
+    // Two data-subject requests still to be answered, one extended, and one answered.
+    const requests: string[] = [];
+    for (const member of [...members, members[0]]) {
+      const recorded = await t.requestAs(admin, 'POST', '/api/data-requests', {
+        memberId: member?.id,
+        kind: 'access',
+        receivedOn: todayInIreland(new Date()),
+      });
+      expect(recorded.statusCode, recorded.body).toBe(201);
+      requests.push(recorded.json().id);
+    }
+    await t.requestAs(admin, 'POST', `/api/data-requests/${requests[0]}/extend`, {
+      reason: 'Records held in two archives',
+    });
+    await t.requestAs(admin, 'POST', `/api/data-requests/${requests[2]}/complete`, {});
     // A second employer and scheme, so that the counts are counts.
     const employer = await t.requestAs(admin, 'POST', '/api/employers', { name: 'Shannon Foods' });
     expect(employer.statusCode).toBe(201);
@@ -73,6 +89,17 @@ describe('GET /api/overview/dashboard', () => {
     expect(dashboard.counts.employers.count).toBe(2);
     expect(dashboard.counts.schemes.count).toBe(2);
     expect(dashboard.counts.accounts.count).toBe(2);
+    // The requests still to be answered, as their lists answer them, the earliest due first.
+    const open = await readJson(admin, '/api/data-requests?status=open');
+    const extended = await readJson(admin, '/api/data-requests?status=extended');
+    expect(dashboard.dataRequests).toEqual({
+      items: [...open.items, ...extended.items],
+      more: false,
+    });
+    expect(dashboard.dataRequests.items.map((item: { id: string }) => item.id)).toEqual([
+      requests[1],
+      requests[0],
+    ]);
   });
 
   it('leaves out what the person may not read, and counts only what they reach', async () => {
@@ -88,6 +115,7 @@ describe('GET /api/overview/dashboard', () => {
       ['governance', '/api/compliance/dashboard'],
       ['autoEnrolment', '/api/auto-enrolment/overview'],
       ['recentActivity', '/api/audit?limit=8'],
+      ['dataRequests', '/api/data-requests'],
     ] as const) {
       const own = await t.requestAs(payroll, 'GET', route);
       if (own.statusCode === 403) expect(dashboard[part], part).toBeNull();

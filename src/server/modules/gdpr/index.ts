@@ -1,3 +1,4 @@
 /** The gdpr module's public face: all that other modules and the composition root may import from it. */
+export type { DataRequestsService } from './data-requests.service.js';
 export { createGdprModule } from './gdpr.module.js';
 export { processingOfMember } from './gdpr-export.data.js';

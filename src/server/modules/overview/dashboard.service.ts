@@ -1,6 +1,7 @@
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import {
   DASHBOARD_COUNT_LIMIT,
+  DASHBOARD_DATA_REQUESTS,
   DASHBOARD_RECENT_ACTIVITY,
   type DashboardView,
 } from '../../../contracts/overview.js';
@@ -9,6 +10,7 @@ import { authorize, isAllowed } from '../../platform/tenancy/authorize.js';
 import type { AuditReadService } from '../audit/index.js';
 import type { AutoEnrolmentService } from '../auto-enrolment/index.js';
 import type { EmployersService } from '../employers/index.js';
+import type { DataRequestsService } from '../gdpr/index.js';
 import type { ComplianceService } from '../governance/index.js';
 import type { SchemesService } from '../schemes/index.js';
 import type { UsersService } from '../users/index.js';
@@ -22,6 +24,7 @@ export interface DashboardDeps {
   compliance: ComplianceService;
   autoEnrolment: AutoEnrolmentService;
   auditRead: AuditReadService;
+  dataRequests: DataRequestsService;
 }
 
 type Page = { items: unknown[]; nextCursor: string | null };
@@ -39,6 +42,29 @@ async function countOf(read: (cursor: string | undefined) => Promise<Page>) {
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined && count < DASHBOARD_COUNT_LIMIT);
   return { count: Math.min(count, DASHBOARD_COUNT_LIMIT), complete: cursor === undefined };
+}
+
+/**
+ * The requests still to be answered, open or extended, the earliest due first: the first few of
+ * each status's list, as its route reads it, taken together.
+ */
+async function stillToAnswer(dataRequests: DataRequestsService, actor: ActorContext) {
+  const read = (status: 'open' | 'extended') =>
+    dataRequests.list(
+      actor,
+      apiRoutes.dataRequests.list.query.parse({ status, limit: DASHBOARD_DATA_REQUESTS }),
+    );
+  const [open, extended] = [await read('open'), await read('extended')];
+  const all = [...open.items, ...extended.items].sort(
+    (a, b) => a.dueOn.localeCompare(b.dueOn) || a.id.localeCompare(b.id),
+  );
+  return {
+    items: all.slice(0, DASHBOARD_DATA_REQUESTS),
+    more:
+      all.length > DASHBOARD_DATA_REQUESTS ||
+      open.nextCursor !== null ||
+      extended.nextCursor !== null,
+  };
 }
 
 /**
@@ -80,7 +106,10 @@ export function createDashboardService(deps: DashboardDeps) {
             apiRoutes.audit.list.query.parse({ limit: DASHBOARD_RECENT_ACTIVITY }),
           )
         : null;
-      return { overview, counts, governance, autoEnrolment, recentActivity };
+      const dataRequests = isAllowed(actor, 'data_request.list')
+        ? await stillToAnswer(deps.dataRequests, actor)
+        : null;
+      return { overview, counts, governance, autoEnrolment, recentActivity, dataRequests };
     },
   };
 }

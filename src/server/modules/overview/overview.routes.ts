@@ -33,11 +33,12 @@ export const overviewRoutes: FastifyPluginAsyncZod<{
         'compliance.dashboard',
         'auto_enrolment.overview',
         'audit.read',
+        'data_request.list',
       ],
     },
     schema: {
       summary:
-        "What the firm's dashboard shows, in one request: the work waiting, how many employers, schemes and accounts the person reaches, and (for whoever may read them) the schemes' governance, automatic enrolment and recent activity.",
+        "What the firm's dashboard shows, in one request: the work waiting, how many employers, schemes and accounts the person reaches, and (for whoever may read them) the schemes' governance, automatic enrolment, recent activity and the data-subject requests still to be answered.",
       tags: ['overview'],
       response: { 200: dashboardView, 403: errorBody },
     },
