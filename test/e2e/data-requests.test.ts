@@ -17,8 +17,9 @@ import { newPpsNumber } from '../helpers/pps.js';
 /**
  * The data-subject requests register in the browser (docs/decisions/0137-data-subject-requests.md):
  * the firm's staff arrive signed out at the root address, sign in, open Data requests, record a
- * member's request for access (a day before the member joined refused beside its field, then today), extend it with what the member was told, and
- * complete it, reading its clock in words at each step.
+ * member's request for access (a day before the member joined refused beside its field, then
+ * today), extend it with what the member was told, see it waiting on the dashboard, and complete
+ * it, reading its clock in words at each step.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'a data-subject request recorded, extended and completed',
@@ -107,6 +108,22 @@ describe.skipIf(browserSuiteSkipReason)(
       );
       await see(page.getByText(`Now due by ${dateInWords(extendedTo)}`, { exact: false }));
       expect(await row.getByRole('button', { name: /^Extend: / }).count()).toBe(0);
+
+      // The firm's dashboard shows it among those still to be answered, with its clock.
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Dashboard' })
+        .click();
+      const waiting = await see(
+        page
+          .getByRole('table', {
+            name: 'Data-subject requests still to be answered, the earliest due first',
+          })
+          .getByRole('row', { name: /Máire Ní Fhlatharta/ }),
+      );
+      expect(await shownText(waiting)).toContain(`due on ${dateInWords(extendedTo)}`);
+      await e2e.checkPage(page, 'dashboard');
+      await page.getByRole('link', { name: 'Every data request' }).click();
 
       await row.getByRole('button', { name: /^Complete: / }).click();
       const complete = page.getByRole('dialog', { name: 'Complete a request' });

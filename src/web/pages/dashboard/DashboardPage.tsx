@@ -14,6 +14,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { actorDescription, recordTypeLabel } from '../../../contracts/audit-text';
+import { DATA_REQUEST_KIND_NAMES } from '../../../contracts/data-request-rules';
+import type { DataRequestView } from '../../../contracts/data-requests';
 import { DASHBOARD_COUNT_LIMIT, DASHBOARD_RECENT_ACTIVITY } from '../../../contracts/overview';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
@@ -28,6 +30,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { PAGES } from '../../layout/pages';
 import { AE_OVERVIEW_KEY, AutoEnrolmentOverview } from '../auto-enrolment/AutoEnrolmentOverview';
+import { DataRequestClockBadge } from '../data-requests/DataRequestClock';
 import {
   GOVERNANCE_DASHBOARD_KEY,
   StatusCounts,
@@ -109,6 +112,7 @@ function Dashboard() {
       <Attention />
       {can(session, 'compliance.dashboard') && <Governance />}
       {can(session, 'auto_enrolment.overview') && <AutoEnrolmentOverview />}
+      {dashboard.data.dataRequests && <DataRequestsDue {...dashboard.data.dataRequests} />}
       {can(session, 'audit.read') && <RecentActivity />}
     </Stack>
   );
@@ -233,6 +237,51 @@ function RecentActivity() {
       )}
       <Anchor component={Link} to="/audit" size="sm">
         Everything in the audit log
+      </Anchor>
+    </Stack>
+  );
+}
+
+/**
+ * The firm's data-subject requests still to be answered, the earliest due first, each with its
+ * clock in words (docs/decisions/0137-data-subject-requests.md).
+ */
+function DataRequestsDue({ items, more }: { items: DataRequestView[]; more: boolean }) {
+  const caption = 'Data-subject requests still to be answered, the earliest due first';
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="dashboard-data-requests">
+      <Title order={3} id="dashboard-data-requests">
+        Data requests
+      </Title>
+      {items.length === 0 ? (
+        <Text size="sm">No data-subject request is waiting for an answer.</Text>
+      ) : (
+        <ScrollTable minWidth={560} label={caption}>
+          <Table striped captionSide="top">
+            <Table.Caption ta="left">{caption}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Member</Table.Th>
+                <Table.Th>Request</Table.Th>
+                <Table.Th>Clock</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((request) => (
+                <Table.Tr key={request.id}>
+                  <Table.Th scope="row">{request.memberName}</Table.Th>
+                  <Table.Td>{DATA_REQUEST_KIND_NAMES[request.kind]}</Table.Td>
+                  <Table.Td>
+                    <DataRequestClockBadge clock={request.clock} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollTable>
+      )}
+      <Anchor component={Link} to="/data-requests" size="sm">
+        {more ? 'Every data request, and the others waiting' : 'Every data request'}
       </Anchor>
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,7 +9,6 @@ import {
   DATA_REQUEST_RULES,
   DATA_REQUEST_STATUS_NAMES,
   DATA_REQUEST_STATUSES,
-  type DataRequestClockState,
   type DataRequestKind,
   type DataRequestStatus,
   extendedDueOn,
@@ -41,21 +40,10 @@ import { validateWith } from '../../components/validation';
 import { formatDate } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
+import { DataRequestClockBadge } from './DataRequestClock';
 
 /** Every read of the register sits under this key: a step refreshes them all. */
 const DATA_REQUESTS_KEY = ['data-requests'] as const;
-
-/**
- * The colour of each clock, always beside its words. Keyed by the rule module's own type, so a
- * state added there fails the build here until it has its colour.
- */
-const CLOCK_COLOURS: Record<DataRequestClockState, string> = {
-  due: 'blue',
-  due_today: 'orange',
-  overdue: 'red',
-  answered: 'green',
-  answered_late: 'orange',
-};
 
 /**
  * `/data-requests`: the firm's register of data-subject requests
@@ -107,11 +95,7 @@ function DataRequests() {
     {
       key: 'clock',
       header: 'Clock',
-      render: (request) => (
-        <Badge color={CLOCK_COLOURS[request.clock.state]} variant="dot" miw="max-content">
-          {request.clock.words}
-        </Badge>
-      ),
+      render: (request) => <DataRequestClockBadge clock={request.clock} />,
     },
     {
       key: 'actions',
