@@ -261,6 +261,24 @@ describe('data-subject requests', () => {
     expect(stored).toEqual([{ status: 'open' }]);
   });
 
+  it('takes two steps at once one after the other: the second meets a closed request', async () => {
+    setToday('2026-03-10');
+    const request = await recorded('erasure', '2026-03-04');
+    const answers = await Promise.all([
+      post(`/api/data-requests/${request.id}/complete`, {}),
+      post(`/api/data-requests/${request.id}/refuse`, {
+        reason: 'Kept while benefits may be payable',
+        citation: 'GDPR Art. 17(3)(b)',
+      }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const steps = await ownerOf(t.database)
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, 'data_request'), eq(auditLog.entityId, request.id)));
+    expect(steps).toHaveLength(2);
+  });
+
   it('lets a SuperAdmin read, audited, and act on nothing', async () => {
     setToday('2026-03-10');
     const request = await recorded('access', '2026-03-03');
