@@ -243,6 +243,21 @@ export const memberExport = z.object({
     z.object({ email: z.string(), role: z.string(), status: z.string(), createdAt: z.string() }),
   ),
   /**
+   * The requests the member made under the GDPR, as the firm's register holds them, the earliest
+   * received first (docs/decisions/0137-data-subject-requests.md): what was asked, when, by when
+   * it was due and how it was answered. The staff's free text stays out of it.
+   */
+  dataRequests: z.array(
+    z.object({
+      kind: z.string(),
+      receivedOn: z.string(),
+      dueOn: z.string(),
+      status: z.string(),
+      closedOn: z.string().nullable(),
+      refusalCitation: z.string().nullable(),
+    }),
+  ),
+  /**
    * What was done with the member's data: each action's code and, for a person, its sentence
    * (src/contracts/audit-text.ts) and who acted as the member knows them; when, as ISO 8601, the
    * form every program reads (the readable copy is the CSV, in words and Irish dates).

@@ -145,3 +145,35 @@ describe('a member’s data export', () => {
     expect(csv.body).toContain('Movement of your units,Fund,Date,Units,Unit price (€),Amount (€)');
   });
 });
+
+describe('a member’s data export and their requests', () => {
+  it('holds the requests they made, as the register holds them, without the staff’s text', async () => {
+    clock.at('2026-06-10');
+    const s = await dcScheme(t, [{ name: 'Equity' }]);
+    const member = s.members[0]?.id as string;
+    const recorded = await s.staff.post('/api/data-requests', {
+      memberId: member,
+      kind: 'erasure',
+      receivedOn: '2026-06-01',
+    });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+    const refused = await s.staff.post(`/api/data-requests/${recorded.json().id}/refuse`, {
+      reason: 'Contribution records are kept while benefits may be payable',
+      citation: 'GDPR Art. 17(3)(b)',
+    });
+    expect(refused.statusCode, refused.body).toBe(200);
+    const exported = await s.as(s.self).get(`/api/members/${member}/export`);
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.json().dataRequests).toEqual([
+      {
+        kind: 'erasure',
+        receivedOn: '2026-06-01',
+        dueOn: '2026-07-01',
+        status: 'refused',
+        closedOn: '2026-06-10',
+        refusalCitation: 'GDPR Art. 17(3)(b)',
+      },
+    ]);
+    expect(exported.body).not.toContain('benefits may be payable');
+  });
+});

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import { auditLog, users } from '../../platform/db/schema.js';
+import { auditLog, dataRequests, users } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 
 /** The sign-in accounts of a member: address, role, status and when each was made. */
@@ -46,4 +46,20 @@ export function processingOfMember(
       ),
     )
     .orderBy(asc(auditLog.chainIndex));
+}
+
+/** The member's data-subject requests, the earliest received first, without the staff's text. */
+export function requestsOfMember(tx: Transaction, memberId: string) {
+  return tx
+    .select({
+      kind: dataRequests.kind,
+      receivedOn: dataRequests.receivedOn,
+      dueOn: dataRequests.dueOn,
+      status: dataRequests.status,
+      closedOn: dataRequests.closedOn,
+      refusalCitation: dataRequests.refusalCitation,
+    })
+    .from(dataRequests)
+    .where(eq(dataRequests.memberId, memberId))
+    .orderBy(asc(dataRequests.receivedOn), asc(dataRequests.id));
 }

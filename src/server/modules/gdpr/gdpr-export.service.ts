@@ -13,7 +13,7 @@ import { memberMoneyOn } from '../investments/index.js';
 import type { MemberExport } from '../members/index.js';
 import { findMember, viewOf } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
-import { accountsOfMember, processingOfMember } from './gdpr-export.data.js';
+import { accountsOfMember, processingOfMember, requestsOfMember } from './gdpr-export.data.js';
 
 export interface MemberExportDeps {
   database: Database;
@@ -119,6 +119,7 @@ export function createMemberExportService({ database, audit, now }: MemberExport
             ...account,
             createdAt: account.createdAt.toISOString(),
           })),
+          dataRequests: await requestsOfMember(tx, member.id),
           processing: processing.map((entry) => ({
             action: entry.action,
             summary: auditSummary(entry.action, entry.entityType),
