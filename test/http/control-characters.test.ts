@@ -135,7 +135,11 @@ function urlOf(path: string, replace?: { name: string; value: string }): string 
 function withValueAt(body: unknown, path: string[], value: string): unknown {
   const copy = structuredClone(body) as Record<string, unknown>;
   let target: Record<string, unknown> = copy;
-  for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
+  // A field the example leaves out (an optional list) is made, so its strings are tried too.
+  path.slice(0, -1).forEach((key, index) => {
+    target[key] ??= /^\d+$/.test(path[index + 1] as string) ? [] : {};
+    target = target[key] as Record<string, unknown>;
+  });
   const last = path.at(-1) as string;
   const current = target[last];
   target[last] =

@@ -77,7 +77,7 @@ export const dataBreachesManifest = defineManifest({
       'data_breach.recorded': 'Recorded a personal-data breach',
       'data_breach.updated': 'Changed the assessment of a personal-data breach',
       'data_breach.dpc_notified': 'Recorded the notification of a breach to the Commission',
-      'data_breach.members_told': 'Recorded that the people affected by a breach were told',
+      'data_breach.people_told': 'Recorded that the people affected by a breach were told',
       'data_breach.closed': 'Closed a personal-data breach',
       'data_breach.listed': 'Listed the personal-data breaches',
       'data_breach.viewed': 'Viewed a personal-data breach',

@@ -149,7 +149,7 @@ export function createDataBreachesService({ database, audit, now }: DataBreaches
     action:
       | 'data_breach.updated'
       | 'data_breach.dpc_notified'
-      | 'data_breach.members_told'
+      | 'data_breach.people_told'
       | 'data_breach.closed',
     before: DataBreachRow,
     after: DataBreachRow,
@@ -353,7 +353,7 @@ export function createDataBreachesService({ database, audit, now }: DataBreaches
           membersToldHow: input.how,
           updatedAt: at,
         });
-        await recordChange(tx, writer, 'data_breach.members_told', breach, updated);
+        await recordChange(tx, writer, 'data_breach.people_told', breach, updated);
         return viewOf(updated, at);
       });
     },
