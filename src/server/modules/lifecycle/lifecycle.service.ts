@@ -34,7 +34,7 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
-import { holdingsOn, settle } from '../investments/index.js';
+import { holdingsOn, nextMonth, settle } from '../investments/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
 import { leavingStatementPdf } from './leaving-statement.pdf.js';
@@ -74,13 +74,6 @@ type Scheme = NonNullable<Awaited<ReturnType<typeof findScheme>>>;
 
 const dateIssue = (path: string, code: string, message: string) =>
   new ValidationError([{ path, code, message }]);
-
-/** The month after a `YYYY-MM`. */
-const monthAfter = (month: string) => {
-  const year = Number(month.slice(0, 4));
-  const number = Number(month.slice(5, 7));
-  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
-};
 
 /**
  * A member's life in the scheme (docs/decisions/0135-members-lifecycle.md): leaving service and
@@ -135,6 +128,28 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
     }
   }
 
+  /** What the member's benefit is worth on `day`; null in a DB scheme, which holds no units. */
+  async function valueOn(
+    tx: Transaction,
+    member: Member,
+    scheme: Scheme,
+    day: string,
+  ): Promise<number | null> {
+    if (!holdsUnits(scheme.type)) return null;
+    return (await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, day))
+      .valueCents;
+  }
+
+  /** The member's own contributions since they were last paid out: what a refund returns. */
+  function ownSinceLastPaidOut(
+    tx: Transaction,
+    member: Member,
+    changes: StatusChangeRow[],
+  ): Promise<number> {
+    const last = lastPaidOutPeriod(changes);
+    return ownContributionsCents(tx, member, last === null ? null : nextMonth(last));
+  }
+
   /** Records a change of status and sets the member's. */
   async function change(
     tx: Transaction,
@@ -180,14 +195,16 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
       on: string;
       amountCents: number | null;
       refund?: PayoutRow['refund'];
+      /** The value on `on`, where the caller has already worked it out. */
+      valueAtDateCents?: number | null;
     },
     at: Date,
   ): Promise<PayoutRow> {
     const units = holdsUnits(scheme.type);
-    const value = units
-      ? (await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, payout.on))
-          .valueCents
-      : null;
+    const value =
+      payout.valueAtDateCents === undefined
+        ? await valueOn(tx, member, scheme, payout.on)
+        : payout.valueAtDateCents;
     const row = await insertPayout(tx, {
       brokerId: member.brokerId,
       id: createId(),
@@ -432,16 +449,8 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
         const leftOn = stillActive ? today : (left?.effectiveOn ?? today);
         const service = qualifyingService(member.dateJoined, changes, status, today);
         const offered = leavingOptions(service, scheme);
-        const fromPeriod = lastPaidOutPeriod(changes);
-        const own = await ownContributionsCents(
-          tx,
-          member,
-          fromPeriod === null ? null : monthAfter(fromPeriod),
-        );
-        const value = holdsUnits(scheme.type)
-          ? (await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, leftOn))
-              .valueCents
-          : null;
+        const own = await ownSinceLastPaidOut(tx, member, changes);
+        const value = await valueOn(tx, member, scheme, leftOn);
         const names = await namesAround(tx, member);
         return {
           issuedOn: today,
@@ -529,16 +538,8 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
             await audited(tx, writer, 'member.leaving_choice_made', row, { choice: 'preserved' });
             return;
           }
-          const fromPeriod = lastPaidOutPeriod(changes);
-          const own = await ownContributionsCents(
-            tx,
-            member,
-            fromPeriod === null ? null : monthAfter(fromPeriod),
-          );
-          const value = holdsUnits(scheme.type)
-            ? (await holdingsOn(tx, { brokerId: member.brokerId, memberId: member.id }, input.on))
-                .valueCents
-            : null;
+          const own = await ownSinceLastPaidOut(tx, member, changes);
+          const value = await valueOn(tx, member, scheme, input.on);
           const refund = refundOf(own, value);
           const row = await change(tx, writer, member, 'refunded', input.on, at);
           await audited(tx, writer, 'member.leaving_choice_made', row, { choice: 'refund' });
@@ -553,6 +554,7 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
               on: input.on,
               amountCents: refund.grossCents,
               refund,
+              valueAtDateCents: value,
             },
             at,
           );
