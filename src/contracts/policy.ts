@@ -566,6 +566,25 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
     target: 'record',
   },
+  'data_request.erase': {
+    description:
+      'Carry out an erasure request: erase what the retention schedule no longer requires, refuse the rest with its rule',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+
+  // Retention and restriction (docs/decisions/0149-retention-and-erasure.md): the firm's staff
+  // read how long a member's record is kept and restrict disputed data.
+  'member.retention.read': {
+    description: "Read how long each part of a member's record is kept, and why",
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'member.restrict': {
+    description: "Restrict a member's data while it is disputed, or lift the restriction",
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
 
   // Funds: what a scheme offers is the trustees' investment decision; a member chooses among them.
   'fund.list': {

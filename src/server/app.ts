@@ -43,6 +43,7 @@ import {
   documentsRoutes,
   storageSweepJob,
 } from './modules/documents/index.js';
+import { createErasureService, erasureJob, erasureRoutes } from './modules/gdpr/index.js';
 import {
   createComplianceReminders,
   createEvidencePackService,
@@ -93,8 +94,9 @@ import { createCronMonitor } from './platform/jobs/cron-monitor.js';
 import { createJobRunner } from './platform/jobs/job-runner.js';
 import { createJobRuns } from './platform/jobs/job-runs.js';
 import { createJobRegistry, type JobRegistry } from './platform/jobs/scheduled-jobs.js';
+import { createFileErasureLedger } from './platform/ops/erasure-ledger.js';
+import { openDocumentStorage } from './platform/storage/open-storage.js';
 import { createUrlSigner } from './platform/storage/signed-urls.js';
-import { createLocalStorage } from './platform/storage/storage.js';
 import { createSessionTokens } from './platform/tenancy/session-token.js';
 import { resources } from './resources.js';
 
@@ -340,13 +342,7 @@ export async function buildApp({
   // The S3 SDK, the scanner's client and (below) the AI SDK are imported only where configured:
   // an instance that does not use them does not carry them in memory
   // (docs/decisions/0079-lazy-loading-for-idle-memory.md).
-  const documentStorage =
-    config.documents.storage.kind === 's3'
-      ? (await import('./platform/storage/s3-storage.js')).createS3Storage(
-          config.documents.storage,
-          config.documents.storageRoot,
-        )
-      : createLocalStorage(config.documents.storageRoot);
+  const documentStorage = await openDocumentStorage(config.documents);
   const scanner = config.documents.scanner
     ? (await import('./platform/storage/clamd.js')).createClamdScanner(config.documents.scanner)
     : null;
@@ -367,6 +363,16 @@ export async function buildApp({
     }),
     signer,
   });
+  // Erasure (docs/decisions/0149-retention-and-erasure.md): it removes an erased member's
+  // documents from the store, and records each erasure in the ledger outside the database.
+  const erasureDeps = {
+    database,
+    audit,
+    now,
+    storage: documentStorage,
+    ledger: createFileErasureLedger(config.erasureLedgerFile),
+  };
+  await app.register(erasureRoutes, { erasure: createErasureService(erasureDeps) });
   await app.register(evidencePackRoutes, {
     evidencePack: createEvidencePackService({
       database,
@@ -444,6 +450,7 @@ export async function buildApp({
   scheduledJobs.add(storageSweepJob({ database, storage: documentStorage, scanner, now }));
   scheduledJobs.add(importSweepJob({ database, audit, now }));
   scheduledJobs.add(investmentsJob({ database, audit, now }));
+  scheduledJobs.add(erasureJob(erasureDeps));
   app.decorate('scheduledJobs', scheduledJobs);
   await app.register(cronRoutes, {
     jobs: scheduledJobs,

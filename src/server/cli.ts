@@ -5,6 +5,7 @@ import {
   resetSuperAdminFactors,
   SYSTEM_ACTOR,
 } from './modules/auth/index.js';
+import { reapplyErasureLedger } from './modules/gdpr/index.js';
 import { DEFAULT_BATCH_SIZE, ppsRotateCommand } from './modules/members/index.js';
 import { auditChainKey } from './platform/audit/audit-chain.js';
 import {
@@ -19,6 +20,8 @@ import { migrate } from './platform/db/migrator.js';
 import { createMailer } from './platform/email/mailer.js';
 import { createLogger, loggableMessage, stdoutDestination } from './platform/http/logger.js';
 import { type BackupTarget, OpsError, restoreBackup, takeBackup } from './platform/ops/backup.js';
+import { createFileErasureLedger } from './platform/ops/erasure-ledger.js';
+import { openDocumentStorage } from './platform/storage/open-storage.js';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -220,9 +223,25 @@ async function backupOrRestore(
     return 0;
   }
   await restoreBackup(target, path.resolve(folder), output);
-  // The restored chains must verify as they did when the backup was taken: `audit:verify`'s check.
   const database = await openDatabase(config.database);
   try {
+    // Erased stays erased (docs/decisions/0149-retention-and-erasure.md): the restored database
+    // is brought to this release's schema, as a start-up would, and every erasure in the ledger
+    // that the backup predates is applied again before anyone is served.
+    await migrate(database);
+    const chainKey = auditChainKey(config.secrets.AUDIT_CHAIN_KEY);
+    const { entries, reapplied } = await reapplyErasureLedger({
+      database,
+      audit: createAuditService({ now: () => new Date(), chainKey }),
+      now: () => new Date(),
+      storage: await openDocumentStorage(config.documents),
+      ledger: createFileErasureLedger(config.erasureLedgerFile),
+    });
+    output.out(
+      `Erasure ledger: ${entries} entr${entries === 1 ? 'y' : 'ies'}, ${reapplied} applied again.`,
+    );
+    // The restored chains, with the records of the erasures applied again, must verify:
+    // `audit:verify`'s check.
     const report = await verifyAuditChains(database, {
       keys: [auditChainKey(config.secrets.AUDIT_CHAIN_KEY)],
     });

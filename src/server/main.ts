@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { buildApp, createRateLimitStore, DEFAULT_WEB_ROOT } from './app.js';
 import { createSuperAdmin, ensureDevelopmentAccounts } from './modules/auth/index.js';
+import { reapplyErasureLedger } from './modules/gdpr/index.js';
 import { createCorpusIngest, ingestShippedCorpus } from './modules/rag/index.js';
 import { auditChainKey } from './platform/audit/audit-chain.js';
 import { createAuditService, sealCutoverOnUpgrade } from './platform/audit/audit-log.js';
@@ -12,6 +13,8 @@ import { assertDatabaseSafety, UnsafeDatabaseError } from './platform/db/safety-
 import { createLogger, stdoutDestination } from './platform/http/logger.js';
 import { createHttpsRedirectServer } from './platform/http/redirect-server.js';
 import { SHUTDOWN_DRAIN_MS, SHUTDOWN_GRACE_MS } from './platform/http/shutdown.js';
+import { createFileErasureLedger } from './platform/ops/erasure-ledger.js';
+import { openDocumentStorage } from './platform/storage/open-storage.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -59,6 +62,17 @@ async function main(): Promise<void> {
     if (outcome === 'created') logger.info('bootstrap SuperAdmin created');
   }
   await ingestShippedCorpus(createCorpusIngest({ database, audit, now }), logger);
+  // Erased stays erased: every erasure in the ledger that this database lacks (it was restored
+  // from a backup taken before it) is applied again before the port opens
+  // (docs/decisions/0149-retention-and-erasure.md). A ledger that cannot be read stops start-up.
+  const { reapplied } = await reapplyErasureLedger({
+    database,
+    audit,
+    now,
+    storage: await openDocumentStorage(config.documents),
+    ledger: createFileErasureLedger(config.erasureLedgerFile),
+  });
+  if (reapplied > 0) logger.warn({ reapplied }, 'erasures applied again from the erasure ledger');
 
   const app = await buildApp({
     config,

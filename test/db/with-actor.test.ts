@@ -17,6 +17,7 @@ import {
   dataRequests,
   documents,
   employers,
+  erasures,
   fundAllocationLines,
   fundAllocations,
   fundPrices,
@@ -25,6 +26,7 @@ import {
   imports,
   memberDependants,
   memberPayouts,
+  memberRestrictions,
   memberStatusChanges,
   memberTransactions,
   payrollEmployees,
@@ -309,6 +311,25 @@ async function seedEveryTenantTable(tenantId: string) {
     receivedOn: '2026-01-05',
     originalDueOn: '2026-02-05',
     dueOn: '2026-02-05',
+    createdBy: user.id,
+  });
+  // The erasure ledger's rows are written only by an erasure, which takes the member with it
+  // (docs/decisions/0149-retention-and-erasure.md): planted by hand, for a member id.
+  await ownerOf(t.database).insert(erasures).values({
+    brokerId: tenantId,
+    id: createId(),
+    memberId: createId(),
+    scope: 'contact_details',
+    trigger: 'retention_ended',
+    documentCount: 0,
+    erasedAt: new Date(),
+  });
+  await ownerOf(t.database).insert(memberRestrictions).values({
+    brokerId: tenantId,
+    id: createId(),
+    memberId: member.id,
+    reason: 'The salary recorded is disputed',
+    restrictedOn: '2026-01-05',
     createdBy: user.id,
   });
   await ownerOf(t.database).insert(memberDependants).values({

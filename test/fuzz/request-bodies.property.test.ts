@@ -17,6 +17,7 @@ import {
   createOpenDataRequest,
   createOraReport,
   createPolicy,
+  createRestrictedMember,
   createScheme,
   createTrustee,
   createUser,
@@ -308,6 +309,21 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
   'POST /api/data-requests/{id}/extend': () => openDataRequest(),
   'POST /api/data-requests/{id}/complete': () => openDataRequest(),
   'POST /api/data-requests/{id}/refuse': () => openDataRequest(),
+  // Erasure and restriction (docs/decisions/0149-retention-and-erasure.md): each body gets an
+  // open erasure request of a member of its own, a member with no restriction, or one to lift.
+  'POST /api/data-requests/{id}/erase': async () =>
+    createOpenDataRequest(
+      t.database,
+      { brokerId: ids.brokerId, memberId: await memberWhoIs('active') },
+      'erasure',
+    ),
+  'POST /api/members/{id}/restriction': () => memberWhoIs('active'),
+  'POST /api/members/{id}/restriction/lift': () =>
+    createRestrictedMember(t.database, {
+      brokerId: ids.brokerId,
+      employerId: ids.employerId,
+      schemeId: ids.schemeId,
+    }),
 };
 async function notifiedBreach(): Promise<string> {
   const recorded = await t.requestAs(

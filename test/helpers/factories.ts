@@ -326,13 +326,30 @@ export async function createFiling(
 export async function createOpenDataRequest(
   database: Database,
   member: { brokerId: string; memberId: string },
+  kind: 'access' | 'erasure' = 'access',
 ): Promise<string> {
   const id = createId();
   const receivedOn = todayInIreland(new Date());
   const dueOn = dueOnFor(receivedOn);
   await ownerOf(database).execute(
     sql`insert into data_requests (broker_id, id, member_id, kind, received_on, original_due_on, due_on, created_by)
-        values (${member.brokerId}, ${id}, ${member.memberId}, 'access', ${receivedOn}, ${dueOn}, ${dueOn}, 'system')`,
+        values (${member.brokerId}, ${id}, ${member.memberId}, ${kind}, ${receivedOn}, ${dueOn}, ${dueOn}, 'system')`,
   );
   return id;
+}
+
+/**
+ * A member of the scheme of their own whose data is restricted, for the request that lifts it
+ * (docs/decisions/0149-retention-and-erasure.md).
+ */
+export async function createRestrictedMember(
+  database: Database,
+  scheme: { brokerId: string; employerId: string; schemeId: string },
+): Promise<string> {
+  const memberId = await createMemberWhoIs(database, scheme, 'active');
+  await ownerOf(database).execute(
+    sql`insert into member_restrictions (broker_id, id, member_id, reason, restricted_on, created_by)
+        values (${scheme.brokerId}, ${createId()}, ${memberId}, 'The salary recorded is disputed', '2026-01-05', 'system')`,
+  );
+  return memberId;
 }

@@ -19,6 +19,7 @@ import {
   createOpenDataRequest,
   createOraReport,
   createPolicy,
+  createRestrictedMember,
   createScheme,
   createTrustee,
   createUser,
@@ -157,6 +158,18 @@ const fresh = {
   /** A data-subject request of the target's member, open and received today. */
   openDataRequest: (target: Target) =>
     createOpenDataRequest(t.database, { brokerId: target.brokerId, memberId: target.memberId }),
+  /** An open erasure request of a member of the target's scheme of their own, for the erasure. */
+  openErasureRequest: async (target: Target) =>
+    createOpenDataRequest(
+      t.database,
+      {
+        brokerId: target.brokerId,
+        memberId: await createMemberWhoIs(t.database, target, 'active'),
+      },
+      'erasure',
+    ),
+  /** A member whose data is restricted, for the request that lifts it. */
+  restrictedMember: (target: Target) => createRestrictedMember(t.database, target),
   /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
   userWithFactor: async (target: Target) => {
     const user = await createUser(t.database, {
@@ -327,6 +340,11 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/data-requests/{id}/extend': fresh.openDataRequest,
   'POST /api/data-requests/{id}/complete': fresh.openDataRequest,
   'POST /api/data-requests/{id}/refuse': fresh.openDataRequest,
+  // Erasure and restriction (docs/decisions/0149-retention-and-erasure.md): an open erasure
+  // request, a member with no restriction, and one with a restriction to lift.
+  'POST /api/data-requests/{id}/erase': fresh.openErasureRequest,
+  'POST /api/members/{id}/restriction': fresh.memberWhoIs('active'),
+  'POST /api/members/{id}/restriction/lift': fresh.restrictedMember,
   // An EmployerUser with a factor to remove, an account a BrokerAdmin and a SuperAdmin look after
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.

@@ -7,6 +7,7 @@ import {
   dataRequestView,
 } from '../data-requests.js';
 import { pageOf } from '../pages.js';
+import { erasureAnswer, memberRetentionView, restrictionInput } from '../retention.js';
 import { EXAMPLE_IDS, get, post } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
 
@@ -54,6 +55,16 @@ export const gdprManifest = defineManifest({
           },
         },
       }),
+      erase: post('/api/data-requests/:id/erase', { answer: erasureAnswer }),
+    },
+    retention: {
+      get: get('/api/members/:id/retention', { answer: memberRetentionView }),
+      restrict: post('/api/members/:id/restriction', {
+        body: restrictionInput,
+        answer: memberRetentionView,
+        example: { body: { reason: 'The member says the salary recorded for 2024 is wrong' } },
+      }),
+      lift: post('/api/members/:id/restriction/lift', { answer: memberRetentionView }),
     },
   },
   audit: {
@@ -67,6 +78,10 @@ export const gdprManifest = defineManifest({
       'data_request.refused': 'Refused a data-subject request',
       'data_request.listed': 'Listed data-subject requests',
       'data_request.viewed': 'Viewed a data-subject request',
+      'member.erased': "Erased a member's record, or their contact details",
+      'member.erasure_reapplied': 'Applied an erasure again after a restore',
+      'member.restricted': "Restricted a member's data",
+      'member.restriction_lifted': "Lifted the restriction of a member's data",
     },
   },
 });

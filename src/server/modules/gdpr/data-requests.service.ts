@@ -37,7 +37,7 @@ import {
   updateRequest,
 } from './data-requests.data.js';
 
-const viewOf = (row: DataRequestWithMember, today: string): DataRequestView => ({
+export const viewOf = (row: DataRequestWithMember, today: string): DataRequestView => ({
   id: row.id,
   memberId: row.memberId,
   memberName: row.memberName,
@@ -65,7 +65,7 @@ const viewOf = (row: DataRequestWithMember, today: string): DataRequestView => (
  * note was given and a refusal's ground, a citation from a fixed list; never the free text
  * (docs/decisions/0029-audit-states-hold-no-personal-data.md).
  */
-const auditState = (row: DataRequestRow) => ({
+export const auditState = (row: DataRequestRow) => ({
   id: row.id,
   memberId: row.memberId,
   kind: row.kind,

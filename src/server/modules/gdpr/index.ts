@@ -1,4 +1,7 @@
 /** The gdpr module's public face: all that other modules and the composition root may import from it. */
 export type { DataRequestsService } from './data-requests.service.js';
+export { erasureJob, reapplyErasureLedger } from './erasure.job.js';
+export { erasureRoutes } from './erasure.routes.js';
+export { createErasureService } from './erasure.service.js';
 export { createGdprModule } from './gdpr.module.js';
 export { processingOfMember } from './gdpr-export.data.js';

@@ -78,6 +78,11 @@ const envSchema = z.object({
   PORT: wholeNumber(0, 65535, 3000),
   HOST: optionalString,
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
+  /**
+   * The erasure ledger, outside the database (docs/decisions/0149-retention-and-erasure.md): on
+   * storage every instance shares and a restore of the database does not replace.
+   */
+  ERASURE_LEDGER_FILE: optionalString,
   DATABASE_URL: postgresUrl,
   DATABASE_URL_UNPOOLED: postgresUrl,
   /** The password of the derived runtime login (database section of loadConfig); no default. */
@@ -223,6 +228,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The erasure ledger's file: ERASURE_LEDGER_FILE, or DATA_DIR/erasure-ledger.jsonl. */
+  erasureLedgerFile: string;
   database: DatabaseSettings;
   /** Imports and payroll uploads one tenant may run at once on this instance. */
   uploadsPerTenant: number;
@@ -368,6 +375,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port,
     host: values.HOST ?? (isDevelopmentLike ? '127.0.0.1' : '0.0.0.0'),
     dataDir,
+    erasureLedgerFile: path.resolve(
+      values.ERASURE_LEDGER_FILE ?? path.join(dataDir, 'erasure-ledger.jsonl'),
+    ),
     database,
     uploadsPerTenant: values.UPLOADS_PER_TENANT,
     secondFactor: { requiredRoles: secondFactorRoles },

@@ -166,6 +166,12 @@ export function createS3Storage(settings: S3StorageSettings, stagingRoot: string
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: stagedKey(staged.id) }));
       await staging.remove(staged.id);
     },
+
+    // With the bucket's versioning on (docs/backups.md), a delete leaves earlier versions behind a
+    // marker: the bucket's lifecycle rule expires them (docs/decisions/0149-retention-and-erasure.md).
+    async remove(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${prefix}${key}` }));
+    },
   };
 }
 

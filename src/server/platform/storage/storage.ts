@@ -37,6 +37,11 @@ export interface DocumentStorage {
   /** Staged uploads last written before `before`: uploads that never committed, or crashed after. */
   stagedBefore(before: Date): Promise<StagedName[]>;
   removeStaged(staged: StagedName): Promise<void>;
+  /**
+   * Removes the bytes stored under `key`, for an erasure (docs/decisions/0149-retention-and-erasure.md);
+   * nothing stored there is no error, so a second removal, or one after a restore, does no harm.
+   */
+  remove(key: string): Promise<void>;
 }
 
 /** The document store did not answer (or failed on its side): the request gets the generic 503. */
@@ -219,6 +224,10 @@ export function createLocalStorage(root: string): DocumentStorage {
 
     async removeStaged(staged) {
       await staging.remove(staged.id);
+    },
+
+    async remove(key) {
+      await rm(pathOfKey(key), { force: true });
     },
   };
 }

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { check, date, foreignKey, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import {
+  check,
+  date,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
 import { members } from './members.tables.js';
 import { brokers } from './tenancy.tables.js';
@@ -70,6 +81,84 @@ export const dataRequests = pgTable(
     check(
       'data_requests_text_lengths',
       sql`(${table.extensionReason} is null or char_length(${table.extensionReason}) between 1 and 1000) and (${table.completionNote} is null or char_length(${table.completionNote}) between 1 and 1000) and (${table.refusalReason} is null or char_length(${table.refusalReason}) between 1 and 1000)`,
+    ),
+  ],
+);
+
+/**
+ * What was erased, by id (docs/decisions/0149-retention-and-erasure.md): a member's whole record
+ * once the retention schedule no longer requires it, or their contact details once every benefit
+ * is paid. No personal data: the member's id, the scope, what started it and when. The same entry
+ * is appended, before the erasure commits, to the erasure ledger outside the database
+ * (ERASURE_LEDGER_FILE), which a restore and every start-up re-apply; a row here is how they know
+ * an entry is already applied. There is no foreign key to the member: the member is gone.
+ */
+export const erasures = pgTable(
+  'erasures',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    memberId: text('member_id').notNull(),
+    scope: text('scope').notNull(),
+    trigger: text('trigger').notNull(),
+    /** The erasure request it answered, when a person asked. */
+    requestId: text('request_id'),
+    documentCount: integer('document_count').notNull(),
+    erasedAt: timestamp('erased_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** Set when a restore or a start-up applied the entry again to a database that lacked it. */
+    reappliedAt: timestamp('reapplied_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    primaryKey({ name: 'erasures_pkey', columns: [table.brokerId, table.id] }),
+    index('erasures_member_idx').on(table.brokerId, table.memberId),
+    check('erasures_scope_known', sql`${table.scope} in ('member', 'contact_details')`),
+    check('erasures_trigger_known', sql`${table.trigger} in ('request', 'retention_ended')`),
+    check(
+      'erasures_request_for_requests',
+      sql`(${table.trigger} = 'request') = (${table.requestId} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * A member's data restricted while its accuracy is disputed, or an objection is weighed (GDPR
+ * Art. 18(1)): kept, shown with the restriction, and never erased by the retention job until the
+ * restriction is lifted. One restriction in force per member; lifted ones are kept.
+ */
+export const memberRestrictions = pgTable(
+  'member_restrictions',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    memberId: text('member_id').notNull(),
+    reason: text('reason').notNull(),
+    restrictedOn: date('restricted_on', { mode: 'string' }).notNull(),
+    liftedOn: date('lifted_on', { mode: 'string' }),
+    createdBy: text('created_by').notNull(),
+    liftedBy: text('lifted_by'),
+    ...timestamps,
+  },
+  (table) => [
+    primaryKey({ name: 'member_restrictions_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'member_restrictions_member_fk',
+      columns: [table.memberId, table.brokerId],
+      foreignColumns: [members.id, members.brokerId],
+    }),
+    uniqueIndex('member_restrictions_in_force_key')
+      .on(table.brokerId, table.memberId)
+      .where(sql`${table.liftedOn} is null`),
+    check(
+      'member_restrictions_reason_length',
+      sql`char_length(${table.reason}) between 1 and 1000`,
+    ),
+    check(
+      'member_restrictions_lifted_whole',
+      sql`(${table.liftedOn} is null) = (${table.liftedBy} is null)`,
     ),
   ],
 );

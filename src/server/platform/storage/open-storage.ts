@@ -1,0 +1,15 @@
+import type { Config } from '../config/config.js';
+import { createLocalStorage, type DocumentStorage } from './storage.js';
+
+/**
+ * The document store the configuration names: the local file system under DATA_DIR, or an S3
+ * bucket (STORAGE_URL), whose SDK is imported only where configured
+ * (docs/decisions/0079-lazy-loading-for-idle-memory.md).
+ */
+export async function openDocumentStorage(
+  documents: Config['documents'],
+): Promise<DocumentStorage> {
+  return documents.storage.kind === 's3'
+    ? (await import('./s3-storage.js')).createS3Storage(documents.storage, documents.storageRoot)
+    : createLocalStorage(documents.storageRoot);
+}
