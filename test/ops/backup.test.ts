@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
@@ -168,6 +168,9 @@ describe.skipIf(skipReason)('backup and restore', { timeout: 120_000 }, () => {
   let admin: UserRow;
   let place: { brokerId: string; employerId: string; schemeId: string };
   let deletedMemberId: string;
+  /** Paid out long ago, in the backup, and erased after it. */
+  let erasedLaterMemberId: string;
+  const erasedLaterName = `Erasedlater${Date.now().toString(36)}`;
   const erasedPps = newPpsNumber();
   const erasedLastName = `Erasedperson${Date.now().toString(36)}`;
   let document: { id: string; sha256: string };
@@ -228,6 +231,13 @@ describe.skipIf(skipReason)('backup and restore', { timeout: 120_000 }, () => {
       `/api/employers/${employerId}/payroll/imports/${payroll.json().id}`,
     );
     expect(erased.statusCode).toBe(204);
+
+    // Refunded and paid in 2015: the retention schedule keeps none of the record in 2026
+    // (docs/decisions/0149-retention-and-erasure.md).
+    erasedLaterMemberId = (await createMember(t.database, place)).id;
+    await ownerOf(t.database).execute(
+      sql`update members set last_name = ${erasedLaterName}, status = 'refunded', status_on = '2015-06-30' where id = ${erasedLaterMemberId}`,
+    );
 
     backupFolder = path.join(scratch('pension-backup-'), 'backup');
     manifest = await takeBackup(
@@ -358,5 +368,41 @@ describe.skipIf(skipReason)('backup and restore', { timeout: 120_000 }, () => {
       restoreBackup(targetOf(target, scratch('pension-restore-')), copy, silent),
     ).rejects.toThrow(/SHA-256 differs/);
     expect(await relationCount(target.url as string)).toBe(0);
+  });
+
+  // Last: the erasure adds records to the source's chain, which the restores above compare with.
+  it('applies again, before anyone is served, an erasure made after the backup, and the chains stay sound', async () => {
+    expect(await dataText(source.url as string)).toContain(erasedLaterName);
+    const request = await t.requestAs(admin, 'POST', '/api/data-requests', {
+      memberId: erasedLaterMemberId,
+      kind: 'erasure',
+      receivedOn: new Date().toISOString().slice(0, 10),
+    });
+    expect(request.statusCode, request.body).toBe(201);
+    const erased = await t.requestAs(
+      admin,
+      'POST',
+      `/api/data-requests/${request.json().id}/erase`,
+    );
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json().erased).toBe('member');
+
+    const target = await emptyDatabase();
+    const result = cli(['restore', backupFolder], {
+      DATA_DIR: scratch('pension-restore-'),
+      DATABASE_URL: target.url as string,
+      ERASURE_LEDGER_FILE: t.config.erasureLedgerFile,
+      ...(process.env.DATABASE_RUNTIME_PASSWORD
+        ? { DATABASE_RUNTIME_PASSWORD: process.env.DATABASE_RUNTIME_PASSWORD }
+        : {}),
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/Erasure ledger: 1 entry, 1 applied again\./);
+    expect(result.stdout).toMatch(/Audit chains: .*: sound\./);
+    const restored = await dataText(target.url as string);
+    expect(restored).not.toContain(erasedLaterName);
+    const report = await verifyAuditChains(target.database, { keys: [chainKey] });
+    expect(chainsAreSound(report)).toBe(true);
   });
 });
