@@ -41,6 +41,7 @@ import { formatDate } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { DataRequestClockBadge } from './DataRequestClock';
+import { EraseForm } from './EraseForm';
 
 /** Every read of the register sits under this key: a step refreshes them all. */
 const DATA_REQUESTS_KEY = ['data-requests'] as const;
@@ -58,7 +59,7 @@ export function DataRequestsPage() {
   );
 }
 
-type Step = { kind: 'extend' | 'complete' | 'refuse'; request: DataRequestView };
+type Step = { kind: 'extend' | 'complete' | 'refuse' | 'erase'; request: DataRequestView };
 
 function DataRequests() {
   const session = useSignedIn();
@@ -113,6 +114,17 @@ function DataRequests() {
                 Extend
               </Button>
             )}
+            {request.kind === 'erasure' && can(session, 'data_request.erase') && (
+              <Button
+                size="compact-sm"
+                variant="default"
+                color="red"
+                aria-label={`Erase: ${nameOf(request)}`}
+                onClick={() => setStep({ kind: 'erase', request })}
+              >
+                Erase
+              </Button>
+            )}
             <Button
               size="compact-sm"
               variant="default"
@@ -137,6 +149,7 @@ function DataRequests() {
     },
   ];
   const close = () => setStep(null);
+  const refreshRequests = useRefresh();
   return (
     <Stack gap="lg">
       <PageHeading title="Data requests">
@@ -181,7 +194,9 @@ function DataRequests() {
             ? 'Extend a request'
             : step?.kind === 'complete'
               ? 'Complete a request'
-              : 'Refuse a request'
+              : step?.kind === 'erase'
+                ? 'Carry out an erasure request'
+                : 'Refuse a request'
         }
         onClose={close}
       >
@@ -190,6 +205,14 @@ function DataRequests() {
         )}
         {step?.kind === 'complete' && (
           <CompleteForm request={step.request} name={nameOf(step.request)} onClose={close} />
+        )}
+        {step?.kind === 'erase' && (
+          <EraseForm
+            request={step.request}
+            name={nameOf(step.request)}
+            onDone={refreshRequests}
+            onClose={close}
+          />
         )}
         {step?.kind === 'refuse' && (
           <RefuseForm request={step.request} name={nameOf(step.request)} onClose={close} />

@@ -4,7 +4,7 @@ import { useParams } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
-import { scopeIn } from '../../auth/can';
+import { can, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../common/NotFoundPage';
@@ -24,6 +24,7 @@ import {
 } from './member-page-cache';
 import { PensionSummary } from './PensionSummary';
 import { PensionValuePanel } from './PensionValuePanel';
+import { RetentionPanel } from './RetentionPanel';
 import { UnitMovementsPanel } from './UnitMovementsPanel';
 
 /**
@@ -100,6 +101,8 @@ export function MemberPage() {
       )}
       <Divider />
       <ContributionsPanel member={member.data} />
+      {/* How long the record is kept, and its restriction: the firm's staff only. */}
+      {can(session, 'member.retention.read') && <RetentionPanel member={member.data} />}
     </Stack>
   );
 }
