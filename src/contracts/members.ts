@@ -258,12 +258,28 @@ export const memberExport = z.object({
     }),
   ),
   /**
+   * The documents about the member, every version held, the oldest first: what each is and when it
+   * was stored (the files themselves are read through the portal).
+   */
+  documents: z.array(
+    z.object({
+      id: z.string(),
+      documentType: z.string(),
+      title: z.string().nullable(),
+      filename: z.string(),
+      version: z.number().int(),
+      storedAt: z.string(),
+    }),
+  ),
+  /**
    * What was done with the member's data: each action's code and, for a person, its sentence
    * (src/contracts/audit-text.ts) and who acted as the member knows them; when, as ISO 8601, the
    * form every program reads (the readable copy is the CSV, in words and Irish dates).
    */
   processing: z.array(
     z.object({
+      /** The audit record's own id, by which the firm finds it in its log. */
+      id: z.string(),
       action: z.string(),
       summary: z.string(),
       actorType: z.string(),

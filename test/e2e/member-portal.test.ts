@@ -16,6 +16,7 @@ import {
   signInThroughForm,
   useE2e,
 } from '../helpers/e2e.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
 import { newPpsNumber } from '../helpers/pps.js';
 
 /**
@@ -139,7 +140,7 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     // the pages show them, what was done with it in the audit log's sentences, never a code.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download my data', exact: true }).click(),
+      page.getByRole('button', { name: 'Download my data (spreadsheet)' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
@@ -151,6 +152,15 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     expect(csv).not.toMatch(
       /\d{4}-\d{2}-\d{2}|contribution\.(?:created|adjusted)|member\.[a-z_]+,/,
     );
+    // The same, as a PDF to read: what answers an access request (GDPR Art. 15).
+    const [readable] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data (PDF)' }).click(),
+    ]);
+    expect(readable.suggestedFilename()).toBe('my-pension-data.pdf');
+    const pdfText = flowing(readPdf(readFileSync(await readable.path())).text);
+    expect(pdfText).toContain('Postal address: Main Street Clonakilty Co. Cork');
+    expect(pdfText).toContain('Corrected a contribution; By: Your pension administrator');
     // And for a program, to move it elsewhere: JSON, each action in words beside its code.
     const [portable] = await Promise.all([
       page.waitForEvent('download'),

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, members } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -7,6 +7,7 @@ import { ownerOf } from '../helpers/database.js';
 import { createMember, type MemberRow } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
 import { readOutbox } from '../helpers/mail.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
 
 /**
  * The member portal is a pension portal, and staff notes stay with staff
@@ -224,12 +225,55 @@ describe('GET /api/members/:id/export.csv', () => {
     );
     const processing = answer.json().processing as Array<Record<string, string>>;
     expect(processing).toContainEqual({
+      id: expect.any(String),
       action: 'contribution.adjusted',
       summary: 'Corrected a contribution',
       actorType: 'BrokerAdmin',
       by: 'Your pension administrator',
       timestamp: '2026-03-02T10:00:00.000Z',
     });
+    // Each entry names its audit record, by which the firm finds it in its log.
+    const ids = processing.map((entry) => entry.id);
+    const records = await ownerOf(t.database)
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(inArray(auditLog.id, ids as string[]));
+    expect(records).toHaveLength(ids.length);
+  });
+
+  it('is a readable PDF too, saying what the CSV says, with the documents about the member and their requests, and audited', async () => {
+    const { record, member, admin } = await memberWithPay();
+    const request = await t.requestAs(admin, 'POST', '/api/data-requests', {
+      memberId: record.id,
+      kind: 'access',
+      receivedOn: '2026-03-02',
+    });
+    expect(request.statusCode, request.body).toBe(201);
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: `/api/members/${record.id}/export.pdf`,
+      headers: { authorization: `Bearer ${await t.tokenFor(member)}` },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/pdf');
+    expect(answer.headers['content-disposition']).toBe(
+      'attachment; filename="my-pension-data.pdf"',
+    );
+    const text = flowing(readPdf(answer.rawPayload).text);
+    expect(text).toContain('Your pension data');
+    expect(text).toContain('Exported 2 Mar 2026, 10:00');
+    expect(text).toContain('Scheme: Liffey DC Scheme');
+    expect(text).toContain('Jan 2026; Paid by: Paid by you; Amount (€): 225.00');
+    expect(text).toContain('Your requests about your data');
+    expect(text).toContain('Access (Art. 15); Received: 2 Mar 2026; Due by: 2 Apr 2026');
+    expect(text).toContain('Corrected a contribution');
+    expect(text).not.toContain(STAFF_NOTE);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    const audited = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, record.id), eq(auditLog.action, 'member.exported')));
+    expect(audited.map((entry) => entry.newState)).toEqual([{ format: 'pdf' }]);
   });
 
   it('is refused to employer staff, who do not export a member’s data', async () => {

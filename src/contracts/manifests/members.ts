@@ -67,6 +67,8 @@ export const membersManifest = defineManifest({
       }),
       /** The member's own data as a CSV attachment. */
       exportCsv: get('/api/members/:id/export.csv'),
+      /** The same data as a readable PDF, to answer an access request (GDPR Art. 15). */
+      exportPdf: get('/api/members/:id/export.pdf'),
     },
   },
   audit: {

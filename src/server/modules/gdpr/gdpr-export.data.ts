@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import { auditLog, dataRequests, users } from '../../platform/db/schema.js';
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { auditLog, dataRequests, documents, users } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 
 /** The sign-in accounts of a member: address, role, status and when each was made. */
@@ -27,6 +27,7 @@ export function processingOfMember(
 ) {
   return tx
     .select({
+      id: auditLog.id,
       action: auditLog.action,
       entityType: auditLog.entityType,
       actorId: auditLog.actorId,
@@ -62,4 +63,24 @@ export function requestsOfMember(tx: Transaction, memberId: string) {
     .from(dataRequests)
     .where(eq(dataRequests.memberId, memberId))
     .orderBy(asc(dataRequests.receivedOn), asc(dataRequests.id));
+}
+
+/**
+ * The documents about the member (a benefit statement, a leaving statement filed for them), every
+ * version still held, the oldest first: what each is and when it was stored, not its bytes, which
+ * the member reads through the portal.
+ */
+export function documentsOfMember(tx: Transaction, memberId: string) {
+  return tx
+    .select({
+      id: documents.id,
+      documentType: documents.documentType,
+      title: documents.title,
+      filename: documents.filename,
+      version: documents.version,
+      storedAt: documents.createdAt,
+    })
+    .from(documents)
+    .where(and(eq(documents.memberId, memberId), isNull(documents.deletedAt)))
+    .orderBy(asc(documents.createdAt), asc(documents.id));
 }

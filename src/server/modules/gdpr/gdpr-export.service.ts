@@ -13,7 +13,12 @@ import { memberMoneyOn } from '../investments/index.js';
 import type { MemberExport } from '../members/index.js';
 import { findMember, viewOf } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
-import { accountsOfMember, processingOfMember, requestsOfMember } from './gdpr-export.data.js';
+import {
+  accountsOfMember,
+  documentsOfMember,
+  processingOfMember,
+  requestsOfMember,
+} from './gdpr-export.data.js';
 
 export interface MemberExportDeps {
   database: Database;
@@ -120,7 +125,12 @@ export function createMemberExportService({ database, audit, now }: MemberExport
             createdAt: account.createdAt.toISOString(),
           })),
           dataRequests: await requestsOfMember(tx, member.id),
+          documents: (await documentsOfMember(tx, member.id)).map((document) => ({
+            ...document,
+            storedAt: document.storedAt.toISOString(),
+          })),
           processing: processing.map((entry) => ({
+            id: entry.id,
             action: entry.action,
             summary: auditSummary(entry.action, entry.entityType),
             actorType: entry.actorType,

@@ -4,4 +4,4 @@ export { erasureJob, reapplyErasureLedger } from './erasure.job.js';
 export { erasureRoutes } from './erasure.routes.js';
 export { createErasureService } from './erasure.service.js';
 export { createGdprModule } from './gdpr.module.js';
-export { processingOfMember } from './gdpr-export.data.js';
+export { documentsOfMember, processingOfMember, requestsOfMember } from './gdpr-export.data.js';

@@ -85,4 +85,23 @@ export const portalRoutes: FastifyPluginAsyncZod<{
         .send(csv);
     },
   });
+  app.route({
+    ...routeOf(apiRoutes.members.exportPdf),
+    config: { action: 'member.export', alsoChecks: ['contribution.notes.read'] },
+    schema: {
+      summary:
+        'The member’s data as a readable PDF, the same as the CSV in words (GDPR Art. 15). Audited.',
+      tags,
+      params: portalParams,
+      response: { 200: z.instanceof(Buffer), 403: errorBody, 404: errorBody },
+    },
+    handler: async (request, reply) => {
+      const pdf = await portal.exportPdf(actorOf(request), request.params.id);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', 'attachment; filename="my-pension-data.pdf"')
+        .send(pdf);
+    },
+  });
 };

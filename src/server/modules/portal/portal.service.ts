@@ -4,7 +4,14 @@ import {
   type ContributionKind,
 } from '../../../contracts/contributions.js';
 import { csvDocument } from '../../../contracts/csv.js';
+import {
+  DATA_REQUEST_KIND_NAMES,
+  DATA_REQUEST_STATUS_NAMES,
+  type DataRequestKind,
+  type DataRequestStatus,
+} from '../../../contracts/data-request-rules.js';
 import { formatDecimal6 } from '../../../contracts/dc-money-rules.js';
+import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../contracts/documents.js';
 import {
   MEMBER_TRANSACTION_KIND_LABELS,
   type MemberTransactionKind,
@@ -27,10 +34,11 @@ import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/autho
 import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
 import { allocationsOfMember } from '../funds/index.js';
-import { processingOfMember } from '../gdpr/index.js';
+import { documentsOfMember, processingOfMember, requestsOfMember } from '../gdpr/index.js';
 import { memberMoneyOn } from '../investments/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
+import { memberDataPdf } from './member-data.pdf.js';
 import { updateMemberContact } from './portal.data.js';
 import type { ContactChange, MemberSummary } from './portal.schemas.js';
 
@@ -55,6 +63,152 @@ export interface PortalDeps {
  */
 export function createPortalService({ database, audit, now }: PortalDeps) {
   const reads = createPlatformReadLog(audit);
+
+  /**
+   * Everything held about the member, in words and Irish dates, as rows: the readable copy's one
+   * source, for the CSV and the PDF alike. Audited as an export, in the format asked for.
+   */
+  async function readableExport(
+    requester: ReturnType<typeof authorize>,
+    id: string,
+    format: 'csv' | 'pdf',
+  ): Promise<{ rows: string[][]; exportedAt: Date }> {
+    const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
+    return withActor(database, requester, async (tx) => {
+      const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
+      const scheme = await findScheme(tx, member.schemeId);
+      const employer = await findEmployer(tx, member.employerId);
+      if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
+      const paid = await contributionsOfMember(tx, member.id);
+      const choices = await allocationsOfMember(tx, member.id);
+      const processing = await processingOfMember(
+        tx,
+        member.id,
+        paid.map((entry) => entry.id),
+      );
+      const exportedAt = now();
+      const today = todayInIreland(exportedAt);
+      const { held, movements } = await memberMoneyOn(tx, member, scheme.type, today);
+      await audit.record(tx, requester, {
+        action: 'member.exported',
+        entityType: 'member',
+        entityId: member.id,
+        tenantId: member.brokerId,
+        previousState: null,
+        newState: { format },
+      });
+      const documents = await documentsOfMember(tx, member.id);
+      const requests = await requestsOfMember(tx, member.id);
+      const rows: string[][] = [
+        ['Your pension data', `Exported ${momentInWords(exportedAt.toISOString())}`],
+        [],
+        ['Name', `${member.firstName} ${member.lastName}`],
+        ['Date of birth', dateInWords(member.dateOfBirth)],
+        ['E-mail address', member.email ?? ''],
+        ['Postal address', member.address ?? ''],
+        ['Date joined', dateInWords(member.dateJoined)],
+        ['Salary (€ a year)', plainEuro(member.salaryCents)],
+        ['Status', MEMBER_STATUS_NAMES[member.status as MemberStatus] ?? member.status],
+        ['PPS number', 'Held encrypted; your broker can confirm it to you on request'],
+        ['Scheme', scheme.name],
+        ['Scheme type', SCHEME_TYPE_NAMES[scheme.type as SchemeType] ?? scheme.type],
+        ['Employer', employer.name],
+        [],
+        [
+          'Pay period',
+          'Paid by',
+          'Amount (€)',
+          'First recorded as (€)',
+          'Received on',
+          'Recorded',
+          ...(withStaffNotes ? ['Corrections (staff notes)'] : []),
+        ],
+        ...paid.map((entry) => [
+          periodInWords(entry.period),
+          CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
+          plainEuro(entry.amountCents),
+          plainEuro(entry.originalAmountCents),
+          dateInWords(entry.receivedOn),
+          momentInWords(entry.createdAt.toISOString()),
+          ...(withStaffNotes
+            ? [
+                entry.adjustments
+                  .map((adjustment) => `${plainEuro(adjustment.deltaCents)}: ${adjustment.reason}`)
+                  .join('; '),
+              ]
+            : []),
+        ]),
+        [],
+        ['Fund choice from', 'Fund', 'Percent'],
+        ...choices.flatMap((choice) =>
+          choice.lines.map((line) => [
+            dateInWords(choice.effectiveFrom),
+            line.fundName,
+            String(line.percent),
+          ]),
+        ),
+        ...(held === null
+          ? []
+          : [
+              [],
+              [
+                `Your funds on ${dateInWords(today)}`,
+                'Units',
+                'Unit price (€)',
+                'Price of',
+                'Value (€)',
+              ],
+              ...held.funds.map((fund) => [
+                fund.fundName,
+                formatDecimal6(fund.unitsMicro),
+                formatDecimal6(fund.priceMicro),
+                dateInWords(fund.priceOn),
+                plainEuro(fund.valueCents),
+              ]),
+              ['Waiting to be invested', '', '', '', plainEuro(held.uninvestedCents)],
+              ['Being switched between funds', '', '', '', plainEuro(held.switchingCents)],
+              ['Total value', '', '', '', plainEuro(held.valueCents)],
+            ]),
+        [],
+        ['Movement of your units', 'Fund', 'Date', 'Units', 'Unit price (€)', 'Amount (€)'],
+        ...movements.map((movement) => [
+          MEMBER_TRANSACTION_KIND_LABELS[movement.kind as MemberTransactionKind] ?? movement.kind,
+          movement.fundName,
+          dateInWords(movement.dealtOn),
+          formatDecimal6(movement.unitsMicro),
+          formatDecimal6(movement.priceMicro),
+          plainEuro(movement.amountCents),
+        ]),
+        [],
+        ['What was done with your data', 'By', 'When'],
+        ...processing.map((entry) => [
+          auditSummary(entry.action, entry.entityType),
+          actorForMember(entry),
+          momentInWords(entry.timestamp.toISOString()),
+        ]),
+        [],
+        ['Documents about you', 'Version', 'Stored'],
+        ...documents.map((document) => [
+          document.title ??
+            DOCUMENT_TYPE_LABELS[document.documentType as DocumentType] ??
+            document.documentType,
+          String(document.version),
+          momentInWords(document.storedAt.toISOString()),
+        ]),
+        [],
+        ['Your requests about your data', 'Received', 'Due by', 'Answer'],
+        ...requests.map((request) => [
+          DATA_REQUEST_KIND_NAMES[request.kind as DataRequestKind] ?? request.kind,
+          dateInWords(request.receivedOn),
+          dateInWords(request.dueOn),
+          request.closedOn === null
+            ? 'Not answered yet'
+            : `${DATA_REQUEST_STATUS_NAMES[request.status as DataRequestStatus] ?? request.status} on ${dateInWords(request.closedOn)}${request.refusalCitation ? ` (${request.refusalCitation})` : ''}`,
+        ]),
+      ];
+      return { rows, exportedAt };
+    });
+  }
 
   return {
     async summary(actor: ActorContext, id: string): Promise<MemberSummary> {
@@ -131,123 +285,21 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
      * with the data in the audit log's own sentences (contracts/audit-text.ts), never a code.
      * Staff-only notes (the reasons given for corrections) stay out of the member's copy.
      */
+    /** The member's data in words, as a CSV file to open in a spreadsheet (GDPR Arts 15 and 20). */
     async exportCsv(actor: ActorContext, id: string): Promise<string> {
       const requester = authorize(actor, 'member.export');
-      const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
-      return withActor(database, requester, async (tx) => {
-        const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
-        const scheme = await findScheme(tx, member.schemeId);
-        const employer = await findEmployer(tx, member.employerId);
-        if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
-        const paid = await contributionsOfMember(tx, member.id);
-        const choices = await allocationsOfMember(tx, member.id);
-        const processing = await processingOfMember(
-          tx,
-          member.id,
-          paid.map((entry) => entry.id),
-        );
-        const exportedAt = now();
-        const today = todayInIreland(exportedAt);
-        const { held, movements } = await memberMoneyOn(tx, member, scheme.type, today);
-        await audit.record(tx, requester, {
-          action: 'member.exported',
-          entityType: 'member',
-          entityId: member.id,
-          tenantId: member.brokerId,
-          previousState: null,
-          newState: { format: 'csv' },
-        });
-        return csvDocument([
-          ['Your pension data', `Exported ${momentInWords(exportedAt.toISOString())}`],
-          [],
-          ['Name', `${member.firstName} ${member.lastName}`],
-          ['Date of birth', dateInWords(member.dateOfBirth)],
-          ['E-mail address', member.email ?? ''],
-          ['Postal address', member.address ?? ''],
-          ['Date joined', dateInWords(member.dateJoined)],
-          ['Salary (€ a year)', plainEuro(member.salaryCents)],
-          ['Status', MEMBER_STATUS_NAMES[member.status as MemberStatus] ?? member.status],
-          ['PPS number', 'Held encrypted; your broker can confirm it to you on request'],
-          ['Scheme', scheme.name],
-          ['Scheme type', SCHEME_TYPE_NAMES[scheme.type as SchemeType] ?? scheme.type],
-          ['Employer', employer.name],
-          [],
-          [
-            'Pay period',
-            'Paid by',
-            'Amount (€)',
-            'First recorded as (€)',
-            'Received on',
-            'Recorded',
-            ...(withStaffNotes ? ['Corrections (staff notes)'] : []),
-          ],
-          ...paid.map((entry) => [
-            periodInWords(entry.period),
-            CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
-            plainEuro(entry.amountCents),
-            plainEuro(entry.originalAmountCents),
-            dateInWords(entry.receivedOn),
-            momentInWords(entry.createdAt.toISOString()),
-            ...(withStaffNotes
-              ? [
-                  entry.adjustments
-                    .map(
-                      (adjustment) => `${plainEuro(adjustment.deltaCents)}: ${adjustment.reason}`,
-                    )
-                    .join('; '),
-                ]
-              : []),
-          ]),
-          [],
-          ['Fund choice from', 'Fund', 'Percent'],
-          ...choices.flatMap((choice) =>
-            choice.lines.map((line) => [
-              dateInWords(choice.effectiveFrom),
-              line.fundName,
-              String(line.percent),
-            ]),
-          ),
-          ...(held === null
-            ? []
-            : [
-                [],
-                [
-                  `Your funds on ${dateInWords(today)}`,
-                  'Units',
-                  'Unit price (€)',
-                  'Price of',
-                  'Value (€)',
-                ],
-                ...held.funds.map((fund) => [
-                  fund.fundName,
-                  formatDecimal6(fund.unitsMicro),
-                  formatDecimal6(fund.priceMicro),
-                  dateInWords(fund.priceOn),
-                  plainEuro(fund.valueCents),
-                ]),
-                ['Waiting to be invested', '', '', '', plainEuro(held.uninvestedCents)],
-                ['Being switched between funds', '', '', '', plainEuro(held.switchingCents)],
-                ['Total value', '', '', '', plainEuro(held.valueCents)],
-              ]),
-          [],
-          ['Movement of your units', 'Fund', 'Date', 'Units', 'Unit price (€)', 'Amount (€)'],
-          ...movements.map((movement) => [
-            MEMBER_TRANSACTION_KIND_LABELS[movement.kind as MemberTransactionKind] ?? movement.kind,
-            movement.fundName,
-            dateInWords(movement.dealtOn),
-            formatDecimal6(movement.unitsMicro),
-            formatDecimal6(movement.priceMicro),
-            plainEuro(movement.amountCents),
-          ]),
-          [],
-          ['What was done with your data', 'By', 'When'],
-          ...processing.map((entry) => [
-            auditSummary(entry.action, entry.entityType),
-            actorForMember(entry),
-            momentInWords(entry.timestamp.toISOString()),
-          ]),
-        ]);
-      });
+      const { rows } = await readableExport(requester, id, 'csv');
+      return csvDocument(rows);
+    },
+
+    /**
+     * The same data as a readable, tagged PDF (GDPR Art. 15): what a member reads, or the firm
+     * sends, in answer to an access request (docs/decisions/0149-retention-and-erasure.md).
+     */
+    async exportPdf(actor: ActorContext, id: string): Promise<Buffer> {
+      const requester = authorize(actor, 'member.export');
+      const { rows, exportedAt } = await readableExport(requester, id, 'pdf');
+      return memberDataPdf(rows, exportedAt);
     },
   };
 }

@@ -98,6 +98,17 @@ export function MemberDetails({ member }: { member: Member }) {
       { accept: 'text/csv', fallbackName: `member-${member.id}.csv`, failure: 'The export failed' },
     ),
   );
+  const exportPdf = exported(() =>
+    downloadAttachment(
+      apiRoutes.members.exportPdf,
+      { params: { id: member.id } },
+      {
+        accept: 'application/pdf',
+        fallbackName: `member-${member.id}.pdf`,
+        failure: 'The export failed',
+      },
+    ),
+  );
 
   return (
     <Stack gap="sm">
@@ -117,8 +128,11 @@ export function MemberDetails({ member }: { member: Member }) {
             (ownRecord ? (
               <>
                 {/* A member's own copy to read first: every value in words (portal.service.ts). */}
+                <Button variant="default" onClick={exportPdf} loading={exporting}>
+                  Download my data (PDF)
+                </Button>
                 <Button variant="default" onClick={exportCsv} loading={exporting}>
-                  Download my data
+                  Download my data (spreadsheet)
                 </Button>
                 {/* The same data for a program, to move it elsewhere (GDPR Art. 20). */}
                 <Button variant="subtle" onClick={exportData} loading={exporting}>
@@ -133,6 +147,10 @@ export function MemberDetails({ member }: { member: Member }) {
                 {/* The same data as a file anyone can open in a spreadsheet. */}
                 <Button variant="default" onClick={exportCsv} loading={exporting}>
                   Export as CSV
+                </Button>
+                {/* The readable copy sent in answer to an access request (GDPR Art. 15). */}
+                <Button variant="default" onClick={exportPdf} loading={exporting}>
+                  Export as PDF
                 </Button>
               </>
             ))}
