@@ -115,6 +115,12 @@ export async function erasureById(tx: Transaction, id: string): Promise<ErasureR
   return row;
 }
 
+/** The ids of every erasure of the caller's tenant. */
+export async function erasureIdsOfTenant(tx: Transaction): Promise<string[]> {
+  const rows = await tx.select({ id: erasures.id }).from(erasures);
+  return rows.map((row) => row.id);
+}
+
 export async function insertErasure(
   tx: Transaction,
   row: typeof erasures.$inferInsert,

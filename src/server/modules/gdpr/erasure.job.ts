@@ -4,9 +4,11 @@ import { erasureScopeOf, retentionOf } from '../../../contracts/retention-rules.
 import { brokers } from '../../platform/db/schema.js';
 import { withPlatformReadOnly, withTenantRole } from '../../platform/db/with-actor.js';
 import { dailyInIreland, type ScheduledJob } from '../../platform/jobs/scheduled-jobs.js';
+import type { ErasureEntry } from '../../platform/ops/erasure-ledger.js';
 import { SYSTEM_ACTOR } from '../auth/index.js';
 import {
   erasureById,
+  erasureIdsOfTenant,
   leaversOfTenant,
   restrictionInForce,
   retentionFactsOf,
@@ -42,16 +44,26 @@ export async function reapplyErasureLedger(
   const entries = await deps.ledger.entries();
   if (entries.length === 0) return { entries: 0, reapplied: 0 };
   const tenants = new Set((await tenantsOf(deps.database)).map((tenant) => tenant.id));
-  let reapplied = 0;
+  const byTenant = new Map<string, ErasureEntry[]>();
   for (const entry of entries) {
     // A firm the restored database does not have has no rows to erase.
     if (!tenants.has(entry.brokerId)) continue;
-    const applied = await withTenantRole(deps.database, entry.brokerId, async (tx) => {
-      if (await erasureById(tx, entry.id)) return false;
-      await applyErasure(tx, deps, SYSTEM_ACTOR, entry, deps.now(), { reapplied: true });
-      return true;
-    });
-    if (applied) reapplied += 1;
+    byTenant.set(entry.brokerId, [...(byTenant.get(entry.brokerId) ?? []), entry]);
+  }
+  let reapplied = 0;
+  for (const [tenantId, ofTenant] of byTenant) {
+    // One read a firm for what it already holds: a start-up reads the whole ledger.
+    const held = new Set(
+      await withTenantRole(deps.database, tenantId, (tx) => erasureIdsOfTenant(tx)),
+    );
+    for (const entry of ofTenant.filter((each) => !held.has(each.id))) {
+      const applied = await withTenantRole(deps.database, tenantId, async (tx) => {
+        if (await erasureById(tx, entry.id)) return false;
+        await applyErasure(tx, deps, SYSTEM_ACTOR, entry, deps.now(), { reapplied: true });
+        return true;
+      });
+      if (applied) reapplied += 1;
+    }
   }
   return { entries: entries.length, reapplied };
 }
