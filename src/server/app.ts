@@ -43,7 +43,13 @@ import {
   documentsRoutes,
   storageSweepJob,
 } from './modules/documents/index.js';
-import { createErasureService, erasureJob, erasureRoutes } from './modules/gdpr/index.js';
+import {
+  createDataProtectionReminders,
+  createErasureService,
+  dataProtectionRemindersJob,
+  erasureJob,
+  erasureRoutes,
+} from './modules/gdpr/index.js';
 import {
   createComplianceReminders,
   createEvidencePackService,
@@ -439,6 +445,17 @@ export async function buildApp({
   scheduledJobs.add(
     remindersJob(
       createComplianceReminders({
+        database,
+        outbox: mailer.outbox,
+        now,
+        publicBaseUrl: config.publicBaseUrl,
+        onEmailQueued: mailer.delivery.nudge,
+      }),
+    ),
+  );
+  scheduledJobs.add(
+    dataProtectionRemindersJob(
+      createDataProtectionReminders({
         database,
         outbox: mailer.outbox,
         now,

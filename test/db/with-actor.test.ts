@@ -14,6 +14,7 @@ import {
   complianceReminders,
   contributionAdjustments,
   contributions,
+  dataProtectionReminders,
   dataRequests,
   documents,
   employers,
@@ -303,9 +304,10 @@ async function seedEveryTenantTable(tenantId: string) {
     updatedAt: new Date(),
   });
   // As the owner: the tenant role alone writes the register (migrations/0043_data_requests.sql).
+  const dataRequestId = createId();
   await ownerOf(t.database).insert(dataRequests).values({
     brokerId: tenantId,
-    id: createId(),
+    id: dataRequestId,
     memberId: member.id,
     kind: 'access',
     receivedOn: '2026-01-05',
@@ -388,6 +390,16 @@ async function seedEveryTenantTable(tenantId: string) {
       userId: user.id,
       createdAt: new Date(),
     });
+  // Likewise a data-protection reminder (docs/decisions/0147-data-protection-reminders.md).
+  await ownerOf(t.database).insert(dataProtectionReminders).values({
+    brokerId: tenantId,
+    id: createId(),
+    dataRequestId,
+    dueOn: '2026-02-05',
+    stage: 'before_7',
+    userId: user.id,
+    createdAt: new Date(),
+  });
   // AI settings, usage and drafts and a payroll upload (docs/decisions/0068-auto-enrolment-readiness.md), planted by the owner:
   // their services' own paths are tested in test/ai and test/auto-enrolment.
   const at = new Date();

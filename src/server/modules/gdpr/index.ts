@@ -1,4 +1,8 @@
 /** The gdpr module's public face: all that other modules and the composition root may import from it. */
+export {
+  createDataProtectionReminders,
+  dataProtectionRemindersJob,
+} from './data-protection-reminders.job.js';
 export type { DataRequestsService } from './data-requests.service.js';
 export { erasureJob, reapplyErasureLedger } from './erasure.job.js';
 export { erasureRoutes } from './erasure.routes.js';

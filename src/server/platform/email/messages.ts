@@ -16,7 +16,8 @@ export type EmailKind =
   | 'fund_choice_changed'
   | 'compliance_reminder'
   | 'second_factor_changed'
-  | 'new_browser_signin';
+  | 'new_browser_signin'
+  | 'data_protection_reminder';
 
 function escapeHtml(value: string): string {
   return value
@@ -266,6 +267,47 @@ export function complianceReminderMessage(
     'These governance dates of the schemes you look after need attention:',
     lines.map((line) => escapeHtml(describe(line))).join('<br>'),
     `<a href="${escapeHtml(governanceUrl)}">See the compliance calendar</a>`,
+  ]);
+  return { to, subject, text, html };
+}
+
+/**
+ * One line of a data-protection reminder: what is due and by when, in words. It names the kind of
+ * request or the breach's deadline, never the member or the breach's own words
+ * (docs/decisions/0147-data-protection-reminders.md).
+ */
+export interface DataProtectionReminderLine {
+  what: string;
+  due: string;
+  overdue: boolean;
+  /** The register the line is read on. */
+  url: string;
+}
+
+/** The data-subject requests and breaches of the firm that need an answer soon, or now. */
+export function dataProtectionReminderMessage(
+  to: string,
+  { lines }: { lines: DataProtectionReminderLine[] },
+): EmailMessage {
+  const overdue = lines.filter((line) => line.overdue).length;
+  const subject =
+    overdue > 0
+      ? `Data protection: ${overdue} overdue and ${lines.length - overdue} coming due`
+      : `Data protection: ${lines.length} deadline${lines.length === 1 ? '' : 's'} coming due`;
+  const describe = (line: DataProtectionReminderLine) => `${line.what}: ${line.due}`;
+  const text = [
+    'These data-protection deadlines of your firm need attention:',
+    '',
+    ...lines.map((line) => `- ${describe(line)}. See ${line.url}`),
+  ].join('\n');
+  const html = htmlDocument(subject, [
+    'These data-protection deadlines of your firm need attention:',
+    lines
+      .map(
+        (line) =>
+          `${escapeHtml(describe(line))}. <a href="${escapeHtml(line.url)}">See the register</a>`,
+      )
+      .join('<br>'),
   ]);
   return { to, subject, text, html };
 }

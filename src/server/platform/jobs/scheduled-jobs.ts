@@ -54,6 +54,24 @@ export function everyMinute(): Cadence {
 }
 
 /**
+ * Every hour, at `minute` past: for deadlines counted in hours (a breach's 72 hours to the
+ * Commission, docs/decisions/0147-data-protection-reminders.md). The slot is the hour. Irish time
+ * is UTC or UTC+1, so its hours are UTC's and the schedule reads alike in Dublin, where the daily
+ * jobs are scheduled; the hour the clocks go back is two slots, as it is two hours.
+ */
+export function hourly({ minute }: { minute: number }): Cadence {
+  if (!Number.isInteger(minute) || minute < 0 || minute > 59) {
+    throw new Error('an hourly cadence needs a minute 0–59');
+  }
+  return {
+    crontab: `${minute} * * * *`,
+    timeZone: IRISH_TIME_ZONE,
+    checkinMarginMinutes: 15,
+    slotOf: (at) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS),
+  };
+}
+
+/**
  * The start of an Irish calendar day. Irish time is GMT or IST (UTC+1) and the clocks change at
  * 01:00 UTC, never near midnight: the day starts at 23:00 UTC the evening before, or at 00:00 UTC.
  */
