@@ -7,6 +7,7 @@ import {
 } from './data-request-rules.js';
 import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
+import { RECTIFIABLE_FIELDS } from './rectification-rules.js';
 import { idText, text } from './text.js';
 
 /**
@@ -80,6 +81,8 @@ export const dataRequestView = z.object({
   completionNote: z.string().nullable(),
   refusalReason: z.string().nullable(),
   refusalCitation: z.enum(REFUSAL_CITATIONS).nullable(),
+  /** A completed rectification's corrected details (docs/decisions/0148-rectification-and-recipients.md). */
+  correctedFields: z.array(z.enum(RECTIFIABLE_FIELDS)).nullable(),
   clock: z.object({
     state: z.enum(DATA_REQUEST_CLOCKS),
     daysLeft: z.number().int().nullable(),

@@ -15,6 +15,7 @@ import {
   contributionAdjustments,
   contributions,
   dataProtectionReminders,
+  dataRequestRecipients,
   dataRequests,
   documents,
   employers,
@@ -390,6 +391,17 @@ async function seedEveryTenantTable(tenantId: string) {
       userId: user.id,
       createdAt: new Date(),
     });
+  // And a recipient told of a rectification (docs/decisions/0148-rectification-and-recipients.md).
+  await ownerOf(t.database).insert(dataRequestRecipients).values({
+    brokerId: tenantId,
+    id: createId(),
+    dataRequestId,
+    position: 0,
+    name: 'Seeded payroll',
+    toldOn: '2026-01-06',
+    createdBy: user.id,
+    createdAt: new Date(),
+  });
   // Likewise a data-protection reminder (docs/decisions/0147-data-protection-reminders.md).
   await ownerOf(t.database).insert(dataProtectionReminders).values({
     brokerId: tenantId,

@@ -324,6 +324,12 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
       employerId: ids.employerId,
       schemeId: ids.schemeId,
     }),
+  'POST /api/data-requests/{id}/rectification': () =>
+    createOpenDataRequest(
+      t.database,
+      { brokerId: ids.brokerId, memberId: ids.memberId },
+      { kind: 'rectification', receivedOn: '2026-01-05' },
+    ),
 };
 async function notifiedBreach(): Promise<string> {
   const recorded = await t.requestAs(

@@ -319,17 +319,21 @@ export async function createFiling(
 }
 
 /**
- * An open data-subject request about a member, received today in Ireland, so that every step
- * (extend, complete, refuse) may still be taken (docs/decisions/0137-data-subject-requests.md).
- * Written as the owner: the tenant role alone writes the register.
+ * An open data-subject request about a member, for access and received today in Ireland unless
+ * told otherwise, so that every step (extend, complete, refuse) may still be taken
+ * (docs/decisions/0137-data-subject-requests.md). Written as the owner: the tenant role alone
+ * writes the register.
  */
 export async function createOpenDataRequest(
   database: Database,
   member: { brokerId: string; memberId: string },
   kind: 'access' | 'erasure' = 'access',
+  {
+    kind = 'access',
+    receivedOn = todayInIreland(new Date()),
+  }: { kind?: string; receivedOn?: string } = {},
 ): Promise<string> {
   const id = createId();
-  const receivedOn = todayInIreland(new Date());
   const dueOn = dueOnFor(receivedOn);
   await ownerOf(database).execute(
     sql`insert into data_requests (broker_id, id, member_id, kind, received_on, original_due_on, due_on, created_by)

@@ -170,6 +170,17 @@ const fresh = {
     ),
   /** A member whose data is restricted, for the request that lifts it. */
   restrictedMember: (target: Target) => createRestrictedMember(t.database, target),
+  /**
+   * A rectification request of the target's member, open, received on 5 January 2026: before the
+   * day its route's example says the recipients were told
+   * (docs/decisions/0148-rectification-and-recipients.md).
+   */
+  openRectification: (target: Target) =>
+    createOpenDataRequest(
+      t.database,
+      { brokerId: target.brokerId, memberId: target.memberId },
+      { kind: 'rectification', receivedOn: '2026-01-05' },
+    ),
   /** An EmployerUser with an authenticator app, for the request that takes it away (reset). */
   userWithFactor: async (target: Target) => {
     const user = await createUser(t.database, {
@@ -345,6 +356,8 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/data-requests/{id}/erase': fresh.openErasureRequest,
   'POST /api/members/{id}/restriction': fresh.memberWhoIs('active'),
   'POST /api/members/{id}/restriction/lift': fresh.restrictedMember,
+  'GET /api/data-requests/{id}/rectification': fresh.openRectification,
+  'POST /api/data-requests/{id}/rectification': fresh.openRectification,
   // An EmployerUser with a factor to remove, an account a BrokerAdmin and a SuperAdmin look after
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.

@@ -8,6 +8,7 @@ import {
 } from '../data-requests.js';
 import { pageOf } from '../pages.js';
 import { erasureAnswer, memberRetentionView, restrictionInput } from '../retention.js';
+import { rectificationInput, rectificationView } from '../rectification.js';
 import { EXAMPLE_IDS, get, post } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
 
@@ -65,6 +66,22 @@ export const gdprManifest = defineManifest({
         example: { body: { reason: 'The member says the salary recorded for 2024 is wrong' } },
       }),
       lift: post('/api/members/:id/restriction/lift', { answer: memberRetentionView }),
+    },
+    // A rectification's completion with the recipients told
+    // (docs/decisions/0148-rectification-and-recipients.md).
+    rectification: {
+      get: get('/api/data-requests/:id/rectification', { answer: rectificationView }),
+      complete: post('/api/data-requests/:id/rectification', {
+        body: rectificationInput,
+        answer: rectificationView,
+        example: {
+          body: {
+            correctedFields: ['address', 'salary'],
+            recipients: [{ name: 'The employer’s payroll', toldOn: '2026-01-12' }],
+            note: 'Corrected on the member record from the payslip sent in',
+          },
+        },
+      }),
     },
   },
   audit: {

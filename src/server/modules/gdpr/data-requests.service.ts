@@ -52,6 +52,7 @@ export const viewOf = (row: DataRequestWithMember, today: string): DataRequestVi
   completionNote: row.completionNote,
   refusalReason: row.refusalReason,
   refusalCitation: row.refusalCitation as RefusalCitation | null,
+  correctedFields: row.correctedFields as DataRequestView['correctedFields'],
   clock: dataRequestClock(
     { status: row.status as DataRequestStatus, dueOn: row.dueOn, closedOn: row.closedOn },
     today,
@@ -89,7 +90,19 @@ const RECEIVED_ON_MESSAGES = {
     'The request cannot have been received before the member joined the scheme: check the day',
 } as const;
 
-const CLOSED_MESSAGE = 'This request is closed: it was completed or refused';
+export const CLOSED_MESSAGE = 'This request is closed: it was completed or refused';
+
+/**
+ * A rectification request is completed with what was corrected and who was told (GDPR Art. 19;
+ * docs/decisions/0148-rectification-and-recipients.md), through its own step, never without.
+ */
+function refuseRectification(request: DataRequestWithMember): void {
+  if (request.kind === 'rectification') {
+    throw new ConflictError(
+      'A rectification request is completed by recording which details were corrected and who was told',
+    );
+  }
+}
 
 export interface DataRequestsServiceDeps {
   database: Database;
@@ -264,6 +277,7 @@ export function createDataRequestsService({ database, audit, now }: DataRequests
       const writer = authorize(actor, 'data_request.complete');
       return withActor(database, writer, async (tx) => {
         const request = await openRequest(tx, writer, 'data_request.complete', id);
+        refuseRectification(request);
         const at = now();
         return stepped(
           tx,

@@ -3,6 +3,8 @@ import { dataRequestsRoutes } from './data-requests.routes.js';
 import { createDataRequestsService, type DataRequestsService } from './data-requests.service.js';
 import { gdprRoutes } from './gdpr.routes.js';
 import { createMemberExportService } from './gdpr-export.service.js';
+import { rectificationRoutes } from './rectification.routes.js';
+import { createRectificationService } from './rectification.service.js';
 
 /**
  * What the GDPR gives a member: the export of their data and the register of their requests
@@ -15,11 +17,13 @@ export function createGdprModule({
 }: PlatformParts): ServerModule<{ dataRequests: DataRequestsService }> {
   const gdprExport = createMemberExportService({ database, audit, now });
   const dataRequests = createDataRequestsService({ database, audit, now });
+  const rectification = createRectificationService({ database, audit, now });
   return {
     services: { dataRequests },
     routes: async (app) => {
       await app.register(gdprRoutes, { gdprExport });
       await app.register(dataRequestsRoutes, { dataRequests });
+      await app.register(rectificationRoutes, { rectification });
     },
   };
 }

@@ -17,6 +17,7 @@ export * from './tables/auth.tables.js';
 export * from './tables/auto-enrolment.tables.js';
 export * from './tables/contributions.tables.js';
 export * from './tables/data-breaches.tables.js';
+export * from './tables/data-request-recipients.tables.js';
 export * from './tables/data-protection-reminders.tables.js';
 export * from './tables/documents.tables.js';
 export * from './tables/email.tables.js';

@@ -42,6 +42,7 @@ import { PAGES } from '../../layout/pages';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { DataRequestClockBadge } from './DataRequestClock';
 import { EraseForm } from './EraseForm';
+import { correctedInWords, RectificationDetails, RectifyForm } from './Rectification';
 
 /** Every read of the register sits under this key: a step refreshes them all. */
 const DATA_REQUESTS_KEY = ['data-requests'] as const;
@@ -59,7 +60,10 @@ export function DataRequestsPage() {
   );
 }
 
-type Step = { kind: 'extend' | 'complete' | 'refuse' | 'erase'; request: DataRequestView };
+type Step = {
+  kind: 'extend' | 'complete' | 'refuse' | 'rectify' | 'rectified' | 'erase';
+  request: DataRequestView;
+};
 
 function DataRequests() {
   const session = useSignedIn();
@@ -91,7 +95,10 @@ function DataRequests() {
     {
       key: 'status',
       header: 'Status',
-      render: (request) => DATA_REQUEST_STATUS_NAMES[request.status],
+      render: (request) =>
+        request.correctedFields === null
+          ? DATA_REQUEST_STATUS_NAMES[request.status]
+          : `${DATA_REQUEST_STATUS_NAMES[request.status]}: corrected ${correctedInWords(request.correctedFields)}`,
     },
     {
       key: 'clock',
@@ -125,14 +132,25 @@ function DataRequests() {
                 Erase
               </Button>
             )}
-            <Button
-              size="compact-sm"
-              variant="default"
-              aria-label={`Complete: ${nameOf(request)}`}
-              onClick={() => setStep({ kind: 'complete', request })}
-            >
-              Complete
-            </Button>
+            {request.kind === 'rectification' ? (
+              <Button
+                size="compact-sm"
+                variant="default"
+                aria-label={`Record the correction: ${nameOf(request)}`}
+                onClick={() => setStep({ kind: 'rectify', request })}
+              >
+                Record the correction
+              </Button>
+            ) : (
+              <Button
+                size="compact-sm"
+                variant="default"
+                aria-label={`Complete: ${nameOf(request)}`}
+                onClick={() => setStep({ kind: 'complete', request })}
+              >
+                Complete
+              </Button>
+            )}
             <Button
               size="compact-sm"
               variant="default"
@@ -143,6 +161,15 @@ function DataRequests() {
               Refuse
             </Button>
           </Group>
+        ) : request.correctedFields !== null ? (
+          <Button
+            size="compact-sm"
+            variant="default"
+            aria-label={`Recipients told: ${nameOf(request)}`}
+            onClick={() => setStep({ kind: 'rectified', request })}
+          >
+            Recipients told
+          </Button>
         ) : (
           '—'
         ),
@@ -196,7 +223,11 @@ function DataRequests() {
               ? 'Complete a request'
               : step?.kind === 'erase'
                 ? 'Carry out an erasure request'
-                : 'Refuse a request'
+                : step?.kind === 'rectify'
+                  ? 'Record the correction'
+                  : step?.kind === 'rectified'
+                    ? 'The correction and the recipients told'
+                    : 'Refuse a request'
         }
         onClose={close}
       >
@@ -213,6 +244,12 @@ function DataRequests() {
             onDone={refreshRequests}
             onClose={close}
           />
+        )}
+        {step?.kind === 'rectify' && (
+          <RectifyForm request={step.request} name={nameOf(step.request)} onClose={close} />
+        )}
+        {step?.kind === 'rectified' && (
+          <RectificationDetails request={step.request} onClose={close} />
         )}
         {step?.kind === 'refuse' && (
           <RefuseForm request={step.request} name={nameOf(step.request)} onClose={close} />

@@ -42,6 +42,11 @@ export const dataRequests = pgTable(
     completionNote: text('completion_note'),
     refusalReason: text('refusal_reason'),
     refusalCitation: text('refusal_citation'),
+    /**
+     * A completed rectification's corrected details, by name from contracts/rectification-rules.ts
+     * (docs/decisions/0148-rectification-and-recipients.md); null for every other request.
+     */
+    correctedFields: text('corrected_fields').array(),
     createdBy: text('created_by').notNull(),
     ...timestamps,
   },
@@ -77,6 +82,10 @@ export const dataRequests = pgTable(
     check(
       'data_requests_refusal_whole',
       sql`(${table.status} = 'refused') = (${table.refusalCitation} is not null) and (${table.refusalCitation} is null) = (${table.refusalReason} is null) and (${table.refusalCitation} is null or ${table.refusalCitation} in ('GDPR Art. 17(3)(b)','GDPR Art. 17(3)(e)','GDPR Art. 12(5)'))`,
+    ),
+    check(
+      'data_requests_corrected_fields_whole',
+      sql`${table.correctedFields} is null or (${table.kind} = 'rectification' and ${table.status} = 'completed' and cardinality(${table.correctedFields}) between 1 and 10 and ${table.correctedFields} <@ array['name','date_of_birth','address','email','phone','salary','pps_number','date_joined','dependants','beneficiaries']::text[])`,
     ),
     check(
       'data_requests_text_lengths',
