@@ -11,6 +11,7 @@ CREATE TABLE "data_request_recipients" (
 	"created_by" text NOT NULL,
 	"created_at" timestamp (3) with time zone NOT NULL,
 	CONSTRAINT "data_request_recipients_pkey" PRIMARY KEY("broker_id","id"),
+	CONSTRAINT "data_request_recipients_position_key" UNIQUE("broker_id","data_request_id","position"),
 	CONSTRAINT "data_request_recipients_name_length" CHECK (char_length("data_request_recipients"."name") between 1 and 200),
 	CONSTRAINT "data_request_recipients_position" CHECK ("data_request_recipients"."position" between 0 and 19)
 );
@@ -18,8 +19,8 @@ CREATE TABLE "data_request_recipients" (
 ALTER TABLE "data_requests" ADD COLUMN "corrected_fields" text[];--> statement-breakpoint
 ALTER TABLE "data_request_recipients" ADD CONSTRAINT "data_request_recipients_broker_id_brokers_id_fk" FOREIGN KEY ("broker_id") REFERENCES "public"."brokers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "data_request_recipients" ADD CONSTRAINT "data_request_recipients_request_same_tenant_fk" FOREIGN KEY ("broker_id","data_request_id") REFERENCES "public"."data_requests"("broker_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "data_request_recipients_request_idx" ON "data_request_recipients" USING btree ("broker_id","data_request_id","position");--> statement-breakpoint
-ALTER TABLE "data_requests" ADD CONSTRAINT "data_requests_corrected_fields_whole" CHECK ("data_requests"."corrected_fields" is null or ("data_requests"."kind" = 'rectification' and "data_requests"."status" = 'completed' and cardinality("data_requests"."corrected_fields") between 1 and 10 and "data_requests"."corrected_fields" <@ array['name','date_of_birth','address','email','phone','salary','pps_number','date_joined','dependants','beneficiaries']::text[]));--> statement-breakpoint
+ALTER TABLE "data_requests" ADD CONSTRAINT "data_requests_corrected_fields_whole" CHECK ("data_requests"."corrected_fields" is null or ("data_requests"."kind" = 'rectification' and "data_requests"."status" = 'completed' and cardinality("data_requests"."corrected_fields") between 1 and 10 and "data_requests"."corrected_fields" <@ array['name','date_of_birth','address','email','phone','salary','pps_number','date_joined','dependants','beneficiaries']::text[]));
+--> statement-breakpoint
 -- hand-written: grants and row-level security (re-append after regenerating;
 -- docs/decisions/0148-rectification-and-recipients.md). Recipients are written with the
 -- completion and never changed; SuperAdmin only reads them.

@@ -3,12 +3,12 @@ import {
   check,
   date,
   foreignKey,
-  index,
   integer,
   pgTable,
   primaryKey,
   text,
   timestamp,
+  unique,
 } from 'drizzle-orm/pg-core';
 import { dataRequests } from './gdpr.tables.js';
 import { brokers } from './tenancy.tables.js';
@@ -16,7 +16,8 @@ import { brokers } from './tenancy.tables.js';
 /**
  * The recipients of a member's old data told of its rectification (GDPR Art. 19;
  * docs/decisions/0148-rectification-and-recipients.md): one row per recipient of a completed
- * rectification request, an organisation or a role and the day it was told, in the order given.
+ * rectification request, an organisation or a role and the day it was told, in the order given
+ * (each position once a request).
  * Written with the completion and never changed: the record that the firm told them.
  */
 export const dataRequestRecipients = pgTable(
@@ -40,7 +41,7 @@ export const dataRequestRecipients = pgTable(
       columns: [table.brokerId, table.dataRequestId],
       foreignColumns: [dataRequests.brokerId, dataRequests.id],
     }),
-    index('data_request_recipients_request_idx').on(
+    unique('data_request_recipients_position_key').on(
       table.brokerId,
       table.dataRequestId,
       table.position,
