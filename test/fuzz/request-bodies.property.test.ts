@@ -315,7 +315,7 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
     createOpenDataRequest(
       t.database,
       { brokerId: ids.brokerId, memberId: await memberWhoIs('active') },
-      'erasure',
+      { kind: 'erasure' },
     ),
   'POST /api/members/{id}/restriction': () => memberWhoIs('active'),
   'POST /api/members/{id}/restriction/lift': () =>

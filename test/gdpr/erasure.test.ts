@@ -416,6 +416,38 @@ describe('the database function that erases a member', () => {
     }
   });
 
+  it('also names every table whose foreign key points at a table it deletes from, so no delete is refused', async () => {
+    const [definition] = rowsOf<{ body: string }>(
+      await ownerOf(t.database).execute(
+        sql`select pg_get_functiondef('erase_member(text)'::regprocedure) || pg_get_functiondef('erase_member_accounts(text, text)'::regprocedure) as body`,
+      ),
+    );
+    const deleted = new Set(
+      [...(definition?.body ?? '').matchAll(/DELETE FROM (\w+)/g)].map((match) => match[1]),
+    );
+    // Rows that point at a deleted table but never at a member's row: the scheme's own documents
+    // (a policy's, an ORA's, a holder's letter, an issued draft) and reminders to the firm's staff.
+    const neverAMembers = new Set([
+      'ai_drafts',
+      'key_function_holders',
+      'ora_reports',
+      'written_policies',
+      'data_protection_reminders:users',
+    ]);
+    const keys = rowsOf<{ referencing: string; referenced: string }>(
+      await ownerOf(t.database).execute(
+        sql`select c.conrelid::regclass::text as referencing, c.confrelid::regclass::text as referenced
+              from pg_constraint c where c.contype = 'f'`,
+      ),
+    );
+    for (const { referencing, referenced } of keys) {
+      if (!deleted.has(referenced) || deleted.has(referencing)) continue;
+      if (neverAMembers.has(referencing) || neverAMembers.has(`${referencing}:${referenced}`))
+        continue;
+      expect.fail(`${referencing} points at ${referenced}, which erase_member deletes from`);
+    }
+  });
+
   it('erases nothing of another firm when called in the wrong tenant', async () => {
     const [result] = rowsOf<{ count: number }>(
       await t.database.transaction(

@@ -327,7 +327,6 @@ export async function createFiling(
 export async function createOpenDataRequest(
   database: Database,
   member: { brokerId: string; memberId: string },
-  kind: 'access' | 'erasure' = 'access',
   {
     kind = 'access',
     receivedOn = todayInIreland(new Date()),

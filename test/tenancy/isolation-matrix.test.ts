@@ -166,7 +166,7 @@ const fresh = {
         brokerId: target.brokerId,
         memberId: await createMemberWhoIs(t.database, target, 'active'),
       },
-      'erasure',
+      { kind: 'erasure' },
     ),
   /** A member whose data is restricted, for the request that lifts it. */
   restrictedMember: (target: Target) => createRestrictedMember(t.database, target),
