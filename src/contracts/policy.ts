@@ -1281,6 +1281,47 @@ export const POLICY = {
     target: 'record',
   },
 
+  // DORA's register of ICT incidents (docs/decisions/0139-dora-ict-incidents.md): the firm's
+  // staff record, classify and prepare the reports of an incident; a BrokerAdmin, who answers for
+  // the trustees to the Pensions Authority, records that a report was sent. SuperAdmin records an
+  // incident of the platform itself into the register of each firm it reached, and reads them.
+  'ict_incident.create': {
+    description:
+      'Record an ICT incident; SuperAdmin records one of the platform for the firms it reached',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'ict_incident.list': {
+    description: 'List the ICT incidents, the latest recorded first',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'ict_incident.read': {
+    description: 'Read an ICT incident with the deadlines of its reports',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'ict_incident.update': {
+    description: 'Change the record of an ICT incident: what it affects, its cause, its recovery',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'ict_incident.classify': {
+    description: 'Classify an ICT incident against the criteria of RTS (EU) 2024/1772',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'ict_incident.report': {
+    description: 'Record that a report of a major ICT incident was sent to the Pensions Authority',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'ict_incident.template': {
+    description: 'Read a report of an ICT incident pre-filled in the template of ITS (EU) 2025/302',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+
   // Work lists and the audit log.
   'overview.read': {
     description: "Read the work waiting on one's home page",

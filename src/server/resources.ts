@@ -4,6 +4,7 @@ import { createAutoEnrolmentModule } from './modules/auto-enrolment/index.js';
 import { createBrokersModule } from './modules/brokers/index.js';
 import { createContributionsModule } from './modules/contributions/index.js';
 import { createDataBreachesModule } from './modules/data-breaches/index.js';
+import { createDoraModule } from './modules/dora/index.js';
 import { createEmployersModule } from './modules/employers/index.js';
 import { createFundsModule } from './modules/funds/index.js';
 import { createGdprModule } from './modules/gdpr/index.js';
@@ -80,6 +81,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     createImportsModule(parts),
     governance,
     createDataBreachesModule(parts),
+    createDoraModule(parts),
     autoEnrolment,
     audit,
   ];

@@ -25,6 +25,8 @@ import {
   fundPrices,
   fundSwitches,
   funds,
+  ictIncidentReports,
+  ictIncidents,
   imports,
   memberDependants,
   memberPayouts,
@@ -334,6 +336,33 @@ async function seedEveryTenantTable(tenantId: string) {
     reason: 'The salary recorded is disputed',
     restrictedOn: '2026-01-05',
     createdBy: user.id,
+  // A report of an ICT incident: its route answers the incident, not a record of its own
+  // (docs/decisions/0139-dora-ict-incidents.md), so the incident and its report are planted.
+  const incidentId = createId();
+  await withActor(t.database, platformActor(), async (tx) => {
+    const at = new Date();
+    await tx.insert(ictIncidents).values({
+      brokerId: tenantId,
+      id: incidentId,
+      title: 'Seeded',
+      description: 'Seeded',
+      detectedAt: at,
+      becameAwareAt: at,
+      servicesAffected: ['other'],
+      schemeIds: [],
+      createdBy: user.id,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await tx.insert(ictIncidentReports).values({
+      brokerId: tenantId,
+      id: createId(),
+      incidentId,
+      kind: 'initial',
+      submittedAt: at,
+      recordedBy: user.id,
+      recordedAt: at,
+    });
   });
   await ownerOf(t.database).insert(memberDependants).values({
     brokerId: tenantId,

@@ -330,7 +330,28 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
       { brokerId: ids.brokerId, memberId: ids.memberId },
       { kind: 'rectification', receivedOn: '2026-01-05' },
     ),
+  // Only a major incident is reported, its initial notification once: each body reports on an
+  // incident of its own, classified major (docs/decisions/0139-dora-ict-incidents.md).
+  'POST /api/ict-incidents/{id}/reports': () => majorIncident(),
 };
+async function majorIncident(): Promise<string> {
+  const recorded = await t.requestAs(
+    actors.admin,
+    'POST',
+    '/api/ict-incidents',
+    withFixtureIds(exampleBody(tableRoute('POST /api/ict-incidents'), EXAMPLE_IDS)) as object,
+  );
+  if (recorded.statusCode !== 201) throw new Error(`ICT incident failed: ${recorded.body}`);
+  const id = recorded.json().id as string;
+  const classified = await t.requestAs(
+    actors.admin,
+    'POST',
+    `/api/ict-incidents/${id}/classify`,
+    exampleBody(tableRoute('POST /api/ict-incidents/{id}/classify'), EXAMPLE_IDS) as object,
+  );
+  if (classified.statusCode !== 200) throw new Error(`classify failed: ${classified.body}`);
+  return id;
+}
 async function notifiedBreach(): Promise<string> {
   const recorded = await t.requestAs(
     actors.admin,

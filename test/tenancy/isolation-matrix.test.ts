@@ -155,6 +155,20 @@ const fresh = {
     if (response.statusCode !== 200) throw new Error(`notify-dpc failed: ${response.body}`);
     return id;
   },
+  /** An ICT incident of the target's firm classified major, for the request that reports it. */
+  majorIncident: async (target: Target) => {
+    const id = await createdThroughApi('ict-incidents', target);
+    const admin = await createUser(t.database, { brokerId: target.brokerId, role: 'BrokerAdmin' });
+    const body = exampleBody(tableRoute('POST /api/ict-incidents/{id}/classify'), {
+      employer: target.employerId,
+      scheme: target.schemeId,
+      member: target.memberId,
+      fund: target.fundId,
+    }) as object;
+    const response = await t.requestAs(admin, 'POST', `/api/ict-incidents/${id}/classify`, body);
+    if (response.statusCode !== 200) throw new Error(`classify failed: ${response.body}`);
+    return id;
+  },
   /** A data-subject request of the target's member, open and received today. */
   openDataRequest: (target: Target) =>
     createOpenDataRequest(t.database, { brokerId: target.brokerId, memberId: target.memberId }),
@@ -358,6 +372,9 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/members/{id}/restriction/lift': fresh.restrictedMember,
   'GET /api/data-requests/{id}/rectification': fresh.openRectification,
   'POST /api/data-requests/{id}/rectification': fresh.openRectification,
+  // Only a major incident is reported, its initial notification first: each request gets an
+  // incident of its own, classified major (docs/decisions/0139-dora-ict-incidents.md).
+  'POST /api/ict-incidents/{id}/reports': fresh.majorIncident,
   // An EmployerUser with a factor to remove, an account a BrokerAdmin and a SuperAdmin look after
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.
@@ -394,6 +411,7 @@ const FILE_BODIES: Record<string, (target: Target) => Pick<InjectOptions, 'heade
 function parameterSource(key: string, name: string, last: boolean): string | undefined {
   const [method, path] = key.split(' ') as [string, string];
   if (name === 'period') return 'a pay period';
+  if (name === 'kind') return 'a kind of report';
   if (last && key in RECORD_IN_STATE) return 'a record in its state';
   const collection = collectionOf(path, name);
   const created = creationOf(collection) !== undefined;
@@ -419,6 +437,7 @@ async function requestFor(key: string, target: Target): Promise<InjectOptions> {
     const deletion = index === names.length - 1 && method === 'DELETE';
     const field = RECORD_OF[collection];
     if (name === 'period') values[name] = '2026-01';
+    else if (name === 'kind') values[name] = 'initial';
     else if (inState) values[name] = await inState(target);
     else if (deletion) {
       const make = NEW_RECORD[collection];

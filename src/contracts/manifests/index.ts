@@ -6,6 +6,7 @@ import { brokersManifest } from './brokers.js';
 import { contributionsManifest } from './contributions.js';
 import { dataBreachesManifest } from './data-breaches.js';
 import { documentsManifest } from './documents.js';
+import { doraManifest } from './dora.js';
 import { employersManifest } from './employers.js';
 import { fundsManifest } from './funds.js';
 import { gdprManifest } from './gdpr.js';
@@ -42,6 +43,7 @@ export const MODULES = [
   auditManifest,
   governanceManifest,
   dataBreachesManifest,
+  doraManifest,
   autoEnrolmentManifest,
   documentsManifest,
   aiManifest,

@@ -20,6 +20,7 @@ export * from './tables/data-breaches.tables.js';
 export * from './tables/data-protection-reminders.tables.js';
 export * from './tables/data-request-recipients.tables.js';
 export * from './tables/documents.tables.js';
+export * from './tables/dora.tables.js';
 export * from './tables/email.tables.js';
 export * from './tables/funds.tables.js';
 export * from './tables/gdpr.tables.js';

@@ -1,0 +1,90 @@
+import {
+  ictClassificationInput,
+  ictIncidentInput,
+  ictIncidentQuery,
+  ictIncidentUpdate,
+  ictIncidentView,
+  ictReportInput,
+  ictReportTemplate,
+} from '../dora.js';
+import { pageOf } from '../pages.js';
+import { get, patch, post } from '../route-kit.js';
+import { defineManifest } from './manifest.js';
+
+/**
+ * DORA (docs/decisions/0139-dora-ict-incidents.md): the firm's register of ICT incidents with the
+ * clocks of a major incident's reports. Every step answers the incident as it now stands.
+ */
+export const doraManifest = defineManifest({
+  name: 'dora',
+  routes: {
+    ictIncidents: {
+      create: post('/api/ict-incidents', {
+        body: ictIncidentInput,
+        answer: ictIncidentView,
+        example: {
+          body: {
+            title: 'Member portal unavailable',
+            description:
+              'Members could not sign in to see their benefits; the service answered with errors from 08:10.',
+            detectedAt: '2026-01-09T08:10:00Z',
+            becameAwareAt: '2026-01-09T08:30:00Z',
+            servicesAffected: ['member_portal'],
+          },
+        },
+      }),
+      list: get('/api/ict-incidents', { query: ictIncidentQuery, answer: pageOf(ictIncidentView) }),
+      get: get('/api/ict-incidents/:id', { answer: ictIncidentView }),
+      update: patch('/api/ict-incidents/:id', {
+        body: ictIncidentUpdate,
+        answer: ictIncidentView,
+        example: {
+          body: {
+            servicesRecoveredAt: '2026-01-09T13:00:00Z',
+            rootCause: 'An expired certificate on the sign-in service',
+          },
+        },
+      }),
+      classify: post('/api/ict-incidents/:id/classify', {
+        body: ictClassificationInput,
+        answer: ictIncidentView,
+        example: {
+          body: {
+            criteria: {
+              criticalServicesAffected: true,
+              membersAffected: 900,
+              membersOfService: 1200,
+              relevantMembersAffected: false,
+              reputationalImpact: false,
+              durationHours: 5,
+              downtimeHours: 4.5,
+              memberStatesAffected: 1,
+              dataLosses: false,
+              economicImpactCents: 0,
+            },
+            major: true,
+          },
+        },
+      }),
+      report: post('/api/ict-incidents/:id/reports', {
+        body: ictReportInput,
+        answer: ictIncidentView,
+        example: { body: { kind: 'initial', submittedAt: '2026-01-09T14:00:00Z' } },
+      }),
+      template: get('/api/ict-incidents/:id/reports/:kind/template', { answer: ictReportTemplate }),
+    },
+  },
+  audit: {
+    records: {
+      ict_incident: { noun: 'an ICT incident', label: 'ICT incident' },
+    },
+    actions: {
+      'ict_incident.recorded': 'Recorded an ICT incident',
+      'ict_incident.updated': 'Changed the record of an ICT incident',
+      'ict_incident.classified': 'Classified an ICT incident',
+      'ict_incident.reported': 'Recorded a report of an ICT incident to the Pensions Authority',
+      'ict_incident.listed': 'Listed the ICT incidents',
+      'ict_incident.viewed': 'Viewed an ICT incident',
+    },
+  },
+});

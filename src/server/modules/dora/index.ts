@@ -1,0 +1,3 @@
+/** The dora module's public face: all that other modules and the composition root may import from it. */
+export { createDoraModule } from './dora.module.js';
+export type { IctIncidentsService } from './ict-incidents.service.js';
