@@ -1,4 +1,6 @@
+import { governanceApplies } from './governance-rules.js';
 import { addDays, IRISH_TIME_ZONE, instantInIreland, todayInIreland } from './irish-dates.js';
+import type { RacKind, SchemeType } from './organisation.js';
 import { counted } from './plain-english.js';
 import { law, productPolicy, type RuleSource } from './rule-sources.js';
 
@@ -84,6 +86,9 @@ export const DORA_RULES = {
   irishPublicHolidays: law(
     'Organisation of Working Time Act 1997 Sch. 2 as amended: 1 January, St Brigid’s Day (the first Monday in February, or 1 February when that is a Friday), 17 March, Easter Monday, the first Mondays of May, June and August, the last Monday of October, 25 and 26 December',
   ),
+  schemeIsTheIorp: productPolicy(
+    'Each scheme is taken as its own IORP, its active and deferred members counted: the service records no trust that operates several schemes',
+  ),
   dublinTime: productPolicy(
     'Days and noon are read on a clock in Dublin, summer time included; a public holiday on a weekend is the weekend day itself, not the day given in lieu',
   ),
@@ -102,11 +107,44 @@ export const DORA_RULES = {
 export const doraApplies = (membersAcrossSchemes: number): boolean =>
   membersAcrossSchemes > DORA_MEMBER_THRESHOLD;
 
-/** The scope of an IORP in words, for the scheme's compliance view. */
-export function doraScopeInWords(membersAcrossSchemes: number): string {
-  return doraApplies(membersAcrossSchemes)
-    ? `DORA applies: the firm's schemes together have ${counted(membersAcrossSchemes, 'member')}, more than ${DORA_MEMBER_THRESHOLD}`
-    : `DORA does not apply: the firm's schemes together have ${counted(membersAcrossSchemes, 'member')}, ${DORA_MEMBER_THRESHOLD} or fewer (Art. 2(3)(c))`;
+/** Whether DORA applies to a scheme, and why, with the rule's source. */
+export interface DoraScope {
+  applies: boolean;
+  members: number;
+  reason: string;
+  label: RuleSource['label'];
+  citation: string;
+}
+
+/**
+ * A scheme's DORA scope: a PRSA or a contract RAC is no IORP; an IORP is in scope with more than
+ * 15 members, active and deferred, each scheme taken as its own IORP (DORA_RULES.schemeIsTheIorp).
+ */
+export function doraScope(
+  scheme: { type: SchemeType; racKind: RacKind | null },
+  members: number,
+): DoraScope {
+  if (!governanceApplies(scheme)) {
+    const { label, citation } = DORA_RULES.scope;
+    return {
+      applies: false,
+      members,
+      reason: 'DORA does not apply: this arrangement is a contract with its provider, not an IORP',
+      label,
+      citation,
+    };
+  }
+  const applies = doraApplies(members);
+  const { label, citation } = DORA_RULES.scope;
+  return {
+    applies,
+    members,
+    reason: applies
+      ? `DORA applies: the scheme has ${counted(members, 'member')}, more than ${DORA_MEMBER_THRESHOLD}`
+      : `DORA does not apply: the scheme has ${counted(members, 'member')}, ${DORA_MEMBER_THRESHOLD} or fewer`,
+    label,
+    citation,
+  };
 }
 
 // Classification ---------------------------------------------------------------------------------

@@ -480,6 +480,14 @@ export const complianceView = z.object({
   schemeId: z.string(),
   status: z.enum(OBLIGATION_STATUSES),
   obligations: z.array(obligationView),
+  /** Whether DORA applies to the scheme (dora-rules.ts, doraScope). */
+  dora: z.object({
+    applies: z.boolean(),
+    members: z.number().int(),
+    reason: z.string(),
+    label: z.enum(RULE_LABELS),
+    citation: z.string(),
+  }),
 });
 export type ComplianceView = z.infer<typeof complianceView>;
 

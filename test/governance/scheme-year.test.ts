@@ -112,6 +112,11 @@ describe('a scheme’s year end and an RAC’s kind', () => {
           reason: expect.stringContaining('individual contract with an insurer'),
         }),
       ],
+      // Nor is a contract an IORP under DORA (docs/decisions/0139-dora-ict-incidents.md).
+      dora: expect.objectContaining({
+        applies: false,
+        reason: expect.stringContaining('not an IORP'),
+      }),
     });
     const trustee = await post(`/api/schemes/${contract.id}/trustees`, {
       name: 'Aoife Murphy',

@@ -1,3 +1,4 @@
+import { doraScope } from '../../../contracts/dora-rules.js';
 import {
   calendarPosition,
   governanceApplies,
@@ -7,6 +8,7 @@ import {
   worstFirst,
 } from '../../../contracts/governance-rules.js';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
+import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import { assessCompliance } from '../../../contracts/scheme-standing.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -60,9 +62,9 @@ export async function assessOneScheme(
   tx: Transaction,
   scheme: { id: string; type: string; racKind: string | null; yearEnd: string },
   today: string,
-): Promise<{ status: ObligationStatus; obligations: Obligation[] }> {
+): Promise<{ status: ObligationStatus; obligations: Obligation[]; members: number }> {
   const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
-  return assessCompliance(
+  const assessed = assessCompliance(
     loaded?.facts ?? {
       type: scheme.type as SchemeHead['type'],
       racKind: scheme.racKind as SchemeHead['racKind'],
@@ -80,6 +82,7 @@ export async function assessOneScheme(
     },
     today,
   );
+  return { ...assessed, members: loaded?.facts.members ?? 0 };
 }
 
 export interface ComplianceServiceDeps {
@@ -102,13 +105,17 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       authorize(actor, 'compliance.read');
       return withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'compliance.read', await findScheme(tx, schemeId));
-        const { status, obligations } = await assessOneScheme(tx, scheme, today());
+        const { status, obligations, members } = await assessOneScheme(tx, scheme, today());
         await reads.viewed(tx, actor, {
           entityType: 'compliance',
           entityId: scheme.id,
           tenantId: scheme.brokerId,
         });
-        return { schemeId: scheme.id, status, obligations };
+        const dora = doraScope(
+          { type: scheme.type as SchemeType, racKind: scheme.racKind as RacKind | null },
+          members,
+        );
+        return { schemeId: scheme.id, status, obligations, dora };
       });
     },
 

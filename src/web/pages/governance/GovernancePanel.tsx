@@ -44,6 +44,7 @@ export function GovernancePanel({ scheme }: { scheme: Scheme }) {
           <Text size="sm">{scope.reason}</Text>
           <Text size="sm">{sourceInWords(scope)}</Text>
         </Alert>
+        <DoraScope dora={compliance.data.dora} />
       </Stack>
     );
   }
@@ -90,7 +91,18 @@ function ComplianceSummary({ scheme, compliance }: { scheme: Scheme; compliance:
         caption="Each obligation, why it stands as it does, and where the rule comes from"
         subjectOf={subjectOf}
       />
+      <DoraScope dora={compliance.dora} />
     </Stack>
+  );
+}
+
+/** Whether DORA applies to the scheme, and the rule it follows from (docs/decisions/0139-dora-ict-incidents.md). */
+function DoraScope({ dora }: { dora: Compliance['dora'] }) {
+  return (
+    <Alert color={dora.applies ? 'blue' : 'gray'} title="DORA: digital operational resilience">
+      <Text size="sm">{dora.reason}</Text>
+      <Text size="sm">{sourceInWords(dora)}</Text>
+    </Alert>
   );
 }
 
