@@ -109,6 +109,11 @@ const routeTree = rootRoute.addChildren([
       'DataBreachesPage',
     ),
     page(
+      '/ict-incidents',
+      () => import('./pages/ict-incidents/IctIncidentsPage'),
+      'IctIncidentsPage',
+    ),
+    page(
       '/data-requests',
       () => import('./pages/data-requests/DataRequestsPage'),
       'DataRequestsPage',

@@ -23,6 +23,8 @@ export const PAGES = {
   complianceCalendar: { action: 'compliance.calendar' },
   /** The firm's register of personal-data breaches (docs/decisions/0138-personal-data-breaches.md): its own staff's. */
   dataBreaches: { action: 'data_breach.list', scopes: ['tenant'] },
+  /** The firm's register of ICT incidents under DORA (docs/decisions/0139-dora-ict-incidents.md): its own staff's. */
+  ictIncidents: { action: 'ict_incident.list', scopes: ['tenant'] },
   /** The firm's register of data-subject requests (docs/decisions/0137-data-subject-requests.md): its own staff's. */
   dataRequests: { action: 'data_request.list', scopes: ['tenant'] },
   /** An employer's readiness for automatic enrolment, and the upload of its payroll (docs/decisions/0068-auto-enrolment-readiness.md). */
