@@ -6,6 +6,7 @@ import {
   DEADLINE_STATUSES,
   REPORT_KINDS,
 } from './dora-rules.js';
+import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { idText, text } from './text.js';
 
@@ -226,3 +227,92 @@ export const ictReportTemplate = z.object({
   ),
 });
 export type IctReportTemplate = z.infer<typeof ictReportTemplate>;
+
+// The firm's other ICT providers ------------------------------------------------------------------
+
+/** The ICT service types of ITS (EU) 2024/2956 Annex III. */
+export const ICT_SERVICE_TYPES = {
+  S01: 'ICT project management',
+  S02: 'ICT development',
+  S03: 'ICT help desk and first level support',
+  S04: 'ICT security management services',
+  S05: 'Provision of data',
+  S06: 'Data analysis',
+  S07: 'ICT, facilities and hosting services (excluding cloud services)',
+  S08: 'Computation',
+  S09: 'Non-cloud data storage',
+  S10: 'Telecom carrier',
+  S11: 'Network infrastructure',
+  S12: 'Hardware and physical devices',
+  S13: 'Software licencing (excluding SaaS)',
+  S14: 'ICT operation management (including maintenance)',
+  S15: 'ICT consulting',
+  S16: 'ICT risk management',
+  S17: 'Cloud services: IaaS',
+  S18: 'Cloud services: PaaS',
+  S19: 'Cloud services: SaaS',
+} as const;
+export type IctServiceType = keyof typeof ICT_SERVICE_TYPES;
+const SERVICE_TYPE_CODES = Object.keys(ICT_SERVICE_TYPES) as [IctServiceType, ...IctServiceType[]];
+
+export const PROVIDER_IDENTIFIER_TYPES = ['LEI', 'EUID'] as const;
+
+const providerName = text({ max: 200 }).min(1, 'Enter the provider’s name');
+const identifier = text({ max: 50 }).min(1, 'Enter the provider’s LEI or EUID, or leave it out');
+const identifierType = z.enum(PROVIDER_IDENTIFIER_TYPES, { error: 'Choose LEI or EUID' });
+const country = text({ max: 2 }).pipe(
+  z.string().regex(/^[A-Z]{2}$/, 'Enter the country as its two capital letters, for example IE'),
+);
+const serviceType = z.enum(SERVICE_TYPE_CODES, {
+  error: 'Choose the ICT service type, S01 to S19',
+});
+const contractReference = text({ max: 100 }).min(1, 'Enter the contract’s reference');
+
+export const ictProviderInput = z.object({
+  name: providerName,
+  identifier: identifier.optional(),
+  identifierType: identifierType.optional(),
+  country,
+  serviceType,
+  contractReference,
+  startedOn: isoDate,
+  endedOn: isoDate.optional(),
+  supportsCriticalFunction: z.boolean({
+    error: 'Say whether the service supports a critical or important function',
+  }),
+});
+export type IctProviderInput = z.infer<typeof ictProviderInput>;
+
+export const ictProviderUpdate = z.object({
+  name: providerName.optional(),
+  identifier: identifier.nullable().optional(),
+  identifierType: identifierType.nullable().optional(),
+  country: country.optional(),
+  serviceType: serviceType.optional(),
+  contractReference: contractReference.optional(),
+  startedOn: isoDate.optional(),
+  endedOn: isoDate.nullable().optional(),
+  supportsCriticalFunction: z.boolean().optional(),
+});
+export type IctProviderUpdate = z.infer<typeof ictProviderUpdate>;
+
+export const ictProviderQuery = pageQuery;
+export type IctProviderQuery = z.infer<typeof ictProviderQuery>;
+
+export const ictProviderView = z.object({
+  id: z.string(),
+  brokerId: z.string(),
+  name: z.string(),
+  identifier: z.string().nullable(),
+  identifierType: z.enum(PROVIDER_IDENTIFIER_TYPES).nullable(),
+  country: z.string(),
+  serviceType: serviceType,
+  contractReference: z.string(),
+  startedOn: z.string(),
+  endedOn: z.string().nullable(),
+  supportsCriticalFunction: z.boolean(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type IctProviderView = z.infer<typeof ictProviderView>;

@@ -1322,6 +1322,24 @@ export const POLICY = {
     target: 'record',
   },
 
+  // The firm's register of its other ICT providers (docs/decisions/0139-dora-ict-incidents.md):
+  // kept by its staff; SuperAdmin reads.
+  'ict_provider.create': {
+    description: 'Add an ICT provider to the firm’s register',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'ict_provider.list': {
+    description: 'List the firm’s ICT providers',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'ict_provider.update': {
+    description: 'Change an ICT provider in the firm’s register, its end date included',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+
   // Work lists and the audit log.
   'overview.read': {
     description: "Read the work waiting on one's home page",

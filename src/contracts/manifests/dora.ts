@@ -4,6 +4,10 @@ import {
   ictIncidentQuery,
   ictIncidentUpdate,
   ictIncidentView,
+  ictProviderInput,
+  ictProviderQuery,
+  ictProviderUpdate,
+  ictProviderView,
   ictReportInput,
   ictReportTemplate,
 } from '../dora.js';
@@ -73,10 +77,38 @@ export const doraManifest = defineManifest({
       }),
       template: get('/api/ict-incidents/:id/reports/:kind/template', { answer: ictReportTemplate }),
     },
+    ictProviders: {
+      create: post('/api/dora/ict-providers', {
+        body: ictProviderInput,
+        answer: ictProviderView,
+        example: {
+          body: {
+            name: 'Harbour Payroll Services',
+            identifier: '635400EXAMPLE0LEI012',
+            identifierType: 'LEI',
+            country: 'IE',
+            serviceType: 'S19',
+            contractReference: 'HPS-2025-014',
+            startedOn: '2025-02-01',
+            supportsCriticalFunction: true,
+          },
+        },
+      }),
+      list: get('/api/dora/ict-providers', {
+        query: ictProviderQuery,
+        answer: pageOf(ictProviderView),
+      }),
+      update: patch('/api/dora/ict-providers/:id', {
+        body: ictProviderUpdate,
+        answer: ictProviderView,
+        example: { body: { endedOn: '2026-01-31' } },
+      }),
+    },
   },
   audit: {
     records: {
       ict_incident: { noun: 'an ICT incident', label: 'ICT incident' },
+      ict_provider: { noun: 'an ICT provider', label: 'ICT provider' },
     },
     actions: {
       'ict_incident.recorded': 'Recorded an ICT incident',
@@ -85,6 +117,9 @@ export const doraManifest = defineManifest({
       'ict_incident.reported': 'Recorded a report of an ICT incident to the Pensions Authority',
       'ict_incident.listed': 'Listed the ICT incidents',
       'ict_incident.viewed': 'Viewed an ICT incident',
+      'ict_provider.recorded': 'Added an ICT provider to the register',
+      'ict_provider.updated': 'Changed an ICT provider in the register',
+      'ict_provider.listed': 'Listed the ICT providers',
     },
   },
 });

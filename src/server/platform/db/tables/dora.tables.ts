@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
   foreignKey,
   index,
   jsonb,
@@ -131,6 +132,51 @@ export const ictIncidentReports = pgTable(
     check(
       'ict_incident_reports_kind',
       sql`${table.kind} in ('initial', 'intermediate', 'final', 'reclassified')`,
+    ),
+  ],
+);
+
+/**
+ * A firm's register of its ICT third-party service providers other than this platform (DORA
+ * Art. 28(3)): who they are, what ICT service they provide under which contract, and whether it
+ * supports a critical or important function. The platform and its own vendors are not kept here.
+ */
+export const ictProviders = pgTable(
+  'ict_providers',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    /** Its LEI or EUID, where known, as `identifierType` says. */
+    identifier: text('identifier'),
+    identifierType: text('identifier_type'),
+    /** ISO 3166-1 alpha-2 of its headquarters. */
+    country: text('country').notNull(),
+    /** The ICT service type of ITS (EU) 2024/2956 Annex III, S01 to S19. */
+    serviceType: text('service_type').notNull(),
+    contractReference: text('contract_reference').notNull(),
+    startedOn: date('started_on', { mode: 'string' }).notNull(),
+    endedOn: date('ended_on', { mode: 'string' }),
+    supportsCriticalFunction: boolean('supports_critical_function').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'ict_providers_pkey', columns: [table.brokerId, table.id] }),
+    index('ict_providers_recorded_idx').on(table.brokerId, table.createdAt, table.id),
+    check('ict_providers_name_length', sql`char_length(${table.name}) between 1 and 200`),
+    check('ict_providers_service_type', sql`${table.serviceType} ~ '^S(0[1-9]|1[0-9])$'`),
+    check('ict_providers_country', sql`${table.country} ~ '^[A-Z]{2}$'`),
+    check(
+      'ict_providers_identifier_whole',
+      sql`(${table.identifier} is null) = (${table.identifierType} is null)`,
+    ),
+    check(
+      'ict_providers_ended_after_start',
+      sql`${table.endedOn} is null or ${table.endedOn} >= ${table.startedOn}`,
     ),
   ],
 );
