@@ -336,6 +336,7 @@ async function seedEveryTenantTable(tenantId: string) {
     reason: 'The salary recorded is disputed',
     restrictedOn: '2026-01-05',
     createdBy: user.id,
+  });
   // A report of an ICT incident: its route answers the incident, not a record of its own
   // (docs/decisions/0139-dora-ict-incidents.md), so the incident and its report are planted.
   const incidentId = createId();

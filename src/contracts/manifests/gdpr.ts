@@ -7,8 +7,8 @@ import {
   dataRequestView,
 } from '../data-requests.js';
 import { pageOf } from '../pages.js';
-import { erasureAnswer, memberRetentionView, restrictionInput } from '../retention.js';
 import { rectificationInput, rectificationView } from '../rectification.js';
+import { erasureAnswer, memberRetentionView, restrictionInput } from '../retention.js';
 import { EXAMPLE_IDS, get, post } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
 
