@@ -15,6 +15,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { DataRequestView } from '../../../contracts/data-requests';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { counted } from '../../../contracts/plain-english';
 import {
   RECTIFIABLE_FIELD_NAMES,
   RECTIFIABLE_FIELDS,
@@ -29,6 +30,7 @@ import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
+
 import { FormShell } from '../governance/GovernanceForm';
 
 /**
@@ -98,7 +100,9 @@ export function RectifyForm({
         ...(values.note.trim() === '' ? {} : { note: values.note }),
       },
     });
-    notifySuccess(`Completed: ${name}. ${values.recipients.length} recipients recorded as told.`);
+    notifySuccess(
+      `Completed: ${name}. Told of the correction: ${counted(values.recipients.length, 'recipient')}.`,
+    );
     await client.invalidateQueries({ queryKey: ['data-requests'] });
     onClose();
   });
