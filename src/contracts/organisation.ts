@@ -270,11 +270,14 @@ export const brokerUserInput = z.object({
 });
 export type BrokerUserInput = z.infer<typeof brokerUserInput>;
 
-/** POST /api/users: a BrokerAdmin invites a colleague into their own firm. */
+/**
+ * POST /api/users: a BrokerAdmin invites a colleague into their own firm, a second administrator
+ * or a member of staff (docs/decisions/0143-who-invites-whom.md).
+ */
 export const colleagueInput = z.object({
   email: emailAddress,
   name: recordName,
-  role: role(['BrokerUser']),
+  role: role(['BrokerAdmin', 'BrokerUser']),
   password: noPassword,
 });
 export type ColleagueInput = z.infer<typeof colleagueInput>;

@@ -194,7 +194,8 @@ export const POLICY = {
     target: 'record',
   },
   'user.colleague.invite': {
-    description: "Invite a BrokerUser into one's own firm",
+    description:
+      "Invite a BrokerAdmin or BrokerUser into one's own firm (the roles: contracts/invitations.ts)",
     roles: { BrokerAdmin: 'tenant' },
     target: 'none',
   },
@@ -238,8 +239,9 @@ export const POLICY = {
     target: 'record',
   },
   'employer.users.create': {
-    description: 'Invite an EmployerAdmin, EmployerUser or Member account for an employer',
-    roles: { BrokerAdmin: 'tenant' },
+    description:
+      'Invite an EmployerAdmin, EmployerUser or Member account for an employer (the roles each inviter may give: contracts/invitations.ts)',
+    roles: { BrokerAdmin: 'tenant', EmployerAdmin: 'employer' },
     target: 'parent',
   },
   'employer.users.list': {

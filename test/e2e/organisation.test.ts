@@ -263,17 +263,17 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(pageHeading(page, 'Users'));
       await see(page.getByRole('row', { name: new RegExp(employerAdmin.email) }));
       await e2e.checkPage(page, 'users');
-      // A BrokerAdmin invites colleagues as BrokerUsers only: the role is said, not a choice of one.
+      // A BrokerAdmin invites the firm's staff: a second administrator or a BrokerUser, never an
+      // employer's role (docs/decisions/0143-who-invites-whom.md).
       await page.getByRole('button', { name: 'New account' }).click();
       const colleague = page.getByRole('dialog', { name: 'New account' });
-      const role = await see(colleague.getByRole('group', { name: 'Role' }));
-      await see(role.getByText('BrokerUser', { exact: true }));
-      expect(await colleague.getByRole('radio').count()).toBe(0);
-      expect(await colleague.getByRole('combobox').count()).toBe(0);
+      await see(colleague.getByRole('radio', { name: 'BrokerAdmin', exact: true }));
+      expect(await colleague.getByRole('radio').count()).toBe(2);
       await e2e.checkPage(page, 'users-invite');
       const colleagueEmail = 'ronan.burke@atlantic-pensions.example.ie';
       await field(colleague, 'Full name').fill('Rónán Burke');
       await field(colleague, 'E-mail address').fill(colleagueEmail);
+      await colleague.getByRole('radio', { name: 'BrokerUser', exact: true }).check();
       await colleague.getByRole('button', { name: 'Send invitation' }).click();
       await seeNo(colleague, 'the new-account dialog');
       const invited = await see(page.getByRole('row', { name: new RegExp(colleagueEmail) }));

@@ -112,7 +112,7 @@ describe('inviting an account', () => {
     );
   });
 
-  it('lets a BrokerAdmin invite a BrokerUser into their own firm, and no one else invite there', async () => {
+  it("lets a BrokerAdmin invite a BrokerUser into their own firm, and no one outside the firm's administrators invite there", async () => {
     const { admin, brokerId, employerId } = await firm();
     const email = newAddress();
     const invited = await as(admin, 'POST', '/api/users', {
@@ -125,14 +125,14 @@ describe('inviting an account', () => {
     expect((await lastMailTo(email))?.message?.text).toContain(
       'Murphy & Byrne Brokers has invited you',
     );
-    // Only BrokerUsers: another BrokerAdmin is the platform's to create
-    // (docs/decisions/0044-invitations.md).
-    const admin2 = await as(admin, 'POST', '/api/users', {
+    // A firm's own staff only: its employers' accounts are invited on the employer
+    // (docs/decisions/0143-who-invites-whom.md).
+    const employerRole = await as(admin, 'POST', '/api/users', {
       email: newAddress(),
-      name: 'Second Admin',
-      role: 'BrokerAdmin',
+      name: 'Not Staff',
+      role: 'EmployerAdmin',
     });
-    expect(admin2.statusCode).toBe(400);
+    expect(employerRole.statusCode).toBe(400);
     for (const role of ['BrokerUser', 'EmployerAdmin'] as const) {
       const someone = await createUser(t.database, { brokerId, employerId, role });
       const refused = await as(someone, 'POST', '/api/users', {

@@ -12,8 +12,10 @@ import {
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { apiRoutes } from '../../contracts/api-routes';
+import { apiRoutes } from '../../contracts/api-routes';
+import { type InvitationPlace, invitableRoles } from '../../contracts/invitations';
 import { callRoute } from '../api/client';
+import { useSignedIn } from '../auth/session';
 import { MemberPicker } from './MemberPicker';
 import { notifySuccess } from './notify';
 import { useApiSubmit } from './useApiSubmit';
@@ -21,13 +23,24 @@ import { type AccountRole, type AccountValues, accountBody, validateWith } from 
 
 /**
  * Where the API creates an account, with the values of its path: a broker firm's accounts
- * (SuperAdmin), the BrokerAdmin's own colleagues, or an employer's (BrokerAdmin). The route's
- * body schema is the form's, so the roles offered are the ones it takes.
+ * (SuperAdmin), the BrokerAdmin's own colleagues, or an employer's (BrokerAdmin, EmployerAdmin).
+ * The route's body schema is the form's; the roles offered are the ones it takes that the
+ * signed-in person may give there (contracts/invitations.ts).
  */
 export type AccountTarget =
   | { route: typeof apiRoutes.brokers.createUser; params: { brokerId: string } }
   | { route: typeof apiRoutes.users.invite; params?: undefined }
   | { route: typeof apiRoutes.employers.createUser; params: { id: string } };
+
+const placeOf = (target: AccountTarget): InvitationPlace =>
+  target.route === apiRoutes.employers.createUser ? 'employer' : 'firm';
+
+/** The member an invitation from their own page is for: the account is theirs, as a Member. */
+export interface InvitedMember {
+  id: string;
+  name: string;
+  email: string | null;
+}
 
 const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
   BrokerAdmin: 'Runs the firm: employers, accounts and the audit log.',
@@ -39,26 +52,32 @@ const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
 
 /**
  * "New account" and its dialog. `target` is where the API creates it (`AccountTarget`). A Member
- * account is linked to one member record of `employerId`. The person is invited by e-mail to set
- * their own password; only the platform's SuperAdmin may choose one for them (`choosePassword`).
+ * account is linked to one member record of `employerId`, or, from a member's own page, to
+ * `member`. The person is invited by e-mail to set their own password; only the platform's
+ * SuperAdmin may choose one for them (`choosePassword`).
  */
 export function NewAccountButton({
   target,
   employerId,
+  member,
   choosePassword = false,
 }: {
   target: AccountTarget;
   employerId?: string;
+  member?: InvitedMember;
   choosePassword?: boolean;
 }) {
   const [opened, setOpened] = useState(false);
+  const title = member ? 'Invite to the member portal' : 'New account';
   return (
     <>
-      <Button onClick={() => setOpened(true)}>New account</Button>
+      <Button variant={member ? 'default' : 'filled'} onClick={() => setOpened(true)}>
+        {title}
+      </Button>
       <Modal
         opened={opened}
         onClose={() => setOpened(false)}
-        title="New account"
+        title={title}
         centered
         closeButtonProps={{ 'aria-label': 'Close dialog' }}
       >
@@ -67,6 +86,7 @@ export function NewAccountButton({
           <NewAccountForm
             target={target}
             employerId={employerId}
+            member={member}
             choosePassword={choosePassword}
             onClose={() => setOpened(false)}
           />
@@ -79,23 +99,34 @@ export function NewAccountButton({
 function NewAccountForm({
   target,
   employerId,
+  member,
   choosePassword,
   onClose,
 }: {
   target: AccountTarget;
   employerId?: string;
+  member?: InvitedMember;
   choosePassword: boolean;
   onClose: () => void;
 }) {
+  const session = useSignedIn();
   const client = useQueryClient();
   const schema = target.route.body;
-  const roles: readonly AccountRole[] = schema.shape.role.options;
-  // The one role the route takes, when it takes one only (a BrokerAdmin's colleagues): it is
-  // said, not offered as a choice of one.
+  const mayGive = invitableRoles(session.user.role, placeOf(target));
+  const taken: readonly AccountRole[] = schema.shape.role.options;
+  const roles = member ? (['Member'] as const) : taken.filter((option) => mayGive.includes(option));
+  // The one role the inviter may give here, when there is one only: it is said, not offered as a
+  // choice of one.
   const onlyRole = roles.length === 1 ? (roles[0] ?? null) : null;
   const form = useForm<AccountValues>({
     // Otherwise no role is preselected: what an account may do is a deliberate choice.
-    initialValues: { name: '', email: '', role: onlyRole, password: '', memberId: null },
+    initialValues: {
+      name: member?.name ?? '',
+      email: member?.email ?? '',
+      role: onlyRole,
+      password: '',
+      memberId: member?.id ?? null,
+    },
     validate: validateWith(schema, accountBody),
     onValuesChange: (values, previous) => {
       if (values.role !== previous.role && values.role !== 'Member' && values.memberId !== null) {
@@ -157,7 +188,7 @@ function NewAccountForm({
             </Stack>
           </Radio.Group>
         )}
-        {role === 'Member' && employerId !== undefined && (
+        {role === 'Member' && member === undefined && employerId !== undefined && (
           <MemberPicker
             employerId={employerId}
             value={form.getValues().memberId}

@@ -1,4 +1,9 @@
 import { createId } from '@paralleldrive/cuid2';
+import {
+  type InvitationPlace,
+  invitableRoles,
+  invitableRolesMessage,
+} from '../../../contracts/invitations.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -127,6 +132,17 @@ function purposeOf(role: string, employer: string | null, scheme: string | null)
     default:
       return 'to work on its clients’ pension schemes';
   }
+}
+
+/**
+ * Refuses a role the inviter may not give in that place (contracts/invitations.ts), beside the
+ * role's field, before anything is read or written.
+ */
+function checkInvitableRole(actor: ActorContext, place: InvitationPlace, role: Role): void {
+  if (invitableRoles(actor.role, place).includes(role)) return;
+  throw new ValidationError([
+    { path: 'role', code: 'role_not_invitable', message: invitableRolesMessage(actor.role, place) },
+  ]);
 }
 
 /** An address that signs in to an account of another firm, or the platform. */
@@ -344,6 +360,7 @@ export function createUsersService({
       input: NewUserInput,
     ): Promise<UserView> {
       authorize(actor, 'broker.users.create');
+      checkInvitableRole(actor, 'firm', input.role);
       const passwordHash = await hashOf(input.password);
       if (await findUserByEmail(database, input.email)) throw new ConflictError(EMAIL_TAKEN);
       const outcome = await withActor(database, actor, async (tx) => {
@@ -368,9 +385,10 @@ export function createUsersService({
       return viewOf(outcome.user);
     },
 
-    /** POST /api/users: a colleague invited into the inviter's own firm as a BrokerUser. */
+    /** POST /api/users: a colleague invited into the inviter's own firm, an administrator or staff. */
     async inviteColleague(actor: ActorContext, input: ColleagueInput): Promise<UserView> {
       const tenantActor = authorize(actor, 'user.colleague.invite');
+      checkInvitableRole(tenantActor, 'firm', input.role);
       const holder = await holderElsewhere(tenantActor, input.email);
       const outcome = await withActor(database, tenantActor, (tx) =>
         insertUser(tx, tenantActor, {
@@ -403,6 +421,7 @@ export function createUsersService({
       input: EmployerUserInput,
     ): Promise<UserView> {
       const tenantActor = authorize(actor, 'employer.users.create');
+      checkInvitableRole(tenantActor, 'employer', input.role);
       const holder = await holderElsewhere(tenantActor, input.email);
       const outcome = await withActor(database, tenantActor, async (tx) => {
         const employer = authorizeRow(

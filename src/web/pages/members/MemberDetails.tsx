@@ -13,6 +13,7 @@ import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { NewAccountButton } from '../../components/NewAccountButton';
 import { formatDate } from '../../format';
 import { useStepUp } from '../account/ConfirmItsYou';
 import { ContactDetailsButton } from './ContactDetailsButton';
@@ -124,6 +125,13 @@ export function MemberDetails({ member }: { member: Member }) {
             </Button>
           )}
           {can(session, 'member.contact.update', row) && <ContactDetailsButton member={member} />}
+          {/* The member's own account, invited where their record is read (docs/decisions/0143-who-invites-whom.md). */}
+          {!ownRecord && can(session, 'employer.users.create', row) && (
+            <NewAccountButton
+              target={{ route: apiRoutes.employers.createUser, params: { id: member.employerId } }}
+              member={{ id: member.id, name: fullName, email: member.email }}
+            />
+          )}
           {can(session, 'member.export', row) &&
             (ownRecord ? (
               <>

@@ -11,8 +11,8 @@ import { PAGES } from '../../layout/pages';
 
 /**
  * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate, and to resend
- * an invitation. The BrokerAdmin invites their own BrokerUsers here; an employer's accounts are
- * made on its page, and another BrokerAdmin by the platform's SuperAdmin.
+ * an invitation. The BrokerAdmin invites the firm's staff here, another BrokerAdmin included; an
+ * employer's accounts are made on its page (docs/decisions/0143-who-invites-whom.md).
  */
 export function UsersPage() {
   return (

@@ -1,0 +1,50 @@
+import type { Role } from './roles.js';
+
+/**
+ * Who may invite whom (docs/decisions/0143-who-invites-whom.md), read by the server when an
+ * account is invited and by the invitation form, which offers only these roles. The policy table
+ * (contracts/policy.ts) says who may invite at all and where; this says which roles each inviter
+ * may give there.
+ *
+ * An account is invited into one of two places: the firm itself (its staff: `POST /api/users`
+ * for the firm's own BrokerAdmin, `POST /api/brokers/:brokerId/users` for the platform) or one of
+ * its employers (`POST /api/employers/:id/users`).
+ */
+export type InvitationPlace = 'firm' | 'employer';
+
+const NONE: readonly Role[] = [];
+
+export const INVITABLE_ROLES: Readonly<
+  Record<Role, Readonly<Record<InvitationPlace, readonly Role[]>>>
+> = {
+  // The platform sets a firm up with its first administrator, and may add staff to it.
+  SuperAdmin: { firm: ['BrokerAdmin', 'BrokerUser'], employer: NONE },
+  // A firm's administrator runs it: a second administrator (so the firm never hangs on one
+  // person), its staff, and every account of its employers.
+  BrokerAdmin: {
+    firm: ['BrokerAdmin', 'BrokerUser'],
+    employer: ['EmployerAdmin', 'EmployerUser', 'Member'],
+  },
+  BrokerUser: { firm: NONE, employer: NONE },
+  // An employer's administrator brings in their payroll colleagues and their own employees; a
+  // second EmployerAdmin stays the broker's to appoint, since it may change the employer's record.
+  EmployerAdmin: { firm: NONE, employer: ['EmployerUser', 'Member'] },
+  EmployerUser: { firm: NONE, employer: NONE },
+  Member: { firm: NONE, employer: NONE },
+};
+
+/** The roles `inviter` may give an account invited into `place`, in the roles' own order. */
+export function invitableRoles(inviter: Role, place: InvitationPlace): readonly Role[] {
+  return INVITABLE_ROLES[inviter][place];
+}
+
+/** The sentence under the role when it is one the inviter may not give. */
+export function invitableRolesMessage(inviter: Role, place: InvitationPlace): string {
+  const roles = invitableRoles(inviter, place);
+  if (roles.length === 0) return 'You may not invite accounts here';
+  const named =
+    roles.length === 1
+      ? roles[0]
+      : `${roles.slice(0, -1).join(', ')} or ${roles[roles.length - 1]}`;
+  return `Choose a role you may give: ${named}`;
+}
