@@ -1,5 +1,6 @@
 import { formatIrishDate, IRISH_TIME_ZONE, isIsoDate } from './irish-dates.js';
 import { formatCents } from './money.js';
+import { PPS_REVEAL_REASON_WORDS } from './pps-reveal.js';
 
 /**
  * What an audit record says changed, as lines a reviewer reads ("Status: draft → approved"),
@@ -65,9 +66,18 @@ function irishDateTime(at: Date): string {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const CODE = /^[a-z]+(_[a-z]+)+$/;
 
+/** Fields whose values are codes of a list kept in words elsewhere in the contract. */
+const CODED_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  ppsRevealReason: PPS_REVEAL_REASON_WORDS,
+};
+
 /** One value as a line shows it; `key` says what it is (`…Cents` is money). */
 export function valueInWords(key: string, value: unknown): string {
   if (value === null || value === undefined) return 'none';
+  const coded = CODED_FIELDS[key];
+  if (coded && typeof value === 'string' && Object.hasOwn(coded, value)) {
+    return coded[value] as string;
+  }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') {
     if (key.endsWith('Cents')) return formatCents(value);

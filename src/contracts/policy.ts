@@ -335,10 +335,15 @@ export const POLICY = {
     target: 'record',
   },
   'member.pps.reveal': {
-    description: "Reveal a member's PPS number (audited as member.pps_decrypted)",
+    description: "Reveal a member's PPS number, saying why (audited as member.pps_decrypted)",
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
     target: 'record',
     stepUp: true,
+  },
+  'member.pps.reveals.list': {
+    description: "Read who revealed a member's PPS number, when and why",
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
   },
   'member.export': {
     description: 'Export everything held about a member (GDPR Art. 15 and 20)',

@@ -133,7 +133,11 @@ describe('GET /api/audit in words and names', () => {
     expect(created.statusCode).toBe(201);
     clock += 1000;
     expect(
-      (await as(t, a.admin, 'POST', `/api/members/${a.member.id}/pps/reveal`)).statusCode,
+      (
+        await as(t, a.admin, 'POST', `/api/members/${a.member.id}/pps/reveal`, {
+          payload: { reason: 'identity_check' },
+        })
+      ).statusCode,
     ).toBe(200);
     clock += 1000;
     await as(t, a.admin, 'PATCH', `/api/employers/${a.employerId}`, {
@@ -521,6 +525,7 @@ describe('GET /api/audit/export.csv', () => {
     );
     clock += 1000;
     await as(t, a.admin, 'POST', `/api/members/${member.id}/pps/reveal`, {
+      payload: { reason: 'identity_check' },
       headers: { 'x-forwarded-for': "@SUM(1+1)*cmd|' /C calc'!A0" },
     });
     clock += 1000;

@@ -408,7 +408,9 @@ describe('actions that need a recent second factor', () => {
 
   it('refuses a PPS reveal without a factor confirmed in the last 5 minutes, saying what to do', async () => {
     const browser = await sessionConfirmed(6 * 60);
-    const refused = await browser.send('POST', `/api/members/${member.id}/pps/reveal`);
+    const refused = await browser.send('POST', `/api/members/${member.id}/pps/reveal`, {
+      reason: 'identity_check',
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ error: STEP_UP_REQUIRED });
     expect(refused.body).not.toContain(member.ppsNumber);
@@ -434,26 +436,38 @@ describe('actions that need a recent second factor', () => {
       code: hotp(secret, timeStep(now()) + 9),
     });
     expect(wrong.statusCode).toBe(400);
-    expect((await browser.send('POST', `/api/members/${member.id}/pps/reveal`)).statusCode).toBe(
-      403,
-    );
+    expect(
+      (
+        await browser.send('POST', `/api/members/${member.id}/pps/reveal`, {
+          reason: 'identity_check',
+        })
+      ).statusCode,
+    ).toBe(403);
     const confirmed = await browser.send('POST', '/api/auth/mfa/confirm', {
       code: totpAt(secret, now()),
     });
     expect(confirmed.statusCode, confirmed.body).toBe(204);
-    const revealed = await browser.send('POST', `/api/members/${member.id}/pps/reveal`);
+    const revealed = await browser.send('POST', `/api/members/${member.id}/pps/reveal`, {
+      reason: 'identity_check',
+    });
     expect(revealed.statusCode).toBe(200);
     expect(revealed.json()).toEqual({ ppsNumber: member.ppsNumber });
     // Five minutes on, it is needed again.
     later(5 * 60 + 1);
-    expect((await browser.send('POST', `/api/members/${member.id}/pps/reveal`)).statusCode).toBe(
-      403,
-    );
+    expect(
+      (
+        await browser.send('POST', `/api/members/${member.id}/pps/reveal`, {
+          reason: 'identity_check',
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('needs nothing more of an account without a second factor', async () => {
     const plain = await staff('BrokerUser', brokerId);
-    const response = await t.requestAs(plain, 'POST', `/api/members/${member.id}/pps/reveal`);
+    const response = await t.requestAs(plain, 'POST', `/api/members/${member.id}/pps/reveal`, {
+      reason: 'identity_check',
+    });
     expect(response.statusCode).toBe(200);
   });
 

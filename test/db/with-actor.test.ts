@@ -36,6 +36,7 @@ import {
   payrollEmployees,
   payrollUploadLines,
   payrollUploads,
+  ppsReveals,
   schemes,
   significantChanges,
   userPasskeys,
@@ -364,6 +365,14 @@ async function seedEveryTenantTable(tenantId: string) {
       recordedBy: user.id,
       recordedAt: at,
     });
+  // As the owner: a reveal is written by the tenant role only (migrations/0045_pps_reveals.sql).
+  await ownerOf(t.database).insert(ppsReveals).values({
+    brokerId: tenantId,
+    id: createId(),
+    memberId: member.id,
+    revealedBy: user.id,
+    reason: 'identity_check',
+    revealedAt: new Date(),
   });
   await ownerOf(t.database).insert(memberDependants).values({
     brokerId: tenantId,

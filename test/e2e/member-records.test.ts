@@ -144,8 +144,10 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('button', { name: 'Reveal', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Reveal PPS number' });
       expect(await shownText(dialog)).toContain(
-        'Every reveal is recorded in the audit log with your account and the time.',
+        'Every reveal is recorded in the audit log with your account, the time and the reason you give.',
       );
+      await field(dialog, 'Why do you need it?').click();
+      await page.getByRole('option', { name: 'Checking who the member is' }).click();
       await dialog.getByRole('button', { name: 'Reveal', exact: true }).click();
       await seeNo(dialog, 'the confirmation dialog');
       expect(await shownText(page.getByLabel('PPS number', { exact: true }))).toBe(aoife.PPSN);

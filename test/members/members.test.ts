@@ -271,7 +271,9 @@ describe('reading and changing members', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().salaryCents).toBe(6_000_000);
-    const revealed = await t.requestAs(consultant, 'POST', `/api/members/${member.id}/pps/reveal`);
+    const revealed = await t.requestAs(consultant, 'POST', `/api/members/${member.id}/pps/reveal`, {
+      reason: 'identity_check',
+    });
     expect(revealed.json()).toEqual({ ppsNumber: corrected });
     const [record] = await ownerOf(t.database)
       .select()
@@ -297,7 +299,9 @@ describe('POST /api/members/:id/pps/reveal', () => {
   it('returns the number to a BrokerUser, uncached, and records who asked', async () => {
     const { consultant, brokerId, employerId, schemeId } = await tenant();
     const member = await createMember(t.database, { brokerId, employerId, schemeId });
-    const revealed = await t.requestAs(consultant, 'POST', `/api/members/${member.id}/pps/reveal`);
+    const revealed = await t.requestAs(consultant, 'POST', `/api/members/${member.id}/pps/reveal`, {
+      reason: 'identity_check',
+    });
     expect(revealed.statusCode).toBe(200);
     expect(revealed.json()).toEqual({ ppsNumber: member.ppsNumber });
     expect(revealed.headers['cache-control']).toBe('no-store');
@@ -319,7 +323,9 @@ describe('POST /api/members/:id/pps/reveal', () => {
     const member = await createMember(t.database, { brokerId, employerId, schemeId });
     const own = await memberAccount({ brokerId, employerId, memberId: member.id });
     for (const user of [hr, payroll, own]) {
-      const refused = await t.requestAs(user, 'POST', `/api/members/${member.id}/pps/reveal`);
+      const refused = await t.requestAs(user, 'POST', `/api/members/${member.id}/pps/reveal`, {
+        reason: 'identity_check',
+      });
       expect(refused.statusCode, user.role).toBe(403);
       expect(refused.body).not.toContain(member.ppsNumber);
     }
@@ -338,6 +344,7 @@ describe('POST /api/members/:id/pps/reveal', () => {
       mine.consultant,
       'POST',
       `/api/members/${member.id}/pps/reveal`,
+      { reason: 'identity_check' },
     );
     expect(refused.statusCode).toBe(404);
   });
@@ -353,7 +360,9 @@ describe('POST /api/members/:id/pps/reveal', () => {
       .update(members)
       .set({ ppsEncrypted: bytes.toString('base64') })
       .where(eq(members.id, victim.id));
-    const tampered = await t.requestAs(consultant, 'POST', `/api/members/${victim.id}/pps/reveal`);
+    const tampered = await t.requestAs(consultant, 'POST', `/api/members/${victim.id}/pps/reveal`, {
+      reason: 'identity_check',
+    });
     expect(tampered.statusCode).toBe(500);
     expect(tampered.json()).toEqual({ error: 'Internal server error' });
 
@@ -362,7 +371,9 @@ describe('POST /api/members/:id/pps/reveal', () => {
       .update(members)
       .set({ ppsEncrypted: donorRow?.ppsEncrypted ?? '' })
       .where(eq(members.id, victim.id));
-    const copied = await t.requestAs(consultant, 'POST', `/api/members/${victim.id}/pps/reveal`);
+    const copied = await t.requestAs(consultant, 'POST', `/api/members/${victim.id}/pps/reveal`, {
+      reason: 'identity_check',
+    });
     expect(copied.statusCode).toBe(500);
     expect(copied.body).not.toContain(donor.ppsNumber);
     const audited = await ownerOf(t.database)

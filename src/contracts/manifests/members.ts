@@ -14,6 +14,7 @@ import {
   memberPageView,
   memberSummary,
 } from '../portal.js';
+import { ppsRevealInput, ppsRevealsView } from '../pps-reveal.js';
 import { get, patch, post, remove } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
 
@@ -49,7 +50,12 @@ export const membersManifest = defineManifest({
         example: { body: { address: '3 New Road\nCork' } },
       }),
       remove: remove('/api/members/:id'),
-      revealPps: post('/api/members/:id/pps/reveal', { answer: revealedPps }),
+      revealPps: post('/api/members/:id/pps/reveal', {
+        body: ppsRevealInput,
+        answer: revealedPps,
+        example: { body: { reason: 'other', note: 'Checking the number against a P60' } },
+      }),
+      ppsReveals: get('/api/members/:id/pps/reveals', { answer: ppsRevealsView }),
       /** Everything held about a member, as JSON (GDPR access and portability). */
       export: get('/api/members/:id/export', { answer: memberExport }),
       /** A member's own pension at a glance (the portal). */

@@ -2,6 +2,7 @@ import {
   and,
   asc,
   count,
+  desc,
   eq,
   getTableColumns,
   gt,
@@ -15,7 +16,14 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { keyset } from '../../platform/db/keyset.js';
 import { preparedRead } from '../../platform/db/prepared.js';
-import { employers, members, payrollEmployees, schemes } from '../../platform/db/schema.js';
+import {
+  employers,
+  members,
+  payrollEmployees,
+  ppsReveals,
+  schemes,
+  users,
+} from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { liveEmployerOf } from '../employers/index.js';
 import { liveSchemeOf } from '../schemes/index.js';
@@ -228,4 +236,29 @@ export async function writeResealed(
             set pps_encrypted = v.encrypted, pps_lookup = v.lookup, pps_key_id = ${currentKeyId}
             from (values ${sql.join(values, sql`, `)}) as v(broker_id, id, encrypted, lookup)
             where t.broker_id = v.broker_id and t.id = v.id`);
+}
+
+/** Records a reveal of a member's PPS number with its reason (migration 0045). */
+export async function insertPpsReveal(
+  tx: Transaction,
+  row: typeof ppsReveals.$inferInsert,
+): Promise<void> {
+  await tx.insert(ppsReveals).values(row);
+}
+
+/** A member's latest reveals, newest first, each with the name of the account that made it. */
+export function latestPpsReveals(tx: Transaction, memberId: string, limit: number) {
+  return tx
+    .select({
+      id: ppsReveals.id,
+      revealedAt: ppsReveals.revealedAt,
+      revealedBy: users.name,
+      reason: ppsReveals.reason,
+      note: ppsReveals.note,
+    })
+    .from(ppsReveals)
+    .leftJoin(users, eq(users.id, ppsReveals.revealedBy))
+    .where(eq(ppsReveals.memberId, memberId))
+    .orderBy(desc(ppsReveals.revealedAt), desc(ppsReveals.id))
+    .limit(limit);
 }

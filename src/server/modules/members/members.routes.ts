@@ -93,15 +93,28 @@ export const membersRoutes: FastifyPluginAsyncZod<{
     ...routeOf(apiRoutes.members.revealPps),
     config: { action: 'member.pps.reveal' },
     schema: {
-      summary: "Reveal a member's PPS number. Every reveal is audited (member.pps_decrypted).",
+      summary:
+        "Reveal a member's PPS number, saying why. Every reveal is audited (member.pps_decrypted) with its reason's code; the note is kept with the reveal, never in the audit log.",
       tags,
       params: memberParams,
-      response: { 200: revealedPps, 403: errorBody, 404: errorBody },
+      body: apiRoutes.members.revealPps.body,
+      response: { 200: revealedPps, 400: errorBody, 403: errorBody, 404: errorBody },
     },
     handler: async (request, reply) => {
-      const revealed = await members.revealPps(actorOf(request), request.params.id);
+      const revealed = await members.revealPps(actorOf(request), request.params.id, request.body);
       // Neither a browser nor a proxy may keep the number.
       return reply.header('cache-control', 'no-store').send(revealed);
     },
+  });
+  app.route({
+    ...routeOf(apiRoutes.members.ppsReveals),
+    config: { action: 'member.pps.reveals.list' },
+    schema: {
+      summary: "Who revealed a member's PPS number, when and why, newest first (the latest 50).",
+      tags,
+      params: memberParams,
+      response: { 200: apiRoutes.members.ppsReveals.answer, 403: errorBody, 404: errorBody },
+    },
+    handler: async (request) => members.ppsReveals(actorOf(request), request.params.id),
   });
 };

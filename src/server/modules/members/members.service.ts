@@ -1,6 +1,12 @@
 import { createId } from '@paralleldrive/cuid2';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
+import {
+  PPS_REVEALS_SHOWN,
+  type PpsRevealInput,
+  type PpsRevealReason,
+  type PpsRevealView,
+} from '../../../contracts/pps-reveal.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { PpsKeyring } from '../../platform/crypto/pps-keyring.js';
@@ -17,6 +23,8 @@ import { refuseFutureBirth } from './member-fields.rules.js';
 import {
   findMember,
   insertMember,
+  insertPpsReveal,
+  latestPpsReveals,
   listMembersOfScheme,
   type MemberRow,
   membersWithPpsLookup,
@@ -266,9 +274,15 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
 
     /**
      * The one way a PPS number leaves the server, on an explicit action of the broker's staff,
-     * recorded with the actor (docs/decisions/0028-pps-numbers.md).
+     * recorded with the actor and why (docs/decisions/0028-pps-numbers.md,
+     * docs/decisions/0145-a-reason-for-a-pps-reveal.md): the audit record keeps the reason's code,
+     * the firm's record of reveals the note too.
      */
-    async revealPps(actor: ActorContext, id: string): Promise<{ ppsNumber: string }> {
+    async revealPps(
+      actor: ActorContext,
+      id: string,
+      input: PpsRevealInput,
+    ): Promise<{ ppsNumber: string }> {
       const broker = authorize(actor, 'member.pps.reveal');
       return withActor(database, broker, async (tx) => {
         const member = authorizeRow(broker, 'member.pps.reveal', await findMember(tx, id));
@@ -276,15 +290,40 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
           { encrypted: member.ppsEncrypted, keyId: member.ppsKeyId },
           { tenantId: member.brokerId, memberId: member.id },
         );
+        await insertPpsReveal(tx, {
+          brokerId: member.brokerId,
+          id: createId(),
+          memberId: member.id,
+          revealedBy: broker.userId,
+          reason: input.reason,
+          note: input.note ?? null,
+          revealedAt: now(),
+        });
         await audit.record(tx, broker, {
           action: 'member.pps_decrypted',
           entityType: 'member',
           entityId: member.id,
           tenantId: member.brokerId,
           previousState: null,
-          newState: null,
+          newState: { ppsRevealReason: input.reason },
         });
         return { ppsNumber };
+      });
+    },
+
+    /** The member's latest reveals with why, for the firm's administrators. */
+    async ppsReveals(actor: ActorContext, id: string): Promise<{ items: PpsRevealView[] }> {
+      const admin = authorize(actor, 'member.pps.reveals.list');
+      return withActor(database, admin, async (tx) => {
+        const member = authorizeRow(admin, 'member.pps.reveals.list', await findMember(tx, id));
+        const rows = await latestPpsReveals(tx, member.id, PPS_REVEALS_SHOWN);
+        return {
+          items: rows.map((row) => ({
+            ...row,
+            revealedAt: row.revealedAt.toISOString(),
+            reason: row.reason as PpsRevealReason,
+          })),
+        };
       });
     },
   };

@@ -219,6 +219,7 @@ export function MemberDetails({ member }: { member: Member }) {
               key={member.id}
               memberId={member.id}
               canReveal={can(session, 'member.pps.reveal', row)}
+              canListReveals={can(session, 'member.pps.reveals.list', row)}
             />
           </DataList.ItemValue>
         </DataList.Item>

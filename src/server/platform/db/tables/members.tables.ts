@@ -90,3 +90,40 @@ export const members = pgTable(
     ),
   ],
 );
+
+/**
+ * Each reveal of a member's PPS number with why (docs/decisions/0145-a-reason-for-a-pps-reveal.md):
+ * the reason's code, which the audit record keeps too, and the note, which it never does, since a
+ * note may name people. Written once, with the reveal's audit record, and never changed.
+ */
+export const ppsReveals = pgTable(
+  'pps_reveals',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    memberId: text('member_id').notNull(),
+    revealedBy: text('revealed_by').notNull(),
+    reason: text('reason').notNull(),
+    note: text('note'),
+    revealedAt: timestamp('revealed_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'pps_reveals_pkey', columns: [table.brokerId, table.id] }),
+    foreignKey({
+      name: 'pps_reveals_member_same_tenant_fk',
+      columns: [table.memberId, table.brokerId],
+      foreignColumns: [members.id, members.brokerId],
+    }),
+    index('pps_reveals_member_idx').on(table.brokerId, table.memberId, table.revealedAt),
+    check(
+      'pps_reveals_reason_known',
+      sql`${table.reason} in ('revenue','transfer','benefit_payment','identity_check','records_correction','member_request','other')`,
+    ),
+    check(
+      'pps_reveals_note_whole',
+      sql`(${table.note} is null or char_length(${table.note}) between 1 and 300) and (${table.reason} <> 'other' or ${table.note} is not null)`,
+    ),
+  ],
+);
