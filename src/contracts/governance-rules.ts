@@ -776,6 +776,11 @@ const SEVERITY: Record<ObligationStatus, number> = {
   overdue: 3,
 };
 
+/** How bad a standing is, 0 for OK up to overdue: what a list sorted by standing orders by. */
+export function severityOf(status: ObligationStatus): number {
+  return SEVERITY[status];
+}
+
 /** Orders standings worst first, by the ranking overallStatus uses. */
 export function worstFirst(a: ObligationStatus, b: ObligationStatus): number {
   return SEVERITY[b] - SEVERITY[a];

@@ -44,6 +44,11 @@ export function CursorTable<R extends ListRoute>(
     rowNoun?: string;
     /** How long a first page handed over by a composed page is taken as fresh. */
     staleTime?: number;
+    /**
+     * The first page, when the page already holds it (a list answered whole, filtered in the
+     * browser): shown at once, and read again only once `staleTime` has passed.
+     */
+    initialPage?: { items: RowOf<R>[]; nextCursor: string | null };
     /** The list's parameters and filters (`params`, `query`); `cursor` is added here. */
   } & Address<R> &
     // Rows are told apart by their id, or, in a list whose rows have none, by `rowKey`.
@@ -65,6 +70,9 @@ export function CursorTable<R extends ListRoute>(
       callRoute(route, { params, query: { ...query, cursor: pageParam ?? undefined } }),
     getNextPageParam: (last) => last.nextCursor,
     staleTime: props.staleTime,
+    ...(props.initialPage
+      ? { initialData: { pages: [props.initialPage], pageParams: [null] } }
+      : {}),
   });
   if (pages.isPending) return <Loading label={`Loading ${caption.toLowerCase()}`} />;
   if (pages.isError) {

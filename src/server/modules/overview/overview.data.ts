@@ -93,3 +93,49 @@ export function membersPaidFor(tx: Transaction, schemeIds: string[], period: str
     .from(contributions)
     .where(and(inArray(contributions.schemeId, schemeIds), eq(contributions.period, period)));
 }
+
+/** The live employers, or the one `employerId` names, by name. */
+export function employersInReach(tx: Transaction, employerId: string | null, limit: number) {
+  return tx
+    .select({ id: employers.id, brokerId: employers.brokerId, name: employers.name })
+    .from(employers)
+    .where(
+      and(
+        isNull(employers.deletedAt),
+        employerId === null ? undefined : eq(employers.id, employerId),
+      ),
+    )
+    .orderBy(employers.name, employers.id)
+    .limit(limit);
+}
+
+/** The live schemes of the employers. */
+export function liveSchemesOf(tx: Transaction, employerIds: string[]) {
+  return tx
+    .select({ id: schemes.id, employerId: schemes.employerId })
+    .from(schemes)
+    .where(and(inArray(schemes.employerId, employerIds), isNull(schemes.deletedAt)));
+}
+
+/** The live schemes of live employers, of one employer when `employerId` is set, by name. */
+export function schemeRowsInReach(tx: Transaction, employerId: string | null, limit: number) {
+  return tx
+    .select({
+      id: schemes.id,
+      brokerId: schemes.brokerId,
+      employerId: schemes.employerId,
+      employerName: employers.name,
+      name: schemes.name,
+      type: schemes.type,
+    })
+    .from(schemes)
+    .innerJoin(employers, liveEmployerOf(schemes.employerId))
+    .where(
+      and(
+        isNull(schemes.deletedAt),
+        employerId === null ? undefined : eq(schemes.employerId, employerId),
+      ),
+    )
+    .orderBy(schemes.name, schemes.id)
+    .limit(limit);
+}

@@ -2,6 +2,7 @@ import type { PlatformParts, ServerModule } from '../../platform/composition/ser
 import { createDashboardService, type DashboardDeps } from './dashboard.service.js';
 import { overviewRoutes } from './overview.routes.js';
 import { createOverviewService } from './overview.service.js';
+import { createPortfolioService } from './portfolio.service.js';
 
 /**
  * The firm's overview and its dashboard, composed from the services that own their parts
@@ -13,10 +14,11 @@ export function createOverviewModule(
 ): ServerModule {
   const overview = createOverviewService({ database, now, compliance: owners.compliance });
   const dashboard = createDashboardService({ ...owners, overview });
+  const portfolio = createPortfolioService({ database, compliance: owners.compliance });
   return {
     services: {},
     routes: async (app) => {
-      await app.register(overviewRoutes, { overview, dashboard });
+      await app.register(overviewRoutes, { overview, dashboard, portfolio });
     },
   };
 }

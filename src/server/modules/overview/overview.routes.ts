@@ -6,11 +6,13 @@ import { actorOf } from '../../platform/tenancy/request-context.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardView, overviewView } from './overview.schemas.js';
 import type { OverviewService } from './overview.service.js';
+import type { PortfolioService } from './portfolio.service.js';
 
 export const overviewRoutes: FastifyPluginAsyncZod<{
   overview: OverviewService;
   dashboard: DashboardService;
-}> = async (app, { overview, dashboard }) => {
+  portfolio: PortfolioService;
+}> = async (app, { overview, dashboard, portfolio }) => {
   app.route({
     ...routeOf(apiRoutes.overview.get),
     config: { action: 'overview.read' },
@@ -43,5 +45,28 @@ export const overviewRoutes: FastifyPluginAsyncZod<{
       response: { 200: dashboardView, 403: errorBody },
     },
     handler: async (request) => dashboard.read(actorOf(request)),
+  });
+  app.route({
+    ...routeOf(apiRoutes.portfolio.employers),
+    config: { action: 'employer.list', alsoChecks: ['compliance.dashboard'] },
+    schema: {
+      summary:
+        'The employers within reach, each with its schemes, members, the worst governance standing among its schemes and the latest pay period received, in one answer (docs/decisions/0144-portfolio-lists.md).',
+      tags: ['overview'],
+      response: { 200: apiRoutes.portfolio.employers.answer, 403: errorBody },
+    },
+    handler: async (request) => portfolio.employers(actorOf(request)),
+  });
+  app.route({
+    ...routeOf(apiRoutes.portfolio.schemes),
+    config: { action: 'scheme.list', alsoChecks: ['compliance.dashboard'] },
+    schema: {
+      summary:
+        'The schemes within reach, of one employer with `employerId`, each with its members, its governance standing and the latest pay period received, in one answer (docs/decisions/0144-portfolio-lists.md).',
+      tags: ['overview'],
+      querystring: apiRoutes.portfolio.schemes.query,
+      response: { 200: apiRoutes.portfolio.schemes.answer, 400: errorBody, 403: errorBody },
+    },
+    handler: async (request) => portfolio.schemes(actorOf(request), request.query),
   });
 };

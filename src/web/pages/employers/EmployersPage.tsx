@@ -1,43 +1,47 @@
-import { Anchor, Stack } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
-import type { Employer } from '../../api/types';
+import type { PortfolioEmployer } from '../../../contracts/portfolio';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
 import type { Column } from '../../components/CursorTable';
 import { CursorTable } from '../../components/CursorTable';
-import { DateTime } from '../../components/DateTime';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { PageHeading } from '../../components/PageHeading';
+import { portfolioColumns } from '../../components/portfolioColumns';
 import { PAGES } from '../../layout/pages';
 
-const columns: Column<Employer>[] = [
-  {
-    key: 'name',
-    header: 'Name',
-    render: (employer) => (
-      <Anchor component={Link} to={`/employers/${employer.id}`}>
-        {employer.name}
-      </Anchor>
-    ),
-    sortValue: (employer) => employer.name,
-  },
-  {
-    key: 'createdAt',
-    header: 'Created',
-    render: (employer) => <DateTime value={employer.createdAt} />,
-    sortValue: (employer) => employer.createdAt,
-  },
-  {
-    key: 'updatedAt',
-    header: 'Last changed',
-    render: (employer) => <DateTime value={employer.updatedAt} />,
-    sortValue: (employer) => employer.updatedAt,
-  },
-];
+function columns(governanceShown: boolean): Column<PortfolioEmployer>[] {
+  return [
+    {
+      key: 'name',
+      header: 'Name',
+      render: (employer) => (
+        <Anchor component={Link} to={`/employers/${employer.id}`}>
+          {employer.name}
+        </Anchor>
+      ),
+      sortValue: (employer) => employer.name,
+    },
+    {
+      key: 'schemeCount',
+      header: 'Schemes',
+      render: (employer) => employer.schemeCount.toLocaleString('en-IE'),
+      sortValue: (employer) => employer.schemeCount,
+    },
+    ...portfolioColumns<PortfolioEmployer>({
+      governanceShown,
+      noStanding: (employer) => (employer.schemeCount === 0 ? 'No schemes' : 'No registers kept'),
+    }),
+  ];
+}
 
-/** `/employers`: the firm's employers, for its own staff. */
+/**
+ * `/employers`: the firm's employers, for its own staff, each with its schemes, members, the worst
+ * governance standing among its schemes and the latest pay period received, in one request
+ * (docs/decisions/0144-portfolio-lists.md).
+ */
 export function EmployersPage() {
   return (
     <AccessGate access={PAGES.employers}>
@@ -48,20 +52,27 @@ export function EmployersPage() {
 
 function Employers() {
   const session = useSignedIn();
+  const governanceShown = can(session, 'compliance.dashboard');
   return (
     <Stack gap="lg">
       <PageHeading title="Employers">
         {can(session, 'employer.create') && <NewEmployerButton />}
       </PageHeading>
       <CursorTable
-        queryKey={['employers', 'list']}
-        route={apiRoutes.employers.list}
-        columns={columns}
+        queryKey={['employers', 'portfolio']}
+        route={apiRoutes.portfolio.employers}
+        columns={columns(governanceShown)}
         caption="Employers"
         rowNoun="employer"
         empty="No employers yet."
         search={{ label: 'Search employers by name', text: (employer) => employer.name }}
       />
+      {governanceShown && (
+        <Text size="sm" c="dimmed">
+          Governance is the worst standing among the employer’s schemes; the governance page has
+          each scheme’s duties.
+        </Text>
+      )}
     </Stack>
   );
 }
