@@ -1,6 +1,7 @@
 import { formatIrishDate, IRISH_TIME_ZONE, isIsoDate } from './irish-dates.js';
 import { formatCents } from './money.js';
 import { PPS_REVEAL_REASON_WORDS } from './pps-reveal.js';
+import { WIND_UP_REASON_WORDS } from './scheme-wind-up.js';
 
 /**
  * What an audit record says changed, as lines a reviewer reads ("Status: draft → approved"),
@@ -69,6 +70,7 @@ const CODE = /^[a-z]+(_[a-z]+)+$/;
 /** Fields whose values are codes of a list kept in words elsewhere in the contract. */
 const CODED_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   ppsRevealReason: PPS_REVEAL_REASON_WORDS,
+  windUpReason: WIND_UP_REASON_WORDS,
 };
 
 /** One value as a line shows it; `key` says what it is (`…Cents` is money). */

@@ -5,6 +5,7 @@ import { pageQuery } from './pages.js';
 import { newPassword } from './passwords.js';
 import { rateBasisPoints } from './percent.js';
 import { FIELD_MESSAGES } from './plain-english.js';
+import { SCHEME_STATUSES, WIND_UP_REASONS } from './scheme-wind-up.js';
 import { emailAddress, idText, phoneNumber, text } from './text.js';
 
 /**
@@ -353,6 +354,13 @@ export const schemeView = z.object({
   employerContributionBasisPoints: z.number().int().nullable(),
   /** Whether the scheme's rules refund a short-service leaver; optional as `defaultFundId` is. */
   refundsAllowed: z.boolean().optional(),
+  /**
+   * `active`, or `wound_up` from `woundUpOn` for `windUpReason`
+   * (docs/decisions/0146-schemes-wound-up-not-deleted.md); optional as `defaultFundId` is.
+   */
+  status: z.enum(SCHEME_STATUSES).optional(),
+  woundUpOn: z.string().nullable().optional(),
+  windUpReason: z.enum(WIND_UP_REASONS).nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -363,7 +371,11 @@ export type SchemeView = z.infer<typeof schemeView>;
  * whether any member belongs to it, deleted ones included, which fixes its type
  * (`schemeTypeFixedBecause`).
  */
-export const schemeDetailView = schemeView.extend({ hasMembers: z.boolean() });
+export const schemeDetailView = schemeView.extend({
+  hasMembers: z.boolean(),
+  /** What was said of a wind-up, kept with the scheme and never in the audit log. */
+  windUpNote: z.string().nullable().optional(),
+});
 export type SchemeDetailView = z.infer<typeof schemeDetailView>;
 
 /**

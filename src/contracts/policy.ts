@@ -290,7 +290,12 @@ export const POLICY = {
     target: 'record',
   },
   'scheme.delete': {
-    description: 'Delete a scheme',
+    description: 'Delete a scheme made by mistake, one that never had a member',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'scheme.wind_up': {
+    description: 'Wind a scheme up on a day for a reason: read only from then on',
     roles: { BrokerAdmin: 'tenant' },
     target: 'record',
   },

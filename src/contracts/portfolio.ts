@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OBLIGATION_STATUSES } from './governance.js';
 import { SCHEME_TYPES } from './organisation.js';
+import { SCHEME_STATUSES } from './scheme-wind-up.js';
 import { text } from './text.js';
 
 /**
@@ -29,6 +30,8 @@ export const portfolioScheme = z.object({
   employerName: z.string(),
   name: z.string(),
   type: z.enum(SCHEME_TYPES),
+  /** A wound-up scheme has no standing: its duties ended with it. */
+  status: z.enum(SCHEME_STATUSES),
   memberCount: z.number().int(),
   governance: standing,
   lastPeriod,

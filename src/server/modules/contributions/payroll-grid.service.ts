@@ -12,7 +12,7 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { adjustmentsOf, lockAdjustmentsOf, withAdjustments } from './contributions.data.js';
 import {
   addAdjustment,
@@ -112,6 +112,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
       try {
         return await withActor(database, writer, async (tx) => {
           const scheme = authorizeRow(writer, 'payroll.save', await findScheme(tx, schemeId));
+          refuseWoundUp(scheme);
           const before = await gridOf(tx, scheme.id, period);
           const current = new Map(before.rows.map((row) => [row.memberId, row]));
           const at = now();

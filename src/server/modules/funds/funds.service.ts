@@ -13,7 +13,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import {
   type AllocationWithLines,
   activeAccountsOfMember,
@@ -130,6 +130,7 @@ export function createFundsService({
       try {
         return await withActor(database, writer, async (tx) => {
           const scheme = authorizeRow(writer, 'fund.create', await findScheme(tx, schemeId));
+          refuseWoundUp(scheme);
           const at = now();
           const fund = await insertFund(tx, {
             id: createId(),

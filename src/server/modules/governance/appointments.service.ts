@@ -217,7 +217,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
     ): Promise<TrusteeView> {
       const writer = authorize(actor, 'trustee.create');
       return withActor(database, writer, async (tx) => {
-        const scheme = await kit.scheme(tx, writer, 'trustee.create', schemeId);
+        const scheme = await kit.writableScheme(tx, writer, 'trustee.create', schemeId);
         kit.assertGoverned(scheme);
         if (input.chair) {
           assertMayChair({ appointedOn: input.appointedOn, endedOn: input.endedOn ?? null });
@@ -383,7 +383,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
     ): Promise<KeyFunctionHolderView> {
       const writer = authorize(actor, 'kfh.create');
       return withActor(database, writer, async (tx) => {
-        const scheme = await kit.scheme(tx, writer, 'kfh.create', schemeId);
+        const scheme = await kit.writableScheme(tx, writer, 'kfh.create', schemeId);
         kit.assertGoverned(scheme);
         const values = {
           function: input.function,

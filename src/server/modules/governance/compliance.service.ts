@@ -60,9 +60,11 @@ function decodeKey(cursor: string): string {
  */
 export async function assessOneScheme(
   tx: Transaction,
-  scheme: { id: string; type: string; racKind: string | null; yearEnd: string },
+  scheme: { id: string; type: string; racKind: string | null; yearEnd: string; status: string },
   today: string,
 ): Promise<{ status: ObligationStatus; obligations: Obligation[]; members: number }> {
+  // A wound-up scheme's duties ended with it (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+  if (scheme.status === 'wound_up') return { status: 'ok', obligations: [], members: 0 };
   const [loaded] = await loadGovernance(tx, { schemeIds: [scheme.id] });
   const assessed = assessCompliance(
     loaded?.facts ?? {

@@ -144,7 +144,7 @@ export function createConflictsService({ database, audit, now }: ConflictsDeps) 
     ): Promise<ConflictView> {
       const writer = authorize(actor, 'conflict.create');
       return withActor(database, writer, async (tx) => {
-        const scheme = await kit.scheme(tx, writer, 'conflict.create', schemeId);
+        const scheme = await kit.writableScheme(tx, writer, 'conflict.create', schemeId);
         kit.assertGoverned(scheme);
         const entry = {
           trusteeId: input.trusteeId ?? null,

@@ -222,7 +222,9 @@ export async function loadGovernance(
     limit?: number;
   },
 ): Promise<Array<{ scheme: SchemeHead; facts: SchemeComplianceFacts }>> {
-  const conditions: (SQL | undefined)[] = [isNull(schemes.deletedAt)];
+  // A wound-up scheme's duties ended with it (docs/decisions/0146-schemes-wound-up-not-deleted.md):
+  // it is assessed, reminded of and counted no more.
+  const conditions: (SQL | undefined)[] = [isNull(schemes.deletedAt), eq(schemes.status, 'active')];
   if (filter.schemeIds) conditions.push(inArray(schemes.id, [...filter.schemeIds]));
   if (filter.employerId) conditions.push(eq(schemes.employerId, filter.employerId));
   if (filter.after) {

@@ -238,7 +238,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
     ): Promise<PolicyView> {
       const writer = authorize(actor, 'policy.create');
       return withActor(database, writer, async (tx) => {
-        const scheme = await kit.scheme(tx, writer, 'policy.create', schemeId);
+        const scheme = await kit.writableScheme(tx, writer, 'policy.create', schemeId);
         kit.assertGoverned(scheme);
         await kit.assertLinkable(tx, { schemeId: scheme.id }, 'written_policy', input.documentId);
         const at = now();
@@ -468,7 +468,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
     ): Promise<SignificantChangeView> {
       const writer = authorize(actor, 'risk_profile.change');
       return withActor(database, writer, async (tx) => {
-        const scheme = await kit.scheme(tx, writer, 'risk_profile.change', schemeId);
+        const scheme = await kit.writableScheme(tx, writer, 'risk_profile.change', schemeId);
         kit.assertGoverned(scheme);
         return recordChange(tx, writer, 'risk_profile.change_recorded', {
           brokerId: scheme.brokerId,
@@ -509,7 +509,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
     ): Promise<OraReportView> {
       const writer = authorize(actor, 'ora.create');
       return withActor(database, writer, async (tx) => {
-        const scheme = await kit.scheme(tx, writer, 'ora.create', schemeId);
+        const scheme = await kit.writableScheme(tx, writer, 'ora.create', schemeId);
         kit.assertGoverned(scheme);
         notInFuture('performedOn', input.performedOn, kit.today(), 'assessment');
         await kit.assertLinkable(tx, { schemeId: scheme.id }, 'ora_report', input.documentId);

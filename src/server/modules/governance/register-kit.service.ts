@@ -14,7 +14,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findDocument } from '../documents/index.js';
-import { findScheme, type SchemeRow } from '../schemes/index.js';
+import { findScheme, refuseWoundUp, type SchemeRow } from '../schemes/index.js';
 import {
   auditRecordsOfEntry,
   findEntry,
@@ -86,6 +86,18 @@ export function createRegisterKit({ audit, now }: { audit: AuditService; now: ()
     /** The scheme named by the path, within the actor's reach for `action`. */
     async scheme(tx: Transaction, actor: ActorContext, action: RecordAction, schemeId: string) {
       return authorizeRow(actor, action, await findScheme(tx, schemeId));
+    },
+
+    /** The scheme a register entry is written under: not one wound up, whose records are kept. */
+    async writableScheme(
+      tx: Transaction,
+      actor: ActorContext,
+      action: RecordAction,
+      schemeId: string,
+    ) {
+      const scheme = authorizeRow(actor, action, await findScheme(tx, schemeId));
+      refuseWoundUp(scheme);
+      return scheme;
     },
 
     /** A PRSA, or an RAC that is a contract, is not a trust: IORP II's registers do not apply. */

@@ -237,7 +237,7 @@ export function createSchemeYearService({ database, audit, now }: SchemeYearDeps
       const writer = authorize(actor, 'filing.create');
       try {
         return await withActor(database, writer, async (tx) => {
-          const scheme = await kit.scheme(tx, writer, 'filing.create', schemeId);
+          const scheme = await kit.writableScheme(tx, writer, 'filing.create', schemeId);
           kit.assertGoverned(scheme);
           const completedOn = input.completedOn ?? null;
           assertDone('completedOn', completedOn);
@@ -302,7 +302,7 @@ export function createSchemeYearService({ database, audit, now }: SchemeYearDeps
           if (change.audited != null && kind !== 'annual_report') {
             refuse('audited', 'audited_of_annual_report', 'Only an annual report is audited');
           }
-          const scheme = await kit.scheme(tx, writer, 'filing.update', existing.schemeId);
+          const scheme = await kit.writableScheme(tx, writer, 'filing.update', existing.schemeId);
           const next = {
             periodEnd: change.periodEnd ?? existing.periodEnd,
             completedOn:

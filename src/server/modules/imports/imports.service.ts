@@ -38,7 +38,7 @@ import {
   UploadRunningError,
   type UploadSlots,
 } from '../../platform/uploads/upload-slots.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { createContributionRows } from './contribution-rows.rules.js';
 import { contributionStaging } from './contribution-staging.data.js';
 import { type Reconciliation, reconcile, reconcileOne } from './import-reconciliation.data.js';
@@ -421,6 +421,7 @@ export function createImportsService({
           await findScheme(tx, request.schemeId),
         ),
       );
+      refuseWoundUp(scheme);
       if (request.declaredBytes !== null && request.declaredBytes > MAX_UPLOAD_BYTES) {
         throw new PayloadTooLargeError();
       }

@@ -36,7 +36,7 @@ import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js'
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
 import { holdingsOn, nextMonth, settle } from '../investments/index.js';
 import { findMember } from '../members/index.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { leavingStatementPdf } from './leaving-statement.pdf.js';
 import {
   cancelUndealtSwitches,
@@ -378,6 +378,7 @@ export function createLifecycleService({ database, audit, now }: LifecycleServic
   ): Promise<LifecycleView> {
     return withActor(database, writer, async (tx) => {
       const { member, scheme } = await memberFor(tx, writer, action, memberId);
+      refuseWoundUp(scheme);
       const at = now();
       const changes = await changesOf(tx, member);
       await work(tx, writer, { member, scheme, changes, today: todayInIreland(at), at });

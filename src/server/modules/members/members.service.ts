@@ -18,7 +18,7 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { refuseFutureBirth } from './member-fields.rules.js';
 import {
   findMember,
@@ -117,6 +117,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       try {
         return await withActor(database, writer, async (tx) => {
           const scheme = authorizeRow(writer, 'member.create', await findScheme(tx, schemeId));
+          refuseWoundUp(scheme);
           await assertNotInScheme(tx, scheme, input.ppsNumber, null);
           const id = createId();
           const at = now();

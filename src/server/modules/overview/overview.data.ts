@@ -127,6 +127,7 @@ export function schemeRowsInReach(tx: Transaction, employerId: string | null, li
       employerName: employers.name,
       name: schemes.name,
       type: schemes.type,
+      status: schemes.status,
     })
     .from(schemes)
     .innerJoin(employers, liveEmployerOf(schemes.employerId))

@@ -6,6 +6,7 @@ import {
   type PortfolioSchemes,
   type PortfolioSchemesQuery,
 } from '../../../contracts/portfolio.js';
+import type { SchemeStatus } from '../../../contracts/scheme-wind-up.js';
 import type { Database } from '../../platform/db/database.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
@@ -73,6 +74,7 @@ export function createPortfolioService({ database, compliance }: PortfolioDeps) 
           items: shown.map((row) => ({
             ...row,
             type: row.type as SchemeType,
+            status: row.status as SchemeStatus,
             memberCount: counts.get(row.id)?.n ?? 0,
             governance: standing?.get(row.id) ?? null,
             lastPeriod: periods.get(row.id)?.last ?? null,

@@ -147,3 +147,17 @@ export async function isOpenFundOf(
     .limit(1);
   return fund !== undefined;
 }
+
+/** Winds a scheme up: its status, day, reason and note, once (migration 0046). */
+export async function windUpScheme(
+  tx: Transaction,
+  id: string,
+  windUp: { woundUpOn: string; windUpReason: string; windUpNote: string | null; updatedAt: Date },
+): Promise<SchemeRow> {
+  const [row] = await tx
+    .update(schemes)
+    .set({ status: 'wound_up', ...windUp })
+    .where(and(eq(schemes.id, id), eq(schemes.status, 'active')))
+    .returning();
+  return row as SchemeRow;
+}

@@ -71,14 +71,34 @@ export const schemesRoutes: FastifyPluginAsyncZod<{ schemes: SchemesService }> =
     ...routeOf(apiRoutes.schemes.remove),
     config: { action: 'scheme.delete' },
     schema: {
-      summary: 'Soft-delete a scheme.',
+      summary:
+        'Soft-delete a scheme made by mistake; one that has had members answers 409 and is wound up instead.',
       tags,
       params: schemeParams,
-      response: { 204: noContent, 403: errorBody, 404: errorBody },
+      response: { 204: noContent, 403: errorBody, 404: errorBody, 409: errorBody },
     },
     handler: async (request, reply) => {
       await schemes.remove(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
+  });
+  app.route({
+    ...routeOf(apiRoutes.schemes.windUp),
+    config: { action: 'scheme.wind_up' },
+    schema: {
+      summary:
+        'Wind a scheme up on a day for a reason: read only from then on, its governance duties ended. The note is kept with the scheme, never in the audit log.',
+      tags,
+      params: schemeParams,
+      body: apiRoutes.schemes.windUp.body,
+      response: {
+        200: schemeDetailView,
+        400: errorBody,
+        403: errorBody,
+        404: errorBody,
+        409: errorBody,
+      },
+    },
+    handler: async (request) => schemes.windUp(actorOf(request), request.params.id, request.body),
   });
 };

@@ -1,11 +1,19 @@
 import { createId } from '@paralleldrive/cuid2';
+import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
+import {
+  type SchemeStatus,
+  type SchemeWindUpInput,
+  schemeDeleteRefusal,
+  type WindUpReason,
+  WOUND_UP_REFUSAL,
+} from '../../../contracts/scheme-wind-up.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
 import { keyset, pageFrom } from '../../platform/db/keyset.js';
 import { type SCHEME_TYPES, schemes } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
-import { ValidationError } from '../../platform/errors.js';
+import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { findEmployer } from '../employers/index.js';
@@ -19,6 +27,7 @@ import {
   schemeHasMembers,
   softDeleteScheme,
   updateScheme,
+  windUpScheme,
 } from './schemes.data.js';
 import {
   DEFAULT_YEAR_END,
@@ -47,6 +56,9 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   employeeContributionBasisPoints: row.employeeContributionBasisPoints,
   employerContributionBasisPoints: row.employerContributionBasisPoints,
   refundsAllowed: row.refundsAllowed,
+  status: row.status as SchemeStatus,
+  woundUpOn: row.woundUpOn,
+  windUpReason: row.windUpReason as WindUpReason | null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -133,7 +145,11 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           entityId: reached.id,
           tenantId: reached.brokerId,
         });
-        return { ...viewOf(reached), hasMembers: reached.hasMembers };
+        return {
+          ...viewOf(reached),
+          hasMembers: reached.hasMembers,
+          windUpNote: reached.windUpNote,
+        };
       });
     },
 
@@ -141,6 +157,7 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
       const tenantActor = authorize(actor, 'scheme.update');
       return withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'scheme.update', await findScheme(tx, id));
+        refuseWoundUp(existing);
         if (change.type !== undefined && change.type !== existing.type) {
           // What kind of scheme it is (DB, DC, PRSA, RAC) is the broker's to set (docs/decisions/0043-scheme-type-and-funds-are-the-brokers.md).
           authorizeRow(tenantActor, 'scheme.type.set', existing);
@@ -182,15 +199,24 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           previousState: viewOf(existing),
           newState: viewOf(updated),
         });
-        return { ...viewOf(updated), hasMembers: await schemeHasMembers(tx, updated) };
+        return {
+          ...viewOf(updated),
+          hasMembers: await schemeHasMembers(tx, updated),
+          windUpNote: updated.windUpNote,
+        };
       });
     },
 
-    /** Soft delete: kept for the audit trail, hidden from every read. */
+    /**
+     * Soft delete, for a scheme made by mistake: one that never had a member. Any other is wound
+     * up instead (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+     */
     async remove(actor: ActorContext, id: string): Promise<void> {
       const tenantActor = authorize(actor, 'scheme.delete');
       await withActor(database, tenantActor, async (tx) => {
         const existing = authorizeRow(tenantActor, 'scheme.delete', await findScheme(tx, id));
+        const refusal = schemeDeleteRefusal({ hasMembers: await schemeHasMembers(tx, existing) });
+        if (refusal) throw new ConflictError(refusal);
         const at = now();
         await softDeleteScheme(tx, existing.id, at);
         await audit.record(tx, tenantActor, {
@@ -203,10 +229,79 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
         });
       });
     },
+
+    /**
+     * Winds the scheme up on a day, not after today nor before the scheme began, for a reason:
+     * read only from then on, its duties ended. The audit record keeps the day and the reason's
+     * code, never the note.
+     */
+    async windUp(
+      actor: ActorContext,
+      id: string,
+      input: SchemeWindUpInput,
+    ): Promise<SchemeDetailView> {
+      const tenantActor = authorize(actor, 'scheme.wind_up');
+      return withActor(database, tenantActor, async (tx) => {
+        const existing = authorizeRow(
+          tenantActor,
+          'scheme.wind_up',
+          await findSchemeWithMembership(tx, id),
+        );
+        if (existing.status === 'wound_up') {
+          throw new ConflictError(
+            `This scheme was wound up on ${dateInWords(existing.woundUpOn as string)}`,
+          );
+        }
+        const at = now();
+        const today = todayInIreland(at);
+        const began = existing.startDate;
+        const problem =
+          input.woundUpOn > today
+            ? 'Enter a day that is today or earlier'
+            : began !== null && input.woundUpOn < began
+              ? `Enter a day on or after the scheme began, ${dateInWords(began)}`
+              : null;
+        if (problem) {
+          throw new ValidationError([
+            { path: 'woundUpOn', code: 'out_of_range', message: problem },
+          ]);
+        }
+        const wound = await windUpScheme(tx, existing.id, {
+          woundUpOn: input.woundUpOn,
+          windUpReason: input.reason,
+          windUpNote: input.note ?? null,
+          updatedAt: at,
+        });
+        if (!wound) {
+          throw new ConflictError('This scheme has just been wound up by someone else');
+        }
+        await audit.record(tx, tenantActor, {
+          action: 'scheme.wound_up',
+          entityType: 'scheme',
+          entityId: wound.id,
+          tenantId: wound.brokerId,
+          previousState: { status: existing.status },
+          newState: {
+            status: wound.status,
+            woundUpOn: wound.woundUpOn,
+            windUpReason: wound.windUpReason,
+          },
+        });
+        return { ...viewOf(wound), hasMembers: existing.hasMembers, windUpNote: wound.windUpNote };
+      });
+    },
   };
 }
 
 export type SchemesService = ReturnType<typeof createSchemesService>;
+
+/**
+ * Refuses any change under a wound-up scheme (docs/decisions/0146-schemes-wound-up-not-deleted.md):
+ * its records are kept as they were.
+ */
+export function refuseWoundUp(scheme: { status: string }): void {
+  if (scheme.status === 'wound_up') throw new ConflictError(WOUND_UP_REFUSAL);
+}
 
 /** A change of type is refused by the rule the scheme's form shows it by (contracts/organisation.ts). */
 async function requireNoMembers(tx: Transaction, scheme: SchemeRow) {

@@ -8,6 +8,7 @@ import {
   Select,
   Stack,
   Text,
+  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -17,8 +18,17 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { dateInWords, todayInIreland } from '../../../contracts/irish-dates';
 import { RAC_KIND_NAMES, schemeTypeFixedBecause } from '../../../contracts/organisation';
 import { percentInWords } from '../../../contracts/percent';
+import {
+  type SchemeWindUpInput,
+  schemeDeleteRefusal,
+  schemeWindUpInput,
+  WIND_UP_REASON_WORDS,
+  WIND_UP_REASONS,
+  type WindUpReason,
+} from '../../../contracts/scheme-wind-up';
 import { api } from '../../api/client';
 import type { SchemeDetail, SchemeType } from '../../api/types';
 import { can } from '../../auth/can';
@@ -34,6 +44,7 @@ import {
   yearEndInWords,
 } from '../../components/scheme-fields';
 import { useApiSubmit } from '../../components/useApiSubmit';
+import { validateWith } from '../../components/validation';
 import { formatDate } from '../../format';
 import { GOVERNANCE_KEY } from '../governance/governanceQueries';
 import { schemeKey } from './SchemeQueries';
@@ -67,6 +78,11 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
   const navigate = useNavigate();
   const [editing, edit] = useDisclosure(false);
   const [deleting, askDelete] = useDisclosure(false);
+  const [windingUp, askWindUp] = useDisclosure(false);
+  const woundUp = scheme.status === 'wound_up';
+  // Only a scheme made by mistake, one that never had a member, is deleted; any other is wound up
+  // (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+  const deletable = !woundUp && schemeDeleteRefusal(scheme) === null;
   const employer = useQuery({
     queryKey: ['employers', scheme.employerId],
     queryFn: () => api(apiRoutes.employers.get, { params: { id: scheme.employerId } }),
@@ -86,18 +102,35 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
       <Group justify="space-between" align="flex-start">
         <Title order={2}>{scheme.name}</Title>
         <Group gap="xs">
-          {can(session, 'scheme.update', scheme) && (
+          {!woundUp && can(session, 'scheme.update', scheme) && (
             <Button variant="default" onClick={edit.open}>
               Edit scheme
             </Button>
           )}
-          {can(session, 'scheme.delete', scheme) && (
+          {!woundUp && can(session, 'scheme.wind_up', scheme) && (
+            <Button color="red" variant="light" onClick={askWindUp.open}>
+              Wind up scheme
+            </Button>
+          )}
+          {deletable && can(session, 'scheme.delete', scheme) && (
             <Button color="red" variant="light" onClick={askDelete.open}>
               Delete scheme
             </Button>
           )}
         </Group>
       </Group>
+      {woundUp && (
+        <Alert color="gray" title={`Wound up on ${dateInWords(scheme.woundUpOn ?? '')}`}>
+          <Stack gap={4}>
+            {scheme.windUpReason && <Text>{WIND_UP_REASON_WORDS[scheme.windUpReason]}.</Text>}
+            {scheme.windUpNote && <Text>{scheme.windUpNote}</Text>}
+            <Text size="sm">
+              Its records are kept as they were and no longer change; its governance duties ended
+              with it.
+            </Text>
+          </Stack>
+        </Alert>
+      )}
       <DataList labelWidth="13rem">
         <DataList.Item>
           <DataList.ItemLabel>Type</DataList.ItemLabel>
@@ -176,10 +209,19 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
         onConfirm={remove}
       >
         <Text>
-          Delete “{scheme.name}”? It disappears from every list and page. The record is kept for the
-          retention period, and the deletion is recorded in the audit log.
+          Delete “{scheme.name}”? It has never had a member, so nothing of it needs keeping: it
+          disappears from every list and page, and the deletion is recorded in the audit log.
         </Text>
       </ConfirmModal>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+        opened={windingUp}
+        onClose={askWindUp.close}
+        title="Wind up scheme"
+        centered
+      >
+        {windingUp && <WindUpForm scheme={scheme} onDone={askWindUp.close} />}
+      </Modal>
     </Stack>
   );
 }
@@ -277,6 +319,76 @@ function SchemeForm({
           </Button>
           <Button type="submit" loading={busy}>
             Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface WindUpValues {
+  woundUpOn: string;
+  reason: WindUpReason | null;
+  note: string;
+}
+
+const windUpBody = ({ woundUpOn, reason, note }: WindUpValues) => ({
+  woundUpOn,
+  reason: reason ?? undefined,
+  ...(note.trim() === '' ? {} : { note }),
+});
+
+/** The day, the reason and a note; the scheme is read only once it is done. */
+function WindUpForm({ scheme, onDone }: { scheme: SchemeDetail; onDone: () => void }) {
+  const client = useQueryClient();
+  const form = useForm<WindUpValues>({
+    initialValues: { woundUpOn: todayInIreland(new Date()), reason: null, note: '' },
+    validate: validateWith(schemeWindUpInput, windUpBody),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const body: SchemeWindUpInput = schemeWindUpInput.parse(windUpBody(values));
+    const wound = await api(apiRoutes.schemes.windUp, { params: { id: scheme.id }, body });
+    client.setQueryData(schemeKey(scheme.id), wound);
+    void client.invalidateQueries({ queryKey: ['schemes'] });
+    void client.invalidateQueries({ queryKey: GOVERNANCE_KEY });
+    notifications.show({ color: 'green', message: `Scheme “${scheme.name}” wound up` });
+    onDone();
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {problem && (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <Text>
+          A wound-up scheme keeps its members, contributions and registers as they are, read only,
+          and its governance duties end. It cannot be undone.
+        </Text>
+        <IrishDateInput label="Wound up on" required {...form.getInputProps('woundUpOn')} />
+        {/* The day is today unless changed; the reason is what the person must choose. */}
+        <Select
+          label="Why"
+          required
+          data-autofocus
+          data={WIND_UP_REASONS.map((value) => ({ value, label: WIND_UP_REASON_WORDS[value] }))}
+          {...form.getInputProps('reason')}
+        />
+        <Textarea
+          label="Note"
+          description="Required for another reason. Kept with the scheme, not in the audit log."
+          required={form.getValues().reason === 'other'}
+          autosize
+          minRows={2}
+          {...form.getInputProps('note')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" color="red" loading={busy}>
+            Wind up scheme
           </Button>
         </Group>
       </Stack>

@@ -62,7 +62,7 @@ function columns({
       : []),
     ...portfolioColumns<PortfolioScheme>({
       governanceShown,
-      noStanding: () => 'No registers kept',
+      noStanding: (scheme) => (scheme.status === 'wound_up' ? 'Wound up' : 'No registers kept'),
     }),
   ];
 }

@@ -55,6 +55,15 @@ export const schemes = pgTable(
     startDate: date('start_date', { mode: 'string' }),
     employeeContributionBasisPoints: integer('employee_contribution_basis_points'),
     employerContributionBasisPoints: integer('employer_contribution_basis_points'),
+    /**
+     * `active`, or `wound_up` from `wound_up_on` for `wind_up_reason` (a code of
+     * src/contracts/scheme-wind-up.ts) with its note: read only from then on
+     * (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+     */
+    status: text('status').notNull().default('active'),
+    woundUpOn: date('wound_up_on', { mode: 'string' }),
+    windUpReason: text('wind_up_reason'),
+    windUpNote: text('wind_up_note'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
@@ -73,6 +82,10 @@ export const schemes = pgTable(
     index('schemes_broker_id_idx').on(table.brokerId, table.id),
     index('schemes_employer_idx').on(table.employerId),
     check('schemes_type_known', sql`${table.type} in ('DB','DC','PRSA','RAC')`),
+    check(
+      'schemes_wind_up_whole',
+      sql`${table.status} in ('active','wound_up') and (${table.status} = 'wound_up') = (${table.woundUpOn} is not null) and (${table.woundUpOn} is null) = (${table.windUpReason} is null) and (${table.windUpReason} is null or ${table.windUpReason} in ('employer_ceased','moved_to_another_arrangement','all_benefits_settled','employer_decision','other')) and (${table.windUpNote} is null or char_length(${table.windUpNote}) between 1 and 1000) and (${table.windUpReason} is distinct from 'other' or ${table.windUpNote} is not null)`,
+    ),
     check('schemes_name_length', sql`char_length(${table.name}) between 1 and 200`),
     check(
       'schemes_year_end_form',
