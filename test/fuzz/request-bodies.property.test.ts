@@ -351,6 +351,19 @@ async function majorIncident(): Promise<string> {
   );
   if (classified.statusCode !== 200) throw new Error(`classify failed: ${classified.body}`);
   return id;
+  // A wind-up leaves its scheme read only: each body winds up a scheme of its own, never the
+  // fixture's (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+  'POST /api/schemes/{id}/wind-up': () => newScheme(),
+};
+async function newScheme(): Promise<string> {
+  const made = await t.requestAs(
+    actors.admin,
+    'POST',
+    '/api/schemes',
+    withFixtureIds(exampleBody(tableRoute('POST /api/schemes'), EXAMPLE_IDS)) as object,
+  );
+  if (made.statusCode !== 201) throw new Error(`scheme failed: ${made.body}`);
+  return made.json().id as string;
 }
 async function notifiedBreach(): Promise<string> {
   const recorded = await t.requestAs(

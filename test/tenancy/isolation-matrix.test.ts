@@ -379,6 +379,9 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   // (contracts/second-factor.ts, SECOND_FACTOR_RESETTABLE); who else may not is in
   // test/auth/second-factor.test.ts.
   'DELETE /api/users/{id}/second-factor': fresh.userWithFactor,
+  // A wind-up leaves its scheme read only: each request winds up a scheme of its own, under the
+  // target's employer, never the target's (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+  'POST /api/schemes/{id}/wind-up': (target) => createdThroughApi('schemes', target),
 };
 
 /** Routes whose body is a file, not JSON: a CSV import, a document's multipart form. */
