@@ -365,6 +365,7 @@ async function seedEveryTenantTable(tenantId: string) {
       recordedBy: user.id,
       recordedAt: at,
     });
+  });
   // As the owner: a reveal is written by the tenant role only (migrations/0045_pps_reveals.sql).
   await ownerOf(t.database).insert(ppsReveals).values({
     brokerId: tenantId,

@@ -333,6 +333,9 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
   // Only a major incident is reported, its initial notification once: each body reports on an
   // incident of its own, classified major (docs/decisions/0139-dora-ict-incidents.md).
   'POST /api/ict-incidents/{id}/reports': () => majorIncident(),
+  // A wind-up leaves its scheme read only: each body winds up a scheme of its own, never the
+  // fixture's (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+  'POST /api/schemes/{id}/wind-up': () => newScheme(),
 };
 async function majorIncident(): Promise<string> {
   const recorded = await t.requestAs(
@@ -351,10 +354,7 @@ async function majorIncident(): Promise<string> {
   );
   if (classified.statusCode !== 200) throw new Error(`classify failed: ${classified.body}`);
   return id;
-  // A wind-up leaves its scheme read only: each body winds up a scheme of its own, never the
-  // fixture's (docs/decisions/0146-schemes-wound-up-not-deleted.md).
-  'POST /api/schemes/{id}/wind-up': () => newScheme(),
-};
+}
 async function newScheme(): Promise<string> {
   const made = await t.requestAs(
     actors.admin,
