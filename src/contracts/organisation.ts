@@ -6,6 +6,7 @@ import { newPassword } from './passwords.js';
 import { rateBasisPoints } from './percent.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { SCHEME_STATUSES, WIND_UP_REASONS } from './scheme-wind-up.js';
+import { NORMAL_RETIREMENT_AGES, readAccrualRate } from './statement-rules.js';
 import { emailAddress, idText, phoneNumber, text } from './text.js';
 
 /**
@@ -178,6 +179,11 @@ const schemeStartDate = isoDate.refine(
   FIELD_MESSAGES.dateAfter1900,
 );
 
+const NORMAL_RETIREMENT_AGE_MESSAGE = `Enter the normal retirement age in whole years, from ${NORMAL_RETIREMENT_AGES.from} to ${NORMAL_RETIREMENT_AGES.to}`;
+const ACCRUAL_RATE_MESSAGE = 'Enter the accrual rate as a fraction of salary a year, such as 1/60';
+const FUNDING_LEVEL_MESSAGE =
+  'Enter the funding level as a percentage from 0 to 1000, with at most two decimals';
+
 /**
  * A scheme's details as a broker keeps them (docs/decisions/0132-employer-and-scheme-details.md),
  * each optional and null for none: its registration with the Pensions Authority, the day it
@@ -193,7 +199,50 @@ const schemeDetailsShape = {
    * contributions, less tax (docs/decisions/0135-members-lifecycle.md); true when left out.
    */
   refundsAllowed: z.boolean().optional(),
+  /**
+   * What a Pension Benefit Statement projects to (docs/decisions/0141-pension-benefit-statements.md):
+   * the scheme's normal retirement age, and a DB scheme's accrual rate and funding level.
+   */
+  normalRetirementAge: z
+    .number({ error: NORMAL_RETIREMENT_AGE_MESSAGE })
+    .int(NORMAL_RETIREMENT_AGE_MESSAGE)
+    .min(NORMAL_RETIREMENT_AGES.from, NORMAL_RETIREMENT_AGE_MESSAGE)
+    .max(NORMAL_RETIREMENT_AGES.to, NORMAL_RETIREMENT_AGE_MESSAGE)
+    .nullable()
+    .optional(),
+  accrualRate: text({ max: 9 })
+    .refine((value) => readAccrualRate(value) !== null, ACCRUAL_RATE_MESSAGE)
+    .nullable()
+    .optional(),
+  fundingLevelPct: z
+    .number({ error: FUNDING_LEVEL_MESSAGE })
+    .min(0, FUNDING_LEVEL_MESSAGE)
+    .max(1000, FUNDING_LEVEL_MESSAGE)
+    .refine(
+      (value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9,
+      FUNDING_LEVEL_MESSAGE,
+    )
+    .nullable()
+    .optional(),
 };
+
+/**
+ * Why a scheme of `type` cannot have an accrual rate or a funding level, or null when it can:
+ * they are a DB scheme's alone.
+ */
+export function dbTermsProblem(
+  type: SchemeType,
+  terms: { accrualRate?: string | null; fundingLevelPct?: number | null },
+): { path: 'accrualRate' | 'fundingLevelPct'; message: string } | null {
+  if (type === 'DB') return null;
+  if (terms.accrualRate != null) {
+    return { path: 'accrualRate', message: 'Only a DB scheme has an accrual rate' };
+  }
+  if (terms.fundingLevelPct != null) {
+    return { path: 'fundingLevelPct', message: 'Only a DB scheme has a funding level' };
+  }
+  return null;
+}
 
 /** A new scheme: its employer's id (a CUID2), a name of 1 to 200 characters, and its kind. */
 export const schemeInput = z
@@ -361,6 +410,12 @@ export const schemeView = z.object({
   status: z.enum(SCHEME_STATUSES).optional(),
   woundUpOn: z.string().nullable().optional(),
   windUpReason: z.enum(WIND_UP_REASONS).nullable().optional(),
+  /** The age statements project to; null until given. Optional as `defaultFundId` is. */
+  normalRetirementAge: z.number().int().nullable().optional(),
+  /** A DB scheme's accrual rate, `1/60`; null otherwise. */
+  accrualRate: z.string().nullable().optional(),
+  /** A DB scheme's funding level, a percentage (`95.5`); null otherwise. */
+  fundingLevelPct: z.number().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1352,6 +1352,72 @@ export const POLICY = {
     target: 'record',
   },
 
+  // Pension Benefit Statements (docs/decisions/0141-pension-benefit-statements.md). Assumption
+  // sets are the platform's (SuperAdmin) or a firm's own (its staff); the firm's staff
+  // prepare a run; the trustees' side, a BrokerAdmin, approves it before it is issued. A member
+  // reads their own statements; an employer never sees them.
+  'statement_assumptions.create': {
+    description: 'Add a projection assumption set: the platform’s, or the firm’s own',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'statement_assumptions.list': {
+    description: 'List the projection assumption sets: the platform’s and the firm’s own',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
+  'statement_assumptions.read': {
+    description: 'Read a projection assumption set',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'statement_assumptions.update': {
+    description: 'Correct a projection assumption set no run has used',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'statement_run.create': {
+    description: 'Start preparing a scheme’s Pension Benefit Statements for an information date',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'statement_run.list': {
+    description: 'List a scheme’s statement runs',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'statement_run.read': {
+    description: 'Read a statement run: its progress, its exceptions and its statements',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'statement_run.resume': {
+    description: 'Resume a statement run where it stopped',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'statement_run.approve': {
+    description: 'Record the trustees’ approval of a statement run',
+    roles: { BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
+  'statement_run.issue': {
+    description:
+      'Issue an approved run: each statement becomes its member’s document, with a notice',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
+  'statement.list': {
+    description: 'List a member’s Pension Benefit Statements',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', Member: 'member' },
+    target: 'record',
+  },
+  'statement.read': {
+    description: 'Read a Pension Benefit Statement as its member sees it, as a PDF',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', Member: 'member' },
+    target: 'record',
+  },
+
   // Work lists and the audit log.
   'overview.read': {
     description: "Read the work waiting on one's home page",

@@ -1,5 +1,6 @@
 import { addYears } from './governance-rules.js';
 import { addDays } from './irish-dates.js';
+import { RETIREMENT_AGE_RULES } from './retirement-age-rules.js';
 import { guidance, law, productPolicy, type RuleSource } from './rule-sources.js';
 import { addMonths } from './scheme-year-rules.js';
 
@@ -94,6 +95,15 @@ export const SUPPLEMENTARY_INFORMATION = [
   'The assumptions used to turn a fund into a pension (the annuity factor)',
   'The benefits payable if you leave the scheme',
 ] as const;
+
+/**
+ * The normal retirement ages a scheme may give for its statements: from 50 (the earliest age the
+ * tax rules allow on leaving employment) to the oldest any scheme type's window allows, an RAC's.
+ */
+export const NORMAL_RETIREMENT_AGES = {
+  from: 50,
+  to: RETIREMENT_AGE_RULES.RAC.to as number,
+} as const;
 
 /** Members are to have a scheme year's statement within this many months of its end (policy). */
 export const MEMBERS_BY_MONTHS = 6;

@@ -39,6 +39,9 @@ import {
   ppsReveals,
   schemes,
   significantChanges,
+  statementAssumptions,
+  statementRuns,
+  statements,
   userPasskeys,
   userRecoveryCodes,
   userTotpSecrets,
@@ -505,6 +508,56 @@ async function seedEveryTenantTable(tenantId: string) {
         { employeeId, start: '2026-01-05', end: '2026-01-11', grossCents: 80_000 },
       ]),
     );
+  // A firm's own assumption set, a statement run and a member's statement
+  // (docs/decisions/0141-pension-benefit-statements.md); their services' paths are tested in
+  // test/statements.
+  const assumptionsId = createId();
+  const runId = createId();
+  await owner.insert(statementAssumptions).values({
+    id: assumptionsId,
+    brokerId: tenantId,
+    name: 'Seeded',
+    version: 1,
+    effectiveFrom: '2026-01-01',
+    source: 'Seeded',
+    bestEstimateReturnBasisPoints: 475,
+    unfavourableReturnBasisPoints: 150,
+    inflationBasisPoints: 250,
+    salaryGrowthBasisPoints: 250,
+    annuityFactorHundredths: 2_500,
+    createdBy: user.id,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await owner.insert(statementRuns).values({
+    brokerId: tenantId,
+    id: runId,
+    employerId,
+    schemeId,
+    informationDate: '2026-12-31',
+    membersBy: '2027-06-30',
+    assumptionsId,
+    status: 'queued',
+    total: 1,
+    done: 0,
+    failed: 0,
+    issues: [],
+    createdBy: user.id,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await owner.insert(statements).values({
+    brokerId: tenantId,
+    id: createId(),
+    runId,
+    employerId,
+    schemeId,
+    memberId: member.id,
+    informationDate: '2026-12-31',
+    status: 'pending',
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 const outbox = createOutbox({
   box: createSealedBox(deriveKey('a secret only these tests use, long enough', 'email-outbox')),

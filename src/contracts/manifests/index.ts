@@ -19,6 +19,7 @@ import { machinesManifest } from './machines.js';
 import { membersManifest } from './members.js';
 import { overviewManifest } from './overview.js';
 import { schemesManifest } from './schemes.js';
+import { statementsManifest } from './statements.js';
 import { usersManifest } from './users.js';
 
 /**
@@ -37,6 +38,7 @@ export const MODULES = [
   fundsManifest,
   investmentsManifest,
   lifecycleManifest,
+  statementsManifest,
   gdprManifest,
   overviewManifest,
   importsManifest,

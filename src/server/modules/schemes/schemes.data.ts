@@ -103,7 +103,11 @@ export async function listSchemes(
 export async function updateScheme(
   tx: Transaction,
   id: string,
-  change: Omit<SchemeChange, 'racKind'> & { racKind: string | null; updatedAt: Date },
+  change: Omit<SchemeChange, 'racKind' | 'fundingLevelPct'> & {
+    racKind: string | null;
+    fundingLevelBasisPoints?: number | null;
+    updatedAt: Date;
+  },
 ): Promise<SchemeRow> {
   const [row] = await tx.update(schemes).set(change).where(eq(schemes.id, id)).returning();
   return row as SchemeRow;

@@ -7,6 +7,7 @@ import {
   type WindUpReason,
   WOUND_UP_REFUSAL,
 } from '../../../contracts/scheme-wind-up.js';
+import { basisPointsOf, percentOf } from '../../../contracts/statements.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -31,6 +32,7 @@ import {
 } from './schemes.data.js';
 import {
   DEFAULT_YEAR_END,
+  dbTermsProblem,
   type RacKind,
   racKindProblem,
   type SchemeChange,
@@ -59,9 +61,24 @@ const viewOf = (row: SchemeRow): SchemeView => ({
   status: row.status as SchemeStatus,
   woundUpOn: row.woundUpOn,
   windUpReason: row.windUpReason as WindUpReason | null,
+  normalRetirementAge: row.normalRetirementAge,
+  accrualRate: row.accrualRate,
+  fundingLevelPct:
+    row.fundingLevelBasisPoints === null ? null : percentOf(row.fundingLevelBasisPoints),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
+
+/** An accrual rate or a funding level given to a scheme that is not DB: a 400 on its field. */
+function refuseDbTermsOutsideDb(
+  type: SchemeType,
+  terms: { accrualRate?: string | null; fundingLevelPct?: number | null },
+) {
+  const problem = dbTermsProblem(type, terms);
+  if (problem) {
+    throw new ValidationError([{ path: problem.path, code: 'custom', message: problem.message }]);
+  }
+}
 
 export interface SchemesServiceDeps {
   database: Database;
@@ -86,6 +103,7 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           'scheme.create',
           await findEmployer(tx, input.employerId),
         );
+        refuseDbTermsOutsideDb(input.type, input);
         const at = now();
         const scheme = await insertScheme(tx, {
           id: createId(),
@@ -100,6 +118,10 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           employeeContributionBasisPoints: input.employeeContributionBasisPoints ?? null,
           employerContributionBasisPoints: input.employerContributionBasisPoints ?? null,
           refundsAllowed: input.refundsAllowed ?? true,
+          normalRetirementAge: input.normalRetirementAge ?? null,
+          accrualRate: input.accrualRate ?? null,
+          fundingLevelBasisPoints:
+            input.fundingLevelPct == null ? null : basisPointsOf(input.fundingLevelPct),
           createdAt: at,
           updatedAt: at,
         });
@@ -186,8 +208,18 @@ export function createSchemesService({ database, audit, now }: SchemesServiceDep
           defaultFundId:
             change.defaultFundId === undefined ? existing.defaultFundId : change.defaultFundId,
         });
+        // A scheme that stops being DB drops its accrual rate and funding level.
+        refuseDbTermsOutsideDb(type, change);
+        const { fundingLevelPct, ...rest } = change;
         const updated = await updateScheme(tx, existing.id, {
-          ...change,
+          ...rest,
+          ...(fundingLevelPct === undefined
+            ? {}
+            : {
+                fundingLevelBasisPoints:
+                  fundingLevelPct === null ? null : basisPointsOf(fundingLevelPct),
+              }),
+          ...(type === 'DB' ? {} : { accrualRate: null, fundingLevelBasisPoints: null }),
           racKind,
           updatedAt: now(),
         });

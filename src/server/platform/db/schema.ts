@@ -32,4 +32,5 @@ export * from './tables/lifecycle.tables.js';
 export * from './tables/members.tables.js';
 export * from './tables/rag.tables.js';
 export * from './tables/schemes.tables.js';
+export * from './tables/statements.tables.js';
 export * from './tables/tenancy.tables.js';

@@ -17,7 +17,8 @@ export type EmailKind =
   | 'compliance_reminder'
   | 'second_factor_changed'
   | 'new_browser_signin'
-  | 'data_protection_reminder';
+  | 'data_protection_reminder'
+  | 'benefit_statement_issued';
 
 function escapeHtml(value: string): string {
   return value
@@ -390,6 +391,32 @@ export function newBrowserSignInMessage(
     'If this was you, there is nothing more to do.',
     `If it was not you, <a href="${escapeHtml(forgotPasswordUrl)}">set a new password at once</a> with a link sent to this address.`,
     'Then contact your administrator.',
+  ]);
+  return { to, subject, text, html };
+}
+
+/**
+ * A member's notice that their Pension Benefit Statement is ready to read
+ * (docs/decisions/0141-pension-benefit-statements.md). It names the scheme and the date of the
+ * statement and no figure: the statement itself is read after signing in.
+ */
+export function benefitStatementIssuedMessage(
+  to: string,
+  {
+    scheme,
+    informationDate,
+    signInUrl,
+  }: { scheme: string; informationDate: string; signInUrl: string },
+): EmailMessage {
+  const subject = 'Your Pension Benefit Statement is ready';
+  const opening = `Your Pension Benefit Statement from ${scheme}, with your benefits as at ${informationDate}, is ready to read.`;
+  const paper =
+    'If you would like it on paper, ask your pension administrator and one will be posted to you.';
+  const text = [opening, '', `Read it after signing in: ${signInUrl}`, '', paper].join('\n');
+  const html = htmlDocument(subject, [
+    escapeHtml(opening),
+    `<a href="${escapeHtml(signInUrl)}">Read your statement</a>`,
+    escapeHtml(paper),
   ]);
   return { to, subject, text, html };
 }

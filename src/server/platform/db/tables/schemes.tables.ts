@@ -64,6 +64,14 @@ export const schemes = pgTable(
     woundUpOn: date('wound_up_on', { mode: 'string' }),
     windUpReason: text('wind_up_reason'),
     windUpNote: text('wind_up_note'),
+    /**
+     * What a Pension Benefit Statement projects to (docs/decisions/0141-pension-benefit-statements.md):
+     * the scheme's normal retirement age; and a DB scheme's accrual rate (`1/60`) and funding
+     * level in whole basis points (9550 is 95.5%). Null until given.
+     */
+    normalRetirementAge: integer('normal_retirement_age'),
+    accrualRate: text('accrual_rate'),
+    fundingLevelBasisPoints: integer('funding_level_basis_points'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
@@ -85,6 +93,18 @@ export const schemes = pgTable(
     check(
       'schemes_wind_up_whole',
       sql`${table.status} in ('active','wound_up') and (${table.status} = 'wound_up') = (${table.woundUpOn} is not null) and (${table.woundUpOn} is null) = (${table.windUpReason} is null) and (${table.windUpReason} is null or ${table.windUpReason} in ('employer_ceased','moved_to_another_arrangement','all_benefits_settled','employer_decision','other')) and (${table.windUpNote} is null or char_length(${table.windUpNote}) between 1 and 1000) and (${table.windUpReason} is distinct from 'other' or ${table.windUpNote} is not null)`,
+    ),
+    check(
+      'schemes_normal_retirement_age',
+      sql`${table.normalRetirementAge} is null or ${table.normalRetirementAge} between 50 and 99`,
+    ),
+    check(
+      'schemes_accrual_rate_form',
+      sql`${table.accrualRate} is null or ${table.accrualRate} ~ '^[1-9][0-9]{0,2}/[1-9][0-9]{0,3}$'`,
+    ),
+    check(
+      'schemes_funding_level',
+      sql`${table.fundingLevelBasisPoints} is null or ${table.fundingLevelBasisPoints} between 0 and 100000`,
     ),
     check('schemes_name_length', sql`char_length(${table.name}) between 1 and 200`),
     check(
