@@ -106,6 +106,10 @@ ALTER TABLE statement_runs ENABLE ROW LEVEL SECURITY;--> statement-breakpoint
 ALTER TABLE statement_runs FORCE ROW LEVEL SECURITY;--> statement-breakpoint
 CREATE POLICY tenant_isolation ON statement_runs TO pension_app USING (broker_id = app_current_tenant()) WITH CHECK (broker_id = app_current_tenant());--> statement-breakpoint
 CREATE POLICY platform_access ON statement_runs TO pension_platform USING (true) WITH CHECK (true);--> statement-breakpoint
+-- The reminders job reads a scheme's runs to know whether its benefit statements are due: the
+-- columns of the duty only, never a member's issues.
+GRANT SELECT (broker_id, employer_id, scheme_id, information_date, members_by, status, issued_at) ON statement_runs TO pension_scheduler;--> statement-breakpoint
+CREATE POLICY scheduler_read ON statement_runs FOR SELECT TO pension_scheduler USING (true);--> statement-breakpoint
 GRANT SELECT, INSERT, UPDATE ON statements TO pension_app;--> statement-breakpoint
 GRANT SELECT ON statements TO pension_platform;--> statement-breakpoint
 ALTER TABLE statements ENABLE ROW LEVEL SECURITY;--> statement-breakpoint

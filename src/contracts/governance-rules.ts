@@ -412,6 +412,7 @@ export const OBLIGATION_KINDS = [
   'annual_compliance_statement',
   'new_member_information',
   'contribution_remittance',
+  'benefit_statements',
 ] as const;
 export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
@@ -431,6 +432,7 @@ export const OBLIGATION_NAMES: Record<ObligationKind, string> = {
   annual_compliance_statement: 'Annual Compliance Statement',
   new_member_information: 'Information for new members',
   contribution_remittance: 'Contribution remittance',
+  benefit_statements: 'Pension Benefit Statements',
 };
 
 /**
@@ -456,6 +458,7 @@ export const OBLIGATION_OWNERS: Record<ObligationKind, string> = {
   annual_compliance_statement: 'The trustees',
   new_member_information: 'The trustees',
   contribution_remittance: 'The employer',
+  benefit_statements: 'The registered administrator prepares them; the trustees issue them',
 };
 
 export type ObligationStatus = 'ok' | 'due_soon' | 'overdue' | 'incomplete';

@@ -40,6 +40,7 @@ export const EXAMPLE_IDS = {
   scheme: 'k1scheme0example00000001',
   member: 'k1member0example00000001',
   fund: 'k1fund0example0000000001',
+  assumptions: 'k1assumptions0example001',
 } as const;
 
 export interface ApiRoute<M extends ApiMethod = ApiMethod, P extends string = string>

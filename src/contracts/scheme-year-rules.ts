@@ -14,6 +14,8 @@ import {
   remittanceMonths,
 } from './remittance-rules.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
+// Functions only, used inside functions: statement-rules.ts imports addMonths from here.
+import { administratorDate, membersByFor } from './statement-rules.js';
 
 /**
  * The scheme year's dated duties an administrator tracks (docs/decisions/0122-the-scheme-year.md):
@@ -54,6 +56,10 @@ export const SCHEME_YEAR_RULES = {
   ),
   latestYearOnly: productPolicy(
     "Only the latest scheme year that has ended is tracked, and the one after it once that is done: an earlier year's filing is recorded but not chased",
+  ),
+  benefitStatements: law('S.I. No. 128/2021 reg. 31 to reg. 35'),
+  statementsSinceAdded: productPolicy(
+    'Benefit statements are chased for scheme years that end after the scheme was added to this service: an earlier year’s were issued before it',
   ),
   directorsByName: productPolicy(
     "A corporate trustee's directors are told apart by the name recorded with each training; the trustee is trained when as many directors as it has are",
@@ -186,10 +192,26 @@ export interface SchemeYearFacts {
    * (docs/decisions/0136-contribution-remittance.md, REMITTANCE_RULES.monthsSinceAdded).
    */
   remittance: EmployerRemittanceFacts;
+  /**
+   * The scheme's statement runs not failed (docs/decisions/0141-pension-benefit-statements.md) and
+   * the day it was added to this service; without them no benefit statement is chased.
+   */
+  statementRuns?: readonly StatementRunFacts[];
+  addedOn?: string;
+}
+
+/** A statement run as the duty reads it. */
+export interface StatementRunFacts {
+  informationDate: string;
+  membersBy: string;
+  status: string;
+  /** The day in Ireland it was issued, or null. */
+  issuedOn: string | null;
 }
 
 export type SchemeYearObligationKind =
   | 'trustee_training'
+  | 'benefit_statements'
   | 'new_member_information'
   | 'contribution_remittance'
   | FilingKind;
@@ -410,6 +432,63 @@ export function contributionRemittanceObligation(
   };
 }
 
+/**
+ * The year's Pension Benefit Statements (STATEMENT_RULES.annual): for the latest scheme year that
+ * has ended after the scheme was added, members are to have them within MEMBERS_BY_MONTHS of its
+ * end (or by the date a run gives), the trustees a month before. A run for that year issued by then
+ * makes the duty ok; until then it is due on the trustees' date while no run is ready, then on the
+ * members' date.
+ */
+export function benefitStatementsObligation(
+  facts: Pick<SchemeYearFacts, 'yearEnd' | 'members' | 'statementRuns' | 'addedOn'>,
+  today: string,
+): SchemeYearObligation {
+  const source = from(SCHEME_YEAR_RULES.benefitStatements);
+  const periodEnd = latestYearEnd(facts.yearEnd, today);
+  const previousEnd = latestYearEnd(facts.yearEnd, periodEnd);
+  const ofYear = (facts.statementRuns ?? []).filter(
+    (run) => run.informationDate > previousEnd && run.informationDate <= periodEnd,
+  );
+  const tracked = facts.addedOn === undefined || facts.addedOn <= periodEnd;
+  if (facts.members === 0 || !tracked) {
+    const next = membersByFor(nextPeriodEnd(periodEnd));
+    return {
+      kind: 'benefit_statements',
+      dueOn: next,
+      status: 'ok',
+      reason:
+        facts.members === 0
+          ? 'No active or deferred member is owed a benefit statement'
+          : `The first benefit statements are due to members by ${dateInWords(next)}, to the trustees by ${dateInWords(administratorDate(next))}`,
+      ...source,
+    };
+  }
+  const membersBy = ofYear.map((run) => run.membersBy).sort()[0] ?? membersByFor(periodEnd);
+  const issued = ofYear.find((run) => run.issuedOn !== null && run.issuedOn <= membersBy);
+  if (issued) {
+    const next = membersByFor(nextPeriodEnd(periodEnd));
+    return {
+      kind: 'benefit_statements',
+      dueOn: next,
+      status: 'ok',
+      reason: `Benefit statements at ${dateInWords(issued.informationDate)} issued on ${dateInWords(issued.issuedOn as string)}; the next are due to members by ${dateInWords(next)}`,
+      ...source,
+    };
+  }
+  const prepared = ofYear.some((run) => ['ready', 'approved', 'issued'].includes(run.status));
+  const trusteesBy = administratorDate(membersBy);
+  const dueOn = prepared ? membersBy : trusteesBy;
+  return {
+    kind: 'benefit_statements',
+    dueOn,
+    status: dateStatus(dueOn, today),
+    reason: prepared
+      ? `Benefit statements for the year to ${dateInWords(periodEnd)} are prepared and not yet issued: members must have them by ${dateInWords(membersBy)}`
+      : `Benefit statements for the year to ${dateInWords(periodEnd)} are to be with the trustees by ${dateInWords(trusteesBy)}, a month before members must have them on ${dateInWords(membersBy)}`,
+    ...source,
+  };
+}
+
 /** Every scheme-year duty of a scheme that keeps governance registers. */
 export function schemeYearObligations(
   facts: SchemeYearFacts,
@@ -420,5 +499,6 @@ export function schemeYearObligations(
     ...filingObligations(facts, today),
     newMemberInformationObligation(facts, today),
     contributionRemittanceObligation(facts, today),
+    benefitStatementsObligation(facts, today),
   ];
 }

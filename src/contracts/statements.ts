@@ -139,6 +139,8 @@ export const statementRunQuery = pageQuery;
 
 /** What a statement says, figure by figure, as the PDF and the member's page show it. */
 export const statementFigures = z.object({
+  /** The firm that administers the scheme: whom the member contacts. */
+  firm: z.string(),
   schemeName: z.string(),
   schemeType: z.enum(['DB', 'DC', 'PRSA', 'RAC']),
   memberName: z.string(),
@@ -172,6 +174,7 @@ export const statementFigures = z.object({
       bestEstimate: z.object({ fundCents: z.number().int(), pensionCents: z.number().int() }),
       unfavourable: z.object({ fundCents: z.number().int(), pensionCents: z.number().int() }),
       assumptions: z.object({
+        id: z.string(),
         name: z.string(),
         version: z.number().int(),
         source: z.string(),

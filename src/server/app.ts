@@ -61,6 +61,7 @@ import { importSweepJob } from './modules/imports/index.js';
 import { investmentsJob } from './modules/investments/index.js';
 import { createMetrics, metricsRoutes } from './modules/metrics/index.js';
 import { createCorpusIngest, ragRoutes, retrieve as retrieveCorpus } from './modules/rag/index.js';
+import { createStatementsModule, statementRunsJob } from './modules/statements/index.js';
 import { auditChainKey } from './platform/audit/audit-chain.js';
 import { createAuditService } from './platform/audit/audit-log.js';
 import type { Config } from './platform/config/config.js';
@@ -97,7 +98,7 @@ import { trustedProxies } from './platform/http/trusted-proxies.js';
 import webUi from './platform/http/web-ui.js';
 import { zodResponseSerializer } from './platform/http/zod-serializer.js';
 import { createCronMonitor } from './platform/jobs/cron-monitor.js';
-import { createJobRunner } from './platform/jobs/job-runner.js';
+import { createJobRunner, errorSummary } from './platform/jobs/job-runner.js';
 import { createJobRuns } from './platform/jobs/job-runs.js';
 import { createJobRegistry, type JobRegistry } from './platform/jobs/scheduled-jobs.js';
 import { createFileErasureLedger } from './platform/ops/erasure-ledger.js';
@@ -379,6 +380,22 @@ export async function buildApp({
     ledger: createFileErasureLedger(config.erasureLedgerFile),
   };
   await app.register(erasureRoutes, { erasure: createErasureService(erasureDeps) });
+  // Pension Benefit Statements (docs/decisions/0141-pension-benefit-statements.md): issued
+  // statements are kept as the members' own documents; runs are worked in the background and
+  // stopped between statements when the instance closes, to be resumed by the next.
+  const statements = createStatementsModule({
+    database,
+    audit,
+    now,
+    outbox: mailer.outbox,
+    onEmailQueued: mailer.delivery.nudge,
+    publicBaseUrl: config.publicBaseUrl,
+    documents: createGeneratedDocuments({ audit, storage: documentStorage }),
+    onWorkFailed: (error) =>
+      app.log.error({ statementRun: errorSummary(error) }, 'statement run stopped by an error'),
+  });
+  await app.register(statements.routes);
+  app.addHook('onClose', () => statements.services.worker.stop());
   await app.register(evidencePackRoutes, {
     evidencePack: createEvidencePackService({
       database,
@@ -468,6 +485,7 @@ export async function buildApp({
   scheduledJobs.add(importSweepJob({ database, audit, now }));
   scheduledJobs.add(investmentsJob({ database, audit, now }));
   scheduledJobs.add(erasureJob(erasureDeps));
+  scheduledJobs.add(statementRunsJob(statements.services.worker));
   app.decorate('scheduledJobs', scheduledJobs);
   await app.register(cronRoutes, {
     jobs: scheduledJobs,

@@ -16,7 +16,6 @@ import { createMembersModule } from './modules/members/index.js';
 import { createOverviewModule } from './modules/overview/index.js';
 import { createPortalModule } from './modules/portal/index.js';
 import { createSchemesModule } from './modules/schemes/index.js';
-import { createStatementsModule } from './modules/statements/index.js';
 import { createUsersModule } from './modules/users/index.js';
 import type { PlatformParts } from './platform/composition/server-module.js';
 import { createUploadSlots } from './platform/uploads/upload-slots.js';
@@ -83,7 +82,6 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
     governance,
     createDataBreachesModule(parts),
     createDoraModule(parts),
-    createStatementsModule(parts),
     autoEnrolment,
     audit,
   ];

@@ -138,6 +138,7 @@ async function seedThroughApi(scope: {
       scheme: scope.schemeId,
       member: scope.memberId,
       fund: namesFund ? await recordOf('funds') : EXAMPLE_IDS.fund,
+      assumptions: EXAMPLE_IDS.assumptions,
     });
     const response = await app.app.inject({
       method,

@@ -13,6 +13,7 @@ import {
 import { csvFile, memberRow, membersCsv, upload } from '../helpers/imports.js';
 import { newPpsNumber } from '../helpers/pps.js';
 import { exampleBody, tableRoute } from '../helpers/route-examples.js';
+import { createAssumptionSet } from '../helpers/statements.js';
 
 /**
  * A NUL byte in a text field would reach PostgreSQL, which cannot store it, and the error it raised
@@ -27,7 +28,14 @@ let t: TestApp;
 let platform: UserRow;
 let admin: UserRow;
 let ids: Record<
-  'brokerId' | 'employerId' | 'schemeId' | 'userId' | 'memberId' | 'fundId' | 'contributionId',
+  | 'brokerId'
+  | 'employerId'
+  | 'schemeId'
+  | 'userId'
+  | 'memberId'
+  | 'fundId'
+  | 'contributionId'
+  | 'assumptionsId',
   string
 >;
 
@@ -58,6 +66,7 @@ beforeAll(async () => {
     memberId: member.id,
     fundId: fund.json().id,
     contributionId: contribution.json().id,
+    assumptionsId: await createAssumptionSet(t.database, brokerId),
   };
 });
 afterAll(() => t.close());
@@ -74,6 +83,7 @@ function validBody(key: string): unknown {
     scheme: ids.schemeId,
     member: ids.memberId,
     fund: ids.fundId,
+    assumptions: ids.assumptionsId,
   });
 }
 

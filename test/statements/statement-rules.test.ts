@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { benefitStatementsObligation } from '../../src/contracts/scheme-year-rules.js';
 import {
   administratorDate,
   ageOn,
@@ -293,5 +294,74 @@ describe('the rules', () => {
     expect(STATEMENT_RULES.projectionAssumptions.citation).toContain('10 March 2023');
     expect(STATEMENT_RULES.supplementary.citation).toBe('S.I. No. 128/2021 reg. 35');
     expect(PROJECTION_CAVEAT).toContain('not guarantees');
+  });
+});
+
+describe('the benefit statements duty of the scheme year', () => {
+  const facts = { yearEnd: '12-31', members: 5, addedOn: '2026-01-01' };
+  const run = (status: string, issuedOn: string | null, membersBy = '2027-06-30') => ({
+    informationDate: '2026-12-31',
+    membersBy,
+    status,
+    issuedOn,
+  });
+
+  it('is due to the trustees a month before members must have them, while no run is ready', () => {
+    expect(
+      benefitStatementsObligation({ ...facts, statementRuns: [] }, '2027-05-20'),
+    ).toMatchObject({
+      kind: 'benefit_statements',
+      dueOn: '2027-05-31',
+      status: 'due_soon',
+      label: 'law',
+    });
+    expect(
+      benefitStatementsObligation(
+        { ...facts, statementRuns: [run('running', null)] },
+        '2027-06-01',
+      ),
+    ).toMatchObject({ dueOn: '2027-05-31', status: 'overdue' });
+  });
+
+  it('is due on the members’ date once prepared, and ok once issued on time', () => {
+    expect(
+      benefitStatementsObligation(
+        { ...facts, statementRuns: [run('approved', null)] },
+        '2027-06-01',
+      ),
+    ).toMatchObject({ dueOn: '2027-06-30', status: 'due_soon' });
+    const done = benefitStatementsObligation(
+      { ...facts, statementRuns: [run('issued', '2027-06-15')] },
+      '2027-07-01',
+    );
+    expect(done).toMatchObject({ status: 'ok', dueOn: '2028-06-30' });
+    expect(done.reason).toContain('issued on 15 Jun 2027');
+  });
+
+  it('is not ok when issued late, and follows the members’ date a run gives', () => {
+    expect(
+      benefitStatementsObligation(
+        { ...facts, statementRuns: [run('issued', '2027-07-10')] },
+        '2027-07-11',
+      ),
+    ).toMatchObject({ status: 'overdue', dueOn: '2027-06-30' });
+    expect(
+      benefitStatementsObligation(
+        { ...facts, statementRuns: [run('issued', '2027-07-10', '2027-07-31')] },
+        '2027-07-11',
+      ).status,
+    ).toBe('ok');
+  });
+
+  it('is not chased for a year that ended before the scheme was added, nor without members', () => {
+    expect(
+      benefitStatementsObligation(
+        { ...facts, addedOn: '2027-02-01', statementRuns: [] },
+        '2027-07-11',
+      ),
+    ).toMatchObject({ status: 'ok', dueOn: '2028-06-30' });
+    expect(
+      benefitStatementsObligation({ ...facts, members: 0, statementRuns: [] }, '2027-07-11').status,
+    ).toBe('ok');
   });
 });

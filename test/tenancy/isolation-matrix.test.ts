@@ -37,6 +37,7 @@ import {
   pathWith,
   tableRoute,
 } from '../helpers/route-examples.js';
+import { createAssumptionSet, createIssuedStatement, createRunIn } from '../helpers/statements.js';
 
 /**
  * The tenant-isolation matrix: every documented route × every role × a target in the
@@ -73,6 +74,8 @@ interface Target {
   aiDraftId: string;
   /** A payroll upload of the employer (auto-enrolment). */
   payrollUploadId: string;
+  /** The firm's own projection assumption set, which a statement run names. */
+  assumptionsId: string;
 }
 interface Fixture {
   actors: Record<Role, UserRow>;
@@ -164,6 +167,7 @@ const fresh = {
       scheme: target.schemeId,
       member: target.memberId,
       fund: target.fundId,
+      assumptions: target.assumptionsId,
     }) as object;
     const response = await t.requestAs(admin, 'POST', `/api/ict-incidents/${id}/classify`, body);
     if (response.statusCode !== 200) throw new Error(`classify failed: ${response.body}`);
@@ -382,6 +386,16 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   // A wind-up leaves its scheme read only: each request winds up a scheme of its own, under the
   // target's employer, never the target's (docs/decisions/0146-schemes-wound-up-not-deleted.md).
   'POST /api/schemes/{id}/wind-up': (target) => createdThroughApi('schemes', target),
+  // A statement run is one per scheme and information date, queued by each request on a scheme of
+  // its own; each step takes a run in the state it starts from, and a statement is read once
+  // issued (docs/decisions/0141-pension-benefit-statements.md).
+  'POST /api/schemes/{id}/statement-runs': (target) =>
+    createScheme(t.database, { id: target.employerId, brokerId: target.brokerId }),
+  'GET /api/statement-runs/{id}': (target) => createRunIn(t.database, target, 'ready'),
+  'GET /api/statement-runs/{id}/statements': (target) => createRunIn(t.database, target, 'ready'),
+  'POST /api/statement-runs/{id}/approve': (target) => createRunIn(t.database, target, 'ready'),
+  'POST /api/statement-runs/{id}/issue': (target) => createRunIn(t.database, target, 'approved'),
+  'GET /api/statements/{id}/pdf': (target) => createIssuedStatement(t.database, target),
 };
 
 /** Routes whose body is a file, not JSON: a CSV import, a document's multipart form. */
@@ -456,6 +470,7 @@ async function requestFor(key: string, target: Target): Promise<InjectOptions> {
     scheme: target.schemeId,
     member: target.memberId,
     fund: target.fundId,
+    assumptions: target.assumptionsId,
   });
   return { method, url, ...(body === undefined ? {} : { payload: body as object }) };
 }
@@ -527,6 +542,7 @@ async function targetIn(brokerId: string, employerId: string): Promise<Target> {
     documentId: await uploadDocument({ brokerId, schemeId }),
     aiDraftId: await insertAiDraft({ brokerId, employerId, schemeId }, 'draft'),
     payrollUploadId: await uploadPayroll({ brokerId, employerId }),
+    assumptionsId: await createAssumptionSet(t.database, brokerId),
   };
 }
 

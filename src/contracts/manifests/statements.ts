@@ -1,10 +1,15 @@
+import { z } from 'zod';
 import { pageOf } from '../pages.js';
-import { get, patch, post } from '../route-kit.js';
+import { EXAMPLE_IDS, get, patch, post } from '../route-kit.js';
 import {
   statementAssumptionsChange,
   statementAssumptionsInput,
   statementAssumptionsQuery,
   statementAssumptionsView,
+  statementRunInput,
+  statementRunQuery,
+  statementRunView,
+  statementView,
 } from '../statements.js';
 import { defineManifest } from './manifest.js';
 
@@ -44,16 +49,50 @@ export const statementsManifest = defineManifest({
         example: { body: { inflationPct: 2.25 } },
       }),
     },
+    statementRuns: {
+      queue: post('/api/schemes/:id/statement-runs', {
+        body: statementRunInput,
+        answer: statementRunView,
+        example: {
+          body: {
+            informationDate: '2025-12-31',
+            membersBy: '2026-06-30',
+            assumptionsId: EXAMPLE_IDS.assumptions,
+          },
+        },
+      }),
+      list: get('/api/schemes/:id/statement-runs', {
+        query: statementRunQuery,
+        answer: pageOf(statementRunView),
+      }),
+      get: get('/api/statement-runs/:id', { answer: statementRunView }),
+      statements: get('/api/statement-runs/:id/statements', { answer: z.array(statementView) }),
+      approve: post('/api/statement-runs/:id/approve', { answer: statementRunView }),
+      issue: post('/api/statement-runs/:id/issue', { answer: statementRunView }),
+    },
+    memberStatements: {
+      list: get('/api/members/:id/statements', { answer: z.array(statementView) }),
+      /** A statement as its member sees it, as a PDF. */
+      pdf: get('/api/statements/:id/pdf'),
+    },
   },
   audit: {
     records: {
       statement_assumptions: { noun: 'a projection assumption set', label: 'Assumption set' },
+      statement_run: { noun: 'a statement run', label: 'Statement run' },
     },
     actions: {
       'statement_assumptions.created': 'Added a projection assumption set',
       'statement_assumptions.updated': 'Corrected a projection assumption set',
       'statement_assumptions.listed': 'Listed the projection assumption sets',
       'statement_assumptions.viewed': 'Viewed a projection assumption set',
+      'statement_run.created': 'Started a statement run',
+      'statement_run.checked': 'Checked the members’ data of a statement run',
+      'statement_run.ready': 'Made the statements of a run, ready for the trustees',
+      'statement_run.approved': 'Recorded the trustees’ approval of a statement run',
+      'statement_run.issued': 'Issued the statements of a run to the members',
+      'statement_run.listed': 'Listed a scheme’s statement runs',
+      'statement_run.viewed': 'Viewed a statement run or a member’s statements',
     },
   },
 });

@@ -174,7 +174,8 @@ export interface GeneratedDocument {
 }
 
 /**
- * Documents the service writes itself (an issued AI draft's PDF), stored as uploads are: staged,
+ * Documents the service writes itself (an issued AI draft's PDF, a member's benefit statement),
+ * stored as uploads are: staged,
  * the row versioned by name and audited in the caller's transaction, the bytes committed under
  * their key only after that transaction has (docs/decisions/0062-document-vault.md). The
  * bytes come from the service, not a browser, so they are recorded `clean` without a scan and
@@ -196,6 +197,11 @@ export function createGeneratedDocuments({
         contentType: DocumentContentType;
         bytes: Buffer;
         at: Date;
+        /**
+         * The member the document is about (a benefit statement): it is then member-facing and
+         * that member's alone (docs/decisions/0090-member-documents.md).
+         */
+        member?: { id: string };
       },
     ): Promise<GeneratedDocument> {
       const id = createId();
@@ -213,8 +219,8 @@ export function createGeneratedDocuments({
           filename,
           originalFilename: filename,
           title: document.title,
-          memberFacing: false,
-          memberId: null,
+          memberFacing: document.member !== undefined,
+          memberId: document.member?.id ?? null,
           contentType: document.contentType,
           size: document.bytes.length,
           sha256: createHash('sha256').update(document.bytes).digest('hex'),

@@ -14,7 +14,7 @@ import {
   remittanceFactsSince,
 } from '../../../contracts/remittance-rules.js';
 import type { SchemeComplianceFacts } from '../../../contracts/scheme-standing.js';
-import type { FilingKind } from '../../../contracts/scheme-year-rules.js';
+import type { FilingKind, StatementRunFacts } from '../../../contracts/scheme-year-rules.js';
 import { arrayLiteral } from '../../platform/db/database.js';
 import { keyset } from '../../platform/db/keyset.js';
 import {
@@ -27,6 +27,7 @@ import {
   oraReports,
   schemes,
   significantChanges,
+  statementRuns,
   trustees,
   trusteeTrainings,
   writtenPolicies,
@@ -346,6 +347,27 @@ export async function loadGovernance(
     })
     .from(filings)
     .where(live(filings));
+  // The schemes' statement runs not failed, for the benefit statements' duty
+  // (docs/decisions/0141-pension-benefit-statements.md); a run has no deletion.
+  const runRows = await tx
+    .select({
+      schemeId: statementRuns.schemeId,
+      informationDate: statementRuns.informationDate,
+      membersBy: statementRuns.membersBy,
+      status: statementRuns.status,
+      issuedOn: sql<
+        string | null
+      >`(${statementRuns.issuedAt} at time zone 'Europe/Dublin')::date::text`,
+    })
+    .from(statementRuns)
+    .where(
+      and(
+        sql`(${statementRuns.brokerId}, ${statementRuns.schemeId}) >= (${first.brokerId}, ${first.id})`,
+        sql`(${statementRuns.brokerId}, ${statementRuns.schemeId}) <= (${last.brokerId}, ${last.id})`,
+        filter.employerId ? eq(statementRuns.employerId, filter.employerId) : undefined,
+        sql`${statementRuns.status} <> 'failed'`,
+      ),
+    );
   // Per scheme with members, its active and deferred ones counted (above 100 the annual report is
   // audited) and the active ones who joined on or after the day it was added, with whether they
   // have had its information (scheme-year-rules.ts): one statement, read from
@@ -415,6 +437,7 @@ export async function loadGovernance(
   const remittances = await remittanceFactsOf(tx, [...windows.values()]);
   const noRemittance: EmployerRemittanceFacts = { deducted: [], receipts: [] };
   const addedMonthOf = new Map(rows.map((row) => [row.id, row.addedOn.slice(0, 7)]));
+  const addedOnOf = new Map(rows.map((row) => [row.id, row.addedOn]));
   const bySchemeId = new Map(
     heads.map((scheme) => [
       scheme.id,
@@ -437,6 +460,8 @@ export async function loadGovernance(
             remittances.get(employerKey(scheme)) ?? noRemittance,
             addedMonthOf.get(scheme.id) as string,
           ),
+          statementRuns: [],
+          addedOn: addedOnOf.get(scheme.id),
         } as {
           type: SchemeType;
           racKind: RacKind | null;
@@ -451,6 +476,8 @@ export async function loadGovernance(
           filings: SchemeComplianceFacts['filings'][number][];
           newMembers: SchemeComplianceFacts['newMembers'][number][];
           remittance: EmployerRemittanceFacts;
+          statementRuns: StatementRunFacts[];
+          addedOn: string | undefined;
         },
       },
     ]),
@@ -483,6 +510,7 @@ export async function loadGovernance(
   for (const { schemeId, ...row } of filingRows) {
     factsOf(schemeId)?.filings.push({ ...row, kind: row.kind as FilingKind });
   }
+  for (const { schemeId, ...row } of runRows) factsOf(schemeId)?.statementRuns.push(row);
   for (const { schemeId, count, newMembers } of memberRows) {
     const facts = factsOf(schemeId);
     if (!facts) continue;

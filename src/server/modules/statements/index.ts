@@ -1,2 +1,6 @@
 /** The statements module's public face: all that other modules and the composition root may import from it. */
+
+export { statementPdf } from './statement.pdf.js';
+export { statementRunsJob } from './statement-runs.job.js';
+export { createStatementWorker, type StatementWorker } from './statement-worker.service.js';
 export { createStatementsModule } from './statements.module.js';

@@ -1,0 +1,402 @@
+import { createId } from '@paralleldrive/cuid2';
+import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
+import type { PageQuery } from '../../../contracts/pages.js';
+import { administratorDate } from '../../../contracts/statement-rules.js';
+import type {
+  StatementRunInput,
+  StatementRunView,
+  StatementView,
+} from '../../../contracts/statements.js';
+import type { AuditService } from '../../platform/audit/audit-log.js';
+import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
+import { withoutQuerySignal } from '../../platform/db/connection-bounds.js';
+import type { Database } from '../../platform/db/database.js';
+import { keyset, pageFrom } from '../../platform/db/keyset.js';
+import { statementRuns } from '../../platform/db/schema.js';
+import { withActor } from '../../platform/db/with-actor.js';
+import { benefitStatementIssuedMessage } from '../../platform/email/messages.js';
+import type { Outbox } from '../../platform/email/outbox.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { type ActorContext, isPlatformActor } from '../../platform/tenancy/actor.js';
+import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import type { GeneratedDocument, GeneratedDocuments } from '../documents/index.js';
+import { findMember } from '../members/index.js';
+import { findScheme } from '../schemes/index.js';
+import { findAssumptions } from './assumptions.data.js';
+import {
+  accountsOfMember,
+  findRun,
+  findStatement,
+  insertRun,
+  listRuns,
+  liveRunFor,
+  type RunRow,
+  type StatementRow,
+  statementsOfMember,
+  statementsOfRun,
+  statementsToIssue,
+  updateRun,
+  updateStatement,
+} from './runs.data.js';
+import { statementPdf } from './statement.pdf.js';
+import type { StatementWorker } from './statement-worker.service.js';
+
+/** A run or a statement is the firm's, under the scheme's employer: its scope for the policy. */
+const scoped = <T extends { brokerId: string; employerId: string }>(row: T | undefined) => row;
+
+export function runViewOf(row: RunRow): StatementRunView {
+  return {
+    id: row.id,
+    schemeId: row.schemeId,
+    informationDate: row.informationDate,
+    membersBy: row.membersBy,
+    trusteesBy: administratorDate(row.membersBy),
+    assumptionsId: row.assumptionsId,
+    status: row.status as StatementRunView['status'],
+    total: row.total,
+    done: row.done,
+    failed: row.failed,
+    issues: row.issues,
+    approvedAt: row.approvedAt?.toISOString() ?? null,
+    issuedAt: row.issuedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function statementViewOf(row: StatementRow): StatementView {
+  if (row.figures === null) throw new Error('a statement listed before it was made');
+  return {
+    id: row.id,
+    runId: row.runId,
+    memberId: row.memberId,
+    schemeId: row.schemeId,
+    informationDate: row.informationDate,
+    documentId: row.documentId,
+    issuedAt: row.issuedAt?.toISOString() ?? null,
+    paper: row.paper,
+    figures: row.figures,
+  };
+}
+
+/** What the audit log keeps of a run: ids, dates, status and counts (no member's figures). */
+const auditState = (row: RunRow) => ({
+  id: row.id,
+  schemeId: row.schemeId,
+  informationDate: row.informationDate,
+  membersBy: row.membersBy,
+  assumptionsId: row.assumptionsId,
+  status: row.status,
+  total: row.total,
+  done: row.done,
+  failed: row.failed,
+  membersWithIssues: row.issues.length,
+});
+
+const refuse = (path: string, message: string): never => {
+  throw new ValidationError([{ path, code: 'custom', message }]);
+};
+
+export interface RunsServiceDeps {
+  database: Database;
+  audit: AuditService;
+  now: () => Date;
+  outbox: Outbox;
+  onEmailQueued: () => void;
+  publicBaseUrl: URL;
+  documents: GeneratedDocuments;
+  worker: StatementWorker;
+  /** Where a failure of the background work is reported, with no personal data. */
+  onWorkFailed: (error: unknown) => void;
+}
+
+/**
+ * Statement runs (docs/decisions/0141-pension-benefit-statements.md): a scheme's statements for
+ * an information date, prepared in the background (statement-worker.service.ts), reviewed by staff, approved by
+ * the trustees' side and issued to each member as their own document with an e-mail notice.
+ */
+export function createRunsService({
+  database,
+  audit,
+  now,
+  outbox,
+  onEmailQueued,
+  publicBaseUrl,
+  documents,
+  worker,
+  onWorkFailed,
+}: RunsServiceDeps) {
+  const reads = createPlatformReadLog(audit);
+
+  /** Starts the run's work after the answer, under no request's signal (docs/decisions/0084). */
+  function startWork(brokerId: string, runId: string) {
+    setImmediate(() => {
+      withoutQuerySignal(() => worker.process(brokerId, runId)).catch(onWorkFailed);
+    });
+  }
+
+  return {
+    async create(
+      actor: ActorContext,
+      schemeId: string,
+      input: StatementRunInput,
+    ): Promise<StatementRunView> {
+      const writer = authorize(actor, 'statement_run.create');
+      const run = await withActor(database, writer, async (tx) => {
+        const scheme = authorizeRow(writer, 'statement_run.create', await findScheme(tx, schemeId));
+        const today = todayInIreland(now());
+        if (input.informationDate > today) {
+          refuse('informationDate', 'The information date is a day that has passed, or today');
+        }
+        if (input.membersBy <= input.informationDate) {
+          refuse('membersBy', 'Members must have their statements after the information date');
+        }
+        const assumptions = await findAssumptions(tx, input.assumptionsId);
+        if (assumptions === undefined) {
+          refuse('assumptionsId', 'Choose an assumption set of the platform or of this firm');
+        }
+        if (await liveRunFor(tx, scheme, input.informationDate)) {
+          throw new ConflictError(
+            `A statement run for this scheme at ${dateInWords(input.informationDate)} is already under way or done`,
+          );
+        }
+        const at = now();
+        const row = await insertRun(tx, {
+          brokerId: scheme.brokerId,
+          id: createId(),
+          employerId: scheme.employerId,
+          schemeId: scheme.id,
+          informationDate: input.informationDate,
+          membersBy: input.membersBy,
+          assumptionsId: input.assumptionsId,
+          status: 'queued',
+          total: 0,
+          done: 0,
+          failed: 0,
+          issues: [],
+          createdBy: writer.userId,
+          createdAt: at,
+          updatedAt: at,
+        });
+        await audit.record(tx, writer, {
+          action: 'statement_run.created',
+          entityType: 'statement_run',
+          entityId: row.id,
+          tenantId: row.brokerId,
+          previousState: null,
+          newState: auditState(row),
+        });
+        return row;
+      });
+      startWork(run.brokerId, run.id);
+      return runViewOf(run);
+    },
+
+    async list(actor: ActorContext, schemeId: string, query: PageQuery) {
+      authorize(actor, 'statement_run.list');
+      const position = keyset(query, { at: statementRuns.createdAt, id: statementRuns.id }, 'desc');
+      const rows = await withActor(database, actor, async (tx) => {
+        const scheme = authorizeRow(actor, 'statement_run.list', await findScheme(tx, schemeId));
+        const found = await listRuns(tx, scheme, position);
+        await reads.listed(tx, actor, {
+          entityType: 'statement_run',
+          scope: { schemeId: scheme.id },
+          filters: query,
+          returned: found.length,
+        });
+        return found;
+      });
+      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
+      return { items: page.items.map(runViewOf), nextCursor: page.nextCursor };
+    },
+
+    async get(actor: ActorContext, id: string): Promise<StatementRunView> {
+      authorize(actor, 'statement_run.read');
+      return withActor(database, actor, async (tx) => {
+        const run = authorizeRow(actor, 'statement_run.read', scoped(await findRun(tx, id)));
+        await reads.viewed(tx, actor, {
+          entityType: 'statement_run',
+          entityId: run.id,
+          tenantId: run.brokerId,
+        });
+        return runViewOf(run);
+      });
+    },
+
+    /** The run's statements made, in member order: the sample staff review before approval. */
+    async statements(actor: ActorContext, id: string): Promise<StatementView[]> {
+      authorize(actor, 'statement_run.read');
+      return withActor(database, actor, async (tx) => {
+        const run = authorizeRow(actor, 'statement_run.read', scoped(await findRun(tx, id)));
+        await reads.viewed(tx, actor, {
+          entityType: 'statement_run',
+          entityId: run.id,
+          tenantId: run.brokerId,
+        });
+        return (await statementsOfRun(tx, run, 100)).map(statementViewOf);
+      });
+    },
+
+    /** The trustees' approval of a run that is ready (409 otherwise). */
+    async approve(actor: ActorContext, id: string): Promise<StatementRunView> {
+      const writer = authorize(actor, 'statement_run.approve');
+      return withActor(database, writer, async (tx) => {
+        const run = authorizeRow(
+          writer,
+          'statement_run.approve',
+          scoped(await findRun(tx, id, { forUpdate: true })),
+        );
+        if (run.status !== 'ready') {
+          throw new ConflictError(
+            `Only a run whose statements are ready is approved; this run is ${run.status}`,
+          );
+        }
+        const at = now();
+        const approved = await updateRun(tx, run, {
+          status: 'approved',
+          approvedBy: writer.userId,
+          approvedAt: at,
+          updatedAt: at,
+        });
+        await audit.record(tx, writer, {
+          action: 'statement_run.approved',
+          entityType: 'statement_run',
+          entityId: run.id,
+          tenantId: run.brokerId,
+          previousState: auditState(run),
+          newState: auditState(approved),
+        });
+        return runViewOf(approved);
+      });
+    },
+
+    /**
+     * Issues an approved run (409 otherwise): each statement becomes its member's own
+     * member-facing `benefit_statement` document, and the member's accounts are e-mailed a
+     * notice. Each statement is issued in a transaction of its own, so an issue cut short is
+     * finished by asking again, and no statement is issued twice.
+     */
+    async issue(actor: ActorContext, id: string): Promise<StatementRunView> {
+      const writer = authorize(actor, 'statement_run.issue');
+      const run = await withActor(database, writer, async (tx) => {
+        const found = authorizeRow(writer, 'statement_run.issue', scoped(await findRun(tx, id)));
+        if (found.status !== 'approved') {
+          throw new ConflictError(
+            found.status === 'issued'
+              ? 'This run is already issued'
+              : `Only a run the trustees have approved is issued; this run is ${found.status}`,
+          );
+        }
+        return found;
+      });
+      const pending = await withActor(database, writer, (tx) => statementsToIssue(tx, run));
+      let told = false;
+      for (const statement of pending) {
+        const figures = statement.figures;
+        if (figures === null) continue;
+        const bytes = await statementPdf(figures);
+        let staged: GeneratedDocument | null = null;
+        const stored = await withActor(database, writer, async (tx) => {
+          const current = await findStatement(tx, statement.id, { forUpdate: true });
+          if (current === undefined || current.issuedAt !== null) return null;
+          const at = now();
+          const document = await documents.store(tx, writer, {
+            scheme: { brokerId: run.brokerId, employerId: run.employerId, id: run.schemeId },
+            documentType: 'benefit_statement',
+            filename: `Pension Benefit Statement ${run.informationDate}.pdf`,
+            title: `Pension Benefit Statement at ${dateInWords(run.informationDate)}`,
+            contentType: 'application/pdf',
+            bytes,
+            at,
+            member: { id: statement.memberId },
+          });
+          staged = document;
+          await updateStatement(tx, statement, {
+            documentId: document.row.id,
+            issuedAt: at,
+            updatedAt: at,
+          });
+          for (const account of await accountsOfMember(tx, statement.memberId)) {
+            await outbox.enqueue(tx, {
+              brokerId: run.brokerId,
+              userId: account.id,
+              kind: 'benefit_statement_issued',
+              message: benefitStatementIssuedMessage(account.email, {
+                scheme: figures.schemeName,
+                informationDate: dateInWords(run.informationDate),
+                signInUrl: new URL('/signin', publicBaseUrl).toString(),
+              }),
+              discardAfter: new Date(at.getTime() + 30 * 24 * 3_600_000),
+            });
+            told = true;
+          }
+          return document;
+        }).catch(async (error: unknown) => {
+          // The bytes staged for a transaction that did not commit are dropped.
+          await staged?.discard();
+          throw error;
+        });
+        if (stored) await stored.commit();
+      }
+      if (told) onEmailQueued();
+      return withActor(database, writer, async (tx) => {
+        const current = (await findRun(tx, run.id, { forUpdate: true })) as RunRow;
+        if (current.status === 'issued') return runViewOf(current);
+        const at = now();
+        const issued = await updateRun(tx, current, {
+          status: 'issued',
+          issuedBy: writer.userId,
+          issuedAt: at,
+          updatedAt: at,
+        });
+        await audit.record(tx, writer, {
+          action: 'statement_run.issued',
+          entityType: 'statement_run',
+          entityId: run.id,
+          tenantId: run.brokerId,
+          previousState: auditState(current),
+          newState: auditState(issued),
+        });
+        return runViewOf(issued);
+      });
+    },
+
+    /** A member's statements: staff see every one made, the member those issued to them. */
+    async ofMember(actor: ActorContext, memberId: string): Promise<StatementView[]> {
+      authorize(actor, 'statement.list');
+      return withActor(database, actor, async (tx) => {
+        const member = authorizeRow(actor, 'statement.list', await findMember(tx, memberId));
+        await reads.viewed(tx, actor, {
+          entityType: 'statement_run',
+          entityId: member.id,
+          tenantId: member.brokerId,
+        });
+        const ownOnly = !isPlatformActor(actor) && actor.role === 'Member';
+        return (await statementsOfMember(tx, member, ownOnly)).map(statementViewOf);
+      });
+    },
+
+    /**
+     * A statement's PDF as its member sees it: staff preview any made; a member reads only their
+     * own once issued (404 otherwise, as if it did not exist).
+     */
+    async pdf(actor: ActorContext, id: string): Promise<Buffer> {
+      authorize(actor, 'statement.read');
+      const figures = await withActor(database, actor, async (tx) => {
+        const statement = await findStatement(tx, id);
+        const reached = authorizeRow(
+          actor,
+          'statement.read',
+          statement && { ...statement, memberId: statement.memberId },
+        );
+        const ownOnly = !isPlatformActor(actor) && actor.role === 'Member';
+        if (reached.figures === null || (ownOnly && reached.issuedAt === null)) {
+          throw new NotFoundError();
+        }
+        return reached.figures;
+      });
+      return statementPdf(figures);
+    },
+  };
+}
+export type RunsService = ReturnType<typeof createRunsService>;

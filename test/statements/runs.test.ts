@@ -1,0 +1,364 @@
+import { createId } from '@paralleldrive/cuid2';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateInWords } from '../../src/contracts/irish-dates.js';
+import { formatCents } from '../../src/contracts/money.js';
+import { PROJECTION_CAVEAT } from '../../src/contracts/statement-rules.js';
+import type { StatementFigures } from '../../src/contracts/statements.js';
+import { createStatementWorker, statementPdf } from '../../src/server/modules/statements/index.js';
+import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
+import { createAuditService } from '../../src/server/platform/audit/audit-log.js';
+import {
+  documents,
+  members,
+  statementRuns,
+  statements,
+} from '../../src/server/platform/db/schema.js';
+import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
+import { ownerOf } from '../helpers/database.js';
+import { createUser, type UserRow } from '../helpers/factories.js';
+import { readOutbox } from '../helpers/mail.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
+import { dcScheme, runInvestments, testClock } from '../investments/money.js';
+
+/**
+ * Statement runs through the API (docs/decisions/0141-pension-benefit-statements.md): a DC
+ * scheme's members checked, their statements made in the background, approved, issued to each
+ * member alone, and read back from the PDF figure by figure.
+ */
+const clock = testClock('2027-01-15');
+let t: TestApp;
+let scheme: Awaited<ReturnType<typeof dcScheme>>;
+let other: UserRow;
+let assumptionsId: string;
+const names = ['Aoife', 'Brian', 'Ciara', 'Donal'];
+
+async function waitFor(runId: string, status: string) {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const read = await scheme.staff.get(`/api/statement-runs/${runId}`);
+    if (read.json().status === status) return read.json();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the run did not become ${status}`);
+}
+
+const textOf = (bytes: Buffer) => flowing(readPdf(bytes).text);
+
+beforeAll(async () => {
+  t = await buildTestApp({ counters: uncountedStore(), now: clock.now });
+  scheme = await dcScheme(
+    t,
+    [
+      { name: 'Global Equity', annualChargeBasisPoints: 75 },
+      { name: 'Cash Fund', annualChargeBasisPoints: 25 },
+    ],
+    4,
+  );
+  const [equity, cash] = scheme.fundIds as [string, string];
+  const patched = await scheme.staff.patch(`/api/schemes/${scheme.schemeId}`, {
+    normalRetirementAge: 65,
+  });
+  expect(patched.statusCode, patched.body).toBe(200);
+  for (const fundId of [equity, cash]) {
+    await scheme.prices(fundId, [
+      { on: '2026-01-20', price: '1.000000' },
+      { on: '2026-06-30', price: '1.100000' },
+      { on: '2026-12-31', price: '1.200000' },
+    ]);
+  }
+  const ids = scheme.members.map((member) => member.id);
+  for (const [index, memberId] of ids.entries()) {
+    await ownerOf(t.database)
+      .update(members)
+      .set({ firstName: names[index] as string, lastName: 'Walsh' })
+      .where(eq(members.id, memberId));
+    await scheme.choose(
+      memberId,
+      index === 1
+        ? [
+            { fundId: equity, percent: 50 },
+            { fundId: cash, percent: 50 },
+          ]
+        : [{ fundId: equity, percent: 100 }],
+    );
+    for (const kind of ['employee', 'employer']) {
+      await scheme.contribute(memberId, {
+        period: '2026-01',
+        kind,
+        amountCents: 300_000,
+        receivedOn: '2026-01-20',
+      });
+    }
+  }
+  // Ciara's date of birth makes her 11: implausible, so she is listed and gets no statement.
+  await ownerOf(t.database)
+    .update(members)
+    .set({ dateOfBirth: '2015-01-01' })
+    .where(eq(members.id, ids[2] as string));
+  // Donal left service: a deferred member.
+  await ownerOf(t.database)
+    .update(members)
+    .set({ status: 'deferred', statusOn: '2026-06-30' })
+    .where(eq(members.id, ids[3] as string));
+  await runInvestments(t);
+  const set = await scheme.as(scheme.admin).post('/api/statement-assumptions', {
+    name: 'Pensions Authority guidance',
+    effectiveFrom: '2026-01-01',
+    source:
+      'The Pensions Authority’s guidance on benefit statement projections, updated 10 March 2023',
+    bestEstimateReturnPct: 4.75,
+    unfavourableReturnPct: 1.5,
+    inflationPct: 2.5,
+    salaryGrowthPct: 2.5,
+    annuityFactor: 25,
+  });
+  assumptionsId = set.json().id;
+  other = await createUser(t.database, { role: 'BrokerAdmin' });
+});
+afterAll(() => t.close());
+
+describe('a statement run', () => {
+  let runId: string;
+
+  it('is queued (202), checks every active and deferred member, and makes each statement', async () => {
+    const queued = await scheme.staff.post(`/api/schemes/${scheme.schemeId}/statement-runs`, {
+      informationDate: '2026-12-31',
+      membersBy: '2027-06-30',
+      assumptionsId,
+    });
+    expect(queued.statusCode, queued.body).toBe(202);
+    expect(queued.json()).toMatchObject({ status: 'queued', trusteesBy: '2027-05-31' });
+    runId = queued.json().id;
+    const ready = await waitFor(runId, 'ready');
+    expect(ready).toMatchObject({ total: 3, done: 3, failed: 0 });
+    expect(ready.issues).toEqual([
+      {
+        memberId: scheme.members[2]?.id,
+        issues: ['implausible_age'],
+        words: ['The member’s age on the information date is under 16 or over 80'],
+      },
+    ]);
+  });
+
+  it('refuses a second run for the date (409), bad dates and an unknown set (400)', async () => {
+    const url = `/api/schemes/${scheme.schemeId}/statement-runs`;
+    const again = await scheme.staff.post(url, {
+      informationDate: '2026-12-31',
+      membersBy: '2027-06-30',
+      assumptionsId,
+    });
+    expect(again.statusCode).toBe(409);
+    for (const [body, path] of [
+      [{ informationDate: '2026-11-30', membersBy: '2026-11-30', assumptionsId }, 'membersBy'],
+      [
+        { informationDate: '2027-02-28', membersBy: '2027-06-30', assumptionsId },
+        'informationDate',
+      ],
+      [
+        { informationDate: '2026-11-30', membersBy: '2027-06-30', assumptionsId: createId() },
+        'assumptionsId',
+      ],
+    ] as const) {
+      const refused = await scheme.staff.post(url, body);
+      expect(refused.statusCode, path).toBe(400);
+      expect(refused.json().issues[0].path).toBe(path);
+    }
+    const runs = await ownerOf(t.database)
+      .select()
+      .from(statementRuns)
+      .where(eq(statementRuns.schemeId, scheme.schemeId));
+    expect(runs).toHaveLength(1);
+    expect((await t.requestAs(other, 'GET', `/api/statement-runs/${runId}`)).statusCode).toBe(404);
+  });
+
+  it('makes a PDF that reads back with its title, information date, every figure and its tags', async () => {
+    const made = await scheme.staff.get(`/api/statement-runs/${runId}/statements`);
+    const list = made.json() as Array<{ id: string; memberId: string; figures: StatementFigures }>;
+    expect(list).toHaveLength(3);
+    for (const statement of list) {
+      const pdf = await scheme.staff.get(`/api/statements/${statement.id}/pdf`);
+      expect(pdf.statusCode).toBe(200);
+      const bytes = pdf.rawPayload;
+      const raw = bytes.toString('latin1');
+      const text = textOf(bytes);
+      const figures = statement.figures;
+      expect(raw).toContain('/StructTreeRoot');
+      expect(raw).toMatch(/\/Lang \(en-IE\)/);
+      for (const tag of [
+        '/S /H1',
+        '/S /H2',
+        '/S /P',
+        '/S /L',
+        '/S /Table',
+        '/S /TR',
+        '/S /TH',
+        '/S /TD',
+      ]) {
+        expect(raw, tag).toContain(tag);
+      }
+      expect(text).toContain(`Pension Benefit Statement: ${figures.schemeName}`);
+      expect(text).toContain('Your benefits at 31 Dec 2026');
+      expect(text).toContain(figures.memberName);
+      const dc = figures.dc as NonNullable<StatementFigures['dc']>;
+      for (const cents of [
+        dc.fundValueCents,
+        figures.year.memberCents,
+        figures.year.employerCents,
+        figures.year.costsCents,
+        dc.bestEstimate.fundCents,
+        dc.bestEstimate.pensionCents,
+        dc.unfavourable.fundCents,
+        dc.unfavourable.pensionCents,
+        ...dc.funds.map((fund) => fund.valueCents),
+      ]) {
+        expect(text, formatCents(cents)).toContain(formatCents(cents));
+      }
+      expect(text).toContain(flowing(PROJECTION_CAVEAT));
+      // No other member's name in any statement, and none in the metadata.
+      for (const name of names) {
+        if (!figures.memberName.startsWith(name)) expect(text).not.toContain(name);
+      }
+      expect(raw).not.toContain('Walsh');
+    }
+    const aoife = list.find((statement) => statement.figures.memberName === 'Aoife Walsh');
+    // €3,000 each way invested at 1.000000, worth 1.200000 at the information date, less charges.
+    expect(aoife?.figures.year).toMatchObject({ memberCents: 300_000, employerCents: 300_000 });
+    expect(aoife?.figures.status).toBe('active');
+    const donal = list.find((statement) => statement.figures.memberName === 'Donal Walsh');
+    expect(donal?.figures.status).toBe('deferred');
+    expect(donal?.figures.dc?.annualContributionCents).toBe(0);
+    expect(dateInWords('2026-12-31')).toBe('31 Dec 2026');
+  });
+
+  it('is hidden from members until issued, approved by a BrokerAdmin only, then issued to each member alone', async () => {
+    const self = scheme.as(scheme.self);
+    const own = scheme.members[0]?.id as string;
+    expect((await self.get(`/api/members/${own}/statements`)).json()).toEqual([]);
+    expect((await scheme.staff.post(`/api/statement-runs/${runId}/issue`, {})).statusCode).toBe(
+      409,
+    );
+    expect((await scheme.staff.post(`/api/statement-runs/${runId}/approve`, {})).statusCode).toBe(
+      403,
+    );
+    const approved = await scheme.as(scheme.admin).post(`/api/statement-runs/${runId}/approve`, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().status).toBe('approved');
+    const issued = await scheme.staff.post(`/api/statement-runs/${runId}/issue`, {});
+    expect(issued.statusCode, issued.body).toBe(200);
+    expect(issued.json().status).toBe('issued');
+    expect((await scheme.staff.post(`/api/statement-runs/${runId}/issue`, {})).statusCode).toBe(
+      409,
+    );
+
+    const mine = (await self.get(`/api/members/${own}/statements`)).json();
+    expect(mine).toHaveLength(1);
+    expect(mine[0].figures.memberName).toBe('Aoife Walsh');
+    const read = await self.get(`/api/statements/${mine[0].id}/pdf`);
+    expect(read.statusCode).toBe(200);
+    expect(textOf(read.rawPayload)).toContain('Aoife Walsh');
+    // Another member's statement and list answer 404 to her.
+    const brian = (
+      await scheme.staff.get(`/api/members/${scheme.members[1]?.id}/statements`)
+    ).json();
+    expect((await self.get(`/api/statements/${brian[0].id}/pdf`)).statusCode).toBe(404);
+    expect((await self.get(`/api/members/${scheme.members[1]?.id}/statements`)).statusCode).toBe(
+      404,
+    );
+    // Each statement is its member's own member-facing document.
+    const docs = await ownerOf(t.database)
+      .select()
+      .from(documents)
+      .where(
+        and(
+          eq(documents.schemeId, scheme.schemeId),
+          eq(documents.documentType, 'benefit_statement'),
+        ),
+      );
+    expect(docs).toHaveLength(3);
+    for (const doc of docs) expect(doc.memberFacing).toBe(true);
+    expect(new Set(docs.map((doc) => doc.memberId))).toEqual(
+      new Set([scheme.members[0]?.id, scheme.members[1]?.id, scheme.members[3]?.id]),
+    );
+    const notices = (await readOutbox(t.database, t.config)).filter(
+      (row) => row.kind === 'benefit_statement_issued',
+    );
+    expect(notices.map((row) => row.userId)).toEqual([scheme.self.id]);
+    // Issued on time, the scheme year's duty is ok.
+    const compliance = await scheme.staff.get(`/api/schemes/${scheme.schemeId}/compliance`);
+    const duty = compliance
+      .json()
+      .obligations.find((entry: { kind: string }) => entry.kind === 'benefit_statements');
+    expect(duty).toMatchObject({ status: 'ok', dueOn: '2028-06-30' });
+    expect(duty.reason).toContain('issued on 15 Jan 2027');
+  });
+});
+
+describe('a run interrupted', () => {
+  it('is resumed where it stopped and makes each statement once', async () => {
+    const at = new Date();
+    const runId = createId();
+    await ownerOf(t.database).insert(statementRuns).values({
+      brokerId: scheme.brokerId,
+      id: runId,
+      employerId: scheme.employerId,
+      schemeId: scheme.schemeId,
+      informationDate: '2026-11-30',
+      membersBy: '2027-05-31',
+      assumptionsId,
+      status: 'queued',
+      total: 0,
+      done: 0,
+      failed: 0,
+      issues: [],
+      createdBy: scheme.consultant.id,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const rendered: string[] = [];
+    const first = createStatementWorker({
+      database: t.database,
+      audit: createAuditService({
+        now: clock.now,
+        chainKey: auditChainKey(t.config.secrets.AUDIT_CHAIN_KEY),
+      }),
+      now: clock.now,
+      render: async (figures) => {
+        rendered.push(figures.memberName);
+        // The instance closes after its second statement.
+        if (rendered.length === 2) void first.stop();
+        return statementPdf(figures);
+      },
+    });
+    await first.process(scheme.brokerId, runId);
+    const [stopped] = await ownerOf(t.database)
+      .select()
+      .from(statementRuns)
+      .where(eq(statementRuns.id, runId));
+    expect(stopped).toMatchObject({ status: 'running', done: 2, total: 3, leaseUntil: null });
+
+    const second = createStatementWorker({
+      database: t.database,
+      audit: createAuditService({
+        now: clock.now,
+        chainKey: auditChainKey(t.config.secrets.AUDIT_CHAIN_KEY),
+      }),
+      now: clock.now,
+      render: async (figures) => {
+        rendered.push(figures.memberName);
+        return statementPdf(figures);
+      },
+    });
+    await second.process(scheme.brokerId, runId);
+    const ready = await scheme.staff.get(`/api/statement-runs/${runId}`);
+    expect(ready.json()).toMatchObject({ status: 'ready', total: 3, done: 3, failed: 0 });
+    expect(rendered.sort()).toEqual(['Aoife Walsh', 'Brian Walsh', 'Donal Walsh']);
+    const rows = await ownerOf(t.database)
+      .select()
+      .from(statements)
+      .where(eq(statements.runId, runId));
+    expect(rows.map((row) => row.status)).toEqual(['made', 'made', 'made']);
+    // A third worker finds nothing to do.
+    await second.process(scheme.brokerId, runId);
+    expect(rendered).toHaveLength(3);
+  });
+});
