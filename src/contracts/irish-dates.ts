@@ -293,3 +293,38 @@ export function addDays(isoDate: string, days: number): string {
   );
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
 }
+
+const isoDay = (year: number, month: number, day: number) =>
+  `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+
+/**
+ * The day `months` months after `isoDate` as a period in months is counted where the law sets one
+ * (Regulation (EEC, Euratom) No 1182/71 Art. 3(2)(c)): the same day of the month, or the month's
+ * last day where it has no such day (31 January and 1 month is 28 February, or 29 in a leap
+ * year; 30 April and 1 month is 30 May).
+ */
+export function sameDayMonthsLater(isoDate: string, months: number): string {
+  return monthsLater(isoDate, months, false);
+}
+
+/**
+ * The day `months` months after `isoDate`: the same day of the month, or the month's last day
+ * where it has no such day (31 August and 6 months is 28 February, or 29 in a leap year). A
+ * period that starts on the last day of a month ends on the last day of its final month (30 June
+ * and 9 months is 31 March), as a scheme year's deadlines are read.
+ */
+export function addMonths(isoDate: string, months: number): string {
+  return monthsLater(isoDate, months, true);
+}
+
+function monthsLater(isoDate: string, months: number, monthEndToMonthEnd: boolean): string {
+  const year = Number(isoDate.slice(0, 4));
+  const month = Number(isoDate.slice(5, 7));
+  const day = Number(isoDate.slice(8, 10));
+  const index = year * 12 + (month - 1) + months;
+  const toYear = Math.floor(index / 12);
+  const toMonth = (index % 12) + 1;
+  const last = daysInMonth(toYear, toMonth);
+  const monthEnd = monthEndToMonthEnd && day === daysInMonth(year, month);
+  return isoDay(toYear, toMonth, monthEnd ? last : Math.min(day, last));
+}

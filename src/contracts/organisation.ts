@@ -5,8 +5,8 @@ import { pageQuery } from './pages.js';
 import { newPassword } from './passwords.js';
 import { rateBasisPoints } from './percent.js';
 import { FIELD_MESSAGES } from './plain-english.js';
+import { NORMAL_RETIREMENT_AGES, readAccrualRate } from './scheme-terms.js';
 import { SCHEME_STATUSES, WIND_UP_REASONS } from './scheme-wind-up.js';
-import { NORMAL_RETIREMENT_AGES, readAccrualRate } from './statement-rules.js';
 import { emailAddress, idText, phoneNumber, text } from './text.js';
 
 /**

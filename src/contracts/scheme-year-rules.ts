@@ -2,11 +2,10 @@ import {
   addYears,
   type DateStatus,
   dateStatus,
-  isLeapYear,
   personKey,
   type TrusteeFacts,
 } from './governance-rules.js';
-import { dateInWords } from './irish-dates.js';
+import { addMonths, dateInWords } from './irish-dates.js';
 import {
   type EmployerRemittanceFacts,
   REMITTANCE_RULES,
@@ -14,8 +13,10 @@ import {
   remittanceMonths,
 } from './remittance-rules.js';
 import { guidance, law, productPolicy, type RuleLabel, type RuleSource } from './rule-sources.js';
-// Functions only, used inside functions: statement-rules.ts imports addMonths from here.
 import { administratorDate, membersByFor } from './statement-rules.js';
+
+// Where a month is added to a day: kept with the other dates, and named here as before.
+export { addMonths, sameDayMonthsLater } from './irish-dates.js';
 
 /**
  * The scheme year's dated duties an administrator tracks (docs/decisions/0122-the-scheme-year.md):
@@ -84,46 +85,6 @@ const FILING_SOURCES: Record<FilingKind, RuleSource> = {
   annual_scheme_information: SCHEME_YEAR_RULES.annualSchemeInformation,
   annual_compliance_statement: SCHEME_YEAR_RULES.annualComplianceStatement,
 };
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-const iso = (year: number, month: number, day: number) =>
-  `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-
-/**
- * The day `months` months after `isoDate` as a period in months is counted where the law sets one
- * (Regulation (EEC, Euratom) No 1182/71 Art. 3(2)(c)): the same day of the month, or the month's
- * last day where it has no such day (31 January and 1 month is 28 February, or 29 in a leap
- * year; 30 April and 1 month is 30 May).
- */
-export function sameDayMonthsLater(isoDate: string, months: number): string {
-  return monthsLater(isoDate, months, false);
-}
-
-/**
- * The day `months` months after `isoDate`: the same day of the month, or the month's last day
- * where it has no such day (31 August and 6 months is 28 February, or 29 in a leap year). A
- * period that starts on the last day of a month ends on the last day of its final month (30 June
- * and 9 months is 31 March), as a scheme year's deadlines are read.
- */
-export function addMonths(isoDate: string, months: number): string {
-  return monthsLater(isoDate, months, true);
-}
-
-function monthsLater(isoDate: string, months: number, monthEndToMonthEnd: boolean): string {
-  const year = Number(isoDate.slice(0, 4));
-  const month = Number(isoDate.slice(5, 7));
-  const day = Number(isoDate.slice(8, 10));
-  const index = year * 12 + (month - 1) + months;
-  const toYear = Math.floor(index / 12);
-  const toMonth = (index % 12) + 1;
-  const last = daysInMonth(toYear, toMonth);
-  const monthEnd = monthEndToMonthEnd && day === daysInMonth(year, month);
-  return iso(toYear, toMonth, monthEnd ? last : Math.min(day, last));
-}
 
 /** The scheme year that ends in `year`: its last day. */
 export function yearEndIn(yearEnd: string, year: number): string {

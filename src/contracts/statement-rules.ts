@@ -1,8 +1,9 @@
 import { addYears } from './governance-rules.js';
-import { addDays } from './irish-dates.js';
-import { RETIREMENT_AGE_RULES } from './retirement-age-rules.js';
+import { addDays, addMonths } from './irish-dates.js';
 import { guidance, law, productPolicy, type RuleSource } from './rule-sources.js';
-import { addMonths } from './scheme-year-rules.js';
+import { type AccrualRate, readAccrualRate } from './scheme-terms.js';
+
+export { type AccrualRate, NORMAL_RETIREMENT_AGES, readAccrualRate } from './scheme-terms.js';
 
 /**
  * The rules of the Pension Benefit Statement (docs/decisions/0141-pension-benefit-statements.md):
@@ -95,15 +96,6 @@ export const SUPPLEMENTARY_INFORMATION = [
   'The assumptions used to turn a fund into a pension (the annuity factor)',
   'The benefits payable if you leave the scheme',
 ] as const;
-
-/**
- * The normal retirement ages a scheme may give for its statements: from 50 (the earliest age the
- * tax rules allow on leaving employment) to the oldest any scheme type's window allows, an RAC's.
- */
-export const NORMAL_RETIREMENT_AGES = {
-  from: 50,
-  to: RETIREMENT_AGE_RULES.RAC.to as number,
-} as const;
 
 /** Members are to have a scheme year's statement within this many months of its end (policy). */
 export const MEMBERS_BY_MONTHS = 6;
@@ -308,23 +300,6 @@ export function yearInFigures(
     }
   }
   return figures;
-}
-
-/** An accrual rate as written, `"1/60"`: a fraction of salary for each year of service. */
-export interface AccrualRate {
-  numerator: number;
-  denominator: number;
-}
-
-const ACCRUAL = /^([1-9]\d{0,2})\/([1-9]\d{0,3})$/;
-
-/** `"1/60"` read, or null where it is not a fraction below one. */
-export function readAccrualRate(text: string): AccrualRate | null {
-  const match = ACCRUAL.exec(text.trim());
-  if (!match) return null;
-  const numerator = Number(match[1]);
-  const denominator = Number(match[2]);
-  return numerator < denominator ? { numerator, denominator } : null;
 }
 
 export interface DbFacts {

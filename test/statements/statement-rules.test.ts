@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RETIREMENT_AGE_RULES } from '../../src/contracts/retirement-age-rules.js';
 import { benefitStatementsObligation } from '../../src/contracts/scheme-year-rules.js';
 import {
   administratorDate,
@@ -8,6 +9,7 @@ import {
   materialChanges,
   membersByFor,
   monthsToRetirement,
+  NORMAL_RETIREMENT_AGES,
   PROJECTION_CAVEAT,
   type ProjectionAssumptions,
   projectDb,
@@ -258,6 +260,10 @@ describe('the data checked before a statement', () => {
       'no_funding_level',
       'no_salary',
     ]);
+  });
+
+  it('bounds a normal retirement age by the oldest age of any scheme type’s window', () => {
+    expect(NORMAL_RETIREMENT_AGES.to).toBe(RETIREMENT_AGE_RULES.RAC.to);
   });
 
   it('counts age in whole years', () => {

@@ -87,9 +87,8 @@ export async function statementFor(
   const owner = { brokerId: member.brokerId, id: member.id };
   const status = member.status === 'deferred' ? 'deferred' : 'active';
   const db = scheme.type === 'DB';
-  const from =
-    scheme.type === 'PRSA' ? prsaPeriod(informationDate).from : yearBefore(informationDate);
-  const start = from < yearBefore(informationDate) ? from : yearBefore(informationDate);
+  // The 12 months to the information date hold a PRSA's half-year too.
+  const start = yearBefore(informationDate);
   const paid = await contributionsBetween(tx, owner, start, informationDate);
   const charged = db ? [] : await chargesBetween(tx, owner, start, informationDate);
   const movements: YearMovement[] = [
