@@ -5,15 +5,8 @@ import type { Column } from './CursorTable';
 import { DateTime } from './DateTime';
 import { SCHEME_TYPE_NAMES } from './validation';
 
-/**
- * The columns of every list of schemes: the name leads to the scheme's own page;
- * `employerName` adds the employer, where the list spans several.
- */
-export function schemeColumns({
-  employerName,
-}: {
-  employerName?: (scheme: Scheme) => string;
-} = {}): Column<Scheme>[] {
+/** A scheme's name, leading to its own page, and its type: the first columns of every list of schemes. */
+export function schemeNameColumns<T extends Pick<Scheme, 'id' | 'name' | 'type'>>(): Column<T>[] {
   return [
     {
       key: 'name',
@@ -39,6 +32,20 @@ export function schemeColumns({
       ),
       sortValue: (scheme) => scheme.type,
     },
+  ];
+}
+
+/**
+ * The columns of a plain list of schemes: the name and type, the employer where the list spans
+ * several (`employerName`), and when the scheme was added.
+ */
+export function schemeColumns({
+  employerName,
+}: {
+  employerName?: (scheme: Scheme) => string;
+} = {}): Column<Scheme>[] {
+  return [
+    ...schemeNameColumns<Scheme>(),
     ...(employerName
       ? [{ key: 'employer', header: 'Employer', render: employerName, sortValue: employerName }]
       : []),

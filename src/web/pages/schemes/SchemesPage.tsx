@@ -1,6 +1,6 @@
-import { Alert, Anchor, Select, Stack, Text } from '@mantine/core';
+import { Alert, Select, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { PortfolioScheme } from '../../../contracts/portfolio';
 import { api, describeError } from '../../api/client';
@@ -13,7 +13,7 @@ import { Loading } from '../../components/Loading';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
 import { portfolioColumns } from '../../components/portfolioColumns';
-import { SCHEME_TYPE_NAMES } from '../../components/validation';
+import { schemeNameColumns } from '../../components/schemeColumns';
 import { PAGES } from '../../layout/pages';
 
 const SCHEMES_KEY = ['schemes', 'portfolio'];
@@ -26,30 +26,7 @@ function columns({
   governanceShown: boolean;
 }): Column<PortfolioScheme>[] {
   return [
-    {
-      key: 'name',
-      header: 'Name',
-      render: (scheme) => (
-        <Anchor component={Link} to={`/schemes/${scheme.id}`}>
-          {scheme.name}
-        </Anchor>
-      ),
-      sortValue: (scheme) => scheme.name,
-    },
-    {
-      key: 'type',
-      header: 'Type',
-      render: (scheme) => (
-        <Text span size="sm">
-          {scheme.type}
-          <Text span size="sm" c="dimmed">
-            {' '}
-            · {SCHEME_TYPE_NAMES[scheme.type]}
-          </Text>
-        </Text>
-      ),
-      sortValue: (scheme) => scheme.type,
-    },
+    ...schemeNameColumns<PortfolioScheme>(),
     ...(spansEmployers
       ? [
           {
