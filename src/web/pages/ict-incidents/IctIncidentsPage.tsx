@@ -45,7 +45,7 @@ import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
-import { IrishDateInput } from '../../components/IrishDateInput';
+import { MomentFields } from '../../components/MomentFields';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
@@ -228,39 +228,6 @@ function Register() {
 function useRefreshIncidents() {
   const client = useQueryClient();
   return () => client.invalidateQueries({ queryKey: INCIDENTS_KEY });
-}
-
-/** A day field and a time field side by side. */
-function MomentFields({
-  label,
-  day,
-  time,
-  autofocus = false,
-}: {
-  label: string;
-  day: ReturnType<ReturnType<typeof useForm>['getInputProps']>;
-  time: ReturnType<ReturnType<typeof useForm>['getInputProps']>;
-  autofocus?: boolean;
-}) {
-  return (
-    <Group grow align="flex-start">
-      <IrishDateInput
-        label={`${label}: day`}
-        required
-        maxDate={today()}
-        data-autofocus={autofocus || undefined}
-        {...(day as { value: string; onChange: (value: string) => void })}
-      />
-      <TextInput
-        label={`${label}: time`}
-        description="24-hour clock, Irish time: HH:MM"
-        placeholder="HH:MM"
-        inputMode="numeric"
-        required
-        {...time}
-      />
-    </Group>
-  );
 }
 
 interface IncidentValues {
