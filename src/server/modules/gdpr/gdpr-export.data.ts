@@ -1,6 +1,11 @@
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import { auditLog, dataRequests, documents, users } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
+import { contributionsOfMember } from '../contributions/index.js';
+import { findEmployer } from '../employers/index.js';
+import { allocationsOfMember } from '../funds/index.js';
+import { memberMoneyOn } from '../investments/index.js';
+import { findScheme } from '../schemes/index.js';
 
 /** The sign-in accounts of a member: address, role, status and when each was made. */
 export function accountsOfMember(tx: Transaction, memberId: string) {
@@ -83,4 +88,36 @@ export function documentsOfMember(tx: Transaction, memberId: string) {
     .from(documents)
     .where(and(eq(documents.memberId, memberId), isNull(documents.deletedAt)))
     .orderBy(asc(documents.createdAt), asc(documents.id));
+}
+
+/**
+ * Everything held about a member, read in one transaction for an export: their scheme and
+ * employer, contributions, fund choices, units on `today`, what was done with their data, the
+ * documents about them and their requests. The one read behind the JSON copy and the readable
+ * copies in words (the portal's CSV and PDF), so the three never hold different things.
+ */
+export async function memberRecordOf(
+  tx: Transaction,
+  member: { brokerId: string; id: string; schemeId: string; employerId: string },
+  today: string,
+) {
+  const scheme = await findScheme(tx, member.schemeId);
+  const employer = await findEmployer(tx, member.employerId);
+  if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
+  const contributions = await contributionsOfMember(tx, member.id);
+  return {
+    scheme,
+    employer,
+    contributions,
+    fundChoices: await allocationsOfMember(tx, member.id),
+    // What was done with their data: records about the member and about their contributions.
+    processing: await processingOfMember(
+      tx,
+      member.id,
+      contributions.map((entry) => entry.id),
+    ),
+    money: await memberMoneyOn(tx, member, scheme.type, today),
+    documents: await documentsOfMember(tx, member.id),
+    requests: await requestsOfMember(tx, member.id),
+  };
 }

@@ -6,19 +6,9 @@ import type { Database } from '../../platform/db/database.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
-import { contributionsOfMember } from '../contributions/index.js';
-import { findEmployer } from '../employers/index.js';
-import { allocationsOfMember } from '../funds/index.js';
-import { memberMoneyOn } from '../investments/index.js';
 import type { MemberExport } from '../members/index.js';
 import { findMember, viewOf } from '../members/index.js';
-import { findScheme } from '../schemes/index.js';
-import {
-  accountsOfMember,
-  documentsOfMember,
-  processingOfMember,
-  requestsOfMember,
-} from './gdpr-export.data.js';
+import { accountsOfMember, memberRecordOf } from './gdpr-export.data.js';
 
 export interface MemberExportDeps {
   database: Database;
@@ -42,20 +32,12 @@ export function createMemberExportService({ database, audit, now }: MemberExport
       const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
       return withActor(database, requester, async (tx) => {
         const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
-        const scheme = await findScheme(tx, member.schemeId);
-        const employer = await findEmployer(tx, member.employerId);
-        if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
         const accounts = await accountsOfMember(tx, member.id);
-        const contributions = await contributionsOfMember(tx, member.id);
-        // What was done with their data: records about the member and about their contributions.
-        const processing = await processingOfMember(
-          tx,
-          member.id,
-          contributions.map((entry) => entry.id),
-        );
         const exportedAt = now();
         const today = todayInIreland(exportedAt);
-        const { held, movements } = await memberMoneyOn(tx, member, scheme.type, today);
+        const record = await memberRecordOf(tx, member, today);
+        const { scheme, employer, contributions, processing } = record;
+        const { held, movements } = record.money;
         await audit.record(tx, requester, {
           action: 'member.exported',
           entityType: 'member',
@@ -88,7 +70,7 @@ export function createMemberExportService({ database, audit, now }: MemberExport
               recordedAt: adjustment.createdAt.toISOString(),
             })),
           })),
-          fundChoices: (await allocationsOfMember(tx, member.id)).map((allocation) => ({
+          fundChoices: record.fundChoices.map((allocation) => ({
             effectiveFrom: allocation.effectiveFrom,
             recordedAt: allocation.createdAt.toISOString(),
             allocations: allocation.lines.map((line) => ({
@@ -124,8 +106,8 @@ export function createMemberExportService({ database, audit, now }: MemberExport
             ...account,
             createdAt: account.createdAt.toISOString(),
           })),
-          dataRequests: await requestsOfMember(tx, member.id),
-          documents: (await documentsOfMember(tx, member.id)).map((document) => ({
+          dataRequests: record.requests,
+          documents: record.documents.map((document) => ({
             ...document,
             storedAt: document.storedAt.toISOString(),
           })),

@@ -8,4 +8,4 @@ export { erasureJob, reapplyErasureLedger } from './erasure.job.js';
 export { erasureRoutes } from './erasure.routes.js';
 export { createErasureService } from './erasure.service.js';
 export { createGdprModule } from './gdpr.module.js';
-export { documentsOfMember, processingOfMember, requestsOfMember } from './gdpr-export.data.js';
+export { memberRecordOf } from './gdpr-export.data.js';

@@ -33,9 +33,7 @@ import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
 import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
-import { allocationsOfMember } from '../funds/index.js';
-import { documentsOfMember, processingOfMember, requestsOfMember } from '../gdpr/index.js';
-import { memberMoneyOn } from '../investments/index.js';
+import { memberRecordOf } from '../gdpr/index.js';
 import { findMember } from '../members/index.js';
 import { findScheme } from '../schemes/index.js';
 import { memberDataPdf } from './member-data.pdf.js';
@@ -76,19 +74,13 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
     const withStaffNotes = isAllowed(requester, 'contribution.notes.read');
     return withActor(database, requester, async (tx) => {
       const member = authorizeRow(requester, 'member.export', await findMember(tx, id));
-      const scheme = await findScheme(tx, member.schemeId);
-      const employer = await findEmployer(tx, member.employerId);
-      if (!scheme || !employer) throw new Error('a live member without its scheme or employer');
-      const paid = await contributionsOfMember(tx, member.id);
-      const choices = await allocationsOfMember(tx, member.id);
-      const processing = await processingOfMember(
-        tx,
-        member.id,
-        paid.map((entry) => entry.id),
-      );
       const exportedAt = now();
       const today = todayInIreland(exportedAt);
-      const { held, movements } = await memberMoneyOn(tx, member, scheme.type, today);
+      const record = await memberRecordOf(tx, member, today);
+      const { scheme, employer, processing, documents, requests } = record;
+      const paid = record.contributions;
+      const choices = record.fundChoices;
+      const { held, movements } = record.money;
       await audit.record(tx, requester, {
         action: 'member.exported',
         entityType: 'member',
@@ -97,8 +89,6 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
         previousState: null,
         newState: { format },
       });
-      const documents = await documentsOfMember(tx, member.id);
-      const requests = await requestsOfMember(tx, member.id);
       const rows: string[][] = [
         ['Your pension data', `Exported ${momentInWords(exportedAt.toISOString())}`],
         [],
