@@ -1391,11 +1391,6 @@ export const POLICY = {
     roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
     target: 'record',
   },
-  'statement_run.resume': {
-    description: 'Resume a statement run where it stopped',
-    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
-    target: 'record',
-  },
   'statement_run.approve': {
     description: 'Record the trustees’ approval of a statement run',
     roles: { BrokerAdmin: 'tenant' },

@@ -225,8 +225,8 @@ describe('the actions the service records', () => {
       expect(words, action).not.toMatch(/[a-z]+[._][a-z]+/);
     }
     expect(recordTypeLabel('payroll_upload')).toBe('Payroll upload');
-    expect(auditSummary('ict_incident.classified', 'ict_incident')).toBe(
-      'Recorded “ict_incident.classified” on a record of type “ict incident”',
+    expect(auditSummary('pension_transfer.valued', 'pension_transfer')).toBe(
+      'Recorded “pension_transfer.valued” on a record of type “pension transfer”',
     );
   });
 });

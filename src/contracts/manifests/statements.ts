@@ -85,7 +85,6 @@ export const statementsManifest = defineManifest({
       'statement_assumptions.created': 'Added a projection assumption set',
       'statement_assumptions.updated': 'Corrected a projection assumption set',
       'statement_assumptions.listed': 'Listed the projection assumption sets',
-      'statement_assumptions.viewed': 'Viewed a projection assumption set',
       'statement_run.created': 'Started a statement run',
       'statement_run.checked': 'Checked the members’ data of a statement run',
       'statement_run.ready': 'Made the statements of a run, ready for the trustees',

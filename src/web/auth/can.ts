@@ -1,3 +1,4 @@
+import { type InvitationPlace, invitableRoles } from '../../contracts/invitations';
 import { permits, type RowScope, type Subject, scopeFor } from '../../contracts/permits';
 import type { Action, Scope } from '../../contracts/policy';
 import type { Role } from '../../contracts/roles';
@@ -75,4 +76,12 @@ export function mayResetSecondFactorOf(
       employerId: account.employerId,
     })
   );
+}
+
+/**
+ * The roles the signed-in person may give an account they invite at `place`, from the one table
+ * the server checks too (contracts/invitations.ts, docs/decisions/0143-who-invites-whom.md).
+ */
+export function invitableBy(session: Session, place: InvitationPlace): readonly Role[] {
+  return invitableRoles(session.user.role, place);
 }

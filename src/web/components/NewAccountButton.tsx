@@ -13,8 +13,9 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRoutes } from '../../contracts/api-routes';
-import { type InvitationPlace, invitableRoles } from '../../contracts/invitations';
+import type { InvitationPlace } from '../../contracts/invitations';
 import { callRoute } from '../api/client';
+import { invitableBy } from '../auth/can';
 import { useSignedIn } from '../auth/session';
 import { MemberPicker } from './MemberPicker';
 import { notifySuccess } from './notify';
@@ -112,7 +113,7 @@ function NewAccountForm({
   const session = useSignedIn();
   const client = useQueryClient();
   const schema = target.route.body;
-  const mayGive = invitableRoles(session.user.role, placeOf(target));
+  const mayGive = invitableBy(session, placeOf(target));
   const taken: readonly AccountRole[] = schema.shape.role.options;
   const roles = member ? (['Member'] as const) : taken.filter((option) => mayGive.includes(option));
   // The one role the inviter may give here, when there is one only: it is said, not offered as a

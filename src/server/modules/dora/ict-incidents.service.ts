@@ -371,10 +371,10 @@ export function createIctIncidentsService({ database, audit, now }: IctIncidents
   async function lockedIncident(
     tx: Transaction,
     actor: ActorContext,
-    action: 'ict_incident.update' | 'ict_incident.classify' | 'ict_incident.report',
+    permission: 'ict_incident.update' | 'ict_incident.classify' | 'ict_incident.report',
     id: string,
   ) {
-    return authorizeRow(actor, action, await findIncident(tx, id, { forUpdate: true }));
+    return authorizeRow(actor, permission, await findIncident(tx, id, { forUpdate: true }));
   }
 
   return {

@@ -46,11 +46,12 @@ const worse = (a: ObligationStatus | null, b: ObligationStatus | null) =>
  */
 export function createPortfolioService({ database, compliance }: PortfolioDeps) {
   /** Each scheme's standing within the actor's reach, or null for a reader who may not see it. */
-  async function standings(actor: ActorContext): Promise<Map<string, ObligationStatus> | null> {
-    if (!isAllowed(actor, 'compliance.dashboard')) return null;
-    const governance = await compliance.dashboard(actor);
+  /** The governance standing of each scheme, for a reader who may see the compliance dashboard. */
+  const standings = async (reader: ActorContext): Promise<Map<string, ObligationStatus> | null> => {
+    if (!isAllowed(reader, 'compliance.dashboard')) return null;
+    const governance = await compliance.dashboard(reader);
     return new Map(governance.schemes.map((scheme) => [scheme.schemeId, scheme.status]));
-  }
+  };
 
   return {
     async schemes(actor: ActorContext, query: PortfolioSchemesQuery): Promise<PortfolioSchemes> {

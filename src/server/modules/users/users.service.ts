@@ -138,10 +138,10 @@ function purposeOf(role: string, employer: string | null, scheme: string | null)
  * Refuses a role the inviter may not give in that place (contracts/invitations.ts), beside the
  * role's field, before anything is read or written.
  */
-function checkInvitableRole(actor: ActorContext, place: InvitationPlace, role: Role): void {
-  if (invitableRoles(actor.role, place).includes(role)) return;
+function checkInvitableRole(inviter: Role, place: InvitationPlace, role: Role): void {
+  if (invitableRoles(inviter, place).includes(role)) return;
   throw new ValidationError([
-    { path: 'role', code: 'role_not_invitable', message: invitableRolesMessage(actor.role, place) },
+    { path: 'role', code: 'role_not_invitable', message: invitableRolesMessage(inviter, place) },
   ]);
 }
 
@@ -360,7 +360,7 @@ export function createUsersService({
       input: NewUserInput,
     ): Promise<UserView> {
       authorize(actor, 'broker.users.create');
-      checkInvitableRole(actor, 'firm', input.role);
+      checkInvitableRole(actor.role, 'firm', input.role);
       const passwordHash = await hashOf(input.password);
       if (await findUserByEmail(database, input.email)) throw new ConflictError(EMAIL_TAKEN);
       const outcome = await withActor(database, actor, async (tx) => {
@@ -388,7 +388,7 @@ export function createUsersService({
     /** POST /api/users: a colleague invited into the inviter's own firm, an administrator or staff. */
     async inviteColleague(actor: ActorContext, input: ColleagueInput): Promise<UserView> {
       const tenantActor = authorize(actor, 'user.colleague.invite');
-      checkInvitableRole(tenantActor, 'firm', input.role);
+      checkInvitableRole(tenantActor.role, 'firm', input.role);
       const holder = await holderElsewhere(tenantActor, input.email);
       const outcome = await withActor(database, tenantActor, (tx) =>
         insertUser(tx, tenantActor, {
@@ -421,7 +421,7 @@ export function createUsersService({
       input: EmployerUserInput,
     ): Promise<UserView> {
       const tenantActor = authorize(actor, 'employer.users.create');
-      checkInvitableRole(tenantActor, 'employer', input.role);
+      checkInvitableRole(tenantActor.role, 'employer', input.role);
       const holder = await holderElsewhere(tenantActor, input.email);
       const outcome = await withActor(database, tenantActor, async (tx) => {
         const employer = authorizeRow(
