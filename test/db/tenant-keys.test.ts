@@ -23,7 +23,8 @@ const REFERENCE_TABLES: Record<string, string> = {
   user_passkeys: 'found by its credential at sign-in, before the tenant is known; SuperAdmin too',
   // Projection assumption sets are the platform's (broker_id null) or a firm's own, and every
   // firm's runs read the platform's (docs/decisions/0141-pension-benefit-statements.md).
-  statement_assumptions: "the platform's sets (no tenant) beside each firm's own; read by every firm",
+  statement_assumptions:
+    "the platform's sets (no tenant) beside each firm's own; read by every firm",
 };
 
 interface Constraint {
