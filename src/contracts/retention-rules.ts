@@ -1,4 +1,4 @@
-import { dateInWords } from './irish-dates.js';
+import { addDays, dateInWords } from './irish-dates.js';
 import { law, productPolicy, type RuleSource } from './rule-sources.js';
 import { sameDayMonthsLater } from './scheme-year-rules.js';
 
@@ -106,13 +106,6 @@ export interface MemberRetention {
 const latest = (days: (string | null)[]): string | null =>
   days.reduce<string | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null);
 
-/** The day after `day`, as `YYYY-MM-DD`. */
-const dayAfter = (day: string): string => {
-  const next = new Date(`${day}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString().slice(0, 10);
-};
-
 /**
  * The day every benefit was paid: a refund or transfer out, or a DC retirement or death benefit,
  * with nothing still pending; the latest payment's day, or the change's own day where nothing was
@@ -205,7 +198,7 @@ export function retentionOf(facts: RetentionFacts, today: string): MemberRetenti
   return {
     paidOutOn: paidOut,
     classes,
-    erasableInFullOn: lastKept === null ? today : dayAfter(lastKept),
+    erasableInFullOn: lastKept === null ? today : addDays(lastKept, 1),
   };
 }
 
