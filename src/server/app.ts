@@ -95,6 +95,7 @@ import { logSecurityEvent } from './platform/http/security-events.js';
 import securityHeaders from './platform/http/security-headers.js';
 import telemetryTunnel from './platform/http/telemetry-tunnel.js';
 import { trustedProxies } from './platform/http/trusted-proxies.js';
+import utf8JsonBody from './platform/http/utf8-json-body.js';
 import webUi from './platform/http/web-ui.js';
 import { zodResponseSerializer } from './platform/http/zod-serializer.js';
 import { createCronMonitor } from './platform/jobs/cron-monitor.js';
@@ -240,6 +241,7 @@ export async function buildApp({
   });
   // Right after the gate: an account that must set up a second factor reaches nothing else.
   await app.register(secondFactorGate, { requiredRoles: requiredSecondFactorRoles });
+  await app.register(utf8JsonBody);
   await app.register(fastifyFormBody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(bodyDeadline, { defaultMs: BODY_DEADLINE_MS });
   // Before any route: it attaches its check to each state-changing route as the route is added.

@@ -16,6 +16,7 @@ import {
 } from '../errors.js';
 import { StorageUnavailableError } from '../storage/storage.js';
 import { logSecurityEvent } from './security-events.js';
+import { BODY_CHARSET_NOT_UTF8, BODY_NOT_UTF8 } from './utf8-json-body.js';
 
 /** The one place a service's refusal becomes a status code (docs/decisions/0056-shared-contracts.md). */
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -87,6 +88,10 @@ const errorHandler: FastifyPluginAsync = async (app) => {
         return reply.code(413).send({ error: 'Payload too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.code(415).send({ error: 'Unsupported media type' });
+      case BODY_NOT_UTF8:
+        return reply.code(400).send({ error: 'The body is not UTF-8: send JSON in UTF-8' });
+      case BODY_CHARSET_NOT_UTF8:
+        return reply.code(415).send({ error: 'Send JSON in UTF-8' });
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return reply.code(400).send({ error: 'Bad request' });
     }
