@@ -4,7 +4,8 @@ import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import pg from 'pg';
 import { addDays, todayInIreland } from '../src/contracts/irish-dates.js';
-import { hashPassword } from '../src/server/modules/auth/passwords.rules.js';
+import { DEPLOYED_BCRYPT_COST } from '../src/contracts/passwords.js';
+import { passwordHasher } from '../src/server/modules/auth/passwords.rules.js';
 import { createComplianceReminders } from '../src/server/modules/governance/reminders.job.js';
 import { createSealedBox, deriveKey } from '../src/server/platform/crypto/sealed-box.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
@@ -61,7 +62,7 @@ async function seed(url: string, tenants: number, schemes: number): Promise<Seed
   await database.close();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const passwordHash = await hashPassword(PASSWORD);
+  const passwordHash = await passwordHasher(DEPLOYED_BCRYPT_COST)(PASSWORD);
   const seeded: Seeded = { tenants: [] };
   try {
     for (let n = 0; n < tenants; n += 1) {

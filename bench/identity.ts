@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { hashPassword, verifyPassword } from '../src/server/modules/auth/passwords.rules.js';
+import { DEPLOYED_BCRYPT_COST } from '../src/contracts/passwords.js';
+import { passwordHasher, verifyPassword } from '../src/server/modules/auth/passwords.rules.js';
 import { openPglite } from '../src/server/platform/db/database.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
 import { brokers, users } from '../src/server/platform/db/schema.js';
@@ -74,7 +75,7 @@ async function bcryptCompareMs(passwordHash: string): Promise<number> {
 }
 
 export async function runIdentity(report: Report): Promise<void> {
-  const passwordHash = await hashPassword(PASSWORD);
+  const passwordHash = await passwordHasher(DEPLOYED_BCRYPT_COST)(PASSWORD);
   const compareMs = await bcryptCompareMs(passwordHash);
   const cores = availableParallelism();
   const limit = cores / (compareMs / 1000);

@@ -7,7 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import { createId } from '@paralleldrive/cuid2';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { hashPassword } from '../src/server/modules/auth/passwords.rules.js';
+import { DEPLOYED_BCRYPT_COST } from '../src/contracts/passwords.js';
+import { passwordHasher } from '../src/server/modules/auth/passwords.rules.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
 import { openPostgres } from '../src/server/platform/db/postgres.js';
 import { brokers, employers, schemes, users } from '../src/server/platform/db/schema.js';
@@ -103,7 +104,7 @@ async function seed(url: string): Promise<Seeded> {
   const email = 'importer@bench.example';
   const memberSchemes = Array.from({ length: RUNS }, () => createId());
   const contributionScheme = createId();
-  const passwordHash = await hashPassword(PASSWORD);
+  const passwordHash = await passwordHasher(DEPLOYED_BCRYPT_COST)(PASSWORD);
   await withActor(database, BENCH_ACTOR, async (tx) => {
     await tx.insert(brokers).values({ id: brokerId, name: 'Import Brokers' });
     await tx.insert(employers).values({ id: employerId, brokerId, name: 'Import Employer' });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import pg from 'pg';
-import { hashPassword } from '../src/server/modules/auth/passwords.rules.js';
+import { DEPLOYED_BCRYPT_COST } from '../src/contracts/passwords.js';
+import { passwordHasher } from '../src/server/modules/auth/passwords.rules.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
 import { openPostgres } from '../src/server/platform/db/postgres.js';
 import { brokers, employers, schemes, users } from '../src/server/platform/db/schema.js';
@@ -51,7 +52,7 @@ export function databaseUrl(name: string): string {
 export async function seed(url: string): Promise<Omit<Tenant, 'token'>[]> {
   const database = await openPostgres(url, url, 2);
   await migrate(database);
-  const passwordHash = await hashPassword(PASSWORD);
+  const passwordHash = await passwordHasher(DEPLOYED_BCRYPT_COST)(PASSWORD);
   const tenants: Omit<Tenant, 'token'>[] = [];
   await withActor(database, BENCH_ACTOR, async (tx) => {
     for (let n = 0; n < TENANTS; n += 1) {

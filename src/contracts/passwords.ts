@@ -82,3 +82,11 @@ export const newPassword = z.string().superRefine((value, context) => {
   const problem = passwordLengthProblem(value);
   if (problem !== null) context.addIssue({ code: 'custom', message: problem });
 });
+
+/**
+ * bcrypt's cost in staging and production, at the least (docs/decisions/0015-passwords-and-sign-in.md):
+ * the configuration refuses less there (PASSWORD_HASH_COST, docs/decisions/0151-password-hash-cost-setting.md).
+ */
+export const DEPLOYED_BCRYPT_COST = 12;
+/** bcrypt's own lowest cost, which development and test may choose so that signing in is quick. */
+export const LOWEST_BCRYPT_COST = 4;

@@ -30,6 +30,7 @@ import {
   createSignIns,
   createTotpSecretBox,
   mustSetUpSecondFactor,
+  passwordHasher,
   passwordResetRoutes,
   secondFactorGate,
   secondFactorRoutes,
@@ -186,11 +187,12 @@ export async function buildApp({
   app.setSerializerCompiler(zodResponseSerializer);
 
   const sessionTokens = createSessionTokens({ secret: config.secrets.AUTH_SECRET, now });
+  const hashPassword = passwordHasher(config.passwordHashCost);
   const auth = createAuthService({
     database,
     tokens: sessionTokens,
     acceptDevelopmentAccounts: config.isDevelopmentLike,
-    dummyHash: createDummyHash(),
+    dummyHash: createDummyHash(config.passwordHashCost),
     now,
   });
   const requiredSecondFactorRoles = new Set(config.secondFactor.requiredRoles);
@@ -272,7 +274,7 @@ export async function buildApp({
     signIns,
     mustSetUpSecondFactor: (session) => mustSetUpSecondFactor(requiredSecondFactorRoles, session),
     auth,
-    invitations: createInvitationsService({ database, audit, counters, now }),
+    invitations: createInvitationsService({ database, audit, counters, now, hashPassword }),
     passwordChange: createPasswordChangeService({
       database,
       audit,
@@ -281,6 +283,7 @@ export async function buildApp({
       now,
       publicBaseUrl: config.publicBaseUrl,
       onEmailQueued: mailer.delivery.nudge,
+      hashPassword,
     }),
     throttle: createAccountThrottle(counters, pause),
     secureCookies: !config.isDevelopmentLike,
@@ -326,6 +329,7 @@ export async function buildApp({
       publicBaseUrl: config.publicBaseUrl,
       acceptDevelopmentAccounts: config.isDevelopmentLike,
       onEmailQueued: mailer.delivery.nudge,
+      hashPassword,
     }),
     pause,
   });
@@ -343,6 +347,7 @@ export async function buildApp({
     publicBaseUrl: config.publicBaseUrl,
     onEmailQueued: mailer.delivery.nudge,
     uploadsPerTenant: config.uploadsPerTenant,
+    hashPassword,
   });
 
   // Documents (docs/decisions/0062-document-vault.md): bytes on the local file system under

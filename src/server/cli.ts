@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   createSuperAdmin,
+  passwordHasher,
   resealTotpSecrets,
   resetSuperAdminFactors,
   SYSTEM_ACTOR,
@@ -106,7 +107,12 @@ async function run(argv: string[]): Promise<number> {
         if (!email) throw new Error('create-superadmin needs the e-mail address');
         const password = await readStandardInput();
         const audit = createAuditService({ now: () => new Date(), chainKey });
-        await createSuperAdmin(database, audit, { email, password, onlyIfNone: false });
+        await createSuperAdmin(database, audit, {
+          email,
+          password,
+          onlyIfNone: false,
+          hashPassword: passwordHasher(config.passwordHashCost),
+        });
         process.stdout.write('SuperAdmin created.\n');
         return 0;
       }

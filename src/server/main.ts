@@ -1,7 +1,11 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { buildApp, createRateLimitStore, DEFAULT_WEB_ROOT } from './app.js';
-import { createSuperAdmin, ensureDevelopmentAccounts } from './modules/auth/index.js';
+import {
+  createSuperAdmin,
+  ensureDevelopmentAccounts,
+  passwordHasher,
+} from './modules/auth/index.js';
 import { reapplyErasureLedger } from './modules/gdpr/index.js';
 import { createCorpusIngest, ingestShippedCorpus } from './modules/rag/index.js';
 import { auditChainKey } from './platform/audit/audit-chain.js';
@@ -53,11 +57,13 @@ async function main(): Promise<void> {
   }
   const now = () => new Date();
   const audit = createAuditService({ now, chainKey });
-  if (config.isDevelopmentLike) await ensureDevelopmentAccounts(database, audit);
+  const hashPassword = passwordHasher(config.passwordHashCost);
+  if (config.isDevelopmentLike) await ensureDevelopmentAccounts(database, audit, hashPassword);
   if (config.bootstrapSuperAdmin) {
     const outcome = await createSuperAdmin(database, audit, {
       ...config.bootstrapSuperAdmin,
       onlyIfNone: true,
+      hashPassword,
     });
     if (outcome === 'created') logger.info('bootstrap SuperAdmin created');
   }

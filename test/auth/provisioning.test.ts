@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordHasher } from '../../src/server/modules/auth/passwords.rules.js';
 import {
   createSuperAdmin,
   ProvisioningError,
@@ -11,10 +12,11 @@ import { auditLog, users } from '../../src/server/platform/db/schema.js';
 import { withActor } from '../../src/server/platform/db/with-actor.js';
 import { platformActor } from '../helpers/actors.js';
 import { testAuditService, verifyTestChains } from '../helpers/audit.js';
-import { testDataDir } from '../helpers/config.js';
+import { TEST_PASSWORD_HASH_COST, testDataDir } from '../helpers/config.js';
 import { onPostgres, openTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 const audit = testAuditService();
+const hashPassword = passwordHasher(TEST_PASSWORD_HASH_COST);
 let t: TestDatabase;
 beforeAll(async () => {
   t = await openTestDatabase();
@@ -32,11 +34,13 @@ describe('the bootstrap SuperAdmin', () => {
       email: 'ops@platform.example',
       password: 'a strong first password',
       onlyIfNone: true,
+      hashPassword,
     });
     const second = await createSuperAdmin(t.database, audit, {
       email: 'other@platform.example',
       password: 'a strong other password',
       onlyIfNone: true,
+      hashPassword,
     });
     expect([first, second]).toEqual(['created', 'skipped']);
     const admins = await superAdmins();
@@ -57,6 +61,7 @@ describe('the bootstrap SuperAdmin', () => {
         email: 'weak@platform.example',
         password: 'short',
         onlyIfNone: false,
+        hashPassword,
       }),
     ).rejects.toBeInstanceOf(ProvisioningError);
     await expect(
@@ -64,6 +69,7 @@ describe('the bootstrap SuperAdmin', () => {
         email: 'OPS@platform.example',
         password: 'a strong first password',
         onlyIfNone: false,
+        hashPassword,
       }),
     ).rejects.toThrow(/already exists/);
     expect((await superAdmins()).length).toBe(before);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { InjectOptions as InjectOptionsOrUrl } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordHasher } from '../../src/server/modules/auth/passwords.rules.js';
 import {
   DEVELOPMENT_ACCOUNTS,
   ensureDevelopmentAccounts,
@@ -11,6 +12,7 @@ import { platformActor } from '../helpers/actors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { testAuditService } from '../helpers/audit.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { TEST_PASSWORD_HASH_COST } from '../helpers/config.js';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
 
 let t: TestApp;
@@ -240,7 +242,11 @@ describe('cross-site requests (docs/decisions/0016-same-origin-check.md)', () =>
 
 describe('development accounts (docs/decisions/0017-development-accounts-and-the-first-superadmin.md)', () => {
   it('sign in under development and test', async () => {
-    await ensureDevelopmentAccounts(t.database, testAuditService());
+    await ensureDevelopmentAccounts(
+      t.database,
+      testAuditService(),
+      passwordHasher(TEST_PASSWORD_HASH_COST),
+    );
     for (const account of DEVELOPMENT_ACCOUNTS) {
       expect((await signIn(account.email, account.password)).statusCode).toBe(200);
     }
@@ -248,7 +254,11 @@ describe('development accounts (docs/decisions/0017-development-accounts-and-the
 
   for (const appEnv of ['staging', 'production']) {
     it(`fail exactly like an unknown account under ${appEnv}`, async () => {
-      await ensureDevelopmentAccounts(t.database, testAuditService());
+      await ensureDevelopmentAccounts(
+        t.database,
+        testAuditService(),
+        passwordHasher(TEST_PASSWORD_HASH_COST),
+      );
       const strict = await buildTestApp({
         database: t.database,
         env: { APP_ENV: appEnv, TRUST_PROXY: '127.0.0.1' },

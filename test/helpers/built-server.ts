@@ -8,6 +8,7 @@ import { openPglite } from '../../src/server/platform/db/database.js';
 import { migrate } from '../../src/server/platform/db/migrator.js';
 import { ensureBuilt } from './build.js';
 import { uniqueClientAddress } from './clients.js';
+import { TEST_PASSWORD_HASH_COST } from './config.js';
 import { evidence } from './leak-registry.js';
 
 /** The development accounts of README (APP_ENV test creates them). */
@@ -94,6 +95,7 @@ export async function startBuiltServer(
     env: {
       PATH: process.env.PATH,
       APP_ENV: 'test',
+      PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
       PORT: String(port),
       // A journey that needs a host name rather than an address (passkeys: browsers refuse
       // WebAuthn on an IP address) names HOST=localhost; the service is told that name.

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LOWEST_BCRYPT_COST } from '../../src/contracts/passwords.js';
 import { type Config, loadConfig } from '../../src/server/platform/config/config.js';
 
 /** Secrets of the right shape, fixed so tests can mint tokens and check ciphertexts. */
@@ -14,6 +15,13 @@ export const TEST_SECRETS = {
   AUDIT_CHAIN_KEY: 'c'.repeat(64),
   DOCUMENT_URL_KEY: 'd'.repeat(64),
 } as const;
+
+/**
+ * bcrypt's cost for the tests' own apps and servers: the lowest, as development and test may choose
+ * (docs/decisions/0151-password-hash-cost-setting.md). Staging and production configs keep the
+ * deployed cost; the cost itself is tested in passwords.rules.test.ts.
+ */
+export const TEST_PASSWORD_HASH_COST = LOWEST_BCRYPT_COST;
 
 export function testDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'pension-test-'));
@@ -40,7 +48,7 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     // and an AI provider named (none here).
     ...(appEnv === 'staging' || appEnv === 'production'
       ? { SMTP_URL: UNREACHABLE_SMTP_URL, DOCUMENT_SCAN: 'off', AI_PROVIDER: 'none' }
-      : {}),
+      : { PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) }),
     ...TEST_SECRETS,
     ...overrides,
   });

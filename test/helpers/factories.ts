@@ -2,7 +2,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { sql } from 'drizzle-orm';
 import { dueOnFor } from '../../src/contracts/data-request-rules.js';
 import { todayInIreland } from '../../src/contracts/irish-dates.js';
-import { hashPassword } from '../../src/server/modules/auth/passwords.rules.js';
+import { passwordHasher } from '../../src/server/modules/auth/passwords.rules.js';
 import type { Database } from '../../src/server/platform/db/database.js';
 import {
   brokers,
@@ -16,17 +16,18 @@ import {
 import { withActor } from '../../src/server/platform/db/with-actor.js';
 import type { Role } from '../../src/server/platform/tenancy/roles.js';
 import { platformActor } from './actors.js';
+import { TEST_PASSWORD_HASH_COST } from './config.js';
 import { ownerOf } from './database.js';
 import { registerName } from './leak-registry.js';
 import { newPpsNumber, testPpsKeyring } from './pps.js';
 
 export type UserRow = typeof users.$inferSelect;
 
-/** Every test user's password; hashed once per test file (bcrypt at cost 12 takes a quarter second). */
+/** Every test user's password; hashed once per test file, at the tests' cost (helpers/config.ts). */
 export const TEST_PASSWORD = 'correct horse battery staple 42';
 let testPasswordHash: Promise<string> | null = null;
 function hashedTestPassword(): Promise<string> {
-  testPasswordHash ??= hashPassword(TEST_PASSWORD);
+  testPasswordHash ??= passwordHasher(TEST_PASSWORD_HASH_COST)(TEST_PASSWORD);
   return testPasswordHash;
 }
 

@@ -16,7 +16,8 @@ export {
 } from './password-reset.service.js';
 export {
   createDummyHash,
-  hashPassword,
+  type HashPassword,
+  passwordHasher,
   passwordPolicyRefusal,
   passwordProblem,
 } from './passwords.rules.js';

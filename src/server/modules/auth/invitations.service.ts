@@ -9,7 +9,7 @@ import { isRole } from '../../platform/tenancy/roles.js';
 import { activateInvitedAccount } from './invitations.data.js';
 import { claimToken, findTokenByHash } from './password-reset.data.js';
 import { lookUpToken, resetTokenHash, withdrawTokens } from './password-reset.service.js';
-import { hashPassword, passwordProblem } from './passwords.rules.js';
+import { type HashPassword, passwordProblem } from './passwords.rules.js';
 import { findUserById } from './user-lookup.data.js';
 
 interface RequestOrigin {
@@ -30,6 +30,8 @@ export interface InvitationsDeps {
   audit: AuditService;
   counters: RateLimitStore;
   now: () => Date;
+  /** Hashes the new password at the configured cost (passwords.rules.ts). */
+  hashPassword: HashPassword;
 }
 
 class AddressTaken extends Error {}
@@ -39,7 +41,13 @@ class AddressTaken extends Error {}
  * password there and is signed in (the route issues the session;
  * docs/decisions/0044-invitations.md).
  */
-export function createInvitationsService({ database, audit, counters, now }: InvitationsDeps) {
+export function createInvitationsService({
+  database,
+  audit,
+  counters,
+  now,
+  hashPassword,
+}: InvitationsDeps) {
   return {
     /**
      * Whether the link can still set a password, read without using it up: its page says at once

@@ -8,7 +8,7 @@ import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
 import { replaceCheckedPassword } from './password-change.data.js';
 import { PASSWORD_CHANGED_NOTICE_VALID_MS, withdrawTokens } from './password-reset.service.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.rules.js';
+import { type HashPassword, passwordProblem, verifyPassword } from './passwords.rules.js';
 import { findUserById } from './user-lookup.data.js';
 
 /**
@@ -37,6 +37,8 @@ export interface PasswordChangeDeps {
   publicBaseUrl: URL;
   /** Told after a commit that put a message in the outbox, so it goes out at once. */
   onEmailQueued: () => void;
+  /** Hashes the new password at the configured cost (passwords.rules.ts). */
+  hashPassword: HashPassword;
 }
 
 /**
@@ -52,6 +54,7 @@ export function createPasswordChangeService({
   now,
   publicBaseUrl,
   onEmailQueued,
+  hashPassword,
 }: PasswordChangeDeps) {
   return {
     /**

@@ -24,7 +24,7 @@ import {
   type ResetTokenRow,
   setResetPassword,
 } from './password-reset.data.js';
-import { hashPassword, passwordProblem } from './passwords.rules.js';
+import { type HashPassword, passwordProblem } from './passwords.rules.js';
 import { findUserByEmail, findUserById, type UserRow } from './user-lookup.data.js';
 
 /** 32 random bytes, good for 60 minutes (docs/decisions/0020-password-reset.md). */
@@ -172,6 +172,8 @@ export interface PasswordResetDeps {
   acceptDevelopmentAccounts: boolean;
   /** Told after a commit that put a message in the outbox, so it goes out at once. */
   onEmailQueued: () => void;
+  /** Hashes the new password at the configured cost (passwords.rules.ts). */
+  hashPassword: HashPassword;
 }
 
 /**
@@ -187,6 +189,7 @@ export function createPasswordResetService({
   publicBaseUrl,
   acceptDevelopmentAccounts,
   onEmailQueued,
+  hashPassword,
 }: PasswordResetDeps) {
   const usableOrNot = (user: UserRow | undefined) => {
     const usable =

@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { passwordProblem as sharedPasswordProblem } from '../../../contracts/passwords.js';
+import {
+  DEPLOYED_BCRYPT_COST,
+  passwordProblem as sharedPasswordProblem,
+} from '../../../contracts/passwords.js';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english.js';
 import {
-  hashPassword,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  passwordHasher,
   passwordProblem,
   verifyPassword,
 } from './passwords.rules.js';
+
+const hashPassword = passwordHasher(DEPLOYED_BCRYPT_COST);
 
 describe('password policy', () => {
   it('refuses fewer than 12 characters, counting characters rather than bytes', async () => {
@@ -54,8 +59,15 @@ describe('password policy', () => {
 });
 
 describe('password hashing', () => {
-  it('uses bcrypt at work factor 12', async () => {
+  it('uses bcrypt at work factor 12, the deployed cost', async () => {
     expect(await hashPassword('tall ships in dún laoghaire')).toMatch(/^\$2b\$12\$/);
+  });
+
+  it('hashes at the cost it is given, and a hash of any cost verifies', async () => {
+    const quick = await passwordHasher(4)('tall ships in dún laoghaire');
+    expect(quick).toMatch(/^\$2b\$04\$/);
+    expect(await verifyPassword('tall ships in dún laoghaire', quick)).toBe(true);
+    expect(await verifyPassword('tall ships in dun laoghaire', quick)).toBe(false);
   });
 
   it('keeps every byte significant beyond bcrypt’s 72-byte limit', async () => {

@@ -5,8 +5,8 @@ import { passwordProblem as sharedPasswordProblem } from '../../../contracts/pas
 import { ValidationError } from '../../platform/errors.js';
 import { isBreachedPassword } from './breached-passwords.rules.js';
 
-/** bcrypt's cost (docs/decisions/0015-passwords-and-sign-in.md). */
-export const BCRYPT_COST = 12;
+/** Hashes a new password at the configured cost: what services that set passwords are given. */
+export type HashPassword = (password: string) => Promise<string>;
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../contracts/passwords.js';
 
 /**
@@ -58,8 +58,9 @@ async function withBcryptSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return withBcryptSlot(() => bcrypt.hash(preHash(password), BCRYPT_COST));
+/** A hasher at `cost`; a hash keeps its cost, so verifying needs none (`verifyPassword`). */
+export function passwordHasher(cost: number): HashPassword {
+  return (password) => withBcryptSlot(() => bcrypt.hash(preHash(password), cost));
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
@@ -70,6 +71,6 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
  * A hash of nothing anyone knows, compared against when the e-mail is unknown, so that an
  * unknown e-mail takes as long as a wrong password.
  */
-export function createDummyHash(): Promise<string> {
-  return bcrypt.hash(preHash(`unknown-account-${Math.random()}`), BCRYPT_COST);
+export function createDummyHash(cost: number): Promise<string> {
+  return bcrypt.hash(preHash(`unknown-account-${Math.random()}`), cost);
 }

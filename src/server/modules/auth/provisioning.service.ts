@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/database.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import type { PlatformActor } from '../../platform/tenancy/actor.js';
 import type { Role } from '../../platform/tenancy/roles.js';
-import { hashPassword, passwordProblem } from './passwords.rules.js';
+import { type HashPassword, passwordProblem } from './passwords.rules.js';
 import {
   brokerExists,
   emailTaken,
@@ -91,6 +91,7 @@ async function insertAccount(
 export async function ensureDevelopmentAccounts(
   database: Database,
   audit: AuditService,
+  hashPassword: HashPassword,
 ): Promise<void> {
   // Hash only what is missing, outside the transaction: bcrypt takes a quarter second each.
   const missing = await withActor(database, SYSTEM_ACTOR, async (tx) => {
@@ -139,7 +140,12 @@ export async function ensureDevelopmentAccounts(
 export async function createSuperAdmin(
   database: Database,
   audit: AuditService,
-  { email, password, onlyIfNone }: { email: string; password: string; onlyIfNone: boolean },
+  {
+    email,
+    password,
+    onlyIfNone,
+    hashPassword,
+  }: { email: string; password: string; onlyIfNone: boolean; hashPassword: HashPassword },
 ): Promise<'created' | 'skipped'> {
   const problem = await passwordProblem(password);
   if (problem) throw new ProvisioningError(`The SuperAdmin password ${problem}`);

@@ -33,7 +33,7 @@ import {
 import type { Role } from '../../platform/tenancy/roles.js';
 import {
   findUserByEmail,
-  hashPassword,
+  type HashPassword,
   INVITATION_VALID_MS,
   issueToken,
   passwordPolicyRefusal,
@@ -156,6 +156,7 @@ export interface UsersServiceDeps {
   publicBaseUrl: URL;
   /** Told after a commit that queued an e-mail. */
   onEmailQueued: () => void;
+  hashPassword: HashPassword;
 }
 
 /** Accounts (docs/api.md, "The firm's structure"; who may do what: contracts/policy.ts). */
@@ -166,6 +167,7 @@ export function createUsersService({
   now,
   publicBaseUrl,
   onEmailQueued,
+  hashPassword,
 }: UsersServiceDeps) {
   /** The bcrypt hash of a chosen password, or null when the user will choose one by e-mail. */
   async function hashOf(password: string | undefined): Promise<string | null> {

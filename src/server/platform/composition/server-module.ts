@@ -22,6 +22,8 @@ export interface PlatformParts {
   onEmailQueued: () => void;
   /** The one allowance of concurrent uploads per tenant, shared by every kind of upload. */
   uploads: UploadSlots;
+  /** Hashes a password set through a module (an account made with one) at the configured cost. */
+  hashPassword: (password: string) => Promise<string>;
 }
 
 /**

@@ -61,6 +61,26 @@ describe('configuration', () => {
     }
   }
 
+  it('refuses a password hash cost below 12 under staging and production, and lets development and test go down to 4', () => {
+    for (const appEnv of ['staging', 'production']) {
+      expect(
+        configErrorOf(productionEnv({ APP_ENV: appEnv, PASSWORD_HASH_COST: '11' })).message,
+      ).toContain(`PASSWORD_HASH_COST must be at least 12 when APP_ENV is ${appEnv}`);
+      expect(loadConfig(productionEnv({ APP_ENV: appEnv })).passwordHashCost).toBe(12);
+      expect(
+        loadConfig(productionEnv({ APP_ENV: appEnv, PASSWORD_HASH_COST: '13' })).passwordHashCost,
+      ).toBe(13);
+    }
+    for (const appEnv of ['development', 'test']) {
+      const env = { APP_ENV: appEnv, DATA_DIR: testDataDir() };
+      expect(loadConfig(env).passwordHashCost).toBe(12);
+      expect(loadConfig({ ...env, PASSWORD_HASH_COST: '4' }).passwordHashCost).toBe(4);
+      expect(configErrorOf({ ...env, PASSWORD_HASH_COST: '3' }).message).toContain(
+        'PASSWORD_HASH_COST',
+      );
+    }
+  });
+
   it('treats an empty secret as missing', () => {
     const error = configErrorOf(productionEnv({ AUTH_SECRET: '' }));
     expect(error.message).toContain('AUTH_SECRET is required');

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEPLOYED_BCRYPT_COST, LOWEST_BCRYPT_COST } from '../../../contracts/passwords.js';
 import { DEFAULT_SECOND_FACTOR_ROLES } from '../../../contracts/second-factor.js';
 import { type ConnectionBounds, DEFAULT_CONNECTION_BOUNDS } from '../db/connection-bounds.js';
 import type { DatabaseSettings } from '../db/database.js';
@@ -114,6 +115,12 @@ const envSchema = z.object({
    * (docs/decisions/0086); one more is answered 429.
    */
   UPLOADS_PER_TENANT: wholeNumber(1, 50, 3),
+  /**
+   * bcrypt's cost for new password hashes (docs/decisions/0151-password-hash-cost-setting.md): at
+   * least 12 in staging and production; development and test may go down to bcrypt's lowest, 4,
+   * so that a test suite signing in thousands of times does not spend its time hashing.
+   */
+  PASSWORD_HASH_COST: wholeNumber(LOWEST_BCRYPT_COST, 15, DEPLOYED_BCRYPT_COST),
   REDIS_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -233,6 +240,8 @@ export interface Config {
   database: DatabaseSettings;
   /** Imports and payroll uploads one tenant may run at once on this instance. */
   uploadsPerTenant: number;
+  /** bcrypt's cost for new password hashes: PASSWORD_HASH_COST. */
+  passwordHashCost: number;
   /** Accounts of these roles are signed in only to set up a second factor until they have one. */
   secondFactor: { requiredRoles: Role[] };
   redisUrl: string | null;
@@ -366,6 +375,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const aiProvider = aiSettings(values, appEnv, isDevelopmentLike, problems);
   const secondFactorRoles = requiredRolesOf(values.MFA_REQUIRED_ROLES, isDevelopmentLike, problems);
+  if (!isDevelopmentLike && values.PASSWORD_HASH_COST < DEPLOYED_BCRYPT_COST) {
+    problems.push(
+      `PASSWORD_HASH_COST must be at least ${DEPLOYED_BCRYPT_COST} when APP_ENV is ${appEnv}`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = values.PORT;
@@ -380,6 +394,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ),
     database,
     uploadsPerTenant: values.UPLOADS_PER_TENANT,
+    passwordHashCost: values.PASSWORD_HASH_COST,
     secondFactor: { requiredRoles: secondFactorRoles },
     redisUrl: values.REDIS_URL ?? null,
     publicBaseUrl: new URL(values.APP_BASE_URL ?? `http://localhost:${port}`),
