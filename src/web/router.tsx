@@ -92,6 +92,11 @@ const routeTree = rootRoute.addChildren([
       () => import('./pages/schemes/PayrollGridPage'),
       'PayrollGridPage',
     ),
+    page(
+      '/statement-runs/$runId',
+      () => import('./pages/statements/StatementRunPage'),
+      'StatementRunPage',
+    ),
     page('/members/$memberId', () => import('./pages/members/MemberPage'), 'MemberPage'),
     page(
       '/governance',

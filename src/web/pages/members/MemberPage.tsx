@@ -4,12 +4,13 @@ import { useParams } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
-import { can, scopeIn } from '../../auth/can';
+import { can, memberRow, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { MemberDocuments } from '../documents/MemberDocuments';
 import { isNotFound } from '../schemes/SchemeQueries';
+import { MemberStatements } from '../statements/MemberStatements';
 import { ContributionsPanel } from './ContributionsPanel';
 import { FundChoicesPanel } from './FundChoicesPanel';
 import { FundSwitchPanel } from './FundSwitchPanel';
@@ -30,7 +31,7 @@ import { UnitMovementsPanel } from './UnitMovementsPanel';
 /**
  * `/members/$memberId`: one member's record, their membership (status, service, leaving and the
  * steps that change it), what a DC member's pension is worth, their contributions, fund choices,
- * switches and transactions; a Member's home page, where their scheme's member-facing documents
+ * switches and transactions, their Pension Benefit Statements; a Member's home page, where their scheme's member-facing documents
  * are listed too. The page asks the service once for all it shows (member-page-cache.ts); each
  * panel then keeps its own part up to date.
  * A member out of reach (another employer's, another tenant's) answers 404 and shows "Not found".
@@ -81,6 +82,12 @@ export function MemberPage() {
       {invested && <PensionValuePanel member={member.data} own={own} />}
       <PensionSummary member={member.data} />
       {own && membership}
+      {can(session, 'statement.list', memberRow(member.data)) && (
+        <>
+          <Divider />
+          <MemberStatements member={member.data} own={own} />
+        </>
+      )}
       {/* A member's home: their scheme's documents, before the long tables (staff use the scheme's tab). */}
       {scopeIn(session, 'document.list') === 'member' && (
         <>

@@ -8,6 +8,7 @@ import { DraftsPanel } from '../ai/DraftsPanel';
 import { NotFoundPage } from '../common/NotFoundPage';
 import { DocumentsPanel } from '../documents/DocumentsPanel';
 import { GovernancePanel } from '../governance/GovernancePanel';
+import { StatementRunsPanel } from '../statements/StatementRunsPanel';
 import { FundsPanel } from './FundsPanel';
 import { SchemeContributionsPanel } from './SchemeContributionsPanel';
 import { SchemeDetails } from './SchemeDetails';
@@ -20,6 +21,7 @@ const TABS = [
   'contributions',
   'funds',
   'imports',
+  'statements',
   'governance',
   'documents',
   'drafts',
@@ -28,7 +30,7 @@ type Tab = (typeof TABS)[number];
 
 /**
  * `/schemes/$schemeId`: the scheme's details, then its members, contributions per pay period,
- * funds, imports, governance, documents and drafts of its governance writing, each in
+ * funds, imports, Pension Benefit Statement runs, governance, documents and drafts of its governance writing, each in
  * its own tab so that only the one in view loads and renders (a scheme may have 10,000 members). The tab in view is in the address (`?tab=`), so the
  * governance dashboard can link straight to a scheme's governance.
  */
@@ -48,10 +50,12 @@ export function SchemePage() {
   const documents = can(session, 'document.list', scheme.data);
   const asked = TABS.find((tab) => tab === search.tab);
   const drafts = can(session, 'ai.draft.list', scheme.data);
+  const statements = can(session, 'statement_run.list', scheme.data);
   const tab: Tab =
     asked === undefined ||
     (asked === 'governance' && !governance) ||
     (asked === 'documents' && !documents) ||
+    (asked === 'statements' && !statements) ||
     (asked === 'drafts' && !drafts)
       ? 'members'
       : asked;
@@ -75,6 +79,7 @@ export function SchemePage() {
           <Tabs.Tab value="contributions">Contributions</Tabs.Tab>
           <Tabs.Tab value="funds">Funds</Tabs.Tab>
           <Tabs.Tab value="imports">Imports</Tabs.Tab>
+          {statements && <Tabs.Tab value="statements">Statements</Tabs.Tab>}
           {governance && <Tabs.Tab value="governance">Governance</Tabs.Tab>}
           {documents && <Tabs.Tab value="documents">Documents</Tabs.Tab>}
           {drafts && <Tabs.Tab value="drafts">Drafts</Tabs.Tab>}
@@ -91,6 +96,11 @@ export function SchemePage() {
         <Tabs.Panel value="imports" pt="md">
           <SchemeImportsPanel scheme={scheme.data} />
         </Tabs.Panel>
+        {statements && (
+          <Tabs.Panel value="statements" pt="md">
+            <StatementRunsPanel scheme={scheme.data} />
+          </Tabs.Panel>
+        )}
         {governance && (
           <Tabs.Panel value="governance" pt="md">
             <GovernancePanel scheme={scheme.data} />

@@ -1,0 +1,78 @@
+import { Alert, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { apiRoutes } from '../../../contracts/api-routes';
+import { api, describeError } from '../../api/client';
+import type { Member } from '../../api/types';
+import { DateTime } from '../../components/DateTime';
+import { Loading } from '../../components/Loading';
+import { ScrollTable } from '../../components/ScrollTable';
+import { formatDate } from '../../format';
+import { OpenStatementButton } from './StatementRunPage';
+import { memberStatementsKey } from './statementQueries';
+
+/**
+ * A member's Pension Benefit Statements, the latest first
+ * (docs/decisions/0141-pension-benefit-statements.md): on their own page, those issued to them;
+ * to the firm's staff, every one made, issued or not yet.
+ */
+export function MemberStatements({ member, own }: { member: Member; own: boolean }) {
+  const statements = useQuery({
+    queryKey: memberStatementsKey(member.id),
+    queryFn: () => api(apiRoutes.memberStatements.list, { params: { id: member.id } }),
+  });
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="member-statements">
+      <Title order={3} id="member-statements">
+        {own ? 'Your benefit statements' : 'Pension Benefit Statements'}
+      </Title>
+      {statements.isPending ? (
+        <Loading label="Loading the benefit statements" />
+      ) : statements.isError ? (
+        <Alert color="red" role="alert">
+          {describeError(statements.error)}
+        </Alert>
+      ) : statements.data.length === 0 ? (
+        <Text>
+          {own
+            ? 'You have no benefit statement yet. Your scheme gives you one at least once a year.'
+            : 'No statement has been made for this member.'}
+        </Text>
+      ) : (
+        <ScrollTable minWidth={480} label="Pension Benefit Statements">
+          <Table>
+            <Table.Caption>
+              {own
+                ? 'Your Pension Benefit Statements, the latest first'
+                : 'The member’s Pension Benefit Statements, the latest first'}
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Information date</Table.Th>
+                <Table.Th>Scheme</Table.Th>
+                <Table.Th>Issued</Table.Th>
+                <Table.Th>Statement</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {statements.data.map((statement) => (
+                <Table.Tr key={statement.id}>
+                  <Table.Td>{formatDate(statement.informationDate)}</Table.Td>
+                  <Table.Td>{statement.figures.schemeName}</Table.Td>
+                  <Table.Td>
+                    {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
+                  </Table.Td>
+                  <Table.Td>
+                    <OpenStatementButton
+                      statementId={statement.id}
+                      label={`Open the statement at ${formatDate(statement.informationDate)} (PDF)`}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollTable>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,221 @@
+import { Alert, Anchor, Badge, Button, NativeSelect, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { apiRoutes } from '../../../contracts/api-routes';
+import { todayInIreland } from '../../../contracts/irish-dates';
+import { counted } from '../../../contracts/plain-english';
+import {
+  RUN_STATUS_NAMES,
+  type RunStatus,
+  type StatementRunView,
+  statementRunInput,
+} from '../../../contracts/statements';
+import { api, describeError } from '../../api/client';
+import type { Scheme } from '../../api/types';
+import { can } from '../../auth/can';
+import { useSignedIn } from '../../auth/session';
+import { fetchAllPages } from '../../components/allPages';
+import { type Column, CursorTable } from '../../components/CursorTable';
+import { IrishDateInput } from '../../components/IrishDateInput';
+import { Loading } from '../../components/Loading';
+import { notifySuccess } from '../../components/notify';
+import { PageHeading } from '../../components/PageHeading';
+import { useApiSubmit } from '../../components/useApiSubmit';
+import { formatDate } from '../../format';
+import { FormModal, FormShell } from '../governance/GovernanceForm';
+import { validateWithDates } from '../governance/governance-helpers';
+import { runKey, runName, schemeRunsKey } from './statementQueries';
+
+const STATUS_COLOURS: Record<RunStatus, string> = {
+  queued: 'gray',
+  running: 'blue',
+  ready: 'yellow',
+  approved: 'teal',
+  issued: 'green',
+  failed: 'red',
+};
+
+export function RunStatusBadge({ status }: { status: RunStatus }) {
+  return (
+    <Badge variant="dot" color={STATUS_COLOURS[status]}>
+      {RUN_STATUS_NAMES[status]}
+    </Badge>
+  );
+}
+
+/**
+ * A scheme's Pension Benefit Statement runs, the latest first, and the form that starts one
+ * (docs/decisions/0141-pension-benefit-statements.md).
+ */
+export function StatementRunsPanel({ scheme }: { scheme: Scheme }) {
+  const session = useSignedIn();
+  const [starting, setStarting] = useState(false);
+  const columns: Column<StatementRunView>[] = [
+    {
+      key: 'informationDate',
+      header: 'Information date',
+      render: (run) => (
+        <Anchor
+          renderRoot={(props) => (
+            <Link {...props} to="/statement-runs/$runId" params={{ runId: run.id }} />
+          )}
+        >
+          {formatDate(run.informationDate)}
+        </Anchor>
+      ),
+      sortValue: (run) => run.informationDate,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (run) => <RunStatusBadge status={run.status} />,
+      sortValue: (run) => run.status,
+    },
+    {
+      key: 'made',
+      header: 'Statements made',
+      render: (run) => `${run.done} of ${run.total}`,
+      sortValue: (run) => run.done,
+    },
+    {
+      key: 'issues',
+      header: 'Members with data problems',
+      render: (run) => String(run.issues.length),
+      sortValue: (run) => run.issues.length,
+    },
+    {
+      key: 'trusteesBy',
+      header: 'Trustees to have them by',
+      render: (run) => formatDate(run.trusteesBy),
+      sortValue: (run) => run.trusteesBy,
+    },
+    {
+      key: 'membersBy',
+      header: 'Members to have them by',
+      render: (run) => formatDate(run.membersBy),
+      sortValue: (run) => run.membersBy,
+    },
+  ];
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="statement-runs">
+      <PageHeading title="Pension Benefit Statements" order={3} id="statement-runs">
+        {can(session, 'statement_run.create', scheme) && (
+          <Button variant="light" onClick={() => setStarting(true)}>
+            Start a run
+          </Button>
+        )}
+      </PageHeading>
+      <Text size="sm">
+        Each run checks every active and deferred member’s data, then makes a statement for each
+        member whose data passed. The trustees approve a run before its statements are issued.
+      </Text>
+      <CursorTable
+        queryKey={schemeRunsKey(scheme.id)}
+        route={apiRoutes.statementRuns.list}
+        params={{ id: scheme.id }}
+        query={{ limit: 20 }}
+        columns={columns}
+        caption={`Statement runs of ${scheme.name}, latest first`}
+        empty="No statement run has been started for this scheme."
+      />
+      <FormModal opened={starting} title="Start a statement run" onClose={() => setStarting(false)}>
+        <StartRunForm scheme={scheme} onClose={() => setStarting(false)} />
+      </FormModal>
+    </Stack>
+  );
+}
+
+interface RunValues {
+  informationDate: string;
+  membersBy: string;
+  assumptionsId: string;
+}
+
+const runBody = (values: RunValues) => ({
+  informationDate: values.informationDate,
+  membersBy: values.membersBy,
+  assumptionsId: values.assumptionsId === '' ? undefined : values.assumptionsId,
+});
+
+function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const today = todayInIreland(new Date());
+  const sets = useQuery({
+    queryKey: ['statement-assumptions'],
+    queryFn: () => fetchAllPages(apiRoutes.statementAssumptions.list, {}, 500),
+  });
+  const form = useForm<RunValues>({
+    initialValues: { informationDate: '', membersBy: '', assumptionsId: '' },
+    validate: validateWithDates(statementRunInput, runBody, {
+      informationDate: { required: true },
+      membersBy: { required: true },
+    }),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const run = await api(apiRoutes.statementRuns.queue, {
+      params: { id: scheme.id },
+      body: runBody(values),
+    });
+    client.setQueryData(runKey(run.id), run);
+    await client.invalidateQueries({ queryKey: schemeRunsKey(scheme.id) });
+    notifySuccess(`${runName(run)}: started. The statements are being made.`);
+    onClose();
+    await navigate({ to: '/statement-runs/$runId', params: { runId: run.id } });
+  });
+  if (sets.isPending) return <Loading label="Loading the assumption sets" />;
+  if (sets.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {describeError(sets.error)}
+      </Alert>
+    );
+  }
+  const choices = sets.data.items;
+  return (
+    <FormShell
+      label="Start a statement run"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="Start the run"
+      onCancel={onClose}
+    >
+      <IrishDateInput
+        label="Information date"
+        description="The date the statements’ figures are at. Day first: DD/MM/YYYY"
+        required
+        data-autofocus
+        maxDate={today}
+        {...form.getInputProps('informationDate')}
+      />
+      <IrishDateInput
+        label="Members to have their statements by"
+        description="The trustees are to have them a month before. Day first: DD/MM/YYYY"
+        required
+        {...form.getInputProps('membersBy')}
+      />
+      {choices.length === 0 ? (
+        <Alert color="yellow">
+          There is no projection assumption set yet: one is needed before a run can start.
+        </Alert>
+      ) : (
+        <NativeSelect
+          label="Projection assumptions"
+          description={`${counted(choices.length, 'set')} to choose from: the platform’s and your firm’s own`}
+          required
+          data={[
+            { value: '', label: 'Choose an assumption set' },
+            ...choices.map((set) => ({
+              value: set.id,
+              label: `${set.name}, version ${set.version}, from ${formatDate(set.effectiveFrom)}`,
+            })),
+          ]}
+          {...form.getInputProps('assumptionsId')}
+        />
+      )}
+    </FormShell>
+  );
+}
