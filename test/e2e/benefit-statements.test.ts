@@ -1,0 +1,206 @@
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { addDays, formatIrishDate, todayInIreland } from '../../src/contracts/irish-dates.js';
+import { DATA_ISSUES } from '../../src/contracts/statement-rules.js';
+import { RUN_STATUS_NAMES } from '../../src/contracts/statements.js';
+import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
+import {
+  browserSuiteSkipReason,
+  field,
+  JOURNEY_TIMEOUT,
+  see,
+  seeNo,
+  shownText,
+  signInThroughForm,
+  useE2e,
+} from '../helpers/e2e.js';
+import { flowing, readPdf } from '../helpers/pdf-text.js';
+import { newPpsNumber } from '../helpers/pps.js';
+
+/**
+ * Pension Benefit Statements in the browser (docs/decisions/0141-pension-benefit-statements.md):
+ * a broker's user starts a run for a DB scheme, follows it until its statements are ready, reads
+ * the member whose data failed a check and the totals, and opens a statement as its member will
+ * see it; the trustees' side (a BrokerAdmin, as the policy says) approves it from the link they
+ * were sent; the user issues it; the member signs in from the root address and opens their own
+ * statement in the portal. Everyone arrives signed out.
+ */
+describe.skipIf(browserSuiteSkipReason)(
+  'Pension Benefit Statements in the browser',
+  { timeout: JOURNEY_TIMEOUT * 2 },
+  () => {
+    const e2e = useE2e('benefit-statements');
+    const scheme = 'Barrow Valley Mills DB Scheme';
+    const brokerUser: Credentials = {
+      email: 'caoimhe.brennan@dev-brokers.example.ie',
+      password: 'Graiguenamanagh-Weir-Heron-5821',
+    };
+    const member: Credentials = {
+      email: 'seamus.doran@barrowvalley.example.ie',
+      password: 'Borris-Viaduct-Otter-7719',
+    };
+
+    /** Types a date into a date field day first, as a person does, and leaves the field. */
+    async function typeDate(input: Locator, isoDate: string): Promise<void> {
+      await input.fill('');
+      await input.pressSequentially(formatIrishDate(isoDate));
+      await input.press('Tab');
+    }
+
+    /** The PDF a button hands to the browser, read back as text. */
+    async function pdfFrom(page: Page, button: Locator): Promise<string> {
+      const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+      expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+      return flowing(readPdf(readFileSync(await download.path())).text);
+    }
+
+    it('a run is started, checked, approved by the trustees’ side, issued and read by the member', async () => {
+      const today = todayInIreland(new Date());
+      // Yesterday's figures: a member who joined today joined after them, and is listed.
+      const informationDate = addDays(today, -1);
+      const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
+      const { id: employerId } = await broker.call<{ id: string }>('POST', '/api/employers', {
+        name: 'Barrow Valley Mills Ltd',
+      });
+      const { id: schemeId } = await broker.call<{ id: string }>('POST', '/api/schemes', {
+        employerId,
+        name: scheme,
+        type: 'DB',
+      });
+      await broker.call('PATCH', `/api/schemes/${schemeId}`, {
+        normalRetirementAge: 65,
+        accrualRate: '1/60',
+        fundingLevelPct: 96,
+      });
+      const { id: memberId } = await broker.call<{ id: string }>(
+        'POST',
+        `/api/schemes/${schemeId}/members`,
+        {
+          firstName: 'Séamus',
+          lastName: 'Doran',
+          dateOfBirth: '1972-03-14',
+          dateJoined: '2004-09-01',
+          salaryCents: 5_200_000,
+          ppsNumber: newPpsNumber(),
+        },
+      );
+      await broker.call('POST', `/api/schemes/${schemeId}/members`, {
+        firstName: 'Gráinne',
+        lastName: 'Kinsella',
+        dateOfBirth: '1994-07-22',
+        dateJoined: today,
+        salaryCents: 3_900_000,
+        ppsNumber: newPpsNumber(),
+      });
+      await broker.call('POST', '/api/statement-assumptions', {
+        name: 'Pensions Authority guidance',
+        effectiveFrom: '2023-03-10',
+        source:
+          'The Pensions Authority’s guidance on benefit statement projections, updated 10 March 2023',
+        bestEstimateReturnPct: 4.75,
+        unfavourableReturnPct: 1.5,
+        inflationPct: 2.5,
+        salaryGrowthPct: 2.5,
+        annuityFactor: 25,
+      });
+      await invitedAccount(e2e.server, broker, '/api/users', {
+        ...brokerUser,
+        name: 'Caoimhe Brennan',
+        role: 'BrokerUser',
+      });
+      await invitedAccount(e2e.server, broker, `/api/employers/${employerId}/users`, {
+        ...member,
+        name: 'Séamus Doran',
+        role: 'Member',
+        memberId,
+      });
+
+      // The firm's user starts the run from the scheme's page.
+      const page = (await e2e.openAs(brokerUser, '/')).page;
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Schemes' })
+        .click();
+      await page.getByRole('link', { name: scheme, exact: true }).click();
+      await page.getByRole('tab', { name: 'Statements' }).click();
+      await see(page.getByText('No statement run has been started for this scheme.'));
+      await page.getByRole('button', { name: 'Start a run' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Start a statement run' });
+      // Sent empty, the form says what is missing in words, under each field.
+      await dialog.getByRole('button', { name: 'Start the run', exact: true }).click();
+      await see(dialog.getByText('This is required').first());
+      await typeDate(field(dialog, 'Information date'), informationDate);
+      await typeDate(field(dialog, 'Members to have their statements by'), addDays(today, 120));
+      await field(dialog, 'Projection assumptions').selectOption({
+        label: `Pensions Authority guidance, version 1, from 10 Mar 2023`,
+      });
+      await dialog.getByRole('button', { name: 'Start the run', exact: true }).click();
+      await seeNo(dialog, 'the dialog, closed once the run started');
+
+      // The run's page follows the run until its statements are ready.
+      await page.waitForURL((url) => url.pathname.startsWith('/statement-runs/'));
+      const runPath = new URL(page.url()).pathname;
+      await see(
+        page.getByText(RUN_STATUS_NAMES.ready, { exact: true }),
+        'the run, ready for the trustees',
+      );
+      const problems = page.getByRole('table', {
+        name: 'What is missing or implausible in each member’s data',
+      });
+      const listed = await see(problems.getByRole('row', { name: /Gráinne Kinsella/ }));
+      expect(await shownText(listed)).toContain(DATA_ISSUES.joined_after_information_date);
+      expect(await problems.getByRole('row', { name: /Séamus Doran/ }).count()).toBe(0);
+      const totals = page.getByRole('table', { name: 'Totals' });
+      await see(totals.getByRole('row', { name: 'Members checked 2', exact: true }));
+      await see(totals.getByRole('row', { name: 'Statements made 1', exact: true }));
+      // The firm's user does not approve: the trustees' side does.
+      expect(
+        await page.getByRole('button', { name: 'Record the trustees’ approval' }).count(),
+      ).toBe(0);
+      await see(page.getByText(/The trustees’ side .* records their approval/));
+      const preview = await pdfFrom(
+        page,
+        page.getByRole('button', { name: 'Open the statement of Séamus Doran (PDF)' }),
+      );
+      expect(preview).toContain(`Pension Benefit Statement: ${scheme}`);
+      expect(preview).toContain('Séamus Doran');
+      expect(preview).not.toContain('Gráinne');
+      await e2e.checkPage(page, 'run-ready');
+
+      // The trustees' side opens the link they were sent and approves.
+      const admin = (await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, runPath)).page;
+      await admin.getByRole('button', { name: 'Record the trustees’ approval' }).click();
+      const approval = admin.getByRole('dialog', { name: 'Record the trustees’ approval' });
+      await approval.getByRole('button', { name: 'Approve', exact: true }).click();
+      await seeNo(approval, 'the approval dialog');
+      await see(admin.getByText(RUN_STATUS_NAMES.approved, { exact: true }));
+
+      // The firm's user issues it.
+      await page.reload();
+      await page.getByRole('button', { name: 'Issue the statements' }).click();
+      const issue = page.getByRole('dialog', { name: 'Issue the statements' });
+      await issue.getByRole('button', { name: 'Issue', exact: true }).click();
+      await seeNo(issue, 'the issue dialog');
+      await see(page.getByText(RUN_STATUS_NAMES.issued, { exact: true }));
+      await see(page.getByText('The statements were issued to the members.'));
+      await e2e.checkPage(page, 'run-issued');
+
+      // The member signs in from the root address and opens their statement.
+      const portal = (await e2e.open()).page;
+      await signInThroughForm(portal, member, '/');
+      expect(new URL(portal.url()).pathname).toBe(`/members/${memberId}`);
+      const own = portal.getByRole('table', {
+        name: 'Your Pension Benefit Statements, the latest first',
+      });
+      await see(own.getByRole('row', { name: new RegExp(scheme) }));
+      const statement = await pdfFrom(
+        portal,
+        own.getByRole('button', { name: /^Open the statement at .* \(PDF\)$/ }),
+      );
+      expect(statement).toContain(`Pension Benefit Statement: ${scheme}`);
+      expect(statement).toContain('Séamus Doran');
+      await e2e.checkPage(portal, 'member-statements');
+    });
+  },
+);
