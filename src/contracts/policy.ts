@@ -1412,6 +1412,14 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', Member: 'member' },
     target: 'record',
   },
+  // A member asks the firm for their statement on paper; the firm's staff record the request
+  // (docs/decisions/0141-pension-benefit-statements.md, "Paper on request").
+  'statement.paper': {
+    description:
+      'Mark a member’s statement for printing on their request, or take it off the printing list',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'record',
+  },
 
   // Work lists and the audit log.
   'overview.read': {

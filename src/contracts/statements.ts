@@ -226,5 +226,24 @@ export const statementView = z.object({
 });
 export type StatementView = z.infer<typeof statementView>;
 
+/**
+ * A member's request for their statement on paper, recorded by the firm's staff: `true` marks the
+ * statement for printing, `false` takes it off the run's printing list (the member changed their
+ * mind, or asked by mistake).
+ */
+export const statementPaperInput = z.object({
+  paper: z.boolean({ error: 'Say whether the member asked for the statement on paper' }),
+});
+export type StatementPaperInput = z.infer<typeof statementPaperInput>;
+
+/** One statement of a run's printing list: whom to post it to is read from the member's record. */
+export const paperStatementView = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  memberName: z.string(),
+  issuedAt: z.string().nullable(),
+});
+export type PaperStatementView = z.infer<typeof paperStatementView>;
+
 export const statementListQuery = pageQuery;
 export const runStatementsQuery = pageQuery;

@@ -33,7 +33,7 @@ import {
   pathWith,
   tableRoute,
 } from '../helpers/route-examples.js';
-import { createAssumptionSet } from '../helpers/statements.js';
+import { createAssumptionSet, createIssuedStatement } from '../helpers/statements.js';
 
 /**
  * Property: whatever body arrives at a POST, PUT or PATCH of the organisation API, the
@@ -294,6 +294,8 @@ const RECORD_OF: Record<string, () => string> = {
   'ora-reports': () => ids.oraId,
   'ai/drafts': () => ids.aiDraftId,
 };
+/** The fixture member's issued statement, planted when first asked for. */
+let issuedStatement: Promise<string> | undefined;
 /** Routes that act on a record in another state than the kind's usual one. */
 const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
   'POST /api/policies/{id}/significant-change': () => ids.approvedPolicyId,
@@ -341,6 +343,17 @@ const RECORD_IN_STATE: Record<string, () => string | Promise<string>> = {
   // A wind-up leaves its scheme read only: each body winds up a scheme of its own, never the
   // fixture's (docs/decisions/0146-schemes-wound-up-not-deleted.md).
   'POST /api/schemes/{id}/wind-up': () => newScheme(),
+  // Only a statement made is marked for paper: one issued statement of the fixture's member,
+  // marked and unmarked by the bodies in turn (docs/decisions/0141-pension-benefit-statements.md).
+  'POST /api/statements/{id}/paper': () => {
+    issuedStatement ??= createIssuedStatement(t.database, {
+      brokerId: ids.brokerId,
+      employerId: ids.employerId,
+      schemeId: ids.schemeId,
+      memberId: ids.memberId,
+    });
+    return issuedStatement;
+  },
 };
 async function majorIncident(): Promise<string> {
   const recorded = await t.requestAs(

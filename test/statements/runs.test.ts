@@ -9,6 +9,7 @@ import { createStatementWorker, statementPdf } from '../../src/server/modules/st
 import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
 import { createAuditService } from '../../src/server/platform/audit/audit-log.js';
 import {
+  auditLog,
   documents,
   members,
   statementRuns,
@@ -290,6 +291,53 @@ describe('a statement run', () => {
       .obligations.find((entry: { kind: string }) => entry.kind === 'benefit_statements');
     expect(duty).toMatchObject({ status: 'ok', dueOn: '2028-06-30' });
     expect(duty.reason).toContain('issued on 15 Jan 2027');
+  });
+
+  it('marks a statement for printing on the member’s request, audited, on the run’s printing list', async () => {
+    const brian = scheme.members[1]?.id as string;
+    const [statement] = (await scheme.staff.get(`/api/members/${brian}/statements`)).json();
+    const url = `/api/statements/${statement.id}/paper`;
+    expect((await scheme.staff.get(`/api/statement-runs/${runId}/paper`)).json()).toEqual([]);
+    const marked = await scheme.staff.post(url, { paper: true });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect(marked.json()).toMatchObject({ id: statement.id, paper: true });
+    // Asked again, nothing changes and nothing more is recorded.
+    expect((await scheme.staff.post(url, { paper: true })).json().paper).toBe(true);
+    expect((await scheme.staff.get(`/api/statement-runs/${runId}/paper`)).json()).toEqual([
+      {
+        id: statement.id,
+        memberId: brian,
+        memberName: 'Brian Walsh',
+        issuedAt: statement.issuedAt,
+      },
+    ]);
+    const refused = await scheme.staff.post(url, { paper: 'yes' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().issues[0].message).toBe(
+      'Say whether the member asked for the statement on paper',
+    );
+    // The member asks the firm; they do not mark it themselves, nor does another firm reach it.
+    expect((await scheme.as(scheme.self).post(url, { paper: false })).statusCode).toBe(403);
+    expect((await t.requestAs(other, 'POST', url, { paper: false })).statusCode).toBe(404);
+    const withdrawn = await scheme.staff.post(url, { paper: false });
+    expect(withdrawn.json().paper).toBe(false);
+    expect((await scheme.staff.get(`/api/statement-runs/${runId}/paper`)).json()).toEqual([]);
+    const records = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, statement.id))
+      .orderBy(auditLog.chainIndex);
+    expect(records.map((record) => record.action)).toEqual([
+      'statement.paper_requested',
+      'statement.paper_withdrawn',
+    ]);
+    expect(records[0]?.newState).toEqual({
+      id: statement.id,
+      runId,
+      memberId: brian,
+      paper: true,
+    });
+    expect(JSON.stringify(records)).not.toContain('Walsh');
   });
 });
 

@@ -396,6 +396,8 @@ const RECORD_IN_STATE: Record<string, (target: Target) => Promise<string> | stri
   'POST /api/statement-runs/{id}/approve': (target) => createRunIn(t.database, target, 'ready'),
   'POST /api/statement-runs/{id}/issue': (target) => createRunIn(t.database, target, 'approved'),
   'GET /api/statements/{id}/pdf': (target) => createIssuedStatement(t.database, target),
+  'GET /api/statement-runs/{id}/paper': (target) => createRunIn(t.database, target, 'issued'),
+  'POST /api/statements/{id}/paper': (target) => createIssuedStatement(t.database, target),
 };
 
 /** Routes whose body is a file, not JSON: a CSV import, a document's multipart form. */

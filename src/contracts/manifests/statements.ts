@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { pageOf } from '../pages.js';
 import { EXAMPLE_IDS, get, patch, post } from '../route-kit.js';
 import {
+  paperStatementView,
   statementAssumptionsChange,
   statementAssumptionsInput,
   statementAssumptionsQuery,
   statementAssumptionsView,
+  statementPaperInput,
   statementRunInput,
   statementRunQuery,
   statementRunView,
@@ -67,6 +69,8 @@ export const statementsManifest = defineManifest({
       }),
       get: get('/api/statement-runs/:id', { answer: statementRunView }),
       statements: get('/api/statement-runs/:id/statements', { answer: z.array(statementView) }),
+      /** The run's statements its members asked to have on paper: the printing list. */
+      paper: get('/api/statement-runs/:id/paper', { answer: z.array(paperStatementView) }),
       approve: post('/api/statement-runs/:id/approve', { answer: statementRunView }),
       issue: post('/api/statement-runs/:id/issue', { answer: statementRunView }),
     },
@@ -74,12 +78,19 @@ export const statementsManifest = defineManifest({
       list: get('/api/members/:id/statements', { answer: z.array(statementView) }),
       /** A statement as its member sees it, as a PDF. */
       pdf: get('/api/statements/:id/pdf'),
+      /** Marks a statement for printing on its member's request, or takes it off the list. */
+      paper: post('/api/statements/:id/paper', {
+        body: statementPaperInput,
+        answer: statementView,
+        example: { body: { paper: true } },
+      }),
     },
   },
   audit: {
     records: {
       statement_assumptions: { noun: 'a projection assumption set', label: 'Assumption set' },
       statement_run: { noun: 'a statement run', label: 'Statement run' },
+      statement: { noun: 'a Pension Benefit Statement', label: 'Benefit statement' },
     },
     actions: {
       'statement_assumptions.created': 'Added a projection assumption set',
@@ -92,6 +103,8 @@ export const statementsManifest = defineManifest({
       'statement_run.issued': 'Issued the statements of a run to the members',
       'statement_run.listed': 'Listed a scheme’s statement runs',
       'statement_run.viewed': 'Viewed a statement run or a member’s statements',
+      'statement.paper_requested': 'Marked a statement for printing, as its member asked',
+      'statement.paper_withdrawn': 'Took a statement off the printing list',
     },
   },
 });

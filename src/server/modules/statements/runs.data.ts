@@ -244,6 +244,25 @@ export async function statementsOfRun(
     .limit(limit);
 }
 
+/** A run's statements marked for printing, in member order: the printing list. */
+export async function paperStatementsOfRun(
+  tx: Transaction,
+  run: { brokerId: string; id: string },
+): Promise<StatementRow[]> {
+  return tx
+    .select()
+    .from(statements)
+    .where(
+      and(
+        eq(statements.brokerId, run.brokerId),
+        eq(statements.runId, run.id),
+        eq(statements.status, 'made'),
+        eq(statements.paper, true),
+      ),
+    )
+    .orderBy(asc(statements.memberId));
+}
+
 /** A member's statements; `issuedOnly` for the member themselves. The latest first. */
 export async function statementsOfMember(
   tx: Transaction,

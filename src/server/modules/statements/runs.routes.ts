@@ -8,6 +8,8 @@ import { actorOf } from '../../platform/tenancy/request-context.js';
 import type { RunsService } from './runs.service.js';
 import {
   idParams,
+  paperStatementView,
+  statementPaperInput,
   statementRunInput,
   statementRunQuery,
   statementRunView,
@@ -96,6 +98,32 @@ export const runsRoutes: FastifyPluginAsyncZod<{ runs: RunsService }> = async (a
       response: { 200: statementRunView, ...stepErrors },
     },
     handler: async (request) => runs.issue(actorOf(request), request.params.id),
+  });
+  app.route({
+    ...routeOf(apiRoutes.statementRuns.paper),
+    config: { action: 'statement_run.read' },
+    schema: {
+      summary:
+        'The printing list: the run’s statements whose members asked for them on paper, by member.',
+      tags,
+      params: idParams,
+      response: { 200: z.array(paperStatementView), ...readErrors },
+    },
+    handler: async (request) => runs.paper(actorOf(request), request.params.id),
+  });
+  app.route({
+    ...routeOf(apiRoutes.memberStatements.paper),
+    config: { action: 'statement.paper' },
+    schema: {
+      summary:
+        'Mark a statement for printing on its member’s request (`paper: true`), or take it off the run’s printing list (`false`). Only a statement made (409 otherwise). Audited.',
+      tags,
+      params: idParams,
+      body: statementPaperInput,
+      response: { 200: statementView, ...stepErrors },
+    },
+    handler: async (request) =>
+      runs.markPaper(actorOf(request), request.params.id, request.body.paper),
   });
   app.route({
     ...routeOf(apiRoutes.memberStatements.list),

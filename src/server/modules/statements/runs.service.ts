@@ -3,6 +3,7 @@ import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import { administratorDate } from '../../../contracts/statement-rules.js';
 import type {
+  PaperStatementView,
   StatementRunInput,
   StatementRunView,
   StatementView,
@@ -30,6 +31,7 @@ import {
   insertRun,
   listRuns,
   liveRunFor,
+  paperStatementsOfRun,
   type RunRow,
   type StatementRow,
   statementsOfMember,
@@ -358,6 +360,59 @@ export function createRunsService({
           newState: auditState(issued),
         });
         return runViewOf(issued);
+      });
+    },
+
+    /** The run's statements marked for printing, by member: what the firm posts on paper. */
+    async paper(actor: ActorContext, id: string): Promise<PaperStatementView[]> {
+      authorize(actor, 'statement_run.read');
+      return withActor(database, actor, async (tx) => {
+        const run = authorizeRow(actor, 'statement_run.read', scoped(await findRun(tx, id)));
+        await reads.viewed(tx, actor, {
+          entityType: 'statement_run',
+          entityId: run.id,
+          tenantId: run.brokerId,
+        });
+        return (await paperStatementsOfRun(tx, run)).map((row) => ({
+          id: row.id,
+          memberId: row.memberId,
+          memberName: row.figures?.memberName ?? '',
+          issuedAt: row.issuedAt?.toISOString() ?? null,
+        }));
+      });
+    },
+
+    /**
+     * Marks a statement made for printing on its member's request, or takes it off the printing
+     * list (docs/decisions/0141-pension-benefit-statements.md, "Paper on request"). A statement
+     * not yet made answers 409. Audited with ids and the mark, nothing of the member.
+     */
+    async markPaper(actor: ActorContext, id: string, paper: boolean): Promise<StatementView> {
+      const writer = authorize(actor, 'statement.paper');
+      return withActor(database, writer, async (tx) => {
+        const found = await findStatement(tx, id, { forUpdate: true });
+        const statement = authorizeRow(writer, 'statement.paper', found);
+        if (statement.status !== 'made' || statement.figures === null) {
+          throw new ConflictError('Only a statement that has been made is printed');
+        }
+        if (statement.paper === paper) return statementViewOf(statement);
+        const at = now();
+        await updateStatement(tx, statement, { paper, updatedAt: at });
+        const state = (marked: boolean) => ({
+          id: statement.id,
+          runId: statement.runId,
+          memberId: statement.memberId,
+          paper: marked,
+        });
+        await audit.record(tx, writer, {
+          action: paper ? 'statement.paper_requested' : 'statement.paper_withdrawn',
+          entityType: 'statement',
+          entityId: statement.id,
+          tenantId: statement.brokerId,
+          previousState: state(statement.paper),
+          newState: state(paper),
+        });
+        return statementViewOf({ ...statement, paper, updatedAt: at });
       });
     },
 
