@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addDays, formatIrishDate, todayInIreland } from '../../src/contracts/irish-dates.js';
+import {
+  addDays,
+  dateInWords,
+  formatIrishDate,
+  todayInIreland,
+} from '../../src/contracts/irish-dates.js';
 import { DATA_ISSUES } from '../../src/contracts/statement-rules.js';
 import { RUN_STATUS_NAMES } from '../../src/contracts/statements.js';
 import { type Credentials, DEV_ACCOUNTS, invitedAccount } from '../helpers/built-server.js';
@@ -186,6 +191,31 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(page.getByText('The statements were issued to the members.'));
       await e2e.checkPage(page, 'run-issued');
 
+      // The member rang to ask for paper: the user marks it on his page, and it is on the run's
+      // printing list.
+      await see(
+        page.getByText('No member has asked for this run’s statement on paper.', { exact: false }),
+      );
+      await page
+        .getByRole('table', { name: 'Each statement as its member will see it' })
+        .getByRole('link', { name: 'Séamus Doran' })
+        .click();
+      const staffView = page.getByRole('table', {
+        name: 'The member’s Pension Benefit Statements, the latest first',
+      });
+      const onPaper = staffView.getByRole('checkbox', {
+        name: `The member asked for the statement at ${dateInWords(informationDate)} on paper`,
+      });
+      await onPaper.check();
+      await see(
+        page.getByText(`The statement at ${dateInWords(informationDate)} is on the printing list.`),
+      );
+      expect(await onPaper.isChecked()).toBe(true);
+      await page.goBack();
+      const printing = page.getByRole('table', { name: 'Statements to print and post, by member' });
+      await see(printing.getByRole('row', { name: /Séamus Doran/ }));
+      await see(page.getByText('1 member asked for their statement on paper.'));
+
       // The member signs in from the root address and opens their statement.
       const portal = (await e2e.open()).page;
       await signInThroughForm(portal, member, '/');
@@ -200,6 +230,9 @@ describe.skipIf(browserSuiteSkipReason)(
       );
       expect(statement).toContain(`Pension Benefit Statement: ${scheme}`);
       expect(statement).toContain('Séamus Doran');
+      // Paper is asked of the firm: the member is told so, and marks nothing himself.
+      expect(await own.getByRole('checkbox').count()).toBe(0);
+      await see(portal.getByText(/To have your statements on paper too, ask/));
       await e2e.checkPage(portal, 'member-statements');
     });
   },

@@ -1,14 +1,19 @@
-import { Alert, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Checkbox, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import type { StatementView } from '../../../contracts/statements';
 import { api, describeError } from '../../api/client';
 import type { Member } from '../../api/types';
+import { can, memberRow } from '../../auth/can';
+import { useSignedIn } from '../../auth/session';
 import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
+import { notifyProblem, notifySuccess } from '../../components/notify';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatDate } from '../../format';
 import { OpenStatementButton } from './StatementRunPage';
-import { memberStatementsKey } from './statementQueries';
+import { memberStatementsKey, runPaperKey } from './statementQueries';
 
 /**
  * A member's Pension Benefit Statements, the latest first
@@ -16,6 +21,8 @@ import { memberStatementsKey } from './statementQueries';
  * to the firm's staff, every one made, issued or not yet.
  */
 export function MemberStatements({ member, own }: { member: Member; own: boolean }) {
+  const session = useSignedIn();
+  const mayMarkPaper = can(session, 'statement.paper', memberRow(member));
   const statements = useQuery({
     queryKey: memberStatementsKey(member.id),
     queryFn: () => api(apiRoutes.memberStatements.list, { params: { id: member.id } }),
@@ -51,6 +58,7 @@ export function MemberStatements({ member, own }: { member: Member; own: boolean
                 <Table.Th>Scheme</Table.Th>
                 <Table.Th>Issued</Table.Th>
                 <Table.Th>Statement</Table.Th>
+                {mayMarkPaper && <Table.Th>On paper</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -67,12 +75,58 @@ export function MemberStatements({ member, own }: { member: Member; own: boolean
                       label={`Open the statement at ${formatDate(statement.informationDate)} (PDF)`}
                     />
                   </Table.Td>
+                  {mayMarkPaper && (
+                    <Table.Td>
+                      <PaperCheckbox statement={statement} />
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </ScrollTable>
       )}
+      {own && (
+        <Text size="sm">
+          To have your statements on paper too, ask your scheme’s administrator: they will post them
+          to you.
+        </Text>
+      )}
     </Stack>
+  );
+}
+
+/**
+ * Whether the member asked for this statement on paper: ticked, it is on its run's printing
+ * list (docs/decisions/0141-pension-benefit-statements.md, "Paper on request").
+ */
+function PaperCheckbox({ statement }: { statement: StatementView }) {
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const when = formatDate(statement.informationDate);
+  const mark = (paper: boolean) => {
+    setBusy(true);
+    api(apiRoutes.memberStatements.paper, { params: { id: statement.id }, body: { paper } })
+      .then(async (saved) => {
+        client.setQueryData<StatementView[]>(memberStatementsKey(saved.memberId), (list) =>
+          list?.map((one) => (one.id === saved.id ? saved : one)),
+        );
+        await client.invalidateQueries({ queryKey: runPaperKey(saved.runId) });
+        notifySuccess(
+          paper
+            ? `The statement at ${when} is on the printing list.`
+            : `The statement at ${when} is off the printing list.`,
+        );
+      })
+      .catch((error: unknown) => notifyProblem(describeError(error)))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <Checkbox
+      aria-label={`The member asked for the statement at ${when} on paper`}
+      checked={statement.paper}
+      disabled={busy}
+      onChange={(event) => mark(event.currentTarget.checked)}
+    />
   );
 }

@@ -38,6 +38,7 @@ import {
   openStatementPdf,
   runKey,
   runName,
+  runPaperKey,
   runStatementsKey,
   schemeRunsKey,
   useRun,
@@ -173,6 +174,7 @@ function RunView({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
           )}
         </Stack>
       )}
+      {!preparing && run.status !== 'failed' && <PrintingList run={run} />}
       {step && (
         <ConfirmModal
           opened
@@ -291,7 +293,7 @@ function Exceptions({ run }: { run: StatementRunView }) {
             {run.issues.map((issue) => (
               <Table.Tr key={issue.memberId}>
                 <Table.Td>
-                  <MemberLink memberId={issue.memberId} />
+                  <MemberNameLink memberId={issue.memberId} />
                 </Table.Td>
                 <Table.Td>
                   <List size="sm">
@@ -309,14 +311,19 @@ function Exceptions({ run }: { run: StatementRunView }) {
   );
 }
 
-/** A member's name, linking to their record to correct it. */
-function MemberLink({ memberId }: { memberId: string }) {
+/** A member's name, read from their record, linking to it (where their data is corrected). */
+function MemberNameLink({ memberId }: { memberId: string }) {
   const member = useQuery({
     queryKey: ['members', memberId],
     queryFn: () => api(apiRoutes.members.get, { params: { id: memberId } }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   const name = member.data ? `${member.data.firstName} ${member.data.lastName}` : 'The member';
+  return <MemberLink memberId={memberId} name={name} />;
+}
+
+/** A link to a member's page, by their name. */
+function MemberLink({ memberId, name }: { memberId: string; name: string }) {
   return (
     <Anchor
       renderRoot={(props) => <Link {...props} to="/members/$memberId" params={{ memberId }} />}
@@ -350,18 +357,22 @@ function StatementsTable({
               <Table.Th>Status</Table.Th>
               <Table.Th>Benefit</Table.Th>
               <Table.Th>Issued</Table.Th>
+              <Table.Th>On paper</Table.Th>
               <Table.Th>Statement</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {statements.map((statement) => (
               <Table.Tr key={statement.id}>
-                <Table.Td>{statement.figures.memberName}</Table.Td>
+                <Table.Td>
+                  <MemberLink memberId={statement.memberId} name={statement.figures.memberName} />
+                </Table.Td>
                 <Table.Td>{MEMBER_STATUS_NAMES[statement.figures.status]}</Table.Td>
                 <Table.Td>{benefitOf(statement)}</Table.Td>
                 <Table.Td>
                   {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
                 </Table.Td>
+                <Table.Td>{statement.paper ? 'Asked for' : 'No'}</Table.Td>
                 <Table.Td>
                   <OpenStatementButton
                     statementId={statement.id}
@@ -373,6 +384,73 @@ function StatementsTable({
           </Table.Tbody>
         </Table>
       </ScrollTable>
+    </Stack>
+  );
+}
+
+/**
+ * The statements whose members asked for them on paper: what the firm prints and posts
+ * (docs/decisions/0141-pension-benefit-statements.md, "Paper on request"). A request is marked on
+ * the member's page, under their statements.
+ */
+function PrintingList({ run }: { run: StatementRunView }) {
+  const list = useQuery({
+    queryKey: runPaperKey(run.id),
+    queryFn: () => api(apiRoutes.statementRuns.paper, { params: { id: run.id } }),
+  });
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="run-printing">
+      <Title order={3} id="run-printing">
+        To print and post
+      </Title>
+      {list.isPending ? (
+        <Loading label="Loading the printing list" />
+      ) : list.isError ? (
+        <Alert color="red" role="alert">
+          {describeError(list.error)}
+        </Alert>
+      ) : list.data.length === 0 ? (
+        <Text>
+          No member has asked for this run’s statement on paper. A request is marked on the member’s
+          page, under their statements.
+        </Text>
+      ) : (
+        <>
+          <Text size="sm">
+            {counted(list.data.length, 'member')} asked for their statement on paper.
+          </Text>
+          <ScrollTable minWidth={480} label="Statements to print">
+            <Table>
+              <Table.Caption>Statements to print and post, by member</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Member</Table.Th>
+                  <Table.Th>Issued</Table.Th>
+                  <Table.Th>Statement</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.data.map((statement) => (
+                  <Table.Tr key={statement.id}>
+                    <Table.Td>
+                      <MemberLink memberId={statement.memberId} name={statement.memberName} />
+                    </Table.Td>
+                    <Table.Td>
+                      {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
+                    </Table.Td>
+                    <Table.Td>
+                      <OpenStatementButton
+                        statementId={statement.id}
+                        label={`Open the statement of ${statement.memberName} to print (PDF)`}
+                      />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        </>
+      )}
     </Stack>
   );
 }

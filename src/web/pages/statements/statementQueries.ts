@@ -13,6 +13,7 @@ import { downloadAttachment } from '../../api/download';
 export const schemeRunsKey = (schemeId: string) => ['schemes', schemeId, 'statement-runs'] as const;
 export const runKey = (runId: string) => ['statement-runs', runId] as const;
 export const runStatementsKey = (runId: string) => ['statement-runs', runId, 'statements'] as const;
+export const runPaperKey = (runId: string) => ['statement-runs', runId, 'paper'] as const;
 export const memberStatementsKey = (memberId: string) =>
   ['members', memberId, 'statements'] as const;
 
