@@ -1351,6 +1351,14 @@ export const POLICY = {
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
     target: 'record',
   },
+  // The register of information of ITS (EU) 2024/2956 (docs/decisions/0139-dora-ict-incidents.md):
+  // the firm's staff, who keep its register of providers, take it out for the Pensions Authority.
+  'ict_register.export': {
+    description:
+      'Export the firm’s register of information (ITS (EU) 2024/2956) as CSV files in one ZIP',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    target: 'none',
+  },
 
   // Pension Benefit Statements (docs/decisions/0141-pension-benefit-statements.md). Assumption
   // sets are the platform's (SuperAdmin) or a firm's own (its staff); the firm's staff

@@ -348,6 +348,7 @@ export async function buildApp({
     onEmailQueued: mailer.delivery.nudge,
     uploadsPerTenant: config.uploadsPerTenant,
     hashPassword,
+    ictSupplyChain: config.dora,
   });
 
   // Documents (docs/decisions/0062-document-vault.md): bytes on the local file system under

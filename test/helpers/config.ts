@@ -35,6 +35,16 @@ export const UNREACHABLE_SMTP_URL = 'smtp://127.0.0.1:9';
  */
 export const HOLD_MAIL = { SMTP_URL: UNREACHABLE_SMTP_URL } as const;
 
+/**
+ * The platform's operator named for the register of information (DORA Art. 28(3)), which the
+ * export refuses without: for suites that ask for it.
+ */
+export const NAMED_OPERATOR = {
+  DORA_OPERATOR_NAME: 'Pension Platform Operations Limited',
+  DORA_OPERATOR_LEI: '635400OPERATOR000012',
+  DORA_OPERATOR_COUNTRY: 'IE',
+} as const;
+
 /** A config as the service would load it, for APP_ENV test unless the overrides say otherwise. */
 export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
   const appEnv = overrides.APP_ENV ?? 'test';

@@ -8,6 +8,7 @@ import { ACTION_EXTENSION } from '../../src/server/platform/http/route-actions.j
 import { ROLES, type Role } from '../../src/server/platform/tenancy/roles.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
+import { NAMED_OPERATOR } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
 import { documentForm, SAMPLES } from '../helpers/documents.js';
 import {
@@ -111,7 +112,8 @@ function expectedFor(action: Action, role: Role, scope: Scope): Outcome {
 // Built while the tests are collected: each test's name states the answer the policy table
 // expects, and the table is reached through the action each documented route names. Hundreds of
 // requests as one user, about something else than rate limits.
-const t: TestApp = await buildTestApp({ counters: uncountedStore() });
+// The platform named, so that the register of information answers its staff (0139).
+const t: TestApp = await buildTestApp({ counters: uncountedStore(), env: NAMED_OPERATOR });
 let fixture: Fixture;
 
 interface Operation {

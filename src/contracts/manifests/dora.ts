@@ -104,6 +104,10 @@ export const doraManifest = defineManifest({
         example: { body: { endedOn: '2026-01-31' } },
       }),
     },
+    registerOfInformation: {
+      /** The register of information (ITS (EU) 2024/2956) as CSV files in one ZIP attachment. */
+      export: get('/api/dora/register-of-information.zip'),
+    },
   },
   audit: {
     records: {

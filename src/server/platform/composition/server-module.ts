@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuditService } from '../audit/audit-log.js';
+import type { Config } from '../config/config.js';
 import type { PpsKeyring } from '../crypto/pps-keyring.js';
 import type { Database } from '../db/database.js';
 import type { Outbox } from '../email/outbox.js';
@@ -24,6 +25,8 @@ export interface PlatformParts {
   uploads: UploadSlots;
   /** Hashes a password set through a module (an account made with one) at the configured cost. */
   hashPassword: (password: string) => Promise<string>;
+  /** The operator and its vendors, for the firms' register of information (DORA Art. 28(3)). */
+  ictSupplyChain: Config['dora'];
 }
 
 /**

@@ -279,6 +279,36 @@ describe('configuration', () => {
     expect(local?.ingestUrl.href).toBe('http://127.0.0.1:9000/api/3/envelope/');
   });
 
+  it('reads the ICT supply chain of the register of information, with no default, and refuses a malformed LEI or country', () => {
+    const unset = loadConfig(productionEnv());
+    expect(unset.dora.operator).toMatchObject({ name: null, lei: null, country: null });
+    // SMTP_URL is set: the mail server's vendor is in use; nothing else is.
+    expect(
+      unset.dora.vendors.filter((vendor) => vendor.inUse).map((vendor) => vendor.role),
+    ).toEqual(['mail']);
+    const named = loadConfig(
+      productionEnv({
+        DORA_OPERATOR_NAME: 'Pension Platform Operations Limited',
+        DORA_OPERATOR_LEI: '635400OPERATOR000012',
+        DORA_OPERATOR_COUNTRY: 'IE',
+        DORA_DATABASE_VENDOR_NAME: 'Harbour Databases Limited',
+      }),
+    );
+    expect(named.dora.operator).toMatchObject({
+      name: 'Pension Platform Operations Limited',
+      lei: '635400OPERATOR000012',
+      country: 'IE',
+      variables: { lei: 'DORA_OPERATOR_LEI' },
+    });
+    expect(named.dora.vendors.find((vendor) => vendor.role === 'database')?.inUse).toBe(true);
+    expect(configErrorOf(productionEnv({ DORA_OPERATOR_LEI: 'not-an-lei' })).message).toBe(
+      'Configuration error: DORA_OPERATOR_LEI must be an LEI: 20 capital letters and digits',
+    );
+    expect(configErrorOf(productionEnv({ DORA_AI_VENDOR_COUNTRY: 'Ireland' })).message).toContain(
+      'DORA_AI_VENDOR_COUNTRY must be a country as its two capital letters',
+    );
+  });
+
   it('refuses a malformed SENTRY_DSN in one line naming the variable, never its value', () => {
     const malformed = [
       'not a url',

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { PlatformVendorRole } from '../../../contracts/dora-register.js';
 import { DEPLOYED_BCRYPT_COST, LOWEST_BCRYPT_COST } from '../../../contracts/passwords.js';
 import { DEFAULT_SECOND_FACTOR_ROLES } from '../../../contracts/second-factor.js';
 import { type ConnectionBounds, DEFAULT_CONNECTION_BOUNDS } from '../db/connection-bounds.js';
@@ -72,6 +73,28 @@ const SENTRY_DSN_ERROR = 'must be a DSN of the form https://<publicKey>@<host>[:
 
 export const AI_PROVIDERS = ['anthropic', 'openai', 'none'] as const;
 export type AiProviderName = (typeof AI_PROVIDERS)[number];
+
+/** An LEI (ISO 17442): 18 letters or digits and two check digits. */
+const lei = z
+  .string()
+  .regex(/^[A-Z0-9]{18}[0-9]{2}$/, 'must be an LEI: 20 capital letters and digits');
+const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'must be a country as its two capital letters (ISO 3166-1), e.g. IE');
+
+/**
+ * The parties of the platform's ICT supply chain as the register of information names them: the
+ * operator (the firms' direct ICT provider) and its vendors, subcontractors of it, each by the
+ * prefix of its three variables.
+ */
+const DORA_PARTIES = [
+  { role: 'operator', prefix: 'DORA_OPERATOR' },
+  { role: 'ai', prefix: 'DORA_AI_VENDOR' },
+  { role: 'mail', prefix: 'DORA_MAIL_VENDOR' },
+  { role: 'storage', prefix: 'DORA_STORAGE_VENDOR' },
+  { role: 'database', prefix: 'DORA_DATABASE_VENDOR' },
+  { role: 'errorTracking', prefix: 'DORA_ERROR_TRACKING_VENDOR' },
+] as const satisfies readonly { role: 'operator' | PlatformVendorRole; prefix: string }[];
 
 const envSchema = z.object({
   APP_ENV: z.preprocess(emptyAsUndefined, z.enum(APP_ENVS).optional()),
@@ -215,6 +238,18 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(0).default(2_000_000),
   ),
+  /**
+   * Who runs this platform and its vendors, for the register of information of DORA Art. 28(3)
+   * (docs/decisions/0139-dora-ict-incidents.md): each party's legal name, LEI and country (ISO
+   * 3166-1 alpha-2). No default: the register's export refuses while one it needs is unset.
+   */
+  ...Object.fromEntries(
+    DORA_PARTIES.flatMap(({ prefix }) => [
+      [`${prefix}_NAME`, z.preprocess(emptyAsUndefined, z.string().max(200).optional())],
+      [`${prefix}_LEI`, z.preprocess(emptyAsUndefined, lei.optional())],
+      [`${prefix}_COUNTRY`, z.preprocess(emptyAsUndefined, countryCode.optional())],
+    ]),
+  ),
   ...Object.fromEntries(
     SECRET_NAMES.map((name) => [name, z.preprocess(emptyAsUndefined, z.string().optional())]),
   ),
@@ -282,11 +317,28 @@ export interface Config {
    * The AI provider, or `none`: chat then answers with extracts and drafting with templates, and
    * nothing is sent anywhere. The per-tenant monthly limits apply unless a tenant sets its own.
    */
+  /**
+   * The platform's ICT supply chain for the firms' register of information (DORA Art. 28(3)):
+   * the operator, and each vendor with whether this instance uses it. A field unset is null, and
+   * `variables` names the settings that give it.
+   */
+  dora: {
+    operator: IctParty;
+    vendors: Array<{ role: PlatformVendorRole; inUse: boolean; party: IctParty }>;
+  };
   ai: {
     provider: AiProviderSettings | null;
     encryptionKey: string;
     defaultLimits: { monthlyRequests: number; monthlyTokens: number };
   };
+}
+
+/** A party of the platform's ICT supply chain as configured, and the variables that name it. */
+export interface IctParty {
+  name: string | null;
+  lei: string | null;
+  country: string | null;
+  variables: { name: string; lei: string; country: string };
 }
 
 export interface AiProviderSettings {
@@ -431,6 +483,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       urlKey: (secrets as Secrets).DOCUMENT_URL_KEY,
       previousUrlKey: values.DOCUMENT_URL_KEY_PREVIOUS ?? null,
     },
+    dora: doraSettings(values as unknown as Record<string, string | undefined>, {
+      ai: aiProvider !== null,
+      mail: values.SMTP_URL !== undefined,
+      storage: storage.kind === 's3',
+      errorTracking: values.SENTRY_DSN !== undefined,
+    }),
     ai: {
       provider: aiProvider,
       encryptionKey: (secrets as Secrets).AI_KEY_ENCRYPTION_SECRET,
@@ -439,6 +497,38 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         monthlyTokens: values.AI_MONTHLY_TOKEN_LIMIT,
       },
     },
+  };
+}
+
+/**
+ * The ICT supply chain (docs/decisions/0139-dora-ict-incidents.md): a vendor is in use when this
+ * instance is configured to send to it; the database host only when described, as the operator
+ * may run the database itself.
+ */
+function doraSettings(
+  values: Record<string, string | undefined>,
+  used: Record<Exclude<PlatformVendorRole, 'database'>, boolean>,
+): Config['dora'] {
+  const partyOf = (prefix: string): IctParty => {
+    const variables = {
+      name: `${prefix}_NAME`,
+      lei: `${prefix}_LEI`,
+      country: `${prefix}_COUNTRY`,
+    };
+    return {
+      name: values[variables.name] ?? null,
+      lei: values[variables.lei] ?? null,
+      country: values[variables.country] ?? null,
+      variables,
+    };
+  };
+  const [operator, ...vendors] = DORA_PARTIES;
+  return {
+    operator: partyOf(operator.prefix),
+    vendors: vendors.map(({ role, prefix }) => {
+      const party = partyOf(prefix);
+      return { role, inUse: role === 'database' ? party.name !== null : used[role], party };
+    }),
   };
 }
 
