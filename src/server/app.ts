@@ -44,6 +44,7 @@ import {
   documentsRoutes,
   storageSweepJob,
 } from './modules/documents/index.js';
+import { createIctIncidentReminders, ictIncidentRemindersJob } from './modules/dora/index.js';
 import {
   createDataProtectionReminders,
   createErasureService,
@@ -481,6 +482,17 @@ export async function buildApp({
   scheduledJobs.add(
     dataProtectionRemindersJob(
       createDataProtectionReminders({
+        database,
+        outbox: mailer.outbox,
+        now,
+        publicBaseUrl: config.publicBaseUrl,
+        onEmailQueued: mailer.delivery.nudge,
+      }),
+    ),
+  );
+  scheduledJobs.add(
+    ictIncidentRemindersJob(
+      createIctIncidentReminders({
         database,
         outbox: mailer.outbox,
         now,

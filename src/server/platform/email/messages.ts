@@ -18,7 +18,8 @@ export type EmailKind =
   | 'second_factor_changed'
   | 'new_browser_signin'
   | 'data_protection_reminder'
-  | 'benefit_statement_issued';
+  | 'benefit_statement_issued'
+  | 'ict_incident_reminder';
 
 function escapeHtml(value: string): string {
   return value
@@ -309,6 +310,41 @@ export function dataProtectionReminderMessage(
           `${escapeHtml(describe(line))}. <a href="${escapeHtml(line.url)}">See the register</a>`,
       )
       .join('<br>'),
+  ]);
+  return { to, subject, text, html };
+}
+
+export interface IctIncidentReminderLine {
+  /** The report and the incident's instant of awareness, in words. */
+  what: string;
+  /** The deadline in words, with the time left. */
+  due: string;
+}
+
+/**
+ * The reports of the firm's major ICT incidents coming due to the Pensions Authority
+ * (docs/decisions/0139-dora-ict-incidents.md): each report and its deadline, never the incident's
+ * title or description. The link is the register, which a trustee without an account cannot open,
+ * so the text says whom to ask.
+ */
+export function ictIncidentReminderMessage(
+  to: string,
+  { lines, url }: { lines: IctIncidentReminderLine[]; url: string },
+): EmailMessage {
+  const subject =
+    lines.length === 1
+      ? 'DORA: a report of a major ICT incident is coming due'
+      : `DORA: ${lines.length} reports of major ICT incidents are coming due`;
+  const intro =
+    'These reports of major ICT incidents are due to the Pensions Authority soon (DORA Art. 19):';
+  const after = `The firm's register of ICT incidents: ${url}. If you have no account, ask the firm's administrator.`;
+  const text = [intro, '', ...lines.map((line) => `- ${line.what}: ${line.due}.`), '', after].join(
+    '\n',
+  );
+  const html = htmlDocument(subject, [
+    intro,
+    lines.map((line) => escapeHtml(`${line.what}: ${line.due}.`)).join('<br>'),
+    `<a href="${escapeHtml(url)}">The firm's register of ICT incidents</a>. If you have no account, ask the firm's administrator.`,
   ]);
   return { to, subject, text, html };
 }

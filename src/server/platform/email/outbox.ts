@@ -7,7 +7,8 @@ import type { EmailKind, EmailMessage } from './messages.js';
 export interface OutboxEntry {
   /** The tenant of the recipient's account; null for a platform account. */
   brokerId: string | null;
-  userId: string;
+  /** The recipient's account; null for someone the firm holds a contact address of (a trustee). */
+  userId: string | null;
   kind: EmailKind;
   message: EmailMessage;
   /** When the message stops being worth sending, e.g. when its link expires. */

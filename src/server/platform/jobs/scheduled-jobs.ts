@@ -54,6 +54,22 @@ export function everyMinute(): Cadence {
 }
 
 /**
+ * Every ten minutes: for deadlines a few hours off (a major ICT incident's initial notification,
+ * 4 hours after its classification, reminded of 30 minutes before it is due;
+ * docs/decisions/0139-dora-ict-incidents.md). The slot is the ten minutes. Irish time is UTC or
+ * UTC+1, so the schedule reads alike in Dublin, where the deployment files schedule it.
+ */
+export function everyTenMinutes(): Cadence {
+  const span = 10 * MINUTE_MS;
+  return {
+    crontab: '*/10 * * * *',
+    timeZone: IRISH_TIME_ZONE,
+    checkinMarginMinutes: 5,
+    slotOf: (at) => new Date(Math.floor(at.getTime() / span) * span),
+  };
+}
+
+/**
  * Every hour, at `minute` past: for deadlines counted in hours (a breach's 72 hours to the
  * Commission, docs/decisions/0147-data-protection-reminders.md). The slot is the hour. Irish time
  * is UTC or UTC+1, so its hours are UTC's and the schedule reads alike in Dublin, where the daily

@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { brokers } from './tenancy.tables.js';
 
@@ -132,6 +133,60 @@ export const ictIncidentReports = pgTable(
     check(
       'ict_incident_reports_kind',
       sql`${table.kind} in ('initial', 'intermediate', 'final', 'reclassified')`,
+    ),
+  ],
+);
+
+/**
+ * Each reminder of a major incident's report coming due (docs/decisions/0139-dora-ict-incidents.md,
+ * "Reminders"): one row per incident, deadline and its due instant, stage and person reminded, a
+ * BrokerAdmin's account or a trustee of a scheme the incident reached, so a reminder goes out at
+ * most once however often, or on however many instances, the job runs. The due instant is part of
+ * the key because a later intermediate report moves the final report's, reminded afresh.
+ */
+export const ictIncidentReminders = pgTable(
+  'ict_incident_reminders',
+  {
+    brokerId: text('broker_id')
+      .notNull()
+      .references(() => brokers.id),
+    id: text('id').notNull(),
+    incidentId: text('incident_id').notNull(),
+    deadlineKind: text('deadline_kind').notNull(),
+    dueAt: at('due_at').notNull(),
+    stage: text('stage').notNull(),
+    /** `user` (a BrokerAdmin's account) or `trustee`, and the id of that record. */
+    recipientKind: text('recipient_kind').notNull(),
+    recipientId: text('recipient_id').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'ict_incident_reminders_pkey', columns: [table.brokerId, table.id] }),
+    uniqueIndex('ict_incident_reminders_once').on(
+      table.brokerId,
+      table.incidentId,
+      table.deadlineKind,
+      table.dueAt,
+      table.stage,
+      table.recipientKind,
+      table.recipientId,
+    ),
+    foreignKey({
+      name: 'ict_incident_reminders_incident_fk',
+      columns: [table.brokerId, table.incidentId],
+      foreignColumns: [ictIncidents.brokerId, ictIncidents.id],
+    }),
+    check(
+      'ict_incident_reminders_deadline_kind',
+      sql`${table.deadlineKind} in ('initial', 'intermediate', 'intermediate_update', 'final', 'reclassified')`,
+    ),
+    check(
+      'ict_incident_reminders_stage_known',
+      sql`${table.stage} in ('hours_24', 'hours_2', 'minutes_30')`,
+    ),
+    check(
+      'ict_incident_reminders_recipient_kind',
+      sql`${table.recipientKind} in ('user', 'trustee')`,
     ),
   ],
 );

@@ -37,7 +37,7 @@ export const emailOutbox = pgTable(
     check('email_outbox_status_known', sql`${table.status} in ('pending','sent','discarded')`),
     check(
       'email_outbox_kind_known',
-      sql`${table.kind} in ('password_reset','password_changed','account_created','account_offered','fund_choice_changed','compliance_reminder','second_factor_changed','new_browser_signin','data_protection_reminder','benefit_statement_issued')`,
+      sql`${table.kind} in ('password_reset','password_changed','account_created','account_offered','fund_choice_changed','compliance_reminder','second_factor_changed','new_browser_signin','data_protection_reminder','benefit_statement_issued','ict_incident_reminder')`,
     ),
     check(
       'email_outbox_sealed_while_pending',
