@@ -10,6 +10,7 @@ import {
 import { lifecycleView } from './member-lifecycle.js';
 import { memberFieldShape, memberView } from './members.js';
 import { pageOf } from './pages.js';
+import { SCHEME_STATUSES } from './scheme-wind-up.js';
 
 /** The member portal: what a member reads and changes about themself. */
 
@@ -17,7 +18,13 @@ import { pageOf } from './pages.js';
 export const memberSummary = z.object({
   memberId: z.string(),
   name: z.string(),
-  scheme: z.object({ id: z.string(), name: z.string(), type: z.string() }),
+  /** Its status tells the member page whether anything beneath it still changes (`acceptsChanges`). */
+  scheme: z.object({
+    id: z.string(),
+    name: z.string(),
+    type: z.string(),
+    status: z.enum(SCHEME_STATUSES),
+  }),
   employer: z.object({ id: z.string(), name: z.string() }),
   /** Everything paid in, with every correction applied. */
   allTime: paidIn,

@@ -48,6 +48,17 @@ export const schemeWindUpInput = z
   });
 export type SchemeWindUpInput = z.infer<typeof schemeWindUpInput>;
 
+/**
+ * Whether anything under a scheme may still change: the scheme itself, its members, their
+ * contributions, fund choices and switches, its funds and registers. A wound-up scheme's records
+ * are kept as they were (docs/decisions/0146-schemes-wound-up-not-deleted.md). The service refuses
+ * by it and the web hides what would change by it, so the two never disagree; a scheme read
+ * without its status is one made before wind-ups existed, and active.
+ */
+export function acceptsChanges(scheme: { status?: string | null }): boolean {
+  return scheme.status !== 'wound_up';
+}
+
 /** What a wound-up scheme answers to any change under it. */
 export const WOUND_UP_REFUSAL =
   'This scheme has been wound up: its records are kept as they were and no longer change';

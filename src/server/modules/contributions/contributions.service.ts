@@ -15,6 +15,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
+import { refuseChangesBeneath } from '../schemes/index.js';
 import {
   adjustmentsOf,
   type ContributionWithAdjustments,
@@ -112,6 +113,7 @@ export function createContributionsService({ database, audit, now }: Contributio
             'contribution.create',
             await findMember(tx, memberId),
           );
+          await refuseChangesBeneath(tx, member.schemeId);
           const at = now();
           // The day the money arrived, from which it is invested (docs/decisions/0127-dc-money.md).
           const today = todayInIreland(at);
@@ -179,6 +181,7 @@ export function createContributionsService({ database, audit, now }: Contributio
           'contribution.adjust',
           await findContribution(tx, contributionId),
         );
+        await refuseChangesBeneath(tx, contribution.schemeId);
         // Two corrections at once must not both pass the "never below zero" check.
         await lockAdjustmentsOf(tx, contribution.id);
         const before = withAdjustments(contribution, await adjustmentsOf(tx, [contribution.id]));

@@ -38,7 +38,7 @@ import {
 } from '../../platform/uploads/multipart.js';
 import { findUserById } from '../auth/index.js';
 import { findMember } from '../members/index.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseChangesBeneath } from '../schemes/index.js';
 import { contentTypeOf, type HeadKind, SNIFF_BYTES, sniffHead } from './content-sniff.rules.js';
 import {
   type DocumentRow,
@@ -500,6 +500,9 @@ export function createDocumentsService({
           'document.delete',
           await findDocument(tx, id, { lock: 'update' }),
         );
+        // A wound-up scheme's records are kept; filing a document under it stays open, for the
+        // papers a wind-up itself produces (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+        await refuseChangesBeneath(tx, row.schemeId);
         await markDocumentDeleted(tx, row, { deletedAt: now(), updatedAt: now() });
         await audit.record(tx, writer, {
           action: 'document.deleted',

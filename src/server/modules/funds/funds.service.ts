@@ -13,7 +13,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
-import { findScheme, refuseWoundUp } from '../schemes/index.js';
+import { findScheme, refuseChangesBeneath, refuseWoundUp } from '../schemes/index.js';
 import {
   type AllocationWithLines,
   activeAccountsOfMember,
@@ -241,6 +241,7 @@ export function createFundsService({
       const chooser = authorize(actor, 'fund_choice.set');
       return withActor(database, chooser, async (tx) => {
         const member = authorizeRow(chooser, 'fund_choice.set', await findMember(tx, memberId));
+        await refuseChangesBeneath(tx, member.schemeId);
         // Today and a year ahead in Ireland, whatever the server's own zone (docs/decisions/0050-irish-dates.md).
         const today = todayInIreland(now());
         const effectiveFrom = input.effectiveFrom ?? today;

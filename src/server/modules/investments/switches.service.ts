@@ -12,7 +12,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseChangesBeneath } from '../schemes/index.js';
 import { fundNames } from './holdings.data.js';
 import { NOT_INVESTED } from './holdings.service.js';
 import type { SwitchInput, SwitchListQuery, SwitchView } from './investments.schemas.js';
@@ -64,6 +64,7 @@ export function createSwitchesService({ database, audit, now }: SwitchesServiceD
             'fund_switch.request',
             await findMember(tx, memberId),
           );
+          await refuseChangesBeneath(tx, member.schemeId);
           const scheme = await findScheme(tx, member.schemeId);
           if (scheme && !holdsUnits(scheme.type)) throw new ConflictError(NOT_INVESTED);
           const open = await openFundsOf(

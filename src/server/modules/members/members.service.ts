@@ -18,7 +18,7 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
-import { findScheme, refuseWoundUp } from '../schemes/index.js';
+import { findScheme, refuseChangesBeneath, refuseWoundUp } from '../schemes/index.js';
 import { refuseFutureBirth } from './member-fields.rules.js';
 import {
   findMember,
@@ -194,6 +194,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       try {
         return await withActor(database, writer, async (tx) => {
           const existing = authorizeRow(writer, 'member.update', await findMember(tx, id));
+          await refuseChangesBeneath(tx, existing.schemeId);
           const { ppsNumber, ...fields } = change;
           const dates = {
             dateOfBirth: fields.dateOfBirth ?? existing.dateOfBirth,
@@ -260,6 +261,7 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       const admin = authorize(actor, 'member.delete');
       await withActor(database, admin, async (tx) => {
         const existing = authorizeRow(admin, 'member.delete', await findMember(tx, id));
+        await refuseChangesBeneath(tx, existing.schemeId);
         const at = now();
         await softDeleteMember(tx, existing.id, at);
         await audit.record(tx, admin, {

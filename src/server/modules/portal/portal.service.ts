@@ -25,6 +25,7 @@ import {
 import { MEMBER_STATUS_NAMES, type MemberStatus } from '../../../contracts/members.js';
 import { plainEuro } from '../../../contracts/money.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
+import type { SchemeStatus } from '../../../contracts/scheme-wind-up.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -35,7 +36,7 @@ import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
 import { memberRecordOf } from '../gdpr/index.js';
 import { findMember } from '../members/index.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseChangesBeneath } from '../schemes/index.js';
 import { memberDataPdf } from './member-data.pdf.js';
 import { updateMemberContact } from './portal.data.js';
 import type { ContactChange, MemberSummary } from './portal.schemas.js';
@@ -230,7 +231,12 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
         return {
           memberId: member.id,
           name: `${member.firstName} ${member.lastName}`,
-          scheme: { id: scheme.id, name: scheme.name, type: scheme.type },
+          scheme: {
+            id: scheme.id,
+            name: scheme.name,
+            type: scheme.type,
+            status: scheme.status as SchemeStatus,
+          },
           employer: { id: employer.id, name: employer.name },
           allTime,
           taxYear: { ...taxYear, year },
@@ -252,6 +258,7 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
       const member = authorize(actor, 'member.contact.update');
       return withActor(database, member, async (tx) => {
         const existing = authorizeRow(member, 'member.contact.update', await findMember(tx, id));
+        await refuseChangesBeneath(tx, existing.schemeId);
         const updated = await updateMemberContact(tx, existing.id, { ...change, updatedAt: now() });
         const fields = Object.keys(change).filter(
           (key) => change[key as keyof ContactChange] !== undefined,

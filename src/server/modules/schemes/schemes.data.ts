@@ -152,6 +152,23 @@ export async function isOpenFundOf(
   return fund !== undefined;
 }
 
+/**
+ * A live scheme's status, held with a share lock until the transaction ends, so that a wind-up
+ * (an update of the row) waits for a change beneath the scheme to commit, and a change that starts
+ * after a wind-up reads it (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+ */
+export async function lockSchemeStatus(
+  tx: Transaction,
+  id: string,
+): Promise<{ status: string } | undefined> {
+  const [row] = await tx
+    .select({ status: schemes.status })
+    .from(schemes)
+    .where(and(eq(schemes.id, id), isNull(schemes.deletedAt)))
+    .for('share');
+  return row;
+}
+
 /** Winds a scheme up: its status, day, reason and note, once (migration 0046). */
 export async function windUpScheme(
   tx: Transaction,

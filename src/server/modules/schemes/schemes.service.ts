@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
 import {
+  acceptsChanges,
   type SchemeStatus,
   type SchemeWindUpInput,
   schemeDeleteRefusal,
@@ -24,6 +25,7 @@ import {
   insertScheme,
   isOpenFundOf,
   listSchemes,
+  lockSchemeStatus,
   type SchemeRow,
   schemeHasMembers,
   softDeleteScheme,
@@ -332,7 +334,19 @@ export type SchemesService = ReturnType<typeof createSchemesService>;
  * its records are kept as they were.
  */
 export function refuseWoundUp(scheme: { status: string }): void {
-  if (scheme.status === 'wound_up') throw new ConflictError(WOUND_UP_REFUSAL);
+  if (!acceptsChanges(scheme)) throw new ConflictError(WOUND_UP_REFUSAL);
+}
+
+/**
+ * Refuses a change to a record beneath a scheme (a member, a contribution and its corrections, a
+ * fund choice, a switch, a document) when the scheme is wound up, by the same rule and with the
+ * same answer as `refuseWoundUp`. The scheme's status is read with a share lock, so a wind-up
+ * committed at the same moment cannot let the change through
+ * (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+ */
+export async function refuseChangesBeneath(tx: Transaction, schemeId: string): Promise<void> {
+  const scheme = await lockSchemeStatus(tx, schemeId);
+  if (scheme) refuseWoundUp(scheme);
 }
 
 /** A change of type is refused by the rule the scheme's form shows it by (contracts/organisation.ts). */

@@ -22,7 +22,7 @@ import { type ActorContext, isPlatformActor } from '../../platform/tenancy/actor
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import type { GeneratedDocument, GeneratedDocuments } from '../documents/index.js';
 import { findMember } from '../members/index.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { findAssumptions } from './assumptions.data.js';
 import {
   accountsOfMember,
@@ -146,6 +146,7 @@ export function createRunsService({
       const writer = authorize(actor, 'statement_run.create');
       const run = await withActor(database, writer, async (tx) => {
         const scheme = authorizeRow(writer, 'statement_run.create', await findScheme(tx, schemeId));
+        refuseWoundUp(scheme);
         const today = todayInIreland(now());
         if (input.informationDate > today) {
           refuse('informationDate', 'The information date is a day that has passed, or today');
