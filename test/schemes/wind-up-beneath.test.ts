@@ -2,7 +2,12 @@ import { createId } from '@paralleldrive/cuid2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptsChanges, WOUND_UP_REFUSAL } from '../../src/contracts/scheme-wind-up.js';
-import { documents, members as membersTable } from '../../src/server/platform/db/schema.js';
+import {
+  documents,
+  funds,
+  members as membersTable,
+  trustees,
+} from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { ownerOf, writableTableCounts } from '../helpers/database.js';
@@ -12,7 +17,8 @@ import { schemeFixture } from '../helpers/fixtures.js';
 /**
  * Beneath a wound-up scheme nothing changes (docs/decisions/0146-schemes-wound-up-not-deleted.md):
  * a member's record, their contributions and corrections, fund choices and switches, their own
- * contact details, a document's deletion and a statement run are all refused as the scheme's own
+ * contact details, a document's deletion, a fund's and a register entry's change and a statement
+ * run are all refused as the scheme's own
  * changes are, and nothing is written, the audit log included.
  */
 
@@ -66,6 +72,14 @@ describe('beneath a wound-up scheme', () => {
         payload: form.payload,
       }),
     );
+    const trustee = await ok(
+      await t.requestAs(admin, 'POST', `/api/schemes/${schemeId}/trustees`, {
+        name: 'Siobhán Kelly',
+        kind: 'individual',
+        appointedOn: '2024-05-01',
+        fitnessAndProbity: 'confirmed',
+      }),
+    );
     await ok(
       await t.requestAs(admin, 'POST', `/api/schemes/${schemeId}/wind-up`, {
         woundUpOn: '2026-10-31',
@@ -82,6 +96,8 @@ describe('beneath a wound-up scheme', () => {
         .select()
         .from(documents)
         .where(eq(documents.id, document.id)),
+      fund: await ownerOf(t.database).select().from(funds).where(eq(funds.id, fund.id)),
+      trustee: await ownerOf(t.database).select().from(trustees).where(eq(trustees.id, trustee.id)),
     });
     const rows = await rowsOf();
     const before = await writableTableCounts(t.database);
@@ -120,6 +136,9 @@ describe('beneath a wound-up scheme', () => {
       [admin, 'PATCH', `/api/members/${memberId}`, { address: '3 New Road\nCork' }],
       [admin, 'DELETE', `/api/members/${memberId}`],
       [admin, 'DELETE', `/api/documents/${document.id}`],
+      [admin, 'PATCH', `/api/funds/${fund.id}`, { name: 'Deposit Fund' }],
+      [admin, 'PATCH', `/api/trustees/${trustee.id}`, { name: 'Siobhán Ní Cheallaigh' }],
+      [admin, 'DELETE', `/api/trustees/${trustee.id}`],
       [
         admin,
         'POST',

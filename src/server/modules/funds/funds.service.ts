@@ -164,6 +164,7 @@ export function createFundsService({
       try {
         return await withActor(database, writer, async (tx) => {
           const existing = authorizeRow(writer, 'fund.update', await findFund(tx, fundId));
+          await refuseChangesBeneath(tx, existing.schemeId);
           if (change.closed === true && existing.closedAt === null) {
             const scheme = await findScheme(tx, existing.schemeId);
             // Money of members without a choice goes there (docs/decisions/0127-dc-money.md).

@@ -15,6 +15,7 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import { refuseChangesBeneath } from '../schemes/index.js';
 import {
   chairOfSchemeForUpdate,
   insertHolderRow,
@@ -286,6 +287,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           'trustee.update',
           await findEntry(tx, trustees, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         const kind = change.kind ?? existing.kind;
         const next = {
           name: change.name ?? existing.name,
@@ -338,6 +340,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           'trustee.delete',
           await findEntry(tx, trustees, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         await kit.softDelete(tx, writer, trustees, existing, {
           action: 'trustee.deleted',
           entityType: 'trustee',
@@ -456,6 +459,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           'kfh.update',
           await findEntry(tx, keyFunctionHolders, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         const pick = <K extends keyof KeyFunctionHolderChange & keyof KeyFunctionHolderRow>(
           key: K,
         ) =>
@@ -498,6 +502,7 @@ export function createAppointmentsService({ database, audit, now }: RegistersDep
           'kfh.delete',
           await findEntry(tx, keyFunctionHolders, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         await kit.softDelete(tx, writer, keyFunctionHolders, existing, {
           action: 'kfh.deleted',
           entityType: 'key_function_holder',

@@ -7,6 +7,7 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, NotFoundError } from '../../platform/tenancy/authorize.js';
+import { refuseChangesBeneath } from '../schemes/index.js';
 import { changedFieldsOf } from './appointments.service.js';
 import {
   type ConflictRow,
@@ -207,6 +208,7 @@ export function createConflictsService({ database, audit, now }: ConflictsDeps) 
           'conflict.update',
           await findConflict(tx, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         const next = {
           management: change.management === undefined ? existing.management : change.management,
           closedOn: change.closedOn === undefined ? existing.closedOn : change.closedOn,

@@ -11,6 +11,7 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import { refuseChangesBeneath } from '../schemes/index.js';
 import { changedFieldsOf, type RegistersDeps } from './appointments.service.js';
 import {
   findEntry,
@@ -289,6 +290,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'policy.update',
           await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         const linkOnly = change.title === undefined && change.version === undefined;
         if (existing.status === 'superseded' && linkOnly) {
           throw new ConflictError('A superseded version is history: its document is not changed');
@@ -330,6 +332,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'policy.approve',
           await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, draft.schemeId);
         if (draft.status !== 'draft')
           throw new ConflictError('Only a draft policy can be approved');
         notInFuture('approvedOn', approvedOn, kit.today(), 'approval');
@@ -403,6 +406,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'policy.significant_change',
           await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, policy.schemeId);
         if (policy.status !== 'approved') {
           throw new ConflictError('A significant change is recorded against the version in use');
         }
@@ -422,6 +426,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'policy.delete',
           await findEntry(tx, writtenPolicies, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         await kit.softDelete(tx, writer, writtenPolicies, existing, {
           action: 'policy.deleted',
           entityType: 'written_policy',
@@ -571,6 +576,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'ora.update',
           await findEntry(tx, oraReports, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         const performedOn = change.performedOn ?? existing.performedOn;
         notInFuture('performedOn', performedOn, kit.today(), 'assessment');
         await kit.assertLinkable(tx, existing, 'ora_report', change.documentId);
@@ -603,6 +609,7 @@ export function createPoliciesService({ database, audit, now }: RegistersDeps) {
           'ora.delete',
           await findEntry(tx, oraReports, id, { forUpdate: true }),
         );
+        await refuseChangesBeneath(tx, existing.schemeId);
         await kit.softDelete(tx, writer, oraReports, existing, {
           action: 'ora.deleted',
           entityType: 'ora_report',

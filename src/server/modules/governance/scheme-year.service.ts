@@ -15,6 +15,7 @@ import { withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import { refuseChangesBeneath } from '../schemes/index.js';
 import { changedFieldsOf } from './appointments.service.js';
 import { findEntry, registerRows } from './governance.data.js';
 import type {
@@ -173,6 +174,7 @@ export function createSchemeYearService({ database, audit, now }: SchemeYearDeps
           'trustee_training.create',
           await findEntry(tx, trustees, trusteeId),
         );
+        await refuseChangesBeneath(tx, trustee.schemeId);
         assertDone('completedOn', input.completedOn);
         const directorName = input.directorName ?? null;
         if (trustee.kind === 'corporate' && directorName === null) {
