@@ -17,7 +17,8 @@ import { newPpsNumber } from '../helpers/pps.js';
 /**
  * Closing a scheme (docs/decisions/0146-schemes-wound-up-not-deleted.md): a BrokerAdmin, signed
  * out at the root address, finds no delete on a scheme that has members, only a wind-up; winds it
- * up with a day and a reason; the scheme reads wound up, without its edit, and the list says so.
+ * up with a day and a reason; the scheme reads wound up, without its edit, and the list says so;
+ * its member's page offers no change.
  * An empty scheme made by mistake is still deleted.
  */
 describe.skipIf(browserSuiteSkipReason)(
@@ -77,6 +78,24 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await page.getByRole('button', { name: 'Edit scheme' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Wind up scheme' }).count()).toBe(0);
       await e2e.checkPage(page, 'wound-up');
+
+      // Beneath it nothing is offered to change: no member added, and the member's page, read as
+      // it was, offers no edit, step, contribution, correction or fund choice.
+      expect(await page.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+      await page.getByRole('link', { name: /Ní Bhriain/ }).click();
+      await see(page.getByRole('heading', { name: 'Ciara Ní Bhriain' }));
+      await see(page.getByRole('heading', { name: 'Contributions' }));
+      await see(page.getByRole('heading', { name: 'Membership' }));
+      for (const offered of [
+        'Edit member',
+        'Delete member',
+        'Add contribution',
+        'Change fund choice',
+        'Leave service',
+      ]) {
+        expect(await page.getByRole('button', { name: offered }).count(), offered).toBe(0);
+      }
+      await e2e.checkPage(page, 'wound-up member');
 
       await navigation.getByRole('link', { name: 'Schemes' }).click();
       const row = await see(

@@ -2,6 +2,7 @@ import { type InvitationPlace, invitableRoles } from '../../contracts/invitation
 import { permits, type RowScope, type Subject, scopeFor } from '../../contracts/permits';
 import type { Action, Scope } from '../../contracts/policy';
 import type { Role } from '../../contracts/roles';
+import { acceptsChanges } from '../../contracts/scheme-wind-up';
 import { SECOND_FACTOR_RESETTABLE } from '../../contracts/second-factor';
 import type { Session } from './session';
 
@@ -23,6 +24,19 @@ function subjectOf({ user, account }: Session): Subject {
 /** Whether the person may carry out the action, and, when given, on that record. */
 export function can(session: Session, action: Action, row?: RowScope): boolean {
   return permits(subjectOf(session), action, row);
+}
+
+/**
+ * Whether the person may make this change under the scheme: their role allows it and the scheme
+ * still accepts changes, as the service decides (acceptsChanges;
+ * docs/decisions/0146-schemes-wound-up-not-deleted.md).
+ */
+export function canChange(
+  session: Session,
+  action: Action,
+  scheme: RowScope & { status?: string | null },
+): boolean {
+  return acceptsChanges(scheme) && can(session, action, scheme);
 }
 
 /** How far the person's permission for the action reaches, or null when they have none. */

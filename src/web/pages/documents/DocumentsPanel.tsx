@@ -5,7 +5,7 @@ import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents';
 import { counted } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Scheme, SchemeDocument } from '../../api/types';
-import { can } from '../../auth/can';
+import { can, canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { DateTime } from '../../components/DateTime';
@@ -29,7 +29,7 @@ export function DocumentsPanel({ scheme }: { scheme: Scheme }) {
   const refresh = useRefreshDocuments(scheme.id);
   const [deleting, setDeleting] = useState<SchemeDocument | null>(null);
   const canUpload = can(session, 'document.upload', scheme);
-  const canDelete = can(session, 'document.delete', scheme);
+  const canDelete = canChange(session, 'document.delete', scheme);
   return (
     <Stack gap="xl">
       {canUpload && (

@@ -38,7 +38,7 @@ import { todayInIreland } from '../../../contracts/irish-dates';
 import { counted } from '../../../contracts/plain-english';
 import { api } from '../../api/client';
 import type { KeyFunctionHolder, Scheme, Trustee } from '../../api/types';
-import { can } from '../../auth/can';
+import { can, canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
@@ -342,8 +342,8 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
     scheme,
     TRUSTEES,
     {
-      update: can(session, 'trustee.update', scheme),
-      remove: can(session, 'trustee.delete', scheme),
+      update: canChange(session, 'trustee.update', scheme),
+      remove: canChange(session, 'trustee.delete', scheme),
     },
     (trustee) => (
       <Button
@@ -412,7 +412,7 @@ export function TrusteesRegister({ scheme, history }: { scheme: Scheme; history:
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-trustees">
       <PageHeading title="Trustees" order={3} id="governance-trustees">
-        {can(session, 'trustee.create', scheme) && (
+        {canChange(session, 'trustee.create', scheme) && (
           <Button variant="light" onClick={() => setAppointing(true)}>
             Appoint a trustee
           </Button>
@@ -637,7 +637,10 @@ export function KeyFunctionHoldersRegister({
   const { column, dialogs } = useAppointmentActions(
     scheme,
     HOLDERS,
-    { update: can(session, 'kfh.update', scheme), remove: can(session, 'kfh.delete', scheme) },
+    {
+      update: canChange(session, 'kfh.update', scheme),
+      remove: canChange(session, 'kfh.delete', scheme),
+    },
     (holder) => (
       <Button
         size="compact-sm"
@@ -704,7 +707,7 @@ export function KeyFunctionHoldersRegister({
             list: 'holders',
             name: HOLDERS.nameOf(holder),
           }}
-          canChange={can(session, 'kfh.update', scheme)}
+          canChange={canChange(session, 'kfh.update', scheme)}
         />
       ),
     },
@@ -713,7 +716,7 @@ export function KeyFunctionHoldersRegister({
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-holders">
       <PageHeading title="Key function holders" order={3} id="governance-holders">
-        {can(session, 'kfh.create', scheme) && (
+        {canChange(session, 'kfh.create', scheme) && (
           <Button variant="light" onClick={() => setAppointing(true)}>
             Appoint a key function holder
           </Button>

@@ -8,7 +8,7 @@ import { todayInIreland } from '../../../contracts/irish-dates';
 import { sourceInWords } from '../../../contracts/rule-sources';
 import { api } from '../../api/client';
 import type { Conflict, Scheme } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
@@ -99,7 +99,7 @@ export function ConflictsRegister({ scheme }: { scheme: Scheme }) {
       sortValue: (conflict) => conflict.closedOn ?? '9999-12-31',
     },
   ];
-  if (can(session, 'conflict.update', scheme)) {
+  if (canChange(session, 'conflict.update', scheme)) {
     columns.push({
       key: 'actions',
       header: 'Actions',
@@ -139,7 +139,7 @@ export function ConflictsRegister({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-conflicts">
       <PageHeading title="Conflicts of interest" order={3} id="governance-conflicts">
-        {can(session, 'conflict.create', scheme) && (
+        {canChange(session, 'conflict.create', scheme) && (
           <Button variant="light" onClick={() => setDialog({ kind: 'record' })}>
             Record a conflict of interest
           </Button>

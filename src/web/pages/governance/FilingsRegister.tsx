@@ -14,7 +14,7 @@ import {
 } from '../../../contracts/scheme-year-rules';
 import { api } from '../../api/client';
 import type { Filing, Scheme } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { IrishDateInput } from '../../components/IrishDateInput';
@@ -100,7 +100,7 @@ export function FilingsRegister({ scheme }: { scheme: Scheme }) {
     },
     { key: 'audited', header: 'Audited', render: auditedWords },
   ];
-  if (can(session, 'filing.update', scheme)) {
+  if (canChange(session, 'filing.update', scheme)) {
     columns.push({
       key: 'actions',
       header: 'Actions',
@@ -123,7 +123,7 @@ export function FilingsRegister({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-filings">
       <PageHeading title="Filings" order={3} id="governance-filings">
-        {can(session, 'filing.create', scheme) && (
+        {canChange(session, 'filing.create', scheme) && (
           <Button variant="light" onClick={() => setDialog({ kind: 'record' })}>
             Record a filing
           </Button>

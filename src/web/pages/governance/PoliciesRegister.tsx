@@ -13,7 +13,7 @@ import {
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { api } from '../../api/client';
 import type { Scheme, WrittenPolicy } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
@@ -46,11 +46,11 @@ export function PoliciesRegister({ scheme, history }: { scheme: Scheme; history:
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);
   const allowed = {
-    create: can(session, 'policy.create', scheme),
-    approve: can(session, 'policy.approve', scheme),
-    change: can(session, 'policy.significant_change', scheme),
-    remove: can(session, 'policy.delete', scheme),
-    update: can(session, 'policy.update', scheme),
+    create: canChange(session, 'policy.create', scheme),
+    approve: canChange(session, 'policy.approve', scheme),
+    change: canChange(session, 'policy.significant_change', scheme),
+    remove: canChange(session, 'policy.delete', scheme),
+    update: canChange(session, 'policy.update', scheme),
   };
   const required = requiredPolicyKinds(scheme.type).map((kind) => POLICY_KIND_NAMES[kind]);
 

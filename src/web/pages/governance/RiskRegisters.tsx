@@ -12,7 +12,7 @@ import {
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { api } from '../../api/client';
 import type { OraReport, Scheme, SignificantChange } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, CursorTable } from '../../components/CursorTable';
@@ -60,12 +60,12 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
             list: 'ora',
             name: `the own-risk assessment of ${shownDate(report.performedOn)}`,
           }}
-          canChange={can(session, 'ora.update', scheme)}
+          canChange={canChange(session, 'ora.update', scheme)}
         />
       ),
     },
   ];
-  if (can(session, 'ora.delete', scheme)) {
+  if (canChange(session, 'ora.delete', scheme)) {
     columns.push({
       key: 'actions',
       header: 'Actions',
@@ -85,7 +85,7 @@ export function OraRegister({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-ora">
       <PageHeading title="Own-risk assessments" order={3} id="governance-ora">
-        {can(session, 'ora.create', scheme) && (
+        {canChange(session, 'ora.create', scheme) && (
           <Button variant="light" onClick={() => setRecording(true)}>
             Record an own-risk assessment
           </Button>
@@ -212,7 +212,7 @@ export function SignificantChangesRegister({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="governance-changes">
       <PageHeading title="Significant changes" order={3} id="governance-changes">
-        {can(session, 'risk_profile.change', scheme) && (
+        {canChange(session, 'risk_profile.change', scheme) && (
           <Button variant="light" onClick={() => setRecording(true)}>
             Record a change in the risk profile
           </Button>

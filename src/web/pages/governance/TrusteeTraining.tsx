@@ -11,7 +11,7 @@ import {
 } from '../../../contracts/scheme-year-rules';
 import { api } from '../../api/client';
 import type { Obligation, Scheme, Trustee, TrusteeTraining } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { IrishDateInput } from '../../components/IrishDateInput';
@@ -115,7 +115,7 @@ function TrainingRecord({
         caption={`Training recorded for ${trustee.name}`}
         empty="No training is recorded."
       />
-      {can(session, 'trustee_training.create', scheme) ? (
+      {canChange(session, 'trustee_training.create', scheme) ? (
         <TrainingForm scheme={scheme} trustee={trustee} onClose={onClose} />
       ) : (
         <Group justify="flex-end">

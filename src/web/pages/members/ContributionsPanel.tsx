@@ -68,7 +68,7 @@ function signedCents(cents: number): string {
  * correction was made (its reason is a staff note); how a contribution reached the record is
  * staff's business and not shown to them.
  */
-export function ContributionsPanel({ member }: { member: Member }) {
+export function ContributionsPanel({ member, changes }: { member: Member; changes: boolean }) {
   const session = useSignedIn();
   // Worded for the member when it is their own record they read.
   const ownRecord = session.account.memberId === member.id;
@@ -128,7 +128,7 @@ export function ContributionsPanel({ member }: { member: Member }) {
       render: (row) => (row.importId ? 'A payroll file' : 'Typed in'),
     });
   }
-  if (can(session, 'contribution.adjust', memberRow(member))) {
+  if (changes && can(session, 'contribution.adjust', memberRow(member))) {
     columns.push({
       key: 'actions',
       header: 'Actions',
@@ -149,7 +149,7 @@ export function ContributionsPanel({ member }: { member: Member }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>Contributions</Title>
-        {can(session, 'contribution.create', memberRow(member)) && (
+        {changes && can(session, 'contribution.create', memberRow(member)) && (
           <Button onClick={add.open}>Add contribution</Button>
         )}
       </Group>

@@ -70,11 +70,11 @@ const historyColumns: Column<FundChoice>[] = [
  * How the member's contributions are invested: the choice in force today, any scheduled one, the
  * history, and a new choice for those the policy table lets make one (fund_choice.set).
  */
-export function FundChoicesPanel({ member }: { member: Member }) {
+export function FundChoicesPanel({ member, changes }: { member: Member; changes: boolean }) {
   const session = useSignedIn();
   const client = useQueryClient();
   const [editing, edit] = useDisclosure(false);
-  const mayChoose = can(session, 'fund_choice.set', memberRow(member));
+  const mayChoose = changes && can(session, 'fund_choice.set', memberRow(member));
   const recent = useQuery({
     queryKey: [...fundChoicesKey(member.id), 'recent'],
     queryFn: () =>

@@ -103,11 +103,20 @@ function SwitchEditor({
  * the switch under way, if any, and the ones before; a new switch for whoever the policy table
  * lets ask for one (fund_switch.request), one at a time.
  */
-export function FundSwitchPanel({ member, own }: { member: Member; own: boolean }) {
+export function FundSwitchPanel({
+  member,
+  own,
+  changes,
+}: {
+  member: Member;
+  own: boolean;
+  /** False beneath a wound-up scheme: no switch is offered. */
+  changes: boolean;
+}) {
   const session = useSignedIn();
   const client = useQueryClient();
   const [editing, edit] = useDisclosure(false);
-  const maySwitch = can(session, 'fund_switch.request', memberRow(member));
+  const maySwitch = changes && can(session, 'fund_switch.request', memberRow(member));
   const recent = useQuery({
     queryKey: recentSwitchesKey(member.id),
     queryFn: () =>

@@ -39,8 +39,11 @@ async function downloadExport(member: Member): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The member's name as the page heading, their record, and correcting, deleting and exporting it. */
-export function MemberDetails({ member }: { member: Member }) {
+/**
+ * The member's name as the page heading, their record, and correcting, deleting and exporting it;
+ * `changes` is false beneath a wound-up scheme, where the record is only read and exported.
+ */
+export function MemberDetails({ member, changes }: { member: Member; changes: boolean }) {
   const session = useSignedIn();
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -119,12 +122,14 @@ export function MemberDetails({ member }: { member: Member }) {
           <MemberStatusBadge status={member.status} />
         </Group>
         <Group gap="xs">
-          {can(session, 'member.update', row) && (
+          {changes && can(session, 'member.update', row) && (
             <Button variant="default" onClick={edit.open}>
               Edit member
             </Button>
           )}
-          {can(session, 'member.contact.update', row) && <ContactDetailsButton member={member} />}
+          {changes && can(session, 'member.contact.update', row) && (
+            <ContactDetailsButton member={member} />
+          )}
           {/* The member's own account, invited where their record is read (docs/decisions/0143-who-invites-whom.md). */}
           {!ownRecord && can(session, 'employer.users.create', row) && (
             <NewAccountButton
@@ -162,7 +167,7 @@ export function MemberDetails({ member }: { member: Member }) {
                 </Button>
               </>
             ))}
-          {can(session, 'member.delete', row) && (
+          {changes && can(session, 'member.delete', row) && (
             <Button color="red" variant="light" onClick={askDelete.open}>
               Delete member
             </Button>
@@ -194,7 +199,7 @@ export function MemberDetails({ member }: { member: Member }) {
           <DataList.ItemValue>
             <SchemeInformationGiven
               member={member}
-              canRecord={can(session, 'member.update', row)}
+              canRecord={changes && can(session, 'member.update', row)}
             />
           </DataList.ItemValue>
         </DataList.Item>

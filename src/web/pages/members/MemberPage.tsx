@@ -2,6 +2,7 @@ import { Alert, Divider, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { acceptsChanges } from '../../../contracts/scheme-wind-up';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { can, memberRow, scopeIn } from '../../auth/can';
@@ -71,12 +72,19 @@ export function MemberPage() {
   const own = session.account.memberId === member.data.id;
   // A DC member's page leads with what the pension is worth; a DB scheme's members hold no units.
   const invested = page.data.money !== null;
+  // Beneath a wound-up scheme the record is read only: no panel offers a change the service
+  // refuses (docs/decisions/0146-schemes-wound-up-not-deleted.md).
+  const changes = acceptsChanges(page.data.summary.scheme);
   const membership = (
-    <MembershipPanel member={member.data} schemeType={page.data.summary.scheme.type} />
+    <MembershipPanel
+      member={member.data}
+      schemeType={page.data.summary.scheme.type}
+      changes={changes}
+    />
   );
   return (
     <Stack gap="lg">
-      <MemberDetails member={member.data} />
+      <MemberDetails member={member.data} changes={changes} />
       {/* Staff read where the member stands first; a member reads first what their pension is worth. */}
       {!own && membership}
       {invested && <PensionValuePanel member={member.data} own={own} />}
@@ -97,17 +105,17 @@ export function MemberPage() {
       )}
       <Divider />
       {/* Fund choices are short; they come before the long contributions table. */}
-      <FundChoicesPanel member={member.data} />
+      <FundChoicesPanel member={member.data} changes={changes} />
       {invested && (
         <>
           <Divider />
-          <FundSwitchPanel member={member.data} own={own} />
+          <FundSwitchPanel member={member.data} own={own} changes={changes} />
           <Divider />
           <UnitMovementsPanel member={member.data} own={own} />
         </>
       )}
       <Divider />
-      <ContributionsPanel member={member.data} />
+      <ContributionsPanel member={member.data} changes={changes} />
       {/* How long the record is kept, and its restriction: the firm's staff only. */}
       {can(session, 'member.retention.read') && <RetentionPanel member={member.data} />}
     </Stack>

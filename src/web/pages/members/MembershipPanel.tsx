@@ -166,7 +166,16 @@ function DependantsTable({ dependants }: { dependants: NonNullable<LifecycleView
  * of changes, the payouts and the dependants, and the steps their role may take where the status
  * allows them. A member reads their own, and changes nothing.
  */
-export function MembershipPanel({ member, schemeType }: { member: Member; schemeType: string }) {
+export function MembershipPanel({
+  member,
+  schemeType,
+  changes,
+}: {
+  member: Member;
+  schemeType: string;
+  /** False beneath a wound-up scheme: no step is offered. */
+  changes: boolean;
+}) {
   const headingId = useId();
   const session = useSignedIn();
   const own = session.account.memberId === member.id;
@@ -187,7 +196,7 @@ export function MembershipPanel({ member, schemeType }: { member: Member; scheme
     );
   }
   const data = lifecycle.data;
-  const steps = own ? [] : stepsOffered(data, may);
+  const steps = own || !changes ? [] : stepsOffered(data, may);
   return (
     <Stack gap="sm" component="section" aria-labelledby={headingId}>
       <Group justify="space-between">

@@ -23,7 +23,7 @@ import {
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Fund, Scheme } from '../../api/types';
-import { can } from '../../auth/can';
+import { can, canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { fetchAllPages } from '../../components/allPages';
 import { ConfirmModal } from '../../components/ConfirmModal';
@@ -58,7 +58,7 @@ const bodyOf = (values: FundFormValues) => ({
 export function FundsPanel({ scheme }: { scheme: Scheme }) {
   const session = useSignedIn();
   const client = useQueryClient();
-  const manage = can(session, 'fund.update', scheme);
+  const manage = canChange(session, 'fund.update', scheme);
   const [renaming, setRenaming] = useState<Fund | null>(null);
   const [closing, setClosing] = useState<Fund | null>(null);
   const [pricing, setPricing] = useState<Fund | null>(null);
@@ -144,7 +144,7 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
             <Badge color="blue" variant="light">
               Default
             </Badge>
-          ) : can(session, 'scheme.default_fund.set', scheme) && !fund.closed ? (
+          ) : canChange(session, 'scheme.default_fund.set', scheme) && !fund.closed ? (
             <Button
               size="compact-sm"
               variant="subtle"
@@ -222,7 +222,7 @@ export function FundsPanel({ scheme }: { scheme: Scheme }) {
           </Button>
         )}
       </Group>
-      {can(session, 'fund.create', scheme) && (
+      {canChange(session, 'fund.create', scheme) && (
         <AddFundForm scheme={scheme} units={units} onAdded={refresh} />
       )}
       <CursorTable

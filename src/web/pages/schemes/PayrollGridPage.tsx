@@ -21,7 +21,7 @@ import {
 } from '../../../contracts/contributions';
 import { formatCents, plainEuro, readEuro } from '../../../contracts/money';
 import { ApiError, api, describeError } from '../../api/client';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
@@ -60,7 +60,8 @@ export function PayrollGridPage() {
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const editable = can(session, 'payroll.save');
+  // Nothing is typed into a wound-up scheme's grid: its records are kept as they were.
+  const editable = scheme.isSuccess && canChange(session, 'payroll.save', scheme.data);
 
   // Each typed cell read by the one money rule (docs/decisions/0100-one-money-rule.md): `12,50`
   // is refused as ambiguous, never sent as 1,250 euro.

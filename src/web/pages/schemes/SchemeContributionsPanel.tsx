@@ -6,7 +6,7 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
 import { api, describeError } from '../../api/client';
 import type { Scheme } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { PayPeriodInput, payPeriodRule, readPayPeriod } from '../../components/PayPeriodInput';
@@ -31,7 +31,7 @@ export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
   });
   return (
     <Stack gap="md">
-      {can(session, 'payroll.save', scheme) && <OpenPeriod schemeId={scheme.id} />}
+      {canChange(session, 'payroll.save', scheme) && <OpenPeriod schemeId={scheme.id} />}
       {periods.isPending ? (
         <Loading label="Loading the contributions per pay period" />
       ) : periods.isError ? (

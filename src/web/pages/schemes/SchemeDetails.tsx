@@ -22,6 +22,7 @@ import { dateInWords, todayInIreland } from '../../../contracts/irish-dates';
 import { RAC_KIND_NAMES, schemeTypeFixedBecause } from '../../../contracts/organisation';
 import { percentInWords } from '../../../contracts/percent';
 import {
+  acceptsChanges,
   type SchemeWindUpInput,
   schemeDeleteRefusal,
   schemeWindUpInput,
@@ -79,7 +80,7 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
   const [editing, edit] = useDisclosure(false);
   const [deleting, askDelete] = useDisclosure(false);
   const [windingUp, askWindUp] = useDisclosure(false);
-  const woundUp = scheme.status === 'wound_up';
+  const woundUp = !acceptsChanges(scheme);
   // Only a scheme made by mistake, one that never had a member, is deleted; any other is wound up
   // (docs/decisions/0146-schemes-wound-up-not-deleted.md).
   const deletable = !woundUp && schemeDeleteRefusal(scheme) === null;

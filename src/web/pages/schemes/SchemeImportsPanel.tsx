@@ -6,7 +6,7 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { counted } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { ImportStatus, ImportSummary, Scheme } from '../../api/types';
-import { can, scopeIn } from '../../auth/can';
+import { canChange, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { Loading } from '../../components/Loading';
@@ -118,7 +118,8 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>Imports</Title>
-        {(can(session, 'member.import', scheme) || can(session, 'contribution.import', scheme)) && (
+        {(canChange(session, 'member.import', scheme) ||
+          canChange(session, 'contribution.import', scheme)) && (
           <Button component={Link} to={`/schemes/${scheme.id}/import`}>
             Import a CSV file
           </Button>

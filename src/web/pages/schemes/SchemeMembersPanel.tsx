@@ -8,7 +8,7 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
 import { api } from '../../api/client';
 import type { Member, MemberStatus, Scheme } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { formatDate } from '../../format';
@@ -97,7 +97,9 @@ export function SchemeMembersPanel({ scheme }: { scheme: Scheme }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>Members</Title>
-        {can(session, 'member.create', scheme) && <Button onClick={add.open}>Add member</Button>}
+        {canChange(session, 'member.create', scheme) && (
+          <Button onClick={add.open}>Add member</Button>
+        )}
       </Group>
       <Group align="flex-end">
         <TextInput
