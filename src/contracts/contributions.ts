@@ -111,6 +111,11 @@ export const payrollView = z.object({
       status: z.string(),
       /** The day of the member's latest change of status (contributionAfterLeaving). */
       statusOn: z.string().nullable(),
+      /**
+       * The member's annual salary, from which the page fills a percentage of it
+       * (docs/decisions/0150-payroll-grid-fills.md); never logged or audited.
+       */
+      salaryCents: z.number().int(),
       employee: cell,
       employer: cell,
       avc: cell,

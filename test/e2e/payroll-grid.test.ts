@@ -21,7 +21,9 @@ import { newPpsNumber } from '../helpers/pps.js';
  * An EmployerAdmin enters a month's payroll for the whole scheme in one grid, then corrects it,
  * starting at the root address as they would
  * (docs/decisions/0048-contributions-as-a-payroll-grid.md); an amount with a decimal comma is
- * refused, not saved a hundred times too large (docs/decisions/0100-one-money-rule.md).
+ * refused, not saved a hundred times too large (docs/decisions/0100-one-money-rule.md); last
+ * month's amounts copied and a percentage of salary filled are saved only when they save
+ * (docs/decisions/0150-payroll-grid-fills.md).
  */
 describe.skipIf(browserSuiteSkipReason)(
   'a payroll period in one grid',
@@ -170,6 +172,94 @@ describe.skipIf(browserSuiteSkipReason)(
       );
       expect(saved.items).toEqual([
         expect.objectContaining({ period: '2026-10', employeeCents: 1_250, totalCents: 1_250 }),
+      ]);
+    });
+
+    it("copies last month's amounts, fills a percentage of salary, and saves only when told", async () => {
+      const payroll: Credentials = {
+        email: 'wages@tuam-bakery.example.ie',
+        password: 'Oven-Crust-Meadow-Spring-37',
+      };
+      const { schemeId, scheme, broker } = await schemeWithPayroll(
+        'Tuam Bakery',
+        [
+          ['Aoife', 'Walsh'],
+          ['Pádraig', 'Moran'],
+        ],
+        payroll,
+      );
+      // The scheme's own employee rate; its employer rate is typed once on the grid.
+      await broker.call('PATCH', `/api/schemes/${schemeId}`, {
+        employeeContributionBasisPoints: 500,
+      });
+      const listed = await broker.call<{ items: Array<{ id: string; firstName: string }> }>(
+        'GET',
+        `/api/schemes/${schemeId}/members`,
+      );
+      const idOf = (name: string) => listed.items.find((one) => one.firstName === name)?.id;
+      await broker.call('PUT', `/api/schemes/${schemeId}/payroll/2026-09`, {
+        rows: [
+          {
+            memberId: idOf('Aoife'),
+            employeeCents: 15_000,
+            employerCents: 20_000,
+            avcCents: 5_000,
+          },
+          { memberId: idOf('Pádraig'), employeeCents: 10_000 },
+        ],
+      });
+
+      const { page } = await e2e.open();
+      await openGrid(page, payroll, scheme, schemeId);
+      await page.getByRole('button', { name: 'Copy Sep 2026' }).click();
+      await see(page.getByText('4 amounts copied from Sep 2026: check them, then save.'));
+      expect(await field(page, 'Employer contribution of Aoife Walsh').inputValue()).toBe('200.00');
+      expect(await field(page, 'AVC contribution of Aoife Walsh').inputValue()).toBe('50.00');
+      expect(await field(page, 'Employee contribution of Pádraig Moran').inputValue()).toBe(
+        '100.00',
+      );
+
+      // €40,000 a year: 5% is €166.67 a month, 7.5% is €250.00.
+      expect(await field(page, 'Employee % of salary').inputValue()).toBe('5');
+      await field(page, 'Employer % of salary').fill('7.5');
+      await page.getByRole('button', { name: 'Fill from salary' }).click();
+      await see(page.getByText('4 amounts filled from salary: check them, then save.'));
+      expect(await field(page, 'Employee contribution of Aoife Walsh').inputValue()).toBe('166.67');
+      expect(await field(page, 'Employer contribution of Pádraig Moran').inputValue()).toBe(
+        '250.00',
+      );
+      // Each filled amount is still the person's to change.
+      await field(page, 'Employer contribution of Aoife Walsh').fill('260.00');
+
+      // Nothing is saved until Save.
+      const before = await broker.call<{ items: Array<{ period: string }> }>(
+        'GET',
+        `/api/schemes/${schemeId}/contribution-periods`,
+      );
+      expect(before.items.map((item) => item.period)).toEqual(['2026-09']);
+      await e2e.checkPage(page, 'grid-filled');
+      await page.getByRole('button', { name: 'Save Oct 2026' }).click();
+      await see(page.getByText('Oct 2026 saved: 5 recorded, 0 corrected.'));
+
+      type Row = {
+        name: string;
+        employee: { amountCents: number } | null;
+        employer: { amountCents: number } | null;
+        avc: { amountCents: number } | null;
+      };
+      const saved = await broker.call<{ rows: Row[] }>(
+        'GET',
+        `/api/schemes/${schemeId}/payroll/2026-10`,
+      );
+      const amounts = saved.rows.map((row) => [
+        row.name,
+        row.employee?.amountCents ?? null,
+        row.employer?.amountCents ?? null,
+        row.avc?.amountCents ?? null,
+      ]);
+      expect(amounts).toEqual([
+        ['Pádraig Moran', 16_667, 25_000, null],
+        ['Aoife Walsh', 16_667, 26_000, 5_000],
       ]);
     });
   },

@@ -9,7 +9,14 @@ export async function gridMembersOf(
   tx: Transaction,
   schemeId: string,
 ): Promise<
-  { id: string; firstName: string; lastName: string; status: string; statusOn: string | null }[]
+  {
+    id: string;
+    firstName: string;
+    lastName: string;
+    status: string;
+    statusOn: string | null;
+    salaryCents: number;
+  }[]
 > {
   return tx
     .select({
@@ -18,6 +25,7 @@ export async function gridMembersOf(
       lastName: members.lastName,
       status: members.status,
       statusOn: members.statusOn,
+      salaryCents: members.salaryCents,
     })
     .from(members)
     .where(and(eq(members.schemeId, schemeId), isNull(members.deletedAt)))

@@ -77,6 +77,7 @@ export function createPayrollService({ database, audit, now }: PayrollDeps) {
         name: `${person.firstName} ${person.lastName}`,
         status: person.status,
         statusOn: person.statusOn,
+        salaryCents: person.salaryCents,
         employee: cells.employee ?? null,
         employer: cells.employer ?? null,
         avc: cells.avc ?? null,

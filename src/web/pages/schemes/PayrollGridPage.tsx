@@ -20,6 +20,14 @@ import {
   type ContributionKind,
 } from '../../../contracts/contributions';
 import { formatCents, plainEuro, readEuro } from '../../../contracts/money';
+import {
+  copyFromPeriod,
+  type Filled,
+  fillFromSalary,
+  previousPeriod,
+} from '../../../contracts/payroll-fill';
+import { MAX_RATE_BASIS_POINTS, percentEntry, readPercent } from '../../../contracts/percent';
+import { counted } from '../../../contracts/plain-english';
 import { ApiError, api, describeError } from '../../api/client';
 import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -41,6 +49,20 @@ const FIELD: Record<Kind, 'employeeCents' | 'employerCents' | 'avcCents'> = {
 /** What was typed in each cell, by member and kind; a cell not touched is not sent. */
 type Edits = Record<string, Partial<Record<Kind, string>>>;
 
+/** A fill's amounts laid over what was typed, each as a person would type it, so each stays editable. */
+function withFilled(current: Edits, filled: Filled): Edits {
+  const next: Edits = { ...current };
+  for (const [memberId, cells] of Object.entries(filled)) {
+    const typed: Partial<Record<Kind, string>> = { ...next[memberId] };
+    for (const [kind, cents] of Object.entries(cells)) typed[kind as Kind] = plainEuro(cents);
+    next[memberId] = typed;
+  }
+  return next;
+}
+
+const cellsIn = (filled: Filled) =>
+  Object.values(filled).reduce((sum, cells) => sum + Object.keys(cells).length, 0);
+
 /**
  * `/schemes/$schemeId/payroll/$period` (docs/decisions/0048-contributions-as-a-payroll-grid.md): one pay period of a whole scheme as
  * payroll sees it, members down and employee, employer and AVC across, entered or corrected and
@@ -60,6 +82,10 @@ export function PayrollGridPage() {
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [copying, setCopying] = useState(false);
+  // The rates typed once for the whole grid, the scheme's own when it has them (null: not yet typed).
+  const [rates, setRates] = useState<{ employee: string; employer: string } | null>(null);
+  const [rateProblem, setRateProblem] = useState<string | null>(null);
   // Nothing is typed into a wound-up scheme's grid: its records are kept as they were.
   const editable = scheme.isSuccess && canChange(session, 'payroll.save', scheme.data);
 
@@ -94,6 +120,56 @@ export function PayrollGridPage() {
   }
   const data = grid.data;
   const title = `${formatPeriod(period)} contributions`;
+  const lastPeriod = previousPeriod(period);
+  const typedRates = rates ?? {
+    employee: schemeRate(scheme.data.employeeContributionBasisPoints),
+    employer: schemeRate(scheme.data.employerContributionBasisPoints),
+  };
+
+  // Last month's recorded amounts, read through the grid's own route; nothing is saved until Save.
+  const copyLastMonth = async () => {
+    setProblem(null);
+    setCopying(true);
+    try {
+      const last = await client.fetchQuery({
+        queryKey: ['schemes', schemeId, 'payroll', lastPeriod],
+        queryFn: () => api(apiRoutes.payroll.get, { params: { id: schemeId, period: lastPeriod } }),
+      });
+      const filled = copyFromPeriod(data.rows, last.rows, period);
+      setEdits((current) => withFilled(current, filled));
+      const copied = cellsIn(filled);
+      notifySuccess(
+        copied === 0
+          ? `Nothing to copy from ${formatPeriod(lastPeriod)} into the empty cells.`
+          : `${counted(copied, 'amount')} copied from ${formatPeriod(lastPeriod)}: check them, then save.`,
+      );
+    } catch (error) {
+      setProblem(describeError(error));
+    } finally {
+      setCopying(false);
+    }
+  };
+
+  const fillPercentages = () => {
+    const read = (typed: string) => (typed.trim() === '' ? null : readPercent(typed));
+    const employee = read(typedRates.employee);
+    const employer = read(typedRates.employer);
+    const unreadable =
+      (typedRates.employee.trim() !== '' &&
+        (employee === null || employee > MAX_RATE_BASIS_POINTS)) ||
+      (typedRates.employer.trim() !== '' &&
+        (employer === null || employer > MAX_RATE_BASIS_POINTS));
+    if (unreadable || (employee === null && employer === null)) {
+      setRateProblem('Enter a percentage of salary from 0 to 100, e.g. 5 or 7.5');
+      return;
+    }
+    setRateProblem(null);
+    const filled = fillFromSalary(data.rows, { employee, employer }, period);
+    setEdits((current) => withFilled(current, filled));
+    notifySuccess(
+      `${counted(cellsIn(filled), 'amount')} filled from salary: check them, then save.`,
+    );
+  };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -150,6 +226,47 @@ export function PayrollGridPage() {
           ? 'Type each member’s amounts for the period as on the payroll run. An empty cell records nothing; a changed amount already recorded is saved as a correction.'
           : 'What was recorded for each member in this period.'}
       </Text>
+      {editable && data.rows.length > 0 && (
+        <Stack gap="xs" component="section" aria-label="Fill the grid">
+          <Text size="sm">
+            Fill the empty cells, then check and save: amounts already recorded for{' '}
+            {formatPeriod(period)} are left as they are.
+          </Text>
+          <Group align="flex-end">
+            <Button variant="default" onClick={copyLastMonth} loading={copying}>
+              Copy {formatPeriod(lastPeriod)}
+            </Button>
+            <TextInput
+              label="Employee % of salary"
+              inputMode="decimal"
+              w={170}
+              value={typedRates.employee}
+              onChange={(event) => {
+                const typed = event.currentTarget.value;
+                setRates({ ...typedRates, employee: typed });
+              }}
+            />
+            <TextInput
+              label="Employer % of salary"
+              inputMode="decimal"
+              w={170}
+              value={typedRates.employer}
+              onChange={(event) => {
+                const typed = event.currentTarget.value;
+                setRates({ ...typedRates, employer: typed });
+              }}
+            />
+            <Button variant="default" onClick={fillPercentages}>
+              Fill from salary
+            </Button>
+          </Group>
+          {rateProblem && (
+            <Text c="red" size="sm" role="alert">
+              {rateProblem}
+            </Text>
+          )}
+        </Stack>
+      )}
       <form onSubmit={save} noValidate>
         <Stack gap="md">
           {problem && (
@@ -240,3 +357,7 @@ export function PayrollGridPage() {
     </Stack>
   );
 }
+
+/** A scheme's own rate as it is typed, or empty for a rate the person types once for the grid. */
+const schemeRate = (basisPoints: number | null) =>
+  basisPoints === null ? '' : percentEntry(basisPoints);
