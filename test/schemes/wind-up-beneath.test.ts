@@ -137,6 +137,7 @@ describe('beneath a wound-up scheme', () => {
       [admin, 'DELETE', `/api/members/${memberId}`],
       [admin, 'DELETE', `/api/documents/${document.id}`],
       [admin, 'PATCH', `/api/funds/${fund.id}`, { name: 'Deposit Fund' }],
+      [admin, 'POST', '/api/ai/drafts', { schemeId, kind: 'ora_outline' }],
       [admin, 'PATCH', `/api/trustees/${trustee.id}`, { name: 'Siobhán Ní Cheallaigh' }],
       [admin, 'DELETE', `/api/trustees/${trustee.id}`],
       [

@@ -31,7 +31,7 @@ import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
 import type { GeneratedDocument, GeneratedDocuments } from '../documents/index.js';
 import { findEmployer } from '../employers/index.js';
 import { loadGovernance } from '../governance/index.js';
-import { findScheme } from '../schemes/index.js';
+import { findScheme, refuseChangesBeneath, refuseWoundUp } from '../schemes/index.js';
 import { type AiDraftRow, settingsOf } from './ai.data.js';
 import type { AiProvider } from './ai-provider.client.js';
 import type { SecurityAlert } from './chat.service.js';
@@ -280,6 +280,7 @@ export function createDraftsService({
   ): Promise<DraftView> {
     return withActor(database, writer, async (tx) => {
       const existing = authorizeRow(writer, step.action, await findDraft(tx, id, true));
+      await refuseChangesBeneath(tx, existing.schemeId);
       if (!step.from.includes(existing.status as DraftStatus))
         throw new ConflictError(step.refusal);
       const fourEyes = await fourEyesFor(tx, existing.brokerId, fourEyesByDefault);
@@ -351,6 +352,7 @@ export function createDraftsService({
       const writer = authorize(actor, 'ai.draft.create');
       const { scheme, facts, names, denylist } = await withActor(database, writer, async (tx) => {
         const found = authorizeRow(writer, 'ai.draft.create', await findScheme(tx, input.schemeId));
+        refuseWoundUp(found);
         const outOfScope = outOfScopeReason({
           type: found.type as SchemeType,
           racKind: found.racKind as RacKind | null,

@@ -19,7 +19,7 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { diffLines, diffSummary } from '../../../contracts/line-diff';
 import { api } from '../../api/client';
 import type { Draft } from '../../api/types';
-import { can } from '../../auth/can';
+import { can, canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { DateTime } from '../../components/DateTime';
@@ -95,10 +95,10 @@ function DraftWorkspace({ draft }: { draft: Draft }) {
   const [step, setStep] = useState<Step | null>(null);
   const row = scheme.data;
   const allowed = {
-    update: row !== undefined && can(session, 'ai.draft.update', row),
-    review: row !== undefined && can(session, 'ai.draft.review', row),
-    approve: row !== undefined && can(session, 'ai.draft.approve', row),
-    issue: row !== undefined && can(session, 'ai.draft.issue', row),
+    update: row !== undefined && canChange(session, 'ai.draft.update', row),
+    review: row !== undefined && canChange(session, 'ai.draft.review', row),
+    approve: row !== undefined && canChange(session, 'ai.draft.approve', row),
+    issue: row !== undefined && canChange(session, 'ai.draft.issue', row),
   };
   const changed = text !== draft.content;
   const mayEdit = allowed.update && editable(draft.status);

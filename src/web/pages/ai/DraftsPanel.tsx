@@ -12,7 +12,7 @@ import {
 } from '../../../contracts/governance-rules';
 import { api } from '../../api/client';
 import type { Draft, Scheme } from '../../api/types';
-import { can } from '../../auth/can';
+import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
@@ -34,7 +34,7 @@ export const draftKey = (draftId: string) => ['ai-drafts', draftId] as const;
 export function DraftsPanel({ scheme }: { scheme: Scheme }) {
   const session = useSignedIn();
   const [generating, setGenerating] = useState(false);
-  const mayCreate = can(session, 'ai.draft.create', scheme);
+  const mayCreate = canChange(session, 'ai.draft.create', scheme);
 
   const columns: Column<Draft>[] = [
     {
