@@ -113,7 +113,7 @@ export const payrollView = z.object({
       statusOn: z.string().nullable(),
       /**
        * The member's annual salary, from which the page fills a percentage of it
-       * (docs/decisions/0150-payroll-grid-fills.md); never logged or audited.
+       * (docs/decisions/0152-payroll-grid-fills.md); never logged or audited.
        */
       salaryCents: z.number().int(),
       employee: cell,

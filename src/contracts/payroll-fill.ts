@@ -3,7 +3,7 @@ import { contributionAfterLeaving } from './member-lifecycle-rules.js';
 
 /**
  * Helpers that fill the payroll grid before a person saves it
- * (docs/decisions/0150-payroll-grid-fills.md): last month's amounts copied, and the employee and
+ * (docs/decisions/0152-payroll-grid-fills.md): last month's amounts copied, and the employee and
  * employer contributions as a percentage of salary. The one rule for the web page and any other
  * caller; whole cents and whole basis points only, never floating-point money
  * (docs/decisions/0100-one-money-rule.md).

@@ -23,7 +23,7 @@ import { newPpsNumber } from '../helpers/pps.js';
  * (docs/decisions/0048-contributions-as-a-payroll-grid.md); an amount with a decimal comma is
  * refused, not saved a hundred times too large (docs/decisions/0100-one-money-rule.md); last
  * month's amounts copied and a percentage of salary filled are saved only when they save
- * (docs/decisions/0150-payroll-grid-fills.md).
+ * (docs/decisions/0152-payroll-grid-fills.md).
  */
 describe.skipIf(browserSuiteSkipReason)(
   'a payroll period in one grid',
