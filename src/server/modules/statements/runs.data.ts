@@ -205,12 +205,16 @@ export async function statementCounts(
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
 }
 
-/** A run's statements made and not yet issued, in member order. */
-export async function statementsToIssue(
+/**
+ * A run's statements made, in member order: all of them, those not yet issued (what issuing
+ * sends), or those marked for printing (the printing list); `limit` pages the sample staff review.
+ */
+export async function madeStatementsOfRun(
   tx: Transaction,
   run: { brokerId: string; id: string },
+  { only, limit }: { only?: 'not_issued' | 'on_paper'; limit?: number } = {},
 ): Promise<StatementRow[]> {
-  return tx
+  const query = tx
     .select()
     .from(statements)
     .where(
@@ -218,49 +222,12 @@ export async function statementsToIssue(
         eq(statements.brokerId, run.brokerId),
         eq(statements.runId, run.id),
         eq(statements.status, 'made'),
-        isNull(statements.issuedAt),
+        only === 'not_issued' ? isNull(statements.issuedAt) : undefined,
+        only === 'on_paper' ? eq(statements.paper, true) : undefined,
       ),
     )
     .orderBy(asc(statements.memberId));
-}
-
-/** A page of a run's statements, in member order: the sample staff review. */
-export async function statementsOfRun(
-  tx: Transaction,
-  run: { brokerId: string; id: string },
-  limit: number,
-): Promise<StatementRow[]> {
-  return tx
-    .select()
-    .from(statements)
-    .where(
-      and(
-        eq(statements.brokerId, run.brokerId),
-        eq(statements.runId, run.id),
-        eq(statements.status, 'made'),
-      ),
-    )
-    .orderBy(asc(statements.memberId))
-    .limit(limit);
-}
-
-/** A run's statements marked for printing, in member order: the printing list. */
-export async function paperStatementsOfRun(
-  tx: Transaction,
-  run: { brokerId: string; id: string },
-): Promise<StatementRow[]> {
-  return tx
-    .select()
-    .from(statements)
-    .where(
-      and(
-        eq(statements.brokerId, run.brokerId),
-        eq(statements.runId, run.id),
-        eq(statements.status, 'made'),
-        eq(statements.paper, true),
-      ),
-    )
-    .orderBy(asc(statements.memberId));
+  return limit === undefined ? query : query.limit(limit);
 }
 
 /** A member's statements; `issuedOnly` for the member themselves. The latest first. */

@@ -31,12 +31,10 @@ import {
   insertRun,
   listRuns,
   liveRunFor,
-  paperStatementsOfRun,
+  madeStatementsOfRun,
   type RunRow,
   type StatementRow,
   statementsOfMember,
-  statementsOfRun,
-  statementsToIssue,
   updateRun,
   updateStatement,
 } from './runs.data.js';
@@ -236,7 +234,7 @@ export function createRunsService({
           entityId: run.id,
           tenantId: run.brokerId,
         });
-        return (await statementsOfRun(tx, run, 100)).map(statementViewOf);
+        return (await madeStatementsOfRun(tx, run, { limit: 100 })).map(statementViewOf);
       });
     },
 
@@ -292,7 +290,9 @@ export function createRunsService({
         }
         return found;
       });
-      const pending = await withActor(database, writer, (tx) => statementsToIssue(tx, run));
+      const pending = await withActor(database, writer, (tx) =>
+        madeStatementsOfRun(tx, run, { only: 'not_issued' }),
+      );
       let told = false;
       for (const statement of pending) {
         const figures = statement.figures;
@@ -374,7 +374,7 @@ export function createRunsService({
           entityId: run.id,
           tenantId: run.brokerId,
         });
-        return (await paperStatementsOfRun(tx, run)).map((row) => ({
+        return (await madeStatementsOfRun(tx, run, { only: 'on_paper' })).map((row) => ({
           id: row.id,
           memberId: row.memberId,
           memberName: row.figures?.memberName ?? '',
