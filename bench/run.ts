@@ -11,6 +11,7 @@ import { runOperations } from './operations.js';
 import { runRag } from './rag.js';
 import { runRequestPath } from './request-path.js';
 import { SECONDS } from './settings.js';
+import { runStatements } from './statements.js';
 import { runTenancy } from './tenancy.js';
 import { runWeb } from './web.js';
 
@@ -18,7 +19,7 @@ import { runWeb } from './web.js';
  * Every benchmark, each figure beside a baseline measured in this same run on this machine.
  * `npm run bench` runs all; `npm run bench -- identity` (or `ai`, `auto-enrolment`, `documents`,
  * `foundation`, `governance`, `imports`, `investments`, `operations`, `rag`, `request-path`,
- * `tenancy`, `web`) runs one. Not part of CI's pass/fail.
+ * `statements`, `tenancy`, `web`) runs one. Not part of CI's pass/fail.
  */
 const suites: Record<string, (report: Report) => Promise<void>> = {
   ai: runAi,
@@ -32,6 +33,7 @@ const suites: Record<string, (report: Report) => Promise<void>> = {
   operations: runOperations,
   rag: runRag,
   'request-path': runRequestPath,
+  statements: runStatements,
   tenancy: runTenancy,
   web: runWeb,
 };
