@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type PDFDocumentClass from 'pdfkit';
+import { sfntFromWoff } from './woff.js';
 
 /**
  * Noto Sans, embedded: PDF/UA (ISO 14289-1, 7.21.4.1) requires every font to be embedded, and the
@@ -13,10 +14,29 @@ const FONT_DIRECTORY = path.join(
   'files',
 );
 
+/** What pdfkit asks of a font object it is given in place of a font's bytes: fontkit's fonts. */
+interface FontkitFont {
+  layout(text: string): unknown;
+}
+
 interface PdfKit {
   PDFDocument: typeof PDFDocumentClass;
-  regular: Buffer;
-  bold: Buffer;
+  regular: FontkitFont;
+  bold: FontkitFont;
+}
+
+/**
+ * A font parsed once for every PDF of the process, by the fontkit pdfkit itself depends on (so
+ * the two agree on its version): pdfkit takes a fontkit font in place of bytes, and a font parsed
+ * for each document decoded its layout tables again each time. From the font's TrueType tables,
+ * unwrapped from the WOFF file once (woff.ts says why). fontkit's caches on the font are what it
+ * has read of the file, the same for every document.
+ */
+function parsedFont(woff: Buffer): FontkitFont {
+  const fontkit = createRequire(require.resolve('pdfkit'))('fontkit') as {
+    create(bytes: Buffer): FontkitFont;
+  };
+  return fontkit.create(sfntFromWoff(woff));
 }
 
 let loading: Promise<PdfKit> | undefined;
@@ -25,7 +45,8 @@ let loading: Promise<PdfKit> | undefined;
  * pdfkit (with fontkit and its tables) and the fonts, loaded with the first PDF rather than at
  * start-up: an instance that makes none does not carry them
  * (docs/decisions/0079-lazy-loading-for-idle-memory.md). Kept once loaded, so each later PDF
- * parses the fonts' bytes in memory instead of reading the files again. A failed load is not
+ * uses the fonts as parsed once instead of reading, inflating and parsing them again
+ * (docs/decisions/0141-pension-benefit-statements.md, "Speed"). A failed load is not
  * kept: the next PDF tries again and fails with the same clear error if the cause remains.
  */
 function loadPdfKit(): Promise<PdfKit> {
@@ -34,7 +55,11 @@ function loadPdfKit(): Promise<PdfKit> {
     readFile(path.join(FONT_DIRECTORY, 'noto-sans-latin-400-normal.woff')),
     readFile(path.join(FONT_DIRECTORY, 'noto-sans-latin-700-normal.woff')),
   ]).then(
-    ([pdfkit, regular, bold]) => ({ PDFDocument: pdfkit.default, regular, bold }),
+    ([pdfkit, regular, bold]) => ({
+      PDFDocument: pdfkit.default,
+      regular: parsedFont(regular),
+      bold: parsedFont(bold),
+    }),
     (error: unknown) => {
       loading = undefined;
       throw error;
@@ -88,8 +113,9 @@ export async function openTaggedPdf(meta: {
       CreationDate: meta.createdAt,
     },
   });
-  doc.registerFont('Body', regular);
-  doc.registerFont('Heading', bold);
+  // pdfkit's types name only bytes and paths; its code takes a fontkit font as well.
+  doc.registerFont('Body', regular as unknown as Buffer);
+  doc.registerFont('Heading', bold as unknown as Buffer);
   const root = doc.struct('Document');
   doc.addStructure(root);
   const keepTogether = (height: number) => {
