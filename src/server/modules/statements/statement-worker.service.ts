@@ -32,6 +32,12 @@ import { type RunContext, statementFor } from './statement-figures.service.js';
 export const RUN_LEASE_MS = 2 * 60_000;
 /** Statements read at a time from a run's queue. */
 const BATCH = 50;
+/**
+ * Statements made at the same time: while one waits for the database, the other's PDF is drawn
+ * (docs/decisions/0141-pension-benefit-statements.md, "Speed"). Two connections of the pool at
+ * most; more would only queue for the one core JavaScript runs on.
+ */
+const AT_ONCE = 2;
 
 export interface StatementWorkerDeps {
   database: Database;
@@ -155,9 +161,12 @@ export function createStatementWorker({ database, audit, now, render }: Statemen
       const outcome = member ? await statementFor(tx, context, member) : null;
       const at = now();
       const lease = new Date(at.getTime() + RUN_LEASE_MS);
-      const current = (await findRun(tx, run.id)) as RunRow;
+      // The run's row is locked only to count, at the end: the statements made at the same time
+      // wait for each other only for that instant, and none's count is lost.
+      const counted = () => findRun(tx, run.id, { forUpdate: true }) as Promise<RunRow>;
       if (outcome === null || outcome.kind === 'issues') {
         await updateStatement(tx, statement, { status: 'failed', updatedAt: at });
+        const current = await counted();
         await updateRun(tx, run, { failed: current.failed + 1, leaseUntil: lease, updatedAt: at });
         return;
       }
@@ -168,6 +177,7 @@ export function createStatementWorker({ database, audit, now, render }: Statemen
         pdfBytes: pdf.length,
         updatedAt: at,
       });
+      const current = await counted();
       await updateRun(tx, run, { done: current.done + 1, leaseUntil: lease, updatedAt: at });
     });
   }
@@ -215,12 +225,16 @@ export function createStatementWorker({ database, audit, now, render }: Statemen
         pendingStatements(tx, run, BATCH),
       );
       if (batch.length === 0) break;
-      for (const statement of batch) {
-        if (stopping) break;
-        await make(run, context, statement.id);
-        // Yields to the requests waiting: the run is long, they are short.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      const queue = batch.map((statement) => statement.id);
+      await Promise.all(
+        Array.from({ length: AT_ONCE }, async () => {
+          for (let id = queue.shift(); id !== undefined && !stopping; id = queue.shift()) {
+            await make(run, context, id);
+            // Yields to the requests waiting: the run is long, they are short.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }),
+      );
     }
     await finish(run);
   }
