@@ -16,6 +16,12 @@ export const statementTitle = (figures: Pick<StatementFigures, 'schemeName'>) =>
   `Pension Benefit Statement: ${figures.schemeName}`;
 
 const percent = (value: number) => `${value}%`;
+/**
+ * Lets the requests waiting be answered between a statement's sections: drawing one takes tens of
+ * milliseconds of the thread that serves them (docs/decisions/0141-pension-benefit-statements.md,
+ * "Speed").
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const years = (months: number) => {
   const whole = Math.floor(months / 12);
   const rest = months % 12;
@@ -98,10 +104,12 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
   doc.font('Body').fontSize(10);
 
   if (figures.changes.length > 0) {
+    await nextTurn();
     pdf.heading('What has changed since your last statement', 'H2', 30);
     list(figures.changes.map((change) => MATERIAL_CHANGES[change]));
   }
 
+  await nextTurn();
   pdf.heading('About you and your scheme', 'H2');
   table([
     ['Name', figures.memberName],
@@ -118,6 +126,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
 
   if (figures.dc) {
     const dc = figures.dc;
+    await nextTurn();
     pdf.heading('Your fund', 'H2');
     table([
       ...dc.funds.map(
@@ -132,6 +141,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
   }
   if (figures.db) {
     const db = figures.db;
+    await nextTurn();
     pdf.heading('Your pension', 'H2');
     table([
       ['Accrual rate', `${db.accrualRate} of pensionable salary for each year of service`],
@@ -149,6 +159,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
     );
   }
 
+  await nextTurn();
   pdf.heading(
     `Paid in and charged from ${dateInWords(figures.year.from)} to ${dateInWords(figures.year.to)}`,
     'H2',
@@ -161,6 +172,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
 
   if (figures.prsa) {
     const account = figures.prsa;
+    await nextTurn();
     pdf.heading(
       `Statement of account, ${dateInWords(account.from)} to ${dateInWords(account.to)}`,
       'H2',
@@ -176,6 +188,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
 
   if (figures.dc) {
     const dc = figures.dc;
+    await nextTurn();
     pdf.heading(`What your pension may be at ${figures.retirementAge}, in today’s money`, 'H2');
     table([
       ['Best estimate: fund', formatCents(dc.bestEstimate.fundCents)],
@@ -189,6 +202,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
     );
   }
 
+  await nextTurn();
   pdf.heading('Where to find more', 'H2');
   paragraph('Ask the administrator for any of these, free of charge:');
   list(SUPPLEMENTARY_INFORMATION);
@@ -196,6 +210,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
     `This statement is given under ${sourcesInWords([STATEMENT_RULES.annual, STATEMENT_RULES.supplementary]).join('; ')}.`,
   );
 
+  await nextTurn();
   pdf.end();
   return bytes;
 }
