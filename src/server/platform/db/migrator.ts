@@ -82,9 +82,17 @@ export async function migrate(
   });
 }
 
+/**
+ * This build's migrations, read from disk and hashed once a process: they do not change while it
+ * runs, and reading and hashing every file on each probe blocked the thread that answers requests
+ * (docs/decisions/0141-pension-benefit-statements.md, "Speed").
+ */
+let buildMigrationHashes: string[] | undefined;
+
 /** True when every migration of this build is applied (readiness). */
 export async function isSchemaCurrent(database: Database): Promise<boolean> {
-  const expected = loadMigrations(MIGRATIONS_FOLDER).map((migration) => migration.hash);
+  buildMigrationHashes ??= loadMigrations(MIGRATIONS_FOLDER).map((migration) => migration.hash);
+  const expected = buildMigrationHashes;
   const result = await database.db.execute(
     sql`select hash from schema_migrations where hash in ${expected}`,
   );
