@@ -11,6 +11,7 @@ import {
   STATEMENT_RULES,
   SUPPLEMENTARY_INFORMATION,
 } from '../src/contracts/statement-rules.js';
+import { sfntFromWoff } from '../src/server/platform/pdf/woff.js';
 
 /**
  * The baseline of the statements benchmark (bench/statements.ts): a DC member's Pension Benefit
@@ -26,8 +27,9 @@ const fonts = path.join(
   path.dirname(require.resolve('@fontsource/noto-sans/package.json')),
   'files',
 );
-const regular = readFileSync(path.join(fonts, 'noto-sans-latin-400-normal.woff'));
-const bold = readFileSync(path.join(fonts, 'noto-sans-latin-700-normal.woff'));
+// As TrueType: pdfkit (fontkit) inflates a WOFF file's tables again on every glyph it reads.
+const regular = sfntFromWoff(readFileSync(path.join(fonts, 'noto-sans-latin-400-normal.woff')));
+const bold = sfntFromWoff(readFileSync(path.join(fonts, 'noto-sans-latin-700-normal.woff')));
 
 const informationDate = '2025-12-31';
 
