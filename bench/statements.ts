@@ -187,6 +187,8 @@ interface RunFigures {
   failed: number;
   issues: number;
   probes: number[];
+  /** The five slowest probes, each with the seconds into the run it was sent. */
+  slowest: Array<{ ms: number; at: number }>;
   probeFailures: number;
   restMb: number;
   peakMb: number;
@@ -200,6 +202,9 @@ let clientNumber = 0;
  */
 function probe(base: string, pid: number) {
   const probes: number[] = [];
+  /** When each probe was sent, in ms from the first. */
+  const sentAt: number[] = [];
+  const first = performance.now();
   let failures = 0;
   let peakMb = rssMegabytes(pid);
   let running = true;
@@ -216,6 +221,7 @@ function probe(base: string, pid: number) {
       });
       await answer.arrayBuffer();
       probes.push(performance.now() - began);
+      sentAt.push(began - first);
       if (answer.status !== 200) failures += 1;
       peakMb = Math.max(peakMb, rssMegabytes(pid));
       await sleep(Math.max(0, PROBE_EVERY_MS - (performance.now() - began)));
@@ -225,7 +231,7 @@ function probe(base: string, pid: number) {
     async stop() {
       running = false;
       await probing;
-      return { probes, failures, peakMb };
+      return { probes, sentAt, failures, peakMb };
     },
   };
 }
@@ -265,7 +271,11 @@ async function timeRun(base: string, pid: number, seeded: Seeded): Promise<RunFi
     if (view.status !== 'running' && view.status !== 'queued') break;
   }
   const seconds = (performance.now() - began) / 1000;
-  const { probes, failures: probeFailures, peakMb } = await probing.stop();
+  const { probes, sentAt, failures: probeFailures, peakMb } = await probing.stop();
+  const slowest = probes
+    .map((ms, index) => ({ ms, at: (sentAt[index] ?? 0) / 1000 }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5);
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const highWater = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024;
   if (view.status !== 'ready') throw new Error(`the run ended ${view.status}`);
@@ -275,6 +285,7 @@ async function timeRun(base: string, pid: number, seeded: Seeded): Promise<RunFi
     failed: view.failed,
     issues: view.issues.length,
     probes,
+    slowest,
     probeFailures,
     restMb,
     peakMb: Math.max(peakMb, highWater),
@@ -352,6 +363,13 @@ export async function runStatements(report: Report): Promise<void> {
       `${percentile(atRest, 0.99).toFixed(1)} (at rest, p50 ${percentile(atRest, 0.5).toFixed(1)}, ${atRest.length} probes)`,
       (percentile(figures.probes, 0.99) / percentile(atRest, 0.99)).toFixed(2),
       '< 100',
+    );
+    report(
+      '↳ slowest probes during the run, ms (at s into the run)',
+      figures.slowest.map((slow) => `${slow.ms.toFixed(0)} (${slow.at.toFixed(0)})`).join(', '),
+      `max ${Math.max(...atRest).toFixed(0)} at rest`,
+      '',
+      '',
     );
   } finally {
     if (app) await stopServer(app);
