@@ -6,7 +6,8 @@ import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import pg from 'pg';
 import { todayInIreland } from '../src/contracts/irish-dates.js';
-import { hashPassword } from '../src/server/modules/auth/passwords.rules.js';
+import { DEPLOYED_BCRYPT_COST } from '../src/contracts/passwords.js';
+import { passwordHasher } from '../src/server/modules/auth/passwords.rules.js';
 import { migrate } from '../src/server/platform/db/migrator.js';
 import { openPostgres } from '../src/server/platform/db/postgres.js';
 import { appEnv } from './foundation.js';
@@ -92,7 +93,7 @@ async function seed(url: string): Promise<Seeded> {
     await query(
       `insert into users (id, email, name, password_hash, role, broker_id)
        values ($1, $2, 'Bench administrator', $3, 'BrokerAdmin', $4)`,
-      [createId(), EMAIL, await hashPassword(PASSWORD), brokerId],
+      [createId(), EMAIL, await passwordHasher(DEPLOYED_BCRYPT_COST)(PASSWORD), brokerId],
     );
     await query(
       `insert into schemes (id, broker_id, employer_id, name, type, default_fund_id,
