@@ -25,6 +25,7 @@ import {
   fundPrices,
   fundSwitches,
   funds,
+  ictIncidentReminders,
   ictIncidentReports,
   ictIncidents,
   imports,
@@ -369,6 +370,18 @@ async function seedEveryTenantTable(tenantId: string) {
       recordedBy: user.id,
       recordedAt: at,
     });
+  });
+  // A reminder of the incident's report, written by the scheduler's job alone: planted by the owner.
+  await ownerOf(t.database).insert(ictIncidentReminders).values({
+    brokerId: tenantId,
+    id: createId(),
+    incidentId,
+    deadlineKind: 'initial',
+    dueAt: new Date(),
+    stage: 'hours_2',
+    recipientKind: 'user',
+    recipientId: user.id,
+    createdAt: new Date(),
   });
   // As the owner: a reveal is written by the tenant role only (migrations/0045_pps_reveals.sql).
   await ownerOf(t.database).insert(ppsReveals).values({
