@@ -11,6 +11,7 @@ import { lifecycleView } from './member-lifecycle.js';
 import { memberFieldShape, memberView } from './members.js';
 import { pageOf } from './pages.js';
 import { SCHEME_STATUSES } from './scheme-wind-up.js';
+import { statementView } from './statements.js';
 
 /** The member portal: what a member reads and changes about themself. */
 
@@ -94,5 +95,11 @@ export const memberPageView = z.object({
       switches: pageOf(switchView),
     })
     .nullable(),
+  /**
+   * The member's Pension Benefit Statements, the latest first: every one made to staff, those
+   * issued to the member (docs/decisions/0141-pension-benefit-statements.md); null for whoever
+   * may not list them.
+   */
+  statements: z.array(statementView).nullable(),
 });
 export type MemberPageView = z.infer<typeof memberPageView>;

@@ -335,6 +335,28 @@ export async function buildApp({
     pause,
   });
 
+  // Documents (docs/decisions/0062-document-vault.md): bytes on the local file system under
+  // DATA_DIR or in an S3 bucket (STORAGE_URL), scanned by clamd where one is configured, served
+  // through signed URLs only.
+  // The S3 SDK, the scanner's client and (below) the AI SDK are imported only where configured:
+  // an instance that does not use them does not carry them in memory
+  // (docs/decisions/0079-lazy-loading-for-idle-memory.md).
+  const documentStorage = await openDocumentStorage(config.documents);
+  // Pension Benefit Statements (docs/decisions/0141-pension-benefit-statements.md): issued
+  // statements are kept as the members' own documents; runs are worked in the background and
+  // stopped between statements when the instance closes, to be resumed by the next. Made before
+  // the API's modules, as the member page lists a member's statements; its routes come below.
+  const statements = createStatementsModule({
+    database,
+    audit,
+    now,
+    outbox: mailer.outbox,
+    onEmailQueued: mailer.delivery.nudge,
+    publicBaseUrl: config.publicBaseUrl,
+    documents: createGeneratedDocuments({ audit, storage: documentStorage }),
+    onWorkFailed: (error) =>
+      app.log.error({ statementRun: errorSummary(error) }, 'statement run stopped by an error'),
+  });
   await app.register(resources, {
     database,
     audit,
@@ -349,16 +371,12 @@ export async function buildApp({
     onEmailQueued: mailer.delivery.nudge,
     uploadsPerTenant: config.uploadsPerTenant,
     hashPassword,
+    statementRuns: statements.services.runs,
     ictSupplyChain: config.dora,
   });
 
-  // Documents (docs/decisions/0062-document-vault.md): bytes on the local file system under
-  // DATA_DIR or in an S3 bucket (STORAGE_URL), scanned by clamd where one is configured, served
-  // through signed URLs only.
-  // The S3 SDK, the scanner's client and (below) the AI SDK are imported only where configured:
-  // an instance that does not use them does not carry them in memory
-  // (docs/decisions/0079-lazy-loading-for-idle-memory.md).
-  const documentStorage = await openDocumentStorage(config.documents);
+  // Documents (docs/decisions/0062-document-vault.md): served through signed URLs only; the store
+  // itself is opened above, as the statements keep issued statements in it.
   const scanner = config.documents.scanner
     ? (await import('./platform/storage/clamd.js')).createClamdScanner(config.documents.scanner)
     : null;
@@ -389,20 +407,6 @@ export async function buildApp({
     ledger: createFileErasureLedger(config.erasureLedgerFile),
   };
   await app.register(erasureRoutes, { erasure: createErasureService(erasureDeps) });
-  // Pension Benefit Statements (docs/decisions/0141-pension-benefit-statements.md): issued
-  // statements are kept as the members' own documents; runs are worked in the background and
-  // stopped between statements when the instance closes, to be resumed by the next.
-  const statements = createStatementsModule({
-    database,
-    audit,
-    now,
-    outbox: mailer.outbox,
-    onEmailQueued: mailer.delivery.nudge,
-    publicBaseUrl: config.publicBaseUrl,
-    documents: createGeneratedDocuments({ audit, storage: documentStorage }),
-    onWorkFailed: (error) =>
-      app.log.error({ statementRun: errorSummary(error) }, 'statement run stopped by an error'),
-  });
   await app.register(statements.routes);
   app.addHook('onClose', () => statements.services.worker.stop());
   await app.register(evidencePackRoutes, {

@@ -16,6 +16,7 @@ import { createMembersModule } from './modules/members/index.js';
 import { createOverviewModule } from './modules/overview/index.js';
 import { createPortalModule } from './modules/portal/index.js';
 import { createSchemesModule } from './modules/schemes/index.js';
+import type { RunsService } from './modules/statements/index.js';
 import { createUsersModule } from './modules/users/index.js';
 import type { PlatformParts } from './platform/composition/server-module.js';
 import { createUploadSlots } from './platform/uploads/upload-slots.js';
@@ -23,6 +24,8 @@ import { createUploadSlots } from './platform/uploads/upload-slots.js';
 export interface ResourceDeps extends Omit<PlatformParts, 'uploads'> {
   /** Imports and payroll uploads one tenant may run at once on this instance. */
   uploadsPerTenant: number;
+  /** The statements module's runs, made beside the documents' store (app.ts), for the member page. */
+  statementRuns: Pick<RunsService, 'ofMember'>;
 }
 
 /**
@@ -77,6 +80,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
       ...contributions.services,
       ...investments.services,
       ...lifecycle.services,
+      statementRuns: deps.statementRuns,
     }),
     createImportsModule(parts),
     governance,

@@ -13,6 +13,7 @@ import type { FundsService } from '../funds/index.js';
 import type { HoldingsService, SwitchesService } from '../investments/index.js';
 import type { LifecycleService } from '../lifecycle/index.js';
 import type { MembersService } from '../members/index.js';
+import type { RunsService } from '../statements/index.js';
 import type { PortalService } from './portal.service.js';
 
 export interface MemberPageDeps {
@@ -23,6 +24,8 @@ export interface MemberPageDeps {
   holdings: HoldingsService;
   switches: SwitchesService;
   lifecycle: LifecycleService;
+  /** A member's statements, as their own route reads them. */
+  statementRuns: Pick<RunsService, 'ofMember'>;
 }
 
 /** Every page of a list, read a page at a time as its route would serve them. */
@@ -53,6 +56,7 @@ export function createMemberPageService({
   holdings,
   switches,
   lifecycle,
+  statementRuns,
 }: MemberPageDeps) {
   return {
     async read(
@@ -103,6 +107,9 @@ export function createMemberPageService({
             ),
           }
         : null;
+      const statements = isAllowed(actor, 'statement.list')
+        ? await statementRuns.ofMember(actor, memberId)
+        : null;
       return {
         member,
         summary,
@@ -112,6 +119,7 @@ export function createMemberPageService({
         contributions: table,
         chart,
         money,
+        statements,
       };
     },
   };

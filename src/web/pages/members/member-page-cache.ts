@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import type { MemberPageView } from '../../../contracts/portal';
+import { memberStatementsKey } from '../statements/statementQueries';
 
 /**
  * The member page asks the service once (GET /api/members/{id}/page,
@@ -70,4 +71,5 @@ export function seedMemberPage(client: QueryClient, page: MemberPageView): void 
     client.setQueryData(switchesKey(id), firstPageOf(page.money.switches));
     client.setQueryData(recentSwitchesKey(id), page.money.switches);
   }
+  if (page.statements !== null) client.setQueryData(memberStatementsKey(id), page.statements);
 }

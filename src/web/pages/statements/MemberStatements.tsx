@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { StatementView } from '../../../contracts/statements';
 import { api, describeError } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -26,6 +27,8 @@ export function MemberStatements({ member, own }: { member: Member; own: boolean
   const statements = useQuery({
     queryKey: memberStatementsKey(member.id),
     queryFn: () => api(apiRoutes.memberStatements.list, { params: { id: member.id } }),
+    // Handed over by the member page's one request (member-page-cache.ts).
+    staleTime: SEEDED_FRESH_MS,
   });
   return (
     <Stack gap="sm" component="section" aria-labelledby="member-statements">
@@ -102,10 +105,11 @@ export function MemberStatements({ member, own }: { member: Member; own: boolean
  */
 function PaperCheckbox({ statement }: { statement: StatementView }) {
   const client = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  // The choice as it was ticked, shown at once while it is saved; null once saved or refused.
+  const [pending, setPending] = useState<boolean | null>(null);
   const when = formatDate(statement.informationDate);
   const mark = (paper: boolean) => {
-    setBusy(true);
+    setPending(paper);
     api(apiRoutes.memberStatements.paper, { params: { id: statement.id }, body: { paper } })
       .then(async (saved) => {
         client.setQueryData<StatementView[]>(memberStatementsKey(saved.memberId), (list) =>
@@ -119,13 +123,13 @@ function PaperCheckbox({ statement }: { statement: StatementView }) {
         );
       })
       .catch((error: unknown) => notifyProblem(describeError(error)))
-      .finally(() => setBusy(false));
+      .finally(() => setPending(null));
   };
   return (
     <Checkbox
       aria-label={`The member asked for the statement at ${when} on paper`}
-      checked={statement.paper}
-      disabled={busy}
+      checked={pending ?? statement.paper}
+      disabled={pending !== null}
       onChange={(event) => mark(event.currentTarget.checked)}
     />
   );
