@@ -59,13 +59,18 @@ describe('the register of ICT providers', () => {
     expect(other.json().items).toEqual([]);
   });
 
-  it('refuses, writing nothing: an identifier without its type, a country not of two letters, a service type beyond S19, an end before the start, an employer’s people', async () => {
+  it('refuses, writing nothing: an identifier without its type, an LEI not of its shape, a country not of two letters, a service type beyond S19, an end before the start, an employer’s people', async () => {
     const send =
       (body: object, user = consultant) =>
       () =>
         t.requestAs(user, 'POST', '/api/dora/ict-providers', { ...provider, ...body });
     const path = (body: { issues: Array<{ path: string }> }) => body.issues[0]?.path;
     expect(path(await refused(send({ identifierType: undefined }), 400))).toBe('identifierType');
+    const notAnLei = await refused(send({ identifier: '635400-HPS' }), 400);
+    expect(notAnLei.issues[0]).toMatchObject({
+      path: 'identifier',
+      message: 'An LEI is 20 characters: 18 capital letters or digits, then two digits',
+    });
     expect(path(await refused(send({ country: 'Ireland' }), 400))).toBe('country');
     expect(path(await refused(send({ serviceType: 'S20' }), 400))).toBe('serviceType');
     expect(path(await refused(send({ endedOn: '2025-01-31' }), 400))).toBe('endedOn');
@@ -85,9 +90,28 @@ describe('the register of ICT providers', () => {
         }),
       400,
     );
+    // The type held is LEI: a new identifier is held to its shape.
+    await refused(
+      () =>
+        t.requestAs(consultant, 'PATCH', `/api/dora/ict-providers/${id}`, {
+          identifier: 'lower635400example12',
+        }),
+      400,
+    );
     await refused(
       () => t.requestAs(otherAdmin, 'PATCH', `/api/dora/ict-providers/${id}`, { endedOn: null }),
       404,
     );
+  });
+
+  it('takes an EUID as given, as it has no one shape across the business registers', async () => {
+    const response = await t.requestAs(consultant, 'POST', '/api/dora/ict-providers', {
+      ...provider,
+      identifier: 'IEIRCO.123456',
+      identifierType: 'EUID',
+      contractReference: 'QH-2026-002',
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ identifier: 'IEIRCO.123456', identifierType: 'EUID' });
   });
 });

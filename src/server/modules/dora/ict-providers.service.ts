@@ -8,11 +8,12 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
-import type {
-  IctProviderInput,
-  IctProviderQuery,
-  IctProviderUpdate,
-  IctProviderView,
+import {
+  type IctProviderInput,
+  type IctProviderQuery,
+  type IctProviderUpdate,
+  type IctProviderView,
+  providerIdentifierProblem,
 } from './ict-incidents.schemas.js';
 import {
   type IctProviderRow,
@@ -52,7 +53,10 @@ const auditState = (row: IctProviderRow) => ({
   supportsCriticalFunction: row.supportsCriticalFunction,
 });
 
-/** An identifier comes with its type, and an arrangement ends on or after it started: 400 otherwise. */
+/**
+ * An identifier comes with its type and has that type's shape (providerIdentifierProblem, the rule
+ * the page applies too), and an arrangement ends on or after it started: 400 otherwise.
+ */
 function checkWhole(facts: {
   identifier: string | null;
   identifierType: string | null;
@@ -66,6 +70,12 @@ function checkWhole(facts: {
         code: 'identifier_incomplete',
         message: 'Give the provider’s identifier with its type, LEI or EUID, or neither',
       },
+    ]);
+  }
+  const malformed = providerIdentifierProblem(facts.identifier, facts.identifierType);
+  if (malformed !== null) {
+    throw new ValidationError([
+      { path: 'identifier', code: 'identifier_malformed', message: malformed },
     ]);
   }
   if (facts.endedOn !== null && facts.endedOn < facts.startedOn) {
