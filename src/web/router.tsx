@@ -119,6 +119,11 @@ const routeTree = rootRoute.addChildren([
       'IctIncidentsPage',
     ),
     page(
+      '/ict-providers',
+      () => import('./pages/ict-providers/IctProvidersPage'),
+      'IctProvidersPage',
+    ),
+    page(
       '/data-requests',
       () => import('./pages/data-requests/DataRequestsPage'),
       'DataRequestsPage',

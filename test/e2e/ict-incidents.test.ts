@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { REPORT_KIND_LABELS } from '../../src/contracts/dora-rules.js';
 import { formatIrishDate, momentInWords, todayInIreland } from '../../src/contracts/irish-dates.js';
 import { DEV_ACCOUNTS } from '../helpers/built-server.js';
-import { NAMED_OPERATOR } from '../helpers/config.js';
 import {
   browserSuiteSkipReason,
   field,
@@ -26,7 +24,8 @@ function typedInIreland(at: Date): { day: string; time: string } {
  * BrokerAdmin arrives signed out at the root address, signs in, opens ICT incidents from the
  * navigation, records an incident detected two hours ago, classifies it major in the guided form,
  * reads the deadlines counting down in words, previews the initial notification pre-filled, and
- * records the initial, intermediate and final reports, then downloads the register of information.
+ * records the initial, intermediate and final reports. The register of information is downloaded
+ * from the page of ICT providers (test/e2e/ict-providers.test.ts).
  * The instants are counted back from now and the deadlines read in words, so the journey reads
  * the same on any day, a weekend included.
  */
@@ -34,10 +33,9 @@ describe.skipIf(browserSuiteSkipReason)(
   'the firm’s register of ICT incidents',
   { timeout: JOURNEY_TIMEOUT },
   () => {
-    // The platform named, so that the register of information can be made.
-    const e2e = useE2e('ict-incidents', () => ({ ...NAMED_OPERATOR }));
+    const e2e = useE2e('ict-incidents');
 
-    it('records an incident, classifies it major, shows its deadlines, records its three reports and downloads the register of information', async () => {
+    it('records an incident, classifies it major, shows its deadlines, records its three reports', async () => {
       const title = 'Member portal down after a certificate expired';
       const detected = typedInIreland(new Date(Date.now() - 2 * 60 * 60_000));
 
@@ -110,20 +108,6 @@ describe.skipIf(browserSuiteSkipReason)(
       }
       expect(await shownText(row)).not.toContain('left');
       await e2e.checkPage(page, 'reported');
-
-      // The register of information (ITS (EU) 2024/2956) downloads as a ZIP of its templates.
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Download the register of information' }).click(),
-      ]);
-      expect(download.suggestedFilename()).toMatch(
-        /^register-of-information-\d{4}-\d{2}-\d{2}\.zip$/,
-      );
-      const zip = readFileSync(await download.path());
-      expect(zip.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
-      for (const template of ['B_01.01.csv', 'B_05.02.csv', 'B_99.01.csv']) {
-        expect(zip.includes(template), template).toBe(true);
-      }
     });
   },
 );

@@ -47,6 +47,7 @@ const ENTRIES: readonly NavEntry[] = [
   { label: 'Data requests', to: () => '/data-requests', ...PAGES.dataRequests },
   { label: 'Data breaches', to: () => '/data-breaches', ...PAGES.dataBreaches },
   { label: 'ICT incidents', to: () => '/ict-incidents', ...PAGES.ictIncidents },
+  { label: 'ICT providers', to: () => '/ict-providers', ...PAGES.ictProviders },
   { label: 'Ask about regulations', to: () => '/ask', ...PAGES.ask },
   { label: 'Users', to: () => '/users', ...PAGES.users },
   { label: 'Audit log', to: () => '/audit', ...PAGES.audit },

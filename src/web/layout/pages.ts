@@ -25,6 +25,12 @@ export const PAGES = {
   dataBreaches: { action: 'data_breach.list', scopes: ['tenant'] },
   /** The firm's register of ICT incidents under DORA (docs/decisions/0139-dora-ict-incidents.md): its own staff's. */
   ictIncidents: { action: 'ict_incident.list', scopes: ['tenant'] },
+  /**
+   * The firm's register of its other ICT providers, and its register of information
+   * (docs/decisions/0139-dora-ict-incidents.md): its own staff's. The platform reads providers
+   * through the API only, having no firm's register of information to keep.
+   */
+  ictProviders: { action: 'ict_provider.list', scopes: ['tenant'] },
   /** The firm's register of data-subject requests (docs/decisions/0137-data-subject-requests.md): its own staff's. */
   dataRequests: { action: 'data_request.list', scopes: ['tenant'] },
   /** An employer's readiness for automatic enrolment, and the upload of its payroll (docs/decisions/0068-auto-enrolment-readiness.md). */

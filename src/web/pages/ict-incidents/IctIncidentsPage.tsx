@@ -1,4 +1,5 @@
 import {
+  Anchor,
   Button,
   Checkbox,
   Group,
@@ -14,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import {
@@ -39,15 +41,14 @@ import {
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { EURO_FORMAT_HINT, euroFieldError, plainEuro, readEuro } from '../../../contracts/money';
 import { sourceInWords } from '../../../contracts/rule-sources';
-import { api, describeError } from '../../api/client';
-import { downloadAttachment } from '../../api/download';
+import { api } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { MomentFields } from '../../components/MomentFields';
-import { notifyProblem, notifySuccess } from '../../components/notify';
+import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
@@ -75,44 +76,6 @@ export function IctIncidentsPage() {
     <AccessGate access={PAGES.ictIncidents}>
       <Register />
     </AccessGate>
-  );
-}
-
-/**
- * The firm's register of information (DORA Art. 28(3); docs/decisions/0139-dora-ict-incidents.md):
- * one CSV file a template of ITS (EU) 2024/2956 in a ZIP, the platform as the direct ICT provider,
- * its vendors as subcontractors and the firm's other providers.
- */
-function RegisterOfInformationButton() {
-  const [busy, setBusy] = useState(false);
-  const download = async () => {
-    setBusy(true);
-    try {
-      await downloadAttachment(
-        apiRoutes.registerOfInformation.export,
-        {},
-        {
-          accept: 'application/zip',
-          fallbackName: 'register-of-information.zip',
-          failure: 'The register of information could not be made',
-        },
-      );
-    } catch (error) {
-      notifyProblem(describeError(error));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Group>
-      <Button variant="light" loading={busy} onClick={() => void download()}>
-        Download the register of information
-      </Button>
-      <Text size="sm" c="dimmed">
-        A ZIP of one CSV file for each template of ITS (EU) 2024/2956, for the firm to complete (its
-        LEIs and those of its schemes) and file with the Pensions Authority.
-      </Text>
-    </Group>
   );
 }
 
@@ -234,7 +197,16 @@ function Register() {
           <Button onClick={() => setDialog({ kind: 'record' })}>Record an incident</Button>
         )}
       </PageHeading>
-      {can(session, 'ict_register.export') && <RegisterOfInformationButton />}
+      {can(session, 'ict_register.export') && (
+        <Text size="sm">
+          The register of information, of this platform and the firm’s other ICT providers, is
+          downloaded from the{' '}
+          <Anchor component={Link} to="/ict-providers">
+            ICT providers
+          </Anchor>{' '}
+          page.
+        </Text>
+      )}
       <Text size="sm">
         Every ICT-related incident, classified against the criteria (
         {sourceInWords(DORA_RULES.majorIncident)}
