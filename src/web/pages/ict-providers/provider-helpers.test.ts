@@ -24,7 +24,10 @@ const filled = {
 describe('the ICT service types in words', () => {
   it('offers S01 to S19 in the words of the annex, each with its code', () => {
     expect(SERVICE_TYPE_CHOICES).toHaveLength(19);
-    expect(SERVICE_TYPE_CHOICES[0]).toEqual({ value: 'S01', label: 'ICT project management (S01)' });
+    expect(SERVICE_TYPE_CHOICES[0]).toEqual({
+      value: 'S01',
+      label: 'ICT project management (S01)',
+    });
     expect(serviceTypeInWords('S19')).toBe('Cloud services: SaaS (S19)');
   });
 });

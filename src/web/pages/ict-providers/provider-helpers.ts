@@ -55,7 +55,7 @@ export interface ProviderValues {
   supportsCriticalFunction: boolean;
 }
 
-export const NO_IDENTIFIER = { value: '', label: 'Neither' };
+const NO_IDENTIFIER = { value: '', label: 'Neither' };
 export const IDENTIFIER_TYPE_CHOICES = [
   NO_IDENTIFIER,
   ...PROVIDER_IDENTIFIER_TYPES.map((type) => ({ value: type, label: type })),
