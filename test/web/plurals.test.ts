@@ -20,6 +20,8 @@ const HAND_MADE_PLURALS: readonly RegExp[] = [
   /\{[^{}]*(?:[cC]ount|\blength|Written|Read)\)?\}\s+[a-z]+/,
   // A noun chosen by a count: `n === 1 ? 'member' : 'members'`, `'1 line' : …`, `'' : 's'`.
   /[=!]==\s*1n?\s*\?\s*(['"`])(?:1 )?[a-z ]*\1\s*:\s*(?:(['"`])[a-z ]*s\2|`\$\{)/,
+  // A noun left for the reader to make plural: "amount(s)".
+  /[a-z]\(s\)/,
 ];
 
 describe('counts in words', () => {
@@ -45,6 +47,7 @@ describe('counts in words', () => {
       "                        {shown ? 'Hide' : 'Show'} {earlier.length} earlier{' '}",
       "            {cost.data.employees === 1 ? 'member' : 'members'} below the standard, bringing the",
       'Delete the upload of “{name}”? Its {counter.format(upload.rowsWritten)} pay lines are',
+      '              description={`${parsed.corrections} recorded amount(s) will be corrected.`}',
     ];
     for (const line of had) {
       expect(

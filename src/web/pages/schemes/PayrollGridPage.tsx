@@ -338,7 +338,7 @@ export function PayrollGridPage() {
           {editable && parsed.corrections > 0 && (
             <Textarea
               label="Why are recorded amounts being corrected?"
-              description={`${parsed.corrections} recorded amount(s) will be corrected. Staff see this note; members do not.`}
+              description={`${counted(parsed.corrections, 'recorded amount')} will be corrected. Staff see this note; members do not.`}
               required
               value={reason}
               onChange={(event) => setReason(event.currentTarget.value)}
