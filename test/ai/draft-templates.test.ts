@@ -66,6 +66,22 @@ describe('a draft from the template', () => {
       '[name, date]',
     ]);
   });
+
+  it('writes the last own-risk assessment’s dates in words and counts the trustees in English', () => {
+    const outline = (trustees: DraftFacts['trustees']) =>
+      templateDraft(
+        { kind: 'ora_outline', policyKind: null },
+        { ...FACTS, trustees, lastOra: { performedOn: '2024-03-05', nextDue: '2027-03-05' } },
+        NAMES,
+      );
+    const one = outline({ individual: 0, corporate: 1, corporateDirectors: 3 });
+    expect(one).toContain('The last was performed on 5 Mar 2024; the next is due by 5 Mar 2027.');
+    expect(one).toContain('with 1 trustee and the key functions held');
+    expect(one).not.toMatch(/\d{4}-\d{2}-\d{2}|\(s\)/);
+    expect(outline({ individual: 2, corporate: 1, corporateDirectors: 2 })).toContain(
+      'with 3 trustees and the key functions held',
+    );
+  });
 });
 
 describe('a provider’s draft', () => {

@@ -9,7 +9,9 @@ import {
   type PolicyKind,
   policySource,
 } from '../../../contracts/governance-rules.js';
+import { dateInWords } from '../../../contracts/irish-dates.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
+import { counted } from '../../../contracts/plain-english.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
 
 /**
@@ -196,12 +198,12 @@ function policyBody(kind: PolicyKind, facts: DraftFacts): string[] {
 function oraBody(facts: DraftFacts): string[] {
   return [
     '1. Scope and timing',
-    `The trustees carry out an own-risk assessment at least every three years and without delay after a significant change in the scheme's risk profile (${GOVERNANCE_RULES.ownRiskAssessment.citation}).${facts.lastOra ? ` The last was performed on ${facts.lastOra.performedOn}; the next is due by ${facts.lastOra.nextDue}.` : ' None is recorded yet.'}`,
+    `The trustees carry out an own-risk assessment at least every three years and without delay after a significant change in the scheme's risk profile (${GOVERNANCE_RULES.ownRiskAssessment.citation}).${facts.lastOra ? ` The last was performed on ${dateInWords(facts.lastOra.performedOn)}; the next is due by ${dateInWords(facts.lastOra.nextDue)}.` : ' None is recorded yet.'}`,
     '',
     `It covers the matters set out in ${GOVERNANCE_RULES.oraContent.citation}.`,
     '',
     '2. The system of governance',
-    `An assessment of how effective it is, with ${facts.trustees.individual + facts.trustees.corporate} trustee(s) and the key functions held: ${facts.keyFunctions.map((entry) => KEY_FUNCTION_NAMES[entry.function].toLowerCase()).join(', ') || 'none recorded'}.`,
+    `An assessment of how effective it is, with ${counted(facts.trustees.individual + facts.trustees.corporate, 'trustee')} and the key functions held: ${facts.keyFunctions.map((entry) => KEY_FUNCTION_NAMES[entry.function].toLowerCase()).join(', ') || 'none recorded'}.`,
     '',
     '3. Risks to members',
     `${placeholder('investment, operational, outsourcing, ICT and environmental, social and governance risks, and how they are managed')}`,
