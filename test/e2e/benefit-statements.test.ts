@@ -98,17 +98,6 @@ describe.skipIf(browserSuiteSkipReason)(
         salaryCents: 3_900_000,
         ppsNumber: newPpsNumber(),
       });
-      await broker.call('POST', '/api/statement-assumptions', {
-        name: 'Pensions Authority guidance',
-        effectiveFrom: '2023-03-10',
-        source:
-          'The Pensions Authority’s guidance on benefit statement projections, updated 10 March 2023',
-        bestEstimateReturnPct: 4.75,
-        unfavourableReturnPct: 1.5,
-        inflationPct: 2.5,
-        salaryGrowthPct: 2.5,
-        annuityFactor: 25,
-      });
       await invitedAccount(e2e.server, broker, '/api/users', {
         ...brokerUser,
         name: 'Caoimhe Brennan',
@@ -130,8 +119,28 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('link', { name: scheme, exact: true }).click();
       await page.getByRole('tab', { name: 'Statements' }).click();
       await see(page.getByText('No statement run has been started for this scheme.'));
+      // With no assumption set yet the service refuses every run: the dialog says where a set
+      // comes from and offers no form to send.
       await page.getByRole('button', { name: 'Start a run' }).click();
       const dialog = page.getByRole('dialog', { name: 'Start a statement run' });
+      await see(
+        dialog.getByText('There is no projection assumption set yet, and a run needs one.'),
+      );
+      expect(await dialog.getByRole('button', { name: 'Start the run' }).count()).toBe(0);
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+      await seeNo(dialog, 'the dialog without a set, closed');
+      await broker.call('POST', '/api/statement-assumptions', {
+        name: 'Pensions Authority guidance',
+        effectiveFrom: '2023-03-10',
+        source:
+          'The Pensions Authority’s guidance on benefit statement projections, updated 10 March 2023',
+        bestEstimateReturnPct: 4.75,
+        unfavourableReturnPct: 1.5,
+        inflationPct: 2.5,
+        salaryGrowthPct: 2.5,
+        annuityFactor: 25,
+      });
+      await page.getByRole('button', { name: 'Start a run' }).click();
       // Sent empty, the form says what is missing in words, under each field.
       await dialog.getByRole('button', { name: 'Start the run', exact: true }).click();
       await see(dialog.getByText('This is required').first());

@@ -1,4 +1,14 @@
-import { Alert, Anchor, Badge, Button, NativeSelect, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  NativeSelect,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
@@ -174,6 +184,32 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
     );
   }
   const choices = sets.data.items;
+  // Without a set the service refuses every run (runs.service.ts), so no form is offered: only
+  // where a set comes from (docs/decisions/0141-pension-benefit-statements.md, "Assumption sets").
+  if (choices.length === 0) {
+    return (
+      <Stack gap="sm">
+        <Alert color="yellow" role="alert">
+          There is no projection assumption set yet, and a run needs one. The platform adds sets for
+          every firm; your firm’s staff add its own through the API:{' '}
+          <Code>
+            {apiRoutes.statementAssumptions.create.method}{' '}
+            {apiRoutes.statementAssumptions.create.path}
+          </Code>{' '}
+          in the{' '}
+          <Anchor renderRoot={(props) => <Link {...props} to="/api-reference" />}>
+            API reference
+          </Anchor>
+          .
+        </Alert>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
   return (
     <FormShell
       label="Start a statement run"
@@ -197,25 +233,19 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
         required
         {...form.getInputProps('membersBy')}
       />
-      {choices.length === 0 ? (
-        <Alert color="yellow">
-          There is no projection assumption set yet: one is needed before a run can start.
-        </Alert>
-      ) : (
-        <NativeSelect
-          label="Projection assumptions"
-          description={`${counted(choices.length, 'set')} to choose from: the platform’s and your firm’s own`}
-          required
-          data={[
-            { value: '', label: 'Choose an assumption set' },
-            ...choices.map((set) => ({
-              value: set.id,
-              label: `${set.name}, version ${set.version}, from ${formatDate(set.effectiveFrom)}`,
-            })),
-          ]}
-          {...form.getInputProps('assumptionsId')}
-        />
-      )}
+      <NativeSelect
+        label="Projection assumptions"
+        description={`${counted(choices.length, 'set')} to choose from: the platform’s and your firm’s own`}
+        required
+        data={[
+          { value: '', label: 'Choose an assumption set' },
+          ...choices.map((set) => ({
+            value: set.id,
+            label: `${set.name}, version ${set.version}, from ${formatDate(set.effectiveFrom)}`,
+          })),
+        ]}
+        {...form.getInputProps('assumptionsId')}
+      />
     </FormShell>
   );
 }
