@@ -14,8 +14,8 @@ import { withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/authorize.js';
-import { findMember } from '../members/index.js';
-import { refuseChangesBeneath } from '../schemes/index.js';
+import { findMember, findMemberForChange } from '../members/index.js';
+import { refuseChangesBeneath, refuseWoundUp } from '../schemes/index.js';
 import {
   adjustmentsOf,
   type ContributionWithAdjustments,
@@ -111,9 +111,9 @@ export function createContributionsService({ database, audit, now }: Contributio
           const member = authorizeRow(
             writer,
             'contribution.create',
-            await findMember(tx, memberId),
+            await findMemberForChange(tx, memberId),
           );
-          await refuseChangesBeneath(tx, member.schemeId);
+          refuseWoundUp({ status: member.schemeStatus });
           const at = now();
           // The day the money arrived, from which it is invested (docs/decisions/0127-dc-money.md).
           const today = todayInIreland(at);

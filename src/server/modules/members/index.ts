@@ -1,5 +1,5 @@
 /** The members module's public face: all that other modules and the composition root may import from it. */
-export { findMember, liveMemberOf } from './members.data.js';
+export { findMember, findMemberForChange, liveMemberOf } from './members.data.js';
 export { createMembersModule } from './members.module.js';
 export { type MemberExport, memberExport, memberParams } from './members.schemas.js';
 export type { MembersService } from './members.service.js';

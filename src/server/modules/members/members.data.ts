@@ -53,6 +53,26 @@ export async function findMember(
   return row && { ...row, memberId: row.id };
 }
 
+/**
+ * The member a change is written beneath, with its scheme's status, the scheme's row held with a
+ * share lock until the transaction ends, so a wind-up cannot commit beneath the change
+ * (docs/decisions/0146-schemes-wound-up-not-deleted.md). The lookup and the lock are one statement:
+ * one round trip on the request path (docs/decisions/0060-request-path-one-round-trip.md).
+ */
+export async function findMemberForChange(
+  tx: Transaction,
+  id: string,
+): Promise<(MemberRow & { memberId: string; schemeStatus: string }) | undefined> {
+  const [row] = await tx
+    .select({ ...getTableColumns(members), schemeStatus: schemes.status })
+    .from(members)
+    .innerJoin(schemes, liveSchemeOf(members.schemeId))
+    .innerJoin(employers, liveEmployerOf(members.employerId))
+    .where(and(eq(members.id, id), isNull(members.deletedAt)))
+    .for('share', { of: schemes });
+  return row && { ...row, memberId: row.id };
+}
+
 const memberById = preparedRead<{ id: string }, MemberRow[]>('member_by_id', (tx, name) =>
   tx
     .select(getTableColumns(members))
