@@ -76,6 +76,19 @@ export const userView = z.object({
 });
 export type UserView = z.infer<typeof userView>;
 
+/**
+ * A member's own account for the member portal, as the member's page shows it to those who invite
+ * members: its state only, never its address or name, so reading it is no read of personal data
+ * (docs/decisions/0143-who-invites-whom.md, 0130-what-reads-are-audited.md).
+ */
+export const memberPortalAccount = z.object({
+  id: z.string(),
+  status: z.enum(ACCOUNT_STATES),
+  /** While invited: when the invitation link stops working (a resend renews it). */
+  invitedUntil: z.string().nullable(),
+});
+export type MemberPortalAccount = z.infer<typeof memberPortalAccount>;
+
 /** `/api/me`: the account, with the names the header shows (docs/decisions/0045-home-pages-by-role.md). */
 export const meView = userView.extend({
   firmName: z.string().nullable(),

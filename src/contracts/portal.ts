@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memberPortalAccount } from './accounts.js';
 import { contributionView, paidIn, period } from './contributions.js';
 import { fundChoiceView, fundView } from './funds.js';
 import {
@@ -101,5 +102,10 @@ export const memberPageView = z.object({
    * may not list them.
    */
   statements: z.array(statementView).nullable(),
+  /**
+   * Whether the member has an account for the member portal, and its state; `account` is null when
+   * none was made. Null for whoever may not list the employer's accounts.
+   */
+  portalAccount: z.object({ account: memberPortalAccount.nullable() }).nullable(),
 });
 export type MemberPageView = z.infer<typeof memberPageView>;

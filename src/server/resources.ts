@@ -81,6 +81,7 @@ export const resources: FastifyPluginAsync<ResourceDeps> = async (app, deps) => 
       ...investments.services,
       ...lifecycle.services,
       statementRuns: deps.statementRuns,
+      ...users.services,
     }),
     createImportsModule(parts),
     governance,

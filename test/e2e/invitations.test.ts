@@ -94,6 +94,17 @@ describe.skipIf(browserSuiteSkipReason)(
       await portal.getByRole('button', { name: 'Send invitation' }).click();
       await seeNo(portal, 'the member invitation dialog');
       await see(page.getByText('Invitation sent to Pádraig Ó Floinn', { exact: false }));
+      // The page now says the member is invited, and no longer offers a second invitation, which
+      // the service would refuse; a new link is the firm's administrators' to send.
+      await see(
+        page.getByText(
+          /^Invited to the member portal; the link works until \d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/,
+        ),
+      );
+      expect(await page.getByRole('button', { name: 'Invite to the member portal' }).count()).toBe(
+        0,
+      );
+      expect(await page.getByRole('button', { name: 'Send a new link' }).count()).toBe(0);
       expect((await latestMailTo(e2e.server, memberEmail)).text).toContain(
         'Corrib Joinery Pension Scheme',
       );

@@ -155,6 +155,42 @@ describe('GET /api/members/{id}/page', () => {
     expect(answer.body).not.toContain(other.member.id);
   });
 
+  it('says whether the member has a portal account, and its state only, to those who list the employer’s accounts', async () => {
+    const { admin, payroll, self, member, brokerId, employerId, schemeId } =
+      await memberWithHistory();
+    const page = await readJson(admin, `/api/members/${member.id}/page`);
+    expect(page.portalAccount).toEqual({
+      account: { id: self.id, status: 'active', invitedUntil: null },
+    });
+    // Neither the employer's payroll clerk nor the member is shown it.
+    expect((await readJson(payroll, `/api/members/${member.id}/page`)).portalAccount).toBeNull();
+    expect((await readJson(self, `/api/members/${member.id}/page`)).portalAccount).toBeNull();
+
+    const newcomer = await createMember(t.database, { brokerId, employerId, schemeId });
+    expect((await readJson(admin, `/api/members/${newcomer.id}/page`)).portalAccount).toEqual({
+      account: null,
+    });
+    const email = `newcomer-${newcomer.id}@example.ie`;
+    const invited = await t.requestAs(admin, 'POST', `/api/employers/${employerId}/users`, {
+      email,
+      name: 'Nessa Kelly',
+      role: 'Member',
+      memberId: newcomer.id,
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const after = await t.requestAs(admin, 'GET', `/api/members/${newcomer.id}/page`);
+    expect(after.json().portalAccount).toEqual({
+      account: {
+        id: invited.json().id,
+        status: 'invited',
+        invitedUntil: invited.json().invitedUntil,
+      },
+    });
+    // The state only: the account's address and name are not in the page's answer.
+    expect(after.body).not.toContain(email);
+    expect(after.body).not.toContain('Nessa Kelly');
+  });
+
   it('refuses a chart range that is no month, and reads nothing', async () => {
     const { admin, member } = await memberWithHistory();
     const answer = await t.requestAs(admin, 'GET', `/api/members/${member.id}/page?chartFrom=June`);

@@ -62,11 +62,14 @@ export function NewAccountButton({
   employerId,
   member,
   choosePassword = false,
+  onCreated,
 }: {
   target: AccountTarget;
   employerId?: string;
   member?: InvitedMember;
   choosePassword?: boolean;
+  /** What else the page reads again once the account is made (the member page's account state). */
+  onCreated?: () => Promise<void>;
 }) {
   const [opened, setOpened] = useState(false);
   const title = member ? 'Invite to the member portal' : 'New account';
@@ -89,6 +92,7 @@ export function NewAccountButton({
             employerId={employerId}
             member={member}
             choosePassword={choosePassword}
+            onCreated={onCreated}
             onClose={() => setOpened(false)}
           />
         )}
@@ -102,12 +106,14 @@ function NewAccountForm({
   employerId,
   member,
   choosePassword,
+  onCreated,
   onClose,
 }: {
   target: AccountTarget;
   employerId?: string;
   member?: InvitedMember;
   choosePassword: boolean;
+  onCreated?: () => Promise<void>;
   onClose: () => void;
 }) {
   const session = useSignedIn();
@@ -141,6 +147,7 @@ function NewAccountForm({
       body: accountBody(values),
     });
     await client.invalidateQueries({ queryKey: ['accounts'] });
+    await onCreated?.();
     notifySuccess(
       account.status === 'invited'
         ? `Invitation sent to ${account.name}. Its link works for 72 hours.`

@@ -14,6 +14,7 @@ import type { HoldingsService, SwitchesService } from '../investments/index.js';
 import type { LifecycleService } from '../lifecycle/index.js';
 import type { MembersService } from '../members/index.js';
 import type { RunsService } from '../statements/index.js';
+import type { UsersService } from '../users/index.js';
 import type { PortalService } from './portal.service.js';
 
 export interface MemberPageDeps {
@@ -26,6 +27,8 @@ export interface MemberPageDeps {
   lifecycle: LifecycleService;
   /** A member's statements, as their own route reads them. */
   statementRuns: Pick<RunsService, 'ofMember'>;
+  /** Whether the member has a portal account, for those who invite members. */
+  users: Pick<UsersService, 'portalAccountOf'>;
 }
 
 /** Every page of a list, read a page at a time as its route would serve them. */
@@ -57,6 +60,7 @@ export function createMemberPageService({
   switches,
   lifecycle,
   statementRuns,
+  users,
 }: MemberPageDeps) {
   return {
     async read(
@@ -110,6 +114,9 @@ export function createMemberPageService({
       const statements = isAllowed(actor, 'statement.list')
         ? await statementRuns.ofMember(actor, memberId)
         : null;
+      const portalAccount = isAllowed(actor, 'employer.users.list')
+        ? { account: await users.portalAccountOf(actor, memberId) }
+        : null;
       return {
         member,
         summary,
@@ -120,6 +127,7 @@ export function createMemberPageService({
         chart,
         money,
         statements,
+        portalAccount,
       };
     },
   };

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { keyset } from '../../platform/db/keyset.js';
-import { brokers, employers, schemes, users } from '../../platform/db/schema.js';
+import { brokers, employers, members, schemes, users } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import type { UserRow } from '../auth/index.js';
 import type { UserChange } from './users.schemas.js';
@@ -10,6 +10,25 @@ export type { UserRow };
 /** An account by id, as far as row-level security lets this actor see. */
 export async function findUser(tx: Transaction, id: string): Promise<UserRow | undefined> {
   const [row] = await tx.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+/**
+ * A member's place (firm and employer, for the policy) and their portal account if one was made;
+ * undefined for a member this actor cannot see.
+ */
+export async function findMemberAccount(tx: Transaction, memberId: string) {
+  const [row] = await tx
+    .select({
+      brokerId: members.brokerId,
+      employerId: members.employerId,
+      accountId: users.id,
+      status: users.status,
+      invitedUntil: users.invitedUntil,
+    })
+    .from(members)
+    .leftJoin(users, eq(users.memberId, members.id))
+    .where(eq(members.id, memberId));
   return row;
 }
 

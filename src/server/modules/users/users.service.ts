@@ -1,4 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
+import type { MemberPortalAccount } from '../../../contracts/accounts.js';
 import {
   type InvitationPlace,
   invitableRoles,
@@ -47,6 +48,7 @@ import {
   employerName,
   findBrokerId,
   findInvitedUser,
+  findMemberAccount,
   findUser,
   findUserWithPlaces,
   insertUserRow,
@@ -79,7 +81,6 @@ const viewOf = (row: UserRow): UserView => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-/** What the audit log keeps of a user: never the e-mail address or the password hash. */
 /**
  * What the audit log keeps of an account: references, role and status, never its name or e-mail
  * address (the chain is append-only: docs/decisions/0098-no-personal-data-in-the-audit-chain.md);
@@ -503,6 +504,26 @@ export function createUsersService({
       const employer = await withActor(database, actor, (tx) => findEmployer(tx, employerId));
       authorizeRow(actor, 'employer.users.list', employer);
       return listWhere(actor, page, { employerId }, { employerId });
+    },
+
+    /**
+     * Whether a member has a portal account, and its state, for the member's page: read by those
+     * who list the employer's accounts. It carries no address or name, so it is no audited read
+     * (docs/decisions/0130-what-reads-are-audited.md).
+     */
+    async portalAccountOf(
+      actor: ActorContext,
+      memberId: string,
+    ): Promise<MemberPortalAccount | null> {
+      authorize(actor, 'employer.users.list');
+      const found = await withActor(database, actor, (tx) => findMemberAccount(tx, memberId));
+      authorizeRow(actor, 'employer.users.list', found);
+      if (!found?.accountId || !found.status) return null;
+      return {
+        id: found.accountId,
+        status: found.status as MemberPortalAccount['status'],
+        invitedUntil: found.invitedUntil?.toISOString() ?? null,
+      };
     },
 
     /** Every account within the actor's reach. */

@@ -6,6 +6,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
+import type { MemberPageView } from '../../../contracts/portal';
 import { api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
@@ -13,13 +14,13 @@ import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { NewAccountButton } from '../../components/NewAccountButton';
 import { formatDate } from '../../format';
 import { useStepUp } from '../account/ConfirmItsYou';
 import { ContactDetailsButton } from './ContactDetailsButton';
 import { type MemberChanges, MemberForm } from './MemberForm';
 import { MemberStatusBadge } from './MemberStatusBadge';
 import { memberKey, memberSummaryKey } from './member-page-cache';
+import { PortalAccount } from './PortalAccount';
 import { PpsReveal } from './PpsReveal';
 import { SchemeInformationGiven } from './SchemeInformationGiven';
 
@@ -43,7 +44,16 @@ async function downloadExport(member: Member): Promise<void> {
  * The member's name as the page heading, their record, and correcting, deleting and exporting it;
  * `changes` is false beneath a wound-up scheme, where the record is only read and exported.
  */
-export function MemberDetails({ member, changes }: { member: Member; changes: boolean }) {
+export function MemberDetails({
+  member,
+  changes,
+  portalAccount,
+}: {
+  member: Member;
+  changes: boolean;
+  /** The member's portal account, as the page's answer carries it. */
+  portalAccount: MemberPageView['portalAccount'];
+}) {
   const session = useSignedIn();
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -130,13 +140,7 @@ export function MemberDetails({ member, changes }: { member: Member; changes: bo
           {changes && can(session, 'member.contact.update', row) && (
             <ContactDetailsButton member={member} />
           )}
-          {/* The member's own account, invited where their record is read (docs/decisions/0143-who-invites-whom.md). */}
-          {!ownRecord && can(session, 'employer.users.create', row) && (
-            <NewAccountButton
-              target={{ route: apiRoutes.employers.createUser, params: { id: member.employerId } }}
-              member={{ id: member.id, name: fullName, email: member.email }}
-            />
-          )}
+          {!ownRecord && <PortalAccount member={member} portalAccount={portalAccount} />}
           {can(session, 'member.export', row) &&
             (ownRecord ? (
               <>

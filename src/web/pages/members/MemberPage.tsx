@@ -84,7 +84,11 @@ export function MemberPage() {
   );
   return (
     <Stack gap="lg">
-      <MemberDetails member={member.data} changes={changes} />
+      <MemberDetails
+        member={member.data}
+        changes={changes}
+        portalAccount={page.data.portalAccount}
+      />
       {/* Staff read where the member stands first; a member reads first what their pension is worth. */}
       {!own && membership}
       {invested && <PensionValuePanel member={member.data} own={own} />}
