@@ -8,7 +8,9 @@ import type { IctServiceType } from './dora.js';
  * could not be checked against the annex's own text).
  *
  * The columns are listed here once: the export writes them and the tests read them back.
- * Each column's comment is its name in the annex.
+ * Each column's comment is its name in the annex. B_02.03, B_03.01 and B_03.03 have two columns
+ * each: the boolean "link" column the ESAs' reporting taxonomy adds to them (c0030, c0030,
+ * c0031) is not in the annex, and the decision says how that was established.
  */
 export const REGISTER_TEMPLATES = {
   /** The entity maintaining the register of information. */
@@ -74,13 +76,11 @@ export const REGISTER_TEMPLATES = {
   'B_02.03': [
     'c0010', // Contractual arrangement reference number
     'c0020', // Contractual arrangement linked to the one in c0010
-    'c0030', // Link
   ],
   /** Entities signing the contractual arrangements for receiving ICT services. */
   'B_03.01': [
     'c0010', // Contractual arrangement reference number
     'c0020', // LEI of the entity signing the contractual arrangement
-    'c0030', // Link
   ],
   /** ICT third-party service providers signing the contractual arrangements. */
   'B_03.02': [
@@ -92,7 +92,6 @@ export const REGISTER_TEMPLATES = {
   'B_03.03': [
     'c0010', // Contractual arrangement reference number
     'c0020', // LEI of the entity providing ICT services
-    'c0030', // Link
   ],
   /** Entities making use of the ICT services. */
   'B_04.01': [
@@ -146,7 +145,9 @@ export const REGISTER_TEMPLATES = {
     'c0030', // Type of code to identify the ICT third-party service provider
     'c0040', // Type of ICT services
     'c0050', // Substitutability of the ICT third-party service provider
-    'c0060', // Reason if the provider is considered not substitutable or difficult to substitute
+    // Reason if the ICT third-party service provider is considered not substitutable or
+    // difficult to be substitutable
+    'c0060',
     'c0070', // Date of the last audit on the ICT third-party service provider
     'c0080', // Existence of an exit plan
     'c0090', // Possibility of reintegration of the contracted ICT service
@@ -156,8 +157,11 @@ export const REGISTER_TEMPLATES = {
   ],
   /**
    * Definitions from the entities making use of the ICT services: the entity's own meaning of
-   * each option of the closed lists it uses (B_02.01 c0020, B_02.02 c0170, B_06.01 c0100,
-   * B_07.01 c0050, c0090 and c0100), one column an option.
+   * each option of six closed lists, in the annex's order: B_02.01 c0020 (three options, c0010
+   * to c0030 here), B_02.02 c0170 (three), B_06.01 c0100 (three; the annex's rows cite it as
+   * 0110, its number before B_06.01 was renumbered), B_07.01 c0050 (four), c0090 (three) and
+   * c0100 (three). The annex lays these out as nineteen rows; this is the one-row form, one column
+   * an option, which the decision records as not checked against the annex's own columns.
    */
   'B_99.01': Array.from(
     { length: 19 },
@@ -204,11 +208,9 @@ export const REGISTER_OPTIONS = {
   /** B_04.01 c0030. */
   notABranch: 'Not a branch',
   /** B_05.01 c0070. */
-  legalPerson: 'Legal person, excluding individuals acting in a business capacity',
+  legalPerson: 'Legal person, excluding individual acting in a business capacity',
   /** B_02.02 c0140. */
   yes: 'Yes',
-  /** B_02.03 c0030, B_03.01 c0030, B_03.03 c0030. */
-  link: 'true',
 } as const;
 
 /** The currency the register's amounts are in: the euro, for an Irish IORP. */

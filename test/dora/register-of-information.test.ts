@@ -179,6 +179,10 @@ describe('the register of information', () => {
       const [header] = parseCsv(files.get(`${template}.csv`) ?? '');
       expect(header, template).toEqual([...REGISTER_TEMPLATES[template]]);
     }
+    // The annex gives these three no "link" column; the ESAs' reporting taxonomy adds one.
+    for (const template of ['B_02.03', 'B_03.01', 'B_03.03'] as const) {
+      expect(parseCsv(files.get(`${template}.csv`) ?? '')[0], template).toEqual(['c0010', 'c0020']);
+    }
   });
 
   it('fills the rows from the firm, its schemes within DORA, the platform and its providers', () => {
@@ -193,8 +197,26 @@ describe('the register of information', () => {
       }),
     ]);
     // The scheme of 16 members is within DORA; the one of 2 is not.
-    expect(records['B_01.02'].map((row) => row.c0020)).toEqual(['Acme Staff Pension Scheme']);
-    expect(records['B_02.01'].map((row) => row.c0010)).toEqual([platform, 'HPS-2025-014']);
+    expect(records['B_01.02'].map((row) => [row.c0020, row.c0040, row.c0090])).toEqual([
+      [
+        'Acme Staff Pension Scheme',
+        'Institutions for occupational retirement provision',
+        '9999-12-31',
+      ],
+    ]);
+    expect(records['B_01.01'][0]?.c0040).toBe('Institutions for occupational retirement provision');
+    expect(records['B_02.01'].map((row) => [row.c0010, row.c0020])).toEqual([
+      [platform, 'Standalone arrangement'],
+      ['HPS-2025-014', 'Standalone arrangement'],
+    ]);
+    // Only the platform is known to store the schemes' data.
+    expect(records['B_02.02'].map((row) => row.c0140)).toEqual(['Yes', '']);
+    const signing = parseCsv(files.get('B_03.01.csv') ?? '').slice(1);
+    expect(signing).toEqual([
+      [platform, ''],
+      ['HPS-2025-014', ''],
+    ]);
+    expect(records['B_04.01'].map((row) => row.c0030)).toEqual(['Not a branch', 'Not a branch']);
     expect(records['B_02.02']).toEqual([
       expect.objectContaining({
         c0010: platform,
@@ -220,6 +242,9 @@ describe('the register of information', () => {
       [MAIL_VENDOR.DORA_MAIL_VENDOR_LEI, MAIL_VENDOR.DORA_MAIL_VENDOR_NAME, 'BE'],
       [provider.identifier, provider.name, 'IE'],
     ]);
+    for (const row of records['B_05.01']) {
+      expect(row.c0070).toBe('Legal person, excluding individual acting in a business capacity');
+    }
     // The platform at rank 1, its mail vendor (in use: SMTP_URL is set) a subcontractor at rank 2.
     expect(
       records['B_05.02'].map((row) => [row.c0010, row.c0030, row.c0050, row.c0060, row.c0020]),

@@ -128,7 +128,7 @@ export function registerRows(facts: RegisterFacts): Record<RegisterTemplate, Reg
   for (const arrangement of arrangements) {
     const { reference, provider } = arrangement;
     rows['B_02.01'].push({ c0010: reference, c0020: REGISTER_OPTIONS.standalone });
-    rows['B_03.01'].push({ c0010: reference, c0030: REGISTER_OPTIONS.link });
+    rows['B_03.01'].push({ c0010: reference });
     rows['B_03.02'].push({ c0010: reference, c0020: provider.code, c0030: provider.codeType });
     // One row an arrangement: the LEIs of the schemes making use of it (c0020) are not held,
     // and rows a scheme apiece would be alike until the firm gives them.
