@@ -1,11 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createComplianceReminders,
-  REMINDER_ROWS_PER_STATEMENT,
-} from '../../src/server/modules/governance/reminders.job.js';
+import { createComplianceReminders } from '../../src/server/modules/governance/reminders.job.js';
 import { createSealedBox, deriveKey } from '../../src/server/platform/crypto/sealed-box.js';
 import type { Database } from '../../src/server/platform/db/database.js';
+import { ROWS_PER_INSERT } from '../../src/server/platform/db/insert-once.js';
 import { openPostgres } from '../../src/server/platform/db/postgres.js';
 import { runtimeDatabaseUrl } from '../../src/server/platform/db/runtime-login.js';
 import { complianceReminders, emailOutbox } from '../../src/server/platform/db/schema.js';
@@ -187,7 +185,7 @@ describe('the reminders job over a large firm', () => {
   it('records more reminders than one statement holds, each once', async () => {
     // A firm of 130 admins and 70 schemes whose compliance statements were due on 31 January:
     // 9,100 reminders in one batch, more than PostgreSQL's 65,535 parameters would take in one
-    // statement, and more than REMINDER_ROWS_PER_STATEMENT.
+    // statement, and more than ROWS_PER_INSERT.
     const big = await openTestDatabase();
     try {
       const firm = await createBroker(big.database, 'Barrow Brokers');
@@ -206,7 +204,7 @@ describe('the reminders job over a large firm', () => {
       }
       const run = await remindersOn(big.database).run();
       expect(run.remindersSent).toBe(9_100);
-      expect(run.remindersSent).toBeGreaterThan(REMINDER_ROWS_PER_STATEMENT);
+      expect(run.remindersSent).toBeGreaterThan(ROWS_PER_INSERT);
       expect(run.remindersSent).toBe(run.remindersDue);
       const recorded = await ownerOf(big.database).select().from(complianceReminders);
       expect(recorded).toHaveLength(run.remindersSent);

@@ -8,6 +8,7 @@ import {
 import { ictIncidentReminderStage } from '../../../contracts/ict-incident-reminder-rules.js';
 import { momentInWords, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { Database } from '../../platform/db/database.js';
+import { insertOnce } from '../../platform/db/insert-once.js';
 import {
   ictIncidentReminders,
   ictIncidentReports,
@@ -23,8 +24,6 @@ import {
 import type { Outbox } from '../../platform/email/outbox.js';
 import { everyTenMinutes, type ScheduledJob } from '../../platform/jobs/scheduled-jobs.js';
 
-/** Reminders recorded per statement: each row is 9 parameters, far under PostgreSQL's limit. */
-const ROWS_PER_STATEMENT = 1_000;
 const MINUTE_MS = 60_000;
 
 export interface IctIncidentRemindersDeps {
@@ -235,15 +234,11 @@ export function createIctIncidentReminders({
         );
 
         // A reminder already sent meets its unique index and is skipped: what comes back is new.
-        const fresh = new Set<string>();
-        for (let start = 0; start < candidates.length; start += ROWS_PER_STATEMENT) {
-          const inserted = await tx
-            .insert(ictIncidentReminders)
-            .values(candidates.slice(start, start + ROWS_PER_STATEMENT).map(({ row }) => row))
-            .onConflictDoNothing()
-            .returning({ id: ictIncidentReminders.id });
-          for (const row of inserted) fresh.add(row.id);
-        }
+        const fresh = await insertOnce(
+          tx,
+          ictIncidentReminders,
+          candidates.map(({ row }) => row),
+        );
 
         // One e-mail per person per run; a trustee of two schemes an incident reached is one.
         const byPerson = new Map<

@@ -19,6 +19,7 @@ import {
   todayInIreland,
 } from '../../../contracts/irish-dates.js';
 import type { Database } from '../../platform/db/database.js';
+import { insertOnce } from '../../platform/db/insert-once.js';
 import {
   dataBreaches,
   dataProtectionReminders,
@@ -32,12 +33,6 @@ import {
 } from '../../platform/email/messages.js';
 import type { Outbox } from '../../platform/email/outbox.js';
 import { hourly, type ScheduledJob } from '../../platform/jobs/scheduled-jobs.js';
-
-/**
- * Reminders recorded per statement: each row is 8 parameters, far under PostgreSQL's 65,535 a
- * statement, however many of a firm's admins are reminded at once.
- */
-const ROWS_PER_STATEMENT = 1_000;
 
 /** A reminder not delivered within a day is stale: the next run's stage, or the page, says more. */
 const REMINDER_VALID_MS = 24 * 60 * 60_000;
@@ -217,15 +212,11 @@ export function createDataProtectionReminders({
         );
 
         // A reminder already sent meets its unique index and is skipped: what comes back is new.
-        const fresh = new Set<string>();
-        for (let start = 0; start < candidates.length; start += ROWS_PER_STATEMENT) {
-          const inserted = await tx
-            .insert(dataProtectionReminders)
-            .values(candidates.slice(start, start + ROWS_PER_STATEMENT).map(({ row }) => row))
-            .onConflictDoNothing()
-            .returning({ id: dataProtectionReminders.id });
-          for (const row of inserted) fresh.add(row.id);
-        }
+        const fresh = await insertOnce(
+          tx,
+          dataProtectionReminders,
+          candidates.map(({ row }) => row),
+        );
 
         const linesByUser = new Map<string, DataProtectionReminderLine[]>();
         for (const { row, line } of candidates) {

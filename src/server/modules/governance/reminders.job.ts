@@ -11,6 +11,7 @@ import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
 import { assessCompliance } from '../../../contracts/scheme-standing.js';
 import type { Database } from '../../platform/db/database.js';
+import { insertOnce } from '../../platform/db/insert-once.js';
 import { complianceReminders, users } from '../../platform/db/schema.js';
 import { withSchedulerRole } from '../../platform/db/with-actor.js';
 import { complianceReminderMessage, type ReminderLine } from '../../platform/email/messages.js';
@@ -20,14 +21,6 @@ import { loadGovernance, type SchemeHead } from './governance.data.js';
 
 /** Schemes assessed per transaction: a tenant's schemes are contiguous, so most fit in one. */
 export const REMINDER_BATCH_SCHEMES = 500;
-
-/**
- * Reminders recorded per statement. A batch of schemes, each with several dates due and each date
- * for every admin of the firm, can make tens of thousands of rows: one statement of them all would
- * pass PostgreSQL's 65,535 parameters a statement (and the query builder's stack) long before. At 8
- * columns a row this is 8,000 parameters.
- */
-export const REMINDER_ROWS_PER_STATEMENT = 1_000;
 
 /** A reminder is worth sending for a week; after that the next stage's reminder supersedes it. */
 const REMINDER_VALID_MS = 7 * 24 * 60 * 60_000;
@@ -167,24 +160,18 @@ export function createComplianceReminders({
       totals.remindersDue += candidates.length;
       if (candidates.length === 0) return { last: tail, queued: 0 };
 
-      const fresh = new Set<string>();
-      const rows = candidates.map(({ line: _line, ...row }) => row);
-      for (let start = 0; start < rows.length; start += REMINDER_ROWS_PER_STATEMENT) {
-        const inserted = await tx
-          .insert(complianceReminders)
-          .values(rows.slice(start, start + REMINDER_ROWS_PER_STATEMENT))
-          .onConflictDoNothing({
-            target: [
-              complianceReminders.brokerId,
-              complianceReminders.obligationKey,
-              complianceReminders.dueOn,
-              complianceReminders.stage,
-              complianceReminders.userId,
-            ],
-          })
-          .returning({ id: complianceReminders.id });
-        for (const row of inserted) fresh.add(row.id);
-      }
+      const fresh = await insertOnce(
+        tx,
+        complianceReminders,
+        candidates.map(({ line: _line, ...row }) => row),
+        [
+          complianceReminders.brokerId,
+          complianceReminders.obligationKey,
+          complianceReminders.dueOn,
+          complianceReminders.stage,
+          complianceReminders.userId,
+        ],
+      );
       totals.remindersSent += fresh.size;
 
       const linesByUser = new Map<string, ReminderLine[]>();
