@@ -11,9 +11,10 @@ import {
   isNull,
   ne,
   or,
+  type Placeholder,
   sql,
 } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { keyset } from '../../platform/db/keyset.js';
 import { preparedRead } from '../../platform/db/prepared.js';
 import {
@@ -37,6 +38,17 @@ export type MemberRow = typeof members.$inferSelect;
  */
 export const liveMemberOf = (memberId: AnyPgColumn) =>
   and(eq(members.id, memberId), isNull(members.deletedAt));
+
+/**
+ * One live member by id, beneath a live scheme and employer: the one shape of "this member, while
+ * they exist" that the plain read and the read for a change both take, each selecting its fields.
+ */
+function liveMemberById<Query extends PgSelect>(query: Query, id: string | Placeholder) {
+  return query
+    .innerJoin(schemes, liveSchemeOf(members.schemeId))
+    .innerJoin(employers, liveEmployerOf(members.employerId))
+    .where(and(eq(members.id, id), isNull(members.deletedAt)));
+}
 
 /**
  * A live member by id, as far as row-level security lets this actor see, shaped for the reach
@@ -63,24 +75,21 @@ export async function findMemberForChange(
   tx: Transaction,
   id: string,
 ): Promise<(MemberRow & { memberId: string; schemeStatus: string }) | undefined> {
-  const [row] = await tx
-    .select({ ...getTableColumns(members), schemeStatus: schemes.status })
-    .from(members)
-    .innerJoin(schemes, liveSchemeOf(members.schemeId))
-    .innerJoin(employers, liveEmployerOf(members.employerId))
-    .where(and(eq(members.id, id), isNull(members.deletedAt)))
-    .for('share', { of: schemes });
+  const [row] = await liveMemberById(
+    tx
+      .select({ ...getTableColumns(members), schemeStatus: schemes.status })
+      .from(members)
+      .$dynamic(),
+    id,
+  ).for('share', { of: schemes });
   return row && { ...row, memberId: row.id };
 }
 
 const memberById = preparedRead<{ id: string }, MemberRow[]>('member_by_id', (tx, name) =>
-  tx
-    .select(getTableColumns(members))
-    .from(members)
-    .innerJoin(schemes, liveSchemeOf(members.schemeId))
-    .innerJoin(employers, liveEmployerOf(members.employerId))
-    .where(and(eq(members.id, sql.placeholder('id')), isNull(members.deletedAt)))
-    .prepare(name),
+  liveMemberById(
+    tx.select(getTableColumns(members)).from(members).$dynamic(),
+    sql.placeholder('id'),
+  ).prepare(name),
 );
 
 /** Reads the ids of live members of the scheme whose PPS lookup hash is one of `lookups`. */
