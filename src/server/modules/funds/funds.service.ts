@@ -12,7 +12,7 @@ import type { Outbox } from '../../platform/email/outbox.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
-import { findMember } from '../members/index.js';
+import { findMember, findMemberForChange } from '../members/index.js';
 import { findScheme, refuseChangesBeneath, refuseWoundUp } from '../schemes/index.js';
 import {
   type AllocationWithLines,
@@ -241,8 +241,12 @@ export function createFundsService({
     ): Promise<FundChoiceView> {
       const chooser = authorize(actor, 'fund_choice.set');
       return withActor(database, chooser, async (tx) => {
-        const member = authorizeRow(chooser, 'fund_choice.set', await findMember(tx, memberId));
-        await refuseChangesBeneath(tx, member.schemeId);
+        const member = authorizeRow(
+          chooser,
+          'fund_choice.set',
+          await findMemberForChange(tx, memberId),
+        );
+        refuseWoundUp({ status: member.schemeStatus });
         // Today and a year ahead in Ireland, whatever the server's own zone (docs/decisions/0050-irish-dates.md).
         const today = todayInIreland(now());
         const effectiveFrom = input.effectiveFrom ?? today;

@@ -11,8 +11,8 @@ import { withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
-import { findMember } from '../members/index.js';
-import { findScheme, refuseChangesBeneath } from '../schemes/index.js';
+import { findMember, findMemberForChange } from '../members/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { fundNames } from './holdings.data.js';
 import { NOT_INVESTED } from './holdings.service.js';
 import type { SwitchInput, SwitchListQuery, SwitchView } from './investments.schemas.js';
@@ -62,9 +62,9 @@ export function createSwitchesService({ database, audit, now }: SwitchesServiceD
           const member = authorizeRow(
             writer,
             'fund_switch.request',
-            await findMember(tx, memberId),
+            await findMemberForChange(tx, memberId),
           );
-          await refuseChangesBeneath(tx, member.schemeId);
+          refuseWoundUp({ status: member.schemeStatus });
           const scheme = await findScheme(tx, member.schemeId);
           if (scheme && !holdsUnits(scheme.type)) throw new ConflictError(NOT_INVESTED);
           const open = await openFundsOf(

@@ -18,10 +18,11 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
-import { findScheme, refuseChangesBeneath, refuseWoundUp } from '../schemes/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { refuseFutureBirth } from './member-fields.rules.js';
 import {
   findMember,
+  findMemberForChange,
   insertMember,
   insertPpsReveal,
   latestPpsReveals,
@@ -193,8 +194,8 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
       refuseFutureBirth(change.dateOfBirth, now());
       try {
         return await withActor(database, writer, async (tx) => {
-          const existing = authorizeRow(writer, 'member.update', await findMember(tx, id));
-          await refuseChangesBeneath(tx, existing.schemeId);
+          const existing = authorizeRow(writer, 'member.update', await findMemberForChange(tx, id));
+          refuseWoundUp({ status: existing.schemeStatus });
           const { ppsNumber, ...fields } = change;
           const dates = {
             dateOfBirth: fields.dateOfBirth ?? existing.dateOfBirth,
@@ -260,8 +261,8 @@ export function createMembersService({ database, audit, ppsKeyring, now }: Membe
     async remove(actor: ActorContext, id: string): Promise<void> {
       const admin = authorize(actor, 'member.delete');
       await withActor(database, admin, async (tx) => {
-        const existing = authorizeRow(admin, 'member.delete', await findMember(tx, id));
-        await refuseChangesBeneath(tx, existing.schemeId);
+        const existing = authorizeRow(admin, 'member.delete', await findMemberForChange(tx, id));
+        refuseWoundUp({ status: existing.schemeStatus });
         const at = now();
         await softDeleteMember(tx, existing.id, at);
         await audit.record(tx, admin, {

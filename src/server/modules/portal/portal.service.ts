@@ -35,8 +35,8 @@ import { authorize, authorizeRow, isAllowed } from '../../platform/tenancy/autho
 import { contributionsOfMember } from '../contributions/index.js';
 import { findEmployer } from '../employers/index.js';
 import { memberRecordOf } from '../gdpr/index.js';
-import { findMember } from '../members/index.js';
-import { findScheme, refuseChangesBeneath } from '../schemes/index.js';
+import { findMember, findMemberForChange } from '../members/index.js';
+import { findScheme, refuseWoundUp } from '../schemes/index.js';
 import { memberDataPdf } from './member-data.pdf.js';
 import { updateMemberContact } from './portal.data.js';
 import type { ContactChange, MemberSummary } from './portal.schemas.js';
@@ -257,8 +257,12 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
     async updateContact(actor: ActorContext, id: string, change: ContactChange) {
       const member = authorize(actor, 'member.contact.update');
       return withActor(database, member, async (tx) => {
-        const existing = authorizeRow(member, 'member.contact.update', await findMember(tx, id));
-        await refuseChangesBeneath(tx, existing.schemeId);
+        const existing = authorizeRow(
+          member,
+          'member.contact.update',
+          await findMemberForChange(tx, id),
+        );
+        refuseWoundUp({ status: existing.schemeStatus });
         const updated = await updateMemberContact(tx, existing.id, { ...change, updatedAt: now() });
         const fields = Object.keys(change).filter(
           (key) => change[key as keyof ContactChange] !== undefined,
