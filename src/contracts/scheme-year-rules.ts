@@ -52,6 +52,9 @@ export const SCHEME_YEAR_RULES = {
   newMemberInformation: law(
     'Pensions Act 1990 s.54 and the Disclosure of Information Regulations (S.I. No. 301/2006)',
   ),
+  rejoinersInformedAgain: productPolicy(
+    "A member who rejoins is given the scheme's information again, within the same 2 months of rejoining: the scheme may have changed since they left, and information given before is not counted for the new membership",
+  ),
   newMembersSinceAdded: productPolicy(
     'Only members who joined on or after the day the scheme was added to this service are chased for their scheme information: those who joined before are taken to have had it',
   ),
@@ -135,8 +138,33 @@ export interface FilingFacts {
 
 /** A member who joined since the scheme was added to this service, and is still active. */
 export interface NewMemberFacts {
+  /** The day their current membership began: joining, or the latest rejoining. */
   joinedOn: string;
   informationSentOn: string | null;
+}
+
+/**
+ * The day a member's current membership began, from which the scheme's information is owed:
+ * joining, or for an active member who rejoined, the latest rejoining. For an active member
+ * `statusOn` (the day of the latest change of status) is only ever a rejoining: every other change
+ * leaves them something other than active.
+ */
+export function membershipBeganOn(member: {
+  status: string;
+  dateJoined: string;
+  statusOn: string | null;
+}): string {
+  return member.status === 'active' && member.statusOn !== null
+    ? member.statusOn
+    : member.dateJoined;
+}
+
+/**
+ * Whether a member still waits for the scheme's information for their current membership: none
+ * recorded, or recorded before they rejoined (SCHEME_YEAR_RULES.rejoinersInformedAgain).
+ */
+export function waitsForInformation(member: NewMemberFacts): boolean {
+  return member.informationSentOn === null || member.informationSentOn < member.joinedOn;
 }
 
 export interface SchemeYearFacts {
@@ -343,14 +371,15 @@ export function filingObligations(
 
 /**
  * The scheme's information for its new members, each within NEW_MEMBER_INFORMATION_WITHIN_MONTHS
- * of joining (s.54): one obligation for the scheme, due when the earliest still waiting is.
+ * of joining (s.54) or rejoining (SCHEME_YEAR_RULES.rejoinersInformedAgain): one obligation for the
+ * scheme, due when the earliest still waiting is.
  */
 export function newMemberInformationObligation(
   facts: Pick<SchemeYearFacts, 'newMembers'>,
   today: string,
 ): SchemeYearObligation {
   const source = from(SCHEME_YEAR_RULES.newMemberInformation);
-  const waiting = facts.newMembers.filter((member) => member.informationSentOn === null);
+  const waiting = facts.newMembers.filter(waitsForInformation);
   if (waiting.length === 0) {
     return {
       kind: 'new_member_information',

@@ -7,9 +7,11 @@ import {
   filingDueOn,
   filingObligations,
   latestYearEnd,
+  membershipBeganOn,
   newMemberInformationObligation,
   SCHEME_YEAR_RULES,
   trainingObligations,
+  waitsForInformation,
 } from '../../src/contracts/scheme-year-rules.js';
 
 /** The scheme year's duties against worked dates (docs/decisions/0122-the-scheme-year.md). */
@@ -239,6 +241,28 @@ describe('information for new members (s.54)', () => {
         '2026-11-28',
       ),
     ).toMatchObject({ dueOn: '2027-01-01', status: 'due_soon' });
+  });
+});
+
+describe('information for a member who rejoins', () => {
+  it('is owed from the latest rejoining, and what was given before it does not count', () => {
+    const rejoiner = { status: 'active', dateJoined: '2019-03-01', statusOn: '2026-11-02' };
+    expect(membershipBeganOn(rejoiner)).toBe('2026-11-02');
+    // Someone who left keeps their first day: their status day is their leaving.
+    expect(membershipBeganOn({ ...rejoiner, status: 'deferred' })).toBe('2019-03-01');
+    expect(membershipBeganOn({ ...rejoiner, statusOn: null })).toBe('2019-03-01');
+    expect(waitsForInformation({ joinedOn: '2026-11-02', informationSentOn: '2019-03-20' })).toBe(
+      true,
+    );
+    expect(waitsForInformation({ joinedOn: '2026-11-02', informationSentOn: '2026-11-02' })).toBe(
+      false,
+    );
+    expect(
+      newMemberInformationObligation(
+        { newMembers: [{ joinedOn: '2026-11-02', informationSentOn: '2019-03-20' }] },
+        '2026-11-28',
+      ),
+    ).toMatchObject({ dueOn: '2027-01-02', status: 'due_soon' });
   });
 });
 

@@ -362,4 +362,42 @@ describe('information for new members', () => {
     expect(done).toMatchObject({ status: 'ok', reason: expect.stringContaining('has been given') });
     expect(done?.dueOn).toBeUndefined();
   });
+
+  it('is asked again of a member who rejoins, though it was given for their first membership', async () => {
+    const scheme = await newScheme();
+    const information = async () =>
+      (await obligations(scheme.id)).obligations.find(
+        (entry) => entry.kind === 'new_member_information',
+      );
+    // A member from long before the scheme came to this service, who had its information then.
+    const member = await post(`/api/schemes/${scheme.id}/members`, {
+      firstName: 'Tadhg',
+      lastName: 'Ó Sé',
+      dateOfBirth: '1980-06-02',
+      dateJoined: '2019-03-01',
+      salaryCents: 5_100_000,
+      ppsNumber: newPpsNumber(),
+    });
+    expect(member.statusCode, member.body).toBe(201);
+    const id = member.json().id;
+    const given = await patch(`/api/members/${id}`, { informationSentOn: '2019-03-20' });
+    expect(given.statusCode, given.body).toBe(200);
+    expect(await information()).toMatchObject({ status: 'ok' });
+
+    const left = await post(`/api/members/${id}/leave`, { leftOn: '2026-11-20' });
+    expect(left.statusCode, left.body).toBe(200);
+    const rejoined = await post(`/api/members/${id}/rejoin`, { rejoinedOn: '2026-11-28' });
+    expect(rejoined.statusCode, rejoined.body).toBe(200);
+    // Owed within two months of rejoining, by this service's policy, cited as such.
+    const owed = await information();
+    expect(owed).toMatchObject({ dueOn: '2027-01-28', status: 'ok' });
+    expect((owed as { reason?: string }).reason).toContain('1 member who joined is waiting');
+
+    const again = await patch(`/api/members/${id}`, { informationSentOn: '2026-11-28' });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await information()).toMatchObject({
+      status: 'ok',
+      reason: expect.stringContaining('has been given'),
+    });
+  });
 });

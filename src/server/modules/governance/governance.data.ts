@@ -14,7 +14,11 @@ import {
   remittanceFactsSince,
 } from '../../../contracts/remittance-rules.js';
 import type { SchemeComplianceFacts } from '../../../contracts/scheme-standing.js';
-import type { FilingKind, StatementRunFacts } from '../../../contracts/scheme-year-rules.js';
+import {
+  type FilingKind,
+  membershipBeganOn,
+  type StatementRunFacts,
+} from '../../../contracts/scheme-year-rules.js';
 import { arrayLiteral } from '../../platform/db/database.js';
 import { keyset } from '../../platform/db/keyset.js';
 import {
@@ -385,9 +389,11 @@ export async function loadGovernance(
     .where(and(live(members), inArray(members.status, ['active', 'deferred'])))
     .groupBy(members.brokerId, members.schemeId)
     .as('counted');
+  // An active member who joined or rejoined since the scheme was added; which day began their
+  // membership is the rule's to say (membershipBeganOn), below.
   const joiners = tx
     .select({
-      list: sql`json_agg(json_build_object('joinedOn', ${members.dateJoined}, 'informationSentOn', ${members.informationSentOn}))`.as(
+      list: sql`json_agg(json_build_object('dateJoined', ${members.dateJoined}, 'statusOn', ${members.statusOn}, 'informationSentOn', ${members.informationSentOn}))`.as(
         'list',
       ),
     })
@@ -398,7 +404,7 @@ export async function loadGovernance(
         sql`${members.schemeId} = scheme.scheme_id`,
         isNull(members.deletedAt),
         eq(members.status, 'active'),
-        sql`${members.dateJoined} >= scheme.added_on`,
+        sql`(${members.dateJoined} >= scheme.added_on or ${members.statusOn} >= scheme.added_on)`,
       ),
     )
     .as('joiners');
@@ -406,8 +412,8 @@ export async function loadGovernance(
     .select({
       schemeId: counted.schemeId,
       count: counted.members,
-      newMembers: sql<
-        SchemeComplianceFacts['newMembers'][number][]
+      joiners: sql<
+        { dateJoined: string; statusOn: string | null; informationSentOn: string | null }[]
       >`coalesce(${joiners.list}, '[]')`,
     })
     .from(counted)
@@ -511,11 +517,17 @@ export async function loadGovernance(
     factsOf(schemeId)?.filings.push({ ...row, kind: row.kind as FilingKind });
   }
   for (const { schemeId, ...row } of runRows) factsOf(schemeId)?.statementRuns.push(row);
-  for (const { schemeId, count, newMembers } of memberRows) {
+  for (const { schemeId, count, joiners } of memberRows) {
     const facts = factsOf(schemeId);
     if (!facts) continue;
     facts.members = count;
-    facts.newMembers.push(...newMembers);
+    const addedOn = addedOnOf.get(schemeId) as string;
+    for (const joiner of joiners) {
+      const joinedOn = membershipBeganOn({ status: 'active', ...joiner });
+      if (joinedOn >= addedOn) {
+        facts.newMembers.push({ joinedOn, informationSentOn: joiner.informationSentOn });
+      }
+    }
   }
   return [...bySchemeId.values()];
 }

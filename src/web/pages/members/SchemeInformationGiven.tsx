@@ -6,8 +6,10 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { sourceInWords } from '../../../contracts/rule-sources';
 import {
+  membershipBeganOn,
   NEW_MEMBER_INFORMATION_WITHIN_MONTHS,
   SCHEME_YEAR_RULES,
+  waitsForInformation,
 } from '../../../contracts/scheme-year-rules';
 import { api } from '../../api/client';
 import type { Member } from '../../api/types';
@@ -33,22 +35,34 @@ export function SchemeInformationGiven({
 }) {
   const [opened, dialog] = useDisclosure(false);
   const given = member.informationSentOn;
+  const beganOn = membershipBeganOn(member);
+  // Given before they rejoined: owed again for the new membership.
+  const owedAgain =
+    given !== null && waitsForInformation({ joinedOn: beganOn, informationSentOn: given });
   return (
     <Group gap="sm">
       {/* Shown as the page's other dates are. */}
-      <span>{given ? formatDate(given) : 'Not recorded'}</span>
+      <span>
+        {given === null
+          ? 'Not recorded'
+          : owedAgain
+            ? `${formatDate(given)}, before they rejoined on ${formatDate(beganOn)}: owed again within ${NEW_MEMBER_INFORMATION_WITHIN_MONTHS} months of rejoining`
+            : formatDate(given)}
+      </span>
       {canRecord && (
         <Button
           size="compact-sm"
           variant="default"
           onClick={dialog.open}
           aria-label={
-            given
-              ? 'Change the day the scheme information was given'
-              : 'Record that the scheme information was given'
+            given === null
+              ? 'Record that the scheme information was given'
+              : owedAgain
+                ? 'Record that the scheme information was given again'
+                : 'Change the day the scheme information was given'
           }
         >
-          {given ? 'Change' : 'Record'}
+          {given !== null && !owedAgain ? 'Change' : 'Record'}
         </Button>
       )}
       <Modal
@@ -70,8 +84,12 @@ function SchemeInformationForm({ member, onClose }: { member: Member; onClose: (
   const refreshGovernance = useRefreshGovernance(member.schemeId);
   const today = todayInIreland(new Date());
   const recorded = member.informationSentOn;
+  const beganOn = membershipBeganOn(member);
+  const rejoined = beganOn !== member.dateJoined;
+  const owedAgain =
+    recorded !== null && waitsForInformation({ joinedOn: beganOn, informationSentOn: recorded });
   const form = useForm<{ informationSentOn: string }>({
-    initialValues: { informationSentOn: recorded ?? today },
+    initialValues: { informationSentOn: owedAgain ? today : (recorded ?? today) },
     // A day already recorded may be taken back (entered in error) by leaving the field empty.
     validate: { informationSentOn: irishDateRule({ required: recorded === null }) },
   });
@@ -110,6 +128,12 @@ function SchemeInformationForm({ member, onClose }: { member: Member; onClose: (
         A new member is given the scheme’s information within {NEW_MEMBER_INFORMATION_WITHIN_MONTHS}{' '}
         months of joining. {sourceInWords(SCHEME_YEAR_RULES.newMemberInformation)}.
       </Text>
+      {rejoined && (
+        <Text size="sm">
+          This member rejoined on {formatDate(beganOn)}.{' '}
+          {sourceInWords(SCHEME_YEAR_RULES.rejoinersInformedAgain)}.
+        </Text>
+      )}
       <IrishDateInput
         label="Given on"
         description={
@@ -118,7 +142,7 @@ function SchemeInformationForm({ member, onClose }: { member: Member; onClose: (
             : 'Day first: DD/MM/YYYY. Leave empty if it has not been given'
         }
         required={recorded === null}
-        minDate={member.dateJoined}
+        minDate={owedAgain ? beganOn : member.dateJoined}
         maxDate={today}
         data-autofocus
         {...form.getInputProps('informationSentOn')}

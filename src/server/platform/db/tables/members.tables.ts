@@ -72,11 +72,19 @@ export const members = pgTable(
     index('members_scheme_created_idx').on(table.schemeId, table.createdAt, table.id),
     index('members_broker_created_idx').on(table.brokerId, table.createdAt, table.id),
     index('members_pps_key_idx').on(table.ppsKeyId),
-    // A scheme's live members by status and joining day, with the day their information was
-    // sent: the compliance assessment counts the active and deferred and reads the new joiners
-    // from this index alone (governance.data.ts, loadGovernance).
+    // A scheme's live members by status and joining day, with the day of their latest change of
+    // status (for an active member, a rejoining) and the day their information was sent: the
+    // compliance assessment counts the active and deferred and reads the new joiners and
+    // rejoiners from this index alone (governance.data.ts, loadGovernance).
     index('members_scheme_status_idx')
-      .on(table.brokerId, table.schemeId, table.status, table.dateJoined, table.informationSentOn)
+      .on(
+        table.brokerId,
+        table.schemeId,
+        table.status,
+        table.dateJoined,
+        table.statusOn,
+        table.informationSentOn,
+      )
       .where(sql`${table.deletedAt} is null`),
     check(
       'members_status_known',

@@ -1,0 +1,2 @@
+DROP INDEX "members_scheme_status_idx";--> statement-breakpoint
+CREATE INDEX "members_scheme_status_idx" ON "members" USING btree ("broker_id","scheme_id","status","date_joined","status_on","information_sent_on") WHERE "members"."deleted_at" is null;
