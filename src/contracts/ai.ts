@@ -227,22 +227,21 @@ export function withoutBanner(content: string): string {
 
 /** The most placeholders an approval refusal names, and the longest it quotes one. */
 const NAMED_PLACEHOLDERS = 10;
-const PLACEHOLDER_MAX = 80;
+const QUOTED_MAX = 80;
 
 /**
  * The placeholders left in a text, as the template and the provider write them (`[scheme
- * name]`): a bracket, up to 80 characters on one line, its closing bracket. One pass, no pattern.
+ * name]`): a bracket, whatever it holds on one line, its closing bracket. However long it is, it
+ * is a placeholder: the template's own run past 100 characters, and a long one missed would be
+ * approved unfilled. One pass, no pattern: a character is read once from the nearest bracket
+ * before it, since a scan stops at the next bracket or line.
  */
 export function placeholdersIn(text: string): string[] {
   const found = new Set<string>();
   let open = text.indexOf('[');
   while (open !== -1) {
     let close = open + 1;
-    while (
-      close < text.length &&
-      close - open <= PLACEHOLDER_MAX &&
-      !'[]\n'.includes(text[close] as string)
-    ) {
+    while (close < text.length && !'[]\n'.includes(text[close] as string)) {
       close += 1;
     }
     if (text[close] === ']' && close > open + 1) {
@@ -268,6 +267,9 @@ export function placeholdersRefusal(placeholders: readonly string[]): string | n
   if (placeholders.length === 0) return null;
   const named = placeholders
     .slice(0, NAMED_PLACEHOLDERS)
+    .map((placeholder) =>
+      placeholder.length > QUOTED_MAX ? `${placeholder.slice(0, QUOTED_MAX - 2)}…]` : placeholder,
+    )
     .join(', ')
     .concat(placeholders.length > NAMED_PLACEHOLDERS ? ', …' : '');
   return `Fill in the placeholders before approving: ${named}. Edit the text, then have it reviewed again.`;

@@ -214,6 +214,22 @@ describe('the AI pages’ words and rules', () => {
     expect(placeholdersNote('[]  [unclosed\n]').left).toEqual([]);
   });
 
+  it('count a placeholder however long it is, and quote a long one cut short', () => {
+    // The own-risk assessment outline's own placeholder runs to 113 characters.
+    const long =
+      '[investment, operational, outsourcing, ICT and environmental, social and governance risks, and how they are managed]';
+    const draft = {
+      fourEyes: true,
+      authors: ['generator'],
+      reviewedBy: 'colleague',
+      content: `Risks: ${long}.\nSigned [name].`,
+    };
+    expect(placeholdersNote(draft.content).left).toEqual([long, '[name]']);
+    expect(stepBlocked('approve', draft, 'third')).toBe(
+      `Fill in the placeholders before approving: ${long.slice(0, 78)}…], [name]. Edit the text, then have it reviewed again.`,
+    );
+  });
+
   it('say whether four eyes is on, and what it means, in words', () => {
     expect(fourEyesText(true).state).toBe('Four eyes is on');
     expect(fourEyesText(true).about).toMatch(/a third person, who neither wrote nor reviewed it/);
