@@ -31,8 +31,8 @@ export function PortalAccount({
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: memberPageKey(member.id) });
   if (portalAccount === null) return null;
-  const { account } = portalAccount;
-  if (account === null) {
+  const held = portalAccount.account;
+  if (held === null) {
     if (!can(session, 'employer.users.create', memberRow(member))) return null;
     return (
       <NewAccountButton
@@ -46,7 +46,7 @@ export function PortalAccount({
       />
     );
   }
-  return <AccountState account={account} onResent={refresh} />;
+  return <AccountState account={held} onResent={refresh} />;
 }
 
 function AccountState({ account, onResent }: { account: Account; onResent: () => Promise<void> }) {
