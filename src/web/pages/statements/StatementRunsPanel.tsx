@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Code,
-  Group,
-  NativeSelect,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
@@ -36,7 +26,8 @@ import { useApiSubmit } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { validateWithDates } from '../governance/governance-helpers';
-import { runKey, runName, schemeRunsKey } from './statementQueries';
+import { AssumptionSetForm } from './AssumptionSetForm';
+import { ASSUMPTION_SETS_KEY, runKey, runName, schemeRunsKey } from './statementQueries';
 
 const STATUS_COLOURS: Record<RunStatus, string> = {
   queued: 'gray',
@@ -150,11 +141,13 @@ const runBody = (values: RunValues) => ({
 });
 
 function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void }) {
+  const session = useSignedIn();
   const client = useQueryClient();
   const navigate = useNavigate();
+  const [addingSet, setAddingSet] = useState(false);
   const today = todayInIreland(new Date());
   const sets = useQuery({
-    queryKey: ['statement-assumptions'],
+    queryKey: ASSUMPTION_SETS_KEY,
     queryFn: () => fetchAllPages(apiRoutes.statementAssumptions.list, {}, 500),
   });
   const form = useForm<RunValues>({
@@ -184,29 +177,23 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
     );
   }
   const choices = sets.data.items;
-  // Without a set the service refuses every run (runs.service.ts), so no form is offered: only
-  // where a set comes from (docs/decisions/0141-pension-benefit-statements.md, "Assumption sets").
-  if (choices.length === 0) {
+  // Without a set the service refuses every run (runs.service.ts): the firm adds its own first
+  // (docs/decisions/0141-pension-benefit-statements.md, "Assumption sets"), then chooses it here.
+  if (choices.length === 0 || addingSet) {
     return (
       <Stack gap="sm">
-        <Alert color="yellow" role="alert">
-          There is no projection assumption set yet, and a run needs one. The platform adds sets for
-          every firm; your firm’s staff add its own through the API:{' '}
-          <Code>
-            {apiRoutes.statementAssumptions.create.method}{' '}
-            {apiRoutes.statementAssumptions.create.path}
-          </Code>{' '}
-          in the{' '}
-          <Anchor renderRoot={(props) => <Link {...props} to="/api-reference" />}>
-            API reference
-          </Anchor>
-          .
-        </Alert>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Close
-          </Button>
-        </Group>
+        {choices.length === 0 && (
+          <Alert color="yellow">
+            There is no projection assumption set yet, and a run needs one: add your firm’s own.
+          </Alert>
+        )}
+        <AssumptionSetForm
+          onAdded={(set) => {
+            form.setFieldValue('assumptionsId', set.id);
+            setAddingSet(false);
+          }}
+          onCancel={choices.length === 0 ? onClose : () => setAddingSet(false)}
+        />
       </Stack>
     );
   }
@@ -246,6 +233,13 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
         ]}
         {...form.getInputProps('assumptionsId')}
       />
+      {can(session, 'statement_assumptions.create') && (
+        <Group>
+          <Button size="compact-sm" variant="subtle" onClick={() => setAddingSet(true)}>
+            Add an assumption set
+          </Button>
+        </Group>
+      )}
     </FormShell>
   );
 }

@@ -14,6 +14,8 @@ export const schemeRunsKey = (schemeId: string) => ['schemes', schemeId, 'statem
 export const runKey = (runId: string) => ['statement-runs', runId] as const;
 export const runStatementsKey = (runId: string) => ['statement-runs', runId, 'statements'] as const;
 export const runPaperKey = (runId: string) => ['statement-runs', runId, 'paper'] as const;
+/** The projection assumption sets a run may use: the platform's and the firm's own. */
+export const ASSUMPTION_SETS_KEY = ['statement-assumptions'] as const;
 export const memberStatementsKey = (memberId: string) =>
   ['members', memberId, 'statements'] as const;
 
