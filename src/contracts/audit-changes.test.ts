@@ -77,6 +77,7 @@ describe('what an audit record says changed', () => {
     expect(fieldInWords('employerId')).toBe('Employer id');
     expect(fieldInWords('croNumber')).toBe('CRO number');
     expect(fieldInWords('srNumber')).toBe('SR number');
+    expect(fieldInWords('lei')).toBe('LEI');
     expect(fieldInWords('ppsNumber')).toBe('PPS number');
     expect(fieldInWords('employerContributionBasisPoints')).toBe('Employer contribution rate');
     expect(fieldInWords('scrolled')).toBe('Scrolled');

@@ -28,11 +28,11 @@ const isState = (value: unknown): value is State =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Words written in capitals wherever a field's name holds them: `croNumber` → `CRO number`. */
-const ACRONYMS = /\b(?:cro|sr|pps)\b/g;
+const ACRONYMS = /\b(?:cro|sr|pps|lei)\b/g;
 
 /**
  * `schemeId` → `Scheme id`, `below_standard` → `Below standard`, `salaryCents` → `Salary`,
- * `employerBasisPoints` → `Employer rate`, `srNumber` → `SR number`.
+ * `employerBasisPoints` → `Employer rate`, `srNumber` → `SR number`, `lei` → `LEI`.
  */
 export function fieldInWords(key: string): string {
   const words = key

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { IctServiceType } from './dora.js';
 
 /**
@@ -218,3 +219,14 @@ export const REGISTER_CURRENCY = 'EUR';
 
 /** The competent authority of an Irish IORP under DORA (Art. 46(f); B_01.01 c0050). */
 export const COMPETENT_AUTHORITY = 'Pensions Authority';
+
+/**
+ * `GET /api/dora/register-of-information/entities`: the entities the register names (B_01.01,
+ * B_01.02), each with its LEI or null while none is given, so that the page offering the
+ * download can say which lack one.
+ */
+export const registerEntitiesView = z.object({
+  firm: z.object({ id: z.string(), name: z.string(), lei: z.string().nullable() }),
+  schemes: z.array(z.object({ id: z.string(), name: z.string(), lei: z.string().nullable() })),
+});
+export type RegisterEntitiesView = z.infer<typeof registerEntitiesView>;

@@ -6,6 +6,7 @@ import {
   DEADLINE_STATUSES,
   REPORT_KINDS,
 } from './dora-rules.js';
+import { leiProblem } from './lei.js';
 import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { idText, text } from './text.js';
@@ -259,19 +260,16 @@ export const PROVIDER_IDENTIFIER_TYPES = ['LEI', 'EUID'] as const;
 export type ProviderIdentifierType = (typeof PROVIDER_IDENTIFIER_TYPES)[number];
 
 /**
- * Why a provider's identifier cannot be an identifier of its type, or null when it can. An LEI
- * (ISO 17442) is 18 capital letters or digits and two check digits, the shape the register of
- * information (B_05.01 c0010) expects; its check digits are not computed. An EUID has no single
- * shape across the Member States' business registers, so only its length is held to.
+ * Why a provider's identifier cannot be an identifier of its type, or null when it can: an LEI
+ * is held to `leiProblem` (B_05.01 c0010). An EUID has no single shape across the Member States'
+ * business registers, so only its length is held to.
  */
 export function providerIdentifierProblem(
   identifier: string | null,
   identifierType: string | null,
 ): string | null {
   if (identifierType !== 'LEI' || identifier === null) return null;
-  return /^[A-Z0-9]{18}[0-9]{2}$/.test(identifier)
-    ? null
-    : 'An LEI is 20 characters: 18 capital letters or digits, then two digits';
+  return leiProblem(identifier);
 }
 
 const providerName = text({ max: 200 }).min(1, 'Enter the provider’s name');

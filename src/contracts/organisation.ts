@@ -1,5 +1,6 @@
 import { isCuid } from '@paralleldrive/cuid2';
 import { z } from 'zod';
+import { leiText } from './lei.js';
 import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { newPassword } from './passwords.js';
@@ -76,6 +77,13 @@ export type RecordNameInput = z.infer<typeof recordNameInput>;
 
 export const brokerInput = recordNameInput;
 export type BrokerInput = z.infer<typeof brokerInput>;
+
+/**
+ * `PUT /api/brokers/:brokerId/lei`: the firm's own LEI, or null to clear it
+ * (docs/decisions/0139-dora-ict-incidents.md, "The register of information").
+ */
+export const brokerLeiInput = z.object({ lei: leiText.nullable() });
+export type BrokerLeiInput = z.infer<typeof brokerLeiInput>;
 
 /**
  * How often an employer runs its payroll: the pay frequencies of Irish payrolls
@@ -191,6 +199,11 @@ const FUNDING_LEVEL_MESSAGE =
  */
 const schemeDetailsShape = {
   srNumber: srNumber.nullable().optional(),
+  /**
+   * The scheme's Legal Entity Identifier as an IORP, its row in the register of information
+   * (docs/decisions/0139-dora-ict-incidents.md, "The register of information"); null clears it.
+   */
+  lei: leiText.nullable().optional(),
   startDate: schemeStartDate.nullable().optional(),
   employeeContributionBasisPoints: rateBasisPoints.nullable().optional(),
   employerContributionBasisPoints: rateBasisPoints.nullable().optional(),
@@ -358,6 +371,11 @@ export type EmployerUserInput = z.infer<typeof employerUserInput>;
 export const brokerView = z.object({
   id: z.string(),
   name: z.string(),
+  /**
+   * The firm's LEI, the entity maintaining its register of information; null until given.
+   * Optional as a scheme's `defaultFundId` is.
+   */
+  lei: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -396,6 +414,8 @@ export const schemeView = z.object({
   defaultFundId: z.string().nullable().optional(),
   /** `SR` and digits. */
   srNumber: z.string().nullable(),
+  /** The scheme's LEI, 20 characters; null until given. Optional as `defaultFundId` is. */
+  lei: z.string().nullable().optional(),
   /** `YYYY-MM-DD`. */
   startDate: z.string().nullable(),
   /** Whole basis points of salary: 500 is 5%. */

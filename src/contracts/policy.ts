@@ -80,6 +80,12 @@ export const POLICY = {
     roles: { SuperAdmin: 'platform' },
     target: 'record',
   },
+  'broker.lei.set': {
+    description:
+      "Set or clear a broker firm's LEI, the entity maintaining its DORA register of information",
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    target: 'record',
+  },
   'broker.users.create': {
     description: 'Create a BrokerAdmin or BrokerUser account in a broker firm',
     roles: { SuperAdmin: 'platform' },
@@ -1355,7 +1361,7 @@ export const POLICY = {
   // the firm's staff, who keep its register of providers, take it out for the Pensions Authority.
   'ict_register.export': {
     description:
-      'Export the firm’s register of information (ITS (EU) 2024/2956) as CSV files in one ZIP',
+      'Export the firm’s register of information (ITS (EU) 2024/2956) as CSV files in one ZIP, and read which of its entities lack an LEI',
     roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
     target: 'none',
   },

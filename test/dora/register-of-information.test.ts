@@ -37,6 +37,9 @@ let admin: UserRow;
 let employerAdmin: UserRow;
 let superAdmin: UserRow;
 let brokerId: string;
+/** The scheme within DORA, and the one of 2 members that is not. */
+let acmeId: string;
+let tinyId: string;
 
 const provider = {
   name: 'Harbour Payroll Services',
@@ -62,7 +65,7 @@ async function schemeWith(firm: string, name: string, count: number) {
   for (let index = 0; index < count; index += 1) {
     await createMember(t.database, { brokerId: firm, employerId, schemeId }, { email: null });
   }
-  return employerId;
+  return { employerId, schemeId };
 }
 
 function unzip(bytes: Buffer): Promise<Map<string, string>> {
@@ -143,8 +146,10 @@ beforeAll(async () => {
     },
   });
   brokerId = await createBroker(t.database, 'Murphy & Byrne Brokers');
-  const employerId = await schemeWith(brokerId, 'Acme Staff Pension Scheme', 16);
-  await schemeWith(brokerId, 'Tiny Partners Scheme', 2);
+  const acme = await schemeWith(brokerId, 'Acme Staff Pension Scheme', 16);
+  const { employerId } = acme;
+  acmeId = acme.schemeId;
+  tinyId = (await schemeWith(brokerId, 'Tiny Partners Scheme', 2)).schemeId;
   consultant = await createUser(t.database, { brokerId, role: 'BrokerUser' });
   admin = await createUser(t.database, { brokerId, role: 'BrokerAdmin' });
   employerAdmin = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
@@ -216,10 +221,15 @@ describe('the register of information', () => {
       [platform, ''],
       ['HPS-2025-014', ''],
     ]);
-    expect(records['B_04.01'].map((row) => row.c0030)).toEqual(['Not a branch', 'Not a branch']);
+    expect(records['B_04.01'].map((row) => [row.c0020, row.c0030])).toEqual([
+      ['', 'Not a branch'],
+      ['', 'Not a branch'],
+    ]);
     expect(records['B_02.02']).toEqual([
       expect.objectContaining({
         c0010: platform,
+        // No scheme's LEI is recorded yet: one row an arrangement, the cell left empty.
+        c0020: '',
         c0030: OPERATOR.DORA_OPERATOR_LEI,
         c0040: 'LEI',
         c0060: 'S19',
@@ -290,5 +300,87 @@ describe('the register of information', () => {
     expect(message).toContain('DORA_OPERATOR_LEI');
     expect(message).toContain('DORA_MAIL_VENDOR_LEI');
     expect(message).not.toContain('DORA_OPERATOR_NAME');
+  });
+});
+
+describe('the LEIs of the firm and its schemes', () => {
+  const FIRM_LEI = '635400MURPHYBYRNE012';
+  const ACME_LEI = '635400ACMESTAFF00045';
+  const TINY_LEI = '635400TINYPARTNER078';
+  const entitiesUrl = '/api/dora/register-of-information/entities';
+
+  it('are listed before the download, each null while none is given: the firm and its schemes within DORA', async () => {
+    const answer = await t.requestAs(consultant, 'GET', entitiesUrl);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toEqual({
+      firm: { id: brokerId, name: 'Murphy & Byrne Brokers', lei: null },
+      schemes: [{ id: acmeId, name: 'Acme Staff Pension Scheme', lei: null }],
+    });
+    expect((await t.requestAs(employerAdmin, 'GET', entitiesUrl)).statusCode).toBe(403);
+    expect((await t.requestAs(superAdmin, 'GET', entitiesUrl)).statusCode).toBe(403);
+  });
+
+  it('are written where the annex asks: B_01.01, B_01.02, and a row a scheme in B_02.02 and B_04.01', async () => {
+    const firm = await t.requestAs(admin, 'PUT', `/api/brokers/${brokerId}/lei`, { lei: FIRM_LEI });
+    expect(firm.statusCode, firm.body).toBe(200);
+    for (const [id, lei] of [
+      [acmeId, ACME_LEI],
+      [tinyId, TINY_LEI],
+    ] as const) {
+      const scheme = await t.requestAs(consultant, 'PATCH', `/api/schemes/${id}`, { lei });
+      expect(scheme.statusCode, scheme.body).toBe(200);
+    }
+    expect((await t.requestAs(consultant, 'GET', entitiesUrl)).json()).toEqual({
+      firm: { id: brokerId, name: 'Murphy & Byrne Brokers', lei: FIRM_LEI },
+      schemes: [{ id: acmeId, name: 'Acme Staff Pension Scheme', lei: ACME_LEI }],
+    });
+
+    const response = await t.requestAs(consultant, 'GET', '/api/dora/register-of-information.zip');
+    expect(response.statusCode, response.body).toBe(200);
+    const records = recordsOf(await unzip(response.rawPayload));
+    const platform = `platform-${brokerId}`;
+    expect(records['B_01.01'].map((row) => [row.c0010, row.c0020])).toEqual([
+      [FIRM_LEI, 'Murphy & Byrne Brokers'],
+    ]);
+    // The scheme of 2 members is outside DORA: its LEI is written nowhere.
+    expect(records['B_01.02'].map((row) => [row.c0010, row.c0020])).toEqual([
+      [ACME_LEI, 'Acme Staff Pension Scheme'],
+    ]);
+    expect(records['B_02.02'].map((row) => [row.c0010, row.c0020, row.c0030])).toEqual([
+      [platform, ACME_LEI, OPERATOR.DORA_OPERATOR_LEI],
+      ['HPS-2025-014', ACME_LEI, provider.identifier],
+    ]);
+    expect(records['B_04.01'].map((row) => [row.c0010, row.c0020])).toEqual([
+      [platform, ACME_LEI],
+      ['HPS-2025-014', ACME_LEI],
+    ]);
+    const all = JSON.stringify(records);
+    expect(all).not.toContain(TINY_LEI);
+  });
+
+  it('give a row to each scheme within DORA with its own LEI, and one empty row for those without', async () => {
+    const third = await schemeWith(brokerId, 'Harbour Executive Scheme', 16);
+    const response = await t.requestAs(consultant, 'GET', '/api/dora/register-of-information.zip');
+    const records = recordsOf(await unzip(response.rawPayload));
+    expect(records['B_01.02'].map((row) => [row.c0010, row.c0020])).toEqual([
+      [ACME_LEI, 'Acme Staff Pension Scheme'],
+      ['', 'Harbour Executive Scheme'],
+    ]);
+    expect(records['B_02.02'].map((row) => [row.c0010, row.c0020])).toEqual([
+      [`platform-${brokerId}`, ACME_LEI],
+      [`platform-${brokerId}`, ''],
+      ['HPS-2025-014', ACME_LEI],
+      ['HPS-2025-014', ''],
+    ]);
+    expect((await t.requestAs(admin, 'GET', entitiesUrl)).json().schemes).toEqual([
+      { id: acmeId, name: 'Acme Staff Pension Scheme', lei: ACME_LEI },
+      { id: third.schemeId, name: 'Harbour Executive Scheme', lei: null },
+    ]);
+  });
+
+  it('of another firm are neither listed nor written', async () => {
+    const answer = await t.requestAs(consultant, 'GET', entitiesUrl);
+    expect(JSON.stringify(answer.json())).not.toContain('Liffey');
+    expect(JSON.stringify(answer.json())).not.toContain('Other Firm Staff Scheme');
   });
 });

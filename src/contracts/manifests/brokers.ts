@@ -1,7 +1,7 @@
 import { userView } from '../accounts.js';
-import { brokerInput, brokerUserInput, brokerView } from '../organisation.js';
+import { brokerInput, brokerLeiInput, brokerUserInput, brokerView } from '../organisation.js';
 import { pageOf, pageQuery } from '../pages.js';
-import { get, patch, post } from '../route-kit.js';
+import { get, patch, post, put } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
 
 /** The brokers module's routes and audit words (src/contracts/manifests/manifest.ts). */
@@ -20,6 +20,11 @@ export const brokersManifest = defineManifest({
         body: brokerInput,
         answer: brokerView,
         example: { body: { name: 'Western Pension Brokers Ltd' } },
+      }),
+      setLei: put('/api/brokers/:brokerId/lei', {
+        body: brokerLeiInput,
+        answer: brokerView,
+        example: { body: { lei: '635400WESTERNBRKR055' } },
       }),
       createUser: post('/api/brokers/:brokerId/users', {
         body: brokerUserInput,

@@ -11,6 +11,7 @@ import {
   ictReportInput,
   ictReportTemplate,
 } from '../dora.js';
+import { registerEntitiesView } from '../dora-register.js';
 import { pageOf } from '../pages.js';
 import { get, patch, post } from '../route-kit.js';
 import { defineManifest } from './manifest.js';
@@ -107,6 +108,10 @@ export const doraManifest = defineManifest({
     registerOfInformation: {
       /** The register of information (ITS (EU) 2024/2956) as CSV files in one ZIP attachment. */
       export: get('/api/dora/register-of-information.zip'),
+      /** The firm and its schemes the register names, each with its LEI or null. */
+      entities: get('/api/dora/register-of-information/entities', {
+        answer: registerEntitiesView,
+      }),
     },
   },
   audit: {

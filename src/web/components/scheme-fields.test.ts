@@ -109,6 +109,7 @@ describe('the scheme forms’ year end and RAC kind', () => {
       yearEndDay: '31',
       racKind: '',
       srNumber: '',
+      lei: '',
       startDate: '',
       employeeRate: '',
       employerRate: '',
@@ -185,5 +186,18 @@ describe('the scheme edit form’s details', () => {
       employerRate: FIELD_MESSAGES.contributionRate,
     });
     expect(validateSchemeEdit(schemeEditValues(detailed))).toEqual({});
+  });
+
+  it('hold the LEI to the API’s own shape, and send it, or null once emptied', () => {
+    expect(
+      validateSchemeEdit({ ...schemeEditValues(detailed), lei: '5493001KJTIIGC8Y1R1' }),
+    ).toEqual({ lei: 'An LEI is 20 characters: 18 capital letters or digits, then two digits' });
+    const lei = '5493001KJTIIGC8Y1R12';
+    expect(validateSchemeEdit({ ...schemeEditValues(detailed), lei })).toEqual({});
+    expect(schemeChangeBody(detailed, { ...schemeEditValues(detailed), lei })).toEqual({ lei });
+    const withLei: Scheme = { ...detailed, lei };
+    expect(schemeChangeBody(withLei, { ...schemeEditValues(withLei), lei: ' ' })).toEqual({
+      lei: null,
+    });
   });
 });

@@ -92,11 +92,13 @@ export function schemeBody(values: SchemeValues) {
 
 /**
  * A scheme's details as its edit form holds them (docs/decisions/0132-employer-and-scheme-details.md),
- * each as typed and empty for none: the SR number, the start date (`YYYY-MM-DD` once it reads as
+ * each as typed and empty for none: the SR number, the LEI (docs/decisions/0139-dora-ict-incidents.md,
+ * "The register of information"), the start date (`YYYY-MM-DD` once it reads as
  * a day, see IrishDateInput), and each contribution rate as a percentage.
  */
 export interface SchemeDetailsValues {
   srNumber: string;
+  lei: string;
   startDate: string;
   employeeRate: string;
   employerRate: string;
@@ -113,6 +115,7 @@ function schemeDetailsValues(scheme: Scheme): SchemeDetailsValues {
     basisPoints === null ? '' : percentEntry(basisPoints);
   return {
     srNumber: scheme.srNumber ?? '',
+    lei: scheme.lei ?? '',
     startDate: scheme.startDate ?? '',
     employeeRate: rate(scheme.employeeContributionBasisPoints),
     employerRate: rate(scheme.employerContributionBasisPoints),
@@ -139,6 +142,7 @@ const rateOf = (typed: string) => (typed.trim() === '' ? null : readPercent(type
 function schemeDetailsBody(values: SchemeDetailsValues) {
   return {
     srNumber: orNull(values.srNumber),
+    lei: orNull(values.lei),
     startDate: orNull(values.startDate),
     employeeContributionBasisPoints: rateOf(values.employeeRate),
     employerContributionBasisPoints: rateOf(values.employerRate),
@@ -167,7 +171,9 @@ export function schemeChangeBody(scheme: Scheme, values: SchemeEditValues) {
   const racKind = racKindOf(values);
   const details = schemeDetailsBody(values);
   const changedDetails = Object.fromEntries(
-    Object.entries(details).filter(([key, value]) => value !== scheme[key as keyof typeof details]),
+    Object.entries(details).filter(
+      ([key, value]) => value !== (scheme[key as keyof typeof details] ?? null),
+    ),
   ) as Partial<typeof details>;
   return {
     ...(values.name.trim() !== scheme.name ? { name: values.name } : {}),

@@ -39,11 +39,11 @@ export async function listBrokers(
     .limit(page.take);
 }
 
-/** Renames a broker firm and reads it back. */
+/** Renames a broker firm, or sets its LEI, and reads it back. */
 export async function updateBroker(
   tx: Transaction,
   id: string,
-  change: { name: string; updatedAt: Date },
+  change: { name: string; updatedAt: Date } | { lei: string | null; updatedAt: Date },
 ): Promise<BrokerRow> {
   const [row] = await tx.update(brokers).set(change).where(eq(brokers.id, id)).returning();
   return row as BrokerRow;

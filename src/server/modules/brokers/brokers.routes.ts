@@ -4,7 +4,7 @@ import { pageOf, pageQuery } from '../../../contracts/pages.js';
 import { errorBody } from '../../platform/http/http-error.js';
 import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
-import { brokerInput, brokerParams, brokerView } from './brokers.schemas.js';
+import { brokerInput, brokerLeiInput, brokerParams, brokerView } from './brokers.schemas.js';
 import type { BrokersService } from './brokers.service.js';
 
 export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> = async (
@@ -58,5 +58,19 @@ export const brokersRoutes: FastifyPluginAsyncZod<{ brokers: BrokersService }> =
     },
     handler: async (request) =>
       brokers.update(actorOf(request), request.params.brokerId, request.body),
+  });
+  app.route({
+    ...routeOf(apiRoutes.brokers.setLei),
+    config: { action: 'broker.lei.set' },
+    schema: {
+      summary:
+        "Set or clear (null) a broker firm's LEI, written in its register of information as the entity maintaining it (B_01.01 c0010).",
+      tags,
+      params: brokerParams,
+      body: brokerLeiInput,
+      response: { 200: brokerView, 400: errorBody, 403: errorBody, 404: errorBody },
+    },
+    handler: async (request) =>
+      brokers.setLei(actorOf(request), request.params.brokerId, request.body),
   });
 };

@@ -15,11 +15,12 @@ import {
   listBrokers,
   updateBroker,
 } from './brokers.data.js';
-import type { BrokerInput, BrokerView } from './brokers.schemas.js';
+import type { BrokerInput, BrokerLeiInput, BrokerView } from './brokers.schemas.js';
 
 const viewOf = (row: BrokerRow): BrokerView => ({
   id: row.id,
   name: row.name,
+  lei: row.lei,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -91,6 +92,32 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
       return withActor(database, actor, async (tx) => {
         const existing = authorizeRow(actor, 'broker.update', await findBroker(tx, brokerId));
         const updated = await updateBroker(tx, brokerId, { name: input.name, updatedAt: now() });
+        await audit.record(tx, actor, {
+          action: 'broker.updated',
+          entityType: 'broker',
+          entityId: brokerId,
+          tenantId: brokerId,
+          previousState: viewOf(existing),
+          newState: viewOf(updated),
+        });
+        return viewOf(updated);
+      });
+    },
+
+    /**
+     * The firm's LEI, set or cleared (docs/decisions/0139-dora-ict-incidents.md, "The register of
+     * information"): the firm's BrokerAdmin sets it, as the platform renames the firm. An LEI is
+     * no one's personal data, so the audit record keeps it.
+     */
+    async setLei(
+      actor: ActorContext,
+      brokerId: string,
+      input: BrokerLeiInput,
+    ): Promise<BrokerView> {
+      authorize(actor, 'broker.lei.set');
+      return withActor(database, actor, async (tx) => {
+        const existing = authorizeRow(actor, 'broker.lei.set', await findBroker(tx, brokerId));
+        const updated = await updateBroker(tx, brokerId, { lei: input.lei, updatedAt: now() });
         await audit.record(tx, actor, {
           action: 'broker.updated',
           entityType: 'broker',

@@ -6,7 +6,12 @@ import { liveEmployerOf } from '../employers/index.js';
 /** The firm as the register names it, as far as row-level security lets the actor see. */
 export async function firmOf(tx: Transaction, brokerId: string) {
   const [row] = await tx
-    .select({ id: brokers.id, name: brokers.name, createdAt: brokers.createdAt })
+    .select({
+      id: brokers.id,
+      name: brokers.name,
+      lei: brokers.lei,
+      createdAt: brokers.createdAt,
+    })
     .from(brokers)
     .where(eq(brokers.id, brokerId));
   return row;
@@ -37,6 +42,7 @@ export async function schemesWithMembers(tx: Transaction, brokerId: string) {
     .select({
       id: schemes.id,
       name: schemes.name,
+      lei: schemes.lei,
       type: schemes.type,
       racKind: schemes.racKind,
       createdAt: schemes.createdAt,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '../../../contracts/api-routes.js';
+import { registerEntitiesView } from '../../../contracts/dora-register.js';
 import { errorBody } from '../../platform/http/http-error.js';
 import { routeOf } from '../../platform/http/route-of.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
@@ -11,6 +12,17 @@ export const registerRoutes: FastifyPluginAsyncZod<{ register: RegisterService }
   app,
   { register },
 ) => {
+  app.route({
+    ...routeOf(apiRoutes.registerOfInformation.entities),
+    config: { action: 'ict_register.export' },
+    schema: {
+      summary:
+        'The entities the register of information names, the firm (B_01.01) and its schemes within DORA (B_01.02), each with its LEI or null while none is given.',
+      tags: ['dora'],
+      response: { 200: registerEntitiesView, 403: errorBody },
+    },
+    handler: async (request) => register.entities(actorOf(request)),
+  });
   app.route({
     ...routeOf(apiRoutes.registerOfInformation.export),
     config: { action: 'ict_register.export' },

@@ -21,8 +21,10 @@ import type { IctParty } from '../../platform/config/config.js';
 export interface RegisterFacts {
   /** The day of the export, in Ireland (B_01.01 c0060). */
   today: string;
-  firm: { id: string; name: string; joinedOn: string };
-  schemes: Array<{ name: string; addedOn: string; updatedOn: string }>;
+  /** The firm, with its LEI, null until given (B_01.01 c0010). */
+  firm: { id: string; name: string; lei: string | null; joinedOn: string };
+  /** Its schemes within DORA, each with its LEI, null until given (B_01.02 c0010). */
+  schemes: Array<{ name: string; lei: string | null; addedOn: string; updatedOn: string }>;
   operator: CompleteParty;
   vendors: Array<{ role: PlatformVendorRole; party: CompleteParty }>;
   providers: Array<{
@@ -106,8 +108,10 @@ export function registerRows(facts: RegisterFacts): Record<RegisterTemplate, Reg
     supportsCriticalFunction: provider.supportsCriticalFunction,
   }));
   const arrangements = [platform, ...others];
+  const users = entitiesUsing(facts.schemes);
 
   rows['B_01.01'].push({
+    c0010: facts.firm.lei ?? '',
     c0020: facts.firm.name,
     c0030: 'IE',
     c0040: REGISTER_OPTIONS.iorp,
@@ -116,6 +120,7 @@ export function registerRows(facts: RegisterFacts): Record<RegisterTemplate, Reg
   });
   for (const scheme of facts.schemes) {
     rows['B_01.02'].push({
+      c0010: scheme.lei ?? '',
       c0020: scheme.name,
       c0030: 'IE',
       c0040: REGISTER_OPTIONS.iorp,
@@ -130,19 +135,22 @@ export function registerRows(facts: RegisterFacts): Record<RegisterTemplate, Reg
     rows['B_02.01'].push({ c0010: reference, c0020: REGISTER_OPTIONS.standalone });
     rows['B_03.01'].push({ c0010: reference });
     rows['B_03.02'].push({ c0010: reference, c0020: provider.code, c0030: provider.codeType });
-    // One row an arrangement: the LEIs of the schemes making use of it (c0020) are not held,
-    // and rows a scheme apiece would be alike until the firm gives them.
-    rows['B_02.02'].push({
-      c0010: reference,
-      c0030: provider.code,
-      c0040: provider.codeType,
-      c0060: arrangement.serviceType,
-      c0070: arrangement.startedOn,
-      c0080: arrangement.endedOn ?? OPEN_ENDED,
-      c0130: provider.country,
-      ...(arrangement.storesData ? { c0140: REGISTER_OPTIONS.yes } : {}),
-    });
-    rows['B_04.01'].push({ c0010: reference, c0030: REGISTER_OPTIONS.notABranch });
+    // A row for each scheme making use of the arrangement: every scheme in the register uses
+    // the platform, and nothing records which of them another provider serves, so all of them.
+    for (const user of users) {
+      rows['B_02.02'].push({
+        c0010: reference,
+        c0020: user,
+        c0030: provider.code,
+        c0040: provider.codeType,
+        c0060: arrangement.serviceType,
+        c0070: arrangement.startedOn,
+        c0080: arrangement.endedOn ?? OPEN_ENDED,
+        c0130: provider.country,
+        ...(arrangement.storesData ? { c0140: REGISTER_OPTIONS.yes } : {}),
+      });
+      rows['B_04.01'].push({ c0010: reference, c0020: user, c0030: REGISTER_OPTIONS.notABranch });
+    }
     rows['B_05.02'].push({
       c0010: reference,
       c0020: arrangement.serviceType,
@@ -194,6 +202,18 @@ export function registerRows(facts: RegisterFacts): Record<RegisterTemplate, Reg
     });
   }
   return rows;
+}
+
+/**
+ * The LEIs to write as the entities making use of an arrangement (B_02.02 and B_04.01 c0020):
+ * each scheme's once, in the register's order, and one empty cell standing for every scheme
+ * without one, or for the firm's use when no scheme is in the register, so that no arrangement
+ * goes without a row and no two rows are alike.
+ */
+export function entitiesUsing(schemes: ReadonlyArray<{ lei: string | null }>): string[] {
+  const known = [...new Set(schemes.flatMap((scheme) => (scheme.lei ? [scheme.lei] : [])))];
+  const anyWithout = schemes.length === 0 || schemes.some((scheme) => !scheme.lei);
+  return anyWithout ? [...known, ''] : known;
 }
 
 /** A template as CSV: its column codes, then its rows, each cell in its column or empty. */

@@ -3,6 +3,7 @@ import { ZipFile } from 'yazl';
 import {
   PLATFORM_VENDOR_ROLES,
   REGISTER_TEMPLATE_CODES,
+  type RegisterEntitiesView,
   registerFileName,
 } from '../../../contracts/dora-register.js';
 import { doraScope } from '../../../contracts/dora-rules.js';
@@ -10,7 +11,7 @@ import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
 import type { Config } from '../../platform/config/config.js';
 import type { Database } from '../../platform/db/database.js';
-import { withActor } from '../../platform/db/with-actor.js';
+import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
 import { authorize } from '../../platform/tenancy/authorize.js';
@@ -62,33 +63,56 @@ export function createRegisterService({ database, now, ictSupplyChain }: Registe
     };
   }
 
+  /** The firm and its live, running schemes within DORA: the entities the register names. */
+  async function entitiesIn(tx: Transaction, brokerId: string) {
+    const firm = await firmOf(tx, brokerId);
+    if (!firm) throw new NotFoundError();
+    const schemes = (await schemesWithMembers(tx, brokerId)).filter(
+      (scheme) =>
+        doraScope(
+          { type: scheme.type as SchemeType, racKind: scheme.racKind as RacKind | null },
+          Number(scheme.members),
+        ).applies,
+    );
+    return { firm, schemes };
+  }
+
   return {
+    /**
+     * The entities the register names, each with its LEI or null: what the register's page
+     * shows before the download, so that a missing LEI is given first.
+     */
+    async entities(actor: ActorContext): Promise<RegisterEntitiesView> {
+      const reader = authorize(actor, 'ict_register.export');
+      const { firm, schemes } = await withActor(database, reader, (tx) =>
+        entitiesIn(tx, reader.tenantId),
+      );
+      return {
+        firm: { id: firm.id, name: firm.name, lei: firm.lei },
+        schemes: schemes.map((scheme) => ({ id: scheme.id, name: scheme.name, lei: scheme.lei })),
+      };
+    },
+
     async export(actor: ActorContext): Promise<RegisterExport> {
       const reader = authorize(actor, 'ict_register.export');
       const chain = supplyChain();
       const at = now();
       const today = todayInIreland(at);
-      const facts = await withActor(database, reader, async (tx) => {
-        const firm = await firmOf(tx, reader.tenantId);
-        if (!firm) throw new NotFoundError();
-        const schemes = (await schemesWithMembers(tx, reader.tenantId)).filter(
-          (scheme) =>
-            doraScope(
-              { type: scheme.type as SchemeType, racKind: scheme.racKind as RacKind | null },
-              Number(scheme.members),
-            ).applies,
-        );
-        return { firm, schemes, providers: await providersOf(tx, reader.tenantId) };
-      });
+      const facts = await withActor(database, reader, async (tx) => ({
+        ...(await entitiesIn(tx, reader.tenantId)),
+        providers: await providersOf(tx, reader.tenantId),
+      }));
       const rows = registerRows({
         today,
         firm: {
           id: facts.firm.id,
           name: facts.firm.name,
+          lei: facts.firm.lei,
           joinedOn: todayInIreland(facts.firm.createdAt),
         },
         schemes: facts.schemes.map((scheme) => ({
           name: scheme.name,
+          lei: scheme.lei,
           addedOn: todayInIreland(scheme.createdAt),
           updatedOn: todayInIreland(scheme.updatedAt),
         })),

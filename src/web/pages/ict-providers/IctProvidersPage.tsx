@@ -1,4 +1,6 @@
 import {
+  Alert,
+  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -9,11 +11,15 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { type IctProviderView, ictProviderInput, ictProviderUpdate } from '../../../contracts/dora';
+import type { RegisterEntitiesView } from '../../../contracts/dora-register';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { brokerLeiInput } from '../../../contracts/organisation';
+import { nounFor } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import { can } from '../../auth/can';
@@ -24,6 +30,7 @@ import { IrishDateInput } from '../../components/IrishDateInput';
 import { notifyProblem, notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
+import { validateWith } from '../../components/validation';
 import { formatDate } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
@@ -90,16 +97,138 @@ function RegisterOfInformationButton() {
     }
   };
   return (
-    <Group>
-      <Button variant="light" loading={busy} onClick={() => void download()}>
-        Download the register of information
-      </Button>
-      <Text size="sm" c="dimmed">
-        A ZIP of one CSV file for each template of ITS (EU) 2024/2956: this platform, its own
-        providers and the providers below, for the firm to complete (its LEIs and those of its
-        schemes) and file with the Pensions Authority.
-      </Text>
-    </Group>
+    <Stack gap="xs">
+      <MissingLeis />
+      <Group>
+        <Button variant="light" loading={busy} onClick={() => void download()}>
+          Download the register of information
+        </Button>
+        <Text size="sm" c="dimmed">
+          A ZIP of one CSV file for each template of ITS (EU) 2024/2956: this platform, its own
+          providers and the providers below, for the firm to complete and file with the Pensions
+          Authority.
+        </Text>
+      </Group>
+    </Stack>
+  );
+}
+
+const ENTITIES_KEY = ['register-of-information', 'entities'] as const;
+
+/**
+ * Before the download, which of the entities the register names lack an LEI: the firm (B_01.01)
+ * and its schemes within DORA (B_01.02), whose cells the file leaves empty until they are given.
+ * A BrokerAdmin sets the firm's here; a scheme's is set on the scheme's page.
+ */
+function MissingLeis() {
+  const session = useSignedIn();
+  const [setting, setSetting] = useState(false);
+  const entities = useQuery({
+    queryKey: ENTITIES_KEY,
+    queryFn: () => api(apiRoutes.registerOfInformation.entities),
+  });
+  if (!entities.data) return null;
+  const { firm, schemes } = entities.data;
+  const without = schemes.filter((scheme) => scheme.lei === null);
+  const maySetFirm = can(session, 'broker.lei.set', { brokerId: firm.id, employerId: null });
+  return (
+    <>
+      {(firm.lei === null || without.length > 0) && (
+        <Alert color="yellow" title="LEIs missing from the register">
+          <Stack gap={4}>
+            {firm.lei === null && (
+              <Text size="sm">
+                The firm, {firm.name}, has no LEI recorded: the register names it as the entity that
+                keeps the register.{' '}
+                {maySetFirm
+                  ? 'Set it below.'
+                  : 'A BrokerAdmin of the firm can set it on this page.'}
+              </Text>
+            )}
+            {without.length > 0 && (
+              <Text size="sm">
+                No LEI is recorded for the register’s {nounFor(without.length, 'scheme')}{' '}
+                {without.map((scheme, index) => (
+                  <span key={scheme.id}>
+                    {index > 0 && ', '}
+                    <Anchor component={Link} to={`/schemes/${scheme.id}`} size="sm">
+                      {scheme.name}
+                    </Anchor>
+                  </span>
+                ))}
+                . A scheme’s LEI is set with its details, on its page.
+              </Text>
+            )}
+            <Text size="sm">
+              The file can still be downloaded: each missing LEI is left empty in it, for the firm
+              to fill before filing.
+            </Text>
+          </Stack>
+        </Alert>
+      )}
+      <Group gap="xs">
+        <Text size="sm">
+          Firm’s LEI:{' '}
+          {firm.lei ?? (
+            <Text span c="dimmed" size="sm">
+              not recorded
+            </Text>
+          )}
+        </Text>
+        {maySetFirm && (
+          <Button size="compact-sm" variant="default" onClick={() => setSetting(true)}>
+            {firm.lei === null ? 'Set the firm’s LEI' : 'Change the firm’s LEI'}
+          </Button>
+        )}
+      </Group>
+      <FormModal opened={setting} title="The firm’s LEI" onClose={() => setSetting(false)}>
+        <FirmLeiForm firm={firm} onClose={() => setSetting(false)} />
+      </FormModal>
+    </>
+  );
+}
+
+/** The firm's LEI set, changed or, left empty, cleared. */
+function FirmLeiForm({
+  firm,
+  onClose,
+}: {
+  firm: RegisterEntitiesView['firm'];
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const bodyOf = (values: { lei: string }) => ({
+    lei: values.lei.trim() === '' ? null : values.lei,
+  });
+  const form = useForm({
+    initialValues: { lei: firm.lei ?? '' },
+    validate: validateWith(brokerLeiInput, bodyOf),
+  });
+  const { submit, busy, problem } = useApiSubmit(form, async (values) => {
+    const saved = await api(apiRoutes.brokers.setLei, {
+      params: { brokerId: firm.id },
+      body: bodyOf(values),
+    });
+    notifySuccess(saved.lei ? `The firm’s LEI is ${saved.lei}.` : 'The firm’s LEI is cleared.');
+    await client.invalidateQueries({ queryKey: ENTITIES_KEY });
+    onClose();
+  });
+  return (
+    <FormShell
+      label="The firm’s LEI"
+      submit={submit}
+      busy={busy}
+      problem={problem}
+      submitLabel="Save LEI"
+      onCancel={onClose}
+    >
+      <TextInput
+        label="LEI"
+        description="The firm’s Legal Entity Identifier, 20 letters and digits: the register of information names the firm by it. Leave it empty to clear it."
+        data-autofocus
+        {...form.getInputProps('lei')}
+      />
+    </FormShell>
   );
 }
 

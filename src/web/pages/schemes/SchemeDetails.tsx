@@ -166,6 +166,10 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
           <DataList.ItemValue>{scheme.srNumber ?? notRecorded}</DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
+          <DataList.ItemLabel>LEI</DataList.ItemLabel>
+          <DataList.ItemValue>{scheme.lei ?? notRecorded}</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
           <DataList.ItemLabel>Started</DataList.ItemLabel>
           <DataList.ItemValue>
             {scheme.startDate === null ? notRecorded : formatDate(scheme.startDate)}
@@ -298,6 +302,11 @@ function SchemeForm({
           label="SR number"
           description="The Pensions Authority’s scheme registration number, like SR123456"
           {...form.getInputProps('srNumber')}
+        />
+        <TextInput
+          label="LEI"
+          description="The scheme’s Legal Entity Identifier, 20 letters and digits, written in the DORA register of information"
+          {...form.getInputProps('lei')}
         />
         <IrishDateInput label="Start date" {...form.getInputProps('startDate')} />
         <Group grow align="flex-start">

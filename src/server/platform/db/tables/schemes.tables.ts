@@ -52,6 +52,12 @@ export const schemes = pgTable(
      * points of salary (500 is 5%).
      */
     srNumber: text('sr_number'),
+    /**
+     * The scheme's Legal Entity Identifier as an IORP, null until given: its row in the register of
+     * information (docs/decisions/0139-dora-ict-incidents.md, "The register of information"), held
+     * to its shape by src/contracts/lei.ts.
+     */
+    lei: text('lei'),
     startDate: date('start_date', { mode: 'string' }),
     employeeContributionBasisPoints: integer('employee_contribution_basis_points'),
     employerContributionBasisPoints: integer('employer_contribution_basis_points'),

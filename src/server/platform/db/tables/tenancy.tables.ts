@@ -10,6 +10,12 @@ import { timestamps } from './columns.js';
 export const brokers = pgTable('brokers', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
+  /**
+   * The firm's Legal Entity Identifier, null until given: the entity maintaining the register of
+   * information (docs/decisions/0139-dora-ict-incidents.md, "The register of information"), held
+   * to its shape by src/contracts/lei.ts.
+   */
+  lei: text('lei'),
   ...timestamps,
 });
 
