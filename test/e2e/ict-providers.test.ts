@@ -93,6 +93,27 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(row.getByRole('button', { name: `Change: ${name}` }), 'an ended provider, kept');
       await e2e.checkPage(page, 'ended');
 
+      // Before the download, the page says the firm has no LEI, and its BrokerAdmin sets it,
+      // the LEI held to the same rule in words.
+      const missing = page.getByRole('alert').filter({ hasText: 'LEIs missing from the register' });
+      await see(missing.getByText(/has no LEI recorded/), 'the firm’s LEI, missing');
+      await page.getByRole('button', { name: 'Set the firm’s LEI' }).click();
+      const leiDialog = page.getByRole('dialog', { name: 'The firm’s LEI' });
+      await field(leiDialog, 'LEI').fill('MURPHY');
+      await leiDialog.getByRole('button', { name: 'Save LEI' }).click();
+      await see(
+        leiDialog.getByText(
+          'An LEI is 20 characters: 18 capital letters or digits, then two digits',
+        ),
+        'the firm’s LEI refused in words',
+      );
+      await field(leiDialog, 'LEI').fill('635400murphybyrne012');
+      await leiDialog.getByRole('button', { name: 'Save LEI' }).click();
+      await seeNo(leiDialog, 'the dialog, closed once the LEI is saved');
+      await see(page.getByText('Firm’s LEI: 635400MURPHYBYRNE012'));
+      await seeNo(page.getByText(/has no LEI recorded/), 'the firm no longer missing');
+      await e2e.checkPage(page, 'firm LEI set');
+
       // The register of information (ITS (EU) 2024/2956) downloads as a ZIP of its templates.
       const [download] = await Promise.all([
         page.waitForEvent('download'),
