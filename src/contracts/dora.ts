@@ -185,6 +185,11 @@ export const ictIncidentView = z.object({
   platformIncidentId: z.string().nullable(),
   /** The firms a platform incident reached; for a firm's own incident, that firm. */
   affectedBrokerIds: z.array(z.string()),
+  /**
+   * The firm's own reference, `ICT-2026-001`, which its reports name it by; null for the
+   * platform's own record of a platform incident, which each firm's copy numbers in its register.
+   */
+  reference: z.string().nullable(),
   title: z.string(),
   description: z.string(),
   detectedAt: z.string(),

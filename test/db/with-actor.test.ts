@@ -351,6 +351,7 @@ async function seedEveryTenantTable(tenantId: string) {
     await tx.insert(ictIncidents).values({
       brokerId: tenantId,
       id: incidentId,
+      reference: 'ICT-1999-001',
       title: 'Seeded',
       description: 'Seeded',
       detectedAt: at,

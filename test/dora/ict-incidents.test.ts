@@ -106,6 +106,27 @@ describe('recording an incident', () => {
     });
   });
 
+  it('gives each incident the firm’s next reference of the year, counted for each firm apart', async () => {
+    const references = async (user: UserRow) =>
+      (await t.requestAs(user, 'GET', '/api/ict-incidents?limit=100'))
+        .json()
+        .items.map((item: { reference: string }) => item.reference);
+    const before = await references(admin);
+    const first = (await recorded()) as unknown as { reference: string };
+    const second = (await recorded()) as unknown as { reference: string };
+    const year = clock.toISOString().slice(0, 4);
+    expect(first.reference).toBe(`ICT-${year}-${String(before.length + 1).padStart(3, '0')}`);
+    expect(second.reference).toBe(`ICT-${year}-${String(before.length + 2).padStart(3, '0')}`);
+    // Another firm counts its own from the first.
+    const elsewhere = (await recorded({ schemeIds: [otherSchemeId] }, otherAdmin)) as unknown as {
+      reference: string;
+    };
+    expect(elsewhere.reference).toBe(
+      `ICT-${year}-${String((await references(otherAdmin)).length).padStart(3, '0')}`,
+    );
+    expect(new Set(await references(admin)).size).toBe(before.length + 2);
+  });
+
   it('refuses, writing nothing: detected after awareness, awareness in the future, another firm’s scheme, firms named by staff', async () => {
     const send = (overrides: object) => () =>
       post('/api/ict-incidents', { ...incident, ...overrides });
@@ -274,7 +295,8 @@ describe('a major incident from classification to its final report', () => {
     expect(fields).toMatchObject({
       'Type of submission': 'Final report',
       'Name of the entity submitting the report': 'Shannon Pensions',
-      'Incident reference code assigned by the financial entity': id,
+      'Incident reference code assigned by the financial entity':
+        expect.stringMatching(/^ICT-\d{4}-\d{3}$/),
       'Number of clients affected': '900',
       'Percentage of clients affected': '75.0%',
       'Classification criteria that triggered the report':

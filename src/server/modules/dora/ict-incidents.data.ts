@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like, sql } from 'drizzle-orm';
+import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { keyset } from '../../platform/db/keyset.js';
 import {
   brokers,
@@ -15,11 +16,34 @@ export type PlatformIncidentRow = typeof platformIctIncidents.$inferSelect;
 /** An incident is the firm's, under no employer: its scope as the policy table reads one. */
 export type ScopedIncident = IctIncidentRow & { employerId: null };
 
+/** Keeps two incidents of one firm recorded at once from counting to the same number. */
+const REFERENCE_LOCK_NAMESPACE = 7_201_339;
+
+/**
+ * Records an incident with the firm's next reference of the year it is recorded in, in Ireland:
+ * `ICT-2026-001`, then `-002`. Incidents are never deleted, so counting the year's gives the next
+ * number; the count is taken under a lock of the firm's references, held until the transaction
+ * ends, and the unique index stands behind it.
+ */
 export async function insertIncident(
   tx: Transaction,
-  values: typeof ictIncidents.$inferInsert,
+  values: Omit<typeof ictIncidents.$inferInsert, 'reference'>,
 ): Promise<IctIncidentRow> {
-  const [row] = await tx.insert(ictIncidents).values(values).returning();
+  const prefix = `ICT-${todayInIreland(values.createdAt as Date).slice(0, 4)}-`;
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${REFERENCE_LOCK_NAMESPACE}, hashtext(${values.brokerId}))`,
+  );
+  const [recorded] = await tx
+    .select({ count: count() })
+    .from(ictIncidents)
+    .where(
+      and(eq(ictIncidents.brokerId, values.brokerId), like(ictIncidents.reference, `${prefix}%`)),
+    );
+  const reference = `${prefix}${String((recorded?.count ?? 0) + 1).padStart(3, '0')}`;
+  const [row] = await tx
+    .insert(ictIncidents)
+    .values({ ...values, reference })
+    .returning();
   return row as IctIncidentRow;
 }
 
@@ -140,10 +164,14 @@ export async function listPlatformIncidents(
 }
 
 /** A firm's name, where the actor may see the firm. */
-export async function firmName(tx: Transaction, brokerId: string): Promise<string | undefined> {
+/** A firm's name and LEI (null until given), as far as this actor can see the firm. */
+export async function findFirm(
+  tx: Transaction,
+  brokerId: string,
+): Promise<{ name: string; lei: string | null } | undefined> {
   const [row] = await tx
-    .select({ name: brokers.name })
+    .select({ name: brokers.name, lei: brokers.lei })
     .from(brokers)
     .where(eq(brokers.id, brokerId));
-  return row?.name;
+  return row;
 }

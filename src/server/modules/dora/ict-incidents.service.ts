@@ -26,9 +26,9 @@ import {
 import { authorize, authorizeRow, boundsOf } from '../../platform/tenancy/authorize.js';
 import { findScheme } from '../schemes/index.js';
 import {
+  findFirm,
   findIncident,
   findPlatformIncident,
-  firmName,
   type IctIncidentRow,
   type IctReportRow,
   insertIncident,
@@ -84,6 +84,7 @@ function viewOf(
     brokerId: row.brokerId,
     platformIncidentId: row.platformIncidentId,
     affectedBrokerIds: [row.brokerId],
+    reference: row.reference,
     title: row.title,
     description: row.description,
     detectedAt: row.detectedAt.toISOString(),
@@ -132,6 +133,7 @@ function platformViewOf(row: PlatformIncidentRow): IctIncidentView {
     brokerId: null,
     platformIncidentId: row.id,
     affectedBrokerIds: row.brokerIds,
+    reference: null,
     title: row.title,
     description: row.description,
     detectedAt: row.detectedAt.toISOString(),
@@ -306,7 +308,7 @@ export function createIctIncidentsService({ database, audit, now }: IctIncidents
       }
       const schemesOfFirm = new Map<string, string[]>();
       for (const brokerId of input.brokerIds ?? []) {
-        if ((await firmName(tx, brokerId)) === undefined) {
+        if ((await findFirm(tx, brokerId)) === undefined) {
           refuse('brokerIds', 'unknown_firm', 'Choose firms of the platform');
         }
         schemesOfFirm.set(brokerId, []);
@@ -620,7 +622,7 @@ export function createIctIncidentsService({ database, audit, now }: IctIncidents
       return withActor(database, actor, async (tx) => {
         const incident = authorizeRow(actor, 'ict_incident.template', await findIncident(tx, id));
         const view = await viewOne(tx, incident, now());
-        return reportTemplate(view, kind, (await firmName(tx, incident.brokerId)) ?? null);
+        return reportTemplate(view, kind, (await findFirm(tx, incident.brokerId)) ?? null);
       });
     },
   };

@@ -30,7 +30,7 @@ const yesNo = (value: boolean | undefined) => (value === undefined ? null : valu
 export function reportTemplate(
   incident: IctIncidentView,
   kind: ReportKind,
-  firmName: string | null,
+  firm: { name: string; lei: string | null } | null,
 ): IctReportTemplate {
   const criteria: ClassificationFacts | undefined = incident.classification?.criteria;
   const met = incident.classification?.thresholdsMet ?? [];
@@ -43,8 +43,11 @@ export function reportTemplate(
       title: 'General information about the financial entity',
       fields: [
         { name: 'Type of submission', value: REPORT_KIND_LABELS[kind] },
-        { name: 'Name of the entity submitting the report', value: firmName },
-        { name: 'Identification code (LEI) of the entity submitting the report', value: null },
+        { name: 'Name of the entity submitting the report', value: firm?.name ?? null },
+        {
+          name: 'Identification code (LEI) of the entity submitting the report',
+          value: firm?.lei ?? null,
+        },
         {
           name: 'Type of financial entity',
           value: 'Institution for occupational retirement provision',
@@ -56,7 +59,10 @@ export function reportTemplate(
     {
       title: 'Content of the initial notification',
       fields: [
-        { name: 'Incident reference code assigned by the financial entity', value: incident.id },
+        {
+          name: 'Incident reference code assigned by the financial entity',
+          value: incident.reference,
+        },
         { name: 'Date and time of detection of the incident', value: moment(incident.detectedAt) },
         {
           name: 'Date and time of classification of the incident as major',

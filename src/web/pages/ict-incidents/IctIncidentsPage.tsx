@@ -92,7 +92,9 @@ function Register() {
       render: (incident) => (
         <Stack gap={0}>
           <Text size="sm" fw={500}>
-            {incident.title}
+            {incident.reference === null
+              ? incident.title
+              : `${incident.reference}: ${incident.title}`}
           </Text>
           <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
             {incident.description}
@@ -129,7 +131,11 @@ function Register() {
       header: 'Reports due',
       render: (incident) =>
         incident.deadlines.length === 0 ? (
-          'None: not major'
+          incident.classification === null ? (
+            'None until it is classified'
+          ) : (
+            'None: not major'
+          )
         ) : (
           <Stack gap={2}>
             {incident.deadlines.map((deadline) => (

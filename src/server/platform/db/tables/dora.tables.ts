@@ -61,6 +61,12 @@ export const ictIncidents = pgTable(
      * foreign key, since a tenant table references only tenant tables and brokers.
      */
     platformIncidentId: text('platform_incident_id'),
+    /**
+     * The firm's own reference for the incident, `ICT-<year>-<number>`, the number counting the
+     * firm's incidents recorded in that year in Ireland: what its reports name it by
+     * (docs/decisions/0139-dora-ict-incidents.md).
+     */
+    reference: text('reference').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
     detectedAt: at('detected_at').notNull(),
@@ -91,6 +97,7 @@ export const ictIncidents = pgTable(
       foreignColumns: [table.brokerId, table.id],
     }),
     index('ict_incidents_recorded_idx').on(table.brokerId, table.createdAt, table.id),
+    uniqueIndex('ict_incidents_reference_key').on(table.brokerId, table.reference),
     index('ict_incidents_recurrence_idx').on(table.brokerId, table.recurrenceOf),
     check('ict_incidents_title_length', sql`char_length(${table.title}) between 1 and 200`),
     check(
