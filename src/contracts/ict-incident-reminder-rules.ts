@@ -23,33 +23,39 @@ export const ICT_INCIDENT_REMINDER_RULES = {
   recipients: productPolicy(
     'Reminders go to the firm’s active BrokerAdmins, who record that a report was sent, and to the serving trustees with an e-mail address of the schemes the incident reached, who answer for the reports; the e-mail names the report and its deadline, never the incident’s title or description',
   ),
+  overdue: productPolicy(
+    'A report not recorded by its deadline is reminded of once more, as overdue, on the first run after the deadline passes: the Authority is still owed it',
+  ),
   latestStageOnly: productPolicy(
     'A run sends only the stage a deadline has reached, never the earlier ones it slept through',
   ),
 } as const satisfies Record<string, RuleSource>;
 
-export type IctIncidentReminderStage = 'hours_24' | 'hours_2' | 'minutes_30';
-export const ICT_INCIDENT_REMINDER_STAGES: readonly IctIncidentReminderStage[] = [
+export const ICT_INCIDENT_REMINDER_STAGES = [
   'hours_24',
   'hours_2',
   'minutes_30',
-];
+  'overdue',
+] as const;
+export type IctIncidentReminderStage = (typeof ICT_INCIDENT_REMINDER_STAGES)[number];
 
 const MINUTE_MS = 60_000;
 
 /**
- * The reminder a deadline has reached at `now`: none unless it is still due (not yet met, not
- * withdrawn, not waiting on an earlier report, not past); for a short clock `hours_2` once 2 hours
- * or fewer are left and `minutes_30` once 30 minutes or fewer; for the others `hours_24` once a
- * day or less is left.
+ * The reminder a deadline has reached at `now`: none when it is met, withdrawn or waiting on an
+ * earlier report; `overdue` once it has passed unmet; while it is still due, for a short clock
+ * `hours_2` once 2 hours or fewer are left and `minutes_30` once 30 minutes or fewer, and for the
+ * others `hours_24` once a day or less is left.
  */
 export function ictIncidentReminderStage(
   deadline: Deadline,
   now: Date,
 ): IctIncidentReminderStage | null {
-  if (deadline.status !== 'due' || deadline.dueAt === null) return null;
+  if (deadline.dueAt === null) return null;
+  if (deadline.status === 'overdue') return 'overdue';
+  if (deadline.status !== 'due') return null;
   const left = deadline.dueAt.getTime() - now.getTime();
-  if (left <= 0) return null;
+  if (left <= 0) return 'overdue';
   if (SHORT_CLOCKS.includes(deadline.kind)) {
     const [twoHours, halfHour] = SHORT_CLOCK_REMINDER_MINUTES;
     if (left <= halfHour * MINUTE_MS) return 'minutes_30';

@@ -27,8 +27,8 @@ describe('the stage a deadline has reached', () => {
     }
   });
 
-  it('reminds of nothing met, late, withdrawn, waiting or past', () => {
-    for (const status of ['met', 'late', 'withdrawn', 'overdue'] as const) {
+  it('reminds of nothing met, late, withdrawn or waiting', () => {
+    for (const status of ['met', 'late', 'withdrawn'] as const) {
       expect(ictIncidentReminderStage(deadline('initial', status), minutesBefore(20))).toBeNull();
     }
     expect(
@@ -37,6 +37,15 @@ describe('the stage a deadline has reached', () => {
         minutesBefore(20),
       ),
     ).toBeNull();
-    expect(ictIncidentReminderStage(deadline('initial'), dueAt)).toBeNull();
+  });
+
+  it('reminds of a deadline passed unmet as overdue, whatever its clock', () => {
+    for (const kind of ['initial', 'intermediate', 'final'] as const) {
+      expect(ictIncidentReminderStage(deadline(kind, 'overdue'), minutesBefore(-60))).toBe(
+        'overdue',
+      );
+      // The instant it falls due, it is past.
+      expect(ictIncidentReminderStage(deadline(kind), dueAt)).toBe('overdue');
+    }
   });
 });

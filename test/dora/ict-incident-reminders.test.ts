@@ -219,6 +219,30 @@ describe('reminders of a major ICT incident’s reports', () => {
     );
   });
 
+  it('reminds once more, as overdue, when the intermediate report passes its deadline unrecorded', async () => {
+    // Due Friday 13 March at 12:45.
+    queued.length = 0;
+    at('2026-03-13T12:50:00Z');
+    expect(await runJob()).toMatchObject({ remindersSent: 2, emails: 2 });
+    at('2026-03-13T15:00:00Z');
+    expect(await runJob()).toMatchObject({ remindersSent: 0, emails: 0 });
+    expect(
+      (await remindersOf(id)).filter(
+        ([kind, stage]) => kind === 'intermediate' && stage === 'overdue',
+      ),
+    ).toEqual(
+      [
+        ['intermediate', 'overdue', 'trustee', trusteeId],
+        ['intermediate', 'overdue', 'user', admin.id],
+      ].sort(),
+    );
+    expect(queued.map((entry) => entry.message.subject)).toEqual([
+      'DORA: a report of a major ICT incident is overdue',
+      'DORA: a report of a major ICT incident is overdue',
+    ]);
+    expect(queued[0]?.message.text).toContain('overdue: it was due by 13 Mar 2026, 12:45');
+  });
+
   it('sends nothing for an incident that is not major, nor for a report already recorded', async () => {
     at('2026-03-18T09:00:00Z');
     const minor = await classified(false);

@@ -159,7 +159,11 @@ export function createIctIncidentReminders({
               },
               line: {
                 what: `${DEADLINE_KIND_LABELS[deadline.kind]} of the major ICT incident the firm became aware of on ${momentInWords(incident.becameAwareAt.toISOString())}`,
-                due: `due by ${momentInWords(deadline.dueAt.toISOString())}, ${timeLeft(deadline.dueAt.getTime() - at.getTime())}`,
+                overdue: stage === 'overdue',
+                due:
+                  stage === 'overdue'
+                    ? `overdue: it was due by ${momentInWords(deadline.dueAt.toISOString())} and is not recorded as sent`
+                    : `due by ${momentInWords(deadline.dueAt.toISOString())}, ${timeLeft(deadline.dueAt.getTime() - at.getTime())}`,
               },
             });
           }

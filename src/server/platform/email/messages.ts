@@ -317,8 +317,10 @@ export function dataProtectionReminderMessage(
 export interface IctIncidentReminderLine {
   /** The report and the incident's instant of awareness, in words. */
   what: string;
-  /** The deadline in words, with the time left. */
+  /** The deadline in words, with the time left, or that it has passed. */
   due: string;
+  /** Whether the deadline has passed with the report not recorded as sent. */
+  overdue: boolean;
 }
 
 /**
@@ -331,12 +333,17 @@ export function ictIncidentReminderMessage(
   to: string,
   { lines, url }: { lines: IctIncidentReminderLine[]; url: string },
 ): EmailMessage {
-  const subject =
-    lines.length === 1
+  const overdue = lines.some((line) => line.overdue);
+  const subject = overdue
+    ? lines.length === 1
+      ? 'DORA: a report of a major ICT incident is overdue'
+      : `DORA: ${lines.length} reports of major ICT incidents are due or overdue`
+    : lines.length === 1
       ? 'DORA: a report of a major ICT incident is coming due'
       : `DORA: ${lines.length} reports of major ICT incidents are coming due`;
-  const intro =
-    'These reports of major ICT incidents are due to the Pensions Authority soon (DORA Art. 19):';
+  const intro = overdue
+    ? 'These reports of major ICT incidents are owed to the Pensions Authority (DORA Art. 19), and at least one is past its deadline:'
+    : 'These reports of major ICT incidents are due to the Pensions Authority soon (DORA Art. 19):';
   const after = `The firm's register of ICT incidents: ${url}. If you have no account, ask the firm's administrator.`;
   const text = [intro, '', ...lines.map((line) => `- ${line.what}: ${line.due}.`), '', after].join(
     '\n',

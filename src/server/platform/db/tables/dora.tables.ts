@@ -189,7 +189,7 @@ export const ictIncidentReminders = pgTable(
     ),
     check(
       'ict_incident_reminders_stage_known',
-      sql`${table.stage} in ('hours_24', 'hours_2', 'minutes_30')`,
+      sql`${table.stage} in ('hours_24', 'hours_2', 'minutes_30', 'overdue')`,
     ),
     check(
       'ict_incident_reminders_recipient_kind',

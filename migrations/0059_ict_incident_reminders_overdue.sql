@@ -1,0 +1,2 @@
+ALTER TABLE "ict_incident_reminders" DROP CONSTRAINT "ict_incident_reminders_stage_known";--> statement-breakpoint
+ALTER TABLE "ict_incident_reminders" ADD CONSTRAINT "ict_incident_reminders_stage_known" CHECK ("ict_incident_reminders"."stage" in ('hours_24', 'hours_2', 'minutes_30', 'overdue'));
