@@ -243,6 +243,29 @@ describe('reminders of a major ICT incident’s reports', () => {
     expect(queued[0]?.message.text).toContain('overdue: it was due by 13 Mar 2026, 12:45');
   });
 
+  it('leaves an incident reclassified as not major out of its read once the reclassification report is recorded', async () => {
+    at('2026-03-20T09:00:00Z');
+    const reclassified = await classified(true);
+    await send(
+      `/api/ict-incidents/${reclassified}/reports`,
+      { kind: 'initial', submittedAt: '2026-03-20T09:00:00Z' },
+      admin,
+    );
+    at('2026-03-20T10:00:00Z');
+    await send(
+      `/api/ict-incidents/${reclassified}/classify`,
+      { criteria: minorCriteria, major: false },
+      consultant,
+    );
+    const read = (await runJob()).incidents;
+    await send(
+      `/api/ict-incidents/${reclassified}/reports`,
+      { kind: 'reclassified', submittedAt: '2026-03-20T10:00:00Z' },
+      admin,
+    );
+    expect((await runJob()).incidents).toBe(read - 1);
+  });
+
   it('sends nothing for an incident that is not major, nor for a report already recorded', async () => {
     at('2026-03-18T09:00:00Z');
     const minor = await classified(false);

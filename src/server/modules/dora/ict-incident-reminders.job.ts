@@ -52,11 +52,12 @@ const timeLeft = (ms: number) => {
 /**
  * The `ict-incident-reminders` job (docs/decisions/0139-dora-ict-incidents.md, "Reminders"; stages
  * in contracts/ict-incident-reminder-rules.ts). It reads, across every firm, the incidents ever
- * classified major whose final report is not yet recorded, works out their deadlines as the
- * register does, and for each deadline at a stage writes one row per person reminded into
- * ict_incident_reminders, whose unique index makes each reminder go out at most once however often
- * and on however many instances the job runs; the rows and the e-mails commit together. Only what
- * the clocks run on is read: never an incident's title or description.
+ * classified major whose last report is not yet recorded (the final, or for one reclassified as
+ * not major, the reclassification report), works out their deadlines as the register does, and
+ * for each deadline at a stage writes one row per person reminded into ict_incident_reminders,
+ * whose unique index makes each reminder go out at most once however often and on however many
+ * instances the job runs; the rows and the e-mails commit together. Only what the clocks run on
+ * is read: never an incident's title or description.
  */
 export function createIctIncidentReminders({
   database,
@@ -95,7 +96,8 @@ export function createIctIncidentReminders({
                     and(
                       eq(ictIncidentReports.brokerId, ictIncidents.brokerId),
                       eq(ictIncidentReports.incidentId, ictIncidents.id),
-                      eq(ictIncidentReports.kind, 'final'),
+                      // The last report either way: the final, or the one that says it is not major.
+                      inArray(ictIncidentReports.kind, ['final', 'reclassified']),
                     ),
                   ),
               ),
