@@ -34,6 +34,31 @@ export interface BrokersServiceDeps {
 /** Broker firms, the tenants (docs/api.md, "The firm's structure"; who: contracts/policy.ts). */
 export function createBrokersService({ database, audit, now }: BrokersServiceDeps) {
   const reads = createPlatformReadLog(audit);
+
+  /**
+   * A change to the firm's record by an action the actor was authorised for, audited as
+   * `broker.updated` with the record before and after, in one transaction.
+   */
+  const change = (
+    actor: ActorContext,
+    action: 'broker.update' | 'broker.lei.set',
+    brokerId: string,
+    values: { name: string } | { lei: string | null },
+  ) =>
+    withActor(database, actor, async (tx) => {
+      const existing = authorizeRow(actor, action, await findBroker(tx, brokerId));
+      const updated = await updateBroker(tx, brokerId, { ...values, updatedAt: now() });
+      await audit.record(tx, actor, {
+        action: 'broker.updated',
+        entityType: 'broker',
+        entityId: brokerId,
+        tenantId: brokerId,
+        previousState: viewOf(existing),
+        newState: viewOf(updated),
+      });
+      return viewOf(updated);
+    });
+
   return {
     async create(actor: ActorContext, input: BrokerInput): Promise<BrokerView> {
       authorize(actor, 'broker.create');
@@ -89,19 +114,7 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
 
     async update(actor: ActorContext, brokerId: string, input: BrokerInput): Promise<BrokerView> {
       authorize(actor, 'broker.update');
-      return withActor(database, actor, async (tx) => {
-        const existing = authorizeRow(actor, 'broker.update', await findBroker(tx, brokerId));
-        const updated = await updateBroker(tx, brokerId, { name: input.name, updatedAt: now() });
-        await audit.record(tx, actor, {
-          action: 'broker.updated',
-          entityType: 'broker',
-          entityId: brokerId,
-          tenantId: brokerId,
-          previousState: viewOf(existing),
-          newState: viewOf(updated),
-        });
-        return viewOf(updated);
-      });
+      return change(actor, 'broker.update', brokerId, { name: input.name });
     },
 
     /**
@@ -115,19 +128,7 @@ export function createBrokersService({ database, audit, now }: BrokersServiceDep
       input: BrokerLeiInput,
     ): Promise<BrokerView> {
       authorize(actor, 'broker.lei.set');
-      return withActor(database, actor, async (tx) => {
-        const existing = authorizeRow(actor, 'broker.lei.set', await findBroker(tx, brokerId));
-        const updated = await updateBroker(tx, brokerId, { lei: input.lei, updatedAt: now() });
-        await audit.record(tx, actor, {
-          action: 'broker.updated',
-          entityType: 'broker',
-          entityId: brokerId,
-          tenantId: brokerId,
-          previousState: viewOf(existing),
-          newState: viewOf(updated),
-        });
-        return viewOf(updated);
-      });
+      return change(actor, 'broker.lei.set', brokerId, { lei: input.lei });
     },
   };
 }
