@@ -192,15 +192,6 @@ describe.skipIf(browserSuiteSkipReason)(
       await broker.call('POST', `/api/funds/${cash}/prices`, {
         prices: [{ on: today, price: '1.000000' }],
       });
-      // The scheduler's daily call invests what is due.
-      const invested = await fetch(`${e2e.server.baseUrl}/api/cron/investments`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${CRON_SECRET}` },
-      });
-      expect(invested.status, await invested.clone().text()).toBe(200);
-      // This member's contribution, and the one the firm's journey left waiting.
-      expect(await invested.json()).toMatchObject({ outcome: 'succeeded', invested: 2 });
-
       const maire: Credentials = {
         email: 'maire@dingle.example.ie',
         password: 'Conor-Pass-Fog-Kettle-7731',
@@ -215,6 +206,24 @@ describe.skipIf(browserSuiteSkipReason)(
       const { page } = await e2e.open();
       await signInThroughForm(page, maire, '/');
       expect(new URL(page.url()).pathname).toBe(`/members/${memberId}`);
+      // Before the money is invested nothing is held: no switch is offered, and the page says
+      // where the waiting money goes.
+      await see(
+        page.getByText('You hold nothing in the funds yet, so there is nothing to switch.', {
+          exact: false,
+        }),
+      );
+      expect(await page.getByRole('button', { name: 'Switch funds' }).isDisabled()).toBe(true);
+      // The scheduler's daily call invests what is due.
+      const invested = await fetch(`${e2e.server.baseUrl}/api/cron/investments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${CRON_SECRET}` },
+      });
+      expect(invested.status, await invested.clone().text()).toBe(200);
+      // This member's contribution, and the one the firm's journey left waiting.
+      expect(await invested.json()).toMatchObject({ outcome: 'succeeded', invested: 2 });
+
+      await page.reload();
       // The value leads the page.
       await see(page.getByRole('heading', { name: 'What your pension is worth' }));
       const headings = (await page.getByRole('heading', { level: 3 }).allTextContents()).map(

@@ -16,7 +16,13 @@ import { showApiErrors } from '../../components/forms';
 import { formatDate } from '../../format';
 import { loadOpenFunds } from './FundChoicesPanel';
 import { type FundPercents, FundPercentsTable, percentLinesOf, totalOf } from './FundPercentsTable';
-import { memberMoneyKey, openFundsKey, recentSwitchesKey, switchesKey } from './member-page-cache';
+import {
+  holdingsKey,
+  memberMoneyKey,
+  openFundsKey,
+  recentSwitchesKey,
+  switchesKey,
+} from './member-page-cache';
 
 const describeTargets = (switched: FundSwitch) =>
   switched.to.map((line) => `${line.fundName} ${line.percent}%`).join(', ');
@@ -132,6 +138,15 @@ export function FundSwitchPanel({
     enabled: maySwitch,
     staleTime: SEEDED_FRESH_MS,
   });
+  // The holdings the value panel reads, handed over by the page's answer: with no units held
+  // there is nothing a switch could sell, and money waiting follows the fund choice.
+  const holdings = useQuery({
+    queryKey: holdingsKey(member.id),
+    queryFn: () => api(apiRoutes.holdings.ofMember, { params: { id: member.id }, query: {} }),
+    enabled: maySwitch,
+    staleTime: SEEDED_FRESH_MS,
+  });
+  const holdsNothing = holdings.data !== undefined && holdings.data.funds.length === 0;
   const pending = recent.data?.items.find((switched) => switched.status === 'pending');
   return (
     <Stack gap="sm">
@@ -140,18 +155,28 @@ export function FundSwitchPanel({
         {maySwitch && (
           <Button
             onClick={edit.open}
-            disabled={pending !== undefined || !funds.data || funds.data.length === 0}
+            disabled={
+              pending !== undefined || holdsNothing || !funds.data || funds.data.length === 0
+            }
           >
             Switch funds
           </Button>
         )}
       </Group>
+      {maySwitch && holdsNothing && !pending && (
+        <Text size="sm">
+          {own
+            ? 'You hold nothing in the funds yet, so there is nothing to switch. Money waiting to be invested goes into the funds of your fund choice.'
+            : 'Nothing is held in the funds yet, so there is nothing to switch. Money waiting to be invested goes into the funds of the fund choice.'}
+        </Text>
+      )}
       {pending && (
         <Paper withBorder p="md" role="status">
           <Text fw={600}>A switch is under way</Text>
           <Text>
             Into {describeTargets(pending)}, asked for on {formatDate(pending.requestedOn)}. Another
-            can be asked for once it is complete.
+            can be asked for once it is complete: it is carried out once the funds’ prices after
+            that day are in.
           </Text>
         </Paper>
       )}
