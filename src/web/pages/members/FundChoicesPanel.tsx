@@ -14,7 +14,7 @@ import { type Column, CursorTable } from '../../components/CursorTable';
 import { Loading } from '../../components/Loading';
 import { formatDate, formatDateTime } from '../../format';
 import { FundChoiceEditor } from './FundChoiceEditor';
-import { fundChoicesKey, openFundsKey } from './member-page-cache';
+import { fundChoicesKey, openFundsKey, refreshAfterFundChoice } from './member-page-cache';
 
 /** The open funds of a scheme: a scheme offers a few funds, rarely more than 100. */
 export async function loadOpenFunds(schemeId: string): Promise<Fund[]> {
@@ -157,7 +157,7 @@ export function FundChoicesPanel({ member, changes }: { member: Member; changes:
             current={current}
             onSaved={async () => {
               edit.close();
-              await client.invalidateQueries({ queryKey: fundChoicesKey(member.id) });
+              await refreshAfterFundChoice(client, member.id);
             }}
             onCancel={edit.close}
           />

@@ -32,6 +32,21 @@ export const switchesKey = (memberId: string) => [...memberMoneyKey(memberId), '
 export const recentSwitchesKey = (memberId: string) =>
   [...switchesKey(memberId), 'recent'] as const;
 
+/**
+ * What a saved fund choice changes: the choices themselves, and the holdings, whose note says
+ * whether the money sits in the scheme's default fund for want of a choice
+ * (docs/decisions/0127-dc-money.md).
+ */
+export const refreshedByFundChoice = (memberId: string) =>
+  [fundChoicesKey(memberId), holdingsKey(memberId)] as const;
+
+/** Marks stale, and reads again if shown, every panel a saved fund choice changes. */
+export async function refreshAfterFundChoice(client: QueryClient, memberId: string): Promise<void> {
+  await Promise.all(
+    refreshedByFundChoice(memberId).map((queryKey) => client.invalidateQueries({ queryKey })),
+  );
+}
+
 export type ChartRange = '12' | '24' | 'all';
 /** The chart's range when the page opens. */
 export const DEFAULT_CHART_RANGE: ChartRange = '24';
