@@ -36,10 +36,10 @@ import {
   StatusCounts,
   useGovernanceDashboard,
 } from '../governance/GovernanceDashboardPage';
+import { OVERVIEW_KEY } from '../home/overview-cache';
 import { SchemesNeedingAttention } from '../home/SchemesNeedingAttention';
 
 const DASHBOARD_KEY = ['dashboard'] as const;
-const OVERVIEW_KEY = ['overview'] as const;
 const RECENT_ACTIVITY_KEY = ['audit', 'recent'] as const;
 
 const counter = new Intl.NumberFormat('en-IE');

@@ -24,6 +24,7 @@ import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../common/NotFoundPage';
+import { refreshAfterImport } from '../home/overview-cache';
 import { isNotFound, useScheme } from '../schemes/SchemeQueries';
 import { CsvFileChoice } from './CsvFileChoice';
 import { fileSizeText, type UploadFailure, uploadFailure } from './csvUpload';
@@ -105,7 +106,7 @@ export function ImportWizardPage() {
     } finally {
       setUploading(false);
       setEarlierIds(null);
-      void client.invalidateQueries({ queryKey: ['schemes', schemeId] });
+      void refreshAfterImport(client, schemeId);
     }
   };
 
