@@ -49,6 +49,12 @@ import { validateWith } from '../../components/validation';
 import { formatDate, formatPeriod } from '../../format';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { GOVERNANCE_KEY } from '../governance/governanceQueries';
+import {
+  calendarFrom,
+  remittanceCalendarQuery,
+  remittanceKey,
+  thisMonth,
+} from './remittanceQueries';
 
 /**
  * The colour of each standing, always beside its words (REMITTANCE_STATUS_LABELS). Keyed by the
@@ -70,9 +76,6 @@ export function RemittanceStatusBadge({ status }: { status: RemittanceStatus }) 
   );
 }
 
-/** Every read of an employer's remittance sits under this key: a write refreshes them all. */
-const remittanceKey = (employerId: string) => ['employers', employerId, 'remittance'] as const;
-
 /**
  * The employer's remittance calendar (docs/decisions/0136-contribution-remittance.md): twelve months,
  * each with what payroll says was deducted, what was received and when, the day it is due and how
@@ -80,15 +83,11 @@ const remittanceKey = (employerId: string) => ['employers', employerId, 'remitta
  */
 export function RemittanceCalendar({ employer }: { employer: Employer }) {
   const session = useSignedIn();
-  const thisMonth = monthOfDay(todayInIreland(new Date()));
-  const [to, setTo] = useState(thisMonth);
-  const from = addToMonth(to, 1 - DEFAULT_REMITTANCE_MONTHS);
+  const latest = thisMonth();
+  const [to, setTo] = useState(latest);
+  const from = calendarFrom(to);
   const [recording, setRecording] = useState(false);
-  const calendar = useQuery({
-    queryKey: [...remittanceKey(employer.id), 'calendar', from, to],
-    queryFn: () =>
-      api(apiRoutes.remittances.ofEmployer, { params: { id: employer.id }, query: { from, to } }),
-  });
+  const calendar = useQuery(remittanceCalendarQuery(employer.id, to));
   const mayRecord = can(session, 'remittance_receipt.create', employerRow(employer));
   return (
     <Stack gap="sm" component="section" aria-labelledby="employer-remittance">
@@ -116,7 +115,7 @@ export function RemittanceCalendar({ employer }: { employer: Employer }) {
         <Button
           size="compact-sm"
           variant="default"
-          disabled={to >= thisMonth}
+          disabled={to >= latest}
           onClick={() => setTo(addToMonth(to, DEFAULT_REMITTANCE_MONTHS))}
         >
           Later months

@@ -1,9 +1,9 @@
-import { Anchor, Button, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, List, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { counted } from '../../../contracts/plain-english';
-import { api } from '../../api/client';
+import { api, describeError } from '../../api/client';
 import type { Overview } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -15,12 +15,15 @@ import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 import { PAGES } from '../../layout/pages';
-import { memberNeedText } from './attention';
+import { remittanceCalendarQuery, thisMonth } from '../employers/remittanceQueries';
+import { dueHeading, memberNeedText, remittanceNotes } from './attention';
+import { OVERVIEW_KEY } from './overview-cache';
 import { SchemesNeedingAttention } from './SchemesNeedingAttention';
 
 /**
  * `/home`: where an employer's staff land (docs/decisions/0045-home-pages-by-role.md): this month's contributions to
- * upload, what was uploaded lately, and the members that need attention.
+ * upload, what was uploaded lately, the months whose payment is late or missing, and the members
+ * that need attention.
  */
 export function HomePage() {
   return (
@@ -34,7 +37,7 @@ function Home() {
   const session = useSignedIn();
   const { account } = session;
   const overview = useQuery({
-    queryKey: ['overview'],
+    queryKey: OVERVIEW_KEY,
     queryFn: () => api(apiRoutes.overview.get),
   });
   if (overview.isPending) return <Loading label="Loading your home page" />;
@@ -47,7 +50,7 @@ function Home() {
       <PageHeading title={account.employerName ?? 'Home'} />
       <Stack gap="sm" component="section" aria-labelledby="home-upload">
         <Title order={3} id="home-upload">
-          {canUpload ? `Upload ${due} contributions` : `${due} contributions`}
+          {dueHeading(data, canUpload)}
         </Title>
         {data.schemes.length === 0 ? (
           <Text>There are no schemes yet. Your broker sets them up.</Text>
@@ -93,6 +96,9 @@ function Home() {
         )}
       </Stack>
       <RecentUploads overview={data} />
+      {account.employerId !== null && can(session, 'remittance.read') && (
+        <LateRemittance employerId={account.employerId} />
+      )}
       <MembersNeedingAttention overview={data} />
       <SchemesNeedingAttention overview={data} withEmployer={false} />
     </Stack>
@@ -150,6 +156,45 @@ function RecentUploads({ overview }: { overview: Overview }) {
         </ScrollTable>
       )}
     </Stack>
+  );
+}
+
+/**
+ * The employer's months whose deductions reached the scheme late or have not reached it by their
+ * due day, from the remittance calendar the employer's page shows (one request, its key shared
+ * with the calendar, so a payment recorded there refreshes this too).
+ */
+function LateRemittance({ employerId }: { employerId: string }) {
+  const calendar = useQuery(remittanceCalendarQuery(employerId, thisMonth()));
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="home-remittance">
+      <Title order={3} id="home-remittance">
+        Payments to the schemes
+      </Title>
+      {calendar.isPending ? (
+        <Loading label="Loading the payments to the schemes" />
+      ) : calendar.isError ? (
+        <Text c="red">{describeError(calendar.error)}</Text>
+      ) : (
+        <RemittanceNotes notes={remittanceNotes(calendar.data.items)} />
+      )}
+      <Anchor component={Link} to={`/employers/${employerId}`} size="sm">
+        The remittance calendar
+      </Anchor>
+    </Stack>
+  );
+}
+
+function RemittanceNotes({ notes }: { notes: string[] }) {
+  if (notes.length === 0) {
+    return <Text>No payment of the last twelve months is late or missing.</Text>;
+  }
+  return (
+    <List aria-label="Months late or missing">
+      {notes.map((note) => (
+        <List.Item key={note}>{note}</List.Item>
+      ))}
+    </List>
   );
 }
 
