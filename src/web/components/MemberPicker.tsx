@@ -6,21 +6,25 @@ import { apiRoutes } from '../../contracts/api-routes';
 import { api } from '../api/client';
 import { formatDate } from '../format';
 import { fetchAllPages } from './allPages';
+import { MEMBER_PICKER_DESCRIPTIONS, type MemberPickerPurpose } from './member-picker';
 
 /** How many members each of the employer's schemes offers per search. */
 const MEMBERS_PER_SCHEME = 20;
 
 /**
- * Picks one member record of an employer, for a Member account. The API has no list of an
+ * Picks one member record of an employer: for a Member account, or as the member a data-subject
+ * request is about (`purpose`, which words the help for the person choosing). The API has no list of an
  * employer's members, so this searches the members of each of its schemes by name
  * (`GET /api/schemes/:id/members?q=`) and offers the first few of each.
  */
 export function MemberPicker({
+  purpose,
   employerId,
   value,
   onChange,
   error,
 }: {
+  purpose: MemberPickerPurpose;
   employerId: string;
   value: string | null;
   onChange: (memberId: string | null) => void;
@@ -69,7 +73,7 @@ export function MemberPicker({
   return (
     <Select
       label="Member record"
-      description="The one member record this account may see. Type part of a name to search."
+      description={MEMBER_PICKER_DESCRIPTIONS[purpose]}
       required
       searchable
       clearable

@@ -198,6 +198,7 @@ function NewAccountForm({
         )}
         {role === 'Member' && member === undefined && employerId !== undefined && (
           <MemberPicker
+            purpose="account"
             employerId={employerId}
             value={form.getValues().memberId}
             onChange={(memberId) => form.setFieldValue('memberId', memberId)}

@@ -323,6 +323,7 @@ function RecordForm({ onClose }: { onClose: () => void }) {
       />
       {form.values.employerId && (
         <MemberPicker
+          purpose="request"
           employerId={form.values.employerId}
           value={form.values.memberId}
           onChange={(value) => form.setFieldValue('memberId', value)}
