@@ -44,7 +44,7 @@ export const SCHEME_YEAR_RULES = {
   trusteeTraining: law('Pensions Act 1990 s.59AA'),
   annualReport: law('Pensions Act 1990 s.55'),
   annualSchemeInformation: guidance(
-    "The Pensions Authority's annual scheme information return, made through the scheme's registered administrator within 9 months of the scheme year's end; the project has not checked the provision that requires it",
+    "The Pensions Authority's annual scheme information return, made through the scheme's registered administrator within 9 months of the scheme year's end; the provision that requires it is not cited here",
   ),
   annualComplianceStatement: guidance(
     'A practitioner source, not the Act: the statement for a calendar year is prepared by 31 January of the next; whether it is submitted is unconfirmed, so it is tracked as prepared',

@@ -62,9 +62,18 @@ const isSource = (value: unknown): value is RuleSource =>
   typeof (value as RuleSource).citation === 'string' &&
   (value as RuleSource).citation.trim().length > 0;
 
+/**
+ * Words about the people who built the service rather than to the trustee who reads the citation
+ * beside a duty: the governance tab once showed "the project has not checked the provision".
+ */
+const BUILDERS_WORDS = /\b(?:the project|not (?:been )?checked|to do|TODO|FIXME)\b/i;
+
 /** Why a source fails the rule, or null when it holds. */
 function problemOf(value: unknown): string | null {
   if (!isSource(value)) return 'has no label and citation';
+  if (BUILDERS_WORDS.test(value.citation)) {
+    return `speaks of the service's builders, not to its reader: ${value.citation}`;
+  }
   if (value.label === 'law' && !namesAProvision(value.citation)) {
     return `is law but its citation names no section, regulation, article or schedule: ${value.citation}`;
   }
@@ -146,6 +155,12 @@ describe('every rule of the rule modules', () => {
     expect(
       problemOf({ label: 'product_policy', citation: 'Pensions Act 1990 s.64AL(3)' }),
     ).toContain('as if it were the law');
+    expect(
+      problemOf({
+        label: 'guidance',
+        citation: 'A return; the project has not checked the provision that requires it',
+      }),
+    ).toContain("the service's builders");
   });
 
   it('cites the trustee rule to s.64AC as law, not to the Directive or the Authority’s expectation', () => {
