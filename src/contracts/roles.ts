@@ -16,3 +16,17 @@ export type Role = (typeof ROLES)[number];
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
+
+/**
+ * Each role in words, for the people who read it: a page, a list or an e-mail names a role this
+ * way and never by its code. Keyed by the role, so a role added above fails the build until it
+ * has its words.
+ */
+export const ROLE_NAMES: Record<Role, string> = {
+  SuperAdmin: 'Platform administrator',
+  BrokerAdmin: 'Broker administrator',
+  BrokerUser: 'Broker staff',
+  EmployerAdmin: 'Employer administrator',
+  EmployerUser: 'Employer staff',
+  Member: 'Member',
+};

@@ -100,7 +100,7 @@ describe.skipIf(browserSuiteSkipReason)(
 
       // A person, picked by name.
       await field(page, 'Person').click();
-      await page.getByRole('option', { name: `${who} · BrokerAdmin` }).click();
+      await page.getByRole('option', { name: `${who} · Broker administrator` }).click();
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL((url) => url.searchParams.has('actorId'));
       await settled(page);

@@ -62,18 +62,18 @@ describe.skipIf(browserSuiteSkipReason)(
       // A payroll colleague: EmployerUser or Member only, never a second administrator.
       await page.getByRole('button', { name: 'New account' }).click();
       const dialog = page.getByRole('dialog', { name: 'New account' });
-      await see(dialog.getByRole('radio', { name: 'EmployerUser', exact: true }));
+      await see(dialog.getByRole('radio', { name: 'Employer staff', exact: true }));
       expect(await dialog.getByRole('radio').count()).toBe(2);
-      expect(await dialog.getByRole('radio', { name: 'EmployerAdmin' }).count()).toBe(0);
+      expect(await dialog.getByRole('radio', { name: 'Employer administrator' }).count()).toBe(0);
       await e2e.checkPage(page, 'employer-invite');
       const payrollEmail = 'payroll@corrib-joinery.example.ie';
       await field(dialog, 'Full name').fill('Seán Walsh');
       await field(dialog, 'E-mail address').fill(payrollEmail);
-      await dialog.getByRole('radio', { name: 'EmployerUser', exact: true }).check();
+      await dialog.getByRole('radio', { name: 'Employer staff', exact: true }).check();
       await dialog.getByRole('button', { name: 'Send invitation' }).click();
       await seeNo(dialog, 'the new-account dialog');
       const invited = await see(page.getByRole('row', { name: new RegExp(payrollEmail) }));
-      expect(await invited.textContent()).toContain('EmployerUser');
+      expect(await invited.textContent()).toContain('Employer staff');
       expect((await latestMailTo(e2e.server, payrollEmail)).text).toContain(employer);
 
       // A member from their own page: the account is theirs, so the role is said, not chosen.

@@ -99,13 +99,13 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(account.getByText('Choose a role', { exact: true }));
       await field(account, 'Full name').fill('Niamh Walsh');
       await field(account, 'E-mail address').fill(brokerAdmin.email);
-      await account.getByRole('radio', { name: 'BrokerAdmin' }).check();
+      await account.getByRole('radio', { name: 'Broker administrator' }).check();
       await field(account, 'Password (optional)').fill(brokerAdmin.password);
       await account.getByRole('button', { name: 'Create account' }).click();
       await seeNo(account, 'the new-account dialog');
       const accounts = page.getByRole('table', { name: `Accounts of ${firm}` });
       const row = await see(accounts.getByRole('row', { name: new RegExp(brokerAdmin.email) }));
-      expect(await row.textContent()).toContain('BrokerAdmin');
+      expect(await row.textContent()).toContain('Broker administrator');
       await e2e.checkPage(page, 'broker');
     });
 
@@ -267,17 +267,17 @@ describe.skipIf(browserSuiteSkipReason)(
       // employer's role (docs/decisions/0143-who-invites-whom.md).
       await page.getByRole('button', { name: 'New account' }).click();
       const colleague = page.getByRole('dialog', { name: 'New account' });
-      await see(colleague.getByRole('radio', { name: 'BrokerAdmin', exact: true }));
+      await see(colleague.getByRole('radio', { name: 'Broker administrator', exact: true }));
       expect(await colleague.getByRole('radio').count()).toBe(2);
       await e2e.checkPage(page, 'users-invite');
       const colleagueEmail = 'ronan.burke@atlantic-pensions.example.ie';
       await field(colleague, 'Full name').fill('Rónán Burke');
       await field(colleague, 'E-mail address').fill(colleagueEmail);
-      await colleague.getByRole('radio', { name: 'BrokerUser', exact: true }).check();
+      await colleague.getByRole('radio', { name: 'Broker staff', exact: true }).check();
       await colleague.getByRole('button', { name: 'Send invitation' }).click();
       await seeNo(colleague, 'the new-account dialog');
       const invited = await see(page.getByRole('row', { name: new RegExp(colleagueEmail) }));
-      expect(await invited.textContent()).toContain('BrokerUser');
+      expect(await invited.textContent()).toContain('Broker staff');
     });
 
     /**

@@ -14,6 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRoutes } from '../../contracts/api-routes';
 import type { InvitationPlace } from '../../contracts/invitations';
+import { ROLE_NAMES } from '../../contracts/roles';
 import { callRoute } from '../api/client';
 import { invitableBy } from '../auth/can';
 import { useSignedIn } from '../auth/session';
@@ -177,7 +178,7 @@ function NewAccountForm({
             <Text size="sm" fw={500} id="new-account-role">
               Role
             </Text>
-            <Text>{onlyRole}</Text>
+            <Text>{ROLE_NAMES[onlyRole]}</Text>
             <Text size="sm" c="dimmed">
               {ROLE_DESCRIPTIONS[onlyRole]}
             </Text>
@@ -189,7 +190,7 @@ function NewAccountForm({
                 <Radio
                   key={option}
                   value={option}
-                  label={option}
+                  label={ROLE_NAMES[option]}
                   description={ROLE_DESCRIPTIONS[option]}
                 />
               ))}

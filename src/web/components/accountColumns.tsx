@@ -1,3 +1,4 @@
+import { ROLE_NAMES } from '../../contracts/roles';
 import type { User } from '../api/types';
 import { AccountStatusAction, AccountStatusBadge } from './AccountStatus';
 import type { Column } from './CursorTable';
@@ -31,7 +32,7 @@ export function accountColumns({
     {
       key: 'role',
       header: 'Role',
-      render: (account) => account.role,
+      render: (account) => ROLE_NAMES[account.role],
       sortValue: (account) => account.role,
     },
   ];

@@ -15,6 +15,7 @@ import {
 import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { ROLE_NAMES } from '../../contracts/roles';
 import { ApiError, paceMessage } from '../api/client';
 import { signInSearch } from '../auth/return-path';
 import { useSession, useSignOut } from '../auth/session';
@@ -109,7 +110,7 @@ export function AppLayout() {
             <Group gap="sm" wrap="nowrap">
               {/* Who is signed in, leading to their account (on a phone, the menu has it). */}
               <Anchor component={Link} to="/account" size="sm" visibleFrom="sm">
-                {account.name} · {account.role}
+                {account.name} · {ROLE_NAMES[account.role]}
               </Anchor>
               <Button variant="default" size="xs" onClick={signOut}>
                 Sign out

@@ -9,6 +9,7 @@ import {
   passwordProblem,
 } from '../../../contracts/passwords';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
+import { ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, api, describeError } from '../../api/client';
 import { SESSION_KEY, useSignedIn } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
@@ -43,7 +44,7 @@ export function AccountPage() {
           </Table.Tr>
           <Table.Tr>
             <Table.Th>Role</Table.Th>
-            <Table.Td>{account.role}</Table.Td>
+            <Table.Td>{ROLE_NAMES[account.role]}</Table.Td>
           </Table.Tr>
           <Table.Tr>
             <Table.Th>Organisation</Table.Th>

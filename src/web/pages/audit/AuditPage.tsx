@@ -28,6 +28,7 @@ import {
   recordTypeLabel,
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
+import { ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import type { AuditRecord } from '../../api/types';
@@ -140,7 +141,10 @@ function FilterForm({ filters }: { filters: Filters }) {
   });
   const personOptions = [
     ...(people.data?.items ?? [])
-      .map((account) => ({ value: account.id, label: `${account.name} · ${account.role}` }))
+      .map((account) => ({
+        value: account.id,
+        label: `${account.name} · ${ROLE_NAMES[account.role]}`,
+      }))
       .sort((a, b) => a.label.localeCompare(b.label, 'en-IE')),
     { value: SYSTEM_ACTOR_ID, label: 'The service itself' },
     { value: ANONYMOUS_ACTOR_ID, label: 'Someone not signed in' },

@@ -1,6 +1,7 @@
 import { Badge, Stack, Text, Title } from '@mantine/core';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { PayrollUploadSummary } from '../../../contracts/auto-enrolment';
+import { ROLE_NAMES } from '../../../contracts/roles';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { formatDateTime } from '../../format';
 import { periodsCovered } from './ae-helpers';
@@ -18,7 +19,7 @@ const STATUS_TEXT: Record<PayrollUploadSummary['status'], { label: string; color
 
 /**
  * The employer's payroll uploads, newest first (docs/api.md, "Auto-enrolment readiness"): when, by
- * whom (the uploader's role: the list gives a user id and role, never an address), what each
+ * whom (the uploader's role in words: the list gives a user id and role, never a name), what each
  * covers, and for a finished one, when the role may, its deletion after a confirmation. A running
  * upload cannot be deleted: the service answers it as not found until it ends.
  */
@@ -37,7 +38,12 @@ export function PayrollUploads({
       sortValue: (upload) => upload.createdAt,
     },
     { key: 'file', header: 'File', render: (upload) => upload.fileName ?? 'No name given' },
-    { key: 'by', header: 'By', render: (upload) => upload.uploadedBy.role ?? 'A former user' },
+    {
+      key: 'by',
+      header: 'By',
+      render: (upload) =>
+        upload.uploadedBy.role === null ? 'A former user' : ROLE_NAMES[upload.uploadedBy.role],
+    },
     {
       key: 'status',
       header: 'Status',
