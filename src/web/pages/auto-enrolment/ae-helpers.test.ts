@@ -5,6 +5,7 @@ import {
   costComparison,
 } from '../../../contracts/auto-enrolment-rules';
 import {
+  arrangementChoices,
   costRows,
   costSpan,
   costTotals,
@@ -89,5 +90,20 @@ describe('the auto-enrolment pages’ helpers', () => {
       periodsCovered({ payPeriods: 1, periodStart: '2026-01-05', periodEnd: '2026-01-11' }),
     ).toBe('5 Jan 2026 to 11 Jan 2026 (1 period)');
     expect(periodsCovered({ payPeriods: 0, periodStart: null, periodEnd: null })).toBe('None');
+  });
+});
+
+describe('the schemes a payroll file’s Arrangement column may name', () => {
+  it('are named, and given by id only where another scheme shares the name', () => {
+    const choices = arrangementChoices([
+      { id: 'sazg4m01', name: 'Bantry Staff Pension' },
+      { id: 'sq7k2x02', name: 'Directors’ Plan' },
+      { id: 'sq7k2x03', name: ' directors’  plan' },
+    ]);
+    expect(choices.map((scheme) => [scheme.name, scheme.sharesName])).toEqual([
+      ['Bantry Staff Pension', false],
+      ['Directors’ Plan', true],
+      [' directors’  plan', true],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { PayrollUploadSummary } from '../../../contracts/auto-enrolment';
+import { arrangementKey, type PayrollUploadSummary } from '../../../contracts/auto-enrolment';
 import type { AeStatus, CostYear } from '../../../contracts/auto-enrolment-rules';
 import { counted } from '../../../contracts/plain-english';
 import { formatDate } from '../../format';
@@ -115,4 +115,24 @@ export function periodsCovered(
 ): string {
   if (upload.periodStart === null || upload.periodEnd === null) return 'None';
   return `${formatDate(upload.periodStart)} to ${formatDate(upload.periodEnd)} (${counted(upload.payPeriods, 'period')})`;
+}
+
+/**
+ * The schemes the Arrangement column of a payroll file may name, each by its name (docs/imports.md,
+ * "Payroll"). A scheme's id is for the page only where another of the employer's schemes has the
+ * same name, compared as the service compares them (`arrangementKey`): there only the id tells
+ * them apart; elsewhere the name is what the employer knows it by.
+ */
+export function arrangementChoices<T extends { id: string; name: string }>(
+  schemes: readonly T[],
+): Array<T & { sharesName: boolean }> {
+  const named = new Map<string, number>();
+  for (const scheme of schemes) {
+    const key = arrangementKey(scheme.name);
+    named.set(key, (named.get(key) ?? 0) + 1);
+  }
+  return schemes.map((scheme) => ({
+    ...scheme,
+    sharesName: (named.get(arrangementKey(scheme.name)) ?? 0) > 1,
+  }));
 }
