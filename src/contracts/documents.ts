@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileSizeInWords, sizeOverLimit } from './file-size.js';
 import { MAX_IMPORT_BYTES } from './imports.js';
 import { pageQuery } from './pages.js';
 import { text } from './text.js';
@@ -168,8 +169,7 @@ export const documentUploadFields = z
 export function fileSizeProblem(bytes: number): string | null {
   if (bytes === 0) return 'The file is empty';
   if (bytes > MAX_DOCUMENT_BYTES) {
-    const shown = (bytes / (1024 * 1024)).toFixed(1);
-    return `The file is ${shown} MB: a document may be at most ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB`;
+    return `The file is ${sizeOverLimit(bytes, MAX_DOCUMENT_BYTES)}: a document may be at most ${fileSizeInWords(MAX_DOCUMENT_BYTES)}`;
   }
   return null;
 }

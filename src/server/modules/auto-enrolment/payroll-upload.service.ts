@@ -16,7 +16,11 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, DomainError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, NotFoundError } from '../../platform/tenancy/authorize.js';
-import { MAX_UPLOAD_BYTES, UploadTooLargeError } from '../../platform/uploads/csv-upload.js';
+import {
+  MAX_UPLOAD_BYTES,
+  TOO_LARGE_MESSAGE,
+  UploadTooLargeError,
+} from '../../platform/uploads/csv-upload.js';
 import {
   type ImportIssue,
   IssueList,
@@ -358,7 +362,7 @@ export function createEmployerPayrollService({
         await settleAlone({
           ...received,
           status: 'rejected',
-          issues: [wholeFileIssue('too_large', 'The file is over 25 MiB')],
+          issues: [wholeFileIssue('too_large', TOO_LARGE_MESSAGE)],
           issueCount: 1,
         });
         throw new PayloadTooLargeError();

@@ -14,7 +14,11 @@ import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, DomainError } from '../../platform/errors.js';
 import type { ActorContext, TenantActor } from '../../platform/tenancy/actor.js';
 import { authorize, authorizeRow, NotFoundError } from '../../platform/tenancy/authorize.js';
-import { MAX_UPLOAD_BYTES, UploadTooLargeError } from '../../platform/uploads/csv-upload.js';
+import {
+  MAX_UPLOAD_BYTES,
+  TOO_LARGE_MESSAGE,
+  UploadTooLargeError,
+} from '../../platform/uploads/csv-upload.js';
 import {
   type ImportIssue,
   IssueList,
@@ -384,9 +388,7 @@ export function createImportsService({
         await settleAlone({
           ...received,
           status: 'rejected',
-          issues: [
-            { line: null, column: null, code: 'too_large', message: 'The file is over 25 MiB' },
-          ],
+          issues: [{ line: null, column: null, code: 'too_large', message: TOO_LARGE_MESSAGE }],
           issueCount: 1,
         });
         throw new PayloadTooLargeError();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { z } from 'zod';
 import { CsvReader, type CsvRecord, MAX_ROW_CHARACTERS } from '../../../contracts/csv.js';
+import { fileSizeInWords } from '../../../contracts/file-size.js';
 /** Uploads up to 25 MiB (docs/api.md, "Requests and answers"). */
 import { type ImportIssue, MAX_IMPORT_BYTES } from '../../../contracts/imports.js';
 import { textFaultMessage, UploadText } from './upload-text.js';
@@ -9,6 +10,9 @@ import { textFaultMessage, UploadText } from './upload-text.js';
 export type { CsvRecord };
 
 export const MAX_UPLOAD_BYTES = MAX_IMPORT_BYTES;
+
+/** The refusal of a file over the limit, the limit written as the pages write it. */
+export const TOO_LARGE_MESSAGE = `The file is over ${fileSizeInWords(MAX_UPLOAD_BYTES)}`;
 
 /**
  * Broken rows listed; beyond this many they are only counted. A file of nothing but broken lines

@@ -4,6 +4,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { PayrollUploadSummary, PayrollUploadView } from '../../../contracts/auto-enrolment';
+import { fileSizeInWords } from '../../../contracts/file-size';
 import { counted } from '../../../contracts/plain-english';
 import { api, upload } from '../../api/client';
 import { can, employerRow } from '../../auth/can';
@@ -14,7 +15,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
 import { PAGES } from '../../layout/pages';
 import { CsvFileChoice } from '../imports/CsvFileChoice';
-import { fileSizeText, type UploadFailure, uploadFailure } from '../imports/csvUpload';
+import { type UploadFailure, uploadFailure } from '../imports/csvUpload';
 import { ExpectedColumns } from '../imports/ExpectedColumns';
 import { ImportPreviewTable } from '../imports/ImportPreviewTable';
 import { ImportProgress } from '../imports/ImportProgress';
@@ -139,7 +140,7 @@ function PayrollUpload() {
             {file && preview && (
               <>
                 <Text>
-                  <strong>{file.name}</strong> ({fileSizeText(file.size)}), a payroll file.
+                  <strong>{file.name}</strong> ({fileSizeInWords(file.size)}), a payroll file.
                 </Text>
                 <ImportPreviewTable preview={preview} format={PAYROLL_FORMAT} />
               </>

@@ -22,12 +22,13 @@ import {
   MAX_DOCUMENT_BYTES,
   MEMBER_DOCUMENT_RULE,
 } from '../../../contracts/documents';
+import { fileSizeInWords } from '../../../contracts/file-size';
 import { ApiError } from '../../api/client';
 import type { SchemeDocument } from '../../api/types';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { uploadDocument } from './documentQueries';
-import { shownSize, type UploadValues, uploadFields } from './documents-helpers';
+import { type UploadValues, uploadFields } from './documents-helpers';
 import { ScanStatusBadge } from './ScanStatusBadge';
 import { SchemeMemberSelect } from './SchemeMemberSelect';
 
@@ -111,7 +112,7 @@ export function DocumentUploader({
       setProgress(null);
       if (error instanceof ApiError && error.status === 413) {
         setFileProblem(
-          `The file is too large: a document may be at most ${shownSize(MAX_DOCUMENT_BYTES)}`,
+          `The file is too large: a document may be at most ${fileSizeInWords(MAX_DOCUMENT_BYTES)}`,
         );
         return;
       }
@@ -165,11 +166,11 @@ export function DocumentUploader({
             </FileButton>
           </Group>
           <Text size="sm" c="dimmed" ta="center" mt={4}>
-            PDF, Word (DOCX), PNG or JPEG, at most {shownSize(MAX_DOCUMENT_BYTES)}.
+            PDF, Word (DOCX), PNG or JPEG, at most {fileSizeInWords(MAX_DOCUMENT_BYTES)}.
           </Text>
           {file && (
             <Text size="sm" ta="center" mt={4} fw={500}>
-              Chosen: {file.name} ({shownSize(file.size)})
+              Chosen: {file.name} ({fileSizeInWords(file.size)})
             </Text>
           )}
         </Paper>

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Fragment, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents';
+import { fileSizeInWords } from '../../../contracts/file-size';
 import { counted } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Scheme, SchemeDocument } from '../../api/types';
@@ -15,7 +16,7 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { DocumentUploader } from './DocumentUploader';
 import { DownloadButton } from './DownloadButton';
 import { useRefreshDocuments, useSchemeDocuments } from './documentQueries';
-import { type DocumentGroup, documentName, groupVersions, shownSize } from './documents-helpers';
+import { type DocumentGroup, documentName, groupVersions } from './documents-helpers';
 import { ScanStatusBadge } from './ScanStatusBadge';
 
 /**
@@ -120,7 +121,7 @@ export function DocumentsTable({
       <Table.Td>
         <DateTime value={document.createdAt} />
       </Table.Td>
-      <Table.Td>{shownSize(document.size)}</Table.Td>
+      <Table.Td>{fileSizeInWords(document.size)}</Table.Td>
       <Table.Td>{document.memberFacing ? 'Yes' : 'No'}</Table.Td>
       <Table.Td>
         <ScanStatusBadge status={document.scanStatus} />

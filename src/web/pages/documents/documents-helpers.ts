@@ -1,5 +1,4 @@
 import { type DocumentType, MEMBER_DOCUMENT_RULE } from '../../../contracts/documents';
-import { counted } from '../../../contracts/plain-english';
 import type { SchemeDocument } from '../../api/types';
 
 /** One document as people think of it: a name under a type, with every version uploaded of it. */
@@ -63,10 +62,3 @@ export const uploadFields = (values: UploadValues) => ({
       ? undefined
       : values.memberId,
 });
-
-/** A size in words, as people read file sizes. */
-export function shownSize(bytes: number): string {
-  if (bytes < 1024) return counted(bytes, 'byte');
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
-}

@@ -16,6 +16,7 @@ import {
   fileSizeProblem,
   MAX_DOCUMENT_BYTES,
 } from '../../../contracts/documents';
+import { fileSizeInWords } from '../../../contracts/file-size';
 import {
   type DocumentLinkView,
   LINKED_DOCUMENT_TYPE,
@@ -31,7 +32,7 @@ import {
   useRefreshDocuments,
   useSchemeDocuments,
 } from '../documents/documentQueries';
-import { documentName, shownSize } from '../documents/documents-helpers';
+import { documentName } from '../documents/documents-helpers';
 import { ScanStatusBadge } from '../documents/ScanStatusBadge';
 import { FormModal } from './GovernanceForm';
 import { type Register, useRefreshGovernance } from './governanceQueries';
@@ -183,7 +184,7 @@ export function DocumentChoiceField({
         {pending.file ? (
           <>
             <Text size="sm">
-              Chosen: {pending.file.name} ({shownSize(pending.file.size)})
+              Chosen: {pending.file.name} ({fileSizeInWords(pending.file.size)})
             </Text>
             <Button
               variant="subtle"
@@ -195,7 +196,7 @@ export function DocumentChoiceField({
           </>
         ) : (
           <Text size="sm" c="dimmed">
-            PDF, Word (DOCX), PNG or JPEG, at most {shownSize(MAX_DOCUMENT_BYTES)}.
+            PDF, Word (DOCX), PNG or JPEG, at most {fileSizeInWords(MAX_DOCUMENT_BYTES)}.
           </Text>
         )}
       </Group>
@@ -238,7 +239,7 @@ export async function sendPendingDocument(
     if (error instanceof ApiError && error.status === 413) {
       onPending({
         ...pending,
-        problem: `The file is too large: a document may be at most ${shownSize(MAX_DOCUMENT_BYTES)}`,
+        problem: `The file is too large: a document may be at most ${fileSizeInWords(MAX_DOCUMENT_BYTES)}`,
       });
       return 'refused';
     }

@@ -1,4 +1,6 @@
 import { Button, FileInput, Group } from '@mantine/core';
+import { fileSizeInWords } from '../../../contracts/file-size';
+import { MAX_IMPORT_BYTES } from './importFormats';
 import type { useCsvChoice } from './useCsvChoice';
 
 /**
@@ -16,7 +18,7 @@ export function CsvFileChoice({
     <>
       <FileInput
         label="CSV file"
-        description="UTF-8, comma-separated, headings on the first line; at most 25 MiB"
+        description={`UTF-8, comma-separated, headings on the first line; at most ${fileSizeInWords(MAX_IMPORT_BYTES)}`}
         accept=".csv,text/csv"
         value={chosen.file}
         onChange={chosen.choose}

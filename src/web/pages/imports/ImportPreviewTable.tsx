@@ -1,6 +1,7 @@
 import { Alert, Badge, Table, Text } from '@mantine/core';
+import { fileSizeInWords } from '../../../contracts/file-size';
 import { counted } from '../../../contracts/plain-english';
-import type { CsvPreview } from './csvPreview';
+import { type CsvPreview, PREVIEW_BYTES } from './csvPreview';
 import { ImportIssuesTable } from './ImportIssuesTable';
 import {
   type ImportFormat,
@@ -37,7 +38,7 @@ export function ImportPreviewTable({
             The service refuses the whole file for any of these: correct these lines, or save the
             file again from the spreadsheet as CSV.
             {preview.partial &&
-              ' The preview reads only the first 64 KiB of the file; the rest is checked when the file is sent.'}
+              ` The preview reads only the first ${fileSizeInWords(PREVIEW_BYTES)} of the file; the rest is checked when the file is sent.`}
           </Alert>
           <ImportIssuesTable issues={preview.problems} issueCount={preview.problems.length} />
         </>

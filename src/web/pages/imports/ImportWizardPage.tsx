@@ -17,6 +17,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
+import { fileSizeInWords } from '../../../contracts/file-size';
 import { formatCents } from '../../../contracts/money';
 import { api, describeError, upload } from '../../api/client';
 import type { ImportDetail, ImportKind, ImportSummary, PaidIn } from '../../api/types';
@@ -27,7 +28,7 @@ import { NotFoundPage } from '../common/NotFoundPage';
 import { refreshAfterImport } from '../home/overview-cache';
 import { isNotFound, useScheme } from '../schemes/SchemeQueries';
 import { CsvFileChoice } from './CsvFileChoice';
-import { fileSizeText, type UploadFailure, uploadFailure } from './csvUpload';
+import { type UploadFailure, uploadFailure } from './csvUpload';
 import { ExpectedColumns } from './ExpectedColumns';
 import { ImportPreviewTable } from './ImportPreviewTable';
 import { ImportProgress } from './ImportProgress';
@@ -39,7 +40,7 @@ import { useImportProgress } from './useImportProgress';
 /** How an upload ended, as the wizard's last step shows it. */
 type Outcome = { kind: 'imported'; result: ImportDetail } | UploadFailure;
 
-const bytes = fileSizeText;
+const bytes = fileSizeInWords;
 
 /**
  * `/schemes/$schemeId/import`: a CSV file of members or contributions, previewed from its first

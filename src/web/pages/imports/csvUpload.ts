@@ -1,3 +1,4 @@
+import { fileSizeInWords, sizeOverLimit } from '../../../contracts/file-size';
 import { ApiError, describeError } from '../../api/client';
 import type { ImportIssue } from '../../api/types';
 import { MAX_IMPORT_BYTES } from './importFormats';
@@ -6,23 +7,17 @@ import { MAX_IMPORT_BYTES } from './importFormats';
  * What every CSV upload of the UI shares (the scheme import wizard, the employer's payroll upload
  * for automatic enrolment): how a file's size reads, why a chosen file is not worth sending, and
  * how a refused upload is told. The service checks every row and writes all or none
- * (docs/imports.md); these only shape what a person reads.
+ * (docs/imports.md); these only shape what a person reads. A size is written by fileSizeInWords
+ * (contracts/file-size.ts), as everywhere else.
  */
-
-/** A file's size as a person reads it: KiB below one MiB, MiB to one decimal above. */
-export function fileSizeText(size: number): string {
-  return size < 1024 * 1024
-    ? `${Math.max(1, Math.round(size / 1024)).toLocaleString('en-IE')} KiB`
-    : `${(size / (1024 * 1024)).toLocaleString('en-IE', { maximumFractionDigits: 1 })} MiB`;
-}
 
 /**
  * Why a chosen file should not be sent at all, or null. Checked in the browser too, so that
- * nobody waits for 25 MiB to travel only to be refused.
+ * nobody waits for a file over the limit to travel only to be refused.
  */
 export function chosenFileProblem(size: number): string | null {
   if (size > MAX_IMPORT_BYTES) {
-    return `The file is ${fileSizeText(size)}; the largest file accepted is 25 MiB.`;
+    return `The file is ${sizeOverLimit(size, MAX_IMPORT_BYTES)}; the largest file accepted is ${fileSizeInWords(MAX_IMPORT_BYTES)}.`;
   }
   if (size === 0) return 'The file is empty: its first line must name the columns.';
   return null;
@@ -62,7 +57,7 @@ export function uploadFailure(error: unknown): UploadFailure {
     return {
       kind: 'refused',
       title: 'File too large',
-      message: 'The file is over 25 MiB. Split it into smaller files and import each.',
+      message: `The file is over ${fileSizeInWords(MAX_IMPORT_BYTES)}. Split it into smaller files and import each.`,
     };
   }
   return { kind: 'refused', title: 'The file was not imported', message: describeError(error) };

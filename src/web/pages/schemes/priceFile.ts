@@ -1,3 +1,4 @@
+import { fileSizeInWords } from '../../../contracts/file-size';
 import {
   MAX_PRICE_FILE_BYTES,
   readSchemePriceFile,
@@ -21,7 +22,12 @@ export async function readPriceFileToSend(
   if (file.size > MAX_PRICE_FILE_BYTES) {
     return {
       ok: false,
-      problems: [{ line: 1, message: 'The file is larger than 4 MiB: send the prices in parts' }],
+      problems: [
+        {
+          line: 1,
+          message: `The file is larger than ${fileSizeInWords(MAX_PRICE_FILE_BYTES)}: send the prices in parts`,
+        },
+      ],
     };
   }
   return readSchemePriceFile(await wholeTextOf(file), funds, today);
