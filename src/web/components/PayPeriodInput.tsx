@@ -1,5 +1,5 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
-import { formatIrishPeriod, parseIrishPeriod } from '../../contracts/irish-dates';
+import { formatIrishPeriod, parseIrishPeriod, todayInIreland } from '../../contracts/irish-dates';
 import { FIELD_MESSAGES } from '../../contracts/plain-english';
 
 /**
@@ -22,6 +22,17 @@ export function payPeriodEntry(period: string): string {
   return formatIrishPeriod(period);
 }
 
+/** This month's pay period in Ireland as the field shows it (docs/decisions/0050-irish-dates.md). */
+export function currentPayPeriodEntry(now: Date = new Date()): string {
+  return payPeriodEntry(todayInIreland(now).slice(0, 7));
+}
+
+/**
+ * The field's placeholder: the form itself, in letters, so that it reads as a hint and never as a
+ * period already filled in (a grey "10/2026" was taken for one).
+ */
+export const PAY_PERIOD_PLACEHOLDER = 'MM/YYYY';
+
 /** The form rule of a pay period field: filled in, and readable month first. */
 export function payPeriodRule(value: string): string | null {
   if (value.trim() === '') return FIELD_MESSAGES.required;
@@ -40,7 +51,7 @@ export function PayPeriodInput({
   onBlur,
   label = 'Pay period',
   description = 'Month first: MM/YYYY',
-  placeholder = '10/2026',
+  placeholder = PAY_PERIOD_PLACEHOLDER,
   ...props
 }: PayPeriodInputProps) {
   return (

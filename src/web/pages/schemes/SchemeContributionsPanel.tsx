@@ -9,7 +9,12 @@ import type { Scheme } from '../../api/types';
 import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
-import { PayPeriodInput, payPeriodRule, readPayPeriod } from '../../components/PayPeriodInput';
+import {
+  currentPayPeriodEntry,
+  PayPeriodInput,
+  payPeriodRule,
+  readPayPeriod,
+} from '../../components/PayPeriodInput';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 
@@ -92,10 +97,13 @@ export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
   );
 }
 
-/** "Enter a pay period": the period typed as payroll writes it, MM/YYYY, opens its grid. */
+/**
+ * "Enter a pay period": the period typed as payroll writes it, MM/YYYY, opens its grid. It starts
+ * filled in with this month, so the button opens a period without a word typed.
+ */
 function OpenPeriod({ schemeId }: { schemeId: string }) {
   const navigate = useNavigate();
-  const [text, setText] = useState('');
+  const [text, setText] = useState(currentPayPeriodEntry);
   const [error, setError] = useState<string | null>(null);
   const open = (event: FormEvent) => {
     event.preventDefault();
