@@ -20,3 +20,12 @@ export function notifyProblem(message: string): void {
     closeButtonProps: { 'aria-label': 'Close notification' },
   });
 }
+
+/** Says how something the person asked for came out when nothing was done and nothing is wrong. */
+export function notifyInfo(message: string): void {
+  notifications.show({
+    color: 'blue',
+    message,
+    closeButtonProps: { 'aria-label': 'Close notification' },
+  });
+}

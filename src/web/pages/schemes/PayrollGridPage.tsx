@@ -32,10 +32,11 @@ import { ApiError, api, describeError } from '../../api/client';
 import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { Loading } from '../../components/Loading';
-import { notifySuccess } from '../../components/notify';
+import { notifyInfo, notifySuccess } from '../../components/notify';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 import { NotFoundPage } from '../common/NotFoundPage';
+import { copyReport } from './payroll-copy';
 import { isNotFound, useScheme } from './SchemeQueries';
 
 const KINDS = CONTRIBUTION_KINDS;
@@ -137,12 +138,12 @@ export function PayrollGridPage() {
       });
       const filled = copyFromPeriod(data.rows, last.rows, period);
       setEdits((current) => withFilled(current, filled));
-      const copied = cellsIn(filled);
-      notifySuccess(
-        copied === 0
-          ? `Nothing to copy from ${formatPeriod(lastPeriod)} into the empty cells.`
-          : `${counted(copied, 'amount')} copied from ${formatPeriod(lastPeriod)}: check them, then save.`,
+      const recorded = last.rows.reduce(
+        (sum, row) => sum + KINDS.filter((kind) => row[kind] !== null).length,
+        0,
       );
+      const report = copyReport(cellsIn(filled), recorded, lastPeriod);
+      (report.tone === 'success' ? notifySuccess : notifyInfo)(report.message);
     } catch (error) {
       setProblem(describeError(error));
     } finally {
