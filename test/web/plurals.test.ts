@@ -17,7 +17,8 @@ const sources = () => sourceFiles('src/web');
 const HAND_MADE_PLURALS: readonly RegExp[] = [
   // A count put straight before a plural noun, in a template or in JSX.
   /\$\{[^}]*(?:[cC]ount|\blength|Written|Read|[pP]eriods|Tokens)\b[^}]*\}\s+(?:[a-z]+ )?[a-z]+s\b/,
-  /\{[^{}]*(?:[cC]ount|\blength|Written|Read)\)?\}\s+[a-z]+/,
+  // An account is no count: `<AccountState account={account} onResent={refresh} />` is no plural.
+  /\{[^{}]*(?:(?<![aA]c)[cC]ount|\blength|Written|Read)\)?\}\s+[a-z]+/,
   // A noun chosen by a count: `n === 1 ? 'member' : 'members'`, `'1 line' : …`, `'' : 's'`.
   /[=!]==\s*1n?\s*\?\s*(['"`])(?:1 )?[a-z ]*\1\s*:\s*(?:(['"`])[a-z ]*s\2|`\$\{)/,
   // A noun left for the reader to make plural: "amount(s)".
@@ -60,6 +61,7 @@ describe('counts in words', () => {
       '            <Text size="sm">{nounFor(counts[status], \'scheme\')}</Text>',
       "              : preview.rows.length === 1\n                ? 'The only row of the file'",
       '    {left.length === 0 ? <Empty /> : <List />}',
+      '  return <AccountState account={account} onResent={refresh} />;',
     ]) {
       expect(
         HAND_MADE_PLURALS.some((pattern) => pattern.test(line)),
