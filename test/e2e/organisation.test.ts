@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { schemeTypeFixedBecause } from '../../src/contracts/organisation.js';
 import { FIELD_MESSAGES } from '../../src/contracts/plain-english.js';
 import { PRODUCT_NAME } from '../../src/contracts/product.js';
+import { ROLE_NAMES } from '../../src/contracts/roles.js';
 import {
   type ApiClient,
   type Credentials,
@@ -296,7 +297,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const dialog = page.getByRole('dialog', { name: 'New account' });
       await field(dialog, 'Full name').fill(name);
       await field(dialog, 'E-mail address').fill(email);
-      await dialog.getByRole('radio', { name: role, exact: true }).check();
+      await dialog.getByRole('radio', { name: ROLE_NAMES[role], exact: true }).check();
       if (memberSearch) {
         await field(dialog, 'Member record').fill(memberSearch);
         await page.getByRole('option', { name: new RegExp(memberSearch) }).click();
