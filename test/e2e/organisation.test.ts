@@ -401,6 +401,10 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(new URL(page.url()).pathname).toMatch(/^\/members\/\w+$/);
       await see(pageHeading(page, 'Ciarán O’Brien'));
       await see(page.getByText('No fund choice is in force.'));
+      // The value panel says why the money is where it is; it reads the holdings, which a saved
+      // choice changes, so the note goes without a reload.
+      const noChoice = page.getByText(/^You have not chosen your funds/);
+      await see(noChoice);
       await e2e.checkPage(page, 'member-own');
 
       await page.getByRole('button', { name: 'Change fund choice' }).click();
@@ -420,6 +424,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await seeNo(dialog, 'the fund-choice dialog');
 
       await see(page.getByText(/^In force since /));
+      await seeNo(noChoice, 'the note that no fund was chosen');
       const inForce = await shownText(page.getByRole('list').filter({ hasText: funds[0] }));
       expect(inForce).toContain(`${funds[0]}: 60%`);
       expect(inForce).toContain(`${funds[1]}: 40%`);
