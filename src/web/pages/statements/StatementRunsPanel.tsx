@@ -27,7 +27,13 @@ import { formatDate } from '../../format';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { validateWithDates } from '../governance/governance-helpers';
 import { AssumptionSetForm } from './AssumptionSetForm';
-import { ASSUMPTION_SETS_KEY, runKey, runName, schemeRunsKey } from './statementQueries';
+import {
+  ASSUMPTION_SETS_KEY,
+  inProgress,
+  runKey,
+  runName,
+  schemeRunsKey,
+} from './statementQueries';
 
 const STATUS_COLOURS: Record<RunStatus, string> = {
   queued: 'gray',
@@ -77,7 +83,11 @@ export function StatementRunsPanel({ scheme }: { scheme: Scheme }) {
     {
       key: 'made',
       header: 'Statements made',
-      render: (run) => `${run.done} of ${run.total}`,
+      // A finished run with nothing to make: every member checked had a data problem.
+      render: (run) =>
+        run.total === 0 && !inProgress(run.status)
+          ? 'None: no member’s data passed the checks'
+          : `${run.done} of ${run.total}`,
       sortValue: (run) => run.done,
     },
     {
