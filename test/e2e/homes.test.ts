@@ -170,7 +170,7 @@ describe.skipIf(browserSuiteSkipReason)(
           await see(
             page.getByRole('link', { name: new RegExp(`^Upload .+ contributions for ${scheme}$`) }),
           );
-          await see(page.getByRole('heading', { name: 'Recent uploads' }));
+          await see(page.getByRole('heading', { name: 'Recent member and contribution files' }));
           await see(page.getByRole('heading', { name: 'Members who need attention' }));
         }
         // The API reference is for those whose work it scripts: not for a reader or a member.
@@ -182,13 +182,13 @@ describe.skipIf(browserSuiteSkipReason)(
         );
         if (name === 'employer-user') {
           // Reading only: no upload button.
-          await see(page.getByRole('heading', { name: 'Recent uploads' }));
+          await see(page.getByRole('heading', { name: 'Recent member and contribution files' }));
           expect(await page.getByRole('link', { name: /^Upload / }).count()).toBe(0);
           // Nor the API reference, opened by its address.
           await page.goto('/api-reference');
           await see(page.getByRole('heading', { name: 'Not available' }));
           await page.goBack();
-          await see(page.getByRole('heading', { name: 'Recent uploads' }));
+          await see(page.getByRole('heading', { name: 'Recent member and contribution files' }));
         }
         await e2e.checkPage(page, `${name}-desktop`);
         await page.setViewportSize({ width: 390, height: 844 });

@@ -116,13 +116,15 @@ const STATUS: Record<string, string> = {
 function RecentUploads({ overview }: { overview: Overview }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="home-uploads">
+      {/* Files of members and contributions (imports); payroll files, which the auto-enrolment
+          assessment reads, are listed on the payroll page. */}
       <Title order={3} id="home-uploads">
-        Recent uploads
+        Recent member and contribution files
       </Title>
       {overview.recentUploads.length === 0 ? (
-        <Text>Nothing uploaded yet.</Text>
+        <Text>No file of members or contributions has been uploaded yet.</Text>
       ) : (
-        <ScrollTable minWidth={480} label="Recent uploads">
+        <ScrollTable minWidth={480} label="Recent member and contribution files">
           <Table striped>
             <Table.Caption>The latest uploads, newest first</Table.Caption>
             <Table.Thead>
