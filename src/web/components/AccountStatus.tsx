@@ -11,7 +11,10 @@ import { SecondFactorReset } from './SecondFactorReset';
 import { useApiAction } from './useApiSubmit';
 
 /** An invitation whose link no longer works: staff resend it. */
-export const invitationExpired = (account: User, now = Date.now()) =>
+export const invitationExpired = (
+  account: Pick<User, 'status' | 'invitedUntil'>,
+  now = Date.now(),
+) =>
   account.status === 'invited' &&
   account.invitedUntil !== null &&
   Date.parse(account.invitedUntil) <= now;

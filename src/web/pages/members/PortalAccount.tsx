@@ -7,6 +7,7 @@ import { api } from '../../api/client';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { invitationExpired } from '../../components/AccountStatus';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { notifySuccess } from '../../components/notify';
 import { useApiAction } from '../../components/useApiSubmit';
@@ -73,7 +74,7 @@ function AccountState({ account, onResent }: { account: Account; onResent: () =>
     );
   }
   const until = account.invitedUntil ?? '';
-  const expired = Date.parse(until) <= Date.now();
+  const expired = invitationExpired(account);
   return (
     <Group gap="xs" wrap="nowrap">
       <Text size="sm">
