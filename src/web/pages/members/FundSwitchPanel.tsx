@@ -17,7 +17,7 @@ import { formatDate } from '../../format';
 import { loadOpenFunds } from './FundChoicesPanel';
 import { type FundPercents, FundPercentsTable, percentLinesOf, totalOf } from './FundPercentsTable';
 import {
-  holdingsKey,
+  holdingsQuery,
   memberMoneyKey,
   openFundsKey,
   recentSwitchesKey,
@@ -140,12 +140,7 @@ export function FundSwitchPanel({
   });
   // The holdings the value panel reads, handed over by the page's answer: with no units held
   // there is nothing a switch could sell, and money waiting follows the fund choice.
-  const holdings = useQuery({
-    queryKey: holdingsKey(member.id),
-    queryFn: () => api(apiRoutes.holdings.ofMember, { params: { id: member.id }, query: {} }),
-    enabled: maySwitch,
-    staleTime: SEEDED_FRESH_MS,
-  });
+  const holdings = useQuery({ ...holdingsQuery(member.id), enabled: maySwitch });
   const holdsNothing = holdings.data !== undefined && holdings.data.funds.length === 0;
   const pending = recent.data?.items.find((switched) => switched.status === 'pending');
   return (

@@ -11,7 +11,7 @@ import type { Holdings, Member, ValueHistory } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatDate } from '../../format';
-import { holdingsKey, valueHistoryKey } from './member-page-cache';
+import { holdingsQuery, valueHistoryKey } from './member-page-cache';
 
 /** What the holdings say beside the value, in the reader's words (`own`: the member's own record). */
 function notesOf(holdings: Holdings, own: boolean): string[] {
@@ -92,11 +92,7 @@ function ValueChart({ history, own }: { history: ValueHistory; own: boolean }) {
  */
 export function PensionValuePanel({ member, own }: { member: Member; own: boolean }) {
   const headingId = useId();
-  const holdings = useQuery({
-    queryKey: holdingsKey(member.id),
-    queryFn: () => api(apiRoutes.holdings.ofMember, { params: { id: member.id }, query: {} }),
-    staleTime: SEEDED_FRESH_MS,
-  });
+  const holdings = useQuery(holdingsQuery(member.id));
   const history = useQuery({
     queryKey: valueHistoryKey(member.id),
     queryFn: () => api(apiRoutes.holdings.valueHistory, { params: { id: member.id }, query: {} }),

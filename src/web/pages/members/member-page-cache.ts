@@ -1,6 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { apiRoutes } from '../../../contracts/api-routes';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import type { MemberPageView } from '../../../contracts/portal';
+import { api } from '../../api/client';
+import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { memberStatementsKey } from '../statements/statementQueries';
 
 /**
@@ -23,6 +26,12 @@ export const memberContributionsKey = (memberId: string) =>
 /** What the member's money is worth and how it moved (docs/decisions/0127-dc-money.md). */
 export const memberMoneyKey = (memberId: string) => ['members', memberId, 'money'] as const;
 export const holdingsKey = (memberId: string) => [...memberMoneyKey(memberId), 'holdings'] as const;
+/** The member's holdings, as the value panel and the switch panel both read them. */
+export const holdingsQuery = (memberId: string) => ({
+  queryKey: holdingsKey(memberId),
+  queryFn: () => api(apiRoutes.holdings.ofMember, { params: { id: memberId }, query: {} }),
+  staleTime: SEEDED_FRESH_MS,
+});
 export const valueHistoryKey = (memberId: string) =>
   [...memberMoneyKey(memberId), 'value-history'] as const;
 export const transactionsKey = (memberId: string) =>
