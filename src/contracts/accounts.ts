@@ -77,6 +77,14 @@ export const userView = z.object({
 export type UserView = z.infer<typeof userView>;
 
 /**
+ * An account as the lists of accounts show it: with whether it has a second factor set up (an
+ * authenticator app or a passkey), so a reset is offered only where there is one to reset
+ * (docs/decisions/0112-second-factor-required-roles.md). Which factor it is stays its holder's.
+ */
+export const listedAccount = userView.extend({ secondFactor: z.boolean() });
+export type ListedAccount = z.infer<typeof listedAccount>;
+
+/**
  * A member's own account for the member portal, as the member's page shows it to those who invite
  * members: its state only, never its address or name, so reading it is no read of personal data
  * (docs/decisions/0143-who-invites-whom.md, 0130-what-reads-are-audited.md).

@@ -543,6 +543,23 @@ describe('removing a factor, and the administrator’s reset', () => {
     );
   });
 
+  it('tells the firm’s list of accounts which have a second factor, so a reset is offered only there', async () => {
+    const brokerId = await createBroker(t.database);
+    const admin = await staff('BrokerAdmin', brokerId);
+    const holder = await staff('BrokerUser', brokerId);
+    const without = await staff('BrokerUser', brokerId);
+    await setUpApp(await signedInBrowser(holder));
+    const factorOf = async () => {
+      const listed = await t.requestAs(admin, 'GET', '/api/users');
+      expect(listed.statusCode, listed.body).toBe(200);
+      const items = listed.json().items as Array<{ id: string; secondFactor: boolean }>;
+      return Object.fromEntries(items.map((item) => [item.id, item.secondFactor]));
+    };
+    expect(await factorOf()).toMatchObject({ [holder.id]: true, [without.id]: false });
+    await t.requestAs(admin, 'DELETE', `/api/users/${holder.id}/second-factor`);
+    expect(await factorOf()).toMatchObject({ [holder.id]: false, [without.id]: false });
+  });
+
   it('refuses a BrokerAdmin resetting a fellow BrokerAdmin or another firm’s account, and a BrokerUser anyone', async () => {
     const brokerId = await createBroker(t.database);
     const admin = await staff('BrokerAdmin', brokerId);

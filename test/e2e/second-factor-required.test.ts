@@ -89,7 +89,9 @@ describe.skipIf(browserSuiteSkipReason)(
     it('a BrokerAdmin resets the factor of a colleague who lost their phone, who then sets up a new one', async () => {
       const admin = (await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, '/users')).page;
       const row = admin.getByRole('row').filter({ hasText: colleague.email });
-      // Niamh's account has a factor too, but no one resets their own peers' or their own.
+      // Niamh set hers up in the journey above, so hers could be reset too; only Ciarán asked.
+      const niamh = admin.getByRole('row').filter({ hasText: newcomer.email });
+      await see(niamh.getByRole('button', { name: 'Reset the second factor of Niamh Walsh' }));
       await row.getByRole('button', { name: 'Reset the second factor of Ciarán Byrne' }).click();
       const dialog = admin.getByRole('dialog', { name: 'Reset second factor' });
       await see(dialog.getByText('has lost their phone or key'));
@@ -97,6 +99,10 @@ describe.skipIf(browserSuiteSkipReason)(
       await dialog.getByRole('button', { name: 'Reset second factor' }).click();
       await seeNo(dialog);
       await see(admin.getByText("Ciarán Byrne's second factors are removed"));
+      // Nothing is left to reset, so the reset is no longer offered on his row.
+      await seeNo(row.getByRole('button', { name: 'Reset the second factor of Ciarán Byrne' }));
+      await see(row.getByRole('button', { name: 'Deactivate Ciarán Byrne' }));
+      await see(niamh.getByRole('button', { name: 'Reset the second factor of Niamh Walsh' }));
 
       // Ciarán's password alone now signs him in, only to set up a factor again.
       const { page } = await e2e.open();

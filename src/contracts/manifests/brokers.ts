@@ -1,4 +1,4 @@
-import { userView } from '../accounts.js';
+import { listedAccount, userView } from '../accounts.js';
 import { brokerInput, brokerLeiInput, brokerUserInput, brokerView } from '../organisation.js';
 import { pageOf, pageQuery } from '../pages.js';
 import { get, patch, post, put } from '../route-kit.js';
@@ -40,7 +40,7 @@ export const brokersManifest = defineManifest({
       }),
       listUsers: get('/api/brokers/:brokerId/users', {
         query: pageQuery,
-        answer: pageOf(userView),
+        answer: pageOf(listedAccount),
       }),
     },
   },

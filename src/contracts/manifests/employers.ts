@@ -1,4 +1,4 @@
-import { userView } from '../accounts.js';
+import { listedAccount, userView } from '../accounts.js';
 import { employerChange, employerInput, employerUserInput, employerView } from '../organisation.js';
 import { pageOf, pageQuery } from '../pages.js';
 import { get, patch, post, remove } from '../route-kit.js';
@@ -38,7 +38,10 @@ export const employersManifest = defineManifest({
         answer: userView,
         example: { body: { email: 'hr@example.ie', name: 'Seán Kelly', role: 'EmployerUser' } },
       }),
-      listUsers: get('/api/employers/:id/users', { query: pageQuery, answer: pageOf(userView) }),
+      listUsers: get('/api/employers/:id/users', {
+        query: pageQuery,
+        answer: pageOf(listedAccount),
+      }),
     },
   },
   audit: {

@@ -1,4 +1,4 @@
-import { meView, userChange, userView } from '../accounts.js';
+import { listedAccount, meView, userChange, userView } from '../accounts.js';
 import { colleagueInput } from '../organisation.js';
 import { pageOf, pageQuery } from '../pages.js';
 import { get, patch, post } from '../route-kit.js';
@@ -18,7 +18,7 @@ export const usersManifest = defineManifest({
         },
       }),
       resendInvitation: post('/api/users/:id/invitation', { answer: userView }),
-      list: get('/api/users', { query: pageQuery, answer: pageOf(userView) }),
+      list: get('/api/users', { query: pageQuery, answer: pageOf(listedAccount) }),
       get: get('/api/users/:id', { answer: userView }),
       update: patch('/api/users/:id', {
         body: userChange,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AccountState, MeView, SessionUser, UserView } from '../../contracts/accounts';
+import type { AccountState, ListedAccount, MeView, SessionUser } from '../../contracts/accounts';
 import type {
   AiSettingsView,
   ChatCitation,
@@ -72,7 +72,8 @@ import type { Role } from '../../contracts/roles';
  */
 export type { AccountState, Role, SessionUser };
 /** An account as a list shows it (`GET /api/users`, an employer's accounts). */
-export type User = UserView;
+/** An account as the lists of accounts show it. */
+export type User = ListedAccount;
 /** One's own account (`GET /api/me`), with the names the header shows. */
 export type Me = MeView;
 

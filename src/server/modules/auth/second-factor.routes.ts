@@ -298,7 +298,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       summary:
         'Remove the second factors of an account whose holder has lost them. Every session of the account ends and its holder is e-mailed; they set one up again at their next sign-in.',
       params: z.object({ id: idText }),
-      response: { 204: noContent, 403: errorBody, 404: errorBody },
+      response: { 204: noContent, 403: errorBody, 404: errorBody, 409: errorBody },
     },
     handler: async (request, reply) => {
       await secondFactor.reset(actorOf(request), request.params.id);

@@ -1,6 +1,14 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, exists, isNotNull, sql } from 'drizzle-orm';
 import type { keyset } from '../../platform/db/keyset.js';
-import { brokers, employers, members, schemes, users } from '../../platform/db/schema.js';
+import {
+  brokers,
+  employers,
+  members,
+  schemes,
+  userPasskeys,
+  users,
+  userTotpSecrets,
+} from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import type { UserRow } from '../auth/index.js';
 import type { UserChange } from './users.schemas.js';
@@ -104,20 +112,34 @@ export async function findInvitedUser(tx: Transaction, id: string): Promise<User
   return row;
 }
 
-/** Reads a page of accounts, of a firm, an employer or all the actor sees, as `page` orders it. */
+/**
+ * Reads a page of accounts, of a firm, an employer or all the actor sees, as `page` orders it,
+ * each with whether it has a second factor set up: a confirmed authenticator app or a passkey.
+ */
 export async function listUsers(
   tx: Transaction,
   filter: { brokerId?: string; employerId?: string },
   page: ReturnType<typeof keyset>,
-): Promise<UserRow[]> {
+): Promise<Array<{ user: UserRow; secondFactor: boolean }>> {
   const where =
     filter.brokerId !== undefined
       ? eq(users.brokerId, filter.brokerId)
       : filter.employerId !== undefined
         ? eq(users.employerId, filter.employerId)
         : undefined;
+  const appSet = tx
+    .select({ id: userTotpSecrets.id })
+    .from(userTotpSecrets)
+    .where(and(eq(userTotpSecrets.userId, users.id), isNotNull(userTotpSecrets.confirmedAt)));
+  const passkeyHeld = tx
+    .select({ id: userPasskeys.id })
+    .from(userPasskeys)
+    .where(eq(userPasskeys.userId, users.id));
   return tx
-    .select()
+    .select({
+      user: users,
+      secondFactor: sql<boolean>`${exists(appSet)} or ${exists(passkeyHeld)}`,
+    })
     .from(users)
     .where(and(where, page.after))
     .orderBy(...page.orderBy)

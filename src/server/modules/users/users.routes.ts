@@ -10,6 +10,7 @@ import {
   brokerUserInput,
   colleagueInput,
   employerUserInput,
+  listedAccount,
   meView,
   userChange,
   userListQuery,
@@ -19,7 +20,7 @@ import {
 import type { UsersService } from './users.service.js';
 
 const created = { 201: userView, 400: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
-const listed = { 200: pageOf(userView), 400: errorBody, 403: errorBody, 404: errorBody };
+const listed = { 200: pageOf(listedAccount), 400: errorBody, 403: errorBody, 404: errorBody };
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (
   app,

@@ -61,6 +61,7 @@ import {
 import type {
   ColleagueInput,
   EmployerUserInput,
+  ListedAccount,
   MeView,
   NewUserInput,
   UserChange,
@@ -351,8 +352,13 @@ export function createUsersService({
       });
       return found;
     });
-    const result = pageFrom(rows, page, (row) => ({ at: row.createdAt, id: row.id }));
-    return { items: result.items.map(viewOf), nextCursor: result.nextCursor };
+    const result = pageFrom(rows, page, ({ user }) => ({ at: user.createdAt, id: user.id }));
+    return {
+      items: result.items.map(
+        ({ user, secondFactor }): ListedAccount => ({ ...viewOf(user), secondFactor }),
+      ),
+      nextCursor: result.nextCursor,
+    };
   };
 
   return {
