@@ -9,9 +9,17 @@ import { pageOf } from './pages.js';
  * Why a scheme is on someone's list of work (docs/decisions/0045-home-pages-by-role.md):
  * `governance` when its governance standing is anything but OK, the standing the governance
  * dashboard counts it under, so that "every scheme is up to date" is never said beside a scheme
- * whose governance is not (docs/decisions/0131-what-people-read.md).
+ * whose governance is not (docs/decisions/0131-what-people-read.md). `contributions_due` when
+ * nothing is in for the due pay period; `contributions_missing` when some is, but not for every
+ * member who owed contributions for it, so "contributions are in" is never said while one is not.
  */
-export const SCHEME_NEEDS = ['no_members', 'no_funds', 'contributions_due', 'governance'] as const;
+export const SCHEME_NEEDS = [
+  'no_members',
+  'no_funds',
+  'contributions_due',
+  'contributions_missing',
+  'governance',
+] as const;
 /** Why a member is on an employer's list of work. */
 export const MEMBER_NEEDS = ['no_email', 'missed_last_period'] as const;
 
@@ -24,6 +32,11 @@ const schemeAttention = z.object({
   memberCount: z.number().int(),
   /** The latest pay period with any contribution, `YYYY-MM`, or null. */
   lastPeriod: z.string().nullable(),
+  /**
+   * The due pay period's members: how many owed contributions for it (a member at some time in
+   * it and still one at its end), and how many of those have none recorded.
+   */
+  duePeriodMembers: z.object({ owing: z.number().int(), unpaid: z.number().int() }),
   /**
    * Its governance standing, as the governance dashboard gives it; null where no governance
    * registers apply (a PRSA, an RAC that is a contract).

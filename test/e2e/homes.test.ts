@@ -51,32 +51,39 @@ describe.skipIf(browserSuiteSkipReason)(
           ppsNumber: newPpsNumber(),
         },
       );
-      // The DB scheme has its member and last month's contributions in: only its governance waits.
+      const tomasPps = newPpsNumber();
+      // The DB scheme has last month's contributions in, for one of its two members: the other
+      // has nothing paid, and its governance waits besides.
       const { id: keptId } = await broker.call<{ id: string }>('POST', '/api/schemes', {
         employerId,
         name: keptScheme,
         type: 'DB',
       });
-      const { id: keptMember } = await broker.call<{ id: string }>(
-        'POST',
-        `/api/schemes/${keptId}/members`,
-        {
-          firstName: 'Tomás',
-          lastName: 'Ó Fatharta',
-          dateOfBirth: '1975-06-30',
-          dateJoined: '2010-09-01',
-          salaryCents: 5_200_000,
-          ppsNumber: newPpsNumber(),
-        },
-      );
+      await broker.call('POST', `/api/schemes/${keptId}/members`, {
+        firstName: 'Tomás',
+        lastName: 'Ó Fatharta',
+        dateOfBirth: '1975-06-30',
+        dateJoined: '2010-09-01',
+        salaryCents: 5_200_000,
+        ppsNumber: tomasPps,
+      });
+      await broker.call('POST', `/api/schemes/${keptId}/members`, {
+        firstName: 'Siobhán',
+        lastName: 'Ní Chonghaile',
+        dateOfBirth: '1988-11-02',
+        dateJoined: '2019-01-07',
+        salaryCents: 4_100_000,
+        ppsNumber: newPpsNumber(),
+      });
       const [year, month] = todayInIreland(new Date()).split('-').map(Number) as [number, number];
       const lastMonth =
         month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
-      await broker.call('POST', `/api/members/${keptMember}/contributions`, {
-        period: lastMonth,
-        kind: 'employer',
-        amountCents: 80_000,
-      });
+      // One row of a payroll file, two contributions: the employee's and the employer's.
+      await broker.call(
+        'POST',
+        `/api/schemes/${keptId}/contributions/import`,
+        `PPS No,Pay Period,Employee,Employer\n${tomasPps},${lastMonth},400.00,800.00\n`,
+      );
       const password = 'Suck-River-Churn-8142';
       const account = (email: string): Credentials => ({ email, password });
       const accounts = {
@@ -136,6 +143,7 @@ describe.skipIf(browserSuiteSkipReason)(
           );
           const keptText = await kept.textContent();
           expect(keptText).toMatch(/Governance: (incomplete|overdue|due soon)/);
+          expect(keptText).toMatch(/: nothing paid for 1 member/);
           expect(keptText).not.toMatch(/contributions not in|No fund/);
           const standing = /Governance: ([a-z ]+)/.exec(keptText ?? '')?.[1] ?? '';
           await see(
@@ -172,6 +180,17 @@ describe.skipIf(browserSuiteSkipReason)(
           );
           await see(page.getByRole('heading', { name: 'Recent member and contribution files' }));
           await see(page.getByRole('heading', { name: 'Members who need attention' }));
+          // The file's one row saved two contributions, and the list says so, not "2 rows".
+          const files = page.getByRole('table', { name: 'The latest uploads, newest first' });
+          await see(files.getByRole('row', { name: /Saved: 2 contributions/ }));
+          // Last month is in for the DB scheme, but not for every member: the card says so.
+          const keptCard = page.getByRole('article', { name: keptScheme });
+          await see(
+            keptCard.getByText(
+              /contributions are in for 1 of 2 members; nothing is paid for 1 member\./,
+            ),
+          );
+          await see(page.getByRole('row', { name: /Siobhán Ní Chonghaile.*Nothing paid for/ }));
         }
         // The API reference is for those whose work it scripts: not for a reader or a member.
         const menu = page.getByRole('navigation', { name: 'Main' });

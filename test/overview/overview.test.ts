@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duePeriodAt } from '../../src/server/modules/overview/overview.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { ownerOf } from '../helpers/database.js';
 import { createEmployer, createMember, createScheme, createUser } from '../helpers/factories.js';
 import { firmFixture } from '../helpers/fixtures.js';
 
@@ -31,6 +33,7 @@ type Overview = {
     name: string;
     needs: string[];
     memberCount: number;
+    duePeriodMembers: { owing: number; unpaid: number };
     governance: string | null;
   }>;
   recentUploads: Array<{ schemeId: string; kind: string }>;
@@ -166,6 +169,57 @@ describe('GET /api/overview', () => {
       [missed.id]: ['missed_last_period'],
       [unreachable.id]: ['no_email'],
     });
+  });
+
+  it('never says the due month is in while a member who owed contributions for it has none', async () => {
+    const { brokerId, employerId, admin, hr } = await firm();
+    const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+    const scheme = { brokerId, employerId, schemeId };
+    const paid = await createMember(t.database, scheme);
+    const missed = await createMember(t.database, scheme);
+    // Owed nothing for October: joined in November, or left in September.
+    const joinedLater = await createMember(t.database, scheme);
+    const leftBefore = await createMember(t.database, scheme);
+    // Left in November, so a member for the whole of October: owed.
+    const leftAfter = await createMember(t.database, scheme);
+    await ownerOf(t.database).execute(
+      sql`update members set date_joined = '2026-11-03' where id = ${joinedLater.id}`,
+    );
+    await ownerOf(t.database).execute(
+      sql`update members set status = 'deferred', status_on = '2026-09-15' where id = ${leftBefore.id}`,
+    );
+    await ownerOf(t.database).execute(
+      sql`update members set status = 'deferred', status_on = '2026-11-04' where id = ${leftAfter.id}`,
+    );
+    const overviewOf = async () => {
+      const answer = await t.requestAs(hr, 'GET', '/api/overview');
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer.json() as Overview;
+    };
+    const pay = (memberId: string) =>
+      t.requestAs(admin, 'POST', `/api/members/${memberId}/contributions`, {
+        period: '2026-10',
+        kind: 'employee',
+        amountCents: 10_000,
+      });
+
+    expect((await pay(paid.id)).statusCode).toBe(201);
+    let overview = await overviewOf();
+    expect(overview.schemes[0]).toMatchObject({
+      duePeriodMembers: { owing: 3, unpaid: 2 },
+      needs: expect.arrayContaining(['contributions_missing']),
+    });
+    expect(overview.schemes[0]?.needs).not.toContain('contributions_due');
+    const missing = overview.membersNeedingAttention
+      .filter((member) => member.needs.includes('missed_last_period'))
+      .map((member) => member.id);
+    expect(missing.sort()).toEqual([missed.id, leftAfter.id].sort());
+
+    for (const member of [missed, leftAfter]) expect((await pay(member.id)).statusCode).toBe(201);
+    overview = await overviewOf();
+    expect(overview.schemes[0]?.duePeriodMembers).toEqual({ owing: 3, unpaid: 0 });
+    expect(overview.schemes[0]?.needs).not.toContain('contributions_missing');
+    expect(overview.membersNeedingAttention).toEqual([]);
   });
 
   it('refuses a Member and the platform, who have no such work', async () => {

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, max, type SQL, sql } from 'drizzle-orm';
+import { daysInMonth } from '../../../contracts/irish-dates.js';
 import {
   contributions,
   employers,
@@ -69,8 +70,32 @@ export function recentImports(tx: Transaction, schemeIds: string[], limit: numbe
     .limit(limit);
 }
 
-/** The schemes' live members by name: what the work list needs of each. */
-export function liveMembersOf(tx: Transaction, schemeIds: string[], limit: number) {
+/**
+ * Whether a member owed contributions for the pay period `period` (`YYYY-MM`): a member at some
+ * time in it and still one at its end. That is an active member whose membership began by the
+ * period's last day (joining, or the latest rejoining, which is the only change that leaves a
+ * member active: membershipBeganOn), or one who left, retired or transferred after that day. A
+ * member who left within the month may or may not have had a last deduction, so is not counted
+ * as owing; the payroll file says.
+ */
+function owedFor(period: string): SQL {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  const lastDay = `${period}-${String(daysInMonth(year, month)).padStart(2, '0')}`;
+  return sql`(${members.dateJoined} <= ${lastDay} and ((${members.status} = 'active' and (${members.statusOn} is null or ${members.statusOn} <= ${lastDay})) or (${members.status} <> 'active' and ${members.statusOn} > ${lastDay})))`;
+}
+
+/** Whether the member has any contribution recorded for `period`. */
+const paidFor = (period: string): SQL =>
+  sql`exists (select 1 from ${contributions} where ${contributions.memberId} = ${members.id} and ${contributions.period} = ${period})`;
+
+/** A member who owed contributions for `period` and has none recorded for it. */
+const unpaidFor = (period: string): SQL => sql`(${owedFor(period)} and not ${paidFor(period)})`;
+
+/**
+ * The schemes' live members by name: what the work list needs of each, with whether they owed
+ * contributions for `period` and have none recorded.
+ */
+export function liveMembersOf(tx: Transaction, schemeIds: string[], period: string, limit: number) {
   return tx
     .select({
       id: members.id,
@@ -78,7 +103,7 @@ export function liveMembersOf(tx: Transaction, schemeIds: string[], limit: numbe
       lastName: members.lastName,
       email: members.email,
       schemeId: members.schemeId,
-      dateJoined: members.dateJoined,
+      unpaid: sql<boolean>`${unpaidFor(period)}`,
     })
     .from(members)
     .where(and(inArray(members.schemeId, schemeIds), isNull(members.deletedAt)))
@@ -86,12 +111,20 @@ export function liveMembersOf(tx: Transaction, schemeIds: string[], limit: numbe
     .limit(limit);
 }
 
-/** The members the schemes have a contribution for in `period`. */
-export function membersPaidFor(tx: Transaction, schemeIds: string[], period: string) {
+/**
+ * For each of the schemes with live members: how many owed contributions for `period`, and how
+ * many of those have none recorded for it.
+ */
+export function periodCoverage(tx: Transaction, schemeIds: string[], period: string) {
   return tx
-    .selectDistinct({ memberId: contributions.memberId })
-    .from(contributions)
-    .where(and(inArray(contributions.schemeId, schemeIds), eq(contributions.period, period)));
+    .select({
+      schemeId: members.schemeId,
+      owing: sql<number>`(count(*) filter (where ${owedFor(period)}))::int`,
+      unpaid: sql<number>`(count(*) filter (where ${unpaidFor(period)}))::int`,
+    })
+    .from(members)
+    .where(and(inArray(members.schemeId, schemeIds), isNull(members.deletedAt)))
+    .groupBy(members.schemeId);
 }
 
 /** The live employers, or the one `employerId` names, by name. */

@@ -9,8 +9,8 @@ import {
   lastContributionPeriods,
   liveMemberCounts,
   liveMembersOf,
-  membersPaidFor,
   openFundCounts,
+  periodCoverage,
   recentImports,
   schemesInReach,
 } from './overview.data.js';
@@ -80,25 +80,31 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
         const uploads = await recentImports(tx, ids, UPLOADS_SHOWN);
         // Members are the employer's to look after; the broker's list is of schemes.
         const memberRows =
-          employerId === null ? [] : await liveMembersOf(tx, ids, MEMBERS_EXAMINED);
-        const paidForDue = await membersPaidFor(tx, ids, duePeriod);
+          employerId === null ? [] : await liveMembersOf(tx, ids, duePeriod, MEMBERS_EXAMINED);
+        const coverage = await periodCoverage(tx, ids, duePeriod);
         const byScheme = <T extends { schemeId: string }>(rows: T[]) =>
           new Map(rows.map((row) => [row.schemeId, row]));
         const memberCount = byScheme(memberCounts);
         const fundCount = byScheme(fundCounts);
         const lastPeriod = byScheme(lastPeriods);
+        const dueCoverage = byScheme(coverage);
         const schemeName = new Map(schemeRows.map((row) => [row.id, row.name]));
 
         const schemesView = schemeRows
           .map((row) => {
             const membersIn = memberCount.get(row.id)?.n ?? 0;
             const last = lastPeriod.get(row.id)?.last ?? null;
+            const duePeriodMembers = {
+              owing: dueCoverage.get(row.id)?.owing ?? 0,
+              unpaid: dueCoverage.get(row.id)?.unpaid ?? 0,
+            };
             const needs: OverviewView['schemes'][number]['needs'] = [];
             if (membersIn === 0) needs.push('no_members');
             // A DB scheme's members choose no funds; every other type needs one to invest in.
             if (row.type !== 'DB' && (fundCount.get(row.id)?.n ?? 0) === 0) needs.push('no_funds');
-            if (membersIn > 0 && (last === null || last < duePeriod))
-              needs.push('contributions_due');
+            const dueIn = last !== null && last >= duePeriod;
+            if (membersIn > 0 && !dueIn) needs.push('contributions_due');
+            if (dueIn && duePeriodMembers.unpaid > 0) needs.push('contributions_missing');
             const governanceStanding = standing.get(row.id) ?? null;
             if (governanceStanding !== null && governanceStanding !== 'ok')
               needs.push('governance');
@@ -106,6 +112,7 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
               ...row,
               memberCount: membersIn,
               lastPeriod: last,
+              duePeriodMembers,
               governance: governanceStanding,
               needs,
             };
@@ -114,8 +121,7 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
           .sort((a, b) => Number(b.needs.length > 0) - Number(a.needs.length > 0));
 
         // A member missed the due period when their scheme's payroll for it is in but they are
-        // not, and they had joined by then.
-        const paid = new Set(paidForDue.map((row) => row.memberId));
+        // not, and they owed contributions for it.
         const schemeHasDue = new Set(
           schemesView
             .filter((row) => row.lastPeriod !== null && row.lastPeriod >= duePeriod)
@@ -125,13 +131,7 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
           .map((row) => {
             const needs: OverviewView['membersNeedingAttention'][number]['needs'] = [];
             if (!row.email) needs.push('no_email');
-            if (
-              schemeHasDue.has(row.schemeId) &&
-              !paid.has(row.id) &&
-              row.dateJoined.slice(0, 7) <= duePeriod
-            ) {
-              needs.push('missed_last_period');
-            }
+            if (schemeHasDue.has(row.schemeId) && row.unpaid) needs.push('missed_last_period');
             return {
               id: row.id,
               name: `${row.firstName} ${row.lastName}`,

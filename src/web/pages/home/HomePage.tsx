@@ -2,6 +2,7 @@ import { Anchor, Button, List, Paper, SimpleGrid, Stack, Table, Text, Title } fr
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { savedInWords } from '../../../contracts/imports';
 import { counted } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { Overview } from '../../api/types';
@@ -16,7 +17,7 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { remittanceCalendarQuery, thisMonth } from '../employers/remittanceQueries';
-import { dueHeading, memberNeedText, remittanceNotes } from './attention';
+import { dueHeading, dueStanding, memberNeedText, remittanceNotes } from './attention';
 import { OVERVIEW_KEY } from './overview-cache';
 import { SchemesNeedingAttention } from './SchemesNeedingAttention';
 
@@ -70,13 +71,7 @@ function Home() {
                     <Anchor component={Link} to={`/schemes/${scheme.id}`} fw={600}>
                       {scheme.name}
                     </Anchor>
-                    <Text size="sm">
-                      {inAlready
-                        ? `${due} contributions are in.`
-                        : scheme.lastPeriod
-                          ? `Latest contributions: ${formatPeriod(scheme.lastPeriod)}.`
-                          : 'No contributions yet.'}
-                    </Text>
+                    <Text size="sm">{dueStanding(scheme, data.duePeriod)}</Text>
                     {canUpload && (
                       <Button
                         component={Link}
@@ -146,7 +141,7 @@ function RecentUploads({ overview }: { overview: Overview }) {
                   <Table.Td>
                     {STATUS[upload.status] ?? upload.status}
                     {upload.status === 'succeeded'
-                      ? ` (${counted(upload.rowsWritten, 'row')})`
+                      ? `: ${savedInWords(upload.kind, upload.rowsWritten)}`
                       : upload.issueCount > 0
                         ? ` (${counted(upload.issueCount, 'problem')})`
                         : ''}

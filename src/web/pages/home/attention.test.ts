@@ -1,25 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import type { Overview, RemittanceMonth } from '../../api/types';
-import { dueHeading, remittanceNotes, schemeNeedText } from './attention';
+import { dueHeading, dueStanding, remittanceNotes, schemeNeedText } from './attention';
 
 describe('why a scheme needs attention, in words', () => {
   it('names its governance by the standing the governance counts give it', () => {
-    expect(schemeNeedText('governance', { governance: 'incomplete' }, '2026-10')).toBe(
-      'Governance: incomplete',
+    const none = { owing: 0, unpaid: 0 };
+    expect(
+      schemeNeedText('governance', { governance: 'incomplete', duePeriodMembers: none }, '2026-10'),
+    ).toBe('Governance: incomplete');
+    expect(
+      schemeNeedText('governance', { governance: 'due_soon', duePeriodMembers: none }, '2026-10'),
+    ).toBe('Governance: due soon');
+    expect(
+      schemeNeedText('contributions_due', { governance: null, duePeriodMembers: none }, '2026-10'),
+    ).toBe('Oct 2026 contributions not in');
+  });
+
+  it('counts the members with nothing paid for the due month', () => {
+    expect(
+      schemeNeedText(
+        'contributions_missing',
+        { governance: null, duePeriodMembers: { owing: 3, unpaid: 1 } },
+        '2026-10',
+      ),
+    ).toBe('Oct 2026: nothing paid for 1 member');
+  });
+});
+
+const scheme = (lastPeriod: string | null, unpaid = 0) =>
+  ({
+    lastPeriod,
+    duePeriodMembers: { owing: 3, unpaid },
+  }) as unknown as Overview['schemes'][number];
+
+describe('where a scheme’s card says the due month stands', () => {
+  it('says the month is in only when every member who owed it has something paid', () => {
+    expect(dueStanding(scheme('2026-10'), '2026-10')).toBe('Oct 2026 contributions are in.');
+    expect(dueStanding(scheme('2026-10', 1), '2026-10')).toBe(
+      'Oct 2026 contributions are in for 2 of 3 members; nothing is paid for 1 member.',
     );
-    expect(schemeNeedText('governance', { governance: 'due_soon' }, '2026-10')).toBe(
-      'Governance: due soon',
-    );
-    expect(schemeNeedText('contributions_due', { governance: null }, '2026-10')).toBe(
-      'Oct 2026 contributions not in',
-    );
+  });
+
+  it('names the latest month in, or that there is none', () => {
+    expect(dueStanding(scheme('2026-09'), '2026-10')).toBe('Latest contributions: Sep 2026.');
+    expect(dueStanding(scheme(null), '2026-10')).toBe('No contributions yet.');
   });
 });
 
 describe('the heading above the schemes on the home page', () => {
-  const scheme = (lastPeriod: string | null) =>
-    ({ lastPeriod }) as unknown as Overview['schemes'][number];
-
   it('asks for an upload only while a scheme still lacks the due month', () => {
     const overview = { duePeriod: '2026-10', schemes: [scheme('2026-10'), scheme('2026-09')] };
     expect(dueHeading(overview, true)).toBe('Upload Oct 2026 contributions');
@@ -29,6 +57,11 @@ describe('the heading above the schemes on the home page', () => {
   it('names the month without asking for it once every scheme has it in', () => {
     const overview = { duePeriod: '2026-10', schemes: [scheme('2026-10'), scheme('2026-11')] };
     expect(dueHeading(overview, true)).toBe('Oct 2026 contributions');
+  });
+
+  it('asks for an upload while a member of a scheme that has the month in has nothing paid', () => {
+    const overview = { duePeriod: '2026-10', schemes: [scheme('2026-10', 1)] };
+    expect(dueHeading(overview, true)).toBe('Upload Oct 2026 contributions');
   });
 
   it('asks for the first contributions of a scheme that has none', () => {

@@ -1,4 +1,5 @@
 import { OBLIGATION_STATUS_LABELS } from '../../../contracts/governance-rules';
+import { counted } from '../../../contracts/plain-english';
 import type { Overview, RemittanceMonth } from '../../api/types';
 import { formatDate, formatPeriod } from '../../format';
 
@@ -12,7 +13,7 @@ type MemberNeed = Overview['membersNeedingAttention'][number]['needs'][number];
  */
 export function schemeNeedText(
   need: SchemeNeed,
-  scheme: Pick<SchemeAttention, 'governance'>,
+  scheme: Pick<SchemeAttention, 'governance' | 'duePeriodMembers'>,
   duePeriod: string,
 ): string {
   switch (need) {
@@ -24,6 +25,8 @@ export function schemeNeedText(
       return 'No fund to invest in';
     case 'contributions_due':
       return `${formatPeriod(duePeriod)} contributions not in`;
+    case 'contributions_missing':
+      return `${formatPeriod(duePeriod)}: nothing paid for ${counted(scheme.duePeriodMembers.unpaid, 'member')}`;
   }
 }
 
@@ -36,17 +39,36 @@ export function memberNeedText(need: MemberNeed, duePeriod: string): string {
   }
 }
 
+/** Whether a scheme has every contribution its members owed for the due month. */
+const dueComplete = (scheme: SchemeAttention, duePeriod: string) =>
+  scheme.lastPeriod !== null &&
+  scheme.lastPeriod >= duePeriod &&
+  scheme.duePeriodMembers.unpaid === 0;
+
 /**
  * The heading above the schemes' cards: it asks for an upload only while some scheme still lacks
- * the due month's contributions, and only of those who may upload; once every scheme has them in
- * it names the month and no more.
+ * the due month's contributions, of some member or all, and only of those who may upload; once
+ * every scheme has them in it names the month and no more.
  */
 export function dueHeading(overview: Pick<Overview, 'duePeriod' | 'schemes'>, canUpload: boolean) {
   const due = formatPeriod(overview.duePeriod);
-  const stillDue = overview.schemes.some(
-    (scheme) => scheme.lastPeriod === null || scheme.lastPeriod < overview.duePeriod,
-  );
+  const stillDue = overview.schemes.some((scheme) => !dueComplete(scheme, overview.duePeriod));
   return canUpload && stillDue ? `Upload ${due} contributions` : `${due} contributions`;
+}
+
+/**
+ * Where a scheme's card says the due month stands: in for every member who owed contributions
+ * for it, in for some (naming how many have nothing paid), or the latest month that is in.
+ */
+export function dueStanding(scheme: SchemeAttention, duePeriod: string): string {
+  const due = formatPeriod(duePeriod);
+  if (scheme.lastPeriod === null) return 'No contributions yet.';
+  if (scheme.lastPeriod < duePeriod) {
+    return `Latest contributions: ${formatPeriod(scheme.lastPeriod)}.`;
+  }
+  const { owing, unpaid } = scheme.duePeriodMembers;
+  if (unpaid === 0) return `${due} contributions are in.`;
+  return `${due} contributions are in for ${owing - unpaid} of ${counted(owing, 'member')}; nothing is paid for ${counted(unpaid, 'member')}.`;
 }
 
 /**
