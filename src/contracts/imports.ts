@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ContributionKind, paidIn } from './contributions.js';
+import { counted } from './plain-english.js';
 import { text } from './text.js';
 
 /**
@@ -11,6 +12,14 @@ import { text } from './text.js';
 
 export const IMPORT_KINDS = ['members', 'contributions'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/**
+ * What an import saved, in words: members, or contributions, which are not rows (one row of a
+ * contributions file may carry an employee's and an employer's contribution, each saved apart).
+ */
+export function savedInWords(kind: ImportKind, count: number): string {
+  return counted(count, kind === 'members' ? 'member' : 'contribution');
+}
 export const IMPORT_STATUSES = ['running', 'succeeded', 'rejected', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 

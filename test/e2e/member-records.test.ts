@@ -121,7 +121,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const windows1252 = Buffer.from(membersCsv(rows), 'latin1');
       await importFile(page, 'kinsale-members-fixed.csv', windows1252, false, 'Órla');
       expect(await shownText(page.getByRole('status').filter({ hasText: 'Imported' }))).toContain(
-        'All rows were written: 3 members.',
+        'Every row of the file was saved: 3 members from 3 rows.',
       );
       await e2e.checkPage(page, 'import-done');
       await page.getByRole('link', { name: 'Back to the scheme' }).click();

@@ -18,7 +18,9 @@ import { useRef, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
 import { fileSizeInWords } from '../../../contracts/file-size';
+import { savedInWords } from '../../../contracts/imports';
 import { formatCents } from '../../../contracts/money';
+import { counted } from '../../../contracts/plain-english';
 import { api, describeError, upload } from '../../api/client';
 import type { ImportDetail, ImportKind, ImportSummary, PaidIn } from '../../api/types';
 import { can } from '../../auth/can';
@@ -100,7 +102,7 @@ export function ImportWizardPage() {
       setOutcome({ kind: 'imported', result });
       notifications.show({
         color: 'green',
-        message: `${result.rowsWritten.toLocaleString('en-IE')} ${kind === 'members' ? 'members' : 'contributions'} imported`,
+        message: `${savedInWords(kind, result.rowsWritten)} imported`,
       });
     } catch (error) {
       setOutcome(await outcomeOfFailure(error));
@@ -228,8 +230,8 @@ function OutcomeView({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
     return (
       <Stack gap="sm">
         <Alert color="green" title="Imported" role="status">
-          All rows were written: {result.rowsWritten.toLocaleString('en-IE')}{' '}
-          {kind === 'members' ? 'members' : 'contributions'}.
+          Every row of the file was saved: {savedInWords(kind, result.rowsWritten)} from{' '}
+          {counted(result.rowsRead, 'row')}.
         </Alert>
         <DataList labelWidth="9rem">
           <DataList.Item>
@@ -237,8 +239,8 @@ function OutcomeView({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
             <DataList.ItemValue>{result.rowsRead.toLocaleString('en-IE')}</DataList.ItemValue>
           </DataList.Item>
           <DataList.Item>
-            <DataList.ItemLabel>Rows written</DataList.ItemLabel>
-            <DataList.ItemValue>{result.rowsWritten.toLocaleString('en-IE')}</DataList.ItemValue>
+            <DataList.ItemLabel>Saved</DataList.ItemLabel>
+            <DataList.ItemValue>{savedInWords(kind, result.rowsWritten)}</DataList.ItemValue>
           </DataList.Item>
           <DataList.Item>
             <DataList.ItemLabel>File size</DataList.ItemLabel>

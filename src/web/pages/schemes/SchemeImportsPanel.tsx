@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { savedInWords } from '../../../contracts/imports';
 import { counted } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import type { ImportStatus, ImportSummary, Scheme } from '../../api/types';
@@ -82,8 +83,8 @@ export function SchemeImportsPanel({ scheme }: { scheme: Scheme }) {
     },
     {
       key: 'rowsWritten',
-      header: 'Rows written',
-      render: (row) => number(row.rowsWritten),
+      header: 'Saved',
+      render: (row) => savedInWords(row.kind, row.rowsWritten),
       sortValue: (row) => row.rowsWritten,
     },
     {
