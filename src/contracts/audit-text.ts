@@ -1,5 +1,6 @@
 import { MODULES } from './manifests/index.js';
 import type { ModuleManifest } from './manifests/manifest.js';
+import { counted } from './plain-english.js';
 
 /** The manifests as the one shape they share, for what is read from every one of them. */
 const MANIFESTS: readonly ModuleManifest[] = MODULES;
@@ -83,6 +84,17 @@ export function auditSummary(action: string, entityType: string): string {
   const known = AUDIT_ACTION_TEXT[action];
   if (known) return known;
   return `Recorded “${action}” on ${recordTypeNoun(entityType)}`;
+}
+
+/**
+ * The record id of a list read by platform staff (`<entity>.listed`, docs/api.md "The audit log"):
+ * a list has no one record to name, so its record keeps this in place of an id.
+ */
+export const LIST_ENTITY_ID = 'list';
+
+/** A list read, in words, by how many records it returned: "A list of 3 records". */
+export function listInWords(returned: number): string {
+  return `A list of ${counted(returned, 'record')}`;
 }
 
 /** Actor ids that are no person. */

@@ -1,4 +1,4 @@
-import type { EntityRecordedAs } from '../../../contracts/audit-text.js';
+import { type EntityRecordedAs, LIST_ENTITY_ID } from '../../../contracts/audit-text.js';
 import type { Transaction } from '../db/with-actor.js';
 import { type ActorContext, isPlatformActor } from '../tenancy/actor.js';
 import type { AuditService } from './audit-log.js';
@@ -47,7 +47,7 @@ export function createPlatformReadLog(audit: AuditService) {
       await audit.record(tx, actor, {
         action: `${read.entityType}.listed` as const,
         entityType: read.entityType,
-        entityId: 'list',
+        entityId: LIST_ENTITY_ID,
         tenantId: null,
         previousState: null,
         newState: {
