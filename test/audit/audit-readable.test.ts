@@ -1,10 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_ACTION_TEXT } from '../../src/contracts/audit-text.js';
+import { AUDIT_ACTION_TEXT, LIST_ENTITY_ID, listInWords } from '../../src/contracts/audit-text.js';
 import { csvCell } from '../../src/contracts/csv.js';
 import { todayInIreland } from '../../src/contracts/irish-dates.js';
 import { EXPORT_COLUMNS } from '../../src/server/modules/audit/audit.service.js';
+import { SYSTEM_ACTOR } from '../../src/server/modules/auth/provisioning.service.js';
+import { createCorpusIngest } from '../../src/server/modules/rag/ingest.service.js';
 import { chainsAreSound } from '../../src/server/platform/audit/audit-log.js';
 import { auditLog, users } from '../../src/server/platform/db/schema.js';
 import { withActor } from '../../src/server/platform/db/with-actor.js';
@@ -18,6 +20,7 @@ import { createMember, createUser, type MemberRow, type UserRow } from '../helpe
 import { schemeFixture } from '../helpers/fixtures.js';
 import { registerName } from '../helpers/leak-registry.js';
 import { newPpsNumber } from '../helpers/pps.js';
+import { createRunIn } from '../helpers/statements.js';
 
 /**
  * An audit log a reviewer can read (docs/decisions/0051-readable-audit-log.md). Actions in words,
@@ -284,8 +287,11 @@ describe('GET /api/audit in words and names', () => {
         'Eoin Mac Cárthaigh: conflict of interest declared 2 Nov 2026',
       );
       if (reader === superAdmin) {
-        // A list is recorded as a list: there is no one record to name.
-        expect(labelOf('member_transaction.listed')).toBeNull();
+        // A list is recorded as a list: there is no one record to name, only how many it returned.
+        const listed = items.find((item) => item.action === 'member_transaction.listed');
+        const returned = (listed?.newState as { returned?: number } | undefined)?.returned;
+        expect(returned).toBeTypeOf('number');
+        expect(listed?.entityLabel).toBe(listInWords(returned as number));
       }
     }
     const ofTenant = await auditOf(a.admin, `&actorId=${superAdmin.id}`);
@@ -348,6 +354,158 @@ describe('GET /api/audit in words and names', () => {
     // Platform staff may read the audit log, never an employer's payroll: the upload stays an id.
     const ofStaff = (await auditOf(superAdmin)).find((item) => item.entityId === id);
     expect(ofStaff).toMatchObject({ summary: 'Uploaded a payroll file', entityLabel: null });
+  });
+
+  it('names a contribution by its member, its kind and its period in words', async () => {
+    clock += 1000;
+    const paid = await as(t, a.admin, 'POST', `/api/members/${a.member.id}/contributions`, {
+      payload: { period: '2026-10', kind: 'employee', amountCents: 10_000 },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    for (const reader of [a.admin, superAdmin]) {
+      const shown = (await auditOf(reader)).find((item) => item.entityId === paid.json().id);
+      expect(shown?.entityLabel, reader.role).toBe('Aoife Byrne: Employee contribution, Oct 2026');
+    }
+  });
+
+  it('labels a list platform staff read as a list, with how many records it returned', async () => {
+    clock += 1000;
+    const provider = await as(t, a.admin, 'POST', '/api/dora/ict-providers', {
+      payload: {
+        name: 'Harbour Payroll Services',
+        country: 'IE',
+        serviceType: 'S19',
+        contractReference: 'HPS-2025-014',
+        startedOn: '2025-02-01',
+        supportsCriticalFunction: true,
+      },
+    });
+    expect(provider.statusCode, provider.body).toBe(201);
+    clock += 1000;
+    const listed = await as(t, superAdmin, 'GET', '/api/dora/ict-providers');
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().items).toHaveLength(1);
+    const [shown] = await auditOf(
+      superAdmin,
+      `&entityType=ict_provider&entityId=${LIST_ENTITY_ID}`,
+    );
+    expect(shown).toMatchObject({
+      action: 'ict_provider.listed',
+      entityId: LIST_ENTITY_ID,
+      entityLabel: 'A list of 1 record',
+      entityDeleted: false,
+    });
+    const rows = rowsOfCsv((await exportOf(superAdmin, '?entityType=ict_provider')).body);
+    expect(rows.find((row) => row['Action code'] === 'ict_provider.listed')?.Record).toBe(
+      'A list of 1 record',
+    );
+  });
+
+  it('names a text of the regulatory corpus by its title, for platform staff', async () => {
+    clock += 1000;
+    await createCorpusIngest({
+      database: t.database,
+      audit: testAuditService(() => new Date(clock)),
+      now: () => new Date(clock),
+    }).ingest(SYSTEM_ACTOR, [
+      {
+        source: 'audit-naming-act',
+        title: 'Audit Naming Act 2026',
+        format: 'markdown',
+        content: '## Section 1\nA duty.',
+      },
+    ]);
+    const [shown] = await auditOf(superAdmin, '&entityType=rag_source&entityId=audit-naming-act');
+    expect(shown).toMatchObject({
+      action: 'rag_source.ingested',
+      entityLabel: 'Audit Naming Act 2026',
+    });
+  });
+
+  it('names an ICT incident, an ICT provider, a breach, a data request, a statement run and a payment received as their registers do', async () => {
+    clock += 1000;
+    const created = async (url: string, payload: object) => {
+      const response = await as(t, a.admin, 'POST', url, { payload });
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
+      return response.json().id as string;
+    };
+    const incident = await created('/api/ict-incidents', {
+      title: 'Member portal unavailable',
+      description: 'Members could not sign in; the service answered with errors.',
+      detectedAt: '2026-11-22T07:50:00Z',
+      becameAwareAt: '2026-11-22T08:00:00Z',
+      servicesAffected: ['member_portal'],
+    });
+    const breach = await created('/api/data-breaches', {
+      title: 'Statements posted to the wrong members',
+      description: 'Annual statements went to other members of the scheme.',
+      becameAwareAt: '2026-11-22T10:15:00Z',
+      categoriesOfData: ['identity'],
+      approximateMembers: 14,
+      riskToPeople: 'risk',
+    });
+    const request = await created('/api/data-requests', {
+      memberId: a.member.id,
+      kind: 'access',
+      receivedOn: '2026-11-20',
+    });
+    const receipt = await created(`/api/employers/${a.employerId}/remittance-receipts`, {
+      month: '2026-10',
+      receivedOn: '2026-11-20',
+      amountCents: 100_000,
+    });
+    const run = await createRunIn(t.database, a, 'ready');
+    // Platform staff reading a run is itself recorded, in the tenant's chain.
+    expect((await as(t, superAdmin, 'GET', `/api/statement-runs/${run}`)).statusCode).toBe(200);
+    const [provider] = await auditOf(a.admin, '&entityType=ict_provider');
+
+    const expected = {
+      [incident]: 'ICT-2026-001: Member portal unavailable',
+      [provider?.entityId as string]: 'Harbour Payroll Services',
+      [breach]: 'Statements posted to the wrong members',
+      [request]: 'Access (Art. 15) from Aoife Byrne, received 20 Nov 2026',
+      [run]: 'Acme Staff Pension Scheme: statements at 31 Dec 2025',
+      [receipt]: 'Liffey Bakers (Dublin) Ltd: payment for Oct 2026',
+    };
+    for (const reader of [a.admin, superAdmin]) {
+      const items = await auditOf(reader);
+      for (const [id, label] of Object.entries(expected)) {
+        const labels = items.filter((item) => item.entityId === id).map((item) => item.entityLabel);
+        expect(labels.length, `${label} for ${reader.role}`).toBeGreaterThan(0);
+        expect(new Set(labels), `${label} for ${reader.role}`).toEqual(new Set([label]));
+      }
+    }
+    // The records themselves keep ids: no title, name or reference.
+    const stored = await ownerOf(t.database)
+      .select()
+      .from(auditLog)
+      .where(inArray(auditLog.entityId, Object.keys(expected)));
+    expect(JSON.stringify(stored)).not.toMatch(/Harbour|Aoife|Byrne|Liffey|Acme|ICT-2026/);
+  });
+
+  it('names none of those records for a reader of another tenant, even in the reader’s own log', async () => {
+    // A record in tenant B's chain naming tenant A's breach: B's BrokerAdmin may read breaches,
+    // never A's, so the breach stays an id; platform staff read it by its title.
+    const [breach] = await auditOf(a.admin, '&entityType=data_breach');
+    const audit = testAuditService(() => new Date(clock));
+    const actor = { ...tenantActor(b.brokerId), userId: b.admin.id };
+    clock += 1000;
+    await withActor(t.database, actor, (tx) =>
+      audit.record(tx, actor, {
+        action: 'data_breach.updated',
+        entityType: 'data_breach',
+        entityId: breach?.entityId as string,
+        tenantId: b.brokerId,
+        previousState: null,
+        newState: null,
+      }),
+    );
+    const [seenByB] = await auditOf(b.admin, `&entityId=${breach?.entityId}`);
+    expect(seenByB).toMatchObject({ action: 'data_breach.updated', entityLabel: null });
+    const seenByPlatform = await auditOf(superAdmin, `&entityId=${breach?.entityId}`);
+    expect(seenByPlatform.map((item) => item.entityLabel)).toContain(
+      'Statements posted to the wrong members',
+    );
   });
 
   it('never resolves a name of another tenant, even for an id recorded in the reader’s own log', async () => {

@@ -1,8 +1,11 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DRAFT_KIND_NAMES } from '../../../contracts/ai.js';
+import { LIST_ENTITY_ID, listInWords } from '../../../contracts/audit-text.js';
+import { CONTRIBUTION_KIND_LABELS } from '../../../contracts/contributions.js';
+import { DATA_REQUEST_KIND_NAMES } from '../../../contracts/data-request-rules.js';
 import { KEY_FUNCTION_NAMES, POLICY_KIND_NAMES } from '../../../contracts/governance-rules.js';
-import { dateInWords, formatIrishDate } from '../../../contracts/irish-dates.js';
+import { dateInWords, formatIrishDate, periodInWords } from '../../../contracts/irish-dates.js';
 import type { Action } from '../../../contracts/policy.js';
 import { FILING_KIND_NAMES } from '../../../contracts/scheme-year-rules.js';
 import {
@@ -10,19 +13,27 @@ import {
   brokers,
   conflictsOfInterest,
   contributions,
+  dataBreaches,
+  dataRequests,
   documents,
   employers,
   filings,
   fundPrices,
   fundSwitches,
   funds,
+  ictIncidents,
+  ictProviders,
   imports,
   keyFunctionHolders,
   members,
   oraReports,
   payrollUploads,
+  platformIctIncidents,
+  ragSources,
+  remittanceReceipts,
   schemes,
   significantChanges,
+  statementRuns,
   trustees,
   trusteeTrainings,
   users,
@@ -41,14 +52,31 @@ export interface EntityName {
 
 export interface AuditNames {
   actorName(actorId: string): string | null;
-  entity(entityType: string, entityId: string): EntityName | null;
+  entity(record: NamedReference): EntityName | null;
 }
 
 /** What resolving needs from an audit record. */
 export interface NamedReference {
   actorId: string;
+  action: string;
   entityType: string;
   entityId: string;
+  /** Read only for a list read, for how many records it returned. */
+  newState: unknown;
+}
+
+/**
+ * A list read by platform staff, by how many records it returned (its `newState.returned`,
+ * src/server/platform/audit/platform-reads.ts): a list has no one record to name.
+ */
+function listNamed(record: NamedReference): EntityName | null {
+  if (record.entityId !== LIST_ENTITY_ID || record.action !== `${record.entityType}.listed`) {
+    return null;
+  }
+  const state = record.newState;
+  const returned =
+    typeof state === 'object' && state !== null && 'returned' in state ? state.returned : null;
+  return typeof returned === 'number' ? { label: listInWords(returned), deleted: false } : null;
 }
 
 /** Ids per query: far below PostgreSQL's 65,535 bound parameters, even for a 50,000-row export. */
@@ -200,7 +228,11 @@ export async function resolveAuditNames(
       .innerJoin(members, eq(members.id, contributions.memberId))
       .where(and(inArray(contributions.id, ids), inTenant(contributions.brokerId)));
     for (const row of rows) {
-      put('contribution', row.id, `${memberName(row)}: ${row.kind} contribution, ${row.period}`);
+      put(
+        'contribution',
+        row.id,
+        `${memberName(row)}: ${named(CONTRIBUTION_KIND_LABELS, row.kind)} contribution, ${periodInWords(row.period)}`,
+      );
     }
   }
 
@@ -521,8 +553,127 @@ export async function resolveAuditNames(
     }
   }
 
+  // The regulatory corpus is public text, shared by every tenant
+  // (docs/decisions/0069-regulatory-corpus-and-retrieval.md): a text by its title, its stable name
+  // being the record's id. Its records are the platform's, which only platform staff read.
+  for (const ids of chunks(idsOf('rag_source'))) {
+    const rows = await tx
+      .select({ source: ragSources.source, title: ragSources.title })
+      .from(ragSources)
+      .where(inArray(ragSources.source, ids));
+    for (const row of rows) put('rag_source', row.source, row.title);
+  }
+
+  // DORA's registers (docs/decisions/0139-dora-ict-incidents.md): an incident by the firm's
+  // reference and its title, an incident of the platform itself (platform staff's only) by its
+  // title, a provider by its name.
+  const incidentIds = readable('ict_incident', 'ict_incident.read');
+  for (const ids of chunks(incidentIds)) {
+    const rows = await tx
+      .select({ id: ictIncidents.id, reference: ictIncidents.reference, title: ictIncidents.title })
+      .from(ictIncidents)
+      .where(and(inArray(ictIncidents.id, ids), inTenant(ictIncidents.brokerId)));
+    for (const row of rows) put('ict_incident', row.id, `${row.reference}: ${row.title}`);
+  }
+  for (const ids of chunks(tenantId === null ? incidentIds : [])) {
+    const rows = await tx
+      .select({ id: platformIctIncidents.id, title: platformIctIncidents.title })
+      .from(platformIctIncidents)
+      .where(inArray(platformIctIncidents.id, ids));
+    for (const row of rows) put('ict_incident', row.id, row.title);
+  }
+
+  for (const ids of chunks(readable('ict_provider', 'ict_provider.list'))) {
+    const rows = await tx
+      .select({ id: ictProviders.id, name: ictProviders.name })
+      .from(ictProviders)
+      .where(and(inArray(ictProviders.id, ids), inTenant(ictProviders.brokerId)));
+    for (const row of rows) put('ict_provider', row.id, row.name);
+  }
+
+  for (const ids of chunks(readable('data_breach', 'data_breach.read'))) {
+    const rows = await tx
+      .select({ id: dataBreaches.id, title: dataBreaches.title })
+      .from(dataBreaches)
+      .where(and(inArray(dataBreaches.id, ids), inTenant(dataBreaches.brokerId)));
+    for (const row of rows) put('data_breach', row.id, row.title);
+  }
+
+  // A data subject's request as the register of requests names it: its kind, whose, and when.
+  for (const ids of chunks(readable('data_request', 'data_request.read'))) {
+    const rows = await tx
+      .select({
+        id: dataRequests.id,
+        kind: dataRequests.kind,
+        receivedOn: dataRequests.receivedOn,
+        firstName: members.firstName,
+        lastName: members.lastName,
+        deletedAt: members.deletedAt,
+      })
+      .from(dataRequests)
+      .innerJoin(
+        members,
+        and(eq(members.brokerId, dataRequests.brokerId), eq(members.id, dataRequests.memberId)),
+      )
+      .where(and(inArray(dataRequests.id, ids), inTenant(dataRequests.brokerId)));
+    for (const row of rows) {
+      put(
+        'data_request',
+        row.id,
+        `${named(DATA_REQUEST_KIND_NAMES, row.kind)} from ${memberName(row)}, received ${dateInWords(row.receivedOn)}`,
+        row.deletedAt !== null,
+      );
+    }
+  }
+
+  for (const ids of chunks(readable('statement_run', 'statement_run.read'))) {
+    const rows = await tx
+      .select({
+        id: statementRuns.id,
+        informationDate: statementRuns.informationDate,
+        schemeName: schemes.name,
+        schemeDeletedAt: schemes.deletedAt,
+        employerDeletedAt: employers.deletedAt,
+      })
+      .from(statementRuns)
+      .innerJoin(schemes, eq(schemes.id, statementRuns.schemeId))
+      .innerJoin(employers, eq(employers.id, statementRuns.employerId))
+      .where(and(inArray(statementRuns.id, ids), inTenant(statementRuns.brokerId)));
+    for (const row of rows) {
+      put(
+        'statement_run',
+        row.id,
+        `${row.schemeName}: statements at ${dateInWords(row.informationDate)}`,
+        row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
+      );
+    }
+  }
+
+  // A payment an employer sent for a month's deductions (docs/decisions/0136-contribution-remittance.md).
+  for (const ids of chunks(readable('remittance_receipt', 'remittance_receipt.list'))) {
+    const rows = await tx
+      .select({
+        id: remittanceReceipts.id,
+        month: remittanceReceipts.month,
+        employerName: employers.name,
+        employerDeletedAt: employers.deletedAt,
+      })
+      .from(remittanceReceipts)
+      .innerJoin(employers, eq(employers.id, remittanceReceipts.employerId))
+      .where(and(inArray(remittanceReceipts.id, ids), inTenant(remittanceReceipts.brokerId)));
+    for (const row of rows) {
+      put(
+        'remittance_receipt',
+        row.id,
+        `${row.employerName}: payment for ${periodInWords(row.month)}`,
+        row.employerDeletedAt !== null,
+      );
+    }
+  }
+
   return {
     actorName: (actorId) => people.get(actorId) ?? null,
-    entity: (entityType, entityId) => entities.get(`${entityType}:${entityId}`) ?? null,
+    entity: (record) =>
+      listNamed(record) ?? entities.get(`${record.entityType}:${record.entityId}`) ?? null,
   };
 }

@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { LIST_ENTITY_ID } from '../../../contracts/audit-text.js';
 import { auditLog } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import type { AuditFilters } from './audit.schemas.js';
@@ -51,6 +52,12 @@ export function auditRecordsForExport(
       action: auditLog.action,
       entityType: auditLog.entityType,
       entityId: auditLog.entityId,
+      // A list read's state says how many records it returned (audit-names.data.ts); no other
+      // record's state is read, so the export holds none.
+      newState:
+        sql<unknown>`case when ${auditLog.entityId} = ${LIST_ENTITY_ID} then ${auditLog.newState} end`.mapWith(
+          auditLog.newState,
+        ),
       ipAddress: auditLog.ipAddress,
       clientAddress: auditLog.clientAddress,
     })

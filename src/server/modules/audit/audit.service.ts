@@ -22,7 +22,7 @@ import { type AuditNames, resolveAuditNames } from './audit-names.data.js';
 export const MAX_EXPORT_ROWS = 50_000;
 
 const viewOf = (row: AuditRow, names: AuditNames): AuditRecordView => {
-  const entity = names.entity(row.entityType, row.entityId);
+  const entity = names.entity(row);
   return {
     id: row.id,
     timestamp: row.timestamp.toISOString(),
@@ -136,7 +136,7 @@ export function createAuditReadService({
         const lines = [BYTE_ORDER_MARK, csvLine(EXPORT_COLUMNS)];
         for (const row of rows) {
           const actorName = names.actorName(row.actorId);
-          const entity = names.entity(row.entityType, row.entityId);
+          const entity = names.entity(row);
           lines.push(
             csvLine([
               row.timestamp.toISOString(),
