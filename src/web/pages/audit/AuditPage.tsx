@@ -25,6 +25,7 @@ import {
   AUDIT_RECORD_TYPES,
   actorDescription,
   forwardedForNote,
+  LIST_ENTITY_ID,
   recordTypeLabel,
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
@@ -325,8 +326,12 @@ function AuditTable({ filters }: { filters: Filters }) {
               const who = actorDescription(record);
               const recordName = record.entityLabel ?? record.entityId;
               const page = RECORD_PAGES[record.entityType];
+              // A list platform staff read has no page of its own to open.
               const canOpen =
-                page !== undefined && !record.entityDeleted && allows(session, page.access);
+                page !== undefined &&
+                record.entityId !== LIST_ENTITY_ID &&
+                !record.entityDeleted &&
+                allows(session, page.access);
               const forwarded = forwardedForNote(record);
               return (
                 <Fragment key={record.id}>
