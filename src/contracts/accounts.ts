@@ -40,6 +40,12 @@ export const signedIn = z.object({ user: sessionUser, secondFactorSetupRequired:
 export const messageAnswer = z.object({ message: z.string() });
 
 /**
+ * How long an invitation link works, from its sending or a resend (docs/decisions/0044-invitations.md):
+ * the e-mail, the pages that send one and the link's own check all say it from here.
+ */
+export const INVITATION_VALID_HOURS = 72;
+
+/**
  * Whether an invitation link can still set a password, read before the person types one
  * (docs/decisions/0125-invitation-link-checked-first.md): `open`; `used` (the password was set
  * through it); `expired`; or `not_valid` (no such link, withdrawn, replaced by a newer

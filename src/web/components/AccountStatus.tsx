@@ -8,7 +8,7 @@ import { useSignedIn } from '../auth/session';
 import { ConfirmModal } from './ConfirmModal';
 import { notifySuccess } from './notify';
 import { SecondFactorReset } from './SecondFactorReset';
-import { useApiAction } from './useApiSubmit';
+import { useResendInvitation } from './useResendInvitation';
 
 /** An invitation whose link no longer works: staff resend it. */
 export const invitationExpired = (
@@ -28,12 +28,9 @@ export function AccountStatusAction({ account }: { account: User }) {
   const { user } = useSignedIn();
   const client = useQueryClient();
   const [opened, setOpened] = useState(false);
-  const resend = useApiAction(async () => {
-    await api(apiRoutes.users.resendInvitation, { params: { id: account.id } });
-    await client.invalidateQueries({ queryKey: ['accounts'] });
-    notifySuccess(
-      `A new invitation is on its way to ${account.name}. Its link works for 72 hours.`,
-    );
+  const resend = useResendInvitation(account.id, {
+    refresh: () => client.invalidateQueries({ queryKey: ['accounts'] }),
+    sentTo: account.name,
   });
   if (account.id === user.id) {
     return (

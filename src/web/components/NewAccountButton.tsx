@@ -12,6 +12,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { INVITATION_VALID_HOURS } from '../../contracts/accounts';
 import { apiRoutes } from '../../contracts/api-routes';
 import type { InvitationPlace } from '../../contracts/invitations';
 import { ROLE_NAMES } from '../../contracts/roles';
@@ -21,6 +22,7 @@ import { useSignedIn } from '../auth/session';
 import { MemberPicker } from './MemberPicker';
 import { notifySuccess } from './notify';
 import { useApiSubmit } from './useApiSubmit';
+import { INVITATION_LINK_WORKS } from './useResendInvitation';
 import { type AccountRole, type AccountValues, accountBody, validateWith } from './validation';
 
 /**
@@ -151,7 +153,7 @@ function NewAccountForm({
     await onCreated?.();
     notifySuccess(
       account.status === 'invited'
-        ? `Invitation sent to ${account.name}. Its link works for 72 hours.`
+        ? `Invitation sent to ${account.name}. ${INVITATION_LINK_WORKS}`
         : `Account created for ${account.name}.`,
     );
     onClose();
@@ -215,8 +217,8 @@ function NewAccountForm({
           />
         ) : (
           <Text size="sm" c="dimmed">
-            They will get an e-mail inviting them to set their password. The link works for 72
-            hours, and you can send a new one from their account.
+            They will get an e-mail inviting them to set their password. The link works for{' '}
+            {INVITATION_VALID_HOURS} hours, and you can send a new one from their account.
           </Text>
         )}
         <Group justify="flex-end">

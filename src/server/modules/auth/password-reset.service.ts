@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
+import { INVITATION_VALID_HOURS } from '../../../contracts/accounts.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import {
@@ -77,10 +78,10 @@ const sha256Hex = (value: string) => createHash('sha256').update(value).digest('
 
 export type TokenPurpose = 'reset' | 'invitation';
 /**
- * An invitation link is valid 72 hours; a reset link stays at 60 minutes
+ * An invitation link is valid INVITATION_VALID_HOURS; a reset link stays at 60 minutes
  * (docs/decisions/0044-invitations.md).
  */
-export const INVITATION_VALID_MS = 72 * 60 * 60_000;
+export const INVITATION_VALID_MS = INVITATION_VALID_HOURS * 60 * 60_000;
 const VALID_MS: Record<TokenPurpose, number> = {
   reset: RESET_TOKEN_VALID_MS,
   invitation: INVITATION_VALID_MS,

@@ -1,5 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
-import type { MemberPortalAccount } from '../../../contracts/accounts.js';
+import { INVITATION_VALID_HOURS, type MemberPortalAccount } from '../../../contracts/accounts.js';
 import {
   type InvitationPlace,
   invitableRoles,
@@ -35,7 +35,6 @@ import type { Role } from '../../platform/tenancy/roles.js';
 import {
   findUserByEmail,
   type HashPassword,
-  INVITATION_VALID_MS,
   issueToken,
   passwordPolicyRefusal,
   passwordProblem,
@@ -221,7 +220,7 @@ export function createUsersService({
           firm: context.firm,
           purpose: context.purpose,
           link: invitationLink(publicBaseUrl, token),
-          validHours: INVITATION_VALID_MS / 3_600_000,
+          validHours: INVITATION_VALID_HOURS,
         }),
         discardAfter: expiresAt,
       });

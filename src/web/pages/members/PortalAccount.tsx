@@ -3,14 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { momentInWords } from '../../../contracts/irish-dates';
 import type { MemberPageView } from '../../../contracts/portal';
-import { api } from '../../api/client';
 import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { invitationExpired } from '../../components/AccountStatus';
 import { NewAccountButton } from '../../components/NewAccountButton';
-import { notifySuccess } from '../../components/notify';
-import { useApiAction } from '../../components/useApiSubmit';
+import { useResendInvitation } from '../../components/useResendInvitation';
 import { memberPageKey } from './member-page-cache';
 
 type Account = NonNullable<NonNullable<MemberPageView['portalAccount']>['account']>;
@@ -52,12 +50,9 @@ export function PortalAccount({
 
 function AccountState({ account, onResent }: { account: Account; onResent: () => Promise<void> }) {
   const session = useSignedIn();
-  const resend = useApiAction(async () => {
-    await api(apiRoutes.users.resendInvitation, { params: { id: account.id } });
-    await onResent();
-    notifySuccess(
-      'A new invitation to the member portal is on its way. Its link works for 72 hours.',
-    );
+  const resend = useResendInvitation(account.id, {
+    refresh: onResent,
+    sentTo: 'the member',
   });
   if (account.status === 'active') {
     return (
