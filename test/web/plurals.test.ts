@@ -13,12 +13,22 @@ import { sourceFiles } from '../helpers/source-files.js';
 /** Every source file of the web UI, its tests left out, by its path under src/web. */
 const sources = () => sourceFiles('src/web');
 
+/**
+ * Helpers that write a count with its noun (`counted`, and `savedInWords` of src/contracts/imports.ts,
+ * which names what an import saved): a placeholder that is one of their calls makes no plural.
+ */
+const NOUN_WRITER = String.raw`(?!\s*(?:counted|savedInWords)\()`;
+
 /** Ways a line makes a plural of its own. */
 const HAND_MADE_PLURALS: readonly RegExp[] = [
   // A count put straight before a plural noun, in a template or in JSX.
-  /\$\{[^}]*(?:[cC]ount|\blength|Written|Read|[pP]eriods|Tokens)\b[^}]*\}\s+(?:[a-z]+ )?[a-z]+s\b/,
+  new RegExp(
+    String.raw`\$\{${NOUN_WRITER}[^}]*(?:[cC]ount|\blength|Written|Read|[pP]eriods|Tokens)\b[^}]*\}\s+(?:[a-z]+ )?[a-z]+s\b`,
+  ),
   // An account is no count: `<AccountState account={account} onResent={refresh} />` is no plural.
-  /\{[^{}]*(?:(?<![aA]c)[cC]ount|\blength|Written|Read)\)?\}\s+[a-z]+/,
+  new RegExp(
+    String.raw`\{${NOUN_WRITER}[^{}]*(?:(?<![aA]c)[cC]ount|\blength|Written|Read)\)?\}\s+[a-z]+`,
+  ),
   // A noun chosen by a count: `n === 1 ? 'member' : 'members'`, `'1 line' : …`, `'' : 's'`.
   /[=!]==\s*1n?\s*\?\s*(['"`])(?:1 )?[a-z ]*\1\s*:\s*(?:(['"`])[a-z ]*s\2|`\$\{)/,
   // A noun left for the reader to make plural: "amount(s)".
@@ -62,6 +72,8 @@ describe('counts in words', () => {
       "              : preview.rows.length === 1\n                ? 'The only row of the file'",
       '    {left.length === 0 ? <Empty /> : <List />}',
       '  return <AccountState account={account} onResent={refresh} />;',
+      '        message: `${savedInWords(kind, result.rowsWritten)} imported`,',
+      "          Every row of the file was saved: {savedInWords(kind, result.rowsWritten)} from{' '}",
     ]) {
       expect(
         HAND_MADE_PLURALS.some((pattern) => pattern.test(line)),
