@@ -236,7 +236,7 @@ export async function buildApp({
     verifyToken: (token) => auth.verifyToken(token),
     cookieName: sessionCookieName(!config.isDevelopmentLike),
   });
-  await app.register(rateLimits, { store: counters });
+  await app.register(rateLimits, { store: counters, now });
   await app.register(authGate, {
     confirm: (claims) => auth.confirm(claims),
     admit: (claims) => auth.admit(claims),

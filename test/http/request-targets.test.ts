@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpsRedirectServer } from '../../src/server/platform/http/redirect-server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { inOneClockMinute, uniqueClientAddress } from '../helpers/clients.js';
+import { minuteClock, uniqueClientAddress } from '../helpers/clients.js';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { type RawResponse, rawRequest } from '../helpers/raw-http.js';
 import { concretePath, type RegisteredRoute, watchRoutes } from '../helpers/routes.js';
@@ -19,8 +19,11 @@ import { selfSignedCertificate } from '../helpers/tls.js';
 // Top-level: the tests below are generated from the routes the app registers.
 const shared: TestDatabase = await openTestDatabase();
 const watch = watchRoutes();
+// Twelve sign-ins must fall in one minute of the service's clock: it is started at one.
+const clock = minuteClock();
 const t: TestApp = await buildTestApp({
   database: shared.database,
+  now: clock.now,
   // Raw requests all come from 127.0.0.1: each names its client in X-Forwarded-For instead.
   env: { TRUST_PROXY: '127.0.0.1' },
 });
@@ -235,7 +238,7 @@ describe('rate limits under every request-target form (docs/api.md, "Rate limits
 
   it('refuse the sixth of twelve sign-ins from one address in absolute form', async () => {
     // Failed sign-ins count within the clock minute (docs/decisions/0107): all twelve in one.
-    await inOneClockMinute(30_000);
+    clock.startMinute();
     const client = uniqueClientAddress();
     const body = JSON.stringify({ email: 'nobody@example.ie', password: 'not the password' });
     const targets = [
@@ -296,6 +299,7 @@ describe('served over TLS by the service itself', () => {
     const { certFile, keyFile } = selfSignedCertificate();
     tls = await buildTestApp({
       database: shared.database,
+      now: clock.now,
       env: {
         APP_ENV: 'production',
         TLS_CERT_FILE: certFile,
@@ -320,7 +324,7 @@ describe('served over TLS by the service itself', () => {
 
   it('refuses the sixth of twelve sign-ins from one address in absolute form', async () => {
     // Failed sign-ins count within the clock minute (docs/decisions/0107): all twelve in one.
-    await inOneClockMinute(30_000);
+    clock.startMinute();
     const client = uniqueClientAddress();
     const body = JSON.stringify({ email: 'nobody@example.ie', password: 'not the password' });
     const statuses = await statusesOf(

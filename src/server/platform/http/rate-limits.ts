@@ -165,6 +165,8 @@ export function clientKey(address: string | undefined): string {
 
 export interface RateLimitOptions {
   store: RateLimitStore;
+  /** The service's clock, whose clock minute the sign-in attempts are counted in. */
+  now: () => Date;
 }
 
 declare module 'fastify' {
@@ -181,12 +183,12 @@ declare module 'fastify' {
  * therefore refused from its sixth request, answered or not, while an office's correct sign-ins
  * never use up the allowance.
  */
-function signInGate(store: RateLimitStore) {
+function signInGate(store: RateLimitStore, now: () => Date) {
   const keyOf = (request: FastifyRequest, minute: number, what: 'attempts' | 'successes') =>
     `signin-${what}:${clientKey(request.ip)}:${minute}`;
   return {
     async admit(request: FastifyRequest): Promise<number> {
-      const at = Date.now();
+      const at = now().getTime();
       const minute = Math.floor(at / MINUTE);
       request.signInMinute = minute;
       const [attempts, successes] = await Promise.all([
@@ -212,7 +214,7 @@ function signInGate(store: RateLimitStore) {
  * The client is `request.ip` (the socket address, or the right-most address in X-Forwarded-For that
  * is not a TRUST_PROXY peer, so a forged header from an untrusted peer changes nothing).
  */
-const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) => {
+const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store, now }) => {
   await app.register(fastifyRateLimit, { global: false, store: store.pluginStore });
   const limiters = RATE_LIMITS.map((limit) => ({
     limit,
@@ -223,7 +225,7 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, { store }) 
         `${limit.name}:${limit.per === 'user' ? request.tokenClaims?.userId : clientKey(request.ip)}`,
     }),
   }));
-  const signIns = signInGate(store);
+  const signIns = signInGate(store, now);
   app.decorateRequest('signInMinute', null);
 
   app.addHook('onRequest', async (request, reply) => {
