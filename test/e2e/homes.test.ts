@@ -191,6 +191,14 @@ describe.skipIf(browserSuiteSkipReason)(
             ),
           );
           await see(page.getByRole('row', { name: /Siobhán Ní Chonghaile.*Nothing paid for/ }));
+          // Its button asks for what is missing, and opens the import on contributions.
+          await keptCard
+            .getByRole('link', { name: new RegExp(`^Upload the missing .+ for ${keptScheme}$`) })
+            .click();
+          await see(page.getByRole('heading', { name: 'Import a CSV file' }));
+          expect(await page.getByRole('radio', { name: 'Contributions' }).isChecked()).toBe(true);
+          await page.goBack();
+          await see(keptCard);
         }
         // The API reference is for those whose work it scripts: not for a reader or a member.
         const menu = page.getByRole('navigation', { name: 'Main' });

@@ -14,10 +14,15 @@ import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { formatPeriod } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { remittanceCalendarQuery, thisMonth } from '../employers/remittanceQueries';
-import { dueHeading, dueStanding, memberNeedText, remittanceNotes } from './attention';
+import {
+  dueHeading,
+  dueStanding,
+  memberNeedText,
+  remittanceNotes,
+  uploadAction,
+} from './attention';
 import { OVERVIEW_KEY } from './overview-cache';
 import { SchemesNeedingAttention } from './SchemesNeedingAttention';
 
@@ -44,7 +49,6 @@ function Home() {
   if (overview.isPending) return <Loading label="Loading your home page" />;
   if (overview.isError) return <LoadError error={overview.error} />;
   const data = overview.data;
-  const due = formatPeriod(data.duePeriod);
   const canUpload = can(session, 'contribution.import');
   return (
     <Stack gap="xl">
@@ -58,7 +62,7 @@ function Home() {
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {data.schemes.map((scheme) => {
-              const inAlready = scheme.lastPeriod !== null && scheme.lastPeriod >= data.duePeriod;
+              const upload = uploadAction(scheme, data.duePeriod);
               return (
                 <Paper
                   key={scheme.id}
@@ -74,13 +78,19 @@ function Home() {
                     <Text size="sm">{dueStanding(scheme, data.duePeriod)}</Text>
                     {canUpload && (
                       <Button
-                        component={Link}
-                        to={`/schemes/${scheme.id}/import`}
-                        variant={inAlready ? 'default' : 'filled'}
+                        renderRoot={(props) => (
+                          <Link
+                            {...props}
+                            to="/schemes/$schemeId/import"
+                            params={{ schemeId: scheme.id }}
+                            search={{ kind: 'contributions' }}
+                          />
+                        )}
+                        variant={upload.pressing ? 'filled' : 'default'}
                         size="sm"
-                        aria-label={`Upload ${due} contributions for ${scheme.name}`}
+                        aria-label={upload.label}
                       >
-                        {inAlready ? 'Upload a correction' : `Upload ${due} contributions`}
+                        {upload.text}
                       </Button>
                     )}
                   </Stack>

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Overview, RemittanceMonth } from '../../api/types';
-import { dueHeading, dueStanding, remittanceNotes, schemeNeedText } from './attention';
+import {
+  dueHeading,
+  dueStanding,
+  remittanceNotes,
+  schemeNeedText,
+  uploadAction,
+} from './attention';
 
 describe('why a scheme needs attention, in words', () => {
   it('names its governance by the standing the governance counts give it', () => {
@@ -44,6 +50,31 @@ describe('where a scheme’s card says the due month stands', () => {
   it('names the latest month in, or that there is none', () => {
     expect(dueStanding(scheme('2026-09'), '2026-10')).toBe('Latest contributions: Sep 2026.');
     expect(dueStanding(scheme(null), '2026-10')).toBe('No contributions yet.');
+  });
+});
+
+describe('the upload button on a scheme’s card', () => {
+  const named = (lastPeriod: string | null, unpaid = 0) => ({
+    ...scheme(lastPeriod, unpaid),
+    name: 'Liffey DC',
+  });
+
+  it('asks for the month, then for what is missing, and offers a correction once all is in', () => {
+    expect(uploadAction(named('2026-09'), '2026-10')).toEqual({
+      text: 'Upload Oct 2026 contributions',
+      label: 'Upload Oct 2026 contributions for Liffey DC',
+      pressing: true,
+    });
+    expect(uploadAction(named('2026-10', 1), '2026-10')).toEqual({
+      text: 'Upload the missing Oct 2026 contributions',
+      label: 'Upload the missing Oct 2026 contributions for Liffey DC',
+      pressing: true,
+    });
+    expect(uploadAction(named('2026-10'), '2026-10')).toEqual({
+      text: 'Upload a correction',
+      label: 'Upload a correction to Oct 2026 contributions for Liffey DC',
+      pressing: false,
+    });
   });
 });
 

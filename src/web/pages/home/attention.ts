@@ -91,3 +91,26 @@ export function remittanceNotes(months: readonly RemittanceMonth[]): string[] {
       ),
   ];
 }
+
+/**
+ * The upload button on a scheme's card, by where the due month stands: its contributions while
+ * none are in, the missing ones while some member has nothing paid, else a correction.
+ */
+export function uploadAction(
+  scheme: SchemeAttention,
+  duePeriod: string,
+): { text: string; label: string; pressing: boolean } {
+  const due = formatPeriod(duePeriod);
+  if (dueComplete(scheme, duePeriod)) {
+    return {
+      text: 'Upload a correction',
+      label: `Upload a correction to ${due} contributions for ${scheme.name}`,
+      pressing: false,
+    };
+  }
+  const text =
+    scheme.lastPeriod !== null && scheme.lastPeriod >= duePeriod
+      ? `Upload the missing ${due} contributions`
+      : `Upload ${due} contributions`;
+  return { text, label: `${text} for ${scheme.name}`, pressing: true };
+}

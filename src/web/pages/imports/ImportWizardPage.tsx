@@ -13,22 +13,22 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { CONTRIBUTION_KIND_LABELS, CONTRIBUTION_KINDS } from '../../../contracts/contributions';
 import { fileSizeInWords } from '../../../contracts/file-size';
-import { savedInWords } from '../../../contracts/imports';
+import { IMPORT_KINDS, savedInWords } from '../../../contracts/imports';
 import { formatCents } from '../../../contracts/money';
 import { counted } from '../../../contracts/plain-english';
-import { api, describeError, upload } from '../../api/client';
+import { api, upload } from '../../api/client';
 import type { ImportDetail, ImportKind, ImportSummary, PaidIn } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
-import { NotFoundPage } from '../common/NotFoundPage';
 import { refreshAfterImport } from '../home/overview-cache';
-import { isNotFound, useScheme } from '../schemes/SchemeQueries';
+import { useScheme } from '../schemes/SchemeQueries';
 import { CsvFileChoice } from './CsvFileChoice';
 import { type UploadFailure, uploadFailure } from './csvUpload';
 import { ExpectedColumns } from './ExpectedColumns';
@@ -56,7 +56,12 @@ export function ImportWizardPage() {
   const { user } = session;
   const client = useQueryClient();
   const scheme = useScheme(schemeId);
-  const [kind, setKind] = useState<ImportKind>('members');
+  // A link that says what the file holds (the home page's "Upload contributions") opens on that
+  // kind; otherwise on members, the first file a new scheme needs.
+  const asked = (useSearch({ strict: false }) as { kind?: unknown }).kind;
+  const [kind, setKind] = useState<ImportKind>(
+    IMPORT_KINDS.find((known) => known === asked) ?? 'members',
+  );
   const chosen = useCsvChoice();
   const { file, preview } = chosen;
   const [step, setStep] = useState(0);
@@ -75,10 +80,7 @@ export function ImportWizardPage() {
   latestProgress.current = progress;
 
   if (scheme.isPending) return <Loading label="Loading the scheme" />;
-  if (scheme.isError) {
-    if (isNotFound(scheme.error)) return <NotFoundPage />;
-    return <Alert color="red">{describeError(scheme.error)}</Alert>;
-  }
+  if (scheme.isError) return <LoadError error={scheme.error} />;
   const format = IMPORT_FORMATS[kind];
 
   const start = async () => {
