@@ -288,6 +288,9 @@ describe.skipIf(browserSuiteSkipReason)(
         name: 'Contributions, newest pay period first',
       });
       await see(contributions.getByRole('cell', { name: 'Mar 2026', exact: true }));
+      // The summary above counts it at once, without a reload.
+      const summary = page.getByRole('region', { name: 'Pension summary' });
+      await see(summary.getByRole('row', { name: /^Total paid in.*€125\.00/ }));
       await e2e.checkPage(page, 'member-pay-period');
     });
   },

@@ -41,7 +41,7 @@ import {
   readPayPeriod,
 } from '../../components/PayPeriodInput';
 import { formatDate, formatPeriod } from '../../format';
-import { memberContributionsKey } from './member-page-cache';
+import { memberContributionsKey, refreshAfterContribution } from './member-page-cache';
 
 /** The chart library is large: it loads with the chart, not with the first page. */
 const ContributionsChart = lazy(() =>
@@ -75,7 +75,7 @@ export function ContributionsPanel({ member, changes }: { member: Member; change
   const client = useQueryClient();
   const [adding, add] = useDisclosure(false);
   const [adjusting, setAdjusting] = useState<Contribution | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: memberContributionsKey(member.id) });
+  const refresh = () => refreshAfterContribution(client, member.id);
 
   const kindLabels = contributionKindLabels(ownRecord);
   const columns: Column<Contribution>[] = [

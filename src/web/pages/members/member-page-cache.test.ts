@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   fundChoicesKey,
   holdingsKey,
+  memberContributionsKey,
+  memberKey,
+  memberSummaryKey,
+  refreshAfterContribution,
   refreshAfterFundChoice,
   valueHistoryKey,
 } from './member-page-cache';
@@ -28,5 +32,27 @@ describe('the member page after a fund choice is saved', () => {
     expect(client.getQueryState(holdingsKey('m2'))?.isInvalidated).toBe(false);
     // The value at each month end is what was paid in and priced: a new choice leaves it be.
     expect(client.getQueryState(valueHistoryKey('m1'))?.isInvalidated).toBe(false);
+  });
+});
+
+describe('the member page after a contribution is recorded or adjusted', () => {
+  it('marks the contributions, the summary’s totals and the member’s money stale, and no other member', async () => {
+    const client = new QueryClient();
+    const table = [...memberContributionsKey('m1'), 'table'];
+    client.setQueryData(table, { items: [] });
+    client.setQueryData(memberSummaryKey('m1'), { totalPaidInCents: 0 });
+    client.setQueryData(holdingsKey('m1'), { items: [] });
+    client.setQueryData(valueHistoryKey('m1'), { points: [] });
+    client.setQueryData(memberSummaryKey('m2'), { totalPaidInCents: 0 });
+    client.setQueryData(memberKey('m1'), { firstName: 'Aoife' });
+
+    await refreshAfterContribution(client, 'm1');
+
+    for (const key of [table, memberSummaryKey('m1'), holdingsKey('m1'), valueHistoryKey('m1')]) {
+      expect(client.getQueryState(key)?.isInvalidated, JSON.stringify(key)).toBe(true);
+    }
+    expect(client.getQueryState(memberSummaryKey('m2'))?.isInvalidated).toBe(false);
+    // The member's own details are not changed by a contribution.
+    expect(client.getQueryState(memberKey('m1'))?.isInvalidated).toBe(false);
   });
 });

@@ -56,6 +56,23 @@ export async function refreshAfterFundChoice(client: QueryClient, memberId: stri
   );
 }
 
+/**
+ * What a recorded or adjusted contribution changes: the contributions, the summary's latest
+ * contributions and total paid in, and the member's money (units bought with it, and its value).
+ */
+export const refreshedByContribution = (memberId: string) =>
+  [memberContributionsKey(memberId), memberSummaryKey(memberId), memberMoneyKey(memberId)] as const;
+
+/** Marks stale, and reads again if shown, every panel a contribution changes. */
+export async function refreshAfterContribution(
+  client: QueryClient,
+  memberId: string,
+): Promise<void> {
+  await Promise.all(
+    refreshedByContribution(memberId).map((queryKey) => client.invalidateQueries({ queryKey })),
+  );
+}
+
 export type ChartRange = '12' | '24' | 'all';
 /** The chart's range when the page opens. */
 export const DEFAULT_CHART_RANGE: ChartRange = '24';
