@@ -69,9 +69,20 @@ describe.skipIf(browserSuiteSkipReason)('a second factor', { timeout: JOURNEY_TI
     );
     await e2e.checkPage(page, 'authenticator-setup');
     const form = page.getByRole('form', { name: 'Set up an authenticator app' });
+    // Nothing typed: told under the field, and nothing is sent.
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/auth/mfa/totp'))
+        sent.push(request.url());
+    });
+    await form.getByRole('button', { name: 'Confirm the app' }).click();
+    await see(form.getByText('Fill this in'));
+    expect(sent).toEqual([]);
+    // A wrong code: told under the field alone, never as a "Validation failed" banner.
     await field(form, 'Code from the app').fill('000000');
     await form.getByRole('button', { name: 'Confirm the app' }).click();
     await see(form.getByText('This is not the code your app shows now'));
+    expect(await page.getByRole('alert').filter({ hasText: 'Validation failed' }).count()).toBe(0);
     await field(form, 'Code from the app').fill(totpAt(base32Decode(secret), new Date()));
     await form.getByRole('button', { name: 'Confirm the app' }).click();
     const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');

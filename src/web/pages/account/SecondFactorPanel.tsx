@@ -12,7 +12,11 @@ import {
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import type { SecondFactorStatus, TotpSetup } from '../../../contracts/second-factor';
+import {
+  codeBody,
+  type SecondFactorStatus,
+  type TotpSetup,
+} from '../../../contracts/second-factor';
 import { describeError } from '../../api/client';
 import {
   addPasskey,
@@ -45,7 +49,10 @@ export function SecondFactorPanel() {
   const [waiting, setWaiting] = useState<(() => Promise<void>) | null>(null);
 
   /** Runs a change; one that needs a recent factor waits for the person to confirm it. */
-  const change = async (action: () => Promise<void>, describe = describeError) => {
+  const change = async (
+    action: () => Promise<void>,
+    describe: (error: unknown) => string | null = describeError,
+  ) => {
     setProblem(null);
     try {
       await action();
@@ -119,7 +126,10 @@ export function SecondFactorPanel() {
   );
 }
 
-type Change = (action: () => Promise<void>, describe?: (error: unknown) => string) => Promise<void>;
+type Change = (
+  action: () => Promise<void>,
+  describe?: (error: unknown) => string | null,
+) => Promise<void>;
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
@@ -162,6 +172,12 @@ function AuthenticatorApp({
 
   const confirm = async (event: FormEvent) => {
     event.preventDefault();
+    // The API's own check of the body, first: an empty code is told under the field, unsent.
+    const checked = codeBody.safeParse({ code });
+    if (!checked.success) {
+      setCodeProblem(checked.error.issues[0]?.message ?? null);
+      return;
+    }
     setBusy(true);
     setCodeProblem(null);
     await onChange(
@@ -172,8 +188,12 @@ function AuthenticatorApp({
         onRecoveryCodes(recoveryCodes);
       },
       (error) => {
+        // A wrong code is told under the field alone; anything else above the panel.
         const issue = (error as { issues?: Array<{ message: string }> }).issues?.[0];
-        setCodeProblem(issue?.message ?? describeError(error));
+        if (issue) {
+          setCodeProblem(issue.message);
+          return null;
+        }
         return describeError(error);
       },
     );
