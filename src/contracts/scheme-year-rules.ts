@@ -44,10 +44,10 @@ export const SCHEME_YEAR_RULES = {
   trusteeTraining: law('Pensions Act 1990 s.59AA'),
   annualReport: law('Pensions Act 1990 s.55'),
   annualSchemeInformation: guidance(
-    "The Pensions Authority's annual scheme information return, made through the scheme's registered administrator within 9 months of the scheme year's end; the provision that requires it is not cited here",
+    "The Pensions Authority's annual scheme information return, made through the scheme's registered administrator within 9 months of the scheme year's end",
   ),
   annualComplianceStatement: guidance(
-    'A practitioner source, not the Act: the statement for a calendar year is prepared by 31 January of the next; whether it is submitted is unconfirmed, so it is tracked as prepared',
+    'A practitioner source, not the Act: the statement for a calendar year is prepared by 31 January of the next; this service tracks that it is prepared, not whether or where it is sent',
   ),
   newMemberInformation: law(
     'Pensions Act 1990 s.54 and the Disclosure of Information Regulations (S.I. No. 301/2006)',

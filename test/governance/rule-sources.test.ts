@@ -64,9 +64,12 @@ const isSource = (value: unknown): value is RuleSource =>
 
 /**
  * Words about the people who built the service rather than to the trustee who reads the citation
- * beside a duty: the governance tab once showed "the project has not checked the provision".
+ * beside a duty: the governance tab once showed "the project has not checked the provision", and
+ * later "the provision that requires it is not cited here" and "whether it is submitted is
+ * unconfirmed".
  */
-const BUILDERS_WORDS = /\b(?:the project|not (?:been )?checked|to do|TODO|FIXME)\b/i;
+const BUILDERS_WORDS =
+  /\b(?:the project|not (?:been )?checked|not cited here|unconfirmed|to do|TODO|FIXME)\b/i;
 
 /** Why a source fails the rule, or null when it holds. */
 function problemOf(value: unknown): string | null {
