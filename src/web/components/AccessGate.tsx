@@ -12,6 +12,14 @@ import { useSignedIn } from '../auth/session';
 export function AccessGate({ access, children }: { access: Access; children: ReactNode }) {
   const session = useSignedIn();
   if (allows(session, access)) return children;
+  return <NotAvailable />;
+}
+
+/**
+ * What a page says to someone whose role does not work on it: the page's own gate, or the API's
+ * 403 for the record it is about (LoadError), read alike.
+ */
+export function NotAvailable() {
   return (
     <Stack gap="sm">
       <Title order={2}>Not available</Title>

@@ -1,16 +1,15 @@
-import { Alert, Divider, Stack } from '@mantine/core';
+import { Divider, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { acceptsChanges } from '../../../contracts/scheme-wind-up';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { can, memberRow, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
-import { NotFoundPage } from '../common/NotFoundPage';
 import { MemberDocuments } from '../documents/MemberDocuments';
-import { isNotFound } from '../schemes/SchemeQueries';
 import { MemberStatements } from '../statements/MemberStatements';
 import { ContributionsPanel } from './ContributionsPanel';
 import { FundChoicesPanel } from './FundChoicesPanel';
@@ -60,14 +59,8 @@ export function MemberPage() {
     staleTime: SEEDED_FRESH_MS,
   });
 
-  if (page.isError) {
-    if (isNotFound(page.error)) return <NotFoundPage />;
-    return <Alert color="red">{describeError(page.error)}</Alert>;
-  }
-  if (member.isError) {
-    if (isNotFound(member.error)) return <NotFoundPage />;
-    return <Alert color="red">{describeError(member.error)}</Alert>;
-  }
+  if (page.isError) return <LoadError error={page.error} />;
+  if (member.isError) return <LoadError error={member.error} />;
   if (page.isPending || member.isPending) return <Loading label="Loading the member" />;
   const own = session.account.memberId === member.data.id;
   // A DC member's page leads with what the pension is worth; a DB scheme's members hold no units.

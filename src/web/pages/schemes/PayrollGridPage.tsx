@@ -31,13 +31,13 @@ import { counted } from '../../../contracts/plain-english';
 import { ApiError, api, describeError } from '../../api/client';
 import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { notifyInfo, notifySuccess } from '../../components/notify';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
-import { NotFoundPage } from '../common/NotFoundPage';
 import { copyReport } from './payroll-copy';
-import { isNotFound, useScheme } from './SchemeQueries';
+import { useScheme } from './SchemeQueries';
 
 const KINDS = CONTRIBUTION_KINDS;
 type Kind = ContributionKind;
@@ -114,11 +114,7 @@ export function PayrollGridPage() {
   }, [edits, grid.data]);
 
   if (grid.isPending || scheme.isPending) return <Loading label="Loading the pay period" />;
-  if (grid.isError || scheme.isError) {
-    const error = grid.error ?? scheme.error;
-    if (isNotFound(error)) return <NotFoundPage />;
-    return <Alert color="red">{describeError(error)}</Alert>;
-  }
+  if (grid.isError || scheme.isError) return <LoadError error={grid.error ?? scheme.error} />;
   const data = grid.data;
   const title = `${formatPeriod(period)} contributions`;
   const lastPeriod = previousPeriod(period);

@@ -1,11 +1,10 @@
-import { Alert, Stack, Tabs } from '@mantine/core';
+import { Stack, Tabs } from '@mantine/core';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { describeError } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { DraftsPanel } from '../ai/DraftsPanel';
-import { NotFoundPage } from '../common/NotFoundPage';
 import { DocumentsPanel } from '../documents/DocumentsPanel';
 import { GovernancePanel } from '../governance/GovernancePanel';
 import { StatementRunsPanel } from '../statements/StatementRunsPanel';
@@ -14,7 +13,7 @@ import { SchemeContributionsPanel } from './SchemeContributionsPanel';
 import { SchemeDetails } from './SchemeDetails';
 import { SchemeImportsPanel } from './SchemeImportsPanel';
 import { SchemeMembersPanel } from './SchemeMembersPanel';
-import { isNotFound, useScheme } from './SchemeQueries';
+import { useScheme } from './SchemeQueries';
 
 const TABS = [
   'members',
@@ -42,10 +41,7 @@ export function SchemePage() {
   const scheme = useScheme(schemeId);
 
   if (scheme.isPending) return <Loading label="Loading the scheme" />;
-  if (scheme.isError) {
-    if (isNotFound(scheme.error)) return <NotFoundPage />;
-    return <Alert color="red">{describeError(scheme.error)}</Alert>;
-  }
+  if (scheme.isError) return <LoadError error={scheme.error} />;
   const governance = can(session, 'compliance.read', scheme.data);
   const documents = can(session, 'document.list', scheme.data);
   const asked = TABS.find((tab) => tab === search.tab);
