@@ -92,6 +92,9 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     expect(await total.textContent()).toContain('€700.00');
     await see(page.getByRole('cell', { name: 'Paid by your employer' }).first());
     expect(await page.getByText(note).count()).toBe(0);
+    // The administrator's record of a duty, not yet kept, is theirs: nothing of it for the member.
+    await see(page.getByText('Date joined'));
+    expect(await page.getByText(/Scheme information given/).count()).toBe(0);
 
     // The contributions in a member's words: who paid, what it was first recorded as, and when a
     // correction was made; nothing of how staff recorded it.
@@ -174,6 +177,12 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
         by: 'Your pension administrator',
       }),
     );
+
+    // The scheme's own page is staff's: opened by its address, it says so and leads back.
+    await page.goto(`/schemes/${schemeId}`);
+    await see(page.getByRole('heading', { name: 'Not available' }));
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await see(page.getByRole('heading', { name: 'Your pension' }));
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();

@@ -198,15 +198,20 @@ export function MemberDetails({
           <DataList.ItemLabel>Date joined</DataList.ItemLabel>
           <DataList.ItemValue>{formatDate(member.dateJoined)}</DataList.ItemValue>
         </DataList.Item>
-        <DataList.Item>
-          <DataList.ItemLabel>Scheme information given on</DataList.ItemLabel>
-          <DataList.ItemValue>
-            <SchemeInformationGiven
-              member={member}
-              canRecord={changes && can(session, 'member.update', row)}
-            />
-          </DataList.ItemValue>
-        </DataList.Item>
+        {/* A duty the administrator records: a member reads the day once there is one. */}
+        {!(ownRecord && member.informationSentOn === null) && (
+          <DataList.Item>
+            <DataList.ItemLabel>
+              {ownRecord ? 'Scheme information given to you on' : 'Scheme information given on'}
+            </DataList.ItemLabel>
+            <DataList.ItemValue>
+              <SchemeInformationGiven
+                member={member}
+                canRecord={changes && can(session, 'member.update', row)}
+              />
+            </DataList.ItemValue>
+          </DataList.Item>
+        )}
         <DataList.Item>
           <DataList.ItemLabel>Salary</DataList.ItemLabel>
           <DataList.ItemValue>{formatCents(member.salaryCents)} a year</DataList.ItemValue>
