@@ -102,6 +102,16 @@ export const SYSTEM_ACTOR_ID = 'system';
 export const ANONYMOUS_ACTOR_ID = 'anonymous';
 
 /**
+ * The role a record's actor acted in, as its code (`BrokerAdmin`, `Anonymous`), or null for the
+ * service itself: its scheduled jobs and start-up act with a SuperAdmin's reach, a role no one
+ * holds when the service acts, so the page shows none under "The service itself" and the CSV's
+ * Role cell is empty (docs/decisions/0051-readable-audit-log.md).
+ */
+export function actorRole(record: { actorId: string; actorType: string }): string | null {
+  return record.actorId === SYSTEM_ACTOR_ID ? null : record.actorType;
+}
+
+/**
  * Who acted on a member's data, as the member reads it in the copy of their data they download:
  * by who they are to the member, never by name.
  */

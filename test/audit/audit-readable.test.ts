@@ -420,6 +420,11 @@ describe('GET /api/audit in words and names', () => {
       action: 'rag_source.ingested',
       entityLabel: 'Audit Naming Act 2026',
     });
+    // The service itself holds no role: its CSV row says who, and leaves the role empty.
+    const rows = rowsOfCsv(
+      (await exportOf(superAdmin, '?entityType=rag_source&entityId=audit-naming-act')).body,
+    );
+    expect(rows[0]).toMatchObject({ Who: 'The service itself', Role: '', 'Who (id)': 'system' });
   });
 
   it('names an ICT incident, an ICT provider, a breach, a data request, a statement run and a payment received as their registers do', async () => {

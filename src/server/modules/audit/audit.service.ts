@@ -1,4 +1,9 @@
-import { actorDescription, auditSummary, recordTypeLabel } from '../../../contracts/audit-text.js';
+import {
+  actorDescription,
+  actorRole,
+  auditSummary,
+  recordTypeLabel,
+} from '../../../contracts/audit-text.js';
 import { BYTE_ORDER_MARK, csvLine } from '../../../contracts/csv.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -142,7 +147,7 @@ export function createAuditReadService({
               row.timestamp.toISOString(),
               irishLocalTime(row.timestamp),
               actorDescription({ actorId: row.actorId, actorType: row.actorType, actorName }),
-              row.actorType,
+              actorRole(row) ?? '',
               row.actorId,
               auditSummary(row.action, row.entityType),
               row.action,

@@ -24,12 +24,13 @@ import {
   ANONYMOUS_ACTOR_ID,
   AUDIT_RECORD_TYPES,
   actorDescription,
+  actorRole,
   forwardedForNote,
   LIST_ENTITY_ID,
   recordTypeLabel,
   SYSTEM_ACTOR_ID,
 } from '../../../contracts/audit-text';
-import { ROLE_NAMES } from '../../../contracts/roles';
+import { isRole, ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import type { AuditRecord } from '../../api/types';
@@ -62,7 +63,16 @@ const RECORD_PAGES: Record<string, { path: (id: string) => string; access: Acces
   member: { path: (id) => `/members/${id}`, access: PAGES.member },
 };
 
-const ROLE_TEXT: Record<string, string> = { Anonymous: 'Not signed in' };
+/**
+ * The role under a name, in the words every page uses (ROLE_NAMES); none for the service itself
+ * (`actorRole`). A role this version does not know (a record of a later one) reads as its code.
+ */
+function roleInWords(record: { actorId: string; actorType: string }): string | null {
+  const role = actorRole(record);
+  if (role === null) return null;
+  if (role === 'Anonymous') return 'Not signed in';
+  return isRole(role) ? ROLE_NAMES[role] : role;
+}
 
 /**
  * `/audit`: the audit log within the reader's reach, newest first, in words: who by name, what happened, and the record by name. The filters live in the address, so
@@ -324,6 +334,7 @@ function AuditTable({ filters }: { filters: Filters }) {
               const detailsId = `audit-details-${record.id}`;
               const time = formatDateTime(record.timestamp);
               const who = actorDescription(record);
+              const role = roleInWords(record);
               const recordName = record.entityLabel ?? record.entityId;
               const page = RECORD_PAGES[record.entityType];
               // A list platform staff read has no page of its own to open.
@@ -353,9 +364,11 @@ function AuditTable({ filters }: { filters: Filters }) {
                       >
                         {who}
                       </Anchor>
-                      <Text size="xs" c="dimmed">
-                        {ROLE_TEXT[record.actorType] ?? record.actorType}
-                      </Text>
+                      {role !== null && (
+                        <Text size="xs" c="dimmed">
+                          {role}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{record.summary}</Text>
