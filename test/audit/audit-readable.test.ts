@@ -676,8 +676,11 @@ describe('GET /api/audit/export.csv', () => {
       'Record type': 'Member',
       Record: 'Aoife Byrne',
       'Record id': a.member.id,
+      // The request carried no X-Forwarded-For: an empty cell, as the page shows nothing.
+      'X-Forwarded-For': '',
     });
     expect(rows.every((row) => row['Record id'] === a.member.id)).toBe(true);
+    expect(rows.map((row) => row['X-Forwarded-For'])).not.toContain('unknown');
   });
 
   it('keeps every cell a spreadsheet would run as a formula as text', async () => {

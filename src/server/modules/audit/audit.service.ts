@@ -2,6 +2,7 @@ import {
   actorDescription,
   actorRole,
   auditSummary,
+  NOT_FORWARDED,
   recordTypeLabel,
 } from '../../../contracts/audit-text.js';
 import { BYTE_ORDER_MARK, csvLine } from '../../../contracts/csv.js';
@@ -154,7 +155,8 @@ export function createAuditReadService({
               recordTypeLabel(row.entityType),
               entity ? `${entity.label}${entity.deleted ? ' (deleted)' : ''}` : '',
               row.entityId,
-              row.ipAddress,
+              // A request that carried no header has nothing to say here, as on the page.
+              row.ipAddress === NOT_FORWARDED ? '' : row.ipAddress,
               row.clientAddress ?? '',
               row.id,
             ]),
