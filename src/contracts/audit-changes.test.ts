@@ -18,7 +18,7 @@ describe('what an audit record says changed', () => {
           changedFields: ['status'],
         },
       ),
-    ).toEqual(['Status: draft → approved', 'Next review due: none → 15/01/2027']);
+    ).toEqual(['Status: draft → approved', 'Next review due: none → 15 Jan 2027']);
     // Instants in the same minute read alike: no line for them.
     expect(
       lines({ updatedAt: '2026-11-23T10:00:01.000Z' }, { updatedAt: '2026-11-23T10:00:09.000Z' }),
@@ -28,7 +28,7 @@ describe('what an audit record says changed', () => {
   it('reads a record made as its fields, and one deleted as what it had, the record’s id left out', () => {
     expect(lines(null, { id: 'e1', name: 'Acme Ltd', memberFacing: false })).toEqual([
       'Name: Acme Ltd',
-      'Member facing: no',
+      'Member facing: No',
     ]);
     expect(lines({ id: 'e1', name: 'Acme Ltd' }, null)).toEqual(['Name: was Acme Ltd']);
     expect(lines(null, null)).toEqual([]);
@@ -53,7 +53,7 @@ describe('what an audit record says changed', () => {
         fields: ['email', 'address'],
       }),
     ).toEqual([
-      'As of: 31/03/2026',
+      'As of: 31 Mar 2026',
       'Totals › Below standard: 2',
       'Totals › Likely enrolled: 0',
       'Documents: 1 entry',
@@ -66,11 +66,11 @@ describe('what an audit record says changed', () => {
     expect(valueInWords('salaryCents', 5_500_000)).toBe('€55,000.00');
     expect(valueInWords('employerBasisPoints', 150)).toBe('1.5%');
     expect(valueInWords('rowsRead', 12_000)).toBe('12,000');
-    expect(valueInWords('approvedOn', '2025-01-15')).toBe('15/01/2025');
+    expect(valueInWords('approvedOn', '2025-01-15')).toBe('15 Jan 2025');
     // 10:00 UTC in November is 10:00 in Ireland; in July it is 11:00 (IST).
-    expect(valueInWords('finishedAt', '2026-11-23T10:00:00.000Z')).toBe('23/11/2026, 10:00');
-    expect(valueInWords('finishedAt', '2026-07-01T10:00:00.000Z')).toBe('01/07/2026, 11:00');
-    expect(valueInWords('alsoServesEmployer', true)).toBe('yes');
+    expect(valueInWords('finishedAt', '2026-11-23T10:00:00.000Z')).toBe('23 Nov 2026, 10:00');
+    expect(valueInWords('finishedAt', '2026-07-01T10:00:00.000Z')).toBe('1 Jul 2026, 11:00');
+    expect(valueInWords('alsoServesEmployer', true)).toBe('Yes');
     expect(valueInWords('kind', 'risk_management')).toBe('risk management');
     expect(valueInWords('title', 'Risk appetite statement')).toBe('Risk appetite statement');
     expect(fieldInWords('fileSha256')).toBe('File SHA-256');
@@ -81,6 +81,39 @@ describe('what an audit record says changed', () => {
     expect(fieldInWords('ppsNumber')).toBe('PPS number');
     expect(fieldInWords('employerContributionBasisPoints')).toBe('Employer contribution rate');
     expect(fieldInWords('scrolled')).toBe('Scrolled');
+  });
+});
+
+describe('a contribution’s record in words', () => {
+  it('reads its kind, pay period and days in words, and keeps the ids an auditor looks up', () => {
+    expect(
+      lines(null, {
+        id: 'c1',
+        memberId: 'm1',
+        kind: 'employer',
+        period: '2026-10',
+        amountCents: 12_345,
+        paidOn: '2026-11-03',
+        recordedAt: '2026-11-03T09:30:00.000Z',
+        late: false,
+      }),
+    ).toEqual([
+      'Member id: m1',
+      'Kind: Employer',
+      'Period: Oct 2026',
+      'Amount: €123.45',
+      'Paid on: 3 Nov 2026',
+      'Recorded at: 3 Nov 2026, 09:30',
+      'Late: No',
+    ]);
+    expect(valueInWords('kind', 'avc')).toBe('AVC');
+    expect(valueInWords('fromPeriod', '2026-01')).toBe('Jan 2026');
+    // A month in a field not named for a period, and a period that is none, stay as they are.
+    expect(valueInWords('version', '2026-10')).toBe('2026-10');
+    expect(valueInWords('period', '2026-13')).toBe('2026-13');
+    expect(lines({ period: '2026-09' }, { period: '2026-10' })).toEqual([
+      'Period: Sep 2026 → Oct 2026',
+    ]);
   });
 });
 

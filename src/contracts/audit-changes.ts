@@ -1,4 +1,5 @@
-import { formatIrishDate, IRISH_TIME_ZONE, isIsoDate } from './irish-dates.js';
+import { CONTRIBUTION_KIND_LABELS } from './contributions.js';
+import { dateInWords, isIsoDate, momentInWords, periodInWords } from './irish-dates.js';
 import { formatCents } from './money.js';
 import { PPS_REVEAL_REASON_WORDS } from './pps-reveal.js';
 import { WIND_UP_REASON_WORDS } from './scheme-wind-up.js';
@@ -48,27 +49,15 @@ export function fieldInWords(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-let dublinTime: Intl.DateTimeFormat | undefined;
-
-/** An instant as a person in Ireland reads it: `23/11/2026, 10:00`. Made at the first use. */
-function irishDateTime(at: Date): string {
-  dublinTime ??= new Intl.DateTimeFormat('en-IE', {
-    timeZone: IRISH_TIME_ZONE,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  });
-  return dublinTime.format(at);
-}
-
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const CODE = /^[a-z]+(_[a-z]+)+$/;
+/** A pay period, `YYYY-MM`, in a field named for one (`period`, `fromPeriod`). */
+const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
+const PERIOD_FIELD = /(^p|P)eriod$/;
 
 /** Fields whose values are codes of a list kept in words elsewhere in the contract. */
 const CODED_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  kind: CONTRIBUTION_KIND_LABELS,
   ppsRevealReason: PPS_REVEAL_REASON_WORDS,
   windUpReason: WIND_UP_REASON_WORDS,
 };
@@ -80,7 +69,7 @@ export function valueInWords(key: string, value: unknown): string {
   if (coded && typeof value === 'string' && Object.hasOwn(coded, value)) {
     return coded[value] as string;
   }
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number') {
     if (key.endsWith('Cents')) return formatCents(value);
     if (key.endsWith('BasisPoints')) return `${value / 100}%`;
@@ -88,8 +77,10 @@ export function valueInWords(key: string, value: unknown): string {
   }
   if (typeof value === 'string') {
     if (value === '') return 'empty';
-    if (isIsoDate(value)) return formatIrishDate(value);
-    if (value.length <= 40 && TIMESTAMP.test(value)) return irishDateTime(new Date(value));
+    // Dates, months and instants in words (docs/decisions/0129-dates-shown-in-words.md).
+    if (isIsoDate(value)) return dateInWords(value);
+    if (PERIOD_FIELD.test(key) && PERIOD.test(value)) return periodInWords(value);
+    if (value.length <= 40 && TIMESTAMP.test(value)) return momentInWords(value);
     if (CODE.test(value)) return value.replace(/_/g, ' ');
     return value;
   }

@@ -156,7 +156,7 @@ describe('a scheme’s details', () => {
         .filter((line) => !line.startsWith('Updated at')),
     ).toEqual([
       'SR number: none → SR123456',
-      'Start date: none → 01/01/2024',
+      'Start date: none → 1 Jan 2024',
       'Employee contribution rate: none → 5%',
       'Employer contribution rate: none → 7.25%',
     ]);
