@@ -10,6 +10,8 @@ import {
   shownText,
   useE2e,
 } from '../helpers/e2e.js';
+import { registerName } from '../helpers/leak-registry.js';
+import { newPpsNumber } from '../helpers/pps.js';
 
 /**
  * A BrokerAdmin reviews their firm's audit log as a reviewer would read it
@@ -54,6 +56,19 @@ describe.skipIf(browserSuiteSkipReason)(
         title: 'Trustee pay',
         version: '1.0',
       });
+      const member = await api.call<{ id: string }>('POST', `/api/schemes/${scheme.id}/members`, {
+        firstName: registerName('Máire'),
+        lastName: registerName('Ó Flaithearta'),
+        dateOfBirth: '1988-06-14',
+        dateJoined: '2020-03-01',
+        salaryCents: 4_200_000,
+        ppsNumber: newPpsNumber(),
+      });
+      await api.call('POST', `/api/members/${member.id}/contributions`, {
+        period: '2026-10',
+        kind: 'employer',
+        amountCents: 21_000,
+      });
     });
 
     it('reads in words and names, filters by person, record and day, and exports CSV', async () => {
@@ -70,8 +85,13 @@ describe.skipIf(browserSuiteSkipReason)(
         'the scheme’s creation in words',
       );
       const createdText = await shownText(created);
-      // Who by name, the record by its name as it is now, the address the server trusted.
+      // Who by name, their role in words beneath, the record by its name as it is now, the
+      // address the server trusted.
       expect(createdText).toContain(who);
+      await see(
+        created.getByRole('cell').nth(1).getByText('Broker administrator', { exact: true }),
+        'the role in words under the name',
+      );
       expect(createdText).toContain(scheme.now);
       // The server trusts its local proxy here, so the client is the address the API client gave;
       // the header it forwarded says the same, so no "Forwarded for" repeats it.
@@ -96,6 +116,16 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await shownText(changes)).toContain(`Name: ${scheme.first} → ${scheme.now}`);
       expect(await shownText(changes)).not.toContain('{');
       await renamed.getByRole('button', { name: /^Hide details/ }).click();
+      // A contribution's details: its kind and pay period in words, the member's id as it is.
+      const paid = records.getByRole('row').filter({ hasText: 'Recorded a contribution' });
+      await paid.getByRole('button', { name: /^Show details/ }).click();
+      const recorded = await shownText(await see(page.getByText('Recorded with it').locator('..')));
+      expect(recorded).toContain('Period: Oct 2026');
+      expect(recorded).toContain('Kind: Employer');
+      expect(recorded).toContain('Amount: €210.00');
+      expect(recorded).toMatch(/Member id: [\w-]+/);
+      expect(recorded).not.toContain('2026-10');
+      await paid.getByRole('button', { name: /^Hide details/ }).click();
       await e2e.checkPage(page, 'audit-log');
 
       // A person, picked by name.
