@@ -30,11 +30,11 @@ export const REMITTANCE_RULES = {
     'An employer remits one sum a month, whichever of its schemes the deductions are for: receipts are recorded against the employer, and each of its schemes answers for the whole',
   ),
   monthsSinceAdded: productPolicy(
-    'Only months from the one in which the scheme was added to this service are chased, and only from then is a month with no payment recorded reported missing: the service cannot know what was remitted before it kept the scheme. A payment recorded as received late is reported whatever its month',
+    'Only months from the one in which the scheme was added to this service are chased, and only from then is a month with no payment recorded reported missing: the service cannot know what was remitted before it kept the scheme, even where payroll for an earlier month is recorded since. An earlier month not received in full is shown as not chased; a payment recorded as received late is reported whatever its month',
   ),
 } as const satisfies Record<string, RuleSource>;
 
-export const REMITTANCE_STATUSES = ['on_time', 'late', 'due', 'missing'] as const;
+export const REMITTANCE_STATUSES = ['on_time', 'late', 'due', 'missing', 'not_chased'] as const;
 export type RemittanceStatus = (typeof REMITTANCE_STATUSES)[number];
 
 /** A month's standing in words: a colour on a page never stands alone. */
@@ -43,7 +43,23 @@ export const REMITTANCE_STATUS_LABELS: Record<RemittanceStatus, string> = {
   late: 'Received late',
   due: 'Not yet due',
   missing: 'Missing: past its due date',
+  not_chased: 'Not chased: before this service',
 };
+
+/**
+ * The first month chased (REMITTANCE_RULES.monthsSinceAdded): the month of the earliest of these
+ * days on which a scheme was added to this service, in Ireland. An employer's calendar is chased
+ * from its first scheme's month, since each of its schemes answers for the whole
+ * (REMITTANCE_RULES.byEmployer); a scheme's duty and late-payment report from its own. Null, with
+ * no scheme, when nothing is chased.
+ */
+export function chasedFrom(addedOn: readonly string[]): string | null {
+  const months = addedOn.map(schemeChasedFrom).sort();
+  return months[0] ?? null;
+}
+
+/** The first month chased for one scheme: the month of the day it was added, that month included. */
+export const schemeChasedFrom = (addedOn: string): string => addedOn.slice(0, 7);
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
@@ -99,11 +115,18 @@ export interface RemittanceFacts {
 /**
  * Where a month stands on `today`: received in full by its due day (that day included) is on
  * time, after it late; not yet in full is due until its due day has passed, then missing. More
- * than was expected counts as in full (REMITTANCE_RULES.receivedInFull).
+ * than was expected counts as in full (REMITTANCE_RULES.receivedInFull). Not in full and before
+ * the first month chased (`chasedFrom`, null for none), it is not chased, neither due nor
+ * missing (REMITTANCE_RULES.monthsSinceAdded).
  */
-export function remittanceStatus(facts: RemittanceFacts, today: string): RemittanceStatus {
+export function remittanceStatus(
+  facts: RemittanceFacts & { month: string },
+  today: string,
+  chasedFrom: string | null,
+): RemittanceStatus {
   const inFull = facts.receivedCents >= facts.expectedCents && facts.fullyReceivedOn !== null;
   if (inFull) return (facts.fullyReceivedOn as string) <= facts.dueOn ? 'on_time' : 'late';
+  if (chasedFrom === null || facts.month < chasedFrom) return 'not_chased';
   return today > facts.dueOn ? 'missing' : 'due';
 }
 
@@ -167,9 +190,14 @@ export interface RemittanceMonth {
 
 /**
  * Each month with anything expected or received, oldest first, from what payroll says was
- * deducted (by month) and the receipts: a month with neither is not listed.
+ * deducted (by month) and the receipts: a month with neither is not listed. Months before
+ * `chasedFrom` (see chasedFrom) not received in full are `not_chased`.
  */
-export function remittanceMonths(facts: EmployerRemittanceFacts, today: string): RemittanceMonth[] {
+export function remittanceMonths(
+  facts: EmployerRemittanceFacts,
+  today: string,
+  chasedFrom: string | null,
+): RemittanceMonth[] {
   const expected = new Map(facts.deducted.map((row) => [row.month, row.expectedCents]));
   const { receipts } = facts;
   const byMonth = new Map<string, ReceiptFacts[]>();
@@ -185,8 +213,9 @@ export function remittanceMonths(facts: EmployerRemittanceFacts, today: string):
     const dueOn = remittanceDueOn(month);
     const receivedOn = fullyReceivedOn(own, expectedCents);
     const status = remittanceStatus(
-      { expectedCents, receivedCents, fullyReceivedOn: receivedOn, dueOn },
+      { month, expectedCents, receivedCents, fullyReceivedOn: receivedOn, dueOn },
       today,
+      chasedFrom,
     );
     return [{ month, dueOn, expectedCents, receivedCents, receivedOn, status }];
   });
@@ -211,11 +240,18 @@ export interface RemittanceDuty {
 
 /**
  * The scheme's remittance duty from its employer's months since the scheme was added
- * (REMITTANCE_RULES.monthsSinceAdded): overdue while any month is missing, named by the earliest;
- * otherwise dated by the next month still to be received in full; otherwise done. A month received
- * late is no longer overdue: it stays in the late-payment report.
+ * (REMITTANCE_RULES.monthsSinceAdded; `chasedFrom`, its month, or null when that is not known and
+ * nothing is chased): overdue while any month is missing, named by the earliest; otherwise dated
+ * by the next month still to be received in full; otherwise done. A month received late is no
+ * longer overdue: it stays in the late-payment report. A month not chased is not counted, as the
+ * employer's calendar shows it.
  */
-export function remittanceDuty(months: readonly RemittanceMonth[], today: string): RemittanceDuty {
+export function remittanceDuty(
+  allMonths: readonly RemittanceMonth[],
+  today: string,
+  chasedFrom: string | null,
+): RemittanceDuty {
+  const months = allMonths.filter((month) => month.status !== 'not_chased');
   const outstanding = months.filter(
     (month) => month.status === 'missing' || month.status === 'due',
   );
@@ -227,7 +263,9 @@ export function remittanceDuty(months: readonly RemittanceMonth[], today: string
       status: 'ok',
       reason:
         months.length === 0
-          ? 'No deductions are recorded since the scheme was added to this service'
+          ? chasedFrom === null
+            ? 'No month is chased: the day the scheme was added to this service is not known'
+            : `No deductions are recorded for ${periodInWords(chasedFrom)}, the month the scheme was added to this service, or later: months before it are not chased`
           : late === 0
             ? 'Every month’s deductions since the scheme was added were received in full and on time'
             : `Every month’s deductions since the scheme was added were received in full; ${late === 1 ? '1 month was' : `${late} months were`} received late (see the late-payment report)`,

@@ -82,6 +82,11 @@ export const remittanceCalendar = z.object({
   employerId: z.string(),
   from: z.string(),
   to: z.string(),
+  /**
+   * The month the employer's first scheme was added to this service in, or null with none: a
+   * month before it not received in full is `not_chased` (REMITTANCE_RULES.monthsSinceAdded).
+   */
+  chasedFrom: z.string().nullable(),
   /** Each month with anything expected or received, oldest first. */
   items: z.array(remittanceMonthView),
 });

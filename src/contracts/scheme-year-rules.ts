@@ -7,6 +7,7 @@ import {
 } from './governance-rules.js';
 import { addMonths, dateInWords } from './irish-dates.js';
 import {
+  chasedFrom,
   type EmployerRemittanceFacts,
   REMITTANCE_RULES,
   remittanceDuty,
@@ -409,15 +410,17 @@ export function newMemberInformationObligation(
 
 /**
  * The remittance of what the employer deducted (Pensions Act 1990 s.58A): one obligation for the
- * scheme, from its employer's months since it was added (remittance-rules.ts, remittanceDuty).
+ * scheme, from its employer's months since it was added (remittance-rules.ts, chasedFrom and
+ * remittanceDuty), judged month by month as the employer's calendar judges them.
  */
 export function contributionRemittanceObligation(
-  facts: Pick<SchemeYearFacts, 'remittance'>,
+  facts: Pick<SchemeYearFacts, 'remittance' | 'addedOn'>,
   today: string,
 ): SchemeYearObligation {
+  const chased = chasedFrom(facts.addedOn === undefined ? [] : [facts.addedOn]);
   return {
     kind: 'contribution_remittance',
-    ...remittanceDuty(remittanceMonths(facts.remittance, today), today),
+    ...remittanceDuty(remittanceMonths(facts.remittance, today, chased), today, chased),
     ...from(REMITTANCE_RULES.remittance),
   };
 }

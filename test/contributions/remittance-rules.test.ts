@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addToMonth,
+  chasedFrom,
   daysLate,
   fullyReceivedOn,
   monthsBetween,
@@ -48,30 +49,52 @@ describe('the day a month’s deductions are due', () => {
 });
 
 describe('where a month stands', () => {
-  const january = { expectedCents: 50_000, dueOn: '2026-02-21' };
+  const january = { month: '2026-01', expectedCents: 50_000, dueOn: '2026-02-21' };
 
   it('is on time when received in full on day 21, and late on day 22', () => {
     expect(
       remittanceStatus(
         { ...january, receivedCents: 50_000, fullyReceivedOn: '2026-02-21' },
         '2026-06-01',
+        '2026-01',
       ),
     ).toBe('on_time');
     expect(
       remittanceStatus(
         { ...january, receivedCents: 50_000, fullyReceivedOn: '2026-02-22' },
         '2026-06-01',
+        '2026-01',
       ),
     ).toBe('late');
   });
 
   it('is due until its day has passed when not received in full, and missing after', () => {
     const unpaid = { ...january, receivedCents: 0, fullyReceivedOn: null };
-    expect(remittanceStatus(unpaid, '2026-02-21')).toBe('due');
-    expect(remittanceStatus(unpaid, '2026-02-22')).toBe('missing');
+    expect(remittanceStatus(unpaid, '2026-02-21', '2026-01')).toBe('due');
+    expect(remittanceStatus(unpaid, '2026-02-22', '2026-01')).toBe('missing');
     const part = { ...january, receivedCents: 49_999, fullyReceivedOn: null };
-    expect(remittanceStatus(part, '2026-02-10')).toBe('due');
-    expect(remittanceStatus(part, '2026-03-01')).toBe('missing');
+    expect(remittanceStatus(part, '2026-02-10', '2026-01')).toBe('due');
+    expect(remittanceStatus(part, '2026-03-01', '2026-01')).toBe('missing');
+  });
+
+  it('is not chased before the month the first scheme was added, unless received in full', () => {
+    const unpaid = { ...january, receivedCents: 0, fullyReceivedOn: null };
+    expect(remittanceStatus(unpaid, '2026-02-10', '2026-02')).toBe('not_chased');
+    expect(remittanceStatus(unpaid, '2026-06-01', '2026-02')).toBe('not_chased');
+    expect(remittanceStatus(unpaid, '2026-06-01', null)).toBe('not_chased');
+    // A payment recorded as received late is a fact whatever its month.
+    expect(
+      remittanceStatus(
+        { ...january, receivedCents: 50_000, fullyReceivedOn: '2026-03-01' },
+        '2026-06-01',
+        '2026-02',
+      ),
+    ).toBe('late');
+  });
+
+  it('is chased from the month of the earliest day a scheme was added, that month included', () => {
+    expect(chasedFrom(['2026-11-29', '2027-01-04'])).toBe('2026-11');
+    expect(chasedFrom([])).toBeNull();
   });
 
   it('counts more than was expected as received in full', () => {
@@ -79,6 +102,7 @@ describe('where a month stands', () => {
       remittanceStatus(
         { ...january, receivedCents: 60_000, fullyReceivedOn: '2026-02-03' },
         '2026-06-01',
+        '2026-01',
       ),
     ).toBe('on_time');
   });
@@ -116,7 +140,7 @@ describe('an employer’s months', () => {
     { month: '2026-06', receivedOn: '2026-07-03', amountCents: 1_000 },
   ];
   const deducted = [...expected].map(([month, expectedCents]) => ({ month, expectedCents }));
-  const months = remittanceMonths({ deducted, receipts }, '2026-07-10');
+  const months = remittanceMonths({ deducted, receipts }, '2026-07-10', '2026-01');
 
   it('lists each month with anything expected or received, oldest first', () => {
     expect(months.map((month) => [month.month, month.status])).toEqual([
@@ -149,7 +173,7 @@ describe('an employer’s months', () => {
 describe('the remittance duty of a scheme', () => {
   const month = (
     name: string,
-    status: 'on_time' | 'late' | 'due' | 'missing',
+    status: 'on_time' | 'late' | 'due' | 'missing' | 'not_chased',
     receivedCents = 0,
   ) => ({
     month: name,
@@ -164,6 +188,7 @@ describe('the remittance duty of a scheme', () => {
     const duty = remittanceDuty(
       [month('2026-08', 'on_time'), month('2026-09', 'missing'), month('2026-10', 'missing', 10)],
       '2026-11-28',
+      '2026-08',
     );
     expect(duty).toEqual({
       dueOn: '2026-10-21',
@@ -175,7 +200,7 @@ describe('the remittance duty of a scheme', () => {
 
   it('is due soon for the next month not yet received, and done when every month is in', () => {
     expect(
-      remittanceDuty([month('2026-10', 'late'), month('2026-11', 'due')], '2026-11-28'),
+      remittanceDuty([month('2026-10', 'late'), month('2026-11', 'due')], '2026-11-28', '2026-10'),
     ).toEqual({
       dueOn: '2026-12-21',
       status: 'due_soon',
@@ -185,10 +210,19 @@ describe('the remittance duty of a scheme', () => {
     const done = remittanceDuty(
       [month('2026-10', 'late'), month('2026-11', 'on_time')],
       '2026-12-28',
+      '2026-10',
     );
     expect(done.status).toBe('ok');
     expect(done.dueOn).toBeUndefined();
     expect(done.reason).toContain('1 month was received late');
-    expect(remittanceDuty([], '2026-12-28')).toMatchObject({ status: 'ok' });
+    expect(remittanceDuty([], '2026-12-28', '2026-10')).toMatchObject({ status: 'ok' });
+  });
+
+  it('does not count a month not chased, and says from which month it chases', () => {
+    expect(remittanceDuty([month('2026-10', 'not_chased')], '2026-11-29', '2026-11')).toEqual({
+      status: 'ok',
+      reason:
+        'No deductions are recorded for Nov 2026, the month the scheme was added to this service, or later: months before it are not chased',
+    });
   });
 });

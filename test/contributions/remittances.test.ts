@@ -115,6 +115,7 @@ describe('the remittance calendar', () => {
       employerId,
       from: '2026-01',
       to: '2026-06',
+      chasedFrom: '2026-01',
       items: [
         {
           month: '2026-01',
@@ -168,6 +169,11 @@ describe('the remittance calendar', () => {
   it('reads a part payment as received only in part, with no day received', async () => {
     const other = await createEmployer(t.database, brokerId, 'Atlantic Bakeries Ltd');
     const scheme = await post('/api/schemes', { employerId: other, name: 'Bakers', type: 'DC' });
+    // Added in June, so June is chased.
+    await ownerOf(t.database)
+      .update(schemes)
+      .set({ createdAt: new Date('2026-06-02T09:00:00Z') })
+      .where(eq(schemes.id, scheme.json().id));
     const member = await createMember(t.database, {
       brokerId,
       employerId: other,

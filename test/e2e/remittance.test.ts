@@ -26,9 +26,10 @@ import { newPpsNumber } from '../helpers/pps.js';
 /**
  * Contribution remittance in the browser (docs/decisions/0136-contribution-remittance.md): the
  * firm's staff arrive signed out at the root address, sign in, open an employer's remittance
- * calendar, see a month missing, record the payment received for it and see the month turn on
- * time; then open the scheme's Governance tab and read the trustees' late-payment report. The
- * months are counted back from today, so the journey reads the same whenever it runs.
+ * calendar, see a month from before the scheme was added shown as not chased rather than missing,
+ * record the payment received for it and see the month turn on time; then open the scheme's
+ * Governance tab and read the trustees' late-payment report. The months are counted back from
+ * today, so the journey reads the same whenever it runs.
  */
 describe.skipIf(browserSuiteSkipReason)(
   'an employer’s remittance calendar and a scheme’s late payments',
@@ -38,7 +39,8 @@ describe.skipIf(browserSuiteSkipReason)(
 
     it('records a payment on the calendar, turns the month on time, and shows the late one to the trustees', async () => {
       const thisMonth = monthOfDay(todayInIreland(new Date()));
-      // Two months ago: missing until the journey records it. Three months ago: paid late.
+      // The scheme is added today. Two months ago: not chased, being before it, until the journey
+      // records its payment. Three months ago: paid late, which is reported whatever its month.
       const unpaid = addToMonth(thisMonth, -2);
       const paidLate = addToMonth(thisMonth, -3);
       const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
@@ -98,7 +100,12 @@ describe.skipIf(browserSuiteSkipReason)(
         name: new RegExp(`^${periodInWords(unpaid)}`),
       });
       expect(await shownText(unpaidRow)).toContain('€500.00');
-      expect(await shownText(unpaidRow)).toContain(REMITTANCE_STATUS_LABELS.missing);
+      expect(await shownText(unpaidRow)).toContain(REMITTANCE_STATUS_LABELS.not_chased);
+      await see(
+        page.getByText(
+          `Months are chased from ${periodInWords(thisMonth)}, when the employer’s first scheme was added to this service.`,
+        ),
+      );
       const lateRow = calendar.getByRole('row', {
         name: new RegExp(`^${periodInWords(paidLate)}`),
       });

@@ -109,14 +109,15 @@ describe('the contribution remittance duty', () => {
       label: 'law',
       citation: 'Pensions Act 1990 s.58A',
     });
-    // January is missing too, on the employer's calendar, but came before the scheme was added.
+    // January, before the scheme was added, is not chased on the employer's calendar either.
     const calendar = await t.requestAs(
       consultant,
       'GET',
       `/api/employers/${employerId}/remittances?from=2026-01&to=2026-07`,
     );
+    expect(calendar.json().chasedFrom).toBe('2026-02');
     expect(calendar.json().items.map((item: { status: string }) => item.status)).toEqual([
-      'missing',
+      'not_chased',
       'on_time',
       'missing',
       'due',
@@ -217,5 +218,75 @@ describe('the contribution remittance duty', () => {
       `/api/schemes/${schemeId}/late-remittances?year=2026`,
     );
     expect(report.json().items).toHaveLength(1);
+  });
+});
+
+describe('a scheme added this month with last month’s deductions recorded and nothing received', () => {
+  it('is not chased for last month on the employer’s calendar, the scheme’s duty or the dashboard alike', async () => {
+    // Added on 29 November 2026; October's payroll recorded that day, for two members.
+    clock = new Date('2026-11-29T10:00:00Z');
+    const employer = await createEmployer(t.database, brokerId, 'Barrow Mills Ltd');
+    const created = await post('/api/schemes', {
+      employerId: employer,
+      name: 'Barrow Mills Scheme',
+      type: 'DC',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const scheme = created.json().id as string;
+    for (const amountCents of [100_000, 101_250]) {
+      const member = await createMember(t.database, {
+        brokerId,
+        employerId: employer,
+        schemeId: scheme,
+      });
+      const response = await post(`/api/members/${member.id}/contributions`, {
+        period: '2026-10',
+        kind: 'employee',
+        amountCents,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+
+    const calendar = await t.requestAs(consultant, 'GET', `/api/employers/${employer}/remittances`);
+    expect(calendar.statusCode, calendar.body).toBe(200);
+    expect(calendar.json()).toMatchObject({
+      chasedFrom: '2026-11',
+      items: [
+        {
+          month: '2026-10',
+          dueOn: '2026-11-21',
+          expectedCents: 201_250,
+          receivedCents: 0,
+          receivedOn: null,
+          status: 'not_chased',
+        },
+      ],
+    });
+
+    const compliance = await t.requestAs(consultant, 'GET', `/api/schemes/${scheme}/compliance`);
+    const duty = (
+      compliance.json() as { obligations: Array<{ kind: string; status: string; reason: string }> }
+    ).obligations.find((obligation) => obligation.kind === 'contribution_remittance');
+    expect(duty).toMatchObject({
+      status: 'ok',
+      reason:
+        'No deductions are recorded for Nov 2026, the month the scheme was added to this service, or later: months before it are not chased',
+    });
+
+    // The dashboard, where the schemes that need attention are drawn from, names no remittance
+    // of it either.
+    const dashboard = await t.requestAs(brokerAdmin, 'GET', '/api/compliance/dashboard');
+    expect(dashboard.statusCode, dashboard.body).toBe(200);
+    const { schemes: listed, upcoming } = dashboard.json() as {
+      schemes: Array<{ schemeId: string; attention: Array<{ kind: string }> }>;
+      upcoming: Array<{ schemeId: string; kind: string }>;
+    };
+    const ours = listed.find((row) => row.schemeId === scheme);
+    expect(ours?.attention.map((obligation) => obligation.kind) ?? []).not.toContain(
+      'contribution_remittance',
+    );
+    expect(upcoming).not.toContainEqual(
+      expect.objectContaining({ schemeId: scheme, kind: 'contribution_remittance' }),
+    );
   });
 });

@@ -143,6 +143,29 @@ export async function remittanceFactsOf(
   return facts;
 }
 
+/**
+ * The days in Ireland on which the employer's live schemes were added to this service: the
+ * calendar chases its months from the earliest (chasedFrom in src/contracts/remittance-rules.ts).
+ */
+export async function schemesAddedOn(
+  tx: Transaction,
+  employer: { brokerId: string; id: string },
+): Promise<string[]> {
+  const rows = await tx
+    .select({
+      addedOn: sql<string>`(${schemes.createdAt} at time zone 'Europe/Dublin')::date::text`,
+    })
+    .from(schemes)
+    .where(
+      and(
+        eq(schemes.brokerId, employer.brokerId),
+        eq(schemes.employerId, employer.id),
+        isNull(schemes.deletedAt),
+      ),
+    );
+  return rows.map((row) => row.addedOn);
+}
+
 /** How remittanceFactsOf keys an employer: its tenant and id. */
 export const employerKey = (employer: { brokerId: string; employerId: string }): string =>
   `${employer.brokerId}/${employer.employerId}`;

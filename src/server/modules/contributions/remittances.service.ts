@@ -2,12 +2,14 @@ import { createId } from '@paralleldrive/cuid2';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import {
   addToMonth,
+  chasedFrom,
   daysLate,
   firstDayOf,
   monthOfDay,
   monthsBetween,
   type RemittanceMonth,
   remittanceMonths,
+  schemeChasedFrom,
 } from '../../../contracts/remittance-rules.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -27,6 +29,7 @@ import {
   listReceipts,
   type RemittanceReceiptRow,
   remittanceFactsOf,
+  schemesAddedOn,
   voidReceiptRow,
 } from './remittances.data.js';
 import {
@@ -86,16 +89,17 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
   const reads = createPlatformReadLog(audit);
   const today = () => todayInIreland(now());
 
-  /** One employer's months from `from` to `to`, judged on `day`. */
+  /** One employer's months from `from` to `to`, judged on `day`, chased from `chased`. */
   async function monthsOfEmployer(
     tx: Transaction,
     employer: { brokerId: string; id: string },
     window: { from: string; to: string },
     day: string,
+    chased: string | null,
   ): Promise<RemittanceMonth[]> {
     const wanted = { brokerId: employer.brokerId, employerId: employer.id, ...window };
     const found = (await remittanceFactsOf(tx, [wanted])).get(employerKey(wanted));
-    return found ? remittanceMonths(found, day) : [];
+    return found ? remittanceMonths(found, day, chased) : [];
   }
 
   return {
@@ -227,13 +231,16 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
       }
       return withActor(database, actor, async (tx) => {
         const employer = authorizeRow(actor, 'remittance.read', await findEmployer(tx, employerId));
-        const items = await monthsOfEmployer(tx, employer, { from, to }, day);
+        // Chased from the month its first scheme was added, as that scheme's duty is
+        // (REMITTANCE_RULES.monthsSinceAdded): an earlier month is not chased, not missing.
+        const chased = chasedFrom(await schemesAddedOn(tx, employer));
+        const items = await monthsOfEmployer(tx, employer, { from, to }, day, chased);
         await reads.viewed(tx, actor, {
           entityType: 'remittance',
           entityId: employer.id,
           tenantId: employer.brokerId,
         });
-        return { employerId: employer.id, from, to, items };
+        return { employerId: employer.id, from, to, chasedFrom: chased, items };
       });
     },
 
@@ -254,12 +261,13 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
       const year = query.year ?? day.slice(0, 4);
       return withActor(database, actor, async (tx) => {
         const scheme = authorizeRow(actor, 'late_remittance.list', await findScheme(tx, schemeId));
-        const countedFrom = monthOfDay(todayInIreland(scheme.createdAt));
+        const countedFrom = schemeChasedFrom(todayInIreland(scheme.createdAt));
         const months = await monthsOfEmployer(
           tx,
           { brokerId: scheme.brokerId, id: scheme.employerId },
           { from: `${year}-01`, to: `${year}-12` },
           day,
+          countedFrom,
         );
         await reads.viewed(tx, actor, {
           entityType: 'late_remittance',
@@ -272,7 +280,7 @@ export function createRemittancesService({ database, audit, now }: RemittancesSe
           year,
           countedFrom,
           items: months.flatMap((month) =>
-            month.status === 'late' || (month.status === 'missing' && month.month >= countedFrom)
+            month.status === 'late' || month.status === 'missing'
               ? [{ ...month, status: month.status, daysLate: daysLate(month, day) }]
               : [],
           ),

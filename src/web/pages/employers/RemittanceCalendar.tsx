@@ -65,6 +65,7 @@ const STATUS_COLOURS: Record<RemittanceStatus, string> = {
   late: 'orange',
   due: 'blue',
   missing: 'red',
+  not_chased: 'gray',
 };
 
 /** A month's standing as a word beside a coloured dot: the colour is never the only sign. */
@@ -102,7 +103,8 @@ export function RemittanceCalendar({ employer }: { employer: Employer }) {
         What the employer deducted from pay, and its own contributions to a defined contribution
         scheme, reach the scheme within {REMITTANCE_DAYS_AFTER_MONTH} days after the end of the
         month ({sourceInWords(REMITTANCE_RULES.remittance)}).{' '}
-        {sourceInWords(REMITTANCE_RULES.whatIsDeducted)}.
+        {sourceInWords(REMITTANCE_RULES.whatIsDeducted)}.{' '}
+        {sourceInWords(REMITTANCE_RULES.monthsSinceAdded)}.
       </Text>
       <Group gap="xs">
         <Button
@@ -131,7 +133,14 @@ export function RemittanceCalendar({ employer }: { employer: Employer }) {
           {describeError(calendar.error)}
         </Alert>
       ) : (
-        <MonthsTable from={from} to={to} months={calendar.data.items} />
+        <>
+          <Text size="sm">
+            {calendar.data.chasedFrom === null
+              ? 'No month is chased: the employer has no scheme on this service.'
+              : `Months are chased from ${formatPeriod(calendar.data.chasedFrom)}, when the employer’s first scheme was added to this service.`}
+          </Text>
+          <MonthsTable from={from} to={to} months={calendar.data.items} />
+        </>
       )}
       <ReceiptsTable employer={employer} />
       <FormModal
