@@ -174,6 +174,22 @@ export async function resolveAuditNames(
   const entities = new Map<string, EntityName>();
   const put = (entityType: string, id: string, label: string, deleted = false) =>
     entities.set(`${entityType}:${id}`, { label, deleted });
+  /**
+   * Names each record of `entityType` among `ids`, a chunk of ids a query: `read` selects them
+   * (within the tenant: `inTenant`), `label` words one, and `deleted` says whether it, or a record
+   * it belongs to, is deleted.
+   */
+  const nameEach = async <Row extends { id: string }>(
+    entityType: string,
+    ids: readonly string[],
+    read: (chunk: string[]) => PromiseLike<Row[]>,
+    label: (row: Row) => string,
+    deleted: (row: Row) => boolean = () => false,
+  ) => {
+    for (const chunk of chunks(ids)) {
+      for (const row of await read(chunk)) put(entityType, row.id, label(row), deleted(row));
+    }
+  };
 
   for (const ids of chunks(userIds)) {
     const rows = await tx
@@ -187,489 +203,499 @@ export async function resolveAuditNames(
     if (name !== undefined) put('user', id, name);
   }
 
-  for (const ids of chunks(idsOf('broker'))) {
-    const rows = await tx
-      .select({ id: brokers.id, name: brokers.name })
-      .from(brokers)
-      .where(and(inArray(brokers.id, ids), inTenant(brokers.id)));
-    for (const row of rows) put('broker', row.id, row.name);
-  }
+  await nameEach(
+    'broker',
+    idsOf('broker'),
+    (ids) =>
+      tx
+        .select({ id: brokers.id, name: brokers.name })
+        .from(brokers)
+        .where(and(inArray(brokers.id, ids), inTenant(brokers.id))),
+    (row) => row.name,
+  );
 
-  for (const ids of chunks(idsOf('employer'))) {
-    const rows = await tx
-      .select({ id: employers.id, name: employers.name, deletedAt: employers.deletedAt })
-      .from(employers)
-      .where(and(inArray(employers.id, ids), inTenant(employers.brokerId)));
-    for (const row of rows) put('employer', row.id, row.name, row.deletedAt !== null);
-  }
+  await nameEach(
+    'employer',
+    idsOf('employer'),
+    (ids) =>
+      tx
+        .select({ id: employers.id, name: employers.name, deletedAt: employers.deletedAt })
+        .from(employers)
+        .where(and(inArray(employers.id, ids), inTenant(employers.brokerId))),
+    (row) => row.name,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(idsOf('scheme'))) {
-    for (const row of await schemesNamed(tx, ids, inTenant)) {
-      put('scheme', row.id, row.name, row.deleted);
-    }
-  }
+  await nameEach(
+    'scheme',
+    idsOf('scheme'),
+    (ids) => schemesNamed(tx, ids, inTenant),
+    (row) => row.name,
+    (row) => row.deleted,
+  );
 
-  for (const ids of chunks(idsOf('member'))) {
-    for (const row of await membersNamed(tx, ids, inTenant)) {
-      put('member', row.id, row.name, row.deleted);
-    }
-  }
+  await nameEach(
+    'member',
+    idsOf('member'),
+    (ids) => membersNamed(tx, ids, inTenant),
+    (row) => row.name,
+    (row) => row.deleted,
+  );
 
-  for (const ids of chunks(idsOf('contribution'))) {
-    const rows = await tx
-      .select({
-        id: contributions.id,
-        period: contributions.period,
-        kind: contributions.kind,
-        firstName: members.firstName,
-        lastName: members.lastName,
-      })
-      .from(contributions)
-      .innerJoin(members, eq(members.id, contributions.memberId))
-      .where(and(inArray(contributions.id, ids), inTenant(contributions.brokerId)));
-    for (const row of rows) {
-      put(
-        'contribution',
-        row.id,
-        `${memberName(row)}: ${named(CONTRIBUTION_KIND_LABELS, row.kind)} contribution, ${periodInWords(row.period)}`,
-      );
-    }
-  }
+  await nameEach(
+    'contribution',
+    idsOf('contribution'),
+    (ids) =>
+      tx
+        .select({
+          id: contributions.id,
+          period: contributions.period,
+          kind: contributions.kind,
+          firstName: members.firstName,
+          lastName: members.lastName,
+        })
+        .from(contributions)
+        .innerJoin(members, eq(members.id, contributions.memberId))
+        .where(and(inArray(contributions.id, ids), inTenant(contributions.brokerId))),
+    (row) =>
+      `${memberName(row)}: ${named(CONTRIBUTION_KIND_LABELS, row.kind)} contribution, ${periodInWords(row.period)}`,
+  );
 
-  for (const ids of chunks(idsOf('fund'))) {
-    const rows = await tx
-      .select({ id: funds.id, name: funds.name })
-      .from(funds)
-      .where(and(inArray(funds.id, ids), inTenant(funds.brokerId)));
-    for (const row of rows) put('fund', row.id, row.name);
-  }
+  await nameEach(
+    'fund',
+    idsOf('fund'),
+    (ids) =>
+      tx
+        .select({ id: funds.id, name: funds.name })
+        .from(funds)
+        .where(and(inArray(funds.id, ids), inTenant(funds.brokerId))),
+    (row) => row.name,
+  );
 
-  for (const ids of chunks(idsOf('import'))) {
-    const rows = await tx
-      .select({ id: imports.id, kind: imports.kind, schemeName: schemes.name })
-      .from(imports)
-      .innerJoin(schemes, eq(schemes.id, imports.schemeId))
-      .where(and(inArray(imports.id, ids), inTenant(imports.brokerId)));
-    for (const row of rows) {
-      put('import', row.id, `${IMPORT_KIND_TEXT[row.kind] ?? 'File'} for ${row.schemeName}`);
-    }
-  }
+  await nameEach(
+    'import',
+    idsOf('import'),
+    (ids) =>
+      tx
+        .select({ id: imports.id, kind: imports.kind, schemeName: schemes.name })
+        .from(imports)
+        .innerJoin(schemes, eq(schemes.id, imports.schemeId))
+        .where(and(inArray(imports.id, ids), inTenant(imports.brokerId))),
+    (row) => `${IMPORT_KIND_TEXT[row.kind] ?? 'File'} for ${row.schemeName}`,
+  );
 
   /** Names of the kind of record a reader may read where it lives, and only those. */
   const readable = (entityType: string, action: Action): string[] =>
     isAllowed(reader, action) ? idsOf(entityType) : [];
 
-  for (const ids of chunks([...readable('compliance', 'compliance.read')])) {
-    const rows = await tx
-      .select({ id: schemes.id, name: schemes.name, deletedAt: schemes.deletedAt })
-      .from(schemes)
-      .where(and(inArray(schemes.id, ids), inTenant(schemes.brokerId)));
-    for (const row of rows) put('compliance', row.id, row.name, row.deletedAt !== null);
-  }
+  await nameEach(
+    'compliance',
+    readable('compliance', 'compliance.read'),
+    (ids) =>
+      tx
+        .select({ id: schemes.id, name: schemes.name, deletedAt: schemes.deletedAt })
+        .from(schemes)
+        .where(and(inArray(schemes.id, ids), inTenant(schemes.brokerId))),
+    (row) => row.name,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('document', 'document.read'))) {
-    const rows = await tx
-      .select({
-        id: documents.id,
-        title: documents.title,
-        filename: documents.filename,
-        version: documents.version,
-        deletedAt: documents.deletedAt,
-      })
-      .from(documents)
-      .where(and(inArray(documents.id, ids), inTenant(documents.brokerId)));
-    for (const row of rows) {
+  await nameEach(
+    'document',
+    readable('document', 'document.read'),
+    (ids) =>
+      tx
+        .select({
+          id: documents.id,
+          title: documents.title,
+          filename: documents.filename,
+          version: documents.version,
+          deletedAt: documents.deletedAt,
+        })
+        .from(documents)
+        .where(and(inArray(documents.id, ids), inTenant(documents.brokerId))),
+    (row) => {
       const name = row.title ?? row.filename;
-      put(
-        'document',
-        row.id,
-        row.version > 1 ? `${name}, version ${row.version}` : name,
-        row.deletedAt !== null,
-      );
-    }
-  }
+      return row.version > 1 ? `${name}, version ${row.version}` : name;
+    },
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('written_policy', 'policy.read'))) {
-    const rows = await tx
-      .select({
-        id: writtenPolicies.id,
-        kind: writtenPolicies.kind,
-        version: writtenPolicies.version,
-        deletedAt: writtenPolicies.deletedAt,
-      })
-      .from(writtenPolicies)
-      .where(and(inArray(writtenPolicies.id, ids), inTenant(writtenPolicies.brokerId)));
-    for (const row of rows) {
-      put(
-        'written_policy',
-        row.id,
-        `${named(POLICY_KIND_NAMES, row.kind)}, version ${row.version}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'written_policy',
+    readable('written_policy', 'policy.read'),
+    (ids) =>
+      tx
+        .select({
+          id: writtenPolicies.id,
+          kind: writtenPolicies.kind,
+          version: writtenPolicies.version,
+          deletedAt: writtenPolicies.deletedAt,
+        })
+        .from(writtenPolicies)
+        .where(and(inArray(writtenPolicies.id, ids), inTenant(writtenPolicies.brokerId))),
+    (row) => `${named(POLICY_KIND_NAMES, row.kind)}, version ${row.version}`,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('trustee', 'trustee.read'))) {
-    const rows = await tx
-      .select({ id: trustees.id, name: trustees.name, deletedAt: trustees.deletedAt })
-      .from(trustees)
-      .where(and(inArray(trustees.id, ids), inTenant(trustees.brokerId)));
-    for (const row of rows) put('trustee', row.id, row.name, row.deletedAt !== null);
-  }
+  await nameEach(
+    'trustee',
+    readable('trustee', 'trustee.read'),
+    (ids) =>
+      tx
+        .select({ id: trustees.id, name: trustees.name, deletedAt: trustees.deletedAt })
+        .from(trustees)
+        .where(and(inArray(trustees.id, ids), inTenant(trustees.brokerId))),
+    (row) => row.name,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('key_function_holder', 'kfh.read'))) {
-    const rows = await tx
-      .select({
-        id: keyFunctionHolders.id,
-        holderName: keyFunctionHolders.holderName,
-        function: keyFunctionHolders.function,
-        deletedAt: keyFunctionHolders.deletedAt,
-      })
-      .from(keyFunctionHolders)
-      .where(and(inArray(keyFunctionHolders.id, ids), inTenant(keyFunctionHolders.brokerId)));
-    for (const row of rows) {
-      put(
-        'key_function_holder',
-        row.id,
-        `${row.holderName}, ${named(KEY_FUNCTION_NAMES, row.function).toLowerCase()}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'key_function_holder',
+    readable('key_function_holder', 'kfh.read'),
+    (ids) =>
+      tx
+        .select({
+          id: keyFunctionHolders.id,
+          holderName: keyFunctionHolders.holderName,
+          function: keyFunctionHolders.function,
+          deletedAt: keyFunctionHolders.deletedAt,
+        })
+        .from(keyFunctionHolders)
+        .where(and(inArray(keyFunctionHolders.id, ids), inTenant(keyFunctionHolders.brokerId))),
+    (row) => `${row.holderName}, ${named(KEY_FUNCTION_NAMES, row.function).toLowerCase()}`,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('trustee_training', 'trustee_training.list'))) {
-    const rows = await tx
-      .select({
-        id: trusteeTrainings.id,
-        completedOn: trusteeTrainings.completedOn,
-        trusteeName: trustees.name,
-        deletedAt: trusteeTrainings.deletedAt,
-      })
-      .from(trusteeTrainings)
-      .innerJoin(
-        trustees,
-        and(
-          eq(trustees.brokerId, trusteeTrainings.brokerId),
-          eq(trustees.id, trusteeTrainings.trusteeId),
-        ),
-      )
-      .where(and(inArray(trusteeTrainings.id, ids), inTenant(trusteeTrainings.brokerId)));
-    for (const row of rows) {
-      put(
-        'trustee_training',
-        row.id,
-        `${row.trusteeName}: training completed ${formatIrishDate(row.completedOn)}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'trustee_training',
+    readable('trustee_training', 'trustee_training.list'),
+    (ids) =>
+      tx
+        .select({
+          id: trusteeTrainings.id,
+          completedOn: trusteeTrainings.completedOn,
+          trusteeName: trustees.name,
+          deletedAt: trusteeTrainings.deletedAt,
+        })
+        .from(trusteeTrainings)
+        .innerJoin(
+          trustees,
+          and(
+            eq(trustees.brokerId, trusteeTrainings.brokerId),
+            eq(trustees.id, trusteeTrainings.trusteeId),
+          ),
+        )
+        .where(and(inArray(trusteeTrainings.id, ids), inTenant(trusteeTrainings.brokerId))),
+    (row) => `${row.trusteeName}: training completed ${formatIrishDate(row.completedOn)}`,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('ora_report', 'ora.read'))) {
-    const rows = await tx
-      .select({
-        id: oraReports.id,
-        performedOn: oraReports.performedOn,
-        deletedAt: oraReports.deletedAt,
-      })
-      .from(oraReports)
-      .where(and(inArray(oraReports.id, ids), inTenant(oraReports.brokerId)));
-    for (const row of rows) {
-      put(
-        'ora_report',
-        row.id,
-        `Own-risk assessment of ${formatIrishDate(row.performedOn)}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'ora_report',
+    readable('ora_report', 'ora.read'),
+    (ids) =>
+      tx
+        .select({
+          id: oraReports.id,
+          performedOn: oraReports.performedOn,
+          deletedAt: oraReports.deletedAt,
+        })
+        .from(oraReports)
+        .where(and(inArray(oraReports.id, ids), inTenant(oraReports.brokerId))),
+    (row) => `Own-risk assessment of ${formatIrishDate(row.performedOn)}`,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('significant_change', 'significant_change.list'))) {
-    const rows = await tx
-      .select({
-        id: significantChanges.id,
-        occurredOn: significantChanges.occurredOn,
-        deletedAt: significantChanges.deletedAt,
-      })
-      .from(significantChanges)
-      .where(and(inArray(significantChanges.id, ids), inTenant(significantChanges.brokerId)));
-    for (const row of rows) {
-      put(
-        'significant_change',
-        row.id,
-        `Significant change of ${formatIrishDate(row.occurredOn)}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'significant_change',
+    readable('significant_change', 'significant_change.list'),
+    (ids) =>
+      tx
+        .select({
+          id: significantChanges.id,
+          occurredOn: significantChanges.occurredOn,
+          deletedAt: significantChanges.deletedAt,
+        })
+        .from(significantChanges)
+        .where(and(inArray(significantChanges.id, ids), inTenant(significantChanges.brokerId))),
+    (row) => `Significant change of ${formatIrishDate(row.occurredOn)}`,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('filing', 'filing.read'))) {
-    const rows = await tx
-      .select({
-        id: filings.id,
-        kind: filings.kind,
-        periodEnd: filings.periodEnd,
-        deletedAt: filings.deletedAt,
-      })
-      .from(filings)
-      .where(and(inArray(filings.id, ids), inTenant(filings.brokerId)));
-    for (const row of rows) {
-      put(
-        'filing',
-        row.id,
-        `${named(FILING_KIND_NAMES, row.kind)}, year ending ${formatIrishDate(row.periodEnd)}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'filing',
+    readable('filing', 'filing.read'),
+    (ids) =>
+      tx
+        .select({
+          id: filings.id,
+          kind: filings.kind,
+          periodEnd: filings.periodEnd,
+          deletedAt: filings.deletedAt,
+        })
+        .from(filings)
+        .where(and(inArray(filings.id, ids), inTenant(filings.brokerId))),
+    (row) => `${named(FILING_KIND_NAMES, row.kind)}, year ending ${formatIrishDate(row.periodEnd)}`,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('payroll_upload', 'ae_payroll.read'))) {
-    const rows = await tx
-      .select({
-        id: payrollUploads.id,
-        fileName: payrollUploads.fileName,
-        employerName: employers.name,
-        employerDeletedAt: employers.deletedAt,
-      })
-      .from(payrollUploads)
-      .innerJoin(employers, eq(employers.id, payrollUploads.employerId))
-      .where(and(inArray(payrollUploads.id, ids), inTenant(payrollUploads.brokerId)));
-    for (const row of rows) {
-      put(
-        'payroll_upload',
-        row.id,
-        `Payroll file ${row.fileName === null ? '' : `${row.fileName} `}for ${row.employerName}`,
-        row.employerDeletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'payroll_upload',
+    readable('payroll_upload', 'ae_payroll.read'),
+    (ids) =>
+      tx
+        .select({
+          id: payrollUploads.id,
+          fileName: payrollUploads.fileName,
+          employerName: employers.name,
+          employerDeletedAt: employers.deletedAt,
+        })
+        .from(payrollUploads)
+        .innerJoin(employers, eq(employers.id, payrollUploads.employerId))
+        .where(and(inArray(payrollUploads.id, ids), inTenant(payrollUploads.brokerId))),
+    (row) =>
+      `Payroll file ${row.fileName === null ? '' : `${row.fileName} `}for ${row.employerName}`,
+    (row) => row.employerDeletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('conflict', 'conflict.read'))) {
-    const rows = await tx
-      .select({
-        id: conflictsOfInterest.id,
-        personName: conflictsOfInterest.personName,
-        declaredOn: conflictsOfInterest.declaredOn,
-        deletedAt: conflictsOfInterest.deletedAt,
-      })
-      .from(conflictsOfInterest)
-      .where(and(inArray(conflictsOfInterest.id, ids), inTenant(conflictsOfInterest.brokerId)));
-    for (const row of rows) {
-      put(
-        'conflict',
-        row.id,
-        `${row.personName}: conflict of interest declared ${dateInWords(row.declaredOn)}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'conflict',
+    readable('conflict', 'conflict.read'),
+    (ids) =>
+      tx
+        .select({
+          id: conflictsOfInterest.id,
+          personName: conflictsOfInterest.personName,
+          declaredOn: conflictsOfInterest.declaredOn,
+          deletedAt: conflictsOfInterest.deletedAt,
+        })
+        .from(conflictsOfInterest)
+        .where(and(inArray(conflictsOfInterest.id, ids), inTenant(conflictsOfInterest.brokerId))),
+    (row) => `${row.personName}: conflict of interest declared ${dateInWords(row.declaredOn)}`,
+    (row) => row.deletedAt !== null,
+  );
 
   // DC money (docs/decisions/0127-dc-money.md): a price by its fund and day, a switch and a
   // member's holdings by the member, a scheme's fund assets by the scheme. A list of prices,
   // switches or unit movements is recorded as a list, with no id to name.
-  for (const ids of chunks(readable('fund_price', 'fund_price.list'))) {
-    const rows = await tx
-      .select({
-        id: fundPrices.id,
-        pricedOn: fundPrices.pricedOn,
-        fundName: funds.name,
-        schemeDeletedAt: schemes.deletedAt,
-        employerDeletedAt: employers.deletedAt,
-      })
-      .from(fundPrices)
-      .innerJoin(
-        funds,
-        and(eq(funds.brokerId, fundPrices.brokerId), eq(funds.id, fundPrices.fundId)),
-      )
-      .innerJoin(schemes, eq(schemes.id, fundPrices.schemeId))
-      .innerJoin(employers, eq(employers.id, fundPrices.employerId))
-      .where(and(inArray(fundPrices.id, ids), inTenant(fundPrices.brokerId)));
-    for (const row of rows) {
-      put(
-        'fund_price',
-        row.id,
-        `${row.fundName}: price of ${dateInWords(row.pricedOn)}`,
-        row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'fund_price',
+    readable('fund_price', 'fund_price.list'),
+    (ids) =>
+      tx
+        .select({
+          id: fundPrices.id,
+          pricedOn: fundPrices.pricedOn,
+          fundName: funds.name,
+          schemeDeletedAt: schemes.deletedAt,
+          employerDeletedAt: employers.deletedAt,
+        })
+        .from(fundPrices)
+        .innerJoin(
+          funds,
+          and(eq(funds.brokerId, fundPrices.brokerId), eq(funds.id, fundPrices.fundId)),
+        )
+        .innerJoin(schemes, eq(schemes.id, fundPrices.schemeId))
+        .innerJoin(employers, eq(employers.id, fundPrices.employerId))
+        .where(and(inArray(fundPrices.id, ids), inTenant(fundPrices.brokerId))),
+    (row) => `${row.fundName}: price of ${dateInWords(row.pricedOn)}`,
+    (row) => row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('fund_switch', 'fund_switch.list'))) {
-    const rows = await tx
-      .select({
-        id: fundSwitches.id,
-        requestedOn: fundSwitches.requestedOn,
-        firstName: members.firstName,
-        lastName: members.lastName,
-        deletedAt: members.deletedAt,
-        schemeDeletedAt: schemes.deletedAt,
-        employerDeletedAt: employers.deletedAt,
-      })
-      .from(fundSwitches)
-      .innerJoin(members, eq(members.id, fundSwitches.memberId))
-      .innerJoin(schemes, eq(schemes.id, fundSwitches.schemeId))
-      .innerJoin(employers, eq(employers.id, fundSwitches.employerId))
-      .where(and(inArray(fundSwitches.id, ids), inTenant(fundSwitches.brokerId)));
-    for (const row of rows) {
-      put(
-        'fund_switch',
-        row.id,
-        `${memberName(row)}: switch asked for on ${dateInWords(row.requestedOn)}`,
-        row.deletedAt !== null || row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'fund_switch',
+    readable('fund_switch', 'fund_switch.list'),
+    (ids) =>
+      tx
+        .select({
+          id: fundSwitches.id,
+          requestedOn: fundSwitches.requestedOn,
+          firstName: members.firstName,
+          lastName: members.lastName,
+          deletedAt: members.deletedAt,
+          schemeDeletedAt: schemes.deletedAt,
+          employerDeletedAt: employers.deletedAt,
+        })
+        .from(fundSwitches)
+        .innerJoin(members, eq(members.id, fundSwitches.memberId))
+        .innerJoin(schemes, eq(schemes.id, fundSwitches.schemeId))
+        .innerJoin(employers, eq(employers.id, fundSwitches.employerId))
+        .where(and(inArray(fundSwitches.id, ids), inTenant(fundSwitches.brokerId))),
+    (row) => `${memberName(row)}: switch asked for on ${dateInWords(row.requestedOn)}`,
+    (row) =>
+      row.deletedAt !== null || row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
+  );
 
   // A member's holdings are recorded by the member's id: named as the member is.
-  for (const ids of chunks(readable('member_holdings', 'holdings.read'))) {
-    for (const row of await membersNamed(tx, ids, inTenant)) {
-      put('member_holdings', row.id, row.name, row.deleted);
-    }
-  }
+  await nameEach(
+    'member_holdings',
+    readable('member_holdings', 'holdings.read'),
+    (ids) => membersNamed(tx, ids, inTenant),
+    (row) => row.name,
+    (row) => row.deleted,
+  );
 
   // A scheme's fund assets are recorded by the scheme's id: named as the scheme is.
-  for (const ids of chunks(readable('fund_assets', 'fund_assets.read'))) {
-    for (const row of await schemesNamed(tx, ids, inTenant)) {
-      put('fund_assets', row.id, row.name, row.deleted);
-    }
-  }
+  await nameEach(
+    'fund_assets',
+    readable('fund_assets', 'fund_assets.read'),
+    (ids) => schemesNamed(tx, ids, inTenant),
+    (row) => row.name,
+    (row) => row.deleted,
+  );
 
-  for (const ids of chunks(readable('ai_draft', 'ai.draft.read'))) {
-    const rows = await tx
-      .select({
-        id: aiDrafts.id,
-        kind: aiDrafts.kind,
-        policyKind: aiDrafts.policyKind,
-        schemeName: schemes.name,
-      })
-      .from(aiDrafts)
-      .innerJoin(schemes, eq(schemes.id, aiDrafts.schemeId))
-      .where(and(inArray(aiDrafts.id, ids), inTenant(aiDrafts.brokerId)));
-    for (const row of rows) {
+  await nameEach(
+    'ai_draft',
+    readable('ai_draft', 'ai.draft.read'),
+    (ids) =>
+      tx
+        .select({
+          id: aiDrafts.id,
+          kind: aiDrafts.kind,
+          policyKind: aiDrafts.policyKind,
+          schemeName: schemes.name,
+        })
+        .from(aiDrafts)
+        .innerJoin(schemes, eq(schemes.id, aiDrafts.schemeId))
+        .where(and(inArray(aiDrafts.id, ids), inTenant(aiDrafts.brokerId))),
+    (row) => {
       const kind =
         row.policyKind === null
           ? named(DRAFT_KIND_NAMES, row.kind)
           : named(POLICY_KIND_NAMES, row.policyKind);
-      put('ai_draft', row.id, `Draft ${kind.toLowerCase()} for ${row.schemeName}`);
-    }
-  }
+      return `Draft ${kind.toLowerCase()} for ${row.schemeName}`;
+    },
+  );
 
   // The regulatory corpus is public text, shared by every tenant
   // (docs/decisions/0069-regulatory-corpus-and-retrieval.md): a text by its title, its stable name
   // being the record's id. Its records are the platform's, which only platform staff read.
-  for (const ids of chunks(idsOf('rag_source'))) {
-    const rows = await tx
-      .select({ source: ragSources.source, title: ragSources.title })
-      .from(ragSources)
-      .where(inArray(ragSources.source, ids));
-    for (const row of rows) put('rag_source', row.source, row.title);
-  }
+  await nameEach(
+    'rag_source',
+    idsOf('rag_source'),
+    (ids) =>
+      tx
+        .select({ id: ragSources.source, title: ragSources.title })
+        .from(ragSources)
+        .where(inArray(ragSources.source, ids)),
+    (row) => row.title,
+  );
 
   // DORA's registers (docs/decisions/0139-dora-ict-incidents.md): an incident by the firm's
   // reference and its title, an incident of the platform itself (platform staff's only) by its
   // title, a provider by its name.
   const incidentIds = readable('ict_incident', 'ict_incident.read');
-  for (const ids of chunks(incidentIds)) {
-    const rows = await tx
-      .select({ id: ictIncidents.id, reference: ictIncidents.reference, title: ictIncidents.title })
-      .from(ictIncidents)
-      .where(and(inArray(ictIncidents.id, ids), inTenant(ictIncidents.brokerId)));
-    for (const row of rows) put('ict_incident', row.id, `${row.reference}: ${row.title}`);
-  }
-  for (const ids of chunks(tenantId === null ? incidentIds : [])) {
-    const rows = await tx
-      .select({ id: platformIctIncidents.id, title: platformIctIncidents.title })
-      .from(platformIctIncidents)
-      .where(inArray(platformIctIncidents.id, ids));
-    for (const row of rows) put('ict_incident', row.id, row.title);
-  }
+  await nameEach(
+    'ict_incident',
+    incidentIds,
+    (ids) =>
+      tx
+        .select({
+          id: ictIncidents.id,
+          reference: ictIncidents.reference,
+          title: ictIncidents.title,
+        })
+        .from(ictIncidents)
+        .where(and(inArray(ictIncidents.id, ids), inTenant(ictIncidents.brokerId))),
+    (row) => `${row.reference}: ${row.title}`,
+  );
+  await nameEach(
+    'ict_incident',
+    tenantId === null ? incidentIds : [],
+    (ids) =>
+      tx
+        .select({ id: platformIctIncidents.id, title: platformIctIncidents.title })
+        .from(platformIctIncidents)
+        .where(inArray(platformIctIncidents.id, ids)),
+    (row) => row.title,
+  );
 
-  for (const ids of chunks(readable('ict_provider', 'ict_provider.list'))) {
-    const rows = await tx
-      .select({ id: ictProviders.id, name: ictProviders.name })
-      .from(ictProviders)
-      .where(and(inArray(ictProviders.id, ids), inTenant(ictProviders.brokerId)));
-    for (const row of rows) put('ict_provider', row.id, row.name);
-  }
+  await nameEach(
+    'ict_provider',
+    readable('ict_provider', 'ict_provider.list'),
+    (ids) =>
+      tx
+        .select({ id: ictProviders.id, name: ictProviders.name })
+        .from(ictProviders)
+        .where(and(inArray(ictProviders.id, ids), inTenant(ictProviders.brokerId))),
+    (row) => row.name,
+  );
 
-  for (const ids of chunks(readable('data_breach', 'data_breach.read'))) {
-    const rows = await tx
-      .select({ id: dataBreaches.id, title: dataBreaches.title })
-      .from(dataBreaches)
-      .where(and(inArray(dataBreaches.id, ids), inTenant(dataBreaches.brokerId)));
-    for (const row of rows) put('data_breach', row.id, row.title);
-  }
+  await nameEach(
+    'data_breach',
+    readable('data_breach', 'data_breach.read'),
+    (ids) =>
+      tx
+        .select({ id: dataBreaches.id, title: dataBreaches.title })
+        .from(dataBreaches)
+        .where(and(inArray(dataBreaches.id, ids), inTenant(dataBreaches.brokerId))),
+    (row) => row.title,
+  );
 
   // A data subject's request as the register of requests names it: its kind, whose, and when.
-  for (const ids of chunks(readable('data_request', 'data_request.read'))) {
-    const rows = await tx
-      .select({
-        id: dataRequests.id,
-        kind: dataRequests.kind,
-        receivedOn: dataRequests.receivedOn,
-        firstName: members.firstName,
-        lastName: members.lastName,
-        deletedAt: members.deletedAt,
-      })
-      .from(dataRequests)
-      .innerJoin(
-        members,
-        and(eq(members.brokerId, dataRequests.brokerId), eq(members.id, dataRequests.memberId)),
-      )
-      .where(and(inArray(dataRequests.id, ids), inTenant(dataRequests.brokerId)));
-    for (const row of rows) {
-      put(
-        'data_request',
-        row.id,
-        `${named(DATA_REQUEST_KIND_NAMES, row.kind)} from ${memberName(row)}, received ${dateInWords(row.receivedOn)}`,
-        row.deletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'data_request',
+    readable('data_request', 'data_request.read'),
+    (ids) =>
+      tx
+        .select({
+          id: dataRequests.id,
+          kind: dataRequests.kind,
+          receivedOn: dataRequests.receivedOn,
+          firstName: members.firstName,
+          lastName: members.lastName,
+          deletedAt: members.deletedAt,
+        })
+        .from(dataRequests)
+        .innerJoin(
+          members,
+          and(eq(members.brokerId, dataRequests.brokerId), eq(members.id, dataRequests.memberId)),
+        )
+        .where(and(inArray(dataRequests.id, ids), inTenant(dataRequests.brokerId))),
+    (row) =>
+      `${named(DATA_REQUEST_KIND_NAMES, row.kind)} from ${memberName(row)}, received ${dateInWords(row.receivedOn)}`,
+    (row) => row.deletedAt !== null,
+  );
 
-  for (const ids of chunks(readable('statement_run', 'statement_run.read'))) {
-    const rows = await tx
-      .select({
-        id: statementRuns.id,
-        informationDate: statementRuns.informationDate,
-        schemeName: schemes.name,
-        schemeDeletedAt: schemes.deletedAt,
-        employerDeletedAt: employers.deletedAt,
-      })
-      .from(statementRuns)
-      .innerJoin(schemes, eq(schemes.id, statementRuns.schemeId))
-      .innerJoin(employers, eq(employers.id, statementRuns.employerId))
-      .where(and(inArray(statementRuns.id, ids), inTenant(statementRuns.brokerId)));
-    for (const row of rows) {
-      put(
-        'statement_run',
-        row.id,
-        `${row.schemeName}: statements at ${dateInWords(row.informationDate)}`,
-        row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'statement_run',
+    readable('statement_run', 'statement_run.read'),
+    (ids) =>
+      tx
+        .select({
+          id: statementRuns.id,
+          informationDate: statementRuns.informationDate,
+          schemeName: schemes.name,
+          schemeDeletedAt: schemes.deletedAt,
+          employerDeletedAt: employers.deletedAt,
+        })
+        .from(statementRuns)
+        .innerJoin(schemes, eq(schemes.id, statementRuns.schemeId))
+        .innerJoin(employers, eq(employers.id, statementRuns.employerId))
+        .where(and(inArray(statementRuns.id, ids), inTenant(statementRuns.brokerId))),
+    (row) => `${row.schemeName}: statements at ${dateInWords(row.informationDate)}`,
+    (row) => row.schemeDeletedAt !== null || row.employerDeletedAt !== null,
+  );
 
   // A payment an employer sent for a month's deductions (docs/decisions/0136-contribution-remittance.md).
-  for (const ids of chunks(readable('remittance_receipt', 'remittance_receipt.list'))) {
-    const rows = await tx
-      .select({
-        id: remittanceReceipts.id,
-        month: remittanceReceipts.month,
-        employerName: employers.name,
-        employerDeletedAt: employers.deletedAt,
-      })
-      .from(remittanceReceipts)
-      .innerJoin(employers, eq(employers.id, remittanceReceipts.employerId))
-      .where(and(inArray(remittanceReceipts.id, ids), inTenant(remittanceReceipts.brokerId)));
-    for (const row of rows) {
-      put(
-        'remittance_receipt',
-        row.id,
-        `${row.employerName}: payment for ${periodInWords(row.month)}`,
-        row.employerDeletedAt !== null,
-      );
-    }
-  }
+  await nameEach(
+    'remittance_receipt',
+    readable('remittance_receipt', 'remittance_receipt.list'),
+    (ids) =>
+      tx
+        .select({
+          id: remittanceReceipts.id,
+          month: remittanceReceipts.month,
+          employerName: employers.name,
+          employerDeletedAt: employers.deletedAt,
+        })
+        .from(remittanceReceipts)
+        .innerJoin(employers, eq(employers.id, remittanceReceipts.employerId))
+        .where(and(inArray(remittanceReceipts.id, ids), inTenant(remittanceReceipts.brokerId))),
+    (row) => `${row.employerName}: payment for ${periodInWords(row.month)}`,
+    (row) => row.employerDeletedAt !== null,
+  );
 
   return {
     actorName: (actorId) => people.get(actorId) ?? null,
