@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/platform/db/database.js';
 import { jobRuns } from '../../src/server/platform/db/schema.js';
 import { errorSummary } from '../../src/server/platform/jobs/job-runner.js';
@@ -20,12 +20,17 @@ const MINUTE = 60_000;
 let clock = Date.parse('2026-11-03T10:00:20Z');
 const now = () => new Date(clock);
 
+// One database for the file: each test starts from no job runs at all, which is all these jobs
+// write, rather than from a database of its own (a fresh one cost more than the test itself).
 let shared: TestDatabase;
 const opened: Array<{ close(): Promise<void> }> = [];
+beforeAll(async () => {
+  shared = await openTestDatabase();
+});
+afterAll(() => shared.dispose());
 beforeEach(async () => {
   clock = Date.parse('2026-11-03T10:00:20Z');
-  shared = await openTestDatabase();
-  opened.push({ close: () => shared.dispose() });
+  await ownerOf(shared.database).delete(jobRuns);
 });
 afterEach(async () => {
   for (const resource of opened.splice(0).reverse()) await resource.close();
