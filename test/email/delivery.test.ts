@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSealedBox, deriveKey } from '../../src/server/platform/crypto/sealed-box.js';
 import { emailOutbox } from '../../src/server/platform/db/schema.js';
 import { withActor } from '../../src/server/platform/db/with-actor.js';
@@ -25,12 +25,16 @@ const MINUTE = 60_000;
 let clock = Date.parse('2026-11-03T10:00:00Z');
 const now = () => new Date(clock);
 
-// Each test on a database of its own, so every delivery run sees only that test's messages.
 let shared: TestDatabase;
 const opened: Array<{ close(): Promise<void> }> = [];
-beforeEach(async () => {
+// One database for the file: each test starts from an empty outbox, which is what these tests
+// read, and makes accounts of its own, rather than opening a database of its own.
+beforeAll(async () => {
   shared = await openTestDatabase();
-  opened.push({ close: () => shared.dispose() });
+});
+afterAll(() => shared.dispose());
+beforeEach(async () => {
+  await ownerOf(shared.database).delete(emailOutbox);
 });
 afterEach(async () => {
   for (const resource of opened.splice(0).reverse()) await resource.close();
