@@ -334,7 +334,7 @@ function AuditTable({ filters }: { filters: Filters }) {
               const detailsId = `audit-details-${record.id}`;
               const time = formatDateTime(record.timestamp);
               const who = actorDescription(record);
-              const role = roleInWords(record);
+              const roleWords = roleInWords(record);
               const recordName = record.entityLabel ?? record.entityId;
               const page = RECORD_PAGES[record.entityType];
               // A list platform staff read has no page of its own to open.
@@ -364,9 +364,9 @@ function AuditTable({ filters }: { filters: Filters }) {
                       >
                         {who}
                       </Anchor>
-                      {role !== null && (
+                      {roleWords !== null && (
                         <Text size="xs" c="dimmed">
-                          {role}
+                          {roleWords}
                         </Text>
                       )}
                     </Table.Td>
