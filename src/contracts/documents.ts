@@ -66,7 +66,7 @@ export const SCAN_STATUS_LABELS: Record<ScanStatus, string> = {
   pending: 'Scanning…',
   clean: 'Clean',
   quarantined: 'Quarantined — not downloadable',
-  unscanned: 'Not scanned (development)',
+  unscanned: 'Not scanned: this service runs without a virus scanner',
 };
 
 /** The states a download is offered for; the API has the last word (it serves unscanned only without a scanner). */

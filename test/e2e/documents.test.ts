@@ -1,6 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACCEPTED_TYPES_MESSAGE, MAX_DOCUMENT_BYTES } from '../../src/contracts/documents.js';
+import {
+  ACCEPTED_TYPES_MESSAGE,
+  MAX_DOCUMENT_BYTES,
+  SCAN_STATUS_LABELS,
+} from '../../src/contracts/documents.js';
 import {
   type ApiClient,
   type Credentials,
@@ -134,7 +138,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const uploaded = page.getByRole('status', { name: 'Uploaded document' });
       expect(await uploaded.textContent()).toContain(`Uploaded ${policyFile}, version 1`);
       // Without a scanner (APP_ENV test) the page says so rather than calling it clean.
-      expect(await uploaded.textContent()).toContain('Not scanned (development)');
+      expect(await uploaded.textContent()).toContain(SCAN_STATUS_LABELS.unscanned);
 
       // The same name again is its second version; the first stays, a click away.
       await choose(page, policyFile, Buffer.concat([SAMPLES.pdf, Buffer.from('% v2\n')]));

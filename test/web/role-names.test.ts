@@ -16,6 +16,8 @@ const RAW_ROLES: readonly RegExp[] = [
   /render: \([^)]*\) => [\w.?]*\.role\b(?!\])/,
   /\.role \?\? ['"`]/,
   /label=\{(?:option|role)\}/,
+  // A code written into a sentence: "A BrokerAdmin of the firm can set it".
+  /['"`][^'"`]*\s(?:SuperAdmin|BrokerAdmin|BrokerUser|EmployerAdmin|EmployerUser)\s[^'"`]*['"`]/,
 ];
 
 describe('roles shown to people', () => {
@@ -35,6 +37,7 @@ describe('roles shown to people', () => {
       "    { key: 'by', header: 'By', render: (upload) => upload.uploadedBy.role ?? 'A former user' },",
       '      .map((account) => ({ value: account.id, label: `${account.name} · ${account.role}` }))',
       '            <Table.Td>{account.role}</Table.Td>',
+      "                  : 'A BrokerAdmin of the firm can set it on this page.'}",
     ]) {
       expect(
         RAW_ROLES.some((pattern) => pattern.test(line)),
@@ -46,6 +49,7 @@ describe('roles shown to people', () => {
       '      render: (account) => ROLE_NAMES[account.role],',
       '      sortValue: (account) => account.role,',
       '        label: `${account.name} · ${ROLE_NAMES[account.role]}`,',
+      "    if (session.role === 'BrokerAdmin') return true;",
     ]) {
       expect(
         RAW_ROLES.some((pattern) => pattern.test(line)),

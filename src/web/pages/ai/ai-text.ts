@@ -10,6 +10,7 @@ import {
 } from '../../../contracts/ai';
 import { POLICY_KIND_NAMES } from '../../../contracts/governance-rules';
 import { counted } from '../../../contracts/plain-english';
+import { ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, describeError } from '../../api/client';
 import type { AiSettings, Draft, DraftStatus } from '../../api/types';
 import { AnswerCutOffError } from './ask';
@@ -99,7 +100,7 @@ export function aiProblem(error: unknown): string {
     return 'The AI service is not answering just now. Please try again in a few minutes.';
   if (error.status === 429) {
     return /month/i.test(error.error)
-      ? 'Your firm has used this month’s AI allowance. It renews on the first of next month; a BrokerAdmin can raise the limit in AI settings.'
+      ? `Your firm has used this month’s AI allowance. It renews on the first of next month; a ${ROLE_NAMES.BrokerAdmin.toLowerCase()} can raise the limit in AI settings.`
       : 'Too many questions in a short time. Please wait a minute and try again.';
   }
   return describeError(error);

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { ROLE_NAMES } from '../../../contracts/roles';
 import { api } from '../../api/client';
 import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
@@ -69,7 +70,7 @@ function BrokerView() {
           params={{ brokerId: data.id }}
           columns={accountColumns({ withStatusAction: true })}
           caption={`Accounts of ${data.name}`}
-          empty="This firm has no accounts yet: create its first BrokerAdmin here."
+          empty={`This firm has no accounts yet: create its first ${ROLE_NAMES.BrokerAdmin.toLowerCase()} here.`}
         />
       </Stack>
       <NameFormModal

@@ -20,6 +20,7 @@ import type { RegisterEntitiesView } from '../../../contracts/dora-register';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { brokerLeiInput } from '../../../contracts/organisation';
 import { nounFor } from '../../../contracts/plain-english';
+import { ROLE_NAMES } from '../../../contracts/roles';
 import { api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import { can } from '../../auth/can';
@@ -142,7 +143,7 @@ function MissingLeis() {
                 keeps the register.{' '}
                 {maySetFirm
                   ? 'Set it below.'
-                  : 'A BrokerAdmin of the firm can set it on this page.'}
+                  : `A ${ROLE_NAMES.BrokerAdmin.toLowerCase()} of the firm can set it on this page.`}
               </Text>
             )}
             {without.length > 0 && (
