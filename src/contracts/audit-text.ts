@@ -153,6 +153,23 @@ export function actorDescription(record: {
 export const NOT_FORWARDED = 'unknown';
 
 /**
+ * What a record of the service itself (start-up, the CLI) keeps for both addresses: it was no
+ * request, so no header was sent and no client was trusted.
+ */
+export const FROM_THE_SERVICE = 'local';
+
+/**
+ * The `X-Forwarded-For` header as the request sent it, or `null` where none was sent: a request
+ * without one, or the service itself. The CSV's cell and the page's note both read it here.
+ */
+export function forwardedForHeader(ipAddress: string): string | null {
+  const claimed = ipAddress.trim();
+  return claimed === '' || claimed === NOT_FORWARDED || claimed === FROM_THE_SERVICE
+    ? null
+    : claimed;
+}
+
+/**
  * The `X-Forwarded-For` header of a record, when it says something the client address does not:
  * nothing when the request carried none, or when it names the very address the server trusted
  * (a trusted proxy's forwarding, already the client address). Anyone can write the header, so
@@ -162,7 +179,7 @@ export function forwardedForNote(record: {
   ipAddress: string;
   clientAddress: string | null;
 }): string | null {
-  const claimed = record.ipAddress.trim();
-  if (claimed === '' || claimed === NOT_FORWARDED || claimed === record.clientAddress) return null;
+  const claimed = forwardedForHeader(record.ipAddress);
+  if (claimed === null || claimed === record.clientAddress) return null;
   return `Forwarded for: ${claimed}`;
 }

@@ -2,7 +2,7 @@ import {
   actorDescription,
   actorRole,
   auditSummary,
-  NOT_FORWARDED,
+  forwardedForHeader,
   recordTypeLabel,
 } from '../../../contracts/audit-text.js';
 import { BYTE_ORDER_MARK, csvLine } from '../../../contracts/csv.js';
@@ -155,8 +155,9 @@ export function createAuditReadService({
               recordTypeLabel(row.entityType),
               entity ? `${entity.label}${entity.deleted ? ' (deleted)' : ''}` : '',
               row.entityId,
-              // A request that carried no header has nothing to say here, as on the page.
-              row.ipAddress === NOT_FORWARDED ? '' : row.ipAddress,
+              // A request that carried no header, or the service itself, has nothing to say
+              // here, as on the page.
+              forwardedForHeader(row.ipAddress) ?? '',
               row.clientAddress ?? '',
               row.id,
             ]),

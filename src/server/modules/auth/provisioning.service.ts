@@ -1,4 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
+import { FROM_THE_SERVICE } from '../../../contracts/audit-text.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
@@ -20,7 +21,7 @@ export const SYSTEM_ACTOR: PlatformActor = {
   role: 'SuperAdmin',
   tenantId: null,
   employerId: null,
-  ipAddress: 'local',
+  ipAddress: FROM_THE_SERVICE,
   userAgent: 'pension-admin',
 };
 

@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import {
+  FROM_THE_SERVICE,
   isRecordedAction,
   type RecordedAction,
   SYSTEM_ACTOR_ID,
@@ -153,7 +154,7 @@ const INSERT_BATCH = 500;
  */
 function clientAddressOf(actor: RecordedActor): string {
   if (actor.clientAddress !== undefined) return actor.clientAddress;
-  return actor.userId === SYSTEM_ACTOR_ID ? 'local' : 'unknown';
+  return actor.userId === SYSTEM_ACTOR_ID ? FROM_THE_SERVICE : 'unknown';
 }
 
 /** A record as the caller described it, waiting for its place in the chain. */
