@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { changeLine, fieldInWords, NOT_KEPT, stateChanges, valueInWords } from './audit-changes.js';
-import { forwardedForNote } from './audit-text.js';
+import { forwardedForHeader, forwardedForNote } from './audit-text.js';
 
-const lines = (previous: unknown, next: unknown) => stateChanges(previous, next).map(changeLine);
+const lines = (previous: unknown, next: unknown, recordType?: string) =>
+  stateChanges(previous, next, recordType).map(changeLine);
 
 describe('what an audit record says changed', () => {
   it('reads a change as “field: before → after”, each field that differs and no other', () => {
@@ -87,16 +88,20 @@ describe('what an audit record says changed', () => {
 describe('a contribution’s record in words', () => {
   it('reads its kind, pay period and days in words, and keeps the ids an auditor looks up', () => {
     expect(
-      lines(null, {
-        id: 'c1',
-        memberId: 'm1',
-        kind: 'employer',
-        period: '2026-10',
-        amountCents: 12_345,
-        paidOn: '2026-11-03',
-        recordedAt: '2026-11-03T09:30:00.000Z',
-        late: false,
-      }),
+      lines(
+        null,
+        {
+          id: 'c1',
+          memberId: 'm1',
+          kind: 'employer',
+          period: '2026-10',
+          amountCents: 12_345,
+          paidOn: '2026-11-03',
+          recordedAt: '2026-11-03T09:30:00.000Z',
+          late: false,
+        },
+        'contribution',
+      ),
     ).toEqual([
       'Member id: m1',
       'Kind: Employer',
@@ -106,7 +111,7 @@ describe('a contribution’s record in words', () => {
       'Recorded at: 3 Nov 2026, 09:30',
       'Late: No',
     ]);
-    expect(valueInWords('kind', 'avc')).toBe('AVC');
+    expect(valueInWords('kind', 'avc', 'contribution')).toBe('AVC');
     expect(valueInWords('fromPeriod', '2026-01')).toBe('Jan 2026');
     // A month in a field not named for a period, and a period that is none, stay as they are.
     expect(valueInWords('version', '2026-10')).toBe('2026-10');
@@ -114,6 +119,113 @@ describe('a contribution’s record in words', () => {
     expect(lines({ period: '2026-09' }, { period: '2026-10' })).toEqual([
       'Period: Sep 2026 → Oct 2026',
     ]);
+  });
+});
+
+describe('a record’s codes in the words of the pages that keep it', () => {
+  it('reads a payment received by its month in words, keeping the employer’s id', () => {
+    expect(
+      lines(
+        null,
+        {
+          id: 'r1',
+          employerId: 'v6b8employer',
+          month: '2026-10',
+          receivedOn: '2026-11-03',
+          amountCents: 250_000,
+          referenceGiven: true,
+        },
+        'remittance_receipt',
+      ),
+    ).toEqual([
+      'Employer id: v6b8employer',
+      'Month: Oct 2026',
+      'Received on: 3 Nov 2026',
+      'Amount: €2,500.00',
+      'Reference given: Yes',
+    ]);
+  });
+
+  it('reads a document uploaded by its type, format, size and scan in words, keeping its hash and ids', () => {
+    const sha256 = 'a'.repeat(64);
+    expect(
+      lines(
+        null,
+        {
+          id: 'd1',
+          schemeId: 's1',
+          documentType: 'trust_deed',
+          version: 1,
+          contentType: 'application/pdf',
+          size: 45,
+          sha256,
+          memberFacing: false,
+          memberId: null,
+          scanStatus: 'unscanned',
+        },
+        'document',
+      ),
+    ).toEqual([
+      'Scheme id: s1',
+      'Document type: Trust deed',
+      'Version: 1',
+      'Content type: PDF',
+      'Size: 45 bytes',
+      `SHA-256: ${sha256}`,
+      'Member facing: No',
+      'Member id: none',
+      'Scan status: Not scanned: this service runs without a virus scanner',
+    ]);
+    expect(valueInWords('size', 2 * 1024 * 1024)).toBe('2 MB');
+    expect(valueInWords('scanStatus', 'quarantined')).toBe('Quarantined — not downloadable');
+    // A format the service no longer accepts is still shown as it was recorded.
+    expect(valueInWords('contentType', 'text/plain')).toBe('text/plain');
+    expect(lines({ scanStatus: 'pending' }, { scanStatus: 'clean' }, 'document')).toEqual([
+      'Scan status: Scanning… → Clean',
+    ]);
+  });
+
+  it('reads a trustee appointed by its kind and its fitness and probity in words', () => {
+    expect(
+      lines(
+        null,
+        {
+          id: 't1',
+          schemeId: 's1',
+          kind: 'individual',
+          directorCount: null,
+          appointedOn: '2026-01-15',
+          endedOn: null,
+          fitnessAndProbity: 'pending',
+          chair: false,
+        },
+        'trustee',
+      ),
+    ).toEqual([
+      'Scheme id: s1',
+      'Kind: Individual',
+      'Director count: none',
+      'Appointed on: 15 Jan 2026',
+      'Ended on: none',
+      'Fitness and probity: Pending',
+      'Chair: No',
+    ]);
+    expect(lines({ fitnessAndProbity: 'pending' }, { fitnessAndProbity: 'failed' })).toEqual([
+      'Fitness and probity: Pending → Not met',
+    ]);
+  });
+
+  it('reads a `kind` in the list of the record it is in', () => {
+    expect(valueInWords('kind', 'corporate', 'trustee')).toBe('Corporate trustee');
+    expect(valueInWords('kind', 'employer', 'contribution')).toBe('Employer');
+    expect(valueInWords('kind', 'risk_management', 'written_policy')).toBe(
+      'Risk management policy',
+    );
+    expect(valueInWords('kind', 'annual_report', 'filing')).toBe('Annual report');
+    expect(valueInWords('kind', 'ora_outline', 'ai_draft')).toBe('Own-risk assessment outline');
+    expect(valueInWords('policyKind', 'outsourcing')).toBe('Outsourcing policy');
+    // A code of another record's list is not read as this one's.
+    expect(valueInWords('kind', 'employer', 'trustee')).toBe('employer');
   });
 });
 
@@ -127,5 +239,10 @@ describe('the X-Forwarded-For of a record', () => {
     expect(forwardedForNote({ ipAddress: '203.0.113.7', clientAddress: null })).toBe(
       'Forwarded for: 203.0.113.7',
     );
+    // The service itself sent no header, whatever an older record kept as its client address.
+    expect(forwardedForNote({ ipAddress: 'local', clientAddress: null })).toBeNull();
+    expect(forwardedForHeader('local')).toBeNull();
+    expect(forwardedForHeader('unknown')).toBeNull();
+    expect(forwardedForHeader(' 203.0.113.7 ')).toBe('203.0.113.7');
   });
 });

@@ -1,8 +1,13 @@
+import { DRAFT_KIND_NAMES } from './ai.js';
 import { CONTRIBUTION_KIND_LABELS } from './contributions.js';
+import { DOCUMENT_FORMAT_NAMES, DOCUMENT_TYPE_LABELS, SCAN_STATUS_LABELS } from './documents.js';
+import { fileSizeInWords } from './file-size.js';
+import { FITNESS_NAMES, POLICY_KIND_NAMES, TRUSTEE_KIND_NAMES } from './governance-rules.js';
 import { dateInWords, isIsoDate, momentInWords, periodInWords } from './irish-dates.js';
 import { formatCents } from './money.js';
 import { PPS_REVEAL_REASON_WORDS } from './pps-reveal.js';
 import { WIND_UP_REASON_WORDS } from './scheme-wind-up.js';
+import { FILING_KIND_NAMES } from './scheme-year-rules.js';
 
 /**
  * What an audit record says changed, as lines a reviewer reads ("Status: draft → approved"),
@@ -39,7 +44,7 @@ export function fieldInWords(key: string): string {
   const words = key
     .replace(/Cents$/, '')
     .replace(/BasisPoints$/, 'Rate')
-    .replace(/Sha256$/, ' SHA-256')
+    .replace(/(^s|S)ha256$/, ' SHA-256')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/_/g, ' ')
     .toLowerCase()
@@ -51,24 +56,71 @@ export function fieldInWords(key: string): string {
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const CODE = /^[a-z]+(_[a-z]+)+$/;
-/** A pay period, `YYYY-MM`, in a field named for one (`period`, `fromPeriod`). */
+/** A pay period, `YYYY-MM`. */
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** Fields named for a pay period (`fromPeriod`) read as `period` does. */
 const PERIOD_FIELD = /(^p|P)eriod$/;
 
-/** Fields whose values are codes of a list kept in words elsewhere in the contract. */
-const CODED_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  kind: CONTRIBUTION_KIND_LABELS,
-  ppsRevealReason: PPS_REVEAL_REASON_WORDS,
-  windUpReason: WIND_UP_REASON_WORDS,
+/** How one field's value is written; `undefined` where the value is none it knows. */
+type ValueWords = (value: unknown, recordType: string | undefined) => string | undefined;
+
+/** A code of a list the contracts keep in words. */
+const coded =
+  (words: Readonly<Record<string, string>>): ValueWords =>
+  (value) =>
+    typeof value === 'string' && Object.hasOwn(words, value) ? words[value] : undefined;
+
+/** A code whose list depends on the record it is in: a trustee's `kind` is not a contribution's. */
+const codedByRecordType =
+  (lists: Readonly<Record<string, Readonly<Record<string, string>>>>): ValueWords =>
+  (value, recordType) => {
+    const words = recordType === undefined ? undefined : lists[recordType];
+    return words ? coded(words)(value, recordType) : undefined;
+  };
+
+const inPeriod: ValueWords = (value) =>
+  typeof value === 'string' && PERIOD.test(value) ? periodInWords(value) : undefined;
+
+const inBytes: ValueWords = (value) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0
+    ? fileSizeInWords(value)
+    : undefined;
+
+/**
+ * Fields whose values the contracts have words for, by the field's name in a record's state, one
+ * line a field: the lists' own words, never restated here, so the page says what the pages that
+ * keep the record say (docs/decisions/0051-readable-audit-log.md). Ids and hashes are not here:
+ * an auditor looks them up as they are.
+ */
+const FIELD_VALUES: Readonly<Record<string, ValueWords>> = {
+  contentType: coded(DOCUMENT_FORMAT_NAMES),
+  documentType: coded(DOCUMENT_TYPE_LABELS),
+  fitnessAndProbity: coded(FITNESS_NAMES),
+  kind: codedByRecordType({
+    ai_draft: DRAFT_KIND_NAMES,
+    contribution: CONTRIBUTION_KIND_LABELS,
+    filing: FILING_KIND_NAMES,
+    trustee: TRUSTEE_KIND_NAMES,
+    written_policy: POLICY_KIND_NAMES,
+  }),
+  month: inPeriod,
+  period: inPeriod,
+  policyKind: coded(POLICY_KIND_NAMES),
+  ppsRevealReason: coded(PPS_REVEAL_REASON_WORDS),
+  scanStatus: coded(SCAN_STATUS_LABELS),
+  size: inBytes,
+  windUpReason: coded(WIND_UP_REASON_WORDS),
 };
 
-/** One value as a line shows it; `key` says what it is (`…Cents` is money). */
-export function valueInWords(key: string, value: unknown): string {
+/**
+ * One value as a line shows it; `key` says what it is (`…Cents` is money), and `recordType` (the
+ * record's `entityType`) which list a code shared by several records is of.
+ */
+export function valueInWords(key: string, value: unknown, recordType?: string): string {
   if (value === null || value === undefined) return 'none';
-  const coded = CODED_FIELDS[key];
-  if (coded && typeof value === 'string' && Object.hasOwn(coded, value)) {
-    return coded[value] as string;
-  }
+  const rule = FIELD_VALUES[key] ?? (PERIOD_FIELD.test(key) ? FIELD_VALUES.period : undefined);
+  const words = rule?.(value, recordType);
+  if (words !== undefined) return words;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number') {
     if (key.endsWith('Cents')) return formatCents(value);
@@ -79,7 +131,6 @@ export function valueInWords(key: string, value: unknown): string {
     if (value === '') return 'empty';
     // Dates, months and instants in words (docs/decisions/0129-dates-shown-in-words.md).
     if (isIsoDate(value)) return dateInWords(value);
-    if (PERIOD_FIELD.test(key) && PERIOD.test(value)) return periodInWords(value);
     if (value.length <= 40 && TIMESTAMP.test(value)) return momentInWords(value);
     if (CODE.test(value)) return value.replace(/_/g, ' ');
     return value;
@@ -87,7 +138,7 @@ export function valueInWords(key: string, value: unknown): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return 'none';
     if (value.every((item) => typeof item !== 'object' || item === null)) {
-      return value.map((item) => valueInWords(key, item)).join(', ');
+      return value.map((item) => valueInWords(key, item, recordType)).join(', ');
     }
     return value.length === 1 ? '1 entry' : `${value.length.toLocaleString('en-IE')} entries`;
   }
@@ -114,12 +165,12 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
  * The lines of one record: for a change, each field whose value reads differently (before →
- * after); for a
- * record made, each field it was made with; for one deleted, each field it had. The record's own
- * id is left out (the page shows it beside), and a field the record names in `changedFields`
- * without keeping its value (personal data) reads as changed, without one.
+ * after); for a record made, each field it was made with; for one deleted, each field it had. The
+ * record's own id is left out (the page shows it beside), and a field the record names in
+ * `changedFields` without keeping its value (personal data) reads as changed, without one.
+ * `recordType` is the record's `entityType`: it says which list a shared field's code is of.
  */
-export function stateChanges(previous: unknown, next: unknown): StateChange[] {
+export function stateChanges(previous: unknown, next: unknown, recordType?: string): StateChange[] {
   const before = isState(previous) ? previous : null;
   const after = isState(next) ? next : null;
   const named = after?.changedFields ?? before?.changedFields;
@@ -135,12 +186,17 @@ export function stateChanges(previous: unknown, next: unknown): StateChange[] {
     const key = path.at(-1) as string;
     if (before && after) {
       if (same(was?.value, is?.value)) continue;
-      const change = { before: valueInWords(key, was?.value), after: valueInWords(key, is?.value) };
+      const change = {
+        before: valueInWords(key, was?.value, recordType),
+        after: valueInWords(key, is?.value, recordType),
+      };
       // Two instants a few seconds apart read alike: a line saying "x → x" says nothing.
       if (change.before === change.after) continue;
       changes.push({ field: fieldOf(path), ...change });
-    } else if (after) changes.push({ field: fieldOf(path), after: valueInWords(key, is?.value) });
-    else changes.push({ field: fieldOf(path), before: valueInWords(key, was?.value) });
+    } else if (after) {
+      changes.push({ field: fieldOf(path), after: valueInWords(key, is?.value, recordType) });
+    } else
+      changes.push({ field: fieldOf(path), before: valueInWords(key, was?.value, recordType) });
   }
   if (Array.isArray(named)) {
     for (const field of named) {

@@ -82,6 +82,14 @@ export const DOCUMENT_CONTENT_TYPES = {
 export type DocumentContentType =
   (typeof DOCUMENT_CONTENT_TYPES)[keyof typeof DOCUMENT_CONTENT_TYPES];
 
+/** Each accepted content type as people name the format, for the audit log's lines. */
+export const DOCUMENT_FORMAT_NAMES: Record<DocumentContentType, string> = {
+  'application/pdf': 'PDF',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document (DOCX)',
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+};
+
 /** The refusal of anything else, in words: it names what is accepted. */
 export const ACCEPTED_TYPES_MESSAGE =
   'The file must be a PDF, a Word document (DOCX), a PNG or a JPEG';

@@ -475,6 +475,7 @@ function RecordDetails({ record }: { record: AuditRecord }) {
         title={made ? 'Recorded with it' : gone ? 'What it had' : 'What changed'}
         previous={record.previousState}
         next={record.newState}
+        recordType={record.entityType}
       />
       <Text size="sm">
         Action code: <Code>{record.action}</Code> · Who (id): <Code>{record.actorId}</Code> · Record
@@ -493,12 +494,14 @@ function ChangeLines({
   title,
   previous,
   next,
+  recordType,
 }: {
   title: string;
   previous: unknown;
   next: unknown;
+  recordType: string;
 }) {
-  const changes = stateChanges(previous, next);
+  const changes = stateChanges(previous, next, recordType);
   return (
     <Stack gap={4}>
       <Text size="sm" fw={600}>
