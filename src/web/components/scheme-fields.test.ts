@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { schemeInput } from '../../contracts/organisation';
 import { FIELD_MESSAGES } from '../../contracts/plain-english';
+import { NORMAL_RETIREMENT_AGES } from '../../contracts/scheme-terms';
 import type { Scheme } from '../api/types';
 import {
   DEFAULT_YEAR_END_VALUES,
   dayWithin,
+  RETIREMENT_AGE_HINT,
   schemeBody,
   schemeChangeBody,
   schemeEditValues,
@@ -113,6 +115,7 @@ describe('the scheme forms’ year end and RAC kind', () => {
       startDate: '',
       employeeRate: '',
       employerRate: '',
+      retirementAge: '',
     });
     expect(schemeChangeBody(scheme, values)).toEqual({});
     expect(schemeChangeBody(scheme, { ...values, yearEndMonth: '03', yearEndDay: '31' })).toEqual({
@@ -199,5 +202,26 @@ describe('the scheme edit form’s details', () => {
     expect(schemeChangeBody(withLei, { ...schemeEditValues(withLei), lei: ' ' })).toEqual({
       lei: null,
     });
+  });
+
+  it('take the normal retirement age in whole years by the API’s own rule, and send it', () => {
+    expect(schemeEditValues(scheme).retirementAge).toBe('');
+    expect(schemeEditValues({ ...detailed, normalRetirementAge: 65 }).retirementAge).toBe('65');
+    const refused = `Enter the normal retirement age in whole years, from ${NORMAL_RETIREMENT_AGES.from} to ${NORMAL_RETIREMENT_AGES.to}`;
+    for (const retirementAge of ['49', '76', '65.5', 'sixty']) {
+      expect(validateSchemeEdit({ ...schemeEditValues(detailed), retirementAge })).toEqual({
+        retirementAge: refused,
+      });
+    }
+    const values = { ...schemeEditValues(detailed), retirementAge: ' 66 ' };
+    expect(validateSchemeEdit(values)).toEqual({});
+    expect(schemeChangeBody(detailed, values)).toEqual({ normalRetirementAge: 66 });
+    const withAge: Scheme = { ...detailed, normalRetirementAge: 66 };
+    expect(schemeChangeBody(withAge, { ...schemeEditValues(withAge), retirementAge: '' })).toEqual({
+      normalRetirementAge: null,
+    });
+    expect(RETIREMENT_AGE_HINT).toContain(
+      `${NORMAL_RETIREMENT_AGES.from} to ${NORMAL_RETIREMENT_AGES.to}`,
+    );
   });
 });

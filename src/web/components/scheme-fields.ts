@@ -8,6 +8,7 @@ import {
   schemeChange,
 } from '../../contracts/organisation';
 import { percentEntry, readPercent } from '../../contracts/percent';
+import { NORMAL_RETIREMENT_AGES } from '../../contracts/scheme-terms';
 import type { Scheme } from '../api/types';
 import { irishDateRule } from './IrishDateInput';
 import { validateWith } from './validation';
@@ -94,7 +95,9 @@ export function schemeBody(values: SchemeValues) {
  * A scheme's details as its edit form holds them (docs/decisions/0132-employer-and-scheme-details.md),
  * each as typed and empty for none: the SR number, the LEI (docs/decisions/0139-dora-ict-incidents.md,
  * "The register of information"), the start date (`YYYY-MM-DD` once it reads as
- * a day, see IrishDateInput), and each contribution rate as a percentage.
+ * a day, see IrishDateInput), each contribution rate as a percentage, and the normal retirement
+ * age in whole years, which a Pension Benefit Statement projects to
+ * (docs/decisions/0141-pension-benefit-statements.md).
  */
 export interface SchemeDetailsValues {
   srNumber: string;
@@ -102,7 +105,11 @@ export interface SchemeDetailsValues {
   startDate: string;
   employeeRate: string;
   employerRate: string;
+  retirementAge: string;
 }
+
+/** The retirement age field's hint: the ages the API takes (contracts/scheme-terms.ts). */
+export const RETIREMENT_AGE_HINT = `The age a member's benefit statement projects to, in whole years from ${NORMAL_RETIREMENT_AGES.from} to ${NORMAL_RETIREMENT_AGES.to}`;
 
 export interface SchemeEditValues extends SchemeYearValues, SchemeDetailsValues {
   name: string;
@@ -119,6 +126,7 @@ function schemeDetailsValues(scheme: Scheme): SchemeDetailsValues {
     startDate: scheme.startDate ?? '',
     employeeRate: rate(scheme.employeeContributionBasisPoints),
     employerRate: rate(scheme.employerContributionBasisPoints),
+    retirementAge: scheme.normalRetirementAge == null ? '' : String(scheme.normalRetirementAge),
   };
 }
 
@@ -138,14 +146,26 @@ const orNull = (typed: string) => (typed.trim() === '' ? null : typed);
 /** A rate as the API takes it: null for nothing typed, else basis points (contracts/percent.ts). */
 const rateOf = (typed: string) => (typed.trim() === '' ? null : readPercent(typed));
 
+/**
+ * An age as typed: null for nothing, the number for digits, else the text itself, which the API's
+ * schema refuses in its own words.
+ */
+const ageOf = (typed: string): number | string | null => {
+  const trimmed = typed.trim();
+  if (trimmed === '') return null;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+};
+
 /** The details as the API takes them, once the form's rule has passed: nothing typed is null. */
 function schemeDetailsBody(values: SchemeDetailsValues) {
+  const age = ageOf(values.retirementAge);
   return {
     srNumber: orNull(values.srNumber),
     lei: orNull(values.lei),
     startDate: orNull(values.startDate),
     employeeContributionBasisPoints: rateOf(values.employeeRate),
     employerContributionBasisPoints: rateOf(values.employerRate),
+    normalRetirementAge: typeof age === 'number' ? age : null,
   };
 }
 
@@ -159,6 +179,7 @@ function schemeDetailsEntered(values: SchemeDetailsValues) {
     ...schemeDetailsBody(values),
     employeeContributionBasisPoints: rateEntered(values.employeeRate),
     employerContributionBasisPoints: rateEntered(values.employerRate),
+    normalRetirementAge: ageOf(values.retirementAge),
   };
 }
 
@@ -204,6 +225,7 @@ export function validateSchemeEdit(values: SchemeEditValues): FormErrors {
   for (const [api, field] of [
     ['employeeContributionBasisPoints', 'employeeRate'],
     ['employerContributionBasisPoints', 'employerRate'],
+    ['normalRetirementAge', 'retirementAge'],
   ] as const) {
     if (errors[api] !== undefined) {
       errors[field] = errors[api];

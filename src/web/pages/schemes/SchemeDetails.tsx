@@ -38,6 +38,7 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { IrishDateInput } from '../../components/IrishDateInput';
 import { SchemeYearFields } from '../../components/SchemeYearFields';
 import {
+  RETIREMENT_AGE_HINT,
   type SchemeEditValues,
   schemeChangeBody,
   schemeEditValues,
@@ -188,6 +189,14 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
           </DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
+          <DataList.ItemLabel>Normal retirement age</DataList.ItemLabel>
+          <DataList.ItemValue>
+            {scheme.normalRetirementAge == null
+              ? notRecorded
+              : `${scheme.normalRetirementAge} years`}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
           <DataList.ItemLabel>Created</DataList.ItemLabel>
           <DataList.ItemValue>{formatDate(scheme.createdAt)}</DataList.ItemValue>
         </DataList.Item>
@@ -323,6 +332,12 @@ function SchemeForm({
             {...form.getInputProps('employerRate')}
           />
         </Group>
+        <TextInput
+          label="Normal retirement age (years)"
+          description={RETIREMENT_AGE_HINT}
+          inputMode="numeric"
+          {...form.getInputProps('retirementAge')}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone} disabled={busy}>
             Cancel
