@@ -96,6 +96,25 @@ export const RUN_STATUS_NAMES: Record<RunStatus, string> = {
   failed: 'Failed',
 };
 
+/**
+ * Whether a run finished and made no statement (docs/decisions/0141-pension-benefit-statements.md,
+ * "Runs"): every member's data failed its checks, or the scheme had no one to make one for. Such a
+ * run has nothing for the trustees to approve, and it holds no information date: once the records
+ * are corrected a new run for the same date is made. A run still queued or running may yet make
+ * some, so it is not one.
+ */
+export function runMadeNothing(run: { status: RunStatus; done: number }): boolean {
+  return run.status !== 'queued' && run.status !== 'running' && run.done === 0;
+}
+
+/**
+ * Whether a run holds its scheme's information date, so that no other run is started for it:
+ * one under way, or one that made statements. A failed run, or one that made nothing, holds none.
+ */
+export function runHoldsItsDate(run: { status: RunStatus; done: number }): boolean {
+  return run.status !== 'failed' && !runMadeNothing(run);
+}
+
 export const statementRunInput = z.object({
   /** The date the statements' information refers to, shown prominently on each. */
   informationDate: isoDate,

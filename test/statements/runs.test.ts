@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dateInWords } from '../../src/contracts/irish-dates.js';
 import { formatCents } from '../../src/contracts/money.js';
 import { PROJECTION_CAVEAT } from '../../src/contracts/statement-rules.js';
-import type { StatementFigures } from '../../src/contracts/statements.js';
+import {
+  runHoldsItsDate,
+  runMadeNothing,
+  type StatementFigures,
+} from '../../src/contracts/statements.js';
 import { createStatementWorker, statementPdf } from '../../src/server/modules/statements/index.js';
 import { auditChainKey } from '../../src/server/platform/audit/audit-chain.js';
 import { createAuditService } from '../../src/server/platform/audit/audit-log.js';
@@ -408,5 +412,59 @@ describe('a run interrupted', () => {
     // A third worker finds nothing to do.
     await second.process(scheme.brokerId, runId);
     expect(rendered).toHaveLength(3);
+  });
+});
+
+describe('a run that made no statement', () => {
+  it('is not approved, and leaves its date free for a new run once the records are corrected', async () => {
+    const url = `/api/schemes/${scheme.schemeId}/statement-runs`;
+    const body = { informationDate: '2026-10-31', membersBy: '2027-04-30', assumptionsId };
+    const cleared = await scheme.staff.patch(`/api/schemes/${scheme.schemeId}`, {
+      normalRetirementAge: null,
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    const queued = await scheme.staff.post(url, body);
+    expect(queued.statusCode, queued.body).toBe(202);
+    const empty = await waitFor(queued.json().id, 'ready');
+    expect(empty).toMatchObject({ total: 0, done: 0 });
+    expect(empty.issues).toHaveLength(4);
+    for (const issue of empty.issues) expect(issue.issues).toContain('no_retirement_age');
+
+    const approve = await scheme
+      .as(scheme.admin)
+      .post(`/api/statement-runs/${empty.id}/approve`, {});
+    expect(approve.statusCode).toBe(409);
+    expect(approve.json().error).toBe(
+      'This run made no statement, so there is nothing for the trustees to approve. Correct the members’ records, then start a new run for the same date',
+    );
+
+    const corrected = await scheme.staff.patch(`/api/schemes/${scheme.schemeId}`, {
+      normalRetirementAge: 65,
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    const again = await scheme.staff.post(url, body);
+    expect(again.statusCode, again.body).toBe(202);
+    const made = await waitFor(again.json().id, 'ready');
+    expect(made).toMatchObject({ total: 3, done: 3, failed: 0 });
+
+    // The run that made statements holds the date.
+    const third = await scheme.staff.post(url, body);
+    expect(third.statusCode).toBe(409);
+    expect(third.json().error).toBe(
+      `A statement run for this scheme at ${dateInWords('2026-10-31')} is already under way or has made statements`,
+    );
+  });
+
+  it('is told from one under way, which holds its date whatever it has made so far', () => {
+    for (const status of ['queued', 'running'] as const) {
+      expect(runMadeNothing({ status, done: 0 })).toBe(false);
+      expect(runHoldsItsDate({ status, done: 0 })).toBe(true);
+    }
+    for (const status of ['ready', 'approved', 'issued'] as const) {
+      expect(runMadeNothing({ status, done: 0 })).toBe(true);
+      expect(runHoldsItsDate({ status, done: 0 })).toBe(false);
+      expect(runHoldsItsDate({ status, done: 1 })).toBe(true);
+    }
+    expect(runHoldsItsDate({ status: 'failed', done: 0 })).toBe(false);
   });
 });

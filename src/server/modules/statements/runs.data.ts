@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { type RunStatus, runHoldsItsDate } from '../../../contracts/statements.js';
 import type { keyset } from '../../platform/db/keyset.js';
 import {
   brokers,
@@ -49,13 +50,18 @@ export async function updateRun(
   return row as RunRow;
 }
 
-/** A run of the scheme for the information date that is not failed: one at a time. */
+/**
+ * The run of the scheme that holds the information date, if any: one under way or one that made
+ * statements (`runHoldsItsDate`, contracts/statements.ts). A failed run, or one that finished
+ * having made nothing, leaves the date free for a new run once the records are corrected.
+ */
 export async function liveRunFor(
   tx: Transaction,
   scheme: { brokerId: string; id: string },
   informationDate: string,
 ): Promise<RunRow | undefined> {
-  const [row] = await tx
+  // A scheme has a handful of runs for one date at most: read them and ask the contract's rule.
+  const rows = await tx
     .select()
     .from(statementRuns)
     .where(
@@ -63,11 +69,9 @@ export async function liveRunFor(
         eq(statementRuns.brokerId, scheme.brokerId),
         eq(statementRuns.schemeId, scheme.id),
         eq(statementRuns.informationDate, informationDate),
-        sql`${statementRuns.status} <> 'failed'`,
       ),
-    )
-    .limit(1);
-  return row;
+    );
+  return rows.find((row) => runHoldsItsDate({ status: row.status as RunStatus, done: row.done }));
 }
 
 /** A page of a scheme's runs, the latest first. */

@@ -2,11 +2,12 @@ import { createId } from '@paralleldrive/cuid2';
 import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import { administratorDate } from '../../../contracts/statement-rules.js';
-import type {
-  PaperStatementView,
-  StatementRunInput,
-  StatementRunView,
-  StatementView,
+import {
+  type PaperStatementView,
+  runMadeNothing,
+  type StatementRunInput,
+  type StatementRunView,
+  type StatementView,
 } from '../../../contracts/statements.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -156,9 +157,10 @@ export function createRunsService({
         if (assumptions === undefined) {
           refuse('assumptionsId', 'Choose an assumption set of the platform or of this firm');
         }
+        // A failed run, or one that made nothing, leaves the date free (liveRunFor).
         if (await liveRunFor(tx, scheme, input.informationDate)) {
           throw new ConflictError(
-            `A statement run for this scheme at ${dateInWords(input.informationDate)} is already under way or done`,
+            `A statement run for this scheme at ${dateInWords(input.informationDate)} is already under way or has made statements`,
           );
         }
         const at = now();
@@ -238,7 +240,10 @@ export function createRunsService({
       });
     },
 
-    /** The trustees' approval of a run that is ready (409 otherwise). */
+    /**
+     * The trustees' approval of a run that is ready and made statements (409 otherwise): a run
+     * that made none has nothing to approve (runMadeNothing, contracts/statements.ts).
+     */
     async approve(actor: ActorContext, id: string): Promise<StatementRunView> {
       const writer = authorize(actor, 'statement_run.approve');
       return withActor(database, writer, async (tx) => {
@@ -250,6 +255,11 @@ export function createRunsService({
         if (run.status !== 'ready') {
           throw new ConflictError(
             `Only a run whose statements are ready is approved; this run is ${run.status}`,
+          );
+        }
+        if (runMadeNothing({ status: run.status as StatementRunView['status'], done: run.done })) {
+          throw new ConflictError(
+            'This run made no statement, so there is nothing for the trustees to approve. Correct the members’ records, then start a new run for the same date',
           );
         }
         const at = now();
