@@ -17,7 +17,11 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { MEMBER_STATUS_NAMES } from '../../../contracts/members';
 import { formatCents } from '../../../contracts/money';
 import { counted } from '../../../contracts/plain-english';
-import type { StatementRunView, StatementView } from '../../../contracts/statements';
+import {
+  runMadeNothing,
+  type StatementRunView,
+  type StatementView,
+} from '../../../contracts/statements';
 import { api, describeError } from '../../api/client';
 import type { Scheme } from '../../api/types';
 import { can } from '../../auth/can';
@@ -32,6 +36,7 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { useApiAction } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
 import { useScheme } from '../schemes/SchemeQueries';
+import { mayBeApproved, missingRetirementAge } from './run-words';
 import { RunStatusBadge } from './StatementRunsPanel';
 import {
   inProgress,
@@ -92,7 +97,7 @@ function RunView({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
     enabled: !preparing,
   });
   const next: Step | null =
-    run.status === 'ready' && can(session, 'statement_run.approve', scheme)
+    mayBeApproved(run) && can(session, 'statement_run.approve', scheme)
       ? 'approve'
       : run.status === 'approved' && can(session, 'statement_run.issue', scheme)
         ? 'issue'
@@ -115,7 +120,7 @@ function RunView({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
       </Anchor>
       <PageHeading title={`${name}: ${scheme.name}`} />
       <Group gap="sm">
-        <RunStatusBadge status={run.status} />
+        <RunStatusBadge run={run} />
         <Text size="sm">
           Started <DateTime value={run.createdAt} />
         </Text>
@@ -144,7 +149,7 @@ function RunView({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
         </Alert>
       )}
       <Totals run={run} statements={statements.data ?? null} />
-      <Exceptions run={run} />
+      <Exceptions run={run} scheme={scheme} />
       {next && (
         <Group>
           <Button onClick={() => setStep(next)}>
@@ -152,7 +157,7 @@ function RunView({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
           </Button>
         </Group>
       )}
-      {run.status === 'ready' && next === null && (
+      {mayBeApproved(run) && next === null && (
         <Text size="sm">
           The trustees’ side (the firm’s administrator) records their approval before the statements
           are issued.
@@ -208,7 +213,9 @@ function standing(run: StatementRunView): string {
     case 'running':
       return 'The statements are being made. This page follows their progress.';
     case 'ready':
-      return `The statements are ready for the trustees, who are to have them by ${formatDate(run.trusteesBy)}.`;
+      return runMadeNothing(run)
+        ? 'This run made no statement, so there is nothing for the trustees to approve. Correct the members’ records, then start a new run for the same date.'
+        : `The statements are ready for the trustees, who are to have them by ${formatDate(run.trusteesBy)}.`;
     case 'approved':
       return `The trustees approved the statements. Issue them so the members have them by ${formatDate(run.membersBy)}.`;
     case 'issued':
@@ -266,7 +273,7 @@ function Totals({
 }
 
 /** The members whose data failed a check, each with what is missing or implausible. */
-function Exceptions({ run }: { run: StatementRunView }) {
+function Exceptions({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
   if (run.issues.length === 0) {
     if (inProgress(run.status) || run.status === 'failed') return null;
     return <Text>Every member’s data passed the checks.</Text>;
@@ -278,8 +285,24 @@ function Exceptions({ run }: { run: StatementRunView }) {
       </Title>
       <Text size="sm">
         {counted(run.issues.length, 'member')} will get no statement from this run. Correct their
-        records, then start a new run for them to have one.
+        records, then{' '}
+        {runMadeNothing(run)
+          ? 'start a new run for the same date.'
+          : 'start a run for a later information date for them to have one: this run holds its date.'}
       </Text>
+      {missingRetirementAge(run) && (
+        <Alert color="yellow" title="The scheme has no normal retirement age">
+          Set it in{' '}
+          <Anchor
+            renderRoot={(props) => (
+              <Link {...props} to="/schemes/$schemeId" params={{ schemeId: scheme.id }} />
+            )}
+          >
+            the scheme’s details
+          </Anchor>{' '}
+          (Edit scheme, Normal retirement age), then start a new run.
+        </Alert>
+      )}
       <ScrollTable minWidth={560} label="Members with data problems">
         <Table>
           <Table.Caption>What is missing or implausible in each member’s data</Table.Caption>

@@ -2,13 +2,12 @@ import { Alert, Anchor, Badge, Button, Group, NativeSelect, Stack, Text } from '
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { todayInIreland } from '../../../contracts/irish-dates';
-import { counted } from '../../../contracts/plain-english';
 import {
-  RUN_STATUS_NAMES,
   type RunStatus,
+  runMadeNothing,
   type StatementRunView,
   statementRunInput,
 } from '../../../contracts/statements';
@@ -27,6 +26,7 @@ import { formatDate } from '../../format';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { validateWithDates } from '../governance/governance-helpers';
 import { AssumptionSetForm } from './AssumptionSetForm';
+import { assumptionSetsInWords, assumptionsChosenAtFirst, runStatusName } from './run-words';
 import {
   ASSUMPTION_SETS_KEY,
   inProgress,
@@ -44,10 +44,13 @@ const STATUS_COLOURS: Record<RunStatus, string> = {
   failed: 'red',
 };
 
-export function RunStatusBadge({ status }: { status: RunStatus }) {
+export function RunStatusBadge({ run }: { run: Pick<StatementRunView, 'status' | 'done'> }) {
   return (
-    <Badge variant="dot" color={STATUS_COLOURS[status]}>
-      {RUN_STATUS_NAMES[status]}
+    <Badge
+      variant="dot"
+      color={runMadeNothing(run) && run.status !== 'failed' ? 'gray' : STATUS_COLOURS[run.status]}
+    >
+      {runStatusName(run)}
     </Badge>
   );
 }
@@ -77,7 +80,7 @@ export function StatementRunsPanel({ scheme }: { scheme: Scheme }) {
     {
       key: 'status',
       header: 'Status',
-      render: (run) => <RunStatusBadge status={run.status} />,
+      render: (run) => <RunStatusBadge run={run} />,
       sortValue: (run) => run.status,
     },
     {
@@ -167,6 +170,12 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
       membersBy: { required: true },
     }),
   });
+  // The only set there is is the one chosen: the person need not pick it from a list of one.
+  const only = sets.data ? assumptionsChosenAtFirst(sets.data.items) : '';
+  const { getValues, setFieldValue } = form;
+  useEffect(() => {
+    if (only !== '' && getValues().assumptionsId === '') setFieldValue('assumptionsId', only);
+  }, [only, getValues, setFieldValue]);
   const { submit, busy, problem } = useApiSubmit(form, async (values) => {
     const run = await api(apiRoutes.statementRuns.queue, {
       params: { id: scheme.id },
@@ -216,6 +225,15 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
       submitLabel="Start the run"
       onCancel={onClose}
     >
+      {scheme.normalRetirementAge == null && (
+        <Alert color="yellow" title="The scheme has no normal retirement age">
+          A statement projects each member’s benefit to the scheme’s normal retirement age, so no
+          statement can be made until it is set.{' '}
+          {can(session, 'scheme.update', scheme)
+            ? 'Close this dialog and set it with Edit scheme, in the scheme’s details at the top of this page.'
+            : 'Ask your firm’s administrator to set it in the scheme’s details.'}
+        </Alert>
+      )}
       <IrishDateInput
         label="Information date"
         description="The date the statements’ figures are at. Day first: DD/MM/YYYY"
@@ -232,7 +250,7 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
       />
       <NativeSelect
         label="Projection assumptions"
-        description={`${counted(choices.length, 'set')} to choose from: the platform’s and your firm’s own`}
+        description={assumptionSetsInWords(choices)}
         required
         data={[
           { value: '', label: 'Choose an assumption set' },
