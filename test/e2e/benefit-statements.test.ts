@@ -74,7 +74,6 @@ describe.skipIf(browserSuiteSkipReason)(
         type: 'DB',
       });
       await broker.call('PATCH', `/api/schemes/${schemeId}`, {
-        normalRetirementAge: 65,
         accrualRate: '1/60',
         fundingLevelPct: 96,
       });
@@ -117,6 +116,22 @@ describe.skipIf(browserSuiteSkipReason)(
         .getByRole('link', { name: 'Schemes' })
         .click();
       await page.getByRole('link', { name: scheme, exact: true }).click();
+      // The normal retirement age every statement projects to is set in the scheme's own form,
+      // checked by the API's own rule.
+      await page.getByRole('button', { name: 'Edit scheme' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit scheme' });
+      const retirementAge = field(edit, 'Normal retirement age (years)');
+      await retirementAge.fill('49');
+      await edit.getByRole('button', { name: 'Save', exact: true }).click();
+      await see(
+        edit.getByText('Enter the normal retirement age in whole years, from 50 to 75', {
+          exact: false,
+        }),
+      );
+      await retirementAge.fill('65');
+      await edit.getByRole('button', { name: 'Save', exact: true }).click();
+      await seeNo(edit, 'the scheme’s edit dialog, closed once saved');
+      await see(page.getByText('65 years', { exact: true }));
       await page.getByRole('tab', { name: 'Statements' }).click();
       await see(page.getByText('No statement run has been started for this scheme.'));
       // With no assumption set yet the service refuses every run: the dialog asks for the firm's
@@ -152,6 +167,9 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(
         await field(dialog, 'Projection assumptions').locator('option:checked').textContent(),
       ).toBe('Pensions Authority guidance, version 1, from 10 Mar 2023');
+      await see(dialog.getByText('1 set to choose from: your firm’s own', { exact: true }));
+      // The scheme's retirement age is set: the dialog gives no warning of it.
+      expect(await dialog.getByText('The scheme has no normal retirement age').count()).toBe(0);
       // Sent without its dates, the form says what is missing in words, under each field.
       await dialog.getByRole('button', { name: 'Start the run', exact: true }).click();
       await see(dialog.getByText('This is required').first());
