@@ -45,7 +45,10 @@ interface SchemeScope {
   schemeId: string;
 }
 
-/** A run of the scheme in `status`, with its own assumption set and no statements. */
+/**
+ * A run of the scheme in `status`, with its own assumption set and no statement rows, counted as
+ * having made one: a run that made none is never approved (runMadeNothing, contracts/statements.ts).
+ */
 export async function createRunIn(
   database: Database,
   scope: SchemeScope,
@@ -62,8 +65,8 @@ export async function createRunIn(
       membersBy: '2026-06-30',
       assumptionsId: await createAssumptionSet(database, scope.brokerId),
       status,
-      total: 0,
-      done: 0,
+      total: 1,
+      done: 1,
       failed: 0,
       issues: [],
       approvedAt: status === 'ready' ? null : at,
