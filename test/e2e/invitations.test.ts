@@ -81,6 +81,9 @@ describe.skipIf(browserSuiteSkipReason)(
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Schemes' })
         .click();
+      // The employer's page links the scheme too: wait for the schemes list, or the click could
+      // land on the page being left, and the list then replace the scheme's page.
+      await page.waitForURL((url) => url.pathname === '/schemes');
       await page.getByRole('link', { name: 'Corrib Joinery Pension Scheme' }).click();
       await page.getByRole('link', { name: 'Pádraig Ó Floinn' }).click();
       await page.getByRole('button', { name: 'Invite to the member portal' }).click();
