@@ -531,92 +531,98 @@ describe('request bodies under property-based bad input', () => {
     // (an e-mail address, a fund name, a pay period) or a step already taken.
     const conflicts = '409' in (operation.responses ?? {});
     const queues = '202' in (operation.responses ?? {});
-    it(`${key}: a 2xx or a documented 400, never a 500, and nothing written on a 400`, async () => {
-      const action = operation[ACTION_EXTENSION];
-      const token = machine
-        ? t.config.secrets.RAG_INGEST_SECRET
-        : await t.tokenFor(actorFor(action as Action));
-      const body = bodiesOf(key);
-      // Each body that creates an account costs a bcrypt hash; each valid body of a route that
-      // queues work (202) waits for it: a statement run that made nothing leaves its date free
-      // (docs/decisions/0141), so every valid body for the fixture's scheme queues a run.
-      const runs = queues
-        ? 20
-        : JSON.stringify(tableRoute(key)?.example?.body).includes('"email"')
-          ? 40
-          : 60;
-      const seen = new Set<number>();
-      // The counts after a refused body, which nothing has written to since: the next body's
-      // "before". Counting every table costs three times a refused request, so a property run
-      // that counted twice a body spent two thirds of its time counting. A route whose bodies
-      // each get a record of their own (RECORD_IN_STATE) writes it before the body: it counts anew.
-      const recordPerBody = key in RECORD_IN_STATE;
-      let unchangedSince: Awaited<ReturnType<typeof tableCounts>> | null = null;
-      await fc.assert(
-        fc.asyncProperty(body, async (generated) => {
-          const sent = withFixtureIds(generated);
-          // First: a record the route acts on may be made through the API the first time.
-          const url = await urlOf(key);
-          const before = (recordPerBody ? null : unchangedSince) ?? (await tableCounts());
-          unchangedSince = null;
-          const response = await t.app.inject({
-            method,
-            url,
-            payload: JSON.stringify(sent),
-            remoteAddress: uniqueClientAddress(),
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          });
-          const status = response.statusCode;
-          seen.add(status);
-          // A 202 queued work that goes on after the answer (a statement run): it is let finish,
-          // so that its writes are not counted against the next body.
-          if (status === 202) await settled(response.json(), token);
-          // A body naming a record other than the fixture's (a scheme, an employer) names one out
-          // of reach, or none: the policy answers 403 for a parent, 404 for a record.
-          const fixtureIds = new Set<unknown>([
-            ids.employerId,
-            ids.schemeId,
-            ids.memberId,
-            ids.fundId,
-            ids.assumptionsId,
-          ]);
-          const outOfReach =
-            typeof sent === 'object' &&
-            sent !== null &&
-            Object.entries(sent as Record<string, unknown>).some(
-              ([field, value]) =>
-                field.endsWith('Id') &&
-                field !== 'documentId' &&
-                typeof value === 'string' &&
-                !fixtureIds.has(value),
-            );
-          const tolerated =
-            status < 300 ||
-            status === 400 ||
-            (status === 409 && conflicts) ||
-            ((status === 403 || status === 404) && outOfReach);
-          expect(tolerated, `${status} for ${JSON.stringify(sent)}: ${response.body}`).toBe(true);
-          if (status >= 400) {
-            const answer = response.json();
-            expect(typeof answer.error).toBe('string');
-            if (answer.error === 'Validation failed') {
-              expect(Array.isArray(answer.issues)).toBe(true);
-              // Shown under form fields as they are: plain English (docs/decisions/0052-form-errors-in-plain-english.md).
-              for (const issue of answer.issues) expectPlainEnglish(issue.message);
+    it(
+      `${key}: a 2xx or a documented 400, never a 500, and nothing written on a 400`,
+      async () => {
+        const action = operation[ACTION_EXTENSION];
+        const token = machine
+          ? t.config.secrets.RAG_INGEST_SECRET
+          : await t.tokenFor(actorFor(action as Action));
+        const body = bodiesOf(key);
+        // Each body that creates an account costs a bcrypt hash; each valid body of a route that
+        // queues work (202) waits for it: a statement run that made nothing leaves its date free
+        // (docs/decisions/0141), so every valid body for the fixture's scheme queues a run.
+        const runs = queues
+          ? 20
+          : JSON.stringify(tableRoute(key)?.example?.body).includes('"email"')
+            ? 40
+            : 60;
+        const seen = new Set<number>();
+        // The counts after a refused body, which nothing has written to since: the next body's
+        // "before". Counting every table costs three times a refused request, so a property run
+        // that counted twice a body spent two thirds of its time counting. A route whose bodies
+        // each get a record of their own (RECORD_IN_STATE) writes it before the body: it counts anew.
+        const recordPerBody = key in RECORD_IN_STATE;
+        let unchangedSince: Awaited<ReturnType<typeof tableCounts>> | null = null;
+        await fc.assert(
+          fc.asyncProperty(body, async (generated) => {
+            const sent = withFixtureIds(generated);
+            // First: a record the route acts on may be made through the API the first time.
+            const url = await urlOf(key);
+            const before = (recordPerBody ? null : unchangedSince) ?? (await tableCounts());
+            unchangedSince = null;
+            const response = await t.app.inject({
+              method,
+              url,
+              payload: JSON.stringify(sent),
+              remoteAddress: uniqueClientAddress(),
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            });
+            const status = response.statusCode;
+            seen.add(status);
+            // A 202 queued work that goes on after the answer (a statement run): it is let finish,
+            // so that its writes are not counted against the next body.
+            if (status === 202) await settled(response.json(), token);
+            // A body naming a record other than the fixture's (a scheme, an employer) names one out
+            // of reach, or none: the policy answers 403 for a parent, 404 for a record.
+            const fixtureIds = new Set<unknown>([
+              ids.employerId,
+              ids.schemeId,
+              ids.memberId,
+              ids.fundId,
+              ids.assumptionsId,
+            ]);
+            const outOfReach =
+              typeof sent === 'object' &&
+              sent !== null &&
+              Object.entries(sent as Record<string, unknown>).some(
+                ([field, value]) =>
+                  field.endsWith('Id') &&
+                  field !== 'documentId' &&
+                  typeof value === 'string' &&
+                  !fixtureIds.has(value),
+              );
+            const tolerated =
+              status < 300 ||
+              status === 400 ||
+              (status === 409 && conflicts) ||
+              ((status === 403 || status === 404) && outOfReach);
+            expect(tolerated, `${status} for ${JSON.stringify(sent)}: ${response.body}`).toBe(true);
+            if (status >= 400) {
+              const answer = response.json();
+              expect(typeof answer.error).toBe('string');
+              if (answer.error === 'Validation failed') {
+                expect(Array.isArray(answer.issues)).toBe(true);
+                // Shown under form fields as they are: plain English (docs/decisions/0052-form-errors-in-plain-english.md).
+                for (const issue of answer.issues) expectPlainEnglish(issue.message);
+              }
+              const after = await tableCounts();
+              expect(after).toEqual(before);
+              unchangedSince = after;
             }
-            const after = await tableCounts();
-            expect(after).toEqual(before);
-            unchangedSince = after;
-          }
-        }),
-        { numRuns: runs },
-      );
-      // Not vacuous: the generated bodies reached both the refusal and the success path.
-      expect(
-        [...seen].some((status) => status < 300),
-        [...seen].join(),
-      ).toBe(true);
-      expect(seen.has(400)).toBe(true);
-    });
+          }),
+          { numRuns: runs },
+        );
+        // Not vacuous: the generated bodies reached both the refusal and the success path.
+        expect(
+          [...seen].some((status) => status < 300),
+          [...seen].join(),
+        ).toBe(true);
+        expect(seen.has(400)).toBe(true);
+      },
+      // A valid body of a route that queues work waits for it: a statement run renders a PDF for
+      // each member of the fixture's scheme, which the other routes have filled by then.
+      queues ? 120_000 : undefined,
+    );
   }
 });
