@@ -73,10 +73,6 @@ describe.skipIf(browserSuiteSkipReason)(
         name: scheme,
         type: 'DB',
       });
-      await broker.call('PATCH', `/api/schemes/${schemeId}`, {
-        accrualRate: '1/60',
-        fundingLevelPct: 96,
-      });
       const { id: memberId } = await broker.call<{ id: string }>(
         'POST',
         `/api/schemes/${schemeId}/members`,
@@ -116,22 +112,30 @@ describe.skipIf(browserSuiteSkipReason)(
         .getByRole('link', { name: 'Schemes' })
         .click();
       await page.getByRole('link', { name: scheme, exact: true }).click();
-      // The normal retirement age every statement projects to is set in the scheme's own form,
-      // checked by the API's own rule.
+      // The normal retirement age every statement projects to, and the DB scheme's accrual rate
+      // and funding level, are set in the scheme's own form, checked by the API's own rules.
       await page.getByRole('button', { name: 'Edit scheme' }).click();
       const edit = page.getByRole('dialog', { name: 'Edit scheme' });
       const retirementAge = field(edit, 'Normal retirement age (years)');
       await retirementAge.fill('49');
+      await field(edit, 'Accrual rate').fill('60');
+      await field(edit, 'Funding level').fill('96');
       await edit.getByRole('button', { name: 'Save', exact: true }).click();
       await see(
         edit.getByText('Enter the normal retirement age in whole years, from 50 to 75', {
           exact: false,
         }),
       );
+      await see(
+        edit.getByText('Enter the accrual rate as a fraction of salary a year, such as 1/60'),
+      );
       await retirementAge.fill('65');
+      await field(edit, 'Accrual rate').fill('1/60');
       await edit.getByRole('button', { name: 'Save', exact: true }).click();
       await seeNo(edit, 'the scheme’s edit dialog, closed once saved');
       await see(page.getByText('65 years', { exact: true }));
+      await see(page.getByText('1/60 of salary for each year of service', { exact: true }));
+      await see(page.getByText('96%', { exact: true }));
       await page.getByRole('tab', { name: 'Statements' }).click();
       await see(page.getByText('No statement run has been started for this scheme.'));
       // With no assumption set yet the service refuses every run: the dialog asks for the firm's

@@ -116,6 +116,8 @@ describe('the scheme forms’ year end and RAC kind', () => {
       employeeRate: '',
       employerRate: '',
       retirementAge: '',
+      accrualRate: '',
+      fundingLevel: '',
     });
     expect(schemeChangeBody(scheme, values)).toEqual({});
     expect(schemeChangeBody(scheme, { ...values, yearEndMonth: '03', yearEndDay: '31' })).toEqual({
@@ -223,5 +225,38 @@ describe('the scheme edit form’s details', () => {
     expect(RETIREMENT_AGE_HINT).toContain(
       `${NORMAL_RETIREMENT_AGES.from} to ${NORMAL_RETIREMENT_AGES.to}`,
     );
+  });
+
+  it('take a DB scheme’s accrual rate and funding level by the API’s own rules, and send them', () => {
+    const db: Scheme = { ...detailed, type: 'DB', accrualRate: null, fundingLevelPct: null };
+    expect(schemeEditValues(db)).toMatchObject({ accrualRate: '', fundingLevel: '' });
+    const values = { ...schemeEditValues(db), accrualRate: ' 1/60 ', fundingLevel: '95.5%' };
+    expect(validateSchemeEdit(values)).toEqual({});
+    expect(schemeChangeBody(db, values)).toEqual({ accrualRate: '1/60', fundingLevelPct: 95.5 });
+    expect(
+      validateSchemeEdit({ ...schemeEditValues(db), accrualRate: '60', fundingLevel: 'high' }),
+    ).toEqual({
+      accrualRate: 'Enter the accrual rate as a fraction of salary a year, such as 1/60',
+      fundingLevel:
+        'Enter the funding level as a percentage from 0 to 1000, with at most two decimals',
+    });
+    expect(validateSchemeEdit({ ...schemeEditValues(db), fundingLevel: '1000.5' })).toEqual({
+      fundingLevel:
+        'Enter the funding level as a percentage from 0 to 1000, with at most two decimals',
+    });
+    const withTerms: Scheme = { ...db, accrualRate: '1/60', fundingLevelPct: 95.5 };
+    expect(schemeEditValues(withTerms)).toMatchObject({
+      accrualRate: '1/60',
+      fundingLevel: '95.5',
+    });
+    expect(
+      schemeChangeBody(withTerms, { ...schemeEditValues(withTerms), fundingLevel: '' }),
+    ).toEqual({ fundingLevelPct: null });
+  });
+
+  it('send no DB terms for a scheme of any other type, whatever its hidden fields hold', () => {
+    const values = { ...schemeEditValues(detailed), accrualRate: '1/60', fundingLevel: '90' };
+    expect(validateSchemeEdit(values)).toEqual({});
+    expect(schemeChangeBody(detailed, values)).toEqual({});
   });
 });

@@ -97,7 +97,8 @@ export function schemeBody(values: SchemeValues) {
  * "The register of information"), the start date (`YYYY-MM-DD` once it reads as
  * a day, see IrishDateInput), each contribution rate as a percentage, and the normal retirement
  * age in whole years, which a Pension Benefit Statement projects to
- * (docs/decisions/0141-pension-benefit-statements.md).
+ * (docs/decisions/0141-pension-benefit-statements.md), with a DB scheme's accrual rate (`1/60`) and
+ * funding level (a percentage), which its statements show and are made from.
  */
 export interface SchemeDetailsValues {
   srNumber: string;
@@ -106,10 +107,20 @@ export interface SchemeDetailsValues {
   employeeRate: string;
   employerRate: string;
   retirementAge: string;
+  accrualRate: string;
+  fundingLevel: string;
 }
 
 /** The retirement age field's hint: the ages the API takes (contracts/scheme-terms.ts). */
 export const RETIREMENT_AGE_HINT = `The age a member's benefit statement projects to, in whole years from ${NORMAL_RETIREMENT_AGES.from} to ${NORMAL_RETIREMENT_AGES.to}`;
+
+/** The accrual rate field's hint. */
+export const ACCRUAL_RATE_HINT =
+  'The pension earned for each year of service, as a fraction of salary, like 1/60';
+
+/** The funding level field's hint. */
+export const FUNDING_LEVEL_HINT =
+  'The scheme’s assets as a percentage of its liabilities at its last actuarial valuation';
 
 export interface SchemeEditValues extends SchemeYearValues, SchemeDetailsValues {
   name: string;
@@ -127,6 +138,8 @@ function schemeDetailsValues(scheme: Scheme): SchemeDetailsValues {
     employeeRate: rate(scheme.employeeContributionBasisPoints),
     employerRate: rate(scheme.employerContributionBasisPoints),
     retirementAge: scheme.normalRetirementAge == null ? '' : String(scheme.normalRetirementAge),
+    accrualRate: scheme.accrualRate ?? '',
+    fundingLevel: scheme.fundingLevelPct == null ? '' : String(scheme.fundingLevelPct),
   };
 }
 
@@ -156,8 +169,31 @@ const ageOf = (typed: string): number | string | null => {
   return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
 };
 
+/**
+ * A funding level as typed, with or without its `%`: null for nothing, the number where it reads as
+ * one, else the text itself, which the API's schema refuses in its own words.
+ */
+const levelOf = (typed: string): number | string | null => {
+  const trimmed = typed.trim().replace(/\s*%$/, '');
+  if (trimmed === '') return null;
+  return /^\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : typed.trim();
+};
+
+/**
+ * A DB scheme's terms as the API takes them; none for a scheme of any other type, whose terms the
+ * API drops itself when it stops being DB (contracts/organisation.ts, dbTermsProblem).
+ */
+function dbTermsBody(values: SchemeDetailsValues & { type: SchemeType | '' }) {
+  if (values.type !== 'DB') return {};
+  const level = levelOf(values.fundingLevel);
+  return {
+    accrualRate: orNull(values.accrualRate.trim()),
+    fundingLevelPct: typeof level === 'number' ? level : null,
+  };
+}
+
 /** The details as the API takes them, once the form's rule has passed: nothing typed is null. */
-function schemeDetailsBody(values: SchemeDetailsValues) {
+function schemeDetailsBody(values: SchemeDetailsValues & { type: SchemeType | '' }) {
   const age = ageOf(values.retirementAge);
   return {
     srNumber: orNull(values.srNumber),
@@ -166,6 +202,7 @@ function schemeDetailsBody(values: SchemeDetailsValues) {
     employeeContributionBasisPoints: rateOf(values.employeeRate),
     employerContributionBasisPoints: rateOf(values.employerRate),
     normalRetirementAge: typeof age === 'number' ? age : null,
+    ...dbTermsBody(values),
   };
 }
 
@@ -173,13 +210,14 @@ function schemeDetailsBody(values: SchemeDetailsValues) {
  * The details as the form's rule asks the API's schema of them: a rate that cannot be read as a
  * percentage is the text itself, which the schema refuses in its own words.
  */
-function schemeDetailsEntered(values: SchemeDetailsValues) {
+function schemeDetailsEntered(values: SchemeDetailsValues & { type: SchemeType | '' }) {
   const rateEntered = (typed: string) => rateOf(typed) ?? orNull(typed);
   return {
     ...schemeDetailsBody(values),
     employeeContributionBasisPoints: rateEntered(values.employeeRate),
     employerContributionBasisPoints: rateEntered(values.employerRate),
     normalRetirementAge: ageOf(values.retirementAge),
+    ...(values.type === 'DB' ? { fundingLevelPct: levelOf(values.fundingLevel) } : {}),
   };
 }
 
@@ -226,6 +264,7 @@ export function validateSchemeEdit(values: SchemeEditValues): FormErrors {
     ['employeeContributionBasisPoints', 'employeeRate'],
     ['employerContributionBasisPoints', 'employerRate'],
     ['normalRetirementAge', 'retirementAge'],
+    ['fundingLevelPct', 'fundingLevel'],
   ] as const) {
     if (errors[api] !== undefined) {
       errors[field] = errors[api];

@@ -38,6 +38,8 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { IrishDateInput } from '../../components/IrishDateInput';
 import { SchemeYearFields } from '../../components/SchemeYearFields';
 import {
+  ACCRUAL_RATE_HINT,
+  FUNDING_LEVEL_HINT,
   RETIREMENT_AGE_HINT,
   type SchemeEditValues,
   schemeChangeBody,
@@ -196,6 +198,24 @@ export function SchemeDetails({ scheme }: { scheme: SchemeDetail }) {
               : `${scheme.normalRetirementAge} years`}
           </DataList.ItemValue>
         </DataList.Item>
+        {scheme.type === 'DB' && (
+          <>
+            <DataList.Item>
+              <DataList.ItemLabel>Accrual rate</DataList.ItemLabel>
+              <DataList.ItemValue>
+                {scheme.accrualRate == null
+                  ? notRecorded
+                  : `${scheme.accrualRate} of salary for each year of service`}
+              </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>Funding level</DataList.ItemLabel>
+              <DataList.ItemValue>
+                {scheme.fundingLevelPct == null ? notRecorded : `${scheme.fundingLevelPct}%`}
+              </DataList.ItemValue>
+            </DataList.Item>
+          </>
+        )}
         <DataList.Item>
           <DataList.ItemLabel>Created</DataList.ItemLabel>
           <DataList.ItemValue>{formatDate(scheme.createdAt)}</DataList.ItemValue>
@@ -338,6 +358,24 @@ function SchemeForm({
           inputMode="numeric"
           {...form.getInputProps('retirementAge')}
         />
+        {form.values.type === 'DB' && (
+          // What a DB scheme's benefit statements are made from and show
+          // (docs/decisions/0141-pension-benefit-statements.md).
+          <Group grow align="flex-start">
+            <TextInput
+              label="Accrual rate"
+              description={ACCRUAL_RATE_HINT}
+              {...form.getInputProps('accrualRate')}
+            />
+            <TextInput
+              label="Funding level"
+              description={FUNDING_LEVEL_HINT}
+              rightSection="%"
+              inputMode="decimal"
+              {...form.getInputProps('fundingLevel')}
+            />
+          </Group>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone} disabled={busy}>
             Cancel
