@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CsvReader, MAX_ROW_CHARACTERS, rowShape, spreadsheetColumn } from './csv.js';
 import { MAX_FUND_NAME, percentLines } from './fund-shapes.js';
 import { headingKey } from './imports.js';
-import { daysInMonth, formatIrishDate, readIrishDate } from './irish-dates.js';
+import { formatIrishDate, lastDayOfMonth, readIrishDate } from './irish-dates.js';
 import { isoDate } from './members.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { productPolicy, type RuleSource } from './rule-sources.js';
@@ -334,8 +334,7 @@ const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 export function chargeDayOf(month: string): string {
   const match = month.length === 7 ? MONTH.exec(month) : null;
   if (!match) throw new RangeError('A month is written YYYY-MM');
-  const day = daysInMonth(Number(match[1]), Number(match[2]));
-  return `${month}-${String(day).padStart(2, '0')}`;
+  return lastDayOfMonth(month);
 }
 
 /*

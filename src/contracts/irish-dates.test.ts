@@ -7,6 +7,7 @@ import {
   formatIrishPeriod,
   instantInIreland,
   isIsoDate,
+  lastDayOfMonth,
   momentInWords,
   parseIrishDate,
   parseIrishPeriod,
@@ -201,5 +202,16 @@ describe('a date and a time on a clock in Dublin', () => {
     expect(instantInIreland('2026-01-09', '24:00')).toBeNull();
     expect(instantInIreland('2026-01-09', '9:15')).toBeNull();
     expect(instantInIreland('09/01/2026', '09:15')).toBeNull();
+  });
+});
+
+describe('the last day of a month', () => {
+  it('is the 28th or 29th of February by the leap years, and the 30th or 31st of the others', () => {
+    expect(lastDayOfMonth('2026-02')).toBe('2026-02-28');
+    expect(lastDayOfMonth('2028-02')).toBe('2028-02-29');
+    expect(lastDayOfMonth('2100-02')).toBe('2100-02-28');
+    expect(lastDayOfMonth('2000-02')).toBe('2000-02-29');
+    expect(lastDayOfMonth('2026-04')).toBe('2026-04-30');
+    expect(lastDayOfMonth('2026-12')).toBe('2026-12-31');
   });
 });

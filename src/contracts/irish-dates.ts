@@ -50,6 +50,11 @@ export function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+/** The last day of a month: `2026-02` ends on `2026-02-28`. */
+export function lastDayOfMonth(month: string): string {
+  return `${month}-${pad(daysInMonth(Number(month.slice(0, 4)), Number(month.slice(5, 7))), 2)}`;
+}
+
 /** The ISO date of a year, month and day, if the (proleptic Gregorian) calendar has that day. */
 function calendarDay(year: number, month: number, day: number): DateReading {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {

@@ -1,5 +1,5 @@
 import { type DateStatus, dateStatus, daysBetween } from './governance-rules.js';
-import { addDays, dateInWords, daysInMonth, periodInWords } from './irish-dates.js';
+import { addDays, dateInWords, lastDayOfMonth, periodInWords } from './irish-dates.js';
 import { law, productPolicy, type RuleSource } from './rule-sources.js';
 
 /**
@@ -97,8 +97,7 @@ export const firstDayOf = (month: string): string => `${month}-01`;
  * which is the 21st of the next month (2026-01 by 21 February 2026, 2026-02 by 21 March 2026).
  */
 export function remittanceDueOn(month: string): string {
-  const lastDay = daysInMonth(Number(month.slice(0, 4)), Number(month.slice(5, 7)));
-  return addDays(`${month}-${pad(lastDay, 2)}`, REMITTANCE_DAYS_AFTER_MONTH);
+  return addDays(lastDayOfMonth(month), REMITTANCE_DAYS_AFTER_MONTH);
 }
 
 /** What is known of one month of an employer: what payroll says, and what arrived. */

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, max, type SQL, sql } from 'drizzle-orm';
-import { daysInMonth } from '../../../contracts/irish-dates.js';
+import { lastDayOfMonth } from '../../../contracts/irish-dates.js';
 import {
   contributions,
   employers,
@@ -79,8 +79,7 @@ export function recentImports(tx: Transaction, schemeIds: string[], limit: numbe
  * as owing; the payroll file says.
  */
 function owedFor(period: string): SQL {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  const lastDay = `${period}-${String(daysInMonth(year, month)).padStart(2, '0')}`;
+  const lastDay = lastDayOfMonth(period);
   return sql`(${members.dateJoined} <= ${lastDay} and ((${members.status} = 'active' and (${members.statusOn} is null or ${members.statusOn} <= ${lastDay})) or (${members.status} <> 'active' and ${members.statusOn} > ${lastDay})))`;
 }
 
