@@ -23,6 +23,15 @@ export const SCHEME_NEEDS = [
 /** Why a member is on an employer's list of work. */
 export const MEMBER_NEEDS = ['no_email', 'missed_last_period'] as const;
 
+/**
+ * Where a scheme's due pay period stands: `in` for every member who owed contributions for it,
+ * `part_in` where its payroll is in but some member who owed has nothing paid, `not_in` where
+ * members owed and the scheme's latest contributions are of an earlier month (or there are none),
+ * and `nothing_owed` where no member owed anything for it (no members yet, or all joined since).
+ */
+export const DUE_STANDINGS = ['in', 'part_in', 'not_in', 'nothing_owed'] as const;
+export type DueStanding = (typeof DUE_STANDINGS)[number];
+
 const schemeAttention = z.object({
   id: z.string(),
   name: z.string(),
@@ -37,6 +46,8 @@ const schemeAttention = z.object({
    * it and still one at its end), and how many of those have none recorded.
    */
   duePeriodMembers: z.object({ owing: z.number().int(), unpaid: z.number().int() }),
+  /** Where the due pay period stands (DUE_STANDINGS), as the server reads the two above. */
+  dueStanding: z.enum(DUE_STANDINGS),
   /**
    * Its governance standing, as the governance dashboard gives it; null where no governance
    * registers apply (a PRSA, an RAC that is a contract).

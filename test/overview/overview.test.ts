@@ -34,6 +34,7 @@ type Overview = {
     needs: string[];
     memberCount: number;
     duePeriodMembers: { owing: number; unpaid: number };
+    dueStanding: string;
     governance: string | null;
   }>;
   recentUploads: Array<{ schemeId: string; kind: string }>;
@@ -88,6 +89,13 @@ describe('GET /api/overview', () => {
       [unpaid]: ['contributions_due', 'governance'],
       [paid]: ['governance'],
       [prsa]: [],
+    });
+    const standing = Object.fromEntries(overview.schemes.map((s) => [s.id, s.dueStanding]));
+    expect(standing).toEqual({
+      [empty]: 'nothing_owed',
+      [unpaid]: 'not_in',
+      [paid]: 'in',
+      [prsa]: 'in',
     });
     // The schemes with work come first.
     expect(overview.schemes.at(-1)?.id).toBe(prsa);
@@ -207,6 +215,7 @@ describe('GET /api/overview', () => {
     let overview = await overviewOf();
     expect(overview.schemes[0]).toMatchObject({
       duePeriodMembers: { owing: 3, unpaid: 2 },
+      dueStanding: 'part_in',
       needs: expect.arrayContaining(['contributions_missing']),
     });
     expect(overview.schemes[0]?.needs).not.toContain('contributions_due');
@@ -218,8 +227,25 @@ describe('GET /api/overview', () => {
     for (const member of [missed, leftAfter]) expect((await pay(member.id)).statusCode).toBe(201);
     overview = await overviewOf();
     expect(overview.schemes[0]?.duePeriodMembers).toEqual({ owing: 3, unpaid: 0 });
+    expect(overview.schemes[0]?.dueStanding).toBe('in');
     expect(overview.schemes[0]?.needs).not.toContain('contributions_missing');
     expect(overview.membersNeedingAttention).toEqual([]);
+  });
+
+  it('asks for no contributions of a month that every member joined after', async () => {
+    const { brokerId, employerId, hr } = await firm();
+    const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+    const newcomer = await createMember(t.database, { brokerId, employerId, schemeId });
+    await ownerOf(t.database).execute(
+      sql`update members set date_joined = '2026-11-03' where id = ${newcomer.id}`,
+    );
+    const overview = (await t.requestAs(hr, 'GET', '/api/overview')).json() as Overview;
+    expect(overview.schemes[0]).toMatchObject({
+      memberCount: 1,
+      duePeriodMembers: { owing: 0, unpaid: 0 },
+      dueStanding: 'nothing_owed',
+    });
+    expect(overview.schemes[0]?.needs).not.toContain('contributions_due');
   });
 
   it('refuses a Member and the platform, who have no such work', async () => {

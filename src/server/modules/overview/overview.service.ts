@@ -1,5 +1,6 @@
 import type { GovernanceDashboardView } from '../../../contracts/governance.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
+import type { DueStanding } from '../../../contracts/overview.js';
 import type { Database } from '../../platform/db/database.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
@@ -29,6 +30,21 @@ const MEMBERS_EXAMINED = 2000;
 export function duePeriodAt(now: Date): string {
   const [year, month] = todayInIreland(now).split('-').map(Number) as [number, number];
   return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+}
+
+/**
+ * Where a scheme's due pay period stands (contracts/overview.ts, DUE_STANDINGS), from its latest
+ * month with contributions and its members who owed for the due one.
+ */
+export function dueStandingOf(
+  lastPeriod: string | null,
+  members: { owing: number; unpaid: number },
+  duePeriod: string,
+): DueStanding {
+  if (lastPeriod !== null && lastPeriod >= duePeriod) {
+    return members.unpaid === 0 ? 'in' : 'part_in';
+  }
+  return members.owing === 0 ? 'nothing_owed' : 'not_in';
 }
 
 export interface OverviewDeps {
@@ -98,13 +114,13 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
               owing: dueCoverage.get(row.id)?.owing ?? 0,
               unpaid: dueCoverage.get(row.id)?.unpaid ?? 0,
             };
+            const dueStanding = dueStandingOf(last, duePeriodMembers, duePeriod);
             const needs: OverviewView['schemes'][number]['needs'] = [];
             if (membersIn === 0) needs.push('no_members');
             // A DB scheme's members choose no funds; every other type needs one to invest in.
             if (row.type !== 'DB' && (fundCount.get(row.id)?.n ?? 0) === 0) needs.push('no_funds');
-            const dueIn = last !== null && last >= duePeriod;
-            if (membersIn > 0 && !dueIn) needs.push('contributions_due');
-            if (dueIn && duePeriodMembers.unpaid > 0) needs.push('contributions_missing');
+            if (dueStanding === 'not_in') needs.push('contributions_due');
+            if (dueStanding === 'part_in') needs.push('contributions_missing');
             const governanceStanding = standing.get(row.id) ?? null;
             if (governanceStanding !== null && governanceStanding !== 'ok')
               needs.push('governance');
@@ -113,6 +129,7 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
               memberCount: membersIn,
               lastPeriod: last,
               duePeriodMembers,
+              dueStanding,
               governance: governanceStanding,
               needs,
             };

@@ -33,10 +33,18 @@ describe('why a scheme needs attention, in words', () => {
   });
 });
 
-const scheme = (lastPeriod: string | null, unpaid = 0) =>
+type Standing = Overview['schemes'][number]['dueStanding'];
+
+/** A scheme's card as the server sends it: its latest month in, and the due month's standing. */
+const scheme = (lastPeriod: string | null, unpaid = 0, owing = 3, memberCount = 3) =>
   ({
     lastPeriod,
-    duePeriodMembers: { owing: 3, unpaid },
+    memberCount,
+    duePeriodMembers: { owing, unpaid },
+    dueStanding: ((): Standing => {
+      if (lastPeriod !== null && lastPeriod >= '2026-10') return unpaid === 0 ? 'in' : 'part_in';
+      return owing === 0 ? 'nothing_owed' : 'not_in';
+    })(),
   }) as unknown as Overview['schemes'][number];
 
 describe('where a scheme’s card says the due month stands', () => {
@@ -51,11 +59,18 @@ describe('where a scheme’s card says the due month stands', () => {
     expect(dueStanding(scheme('2026-09'), '2026-10')).toBe('Latest contributions: Sep 2026.');
     expect(dueStanding(scheme(null), '2026-10')).toBe('No contributions yet.');
   });
+
+  it('says so where nobody owed the month: no members yet, or all joined since', () => {
+    expect(dueStanding(scheme(null, 0, 0, 0), '2026-10')).toBe('No members yet.');
+    expect(dueStanding(scheme(null, 0, 0, 2), '2026-10')).toBe(
+      'No member owed contributions for Oct 2026.',
+    );
+  });
 });
 
 describe('the upload button on a scheme’s card', () => {
-  const named = (lastPeriod: string | null, unpaid = 0) => ({
-    ...scheme(lastPeriod, unpaid),
+  const named = (lastPeriod: string | null, unpaid = 0, owing = 3, memberCount = 3) => ({
+    ...scheme(lastPeriod, unpaid, owing, memberCount),
     name: 'Liffey DC',
   });
 
@@ -76,6 +91,14 @@ describe('the upload button on a scheme’s card', () => {
       pressing: false,
     });
   });
+
+  it('presses for nothing where nobody owed the month', () => {
+    expect(uploadAction(named(null, 0, 0, 0), '2026-10')).toEqual({
+      text: 'Upload contributions',
+      label: 'Upload contributions for Liffey DC',
+      pressing: false,
+    });
+  });
 });
 
 describe('the heading above the schemes on the home page', () => {
@@ -93,6 +116,14 @@ describe('the heading above the schemes on the home page', () => {
   it('asks for an upload while a member of a scheme that has the month in has nothing paid', () => {
     const overview = { duePeriod: '2026-10', schemes: [scheme('2026-10', 1)] };
     expect(dueHeading(overview, true)).toBe('Upload Oct 2026 contributions');
+  });
+
+  it('asks for nothing of a scheme with no members, nor of one whose members all joined since', () => {
+    const overview = {
+      duePeriod: '2026-10',
+      schemes: [scheme('2026-10'), scheme(null, 0, 0, 0), scheme('2026-08', 0, 0, 2)],
+    };
+    expect(dueHeading(overview, true)).toBe('Oct 2026 contributions');
   });
 
   it('asks for the first contributions of a scheme that has none', () => {

@@ -39,36 +39,42 @@ export function memberNeedText(need: MemberNeed, duePeriod: string): string {
   }
 }
 
-/** Whether a scheme has every contribution its members owed for the due month. */
-const dueComplete = (scheme: SchemeAttention, duePeriod: string) =>
-  scheme.lastPeriod !== null &&
-  scheme.lastPeriod >= duePeriod &&
-  scheme.duePeriodMembers.unpaid === 0;
-
 /**
  * The heading above the schemes' cards: it asks for an upload only while some scheme still lacks
  * the due month's contributions, of some member or all, and only of those who may upload; once
- * every scheme has them in it names the month and no more.
+ * every scheme has them in, or owed none, it names the month and no more.
  */
 export function dueHeading(overview: Pick<Overview, 'duePeriod' | 'schemes'>, canUpload: boolean) {
   const due = formatPeriod(overview.duePeriod);
-  const stillDue = overview.schemes.some((scheme) => !dueComplete(scheme, overview.duePeriod));
+  const stillDue = overview.schemes.some((scheme) => AWAITED.has(scheme.dueStanding));
   return canUpload && stillDue ? `Upload ${due} contributions` : `${due} contributions`;
 }
 
+/** The standings in which some member's contributions for the due month are still awaited. */
+const AWAITED = new Set<SchemeAttention['dueStanding']>(['not_in', 'part_in']);
+
 /**
- * Where a scheme's card says the due month stands: in for every member who owed contributions
- * for it, in for some (naming how many have nothing paid), or the latest month that is in.
+ * Where a scheme's card says the due month stands, as the server gives it: in for every member
+ * who owed contributions for it, in for some (naming how many have nothing paid), the latest
+ * month that is in, or that nobody owed any.
  */
 export function dueStanding(scheme: SchemeAttention, duePeriod: string): string {
   const due = formatPeriod(duePeriod);
-  if (scheme.lastPeriod === null) return 'No contributions yet.';
-  if (scheme.lastPeriod < duePeriod) {
-    return `Latest contributions: ${formatPeriod(scheme.lastPeriod)}.`;
-  }
   const { owing, unpaid } = scheme.duePeriodMembers;
-  if (unpaid === 0) return `${due} contributions are in.`;
-  return `${due} contributions are in for ${owing - unpaid} of ${counted(owing, 'member')}; nothing is paid for ${counted(unpaid, 'member')}.`;
+  switch (scheme.dueStanding) {
+    case 'in':
+      return `${due} contributions are in.`;
+    case 'part_in':
+      return `${due} contributions are in for ${owing - unpaid} of ${counted(owing, 'member')}; nothing is paid for ${counted(unpaid, 'member')}.`;
+    case 'not_in':
+      return scheme.lastPeriod === null
+        ? 'No contributions yet.'
+        : `Latest contributions: ${formatPeriod(scheme.lastPeriod)}.`;
+    case 'nothing_owed':
+      return scheme.memberCount === 0
+        ? 'No members yet.'
+        : `No member owed contributions for ${due}.`;
+  }
 }
 
 /**
@@ -94,23 +100,34 @@ export function remittanceNotes(months: readonly RemittanceMonth[]): string[] {
 
 /**
  * The upload button on a scheme's card, by where the due month stands: its contributions while
- * none are in, the missing ones while some member has nothing paid, else a correction.
+ * none are in, the missing ones while some member has nothing paid, else a correction, or any
+ * month's contributions where nobody owed the due one.
  */
 export function uploadAction(
   scheme: SchemeAttention,
   duePeriod: string,
 ): { text: string; label: string; pressing: boolean } {
   const due = formatPeriod(duePeriod);
-  if (dueComplete(scheme, duePeriod)) {
-    return {
-      text: 'Upload a correction',
-      label: `Upload a correction to ${due} contributions for ${scheme.name}`,
-      pressing: false,
-    };
+  switch (scheme.dueStanding) {
+    case 'in':
+      return {
+        text: 'Upload a correction',
+        label: `Upload a correction to ${due} contributions for ${scheme.name}`,
+        pressing: false,
+      };
+    case 'nothing_owed':
+      return {
+        text: 'Upload contributions',
+        label: `Upload contributions for ${scheme.name}`,
+        pressing: false,
+      };
+    case 'part_in':
+    case 'not_in': {
+      const text =
+        scheme.dueStanding === 'part_in'
+          ? `Upload the missing ${due} contributions`
+          : `Upload ${due} contributions`;
+      return { text, label: `${text} for ${scheme.name}`, pressing: true };
+    }
   }
-  const text =
-    scheme.lastPeriod !== null && scheme.lastPeriod >= duePeriod
-      ? `Upload the missing ${due} contributions`
-      : `Upload ${due} contributions`;
-  return { text, label: `${text} for ${scheme.name}`, pressing: true };
 }
