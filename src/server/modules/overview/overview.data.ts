@@ -111,13 +111,14 @@ export function liveMembersOf(tx: Transaction, schemeIds: string[], period: stri
 }
 
 /**
- * For each of the schemes with live members: how many owed contributions for `period`, and how
- * many of those have none recorded for it.
+ * For each of the schemes with live members, in one pass over them: how many it has, how many owed
+ * contributions for `period`, and how many of those have none recorded for it.
  */
 export function periodCoverage(tx: Transaction, schemeIds: string[], period: string) {
   return tx
     .select({
       schemeId: members.schemeId,
+      live: count(),
       owing: sql<number>`(count(*) filter (where ${owedFor(period)}))::int`,
       unpaid: sql<number>`(count(*) filter (where ${unpaidFor(period)}))::int`,
     })

@@ -8,7 +8,6 @@ import { authorize, boundsOf, isAllowed } from '../../platform/tenancy/authorize
 import type { ComplianceService } from '../governance/index.js';
 import {
   lastContributionPeriods,
-  liveMemberCounts,
   liveMembersOf,
   openFundCounts,
   periodCoverage,
@@ -90,7 +89,6 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
           return { duePeriod, schemes: [], recentUploads: [], membersNeedingAttention: [] };
         }
         // One statement after another: a transaction is one connection, which runs one at a time.
-        const memberCounts = await liveMemberCounts(tx, ids);
         const fundCounts = await openFundCounts(tx, ids);
         const lastPeriods = await lastContributionPeriods(tx, ids);
         const uploads = await recentImports(tx, ids, UPLOADS_SHOWN);
@@ -100,7 +98,6 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
         const coverage = await periodCoverage(tx, ids, duePeriod);
         const byScheme = <T extends { schemeId: string }>(rows: T[]) =>
           new Map(rows.map((row) => [row.schemeId, row]));
-        const memberCount = byScheme(memberCounts);
         const fundCount = byScheme(fundCounts);
         const lastPeriod = byScheme(lastPeriods);
         const dueCoverage = byScheme(coverage);
@@ -108,7 +105,7 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
 
         const schemesView = schemeRows
           .map((row) => {
-            const membersIn = memberCount.get(row.id)?.n ?? 0;
+            const membersIn = dueCoverage.get(row.id)?.live ?? 0;
             const last = lastPeriod.get(row.id)?.last ?? null;
             const duePeriodMembers = {
               owing: dueCoverage.get(row.id)?.owing ?? 0,
