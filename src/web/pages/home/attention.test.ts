@@ -35,57 +35,68 @@ describe('why a scheme needs attention, in words', () => {
 
 type Standing = Overview['schemes'][number]['dueStanding'];
 
-/** A scheme's card as the server sends it: its latest month in, and the due month's standing. */
-const scheme = (lastPeriod: string | null, unpaid = 0, owing = 3, memberCount = 3) =>
+/** A scheme's card as the server sends it: the due month's standing, and the latest month in. */
+const scheme = (
+  dueStanding: Standing,
+  lastPeriod: string | null,
+  unpaid = 0,
+  owing = 3,
+  memberCount = 3,
+) =>
   ({
     lastPeriod,
     memberCount,
     duePeriodMembers: { owing, unpaid },
-    dueStanding: ((): Standing => {
-      if (lastPeriod !== null && lastPeriod >= '2026-10') return unpaid === 0 ? 'in' : 'part_in';
-      return owing === 0 ? 'nothing_owed' : 'not_in';
-    })(),
+    dueStanding,
   }) as unknown as Overview['schemes'][number];
 
 describe('where a scheme’s card says the due month stands', () => {
   it('says the month is in only when every member who owed it has something paid', () => {
-    expect(dueStanding(scheme('2026-10'), '2026-10')).toBe('Oct 2026 contributions are in.');
-    expect(dueStanding(scheme('2026-10', 1), '2026-10')).toBe(
+    expect(dueStanding(scheme('in', '2026-10'), '2026-10')).toBe('Oct 2026 contributions are in.');
+    expect(dueStanding(scheme('part_in', '2026-10', 1), '2026-10')).toBe(
       'Oct 2026 contributions are in for 2 of 3 members; nothing is paid for 1 member.',
     );
   });
 
   it('names the latest month in, or that there is none', () => {
-    expect(dueStanding(scheme('2026-09'), '2026-10')).toBe('Latest contributions: Sep 2026.');
-    expect(dueStanding(scheme(null), '2026-10')).toBe('No contributions yet.');
+    expect(dueStanding(scheme('not_in', '2026-09'), '2026-10')).toBe(
+      'Latest contributions: Sep 2026.',
+    );
+    expect(dueStanding(scheme('not_in', null), '2026-10')).toBe('No contributions yet.');
   });
 
   it('says so where nobody owed the month: no members yet, or all joined since', () => {
-    expect(dueStanding(scheme(null, 0, 0, 0), '2026-10')).toBe('No members yet.');
-    expect(dueStanding(scheme(null, 0, 0, 2), '2026-10')).toBe(
+    expect(dueStanding(scheme('nothing_owed', null, 0, 0, 0), '2026-10')).toBe('No members yet.');
+    expect(dueStanding(scheme('nothing_owed', null, 0, 0, 2), '2026-10')).toBe(
       'No member owed contributions for Oct 2026.',
     );
   });
 });
 
 describe('the upload button on a scheme’s card', () => {
-  const named = (lastPeriod: string | null, unpaid = 0, owing = 3, memberCount = 3) => ({
-    ...scheme(lastPeriod, unpaid, owing, memberCount),
+  const named = (
+    dueStanding: Standing,
+    lastPeriod: string | null,
+    unpaid = 0,
+    owing = 3,
+    memberCount = 3,
+  ) => ({
+    ...scheme(dueStanding, lastPeriod, unpaid, owing, memberCount),
     name: 'Liffey DC',
   });
 
   it('asks for the month, then for what is missing, and offers a correction once all is in', () => {
-    expect(uploadAction(named('2026-09'), '2026-10')).toEqual({
+    expect(uploadAction(named('not_in', '2026-09'), '2026-10')).toEqual({
       text: 'Upload Oct 2026 contributions',
       label: 'Upload Oct 2026 contributions for Liffey DC',
       pressing: true,
     });
-    expect(uploadAction(named('2026-10', 1), '2026-10')).toEqual({
+    expect(uploadAction(named('part_in', '2026-10', 1), '2026-10')).toEqual({
       text: 'Upload the missing Oct 2026 contributions',
       label: 'Upload the missing Oct 2026 contributions for Liffey DC',
       pressing: true,
     });
-    expect(uploadAction(named('2026-10'), '2026-10')).toEqual({
+    expect(uploadAction(named('in', '2026-10'), '2026-10')).toEqual({
       text: 'Upload a correction',
       label: 'Upload a correction to Oct 2026 contributions for Liffey DC',
       pressing: false,
@@ -93,7 +104,7 @@ describe('the upload button on a scheme’s card', () => {
   });
 
   it('presses for nothing where nobody owed the month', () => {
-    expect(uploadAction(named(null, 0, 0, 0), '2026-10')).toEqual({
+    expect(uploadAction(named('nothing_owed', null, 0, 0, 0), '2026-10')).toEqual({
       text: 'Upload contributions',
       label: 'Upload contributions for Liffey DC',
       pressing: false,
@@ -103,31 +114,41 @@ describe('the upload button on a scheme’s card', () => {
 
 describe('the heading above the schemes on the home page', () => {
   it('asks for an upload only while a scheme still lacks the due month', () => {
-    const overview = { duePeriod: '2026-10', schemes: [scheme('2026-10'), scheme('2026-09')] };
+    const overview = {
+      duePeriod: '2026-10',
+      schemes: [scheme('in', '2026-10'), scheme('not_in', '2026-09')],
+    };
     expect(dueHeading(overview, true)).toBe('Upload Oct 2026 contributions');
     expect(dueHeading(overview, false)).toBe('Oct 2026 contributions');
   });
 
   it('names the month without asking for it once every scheme has it in', () => {
-    const overview = { duePeriod: '2026-10', schemes: [scheme('2026-10'), scheme('2026-11')] };
+    const overview = {
+      duePeriod: '2026-10',
+      schemes: [scheme('in', '2026-10'), scheme('in', '2026-11')],
+    };
     expect(dueHeading(overview, true)).toBe('Oct 2026 contributions');
   });
 
   it('asks for an upload while a member of a scheme that has the month in has nothing paid', () => {
-    const overview = { duePeriod: '2026-10', schemes: [scheme('2026-10', 1)] };
+    const overview = { duePeriod: '2026-10', schemes: [scheme('part_in', '2026-10', 1)] };
     expect(dueHeading(overview, true)).toBe('Upload Oct 2026 contributions');
   });
 
   it('asks for nothing of a scheme with no members, nor of one whose members all joined since', () => {
     const overview = {
       duePeriod: '2026-10',
-      schemes: [scheme('2026-10'), scheme(null, 0, 0, 0), scheme('2026-08', 0, 0, 2)],
+      schemes: [
+        scheme('in', '2026-10'),
+        scheme('nothing_owed', null, 0, 0, 0),
+        scheme('nothing_owed', '2026-08', 0, 0, 2),
+      ],
     };
     expect(dueHeading(overview, true)).toBe('Oct 2026 contributions');
   });
 
   it('asks for the first contributions of a scheme that has none', () => {
-    expect(dueHeading({ duePeriod: '2026-10', schemes: [scheme(null)] }, true)).toBe(
+    expect(dueHeading({ duePeriod: '2026-10', schemes: [scheme('not_in', null)] }, true)).toBe(
       'Upload Oct 2026 contributions',
     );
   });
