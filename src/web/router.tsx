@@ -133,6 +133,10 @@ const routeTree = rootRoute.addChildren([
     page('/ai-settings', () => import('./pages/ai/AiSettingsPage'), 'AiSettingsPage'),
     page('/users', () => import('./pages/users/UsersPage'), 'UsersPage'),
     page('/audit', () => import('./pages/audit/AuditPage'), 'AuditPage'),
+    // Any other address: "Not found" inside the signed-in layout, with its menu and header, so a
+    // mistyped or stale link leaves the person somewhere they can go on from (a signed-out person
+    // signs in first, as for any page behind sign-in, and comes back to it).
+    createRoute({ getParentRoute: () => signedIn, path: '$', component: NotFoundPage }),
   ]),
 ]);
 

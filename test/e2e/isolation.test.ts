@@ -159,6 +159,8 @@ describe.skipIf(browserSuiteSkipReason)(
     it('an address that is no page at all says "Not found" too', async () => {
       const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin);
       await expectNotFound(page, '/no-such-page', []);
+      // Inside the signed-in layout: its menu is there to go on from.
+      await see(page.getByRole('navigation', { name: 'Main' }), 'the main menu beside "Not found"');
       await e2e.checkPage(page, 'not-found-page');
       await page.getByRole('link', { name: 'Go to the start page' }).click();
       await page.waitForURL('**/dashboard');
