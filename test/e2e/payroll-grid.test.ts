@@ -125,6 +125,13 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.reload();
       await see(page.getByRole('heading', { name: 'Oct 2026 contributions' }));
       await e2e.checkPage(page, 'grid-phone');
+      // Scrolled to the last column, each row still says whose amounts these are.
+      await page
+        .getByRole('region', { name: 'Oct 2026 contributions' })
+        .evaluate((region) => region.scrollTo({ left: region.scrollWidth }));
+      await expect
+        .poll(async () => (await page.getByRole('link', { name: 'Nóra Burke' }).boundingBox())?.x)
+        .toBeGreaterThanOrEqual(0);
     });
 
     it('refuses 12,50 in a cell as ambiguous, saying why and saving nothing; 12.50 saves €12.50', async () => {

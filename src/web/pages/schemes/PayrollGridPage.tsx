@@ -33,7 +33,7 @@ import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
-import { notifyInfo, notifySuccess } from '../../components/notify';
+import { notifySuccess } from '../../components/notify';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 import { copyReport } from './payroll-copy';
@@ -87,6 +87,9 @@ export function PayrollGridPage() {
   // The rates typed once for the whole grid, the scheme's own when it has them (null: not yet typed).
   const [rates, setRates] = useState<{ employee: string; employer: string } | null>(null);
   const [rateProblem, setRateProblem] = useState<string | null>(null);
+  const [fillNote, setFillNote] = useState<{ tone: 'success' | 'info'; message: string } | null>(
+    null,
+  );
   // Nothing is typed into a wound-up scheme's grid: its records are kept as they were.
   const editable = scheme.isSuccess && canChange(session, 'payroll.save', scheme.data);
 
@@ -139,7 +142,7 @@ export function PayrollGridPage() {
         0,
       );
       const report = copyReport(cellsIn(filled), recorded, lastPeriod);
-      (report.tone === 'success' ? notifySuccess : notifyInfo)(report.message);
+      setFillNote(report);
     } catch (error) {
       setProblem(describeError(error));
     } finally {
@@ -163,9 +166,10 @@ export function PayrollGridPage() {
     setRateProblem(null);
     const filled = fillFromSalary(data.rows, { employee, employer }, period);
     setEdits((current) => withFilled(current, filled));
-    notifySuccess(
-      `${counted(cellsIn(filled), 'amount')} filled from salary: check them, then save.`,
-    );
+    setFillNote({
+      tone: 'success',
+      message: `${counted(cellsIn(filled), 'amount')} filled from salary: check them, then save.`,
+    });
   };
 
   const save = async (event: FormEvent) => {
@@ -195,6 +199,7 @@ export function PayrollGridPage() {
       void client.invalidateQueries({ queryKey: ['schemes', schemeId, 'contribution-periods'] });
       setEdits({});
       setReason('');
+      setFillNote(null);
       notifySuccess(
         `${formatPeriod(period)} saved: ${saved.created} recorded, ${saved.corrected} corrected.`,
       );
@@ -262,6 +267,11 @@ export function PayrollGridPage() {
               {rateProblem}
             </Text>
           )}
+          {/* Said here, beside the buttons that did it, not in a toast that would cover the
+              grid's Save button on a phone. */}
+          <Text size="sm" role="status" c={fillNote?.tone === 'info' ? 'dimmed' : undefined}>
+            {fillNote?.message}
+          </Text>
         </Stack>
       )}
       <form onSubmit={save} noValidate>
@@ -279,7 +289,7 @@ export function PayrollGridPage() {
                 <Table.Caption>{`${title}, by member`}</Table.Caption>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Member</Table.Th>
+                    <Table.Th style={STICKY_NAME}>Member</Table.Th>
                     {KINDS.map((kind) => (
                       <Table.Th key={kind}>{CONTRIBUTION_KIND_LABELS[kind]} (€)</Table.Th>
                     ))}
@@ -288,7 +298,7 @@ export function PayrollGridPage() {
                 <Table.Tbody>
                   {data.rows.map((row) => (
                     <Table.Tr key={row.memberId}>
-                      <Table.Td>
+                      <Table.Td style={STICKY_NAME}>
                         <Anchor component={Link} to={`/members/${row.memberId}`}>
                           {row.name}
                         </Anchor>
@@ -322,7 +332,7 @@ export function PayrollGridPage() {
                 </Table.Tbody>
                 <Table.Tfoot>
                   <Table.Tr>
-                    <Table.Th>Recorded totals</Table.Th>
+                    <Table.Th style={STICKY_NAME}>Recorded totals</Table.Th>
                     <Table.Th>{formatCents(data.totals.employeeCents)}</Table.Th>
                     <Table.Th>{formatCents(data.totals.employerCents)}</Table.Th>
                     <Table.Th>{formatCents(data.totals.avcCents)}</Table.Th>
@@ -354,6 +364,18 @@ export function PayrollGridPage() {
     </Stack>
   );
 }
+
+/**
+ * The members' names stay in view while a phone scrolls the amounts sideways
+ * (docs/decisions/0048-contributions-as-a-payroll-grid.md): the column sticks to the left edge,
+ * on the page's own background so the amounts pass beneath it.
+ */
+const STICKY_NAME = {
+  position: 'sticky',
+  left: 0,
+  zIndex: 1,
+  background: 'var(--mantine-color-body)',
+} as const;
 
 /** A scheme's own rate as it is typed, or empty for a rate the person types once for the grid. */
 const schemeRate = (basisPoints: number | null) =>
