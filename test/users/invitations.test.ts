@@ -91,6 +91,29 @@ describe('inviting an account', () => {
     expect(t.logs.text()).not.toContain(email);
   });
 
+  it('says a firm’s first account was set up by the platform, whom to ask for a new link', async () => {
+    const { brokerId } = await firm('Fitzgerald Pension Brokers');
+    const platform = await createUser(t.database, { role: 'SuperAdmin' });
+    const email = newAddress();
+    const created = await as(platform, 'POST', `/api/brokers/${brokerId}/users`, {
+      email,
+      name: 'Aoife Fitzgerald',
+      role: 'BrokerAdmin',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const message = (await lastMailTo(email))?.message;
+    expect(message?.subject).toBe(
+      'Your account at Fitzgerald Pension Brokers on Pension Administration',
+    );
+    expect(message?.text).toContain(
+      'The administrators of Pension Administration have set up an account for you at Fitzgerald Pension Brokers',
+    );
+    expect(message?.text).toContain(
+      'ask the administrators of Pension Administration to send you a new invitation',
+    );
+    expect(message?.text).not.toContain('ask Fitzgerald Pension Brokers');
+  });
+
   it("names the member's scheme in a Member's invitation", async () => {
     const { admin, brokerId, employerId } = await firm();
     const schemeId = await createScheme(

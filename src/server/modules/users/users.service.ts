@@ -23,6 +23,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import {
   type ActorContext,
   anonymousActor,
+  isPlatformActor,
   type TenantActor,
 } from '../../platform/tenancy/actor.js';
 import {
@@ -218,6 +219,8 @@ export function createUsersService({
         kind: 'account_created',
         message: invitationMessage(user.email, {
           firm: context.firm,
+          // A firm's first account is made by the platform: nobody at the firm can resend it yet.
+          invitedBy: isPlatformActor(actor) ? 'platform' : 'firm',
           purpose: context.purpose,
           link: invitationLink(publicBaseUrl, token),
           validHours: INVITATION_VALID_HOURS,

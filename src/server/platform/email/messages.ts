@@ -126,20 +126,36 @@ export function invitationLink(baseUrl: URL, token: string): string {
 
 /**
  * A new account is an invitation that names who invites and to what, and whose link lets the
- * person set their password and signs them in (docs/decisions/0044-invitations.md).
+ * person set their password and signs them in (docs/decisions/0044-invitations.md). The firm
+ * invites its own people; a firm's first accounts are set up by the platform's administrators,
+ * who are then the ones to ask for a new link.
  */
 export function invitationMessage(
   to: string,
   {
     firm,
+    invitedBy,
     purpose,
     link,
     validHours,
-  }: { firm: string; purpose: string; link: string; validHours: number },
+  }: {
+    firm: string;
+    invitedBy: 'firm' | 'platform';
+    purpose: string;
+    link: string;
+    validHours: number;
+  },
 ): EmailMessage {
-  const subject = `${firm} invited you to ${PRODUCT_NAME}`;
-  const opening = `${firm} has invited you to ${PRODUCT_NAME} ${purpose}.`;
-  const expiry = `The link works once. If it has expired, ask ${firm} to send you a new invitation.`;
+  const subject =
+    invitedBy === 'firm'
+      ? `${firm} invited you to ${PRODUCT_NAME}`
+      : `Your account at ${firm} on ${PRODUCT_NAME}`;
+  const opening =
+    invitedBy === 'firm'
+      ? `${firm} has invited you to ${PRODUCT_NAME} ${purpose}.`
+      : `The administrators of ${PRODUCT_NAME} have set up an account for you at ${firm}, ${purpose}.`;
+  const resender = invitedBy === 'firm' ? firm : `the administrators of ${PRODUCT_NAME}`;
+  const expiry = `The link works once. If it has expired, ask ${resender} to send you a new invitation.`;
   const text = [
     opening,
     '',
