@@ -142,6 +142,9 @@ describe.skipIf(browserSuiteSkipReason)(
 
       await ask(page, 'Do I need a licence for my dog?');
       await see(answer.getByText('The regulatory texts we hold don’t answer this.'));
+      // Not announced as a complete answer: it is none.
+      await see(answer.getByText('No answer was found in the regulatory texts.'));
+      expect(await answer.getByText('The answer is complete.').count()).toBe(0);
       expect(await answer.getByRole('region', { name: 'Sources' }).count()).toBe(0);
       await e2e.checkPage(page, 'ask-unanswered');
 

@@ -196,8 +196,15 @@ function AnswerView({ asked }: { asked: Asked }) {
             {citations && <Citations citations={citations} numbers={numbers} source={source} />}
           </>
         )}
-        {/* Announced once, when the whole answer is in, rather than word by word. */}
-        <VisuallyHidden role="status">{streaming ? '' : 'The answer is complete.'}</VisuallyHidden>
+        {/* Announced once, when the whole answer is in, rather than word by word; a question the
+            texts do not answer is not announced as answered. */}
+        <VisuallyHidden role="status">
+          {streaming
+            ? ''
+            : kind === 'unanswered'
+              ? 'No answer was found in the regulatory texts.'
+              : 'The answer is complete.'}
+        </VisuallyHidden>
       </Stack>
     </Paper>
   );

@@ -32,7 +32,10 @@ import {
   classificationInWords,
   DEADLINE_KIND_LABELS,
   DORA_RULES,
+  INITIAL_HOURS_AFTER_AWARENESS,
+  INITIAL_HOURS_AFTER_CLASSIFICATION,
   isMajor,
+  NEXT_WORKING_DAY_TIME,
   REPORT_KIND_LABELS,
   REPORT_KINDS,
   type ReportKind,
@@ -40,7 +43,7 @@ import {
 } from '../../../contracts/dora-rules';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { EURO_FORMAT_HINT, euroFieldError, plainEuro, readEuro } from '../../../contracts/money';
-import { sourceInWords } from '../../../contracts/rule-sources';
+import { sourceInWords, sourcesInWords } from '../../../contracts/rule-sources';
 import { api } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -110,22 +113,7 @@ function Register() {
         </Stack>
       ),
     },
-    {
-      key: 'becameAwareAt',
-      header: 'Became aware',
-      render: (incident) => <DateTime value={incident.becameAwareAt} />,
-      sortValue: (incident) => incident.becameAwareAt,
-    },
-    {
-      key: 'classification',
-      header: 'Classification',
-      render: (incident) =>
-        incident.classification === null ? (
-          'Not classified yet'
-        ) : (
-          <Text size="sm">{incident.classification.words}</Text>
-        ),
-    },
+    // What needs doing, and by when, next to the incident it is for: a phone shows these first.
     {
       key: 'deadlines',
       header: 'Reports due',
@@ -155,6 +143,22 @@ function Register() {
               </Text>
             ))}
           </Stack>
+        ),
+    },
+    {
+      key: 'becameAwareAt',
+      header: 'Became aware',
+      render: (incident) => <DateTime value={incident.becameAwareAt} />,
+      sortValue: (incident) => incident.becameAwareAt,
+    },
+    {
+      key: 'classification',
+      header: 'Classification',
+      render: (incident) =>
+        incident.classification === null ? (
+          'Not classified yet'
+        ) : (
+          <Text size="sm">{incident.classification.words}</Text>
         ),
     },
     {
@@ -213,12 +217,22 @@ function Register() {
           page.
         </Text>
       )}
-      <Text size="sm">
-        Every ICT-related incident, classified against the criteria (
-        {sourceInWords(DORA_RULES.majorIncident)}
-        ). A major one is reported to the Pensions Authority:{' '}
-        {sourceInWords(DORA_RULES.initialNotification)}; {sourceInWords(DORA_RULES.notWorkingDay)}.
-      </Text>
+      <Stack gap={2}>
+        <Text size="sm">
+          Every ICT-related incident, classified as major or not by the criteria the law sets. A
+          major one is reported to the Pensions Authority: first within{' '}
+          {INITIAL_HOURS_AFTER_CLASSIFICATION} hours of classifying it as major, and no later than{' '}
+          {INITIAL_HOURS_AFTER_AWARENESS} hours after becoming aware of it. A time limit on a
+          weekend or a public holiday moves to {NEXT_WORKING_DAY_TIME} on the next working day.
+        </Text>
+        <Text size="xs" c="dimmed">
+          {sourcesInWords([
+            DORA_RULES.majorIncident,
+            DORA_RULES.initialNotification,
+            DORA_RULES.notWorkingDay,
+          ]).join(' · ')}
+        </Text>
+      </Stack>
       <CursorTable
         queryKey={INCIDENTS_KEY}
         route={apiRoutes.ictIncidents.list}
