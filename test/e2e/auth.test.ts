@@ -175,6 +175,23 @@ describe.skipIf(browserSuiteSkipReason)(
       await e2e.checkPage(page, 'signin-rate-limited');
     });
 
+    it('says why a sign-in is slow while it waits, and no more once it is answered', async () => {
+      const { page } = await e2e.open();
+      await arriveSignedOut(page);
+      // The answer held back as the account's slow-down holds it after many attempts.
+      await page.route('**/api/auth/signin', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
+        await route.continue();
+      });
+      await field(page, 'E-mail address').fill('slowed@example.ie');
+      await field(page, 'Password').fill('not the password at all');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const notice = page.getByRole('status').filter({ hasText: 'Still checking.' });
+      await see(notice, 'the slow-down explained while the sign-in waits');
+      expect(await shownText(page.getByRole('alert'))).toBe('Invalid email or password');
+      expect(await notice.count()).toBe(0);
+    });
+
     it('resets a forgotten password from the e-mailed link, then signs in with the new one', async () => {
       const superAdmin = await e2e.api(DEV_ACCOUNTS.superAdmin);
       const { items: brokers } = await superAdmin.call<{

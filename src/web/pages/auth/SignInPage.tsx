@@ -1,7 +1,16 @@
-import { Alert, Anchor, Button, Divider, PasswordInput, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useRouter, useSearch } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { SecondFactorMethod } from '../../../contracts/second-factor';
 import { ApiError } from '../../api/client';
 import {
@@ -14,6 +23,21 @@ import { reloadSession } from '../../auth/session';
 import { AuthCard } from './AuthCard';
 import { SecondStep } from './SecondStep';
 
+/** How long a sign-in may take before the page says why it might be slow. */
+const SLOW_SIGN_IN_MS = 2_500;
+
+/** True once `running` has stayed true for `ms`; false again as soon as it stops. */
+function useAfter(running: boolean, ms: number): boolean {
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    setLate(false);
+    if (!running) return;
+    const timer = setTimeout(() => setLate(true), ms);
+    return () => clearTimeout(timer);
+  }, [running, ms]);
+  return late;
+}
+
 export function SignInPage() {
   const navigate = useNavigate();
   const router = useRouter();
@@ -24,6 +48,9 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A sign-in that takes this long is most likely held back by the account's slow-down
+  // (docs/decisions/0018-slowing-guesses-at-one-account.md): say so rather than spin in silence.
+  const slow = useAfter(busy, SLOW_SIGN_IN_MS);
   // Set when the password was right and a second factor is needed (docs/decisions/0110-second-factor.md).
   const [secondStep, setSecondStep] = useState<SecondFactorMethod[] | null>(null);
 
@@ -115,6 +142,12 @@ export function SignInPage() {
           <Button type="submit" loading={busy}>
             Sign in
           </Button>
+          {slow && (
+            <Text size="sm" role="status">
+              Still checking. After several sign-in attempts to one account in a short time, each
+              further attempt is slowed down for a while, to protect the account.
+            </Text>
+          )}
           <Anchor component={Link} to="/forgot-password" size="sm">
             Forgot your password?
           </Anchor>
