@@ -114,6 +114,17 @@ describe.skipIf(browserSuiteSkipReason)('my account', { timeout: JOURNEY_TIMEOUT
     // The page is not offered, and typed by hand it says so.
     await page.goto('/api-reference');
     await see(page.getByRole('heading', { name: 'Not available' }));
+
+    // Signed in on a second computer too: signing out from the account page ends both.
+    const { page: elsewhere } = await e2e.open();
+    await signInThroughForm(elsewhere, { ...maire, password: newPassword }, '/');
+    await see(elsewhere.getByRole('heading', { name: 'Your pension' }));
+    await page.goto('/account');
+    await see(page.getByText('Signing out ends every session of your account', { exact: false }));
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await elsewhere.reload();
+    await elsewhere.waitForURL((url) => url.pathname === '/signin');
   });
 
   it('on a phone, opens the menu from its button and closes it with Escape, the focus back on the button', async () => {

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, PasswordInput, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, Table, Text, Title } from '@mantine/core';
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,7 +11,7 @@ import {
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, api, describeError } from '../../api/client';
-import { SESSION_KEY, useSignedIn } from '../../auth/session';
+import { SESSION_KEY, useSignedIn, useSignOut } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
@@ -58,6 +58,32 @@ export function AccountPage() {
       </Table>
       <SecondFactorPanel />
       <ChangePasswordForm email={account.email} />
+      <SignOutEverywhere />
+    </Stack>
+  );
+}
+
+/**
+ * Signing out ends every session of the account, not only this browser's
+ * (docs/decisions/0036-session-epochs.md): said here, for a person who left themselves signed in
+ * on another computer or lost a phone.
+ */
+function SignOutEverywhere() {
+  const signOut = useSignOut();
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="sign-out-everywhere">
+      <Title order={2} size="h3" id="sign-out-everywhere">
+        Signed in elsewhere?
+      </Title>
+      <Text size="sm">
+        Signing out ends every session of your account: on this browser and on every other computer,
+        phone or browser where you are signed in.
+      </Text>
+      <Group>
+        <Button variant="default" onClick={signOut}>
+          Sign out everywhere
+        </Button>
+      </Group>
     </Stack>
   );
 }
