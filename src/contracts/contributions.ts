@@ -1,12 +1,37 @@
 import { z } from 'zod';
+import { dateInWords } from './irish-dates.js';
 import { isoDate } from './members.js';
-import { cents, signedCents } from './money.js';
+import { cents, formatCents, signedCents } from './money.js';
 import { FIELD_MESSAGES } from './plain-english.js';
 import { idText, text } from './text.js';
 
-/** Who paid a contribution (docs/decisions/0027-member-and-money-tables.md). */
+/**
+ * Who paid a contribution (docs/decisions/0027-member-and-money-tables.md), in the one order every
+ * table, chart, legend and export lists them: the member, their employer, then the member's
+ * additional voluntary contributions.
+ */
 export const CONTRIBUTION_KINDS = ['employee', 'employer', 'avc'] as const;
 export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
+
+/** A kind's place in `CONTRIBUTION_KINDS`; a kind it does not know comes last. */
+export function contributionKindRank(kind: string): number {
+  const rank = (CONTRIBUTION_KINDS as readonly string[]).indexOf(kind);
+  return rank === -1 ? CONTRIBUTION_KINDS.length : rank;
+}
+
+/**
+ * The order a member's contributions are read in, on their page and in their data: the newest pay
+ * period first, and within a month by who paid, as `CONTRIBUTION_KINDS` lists them. A member has
+ * one contribution of each kind a month, so the order is the same whenever it is read, whatever
+ * order payroll recorded them in.
+ */
+export function compareContributions(
+  a: { period: string; kind: string },
+  b: { period: string; kind: string },
+): number {
+  if (a.period !== b.period) return a.period < b.period ? 1 : -1;
+  return contributionKindRank(a.kind) - contributionKindRank(b.kind);
+}
 
 /** Who paid a contribution, as staff read it: on the pages, in the payroll grid and its chart. */
 export const CONTRIBUTION_KIND_LABELS: Record<ContributionKind, string> = {
@@ -34,6 +59,24 @@ export function contributionKindLabels(
   ownRecord: boolean,
 ): Readonly<Record<ContributionKind, string>> {
   return ownRecord ? CONTRIBUTION_KIND_LABELS_FOR_MEMBER : CONTRIBUTION_KIND_LABELS;
+}
+
+/**
+ * What a member reads of each correction to one contribution, oldest first: "Corrected from
+ * €150.00 on 3 Nov 2026", the amount it stood at before and the day in Ireland it was corrected.
+ * None for a contribution never corrected. The staff's reason is not part of it: that is their
+ * note (contribution.notes.read).
+ */
+export function correctionNotes(contribution: {
+  originalAmountCents: number;
+  adjustments: readonly { deltaCents: number; createdAt: string }[];
+}): string[] {
+  let before = contribution.originalAmountCents;
+  return contribution.adjustments.map((adjustment) => {
+    const note = `Corrected from ${formatCents(before)} on ${dateInWords(adjustment.createdAt)}`;
+    before += adjustment.deltaCents;
+    return note;
+  });
 }
 
 /** What was paid in, per kind and in all, as a member, a grid or an import totals it. */

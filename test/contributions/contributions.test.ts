@@ -194,4 +194,62 @@ describe('contributions (per member, pay period and kind, in cents)', () => {
     );
     expect(second.json().items.map((item: { period: string }) => item.period)).toEqual(['2026-01']);
   });
+
+  it('lists each month in the one order, the member, the employer, then AVCs, page after page', async () => {
+    const { consultant, payroll, member } = await memberWithPeople(t.database);
+    const recorded = [
+      ['2026-09', 'employer'],
+      ['2026-09', 'avc'],
+      ['2026-09', 'employee'],
+      ['2026-10', 'employee'],
+      ['2026-10', 'avc'],
+      ['2026-10', 'employer'],
+    ];
+    for (const [period, kind] of recorded) {
+      clock += 1_000;
+      const answer = await t.requestAs(
+        consultant,
+        'POST',
+        `/api/members/${member.id}/contributions`,
+        {
+          period,
+          kind,
+          amountCents: 100,
+        },
+      );
+      expect(answer.statusCode, answer.body).toBe(201);
+    }
+    const expected = [
+      '2026-10 employee',
+      '2026-10 employer',
+      '2026-10 avc',
+      '2026-09 employee',
+      '2026-09 employer',
+      '2026-09 avc',
+    ];
+    const read: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await t.requestAs(
+        payroll,
+        'GET',
+        `/api/members/${member.id}/contributions?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(page.statusCode, page.body).toBe(200);
+      const body = page.json() as {
+        items: { period: string; kind: string }[];
+        nextCursor: string | null;
+      };
+      read.push(...body.items.map((item) => `${item.period} ${item.kind}`));
+      cursor = body.nextCursor;
+    } while (cursor !== null);
+    expect(read).toEqual(expected);
+    const bad = await t.requestAs(
+      payroll,
+      'GET',
+      `/api/members/${member.id}/contributions?cursor=not-a-cursor`,
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues[0].path).toBe('cursor');
+  });
 });

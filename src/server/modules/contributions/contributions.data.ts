@@ -1,5 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql } from 'drizzle-orm';
-import type { keyset } from '../../platform/db/keyset.js';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import {
+  CONTRIBUTION_KINDS,
+  contributionKindRank,
+  period as periodShape,
+} from '../../../contracts/contributions.js';
 import { preparedRead } from '../../platform/db/prepared.js';
 import {
   contributionAdjustments,
@@ -9,6 +13,7 @@ import {
   schemes,
 } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
+import { ValidationError } from '../../platform/errors.js';
 import { liveEmployerOf } from '../employers/index.js';
 import { liveMemberOf } from '../members/index.js';
 import { liveSchemeOf } from '../schemes/index.js';
@@ -74,6 +79,59 @@ const contributionById = preparedRead<{ id: string }, ContributionRow[]>(
 );
 
 /**
+ * A kind's place in `CONTRIBUTION_KINDS` as the database reads it (`contributionKindRank`, counted
+ * from 0), so a list is ordered there as the pages and exports order it.
+ */
+const kindRank = sql<number>`(array_position(array[${sql.join(
+  CONTRIBUTION_KINDS.map((kind) => sql`${kind}`),
+  sql`, `,
+)}]::text[], ${contributions.kind}) - 1)`;
+
+/** `compareContributions`' order: newest pay period first, then who paid. */
+const MEMBER_ORDER = [desc(contributions.period), asc(kindRank)];
+
+/**
+ * Where a page of a member's contributions ends: the pay period and kind of its last row, which a
+ * member holds at most one of (contributions_member_period_kind_key).
+ */
+export interface MemberContributionPosition {
+  period: string;
+  kind: string;
+}
+
+export function encodeMemberCursor(position: MemberContributionPosition): string {
+  return Buffer.from(JSON.stringify([position.period, position.kind])).toString('base64url');
+}
+
+function decodeMemberCursor(cursor: string): MemberContributionPosition {
+  try {
+    const [period, kind] = JSON.parse(
+      Buffer.from(cursor, 'base64url').toString('utf8'),
+    ) as unknown[];
+    if (
+      periodShape.safeParse(period).success &&
+      typeof kind === 'string' &&
+      (CONTRIBUTION_KINDS as readonly string[]).includes(kind)
+    ) {
+      return { period: period as string, kind };
+    }
+  } catch {
+    // answered below as a validation failure
+  }
+  throw new ValidationError([
+    { path: 'cursor', code: 'invalid_cursor', message: 'Invalid cursor' },
+  ]);
+}
+
+/** The rows after a page's last one, in `MEMBER_ORDER`. */
+function afterPosition(cursor: string | undefined): SQL | undefined {
+  if (cursor === undefined) return undefined;
+  const position = decodeMemberCursor(cursor);
+  const rank = contributionKindRank(position.kind);
+  return sql`(${contributions.period} < ${position.period} or (${contributions.period} = ${position.period} and ${kindRank} > ${rank}))`;
+}
+
+/**
  * Every contribution of a live member (under a live scheme and employer), newest period first,
  * with its corrections; none for a member that is deleted or under a deleted ancestor.
  */
@@ -88,7 +146,7 @@ export async function contributionsOfMember(
     .innerJoin(schemes, liveSchemeOf(contributions.schemeId))
     .innerJoin(employers, liveEmployerOf(contributions.employerId))
     .where(eq(contributions.memberId, memberId))
-    .orderBy(desc(contributions.period), asc(contributions.kind));
+    .orderBy(...MEMBER_ORDER);
   const adjustments = await adjustmentsOf(
     tx,
     rows.map((row) => row.id),
@@ -96,12 +154,19 @@ export async function contributionsOfMember(
   return rows.map((row) => withAdjustments(row, adjustments));
 }
 
-/** Reads a page of a member's contributions, within `periods` when given, as `page` orders it. */
+/**
+ * Reads a page of a member's contributions, within `periods` when given, in `compareContributions`'
+ * order: one more row than `limit`, whose presence says a next page exists.
+ */
 export async function listContributionsOfMember(
   tx: Transaction,
   memberId: string,
-  periods: { from?: string | undefined; to?: string | undefined },
-  page: ReturnType<typeof keyset>,
+  query: {
+    from?: string | undefined;
+    to?: string | undefined;
+    cursor?: string | undefined;
+    limit: number;
+  },
 ): Promise<ContributionRow[]> {
   return tx
     .select()
@@ -109,13 +174,13 @@ export async function listContributionsOfMember(
     .where(
       and(
         eq(contributions.memberId, memberId),
-        periods.from === undefined ? undefined : gte(contributions.period, periods.from),
-        periods.to === undefined ? undefined : lte(contributions.period, periods.to),
-        page.after,
+        query.from === undefined ? undefined : gte(contributions.period, query.from),
+        query.to === undefined ? undefined : lte(contributions.period, query.to),
+        afterPosition(query.cursor),
       ),
     )
-    .orderBy(...page.orderBy)
-    .limit(page.take);
+    .orderBy(...MEMBER_ORDER)
+    .limit(query.limit + 1);
 }
 
 /** Inserts a contribution and reads it back. */

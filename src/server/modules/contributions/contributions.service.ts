@@ -8,8 +8,7 @@ import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
-import { keyset, pageFrom } from '../../platform/db/keyset.js';
-import { type CONTRIBUTION_KINDS, contributions } from '../../platform/db/schema.js';
+import type { CONTRIBUTION_KINDS } from '../../platform/db/schema.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
@@ -19,6 +18,7 @@ import { refuseChangesBeneath, refuseWoundUp } from '../schemes/index.js';
 import {
   adjustmentsOf,
   type ContributionWithAdjustments,
+  encodeMemberCursor,
   findContribution,
   insertAdjustment,
   insertContribution,
@@ -80,10 +80,9 @@ export function createContributionsService({ database, audit, now }: Contributio
   return {
     async listOfMember(actor: ActorContext, memberId: string, query: ContributionListQuery) {
       authorize(actor, 'contribution.list');
-      const position = keyset(query, { at: contributions.createdAt, id: contributions.id }, 'desc');
       const rows = await withActor(database, actor, async (tx) => {
         const member = authorizeRow(actor, 'contribution.list', await findMember(tx, memberId));
-        const found = await listContributionsOfMember(tx, member.id, query, position);
+        const found = await listContributionsOfMember(tx, member.id, query);
         const adjustments = await adjustmentsOf(
           tx,
           found.map((row) => row.id),
@@ -96,8 +95,12 @@ export function createContributionsService({ database, audit, now }: Contributio
         });
         return found.map((row) => withAdjustments(row, adjustments));
       });
-      const page = pageFrom(rows, query, (row) => ({ at: row.createdAt, id: row.id }));
-      return { items: page.items.map((row) => viewOf(row, actor)), nextCursor: page.nextCursor };
+      const items = rows.slice(0, query.limit);
+      const last = items.at(-1);
+      return {
+        items: items.map((row) => viewOf(row, actor)),
+        nextCursor: rows.length > query.limit && last ? encodeMemberCursor(last) : null,
+      };
     },
 
     async create(
