@@ -24,7 +24,7 @@ afterAll(() => t.close());
 
 const STAFF_NOTE = 'Payroll keyed the bonus twice; confirmed with Siobhan in HR';
 
-async function memberWithPay(firstName = 'Aoife') {
+async function memberWithPay(firstName = 'Aoife', { corrected = true } = {}) {
   const { brokerId, employerId, schemeId, members, admin, hr, member } = await schemeFixture(
     t.database,
     {
@@ -51,11 +51,15 @@ async function memberWithPay(firstName = 'Aoife') {
   // January's schedule and money arrived on 27 February; it is recorded on 2 March.
   const january = await pay('2026-01', 'employee', 25_000, '2026-02-27');
   await pay('2026-01', 'avc', 5_000);
-  const corrected = await t.requestAs(admin, 'POST', `/api/contributions/${january}/adjustments`, {
-    deltaCents: -2_500,
-    reason: STAFF_NOTE,
-  });
-  expect(corrected.statusCode, corrected.body).toBe(201);
+  if (corrected) {
+    const correction = await t.requestAs(
+      admin,
+      'POST',
+      `/api/contributions/${january}/adjustments`,
+      { deltaCents: -2_500, reason: STAFF_NOTE },
+    );
+    expect(correction.statusCode, correction.body).toBe(201);
+  }
   return { brokerId, employerId, schemeId, record, admin, hr, member };
 }
 
@@ -188,16 +192,20 @@ describe('GET /api/members/:id/export.csv', () => {
     expect(answer.body).toContain('Status,Active');
     // Pay periods, dates and times as the web shows them (docs/decisions/0129), Irish time.
     expect(answer.body).toContain('Your pension data,"Exported 2 Mar 2026, 10:00"');
-    expect(answer.body).toContain(
-      'Pay period,Paid by,Amount (€),First recorded as (€),Received on,Recorded\r\n',
-    );
-    // The day the money arrived, as the other dates are, beside the moment it was recorded.
-    expect(answer.body).toContain(
-      'Jan 2026,Paid by you,225.00,250.00,27 Feb 2026,"2 Mar 2026, 10:00"',
-    );
-    expect(answer.body).toContain(
-      'Jan 2026,Your extra contributions (AVC),50.00,50.00,2 Mar 2026,"2 Mar 2026, 10:00"',
-    );
+    // The columns in the words of the member's page: the month, who paid, the amount, and a
+    // corrected row's note in plain words beside it.
+    expect(answer.body).toContain('Month,Paid by,Amount (€),Received on,Recorded,Correction\r\n');
+    // The day the money arrived, as the other dates are, beside the moment it was recorded; each
+    // month newest first, and within it you, your employer, then your AVCs.
+    const rows = answer.body.split('\r\n');
+    const table = rows.indexOf('Month,Paid by,Amount (€),Received on,Recorded,Correction');
+    expect(rows.slice(table + 1, table + 5)).toEqual([
+      'Jan 2026,Paid by you,225.00,27 Feb 2026,"2 Mar 2026, 10:00",Corrected from €250.00 on 2 Mar 2026',
+      'Jan 2026,Your extra contributions (AVC),50.00,2 Mar 2026,"2 Mar 2026, 10:00",',
+      'Dec 2025,Paid by you,200.00,2 Mar 2026,"2 Mar 2026, 10:00",',
+      'Dec 2025,Paid by your employer,300.00,2 Mar 2026,"2 Mar 2026, 10:00",',
+    ]);
+    expect(answer.body).not.toContain('First recorded as');
     // What was done with the data, in the audit log's sentences: never a code or an ISO time.
     expect(answer.body).toContain('What was done with your data,By,When');
     expect(answer.body).toContain(
@@ -214,6 +222,16 @@ describe('GET /api/members/:id/export.csv', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityId, record.id), eq(auditLog.action, 'member.exported')));
     expect(audited.map((entry) => entry.newState)).toEqual([{ format: 'csv' }]);
+  });
+
+  it('has no correction column for a member whose contributions were never corrected', async () => {
+    const { record, member, admin } = await memberWithPay('Niamh', { corrected: false });
+    for (const reader of [member, admin]) {
+      const answer = await t.requestAs(reader, 'GET', `/api/members/${record.id}/export.csv`);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.body).toContain('Month,Paid by,Amount (€),Received on,Recorded\r\n');
+      expect(answer.body).not.toMatch(/Correct/);
+    }
   });
 
   it('has the JSON copy say each action in words and who acted, beside its code', async () => {

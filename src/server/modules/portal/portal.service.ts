@@ -2,6 +2,7 @@ import { actorForMember, auditSummary } from '../../../contracts/audit-text.js';
 import {
   CONTRIBUTION_KIND_LABELS_FOR_MEMBER,
   type ContributionKind,
+  correctionNotes,
 } from '../../../contracts/contributions.js';
 import { csvDocument } from '../../../contracts/csv.js';
 import {
@@ -49,6 +50,18 @@ const FIELD: Record<string, keyof Totals> = {
   avc: 'avcCents',
 };
 
+/** A contribution's corrections as `correctionNotes` reads them: each made at a moment. */
+const asNoted = (entry: {
+  originalAmountCents: number;
+  adjustments: { deltaCents: number; createdAt: Date }[];
+}) => ({
+  originalAmountCents: entry.originalAmountCents,
+  adjustments: entry.adjustments.map((adjustment) => ({
+    deltaCents: adjustment.deltaCents,
+    createdAt: adjustment.createdAt.toISOString(),
+  })),
+});
+
 export interface PortalDeps {
   database: Database;
   audit: AuditService;
@@ -80,6 +93,8 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
       const record = await memberRecordOf(tx, member, today);
       const { scheme, employer, processing, documents, requests } = record;
       const paid = record.contributions;
+      // A correction column only for a member with something corrected, as on their page.
+      const anyCorrected = paid.some((entry) => entry.adjustments.length > 0);
       const choices = record.fundChoices;
       const { held, movements } = record.money;
       await audit.record(tx, requester, {
@@ -106,27 +121,23 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
         ['Employer', employer.name],
         [],
         [
-          'Pay period',
+          'Month',
           'Paid by',
           'Amount (€)',
-          'First recorded as (€)',
           'Received on',
           'Recorded',
-          ...(withStaffNotes ? ['Corrections (staff notes)'] : []),
+          ...(anyCorrected ? ['Correction'] : []),
+          ...(anyCorrected && withStaffNotes ? ['Why it was corrected (staff notes)'] : []),
         ],
         ...paid.map((entry) => [
           periodInWords(entry.period),
           CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
           plainEuro(entry.amountCents),
-          plainEuro(entry.originalAmountCents),
           dateInWords(entry.receivedOn),
           momentInWords(entry.createdAt.toISOString()),
-          ...(withStaffNotes
-            ? [
-                entry.adjustments
-                  .map((adjustment) => `${plainEuro(adjustment.deltaCents)}: ${adjustment.reason}`)
-                  .join('; '),
-              ]
+          ...(anyCorrected ? [correctionNotes(asNoted(entry)).join('; ')] : []),
+          ...(anyCorrected && withStaffNotes
+            ? [entry.adjustments.map((adjustment) => adjustment.reason).join('; ')]
             : []),
         ]),
         [],
