@@ -49,6 +49,8 @@ export function CursorTable<R extends ListRoute>(
      * browser): shown at once, and read again only once `staleTime` has passed.
      */
     initialPage?: { items: RowOf<R>[]; nextCursor: string | null };
+    /** The narrowest the table is laid out, in CSS pixels: it scrolls sideways below it. */
+    minWidth?: number;
     /** The list's parameters and filters (`params`, `query`); `cursor` is added here. */
   } & Address<R> &
     // Rows are told apart by their id, or, in a list whose rows have none, by `rowKey`.
@@ -109,7 +111,7 @@ export function CursorTable<R extends ListRoute>(
           maw={420}
         />
       )}
-      <ScrollTable minWidth={600} label={caption}>
+      <ScrollTable minWidth={props.minWidth ?? 600} label={caption}>
         <Table striped highlightOnHover captionSide="top">
           <Table.Caption ta="left">{caption}</Table.Caption>
           <Table.Thead>

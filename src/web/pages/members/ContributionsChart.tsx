@@ -13,7 +13,11 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
-import { CONTRIBUTION_KINDS, contributionKindLabels } from '../../../contracts/contributions';
+import {
+  CONTRIBUTION_KINDS,
+  contributionKindLabels,
+  contributionKindRank,
+} from '../../../contracts/contributions';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents, formatCentsCompact } from '../../../contracts/money';
 import { api, describeError, type Page } from '../../api/client';
@@ -21,6 +25,7 @@ import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { Contribution, ContributionKind } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { formatPeriod } from '../../format';
+import { chartMonths } from './chart-months';
 import { type ChartRange, chartFrom, chartKey, DEFAULT_CHART_RANGE } from './member-page-cache';
 
 const RANGES: { value: ChartRange; label: string }[] = [
@@ -43,13 +48,6 @@ const kindsFor = (ownRecord: boolean) => {
 /** One bar group: a month's totals in cents (money stays in whole cents up to the display). */
 type MonthTotals = { month: string; period: string } & Record<ContributionKind, number>;
 
-/** The pay period after `period` (`YYYY-MM`). */
-function nextMonth(period: string): string {
-  const year = Number(period.slice(0, 4));
-  const month = Number(period.slice(5, 7));
-  return month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`;
-}
-
 /**
  * Every contribution of the range, page by page. The API has no totals endpoint, so the months
  * are summed here; a member has at most a few contributions a month, so even "All" is a handful
@@ -69,28 +67,34 @@ async function loadRange(memberId: string, from: string | undefined): Promise<Co
   return all;
 }
 
-/** Totals per month and kind, every month of the range present, so that gaps show as gaps. */
-function monthlyTotals(contributions: Contribution[], from: string | undefined): MonthTotals[] {
-  if (contributions.length === 0) return [];
+/** Totals per month and kind, over the months `chartMonths` gives the chart. */
+function monthlyTotals(
+  contributions: Contribution[],
+  from: string | undefined,
+  joinedOn: string,
+): MonthTotals[] {
   const byPeriod = new Map<string, Record<ContributionKind, number>>();
   for (const contribution of contributions) {
     const totals = byPeriod.get(contribution.period) ?? { employee: 0, employer: 0, avc: 0 };
     totals[contribution.kind] += contribution.amountCents;
     byPeriod.set(contribution.period, totals);
   }
-  const periods = [...byPeriod.keys()].sort();
-  // This month in Ireland (docs/decisions/0050-irish-dates.md).
-  const thisMonth = todayInIreland(new Date()).slice(0, 7);
-  const first = from ?? (periods[0] as string);
-  // Up to this month at least, or to the latest period when payroll ran ahead.
-  const last = [periods.at(-1) as string, thisMonth].sort()[1] as string;
-  const months: MonthTotals[] = [];
-  for (let period = first; period <= last; period = nextMonth(period)) {
-    const totals = byPeriod.get(period) ?? { employee: 0, employer: 0, avc: 0 };
-    months.push({ month: formatPeriod(period), period, ...totals });
-  }
-  return months;
+  const months = chartMonths({
+    rangeFrom: from,
+    joinedOn,
+    periods: [...byPeriod.keys()],
+    // This month in Ireland (docs/decisions/0050-irish-dates.md).
+    thisMonth: todayInIreland(new Date()).slice(0, 7),
+  });
+  return months.map((period) => ({
+    month: formatPeriod(period),
+    period,
+    ...(byPeriod.get(period) ?? { employee: 0, employer: 0, avc: 0 }),
+  }));
 }
+
+/** The legend and the tooltip list the kinds as `CONTRIBUTION_KINDS` does, not by their names. */
+const inKindOrder = (item: { dataKey?: unknown }) => contributionKindRank(String(item.dataKey));
 
 /**
  * The member's monthly contribution totals by kind, as stacked bars with the figures beside, the
@@ -99,9 +103,12 @@ function monthlyTotals(contributions: Contribution[], from: string | undefined):
  */
 export function ContributionsChart({
   memberId,
+  joinedOn,
   ownRecord = false,
 }: {
   memberId: string;
+  /** The day the member joined: the chart starts no earlier (`chartMonths`). */
+  joinedOn: string;
   ownRecord?: boolean;
 }) {
   const KINDS = kindsFor(ownRecord);
@@ -113,7 +120,7 @@ export function ContributionsChart({
     queryFn: () => loadRange(memberId, from),
     staleTime: SEEDED_FRESH_MS,
   });
-  const months = contributions.data ? monthlyTotals(contributions.data, from) : [];
+  const months = contributions.data ? monthlyTotals(contributions.data, from, joinedOn) : [];
 
   return (
     <Stack gap="sm">
@@ -142,7 +149,8 @@ export function ContributionsChart({
             dataKey="month"
             type="stacked"
             withLegend
-            legendProps={{ verticalAlign: 'bottom' }}
+            legendProps={{ verticalAlign: 'bottom', itemSorter: inKindOrder }}
+            tooltipProps={{ itemSorter: inKindOrder }}
             series={KINDS.map(({ kind, label, color }) => ({ name: kind, label, color }))}
             valueFormatter={formatCents}
             yAxisProps={{

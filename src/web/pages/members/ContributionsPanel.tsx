@@ -21,6 +21,8 @@ import {
   CONTRIBUTION_KIND_LABELS,
   CONTRIBUTION_KINDS,
   contributionKindLabels,
+  contributionKindRank,
+  correctionNotes,
 } from '../../../contracts/contributions';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { euroFieldError, formatCents, readEuro } from '../../../contracts/money';
@@ -61,12 +63,13 @@ function signedCents(cents: number): string {
 }
 
 /**
- * A member's contributions: the monthly totals by kind as a chart, and every contribution with
- * the amount it was first recorded as and its corrections as a table, newest period first, 25 at
- * a time. Those who submit payroll add contributions and correct them with adjustments; amounts
- * are never edited. A member reading their own is told in their words: who paid, and when a
- * correction was made (its reason is a staff note); how a contribution reached the record is
- * staff's business and not shown to them.
+ * A member's contributions: the monthly totals by kind as a chart, and every contribution as a
+ * table, newest period first and within it in `compareContributions`' order, 25 at a time. Staff
+ * read the amount it was first recorded as and its corrections; those who submit payroll add
+ * contributions and correct them with adjustments; amounts are never edited. A member reading
+ * their own is told in their words: the month, who paid, the amount, and on a corrected row only
+ * what it was corrected from and when (its reason is a staff note); how a contribution reached the
+ * record is staff's business and not shown to them.
  */
 export function ContributionsPanel({ member, changes }: { member: Member; changes: boolean }) {
   const session = useSignedIn();
@@ -78,49 +81,86 @@ export function ContributionsPanel({ member, changes }: { member: Member; change
   const refresh = () => refreshAfterContribution(client, member.id);
 
   const kindLabels = contributionKindLabels(ownRecord);
-  const columns: Column<Contribution>[] = [
-    {
-      key: 'period',
-      header: 'Pay period',
-      render: (row) => formatPeriod(row.period),
-      sortValue: (row) => row.period,
-    },
-    {
-      key: 'kind',
-      header: ownRecord ? 'Paid by' : 'Kind',
-      render: (row) => kindLabels[row.kind],
-      sortValue: (row) => row.kind,
-    },
-    {
-      key: 'amount',
-      header: 'Amount',
-      render: (row) => formatCents(row.amountCents),
-      sortValue: (row) => row.amountCents,
-    },
-    {
-      key: 'original',
-      header: 'First recorded as',
-      render: (row) => formatCents(row.originalAmountCents),
-      sortValue: (row) => row.originalAmountCents,
-    },
-    {
-      key: 'adjustments',
-      header: 'Corrections',
-      render: (row) =>
-        row.adjustments.length === 0 ? (
-          'None'
-        ) : (
-          <Stack gap={2}>
-            {row.adjustments.map((adjustment) => (
-              <Text size="sm" key={adjustment.id}>
-                {signedCents(adjustment.deltaCents)} on {formatDate(adjustment.createdAt)}
-                {adjustment.reason ? `: ${adjustment.reason}` : ''}
-              </Text>
-            ))}
-          </Stack>
-        ),
-    },
-  ];
+  const columns: Column<Contribution>[] = ownRecord
+    ? // A member reads the month, who paid and the amount; a corrected amount says beneath it
+      // what it was corrected from and when, in words (correctionNotes), and no other row
+      // speaks of corrections.
+      [
+        {
+          key: 'period',
+          header: 'Month',
+          render: (row) => formatPeriod(row.period),
+          sortValue: (row) => row.period,
+        },
+        {
+          key: 'kind',
+          header: 'Paid by',
+          render: (row) => kindLabels[row.kind],
+          sortValue: (row) => contributionKindRank(row.kind),
+        },
+        {
+          key: 'amount',
+          header: 'Amount',
+          render: (row) => {
+            const notes = correctionNotes(row);
+            if (notes.length === 0) return formatCents(row.amountCents);
+            return (
+              <Stack gap={2}>
+                <Text size="sm">{formatCents(row.amountCents)}</Text>
+                {notes.map((note, index) => (
+                  <Text size="xs" c="dimmed" key={row.adjustments[index]?.id ?? note}>
+                    {note}
+                  </Text>
+                ))}
+              </Stack>
+            );
+          },
+          sortValue: (row) => row.amountCents,
+        },
+      ]
+    : [
+        {
+          key: 'period',
+          header: 'Pay period',
+          render: (row) => formatPeriod(row.period),
+          sortValue: (row) => row.period,
+        },
+        {
+          key: 'kind',
+          header: 'Kind',
+          render: (row) => kindLabels[row.kind],
+          sortValue: (row) => contributionKindRank(row.kind),
+        },
+        {
+          key: 'amount',
+          header: 'Amount',
+          render: (row) => formatCents(row.amountCents),
+          sortValue: (row) => row.amountCents,
+        },
+        {
+          key: 'original',
+          header: 'First recorded as',
+          render: (row) => formatCents(row.originalAmountCents),
+          sortValue: (row) => row.originalAmountCents,
+        },
+        {
+          key: 'adjustments',
+          header: 'Corrections',
+          render: (row) =>
+            row.adjustments.length === 0 ? (
+              'None'
+            ) : (
+              <Stack gap={2}>
+                {row.adjustments.map((adjustment) => (
+                  <Text size="sm" key={adjustment.id}>
+                    {signedCents(adjustment.deltaCents)} on {formatDate(adjustment.createdAt)}
+                    {adjustment.reason ? `: ${adjustment.reason}` : ''}
+                  </Text>
+                ))}
+              </Stack>
+            ),
+        },
+      ];
   if (!ownRecord) {
     columns.push({
       key: 'source',
@@ -155,7 +195,11 @@ export function ContributionsPanel({ member, changes }: { member: Member; change
       </Group>
       <Paper withBorder p="md">
         <Suspense fallback={<Loading label="Loading the chart" />}>
-          <ContributionsChart memberId={member.id} ownRecord={ownRecord} />
+          <ContributionsChart
+            memberId={member.id}
+            joinedOn={member.dateJoined}
+            ownRecord={ownRecord}
+          />
         </Suspense>
       </Paper>
       <CursorTable
@@ -165,6 +209,8 @@ export function ContributionsPanel({ member, changes }: { member: Member; change
         query={{ limit: MEMBER_PAGE_SIZES.contributions }}
         staleTime={SEEDED_FRESH_MS}
         columns={columns}
+        // A member's three columns fit a phone's screen; staff's five scroll on one.
+        minWidth={ownRecord ? 340 : 600}
         caption="Contributions, newest pay period first"
         empty="No contributions have been recorded."
       />
