@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   CONTRIBUTION_KIND_LABELS,
@@ -12,12 +13,17 @@ import {
   JOURNEY_TIMEOUT,
   see,
   seeNo,
-  shownText,
   signInThroughForm,
   useE2e,
 } from '../helpers/e2e.js';
 import { flowing, readPdf } from '../helpers/pdf-text.js';
 import { newPpsNumber } from '../helpers/pps.js';
+
+/** A table row's cells as a person reads them across, a space between each. */
+async function cellsOf(row: Locator): Promise<string> {
+  const cells = await row.getByRole('cell').allTextContents();
+  return cells.map((cell) => cell.replace(/\s+/g, ' ').trim()).join(' ');
+}
 
 /**
  * A member signs in from the root address and finds a pension portal
@@ -39,6 +45,9 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
       name: 'Clonakilty Staff DC Scheme',
       type: 'DC',
     });
+    // This month in Ireland; the member joined in January, within the chart's 24 months.
+    const today = todayInIreland(new Date());
+    const year = Number(today.slice(0, 4));
     const { id: memberId } = await broker.call<{ id: string }>(
       'POST',
       `/api/schemes/${schemeId}/members`,
@@ -46,12 +55,11 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
         firstName: 'Donncha',
         lastName: 'Ó Súilleabháin',
         dateOfBirth: '1979-11-03',
-        dateJoined: '2011-05-01',
+        dateJoined: `${year}-01-10`,
         salaryCents: 4_400_000,
         ppsNumber: newPpsNumber(),
       },
     );
-    const year = new Date().getUTCFullYear();
     const paid = await broker.call<{ id: string }>(
       'POST',
       `/api/members/${memberId}/contributions`,
@@ -70,6 +78,18 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
       deltaCents: -5_000,
       reason: note,
     });
+    // February's payroll recorded in another order: AVC, employer, then the member's own.
+    for (const [kind, amountCents] of [
+      ['avc', 10_000],
+      ['employer', 45_000],
+      ['employee', 30_000],
+    ] as const) {
+      await broker.call('POST', `/api/members/${memberId}/contributions`, {
+        period: `${year}-02`,
+        kind,
+        amountCents,
+      });
+    }
     const donncha: Credentials = {
       email: 'donncha@clonakilty.example.ie',
       password: 'Inchydoney-Strand-Gull-3390',
@@ -89,15 +109,15 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     await see(page.getByText('Clonakilty Black Pudding Ltd', { exact: true }));
     const paidIn = page.getByRole('table', { name: 'What has been paid in, corrections included' });
     const total = await see(paidIn.getByRole('row', { name: /Total paid in/ }));
-    expect(await total.textContent()).toContain('€700.00');
+    expect(await total.textContent()).toContain('€1,550.00');
     await see(page.getByRole('cell', { name: 'Paid by your employer' }).first());
     expect(await page.getByText(note).count()).toBe(0);
     // The administrator's record of a duty, not yet kept, is theirs: nothing of it for the member.
     await see(page.getByText('Date joined'));
     expect(await page.getByText(/Scheme information given/).count()).toBe(0);
 
-    // The contributions in a member's words: who paid, what it was first recorded as, and when a
-    // correction was made; nothing of how staff recorded it.
+    // The contributions in a member's words: the month, who paid, the amount; a corrected row
+    // says what it was corrected from and when, and no column speaks of corrections.
     const contributions = page.getByRole('table', {
       name: 'Contributions, newest pay period first',
     });
@@ -105,27 +125,47 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     const headers = (await contributions.getByRole('columnheader').allTextContents()).map((text) =>
       text.trim(),
     );
-    expect(headers).toEqual([
-      'Pay period',
-      'Paid by',
-      'Amount',
-      'First recorded as',
-      'Corrections',
-    ]);
-    const corrected = await see(
-      contributions.getByRole('row').filter({ hasText: 'Paid by you' }).filter({ hasText: '−€' }),
-    );
-    expect(await shownText(corrected)).toMatch(
-      new RegExp(`−€50\\.00 on ${RegExp.escape(dateInWords(todayInIreland(new Date())))}`),
-    );
-    // The chart's legend and its table name the kinds as the tables beside it do.
-    const chart = page.getByRole('figure', { name: 'Paid in each month' });
-    for (const words of Object.values(CONTRIBUTION_KIND_LABELS_FOR_MEMBER)) {
-      await see(chart.getByText(words, { exact: true }).first(), `“${words}” in the chart`);
+    expect(headers).toEqual(['Month', 'Paid by', 'Amount']);
+    const { employee: you, employer, avc } = CONTRIBUTION_KIND_LABELS_FOR_MEMBER;
+    const rows = contributions.getByRole('row');
+    const shown: string[] = [];
+    for (let index = 1; index < (await rows.count()); index += 1) {
+      shown.push(await cellsOf(rows.nth(index)));
     }
+    // Every month in the one order, you, your employer, then AVCs, whatever order payroll
+    // recorded them in.
+    const correctedOn = RegExp.escape(dateInWords(today));
+    expect(shown).toHaveLength(5);
+    expect(shown[0]).toBe(`Feb ${year} ${you} €300.00`);
+    expect(shown[1]).toBe(`Feb ${year} ${employer} €450.00`);
+    expect(shown[2]).toBe(`Feb ${year} ${avc} €100.00`);
+    expect(shown[3]).toMatch(
+      new RegExp(`^Jan ${year} ${you} €250\\.00 ?Corrected from €300\\.00 on ${correctedOn}$`),
+    );
+    expect(shown[4]).toBe(`Jan ${year} ${employer} €450.00`);
+    expect(await contributions.getByText(/Corrected|Correction|First recorded|None/).count()).toBe(
+      1,
+    );
+    // The chart's legend and its table name the kinds as the tables beside it do, in the same
+    // order; it starts at the month the member joined, not 24 months back.
+    const chart = page.getByRole('figure', { name: 'Paid in each month' });
     for (const words of Object.values(CONTRIBUTION_KIND_LABELS)) {
       expect(await chart.getByText(words, { exact: true }).count(), words).toBe(0);
     }
+    const legend = chart.locator('[class*="legendItemName"]');
+    await see(legend.first(), 'the chart’s legend');
+    expect((await legend.allTextContents()).map((text) => text.trim())).toEqual([
+      you,
+      employer,
+      avc,
+    ]);
+    const figures = chart.getByRole('table');
+    expect(
+      (await figures.getByRole('columnheader').allTextContents()).map((text) => text.trim()),
+    ).toEqual(['Month', you, employer, avc]);
+    expect(await cellsOf(figures.getByRole('row').nth(1))).toBe(
+      `Jan ${year} €250.00 €450.00 €0.00`,
+    );
     await see(page.getByText('Your details last updated', { exact: true }));
     expect(await page.getByText('Last changed', { exact: true }).count()).toBe(0);
     await e2e.checkPage(page, 'member-desktop');
@@ -149,7 +189,19 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     const csv = readFileSync(await download.path(), 'utf8');
     expect(csv).toContain('Clonakilty');
     expect(csv).toContain(`Date of birth,${dateInWords('1979-11-03')}`);
-    expect(csv).toContain(`Jan ${year},Paid by you,250.00,300.00`);
+    // The spreadsheet in the same words and order as the table.
+    const table = csv.split('\r\n');
+    const heading = table.indexOf('Month,Paid by,Amount (€),Received on,Recorded,Correction');
+    expect(heading, csv).toBeGreaterThan(0);
+    expect(table.slice(heading + 1, heading + 6).map((row) => row.split(',').slice(0, 3))).toEqual([
+      [`Feb ${year}`, you, '300.00'],
+      [`Feb ${year}`, employer, '450.00'],
+      [`Feb ${year}`, avc, '100.00'],
+      [`Jan ${year}`, you, '250.00'],
+      [`Jan ${year}`, employer, '450.00'],
+    ]);
+    expect(table[heading + 4]).toMatch(new RegExp(`,Corrected from €300\\.00 on ${correctedOn}$`));
+    expect(csv).not.toContain('First recorded as');
     expect(csv).toContain('What was done with your data,By,When');
     expect(csv).toContain('Corrected a contribution,Your pension administrator,');
     expect(csv).not.toMatch(
