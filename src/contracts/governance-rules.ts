@@ -550,15 +550,22 @@ export function internalAuditConflict(
   proposed: Pick<KeyFunctionHolderFacts, 'function' | 'holderName'>,
   others: readonly Pick<KeyFunctionHolderFacts, 'function' | 'holderName'>[],
 ): string | null {
-  const clash = others.some(
-    (other) =>
-      samePerson(other.holderName, proposed.holderName) &&
-      other.function !== proposed.function &&
-      (other.function === 'internal_audit' || proposed.function === 'internal_audit'),
+  const key = personKey(proposed.holderName);
+  const clash = others.some((other) =>
+    functionsClash(proposed.function, key, other.function, personKey(other.holderName)),
   );
   return clash
     ? `The holder of the internal audit function may hold no other key function in the same scheme (${GOVERNANCE_RULES.keyFunctions.citation})`
     : null;
+}
+
+/**
+ * The internal-audit rule for two appointments, each with its holder's `personKey`: the same
+ * person holding internal audit and another function. The keys are made once a holder, not once a
+ * pair: `toLocaleLowerCase` with a locale is the dearest step of a scheme's assessment.
+ */
+function functionsClash(a: KeyFunction, aKey: string, b: KeyFunction, bKey: string): boolean {
+  return aKey === bKey && a !== b && (a === 'internal_audit' || b === 'internal_audit');
 }
 
 function trusteeObligation(trustees: readonly TrusteeFacts[], today: string): Obligation {
@@ -665,12 +672,15 @@ function keyFunctionObligations(facts: SchemeGovernanceFacts, today: string): Ob
       }
     }
   }
-  for (const holder of current) {
-    const conflict = internalAuditConflict(
-      holder,
-      current.filter((other) => other.id !== holder.id),
+  const keyed = current.map((holder) => ({ holder, key: personKey(holder.holderName) }));
+  for (const { holder, key } of keyed) {
+    if (holder.function !== 'internal_audit') continue;
+    const conflict = keyed.some(
+      (other) =>
+        other.holder.id !== holder.id &&
+        functionsClash(holder.function, key, other.holder.function, other.key),
     );
-    if (conflict !== null && holder.function === 'internal_audit') {
+    if (conflict) {
       obligations.push({
         kind: 'key_function',
         subjectId: holder.id,
