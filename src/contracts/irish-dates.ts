@@ -170,6 +170,25 @@ function momentOf(text: string): Date | null {
  * else is given back as it is.
  */
 export function dateInWords(isoDate: string): string {
+  if (isoDate.length !== MAX_DATE_ENTRY) return dateOrMomentInWords(isoDate);
+  let words = datesInWords.get(isoDate);
+  if (words === undefined) {
+    if (datesInWords.size >= DATES_IN_WORDS_KEPT) datesInWords.clear();
+    words = dateOrMomentInWords(isoDate);
+    datesInWords.set(isoDate, words);
+  }
+  return words;
+}
+
+/**
+ * The words of the days asked for lately. An assessment of a broker's schemes writes the same few
+ * hundred days into thousands of reasons, and each writing checks the day against the calendar;
+ * the words of a day never change, so they are kept, up to a bound, and the bound empties them.
+ */
+const datesInWords = new Map<string, string>();
+const DATES_IN_WORDS_KEPT = 4096;
+
+function dateOrMomentInWords(isoDate: string): string {
   const moment = momentOf(isoDate);
   const day = moment === null ? isoDate : todayInIreland(moment);
   if (!isIsoDate(day)) return isoDate;
