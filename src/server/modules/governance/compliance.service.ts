@@ -195,12 +195,13 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
           if (isReminder(obligation)) upcoming.push(entryOf(scheme, obligation));
         }
       }
-      schemes.sort(
-        (a, b) =>
-          worstFirst(a.status, b.status) || a.schemeName.localeCompare(b.schemeName, 'en-IE'),
-      );
-      upcoming.sort((a, b) => (calendarPosition(a) < calendarPosition(b) ? -1 : 1));
-      return { counts, schemes, upcoming };
+      // One collator for the sort: `localeCompare` with a locale builds one for each comparison.
+      const byName = new Intl.Collator('en-IE').compare;
+      schemes.sort((a, b) => worstFirst(a.status, b.status) || byName(a.schemeName, b.schemeName));
+      // Each entry's position made once, not twice for every comparison of the sort.
+      const positioned = upcoming.map((entry) => ({ entry, key: calendarPosition(entry) }));
+      positioned.sort((a, b) => (a.key < b.key ? -1 : 1));
+      return { counts, schemes, upcoming: positioned.map(({ entry }) => entry) };
     },
   };
 }
