@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { governanceDashboardView } from '../../src/contracts/governance.js';
 import {
   GOVERNANCE_RULES,
   requiredPolicyKinds,
@@ -538,6 +539,10 @@ describe('the compliance calendar and dashboard', () => {
     );
     const response = await broker().get('/api/compliance/dashboard');
     expect(response.statusCode, response.body).toBe(200);
+    // Written in pieces, it is still JSON with its length, in the bytes JSON.stringify writes.
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+    expect(response.body).toBe(JSON.stringify(governanceDashboardView.parse(response.json())));
     const dashboard = response.json();
     const row = dashboard.schemes.find(
       (entry: { schemeId: string }) => entry.schemeId === schemeId,

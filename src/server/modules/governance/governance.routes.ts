@@ -3,6 +3,7 @@ import { apiRoutes } from '../../../contracts/api-routes.js';
 import { pageOf } from '../../../contracts/pages.js';
 import { errorBody, noContent } from '../../platform/http/http-error.js';
 import { routeOf } from '../../platform/http/route-of.js';
+import { zodResponseSerializerInPieces } from '../../platform/http/zod-serializer.js';
 import { actorOf } from '../../platform/tenancy/request-context.js';
 import type { AppointmentsService } from './appointments.service.js';
 import type { ComplianceService } from './compliance.service.js';
@@ -472,6 +473,8 @@ export const governanceRoutes: FastifyPluginAsyncZod<{
       tags,
       response: { 200: governanceDashboardView, 403: errorBody },
     },
+    // Its answer runs to megabytes for a broker of a thousand schemes.
+    serializerCompiler: zodResponseSerializerInPieces,
     handler: async (request) => compliance.dashboard(actorOf(request)),
   });
 };
