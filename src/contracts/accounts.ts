@@ -49,14 +49,39 @@ export const INVITATION_VALID_HOURS = 72;
  * Whether an invitation link can still set a password, read before the person types one
  * (docs/decisions/0125-invitation-link-checked-first.md): `open`; `used` (the password was set
  * through it); `expired`; or `not_valid` (no such link, withdrawn, replaced by a newer
- * invitation, or the account is no longer waiting for it). Nothing about the account.
+ * invitation, or the account is no longer waiting for it).
  */
 export const INVITATION_LINK_STATES = ['open', 'used', 'expired', 'not_valid'] as const;
 export type InvitationLinkState = (typeof INVITATION_LINK_STATES)[number];
-export const invitationLinkBody = z.object({
+/** The body of a link's check: the token from the link's fragment, never in the address. */
+export const linkCheckBody = z.object({
   token: text({ max: 256, trim: false }).min(1),
 });
-export const invitationLinkAnswer = z.object({ state: z.enum(INVITATION_LINK_STATES) });
+export const invitationLinkBody = linkCheckBody;
+/**
+ * What an open invitation is to, as its e-mail says (docs/decisions/0044-invitations.md): the
+ * inviting firm (none for a platform account), the employer for an employer's account, and the
+ * role, which a page says in words (ROLE_NAMES). Never the invited person's name or address.
+ */
+export const invitedTo = z.object({
+  firm: z.string().nullable(),
+  employer: z.string().nullable(),
+  role: z.enum(ROLES),
+});
+export type InvitedTo = z.infer<typeof invitedTo>;
+/** Only a link that still works says what it is to; a dead or unknown one says its state alone. */
+export const invitationLinkAnswer = z.union([
+  z.object({ state: z.literal('open'), invitation: invitedTo }),
+  z.object({ state: z.enum(['used', 'expired', 'not_valid']) }),
+]);
+export type InvitationLinkAnswer = z.infer<typeof invitationLinkAnswer>;
+
+/**
+ * Whether a password-reset link can still set a password, read as its page opens
+ * (docs/decisions/0020-password-reset.md). One answer for used, expired, replaced and unknown
+ * links, as the reset itself gives one refusal for all of them.
+ */
+export const resetLinkAnswer = z.object({ usable: z.boolean() });
 
 export const userChange = z
   .object({ name: recordName.optional(), status: z.enum(['active', 'deactivated']).optional() })

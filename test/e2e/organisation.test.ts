@@ -316,11 +316,17 @@ describe.skipIf(browserSuiteSkipReason)(
       // The link as sent, opened where this test's server listens.
       await invitee.goto(`/accept-invitation${new URL(link ?? '').hash}`);
       await see(invitee.getByRole('heading', { name: 'Set your password' }));
-      // The product the e-mail named, as it named it; the inviting firm is not said, since the
-      // link's check answers its state alone (docs/decisions/0125, 0131).
+      // The product, the firm and, for an employer's account, the employer, as the e-mail named
+      // them: the link's check says what an open link is to (docs/decisions/0044).
       await see(invitee.getByText(PRODUCT_NAME, { exact: true }), 'the product’s name');
-      await see(invitee.getByText(`You have been invited to ${PRODUCT_NAME}.`, { exact: false }));
-      expect(await invitee.getByText(firm).count()).toBe(0);
+      await see(
+        invitee.getByText(
+          role === 'EmployerAdmin'
+            ? `${firm} has invited you to ${PRODUCT_NAME} as an employer administrator for ${employer}.`
+            : `${firm} has invited you to ${PRODUCT_NAME} as a member.`,
+          { exact: false },
+        ),
+      );
       await e2e.checkPage(invitee, 'accept-invitation');
       // Too short: the error is shown under the field, and read after the label it is introduced
       // as an error and ends as a sentence, rather than running on from the field's name.
@@ -348,6 +354,8 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(again.getByRole('heading', { name: 'Your invitation link' }));
       await see(again.getByText(PRODUCT_NAME, { exact: true }), 'the product’s name');
       await see(again.getByRole('alert').getByText(/^This invitation has been used already/));
+      // A used link names no one: its check answers its state alone.
+      expect(await again.getByText(firm).count()).toBe(0);
       expect(await again.getByLabel(/password/i).count()).toBe(0);
       await see(again.getByRole('link', { name: 'I already have an account: sign in' }));
       await e2e.checkPage(again, 'accept-invitation-used');

@@ -329,6 +329,8 @@ describe('checking an invitation link before asking for a password', () => {
       remoteAddress,
     });
 
+  const auditCount = async () => (await ownerOf(t.database).select().from(auditLog)).length;
+
   it('says whether the link is open, used, expired or not valid, without a session and without using it up', async () => {
     const { admin, employerId } = await firm();
     const email = newAddress();
@@ -338,13 +340,23 @@ describe('checking an invitation link before asking for a password', () => {
       role: 'EmployerUser',
     });
     const token = invitationTokenIn((await lastMailTo(email))?.message?.text ?? '');
+    const audited = await auditCount();
     // Read more often than a link may be tried, and still usable: a check is not an attempt.
     for (let check = 0; check < 4; check += 1) {
       const open = await linkState(token);
       expect(open.statusCode, open.body).toBe(200);
-      // The state and nothing else: no address, name, firm or account.
-      expect(open.json()).toEqual({ state: 'open' });
+      // What the invitation is to, as its e-mail says; nothing of the person: no name or address.
+      expect(open.json()).toEqual({
+        state: 'open',
+        invitation: {
+          firm: 'Murphy & Byrne Brokers',
+          employer: 'Liffey Engineering Ltd',
+          role: 'EmployerUser',
+        },
+      });
     }
+    // Reading changed nothing and recorded nothing.
+    expect(await auditCount()).toBe(audited);
     clock += 72 * HOUR + 1000;
     try {
       expect((await linkState(token)).json()).toEqual({ state: 'expired' });
@@ -352,9 +364,42 @@ describe('checking an invitation link before asking for a password', () => {
       clock -= 72 * HOUR + 1000;
     }
     expect((await accept(token)).statusCode).toBe(200);
-    expect((await linkState(token)).json()).toEqual({ state: 'used' });
+    // A dead or unknown link says its state alone, as before: nothing of the firm or the employer.
+    const used = await linkState(token);
+    expect(used.json()).toEqual({ state: 'used' });
+    expect(used.body).not.toContain('Murphy');
     expect((await linkState('A'.repeat(43))).json()).toEqual({ state: 'not_valid' });
     expect((await linkState('not a token')).json()).toEqual({ state: 'not_valid' });
+    const logs = t.logs.text();
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain('Liffey Engineering');
+  });
+
+  it("names the firm alone for a firm's own staff", async () => {
+    const { admin } = await firm('Shannon Brokers');
+    const email = newAddress();
+    await as(admin, 'POST', '/api/users', { email, name: 'Cian Byrne', role: 'BrokerUser' });
+    const token = invitationTokenIn((await lastMailTo(email))?.message?.text ?? '');
+    expect((await linkState(token)).json()).toEqual({
+      state: 'open',
+      invitation: { firm: 'Shannon Brokers', employer: null, role: 'BrokerUser' },
+    });
+  });
+
+  it('calls a link withdrawn by deactivating the account not valid, naming nothing', async () => {
+    const { admin, employerId } = await firm();
+    const email = newAddress();
+    const created = await as(admin, 'POST', `/api/employers/${employerId}/users`, {
+      email,
+      name: 'Withdrawn Invitee',
+      role: 'EmployerAdmin',
+    });
+    const token = invitationTokenIn((await lastMailTo(email))?.message?.text ?? '');
+    const withdrawn = await as(admin, 'PATCH', `/api/users/${created.json().id}`, {
+      status: 'deactivated',
+    });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect((await linkState(token)).json()).toEqual({ state: 'not_valid' });
   });
 
   it('calls a link replaced by a newer invitation not valid, and a reset link not an invitation', async () => {

@@ -211,18 +211,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   // Whether an invitation link still works, before its page asks for a password
   // (docs/decisions/0125-invitation-link-checked-first.md). Under /api/auth/, so the per-address
-  // limit of authentication routes counts it; it answers the link's state and nothing of the
-  // account, and changes nothing.
+  // limit of authentication routes counts it; it changes nothing. An open link also says what it
+  // is to (firm, employer, role: 0044); a closed one, its state alone.
   app.route({
     ...routeOf(apiRoutes.auth.invitationLink),
     schema: {
       tags: ['auth'],
       summary:
-        'Whether an invitation link can still set a password: open, used, expired or not valid. The token travels in the body, never in the address.',
+        'Whether an invitation link can still set a password: open, used, expired or not valid; an open one also names the inviting firm, the employer of an employer’s account, and the role. The token travels in the body, never in the address.',
       body: invitationLinkBody,
       response: { 200: invitationLinkAnswer, 429: errorBody },
     },
-    handler: async (request) => ({ state: await invitations.linkState(request.body.token) }),
+    handler: (request) => invitations.linkState(request.body.token),
   });
 
   // Any signed-in person changes their own password

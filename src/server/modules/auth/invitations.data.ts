@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { users } from '../../platform/db/schema.js';
+import { brokers, employers, users } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 
 /** Activates an invited account with its chosen password; answers its id if it was still invited. */
@@ -21,4 +21,27 @@ export async function activateInvitedAccount(
     .where(and(eq(users.id, userId), eq(users.status, 'invited')))
     .returning({ id: users.id });
   return updated;
+}
+
+/**
+ * The names an open invitation names, read inside the account's own tenant: the firm's and, for
+ * an account of one of its employers, the employer's.
+ */
+export async function invitingNames(
+  tx: Transaction,
+  brokerId: string,
+  employerId: string | null,
+): Promise<{ firm: string | null; employer: string | null }> {
+  const [firm] = await tx
+    .select({ name: brokers.name })
+    .from(brokers)
+    .where(eq(brokers.id, brokerId));
+  const [employer] =
+    employerId === null
+      ? []
+      : await tx
+          .select({ name: employers.name })
+          .from(employers)
+          .where(and(eq(employers.brokerId, brokerId), eq(employers.id, employerId)));
+  return { firm: firm?.name ?? null, employer: employer?.name ?? null };
 }

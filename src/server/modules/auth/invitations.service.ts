@@ -1,12 +1,12 @@
-import type { InvitationLinkState } from '../../../contracts/accounts.js';
+import type { InvitationLinkAnswer } from '../../../contracts/accounts.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/database-errors.js';
-import { withActor, withAuthenticationRole } from '../../platform/db/with-actor.js';
+import { withActor, withAuthenticationRole, withTenantRole } from '../../platform/db/with-actor.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { actorFor } from '../../platform/tenancy/actor.js';
 import { isRole } from '../../platform/tenancy/roles.js';
-import { activateInvitedAccount } from './invitations.data.js';
+import { activateInvitedAccount, invitingNames } from './invitations.data.js';
 import { claimToken, findTokenByHash } from './password-reset.data.js';
 import { lookUpToken, resetTokenHash, withdrawTokens } from './password-reset.service.js';
 import { type HashPassword, passwordProblem } from './passwords.rules.js';
@@ -36,6 +36,9 @@ export interface InvitationsDeps {
 
 class AddressTaken extends Error {}
 
+/** The roles whose invitation names the employer they are to work for. */
+const EMPLOYER_ROLES: ReadonlySet<string> = new Set(['EmployerAdmin', 'EmployerUser']);
+
 /**
  * An invited account is set up by the person who holds its e-mailed link, who chooses their
  * password there and is signed in (the route issues the session;
@@ -54,17 +57,28 @@ export function createInvitationsService({
      * that it is used or expired instead of after the password is typed
      * (docs/decisions/0125-invitation-link-checked-first.md). It does not count against the
      * link's three attempts, which guard the password it sets; the route's own limit counts it.
+     * An open link also says what it is to, as its e-mail did (docs/decisions/0044-invitations.md):
+     * the firm, the employer of an employer's account, and the role; a closed one, its state alone.
      */
-    async linkState(token: string): Promise<InvitationLinkState> {
+    async linkState(token: string): Promise<InvitationLinkAnswer> {
       const hash = resetTokenHash(token);
-      if (hash === null) return 'not_valid';
+      if (hash === null) return { state: 'not_valid' };
       const stored = await withAuthenticationRole(database, (tx) => findTokenByHash(tx, hash));
-      if (stored === undefined || stored.purpose !== 'invitation') return 'not_valid';
-      if (stored.usedAt !== null) return 'used';
-      if (stored.invalidatedAt !== null) return 'not_valid';
-      if (stored.expiresAt.getTime() <= now().getTime()) return 'expired';
+      if (stored === undefined || stored.purpose !== 'invitation') return { state: 'not_valid' };
+      if (stored.usedAt !== null) return { state: 'used' };
+      if (stored.invalidatedAt !== null) return { state: 'not_valid' };
+      if (stored.expiresAt.getTime() <= now().getTime()) return { state: 'expired' };
       const user = await findUserById(database, stored.userId);
-      return user?.status === 'invited' ? 'open' : 'not_valid';
+      if (user?.status !== 'invited' || !isRole(user.role)) return { state: 'not_valid' };
+      const { brokerId, role } = user;
+      // A platform account belongs to no firm; an account of a firm is read inside its tenant.
+      const names =
+        brokerId === null
+          ? { firm: null, employer: null }
+          : await withTenantRole(database, brokerId, (tx) =>
+              invitingNames(tx, brokerId, EMPLOYER_ROLES.has(role) ? user.employerId : null),
+            );
+      return { state: 'open', invitation: { ...names, role } };
     },
 
     async accept(token: string, password: string, origin: RequestOrigin): Promise<AcceptOutcome> {

@@ -2,10 +2,11 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
-import type { InvitationLinkState } from '../../../contracts/accounts';
+import type { InvitationLinkState, InvitedTo } from '../../../contracts/accounts';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
 import { PRODUCT_NAME } from '../../../contracts/product';
+import { ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
@@ -30,6 +31,26 @@ export const CLOSED_LINK: Record<Exclude<InvitationLinkState, 'open'>, string> =
 /** How far the page has got in checking the link: checking, its state, or unknown (not checked). */
 type LinkCheck = 'checking' | InvitationLinkState | 'unknown';
 
+/** A role in a sentence: "an employer administrator", "a member", "broker staff". */
+function asRole(invitation: InvitedTo): string {
+  const words = ROLE_NAMES[invitation.role].toLowerCase();
+  if (words.endsWith('staff')) return words;
+  return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
+}
+
+/**
+ * Who invites, to what, as the invitation e-mail says it (docs/decisions/0044-invitations.md):
+ * "Development Brokers Ltd has invited you to Pension Administration as an employer administrator
+ * for Kerrigan Bakeries Ltd." Without the link's answer, the product alone.
+ */
+export function invitationSentence(invitation: InvitedTo | null): string {
+  if (invitation === null) return `You have been invited to ${PRODUCT_NAME}.`;
+  const who =
+    invitation.firm === null ? 'You have been invited' : `${invitation.firm} has invited you`;
+  const where = invitation.employer === null ? '' : ` for ${invitation.employer}`;
+  return `${who} to ${PRODUCT_NAME} as ${asRole(invitation)}${where}.`;
+}
+
 /**
  * `/accept-invitation#token=…`: the link is checked first, so a used or expired one is said to be
  * so at once; then the invited person chooses their password and is signed in straight away,
@@ -40,12 +61,16 @@ export function AcceptInvitationPage() {
   const navigate = useNavigate();
   const [token] = useState(tokenFromLink);
   const [link, setLink] = useState<LinkCheck>(token === '' ? 'unknown' : 'checking');
+  /** What an open link is to, from its check; null until then, or when it could not be made. */
+  const [invitedTo, setInvitedTo] = useState<InvitedTo | null>(null);
   useEffect(() => {
     if (token === '') return;
     let current = true;
     api(apiRoutes.auth.invitationLink, { body: { token } }).then(
-      ({ state }) => {
-        if (current) setLink(state);
+      (answer) => {
+        if (!current) return;
+        setLink(answer.state);
+        if (answer.state === 'open') setInvitedTo(answer.invitation);
       },
       // Not checked (too many checks from this address, the connection dropped): the form is
       // shown, and setting the password checks the link again.
@@ -136,8 +161,8 @@ export function AcceptInvitationPage() {
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Text size="sm">
-              You have been invited to {PRODUCT_NAME}. Choose the password you will sign in with:
-              you are signed in as soon as it is set.
+              {invitationSentence(invitedTo)} Choose the password you will sign in with: you are
+              signed in as soon as it is set.
             </Text>
             {problem && (
               <Alert color="red" role="alert">
