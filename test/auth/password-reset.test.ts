@@ -365,6 +365,76 @@ describe('reset-password (docs/decisions/0020-password-reset.md)', () => {
   });
 });
 
+describe('checking a reset link before asking for a password (docs/decisions/0020-password-reset.md)', () => {
+  const resetLink = (token: string, remoteAddress = uniqueClientAddress()) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-link',
+      payload: { token },
+      remoteAddress,
+    });
+
+  it('says an open link is usable, without a session, as often as asked, without using it up', async () => {
+    const { user, token } = await requestedToken();
+    // More checks than a link has attempts: a check is not one of them.
+    for (let check = 0; check < 4; check += 1) {
+      const answer = await resetLink(token);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.json()).toEqual({ usable: true });
+    }
+    const [row] = await tokensOf(user.id);
+    expect(row?.usedAt).toBeNull();
+    expect((await resetPassword(token)).statusCode).toBe(200);
+    expect((await signIn(user.email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('gives one answer for a used, replaced, withdrawn, unknown, malformed or expired link', async () => {
+    const used = await requestedToken();
+    expect((await resetPassword(used.token)).statusCode).toBe(200);
+    const replaced = await requestedToken();
+    clock += 1;
+    await forgotPassword(replaced.user.email);
+    const deactivated = await requestedToken();
+    await ownerOf(t.database)
+      .update(users)
+      .set({ status: 'deactivated' })
+      .where(eq(users.id, deactivated.user.id));
+    const unknown = Buffer.alloc(32, 9).toString('base64url');
+    const expired = await requestedToken();
+    expect((await resetLink(expired.token)).json()).toEqual({ usable: true });
+    for (const token of [used.token, replaced.token, deactivated.token, unknown, 'not-a-token']) {
+      const answer = await resetLink(token);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual({ usable: false });
+    }
+    clock += 60 * MINUTE;
+    expect((await resetLink(expired.token)).json()).toEqual({ usable: false });
+  });
+
+  it('is not a reset: it records nothing and logs neither the token nor an address', async () => {
+    const { user, token } = await requestedToken();
+    const records = async () =>
+      (await ownerOf(t.database).select().from(auditLog).where(eq(auditLog.entityId, user.id)))
+        .length;
+    const before = await records();
+    expect((await resetLink(token)).json()).toEqual({ usable: true });
+    expect(await records()).toBe(before);
+    const logs = t.logs.text();
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(user.email);
+  });
+
+  it('is limited per address as the other authentication routes are', async () => {
+    const address = uniqueClientAddress();
+    const answers: number[] = [];
+    for (let check = 0; check < 11; check += 1) {
+      answers.push((await resetLink('A'.repeat(43), address)).statusCode);
+    }
+    expect(answers.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(answers.at(-1)).toBe(429);
+  });
+});
+
 describe('development accounts (docs/decisions/0017-development-accounts-and-the-first-superadmin.md)', () => {
   it('get no reset e-mail under production, answered like an unknown address', async () => {
     const production = await buildTestApp({

@@ -231,6 +231,19 @@ describe.skipIf(browserSuiteSkipReason)(
       // The spent token left the address bar.
       expect(page.url()).not.toContain(token);
 
+      // The same link again, as a person who kept the e-mail opens it: the page says at once that
+      // it no longer works, points to a new one, and asks for no password.
+      const { page: again } = await e2e.open();
+      await again.goto(`/reset-password#token=${token}`);
+      await see(again.getByRole('heading', { name: 'Your password-reset link' }));
+      await see(again.getByRole('alert').getByText(/^This link no longer works/));
+      expect(await again.getByLabel(/password/i).count()).toBe(0);
+      expect(
+        await again.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href'),
+      ).toBe('/forgot-password');
+      await e2e.checkPage(again, 'reset-password-used');
+      await again.close();
+
       await signInThroughForm(page, { email, password: 'a brand new consultant passphrase' });
       await see(page.getByRole('button', { name: 'Sign out' }));
     });

@@ -1,7 +1,7 @@
 /**
  * The API routes open without a session, in OpenAPI form (`METHOD /path/{param}`): signing in and
  * out (the second step of a sign-in and a sign-in with a passkey included), the session check,
- * password reset, accepting an invitation and checking its link first, the health probes, and the
+ * password reset and checking its link first, accepting an invitation and checking its link first, the health probes, and the
  * scheduled jobs (which take the CRON_SECRET bearer instead, test/cron/cron-route.test.ts) and the
  * corpus ingest (the RAG_INGEST_SECRET bearer, test/rag/ingest-route.test.ts) and the metrics
  * (the METRICS_SECRET bearer, test/metrics/metrics.test.ts). Every
@@ -17,6 +17,7 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/auth/signout',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
+  'POST /api/auth/reset-link',
   'POST /api/auth/accept-invitation',
   'POST /api/auth/invitation-link',
   'POST /api/auth/mfa/verify',

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import {
   invitationLinkAnswer,
   invitationLinkBody,
+  linkCheckBody,
   messageAnswer,
+  resetLinkAnswer,
   sessionAnswer,
   signedIn,
 } from '../accounts.js';
@@ -60,6 +62,12 @@ export const authManifest = defineManifest({
       forgotPassword: post('/api/auth/forgot-password', {
         answer: messageAnswer,
         example: { body: { email: 'aoife@example.ie' } },
+      }),
+      /** Whether a password-reset link still works, before its page asks for a password. */
+      resetLink: post('/api/auth/reset-link', {
+        body: linkCheckBody,
+        answer: resetLinkAnswer,
+        example: { body: { token: 'x'.repeat(43) } },
       }),
       resetPassword: post('/api/auth/reset-password', {
         answer: messageAnswer,

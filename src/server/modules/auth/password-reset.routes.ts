@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageAnswer } from '../../../contracts/accounts.js';
+import { linkCheckBody, messageAnswer, resetLinkAnswer } from '../../../contracts/accounts.js';
 import { apiRoutes } from '../../../contracts/api-routes.js';
 import { newPassword } from '../../../contracts/passwords.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, text } from '../../../contracts/text.js';
@@ -62,6 +62,21 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<PasswordResetRoutesOptio
       await pause(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
       return FORGOT_PASSWORD_ANSWER;
     },
+  });
+
+  // Whether a reset link still works, before its page asks for a password. Under /api/auth/, so
+  // the per-address limit of authentication routes counts it, as it does the invitation link's
+  // check; it is not one of the link's three attempts, and it changes nothing.
+  app.route({
+    ...routeOf(apiRoutes.auth.resetLink),
+    schema: {
+      tags: ['auth'],
+      summary:
+        'Whether a password-reset link can still set a password. One answer for a used, expired, replaced or unknown link. The token travels in the body, never in the address.',
+      body: linkCheckBody,
+      response: { 200: resetLinkAnswer, 429: errorBody },
+    },
+    handler: async (request) => ({ usable: await passwordReset.linkUsable(request.body.token) }),
   });
 
   app.route({

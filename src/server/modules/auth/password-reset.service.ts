@@ -119,6 +119,16 @@ export async function withdrawTokens(tx: Transaction, userId: string, at: Date):
   await invalidateOpenTokens(tx, userId, at);
 }
 
+/** A stored link of this purpose that is neither used, replaced nor past its time. */
+function isOpen(stored: ResetTokenRow, purpose: TokenPurpose, at: Date): boolean {
+  return (
+    stored.purpose === purpose &&
+    stored.usedAt === null &&
+    stored.invalidatedAt === null &&
+    stored.expiresAt.getTime() > at.getTime()
+  );
+}
+
 export type TokenLookup =
   | { ok: true; stored: ResetTokenRow }
   | { ok: false; reason: 'invalid_token'; userId: string | null }
@@ -150,13 +160,7 @@ export async function lookUpToken(
       retryAfterMs: resetInMs,
     };
   }
-  const open =
-    stored !== undefined &&
-    stored.purpose === purpose &&
-    stored.usedAt === null &&
-    stored.invalidatedAt === null &&
-    stored.expiresAt.getTime() > at.getTime();
-  return open
+  return stored !== undefined && isOpen(stored, purpose, at)
     ? { ok: true, stored }
     : { ok: false, reason: 'invalid_token', userId: stored?.userId ?? null };
 }
@@ -248,6 +252,19 @@ export function createPasswordResetService({
       });
       onEmailQueued();
       return { sent: true, userId: user.id };
+    },
+
+    /**
+     * POST /api/auth/reset-link: whether the link would set a password now, read without using
+     * it up and without counting against its three attempts, so its page can say at once that it
+     * is dead (docs/decisions/0020-password-reset.md). The same conditions as the reset below.
+     */
+    async linkUsable(token: string): Promise<boolean> {
+      const hash = resetTokenHash(token);
+      if (hash === null) return false;
+      const stored = await withAuthenticationRole(database, (tx) => findTokenByHash(tx, hash));
+      if (stored === undefined || !isOpen(stored, 'reset', now())) return false;
+      return usableOrNot(await findUserById(database, stored.userId)).usable;
     },
 
     /**

@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
 import { ApiError, api } from '../../api/client';
@@ -12,8 +12,38 @@ function tokenFromLink(): string {
   return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 }
 
+/** What the page says of a link that can no longer set a password, before asking for one. */
+export const DEAD_RESET_LINK =
+  'This link no longer works: it has been used, it has expired, or a newer one replaced it. Ask for a new one.';
+
+/** How far the page has got in checking the link: checking, usable or dead, or unknown (not checked). */
+type LinkCheck = 'checking' | 'usable' | 'dead' | 'unknown';
+
+/**
+ * `/reset-password#token=…`: the link is checked first, as an invitation's is, so a used or
+ * expired one is said to be so at once, with no form (docs/decisions/0020-password-reset.md);
+ * then the new password is chosen.
+ */
 export function ResetPasswordPage() {
   const [token] = useState(tokenFromLink);
+  const [link, setLink] = useState<LinkCheck>(token === '' ? 'unknown' : 'checking');
+  useEffect(() => {
+    if (token === '') return;
+    let current = true;
+    api(apiRoutes.auth.resetLink, { body: { token } }).then(
+      ({ usable }) => {
+        if (current) setLink(usable ? 'usable' : 'dead');
+      },
+      // Not checked (too many checks from this address, the connection dropped): the form is
+      // shown, and setting the password checks the link again.
+      () => {
+        if (current) setLink('unknown');
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -54,7 +84,7 @@ export function ResetPasswordPage() {
         // The password's refusal (a breached password, which only the service's list holds).
         setRefusal({ password, message: error.issues.map((issue) => issue.message).join('; ') });
       } else {
-        setProblem('This link is invalid, used or expired. Ask for a new one.');
+        setProblem(DEAD_RESET_LINK);
       }
     } finally {
       setBusy(false);
@@ -62,7 +92,7 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <AuthCard title="Choose a new password">
+    <AuthCard title={link === 'dead' ? 'Your password-reset link' : 'Choose a new password'}>
       {done ? (
         <Alert color="green" role="status">
           {done}
@@ -70,6 +100,14 @@ export function ResetPasswordPage() {
       ) : token === '' ? (
         <Alert color="red" role="alert">
           This page needs the link from your e-mail. Ask for a new one if it has expired.
+        </Alert>
+      ) : link === 'checking' ? (
+        <Text size="sm" role="status">
+          Checking your link…
+        </Text>
+      ) : link === 'dead' ? (
+        <Alert color="red" role="alert">
+          {DEAD_RESET_LINK}
         </Alert>
       ) : (
         <form onSubmit={submit} noValidate>
