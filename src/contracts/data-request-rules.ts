@@ -30,6 +30,20 @@ export const DATA_REQUEST_KIND_NAMES: Record<DataRequestKind, string> = {
   objection: 'Objection (Art. 21)',
 };
 
+/**
+ * Each right in plain words, as the member portal offers it to the member themselves
+ * (GDPR Arts 15 to 18 and 21).
+ */
+export const DATA_REQUEST_KIND_RIGHTS: Record<DataRequestKind, string> = {
+  access: 'Access: ask for a copy of the data the scheme holds about you, and how it is used',
+  rectification: 'Correction: ask for data about you that is wrong or incomplete to be put right',
+  erasure: 'Erasure: ask for data about you to be deleted where the law no longer needs it kept',
+  restriction:
+    'Restriction: ask for data about you to be kept but not used while a question about it is settled',
+  objection:
+    'Objection: object to a use of data about you that rests on the firm’s or the scheme’s legitimate interests',
+};
+
 export const DATA_REQUEST_STATUSES = ['open', 'extended', 'completed', 'refused'] as const;
 export type DataRequestStatus = (typeof DATA_REQUEST_STATUSES)[number];
 
@@ -62,6 +76,12 @@ export const DATA_REQUEST_RULES = {
   ),
   oneExtension: productPolicy(
     'A request is extended once, on or before the day its first month ends, and the reason given is what the person was told',
+  ),
+  memberReceivedToday: productPolicy(
+    'A request a member makes themselves in the portal is received the day they make it, in Ireland: they cannot date it earlier or later',
+  ),
+  oneOpenOfAKind: productPolicy(
+    'A member making their own request cannot make a second of a kind while one is still with the firm: the first one’s due day stands',
   ),
   refusal: law('GDPR Art. 12(5), Art. 17(3)(b) and Art. 17(3)(e)'),
 } as const satisfies Record<string, RuleSource>;
@@ -102,6 +122,18 @@ export function extensionRefusal(
   if (request.status === 'extended') return 'already_extended';
   if (today > request.originalDueOn) return 'first_month_over';
   return null;
+}
+
+/**
+ * Why a day a member gave for their own request cannot be its day of receipt, or null when it
+ * can: theirs is received today (`DATA_REQUEST_RULES.memberReceivedToday`), so only today's day,
+ * or none, is taken.
+ */
+export function memberReceivedOnRefusal(
+  receivedOn: string | undefined,
+  today: string,
+): 'not_today' | null {
+  return receivedOn === undefined || receivedOn === today ? null : 'not_today';
 }
 
 /** Why `receivedOn` cannot be a request's day of receipt, or null when it can. */

@@ -15,7 +15,11 @@ import { idText, text } from './text.js';
  * (docs/decisions/0137-data-subject-requests.md; rules: data-request-rules.ts).
  */
 
-/** A request as the firm received it from a member. */
+/**
+ * A request as the firm received it from a member, or as a member makes it themselves. The firm's
+ * staff give the day it was received; a member's own is received the day they make it, so they
+ * leave the day out (or give today's).
+ */
 export const dataRequestInput = z.object({
   memberId: idText,
   kind: z.enum(DATA_REQUEST_KINDS, {
@@ -23,7 +27,7 @@ export const dataRequestInput = z.object({
       'Choose what the member asked for: access, rectification, erasure, restriction or objection',
   }),
   /** The day the firm received it: not after today, not before the member joined. */
-  receivedOn: isoDate,
+  receivedOn: isoDate.optional(),
 });
 export type DataRequestInput = z.infer<typeof dataRequestInput>;
 

@@ -552,16 +552,24 @@ export const POLICY = {
   },
 
   // Data-subject requests (docs/decisions/0137-data-subject-requests.md): the firm's staff record
-  // and answer them; SuperAdmin reads, audited. Employers and members never: a member's own
-  // request reaches the firm, which records it.
+  // and answer them; SuperAdmin reads, audited. A member makes their own and reads their own,
+  // received the day they make it: the controller facilitates the exercise of the rights (GDPR
+  // Art. 12(2)). Employers never.
   'data_request.create': {
-    description: 'Record a request a member made under the GDPR, with the day it was received',
-    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    description:
+      'Record a request a member made under the GDPR, with the day it was received; a member makes their own, received today',
+    roles: { BrokerAdmin: 'tenant', BrokerUser: 'tenant', Member: 'member' },
     target: 'record',
   },
   'data_request.list': {
-    description: "List the firm's data-subject requests, the earliest due first",
-    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', BrokerUser: 'tenant' },
+    description:
+      "List the firm's data-subject requests, the earliest due first; a member lists their own",
+    roles: {
+      SuperAdmin: 'platform',
+      BrokerAdmin: 'tenant',
+      BrokerUser: 'tenant',
+      Member: 'member',
+    },
     target: 'none',
   },
   'data_request.read': {

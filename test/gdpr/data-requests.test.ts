@@ -27,6 +27,10 @@ let consultant: UserRow;
 let admin: UserRow;
 let superAdmin: UserRow;
 let otherFirmsAdmin: UserRow;
+let ownMember: UserRow;
+let ownMemberId: string;
+let colleagueId: string;
+let employerAdmin: UserRow;
 
 const post = (url: string, body: object, user: UserRow = consultant) =>
   t.requestAs(user, 'POST', url, body);
@@ -59,6 +63,16 @@ beforeAll(async () => {
     })
   ).id;
   otherFirmsAdmin = await createUser(t.database, { brokerId: otherBroker, role: 'BrokerAdmin' });
+  // A member with their own account in the portal, and a colleague in the same scheme.
+  ownMemberId = (await createMember(t.database, { brokerId, employerId, schemeId })).id;
+  ownMember = await createUser(t.database, {
+    brokerId,
+    employerId,
+    role: 'Member',
+    memberId: ownMemberId,
+  });
+  colleagueId = (await createMember(t.database, { brokerId, employerId, schemeId })).id;
+  employerAdmin = await createUser(t.database, { brokerId, employerId, role: 'EmployerAdmin' });
 });
 afterAll(() => t.close());
 
@@ -291,5 +305,140 @@ describe('data-subject requests', () => {
     expect(viewed).toHaveLength(1);
     const acted = await post(`/api/data-requests/${request.id}/complete`, {}, superAdmin);
     expect(acted.statusCode).toBe(403);
+  });
+});
+
+describe('a member’s own request, made in the portal', () => {
+  it('is received today, due a month later, audited as the member’s, and in the firm’s register', async () => {
+    setToday('2026-03-10');
+    const made = await post(
+      '/api/data-requests',
+      { memberId: ownMemberId, kind: 'access' },
+      ownMember,
+    );
+    expect(made.statusCode, made.body).toBe(201);
+    const request = made.json();
+    expect(request).toMatchObject({
+      memberId: ownMemberId,
+      kind: 'access',
+      receivedOn: '2026-03-10',
+      originalDueOn: '2026-04-10',
+      dueOn: '2026-04-10',
+      status: 'open',
+      createdBy: ownMember.id,
+      clock: { state: 'due', daysLeft: 31 },
+    });
+    const audited = await ownerOf(t.database)
+      .select({ action: auditLog.action, actorId: auditLog.actorId, newState: auditLog.newState })
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, 'data_request'), eq(auditLog.entityId, request.id)));
+    expect(audited).toEqual([
+      {
+        action: 'data_request.recorded',
+        actorId: ownMember.id,
+        newState: expect.objectContaining({ memberId: ownMemberId, receivedOn: '2026-03-10' }),
+      },
+    ]);
+
+    // The member lists their own requests, and no one else's.
+    const theirs = await get('/api/data-requests?limit=100', ownMember);
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    const listed = theirs.json().items as Array<{ id: string; memberId: string }>;
+    expect(listed.map((item) => item.id)).toContain(request.id);
+    expect(listed.every((item) => item.memberId === ownMemberId)).toBe(true);
+
+    // The firm's staff see it in the register as any other.
+    const register = await get('/api/data-requests?limit=100', admin);
+    expect(register.json().items.map((item: { id: string }) => item.id)).toContain(request.id);
+  });
+
+  it('takes today as the day received, and refuses any other day', async () => {
+    setToday('2026-03-11');
+    const before = await writableTableCounts(t.database);
+    for (const receivedOn of ['2026-03-01', '2026-03-12']) {
+      const response = await post(
+        '/api/data-requests',
+        { memberId: ownMemberId, kind: 'erasure', receivedOn },
+        ownMember,
+      );
+      expect(response.statusCode, receivedOn).toBe(400);
+      expect(response.json().issues).toEqual([
+        expect.objectContaining({
+          path: 'receivedOn',
+          message: expect.stringMatching(/received today, the day you make it/),
+        }),
+      ]);
+    }
+    expect(await writableTableCounts(t.database)).toEqual(before);
+    const today = await post(
+      '/api/data-requests',
+      { memberId: ownMemberId, kind: 'erasure', receivedOn: '2026-03-11' },
+      ownMember,
+    );
+    expect(today.statusCode, today.body).toBe(201);
+    expect(today.json()).toMatchObject({ receivedOn: '2026-03-11', dueOn: '2026-04-11' });
+  });
+
+  it('refuses a second of a kind while the first is with the firm, naming its due day', async () => {
+    setToday('2026-03-12');
+    const first = await post(
+      '/api/data-requests',
+      { memberId: ownMemberId, kind: 'objection' },
+      ownMember,
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    setToday('2026-03-20');
+    const before = await writableTableCounts(t.database);
+    const again = await post(
+      '/api/data-requests',
+      { memberId: ownMemberId, kind: 'objection' },
+      ownMember,
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(
+      'Your request for Objection (Art. 21) of 12 Mar 2026 is already with the firm: it is due to be answered by 12 Apr 2026',
+    );
+    expect(await writableTableCounts(t.database)).toEqual(before);
+
+    // Once the firm has answered it, another may be made.
+    const completed = await post(`/api/data-requests/${first.json().id}/complete`, {}, admin);
+    expect(completed.statusCode, completed.body).toBe(200);
+    const after = await post(
+      '/api/data-requests',
+      { memberId: ownMemberId, kind: 'objection' },
+      ownMember,
+    );
+    expect(after.statusCode, after.body).toBe(201);
+  });
+
+  it('answers 404 for another member, and keeps employers out', async () => {
+    setToday('2026-03-10');
+    for (const other of [colleagueId, memberId, otherMemberId]) {
+      const response = await post(
+        '/api/data-requests',
+        { memberId: other, kind: 'access' },
+        ownMember,
+      );
+      expect(response.statusCode, other).toBe(404);
+    }
+    const employer = await post(
+      '/api/data-requests',
+      { memberId: ownMemberId, kind: 'access', receivedOn: '2026-03-10' },
+      employerAdmin,
+    );
+    expect(employer.statusCode).toBe(403);
+    expect((await get('/api/data-requests', employerAdmin)).statusCode).toBe(403);
+  });
+
+  it('asks the firm’s staff for the day received', async () => {
+    setToday('2026-03-10');
+    const response = await post('/api/data-requests', { memberId, kind: 'access' }, admin);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().issues).toEqual([
+      expect.objectContaining({
+        path: 'receivedOn',
+        message: 'Enter the day the request was received',
+      }),
+    ]);
   });
 });

@@ -87,6 +87,22 @@ describe('the policy table', () => {
     expect(scopeFor(withoutMember, 'member.read')).toBeNull();
   });
 
+  it('lets a member make and list their own data-subject requests, and employers neither', () => {
+    const mine = { brokerId: 't', employerId: 'e', memberId: 'm' };
+    const another = { brokerId: 't', employerId: 'e', memberId: 'n' };
+    expect(scopeFor(subjects.Member, 'data_request.create')).toBe('member');
+    expect(permits(subjects.Member, 'data_request.create', mine)).toBe(true);
+    expect(permits(subjects.Member, 'data_request.create', another)).toBe(false);
+    expect(scopeFor(subjects.Member, 'data_request.list')).toBe('member');
+    for (const action of ['data_request.read', 'data_request.complete'] as const) {
+      expect(scopeFor(subjects.Member, action), action).toBeNull();
+    }
+    for (const role of ['EmployerAdmin', 'EmployerUser'] as const) {
+      expect(scopeFor(subjects[role], 'data_request.create'), role).toBeNull();
+      expect(scopeFor(subjects[role], 'data_request.list'), role).toBeNull();
+    }
+  });
+
   it('holds only actions some part of the server asks for', () => {
     const server = sourceFiles(SERVER)
       .map((file) => readFileSync(file, 'utf8'))

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { keyset } from '../../platform/db/keyset.js';
 import { dataRequests, members } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
@@ -67,17 +67,62 @@ export async function updateRequest(
   return row;
 }
 
-/** A page of the requests row-level security lets the actor see, `status` only when given. */
+/**
+ * Holds a member's requests against another being made at the same time, until the transaction
+ * ends: an advisory lock on the member, as no row yet stands for the request to come.
+ */
+export async function lockRequestsOfMember(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext('data-requests'), hashtext(${`${member.brokerId}/${member.id}`}))`,
+  );
+}
+
+/** The member's request of `kind` still to be answered (open or extended), if there is one. */
+export async function openRequestOfKind(
+  tx: Transaction,
+  member: { brokerId: string; id: string },
+  kind: string,
+): Promise<DataRequestRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(dataRequests)
+    .where(
+      and(
+        eq(dataRequests.brokerId, member.brokerId),
+        eq(dataRequests.memberId, member.id),
+        eq(dataRequests.kind, kind),
+        inArray(dataRequests.status, ['open', 'extended']),
+      ),
+    )
+    .orderBy(dataRequests.receivedOn)
+    .limit(1);
+  return row;
+}
+
+/**
+ * A page of the requests row-level security lets the actor see, `status` only when given, one
+ * member's alone when `memberId` is given (a member reading their own).
+ */
 export async function listRequests(
   tx: Transaction,
   status: DataRequestRow['status'] | undefined,
   page: ReturnType<typeof keyset>,
+  memberId: string | null = null,
 ): Promise<DataRequestWithMember[]> {
   const rows = await tx
     .select({ request: dataRequests, memberName, employerId: members.employerId })
     .from(dataRequests)
     .innerJoin(members, ofItsMember)
-    .where(and(status === undefined ? undefined : eq(dataRequests.status, status), page.after))
+    .where(
+      and(
+        status === undefined ? undefined : eq(dataRequests.status, status),
+        memberId === null ? undefined : eq(dataRequests.memberId, memberId),
+        page.after,
+      ),
+    )
     .orderBy(...page.orderBy)
     .limit(page.take);
   return rows.map((row) => ({

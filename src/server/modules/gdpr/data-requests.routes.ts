@@ -32,10 +32,10 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
     config: { action: 'data_request.create' },
     schema: {
       summary:
-        'Record a request a member made under the GDPR (access, rectification, erasure, restriction or objection) and the day it was received: due one month later (Art. 12(3)). Audited.',
+        "Record a request a member made under the GDPR (access, rectification, erasure, restriction or objection) and the day it was received: due one month later (Art. 12(3)). A member makes their own, received today, with no day or today's; a second of a kind while the first is with the firm is a 409. Audited.",
       tags,
       body: dataRequestInput,
-      response: { 201: dataRequestView, ...errors },
+      response: { 201: dataRequestView, ...stepErrors },
     },
     handler: async (request, reply) =>
       reply.code(201).send(await dataRequests.record(actorOf(request), request.body)),

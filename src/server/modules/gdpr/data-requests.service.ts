@@ -1,11 +1,14 @@
 import { createId } from '@paralleldrive/cuid2';
 import {
+  DATA_REQUEST_KIND_NAMES,
+  type DataRequestKind,
   type DataRequestStatus,
   dataRequestClock,
   dueOnFor,
   extendedDueOn,
   extensionRefusal,
   isClosed,
+  memberReceivedOnRefusal,
   type RefusalCitation,
   receivedOnRefusal,
 } from '../../../contracts/data-request-rules.js';
@@ -17,7 +20,7 @@ import type {
   DataRequestRefusal,
   DataRequestView,
 } from '../../../contracts/data-requests.js';
-import { todayInIreland } from '../../../contracts/irish-dates.js';
+import { dateInWords, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -26,7 +29,7 @@ import { dataRequests } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
-import { authorize, authorizeRow } from '../../platform/tenancy/authorize.js';
+import { authorize, authorizeRow, boundsOf, scopeOf } from '../../platform/tenancy/authorize.js';
 import { findMember } from '../members/index.js';
 import {
   type DataRequestRow,
@@ -34,6 +37,8 @@ import {
   findRequest,
   insertRequest,
   listRequests,
+  lockRequestsOfMember,
+  openRequestOfKind,
   updateRequest,
 } from './data-requests.data.js';
 
@@ -89,6 +94,22 @@ const RECEIVED_ON_MESSAGES = {
   before_member_joined:
     'The request cannot have been received before the member joined the scheme: check the day',
 } as const;
+
+const NOT_TODAY_MESSAGE =
+  'Your request is received today, the day you make it: it cannot be dated another day';
+
+/** A member's second request of a kind while the first is with the firm (409). */
+const alreadyWithTheFirm = (open: { kind: string; receivedOn: string; dueOn: string }) =>
+  `Your request for ${DATA_REQUEST_KIND_NAMES[open.kind as DataRequestKind] ?? open.kind} of ${dateInWords(open.receivedOn)} is already with the firm: it is due to be answered by ${dateInWords(open.dueOn)}`;
+
+/**
+ * What a member reads of their own requests: the firm's note of what was done is the staff's;
+ * the reasons for an extension or a refusal are what the member was told (GDPR Art. 12(3), 12(4)).
+ */
+const asTheMemberReadsIt = (view: DataRequestView): DataRequestView => ({
+  ...view,
+  completionNote: null,
+});
 
 export const CLOSED_MESSAGE = 'This request is closed: it was completed or refused';
 
@@ -157,6 +178,9 @@ export function createDataRequestsService({ database, audit, now }: DataRequests
   return {
     async record(actor: ActorContext, input: DataRequestInput): Promise<DataRequestView> {
       const writer = authorize(actor, 'data_request.create');
+      // A member makes their own request (their 'member' reach in the policy table); the firm's
+      // staff record one a member made to them (docs/decisions/0137-data-subject-requests.md).
+      const own = scopeOf(writer, 'data_request.create') === 'member';
       return withActor(database, writer, async (tx) => {
         const member = authorizeRow(
           writer,
@@ -165,15 +189,32 @@ export function createDataRequestsService({ database, audit, now }: DataRequests
         );
         const at = now();
         const today = todayInIreland(at);
-        const wrongDay = receivedOnRefusal(input.receivedOn, today, member.dateJoined);
-        if (wrongDay) refuseInput('receivedOn', wrongDay, RECEIVED_ON_MESSAGES[wrongDay]);
-        const dueOn = dueOnFor(input.receivedOn);
+        let receivedOn: string;
+        if (own) {
+          // Received the day the member makes it: the month of Art. 12(3) runs from receipt.
+          if (memberReceivedOnRefusal(input.receivedOn, today)) {
+            refuseInput('receivedOn', 'not_today', NOT_TODAY_MESSAGE);
+          }
+          receivedOn = today;
+          // One of a kind still with the firm at a time; the lock takes two at once in turn.
+          await lockRequestsOfMember(tx, member);
+          const open = await openRequestOfKind(tx, member, input.kind);
+          if (open) throw new ConflictError(alreadyWithTheFirm(open));
+        } else {
+          if (input.receivedOn === undefined) {
+            return refuseInput('receivedOn', 'required', 'Enter the day the request was received');
+          }
+          receivedOn = input.receivedOn;
+          const wrongDay = receivedOnRefusal(receivedOn, today, member.dateJoined);
+          if (wrongDay) refuseInput('receivedOn', wrongDay, RECEIVED_ON_MESSAGES[wrongDay]);
+        }
+        const dueOn = dueOnFor(receivedOn);
         const row = await insertRequest(tx, {
           brokerId: member.brokerId,
           id: createId(),
           memberId: member.id,
           kind: input.kind,
-          receivedOn: input.receivedOn,
+          receivedOn,
           originalDueOn: dueOn,
           dueOn,
           status: 'open',
@@ -189,7 +230,7 @@ export function createDataRequestsService({ database, audit, now }: DataRequests
           previousState: null,
           newState: auditState(row),
         });
-        return viewOf(
+        const view = viewOf(
           {
             ...row,
             memberName: `${member.firstName} ${member.lastName}`,
@@ -197,14 +238,17 @@ export function createDataRequestsService({ database, audit, now }: DataRequests
           },
           today,
         );
+        return own ? asTheMemberReadsIt(view) : view;
       });
     },
 
+    /** The firm's requests; a member's own alone, as they read them. */
     async list(actor: ActorContext, query: DataRequestQuery) {
       authorize(actor, 'data_request.list');
+      const { memberId } = boundsOf(actor, 'data_request.list');
       const position = keyset(query, { at: dataRequests.dueOn, id: dataRequests.id }, 'asc', 'day');
       return withActor(database, actor, async (tx) => {
-        const rows = await listRequests(tx, query.status, position);
+        const rows = await listRequests(tx, query.status, position, memberId);
         await reads.listed(tx, actor, {
           entityType: 'data_request',
           filters: query,
@@ -213,7 +257,9 @@ export function createDataRequestsService({ database, audit, now }: DataRequests
         const today = todayInIreland(now());
         const page = pageFrom(rows, query, (row) => ({ at: row.dueOn, id: row.id }));
         return {
-          items: page.items.map((row) => viewOf(row, today)),
+          items: page.items.map((row) =>
+            memberId === null ? viewOf(row, today) : asTheMemberReadsIt(viewOf(row, today)),
+          ),
           nextCursor: page.nextCursor,
         };
       });
