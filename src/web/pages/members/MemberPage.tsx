@@ -27,12 +27,13 @@ import { PensionSummary } from './PensionSummary';
 import { PensionValuePanel } from './PensionValuePanel';
 import { RetentionPanel } from './RetentionPanel';
 import { UnitMovementsPanel } from './UnitMovementsPanel';
+import { YourDataPanel } from './YourDataPanel';
 
 /**
  * `/members/$memberId`: one member's record, their membership (status, service, leaving and the
  * steps that change it), what a DC member's pension is worth, their contributions, fund choices,
  * switches and transactions, their Pension Benefit Statements; a Member's home page, where their scheme's member-facing documents
- * are listed too. The page asks the service once for all it shows (member-page-cache.ts); each
+ * are listed too, and "Your data": their rights and their requests about their data. The page asks the service once for all it shows (member-page-cache.ts); each
  * panel then keeps its own part up to date.
  * A member out of reach (another employer's, another tenant's) answers 404 and shows "Not found".
  */
@@ -113,6 +114,14 @@ export function MemberPage() {
       )}
       <Divider />
       <ContributionsPanel member={member.data} changes={changes} />
+      {/* The member's own rights over their data, and their requests: the member alone; the
+          firm's staff record one on the data requests page. */}
+      {own && scopeIn(session, 'data_request.create') === 'member' && (
+        <>
+          <Divider />
+          <YourDataPanel member={member.data} />
+        </>
+      )}
       {/* How long the record is kept, and its restriction: the firm's staff only. */}
       {can(session, 'member.retention.read') && <RetentionPanel member={member.data} />}
     </Stack>
