@@ -401,8 +401,17 @@ describe('a member’s own request, made in the portal', () => {
     expect(await writableTableCounts(t.database)).toEqual(before);
 
     // Once the firm has answered it, another may be made.
-    const completed = await post(`/api/data-requests/${first.json().id}/complete`, {}, admin);
+    const completed = await post(
+      `/api/data-requests/${first.json().id}/complete`,
+      { note: 'Objection upheld; marketing flag cleared by Niamh' },
+      admin,
+    );
     expect(completed.statusCode, completed.body).toBe(200);
+    // The member reads it answered, without the staff's note of what was done.
+    const theirs = await get('/api/data-requests?status=completed&limit=100', ownMember);
+    expect(theirs.json().items).toEqual([
+      expect.objectContaining({ id: first.json().id, status: 'completed', completionNote: null }),
+    ]);
     const after = await post(
       '/api/data-requests',
       { memberId: ownMemberId, kind: 'objection' },
