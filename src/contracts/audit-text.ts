@@ -92,6 +92,12 @@ export function auditSummary(action: string, entityType: string): string {
  */
 export const LIST_ENTITY_ID = 'list';
 
+/**
+ * The record an export of the log reads as: it was recorded under the log itself, not under any
+ * one record.
+ */
+export const AUDIT_LOG_NAME = 'The audit log';
+
 /** A list read, in words, by how many records it returned: "A list of 3 records". */
 export function listInWords(returned: number): string {
   return `A list of ${counted(returned, 'record')}`;

@@ -567,6 +567,35 @@ describe('GET /api/audit in words and names', () => {
     });
   });
 
+  it('names a projection assumption set by its name, and an export by the log it read, not an id or a code', async () => {
+    clock += 1000;
+    const response = await as(t, a.admin, 'POST', '/api/statement-assumptions', {
+      payload: {
+        name: 'Pensions Authority guidance',
+        effectiveFrom: '2026-01-01',
+        source: 'The Pensions Authority’s guidance on benefit statement projections',
+        bestEstimateReturnPct: 4.75,
+        unfavourableReturnPct: 1.5,
+        inflationPct: 2.5,
+        salaryGrowthPct: 2.5,
+        annuityFactor: 25,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const set = response.json().id as string;
+    await exportOf(a.admin, '?entityType=statement_assumptions');
+    const [added] = await auditOf(a.admin, `&entityType=statement_assumptions&entityId=${set}`);
+    expect(added).toMatchObject({
+      summary: 'Added a projection assumption set',
+      entityLabel: 'Pensions Authority guidance',
+    });
+    const [exported] = await auditOf(a.admin, '&entityType=audit&entityId=export');
+    expect(exported).toMatchObject({
+      summary: 'Exported the audit log as CSV',
+      entityLabel: 'The audit log',
+    });
+  });
+
   it('says when the record named has been deleted since', async () => {
     const member = await createMember(
       t.database,

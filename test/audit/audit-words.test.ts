@@ -4,12 +4,14 @@ import { parse } from '@babel/parser';
 import { describe, expect, it } from 'vitest';
 import {
   AUDIT_ACTION_TEXT,
+  AUDIT_RECORD_TYPES,
   auditSummary,
   RECORDED_ACTIONS,
   recordTypeLabel,
 } from '../../src/contracts/audit-text.js';
 import { MODULES } from '../../src/contracts/manifests/index.js';
 import { ACTIONS } from '../../src/contracts/policy.js';
+import { NAMED_AS_THEY_ARE } from '../../src/server/modules/audit/audit-names.data.js';
 
 /**
  * Every action the service records reads as words (docs/decisions/0051-readable-audit-log.md;
@@ -228,5 +230,88 @@ describe('the actions the service records', () => {
     expect(auditSummary('pension_transfer.valued', 'pension_transfer')).toBe(
       'Recorded “pension_transfer.valued” on a record of type “pension transfer”',
     );
+  });
+});
+
+/**
+ * The record types the log names (src/server/modules/audit/audit-names.data.ts): those it reads a
+ * table for (`nameEach('<type>', …)`, or `put('<type>', …)` for the people), and those named as
+ * they are (`NAMED_AS_THEY_ARE`).
+ */
+function namedRecordTypes(): Set<string> {
+  const file = path.join(SERVER, 'modules/audit/audit-names.data.ts');
+  const program = parse(readFileSync(file, 'utf8'), {
+    sourceType: 'module',
+    plugins: ['typescript'],
+  }).program as unknown as Node;
+  const types = new Set<string>(Object.keys(NAMED_AS_THEY_ARE));
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const current = node as Node;
+    const callee = current.callee?.name;
+    const first = current.arguments?.[0];
+    if (
+      current.type === 'CallExpression' &&
+      (callee === 'nameEach' || callee === 'put') &&
+      first?.type === 'StringLiteral'
+    ) {
+      types.add(first.value as string);
+    }
+    for (const [key, child] of Object.entries(current)) {
+      if (key !== 'loc' && key !== 'start' && key !== 'end') walk(child);
+    }
+  };
+  walk(program);
+  return types;
+}
+
+describe('the records the log names', () => {
+  it('name every record type by what it is, never by its id (docs/decisions/0051-readable-audit-log.md)', () => {
+    const named = namedRecordTypes();
+    // A type the server records under an id of its own (`record`, `softDelete`, a platform
+    // read's `viewed`); any other is recorded only as a list platform staff read, which reads as
+    // that list ("A list of 3 records"), with no one record to name.
+    const byId = new Set(
+      sourceFiles(SERVER).flatMap((file) => {
+        const types: string[] = [];
+        const walk = (node: unknown): void => {
+          if (Array.isArray(node)) {
+            for (const child of node) walk(child);
+            return;
+          }
+          if (node === null || typeof node !== 'object') return;
+          const current = node as Node;
+          const method = current.callee?.property?.name;
+          if (
+            current.type === 'CallExpression' &&
+            (method === 'record' || method === 'softDelete' || method === 'viewed')
+          ) {
+            const entityType = current.arguments
+              ?.at(-1)
+              ?.properties?.find((property) => property.key?.name === 'entityType')?.value as
+              | Node
+              | undefined;
+            if (entityType?.type === 'StringLiteral') types.push(entityType.value as string);
+          }
+          for (const [key, child] of Object.entries(current)) {
+            if (key !== 'loc' && key !== 'start' && key !== 'end') walk(child);
+          }
+        };
+        walk(
+          parse(readFileSync(file, 'utf8'), { sourceType: 'module', plugins: ['typescript'] })
+            .program,
+        );
+        return types;
+      }),
+    );
+    const onlyListed = (type: string) => !byId.has(type) && RECORDED_ACTIONS.has(`${type}.listed`);
+    const unnamed = AUDIT_RECORD_TYPES.filter((type) => !named.has(type) && !onlyListed(type));
+    expect(unnamed).toEqual([]);
+    expect(named.has('statement_assumptions')).toBe(true);
+    expect(NAMED_AS_THEY_ARE.audit?.('export')).toBe('The audit log');
   });
 });

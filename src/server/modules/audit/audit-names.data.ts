@@ -1,11 +1,12 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DRAFT_KIND_NAMES } from '../../../contracts/ai.js';
-import { LIST_ENTITY_ID, listInWords } from '../../../contracts/audit-text.js';
+import { AUDIT_LOG_NAME, LIST_ENTITY_ID, listInWords } from '../../../contracts/audit-text.js';
 import { CONTRIBUTION_KIND_LABELS } from '../../../contracts/contributions.js';
 import { DATA_REQUEST_KIND_NAMES } from '../../../contracts/data-request-rules.js';
 import { KEY_FUNCTION_NAMES, POLICY_KIND_NAMES } from '../../../contracts/governance-rules.js';
-import { dateInWords, formatIrishDate, periodInWords } from '../../../contracts/irish-dates.js';
+import { dateInWords, periodInWords } from '../../../contracts/irish-dates.js';
+import { PAYOUT_KIND_NAMES } from '../../../contracts/member-lifecycle.js';
 import type { Action } from '../../../contracts/policy.js';
 import { FILING_KIND_NAMES } from '../../../contracts/scheme-year-rules.js';
 import {
@@ -25,6 +26,7 @@ import {
   ictProviders,
   imports,
   keyFunctionHolders,
+  memberPayouts,
   members,
   oraReports,
   payrollUploads,
@@ -33,7 +35,9 @@ import {
   remittanceReceipts,
   schemes,
   significantChanges,
+  statementAssumptions,
   statementRuns,
+  statements,
   trustees,
   trusteeTrainings,
   users,
@@ -77,6 +81,21 @@ function listNamed(record: NamedReference): EntityName | null {
   const returned =
     typeof state === 'object' && state !== null && 'returned' in state ? state.returned : null;
   return typeof returned === 'number' ? { label: listInWords(returned), deleted: false } : null;
+}
+
+/**
+ * Records named without reading a table: the audit log itself (its export, recorded under the
+ * log rather than under any one record) and the PPS encryption key, whose id is the name it is
+ * configured by (docs/decisions/0051-readable-audit-log.md).
+ */
+export const NAMED_AS_THEY_ARE: Readonly<Record<string, (entityId: string) => string>> = {
+  audit: () => AUDIT_LOG_NAME,
+  pps_key: (entityId) => `Key “${entityId}”`,
+};
+
+function namedAsItIs(record: NamedReference): EntityName | null {
+  const name = NAMED_AS_THEY_ARE[record.entityType];
+  return name === undefined ? null : { label: name(record.entityId), deleted: false };
 }
 
 /** Ids per query: far below PostgreSQL's 65,535 bound parameters, even for a 50,000-row export. */
@@ -387,7 +406,7 @@ export async function resolveAuditNames(
           ),
         )
         .where(and(inArray(trusteeTrainings.id, ids), inTenant(trusteeTrainings.brokerId))),
-    (row) => `${row.trusteeName}: training completed ${formatIrishDate(row.completedOn)}`,
+    (row) => `${row.trusteeName}: training completed ${dateInWords(row.completedOn)}`,
     (row) => row.deletedAt !== null,
   );
 
@@ -403,7 +422,7 @@ export async function resolveAuditNames(
         })
         .from(oraReports)
         .where(and(inArray(oraReports.id, ids), inTenant(oraReports.brokerId))),
-    (row) => `Own-risk assessment of ${formatIrishDate(row.performedOn)}`,
+    (row) => `Own-risk assessment of ${dateInWords(row.performedOn)}`,
     (row) => row.deletedAt !== null,
   );
 
@@ -419,7 +438,7 @@ export async function resolveAuditNames(
         })
         .from(significantChanges)
         .where(and(inArray(significantChanges.id, ids), inTenant(significantChanges.brokerId))),
-    (row) => `Significant change of ${formatIrishDate(row.occurredOn)}`,
+    (row) => `Significant change of ${dateInWords(row.occurredOn)}`,
     (row) => row.deletedAt !== null,
   );
 
@@ -436,7 +455,7 @@ export async function resolveAuditNames(
         })
         .from(filings)
         .where(and(inArray(filings.id, ids), inTenant(filings.brokerId))),
-    (row) => `${named(FILING_KIND_NAMES, row.kind)}, year ending ${formatIrishDate(row.periodEnd)}`,
+    (row) => `${named(FILING_KIND_NAMES, row.kind)}, year ending ${dateInWords(row.periodEnd)}`,
     (row) => row.deletedAt !== null,
   );
 
@@ -697,9 +716,118 @@ export async function resolveAuditNames(
     (row) => row.employerDeletedAt !== null,
   );
 
+  // A projection assumption set (docs/decisions/0141-pension-benefit-statements.md) by the name and
+  // version its page gives it.
+  await nameEach(
+    'statement_assumptions',
+    readable('statement_assumptions', 'statement_assumptions.read'),
+    (ids) =>
+      tx
+        .select({
+          id: statementAssumptions.id,
+          name: statementAssumptions.name,
+          version: statementAssumptions.version,
+        })
+        .from(statementAssumptions)
+        .where(and(inArray(statementAssumptions.id, ids), inTenant(statementAssumptions.brokerId))),
+    (row) => (row.version > 1 ? `${row.name}, version ${row.version}` : row.name),
+  );
+
+  // One member's statement, by the member and its information date.
+  await nameEach(
+    'statement',
+    readable('statement', 'statement.read'),
+    (ids) =>
+      tx
+        .select({
+          id: statements.id,
+          informationDate: statements.informationDate,
+          firstName: members.firstName,
+          lastName: members.lastName,
+          deletedAt: members.deletedAt,
+        })
+        .from(statements)
+        .innerJoin(
+          members,
+          and(eq(members.brokerId, statements.brokerId), eq(members.id, statements.memberId)),
+        )
+        .where(and(inArray(statements.id, ids), inTenant(statements.brokerId))),
+    (row) => `${memberName(row)}: statement at ${dateInWords(row.informationDate)}`,
+    (row) => row.deletedAt !== null,
+  );
+
+  // A member's status (its reads are recorded by the member's id) and a payment out of their
+  // benefit, by the member.
+  await nameEach(
+    'member_status_change',
+    readable('member_status_change', 'member.lifecycle.read'),
+    (ids) => membersNamed(tx, ids, inTenant),
+    (row) => row.name,
+    (row) => row.deleted,
+  );
+  await nameEach(
+    'member_payout',
+    readable('member_payout', 'member.lifecycle.read'),
+    (ids) =>
+      tx
+        .select({
+          id: memberPayouts.id,
+          kind: memberPayouts.kind,
+          fromOn: memberPayouts.fromOn,
+          firstName: members.firstName,
+          lastName: members.lastName,
+          deletedAt: members.deletedAt,
+        })
+        .from(memberPayouts)
+        .innerJoin(
+          members,
+          and(eq(members.brokerId, memberPayouts.brokerId), eq(members.id, memberPayouts.memberId)),
+        )
+        .where(and(inArray(memberPayouts.id, ids), inTenant(memberPayouts.brokerId))),
+    (row) =>
+      `${memberName(row)}: ${named(PAYOUT_KIND_NAMES, row.kind).toLowerCase()} from ${dateInWords(row.fromOn)}`,
+    (row) => row.deletedAt !== null,
+  );
+
+  // An employer's payments received (recorded by the employer's id) and a scheme's late-payment
+  // report (by the scheme's id), as platform staff read them.
+  await nameEach(
+    'remittance',
+    readable('remittance', 'remittance.read'),
+    (ids) =>
+      tx
+        .select({ id: employers.id, name: employers.name, deletedAt: employers.deletedAt })
+        .from(employers)
+        .where(and(inArray(employers.id, ids), inTenant(employers.brokerId))),
+    (row) => `${row.name}: payments received`,
+    (row) => row.deletedAt !== null,
+  );
+  await nameEach(
+    'late_remittance',
+    readable('late_remittance', 'late_remittance.list'),
+    (ids) => schemesNamed(tx, ids, inTenant),
+    (row) => `${row.name}: late payments`,
+    (row) => row.deleted,
+  );
+
+  // A firm's AI settings are recorded by the firm's id.
+  await nameEach(
+    'ai_settings',
+    readable('ai_settings', 'ai.settings.read'),
+    (ids) =>
+      tx
+        .select({ id: brokers.id, name: brokers.name })
+        .from(brokers)
+        .where(and(inArray(brokers.id, ids), inTenant(brokers.id))),
+    (row) => `AI settings of ${row.name}`,
+  );
+
   return {
     actorName: (actorId) => people.get(actorId) ?? null,
     entity: (record) =>
-      listNamed(record) ?? entities.get(`${record.entityType}:${record.entityId}`) ?? null,
+      listNamed(record) ??
+      namedAsItIs(record) ??
+      entities.get(`${record.entityType}:${record.entityId}`) ??
+      null,
   };
 }
