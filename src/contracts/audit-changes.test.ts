@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { changeLine, fieldInWords, NOT_KEPT, stateChanges, valueInWords } from './audit-changes.js';
+import {
+  changeLine,
+  fieldInWords,
+  NOT_KEPT,
+  stateChanges,
+  technicalDetails,
+  valueInWords,
+} from './audit-changes.js';
 import { forwardedForHeader, forwardedForNote } from './audit-text.js';
 
 const lines = (previous: unknown, next: unknown, recordType?: string) =>
@@ -244,5 +251,34 @@ describe('the X-Forwarded-For of a record', () => {
     expect(forwardedForHeader('local')).toBeNull();
     expect(forwardedForHeader('unknown')).toBeNull();
     expect(forwardedForHeader(' 203.0.113.7 ')).toBe('203.0.113.7');
+  });
+});
+
+describe('a record’s technical details', () => {
+  it('sets the ids, the code and the browser apart from the words, each under a label in words', () => {
+    const changes = stateChanges(null, { schemeId: 's1', oraReports: 1 }, 'scheme');
+    expect(changes.filter((change) => !change.technical).map(changeLine)).toEqual([
+      'Own-risk assessment reports: 1',
+    ]);
+    expect(changes.filter((change) => change.technical).map(changeLine)).toEqual(['Scheme id: s1']);
+    expect(
+      technicalDetails({
+        id: 'a1',
+        action: 'scheme.evidence_pack_generated',
+        actorId: 'u1',
+        actorTenantId: 'b1',
+        entityId: 's1',
+        tenantId: 'b1',
+        userAgent: 'Mozilla/5.0',
+      }).map(({ label, value }) => `${label}: ${value}`),
+    ).toEqual([
+      'Action code: scheme.evidence_pack_generated',
+      'Person’s id: u1',
+      'Record id: s1',
+      'Audit record id: a1',
+      'Firm id: b1',
+      'Person’s firm id: b1',
+      'Browser: Mozilla/5.0',
+    ]);
   });
 });

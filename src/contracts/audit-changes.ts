@@ -23,6 +23,8 @@ export interface StateChange {
   after?: string;
   /** What the record says of a field it keeps no value of (personal data, docs/decisions/0029). */
   note?: string;
+  /** An id or a hash: shown apart, under "Technical details", for an auditor to look up. */
+  technical: boolean;
 }
 
 /** Where a field's value was left out of the record because it is personal data. */
@@ -33,16 +35,57 @@ type State = Record<string, unknown>;
 const isState = (value: unknown): value is State =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Words written in capitals wherever a field's name holds them: `croNumber` → `CRO number`. */
-const ACRONYMS = /\b(?:cro|sr|pps|lei)\b/g;
+/**
+ * Abbreviations a reader of the log knows as they are, written in capitals wherever a field's name
+ * holds them: `croNumber` → `CRO number`. Any other abbreviation is given words in `FIELD_NAMES`.
+ */
+const ACRONYMS = /\b(?:cro|sr|pps|lei|isin|pdf|ai)\b/g;
+
+/**
+ * Fields whose names, taken apart, would not read as words: an abbreviation a broker or a trustee
+ * may not know, the service's own terms, or a unit the value is kept in.
+ */
+const FIELD_NAMES: Readonly<Record<string, string>> = {
+  actorId: 'Person’s id',
+  actorTenantId: 'Person’s firm id',
+  annuityFactorHundredths: 'Annuity factor',
+  apiKeySealed: 'AI provider key',
+  apiKeySet: 'AI provider key given',
+  approvedDiff: 'Changes approved',
+  brokerId: 'Firm id',
+  brokerIds: 'Firm ids',
+  deltaCents: 'Change in amount',
+  dpcNotifiedAt: 'Data Protection Commission told at',
+  dpcReference: 'Data Protection Commission’s reference',
+  dpcReferenceGiven: 'Data Protection Commission’s reference given',
+  entityId: 'Record id',
+  fourEyes: 'Four-eyes review',
+  html: 'Page text',
+  ipAddress: 'Forwarded for',
+  mac: 'Seal',
+  oraReports: 'Own-risk assessment reports',
+  ordinal: 'Position',
+  racKind: 'Retirement annuity contract kind',
+  sessionEpoch: 'Sign-outs of every session',
+  signInUrl: 'Sign-in web address',
+  structParent: 'Place in the document’s structure',
+  tenantId: 'Firm id',
+  totp: 'Authenticator app',
+  url: 'Web address',
+  userAgent: 'Browser',
+};
 
 /**
  * `schemeId` → `Scheme id`, `below_standard` → `Below standard`, `salaryCents` → `Salary`,
- * `employerBasisPoints` → `Employer rate`, `srNumber` → `SR number`, `lei` → `LEI`.
+ * `employerBasisPoints` → `Employer rate`, `srNumber` → `SR number`, `lei` → `LEI`,
+ * `oraReports` → `Own-risk assessment reports` (`FIELD_NAMES`).
  */
 export function fieldInWords(key: string): string {
+  const given = FIELD_NAMES[key];
+  if (given !== undefined) return given;
   const words = key
     .replace(/Cents$/, '')
+    .replace(/Hundredths$/, '')
     .replace(/BasisPoints$/, 'Rate')
     .replace(/(^s|S)ha256$/, ' SHA-256')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -52,6 +95,14 @@ export function fieldInWords(key: string): string {
     .replace(ACRONYMS, (acronym) => acronym.toUpperCase())
     .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Fields an auditor looks up rather than reads: ids, hashes and seals. The page shows them apart
+ * from the lines in words, under "Technical details" (docs/decisions/0051-readable-audit-log.md).
+ */
+export function isTechnicalField(key: string): boolean {
+  return /(^id|Id|Ids)$|(^h|H)ash$|(^s|S)ha256$|^mac$|Sealed$|^hashVersion$/.test(key);
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -125,6 +176,7 @@ export function valueInWords(key: string, value: unknown, recordType?: string): 
   if (typeof value === 'number') {
     if (key.endsWith('Cents')) return formatCents(value);
     if (key.endsWith('BasisPoints')) return `${value / 100}%`;
+    if (key.endsWith('Hundredths')) return (value / 100).toLocaleString('en-IE');
     return value.toLocaleString('en-IE');
   }
   if (typeof value === 'string') {
@@ -192,25 +244,73 @@ export function stateChanges(previous: unknown, next: unknown, recordType?: stri
       };
       // Two instants a few seconds apart read alike: a line saying "x → x" says nothing.
       if (change.before === change.after) continue;
-      changes.push({ field: fieldOf(path), ...change });
+      changes.push({ field: fieldOf(path), ...change, technical: isTechnicalField(key) });
     } else if (after) {
-      changes.push({ field: fieldOf(path), after: valueInWords(key, is?.value, recordType) });
+      changes.push({
+        field: fieldOf(path),
+        after: valueInWords(key, is?.value, recordType),
+        technical: isTechnicalField(key),
+      });
     } else
-      changes.push({ field: fieldOf(path), before: valueInWords(key, was?.value, recordType) });
+      changes.push({
+        field: fieldOf(path),
+        before: valueInWords(key, was?.value, recordType),
+        technical: isTechnicalField(key),
+      });
   }
   if (Array.isArray(named)) {
     for (const field of named) {
       if (typeof field !== 'string' || beforeLeaves.has(field) || afterLeaves.has(field)) continue;
-      changes.push({ field: fieldInWords(field), note: NOT_KEPT });
+      changes.push({ field: fieldInWords(field), note: NOT_KEPT, technical: false });
     }
   }
   return changes;
 }
 
+/** What a line says of its field: `draft → approved`, `Acme` (made), `was Acme` (deleted). */
+export function changeValue(change: StateChange): string {
+  if (change.note !== undefined) return change.note;
+  if (change.before === undefined) return change.after ?? 'none';
+  if (change.after === undefined) return `was ${change.before}`;
+  return `${change.before} → ${change.after}`;
+}
+
 /** One change as its line: `Status: draft → approved`, `Name: Acme` (made), `Name: was Acme`. */
 export function changeLine(change: StateChange): string {
-  if (change.note !== undefined) return `${change.field}: ${change.note}`;
-  if (change.before === undefined) return `${change.field}: ${change.after ?? 'none'}`;
-  if (change.after === undefined) return `${change.field}: was ${change.before}`;
-  return `${change.field}: ${change.before} → ${change.after}`;
+  return `${change.field}: ${changeValue(change)}`;
+}
+
+/** One labelled line of a record's technical details. */
+export interface TechnicalDetail {
+  label: string;
+  value: string;
+}
+
+/**
+ * What an auditor looks up, each under a label in words, apart from what the record says in
+ * words: the action's code, the ids of who acted, of the record and of the audit record itself,
+ * the firm whose log it is in, the acting person's own firm, and the browser the request named
+ * (docs/decisions/0051-readable-audit-log.md).
+ */
+export function technicalDetails(record: {
+  id: string;
+  action: string;
+  actorId: string;
+  actorTenantId: string | null;
+  entityId: string;
+  tenantId: string | null;
+  userAgent: string;
+}): TechnicalDetail[] {
+  return [
+    { label: 'Action code', value: record.action },
+    { label: fieldInWords('actorId'), value: record.actorId },
+    { label: fieldInWords('entityId'), value: record.entityId },
+    { label: 'Audit record id', value: record.id },
+    { label: 'Firm id', value: record.tenantId ?? 'none: the platform’s own log' },
+    { label: fieldInWords('actorTenantId'), value: record.actorTenantId ?? 'none' },
+    {
+      label: fieldInWords('userAgent'),
+      value: record.userAgent === '' ? 'none' : record.userAgent,
+    },
+  ];
 }

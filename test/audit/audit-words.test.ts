@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from '@babel/parser';
+import { getTableColumns, is } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import { fieldInWords, isTechnicalField } from '../../src/contracts/audit-changes.js';
 import {
   AUDIT_ACTION_TEXT,
   AUDIT_RECORD_TYPES,
@@ -12,6 +15,7 @@ import {
 import { MODULES } from '../../src/contracts/manifests/index.js';
 import { ACTIONS } from '../../src/contracts/policy.js';
 import { NAMED_AS_THEY_ARE } from '../../src/server/modules/audit/audit-names.data.js';
+import * as schema from '../../src/server/platform/db/schema.js';
 
 /**
  * Every action the service records reads as words (docs/decisions/0051-readable-audit-log.md;
@@ -313,5 +317,88 @@ describe('the records the log names', () => {
     expect(unnamed).toEqual([]);
     expect(named.has('statement_assumptions')).toBe(true);
     expect(NAMED_AS_THEY_ARE.audit?.('export')).toBe('The audit log');
+  });
+});
+
+/**
+ * The keys an audit record's states may hold: every column of every table (a state is often a row,
+ * or part of one), and every key written in the server's code inside a record's `previousState` or
+ * `newState`, or in a function or value named for a state (`auditState`).
+ */
+function stateKeys(): Set<string> {
+  const keys = new Set<string>();
+  for (const table of Object.values(schema)) {
+    if (is(table, PgTable)) for (const key of Object.keys(getTableColumns(table))) keys.add(key);
+  }
+  const walk = (node: unknown, inState: boolean): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child, inState);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const current = node as Node;
+    if (typeof current.type !== 'string') return;
+    const name = current.key?.name ?? current.id?.name ?? '';
+    const state =
+      inState ||
+      (current.type === 'ObjectProperty' && (name === 'previousState' || name === 'newState')) ||
+      ((current.type === 'FunctionDeclaration' || current.type === 'VariableDeclarator') &&
+        /State/.test(name));
+    if (state && current.type === 'ObjectProperty' && current.key?.type === 'Identifier') {
+      keys.add(name);
+    }
+    for (const [key, child] of Object.entries(current)) {
+      if (key !== 'loc' && key !== 'start' && key !== 'end') walk(child, state);
+    }
+  };
+  for (const file of sourceFiles(SERVER)) {
+    walk(
+      parse(readFileSync(file, 'utf8'), { sourceType: 'module', plugins: ['typescript'] }).program,
+      false,
+    );
+  }
+  return keys;
+}
+
+/** Abbreviations a reader of the log knows as they are (`ACRONYMS`, src/contracts/audit-changes.ts). */
+const KNOWN_ABBREVIATIONS = new Set(['AI', 'CRO', 'ISIN', 'LEI', 'PDF', 'PPS', 'SHA-256', 'SR']);
+/**
+ * Short words that are words: a word of three letters or fewer not here is taken for an
+ * abbreviation, and its field needs words in `FIELD_NAMES`.
+ */
+const SHORT_WORDS = new Set([
+  ...['a', 'age', 'and', 'app', 'as', 'at', 'by', 'day', 'due', 'end', 'for', 'gap', 'how', 'id'],
+  ...['ids', 'in', 'is', 'job', 'key', 'met', 'new', 'now', 'of', 'on', 'pay', 'run', 'set', 'to'],
+  ...['the', 'up', 'via', 'web'],
+]);
+
+describe('the fields of an audit record', () => {
+  it('each read as words: no abbreviation a reader may not know, no name run together', () => {
+    const keys = stateKeys();
+    expect(keys.size).toBeGreaterThan(300);
+    const withoutWords = [...keys].filter((key) =>
+      fieldInWords(key)
+        .split(/[\s›]+/)
+        .some((word) =>
+          /[A-Z]/.test(word.slice(1))
+            ? !KNOWN_ABBREVIATIONS.has(word)
+            : word.length <= 3 && !SHORT_WORDS.has(word.toLowerCase()),
+        ),
+    );
+    expect(withoutWords).toEqual([]);
+    expect(fieldInWords('oraReports')).toBe('Own-risk assessment reports');
+    expect(fieldInWords('annuityFactorHundredths')).toBe('Annuity factor');
+  });
+
+  it('set the ids and hashes apart, for an auditor to look up', () => {
+    expect(
+      ['id', 'schemeId', 'employeeIds', 'fileSha256', 'previousHash'].map(isTechnicalField),
+    ).toEqual([true, true, true, true, true]);
+    expect(['oraReports', 'status', 'paid', 'hashVersionNote'].map(isTechnicalField)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -33,6 +33,7 @@ describe.skipIf(browserSuiteSkipReason)(
     };
     const who = 'Development BrokerAdmin';
     const trustee = 'Gráinne Ní Chonaill';
+    const assumptions = 'Corrib Oysters projections';
 
     beforeAll(async () => {
       const api = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
@@ -63,6 +64,16 @@ describe.skipIf(browserSuiteSkipReason)(
         dateJoined: '2020-03-01',
         salaryCents: 4_200_000,
         ppsNumber: newPpsNumber(),
+      });
+      await api.call('POST', '/api/statement-assumptions', {
+        name: assumptions,
+        effectiveFrom: '2026-01-01',
+        source: 'The Pensions Authority’s guidance on benefit statement projections',
+        bestEstimateReturnPct: 4.75,
+        unfavourableReturnPct: 1.5,
+        inflationPct: 2.5,
+        salaryGrowthPct: 2.5,
+        annuityFactor: 25,
       });
       await api.call('POST', `/api/members/${member.id}/contributions`, {
         period: '2026-10',
@@ -108,6 +119,13 @@ describe.skipIf(browserSuiteSkipReason)(
           .filter({ hasText: 'Drafted a written policy' })
           .getByText('Remuneration policy, version 1.0'),
       );
+      // A projection assumption set by its name, not its id.
+      await see(
+        records
+          .getByRole('row')
+          .filter({ hasText: 'Added a projection assumption set' })
+          .getByText(assumptions),
+      );
       expect(await shownText(records)).not.toMatch(/[a-z_]+\.[a-z_]+ed\b/);
       // What changed, as a line a person reads, not the record's JSON.
       const renamed = records.getByRole('row').filter({ hasText: 'Changed a scheme’s details' });
@@ -123,8 +141,16 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(recorded).toContain('Period: Oct 2026');
       expect(recorded).toContain('Kind: Employer');
       expect(recorded).toContain('Amount: €210.00');
-      expect(recorded).toMatch(/Member id: [\w-]+/);
       expect(recorded).not.toContain('2026-10');
+      // The ids and the code an auditor looks up are set apart, each labelled in words.
+      const technical = await shownText(
+        await see(page.getByRole('region', { name: 'Technical details' })),
+      );
+      expect(recorded).not.toMatch(/Member id/);
+      expect(technical).toMatch(/Member id: [\w-]+/);
+      expect(technical).toContain('Action code: contribution.created');
+      expect(technical).toMatch(/Browser: \S+/);
+      expect(technical).not.toMatch(/Tenant|Who \(id\)/);
       await paid.getByRole('button', { name: /^Hide details/ }).click();
       await e2e.checkPage(page, 'audit-log');
 

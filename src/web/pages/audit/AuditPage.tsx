@@ -19,7 +19,12 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
-import { changeLine, stateChanges } from '../../../contracts/audit-changes';
+import {
+  changeLine,
+  changeValue,
+  stateChanges,
+  technicalDetails,
+} from '../../../contracts/audit-changes';
 import {
   ANONYMOUS_ACTOR_ID,
   AUDIT_RECORD_TYPES,
@@ -466,58 +471,53 @@ function AuditTable({ filters }: { filters: Filters }) {
   );
 }
 
+/**
+ * A record's details: what it says in words first; then, set apart under "Technical details", what
+ * an auditor looks up (the action's code, the ids, the browser), each under a label in words
+ * (docs/decisions/0051-readable-audit-log.md).
+ */
 function RecordDetails({ record }: { record: AuditRecord }) {
   const made = record.previousState === null || record.previousState === undefined;
   const gone = record.newState === null || record.newState === undefined;
+  const changes = stateChanges(record.previousState, record.newState, record.entityType);
+  const inWords = changes.filter((change) => !change.technical);
+  const technical = [
+    ...technicalDetails(record),
+    ...changes
+      .filter((change) => change.technical)
+      .map((change) => ({ label: change.field, value: changeValue(change) })),
+  ];
+  const headingId = `audit-technical-${record.id}`;
   return (
     <Stack gap="sm" py="xs">
-      <ChangeLines
-        title={made ? 'Recorded with it' : gone ? 'What it had' : 'What changed'}
-        previous={record.previousState}
-        next={record.newState}
-        recordType={record.entityType}
-      />
-      <Text size="sm">
-        Action code: <Code>{record.action}</Code> · Who (id): <Code>{record.actorId}</Code> · Record
-        (id): <Code>{record.entityId}</Code> · Audit record: <Code>{record.id}</Code>
-      </Text>
-      <Text size="sm">
-        Tenant: {record.tenantId ?? 'platform'} · Actor’s tenant: {record.actorTenantId ?? 'none'} ·
-        Browser: {record.userAgent}
-      </Text>
-    </Stack>
-  );
-}
-
-/** The record's states as lines, “field: before → after” (src/contracts/audit-changes.ts). */
-function ChangeLines({
-  title,
-  previous,
-  next,
-  recordType,
-}: {
-  title: string;
-  previous: unknown;
-  next: unknown;
-  recordType: string;
-}) {
-  const changes = stateChanges(previous, next, recordType);
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        {title}
-      </Text>
-      {changes.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          Nothing beyond the action itself
+      <Stack gap={4}>
+        <Text size="sm" fw={600}>
+          {made ? 'Recorded with it' : gone ? 'What it had' : 'What changed'}
         </Text>
-      ) : (
-        <List size="sm" spacing={2}>
-          {changes.map((change) => (
-            <List.Item key={change.field}>{changeLine(change)}</List.Item>
+        {inWords.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Nothing beyond the action itself
+          </Text>
+        ) : (
+          <List size="sm" spacing={2}>
+            {inWords.map((change) => (
+              <List.Item key={change.field}>{changeLine(change)}</List.Item>
+            ))}
+          </List>
+        )}
+      </Stack>
+      <Stack gap={4} component="section" aria-labelledby={headingId}>
+        <Text size="xs" fw={600} c="dimmed" id={headingId}>
+          Technical details
+        </Text>
+        <List size="xs" spacing={2} c="dimmed">
+          {technical.map((detail) => (
+            <List.Item key={`${detail.label}:${detail.value}`}>
+              {detail.label}: <Code>{detail.value}</Code>
+            </List.Item>
           ))}
         </List>
-      )}
+      </Stack>
     </Stack>
   );
 }
