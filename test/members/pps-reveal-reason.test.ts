@@ -83,7 +83,7 @@ describe('revealing a PPS number', () => {
   it('reads in the audit log as the reason in words', async () => {
     for (const reason of PPS_REVEAL_REASONS) {
       expect(stateChanges(null, { ppsRevealReason: reason })).toEqual([
-        { field: 'PPS reveal reason', after: PPS_REVEAL_REASON_WORDS[reason] },
+        { field: 'PPS reveal reason', after: PPS_REVEAL_REASON_WORDS[reason], technical: false },
       ]);
     }
     const { admin, member } = await tenant();

@@ -75,6 +75,7 @@ describe('closing a scheme', () => {
       field: 'Wind up reason',
       before: 'none',
       after: WIND_UP_REASON_WORDS.moved_to_another_arrangement,
+      technical: false,
     });
   });
 
