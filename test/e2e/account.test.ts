@@ -100,7 +100,7 @@ describe.skipIf(browserSuiteSkipReason)('my account', { timeout: JOURNEY_TIMEOUT
     await page.reload();
     await see(page.getByRole('heading', { name: 'My account' }));
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/signin');
     await field(page, 'E-mail address').fill(maire.email);
     await field(page, 'Password').fill(maire.password);
@@ -140,7 +140,7 @@ describe.skipIf(browserSuiteSkipReason)('my account', { timeout: JOURNEY_TIMEOUT
     await expect.poll(onScreen).toBe(false);
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     // Closed, its links are out of the keyboard's way: the Tab after the header leads past them.
-    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).focus();
     await page.keyboard.press('Tab');
     const focusInMenu = () =>
       navigation.evaluate((nav) => nav.contains(nav.ownerDocument.activeElement));

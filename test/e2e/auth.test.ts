@@ -39,7 +39,7 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(new URL(page.url()).pathname).toBe('/dashboard');
       // A fresh load: the keyboard's first stop skips the header and navigation to the page.
       await page.reload();
-      await see(page.getByRole('button', { name: 'Sign out' }));
+      await see(page.getByRole('button', { name: 'Sign out', exact: true }));
       await page.keyboard.press('Tab');
       const skip = page.getByRole('link', { name: 'Skip to content' });
       const focused = (element: ReturnType<typeof page.locator>) =>
@@ -54,7 +54,7 @@ describe.skipIf(browserSuiteSkipReason)(
       // A BrokerAdmin administers no broker firms: that is the SuperAdmin's navigation.
       expect(await navigation.getByRole('link', { name: 'Brokers' }).count()).toBe(0);
 
-      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
       await page.waitForURL('**/signin');
       // The session is over on the server too: a signed-in page sends the visitor back.
       await arriveSignedOut(page, '/employers');
@@ -124,7 +124,10 @@ describe.skipIf(browserSuiteSkipReason)(
         await signInThroughForm(page, credentials, '/');
         expect(new URL(page.url()).pathname, `${role}'s start page`).toBe(home);
         await page.reload();
-        await see(page.getByRole('button', { name: 'Sign out' }), `${role} still signed in`);
+        await see(
+          page.getByRole('button', { name: 'Sign out', exact: true }),
+          `${role} still signed in`,
+        );
         expect(new URL(page.url()).pathname, `${role} after a reload`).toBe(home);
       }
     });
@@ -245,7 +248,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await again.close();
 
       await signInThroughForm(page, { email, password: 'a brand new consultant passphrase' });
-      await see(page.getByRole('button', { name: 'Sign out' }));
+      await see(page.getByRole('button', { name: 'Sign out', exact: true }));
     });
 
     it('shows the forgot-password answer for an address with no account too', async () => {

@@ -43,7 +43,10 @@ describe.skipIf(browserSuiteSkipReason)(
       const home = `/employers/${employerId}`;
       for (let load = 1; load <= 30; load += 1) {
         await page.goto(load % 2 === 0 ? home : '/schemes');
-        await see(page.getByRole('button', { name: 'Sign out' }), `signed in at load ${load}`);
+        await see(
+          page.getByRole('button', { name: 'Sign out', exact: true }),
+          `signed in at load ${load}`,
+        );
         expect(new URL(page.url()).pathname, `load ${load}`).not.toBe('/signin');
       }
       await settled(page);
@@ -68,7 +71,7 @@ describe.skipIf(browserSuiteSkipReason)(
           pages.map(async (page, index) => {
             await (round === 1 ? page.goto('/') : page.reload());
             await see(
-              page.getByRole('button', { name: 'Sign out' }),
+              page.getByRole('button', { name: 'Sign out', exact: true }),
               `person ${index + 1} signed in, round ${round}`,
             );
             expect(new URL(page.url()).pathname).not.toBe('/signin');

@@ -343,7 +343,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await field(invitee, 'Password again').fill(password);
       await invitee.getByRole('button', { name: 'Set password and sign in' }).click();
       // Signed in at once: their home, with the menu of a signed-in person.
-      await see(invitee.getByRole('button', { name: 'Sign out' }));
+      await see(invitee.getByRole('button', { name: 'Sign out', exact: true }));
       expect(new URL(invitee.url()).pathname).not.toBe('/accept-invitation');
       await invitee.close();
 

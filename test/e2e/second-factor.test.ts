@@ -43,7 +43,7 @@ describe.skipIf(browserSuiteSkipReason)('a second factor', { timeout: JOURNEY_TI
 
   /** Signs out from the layout's button and waits for the sign-in page it leads to. */
   async function signOut(page: Page): Promise<void> {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/signin');
     await see(page.getByRole('heading', { name: 'Sign in' }));
   }
@@ -107,7 +107,7 @@ describe.skipIf(browserSuiteSkipReason)('a second factor', { timeout: JOURNEY_TI
     await field(step, 'Code from your authenticator app').fill(recoveryCode);
     await step.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL((url) => url.pathname !== '/signin' && url.pathname !== '/');
-    await see(page.getByRole('button', { name: 'Sign out' }));
+    await see(page.getByRole('button', { name: 'Sign out', exact: true }));
     await toAccount(page);
     await see(page.getByText('9 of 10 left'));
   });
@@ -134,13 +134,13 @@ describe.skipIf(browserSuiteSkipReason)('a second factor', { timeout: JOURNEY_TI
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await see(page.getByText('Your password was right. Now confirm it is you.'));
     await page.getByRole('button', { name: 'Use a passkey' }).click();
-    await see(page.getByRole('button', { name: 'Sign out' }));
+    await see(page.getByRole('button', { name: 'Sign out', exact: true }));
 
     // And it signs in on its own.
     await signOut(page);
     await page.getByRole('button', { name: 'Use a passkey instead' }).click();
     await page.waitForURL((url) => url.pathname !== '/signin' && url.pathname !== '/');
-    await see(page.getByRole('button', { name: 'Sign out' }));
+    await see(page.getByRole('button', { name: 'Sign out', exact: true }));
     await toAccount(page);
     await see(passkeys.getByRole('cell', { name: 'Office laptop' }));
     expect(await passkeys.getByRole('cell', { name: 'Not yet' }).count()).toBe(0);
@@ -155,6 +155,6 @@ describe.skipIf(browserSuiteSkipReason)('a second factor', { timeout: JOURNEY_TI
     await field(page, 'E-mail address').fill(DEV_ACCOUNTS.brokerAdmin.email);
     await field(page, 'Password').fill(DEV_ACCOUNTS.brokerAdmin.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await see(page.getByRole('button', { name: 'Sign out' }));
+    await see(page.getByRole('button', { name: 'Sign out', exact: true }));
   });
 });

@@ -217,5 +217,5 @@ export async function signInThroughForm(
     await page.waitForURL((url) => `${url.pathname}${url.search}` === startAt);
   }
   // Signed in for good: the layout's sign-out button, not a bounce back to the form.
-  await see(page.getByRole('button', { name: 'Sign out' }), 'the signed-in layout');
+  await see(page.getByRole('button', { name: 'Sign out', exact: true }), 'the signed-in layout');
 }
