@@ -1,5 +1,5 @@
 import { addYears } from './governance-rules.js';
-import { addDays, addMonths } from './irish-dates.js';
+import { addDays, addMonths, dateInWords } from './irish-dates.js';
 import { guidance, law, productPolicy, type RuleSource } from './rule-sources.js';
 import { type AccrualRate, readAccrualRate } from './scheme-terms.js';
 
@@ -394,19 +394,68 @@ export const DATA_ISSUES = {
   no_salary: 'The member has no pensionable salary',
   implausible_salary: 'The member’s salary is over €1,000,000 a year',
   no_price: 'A fund the member holds has no price on or before the information date',
-  no_value: 'The member has no fund value and no contributions',
+  no_value: 'Nothing was paid in or invested for the member by the information date',
 } as const;
 export type DataIssue = keyof typeof DATA_ISSUES;
+
+/**
+ * The checks that are the scheme's, not the member's: each is corrected once, with Edit scheme on
+ * the scheme's page, and fails every member of the scheme until it is.
+ */
+export const SCHEME_DATA_ISSUES = [
+  'no_retirement_age',
+  'no_accrual_rate',
+  'no_funding_level',
+] as const satisfies readonly DataIssue[];
+export type SchemeDataIssue = (typeof SCHEME_DATA_ISSUES)[number];
+
+/** Whether a problem is the scheme's (corrected in its details) rather than the member's record. */
+export function isSchemeDataIssue(issue: DataIssue): issue is SchemeDataIssue {
+  return (SCHEME_DATA_ISSUES as readonly DataIssue[]).includes(issue);
+}
+
+/**
+ * The checks whose figures are as at the information date: their words name it, so that a member
+ * whose money arrived after it is not taken to have none.
+ */
+const AS_AT_THE_DATE: readonly DataIssue[] = ['joined_after_information_date', 'no_value'];
+
+/** A problem in words as the run lists it, with the information date where the check reads it. */
+export function dataIssueWords(issue: DataIssue, informationDate: string): string {
+  return AS_AT_THE_DATE.includes(issue)
+    ? `${DATA_ISSUES[issue]}, ${dateInWords(informationDate)}`
+    : DATA_ISSUES[issue];
+}
+
+/** The scheme's terms a statement needs, as its record holds them. */
+export interface SchemeTermsFacts {
+  schemeType: 'DB' | 'DC' | 'PRSA' | 'RAC';
+  normalRetirementAge: number | null;
+  accrualRate: string | null;
+  fundingLevelPct: number | null;
+}
+
+/**
+ * The scheme's terms missing for any statement to be made (STATEMENT_RULES.content and dbMethod):
+ * every scheme's normal retirement age, and a DB scheme's accrual rate and funding level. The run
+ * lists them against each member; the run dialog warns of them before a run is started.
+ */
+export function missingSchemeTerms(facts: SchemeTermsFacts): SchemeDataIssue[] {
+  const missing: SchemeDataIssue[] = [];
+  const db = facts.schemeType === 'DB';
+  if (facts.normalRetirementAge === null) missing.push('no_retirement_age');
+  if (db && (facts.accrualRate === null || readAccrualRate(facts.accrualRate) === null)) {
+    missing.push('no_accrual_rate');
+  }
+  if (db && facts.fundingLevelPct === null) missing.push('no_funding_level');
+  return missing;
+}
 
 /** Above this salary (cents a year) a salary is taken to be a typing error. */
 export const IMPLAUSIBLE_SALARY_CENTS = 100_000_000;
 
-export interface MemberDataFacts {
-  schemeType: 'DB' | 'DC' | 'PRSA' | 'RAC';
+export interface MemberDataFacts extends SchemeTermsFacts {
   status: 'active' | 'deferred';
-  normalRetirementAge: number | null;
-  accrualRate: string | null;
-  fundingLevelPct: number | null;
   dateOfBirth: string;
   dateJoined: string;
   salaryCents: number;
@@ -427,13 +476,8 @@ export function ageOn(dateOfBirth: string, on: string): number {
 
 /** Everything missing or implausible in one member's data, in a fixed order; none is guessed. */
 export function checkMemberData(facts: MemberDataFacts): DataIssue[] {
-  const issues: DataIssue[] = [];
+  const issues: DataIssue[] = missingSchemeTerms(facts);
   const db = facts.schemeType === 'DB';
-  if (facts.normalRetirementAge === null) issues.push('no_retirement_age');
-  if (db && (facts.accrualRate === null || readAccrualRate(facts.accrualRate) === null)) {
-    issues.push('no_accrual_rate');
-  }
-  if (db && facts.fundingLevelPct === null) issues.push('no_funding_level');
   if (facts.dateJoined > facts.informationDate) issues.push('joined_after_information_date');
   const age = ageOn(facts.dateOfBirth, facts.informationDate);
   if (age < 16 || age > 80) issues.push('implausible_age');

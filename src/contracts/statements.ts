@@ -264,5 +264,14 @@ export const paperStatementView = z.object({
 });
 export type PaperStatementView = z.infer<typeof paperStatementView>;
 
+/**
+ * The file name a statement's PDF is downloaded under: the statement's information date, so that
+ * a member's or the firm's statements of different years are told apart, and nothing of the
+ * member (their name is personal data, kept out of file names that outlive the download).
+ */
+export function statementFileName(informationDate: string): string {
+  return `pension-benefit-statement-${informationDate}.pdf`;
+}
+
 export const statementListQuery = pageQuery;
 export const runStatementsQuery = pageQuery;

@@ -173,7 +173,7 @@ describe.skipIf(browserSuiteSkipReason)(
       ).toBe('Pensions Authority guidance, version 1, from 10 Mar 2023');
       await see(dialog.getByText('1 set to choose from: your firm’s own', { exact: true }));
       // The scheme's retirement age is set: the dialog gives no warning of it.
-      expect(await dialog.getByText('The scheme has no normal retirement age').count()).toBe(0);
+      expect(await dialog.getByText('The scheme’s details are incomplete').count()).toBe(0);
       // Sent without its dates, the form says what is missing in words, under each field.
       await dialog.getByRole('button', { name: 'Start the run', exact: true }).click();
       await see(dialog.getByText('This is required').first());

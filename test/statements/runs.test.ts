@@ -183,6 +183,10 @@ describe('a statement run', () => {
     for (const statement of list) {
       const pdf = await scheme.staff.get(`/api/statements/${statement.id}/pdf`);
       expect(pdf.statusCode).toBe(200);
+      // Named by the statement's information date, and nothing of the member.
+      expect(pdf.headers['content-disposition']).toBe(
+        'inline; filename="pension-benefit-statement-2026-12-31.pdf"',
+      );
       const bytes = pdf.rawPayload;
       const raw = bytes.toString('latin1');
       const text = textOf(bytes);
@@ -431,14 +435,17 @@ describe('a run that made no statement', () => {
     const empty = await waitFor(queued.json().id, 'ready');
     expect(empty).toMatchObject({ total: 0, done: 0 });
     expect(empty.issues).toHaveLength(4);
-    for (const issue of empty.issues) expect(issue.issues).toContain('no_retirement_age');
+    for (const issue of empty.issues) {
+      expect(issue.issues).toContain('no_retirement_age');
+      expect(issue.words).toContain('The scheme has no normal retirement age');
+    }
 
     const approve = await scheme
       .as(scheme.admin)
       .post(`/api/statement-runs/${empty.id}/approve`, {});
     expect(approve.statusCode).toBe(409);
     expect(approve.json().error).toBe(
-      'This run made no statement, so there is nothing for the trustees to approve. Correct the members’ records, then start a new run for the same date',
+      'This run made no statement, so there is nothing for the trustees to approve. Its page says what to correct, in the scheme’s details or the members’ records; then start a new run for the same date',
     );
 
     const corrected = await scheme.staff.patch(`/api/schemes/${scheme.schemeId}`, {

@@ -5,9 +5,13 @@ import {
   administratorDate,
   ageOn,
   checkMemberData,
+  DATA_ISSUES,
+  dataIssueWords,
+  isSchemeDataIssue,
   type MemberDataFacts,
   materialChanges,
   membersByFor,
+  missingSchemeTerms,
   monthsToRetirement,
   NORMAL_RETIREMENT_AGES,
   PROJECTION_CAVEAT,
@@ -260,6 +264,37 @@ describe('the data checked before a statement', () => {
       'no_funding_level',
       'no_salary',
     ]);
+  });
+
+  it('tells the scheme’s missing terms from the member’s own problems', () => {
+    const db = { schemeType: 'DB' as const, normalRetirementAge: 65 };
+    expect(missingSchemeTerms({ ...db, accrualRate: null, fundingLevelPct: null })).toEqual([
+      'no_accrual_rate',
+      'no_funding_level',
+    ]);
+    expect(missingSchemeTerms({ ...db, accrualRate: 'none', fundingLevelPct: 95 })).toEqual([
+      'no_accrual_rate',
+    ]);
+    expect(missingSchemeTerms({ ...db, accrualRate: '1/60', fundingLevelPct: 95 })).toEqual([]);
+    expect(missingSchemeTerms({ ...facts, normalRetirementAge: null })).toEqual([
+      'no_retirement_age',
+    ]);
+    // A DC scheme has neither an accrual rate nor a funding level, and needs neither.
+    expect(missingSchemeTerms(facts)).toEqual([]);
+    expect(isSchemeDataIssue('no_funding_level')).toBe(true);
+    expect(isSchemeDataIssue('no_value')).toBe(false);
+  });
+
+  it('says the information date in the words of a check made as at that date', () => {
+    // Money recorded after the information date is not in the figures, so the member is said to
+    // have none by that date, not none at all.
+    expect(dataIssueWords('no_value', '2026-11-27')).toBe(
+      'Nothing was paid in or invested for the member by the information date, 27 Nov 2026',
+    );
+    expect(dataIssueWords('joined_after_information_date', '2026-11-27')).toBe(
+      'The member joined after the information date, 27 Nov 2026',
+    );
+    expect(dataIssueWords('no_accrual_rate', '2026-11-27')).toBe(DATA_ISSUES.no_accrual_rate);
   });
 
   it('bounds a normal retirement age by the oldest age of any scheme type’s window', () => {

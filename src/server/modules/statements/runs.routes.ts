@@ -148,10 +148,12 @@ export const runsRoutes: FastifyPluginAsyncZod<{ runs: RunsService }> = async (a
       params: idParams,
       response: { 200: z.instanceof(Buffer), 403: errorBody, 404: errorBody },
     },
-    handler: async (request, reply) =>
-      reply
+    handler: async (request, reply) => {
+      const { bytes, filename } = await runs.pdf(actorOf(request), request.params.id);
+      return reply
         .type('application/pdf')
-        .header('content-disposition', 'inline; filename="pension-benefit-statement.pdf"')
-        .send(await runs.pdf(actorOf(request), request.params.id)),
+        .header('content-disposition', `inline; filename="${filename}"`)
+        .send(bytes);
+    },
   });
 };

@@ -8,6 +8,7 @@ import {
   type StatementRunInput,
   type StatementRunView,
   type StatementView,
+  statementFileName,
 } from '../../../contracts/statements.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
@@ -259,7 +260,7 @@ export function createRunsService({
         }
         if (runMadeNothing({ status: run.status as StatementRunView['status'], done: run.done })) {
           throw new ConflictError(
-            'This run made no statement, so there is nothing for the trustees to approve. Correct the members’ records, then start a new run for the same date',
+            'This run made no statement, so there is nothing for the trustees to approve. Its page says what to correct, in the scheme’s details or the members’ records; then start a new run for the same date',
           );
         }
         const at = now();
@@ -446,7 +447,7 @@ export function createRunsService({
      * A statement's PDF as its member sees it: staff preview any made; a member reads only their
      * own once issued (404 otherwise, as if it did not exist).
      */
-    async pdf(actor: ActorContext, id: string): Promise<Buffer> {
+    async pdf(actor: ActorContext, id: string): Promise<{ bytes: Buffer; filename: string }> {
       authorize(actor, 'statement.read');
       const figures = await withActor(database, actor, async (tx) => {
         const statement = await findStatement(tx, id);
@@ -461,7 +462,10 @@ export function createRunsService({
         }
         return reached.figures;
       });
-      return statementPdf(figures);
+      return {
+        bytes: await statementPdf(figures),
+        filename: statementFileName(figures.informationDate),
+      };
     },
   };
 }

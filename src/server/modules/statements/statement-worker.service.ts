@@ -1,5 +1,5 @@
 import { createId } from '@paralleldrive/cuid2';
-import { DATA_ISSUES } from '../../../contracts/statement-rules.js';
+import { dataIssueWords } from '../../../contracts/statement-rules.js';
 import type { RunIssue, StatementFigures } from '../../../contracts/statements.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
@@ -120,7 +120,7 @@ export function createStatementWorker({ database, audit, now, render }: Statemen
           issues.push({
             memberId: member.id,
             issues: outcome.issues,
-            words: outcome.issues.map((issue) => DATA_ISSUES[issue]),
+            words: outcome.issues.map((issue) => dataIssueWords(issue, run.informationDate)),
           });
         } else owed.push(member.id);
       }

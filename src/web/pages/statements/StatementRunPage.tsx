@@ -36,7 +36,13 @@ import { ScrollTable } from '../../components/ScrollTable';
 import { useApiAction } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
 import { useScheme } from '../schemes/SchemeQueries';
-import { mayBeApproved, missingRetirementAge } from './run-words';
+import {
+  hadNoMembers,
+  mayBeApproved,
+  nextStepAfterNothing,
+  schemeTermsInWords,
+  whatToCorrect,
+} from './run-words';
 import { RunStatusBadge } from './StatementRunsPanel';
 import {
   inProgress,
@@ -214,7 +220,7 @@ function standing(run: StatementRunView): string {
       return 'The statements are being made. This page follows their progress.';
     case 'ready':
       return runMadeNothing(run)
-        ? 'This run made no statement, so there is nothing for the trustees to approve. Correct the members’ records, then start a new run for the same date.'
+        ? `This run made no statement, so there is nothing for the trustees to approve. ${nextStepAfterNothing(run)}`
         : `The statements are ready for the trustees, who are to have them by ${formatDate(run.trusteesBy)}.`;
     case 'approved':
       return `The trustees approved the statements. Issue them so the members have them by ${formatDate(run.membersBy)}.`;
@@ -272,36 +278,54 @@ function Totals({
   );
 }
 
-/** The members whose data failed a check, each with what is missing or implausible. */
+/**
+ * The members whose data failed a check, each with what is missing or implausible: the scheme's
+ * own terms said once, with where they are set, apart from the members' records.
+ */
 function Exceptions({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
   if (run.issues.length === 0) {
     if (inProgress(run.status) || run.status === 'failed') return null;
-    return <Text>Every member’s data passed the checks.</Text>;
+    return hadNoMembers(run) ? (
+      <Text>
+        The scheme had no active or deferred members to make statements for, so no one was checked.
+      </Text>
+    ) : (
+      <Text>Every member’s data passed the checks.</Text>
+    );
   }
+  const correct = whatToCorrect(run);
+  const then = runMadeNothing(run)
+    ? 'then start a new run for the same date.'
+    : 'then start a run for a later information date for them to have one: this run holds its date.';
   return (
     <Stack gap="xs" component="section" aria-labelledby="run-exceptions">
       <Title order={3} id="run-exceptions">
         Members with data problems
       </Title>
       <Text size="sm">
-        {counted(run.issues.length, 'member')} will get no statement from this run. Correct their
-        records, then{' '}
-        {runMadeNothing(run)
-          ? 'start a new run for the same date.'
-          : 'start a run for a later information date for them to have one: this run holds its date.'}
+        {counted(run.issues.length, 'member')} will get no statement from this run.
       </Text>
-      {missingRetirementAge(run) && (
-        <Alert color="yellow" title="The scheme has no normal retirement age">
-          Set it in{' '}
+      {correct.scheme.length > 0 && (
+        <Alert color="yellow" title="The scheme’s details are incomplete">
+          No member of the scheme gets a statement until they are complete. Set the scheme’s{' '}
+          {schemeTermsInWords(correct.scheme)} with Edit scheme on{' '}
           <Anchor
             renderRoot={(props) => (
               <Link {...props} to="/schemes/$schemeId" params={{ schemeId: scheme.id }} />
             )}
           >
-            the scheme’s details
-          </Anchor>{' '}
-          (Edit scheme, Normal retirement age), then start a new run.
+            the scheme’s page
+          </Anchor>
+          , {then}
         </Alert>
+      )}
+      {correct.members > 0 && (
+        <Text size="sm">
+          {correct.members === 1
+            ? '1 member has a problem in their own record'
+            : `${correct.members} members have problems in their own records`}
+          : correct their records, {then}
+        </Text>
       )}
       <ScrollTable minWidth={560} label="Members with data problems">
         <Table>

@@ -5,6 +5,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { todayInIreland } from '../../../contracts/irish-dates';
+import { missingSchemeTerms } from '../../../contracts/statement-rules';
 import {
   type RunStatus,
   runMadeNothing,
@@ -26,7 +27,12 @@ import { formatDate } from '../../format';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { validateWithDates } from '../governance/governance-helpers';
 import { AssumptionSetForm } from './AssumptionSetForm';
-import { assumptionSetsInWords, assumptionsChosenAtFirst, runStatusName } from './run-words';
+import {
+  assumptionSetsInWords,
+  assumptionsChosenAtFirst,
+  runStatusName,
+  schemeTermsInWords,
+} from './run-words';
 import {
   ASSUMPTION_SETS_KEY,
   inProgress,
@@ -86,10 +92,13 @@ export function StatementRunsPanel({ scheme }: { scheme: Scheme }) {
     {
       key: 'made',
       header: 'Statements made',
-      // A finished run with nothing to make: every member checked had a data problem.
+      // A finished run with nothing to make: every member checked had a data problem, or the
+      // scheme had no member to check.
       render: (run) =>
         run.total === 0 && !inProgress(run.status)
-          ? 'None: no member’s data passed the checks'
+          ? run.issues.length === 0
+            ? 'None: the scheme had no members to make them for'
+            : 'None: no member’s data passed the checks'
           : `${run.done} of ${run.total}`,
       sortValue: (run) => run.done,
     },
@@ -196,6 +205,13 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
     );
   }
   const choices = sets.data.items;
+  // The same check the run makes of the scheme before any member (contracts/statement-rules.ts).
+  const missing = missingSchemeTerms({
+    schemeType: scheme.type,
+    normalRetirementAge: scheme.normalRetirementAge ?? null,
+    accrualRate: scheme.accrualRate ?? null,
+    fundingLevelPct: scheme.fundingLevelPct ?? null,
+  });
   // Without a set the service refuses every run (runs.service.ts): the firm adds its own first
   // (docs/decisions/0141-pension-benefit-statements.md, "Assumption sets"), then chooses it here.
   if (choices.length === 0 || addingSet) {
@@ -225,13 +241,16 @@ function StartRunForm({ scheme, onClose }: { scheme: Scheme; onClose: () => void
       submitLabel="Start the run"
       onCancel={onClose}
     >
-      {scheme.normalRetirementAge == null && (
-        <Alert color="yellow" title="The scheme has no normal retirement age">
-          A statement projects each member’s benefit to the scheme’s normal retirement age, so no
-          statement can be made until it is set.{' '}
+      {missing.length > 0 && (
+        <Alert color="yellow" title="The scheme’s details are incomplete">
+          {`The scheme has no ${schemeTermsInWords(missing)}. `}
+          {missing.includes('no_retirement_age')
+            ? 'A statement projects each member’s benefit to the scheme’s normal retirement age'
+            : 'A DB statement works out each member’s pension from the accrual rate and shows the funding level'}
+          , so no statement can be made until {missing.length === 1 ? 'it is' : 'they are'} set.{' '}
           {can(session, 'scheme.update', scheme)
-            ? 'Close this dialog and set it with Edit scheme, in the scheme’s details at the top of this page.'
-            : 'Ask your firm’s administrator to set it in the scheme’s details.'}
+            ? 'Close this dialog and set them with Edit scheme, in the scheme’s details at the top of this page.'
+            : 'Ask your firm’s administrator to set them in the scheme’s details.'}
         </Alert>
       )}
       <IrishDateInput

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   assumptionSetsInWords,
   assumptionsChosenAtFirst,
+  hadNoMembers,
   mayBeApproved,
-  missingRetirementAge,
+  nextStepAfterNothing,
   runStatusName,
+  schemeTermsInWords,
+  whatToCorrect,
 } from './run-words';
 
 /**
@@ -22,11 +25,49 @@ describe('a run in words', () => {
     expect(mayBeApproved({ status: 'approved', done: 3 })).toBe(false);
   });
 
-  it('knows when members went without a statement for want of the scheme’s retirement age', () => {
-    const issue = (issues: string[]) => ({ memberId: 'm1', issues, words: [] }) as never;
-    expect(missingRetirementAge({ issues: [issue(['implausible_age'])] })).toBe(false);
-    expect(missingRetirementAge({ issues: [issue(['no_retirement_age'])] })).toBe(true);
-    expect(missingRetirementAge({ issues: [] })).toBe(false);
+  const issue = (issues: string[]) => ({ memberId: 'm1', issues, words: [] }) as never;
+  const finished = { status: 'ready' as const, done: 0, total: 0 };
+
+  it('says the scheme’s missing terms once, where they are set, apart from the members’ records', () => {
+    const db = {
+      ...finished,
+      issues: [issue(['no_accrual_rate', 'no_funding_level']), issue(['no_funding_level'])],
+    };
+    expect(whatToCorrect(db)).toEqual({
+      scheme: ['no_accrual_rate', 'no_funding_level'],
+      members: 0,
+    });
+    expect(nextStepAfterNothing(db)).toBe(
+      'Set the scheme’s accrual rate and funding level with Edit scheme on the scheme’s page, then start a new run for the same date.',
+    );
+    const both = {
+      ...finished,
+      issues: [issue(['no_retirement_age', 'implausible_age']), issue(['no_retirement_age'])],
+    };
+    expect(whatToCorrect(both)).toEqual({ scheme: ['no_retirement_age'], members: 1 });
+    expect(nextStepAfterNothing(both)).toBe(
+      'Set the scheme’s normal retirement age with Edit scheme on the scheme’s page and correct the records of the 1 member listed, then start a new run for the same date.',
+    );
+    const members = { ...finished, issues: [issue(['no_value']), issue(['no_salary'])] };
+    expect(whatToCorrect(members)).toEqual({ scheme: [], members: 2 });
+    expect(nextStepAfterNothing(members)).toBe(
+      'Correct the records of the 2 members listed, then start a new run for the same date.',
+    );
+    expect(schemeTermsInWords(['no_funding_level', 'no_retirement_age', 'no_accrual_rate'])).toBe(
+      'normal retirement age, accrual rate and funding level',
+    );
+  });
+
+  it('says plainly that a scheme with no members had no one to make statements for', () => {
+    const empty = { ...finished, issues: [] };
+    expect(hadNoMembers(empty)).toBe(true);
+    expect(nextStepAfterNothing(empty)).toBe(
+      'The scheme had no active or deferred members to make statements for. Add its members, then start a new run for the same date.',
+    );
+    expect(hadNoMembers({ ...empty, status: 'running' })).toBe(false);
+    expect(hadNoMembers({ ...empty, status: 'failed' })).toBe(false);
+    expect(hadNoMembers({ ...empty, issues: [issue(['no_value'])] })).toBe(false);
+    expect(hadNoMembers({ ...empty, done: 2, total: 2 })).toBe(false);
   });
 });
 

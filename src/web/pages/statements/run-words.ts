@@ -1,5 +1,10 @@
 import { counted } from '../../../contracts/plain-english';
 import {
+  isSchemeDataIssue,
+  SCHEME_DATA_ISSUES,
+  type SchemeDataIssue,
+} from '../../../contracts/statement-rules';
+import {
   RUN_STATUS_NAMES,
   runMadeNothing,
   type StatementAssumptionsView,
@@ -29,9 +34,82 @@ export function mayBeApproved(run: RunState): boolean {
   return run.status === 'ready' && !runMadeNothing(run);
 }
 
-/** Whether any member of the run had no statement because the scheme has no retirement age. */
-export function missingRetirementAge(run: Pick<StatementRunView, 'issues'>): boolean {
-  return run.issues.some((issue) => issue.issues.includes('no_retirement_age'));
+/** Each of the scheme's terms a statement needs, as Edit scheme names it. */
+const SCHEME_TERM_NAMES: Record<SchemeDataIssue, string> = {
+  no_retirement_age: 'normal retirement age',
+  no_accrual_rate: 'accrual rate',
+  no_funding_level: 'funding level',
+};
+
+/** Words joined as a sentence lists them: `a`, `a and b`, `a, b and c`. */
+function listed(words: string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/**
+ * The scheme's terms missing, in words, for "Set the scheme's …": the run's scheme-level problems
+ * (isSchemeDataIssue), each once, in the order the checks run.
+ */
+export function schemeTermsInWords(missing: readonly SchemeDataIssue[]): string {
+  return listed(
+    SCHEME_DATA_ISSUES.filter((issue) => missing.includes(issue)).map(
+      (issue) => SCHEME_TERM_NAMES[issue],
+    ),
+  );
+}
+
+/**
+ * What a run's problems ask to be corrected, and where: the scheme's terms once, in its details;
+ * the members' own problems in their records. A run whose members failed only for want of the
+ * scheme's terms has no member's record to correct.
+ */
+export function whatToCorrect(run: Pick<StatementRunView, 'issues'>): {
+  scheme: SchemeDataIssue[];
+  /** The members with a problem of their own record. */
+  members: number;
+} {
+  const scheme = SCHEME_DATA_ISSUES.filter((term) =>
+    run.issues.some((issue) => issue.issues.includes(term)),
+  );
+  const members = run.issues.filter((issue) =>
+    issue.issues.some((problem) => !isSchemeDataIssue(problem)),
+  ).length;
+  return { scheme, members };
+}
+
+/**
+ * Whether a finished run had no member to make a statement for: the scheme had no active or
+ * deferred member, so nothing was checked (docs/decisions/0141-pension-benefit-statements.md).
+ */
+export function hadNoMembers(
+  run: Pick<StatementRunView, 'status' | 'done' | 'total' | 'issues'>,
+): boolean {
+  return (
+    runMadeNothing(run) && run.status !== 'failed' && run.total === 0 && run.issues.length === 0
+  );
+}
+
+/**
+ * What a run that made no statement asks next, in a sentence: the scheme's terms set with Edit
+ * scheme, the members' records corrected, or, for a scheme with no members, members added.
+ */
+export function nextStepAfterNothing(
+  run: Pick<StatementRunView, 'status' | 'done' | 'total' | 'issues'>,
+): string {
+  if (hadNoMembers(run)) {
+    return 'The scheme had no active or deferred members to make statements for. Add its members, then start a new run for the same date.';
+  }
+  const { scheme, members } = whatToCorrect(run);
+  const steps: string[] = [];
+  if (scheme.length > 0) {
+    steps.push(
+      `set the scheme’s ${schemeTermsInWords(scheme)} with Edit scheme on the scheme’s page`,
+    );
+  }
+  if (members > 0) steps.push(`correct the records of the ${counted(members, 'member')} listed`);
+  const first = steps.join(' and ');
+  return `${first.charAt(0).toUpperCase()}${first.slice(1)}, then start a new run for the same date.`;
 }
 
 /** The assumption sets the run dialog offers, counted by whose they are: only those there are. */
