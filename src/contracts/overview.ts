@@ -29,7 +29,7 @@ export const MEMBER_NEEDS = ['no_email', 'missed_last_period'] as const;
  * members owed and the scheme's latest contributions are of an earlier month (or there are none),
  * and `nothing_owed` where no member owed anything for it (no members yet, or all joined since).
  */
-export const DUE_STANDINGS = ['in', 'part_in', 'not_in', 'nothing_owed'] as const;
+export const DUE_STANDINGS = ['in', 'part_in', 'not_in', 'nothing_owed', 'before_service'] as const;
 export type DueStanding = (typeof DUE_STANDINGS)[number];
 
 const schemeAttention = z.object({
@@ -46,7 +46,16 @@ const schemeAttention = z.object({
    * it and still one at its end), and how many of those have none recorded.
    */
   duePeriodMembers: z.object({ owing: z.number().int(), unpaid: z.number().int() }),
-  /** Where the due pay period stands (DUE_STANDINGS), as the server reads the two above. */
+  /**
+   * The first month whose contributions are asked for, `YYYY-MM`: the month the scheme was added
+   * to the service (remittance-rules.ts, schemeChasedFrom).
+   */
+  chasedFrom: z.string(),
+  /**
+   * Where the due pay period stands (DUE_STANDINGS), as the server reads the three above:
+   * `before_service` when the due month is before `chasedFrom` and nothing of it is in, so it is
+   * not asked for, as the remittance calendar does not chase it.
+   */
   dueStanding: z.enum(DUE_STANDINGS),
   /**
    * Its governance standing, as the governance dashboard gives it; null where no governance

@@ -61,6 +61,15 @@ export function chasedFrom(addedOn: readonly string[]): string | null {
 /** The first month chased for one scheme: the month of the day it was added, that month included. */
 export const schemeChasedFrom = (addedOn: string): string => addedOn.slice(0, 7);
 
+/**
+ * Whether a month is chased at all, from the first month chased (`chasedFrom`, null for none):
+ * the months before it are not (REMITTANCE_RULES.monthsSinceAdded). The remittance calendar and
+ * the home pages' due month both ask this.
+ */
+export function isChased(month: string, chasedFrom: string | null): boolean {
+  return chasedFrom !== null && month >= chasedFrom;
+}
+
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
 /** A month, `YYYY-MM`, as a count of months, so that months can be added and compared. */
@@ -125,7 +134,7 @@ export function remittanceStatus(
 ): RemittanceStatus {
   const inFull = facts.receivedCents >= facts.expectedCents && facts.fullyReceivedOn !== null;
   if (inFull) return (facts.fullyReceivedOn as string) <= facts.dueOn ? 'on_time' : 'late';
-  if (chasedFrom === null || facts.month < chasedFrom) return 'not_chased';
+  if (!isChased(facts.month, chasedFrom)) return 'not_chased';
   return today > facts.dueOn ? 'missing' : 'due';
 }
 

@@ -26,6 +26,16 @@ const firm = () =>
     users: { admin: 'BrokerAdmin', consultant: 'BrokerUser', hr: 'EmployerAdmin' },
   });
 
+/**
+ * Dates the firm's schemes as added in January 2026, so that October is a month the remittance
+ * rules chase for them (remittance-rules.ts, schemeChasedFrom): a scheme added by a factory is
+ * dated by the database's clock, not the test's.
+ */
+const addedInJanuary = (brokerId: string) =>
+  ownerOf(t.database).execute(
+    sql`update schemes set created_at = '2026-01-05T10:00:00Z' where broker_id = ${brokerId}`,
+  );
+
 type Overview = {
   duePeriod: string;
   schemes: Array<{
@@ -35,6 +45,7 @@ type Overview = {
     memberCount: number;
     duePeriodMembers: { owing: number; unpaid: number };
     dueStanding: string;
+    chasedFrom: string;
     governance: string | null;
   }>;
   recentUploads: Array<{ schemeId: string; kind: string }>;
@@ -77,6 +88,7 @@ describe('GET /api/overview', () => {
       amountCents: 10_000,
     });
 
+    await addedInJanuary(brokerId);
     const answer = await t.requestAs(consultant, 'GET', '/api/overview');
     expect(answer.statusCode, answer.body).toBe(200);
     const overview = answer.json() as Overview;
@@ -239,6 +251,7 @@ describe('GET /api/overview', () => {
     await ownerOf(t.database).execute(
       sql`update members set date_joined = '2026-11-03' where id = ${newcomer.id}`,
     );
+    await addedInJanuary(brokerId);
     const overview = (await t.requestAs(hr, 'GET', '/api/overview')).json() as Overview;
     expect(overview.schemes[0]).toMatchObject({
       memberCount: 1,
@@ -246,6 +259,30 @@ describe('GET /api/overview', () => {
       dueStanding: 'nothing_owed',
     });
     expect(overview.schemes[0]?.needs).not.toContain('contributions_due');
+  });
+
+  it('asks for no month before the scheme was added, as the remittance calendar chases none', async () => {
+    const { brokerId, employerId, admin, hr } = await firm();
+    // Added on 12 November 2026 (the test's clock): October is before the service, so neither the
+    // remittance calendar nor the home page asks for it, though a member was in the scheme then.
+    const created = await t.requestAs(admin, 'POST', '/api/schemes', {
+      employerId,
+      name: 'Newly Added DC',
+      type: 'DC',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const schemeId = created.json().id as string;
+    await t.requestAs(admin, 'POST', `/api/schemes/${schemeId}/funds`, { name: 'Equity' });
+    await createMember(t.database, { brokerId, employerId, schemeId });
+    const overview = (await t.requestAs(hr, 'GET', '/api/overview')).json() as Overview;
+    const added = overview.schemes.find((scheme) => scheme.id === schemeId);
+    expect(added).toMatchObject({
+      memberCount: 1,
+      duePeriodMembers: { owing: 1, unpaid: 1 },
+      dueStanding: 'before_service',
+      chasedFrom: '2026-11',
+    });
+    expect(added?.needs).not.toContain('contributions_due');
   });
 
   it('refuses a Member and the platform, who have no such work', async () => {

@@ -20,6 +20,8 @@ export function schemesInReach(tx: Transaction, employerId: string | null, limit
       type: schemes.type,
       employerId: schemes.employerId,
       employerName: employers.name,
+      // The day it was added, in Irish time, as the remittance calendar reads it (remittances.data.ts).
+      addedOn: sql<string>`(${schemes.createdAt} at time zone 'Europe/Dublin')::date::text`,
     })
     .from(schemes)
     .innerJoin(employers, liveEmployerOf(schemes.employerId))

@@ -1,6 +1,7 @@
 import type { GovernanceDashboardView } from '../../../contracts/governance.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { DueStanding } from '../../../contracts/overview.js';
+import { isChased, schemeChasedFrom } from '../../../contracts/remittance-rules.js';
 import type { Database } from '../../platform/db/database.js';
 import { withActor } from '../../platform/db/with-actor.js';
 import type { ActorContext } from '../../platform/tenancy/actor.js';
@@ -33,16 +34,21 @@ export function duePeriodAt(now: Date): string {
 
 /**
  * Where a scheme's due pay period stands (contracts/overview.ts, DUE_STANDINGS), from its latest
- * month with contributions and its members who owed for the due one.
+ * month with contributions, its members who owed for the due one, and the first month chased
+ * (remittance-rules.ts, schemeChasedFrom). A due month the remittance rules do not chase, and of
+ * which nothing is in, is not asked for (docs/decisions/0045-home-pages-by-role.md): once some of
+ * it is in, what is in is said as for any month.
  */
 export function dueStandingOf(
   lastPeriod: string | null,
   members: { owing: number; unpaid: number },
   duePeriod: string,
+  chasedFrom: string,
 ): DueStanding {
   if (lastPeriod !== null && lastPeriod >= duePeriod) {
     return members.unpaid === 0 ? 'in' : 'part_in';
   }
+  if (!isChased(duePeriod, chasedFrom)) return 'before_service';
   return members.owing === 0 ? 'nothing_owed' : 'not_in';
 }
 
@@ -111,7 +117,8 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
               owing: dueCoverage.get(row.id)?.owing ?? 0,
               unpaid: dueCoverage.get(row.id)?.unpaid ?? 0,
             };
-            const dueStanding = dueStandingOf(last, duePeriodMembers, duePeriod);
+            const chasedFrom = schemeChasedFrom(row.addedOn);
+            const dueStanding = dueStandingOf(last, duePeriodMembers, duePeriod, chasedFrom);
             const needs: OverviewView['schemes'][number]['needs'] = [];
             if (membersIn === 0) needs.push('no_members');
             // A DB scheme's members choose no funds; every other type needs one to invest in.
@@ -121,8 +128,10 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
             const governanceStanding = standing.get(row.id) ?? null;
             if (governanceStanding !== null && governanceStanding !== 'ok')
               needs.push('governance');
+            const { addedOn: _addedOn, ...scheme } = row;
             return {
-              ...row,
+              ...scheme,
+              chasedFrom,
               memberCount: membersIn,
               lastPeriod: last,
               duePeriodMembers,

@@ -48,6 +48,7 @@ const scheme = (
     memberCount,
     duePeriodMembers: { owing, unpaid },
     dueStanding,
+    chasedFrom: '2026-01',
   }) as unknown as Overview['schemes'][number];
 
 describe('where a scheme’s card says the due month stands', () => {
@@ -69,6 +70,19 @@ describe('where a scheme’s card says the due month stands', () => {
     expect(dueStanding(scheme('nothing_owed', null, 0, 0, 0), '2026-10')).toBe('No members yet.');
     expect(dueStanding(scheme('nothing_owed', null, 0, 0, 2), '2026-10')).toBe(
       'No member owed contributions for Oct 2026.',
+    );
+  });
+
+  it('asks for no month before the scheme was added, as the remittance calendar chases none', () => {
+    const added = { ...scheme('before_service', null), chasedFrom: '2026-11' };
+    expect(dueStanding(added, '2026-10')).toBe(
+      'Added in Nov 2026: contributions are asked for from Nov 2026.',
+    );
+    expect(uploadAction({ ...added, name: 'Liffey DC' }, '2026-10')).toMatchObject({
+      pressing: false,
+    });
+    expect(dueHeading({ duePeriod: '2026-10', schemes: [added] }, true)).toBe(
+      'Oct 2026 contributions',
     );
   });
 });

@@ -56,7 +56,8 @@ const AWAITED = new Set<SchemeAttention['dueStanding']>(['not_in', 'part_in']);
 /**
  * Where a scheme's card says the due month stands, as the server gives it: in for every member
  * who owed contributions for it, in for some (naming how many have nothing paid), the latest
- * month that is in, or that nobody owed any.
+ * month that is in, that nobody owed any, or that the scheme was added after it, so it is not
+ * asked for (the remittance calendar's "Not chased").
  */
 export function dueStanding(scheme: SchemeAttention, duePeriod: string): string {
   const due = formatPeriod(duePeriod);
@@ -74,6 +75,8 @@ export function dueStanding(scheme: SchemeAttention, duePeriod: string): string 
       return scheme.memberCount === 0
         ? 'No members yet.'
         : `No member owed contributions for ${due}.`;
+    case 'before_service':
+      return `Added in ${formatPeriod(scheme.chasedFrom)}: contributions are asked for from ${formatPeriod(scheme.chasedFrom)}.`;
   }
 }
 
@@ -116,6 +119,7 @@ export function uploadAction(
         pressing: false,
       };
     case 'nothing_owed':
+    case 'before_service':
       return {
         text: 'Upload contributions',
         label: `Upload contributions for ${scheme.name}`,
