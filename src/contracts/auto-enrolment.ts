@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { AE_REASONS, AE_STATUSES } from './auto-enrolment-rules.js';
-import { type ColumnAliases, IMPORT_STATUSES, importIssue, MEMBER_COLUMNS } from './imports.js';
+import {
+  ARRANGEMENT_HEADINGS,
+  type ColumnAliases,
+  IMPORT_STATUSES,
+  importIssue,
+  MEMBER_COLUMNS,
+} from './imports.js';
 import { isoDate } from './members.js';
 import { pageOf, pageQuery } from './pages.js';
 import { ROLES } from './roles.js';
@@ -35,7 +41,7 @@ export const PAYROLL_COLUMNS: ColumnAliases<PayrollColumn> = {
   grossPay: ['Gross Pay', 'Gross', 'Gross Pay EUR'],
   employeePension: ['Employee Pension', 'EE Pension', 'Employee Pension Deduction'],
   employerPension: ['Employer Pension', 'ER Pension', 'Employer Pension Contribution'],
-  arrangement: ['Arrangement', 'Pension Arrangement', 'Pension Scheme'],
+  arrangement: ARRANGEMENT_HEADINGS,
 };
 
 /**
@@ -65,15 +71,6 @@ export const PAYROLL_REQUIRED_COLUMNS: readonly PayrollColumn[] = (
 
 /** The cell of the Arrangement column that names a PRSA rather than a scheme. */
 export const PRSA_ARRANGEMENT = 'PRSA';
-
-/**
- * How the Arrangement column names one of the employer's schemes besides its id: by its name as a
- * payroll export writes it, whatever its case or the spaces around and between its words
- * (docs/imports.md, "Payroll"). A cell and a scheme's name match when their keys are equal.
- */
-export function arrangementKey(text: string): string {
-  return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-IE');
-}
 
 export const payrollUploadView = z.object({
   id: z.string(),

@@ -50,6 +50,56 @@ export function headingKey(text: string): string {
     .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
+/**
+ * The headings of the column that names the arrangement a payroll row's pension money goes to, as
+ * payroll exports write it: the payroll upload for auto-enrolment and a scheme's own imports read
+ * the same column (docs/imports.md).
+ */
+export const ARRANGEMENT_HEADINGS = [
+  'Arrangement',
+  'Pension Arrangement',
+  'Pension Scheme',
+] as const;
+
+/**
+ * How an Arrangement cell names a scheme besides its id: by its name as a payroll export writes
+ * it, whatever its case or the spaces around and between its words (docs/imports.md, "Payroll").
+ * A cell and a scheme's name match when their keys are equal.
+ */
+export function arrangementKey(text: string): string {
+  return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-IE');
+}
+
+/**
+ * A scheme's name is at most 200 characters (organisation.ts); a cell five times as long names no
+ * scheme however it is spaced, and is not read further, so that a 25 MiB cell costs nothing.
+ */
+const MAX_ARRANGEMENT_CHARACTERS = 1_000;
+
+/** Which of the schemes an Arrangement cell names: its place among them, or why it names none. */
+export type SchemeNamed = number | 'unknown' | 'ambiguous';
+
+/**
+ * What an Arrangement cell names among `schemes`: a scheme's id first, then its name
+ * (`arrangementKey`). A name two of the schemes share names neither: only their ids tell them
+ * apart. The payroll upload reads the cell against the employer's live schemes; a scheme's own
+ * imports against that one scheme (docs/imports.md).
+ */
+export function schemeNamer(
+  schemes: ReadonlyArray<{ id: string; name: string }>,
+): (cell: string) => SchemeNamed {
+  const byId = new Map(schemes.map((scheme, index) => [scheme.id, index]));
+  const byName = new Map<string, number | 'ambiguous'>();
+  schemes.forEach((scheme, index) => {
+    const key = arrangementKey(scheme.name);
+    byName.set(key, byName.has(key) ? 'ambiguous' : index);
+  });
+  return (cell) =>
+    byId.get(cell) ??
+    (cell.length <= MAX_ARRANGEMENT_CHARACTERS ? byName.get(arrangementKey(cell)) : undefined) ??
+    'unknown';
+}
+
 export type MemberColumn =
   | 'ppsNumber'
   | 'firstName'
@@ -60,7 +110,8 @@ export type MemberColumn =
   | 'dateJoined'
   | 'salary'
   | 'salaryCents'
-  | 'status';
+  | 'status'
+  | 'arrangement';
 
 /** The columns of a members file and the headings each may carry (docs/imports.md). */
 export const MEMBER_COLUMNS: ColumnAliases<MemberColumn> = {
@@ -74,9 +125,15 @@ export const MEMBER_COLUMNS: ColumnAliases<MemberColumn> = {
   salary: ['Salary', 'Annual Salary', 'Salary EUR'],
   salaryCents: ['Salary Cents'],
   status: ['Status', 'Member Status'],
+  arrangement: ARRANGEMENT_HEADINGS,
 };
 
-export type ContributionColumn = 'memberId' | 'ppsNumber' | 'period' | ContributionKind;
+export type ContributionColumn =
+  | 'memberId'
+  | 'ppsNumber'
+  | 'period'
+  | ContributionKind
+  | 'arrangement';
 
 /** The columns of a contributions file and the headings each may carry (docs/imports.md). */
 export const CONTRIBUTION_COLUMNS: ColumnAliases<ContributionColumn> = {
@@ -86,6 +143,7 @@ export const CONTRIBUTION_COLUMNS: ColumnAliases<ContributionColumn> = {
   employee: ['Employee', 'Employee Contribution', 'EE'],
   employer: ['Employer', 'Employer Contribution', 'ER'],
   avc: ['AVC', 'AVCs', 'Additional Voluntary Contribution'],
+  arrangement: ARRANGEMENT_HEADINGS,
 };
 
 /**

@@ -211,11 +211,20 @@ describe('patterns on user text, fed the worst case at the body limit', () => {
       brokerId: 'broker',
       employerId: 'employer',
       schemeId: 'scheme',
+      schemeName: 'Acme Staff Pension Scheme',
       userId: 'user',
       at: new Date('2026-01-15T00:00:00Z'),
     };
     const deps = { ppsKeyring: testPpsKeyring, nextId: createRowIdSource() };
-    const contributionHeadings = ['PPSN', 'Member ID', 'Period', 'Employee', 'Employer', 'AVC'];
+    const contributionHeadings = [
+      'PPSN',
+      'Member ID',
+      'Period',
+      'Employee',
+      'Employer',
+      'AVC',
+      'Arrangement',
+    ];
     const found: Array<Run & { cell: string; input: string }> = [];
     for (const [input, value] of Object.entries(worstCases(MAX_UPLOAD_BYTES))) {
       const record = (cell: string, work: () => void) =>

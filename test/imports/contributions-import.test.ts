@@ -364,4 +364,87 @@ describe('a contributions file', () => {
     ).toEqual(['1 Notes unknown_column', '3 PPSN unknown_member']);
     expect(await storedOf(schemeId)).toEqual([]);
   });
+
+  it('takes an Arrangement column naming this scheme, by its name in any case and spacing or by its id, or left empty', async () => {
+    const { schemeId, people, hr, url } = await schemeWithMembers();
+    const [a, b, c] = people as [(typeof people)[0], (typeof people)[0], (typeof people)[0]];
+    const response = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee', 'pension SCHEME'],
+        [
+          {
+            PPSN: a.ppsNumber,
+            Period: '2026-03',
+            Employee: '10',
+            'pension SCHEME': 'Acme Staff Pension Scheme',
+          },
+          {
+            PPSN: b.ppsNumber,
+            Period: '2026-03',
+            Employee: '20',
+            'pension SCHEME': '  ACME staff  pension scheme ',
+          },
+          { PPSN: c.ppsNumber, Period: '2026-03', Employee: '30', 'pension SCHEME': schemeId },
+          { PPSN: a.ppsNumber, Period: '2026-04', Employee: '40', 'pension SCHEME': '' },
+        ],
+      ),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ status: 'succeeded', rowsRead: 4, rowsWritten: 4 });
+    expect(
+      (await storedOf(schemeId)).map((row) => [row.period, row.memberId, Number(row.amountCents)]),
+    ).toEqual(
+      [
+        ['2026-03', a.id, 1_000],
+        ['2026-03', b.id, 2_000],
+        ['2026-03', c.id, 3_000],
+        ['2026-04', a.id, 4_000],
+      ].sort((x, y) => `${x[0]}${x[1]}`.localeCompare(`${y[0]}${y[1]}`)),
+    );
+  });
+
+  it('refuses a row whose Arrangement names another scheme, or none, by its line, with every other problem, writing nothing', async () => {
+    const { schemeId, people, hr, url } = await schemeWithMembers();
+    const [a, b] = people as [(typeof people)[0], (typeof people)[0]];
+    const response = await upload(
+      t,
+      hr,
+      url,
+      csvFile(
+        ['PPSN', 'Period', 'Employee', 'Arrangement'],
+        [
+          {
+            PPSN: a.ppsNumber,
+            Period: '2026-05',
+            Employee: '10',
+            Arrangement: 'acme staff pension scheme',
+          }, // 2: fine
+          { PPSN: b.ppsNumber, Period: '2026-05', Employee: '20', Arrangement: 'Other' }, // 3: the employer's other scheme
+          { PPSN: a.ppsNumber, Period: '2026-06', Employee: '-5', Arrangement: 'PRSA' }, // 4: two problems
+          { PPSN: newPpsNumber(), Period: '2026-06', Employee: '5', Arrangement: '' }, // 5: no such member
+        ],
+      ),
+    );
+    expect(response.statusCode).toBe(400);
+    const issues = response.json().issues as Array<{
+      line: number;
+      column: string | null;
+      code: string;
+      message: string;
+    }>;
+    expect(issues.map((issue) => `${issue.line} ${issue.column} ${issue.code}`)).toEqual([
+      '3 Arrangement other_arrangement',
+      '4 Arrangement other_arrangement',
+      '4 Employee negative_amount',
+      '5 PPSN unknown_member',
+    ]);
+    expect(issues[0]?.message).toBe(
+      'names an arrangement other than this scheme: give this scheme’s name or id, or leave it empty',
+    );
+    expect(leakedPpsNumbers(response.body)).toEqual([]);
+    expect(await storedOf(schemeId)).toEqual([]);
+  });
 });

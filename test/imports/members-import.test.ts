@@ -552,6 +552,43 @@ describe('what a file may look like', () => {
       expect.objectContaining({ line: 1, column: 'Salary Cents', code: 'duplicate_column' }),
     ]);
   });
+
+  it('takes an Arrangement column naming this scheme by its name in any case or its id, or empty, and refuses another scheme’s name by its line', async () => {
+    const { brokerId, employerId, schemeId, admin, url } = await schemeWithAdmin();
+    await createScheme(t.database, { id: employerId, brokerId }, 'Other');
+    const headings = [...MEMBER_HEADINGS, 'Arrangement'];
+    const rows = (arrangements: string[]) =>
+      arrangements.map((Arrangement) => ({ ...memberRow(), Arrangement }));
+    const refused = await upload(
+      t,
+      admin,
+      url,
+      csvFile(headings, rows(['ACME STAFF PENSION SCHEME', 'Other', schemeId, ''])),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(
+      refused
+        .json()
+        .issues.map(
+          (issue: { line: number; column: string; code: string }) =>
+            `${issue.line} ${issue.column} ${issue.code}`,
+        ),
+    ).toEqual(['3 Arrangement other_arrangement']);
+    const [none] = await ownerOf(t.database)
+      .select({ count: count() })
+      .from(members)
+      .where(eq(members.schemeId, schemeId));
+    expect(none?.count).toBe(0);
+
+    const taken = await upload(
+      t,
+      admin,
+      url,
+      csvFile(headings, rows([' acme staff pension  scheme', schemeId, ''])),
+    );
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect(taken.json()).toMatchObject({ status: 'succeeded', rowsWritten: 3 });
+  });
 });
 
 describe('the same file twice', () => {

@@ -1,12 +1,11 @@
 import {
-  arrangementKey,
   PAYROLL_COLUMNS,
   PAYROLL_REQUIRED_COLUMNS,
   type PayrollColumn,
   PRSA_ARRANGEMENT,
 } from '../../../contracts/auto-enrolment.js';
 import { daysInPeriod, periodYearUnits } from '../../../contracts/auto-enrolment-rules.js';
-import type { ImportIssue } from '../../../contracts/imports.js';
+import { type ImportIssue, schemeNamer } from '../../../contracts/imports.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { memberFieldShape } from '../../../contracts/members.js';
 import { plainEuroCents } from '../../../contracts/money.js';
@@ -280,9 +279,6 @@ const AMBIGUOUS_ARRANGEMENT =
 const ARRANGEMENT_REQUIRED =
   'names no arrangement for the pension deductions: give the scheme’s name or id, or PRSA';
 
-/** What an Arrangement cell naming a scheme stands for: its place, or why it names none. */
-type SchemeNamed = number | 'unknown' | 'ambiguous';
-
 /** The issue of one cell, under the column's heading as the file writes it. */
 function cellIssue(
   layout: Columns<PayrollColumn>,
@@ -363,19 +359,9 @@ export function createPayrollRows(
   const today = todayInIreland(scope.at);
   const people = new Map<string, Person>();
   const schemes = scope.schemes.map((scheme) => scheme.id);
-  const schemeIndex = new Map(schemes.map((id, index) => [id, index]));
-  // A scheme by its name, as payroll exports write it; two live schemes of one name are named
-  // by neither, only by their ids.
-  const schemeByName = new Map<string, number | 'ambiguous'>();
-  scope.schemes.forEach((scheme, index) => {
-    const key = arrangementKey(scheme.name);
-    schemeByName.set(key, schemeByName.has(key) ? 'ambiguous' : index);
-  });
-  // Read once per distinct cell: a payroll names the same arrangement on line after line.
-  const readArrangement = remembered(
-    (cell: string): SchemeNamed =>
-      schemeIndex.get(cell) ?? schemeByName.get(arrangementKey(cell)) ?? 'unknown',
-  );
+  // A scheme by its id or its name, as payroll exports write it (contracts/imports.ts); read once
+  // per distinct cell: a payroll names the same arrangement on line after line.
+  const readArrangement = remembered(schemeNamer(scope.schemes));
   const lines = new PayLines();
   // A memory a date column, so that each compares a cell with the same column's last one.
   const readDate = {

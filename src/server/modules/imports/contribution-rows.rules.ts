@@ -11,6 +11,7 @@ import { parseEuroCents, parsePeriod } from '../../platform/uploads/csv-values.j
 import type { ImportScope, RowReader } from '../../platform/uploads/import-kind.js';
 import type { createRowIdSource } from '../../platform/uploads/row-ids.js';
 import { copyHexArray, copyLine } from '../../platform/uploads/spool-file.js';
+import { OTHER_ARRANGEMENT, thisSchemeArrangement } from './arrangement.rules.js';
 
 /** The columns of the staging table, in the order of each COPY line. */
 export const CONTRIBUTION_STAGING_COLUMNS = [
@@ -36,7 +37,8 @@ export interface ContributionRowDeps {
 /**
  * The rows of a contributions file: the member by PPS number or member id (both, when both are
  * given, must name the same member), the pay period, and one amount per kind. An empty amount
- * records nothing of that kind; `0` records an explicit zero. Each amount becomes one row of
+ * records nothing of that kind; `0` records an explicit zero. An Arrangement column, as payroll
+ * exports write it, may name this scheme on each row, or be left empty. Each amount becomes one row of
  * `contributions`, with an id of its own drawn here.
  */
 export function createContributionRows(scope: ImportScope, deps: ContributionRowDeps): RowReader {
@@ -45,6 +47,7 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
   /** The headings name every required column: rows can be staged. */
   let complete = false;
   let rowsToWrite = 0;
+  const namesThisScheme = thisSchemeArrangement(scope);
 
   return {
     get rowsToWrite() {
@@ -118,6 +121,10 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
         const checked = ppsNumber.safeParse(ppsCell);
         if (checked.success) lookups = deps.ppsKeyring.lookups(scope.brokerId, checked.data);
         else refuse('ppsNumber', 'invalid_pps_number', checked.error.issues[0]?.message ?? '');
+      }
+
+      if (!namesThisScheme(layout.cell(cells, 'arrangement'))) {
+        refuse('arrangement', OTHER_ARRANGEMENT.code, OTHER_ARRANGEMENT.message);
       }
 
       const periodCell = layout.cell(cells, 'period');

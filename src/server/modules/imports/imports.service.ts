@@ -228,7 +228,7 @@ export function createImportsService({
   async function importClaimed(
     tenantActor: TenantActor,
     request: ImportRequest,
-    scheme: { id: string; brokerId: string; employerId: string },
+    scheme: { id: string; brokerId: string; employerId: string; name: string },
   ): Promise<ImportResult> {
     const kind = KINDS[request.kind];
     const scope: ImportScope = {
@@ -236,6 +236,7 @@ export function createImportsService({
       brokerId: scheme.brokerId,
       employerId: scheme.employerId,
       schemeId: scheme.id,
+      schemeName: scheme.name,
       userId: tenantActor.userId,
       at: now(),
     };

@@ -15,6 +15,7 @@ import {
 import type { ImportScope, RowReader } from '../../platform/uploads/import-kind.js';
 import type { createRowIdSource } from '../../platform/uploads/row-ids.js';
 import { copyHexArray, copyLine } from '../../platform/uploads/spool-file.js';
+import { OTHER_ARRANGEMENT, thisSchemeArrangement } from './arrangement.rules.js';
 
 const REQUIRED_TEXT = ['ppsNumber', 'firstName', 'lastName'] as const;
 const DATES = ['dateOfBirth', 'dateJoined'] as const;
@@ -80,6 +81,7 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
   /** The headings name every required column: rows can be staged. */
   let complete = false;
   let rowsToWrite = 0;
+  const namesThisScheme = thisSchemeArrangement(scope);
 
   return {
     get rowsToWrite() {
@@ -169,6 +171,10 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
           salaryColumn === 'salary' ? parseEuroCents(salaryCell) : parseWholeCents(salaryCell);
         if (parsed.ok) salaryCents = parsed.value;
         else refuse(salaryColumn, parsed.code, parsed.message);
+      }
+
+      if (!namesThisScheme(text('arrangement'))) {
+        refuse('arrangement', OTHER_ARRANGEMENT.code, OTHER_ARRANGEMENT.message);
       }
 
       const checked = rules.safeParse({

@@ -11,6 +11,8 @@ export interface ImportScope {
   brokerId: string;
   employerId: string;
   schemeId: string;
+  /** The scheme's name: what a row's Arrangement cell may name it by, besides its id. */
+  schemeName: string;
   userId: string;
   at: Date;
 }

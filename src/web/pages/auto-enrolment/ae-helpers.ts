@@ -1,5 +1,6 @@
-import { arrangementKey, type PayrollUploadSummary } from '../../../contracts/auto-enrolment';
+import type { PayrollUploadSummary } from '../../../contracts/auto-enrolment';
 import type { AeStatus, CostYear } from '../../../contracts/auto-enrolment-rules';
+import { arrangementKey } from '../../../contracts/imports';
 import { counted } from '../../../contracts/plain-english';
 import { formatDate } from '../../format';
 
