@@ -19,6 +19,8 @@ import { type UploadFailure, uploadFailure } from '../imports/csvUpload';
 import { ExpectedColumns } from '../imports/ExpectedColumns';
 import { ImportPreviewTable } from '../imports/ImportPreviewTable';
 import { ImportProgress } from '../imports/ImportProgress';
+import { refusalOfPreview } from '../imports/importFormats';
+import { StartButton } from '../imports/StartButton';
 import { UploadFailureView } from '../imports/UploadFailureView';
 import { useCsvChoice } from '../imports/useCsvChoice';
 import { ArrangementIds } from './ArrangementIds';
@@ -66,10 +68,12 @@ function PayrollUpload() {
   if (employer.isPending) return <Loading label="Loading the employer" />;
   if (employer.isError) return <LoadError error={employer.error} />;
   const { file, preview } = chosen;
+  // A file the preview already knows the service will refuse whole is not offered for sending.
+  const refusal = preview ? refusalOfPreview(PAYROLL_FORMAT, preview) : null;
   const reportPath = `/employers/${employerId}/auto-enrolment`;
 
   const start = async () => {
-    if (!file) return;
+    if (!file || refusal) return;
     setStep(2);
     setOutcome(null);
     setUploading(true);
@@ -149,7 +153,7 @@ function PayrollUpload() {
               <Button variant="default" onClick={() => setStep(0)}>
                 Back
               </Button>
-              <Button onClick={start}>Start upload</Button>
+              <StartButton label="Start upload" refusal={refusal} onStart={start} />
             </Group>
           </Stack>
         </Stepper.Step>

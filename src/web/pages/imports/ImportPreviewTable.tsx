@@ -8,6 +8,7 @@ import {
   isKnownHeading,
   isPrivateHeading,
   missingColumns,
+  unknownHeadings,
 } from './importFormats';
 
 /**
@@ -22,9 +23,7 @@ export function ImportPreviewTable({
   preview: CsvPreview;
   format: ImportFormat;
 }) {
-  const unknown = preview.headings.filter(
-    (heading) => heading.trim() !== '' && !isKnownHeading(format, heading),
-  );
+  const unknown = unknownHeadings(format, preview.headings);
   const missing = missingColumns(format, preview.headings);
   const hidden = preview.headings.map((heading) => isPrivateHeading(format, heading));
   const width = Math.max(preview.headings.length, ...preview.rows.map((row) => row.cells.length));

@@ -34,7 +34,8 @@ import { type UploadFailure, uploadFailure } from './csvUpload';
 import { ExpectedColumns } from './ExpectedColumns';
 import { ImportPreviewTable } from './ImportPreviewTable';
 import { ImportProgress } from './ImportProgress';
-import { IMPORT_FORMATS } from './importFormats';
+import { IMPORT_FORMATS, refusalOfPreview } from './importFormats';
+import { StartButton } from './StartButton';
 import { UploadFailureView } from './UploadFailureView';
 import { useCsvChoice } from './useCsvChoice';
 import { useImportProgress } from './useImportProgress';
@@ -82,9 +83,11 @@ export function ImportWizardPage() {
   if (scheme.isPending) return <Loading label="Loading the scheme" />;
   if (scheme.isError) return <LoadError error={scheme.error} />;
   const format = IMPORT_FORMATS[kind];
+  // A file the preview already knows the service will refuse whole is not offered for sending.
+  const refusal = preview ? refusalOfPreview(format, preview) : null;
 
   const start = async () => {
-    if (!file) return;
+    if (!file || refusal) return;
     setStep(2);
     setOutcome(null);
     setUploading(true);
@@ -196,7 +199,7 @@ export function ImportWizardPage() {
               <Button variant="default" onClick={() => setStep(0)}>
                 Back
               </Button>
-              <Button onClick={start}>Start import</Button>
+              <StartButton label="Start import" refusal={refusal} onStart={start} />
             </Group>
           </Stack>
         </Stepper.Step>

@@ -1,10 +1,13 @@
 import {
+  ARRANGEMENT_HEADINGS,
   CONTRIBUTION_COLUMNS,
   headingKey,
+  type ImportIssue,
   type ImportKind,
   MEMBER_COLUMNS,
 } from '../../../contracts/imports';
 import { EURO_FORMAT_HINT } from '../../../contracts/money';
+import { counted, nounFor } from '../../../contracts/plain-english';
 
 export { MAX_IMPORT_BYTES } from '../../../contracts/imports';
 
@@ -32,6 +35,17 @@ export interface ImportFormat {
   /** Columns a file must have: one of each group (by label), as the service requires. */
   requiredGroups: readonly (readonly string[])[];
 }
+
+/**
+ * The Arrangement column as payroll exports write it: a scheme's imports take it when each row
+ * names this scheme (docs/imports.md).
+ */
+const ARRANGEMENT_COLUMN: ColumnFormat = {
+  label: 'Arrangement',
+  headings: ARRANGEMENT_HEADINGS,
+  required: 'No',
+  format: 'This scheme’s name as the payroll writes it (any case) or its id; or empty',
+};
 
 export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
   members: {
@@ -97,6 +111,7 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
         required: 'No (active)',
         format: 'active, deferred, retired or left',
       },
+      ARRANGEMENT_COLUMN,
     ],
     template: [
       MEMBER_COLUMNS.ppsNumber[0],
@@ -158,6 +173,7 @@ export const IMPORT_FORMATS: Record<ImportKind, ImportFormat> = {
         required: 'At least one amount column',
         format: `${EURO_FORMAT_HINT}; an empty cell records nothing`,
       },
+      ARRANGEMENT_COLUMN,
     ],
     template: [
       CONTRIBUTION_COLUMNS.ppsNumber[0],
@@ -181,6 +197,11 @@ export function isKnownHeading(format: ImportFormat, heading: string): boolean {
   return format.columns.some((column) => column.headings.some((h) => headingKey(h) === key));
 }
 
+/** The headings of a file that name no column of this kind of import, as the file writes them. */
+export function unknownHeadings(format: ImportFormat, headings: readonly string[]): string[] {
+  return headings.filter((heading) => heading.trim() !== '' && !isKnownHeading(format, heading));
+}
+
 /** The required columns a heading row lacks, each as "A or B" when either would do. */
 export function missingColumns(format: ImportFormat, headings: readonly string[]): string[] {
   const keys = new Set(headings.map(headingKey));
@@ -196,4 +217,33 @@ export function missingColumns(format: ImportFormat, headings: readonly string[]
 export function isPrivateHeading(format: ImportFormat, heading: string): boolean {
   const key = headingKey(heading);
   return format.private.some((h) => headingKey(h) === key);
+}
+
+/**
+ * Why the service will refuse the whole file, from what the preview read of it, or null when the
+ * preview found no such reason: headings the import does not read, required columns missing, rows
+ * that are not CSV. Each refuses every row (docs/imports.md), so the wizard does not offer to send
+ * the file until it is corrected; what the preview cannot see is still the service's to judge.
+ */
+export function refusalOfPreview(
+  format: ImportFormat,
+  preview: { headings: readonly string[]; problems: readonly ImportIssue[] },
+): string | null {
+  const reasons: string[] = [];
+  const unknown = unknownHeadings(format, preview.headings);
+  if (unknown.length > 0) {
+    reasons.push(
+      `${nounFor(unknown.length, 'a heading', 'headings')} this import does not read (${unknown.join(', ')})`,
+    );
+  }
+  const missing = missingColumns(format, preview.headings);
+  if (missing.length > 0) {
+    reasons.push(
+      `${nounFor(missing.length, 'a required column', 'required columns')} missing (${missing.join('; ')})`,
+    );
+  }
+  const lines = new Set(preview.problems.map((problem) => problem.line)).size;
+  if (lines > 0) reasons.push(`${counted(lines, 'line')} the preview lists above`);
+  if (reasons.length === 0) return null;
+  return `The service will refuse this file as it is: ${reasons.join('; ')}. Correct the file and choose it again.`;
 }
