@@ -12,7 +12,13 @@ import {
   shownText,
   useE2e,
 } from '../helpers/e2e.js';
-import { type MemberCsvRow, memberRow, membersCsv } from '../helpers/imports.js';
+import {
+  csvFile,
+  MEMBER_HEADINGS,
+  type MemberCsvRow,
+  memberRow,
+  membersCsv,
+} from '../helpers/imports.js';
 import { issuedPpsNumbers } from '../helpers/pps.js';
 
 const CHECK_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVW';
@@ -114,11 +120,40 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('link', { name: 'Back to the scheme' }).click();
       await see(page.getByText('This scheme has no members yet.'));
 
-      // The corrected file goes through, saved this time as Excel on Windows saves "CSV (Comma
-      // delimited)": Windows-1252, a byte a character. The preview and the members list show
-      // the fadas as typed.
+      // A heading the import does not read refuses the whole file: the preview says so beside a
+      // Start import that cannot be pressed.
       await page.goto(`/schemes/${scheme.id}/import`);
-      const windows1252 = Buffer.from(membersCsv(rows), 'latin1');
+      await see(page.getByRole('heading', { name: 'Import a CSV file' }));
+      const chooser = page.waitForEvent('filechooser');
+      await field(page, 'CSV file').click();
+      await (await chooser).setFiles({
+        name: 'kinsale-members-notes.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          csvFile([...MEMBER_HEADINGS, 'Notes'], rows as unknown as Array<Record<string, string>>),
+        ),
+      });
+      await page.getByRole('button', { name: 'Preview the file' }).click();
+      await see(
+        page.getByText(
+          'The service will refuse this file as it is: a heading this import does not read (Notes).',
+          { exact: false },
+        ),
+      );
+      expect(await page.getByRole('button', { name: 'Start import' }).isDisabled()).toBe(true);
+
+      // The corrected file goes through, saved this time as Excel on Windows saves "CSV (Comma
+      // delimited)": Windows-1252, a byte a character, with the payroll's Arrangement column
+      // naming the scheme as the payroll writes it. The preview and the members list show the
+      // fadas as typed.
+      await page.goto(`/schemes/${scheme.id}/import`);
+      const windows1252 = Buffer.from(
+        csvFile(
+          [...MEMBER_HEADINGS, 'Arrangement'],
+          rows.map((row) => ({ ...row, Arrangement: scheme.name.toUpperCase() })),
+        ),
+        'latin1',
+      );
       await importFile(page, 'kinsale-members-fixed.csv', windows1252, false, 'Órla');
       expect(await shownText(page.getByRole('status').filter({ hasText: 'Imported' }))).toContain(
         'Every row of the file was saved: 3 members from 3 rows.',
