@@ -136,7 +136,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('button', { name: 'Preview the file' }).click();
       await see(
         page.getByText(
-          'The service will refuse this file as it is: a heading this import does not read (Notes).',
+          'The service will refuse this file as it is: a heading (Notes) that this import does not read.',
           { exact: false },
         ),
       );

@@ -446,7 +446,7 @@ describe('a member’s own request, made in the portal', () => {
     expect(response.json().issues).toEqual([
       expect.objectContaining({
         path: 'receivedOn',
-        message: 'Enter the day the request was received',
+        message: 'Enter the day the firm got the request',
       }),
     ]);
   });

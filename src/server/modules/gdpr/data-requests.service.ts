@@ -202,7 +202,7 @@ export function createDataRequestsService({ database, audit, now }: DataRequests
           if (open) throw new ConflictError(alreadyWithTheFirm(open));
         } else {
           if (input.receivedOn === undefined) {
-            return refuseInput('receivedOn', 'required', 'Enter the day the request was received');
+            return refuseInput('receivedOn', 'required', 'Enter the day the firm got the request');
           }
           receivedOn = input.receivedOn;
           const wrongDay = receivedOnRefusal(receivedOn, today, member.dateJoined);

@@ -19,8 +19,6 @@ import { type UploadFailure, uploadFailure } from '../imports/csvUpload';
 import { ExpectedColumns } from '../imports/ExpectedColumns';
 import { ImportPreviewTable } from '../imports/ImportPreviewTable';
 import { ImportProgress } from '../imports/ImportProgress';
-import { refusalOfPreview } from '../imports/importFormats';
-import { StartButton } from '../imports/StartButton';
 import { UploadFailureView } from '../imports/UploadFailureView';
 import { useCsvChoice } from '../imports/useCsvChoice';
 import { ArrangementIds } from './ArrangementIds';
@@ -68,12 +66,10 @@ function PayrollUpload() {
   if (employer.isPending) return <Loading label="Loading the employer" />;
   if (employer.isError) return <LoadError error={employer.error} />;
   const { file, preview } = chosen;
-  // A file the preview already knows the service will refuse whole is not offered for sending.
-  const refusal = preview ? refusalOfPreview(PAYROLL_FORMAT, preview) : null;
   const reportPath = `/employers/${employerId}/auto-enrolment`;
 
   const start = async () => {
-    if (!file || refusal) return;
+    if (!file) return;
     setStep(2);
     setOutcome(null);
     setUploading(true);
@@ -153,7 +149,7 @@ function PayrollUpload() {
               <Button variant="default" onClick={() => setStep(0)}>
                 Back
               </Button>
-              <StartButton label="Start upload" refusal={refusal} onStart={start} />
+              <Button onClick={start}>Start upload</Button>
             </Group>
           </Stack>
         </Stepper.Step>

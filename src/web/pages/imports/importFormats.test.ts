@@ -39,7 +39,7 @@ describe('the refusal the preview foresees', () => {
         problems: [],
       }),
     ).toBe(
-      'The service will refuse this file as it is: a heading this import does not read (Notes). Correct the file and choose it again.',
+      'The service will refuse this file as it is: a heading (Notes) that this import does not read. Correct the file and choose it again.',
     );
   });
 
@@ -54,7 +54,7 @@ describe('the refusal the preview foresees', () => {
         ],
       }),
     ).toBe(
-      'The service will refuse this file as it is: headings this import does not read (Notes, Cost Centre); a required column missing (Pay period); 2 lines the preview lists above. Correct the file and choose it again.',
+      'The service will refuse this file as it is: headings (Notes, Cost Centre) that this import does not read; a required column missing (Pay period); 2 lines the preview lists above. Correct the file and choose it again.',
     );
   });
 });

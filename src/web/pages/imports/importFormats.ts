@@ -233,7 +233,7 @@ export function refusalOfPreview(
   const unknown = unknownHeadings(format, preview.headings);
   if (unknown.length > 0) {
     reasons.push(
-      `${nounFor(unknown.length, 'a heading', 'headings')} this import does not read (${unknown.join(', ')})`,
+      `${nounFor(unknown.length, 'a heading', 'headings')} (${unknown.join(', ')}) that this import does not read`,
     );
   }
   const missing = missingColumns(format, preview.headings);

@@ -371,7 +371,6 @@ function SchemeForm({
               label="Funding level"
               description={FUNDING_LEVEL_HINT}
               rightSection="%"
-              inputMode="decimal"
               {...form.getInputProps('fundingLevel')}
             />
           </Group>
