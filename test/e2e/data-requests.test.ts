@@ -94,7 +94,20 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await shownText(row)).toContain('Open');
       await e2e.checkPage(page, 'recorded');
 
-      await row.getByRole('button', { name: /^Extend: / }).click();
+      // On a phone the register scrolls sideways, but a row's buttons stay at its right edge, in
+      // view before anything is scrolled.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const extendButton = row.getByRole('button', { name: /^Extend: / });
+      await expect
+        .poll(async () => {
+          const box = await extendButton.boundingBox();
+          return box === null ? null : box.x + box.width <= 390;
+        })
+        .toBe(true);
+      await e2e.checkPage(page, 'recorded-phone');
+      await page.setViewportSize({ width: 1280, height: 720 });
+
+      await extendButton.click();
       const extend = page.getByRole('dialog', { name: 'Extend a request' });
       await field(extend, 'What the member was told').fill(
         'Your records go back ten years and are held in two archives: we will answer within two more months',

@@ -11,9 +11,10 @@ import {
   type RowOf,
 } from '../api/client';
 import { Loading } from './Loading';
-import { ScrollTable } from './ScrollTable';
+import { PINNED_END, ScrollTable } from './ScrollTable';
 
 export interface Column<T> {
+  /** `actions`: the row's buttons, pinned to the table's right edge (`PINNED_END`). */
   key: string;
   header: string;
   render: (row: T) => ReactNode;
@@ -119,6 +120,7 @@ export function CursorTable<R extends ListRoute>(
               {columns.map((column) => (
                 <Table.Th
                   key={column.key}
+                  style={column.key === 'actions' ? PINNED_END : undefined}
                   aria-sort={
                     sort?.key === column.key
                       ? sort.ascending
@@ -152,7 +154,12 @@ export function CursorTable<R extends ListRoute>(
             {rows.map((row) => (
               <Table.Tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                  <Table.Td
+                    key={column.key}
+                    style={column.key === 'actions' ? PINNED_END : undefined}
+                  >
+                    {column.render(row)}
+                  </Table.Td>
                 ))}
               </Table.Tr>
             ))}

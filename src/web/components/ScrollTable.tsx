@@ -6,6 +6,19 @@ import type { ReactNode } from 'react';
  * they scroll; docs/decisions/0046-layout-for-everyday-use.md) and that the keyboard can reach, so its hidden columns can be scrolled into view
  * without a pointer (WCAG 2.1.1; axe's scrollable-region-focusable).
  */
+/**
+ * A row's buttons stay at the right edge of a table that scrolls sideways, on the page's own
+ * background so the other columns pass beneath them: on a phone a person reaches what they can do
+ * with a row without first scrolling past every column of it. A table that fits does not scroll,
+ * and the style then changes nothing.
+ */
+export const PINNED_END = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  background: 'var(--mantine-color-body)',
+} as const;
+
 /** The narrowest phone screen a table is laid out for, in CSS pixels, less the page's margins. */
 const PHONE_WIDTH = 358;
 

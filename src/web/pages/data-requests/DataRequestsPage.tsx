@@ -110,7 +110,7 @@ function DataRequests() {
       header: 'Actions',
       render: (request) =>
         mayAct(request) ? (
-          <Group gap={4} wrap="nowrap">
+          <Group gap={4}>
             {request.status === 'open' && (
               <Button
                 size="compact-sm"
