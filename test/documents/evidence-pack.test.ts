@@ -18,6 +18,7 @@ import {
   TRUSTEE_KIND_NAMES,
 } from '../../src/contracts/governance-rules.js';
 import { type RuleSource, sourceInWords } from '../../src/contracts/rule-sources.js';
+import { packContents } from '../../src/server/modules/governance/evidence-pack.pdf.js';
 import { packFilename } from '../../src/server/modules/governance/evidence-pack.service.js';
 import { auditLog, documents, schemes } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp, uncountedStore } from '../helpers/app.js';
@@ -233,15 +234,15 @@ describe('the evidence pack archive', () => {
 
   it('holds the summary, the current version of each servable document and the manifest', () => {
     expect([...pack.entries.keys()].sort()).toEqual([
-      'documents/trust_deed/Trust deed.pdf',
-      'documents/written_policy/Risk policy.docx',
+      'documents/Trust deed/Trust deed.pdf',
+      'documents/Written policy/Risk policy.docx',
       'manifest.json',
       'summary.pdf',
     ]);
-    expect(pack.entries.get('documents/trust_deed/Trust deed.pdf')).toEqual(
+    expect(pack.entries.get('documents/Trust deed/Trust deed.pdf')).toEqual(
       uploadedIds.deed?.content,
     );
-    expect(pack.entries.get('documents/written_policy/Risk policy.docx')).toEqual(SAMPLES.docx);
+    expect(pack.entries.get('documents/Written policy/Risk policy.docx')).toEqual(SAMPLES.docx);
   });
 
   it('gives in its manifest the size and SHA-256 of every other entry, which match the bytes', () => {
@@ -346,6 +347,18 @@ describe('the pack’s file name', () => {
   });
 });
 
+describe('what the summary says the pack holds', () => {
+  it('says plainly that a pack holds none of the scheme’s documents, and counts them in words otherwise', () => {
+    expect(packContents(0)).toMatch(
+      /^This pack holds this summary and manifest\.json, .*\. None of the scheme’s documents is in it\.$/,
+    );
+    expect(packContents(0)).not.toContain('no documents');
+    expect(packContents(1)).toMatch(
+      /^This pack holds this summary, one document of the scheme and manifest\.json, /,
+    );
+  });
+});
+
 describe('the summary PDF', () => {
   it('is a tagged PDF with a language, a displayed title and embedded fonts', () => {
     const pdf = pack.entries.get('summary.pdf') as Buffer;
@@ -379,7 +392,7 @@ describe('the summary PDF', () => {
       sourceInWords(GOVERNANCE_RULES.trustees),
       sourceInWords(GOVERNANCE_RULES.ownRiskAssessment),
       sourceInWords(policySource('risk_management')),
-      'documents/trust_deed/Trust deed.pdf',
+      'documents/Trust deed/Trust deed.pdf',
     ]) {
       expect(text, phrase).toContain(phrase);
     }
@@ -406,7 +419,7 @@ describe('the summary PDF', () => {
       'Employer: Acme Ltd',
       'Pensions Authority registration number: SR123456',
       // 10:00 UTC on 2 March is 10:00 in Ireland (GMT in winter).
-      `Prepared on 2 Mar 2026 at 10:00, Irish time, by ${staff.name}, Murphy & Byrne Brokers (BrokerUser).`,
+      `Prepared on 2 Mar 2026 at 10:00, Irish time, by ${staff.name}, Murphy & Byrne Brokers (broker staff).`,
       'This pack holds this summary, two documents of the scheme and manifest.json',
       'Three documents of the scheme are left out, and manifest.json lists each with the reason: two are about one member',
       'one is held back by the malware check.',

@@ -20,7 +20,7 @@ import {
 } from '../../../contracts/governance-rules.js';
 import { dateInWords, IRISH_TIME_ZONE } from '../../../contracts/irish-dates.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
-import type { Role } from '../../../contracts/roles.js';
+import { ROLE_NAMES, type Role } from '../../../contracts/roles.js';
 import { sourceInWords } from '../../../contracts/rule-sources.js';
 import { openTaggedPdf } from '../../platform/pdf/tagged-pdf.js';
 
@@ -177,14 +177,12 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
   paragraph(`Pensions Authority registration number: ${scheme.srNumber ?? 'not recorded'}`);
   const who = [preparedBy.name, preparedBy.firmName].filter(Boolean).join(', ');
   paragraph(
-    `Prepared on ${dateInWords(summary.generatedOn)} at ${irishTimeOfDay(summary.generatedAt)}, Irish time, by ${who === '' ? 'a user' : who} (${preparedBy.role}).`,
+    `Prepared on ${dateInWords(summary.generatedOn)} at ${irishTimeOfDay(summary.generatedAt)}, Irish time, by ${who === '' ? 'a user' : who} (${ROLE_NAMES[preparedBy.role].toLowerCase()}).`,
   );
 
   heading('About this pack', 'H2');
   const carried = summary.documents.length;
-  paragraph(
-    `This pack holds this summary, ${countInWords(carried, DOCUMENT)} of the scheme and manifest.json, which gives the SHA-256 of every file in the pack and the head of the firm’s audit chain when the pack was prepared.`,
-  );
+  paragraph(packContents(carried));
   if (carried > 0) {
     // pdfkit tags each item (LI, Lbl, LBody) under the parent it is given: the list itself.
     const list = doc.struct('L');
@@ -302,4 +300,13 @@ export async function renderSummaryPdf(summary: EvidenceSummary): Promise<PDFKit
 
   end();
   return doc;
+}
+
+/** What the pack holds, in words: a pack with none of the scheme's documents says so plainly. */
+export function packContents(documents: number): string {
+  const manifest =
+    'manifest.json, which gives the SHA-256 of every file in the pack and the head of the firm’s audit chain when the pack was prepared';
+  return documents === 0
+    ? `This pack holds this summary and ${manifest}. None of the scheme’s documents is in it.`
+    : `This pack holds this summary, ${countInWords(documents, DOCUMENT)} of the scheme and ${manifest}.`;
 }

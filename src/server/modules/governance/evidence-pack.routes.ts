@@ -20,7 +20,7 @@ export const evidencePackRoutes: FastifyPluginAsyncZod<{
     config: { action: 'scheme.evidence_pack' },
     schema: {
       summary:
-        "The scheme's evidence pack, a ZIP streamed as it is made: summary.pdf (tagged), the current version of each servable document under documents/<type>/, and manifest.json with each file's SHA-256 and the head of the audit chain.",
+        "The scheme's evidence pack, a ZIP streamed as it is made: summary.pdf (tagged), the current version of each servable document under documents/<type in words>/, and manifest.json with each file's SHA-256 and the head of the audit chain.",
       tags,
       produces: ['application/zip'],
       params: idParams,
@@ -28,7 +28,7 @@ export const evidencePackRoutes: FastifyPluginAsyncZod<{
         200: z
           .unknown()
           .describe(
-            'application/zip, streamed (chunked): summary.pdf, documents/<type>/<filename>, manifest.json.',
+            'application/zip, streamed (chunked): summary.pdf, documents/<type in words>/<filename>, manifest.json.',
           ),
         ...readErrors,
       },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { ZipFile } from 'yazl';
+import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../contracts/documents.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
@@ -237,7 +238,10 @@ export function createEvidencePackService({
       const reader = authorize(actor, 'scheme.evidence_pack');
       const pack = await prepare(reader, schemeId);
       const { scheme, included } = pack;
-      const pathOf = (row: DocumentRow) => `documents/${row.documentType}/${row.filename}`;
+      // Folders named as the Authority reads them ("Trust deed"), not by the type's code; the
+      // manifest keeps the code beside each file for a machine that reads it.
+      const pathOf = (row: DocumentRow) =>
+        `documents/${DOCUMENT_TYPE_LABELS[row.documentType as DocumentType]}/${row.filename}`;
       const summary: EvidenceSummary = {
         scheme: {
           name: scheme.name,
