@@ -30,3 +30,13 @@ export const ROLE_NAMES: Record<Role, string> = {
   EmployerUser: 'Employer staff',
   Member: 'Member',
 };
+
+/**
+ * A role in a sentence, after "as": "an employer administrator", "a member", "broker staff". The
+ * invitation e-mail and the page its link opens name the role alike.
+ */
+export function roleInASentence(role: Role): string {
+  const words = ROLE_NAMES[role].toLowerCase();
+  if (words.endsWith('staff')) return words;
+  return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
+}

@@ -106,7 +106,7 @@ describe('inviting an account', () => {
       'Your account at Fitzgerald Pension Brokers on Pension Administration',
     );
     expect(message?.text).toContain(
-      'The administrators of Pension Administration have set up an account for you at Fitzgerald Pension Brokers',
+      'The administrators of Pension Administration have set up an account for you at Fitzgerald Pension Brokers, as a broker administrator, to work on its clients’ pension schemes.',
     );
     expect(message?.text).toContain(
       'ask the administrators of Pension Administration to send you a new invitation',

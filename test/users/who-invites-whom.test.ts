@@ -156,7 +156,7 @@ describe('an EmployerAdmin’s invitations', () => {
     expect(colleague.statusCode, colleague.body).toBe(201);
     expect(colleague.json()).toMatchObject({ employerId, role: 'EmployerUser', status: 'invited' });
     expect((await mailsTo(payrollEmail))[0]?.message?.text).toContain(
-      'to see the pension schemes of Liffey Engineering Ltd',
+      'as employer staff, to see the pension schemes of Liffey Engineering Ltd',
     );
 
     const member = members[1];

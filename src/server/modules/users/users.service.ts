@@ -6,6 +6,7 @@ import {
   invitableRolesMessage,
 } from '../../../contracts/invitations.js';
 import type { PageQuery } from '../../../contracts/pages.js';
+import { roleInASentence } from '../../../contracts/roles.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -120,19 +121,23 @@ interface InvitationContext {
   purpose: string;
 }
 
-/** The words after "… has invited you to Pension Administration". */
-function purposeOf(role: string, employer: string | null, scheme: string | null): string {
+/**
+ * The words after "… has invited you to Pension Administration": the role, as the page the link
+ * opens names it, and what it is for.
+ */
+function purposeOf(role: Role, employer: string | null, scheme: string | null): string {
+  const as = `as ${roleInASentence(role)}`;
   switch (role) {
     case 'EmployerAdmin':
-      return `to look after the pension schemes of ${employer}`;
+      return `${as}, to look after the pension schemes of ${employer}`;
     case 'EmployerUser':
-      return `to see the pension schemes of ${employer}`;
+      return `${as}, to see the pension schemes of ${employer}`;
     case 'Member':
       return scheme
-        ? `to see your pension in ${scheme}, the scheme ${employer} provides`
-        : `to see your pension with ${employer}`;
+        ? `${as}, to see your pension in ${scheme}, the scheme ${employer} provides`
+        : `${as}, to see your pension with ${employer}`;
     default:
-      return 'to work on its clients’ pension schemes';
+      return `${as}, to work on its clients’ pension schemes`;
   }
 }
 
@@ -183,7 +188,7 @@ export function createUsersService({
   async function invitationContext(
     tx: Transaction,
     brokerId: string,
-    account: { role: string; employerName: string | null; memberSchemeId: string | null },
+    account: { role: Role; employerName: string | null; memberSchemeId: string | null },
   ): Promise<InvitationContext> {
     const firm = await brokerName(tx, brokerId);
     const scheme = account.memberSchemeId
@@ -297,7 +302,7 @@ export function createUsersService({
     let notify = async () => {};
     if (invited) {
       const context = await invitationContext(tx, account.brokerId, {
-        role: user.role,
+        role: user.role as Role,
         employerName: account.employerName,
         memberSchemeId: account.memberSchemeId,
       });
@@ -488,7 +493,7 @@ export function createUsersService({
           ? ((await findMember(tx, current.memberId))?.schemeId ?? null)
           : null;
         const context = await invitationContext(tx, current.brokerId as string, {
-          role: current.role,
+          role: current.role as Role,
           employerName: employer?.name ?? null,
           memberSchemeId,
         });

@@ -6,7 +6,7 @@ import type { InvitationLinkState, InvitedTo } from '../../../contracts/accounts
 import { apiRoutes } from '../../../contracts/api-routes';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
 import { PRODUCT_NAME } from '../../../contracts/product';
-import { ROLE_NAMES } from '../../../contracts/roles';
+import { roleInASentence } from '../../../contracts/roles';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
@@ -31,13 +31,6 @@ export const CLOSED_LINK: Record<Exclude<InvitationLinkState, 'open'>, string> =
 /** How far the page has got in checking the link: checking, its state, or unknown (not checked). */
 type LinkCheck = 'checking' | InvitationLinkState | 'unknown';
 
-/** A role in a sentence: "an employer administrator", "a member", "broker staff". */
-function asRole(invitation: InvitedTo): string {
-  const words = ROLE_NAMES[invitation.role].toLowerCase();
-  if (words.endsWith('staff')) return words;
-  return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
-}
-
 /**
  * Who invites, to what, as the invitation e-mail says it (docs/decisions/0044-invitations.md):
  * "Development Brokers Ltd has invited you to Pension Administration as an employer administrator
@@ -48,7 +41,7 @@ export function invitationSentence(invitation: InvitedTo | null): string {
   const who =
     invitation.firm === null ? 'You have been invited' : `${invitation.firm} has invited you`;
   const where = invitation.employer === null ? '' : ` for ${invitation.employer}`;
-  return `${who} to ${PRODUCT_NAME} as ${asRole(invitation)}${where}.`;
+  return `${who} to ${PRODUCT_NAME} as ${roleInASentence(invitation.role)}${where}.`;
 }
 
 /**
