@@ -128,7 +128,7 @@ export function ConfirmItsYou({
         </Stack>
       </form>
       <Text size="xs" c="dimmed">
-        Once confirmed, the change you asked for goes ahead.
+        Once confirmed, what you asked for goes ahead.
       </Text>
     </Stack>
   );
