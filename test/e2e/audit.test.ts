@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../helpers/built-server.js';
 import {
@@ -100,7 +101,7 @@ describe.skipIf(browserSuiteSkipReason)(
       // address the server trusted.
       expect(createdText).toContain(who);
       await see(
-        created.getByRole('cell').nth(1).getByText('Broker administrator', { exact: true }),
+        created.getByRole('cell').nth(2).getByText('Broker administrator', { exact: true }),
         'the role in words under the name',
       );
       expect(createdText).toContain(scheme.now);
@@ -217,6 +218,22 @@ describe.skipIf(browserSuiteSkipReason)(
       }));
       expect(widths.scroll).toBeGreaterThan(widths.client);
       expect(widths.page).toBeLessThanOrEqual(390);
+      // What happened is the second column, and each record's Show stays at the right edge: both
+      // read before anything is scrolled.
+      const exported = records
+        .getByRole('row')
+        .filter({ hasText: 'Exported the audit log as CSV' });
+      const inView = async (locator: Locator) => {
+        const box = await locator.boundingBox();
+        return box !== null && box.x >= 0 && box.x + box.width <= 390;
+      };
+      await expect
+        .poll(() => inView(exported.getByText('Exported the audit log as CSV')))
+        .toBe(true);
+      const show = exported.getByRole('button', { name: /^Show details of/ });
+      await expect.poll(() => inView(show)).toBe(true);
+      await show.click();
+      await expect.poll(() => inView(page.getByText('Technical details').first())).toBe(true);
       await e2e.checkPage(page, 'audit-phone');
     });
   },

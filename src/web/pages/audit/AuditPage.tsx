@@ -47,7 +47,7 @@ import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
-import { ScrollTable } from '../../components/ScrollTable';
+import { PINNED_END, ScrollTable } from '../../components/ScrollTable';
 import { type AuditFilterValues, auditFilterForm, validateWith } from '../../components/validation';
 import { formatDateTime } from '../../format';
 import { PAGES } from '../../layout/pages';
@@ -326,11 +326,11 @@ function AuditTable({ filters }: { filters: Filters }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Time</Table.Th>
-              <Table.Th>Who</Table.Th>
               <Table.Th>What happened</Table.Th>
+              <Table.Th>Who</Table.Th>
               <Table.Th>Record</Table.Th>
               <Table.Th>Client address</Table.Th>
-              <Table.Th>Details</Table.Th>
+              <Table.Th style={PINNED_END}>Details</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -356,6 +356,9 @@ function AuditTable({ filters }: { filters: Filters }) {
                       <DateTime value={record.timestamp} />
                     </Table.Td>
                     <Table.Td>
+                      <Text size="sm">{record.summary}</Text>
+                    </Table.Td>
+                    <Table.Td>
                       <Anchor
                         size="sm"
                         title={`Show only what ${who} did`}
@@ -374,9 +377,6 @@ function AuditTable({ filters }: { filters: Filters }) {
                           {roleWords}
                         </Text>
                       )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{record.summary}</Text>
                     </Table.Td>
                     <Table.Td>
                       <Text size="xs" c="dimmed">
@@ -429,7 +429,7 @@ function AuditTable({ filters }: { filters: Filters }) {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td style={PINNED_END}>
                       <Button
                         size="compact-sm"
                         variant="subtle"
@@ -445,7 +445,9 @@ function AuditTable({ filters }: { filters: Filters }) {
                   {open && (
                     <Table.Tr id={detailsId}>
                       <Table.Td colSpan={6}>
-                        <RecordDetails record={record} />
+                        <div style={DETAILS_IN_VIEW}>
+                          <RecordDetails record={record} />
+                        </div>
                       </Table.Td>
                     </Table.Tr>
                   )}
@@ -470,6 +472,16 @@ function AuditTable({ filters }: { filters: Filters }) {
     </Stack>
   );
 }
+
+/**
+ * A record's details, opened under its row, stay at the left edge of a table a phone scrolls
+ * sideways and no wider than the screen, so they read without scrolling back and forth.
+ */
+const DETAILS_IN_VIEW = {
+  position: 'sticky',
+  left: 0,
+  maxWidth: 'calc(100vw - 2 * var(--mantine-spacing-md))',
+} as const;
 
 /**
  * A record's details: what it says in words first; then, set apart under "Technical details", what
