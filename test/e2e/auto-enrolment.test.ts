@@ -323,6 +323,11 @@ describe.skipIf(browserSuiteSkipReason)(
     });
 
     it('the broker sees the employer’s position on the dashboard and its ten-year cost comparison', async () => {
+      // An employer that has sent no payroll yet is said to have none, not shown a row of noughts.
+      const silent = 'Dunmore Ferries Ltd';
+      await (await e2e.api(DEV_ACCOUNTS.brokerAdmin)).call('POST', '/api/employers', {
+        name: silent,
+      });
       const { page } = await e2e.openAs(DEV_ACCOUNTS.brokerAdmin, '/');
       const positions = page.getByRole('table', {
         name: 'Every employer’s employees by automatic-enrolment status',
@@ -330,6 +335,10 @@ describe.skipIf(browserSuiteSkipReason)(
       const row = await see(positions.getByRole('row').filter({ hasText: employer }));
       // Below the standard, likely enrolled, likely exempt, exempt, not eligible.
       expect(await row.getByRole('cell').allTextContents()).toEqual(['1', '1', '0', '1', '1']);
+      const none = positions.getByRole('row').filter({ hasText: silent });
+      expect(await none.getByRole('cell').allTextContents()).toEqual([
+        'No payroll for these pay periods yet',
+      ]);
       await e2e.checkPage(page, 'dashboard');
       await row.getByRole('link', { name: employer }).click();
       await see(page.getByRole('heading', { name: 'Automatic enrolment', level: 2 }));

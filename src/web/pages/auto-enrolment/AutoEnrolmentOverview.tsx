@@ -72,11 +72,21 @@ export function AutoEnrolmentOverview() {
                         {employer.employerName}
                       </Anchor>
                     </Table.Th>
-                    {STATUS_ORDER.map((status) => (
-                      <Table.Td key={status} ta="right">
-                        {counter.format(employer.totals[status])}
+                    {/* A row of noughts would read as an employer without employees; it has
+                        only sent no payroll for these pay periods. */}
+                    {STATUS_ORDER.every((status) => employer.totals[status] === 0) ? (
+                      <Table.Td colSpan={STATUS_ORDER.length}>
+                        <Text size="sm" c="dimmed">
+                          No payroll for these pay periods yet
+                        </Text>
                       </Table.Td>
-                    ))}
+                    ) : (
+                      STATUS_ORDER.map((status) => (
+                        <Table.Td key={status} ta="right">
+                          {counter.format(employer.totals[status])}
+                        </Table.Td>
+                      ))
+                    )}
                   </Table.Tr>
                 ))}
               </Table.Tbody>
