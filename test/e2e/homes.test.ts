@@ -119,6 +119,36 @@ describe.skipIf(browserSuiteSkipReason)(
         await signInThroughForm(page, credentials, '/');
         expect(new URL(page.url()).pathname, `${name} lands on their home`).toBe(home);
         await see(page.getByRole('banner').getByText(header, { exact: true }), `${name}'s header`);
+        if (name === 'super-admin') {
+          // A firm's records are not the platform's pages: typed by hand, each of them answers
+          // "Not available", as the firm's list of employers does, and asks the service for
+          // nothing of the record (docs/decisions/0153-firm-records-not-the-platforms-pages.md).
+          const asked: string[] = [];
+          page.on('request', (request) => {
+            const url = new URL(request.url());
+            if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
+          });
+          for (const address of [
+            `/employers/${employerId}`,
+            '/schemes',
+            `/schemes/${schemeId}`,
+            `/members/${memberId}`,
+          ]) {
+            await page.goto(address);
+            await see(page.getByRole('heading', { name: 'Not available' }), address);
+            await settled(page);
+            const shown = (await page.getByRole('main').textContent()) ?? '';
+            for (const personal of ['Máire', 'Ní Fhlatharta', '39,000', '14/02/1981', scheme]) {
+              expect(shown, `${address} shows ${personal}`).not.toContain(personal);
+            }
+          }
+          expect(asked.filter((path) => /\/api\/(employers|schemes|members)\b/.test(path))).toEqual(
+            [],
+          );
+          // Its own work is where it was.
+          await page.goto('/brokers');
+          await see(page.getByRole('heading', { name: 'Broker firms' }));
+        }
         if (name === 'broker-user') {
           // The scheme has a member but no fund: it needs attention. It was added this month, so
           // last month's contributions are not asked for, as the remittance calendar chases none

@@ -104,6 +104,86 @@ describe('pages and navigation', () => {
     }
   });
 
+  it('opens no page of a firm’s records to the platform, and each role within a firm keeps its own', () => {
+    // A firm's employers, schemes, members, runs, imports, payroll, automatic enrolment, drafts
+    // and its lists are the work of those within it; the platform reads them through the audited
+    // API only (docs/decisions/0153-firm-records-not-the-platforms-pages.md). Named here, not read
+    // from PAGES, so that a page losing its reaches fails this test.
+    const firmRecords = [
+      'dashboard',
+      'home',
+      'employers',
+      'employer',
+      'autoEnrolment',
+      'autoEnrolmentUpload',
+      'schemes',
+      'scheme',
+      'schemeImport',
+      'payrollGrid',
+      'statementRun',
+      'draft',
+      'member',
+      'governance',
+      'complianceCalendar',
+      'users',
+      'dataRequests',
+    ] as const satisfies readonly (keyof typeof PAGES)[];
+    const opens = (role: Role) =>
+      firmRecords.filter((page) => allows(sessionOf(role), PAGES[page]));
+    expect(opens('SuperAdmin')).toEqual([]);
+    const firmsStaff = [
+      'dashboard',
+      'employers',
+      'employer',
+      'autoEnrolment',
+      'autoEnrolmentUpload',
+      'schemes',
+      'scheme',
+      'schemeImport',
+      'payrollGrid',
+      'statementRun',
+      'draft',
+      'member',
+      'governance',
+      'complianceCalendar',
+    ];
+    expect(opens('BrokerAdmin')).toEqual([...firmsStaff, 'users', 'dataRequests']);
+    expect(opens('BrokerUser')).toEqual([...firmsStaff, 'dataRequests']);
+    expect(opens('EmployerAdmin')).toEqual([
+      'home',
+      'employer',
+      'autoEnrolment',
+      'autoEnrolmentUpload',
+      'schemes',
+      'scheme',
+      'schemeImport',
+      'payrollGrid',
+      'draft',
+      'member',
+      'governance',
+      'complianceCalendar',
+    ]);
+    // An EmployerUser reads: no upload, no import.
+    expect(opens('EmployerUser')).toEqual([
+      'home',
+      'employer',
+      'autoEnrolment',
+      'schemes',
+      'scheme',
+      'payrollGrid',
+      'draft',
+      'member',
+      'governance',
+      'complianceCalendar',
+    ]);
+    expect(opens('Member')).toEqual(['member']);
+    // The platform keeps every page of its own work.
+    const platform = (['brokers', 'broker', 'audit', 'apiReference', 'account'] as const).filter(
+      (page) => allows(sessionOf('SuperAdmin'), PAGES[page]),
+    );
+    expect(platform).toEqual(['brokers', 'broker', 'audit', 'apiReference', 'account']);
+  });
+
   it('lists for each role what it works on, every page one it may open', () => {
     const labels = (role: Role) => navigationFor(sessionOf(role)).map((item) => item.label);
     expect(labels('SuperAdmin')).toEqual(['Brokers', 'Audit log', 'API reference', 'My account']);

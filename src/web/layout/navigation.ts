@@ -15,8 +15,8 @@ interface NavEntry extends Access {
 /**
  * What each person works on, in this order: every page the policy table lets them open
  * (layout/pages.ts), seen from their own side. An employer's staff and a member get their own
- * record's page; the schemes list is for those who work inside a firm, as the platform reaches
- * schemes through its brokers.
+ * record's page. Which reaches a page is for is said once, in PAGES: the platform is offered none
+ * of a firm's records (docs/decisions/0153-firm-records-not-the-platforms-pages.md).
  */
 const ENTRIES: readonly NavEntry[] = [
   { label: 'Dashboard', to: () => '/dashboard', ...PAGES.dashboard },
@@ -41,7 +41,7 @@ const ENTRIES: readonly NavEntry[] = [
     ...PAGES.member,
     scopes: ['member'],
   },
-  { label: 'Schemes', to: () => '/schemes', ...PAGES.schemes, scopes: ['tenant', 'employer'] },
+  { label: 'Schemes', to: () => '/schemes', ...PAGES.schemes },
   { label: 'Governance', to: () => '/governance', ...PAGES.governance },
   { label: 'Compliance calendar', to: () => '/compliance-calendar', ...PAGES.complianceCalendar },
   { label: 'Data requests', to: () => '/data-requests', ...PAGES.dataRequests },

@@ -1,10 +1,21 @@
+import type { Scope } from '../../contracts/policy';
 import type { Access } from '../auth/can';
 
 /**
- * What opening each signed-in page needs, in terms of the policy table. A page that is one side's
- * view names the reach it is for: the dashboard is the firm's (tenant-wide) overview, the home
- * page an employer's, the employers and users pages a firm's own lists; the platform reaches the
- * same records from its brokers' pages.
+ * The reaches whose work a firm's records are: the firm's staff, an employer's staff and a member
+ * (their own record). The platform is not among them: the web UI's pages about a
+ * firm's employers, schemes, members, runs, imports, payroll and drafts answer "Not available" to
+ * it by address, as its menu leads to none of them; platform support reads a firm's records
+ * through the audited API (docs/decisions/0153-firm-records-not-the-platforms-pages.md).
+ */
+const WITHIN_A_FIRM = ['tenant', 'employer', 'member'] as const satisfies readonly Scope[];
+
+/**
+ * What opening each signed-in page needs, in terms of the policy table, and the reaches it is
+ * for. A page about a firm's records is for those within a firm (WITHIN_A_FIRM); a page that is
+ * one side's view names that side: the dashboard is the firm's (tenant-wide) overview, the home
+ * page an employer's, the employers and users pages a firm's own lists. The navigation reads the
+ * same entries (navigation.ts), so a page and its menu item never disagree.
  */
 export const PAGES = {
   dashboard: { action: 'overview.read', scopes: ['tenant'] },
@@ -12,15 +23,23 @@ export const PAGES = {
   brokers: { action: 'broker.list' },
   broker: { action: 'broker.users.list' },
   employers: { action: 'employer.list', scopes: ['tenant'] },
-  employer: { action: 'employer.read' },
-  schemes: { action: 'scheme.list' },
-  scheme: { action: 'scheme.read' },
-  member: { action: 'member.read' },
+  employer: { action: 'employer.read', scopes: WITHIN_A_FIRM },
+  schemes: { action: 'scheme.list', scopes: WITHIN_A_FIRM },
+  scheme: { action: 'scheme.read', scopes: WITHIN_A_FIRM },
+  /** A scheme's CSV import of members or contributions. */
+  schemeImport: { action: ['member.import', 'contribution.import'], scopes: WITHIN_A_FIRM },
+  /** One pay period of a scheme's payroll (docs/decisions/0048-contributions-as-a-payroll-grid.md). */
+  payrollGrid: { action: 'payroll.read', scopes: WITHIN_A_FIRM },
+  /** One run of a scheme's Pension Benefit Statements (docs/decisions/0141-pension-benefit-statements.md). */
+  statementRun: { action: 'statement_run.read', scopes: WITHIN_A_FIRM },
+  /** One draft of a scheme's governance writing (docs/decisions/0067-ai-drafts.md). */
+  draft: { action: 'ai.draft.read', scopes: WITHIN_A_FIRM },
+  member: { action: 'member.read', scopes: WITHIN_A_FIRM },
   users: { action: 'user.list', scopes: ['tenant'] },
   audit: { action: 'audit.read' },
   /** Every scheme's governance standing within reach: a firm's, or an employer's own schemes. */
-  governance: { action: 'compliance.dashboard' },
-  complianceCalendar: { action: 'compliance.calendar' },
+  governance: { action: 'compliance.dashboard', scopes: WITHIN_A_FIRM },
+  complianceCalendar: { action: 'compliance.calendar', scopes: WITHIN_A_FIRM },
   /** The firm's register of personal-data breaches (docs/decisions/0138-personal-data-breaches.md): its own staff's. */
   dataBreaches: { action: 'data_breach.list', scopes: ['tenant'] },
   /** The firm's register of ICT incidents under DORA (docs/decisions/0139-dora-ict-incidents.md): its own staff's. */
@@ -34,8 +53,8 @@ export const PAGES = {
   /** The firm's register of data-subject requests (docs/decisions/0137-data-subject-requests.md): its own staff's. */
   dataRequests: { action: 'data_request.list', scopes: ['tenant'] },
   /** An employer's readiness for automatic enrolment, and the upload of its payroll (docs/decisions/0068-auto-enrolment-readiness.md). */
-  autoEnrolment: { action: 'auto_enrolment.read' },
-  autoEnrolmentUpload: { action: 'ae_payroll.import' },
+  autoEnrolment: { action: 'auto_enrolment.read', scopes: WITHIN_A_FIRM },
+  autoEnrolmentUpload: { action: 'ae_payroll.import', scopes: WITHIN_A_FIRM },
   /**
    * The API reference is for those whose work the API scripts (docs/decisions/0131-what-people-read.md):
    * sending a payroll's members and contributions in (a firm's staff, an employer's

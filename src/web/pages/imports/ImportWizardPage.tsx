@@ -23,10 +23,11 @@ import { formatCents } from '../../../contracts/money';
 import { counted } from '../../../contracts/plain-english';
 import { api, upload } from '../../api/client';
 import type { ImportDetail, ImportKind, ImportSummary, PaidIn } from '../../api/types';
-import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
+import { AccessGate } from '../../components/AccessGate';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
+import { PAGES } from '../../layout/pages';
 import { refreshAfterImport } from '../home/overview-cache';
 import { useScheme } from '../schemes/SchemeQueries';
 import { CsvFileChoice } from './CsvFileChoice';
@@ -52,9 +53,16 @@ const bytes = fileSizeInWords;
  * rows or none.
  */
 export function ImportWizardPage() {
+  return (
+    <AccessGate access={PAGES.schemeImport}>
+      <ImportWizardView />
+    </AccessGate>
+  );
+}
+
+function ImportWizardView() {
   const { schemeId = '' } = useParams({ strict: false });
-  const session = useSignedIn();
-  const { user } = session;
+  const { user } = useSignedIn();
   const client = useQueryClient();
   const scheme = useScheme(schemeId);
   // A link that says what the file holds (the home page's "Upload contributions") opens on that
@@ -136,17 +144,6 @@ export function ImportWizardPage() {
     setOutcome(null);
     setStep(0);
   };
-
-  if (!can(session, 'member.import') && !can(session, 'contribution.import')) {
-    return (
-      <Stack gap="md">
-        <Title order={2}>Import a CSV file</Title>
-        <Alert color="yellow">
-          Importing files into a scheme is not part of what your role works on.
-        </Alert>
-      </Stack>
-    );
-  }
 
   return (
     <Stack gap="md">
