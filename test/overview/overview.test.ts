@@ -283,6 +283,29 @@ describe('GET /api/overview', () => {
       chasedFrom: '2026-11',
     });
     expect(added?.needs).not.toContain('contributions_due');
+
+    // November's contributions, sent once the scheme is on the service, do not make October owed:
+    // the scheme is still not chased for it, and nobody is said to have missed it.
+    const [member] = (
+      (await t.requestAs(admin, 'GET', `/api/schemes/${schemeId}/members`)).json() as {
+        items: { id: string }[];
+      }
+    ).items;
+    const paid = await t.requestAs(admin, 'POST', `/api/members/${member?.id}/contributions`, {
+      period: '2026-11',
+      kind: 'employee',
+      amountCents: 10_000,
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const after = (await t.requestAs(hr, 'GET', '/api/overview')).json() as Overview;
+    expect(after.schemes.find((scheme) => scheme.id === schemeId)).toMatchObject({
+      lastPeriod: '2026-11',
+      dueStanding: 'before_service',
+      needs: expect.not.arrayContaining(['contributions_missing', 'contributions_due']),
+    });
+    expect(after.membersNeedingAttention.flatMap((row) => row.needs)).not.toContain(
+      'missed_last_period',
+    );
   });
 
   it('refuses a Member and the platform, who have no such work', async () => {

@@ -36,8 +36,9 @@ export function duePeriodAt(now: Date): string {
  * Where a scheme's due pay period stands (contracts/overview.ts, DUE_STANDINGS), from its latest
  * month with contributions, its members who owed for the due one, and the first month chased
  * (remittance-rules.ts, schemeChasedFrom). A due month the remittance rules do not chase, and of
- * which nothing is in, is not asked for (docs/decisions/0045-home-pages-by-role.md): once some of
- * it is in, what is in is said as for any month.
+ * which nothing is in, is not asked for (docs/decisions/0045-home-pages-by-role.md), whatever
+ * later months are in: the months a scheme sends once it is on the service do not make the month
+ * before it owed. Once some of the due month is in, what is in is said as for any month.
  */
 export function dueStandingOf(
   lastPeriod: string | null,
@@ -45,10 +46,11 @@ export function dueStandingOf(
   duePeriod: string,
   chasedFrom: string,
 ): DueStanding {
+  const someOfItIn = members.owing > members.unpaid;
+  if (!isChased(duePeriod, chasedFrom) && !someOfItIn) return 'before_service';
   if (lastPeriod !== null && lastPeriod >= duePeriod) {
     return members.unpaid === 0 ? 'in' : 'part_in';
   }
-  if (!isChased(duePeriod, chasedFrom)) return 'before_service';
   return members.owing === 0 ? 'nothing_owed' : 'not_in';
 }
 
@@ -144,10 +146,11 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
           .sort((a, b) => Number(b.needs.length > 0) - Number(a.needs.length > 0));
 
         // A member missed the due period when their scheme's payroll for it is in but they are
-        // not, and they owed contributions for it.
+        // not, and they owed contributions for it: never for a month before the scheme was on the
+        // service, which nobody asks for.
         const schemeHasDue = new Set(
           schemesView
-            .filter((row) => row.lastPeriod !== null && row.lastPeriod >= duePeriod)
+            .filter((row) => row.dueStanding === 'in' || row.dueStanding === 'part_in')
             .map((row) => row.id),
         );
         const membersNeedingAttention = memberRows
