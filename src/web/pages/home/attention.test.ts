@@ -81,9 +81,11 @@ describe('where a scheme’s card says the due month stands', () => {
     expect(uploadAction({ ...added, name: 'Liffey DC' }, '2026-10')).toMatchObject({
       pressing: false,
     });
-    expect(dueHeading({ duePeriod: '2026-10', schemes: [added] }, true)).toBe(
-      'Oct 2026 contributions',
-    );
+    expect(dueHeading({ duePeriod: '2026-10', schemes: [added] }, true)).toBe('Contributions');
+    // Beside a scheme that is asked for the month, the month is named.
+    expect(
+      dueHeading({ duePeriod: '2026-10', schemes: [added, scheme('in', '2026-10')] }, true),
+    ).toBe('Oct 2026 contributions');
   });
 });
 

@@ -42,9 +42,13 @@ export function memberNeedText(need: MemberNeed, duePeriod: string): string {
 /**
  * The heading above the schemes' cards: it asks for an upload only while some scheme still lacks
  * the due month's contributions, of some member or all, and only of those who may upload; once
- * every scheme has them in, or owed none, it names the month and no more.
+ * every scheme has them in, or owed none, it names the month and no more. Where every scheme was
+ * added after the due month, no month is named: none is asked for.
  */
 export function dueHeading(overview: Pick<Overview, 'duePeriod' | 'schemes'>, canUpload: boolean) {
+  if (overview.schemes.every((scheme) => scheme.dueStanding === 'before_service')) {
+    return 'Contributions';
+  }
   const due = formatPeriod(overview.duePeriod);
   const stillDue = overview.schemes.some((scheme) => AWAITED.has(scheme.dueStanding));
   return canUpload && stillDue ? `Upload ${due} contributions` : `${due} contributions`;
