@@ -123,6 +123,19 @@ export function trackedPeriodEnd(kind: FilingKind, yearEnd: string, today: strin
 /** The period after `periodEnd`: a year later. */
 const nextPeriodEnd = (periodEnd: string) => addYears(periodEnd, 1);
 
+/**
+ * The tracked period, or, for a scheme that began after it ended, the scheme's first period: the
+ * one its start falls in. No filing is owed for a year the scheme did not exist in.
+ */
+function firstOwedPeriodEnd(
+  periodEnd: string,
+  { startedOn }: Pick<SchemeYearFacts, 'startedOn'>,
+): string {
+  let owed = periodEnd;
+  while (startedOn != null && owed < startedOn) owed = nextPeriodEnd(owed);
+  return owed;
+}
+
 export interface TrainingFacts {
   trusteeId: string;
   completedOn: string;
@@ -188,6 +201,11 @@ export interface SchemeYearFacts {
    */
   statementRuns?: readonly StatementRunFacts[];
   addedOn?: string;
+  /**
+   * The day the scheme began, where it is recorded: a scheme owes no filing for a scheme year that
+   * ended before it began (filingObligations).
+   */
+  startedOn?: string | null;
 }
 
 /** A statement run as the duty reads it. */
@@ -319,13 +337,13 @@ function corporateTraining(
  * period's, so the calendar always shows the next date.
  */
 export function filingObligations(
-  facts: Pick<SchemeYearFacts, 'yearEnd' | 'members' | 'filings'>,
+  facts: Pick<SchemeYearFacts, 'yearEnd' | 'members' | 'filings' | 'startedOn'>,
   today: string,
 ): SchemeYearObligation[] {
   return FILING_KINDS.map((kind) => {
     const source = from(FILING_SOURCES[kind]);
     const name = FILING_KIND_NAMES[kind];
-    const periodEnd = trackedPeriodEnd(kind, facts.yearEnd, today);
+    const periodEnd = firstOwedPeriodEnd(trackedPeriodEnd(kind, facts.yearEnd, today), facts);
     const filing = facts.filings.find(
       (entry) => entry.kind === kind && entry.periodEnd === periodEnd,
     );

@@ -167,6 +167,27 @@ describe('the annual report, the return and the compliance statement', () => {
     expect(done?.reason).toContain('completed on 5 Oct 2026');
   });
 
+  it('owes no filing for a scheme year that ended before the scheme began', () => {
+    // Began on 1 January 2026: the year ended 31 December 2025 is not the scheme's; its first is
+    // the year ending 31 December 2026, due by 30 September 2027.
+    const obligations = filingObligations(
+      { yearEnd: '12-31', members: 10, filings: [], startedOn: '2026-01-01' },
+      '2026-11-30',
+    );
+    expect(obligations.map(({ kind, dueOn, status }) => ({ kind, dueOn, status }))).toEqual([
+      { kind: 'annual_report', dueOn: '2027-09-30', status: 'ok' },
+      { kind: 'annual_scheme_information', dueOn: '2027-09-30', status: 'ok' },
+      { kind: 'annual_compliance_statement', dueOn: '2027-01-31', status: 'ok' },
+    ]);
+    expect(obligations[0]?.reason).toContain('the year ended 31 Dec 2026');
+    // A scheme that began within the tracked year owes that year's filings.
+    const [report] = filingObligations(
+      { yearEnd: '12-31', members: 10, filings: [], startedOn: '2025-06-01' },
+      '2026-11-30',
+    );
+    expect(report).toMatchObject({ dueOn: '2026-09-30', status: 'overdue' });
+  });
+
   it('an annual report not audited is incomplete above 100 members, not at 100', () => {
     const unaudited = [filing({ audited: false })];
     const [large] = filingObligations(

@@ -250,16 +250,19 @@ export async function loadGovernance(
       // The day in Ireland the scheme was added to this service: members who joined since are
       // chased for its information (scheme-year-rules.ts, newMembersSinceAdded).
       addedOn: sql<string>`(${schemes.createdAt} at time zone 'Europe/Dublin')::date`,
+      startedOn: schemes.startDate,
     })
     .from(schemes)
     .innerJoin(employers, liveEmployerOf(schemes.employerId))
     .where(and(...conditions))
     .orderBy(asc(schemes.brokerId), asc(schemes.id));
   const rows = (filter.limit ? await query.limit(filter.limit) : await query) as Array<
-    SchemeHead & { addedOn: string }
+    SchemeHead & { addedOn: string; startedOn: string | null }
   >;
   if (rows.length === 0) return [];
-  const heads: SchemeHead[] = rows.map(({ addedOn: _addedOn, ...head }) => head);
+  const heads: SchemeHead[] = rows.map(
+    ({ addedOn: _addedOn, startedOn: _startedOn, ...head }) => head,
+  );
   // The schemes come in (tenant, id) order, so their registers are one index range of the
   // (broker_id, scheme_id, …) indexes; rows of schemes the filter left out are dropped below.
   const first = heads[0] as SchemeHead;
@@ -444,6 +447,7 @@ export async function loadGovernance(
   const noRemittance: EmployerRemittanceFacts = { deducted: [], receipts: [] };
   const addedMonthOf = new Map(rows.map((row) => [row.id, row.addedOn.slice(0, 7)]));
   const addedOnOf = new Map(rows.map((row) => [row.id, row.addedOn]));
+  const startedOnOf = new Map(rows.map((row) => [row.id, row.startedOn]));
   const bySchemeId = new Map(
     heads.map((scheme) => [
       scheme.id,
@@ -468,6 +472,7 @@ export async function loadGovernance(
           ),
           statementRuns: [],
           addedOn: addedOnOf.get(scheme.id),
+          startedOn: startedOnOf.get(scheme.id) ?? null,
         } as {
           type: SchemeType;
           racKind: RacKind | null;
@@ -484,6 +489,7 @@ export async function loadGovernance(
           remittance: EmployerRemittanceFacts;
           statementRuns: StatementRunFacts[];
           addedOn: string | undefined;
+          startedOn: string | null;
         },
       },
     ]),
