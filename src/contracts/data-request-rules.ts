@@ -24,7 +24,7 @@ export type DataRequestKind = (typeof DATA_REQUEST_KINDS)[number];
 /** Each kind in words, with the article that gives the right. */
 export const DATA_REQUEST_KIND_NAMES: Record<DataRequestKind, string> = {
   access: 'Access (Art. 15)',
-  rectification: 'Rectification (Art. 16)',
+  rectification: 'Correction (Art. 16)',
   erasure: 'Erasure (Art. 17)',
   restriction: 'Restriction (Art. 18)',
   objection: 'Objection (Art. 21)',

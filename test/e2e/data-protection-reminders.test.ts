@@ -86,7 +86,7 @@ describe.skipIf(browserSuiteSkipReason)(
       }
       expect(mail.subject).toBe('Data protection: 2 deadlines coming due');
       expect(mail.text).toContain(
-        `Data-subject request, Rectification (Art. 16): due on ${dateInWords(dueOnFor(receivedOn))}`,
+        `Data-subject request, Correction (Art. 16): due on ${dateInWords(dueOnFor(receivedOn))}`,
       );
       expect(mail.text).toContain('the Data Protection Commission is to be told by');
       expect(mail.text).not.toContain('Sadhbh');

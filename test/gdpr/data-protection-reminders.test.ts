@@ -128,7 +128,7 @@ describe('reminders of a data-subject request', () => {
     ]);
     const [first] = mails;
     expect(first?.message?.text).toContain(
-      'Data-subject request, Rectification (Art. 16): due on 20 Mar 2026',
+      'Data-subject request, Correction (Art. 16): due on 20 Mar 2026',
     );
     expect(first?.message?.text).toContain('See https://pensions.example.ie/data-requests');
     for (const mail of mails) {
