@@ -1,7 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, InputError, MantineProvider, Notification } from '@mantine/core';
+import { createTheme, DataList, InputError, MantineProvider, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
@@ -31,6 +31,11 @@ const theme = createTheme({
     // Every notification's close button is named for screen readers, wherever it is shown from.
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    }),
+    // A long value (an e-mail address, a postal address) wraps within a phone's screen instead of
+    // widening the page past it.
+    DataList: DataList.extend({
+      styles: { itemValue: { overflowWrap: 'anywhere', minWidth: 0 } },
     }),
     // Every field's error reads as a sentence after its label (components/field-error.ts).
     InputError: InputError.extend({

@@ -58,6 +58,8 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
         dateJoined: `${year}-01-10`,
         salaryCents: 4_400_000,
         ppsNumber: newPpsNumber(),
+        // As long as a real one can be: it wraps on a phone rather than widening the page.
+        email: 'donncha.o.suilleabhain@clonakiltystaffpensionscheme.example.ie',
       },
     );
     const paid = await broker.call<{ id: string }>(
@@ -239,6 +241,10 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await see(page.getByRole('heading', { name: 'Your pension' }));
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      'the page is no wider than the phone',
+    ).toBeLessThanOrEqual(390);
     await e2e.checkPage(page, 'member-phone');
   });
 });
