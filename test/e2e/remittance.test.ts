@@ -93,6 +93,10 @@ describe.skipIf(browserSuiteSkipReason)(
         .click();
       await page.getByRole('link', { name: employer }).click();
       await see(page.getByRole('heading', { name: 'Remittance calendar' }));
+      // The service's own counting rules are labelled once as its policy, not each as a citation.
+      const policy = await see(page.getByText(/^How this service counts/));
+      expect(await shownText(policy)).toContain('(its own policy, not the law)');
+      expect(await page.getByText('Product policy:', { exact: false }).count()).toBe(0);
       const calendar = page.getByRole('table', {
         name: /^Each month’s deductions and the payments received/,
       });

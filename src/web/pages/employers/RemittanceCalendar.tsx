@@ -102,9 +102,12 @@ export function RemittanceCalendar({ employer }: { employer: Employer }) {
       <Text size="sm">
         What the employer deducted from pay, and its own contributions to a defined contribution
         scheme, reach the scheme within {REMITTANCE_DAYS_AFTER_MONTH} days after the end of the
-        month ({sourceInWords(REMITTANCE_RULES.remittance)}).{' '}
-        {sourceInWords(REMITTANCE_RULES.whatIsDeducted)}.{' '}
-        {sourceInWords(REMITTANCE_RULES.monthsSinceAdded)}.
+        month ({sourceInWords(REMITTANCE_RULES.remittance)}).
+      </Text>
+      {/* The service's own rules, labelled once as its policy rather than each as a citation. */}
+      <Text size="sm">
+        How this service counts (its own policy, not the law):{' '}
+        {REMITTANCE_RULES.whatIsDeducted.citation}. {REMITTANCE_RULES.monthsSinceAdded.citation}.
       </Text>
       <Group gap="xs">
         <Button
