@@ -54,43 +54,115 @@ export function sourceInWords(source: RuleSource): string {
 /** Where a citation's provision begins: ` s.`, ` reg. `, ` art. `, ` Art. `, ` Sch. `. */
 const PROVISION_START = / (?=s\.\d|reg\. \d|[Aa]rt\. \d|Sch\. \d)/;
 
+/** A range of one kind of provision, "reg. 31 to reg. 35", and the numbers it runs between. */
+const PROVISION_RANGE = /^(s\.|reg\. |[Aa]rt\. |Sch\. )(\d+) to \1(\d+)$/;
+
+/** Whether `provision` ("reg. 35", "reg. 35(2)") lies within `range` ("reg. 31 to reg. 35"). */
+function withinRange(range: string, provision: string): boolean {
+  const bounds = PROVISION_RANGE.exec(range);
+  if (!bounds) return false;
+  const [, kind, first, last] = bounds as unknown as [string, string, string, string];
+  const single = new RegExp(`^${kind.replace('.', '\\.')}(\\d+)(?![\\d])`).exec(provision);
+  if (!single) return false;
+  const number = Number(single[1]);
+  return number >= Number(first) && number <= Number(last);
+}
+
+type SourceLine =
+  | { kind: 'whole'; source: RuleSource }
+  | { kind: 'grouped'; label: RuleLabel; instrument: string; provisions: string[] };
+
+/**
+ * The sources grouped by label and instrument, in the order first given: a provision already
+ * within a range of its group ("reg. 35" beside "reg. 31 to reg. 35") is not named again, and a
+ * citation naming no provision keeps a line of its own.
+ */
+function groupedSources(sources: readonly RuleSource[]): SourceLine[] {
+  const lines: SourceLine[] = [];
+  for (const source of sources) {
+    const at = source.citation.search(PROVISION_START);
+    if (at <= 0) {
+      if (!lines.some((line) => line.kind === 'whole' && sameSource(line.source, source))) {
+        lines.push({ kind: 'whole', source });
+      }
+      continue;
+    }
+    const instrument = source.citation.slice(0, at);
+    const provision = source.citation.slice(at + 1);
+    const group = lines.find(
+      (line): line is Extract<SourceLine, { kind: 'grouped' }> =>
+        line.kind === 'grouped' && line.label === source.label && line.instrument === instrument,
+    );
+    if (!group) {
+      lines.push({ kind: 'grouped', label: source.label, instrument, provisions: [provision] });
+      continue;
+    }
+    if (group.provisions.some((held) => held === provision || withinRange(held, provision))) {
+      continue;
+    }
+    group.provisions = [
+      ...group.provisions.filter((held) => !withinRange(provision, held)),
+      provision,
+    ];
+  }
+  return lines;
+}
+
+const sameSource = (a: RuleSource, b: RuleSource) =>
+  a.label === b.label && a.citation === b.citation;
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: readonly string[]): string {
+  return items.length === 1
+    ? (items[0] as string)
+    : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
 /**
  * Several sources as lines, each instrument named once: the provisions of one act under one
  * label are joined ("Law: Automatic Enrolment Retirement Savings System Act 2024 s.50(2)–(3) and
  * s.51"), in the order first given; a citation naming no provision keeps a line of its own.
  */
 export function sourcesInWords(sources: readonly RuleSource[]): string[] {
-  const groups = new Map<string, { label: RuleLabel; instrument: string; provisions: string[] }>();
-  const lines: Array<string | { key: string }> = [];
-  for (const source of sources) {
-    const at = source.citation.search(PROVISION_START);
-    if (at <= 0) {
-      const line = sourceInWords(source);
-      if (!lines.includes(line)) lines.push(line);
-      continue;
-    }
-    const instrument = source.citation.slice(0, at);
-    const provision = source.citation.slice(at + 1);
-    const key = `${source.label}\u0000${instrument}`;
-    const group = groups.get(key);
-    if (group) {
-      if (!group.provisions.includes(provision)) group.provisions.push(provision);
-    } else {
-      groups.set(key, { label: source.label, instrument, provisions: [provision] });
-      lines.push({ key });
-    }
+  return groupedSources(sources).map((line) =>
+    line.kind === 'whole'
+      ? sourceInWords(line.source)
+      : `${RULE_LABEL_NAMES[line.label]}: ${line.instrument} ${listed(line.provisions)}`,
+  );
+}
+
+/** A provision as a sentence says it: "reg. 31 to reg. 35" as "regulations 31 to 35". */
+function provisionInProse(provision: string): string {
+  const range = PROVISION_RANGE.exec(provision);
+  const names: Record<string, [string, string]> = {
+    's.': ['section ', 'sections '],
+    'reg. ': ['regulation ', 'regulations '],
+    'art. ': ['article ', 'articles '],
+    'Art. ': ['Article ', 'Articles '],
+    'Sch. ': ['Schedule ', 'Schedules '],
+  };
+  if (range) {
+    const [, kind, first, last] = range as unknown as [string, string, string, string];
+    return `${(names[kind] as [string, string])[1]}${first} to ${last}`;
   }
-  return lines.map((line) => {
-    if (typeof line === 'string') return line;
-    const group = groups.get(line.key) as {
-      label: RuleLabel;
-      instrument: string;
-      provisions: string[];
-    };
-    const provisions =
-      group.provisions.length === 1
-        ? (group.provisions[0] as string)
-        : `${group.provisions.slice(0, -1).join(', ')} and ${group.provisions.at(-1)}`;
-    return `${RULE_LABEL_NAMES[group.label]}: ${group.instrument} ${provisions}`;
-  });
+  for (const [kind, [one]] of Object.entries(names)) {
+    if (provision.startsWith(kind)) return `${one}${provision.slice(kind.length)}`;
+  }
+  return provision;
+}
+
+/**
+ * The law a document is given under, as a sentence says it: each instrument once, then its
+ * provisions in words ("S.I. No. 128/2021, regulations 31 to 35"), no label, instruments joined by
+ * "and". Only the sources labelled law are named: guidance and policy are not what a document is
+ * given under.
+ */
+export function lawInProse(sources: readonly RuleSource[]): string {
+  return listed(
+    groupedSources(sources.filter((source) => source.label === 'law')).map((line) =>
+      line.kind === 'whole'
+        ? line.source.citation
+        : `${line.instrument}, ${listed(line.provisions.map(provisionInProse))}`,
+    ),
+  );
 }

@@ -18,7 +18,9 @@ import {
   RETIREMENT_AGE_RULES,
 } from '../../src/contracts/retirement-age-rules.js';
 import {
+  guidance,
   law,
+  lawInProse,
   namesAProvision,
   productPolicy,
   RULE_LABEL_NAMES,
@@ -277,6 +279,29 @@ describe('several sources cited together', () => {
       'Law: Pensions Act 1990 s.64AC(1)–(2), s.59AA and s.64AL(3)',
       'Product policy: Pay is read over three months',
     ]);
+  });
+
+  it('names no provision again that a range beside it already holds, and says the law in prose', () => {
+    const sources = [
+      law('S.I. No. 128/2021 reg. 31 to reg. 35'),
+      law('S.I. No. 128/2021 reg. 35'),
+      law('S.I. No. 128/2021 reg. 34(4)'),
+    ];
+    expect(sourcesInWords(sources)).toEqual(['Law: S.I. No. 128/2021 reg. 31 to reg. 35']);
+    expect(sourcesInWords([sources[1] as RuleSource, sources[0] as RuleSource])).toEqual([
+      'Law: S.I. No. 128/2021 reg. 31 to reg. 35',
+    ]);
+    expect(lawInProse(sources)).toBe('S.I. No. 128/2021, regulations 31 to 35');
+    expect(
+      lawInProse([
+        law('Pensions Act 1990 s.64AC(1)–(2)'),
+        guidance('the Pensions Authority’s guidance'),
+        law('Pensions Act 1990 s.59AA'),
+        law('S.I. No. 128/2021 reg. 36'),
+      ]),
+    ).toBe(
+      'Pensions Act 1990, section 64AC(1)–(2) and section 59AA and S.I. No. 128/2021, regulation 36',
+    );
   });
 });
 

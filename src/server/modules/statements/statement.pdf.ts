@@ -1,7 +1,7 @@
 import { dateInWords } from '../../../contracts/irish-dates.js';
 import { formatCents } from '../../../contracts/money.js';
 import { SCHEME_TYPE_NAMES } from '../../../contracts/organisation.js';
-import { sourcesInWords } from '../../../contracts/rule-sources.js';
+import { lawInProse } from '../../../contracts/rule-sources.js';
 import {
   MATERIAL_CHANGES,
   PROJECTION_CAVEAT,
@@ -207,7 +207,7 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
   paragraph('Ask the administrator for any of these, free of charge:');
   list(SUPPLEMENTARY_INFORMATION);
   paragraph(
-    `This statement is given under ${sourcesInWords([STATEMENT_RULES.annual, STATEMENT_RULES.supplementary]).join('; ')}.`,
+    `This statement is given under ${lawInProse([STATEMENT_RULES.annual, STATEMENT_RULES.supplementary])}.`,
   );
 
   await nextTurn();
