@@ -99,6 +99,8 @@ export const statementsManifest = defineManifest({
       'statement_run.created': 'Started a statement run',
       'statement_run.checked': 'Checked the members’ data of a statement run',
       'statement_run.ready': 'Made the statements of a run, ready for the trustees',
+      'statement_run.none_made':
+        'Finished a statement run that made no statement, so nothing for the trustees to approve',
       'statement_run.approved': 'Recorded the trustees’ approval of a statement run',
       'statement_run.issued': 'Issued the statements of a run to the members',
       'statement_run.listed': 'Listed a scheme’s statement runs',

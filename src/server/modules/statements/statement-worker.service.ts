@@ -1,6 +1,10 @@
 import { createId } from '@paralleldrive/cuid2';
 import { dataIssueWords } from '../../../contracts/statement-rules.js';
-import type { RunIssue, StatementFigures } from '../../../contracts/statements.js';
+import {
+  type RunIssue,
+  runMadeNothing,
+  type StatementFigures,
+} from '../../../contracts/statements.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/database.js';
 import { brokers } from '../../platform/db/schema.js';
@@ -193,8 +197,12 @@ export function createStatementWorker({ database, audit, now, render }: Statemen
         leaseUntil: null,
         updatedAt: at,
       });
+      // A run that made no statement has nothing for the trustees (runMadeNothing): it is
+      // recorded as what it is, not as ready for them.
       await audit.record(tx, SYSTEM_ACTOR, {
-        action: 'statement_run.ready',
+        action: runMadeNothing({ status: 'ready', done: ready.done })
+          ? 'statement_run.none_made'
+          : 'statement_run.ready',
         entityType: 'statement_run',
         entityId: run.id,
         tenantId: run.brokerId,
