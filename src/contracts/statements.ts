@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileNamePart } from './file-names.js';
 import { isoDate } from './members.js';
 import { pageQuery } from './pages.js';
 import { DATA_ISSUES, MATERIAL_CHANGES } from './statement-rules.js';
@@ -265,12 +266,19 @@ export const paperStatementView = z.object({
 export type PaperStatementView = z.infer<typeof paperStatementView>;
 
 /**
- * The file name a statement's PDF is downloaded under: the statement's information date, so that
- * a member's or the firm's statements of different years are told apart, and nothing of the
- * member (their name is personal data, kept out of file names that outlive the download).
+ * The file name a statement's PDF is downloaded under: the member's surname and first name and the
+ * statement's information date (`pension-benefit-statement-o-suilleabhain-aoife-2026-10-31.pdf`),
+ * so that a firm's downloads of a run's statements are told apart by member and a member's by
+ * year. ASCII only, as every download's name is (`fileNamePart`).
  */
-export function statementFileName(informationDate: string): string {
-  return `pension-benefit-statement-${informationDate}.pdf`;
+export function statementFileName(statement: {
+  informationDate: string;
+  firstName: string;
+  lastName: string;
+}): string {
+  const surname = fileNamePart(statement.lastName, 'member');
+  const first = fileNamePart(statement.firstName, 'member');
+  return `pension-benefit-statement-${surname}-${first}-${statement.informationDate}.pdf`;
 }
 
 export const statementListQuery = pageQuery;

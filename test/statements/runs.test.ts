@@ -183,9 +183,10 @@ describe('a statement run', () => {
     for (const statement of list) {
       const pdf = await scheme.staff.get(`/api/statements/${statement.id}/pdf`);
       expect(pdf.statusCode).toBe(200);
-      // Named by the statement's information date, and nothing of the member.
+      // Named by the member, surname first, and the statement's information date.
+      const first = statement.figures.memberName.split(' ')[0]?.toLowerCase();
       expect(pdf.headers['content-disposition']).toBe(
-        'inline; filename="pension-benefit-statement-2026-12-31.pdf"',
+        `inline; filename="pension-benefit-statement-walsh-${first}-2026-12-31.pdf"`,
       );
       const bytes = pdf.rawPayload;
       const raw = bytes.toString('latin1');
@@ -444,6 +445,13 @@ describe('a run that made no statement', () => {
       .as(scheme.admin)
       .post(`/api/statement-runs/${empty.id}/approve`, {});
     expect(approve.statusCode).toBe(409);
+    // Audited as what it is: a run that made none, not one ready for the trustees.
+    const finished = await ownerOf(t.database)
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.entityId, empty.id));
+    expect(finished.map((row) => row.action)).toContain('statement_run.none_made');
+    expect(finished.map((row) => row.action)).not.toContain('statement_run.ready');
     expect(approve.json().error).toBe(
       'This run made no statement, so there is nothing for the trustees to approve. Its page says what to correct, in the scheme’s details or the members’ records; then start a new run for the same date',
     );
@@ -456,6 +464,11 @@ describe('a run that made no statement', () => {
     expect(again.statusCode, again.body).toBe(202);
     const made = await waitFor(again.json().id, 'ready');
     expect(made).toMatchObject({ total: 3, done: 3, failed: 0 });
+    const readied = await ownerOf(t.database)
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.entityId, made.id));
+    expect(readied.map((row) => row.action)).toContain('statement_run.ready');
 
     // The run that made statements holds the date.
     const third = await scheme.staff.post(url, body);

@@ -27,6 +27,7 @@ import {
   yearInFigures,
   yearsToRetirement,
 } from '../../src/contracts/statement-rules.js';
+import { statementFileName } from '../../src/contracts/statements.js';
 
 /**
  * Worked statements, figure by figure (docs/decisions/0141-pension-benefit-statements.md). The
@@ -404,5 +405,20 @@ describe('the benefit statements duty of the scheme year', () => {
     expect(
       benefitStatementsObligation({ ...facts, members: 0, statementRuns: [] }, '2027-07-11').status,
     ).toBe('ok');
+  });
+});
+
+describe('a statement’s file name', () => {
+  it('names the member, surname first, and the information date, in ASCII', () => {
+    expect(
+      statementFileName({
+        informationDate: '2026-10-31',
+        firstName: 'Aoife',
+        lastName: 'Ó Súilleabháin',
+      }),
+    ).toBe('pension-benefit-statement-o-suilleabhain-aoife-2026-10-31.pdf');
+    expect(
+      statementFileName({ informationDate: '2026-10-31', firstName: '"; x', lastName: '../' }),
+    ).toBe('pension-benefit-statement-member-x-2026-10-31.pdf');
   });
 });

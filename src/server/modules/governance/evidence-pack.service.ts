@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../contracts/documents.js';
+import { fileNamePart } from '../../../contracts/file-names.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import type { SchemeType } from '../../../contracts/organisation.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
@@ -107,14 +108,7 @@ const MAX_NAME_IN_FILENAME = 60;
  * and a name with nothing left reads `scheme`.
  */
 export function packFilename(schemeName: string, day: string): string {
-  const slug = schemeName
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, MAX_NAME_IN_FILENAME)
-    .replace(/^-+|-+$/g, '');
-  return `evidence-pack-${slug === '' ? 'scheme' : slug}-${day}.zip`;
+  return `evidence-pack-${fileNamePart(schemeName, 'scheme', MAX_NAME_IN_FILENAME)}-${day}.zip`;
 }
 
 /** Bytes passed through unchanged while counted and hashed, checked against the row at the end. */

@@ -449,7 +449,7 @@ export function createRunsService({
      */
     async pdf(actor: ActorContext, id: string): Promise<{ bytes: Buffer; filename: string }> {
       authorize(actor, 'statement.read');
-      const figures = await withActor(database, actor, async (tx) => {
+      const { figures, member } = await withActor(database, actor, async (tx) => {
         const statement = await findStatement(tx, id);
         const reached = authorizeRow(
           actor,
@@ -460,11 +460,17 @@ export function createRunsService({
         if (reached.figures === null || (ownOnly && reached.issuedAt === null)) {
           throw new NotFoundError();
         }
-        return reached.figures;
+        // The member's names as their record holds them, read in the same reach as the statement.
+        const member = await findMember(tx, reached.memberId);
+        return { figures: reached.figures, member };
       });
       return {
         bytes: await statementPdf(figures),
-        filename: statementFileName(figures.informationDate),
+        filename: statementFileName({
+          informationDate: figures.informationDate,
+          firstName: member?.firstName ?? '',
+          lastName: member?.lastName ?? '',
+        }),
       };
     },
   };
