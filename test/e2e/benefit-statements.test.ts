@@ -211,6 +211,16 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(preview).toContain(`Pension Benefit Statement: ${scheme}`);
       expect(preview).toContain('Séamus Doran');
       expect(preview).not.toContain('Gráinne');
+      // The button stays at the table's right edge on a phone while the other columns scroll.
+      expect(
+        await page
+          .getByRole('button', { name: 'Open the statement of Séamus Doran (PDF)' })
+          .evaluate((button) => {
+            const cell = button.closest('td');
+            if (cell === null) return null;
+            return cell.ownerDocument.defaultView?.getComputedStyle(cell).position;
+          }),
+      ).toBe('sticky');
       await e2e.checkPage(page, 'run-ready');
 
       // The trustees' side opens the link they were sent and approves.

@@ -33,7 +33,7 @@ import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
-import { ScrollTable } from '../../components/ScrollTable';
+import { PINNED_END, ScrollTable } from '../../components/ScrollTable';
 import { useApiAction } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
 import { PAGES } from '../../layout/pages';
@@ -415,7 +415,7 @@ function StatementsTable({
               <Table.Th>Benefit</Table.Th>
               <Table.Th>Issued</Table.Th>
               <Table.Th>On paper</Table.Th>
-              <Table.Th>Statement</Table.Th>
+              <Table.Th style={PINNED_END}>Statement</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -430,7 +430,7 @@ function StatementsTable({
                   {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
                 </Table.Td>
                 <Table.Td>{statement.paper ? 'Asked for' : 'No'}</Table.Td>
-                <Table.Td>
+                <Table.Td style={PINNED_END}>
                   <OpenStatementButton
                     statementId={statement.id}
                     label={`Open the statement of ${statement.figures.memberName} (PDF)`}
@@ -483,7 +483,7 @@ function PrintingList({ run }: { run: StatementRunView }) {
                 <Table.Tr>
                   <Table.Th>Member</Table.Th>
                   <Table.Th>Issued</Table.Th>
-                  <Table.Th>Statement</Table.Th>
+                  <Table.Th style={PINNED_END}>Statement</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -495,7 +495,7 @@ function PrintingList({ run }: { run: StatementRunView }) {
                     <Table.Td>
                       {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td style={PINNED_END}>
                       <OpenStatementButton
                         statementId={statement.id}
                         label={`Open the statement of ${statement.memberName} to print (PDF)`}
