@@ -68,7 +68,7 @@ export const STATEMENT_RULES = {
   },
   currentRate: {
     ...productPolicy(POLICY),
-    says: 'Contributions continue at the current rate: what the member and the employer paid in the 12 months to the information date, growing each year with salaries and rounded to the cent. A deferred member pays nothing more.',
+    says: 'Contributions continue at the current rate: what the member and the employer paid for the pay periods recorded in the 12 months to the information date, a month’s average times 12, growing each year with salaries and rounded to the cent. A deferred member pays nothing more.',
   },
   dbMethod: {
     ...productPolicy(POLICY),
@@ -179,6 +179,65 @@ export function weightedChargeBasisPoints(funds: readonly FundValue[]): number {
   return (
     funds.reduce((sum, fund) => sum + fund.valueCents * fund.annualChargeBasisPoints, 0) / total
   );
+}
+
+/** A fund where new money goes, by its whole percent of each contribution, with its yearly charge. */
+export interface FundShare {
+  percent: number;
+  annualChargeBasisPoints: number;
+}
+
+/**
+ * The yearly charge a projection takes (STATEMENT_RULES.projectionMethod): that of the funds the
+ * member's money is in, each weighted by its value; where nothing is invested yet, that of the
+ * funds their contributions go to (their fund choice, or the scheme's default fund), each weighted
+ * by its percent. A member whose money awaits investment is charged what it will be charged.
+ */
+export function projectionChargeBasisPoints(
+  held: readonly FundValue[],
+  future: readonly FundShare[],
+): number {
+  if (held.some((fund) => fund.valueCents > 0)) return weightedChargeBasisPoints(held);
+  return weightedChargeBasisPoints(
+    future.map((fund) => ({
+      valueCents: fund.percent,
+      annualChargeBasisPoints: fund.annualChargeBasisPoints,
+    })),
+  );
+}
+
+/**
+ * The 12 pay periods (`YYYY-MM`) of a statement's year: the information date's month and the 11
+ * before it. A contribution counts for its pay period, whatever day it was received or recorded.
+ */
+export function periodsOfYear(informationDate: string): { from: string; to: string } {
+  return {
+    from: addMonths(informationDate, -11).slice(0, 7),
+    to: informationDate.slice(0, 7),
+  };
+}
+
+/**
+ * The day a pay period's contribution counts on in the statement's figures: the period's first
+ * day, which lies within the 12 months `yearBefore` opens for every period of `periodsOfYear`.
+ */
+export function periodDay(period: string): string {
+  return `${period}-01`;
+}
+
+/**
+ * A year's contributions at the current rate (STATEMENT_RULES.currentRate): what was paid for
+ * the pay periods recorded in the statement's year, a month's average times 12, to the cent. Three
+ * months of €480 are €5,760 a year, not €1,440; a month with nothing recorded is not taken for a
+ * month paid at nothing.
+ */
+export function annualisedContributionCents(
+  paid: ReadonlyArray<{ period: string; amountCents: number }>,
+): number {
+  const months = new Set(paid.map((row) => row.period)).size;
+  if (months === 0) return 0;
+  const total = paid.reduce((sum, row) => sum + row.amountCents, 0);
+  return Math.round((total * 12) / months);
 }
 
 export interface DcProjectionFacts {

@@ -188,6 +188,12 @@ export const statementFigures = z.object({
         }),
       ),
       fundValueCents: z.number().int(),
+      /**
+       * Of the fund value, money not in a fund at the information date: received and awaiting a
+       * price, or paid for a pay period up to the date and received after it. Absent from
+       * statements made before it was shown.
+       */
+      awaitingInvestmentCents: z.number().int().optional(),
       annualContributionCents: z.number().int(),
       chargeBasisPoints: z.number(),
       years: z.number().int(),

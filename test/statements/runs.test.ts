@@ -491,3 +491,66 @@ describe('a run that made no statement', () => {
     expect(runHoldsItsDate({ status: 'failed', done: 0 })).toBe(false);
   });
 });
+
+describe('a DC run whose quarter was imported after the information date', () => {
+  it('counts each pay period up to the date, at the default fund’s charge, and a year’s worth to come', async () => {
+    const late = await dcScheme(t, [{ name: 'Default Fund', annualChargeBasisPoints: 75 }], 1);
+    const fundId = late.fundIds[0] as string;
+    const patched = await late.staff.patch(`/api/schemes/${late.schemeId}`, {
+      normalRetirementAge: 65,
+      defaultFundId: fundId,
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await late.prices(fundId, [
+      { on: '2026-01-20', price: '1.000000' },
+      { on: '2026-12-31', price: '1.000000' },
+    ]);
+    const memberId = late.members[0]?.id as string;
+    // August to October at €480 a month, keyed on 30 Nov; the member made no fund choice.
+    for (const period of ['2026-08', '2026-09', '2026-10']) {
+      await late.contribute(memberId, { period, amountCents: 48_000, receivedOn: '2026-11-30' });
+    }
+    await runInvestments(t);
+    const set = await late.as(late.admin).post('/api/statement-assumptions', {
+      name: 'Pensions Authority guidance',
+      effectiveFrom: '2026-01-01',
+      source: 'The Pensions Authority’s guidance',
+      bestEstimateReturnPct: 4.75,
+      unfavourableReturnPct: 1.5,
+      inflationPct: 2.5,
+      salaryGrowthPct: 2.5,
+      annuityFactor: 25,
+    });
+    expect(set.statusCode, set.body).toBe(201);
+    const queued = await late.staff.post(`/api/schemes/${late.schemeId}/statement-runs`, {
+      informationDate: '2026-10-31',
+      membersBy: '2027-04-30',
+      assumptionsId: set.json().id,
+    });
+    expect(queued.statusCode, queued.body).toBe(202);
+    let run: { status: string; done: number; failed: number; issues: unknown[] } | undefined;
+    for (let tries = 0; tries < 200 && run?.status !== 'ready'; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      run = (await late.staff.get(`/api/statement-runs/${queued.json().id}`)).json();
+    }
+    expect(run).toMatchObject({ status: 'ready', done: 1, failed: 0, issues: [] });
+
+    const [statement] = (
+      await late.staff.get(`/api/statement-runs/${queued.json().id}/statements`)
+    ).json() as Array<{ id: string; figures: StatementFigures }>;
+    const figures = statement?.figures as StatementFigures;
+    expect(figures.year).toMatchObject({ memberCents: 144_000, employerCents: 0 });
+    expect(figures.dc).toMatchObject({
+      fundValueCents: 144_000,
+      awaitingInvestmentCents: 144_000,
+      annualContributionCents: 576_000,
+      chargeBasisPoints: 75,
+    });
+    const text = textOf((await late.staff.get(`/api/statements/${statement?.id}/pdf`)).rawPayload);
+    expect(text).toContain('yearly charges of 0.75%');
+    expect(text).toContain(`contributions of ${formatCents(576_000)} a year`);
+    expect(text).toContain(
+      'This statement is given under S.I. No. 128/2021, regulations 31 to 35.',
+    );
+  });
+});

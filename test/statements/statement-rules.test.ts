@@ -4,6 +4,7 @@ import { benefitStatementsObligation } from '../../src/contracts/scheme-year-rul
 import {
   administratorDate,
   ageOn,
+  annualisedContributionCents,
   checkMemberData,
   DATA_ISSUES,
   dataIssueWords,
@@ -16,14 +17,18 @@ import {
   NORMAL_RETIREMENT_AGES,
   PROJECTION_CAVEAT,
   type ProjectionAssumptions,
+  periodDay,
+  periodsOfYear,
   projectDb,
   projectDc,
+  projectionChargeBasisPoints,
   prsaStatementOfAccount,
   readAccrualRate,
   STATEMENT_RULES,
   weightedChargeBasisPoints,
   wholeMonthsBetween,
   type YearMovement,
+  yearBefore,
   yearInFigures,
   yearsToRetirement,
 } from '../../src/contracts/statement-rules.js';
@@ -420,5 +425,53 @@ describe('a statement’s file name', () => {
     expect(
       statementFileName({ informationDate: '2026-10-31', firstName: '"; x', lastName: '../' }),
     ).toBe('pension-benefit-statement-member-x-2026-10-31.pdf');
+  });
+});
+
+describe('what a projection assumes of the years to come', () => {
+  it('takes a year of contributions at the current rate from the months recorded', () => {
+    const month = (period: string) => ({ period, amountCents: 48_000 });
+    // Three months of €480 are €5,760 a year, not €1,440.
+    expect(
+      annualisedContributionCents([month('2026-08'), month('2026-09'), month('2026-10')]),
+    ).toBe(576_000);
+    // A month's employee and employer rows are one month.
+    expect(
+      annualisedContributionCents([
+        { period: '2026-10', amountCents: 30_000 },
+        { period: '2026-10', amountCents: 18_000 },
+      ]),
+    ).toBe(576_000);
+    expect(annualisedContributionCents([])).toBe(0);
+    expect(periodsOfYear('2026-10-31')).toEqual({ from: '2025-11', to: '2026-10' });
+    expect(periodsOfYear('2026-10-15')).toEqual({ from: '2025-11', to: '2026-10' });
+    expect(periodDay('2025-11') >= yearBefore('2026-10-15')).toBe(true);
+  });
+
+  it('charges what the funds the money is in charge, or where new money goes when none is invested', () => {
+    const defaultFund = [{ percent: 100, annualChargeBasisPoints: 75 }];
+    expect(projectionChargeBasisPoints([], defaultFund)).toBe(75);
+    expect(
+      projectionChargeBasisPoints([{ valueCents: 0, annualChargeBasisPoints: 25 }], defaultFund),
+    ).toBe(75);
+    expect(
+      projectionChargeBasisPoints(
+        [
+          { valueCents: 300, annualChargeBasisPoints: 25 },
+          { valueCents: 100, annualChargeBasisPoints: 75 },
+        ],
+        defaultFund,
+      ),
+    ).toBe(37.5);
+    expect(
+      projectionChargeBasisPoints(
+        [],
+        [
+          { percent: 50, annualChargeBasisPoints: 100 },
+          { percent: 50, annualChargeBasisPoints: 50 },
+        ],
+      ),
+    ).toBe(75);
+    expect(projectionChargeBasisPoints([], [])).toBe(0);
   });
 });

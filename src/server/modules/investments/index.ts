@@ -11,6 +11,7 @@ export {
 export type { HoldingsService } from './holdings.service.js';
 export { investmentsJob } from './investments.job.js';
 export { createInvestmentsModule } from './investments.module.js';
-export { nextMonth } from './ledger.rules.js';
+export { choicesOf } from './ledger.data.js';
+export { nextMonth, placementOf } from './ledger.rules.js';
 export { settle } from './ledger.service.js';
 export type { SwitchesService } from './switches.service.js';

@@ -306,17 +306,22 @@ export async function fundCharges(
   return new Map(rows.map((row) => [row.id, row.charge]));
 }
 
-/** The member's contributions received from `from` to `to`, both included. */
-export async function contributionsBetween(
+/**
+ * The member's contributions for the pay periods `from` to `to` (`YYYY-MM`, both included),
+ * whatever day each was received or recorded: a statement counts a contribution for its pay period
+ * (docs/decisions/0141-pension-benefit-statements.md, "What counts as at the information date").
+ */
+export async function contributionsForPeriods(
   tx: Transaction,
   member: { brokerId: string; id: string },
   from: string,
   to: string,
-): Promise<Array<{ kind: string; on: string; amountCents: number }>> {
+): Promise<Array<{ kind: string; period: string; receivedOn: string; amountCents: number }>> {
   return tx
     .select({
       kind: contributions.kind,
-      on: contributions.receivedOn,
+      period: contributions.period,
+      receivedOn: contributions.receivedOn,
       amountCents: contributions.amountCents,
     })
     .from(contributions)
@@ -324,8 +329,8 @@ export async function contributionsBetween(
       and(
         eq(contributions.brokerId, member.brokerId),
         eq(contributions.memberId, member.id),
-        gte(contributions.receivedOn, from),
-        lte(contributions.receivedOn, to),
+        gte(contributions.period, from),
+        lte(contributions.period, to),
       ),
     );
 }

@@ -1,18 +1,21 @@
 import { formatDecimal6 } from '../../../contracts/dc-money-rules.js';
 import { addDays } from '../../../contracts/irish-dates.js';
 import {
+  annualisedContributionCents,
   checkMemberData,
   type DataIssue,
   materialChanges,
   monthsToRetirement,
   type ProjectionAssumptions,
+  periodDay,
+  periodsOfYear,
   projectDb,
   projectDc,
+  projectionChargeBasisPoints,
   prsaPeriod,
   prsaStatementOfAccount,
   readAccrualRate,
   retirementDateOf,
-  weightedChargeBasisPoints,
   wholeMonthsBetween,
   type YearMovement,
   yearBefore,
@@ -21,11 +24,11 @@ import {
 } from '../../../contracts/statement-rules.js';
 import { percentOf, type StatementFigures } from '../../../contracts/statements.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
-import { type HoldingsOnDay, holdingsOn } from '../investments/index.js';
+import { choicesOf, type HoldingsOnDay, holdingsOn, placementOf } from '../investments/index.js';
 import type { AssumptionsRow } from './assumptions.data.js';
 import {
   chargesBetween,
-  contributionsBetween,
+  contributionsForPeriods,
   fundCharges,
   lastStatementBefore,
   type MemberRow,
@@ -42,6 +45,8 @@ export interface RunContext {
     normalRetirementAge: number | null;
     accrualRate: string | null;
     fundingLevelBasisPoints: number | null;
+    /** Where a member's money goes with no fund choice (docs/decisions/0127-dc-money.md). */
+    defaultFundId: string | null;
   };
   informationDate: string;
   assumptions: AssumptionsRow;
@@ -87,14 +92,18 @@ export async function statementFor(
   const owner = { brokerId: member.brokerId, id: member.id };
   const status = member.status === 'deferred' ? 'deferred' : 'active';
   const db = scheme.type === 'DB';
-  // The 12 months to the information date hold a PRSA's half-year too.
+  // The 12 months to the information date hold a PRSA's half-year too. Contributions count for
+  // their pay period, whatever day they were received or keyed: a quarter's schedule imported a
+  // month after the information date is as at that date what the member page shows as paid in
+  // (docs/decisions/0141-pension-benefit-statements.md, "What counts as at the information date").
   const start = yearBefore(informationDate);
-  const paid = await contributionsBetween(tx, owner, start, informationDate);
+  const periods = periodsOfYear(informationDate);
+  const paid = await contributionsForPeriods(tx, owner, periods.from, periods.to);
   const charged = db ? [] : await chargesBetween(tx, owner, start, informationDate);
   const movements: YearMovement[] = [
     ...paid.map((row) => ({
       kind: row.kind as 'employee' | 'employer' | 'avc',
-      on: row.on,
+      on: periodDay(row.period),
       amountCents: row.amountCents,
     })),
     ...charged.map((row) => ({
@@ -103,6 +112,11 @@ export async function statementFor(
       amountCents: row.amountCents,
     })),
   ];
+  // Paid for the year's pay periods and received after the date: in no fund at the date, but the
+  // member's money as at it, at what was paid.
+  const receivedAfter = paid
+    .filter((row) => row.receivedOn > informationDate)
+    .reduce((sum, row) => sum + row.amountCents, 0);
   const year = yearInFigures(movements, informationDate);
   const held = db ? null : await holdingsOrNull(tx, member, informationDate);
 
@@ -118,7 +132,7 @@ export async function statementFor(
     salaryCents: member.salaryCents,
     informationDate,
     pricesMissing: !db && held === null,
-    fundValueCents: held?.valueCents ?? 0,
+    fundValueCents: (held?.valueCents ?? 0) + receivedAfter,
     yearContributionsCents: year.memberCents + year.employerCents,
   });
   if (issues.length > 0) return { kind: 'issues', issues };
@@ -127,21 +141,30 @@ export async function statementFor(
   let dc: StatementFigures['dc'] = null;
   let prsa: StatementFigures['prsa'] = null;
   if (held !== null) {
-    const charges = await fundCharges(
-      tx,
-      member.brokerId,
-      held.funds.map((fund) => fund.fundId),
-    );
-    const chargeBasisPoints = weightedChargeBasisPoints(
+    // The charge of the funds the money is in, or, with none invested yet, of the funds new money
+    // goes to: the choice in force at the date, else the scheme's default fund.
+    const choices = (await choicesOf(tx, member.brokerId, [member.id])).get(member.id) ?? [];
+    const placed = placementOf(informationDate, choices, scheme.defaultFundId);
+    const charges = await fundCharges(tx, member.brokerId, [
+      ...held.funds.map((fund) => fund.fundId),
+      ...(placed?.lines ?? []).map((line) => line.fundId),
+    ]);
+    const chargeBasisPoints = projectionChargeBasisPoints(
       held.funds.map((fund) => ({
         valueCents: fund.valueCents,
         annualChargeBasisPoints: charges.get(fund.fundId) ?? 0,
       })),
+      (placed?.lines ?? []).map((line) => ({
+        percent: line.percent,
+        annualChargeBasisPoints: charges.get(line.fundId) ?? 0,
+      })),
     );
-    const annualContributionCents = status === 'active' ? year.memberCents + year.employerCents : 0;
+    const fundValueCents = held.valueCents + receivedAfter;
+    // A year's worth at the current rate (STATEMENT_RULES.currentRate), not the months recorded.
+    const annualContributionCents = status === 'active' ? annualisedContributionCents(paid) : 0;
     const years = yearsToRetirement(member.dateOfBirth, informationDate, retirementAge);
     const projection = projectDc(
-      { fundValueCents: held.valueCents, annualContributionCents, chargeBasisPoints, years },
+      { fundValueCents, annualContributionCents, chargeBasisPoints, years },
       projectionAssumptionsOf(context.assumptions),
     );
     const set = context.assumptions;
@@ -152,7 +175,8 @@ export async function statementFor(
         price: formatDecimal6(fund.priceMicro),
         valueCents: fund.valueCents,
       })),
-      fundValueCents: held.valueCents,
+      fundValueCents,
+      awaitingInvestmentCents: Math.max(0, held.uninvestedCents) + receivedAfter,
       annualContributionCents,
       chargeBasisPoints: Math.round(chargeBasisPoints * 100) / 100,
       years,
@@ -176,7 +200,7 @@ export async function statementFor(
       prsa = prsaStatementOfAccount({
         periodEnd: informationDate,
         openingCents: opening?.valueCents ?? 0,
-        closingCents: held.valueCents,
+        closingCents: fundValueCents,
         movements,
       });
     }

@@ -97,6 +97,7 @@ export function createStatementWorker({ database, audit, now, render }: Statemen
         normalRetirementAge: scheme.normalRetirementAge,
         accrualRate: scheme.accrualRate,
         fundingLevelBasisPoints: scheme.fundingLevelBasisPoints,
+        defaultFundId: scheme.defaultFundId,
       },
       informationDate: run.informationDate,
       assumptions,

@@ -136,6 +136,14 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
             formatCents(fund.valueCents),
           ] as const,
       ),
+      ...((dc.awaitingInvestmentCents ?? 0) > 0
+        ? [
+            [
+              'Paid in and not yet invested in a fund',
+              formatCents(dc.awaitingInvestmentCents ?? 0),
+            ] as const,
+          ]
+        : []),
       [`Fund value at ${dateInWords(figures.informationDate)}`, formatCents(dc.fundValueCents)],
     ]);
   }
