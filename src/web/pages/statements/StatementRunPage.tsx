@@ -39,6 +39,7 @@ import { formatDate } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { useScheme } from '../schemes/SchemeQueries';
 import {
+  ADD_FUND_PRICES,
   hadNoMembers,
   mayBeApproved,
   nextStepAfterNothing,
@@ -328,6 +329,14 @@ function Exceptions({ run, scheme }: { run: StatementRunView; scheme: Scheme }) 
           </Anchor>
           , {then}
         </Alert>
+      )}
+      {correct.prices > 0 && (
+        <Text size="sm">
+          {correct.prices === 1
+            ? '1 member holds a fund with no price up to the information date'
+            : `${correct.prices} members hold a fund with no price up to the information date`}
+          : {ADD_FUND_PRICES}, {then}
+        </Text>
       )}
       {correct.members > 0 && (
         <Text size="sm">

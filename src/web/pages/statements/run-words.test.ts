@@ -36,6 +36,7 @@ describe('a run in words', () => {
     expect(whatToCorrect(db)).toEqual({
       scheme: ['no_accrual_rate', 'no_funding_level'],
       members: 0,
+      prices: 0,
     });
     expect(nextStepAfterNothing(db)).toBe(
       'Set the scheme’s accrual rate and funding level with Edit scheme on the scheme’s page, then start a new run for the same date.',
@@ -44,14 +45,20 @@ describe('a run in words', () => {
       ...finished,
       issues: [issue(['no_retirement_age', 'implausible_age']), issue(['no_retirement_age'])],
     };
-    expect(whatToCorrect(both)).toEqual({ scheme: ['no_retirement_age'], members: 1 });
+    expect(whatToCorrect(both)).toEqual({ scheme: ['no_retirement_age'], members: 1, prices: 0 });
     expect(nextStepAfterNothing(both)).toBe(
       'Set the scheme’s normal retirement age with Edit scheme on the scheme’s page and correct the records of the 1 member listed, then start a new run for the same date.',
     );
     const members = { ...finished, issues: [issue(['no_value']), issue(['no_salary'])] };
-    expect(whatToCorrect(members)).toEqual({ scheme: [], members: 2 });
+    expect(whatToCorrect(members)).toEqual({ scheme: [], members: 2, prices: 0 });
     expect(nextStepAfterNothing(members)).toBe(
       'Correct the records of the 2 members listed, then start a new run for the same date.',
+    );
+    // A fund with no price is not a fault in the member's record: the price is what to add.
+    const priced = { ...finished, issues: [issue(['no_price']), issue(['no_price', 'no_salary'])] };
+    expect(whatToCorrect(priced)).toEqual({ scheme: [], members: 1, prices: 1 });
+    expect(nextStepAfterNothing({ ...finished, issues: [issue(['no_price'])] })).toBe(
+      'Add each fund’s price for a day up to the information date with Import prices on the scheme’s page, then start a new run for the same date.',
     );
     expect(schemeTermsInWords(['no_funding_level', 'no_retirement_age', 'no_accrual_rate'])).toBe(
       'normal retirement age, accrual rate and funding level',

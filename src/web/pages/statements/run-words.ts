@@ -1,5 +1,6 @@
 import { counted } from '../../../contracts/plain-english';
 import {
+  type DataIssue,
   isSchemeDataIssue,
   SCHEME_DATA_ISSUES,
   type SchemeDataIssue,
@@ -68,15 +69,26 @@ export function whatToCorrect(run: Pick<StatementRunView, 'issues'>): {
   scheme: SchemeDataIssue[];
   /** The members with a problem of their own record. */
   members: number;
+  /**
+   * The members whose records are sound but who hold a fund with no price up to the date: the
+   * fund's price is what is missing, not anything in their record.
+   */
+  prices: number;
 } {
   const scheme = SCHEME_DATA_ISSUES.filter((term) =>
     run.issues.some((issue) => issue.issues.includes(term)),
   );
-  const members = run.issues.filter((issue) =>
-    issue.issues.some((problem) => !isSchemeDataIssue(problem)),
+  const ownRecord = (problem: DataIssue) => !isSchemeDataIssue(problem) && problem !== 'no_price';
+  const members = run.issues.filter((issue) => issue.issues.some(ownRecord)).length;
+  const prices = run.issues.filter(
+    (issue) => issue.issues.includes('no_price') && !issue.issues.some(ownRecord),
   ).length;
-  return { scheme, members };
+  return { scheme, members, prices };
 }
+
+/** What to do where a fund held had no price up to the information date. */
+export const ADD_FUND_PRICES =
+  'add each fund’s price for a day up to the information date with Import prices on the scheme’s page';
 
 /**
  * Whether a finished run had no member to make a statement for: the scheme had no active or
@@ -100,13 +112,14 @@ export function nextStepAfterNothing(
   if (hadNoMembers(run)) {
     return 'The scheme had no active or deferred members to make statements for. Add its members, then start a new run for the same date.';
   }
-  const { scheme, members } = whatToCorrect(run);
+  const { scheme, members, prices } = whatToCorrect(run);
   const steps: string[] = [];
   if (scheme.length > 0) {
     steps.push(
       `set the scheme’s ${schemeTermsInWords(scheme)} with Edit scheme on the scheme’s page`,
     );
   }
+  if (prices > 0) steps.push(ADD_FUND_PRICES);
   if (members > 0) steps.push(`correct the records of the ${counted(members, 'member')} listed`);
   const first = steps.join(' and ');
   return `${first.charAt(0).toUpperCase()}${first.slice(1)}, then start a new run for the same date.`;
