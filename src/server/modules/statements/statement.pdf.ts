@@ -211,12 +211,24 @@ export async function statementPdf(figures: StatementFigures): Promise<Buffer> {
   }
 
   await nextTurn();
+  const givenUnder = `This statement is given under ${lawInProse([STATEMENT_RULES.annual, STATEMENT_RULES.supplementary])}.`;
+  // The last section is kept on one page, so its closing sentence never stands alone on a page of
+  // its own: a heading, a line, the list and the sentence, measured in the type they are set in.
+  doc.font('Body').fontSize(10);
+  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+  pdf.keepTogether(
+    60 +
+      SUPPLEMENTARY_INFORMATION.reduce(
+        (height, item) => height + doc.heightOfString(item, { width: width - 20 }) + 3,
+        0,
+      ) +
+      doc.heightOfString(givenUnder, { width }) +
+      20,
+  );
   pdf.heading('Where to find more', 'H2');
   paragraph('Ask the administrator for any of these, free of charge:');
   list(SUPPLEMENTARY_INFORMATION);
-  paragraph(
-    `This statement is given under ${lawInProse([STATEMENT_RULES.annual, STATEMENT_RULES.supplementary])}.`,
-  );
+  paragraph(givenUnder);
 
   await nextTurn();
   pdf.end();
