@@ -242,7 +242,7 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     await page.reload();
     await see(page.getByRole('heading', { name: 'Your pension' }));
     expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
+      await page.locator('html').evaluate((root) => root.scrollWidth),
       'the page is no wider than the phone',
     ).toBeLessThanOrEqual(390);
     await e2e.checkPage(page, 'member-phone');
