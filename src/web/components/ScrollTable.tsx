@@ -7,17 +7,26 @@ import type { ReactNode } from 'react';
  * without a pointer (WCAG 2.1.1; axe's scrollable-region-focusable).
  */
 /**
- * A row's buttons stay at the right edge of a table that scrolls sideways, on the page's own
- * background so the other columns pass beneath them: on a phone a person reaches what they can do
- * with a row without first scrolling past every column of it. A table that fits does not scroll,
- * and the style then changes nothing.
+ * A column that stays at one edge of a table that scrolls sideways, on the page's own background
+ * so the other columns pass beneath it. A table that fits does not scroll, and the style then
+ * changes nothing.
  */
-export const PINNED_END = {
-  position: 'sticky',
-  right: 0,
-  zIndex: 1,
-  background: 'var(--mantine-color-body)',
-} as const;
+const pinned = <Edge extends 'left' | 'right'>(edge: Edge) =>
+  ({
+    position: 'sticky',
+    [edge]: 0,
+    zIndex: 1,
+    background: 'var(--mantine-color-body)',
+  }) as const;
+
+/**
+ * A row's buttons at the right edge: on a phone a person reaches what they can do with a row
+ * without first scrolling past every column of it.
+ */
+export const PINNED_END = pinned('right');
+
+/** Whose row it is, at the left edge: the row's name stays in view while its figures scroll. */
+export const PINNED_START = pinned('left');
 
 /** The narrowest phone screen a table is laid out for, in CSS pixels, less the page's margins. */
 const PHONE_WIDTH = 358;

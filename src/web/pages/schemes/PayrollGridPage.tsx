@@ -35,7 +35,7 @@ import { AccessGate } from '../../components/AccessGate';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
-import { ScrollTable } from '../../components/ScrollTable';
+import { PINNED_START, ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 import { PAGES } from '../../layout/pages';
 import { copyReport } from './payroll-copy';
@@ -299,7 +299,7 @@ function PayrollGridView() {
                 <Table.Caption>{`${title}, by member`}</Table.Caption>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th style={STICKY_NAME}>Member</Table.Th>
+                    <Table.Th style={PINNED_START}>Member</Table.Th>
                     {KINDS.map((kind) => (
                       <Table.Th key={kind}>{CONTRIBUTION_KIND_LABELS[kind]} (€)</Table.Th>
                     ))}
@@ -308,7 +308,7 @@ function PayrollGridView() {
                 <Table.Tbody>
                   {data.rows.map((row) => (
                     <Table.Tr key={row.memberId}>
-                      <Table.Td style={STICKY_NAME}>
+                      <Table.Td style={PINNED_START}>
                         <Anchor component={Link} to={`/members/${row.memberId}`}>
                           {row.name}
                         </Anchor>
@@ -342,7 +342,7 @@ function PayrollGridView() {
                 </Table.Tbody>
                 <Table.Tfoot>
                   <Table.Tr>
-                    <Table.Th style={STICKY_NAME}>Recorded totals</Table.Th>
+                    <Table.Th style={PINNED_START}>Recorded totals</Table.Th>
                     <Table.Th>{formatCents(data.totals.employeeCents)}</Table.Th>
                     <Table.Th>{formatCents(data.totals.employerCents)}</Table.Th>
                     <Table.Th>{formatCents(data.totals.avcCents)}</Table.Th>
@@ -374,18 +374,6 @@ function PayrollGridView() {
     </Stack>
   );
 }
-
-/**
- * The members' names stay in view while a phone scrolls the amounts sideways
- * (docs/decisions/0048-contributions-as-a-payroll-grid.md): the column sticks to the left edge,
- * on the page's own background so the amounts pass beneath it.
- */
-const STICKY_NAME = {
-  position: 'sticky',
-  left: 0,
-  zIndex: 1,
-  background: 'var(--mantine-color-body)',
-} as const;
 
 /** A scheme's own rate as it is typed, or empty for a rate the person types once for the grid. */
 const schemeRate = (basisPoints: number | null) =>
