@@ -131,21 +131,23 @@ export function sourcesInWords(sources: readonly RuleSource[]): string[] {
   );
 }
 
+/** Each kind of provision's abbreviation in words, one and several. */
+const PROVISION_NAMES: Record<string, [string, string]> = {
+  's.': ['section ', 'sections '],
+  'reg. ': ['regulation ', 'regulations '],
+  'art. ': ['article ', 'articles '],
+  'Art. ': ['Article ', 'Articles '],
+  'Sch. ': ['Schedule ', 'Schedules '],
+};
+
 /** A provision as a sentence says it: "reg. 31 to reg. 35" as "regulations 31 to 35". */
 function provisionInProse(provision: string): string {
   const range = PROVISION_RANGE.exec(provision);
-  const names: Record<string, [string, string]> = {
-    's.': ['section ', 'sections '],
-    'reg. ': ['regulation ', 'regulations '],
-    'art. ': ['article ', 'articles '],
-    'Art. ': ['Article ', 'Articles '],
-    'Sch. ': ['Schedule ', 'Schedules '],
-  };
   if (range) {
     const [, kind, first, last] = range as unknown as [string, string, string, string];
-    return `${(names[kind] as [string, string])[1]}${first} to ${last}`;
+    return `${(PROVISION_NAMES[kind] as [string, string])[1]}${first} to ${last}`;
   }
-  for (const [kind, [one]] of Object.entries(names)) {
+  for (const [kind, [one]] of Object.entries(PROVISION_NAMES)) {
     if (provision.startsWith(kind)) return `${one}${provision.slice(kind.length)}`;
   }
   return provision;
