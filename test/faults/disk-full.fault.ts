@@ -136,11 +136,9 @@ describe.skipIf(mountSkipReason)('DATA_DIR disk full', () => {
     expect(await count('select count(*) from audit_log')).toBe(auditBefore);
     const staging = path.join(dataDir, 'documents', '.staging');
     expect(readdirSync(staging)).toEqual([]);
-    // The log line reaches the pipe a moment after the answer.
-    for (let wait = 0; wait < 50 && !instance.output().includes('document storage'); wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(instance.output()).toContain('document storage unavailable');
+    expect(await instance.outputMatching(/document storage unavailable/)).toContain(
+      'document storage unavailable',
+    );
 
     rmSync(filler);
     const accepted = await upload(broker.token, schemeId, 'Accepted.pdf');

@@ -31,6 +31,12 @@ export interface BuiltServer {
   /** Everything the server printed so far. */
   output(): string;
   /**
+   * Everything printed, once it matches `pattern`. Log lines reach the pipe up to a second after
+   * the event they describe (the logger writes in blocks, platform/http/logger.ts), so a test
+   * waits for a line rather than reading the output the moment a request is answered.
+   */
+  outputMatching(pattern: RegExp, withinMs?: number): Promise<string>;
+  /**
    * Sends `signal` and waits for the process to end, keeping its data directory: how it exited
    * (a graceful shutdown exits 0 after its in-flight requests, main.ts).
    */
@@ -120,20 +126,28 @@ export async function startBuiltServer(
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited early (${code}):\n${output}`)));
   });
+  // 'close' rather than 'exit': it comes once the pipes are drained too, so what the process
+  // printed last (pino's flush at exit) is in `output` when the exit is reported.
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   return {
     baseUrl,
     dataDir,
     output: () => output,
+    async outputMatching(pattern, withinMs = 5_000) {
+      const until = Date.now() + withinMs;
+      while (!pattern.test(output) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return output;
+    },
     async terminate(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
         // At the end of a file nothing is in flight: SIGINT stops at once, without SIGTERM's
         // drain for a proxy (main.ts), which `terminate` is there to test.
         child.kill('SIGINT');
