@@ -4,6 +4,7 @@ import { auditLog, members } from '../../src/server/platform/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { HOLD_MAIL } from '../helpers/config.js';
 import { ownerOf } from '../helpers/database.js';
+import { documentForm, SAMPLES } from '../helpers/documents.js';
 import { createMember, type MemberRow } from '../helpers/factories.js';
 import { schemeFixture } from '../helpers/fixtures.js';
 import { readOutbox } from '../helpers/mail.js';
@@ -257,6 +258,29 @@ describe('GET /api/members/:id/export.csv', () => {
       .from(auditLog)
       .where(inArray(auditLog.id, ids as string[]));
     expect(records).toHaveLength(ids.length);
+  });
+
+  it('counts a document filed for the member among what was done with their data', async () => {
+    const { record, member, admin } = await memberWithPay();
+    const form = documentForm('Statement Aoife.pdf', SAMPLES.pdf, {
+      documentType: 'benefit_statement',
+      memberId: record.id,
+    });
+    const filed = await t.app.inject({
+      method: 'POST',
+      url: `/api/schemes/${record.schemeId}/documents`,
+      headers: { ...form.headers, authorization: `Bearer ${await t.tokenFor(admin)}` },
+      payload: form.payload,
+    });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const answer = await t.requestAs(member, 'GET', `/api/members/${record.id}/export`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().processing).toContainEqual(
+      expect.objectContaining({ action: 'document.uploaded', summary: 'Uploaded a document' }),
+    );
+    // The readable copy says it in words, as the member reads it.
+    const readable = await t.requestAs(member, 'GET', `/api/members/${record.id}/export.csv`);
+    expect(readable.body).toContain('Uploaded a document,Your pension administrator');
   });
 
   it('is a readable PDF too, saying what the CSV says, with the documents about the member and their requests, and audited', async () => {

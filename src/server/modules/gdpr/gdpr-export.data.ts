@@ -21,14 +21,17 @@ export function accountsOfMember(tx: Transaction, memberId: string) {
 }
 
 /**
- * What was done with a member's data, in the chain's order: the audit records about the member
- * and about their contributions (`contributionIds`), each its action, who acted and when.
- * Shared with the readable copy (the portal's CSV) through the module's index.
+ * What was done with a member's data, in the chain's order: the audit records about the member,
+ * about their contributions (`contributionIds`) and about the documents filed for them
+ * (`documentIds`: a statement uploaded, opened or deleted is audited against the document), each
+ * its action, who acted and when. Shared with the readable copy (the portal's CSV) through the
+ * module's index.
  */
 export function processingOfMember(
   tx: Transaction,
   memberId: string,
   contributionIds: readonly string[],
+  documentIds: readonly string[],
 ) {
   return tx
     .select({
@@ -49,9 +52,24 @@ export function processingOfMember(
               eq(auditLog.entityType, 'contribution'),
               inArray(auditLog.entityId, contributionIds),
             ),
+        documentIds.length === 0
+          ? undefined
+          : and(eq(auditLog.entityType, 'document'), inArray(auditLog.entityId, documentIds)),
       ),
     )
     .orderBy(asc(auditLog.chainIndex));
+}
+
+/**
+ * Every document row ever filed for the member, deleted ones and earlier versions included: what
+ * was done with each is processing of the member's data even once the file is gone.
+ */
+async function documentIdsOfMember(tx: Transaction, memberId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ id: documents.id })
+    .from(documents)
+    .where(eq(documents.memberId, memberId));
+  return rows.map((row) => row.id);
 }
 
 /** The member's data-subject requests, the earliest received first, without the staff's text. */
@@ -110,11 +128,13 @@ export async function memberRecordOf(
     employer,
     contributions,
     fundChoices: await allocationsOfMember(tx, member.id),
-    // What was done with their data: records about the member and about their contributions.
+    // What was done with their data: records about the member, their contributions and the
+    // documents filed for them.
     processing: await processingOfMember(
       tx,
       member.id,
       contributions.map((entry) => entry.id),
+      await documentIdsOfMember(tx, member.id),
     ),
     money: await memberMoneyOn(tx, member, scheme.type, today),
     documents: await documentsOfMember(tx, member.id),
