@@ -507,9 +507,21 @@ describe('a DC run whose quarter was imported after the information date', () =>
     ]);
     const memberId = late.members[0]?.id as string;
     // August to October at €480 a month, keyed on 30 Nov; the member made no fund choice.
+    const keyed: string[] = [];
     for (const period of ['2026-08', '2026-09', '2026-10']) {
-      await late.contribute(memberId, { period, amountCents: 48_000, receivedOn: '2026-11-30' });
+      const made = await late.contribute(memberId, {
+        period,
+        amountCents: 48_000,
+        receivedOn: '2026-11-30',
+      });
+      keyed.push(made.id);
     }
+    // September was €60 too much: corrected after the date, it is still September's.
+    const correction = await late.staff.post(`/api/contributions/${keyed[1]}/adjustments`, {
+      deltaCents: -6_000,
+      reason: 'Overtime keyed twice',
+    });
+    expect(correction.statusCode, correction.body).toBe(201);
     await runInvestments(t);
     const set = await late.as(late.admin).post('/api/statement-assumptions', {
       name: 'Pensions Authority guidance',
@@ -539,16 +551,17 @@ describe('a DC run whose quarter was imported after the information date', () =>
       await late.staff.get(`/api/statement-runs/${queued.json().id}/statements`)
     ).json() as Array<{ id: string; figures: StatementFigures }>;
     const figures = statement?.figures as StatementFigures;
-    expect(figures.year).toMatchObject({ memberCents: 144_000, employerCents: 0 });
+    // €1,440 less the €60 correction, a year's worth at the corrected €460 a month.
+    expect(figures.year).toMatchObject({ memberCents: 138_000, employerCents: 0 });
     expect(figures.dc).toMatchObject({
-      fundValueCents: 144_000,
-      awaitingInvestmentCents: 144_000,
-      annualContributionCents: 576_000,
+      fundValueCents: 138_000,
+      awaitingInvestmentCents: 138_000,
+      annualContributionCents: 552_000,
       chargeBasisPoints: 75,
     });
     const text = textOf((await late.staff.get(`/api/statements/${statement?.id}/pdf`)).rawPayload);
     expect(text).toContain('yearly charges of 0.75%');
-    expect(text).toContain(`contributions of ${formatCents(576_000)} a year`);
+    expect(text).toContain(`contributions of ${formatCents(552_000)} a year`);
     expect(text).toContain(
       'This statement is given under S.I. No. 128/2021, regulations 31 to 35.',
     );

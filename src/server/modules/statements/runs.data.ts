@@ -3,6 +3,7 @@ import { type RunStatus, runHoldsItsDate } from '../../../contracts/statements.j
 import type { keyset } from '../../platform/db/keyset.js';
 import {
   brokers,
+  contributionAdjustments,
   contributions,
   funds,
   members,
@@ -310,6 +311,8 @@ export async function fundCharges(
  * The member's contributions for the pay periods `from` to `to` (`YYYY-MM`, both included),
  * whatever day each was received or recorded: a statement counts a contribution for its pay period
  * (docs/decisions/0141-pension-benefit-statements.md, "What counts as at the information date").
+ * Each correction of one is a row of its own, its signed change received on the day it was
+ * recorded, so that the year sums to what the member page shows as paid in.
  */
 export async function contributionsForPeriods(
   tx: Transaction,
@@ -317,7 +320,13 @@ export async function contributionsForPeriods(
   from: string,
   to: string,
 ): Promise<Array<{ kind: string; period: string; receivedOn: string; amountCents: number }>> {
-  return tx
+  const inPeriods = and(
+    eq(contributions.brokerId, member.brokerId),
+    eq(contributions.memberId, member.id),
+    gte(contributions.period, from),
+    lte(contributions.period, to),
+  );
+  const paid = await tx
     .select({
       kind: contributions.kind,
       period: contributions.period,
@@ -325,14 +334,24 @@ export async function contributionsForPeriods(
       amountCents: contributions.amountCents,
     })
     .from(contributions)
-    .where(
+    .where(inPeriods);
+  const corrected = await tx
+    .select({
+      kind: contributions.kind,
+      period: contributions.period,
+      receivedOn: contributionAdjustments.receivedOn,
+      amountCents: contributionAdjustments.deltaCents,
+    })
+    .from(contributionAdjustments)
+    .innerJoin(
+      contributions,
       and(
-        eq(contributions.brokerId, member.brokerId),
-        eq(contributions.memberId, member.id),
-        gte(contributions.period, from),
-        lte(contributions.period, to),
+        eq(contributions.brokerId, contributionAdjustments.brokerId),
+        eq(contributions.id, contributionAdjustments.contributionId),
       ),
-    );
+    )
+    .where(and(eq(contributionAdjustments.brokerId, member.brokerId), inPeriods));
+  return [...paid, ...corrected];
 }
 
 /** The charges taken from the member's units from `from` to `to`, both included, not voided. */
