@@ -60,12 +60,14 @@ export const linkCheckBody = z.object({
 export const invitationLinkBody = linkCheckBody;
 /**
  * What an open invitation is to, as its e-mail says (docs/decisions/0044-invitations.md): the
- * inviting firm (none for a platform account), the employer for an employer's account, and the
- * role, which a page says in words (ROLE_NAMES). Never the invited person's name or address.
+ * inviting firm (none for a platform account), the employer for an employer's or a member's
+ * account, a member's scheme, and the role, which a page says in words (ROLE_NAMES). Never the
+ * invited person's name or address.
  */
 export const invitedTo = z.object({
   firm: z.string().nullable(),
   employer: z.string().nullable(),
+  scheme: z.string().nullable(),
   role: z.enum(ROLES),
 });
 export type InvitedTo = z.infer<typeof invitedTo>;

@@ -1,4 +1,4 @@
-import type { Role } from './roles.js';
+import { type Role, roleInASentence } from './roles.js';
 
 /**
  * Who may invite whom (docs/decisions/0143-who-invites-whom.md), read by the server when an
@@ -47,4 +47,32 @@ export function invitableRolesMessage(inviter: Role, place: InvitationPlace): st
       ? roles[0]
       : `${roles.slice(0, -1).join(', ')} or ${roles[roles.length - 1]}`;
   return `Choose a role you may give: ${named}`;
+}
+
+/**
+ * The words after "… has invited you to Pension Administration": the role, in the words the
+ * account's pages use, and what the account is for. The invitation e-mail and the page its link
+ * opens say the same (docs/decisions/0044-invitations.md).
+ */
+export function invitationPurpose(
+  role: Role,
+  employer: string | null,
+  scheme: string | null,
+): string {
+  const as = `as ${roleInASentence(role)}`;
+  const their = employer ?? 'your employer';
+  switch (role) {
+    case 'EmployerAdmin':
+      return `${as}, to look after the pension schemes of ${their}`;
+    case 'EmployerUser':
+      return `${as}, to see the pension schemes of ${their}`;
+    case 'Member':
+      return scheme
+        ? `${as}, to see your pension in ${scheme}, the scheme ${their} provides`
+        : `${as}, to see your pension with ${their}`;
+    case 'SuperAdmin':
+      return as;
+    default:
+      return `${as}, to work on its clients’ pension schemes`;
+  }
 }

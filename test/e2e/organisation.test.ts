@@ -322,8 +322,8 @@ describe.skipIf(browserSuiteSkipReason)(
       await see(
         invitee.getByText(
           role === 'EmployerAdmin'
-            ? `${firm} has invited you to ${PRODUCT_NAME} as an employer administrator for ${employer}.`
-            : `${firm} has invited you to ${PRODUCT_NAME} as a member.`,
+            ? `${firm} has invited you to ${PRODUCT_NAME} as an employer administrator, to look after the pension schemes of ${employer}.`
+            : `${firm} has invited you to ${PRODUCT_NAME} as a member, to see your pension in ${scheme}, the scheme ${employer} provides.`,
           { exact: false },
         ),
       );

@@ -61,6 +61,26 @@ async function lastMailTo(email: string) {
 const userRow = async (id: string) =>
   (await ownerOf(t.database).select().from(users).where(eq(users.id, id)))[0];
 
+/** Aoife Murphy, a member of the firm's Liffey Engineering Staff DC Scheme, invited to her account. */
+async function invitedMember() {
+  const { admin, brokerId, employerId } = await firm();
+  const schemeId = await createScheme(
+    t.database,
+    { id: employerId, brokerId },
+    'Liffey Engineering Staff DC Scheme',
+  );
+  const member = await createMember(t.database, { brokerId, employerId, schemeId });
+  const email = newAddress();
+  const created = await as(admin, 'POST', `/api/employers/${employerId}/users`, {
+    email,
+    name: 'Aoife Murphy',
+    role: 'Member',
+    memberId: member.id,
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return (await lastMailTo(email))?.message?.text ?? '';
+}
+
 const accept = (token: string, password = 'my own chosen passphrase for this') =>
   post('/api/auth/accept-invitation', { token, password });
 
@@ -115,22 +135,8 @@ describe('inviting an account', () => {
   });
 
   it("names the member's scheme in a Member's invitation", async () => {
-    const { admin, brokerId, employerId } = await firm();
-    const schemeId = await createScheme(
-      t.database,
-      { id: employerId, brokerId },
-      'Liffey Engineering Staff DC Scheme',
-    );
-    const member = await createMember(t.database, { brokerId, employerId, schemeId });
-    const email = newAddress();
-    const created = await as(admin, 'POST', `/api/employers/${employerId}/users`, {
-      email,
-      name: 'Aoife Murphy',
-      role: 'Member',
-      memberId: member.id,
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    expect((await lastMailTo(email))?.message?.text).toContain(
+    const text = await invitedMember();
+    expect(text).toContain(
       'see your pension in Liffey Engineering Staff DC Scheme, the scheme Liffey Engineering Ltd provides',
     );
   });
@@ -351,6 +357,7 @@ describe('checking an invitation link before asking for a password', () => {
         invitation: {
           firm: 'Murphy & Byrne Brokers',
           employer: 'Liffey Engineering Ltd',
+          scheme: null,
           role: 'EmployerUser',
         },
       });
@@ -382,7 +389,21 @@ describe('checking an invitation link before asking for a password', () => {
     const token = invitationTokenIn((await lastMailTo(email))?.message?.text ?? '');
     expect((await linkState(token)).json()).toEqual({
       state: 'open',
-      invitation: { firm: 'Shannon Brokers', employer: null, role: 'BrokerUser' },
+      invitation: { firm: 'Shannon Brokers', employer: null, scheme: null, role: 'BrokerUser' },
+    });
+  });
+
+  it("names a member's scheme and its employer, as the member's e-mail does", async () => {
+    const text = await invitedMember();
+    const token = invitationTokenIn(text);
+    expect((await linkState(token)).json()).toEqual({
+      state: 'open',
+      invitation: {
+        firm: 'Murphy & Byrne Brokers',
+        employer: 'Liffey Engineering Ltd',
+        scheme: 'Liffey Engineering Staff DC Scheme',
+        role: 'Member',
+      },
     });
   });
 

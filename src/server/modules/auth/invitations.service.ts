@@ -36,8 +36,8 @@ export interface InvitationsDeps {
 
 class AddressTaken extends Error {}
 
-/** The roles whose invitation names the employer they are to work for. */
-const EMPLOYER_ROLES: ReadonlySet<string> = new Set(['EmployerAdmin', 'EmployerUser']);
+/** The roles whose invitation names an employer: the one they work for, or whose scheme they are in. */
+const EMPLOYER_ROLES: ReadonlySet<string> = new Set(['EmployerAdmin', 'EmployerUser', 'Member']);
 
 /**
  * An invited account is set up by the person who holds its e-mailed link, who chooses their
@@ -58,7 +58,8 @@ export function createInvitationsService({
      * (docs/decisions/0125-invitation-link-checked-first.md). It does not count against the
      * link's three attempts, which guard the password it sets; the route's own limit counts it.
      * An open link also says what it is to, as its e-mail did (docs/decisions/0044-invitations.md):
-     * the firm, the employer of an employer's account, and the role; a closed one, its state alone.
+     * the firm, the employer of an employer's or member's account, a member's scheme, and the role;
+     * a closed one, its state alone.
      */
     async linkState(token: string): Promise<InvitationLinkAnswer> {
       const hash = resetTokenHash(token);
@@ -74,9 +75,14 @@ export function createInvitationsService({
       // A platform account belongs to no firm; an account of a firm is read inside its tenant.
       const names =
         brokerId === null
-          ? { firm: null, employer: null }
+          ? { firm: null, employer: null, scheme: null }
           : await withTenantRole(database, brokerId, (tx) =>
-              invitingNames(tx, brokerId, EMPLOYER_ROLES.has(role) ? user.employerId : null),
+              invitingNames(
+                tx,
+                brokerId,
+                EMPLOYER_ROLES.has(role) ? user.employerId : null,
+                role === 'Member' ? user.memberId : null,
+              ),
             );
       return { state: 'open', invitation: { ...names, role } };
     },

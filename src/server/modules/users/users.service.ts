@@ -4,9 +4,9 @@ import {
   type InvitationPlace,
   invitableRoles,
   invitableRolesMessage,
+  invitationPurpose,
 } from '../../../contracts/invitations.js';
 import type { PageQuery } from '../../../contracts/pages.js';
-import { roleInASentence } from '../../../contracts/roles.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -122,26 +122,6 @@ interface InvitationContext {
 }
 
 /**
- * The words after "… has invited you to Pension Administration": the role, as the page the link
- * opens names it, and what it is for.
- */
-function purposeOf(role: Role, employer: string | null, scheme: string | null): string {
-  const as = `as ${roleInASentence(role)}`;
-  switch (role) {
-    case 'EmployerAdmin':
-      return `${as}, to look after the pension schemes of ${employer}`;
-    case 'EmployerUser':
-      return `${as}, to see the pension schemes of ${employer}`;
-    case 'Member':
-      return scheme
-        ? `${as}, to see your pension in ${scheme}, the scheme ${employer} provides`
-        : `${as}, to see your pension with ${employer}`;
-    default:
-      return `${as}, to work on its clients’ pension schemes`;
-  }
-}
-
-/**
  * Refuses a role the inviter may not give in that place (contracts/invitations.ts), beside the
  * role's field, before anything is read or written.
  */
@@ -196,7 +176,7 @@ export function createUsersService({
       : undefined;
     return {
       firm: firm?.name ?? 'Your pension broker',
-      purpose: purposeOf(account.role, account.employerName, scheme?.name ?? null),
+      purpose: invitationPurpose(account.role, account.employerName, scheme?.name ?? null),
     };
   }
 

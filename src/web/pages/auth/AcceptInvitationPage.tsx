@@ -4,9 +4,9 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { InvitationLinkState, InvitedTo } from '../../../contracts/accounts';
 import { apiRoutes } from '../../../contracts/api-routes';
+import { invitationPurpose } from '../../../contracts/invitations';
 import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
 import { PRODUCT_NAME } from '../../../contracts/product';
-import { roleInASentence } from '../../../contracts/roles';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
@@ -32,16 +32,17 @@ export const CLOSED_LINK: Record<Exclude<InvitationLinkState, 'open'>, string> =
 type LinkCheck = 'checking' | InvitationLinkState | 'unknown';
 
 /**
- * Who invites, to what, as the invitation e-mail says it (docs/decisions/0044-invitations.md):
- * "Development Brokers Ltd has invited you to Pension Administration as an employer administrator
- * for Kerrigan Bakeries Ltd." Without the link's answer, the product alone.
+ * Who invites, to what, in the invitation e-mail's words (docs/decisions/0044-invitations.md):
+ * "Development Brokers Ltd has invited you to Pension Administration as an employer administrator,
+ * to look after the pension schemes of Kerrigan Bakeries Ltd." Without the link's answer, the
+ * product alone.
  */
 export function invitationSentence(invitation: InvitedTo | null): string {
   if (invitation === null) return `You have been invited to ${PRODUCT_NAME}.`;
   const who =
     invitation.firm === null ? 'You have been invited' : `${invitation.firm} has invited you`;
-  const where = invitation.employer === null ? '' : ` for ${invitation.employer}`;
-  return `${who} to ${PRODUCT_NAME} as ${roleInASentence(invitation.role)}${where}.`;
+  const purpose = invitationPurpose(invitation.role, invitation.employer, invitation.scheme);
+  return `${who} to ${PRODUCT_NAME} ${purpose}.`;
 }
 
 /**
