@@ -122,6 +122,15 @@ describe.skipIf(browserSuiteSkipReason)('my account', { timeout: JOURNEY_TIMEOUT
     await page.goto('/account');
     await see(page.getByText('Signing out ends every session of your account', { exact: false }));
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    // Asked first: cancelling leaves every session as it was.
+    const asked = page.getByRole('dialog', { name: 'Sign out everywhere' });
+    await see(asked.getByText('every other computer, phone or browser', { exact: false }));
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await seeNo(asked);
+    await elsewhere.reload();
+    await see(elsewhere.getByRole('heading', { name: 'Your pension' }));
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await asked.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.waitForURL((url) => url.pathname === '/signin');
     await elsewhere.reload();
     await elsewhere.waitForURL((url) => url.pathname === '/signin');

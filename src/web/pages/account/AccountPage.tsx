@@ -1,5 +1,6 @@
 import { Alert, Button, Group, PasswordInput, Stack, Table, Text, Title } from '@mantine/core';
 import { type UseFormReturnType, useForm } from '@mantine/form';
+import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
@@ -13,6 +14,7 @@ import { ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, api, describeError } from '../../api/client';
 import { SESSION_KEY, useSignedIn, useSignOut } from '../../auth/session';
 import { AccessGate } from '../../components/AccessGate';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
@@ -80,6 +82,9 @@ function AccountView() {
  */
 function SignOutEverywhere() {
   const signOut = useSignOut();
+  // Asked first: a tap ends the sessions of colleagues' shared screens and of a phone in a pocket
+  // alike, and each is signed in again with a password and a second factor.
+  const [asking, ask] = useDisclosure(false);
   return (
     <Stack gap="xs" component="section" aria-labelledby="sign-out-everywhere">
       <Title order={2} size="h3" id="sign-out-everywhere">
@@ -90,10 +95,23 @@ function SignOutEverywhere() {
         phone or browser where you are signed in.
       </Text>
       <Group>
-        <Button variant="default" onClick={signOut}>
+        <Button variant="default" onClick={ask.open}>
           Sign out everywhere
         </Button>
       </Group>
+      <ConfirmModal
+        opened={asking}
+        onClose={ask.close}
+        title="Sign out everywhere"
+        confirmLabel="Sign out everywhere"
+        color="blue"
+        onConfirm={signOut}
+      >
+        <Text>
+          You will be signed out on this browser and on every other computer, phone or browser, and
+          will need your password to sign in again.
+        </Text>
+      </ConfirmModal>
     </Stack>
   );
 }
