@@ -221,7 +221,7 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     // And for a program, to move it elsewhere: JSON, each action in words beside its code.
     const [portable] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download my data for another provider (JSON)' }).click(),
+      page.getByRole('button', { name: 'Download my data for another provider' }).click(),
     ]);
     const data = JSON.parse(readFileSync(await portable.path(), 'utf8'));
     expect(data.processing).toContainEqual(

@@ -153,7 +153,7 @@ export function MemberDetails({
                 </Button>
                 {/* The same data for a program, to move it elsewhere (GDPR Art. 20). */}
                 <Button variant="subtle" onClick={exportData} loading={exporting}>
-                  Download my data for another provider (JSON)
+                  Download my data for another provider
                 </Button>
               </>
             ) : (
