@@ -109,6 +109,8 @@ export const payrollUploadSummary = z.object({
   finishedAt: z.string().nullable(),
   uploadedBy: z.object({
     userId: z.string(),
+    /** The name the account was given; null, as the role is, when it is no longer to be found. */
+    name: z.string().nullable(),
     /** Null when the user is no longer to be found. */
     role: z.enum(ROLES).nullable(),
   }),

@@ -476,7 +476,7 @@ describe('the list of uploads', () => {
     expect(whole.json().nextCursor).toBeNull();
     expect(items[0]).toMatchObject({
       status: 'succeeded',
-      uploadedBy: { userId: admin.id, role: 'BrokerAdmin' },
+      uploadedBy: { userId: admin.id, name: admin.name, role: 'BrokerAdmin' },
       rowsRead: 3,
       rowsWritten: 3,
       employees: 1,
@@ -494,7 +494,7 @@ describe('the list of uploads', () => {
       periodEnd: null,
     });
     expect(items[2]).toMatchObject({
-      uploadedBy: { userId: employerAdmin.id, role: 'EmployerAdmin' },
+      uploadedBy: { userId: employerAdmin.id, name: employerAdmin.name, role: 'EmployerAdmin' },
       rowsWritten: 3,
       employees: 2,
       payPeriods: 2,

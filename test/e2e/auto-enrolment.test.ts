@@ -435,7 +435,8 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await listed.count()).toBe(3);
       const stored = await shownText(listed.filter({ hasText: 'bantry-payroll-fixed.csv' }));
       expect(stored).toContain('Stored');
-      expect(stored).toContain('Employer administrator');
+      // Who uploaded it, by name and role in words, so that a question about it finds them.
+      expect(stored).toContain('Bantry Payroll (Employer administrator)');
       expect(stored).not.toContain('EmployerAdmin');
       expect(stored).toContain('2 periods');
       expect(await shownText(listed.filter({ hasText: 'bantry-payroll.csv' }))).toContain(

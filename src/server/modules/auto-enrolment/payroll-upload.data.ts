@@ -23,6 +23,7 @@ export async function findUpload(
 export interface UploadListRow {
   upload: PayrollUploadRow;
   uploaderRole: string | null;
+  uploaderName: string | null;
   employees: number;
   payPeriods: number;
   periodStart: string | null;
@@ -30,7 +31,7 @@ export interface UploadListRow {
 }
 
 /**
- * A page of an employer's uploads, newest first, each with its uploader's role and what its pay
+ * A page of an employer's uploads, newest first, each with its uploader's name and role and what its pay
  * lines cover, as the upload counted them when it stored them (`payroll_upload_lines`).
  */
 export async function listUploads(
@@ -44,7 +45,7 @@ export async function listUploads(
     'desc',
   );
   const rows = await tx
-    .select({ upload: payrollUploads, uploaderRole: users.role })
+    .select({ upload: payrollUploads, uploaderRole: users.role, uploaderName: users.name })
     .from(payrollUploads)
     .leftJoin(users, eq(users.id, payrollUploads.createdBy))
     .where(
@@ -83,6 +84,7 @@ export async function listUploads(
       return {
         upload: row.upload,
         uploaderRole: row.uploaderRole,
+        uploaderName: row.uploaderName,
         employees: Number(lines?.employees ?? 0),
         payPeriods: lines?.payPeriods ?? 0,
         periodStart: lines?.periodStart ?? null,

@@ -135,6 +135,7 @@ const summaryOfUpload = (row: UploadListRow): PayrollUploadSummary => ({
   finishedAt: row.upload.finishedAt?.toISOString() ?? null,
   uploadedBy: {
     userId: row.upload.createdBy,
+    name: row.uploaderName,
     role: isRole(row.uploaderRole) ? row.uploaderRole : null,
   },
   fileBytes: row.upload.fileBytes,

@@ -19,7 +19,7 @@ const STATUS_TEXT: Record<PayrollUploadSummary['status'], { label: string; color
 
 /**
  * The employer's payroll uploads, newest first (docs/api.md, "Auto-enrolment readiness"): when, by
- * whom (the uploader's role in words: the list gives a user id and role, never a name), what each
+ * whom (the uploader's name, and role in words, so a colleague who asks is found), what each
  * covers, and for a finished one, when the role may, its deletion after a confirmation. A running
  * upload cannot be deleted: the service answers it as not found until it ends.
  */
@@ -41,8 +41,10 @@ export function PayrollUploads({
     {
       key: 'by',
       header: 'By',
-      render: (upload) =>
-        upload.uploadedBy.role === null ? 'A former user' : ROLE_NAMES[upload.uploadedBy.role],
+      render: ({ uploadedBy }) =>
+        uploadedBy.role === null
+          ? 'A former user'
+          : `${uploadedBy.name ?? 'Unnamed account'} (${ROLE_NAMES[uploadedBy.role]})`,
     },
     {
       key: 'status',
