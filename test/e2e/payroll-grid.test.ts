@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { todayInIreland } from '../../src/contracts/irish-dates.js';
 import {
   type ApiClient,
   type Credentials,
@@ -102,6 +103,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.getByRole('button', { name: 'Save Oct 2026' }).click();
       await see(page.getByText('Oct 2026 saved: 3 recorded, 0 corrected.'));
       await see(page.getByText('Recorded total for the period: €825.00'));
+      await seeNo(page.getByText('This pay period has not begun'));
       await e2e.checkPage(page, 'grid');
 
       // A correction asks why before it is saved.
@@ -132,6 +134,14 @@ describe.skipIf(browserSuiteSkipReason)(
       await expect
         .poll(async () => (await page.getByRole('link', { name: 'Nóra Burke' }).boundingBox())?.x)
         .toBeGreaterThanOrEqual(0);
+
+      // A month still to come is said to be so, not refused: a payroll may be run ahead of it.
+      const [year, month] = todayInIreland(new Date()).split('-').map(Number) as [number, number];
+      const next =
+        month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`;
+      await page.goto(`/schemes/${schemeId}/payroll/${next}`);
+      await see(page.getByText('This pay period has not begun'));
+      await see(page.getByRole('button', { name: /^Save / }));
     });
 
     it('refuses 12,50 in a cell as ambiguous, saying why and saving nothing; 12.50 saves €12.50', async () => {

@@ -19,6 +19,7 @@ import {
   CONTRIBUTION_KINDS,
   type ContributionKind,
 } from '../../../contracts/contributions';
+import { todayInIreland } from '../../../contracts/irish-dates';
 import { formatCents, plainEuro, readEuro } from '../../../contracts/money';
 import {
   copyFromPeriod,
@@ -238,6 +239,14 @@ function PayrollGridView() {
           ? 'Type each member’s amounts for the period as on the payroll run. An empty cell records nothing; a changed amount already recorded is saved as a correction.'
           : 'What was recorded for each member in this period.'}
       </Text>
+      {/* Said, not refused: a payroll may be run ahead of its month, but a month typed a year on,
+          or one picked from the wrong row, is more often a slip. */}
+      {editable && period > todayInIreland(new Date()).slice(0, 7) && (
+        <Alert color="yellow" title="This pay period has not begun">
+          {formatPeriod(period)} is still to come. Check that it is the pay period you meant:
+          contributions are usually recorded once the payroll has been run.
+        </Alert>
+      )}
       {editable && data.rows.length > 0 && (
         <Stack gap="xs" component="section" aria-label="Fill the grid">
           <Text size="sm">
