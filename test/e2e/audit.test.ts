@@ -218,8 +218,8 @@ describe.skipIf(browserSuiteSkipReason)(
       }));
       expect(widths.scroll).toBeGreaterThan(widths.client);
       expect(widths.page).toBeLessThanOrEqual(390);
-      // What happened is the second column, and each record's Show stays at the right edge: both
-      // read before anything is scrolled.
+      // What happened is the second column, with its Show details under it: both read before
+      // anything is scrolled, and nothing covers the summary.
       const exported = records
         .getByRole('row')
         .filter({ hasText: 'Exported the audit log as CSV' });
@@ -232,6 +232,11 @@ describe.skipIf(browserSuiteSkipReason)(
         .toBe(true);
       const show = exported.getByRole('button', { name: /^Show details of/ });
       await expect.poll(() => inView(show)).toBe(true);
+      const summaryBox = await exported.getByText('Exported the audit log as CSV').boundingBox();
+      const showBox = await show.boundingBox();
+      expect(showBox?.y ?? 0).toBeGreaterThanOrEqual(
+        (summaryBox?.y ?? 0) + (summaryBox?.height ?? 0),
+      );
       await show.click();
       await expect.poll(() => inView(page.getByText('Technical details').first())).toBe(true);
       await e2e.checkPage(page, 'audit-phone');

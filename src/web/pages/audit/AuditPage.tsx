@@ -47,7 +47,7 @@ import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
-import { PINNED_END, ScrollTable } from '../../components/ScrollTable';
+import { ScrollTable } from '../../components/ScrollTable';
 import { type AuditFilterValues, auditFilterForm, validateWith } from '../../components/validation';
 import { formatDateTime } from '../../format';
 import { PAGES } from '../../layout/pages';
@@ -330,7 +330,6 @@ function AuditTable({ filters }: { filters: Filters }) {
               <Table.Th>Who</Table.Th>
               <Table.Th>Record</Table.Th>
               <Table.Th>Client address</Table.Th>
-              <Table.Th style={PINNED_END}>Details</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -357,6 +356,19 @@ function AuditTable({ filters }: { filters: Filters }) {
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{record.summary}</Text>
+                      {/* Under what it opens, rather than in a column of its own pinned to the
+                          edge, which on a phone covered the end of a long summary. */}
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        px={0}
+                        aria-expanded={open}
+                        aria-controls={open ? detailsId : undefined}
+                        aria-label={`${open ? 'Hide' : 'Show'} details of “${record.summary}” at ${time}`}
+                        onClick={() => toggle(record.id)}
+                      >
+                        {open ? 'Hide details' : 'Show details'}
+                      </Button>
                     </Table.Td>
                     <Table.Td>
                       <Anchor
@@ -429,22 +441,10 @@ function AuditTable({ filters }: { filters: Filters }) {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td style={PINNED_END}>
-                      <Button
-                        size="compact-sm"
-                        variant="subtle"
-                        aria-expanded={open}
-                        aria-controls={open ? detailsId : undefined}
-                        aria-label={`${open ? 'Hide' : 'Show'} details of “${record.summary}” at ${time}`}
-                        onClick={() => toggle(record.id)}
-                      >
-                        {open ? 'Hide' : 'Show'}
-                      </Button>
-                    </Table.Td>
                   </Table.Tr>
                   {open && (
                     <Table.Tr id={detailsId}>
-                      <Table.Td colSpan={6}>
+                      <Table.Td colSpan={5}>
                         <div style={DETAILS_IN_VIEW}>
                           <RecordDetails record={record} />
                         </div>
