@@ -274,10 +274,15 @@ describe.skipIf(browserSuiteSkipReason)(
         name: 'Your Pension Benefit Statements, the latest first',
       });
       await see(own.getByRole('row', { name: new RegExp(scheme) }));
-      const statement = await pdfFrom(
-        portal,
-        own.getByRole('button', { name: /^Open the statement at .* \(PDF\)$/ }),
-      );
+      const open = own.getByRole('button', { name: /^Open the statement at .* \(PDF\)$/ });
+      // Pinned to the table's right edge, as on the run's page, for a member on a phone.
+      expect(
+        await open.evaluate((button) => {
+          const cell = button.closest('td');
+          return cell && cell.ownerDocument.defaultView?.getComputedStyle(cell).position;
+        }),
+      ).toBe('sticky');
+      const statement = await pdfFrom(portal, open);
       expect(statement).toContain(`Pension Benefit Statement: ${scheme}`);
       expect(statement).toContain('Séamus Doran');
       // Paper is asked of the firm: the member is told so, and marks nothing himself.

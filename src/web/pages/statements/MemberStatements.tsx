@@ -11,7 +11,7 @@ import { useSignedIn } from '../../auth/session';
 import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
 import { notifyProblem, notifySuccess } from '../../components/notify';
-import { ScrollTable } from '../../components/ScrollTable';
+import { PINNED_END, ScrollTable } from '../../components/ScrollTable';
 import { formatDate } from '../../format';
 import { OpenStatementButton } from './StatementRunPage';
 import { memberStatementsKey, runPaperKey } from './statementQueries';
@@ -60,8 +60,10 @@ export function MemberStatements({ member, own }: { member: Member; own: boolean
                 <Table.Th>Information date</Table.Th>
                 <Table.Th>Scheme</Table.Th>
                 <Table.Th>Issued</Table.Th>
-                <Table.Th>Statement</Table.Th>
                 {mayMarkPaper && <Table.Th>On paper</Table.Th>}
+                {/* Pinned, as a list's buttons are (docs/decisions/0046): a phone opens the
+                    statement without scrolling to it. */}
+                <Table.Th style={PINNED_END}>Statement</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -72,17 +74,17 @@ export function MemberStatements({ member, own }: { member: Member; own: boolean
                   <Table.Td>
                     {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
                   </Table.Td>
-                  <Table.Td>
-                    <OpenStatementButton
-                      statementId={statement.id}
-                      label={`Open the statement at ${formatDate(statement.informationDate)} (PDF)`}
-                    />
-                  </Table.Td>
                   {mayMarkPaper && (
                     <Table.Td>
                       <PaperCheckbox statement={statement} />
                     </Table.Td>
                   )}
+                  <Table.Td style={PINNED_END}>
+                    <OpenStatementButton
+                      statementId={statement.id}
+                      label={`Open the statement at ${formatDate(statement.informationDate)} (PDF)`}
+                    />
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
