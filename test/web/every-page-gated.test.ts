@@ -1,22 +1,28 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
  * Which reaches a signed-in page is for is said in one place, PAGES in src/web/layout/pages.ts,
- * and each page states it by its AccessGate; a page without one showed a firm's records to the
- * platform by address (docs/decisions/0153-firm-records-not-the-platforms-pages.md). Every page
- * the router loads opens behind the gate of its PAGES entry.
+ * and the gate that applies it is put on in one place: the router wraps each page it loads in the
+ * AccessGate of its PAGES entry. A page without one showed a firm's records to the platform by
+ * address (docs/decisions/0153-firm-records-not-the-platforms-pages.md). src/web/router.test.ts
+ * renders each routed page to a session no entry allows; this reads the router's source, so a
+ * page routed past `page()` or with a gate of its own is found before any page is rendered.
  */
 const WEB = resolve(import.meta.dirname, '../../src/web');
 
-/** Each lazily loaded page of the router: its address and the module it comes from. */
-function routedPages(): Array<{ path: string; module: string; name: string }> {
+/** Each lazily loaded page of the router: its address and what its gate is given. */
+function routedPages(): Array<{ path: string; access: string }> {
   const router = readFileSync(resolve(WEB, 'router.tsx'), 'utf8');
-  const found = router.matchAll(
-    /page\(\s*'([^']+)',\s*\(\) => import\('\.\/([^']+)'\),\s*'(\w+)',?\s*\)/g,
-  );
-  return [...found].map(([, path = '', module = '', name = '']) => ({ path, module, name }));
+  const found = router.matchAll(/\bpage\(\s*'([^']+)',\s*([^,]+),\s*\(\) => import\(/g);
+  return [...found].map(([, path = '', access = '']) => ({ path, access }));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe('the pages behind sign-in', () => {
@@ -27,14 +33,17 @@ describe('the pages behind sign-in', () => {
     expect(paths.length).toBeGreaterThan(25);
   });
 
-  it('each open behind the gate of their PAGES entry', () => {
-    const ungated = routedPages().filter(({ module, name }) => {
-      const source = readFileSync(resolve(WEB, `${module}.tsx`), 'utf8');
-      const page = new RegExp(
-        `export function ${name}\\(\\) \\{\\s*return \\(\\s*<AccessGate access=\\{PAGES\\.\\w+\\}>`,
-      );
-      return !page.test(source);
-    });
-    expect(ungated.map((page) => page.path)).toEqual([]);
+  it('are each routed through page() with the gate of a PAGES entry, and lazily loaded in no other way', () => {
+    const router = readFileSync(resolve(WEB, 'router.tsx'), 'utf8');
+    expect(routedPages().filter(({ access }) => !/^PAGES\.\w+$/.test(access))).toEqual([]);
+    expect(router.match(/\(\) => import\(/g)?.length).toBe(routedPages().length);
+    expect(router.match(/lazyRouteComponent\(/g)?.length).toBe(1);
+  });
+
+  it('have their gate in the router only: no page module wraps itself in one', () => {
+    const selfGated = sourceFiles(WEB).filter((file) =>
+      readFileSync(file, 'utf8').includes('<AccessGate access={PAGES.'),
+    );
+    expect(selfGated.map((file) => file.slice(WEB.length + 1))).toEqual([]);
   });
 });

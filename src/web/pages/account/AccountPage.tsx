@@ -13,12 +13,10 @@ import { FIELD_MESSAGES } from '../../../contracts/plain-english';
 import { ROLE_NAMES } from '../../../contracts/roles';
 import { ApiError, api, describeError } from '../../api/client';
 import { SESSION_KEY, useSignedIn, useSignOut } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { usePasswordProblem } from '../../components/usePasswordProblem';
-import { PAGES } from '../../layout/pages';
 import { SecondFactorPanel } from './SecondFactorPanel';
 
 interface PasswordValues {
@@ -32,14 +30,6 @@ interface PasswordValues {
  * every role. The account's e-mail address is its sign-in name and is not changed here.
  */
 export function AccountPage() {
-  return (
-    <AccessGate access={PAGES.account}>
-      <AccountView />
-    </AccessGate>
-  );
-}
-
-function AccountView() {
   const { account } = useSignedIn();
   return (
     <Stack gap="lg" maw={560}>

@@ -18,7 +18,6 @@ import { api, describeError } from '../../api/client';
 import type { AiSettings } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
@@ -26,7 +25,6 @@ import { PageHeading } from '../../components/PageHeading';
 import { useApiAction, useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { formatPeriod } from '../../format';
-import { PAGES } from '../../layout/pages';
 import { fourEyesText, PROVIDER_NAMES, usageShare } from './ai-text';
 
 const SETTINGS_KEY = ['tenant', 'ai-settings'] as const;
@@ -38,14 +36,6 @@ const count = new Intl.NumberFormat('en-IE');
  * and whether AI drafts need four eyes (docs/decisions/0083-ai-drafts-four-eyes.md).
  */
 export function AiSettingsPage() {
-  return (
-    <AccessGate access={PAGES.aiSettings}>
-      <Settings />
-    </AccessGate>
-  );
-}
-
-function Settings() {
   const session = useSignedIn();
   const client = useQueryClient();
   const settings = useQuery({

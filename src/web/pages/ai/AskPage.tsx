@@ -13,9 +13,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { QUESTION_MAX_LENGTH } from '../../../contracts/ai';
 import { ApiError } from '../../api/client';
 import type { ChatAnswer, ChatCitation } from '../../api/types';
-import { AccessGate } from '../../components/AccessGate';
 import { PageHeading } from '../../components/PageHeading';
-import { PAGES } from '../../layout/pages';
 import {
   aiAnswerNote,
   aiProblem,
@@ -44,14 +42,6 @@ type Asked =
  * its text is shown as text, never as markup.
  */
 export function AskPage() {
-  return (
-    <AccessGate access={PAGES.ask}>
-      <AskForm />
-    </AccessGate>
-  );
-}
-
-function AskForm() {
   const [question, setQuestion] = useState('');
   const [fieldProblem, setFieldProblem] = useState<string | null>(null);
   const [asked, setAsked] = useState<Asked>({ phase: 'idle' });

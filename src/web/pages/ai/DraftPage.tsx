@@ -21,7 +21,6 @@ import { api } from '../../api/client';
 import type { Draft } from '../../api/types';
 import { can, canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
@@ -29,7 +28,6 @@ import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiAction } from '../../components/useApiSubmit';
-import { PAGES } from '../../layout/pages';
 import { downloadDocument } from '../documents/documentQueries';
 import { useScheme } from '../schemes/SchemeQueries';
 import {
@@ -52,14 +50,6 @@ import { draftKey, schemeDraftsKey } from './DraftsPanel';
  * that order (only approved text is ever issued: docs/decisions/0067-ai-drafts.md).
  */
 export function DraftPage() {
-  return (
-    <AccessGate access={PAGES.draft}>
-      <DraftView />
-    </AccessGate>
-  );
-}
-
-function DraftView() {
   const { draftId = '' } = useParams({ strict: false });
   const draft = useQuery({
     queryKey: draftKey(draftId),

@@ -35,7 +35,6 @@ import { downloadAttachment } from '../../api/download';
 import type { Employer } from '../../api/types';
 import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { IrishDateInput } from '../../components/IrishDateInput';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
@@ -43,7 +42,6 @@ import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatDate } from '../../format';
-import { PAGES } from '../../layout/pages';
 import { useStepUp } from '../account/ConfirmItsYou';
 import {
   employeeName,
@@ -68,14 +66,6 @@ const counter = new Intl.NumberFormat('en-IE');
  * 2024, as contracts/auto-enrolment-rules.ts cites it).
  */
 export function AutoEnrolmentPage() {
-  return (
-    <AccessGate access={PAGES.autoEnrolment}>
-      <AutoEnrolment />
-    </AccessGate>
-  );
-}
-
-function AutoEnrolment() {
   const { employerId = '' } = useParams({ strict: false });
   const employer = useQuery({
     queryKey: ['employers', employerId],

@@ -9,11 +9,9 @@ import { counted } from '../../../contracts/plain-english';
 import { api, upload } from '../../api/client';
 import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
-import { PAGES } from '../../layout/pages';
 import { CsvFileChoice } from '../imports/CsvFileChoice';
 import { type UploadFailure, uploadFailure } from '../imports/csvUpload';
 import { ExpectedColumns } from '../imports/ExpectedColumns';
@@ -37,14 +35,6 @@ type Outcome = { kind: 'stored'; upload: PayrollUploadView } | UploadFailure;
  * broker's staff for any of theirs; the policy table decides (contracts/policy.ts).
  */
 export function PayrollUploadPage() {
-  return (
-    <AccessGate access={PAGES.autoEnrolmentUpload}>
-      <PayrollUpload />
-    </AccessGate>
-  );
-}
-
-function PayrollUpload() {
   const { employerId = '' } = useParams({ strict: false });
   const session = useSignedIn();
   const client = useQueryClient();

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { ROLE_NAMES } from '../../../contracts/roles';
 import { api } from '../../api/client';
-import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
@@ -14,20 +13,11 @@ import { Loading } from '../../components/Loading';
 import { NameFormModal } from '../../components/NameFormModal';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
-import { PAGES } from '../../layout/pages';
 
 const brokerKey = (brokerId: string) => ['brokers', brokerId] as const;
 
 /** `/brokers/$brokerId`: one broker firm for SuperAdmin: its name and its firm-level accounts. */
 export function BrokerPage() {
-  return (
-    <AccessGate access={PAGES.broker}>
-      <BrokerView />
-    </AccessGate>
-  );
-}
-
-function BrokerView() {
   const { brokerId = '' } = useParams({ strict: false });
   const client = useQueryClient();
   const [renaming, setRenaming] = useState(false);

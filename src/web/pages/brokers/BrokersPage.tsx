@@ -5,13 +5,11 @@ import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { api } from '../../api/client';
 import type { Broker } from '../../api/types';
-import { AccessGate } from '../../components/AccessGate';
 import type { Column } from '../../components/CursorTable';
 import { CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { NameFormModal } from '../../components/NameFormModal';
 import { PageHeading } from '../../components/PageHeading';
-import { PAGES } from '../../layout/pages';
 
 const columns: Column<Broker>[] = [
   {
@@ -34,14 +32,6 @@ const columns: Column<Broker>[] = [
 
 /** `/brokers`: the broker firms (tenants) of the platform, for the platform's own staff. */
 export function BrokersPage() {
-  return (
-    <AccessGate access={PAGES.brokers}>
-      <Brokers />
-    </AccessGate>
-  );
-}
-
-function Brokers() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);

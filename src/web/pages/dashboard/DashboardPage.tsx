@@ -21,14 +21,12 @@ import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { DateTime } from '../../components/DateTime';
 import { Loading } from '../../components/Loading';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { PAGES } from '../../layout/pages';
 import { AE_OVERVIEW_KEY, AutoEnrolmentOverview } from '../auto-enrolment/AutoEnrolmentOverview';
 import { DataRequestClockBadge } from '../data-requests/DataRequestClock';
 import {
@@ -47,20 +45,11 @@ const counter = new Intl.NumberFormat('en-IE');
 /**
  * `/dashboard`: the broker firm at a glance for its staff: how many employers, schemes and (for
  * those who may list them) accounts, where to go next, and the latest audit records.
- */
-export function DashboardPage() {
-  return (
-    <AccessGate access={PAGES.dashboard}>
-      <Dashboard />
-    </AccessGate>
-  );
-}
-
-/**
+ *
  * The dashboard asks the service once for all it shows (docs/decisions/0118) and hands each
  * section its part; a section then keeps its own part up to date.
  */
-function Dashboard() {
+export function DashboardPage() {
   const session = useSignedIn();
   const client = useQueryClient();
   const seesAccounts = can(session, 'user.list');

@@ -36,7 +36,6 @@ import { api } from '../../api/client';
 import type { DataBreach } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { MomentFields } from '../../components/MomentFields';
@@ -45,7 +44,6 @@ import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { formatDateTime } from '../../format';
-import { PAGES } from '../../layout/pages';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { type BreachStep, breachSteps, instantOf, momentErrors } from './breach-helpers';
 
@@ -78,14 +76,6 @@ type Dialog = { kind: 'record' } | { kind: BreachStep; breach: DataBreach };
  * and to a BrokerAdmin the steps that follow.
  */
 export function DataBreachesPage() {
-  return (
-    <AccessGate access={PAGES.dataBreaches}>
-      <Register />
-    </AccessGate>
-  );
-}
-
-function Register() {
   const session = useSignedIn();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);

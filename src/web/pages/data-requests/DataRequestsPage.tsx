@@ -28,7 +28,6 @@ import { sourceInWords } from '../../../contracts/rule-sources';
 import { api } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { useAllEmployers } from '../../components/allPages';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
@@ -38,7 +37,6 @@ import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { formatDate } from '../../format';
-import { PAGES } from '../../layout/pages';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { DataRequestClockBadge } from './DataRequestClock';
 import { EraseForm } from './EraseForm';
@@ -47,25 +45,17 @@ import { correctedInWords, RectificationDetails, RectifyForm } from './Rectifica
 /** Every read of the register sits under this key: a step refreshes them all. */
 const DATA_REQUESTS_KEY = ['data-requests'] as const;
 
+type Step = {
+  kind: 'extend' | 'complete' | 'refuse' | 'rectify' | 'rectified' | 'erase';
+  request: DataRequestView;
+};
+
 /**
  * `/data-requests`: the firm's register of data-subject requests
  * (docs/decisions/0137-data-subject-requests.md), the earliest due first, each with its clock in
  * words, a form to record one, and the steps that answer it.
  */
 export function DataRequestsPage() {
-  return (
-    <AccessGate access={PAGES.dataRequests}>
-      <DataRequests />
-    </AccessGate>
-  );
-}
-
-type Step = {
-  kind: 'extend' | 'complete' | 'refuse' | 'rectify' | 'rectified' | 'erase';
-  request: DataRequestView;
-};
-
-function DataRequests() {
   const session = useSignedIn();
   const [status, setStatus] = useState<DataRequestStatus | null>(null);
   const [recording, setRecording] = useState(false);

@@ -9,7 +9,6 @@ import { api } from '../../api/client';
 import type { Employer } from '../../api/types';
 import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { CursorTable } from '../../components/CursorTable';
@@ -21,7 +20,6 @@ import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { schemeColumns } from '../../components/schemeColumns';
-import { PAGES } from '../../layout/pages';
 import { EmployerFormModal } from './EmployerForm';
 import { RemittanceCalendar } from './RemittanceCalendar';
 
@@ -32,14 +30,6 @@ const employerKey = (employerId: string) => ['employers', employerId] as const;
  * it; what each may change follows the policy table (src/contracts/policy.ts).
  */
 export function EmployerPage() {
-  return (
-    <AccessGate access={PAGES.employer}>
-      <EmployerView />
-    </AccessGate>
-  );
-}
-
-function EmployerView() {
   const { employerId = '' } = useParams({ strict: false });
   const session = useSignedIn();
   const employer = useQuery({

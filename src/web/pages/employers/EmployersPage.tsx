@@ -4,13 +4,11 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import type { PortfolioEmployer } from '../../../contracts/portfolio';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import type { Column } from '../../components/CursorTable';
 import { CursorTable } from '../../components/CursorTable';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { PageHeading } from '../../components/PageHeading';
 import { portfolioColumns } from '../../components/portfolioColumns';
-import { PAGES } from '../../layout/pages';
 
 function columns(governanceShown: boolean): Column<PortfolioEmployer>[] {
   return [
@@ -43,14 +41,6 @@ function columns(governanceShown: boolean): Column<PortfolioEmployer>[] {
  * (docs/decisions/0144-portfolio-lists.md).
  */
 export function EmployersPage() {
-  return (
-    <AccessGate access={PAGES.employers}>
-      <Employers />
-    </AccessGate>
-  );
-}
-
-function Employers() {
   const session = useSignedIn();
   const governanceShown = can(session, 'compliance.dashboard');
   return (

@@ -6,12 +6,10 @@ import { calendarQuery } from '../../../contracts/governance';
 import { todayInIreland } from '../../../contracts/irish-dates';
 import { scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { useAllEmployers } from '../../components/allPages';
 import { CursorTable } from '../../components/CursorTable';
 import { IrishDateInput } from '../../components/IrishDateInput';
 import { PageHeading } from '../../components/PageHeading';
-import { PAGES } from '../../layout/pages';
 import { dueDateColumns } from './ComplianceParts';
 import { SchemeGovernanceLink } from './GovernanceDashboardPage';
 import { calendarEntryKey, defaultCalendarWindow, validateWithDates } from './governance-helpers';
@@ -34,14 +32,6 @@ const filterQuery = (filters: Filters) => ({
  * (today to a year on unless changed), soonest first, optionally of one employer's schemes.
  */
 export function ComplianceCalendarPage() {
-  return (
-    <AccessGate access={PAGES.complianceCalendar}>
-      <Calendar />
-    </AccessGate>
-  );
-}
-
-function Calendar() {
   const session = useSignedIn();
   // Only a reach wider than one employer has employers to filter by.
   const spansEmployers = scopeIn(session, 'compliance.calendar') === 'tenant';

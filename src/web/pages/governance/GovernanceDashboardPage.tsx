@@ -11,11 +11,9 @@ import { nounFor } from '../../../contracts/plain-english';
 import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { CalendarEntry, ComplianceStatus, GovernanceDashboard } from '../../api/types';
-import { AccessGate } from '../../components/AccessGate';
 import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { PAGES } from '../../layout/pages';
 import { DueDatesTable, StatusBadge } from './ComplianceParts';
 import { shownDate } from './governance-helpers';
 import { GOVERNANCE_KEY } from './governanceQueries';
@@ -61,14 +59,6 @@ const linkOf = (entry: CalendarEntry) => (
  * done is not listed until its next day comes that close, so a scheme that is OK lists nothing.
  */
 export function GovernanceDashboardPage() {
-  return (
-    <AccessGate access={PAGES.governance}>
-      <Dashboard />
-    </AccessGate>
-  );
-}
-
-function Dashboard() {
   const dashboard = useGovernanceDashboard();
   return (
     <Stack gap="xl">

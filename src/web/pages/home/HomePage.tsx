@@ -8,13 +8,11 @@ import { api, describeError } from '../../api/client';
 import type { Overview } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
 import { ScrollTable } from '../../components/ScrollTable';
-import { PAGES } from '../../layout/pages';
 import { remittanceCalendarQuery, thisMonth } from '../employers/remittanceQueries';
 import {
   dueHeading,
@@ -32,14 +30,6 @@ import { SchemesNeedingAttention } from './SchemesNeedingAttention';
  * that need attention.
  */
 export function HomePage() {
-  return (
-    <AccessGate access={PAGES.home}>
-      <Home />
-    </AccessGate>
-  );
-}
-
-function Home() {
   const session = useSignedIn();
   const { account } = session;
   const overview = useQuery({

@@ -47,7 +47,6 @@ import { sourceInWords, sourcesInWords } from '../../../contracts/rule-sources';
 import { api } from '../../api/client';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { DateTime } from '../../components/DateTime';
 import { MomentFields } from '../../components/MomentFields';
@@ -55,7 +54,6 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
-import { PAGES } from '../../layout/pages';
 import { instantOf, momentErrors } from '../data-breaches/breach-helpers';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 
@@ -75,14 +73,6 @@ type Dialog = { kind: 'record' } | { kind: 'classify' | 'report' | 'preview'; in
  * pre-filled in the template.
  */
 export function IctIncidentsPage() {
-  return (
-    <AccessGate access={PAGES.ictIncidents}>
-      <Register />
-    </AccessGate>
-  );
-}
-
-function Register() {
   const session = useSignedIn();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);

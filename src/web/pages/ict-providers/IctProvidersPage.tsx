@@ -25,7 +25,6 @@ import { api, describeError } from '../../api/client';
 import { downloadAttachment } from '../../api/download';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { IrishDateInput } from '../../components/IrishDateInput';
 import { notifyProblem, notifySuccess } from '../../components/notify';
@@ -33,7 +32,6 @@ import { PageHeading } from '../../components/PageHeading';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
 import { formatDate } from '../../format';
-import { PAGES } from '../../layout/pages';
 import { FormModal, FormShell } from '../governance/GovernanceForm';
 import { validateWithDates } from '../governance/governance-helpers';
 import {
@@ -55,22 +53,6 @@ const today = () => todayInIreland(new Date());
 
 type Provider = IctProviderView;
 type Dialog = { kind: 'add' } | { kind: 'change' | 'end'; provider: Provider };
-
-/**
- * `/ict-providers`: the firm's register of its ICT providers other than this platform
- * (DORA Art. 28(3); docs/decisions/0139-dora-ict-incidents.md, "The firm's other ICT providers"),
- * the latest added first, each with its service type in the annex's words, its country, its
- * contract's dates and whether it supports a critical or important function; forms to add one,
- * change one and record the end of its arrangement, which is kept, never deleted. The register of
- * information, built from this register and the platform's own chain, is downloaded here.
- */
-export function IctProvidersPage() {
-  return (
-    <AccessGate access={PAGES.ictProviders}>
-      <Register />
-    </AccessGate>
-  );
-}
 
 /**
  * The firm's register of information (DORA Art. 28(3); ITS (EU) 2024/2956): one CSV file a
@@ -233,7 +215,15 @@ function FirmLeiForm({
   );
 }
 
-function Register() {
+/**
+ * `/ict-providers`: the firm's register of its ICT providers other than this platform
+ * (DORA Art. 28(3); docs/decisions/0139-dora-ict-incidents.md, "The firm's other ICT providers"),
+ * the latest added first, each with its service type in the annex's words, its country, its
+ * contract's dates and whether it supports a critical or important function; forms to add one,
+ * change one and record the end of its arrangement, which is kept, never deleted. The register of
+ * information, built from this register and the platform's own chain, is downloaded here.
+ */
+export function IctProvidersPage() {
   const session = useSignedIn();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);

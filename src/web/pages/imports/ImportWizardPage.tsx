@@ -24,10 +24,8 @@ import { counted } from '../../../contracts/plain-english';
 import { api, upload } from '../../api/client';
 import type { ImportDetail, ImportKind, ImportSummary, PaidIn } from '../../api/types';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
-import { PAGES } from '../../layout/pages';
 import { refreshAfterImport } from '../home/overview-cache';
 import { useScheme } from '../schemes/SchemeQueries';
 import { CsvFileChoice } from './CsvFileChoice';
@@ -53,14 +51,6 @@ const bytes = fileSizeInWords;
  * rows or none.
  */
 export function ImportWizardPage() {
-  return (
-    <AccessGate access={PAGES.schemeImport}>
-      <ImportWizardView />
-    </AccessGate>
-  );
-}
-
-function ImportWizardView() {
   const { schemeId = '' } = useParams({ strict: false });
   const { user } = useSignedIn();
   const client = useQueryClient();

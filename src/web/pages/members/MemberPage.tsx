@@ -7,10 +7,8 @@ import { api } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { can, memberRow, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
-import { PAGES } from '../../layout/pages';
 import { MemberDocuments } from '../documents/MemberDocuments';
 import { MemberStatements } from '../statements/MemberStatements';
 import { ContributionsPanel } from './ContributionsPanel';
@@ -40,14 +38,6 @@ import { YourDataPanel } from './YourDataPanel';
  * A member out of reach (another employer's, another tenant's) answers 404 and shows "Not found".
  */
 export function MemberPage() {
-  return (
-    <AccessGate access={PAGES.member}>
-      <MemberView />
-    </AccessGate>
-  );
-}
-
-function MemberView() {
   const session = useSignedIn();
   const client = useQueryClient();
   const { memberId = '' } = useParams({ strict: false });

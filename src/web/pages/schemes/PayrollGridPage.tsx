@@ -32,13 +32,11 @@ import { counted } from '../../../contracts/plain-english';
 import { ApiError, api, describeError } from '../../api/client';
 import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { PINNED_START, ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
-import { PAGES } from '../../layout/pages';
 import { copyReport } from './payroll-copy';
 import { useScheme } from './SchemeQueries';
 
@@ -73,14 +71,6 @@ const cellsIn = (filled: Filled) =>
  * saved in one go. A changed amount already recorded becomes a correction, which needs a reason.
  */
 export function PayrollGridPage() {
-  return (
-    <AccessGate access={PAGES.payrollGrid}>
-      <PayrollGridView />
-    </AccessGate>
-  );
-}
-
-function PayrollGridView() {
   const { schemeId = '', period = '' } = useParams({ strict: false });
   const session = useSignedIn();
   const client = useQueryClient();

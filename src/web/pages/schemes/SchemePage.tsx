@@ -2,10 +2,8 @@ import { Stack, Tabs } from '@mantine/core';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
-import { PAGES } from '../../layout/pages';
 import { DraftsPanel } from '../ai/DraftsPanel';
 import { DocumentsPanel } from '../documents/DocumentsPanel';
 import { GovernancePanel } from '../governance/GovernancePanel';
@@ -36,14 +34,6 @@ type Tab = (typeof TABS)[number];
  * governance dashboard can link straight to a scheme's governance.
  */
 export function SchemePage() {
-  return (
-    <AccessGate access={PAGES.scheme}>
-      <SchemeView />
-    </AccessGate>
-  );
-}
-
-function SchemeView() {
   const session = useSignedIn();
   const navigate = useNavigate();
   const { schemeId = '' } = useParams({ strict: false });

@@ -7,14 +7,12 @@ import { api, describeError } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import { can, scopeIn } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { Loading } from '../../components/Loading';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
 import { portfolioColumns } from '../../components/portfolioColumns';
 import { schemeNameColumns } from '../../components/schemeColumns';
-import { PAGES } from '../../layout/pages';
 
 const SCHEMES_KEY = ['schemes', 'portfolio'];
 
@@ -52,14 +50,6 @@ function columns({
  * the one answer names.
  */
 export function SchemesPage() {
-  return (
-    <AccessGate access={PAGES.schemes}>
-      <Schemes />
-    </AccessGate>
-  );
-}
-
-function Schemes() {
   const session = useSignedIn();
   const navigate = useNavigate();
   const search: { employerId?: unknown } = useSearch({ strict: false });

@@ -26,7 +26,6 @@ import { api, describeError } from '../../api/client';
 import type { Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { AccessGate } from '../../components/AccessGate';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
@@ -36,7 +35,6 @@ import { PageHeading } from '../../components/PageHeading';
 import { PINNED_END, ScrollTable } from '../../components/ScrollTable';
 import { useApiAction } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
-import { PAGES } from '../../layout/pages';
 import { useScheme } from '../schemes/SchemeQueries';
 import {
   ADD_FUND_PRICES,
@@ -66,14 +64,6 @@ import {
  * then the issue to the members.
  */
 export function StatementRunPage() {
-  return (
-    <AccessGate access={PAGES.statementRun}>
-      <StatementRunScreen />
-    </AccessGate>
-  );
-}
-
-function StatementRunScreen() {
   const { runId = '' } = useParams({ strict: false });
   const run = useRun(runId);
   const scheme = useScheme(run.data?.schemeId ?? '', run.isSuccess);

@@ -1,13 +1,11 @@
 import { Stack } from '@mantine/core';
 import { apiRoutes } from '../../../contracts/api-routes';
 import type { User } from '../../api/types';
-import { AccessGate } from '../../components/AccessGate';
 import { accountColumns } from '../../components/accountColumns';
 import { useAllEmployers } from '../../components/allPages';
 import { CursorTable } from '../../components/CursorTable';
 import { NewAccountButton } from '../../components/NewAccountButton';
 import { PageHeading } from '../../components/PageHeading';
-import { PAGES } from '../../layout/pages';
 
 /**
  * `/users`: every account of the BrokerAdmin's tenant, to deactivate or reactivate, and to resend
@@ -15,14 +13,6 @@ import { PAGES } from '../../layout/pages';
  * employer's accounts are made on its page (docs/decisions/0143-who-invites-whom.md).
  */
 export function UsersPage() {
-  return (
-    <AccessGate access={PAGES.users}>
-      <Users />
-    </AccessGate>
-  );
-}
-
-function Users() {
   const employers = useAllEmployers();
   const names = new Map(
     (employers.data?.items ?? []).map((employer) => [employer.id, employer.name]),
