@@ -1,35 +1,29 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { InvitationLinkState, InvitedTo } from '../../../contracts/accounts';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { invitationPurpose } from '../../../contracts/invitations';
-import { PASSWORD_RULE_TEXT, passwordProblem } from '../../../contracts/passwords';
 import { PRODUCT_NAME } from '../../../contracts/product';
 import { ApiError, api } from '../../api/client';
 import { reloadSession } from '../../auth/session';
-import { usePasswordProblem } from '../../components/usePasswordProblem';
 import { AuthCard } from './AuthCard';
-
-/** The token travels in the link's fragment, which browsers never send to a server or a referrer. */
-function tokenFromLink(): string {
-  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
-}
+import { NewPasswordForm, tokenFromLink, useLinkCheck, useNewPassword } from './linkPassword';
 
 /**
  * What the page says of a link that can no longer set a password, before asking for one
  * (docs/decisions/0125-invitation-link-checked-first.md).
  */
-export const CLOSED_LINK: Record<Exclude<InvitationLinkState, 'open'>, string> = {
+export const CLOSED_LINK: Record<ClosedLink, string> = {
   used: 'This invitation has been used already: the password was chosen through it. Sign in with that password, or reset it if you have forgotten it.',
   expired: 'This invitation link has expired. Ask whoever invited you to send a new one.',
   not_valid:
     'This invitation link no longer works: a newer invitation may have replaced it, or it was withdrawn. Use the link in the latest invitation e-mail, or ask whoever invited you to send a new one.',
 };
 
-/** How far the page has got in checking the link: checking, its state, or unknown (not checked). */
-type LinkCheck = 'checking' | InvitationLinkState | 'unknown';
+/** A link that can no longer set a password. */
+type ClosedLink = Exclude<InvitationLinkState, 'open'>;
 
 /**
  * Who invites, to what, in the invitation e-mail's words (docs/decisions/0044-invitations.md):
@@ -54,80 +48,28 @@ export function AcceptInvitationPage() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [token] = useState(tokenFromLink);
-  const [link, setLink] = useState<LinkCheck>(token === '' ? 'unknown' : 'checking');
+  const link = useLinkCheck(token, (token) =>
+    api(apiRoutes.auth.invitationLink, { body: { token } }),
+  );
   /** What an open link is to, from its check; null until then, or when it could not be made. */
-  const [invitedTo, setInvitedTo] = useState<InvitedTo | null>(null);
-  useEffect(() => {
-    if (token === '') return;
-    let current = true;
-    api(apiRoutes.auth.invitationLink, { body: { token } }).then(
-      (answer) => {
-        if (!current) return;
-        setLink(answer.state);
-        if (answer.state === 'open') setInvitedTo(answer.invitation);
-      },
-      // Not checked (too many checks from this address, the connection dropped): the form is
-      // shown, and setting the password checks the link again.
-      () => {
-        if (current) setLink('unknown');
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [token]);
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const typedProblem = usePasswordProblem(password);
-  /** The service's own refusal of the password, shown under the field until it is changed. */
-  const [refusal, setRefusal] = useState<{ password: string; message: string } | null>(null);
-  const fieldProblem =
-    refusal?.password === password ? refusal.message : password.length > 0 ? typedProblem : null;
-  const [busy, setBusy] = useState(false);
-
-  const closed = link === 'used' || link === 'expired' || link === 'not_valid';
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(null);
-    // The rule the service applies, checked here first (src/contracts/passwords.ts).
-    // Should its dictionaries fail to load, the service still checks.
-    const weak = await passwordProblem(password).catch(() => null);
-    if (weak !== null) {
-      setRefusal({ password, message: weak });
-      return;
-    }
-    if (password !== confirmation) {
-      setProblem('The two passwords do not match.');
-      return;
-    }
-    setBusy(true);
-    try {
+  const invitedTo = typeof link === 'object' && link.state === 'open' ? link.invitation : null;
+  const closed: ClosedLink | null =
+    typeof link === 'object' && link.state !== 'open' ? link.state : null;
+  const form = useNewPassword(
+    async (password) => {
       await api(apiRoutes.auth.acceptInvitation, { body: { token, password } });
       // The token is spent: keep it out of the address bar and the history.
       window.history.replaceState(null, '', '/accept-invitation');
       await reloadSession(client);
       await navigate({ to: '/' });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 429) {
-        setProblem('Too many attempts. Please wait a few minutes and try again.');
-      } else if (error instanceof ApiError && error.issues.length > 0) {
-        // The password's refusal (a breached password, which only the service's list holds).
-        setRefusal({ password, message: error.issues.map((issue) => issue.message).join('; ') });
-      } else if (error instanceof ApiError && error.status === 409) {
-        setProblem(error.message);
-      } else if (error instanceof ApiError && error.status === 400) {
-        setProblem(
-          'This invitation link is not valid or has expired. Ask whoever invited you to send a new one.',
-        );
-      } else {
-        setProblem('The service is busy. Please try again shortly.');
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    (error) =>
+      error instanceof ApiError && error.status === 409
+        ? error.message
+        : error instanceof ApiError && error.status === 400
+          ? 'This invitation link is not valid or has expired. Ask whoever invited you to send a new one.'
+          : 'The service is busy. Please try again shortly.',
+  );
 
   return (
     <AuthCard title={closed ? 'Your invitation link' : 'Set your password'}>
@@ -142,48 +84,27 @@ export function AcceptInvitationPage() {
         </Text>
       ) : closed ? (
         <Stack gap="sm">
-          <Alert color={link === 'used' ? 'blue' : 'red'} role="alert">
-            {CLOSED_LINK[link]}
+          <Alert color={closed === 'used' ? 'blue' : 'red'} role="alert">
+            {CLOSED_LINK[closed]}
           </Alert>
-          {link === 'used' && (
+          {closed === 'used' && (
             <Anchor component={Link} to="/forgot-password" size="sm">
               Reset your password
             </Anchor>
           )}
         </Stack>
       ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
+        <NewPasswordForm
+          form={form}
+          intro={
             <Text size="sm">
               {invitationSentence(invitedTo)} Choose the password you will sign in with: you are
               signed in as soon as it is set.
             </Text>
-            {problem && (
-              <Alert color="red" role="alert">
-                {problem}
-              </Alert>
-            )}
-            <PasswordInput
-              label="Password"
-              description={PASSWORD_RULE_TEXT}
-              error={fieldProblem}
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-            />
-            <PasswordInput
-              label="Password again"
-              autoComplete="new-password"
-              required
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.currentTarget.value)}
-            />
-            <Button type="submit" loading={busy}>
-              Set password and sign in
-            </Button>
-          </Stack>
-        </form>
+          }
+          label="Password"
+          submitLabel="Set password and sign in"
+        />
       )}
       <Anchor component={Link} to="/signin" size="sm">
         I already have an account: sign in
