@@ -19,7 +19,9 @@ installPlainEnglish();
  *   (U+0080 to U+009F): a NUL byte cannot be stored by PostgreSQL, and the database error it
  *   causes carried the whole row into the error log (docs/decisions/0035-control-characters-and-database-errors.md); the C1 controls are
  *   invisible, no one types them, and they are what the five bytes Windows-1252 leaves undefined
- *   read as in an uploaded file (docs/decisions/0078-upload-text-encoding.md). Text that is not well-formed UTF-16 (a lone surrogate) is refused too:
+ *   read as in an uploaded file (docs/decisions/0078-upload-text-encoding.md). The invisible
+ *   characters that reorder or split text (`isInvisibleFormatting`) are refused with them. Text
+ *   that is not well-formed UTF-16 (a lone surrogate) is refused too:
  *   it would be stored silently altered. Fields that may hold several lines (an address, the
  *   reason for a correction) accept line feed, carriage return and tab, and nothing else below
  *   U+0020.
@@ -36,12 +38,31 @@ const CARRIAGE_RETURN = 0x0d;
 const DELETE = 0x7f;
 /** The last C1 control character; the first follows DELETE. */
 const LAST_C1 = 0x9f;
+/**
+ * Characters that show nothing yet change what is shown or matched, refused like the controls:
+ * the bidirectional embeddings, overrides and isolates (U+202A to U+202E, U+2066 to U+2069), which
+ * can make a name read backwards on a page, in the audit log or in a CSV ("Trojan Source",
+ * CVE-2021-42574); the zero-width space (U+200B), the word joiner (U+2060) and the zero-width
+ * no-break space (U+FEFF) inside a value, which make two names that look the same differ. The
+ * zero-width joiner and non-joiner, and the left-to-right and right-to-left marks, are written
+ * by some scripts' keyboards and stay accepted.
+ */
+function isInvisibleFormatting(unit: number): boolean {
+  return (
+    (unit >= 0x202a && unit <= 0x202e) ||
+    (unit >= 0x2066 && unit <= 0x2069) ||
+    unit === 0x200b ||
+    unit === 0x2060 ||
+    unit === 0xfeff
+  );
+}
 
 /** True when `text` holds a character its field does not accept (one pass over the text). */
 export function hasControlCharacters(text: string, options: { multiline?: boolean } = {}): boolean {
   for (let index = 0; index < text.length; index += 1) {
     const unit = text.charCodeAt(index);
     if (unit >= DELETE && unit <= LAST_C1) return true;
+    if (isInvisibleFormatting(unit)) return true;
     if (unit < 0x20) {
       const lineBreakOrTab = unit === TAB || unit === LINE_FEED || unit === CARRIAGE_RETURN;
       if (!(options.multiline && lineBreakOrTab)) return true;

@@ -247,7 +247,7 @@ describe('control characters in request text', () => {
     expect(cases).toBeGreaterThan(30);
   });
 
-  it('every C0 control, DEL and C1 control is refused in a name; line breaks and tabs only where lines are', async () => {
+  it('every C0 control, DEL and C1 control, and the invisible characters that reorder text, is refused in a name; line breaks and tabs only where lines are', async () => {
     const c0 = Array.from({ length: 32 }, (_, index) => index);
     const deleteAndC1 = Array.from({ length: 33 }, (_, index) => 0x7f + index);
     for (const code of [...c0, ...deleteAndC1]) {
@@ -255,6 +255,25 @@ describe('control characters in request text', () => {
       const response = await send('POST', '/api/employers', { name: value });
       expect(response.statusCode, `U+${code.toString(16).padStart(4, '0')}`).toBe(400);
     }
+    // The invisible characters that reverse or split a name: a name could otherwise read
+    // backwards on a page or in the audit log, or two names that look the same differ.
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      const response = await send('POST', '/api/employers', {
+        name: `Bantry ${String.fromCharCode(code)}Foods Ltd`,
+      });
+      expect(response.statusCode, `U+${code.toString(16)}`).toBe(400);
+    }
+    for (const code of [0x200b, 0x2060, 0xfeff]) {
+      const response = await send('POST', '/api/employers', {
+        name: `Bantry${String.fromCharCode(code)} Foods Ltd`,
+      });
+      expect(response.statusCode, `U+${code.toString(16)}`).toBe(400);
+    }
+    // Joiners and direction marks some scripts' keyboards write are text, and kept.
+    const joined = await send('POST', '/api/employers', {
+      name: 'Bantry\u200c\u200d Foods\u200e Ltd',
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
     const address = await send('PATCH', `/api/members/${ids.memberId}`, {
       address: '1 Main Street\r\nGalway\tH91',
     });
