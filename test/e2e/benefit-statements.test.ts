@@ -279,7 +279,8 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(
         await open.evaluate((button) => {
           const cell = button.closest('td');
-          return cell && cell.ownerDocument.defaultView?.getComputedStyle(cell).position;
+          if (cell === null) return null;
+          return cell.ownerDocument.defaultView?.getComputedStyle(cell).position;
         }),
       ).toBe('sticky');
       const statement = await pdfFrom(portal, open);
