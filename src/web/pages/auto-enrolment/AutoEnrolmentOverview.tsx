@@ -1,11 +1,11 @@
-import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { AE_STATUS_LABELS } from '../../../contracts/auto-enrolment-rules';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
-import { Loading } from '../../components/Loading';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatDate } from '../../format';
 import { STATUS_ORDER } from './ae-helpers';
@@ -32,68 +32,67 @@ export function AutoEnrolmentOverview() {
       <Title order={3} id="dashboard-auto-enrolment">
         Automatic enrolment
       </Title>
-      {overview.isPending ? (
-        <Loading label="Loading every employer’s automatic-enrolment position" />
-      ) : overview.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(overview.error)}
-        </Alert>
-      ) : overview.data.employers.length === 0 ? (
-        <Text>No employer has uploaded a payroll file yet.</Text>
-      ) : (
-        <>
-          <Text size="sm">
-            Pay periods ending from {formatDate(overview.data.windowStart)} to{' '}
-            {formatDate(overview.data.windowEnd)}.
-          </Text>
-          <ScrollTable minWidth={720} label="Employers’ automatic-enrolment position">
-            <Table striped captionSide="top">
-              <Table.Caption ta="left">
-                Every employer’s employees by automatic-enrolment status
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Employer</Table.Th>
-                  {STATUS_ORDER.map((status) => (
-                    <Table.Th key={status} ta="right">
-                      {AE_STATUS_LABELS[status]}
-                    </Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {overview.data.employers.map((employer) => (
-                  <Table.Tr key={employer.employerId}>
-                    <Table.Th scope="row">
-                      <Anchor
-                        component={Link}
-                        to={`/employers/${employer.employerId}/auto-enrolment`}
-                      >
-                        {employer.employerName}
-                      </Anchor>
-                    </Table.Th>
-                    {/* A row of noughts would read as an employer without employees; it has
-                        only sent no payroll for these pay periods. */}
-                    {STATUS_ORDER.every((status) => employer.totals[status] === 0) ? (
-                      <Table.Td colSpan={STATUS_ORDER.length}>
-                        <Text size="sm" c="dimmed">
-                          No payroll for these pay periods yet
-                        </Text>
-                      </Table.Td>
-                    ) : (
-                      STATUS_ORDER.map((status) => (
-                        <Table.Td key={status} ta="right">
-                          {counter.format(employer.totals[status])}
-                        </Table.Td>
-                      ))
-                    )}
+      <QueryPanel
+        query={overview}
+        loading="Loading every employer’s automatic-enrolment position"
+        isEmpty={(data) => data.employers.length === 0}
+        empty="No employer has uploaded a payroll file yet."
+      >
+        {(data) => (
+          <>
+            <Text size="sm">
+              Pay periods ending from {formatDate(data.windowStart)} to {formatDate(data.windowEnd)}
+              .
+            </Text>
+            <ScrollTable minWidth={720} label="Employers’ automatic-enrolment position">
+              <Table striped captionSide="top">
+                <Table.Caption ta="left">
+                  Every employer’s employees by automatic-enrolment status
+                </Table.Caption>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Employer</Table.Th>
+                    {STATUS_ORDER.map((status) => (
+                      <Table.Th key={status} ta="right">
+                        {AE_STATUS_LABELS[status]}
+                      </Table.Th>
+                    ))}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
-        </>
-      )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.employers.map((employer) => (
+                    <Table.Tr key={employer.employerId}>
+                      <Table.Th scope="row">
+                        <Anchor
+                          component={Link}
+                          to={`/employers/${employer.employerId}/auto-enrolment`}
+                        >
+                          {employer.employerName}
+                        </Anchor>
+                      </Table.Th>
+                      {/* A row of noughts would read as an employer without employees; it has
+                        only sent no payroll for these pay periods. */}
+                      {STATUS_ORDER.every((status) => employer.totals[status] === 0) ? (
+                        <Table.Td colSpan={STATUS_ORDER.length}>
+                          <Text size="sm" c="dimmed">
+                            No payroll for these pay periods yet
+                          </Text>
+                        </Table.Td>
+                      ) : (
+                        STATUS_ORDER.map((status) => (
+                          <Table.Td key={status} ta="right">
+                            {counter.format(employer.totals[status])}
+                          </Table.Td>
+                        ))
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollTable>
+          </>
+        )}
+      </QueryPanel>
     </Stack>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -40,6 +39,7 @@ import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { notifyProblem } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatDate } from '../../format';
 import { useStepUp } from '../account/ConfirmItsYou';
@@ -138,15 +138,9 @@ function Assessment({ employer }: { employer: Employer }) {
           />
         )}
       </Group>
-      {report.isPending ? (
-        <Loading label="Assessing the payroll" />
-      ) : report.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(report.error)}
-        </Alert>
-      ) : (
-        <Report report={report.data} />
-      )}
+      <QueryPanel query={report} loading="Assessing the payroll">
+        {(data) => <Report report={data} />}
+      </QueryPanel>
       {can(session, 'auto_enrolment.cost', row) && (
         <CostComparison employerId={employer.id} asOf={asOf} />
       )}

@@ -26,6 +26,7 @@ import { Loading } from '../../components/Loading';
 import { NewEmployerButton } from '../../components/NewEmployerButton';
 import { NewSchemeButton } from '../../components/NewSchemeButton';
 import { PageHeading } from '../../components/PageHeading';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { AE_OVERVIEW_KEY, AutoEnrolmentOverview } from '../auto-enrolment/AutoEnrolmentOverview';
 import { DataRequestClockBadge } from '../data-requests/DataRequestClock';
@@ -133,15 +134,9 @@ function Governance() {
       <Title order={3} id="dashboard-governance">
         Governance
       </Title>
-      {dashboard.isPending ? (
-        <Loading label="Loading the schemes’ governance" />
-      ) : dashboard.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(dashboard.error)}
-        </Alert>
-      ) : (
-        <StatusCounts counts={dashboard.data.counts} />
-      )}
+      <QueryPanel query={dashboard} loading="Loading the schemes’ governance">
+        {(data) => <StatusCounts counts={data.counts} />}
+      </QueryPanel>
       <Anchor component={Link} to="/governance" size="sm">
         What needs attention, and the due dates that are overdue or due soon
       </Anchor>

@@ -1,17 +1,17 @@
-import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Fragment, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { DOCUMENT_TYPE_LABELS } from '../../../contracts/documents';
 import { fileSizeInWords } from '../../../contracts/file-size';
 import { counted } from '../../../contracts/plain-english';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import type { Scheme, SchemeDocument } from '../../api/types';
 import { can, canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { DateTime } from '../../components/DateTime';
-import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { DocumentUploader } from './DocumentUploader';
 import { DownloadButton } from './DownloadButton';
@@ -49,18 +49,14 @@ export function DocumentsPanel({ scheme }: { scheme: Scheme }) {
         <Title order={3} id="documents-list">
           Documents
         </Title>
-        {documents.isPending ? (
-          <Loading label="Loading the documents" />
-        ) : documents.isError ? (
-          <Alert color="red" role="alert">
-            {describeError(documents.error)}
-          </Alert>
-        ) : (
-          <DocumentsTable
-            groups={groupVersions(documents.data.items)}
-            onDelete={canDelete ? setDeleting : undefined}
-          />
-        )}
+        <QueryPanel query={documents} loading="Loading the documents">
+          {(data) => (
+            <DocumentsTable
+              groups={groupVersions(data.items)}
+              onDelete={canDelete ? setDeleting : undefined}
+            />
+          )}
+        </QueryPanel>
       </Stack>
       <ConfirmModal
         opened={deleting !== null}

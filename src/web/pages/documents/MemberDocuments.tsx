@@ -1,9 +1,8 @@
-import { Alert, Stack, Table, Text, Title } from '@mantine/core';
+import { Stack, Table, Title } from '@mantine/core';
 import { DOCUMENT_TYPE_LABELS, DOWNLOADABLE_SCAN_STATUSES } from '../../../contracts/documents';
-import { describeError } from '../../api/client';
 import type { Member } from '../../api/types';
 import { DateTime } from '../../components/DateTime';
-import { Loading } from '../../components/Loading';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { DownloadButton } from './DownloadButton';
 import { useSchemeDocuments } from './documentQueries';
@@ -21,51 +20,50 @@ export function MemberDocuments({ member }: { member: Member }) {
       <Title order={3} id="member-documents">
         Scheme documents
       </Title>
-      {documents.isPending ? (
-        <Loading label="Loading the scheme’s documents" />
-      ) : documents.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(documents.error)}
-        </Alert>
-      ) : documents.data.items.length === 0 ? (
-        <Text>Your scheme has not shared any documents yet.</Text>
-      ) : (
-        <ScrollTable minWidth={560} label="Scheme documents">
-          <Table>
-            <Table.Caption>The documents your scheme shares with its members</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Document</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Updated</Table.Th>
-                <Table.Th>Download</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {groupVersions(documents.data.items).map((group) => {
-                const latest = group.versions[0];
-                if (!latest) return null;
-                return (
-                  <Table.Tr key={group.key}>
-                    <Table.Td>{documentName(latest)}</Table.Td>
-                    <Table.Td>{DOCUMENT_TYPE_LABELS[latest.documentType]}</Table.Td>
-                    <Table.Td>
-                      <DateTime value={latest.createdAt} />
-                    </Table.Td>
-                    <Table.Td>
-                      {DOWNLOADABLE_SCAN_STATUSES.includes(latest.scanStatus) ? (
-                        <DownloadButton document={latest} />
-                      ) : (
-                        <ScanStatusBadge status={latest.scanStatus} />
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
-      )}
+      <QueryPanel
+        query={documents}
+        loading="Loading the scheme’s documents"
+        isEmpty={(data) => data.items.length === 0}
+        empty="Your scheme has not shared any documents yet."
+      >
+        {(data) => (
+          <ScrollTable minWidth={560} label="Scheme documents">
+            <Table>
+              <Table.Caption>The documents your scheme shares with its members</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Document</Table.Th>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Updated</Table.Th>
+                  <Table.Th>Download</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {groupVersions(data.items).map((group) => {
+                  const latest = group.versions[0];
+                  if (!latest) return null;
+                  return (
+                    <Table.Tr key={group.key}>
+                      <Table.Td>{documentName(latest)}</Table.Td>
+                      <Table.Td>{DOCUMENT_TYPE_LABELS[latest.documentType]}</Table.Td>
+                      <Table.Td>
+                        <DateTime value={latest.createdAt} />
+                      </Table.Td>
+                      <Table.Td>
+                        {DOWNLOADABLE_SCAN_STATUSES.includes(latest.scanStatus) ? (
+                          <DownloadButton document={latest} />
+                        ) : (
+                          <ScanStatusBadge status={latest.scanStatus} />
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        )}
+      </QueryPanel>
     </Stack>
   );
 }

@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -28,13 +18,12 @@ import {
 } from '../../../contracts/remittance-rules';
 import { DEFAULT_REMITTANCE_MONTHS, remittanceReceiptVoid } from '../../../contracts/remittances';
 import { sourceInWords } from '../../../contracts/rule-sources';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import type { Employer, RemittanceMonth, RemittanceReceipt } from '../../api/types';
 import { can, employerRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { type Column, CursorTable } from '../../components/CursorTable';
 import { IrishDateInput, irishDateRule } from '../../components/IrishDateInput';
-import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import {
@@ -43,6 +32,7 @@ import {
   payPeriodRule,
   readPayPeriod,
 } from '../../components/PayPeriodInput';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { validateWith } from '../../components/validation';
@@ -129,22 +119,18 @@ export function RemittanceCalendar({ employer }: { employer: Employer }) {
           {formatPeriod(from)} to {formatPeriod(to)}
         </Text>
       </Group>
-      {calendar.isPending ? (
-        <Loading label="Loading the remittance calendar" />
-      ) : calendar.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(calendar.error)}
-        </Alert>
-      ) : (
-        <>
-          <Text size="sm">
-            {calendar.data.chasedFrom === null
-              ? 'No month is chased: the employer has no scheme on this service.'
-              : `Months are chased from ${formatPeriod(calendar.data.chasedFrom)}, when the employer’s first scheme was added to this service.`}
-          </Text>
-          <MonthsTable from={from} to={to} months={calendar.data.items} />
-        </>
-      )}
+      <QueryPanel query={calendar} loading="Loading the remittance calendar">
+        {(data) => (
+          <>
+            <Text size="sm">
+              {data.chasedFrom === null
+                ? 'No month is chased: the employer has no scheme on this service.'
+                : `Months are chased from ${formatPeriod(data.chasedFrom)}, when the employer’s first scheme was added to this service.`}
+            </Text>
+            <MonthsTable from={from} to={to} months={data.items} />
+          </>
+        )}
+      </QueryPanel>
       <ReceiptsTable employer={employer} />
       <FormModal
         opened={recording}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { apiRoutes } from '../../../contracts/api-routes';
@@ -8,11 +8,11 @@ import {
   OBLIGATION_STATUS_LABELS,
 } from '../../../contracts/governance-rules';
 import { nounFor } from '../../../contracts/plain-english';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import { SEEDED_FRESH_MS } from '../../api/seeded';
 import type { CalendarEntry, ComplianceStatus, GovernanceDashboard } from '../../api/types';
-import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { DueDatesTable, StatusBadge } from './ComplianceParts';
 import { shownDate } from './governance-helpers';
@@ -67,36 +67,32 @@ export function GovernanceDashboardPage() {
           Open the compliance calendar
         </Anchor>
       </PageHeading>
-      {dashboard.isPending ? (
-        <Loading label="Loading the governance of every scheme" />
-      ) : dashboard.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(dashboard.error)}
-        </Alert>
-      ) : (
-        <>
-          <StatusCounts counts={dashboard.data.counts} />
-          <SchemesByStatus schemes={dashboard.data.schemes} />
-          <Stack gap="sm" component="section" aria-labelledby="governance-upcoming">
-            <Title order={3} id="governance-upcoming">
-              Overdue and due soon
-            </Title>
-            {dashboard.data.upcoming.length === 0 ? (
-              <Text>Nothing is overdue or falls due in the next {DUE_SOON_DAYS} days.</Text>
-            ) : (
-              <DueDatesTable
-                entries={dashboard.data.upcoming}
-                caption={`Due dates that have passed or fall in the next ${DUE_SOON_DAYS} days, soonest first`}
-                schemeLink={linkOf}
-              />
-            )}
-            <Text size="sm">
-              A duty done leaves this list until its next date is near. The compliance calendar has
-              every due date, those further off too.
-            </Text>
-          </Stack>
-        </>
-      )}
+      <QueryPanel query={dashboard} loading="Loading the governance of every scheme">
+        {(data) => (
+          <>
+            <StatusCounts counts={data.counts} />
+            <SchemesByStatus schemes={data.schemes} />
+            <Stack gap="sm" component="section" aria-labelledby="governance-upcoming">
+              <Title order={3} id="governance-upcoming">
+                Overdue and due soon
+              </Title>
+              {data.upcoming.length === 0 ? (
+                <Text>Nothing is overdue or falls due in the next {DUE_SOON_DAYS} days.</Text>
+              ) : (
+                <DueDatesTable
+                  entries={data.upcoming}
+                  caption={`Due dates that have passed or fall in the next ${DUE_SOON_DAYS} days, soonest first`}
+                  schemeLink={linkOf}
+                />
+              )}
+              <Text size="sm">
+                A duty done leaves this list until its next date is near. The compliance calendar
+                has every due date, those further off too.
+              </Text>
+            </Stack>
+          </>
+        )}
+      </QueryPanel>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
@@ -7,11 +7,11 @@ import { formatCents } from '../../../contracts/money';
 import { counted } from '../../../contracts/plain-english';
 import { REMITTANCE_DAYS_AFTER_MONTH, REMITTANCE_RULES } from '../../../contracts/remittance-rules';
 import { sourceInWords } from '../../../contracts/rule-sources';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import type { Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { Loading } from '../../components/Loading';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatDate, formatPeriod } from '../../format';
 import { RemittanceStatusBadge } from '../employers/RemittanceCalendar';
@@ -53,54 +53,57 @@ export function LateRemittanceReport({ scheme }: { scheme: Scheme }) {
         value={year}
         onChange={(event) => setYear(event.currentTarget.value)}
       />
-      {report.isPending ? (
-        <Loading label="Loading the late-payment report" />
-      ) : report.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(report.error)}
-        </Alert>
-      ) : report.data.items.length === 0 ? (
-        <Text>
-          No month of {year} was received late, and none since{' '}
-          {formatPeriod(report.data.countedFrom)} is missing.
-        </Text>
-      ) : (
-        <ScrollTable minWidth={760} label={caption}>
-          <Table striped captionSide="top">
-            <Table.Caption ta="left">{caption}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Month</Table.Th>
-                <Table.Th>Due by</Table.Th>
-                <Table.Th>Deducted</Table.Th>
-                <Table.Th>Received</Table.Th>
-                <Table.Th>Received in full on</Table.Th>
-                <Table.Th>Days late</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {report.data.items.map((month) => (
-                <Table.Tr key={month.month}>
-                  <Table.Th scope="row">{formatPeriod(month.month)}</Table.Th>
-                  <Table.Td>{formatDate(month.dueOn)}</Table.Td>
-                  <Table.Td>{formatCents(month.expectedCents)}</Table.Td>
-                  <Table.Td>{formatCents(month.receivedCents)}</Table.Td>
-                  <Table.Td>{month.receivedOn ? formatDate(month.receivedOn) : 'Not yet'}</Table.Td>
-                  <Table.Td>
-                    {month.status === 'missing'
-                      ? `${counted(month.daysLate, 'day')} so far`
-                      : counted(month.daysLate, 'day')}
-                  </Table.Td>
-                  <Table.Td>
-                    <RemittanceStatusBadge status={month.status} />
-                  </Table.Td>
+      <QueryPanel
+        query={report}
+        loading="Loading the late-payment report"
+        isEmpty={(data) => data.items.length === 0}
+        empty={(data) => (
+          <>
+            No month of {year} was received late, and none since {formatPeriod(data.countedFrom)} is
+            missing.
+          </>
+        )}
+      >
+        {(data) => (
+          <ScrollTable minWidth={760} label={caption}>
+            <Table striped captionSide="top">
+              <Table.Caption ta="left">{caption}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Month</Table.Th>
+                  <Table.Th>Due by</Table.Th>
+                  <Table.Th>Deducted</Table.Th>
+                  <Table.Th>Received</Table.Th>
+                  <Table.Th>Received in full on</Table.Th>
+                  <Table.Th>Days late</Table.Th>
+                  <Table.Th>Status</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((month) => (
+                  <Table.Tr key={month.month}>
+                    <Table.Th scope="row">{formatPeriod(month.month)}</Table.Th>
+                    <Table.Td>{formatDate(month.dueOn)}</Table.Td>
+                    <Table.Td>{formatCents(month.expectedCents)}</Table.Td>
+                    <Table.Td>{formatCents(month.receivedCents)}</Table.Td>
+                    <Table.Td>
+                      {month.receivedOn ? formatDate(month.receivedOn) : 'Not yet'}
+                    </Table.Td>
+                    <Table.Td>
+                      {month.status === 'missing'
+                        ? `${counted(month.daysLate, 'day')} so far`
+                        : counted(month.daysLate, 'day')}
+                    </Table.Td>
+                    <Table.Td>
+                      <RemittanceStatusBadge status={month.status} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        )}
+      </QueryPanel>
     </Stack>
   );
 }

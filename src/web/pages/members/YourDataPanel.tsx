@@ -9,10 +9,10 @@ import {
   DATA_REQUEST_STATUS_NAMES,
   type DataRequestKind,
 } from '../../../contracts/data-request-rules';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import type { Member } from '../../api/types';
-import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { useApiSubmit } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
@@ -85,44 +85,43 @@ export function YourDataPanel({ member }: { member: Member }) {
           </Group>
         </Stack>
       </form>
-      {requests.isPending ? (
-        <Loading label="Loading your requests" />
-      ) : requests.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(requests.error)}
-        </Alert>
-      ) : requests.data.items.length === 0 ? (
-        <Text>You have made no request about your data.</Text>
-      ) : (
-        <ScrollTable minWidth={560} label="Your requests about your data">
-          <Table>
-            <Table.Caption>Your requests about your data, the earliest due first</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>What you asked for</Table.Th>
-                <Table.Th>Received</Table.Th>
-                <Table.Th>Due by</Table.Th>
-                <Table.Th>Where it stands</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {requests.data.items.map((request) => (
-                <Table.Tr key={request.id}>
-                  <Table.Td>{DATA_REQUEST_KIND_NAMES[request.kind]}</Table.Td>
-                  <Table.Td>{formatDate(request.receivedOn)}</Table.Td>
-                  <Table.Td>{formatDate(request.dueOn)}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs">
-                      <Text span>{DATA_REQUEST_STATUS_NAMES[request.status]}</Text>
-                      <DataRequestClockBadge clock={request.clock} />
-                    </Group>
-                  </Table.Td>
+      <QueryPanel
+        query={requests}
+        loading="Loading your requests"
+        isEmpty={(data) => data.items.length === 0}
+        empty="You have made no request about your data."
+      >
+        {(data) => (
+          <ScrollTable minWidth={560} label="Your requests about your data">
+            <Table>
+              <Table.Caption>Your requests about your data, the earliest due first</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>What you asked for</Table.Th>
+                  <Table.Th>Received</Table.Th>
+                  <Table.Th>Due by</Table.Th>
+                  <Table.Th>Where it stands</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((request) => (
+                  <Table.Tr key={request.id}>
+                    <Table.Td>{DATA_REQUEST_KIND_NAMES[request.kind]}</Table.Td>
+                    <Table.Td>{formatDate(request.receivedOn)}</Table.Td>
+                    <Table.Td>{formatDate(request.dueOn)}</Table.Td>
+                    <Table.Td>
+                      <Group gap="xs">
+                        <Text span>{DATA_REQUEST_STATUS_NAMES[request.status]}</Text>
+                        <DataRequestClockBadge clock={request.clock} />
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        )}
+      </QueryPanel>
     </Stack>
   );
 }

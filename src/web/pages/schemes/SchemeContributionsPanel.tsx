@@ -1,20 +1,20 @@
-import { Alert, Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
 import { formatCents } from '../../../contracts/money';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import type { Scheme } from '../../api/types';
 import { canChange } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
-import { Loading } from '../../components/Loading';
 import {
   currentPayPeriodEntry,
   PayPeriodInput,
   payPeriodRule,
   readPayPeriod,
 } from '../../components/PayPeriodInput';
+import { QueryPanel } from '../../components/QueryPanel';
 import { ScrollTable } from '../../components/ScrollTable';
 import { formatPeriod } from '../../format';
 
@@ -37,62 +37,64 @@ export function SchemeContributionsPanel({ scheme }: { scheme: Scheme }) {
   return (
     <Stack gap="md">
       {canChange(session, 'payroll.save', scheme) && <OpenPeriod schemeId={scheme.id} />}
-      {periods.isPending ? (
-        <Loading label="Loading the contributions per pay period" />
-      ) : periods.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(periods.error)}
-        </Alert>
-      ) : periods.data.pages[0]?.items.length === 0 ? (
-        <Text>No contributions are recorded for this scheme yet.</Text>
-      ) : (
-        <>
-          <ScrollTable minWidth={640} label="Contributions per pay period">
-            <Table striped>
-              <Table.Caption>Contributions per pay period, newest first</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Pay period</Table.Th>
-                  <Table.Th ta="right">Members</Table.Th>
-                  <Table.Th ta="right">Employee</Table.Th>
-                  <Table.Th ta="right">Employer</Table.Th>
-                  <Table.Th ta="right">AVC</Table.Th>
-                  <Table.Th ta="right">Total</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {periods.data.pages.flatMap((page) =>
-                  page.items.map((row) => (
-                    <Table.Tr key={row.period}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/schemes/${scheme.id}/payroll/${row.period}`}>
-                          {formatPeriod(row.period)}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td ta="right">{row.memberCount}</Table.Td>
-                      <Table.Td ta="right">{formatCents(row.employeeCents)}</Table.Td>
-                      <Table.Td ta="right">{formatCents(row.employerCents)}</Table.Td>
-                      <Table.Td ta="right">{formatCents(row.avcCents)}</Table.Td>
-                      <Table.Td ta="right" fw={600}>
-                        {formatCents(row.totalCents)}
-                      </Table.Td>
-                    </Table.Tr>
-                  )),
-                )}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
-          {periods.hasNextPage && (
-            <Button
-              variant="default"
-              onClick={() => void periods.fetchNextPage()}
-              loading={periods.isFetchingNextPage}
-            >
-              Show earlier periods
-            </Button>
-          )}
-        </>
-      )}
+      <QueryPanel
+        query={periods}
+        loading="Loading the contributions per pay period"
+        isEmpty={(data) => data.pages[0]?.items.length === 0}
+        empty="No contributions are recorded for this scheme yet."
+      >
+        {(data) => (
+          <>
+            <ScrollTable minWidth={640} label="Contributions per pay period">
+              <Table striped>
+                <Table.Caption>Contributions per pay period, newest first</Table.Caption>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Pay period</Table.Th>
+                    <Table.Th ta="right">Members</Table.Th>
+                    <Table.Th ta="right">Employee</Table.Th>
+                    <Table.Th ta="right">Employer</Table.Th>
+                    <Table.Th ta="right">AVC</Table.Th>
+                    <Table.Th ta="right">Total</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.pages.flatMap((page) =>
+                    page.items.map((row) => (
+                      <Table.Tr key={row.period}>
+                        <Table.Td>
+                          <Anchor
+                            component={Link}
+                            to={`/schemes/${scheme.id}/payroll/${row.period}`}
+                          >
+                            {formatPeriod(row.period)}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td ta="right">{row.memberCount}</Table.Td>
+                        <Table.Td ta="right">{formatCents(row.employeeCents)}</Table.Td>
+                        <Table.Td ta="right">{formatCents(row.employerCents)}</Table.Td>
+                        <Table.Td ta="right">{formatCents(row.avcCents)}</Table.Td>
+                        <Table.Td ta="right" fw={600}>
+                          {formatCents(row.totalCents)}
+                        </Table.Td>
+                      </Table.Tr>
+                    )),
+                  )}
+                </Table.Tbody>
+              </Table>
+            </ScrollTable>
+            {periods.hasNextPage && (
+              <Button
+                variant="default"
+                onClick={() => void periods.fetchNextPage()}
+                loading={periods.isFetchingNextPage}
+              >
+                Show earlier periods
+              </Button>
+            )}
+          </>
+        )}
+      </QueryPanel>
     </Stack>
   );
 }

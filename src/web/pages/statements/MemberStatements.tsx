@@ -1,4 +1,4 @@
-import { Alert, Checkbox, Stack, Table, Text, Title } from '@mantine/core';
+import { Checkbox, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRoutes } from '../../../contracts/api-routes';
@@ -9,8 +9,8 @@ import type { Member } from '../../api/types';
 import { can, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { DateTime } from '../../components/DateTime';
-import { Loading } from '../../components/Loading';
 import { notifyProblem, notifySuccess } from '../../components/notify';
+import { QueryPanel } from '../../components/QueryPanel';
 import { PINNED_END, ScrollTable } from '../../components/ScrollTable';
 import { formatDate } from '../../format';
 import { OpenStatementButton } from './StatementRunPage';
@@ -35,62 +35,61 @@ export function MemberStatements({ member, own }: { member: Member; own: boolean
       <Title order={3} id="member-statements">
         {own ? 'Your benefit statements' : 'Pension Benefit Statements'}
       </Title>
-      {statements.isPending ? (
-        <Loading label="Loading the benefit statements" />
-      ) : statements.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(statements.error)}
-        </Alert>
-      ) : statements.data.length === 0 ? (
-        <Text>
-          {own
+      <QueryPanel
+        query={statements}
+        loading="Loading the benefit statements"
+        isEmpty={(data) => data.length === 0}
+        empty={
+          own
             ? 'You have no benefit statement yet. Your scheme gives you one at least once a year.'
-            : 'No statement has been made for this member.'}
-        </Text>
-      ) : (
-        <ScrollTable minWidth={480} label="Pension Benefit Statements">
-          <Table>
-            <Table.Caption>
-              {own
-                ? 'Your Pension Benefit Statements, the latest first'
-                : 'The member’s Pension Benefit Statements, the latest first'}
-            </Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Information date</Table.Th>
-                <Table.Th>Scheme</Table.Th>
-                <Table.Th>Issued</Table.Th>
-                {mayMarkPaper && <Table.Th>On paper</Table.Th>}
-                {/* Pinned, as a list's buttons are (docs/decisions/0046): a phone opens the
+            : 'No statement has been made for this member.'
+        }
+      >
+        {(data) => (
+          <ScrollTable minWidth={480} label="Pension Benefit Statements">
+            <Table>
+              <Table.Caption>
+                {own
+                  ? 'Your Pension Benefit Statements, the latest first'
+                  : 'The member’s Pension Benefit Statements, the latest first'}
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Information date</Table.Th>
+                  <Table.Th>Scheme</Table.Th>
+                  <Table.Th>Issued</Table.Th>
+                  {mayMarkPaper && <Table.Th>On paper</Table.Th>}
+                  {/* Pinned, as a list's buttons are (docs/decisions/0046): a phone opens the
                     statement without scrolling to it. */}
-                <Table.Th style={PINNED_END}>Statement</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {statements.data.map((statement) => (
-                <Table.Tr key={statement.id}>
-                  <Table.Td>{formatDate(statement.informationDate)}</Table.Td>
-                  <Table.Td>{statement.figures.schemeName}</Table.Td>
-                  <Table.Td>
-                    {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
-                  </Table.Td>
-                  {mayMarkPaper && (
-                    <Table.Td>
-                      <PaperCheckbox statement={statement} />
-                    </Table.Td>
-                  )}
-                  <Table.Td style={PINNED_END}>
-                    <OpenStatementButton
-                      statementId={statement.id}
-                      label={`Open the statement at ${formatDate(statement.informationDate)} (PDF)`}
-                    />
-                  </Table.Td>
+                  <Table.Th style={PINNED_END}>Statement</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((statement) => (
+                  <Table.Tr key={statement.id}>
+                    <Table.Td>{formatDate(statement.informationDate)}</Table.Td>
+                    <Table.Td>{statement.figures.schemeName}</Table.Td>
+                    <Table.Td>
+                      {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
+                    </Table.Td>
+                    {mayMarkPaper && (
+                      <Table.Td>
+                        <PaperCheckbox statement={statement} />
+                      </Table.Td>
+                    )}
+                    <Table.Td style={PINNED_END}>
+                      <OpenStatementButton
+                        statementId={statement.id}
+                        label={`Open the statement at ${formatDate(statement.informationDate)} (PDF)`}
+                      />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        )}
+      </QueryPanel>
       {own && (
         <Text size="sm">
           To have your statements on paper too, ask your scheme’s administrator: they will post them

@@ -22,7 +22,7 @@ import {
   type StatementRunView,
   type StatementView,
 } from '../../../contracts/statements';
-import { api, describeError } from '../../api/client';
+import { api } from '../../api/client';
 import type { Scheme } from '../../api/types';
 import { can } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
@@ -32,6 +32,7 @@ import { LoadError } from '../../components/LoadError';
 import { Loading } from '../../components/Loading';
 import { notifySuccess } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
+import { QueryPanel } from '../../components/QueryPanel';
 import { PINNED_END, ScrollTable } from '../../components/ScrollTable';
 import { useApiAction } from '../../components/useApiSubmit';
 import { formatDate } from '../../format';
@@ -175,15 +176,9 @@ function RunView({ run, scheme }: { run: StatementRunView; scheme: Scheme }) {
           <Title order={3} id="run-statements">
             Statements
           </Title>
-          {statements.isPending ? (
-            <Loading label="Loading the statements" />
-          ) : statements.isError ? (
-            <Alert color="red" role="alert">
-              {describeError(statements.error)}
-            </Alert>
-          ) : (
-            <StatementsTable run={run} statements={statements.data} />
-          )}
+          <QueryPanel query={statements} loading="Loading the statements">
+            {(data) => <StatementsTable run={run} statements={data} />}
+          </QueryPanel>
         </Stack>
       )}
       {!preparing && run.status !== 'failed' && <PrintingList run={run} />}
@@ -459,54 +454,50 @@ function PrintingList({ run }: { run: StatementRunView }) {
       <Title order={3} id="run-printing">
         To print and post
       </Title>
-      {list.isPending ? (
-        <Loading label="Loading the printing list" />
-      ) : list.isError ? (
-        <Alert color="red" role="alert">
-          {describeError(list.error)}
-        </Alert>
-      ) : list.data.length === 0 ? (
-        <Text>
-          No member has asked for this run’s statement on paper. A request is marked on the member’s
-          page, under their statements.
-        </Text>
-      ) : (
-        <>
-          <Text size="sm">
-            {counted(list.data.length, 'member')} asked for their statement on paper.
-          </Text>
-          <ScrollTable minWidth={480} label="Statements to print">
-            <Table>
-              <Table.Caption>Statements to print and post, by member</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Member</Table.Th>
-                  <Table.Th>Issued</Table.Th>
-                  <Table.Th style={PINNED_END}>Statement</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.map((statement) => (
-                  <Table.Tr key={statement.id}>
-                    <Table.Td>
-                      <MemberLink memberId={statement.memberId} name={statement.memberName} />
-                    </Table.Td>
-                    <Table.Td>
-                      {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
-                    </Table.Td>
-                    <Table.Td style={PINNED_END}>
-                      <OpenStatementButton
-                        statementId={statement.id}
-                        label={`Open the statement of ${statement.memberName} to print (PDF)`}
-                      />
-                    </Table.Td>
+      <QueryPanel
+        query={list}
+        loading="Loading the printing list"
+        isEmpty={(data) => data.length === 0}
+        empty="No member has asked for this run’s statement on paper. A request is marked on the member’s page, under their statements."
+      >
+        {(data) => (
+          <>
+            <Text size="sm">
+              {counted(data.length, 'member')} asked for their statement on paper.
+            </Text>
+            <ScrollTable minWidth={480} label="Statements to print">
+              <Table>
+                <Table.Caption>Statements to print and post, by member</Table.Caption>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Member</Table.Th>
+                    <Table.Th>Issued</Table.Th>
+                    <Table.Th style={PINNED_END}>Statement</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
-        </>
-      )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.map((statement) => (
+                    <Table.Tr key={statement.id}>
+                      <Table.Td>
+                        <MemberLink memberId={statement.memberId} name={statement.memberName} />
+                      </Table.Td>
+                      <Table.Td>
+                        {statement.issuedAt ? <DateTime value={statement.issuedAt} /> : 'Not yet'}
+                      </Table.Td>
+                      <Table.Td style={PINNED_END}>
+                        <OpenStatementButton
+                          statementId={statement.id}
+                          label={`Open the statement of ${statement.memberName} to print (PDF)`}
+                        />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollTable>
+          </>
+        )}
+      </QueryPanel>
     </Stack>
   );
 }
