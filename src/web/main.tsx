@@ -1,7 +1,14 @@
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, DataList, InputError, MantineProvider, Notification } from '@mantine/core';
+import {
+  Badge,
+  createTheme,
+  DataList,
+  InputError,
+  MantineProvider,
+  Notification,
+} from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
@@ -36,6 +43,11 @@ const theme = createTheme({
     // widening the page past it.
     DataList: DataList.extend({
       styles: { itemValue: { overflowWrap: 'anywhere', minWidth: 0 } },
+    }),
+    // A status badge is read whole: in a narrow table column it shrank to "S…" and "R…", Stored
+    // and Refused then told apart by colour alone. It keeps its width, and the table scrolls.
+    Badge: Badge.extend({
+      styles: { root: { flexShrink: 0, minWidth: 'max-content' } },
     }),
     // Every field's error reads as a sentence after its label (components/field-error.ts).
     InputError: InputError.extend({

@@ -444,6 +444,16 @@ describe.skipIf(browserSuiteSkipReason)(
       );
       expect(await shownText(uploads)).not.toContain('bantry-newcomer.csv');
       await e2e.checkPage(page, 'assessment-uploads');
+      // On a phone each status is read whole, never cut to "S…" and told from "R…" by colour.
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const status of ['Stored', 'Refused']) {
+        const badge = uploads.getByText(status, { exact: true });
+        expect(
+          await badge.evaluate((label) => label.scrollWidth <= label.clientWidth),
+          status,
+        ).toBe(true);
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       await page.getByRole('link', { name: 'Upload a payroll file' }).click();
       const chooser = page.waitForEvent('filechooser');
