@@ -204,7 +204,7 @@ describe.skipIf(browserSuiteSkipReason)('the member portal', { timeout: JOURNEY_
     ]);
     expect(table[heading + 4]).toMatch(new RegExp(`,Corrected from €300\\.00 on ${correctedOn}$`));
     expect(csv).not.toContain('First recorded as');
-    expect(csv).toContain('What was done with your data,By,When');
+    expect(csv).toContain('What was done with your data\r\nWhat was done,By,When');
     expect(csv).toContain('Corrected a contribution,Your pension administrator,');
     expect(csv).not.toMatch(
       /\d{4}-\d{2}-\d{2}|contribution\.(?:created|adjusted)|member\.[a-z_]+,/,

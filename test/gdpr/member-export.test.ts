@@ -113,7 +113,8 @@ describe('a member’s data export', () => {
     const csv = await s.as(s.self).get(`/api/members/${member}/export.csv`);
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.body).toContain(
-      'Your funds on 8 May 2026,Units,Unit price (€),Price of,Value (€)\r\n' +
+      'Your funds on 8 May 2026\r\n' +
+        'Fund,Units,Unit price (€),Price of,Value (€)\r\n' +
         'Cash,47.000000,2.500000,7 May 2026,117.50\r\n' +
         'Waiting to be invested,,,,50.00\r\n' +
         'Being switched between funds,,,,0.00\r\n' +
@@ -121,7 +122,8 @@ describe('a member’s data export', () => {
     );
     // A minus sign first is quoted as text, as every cell a spreadsheet would run is.
     expect(csv.body).toContain(
-      'Movement of your units,Fund,Date,Units,Unit price (€),Amount (€)\r\n' +
+      'Movement of your units\r\n' +
+        'Movement,Fund,Date,Units,Unit price (€),Amount (€)\r\n' +
         "Contribution invested,Cash,7 May 2026,'-8.000000,2.500000,'-20.00\r\n" +
         'Switched in,Cash,6 May 2026,55.000000,2.000000,110.00\r\n' +
         "Switched out,Equity,5 May 2026,'-100.000000,1.100000,'-110.00\r\n" +
@@ -142,7 +144,10 @@ describe('a member’s data export', () => {
     const csv = await s.as(s.self).get(`/api/members/${member}/export.csv`);
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.body).not.toContain('Your funds on');
-    expect(csv.body).toContain('Movement of your units,Fund,Date,Units,Unit price (€),Amount (€)');
+    expect(csv.body).toContain(
+      'Movement of your units,No units have been bought or sold for you.\r\n' +
+        'Movement,Fund,Date,Units,Unit price (€),Amount (€)',
+    );
   });
 });
 

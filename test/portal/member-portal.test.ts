@@ -208,7 +208,7 @@ describe('GET /api/members/:id/export.csv', () => {
     ]);
     expect(answer.body).not.toContain('First recorded as');
     // What was done with the data, in the audit log's sentences: never a code or an ISO time.
-    expect(answer.body).toContain('What was done with your data,By,When');
+    expect(answer.body).toContain('What was done with your data\r\nWhat was done,By,When');
     expect(answer.body).toContain(
       'Corrected a contribution,Your pension administrator,"2 Mar 2026, 10:00"',
     );
@@ -305,7 +305,14 @@ describe('GET /api/members/:id/export.csv', () => {
     expect(text).toContain('Your pension data');
     expect(text).toContain('Exported 2 Mar 2026, 10:00');
     expect(text).toContain('Scheme: Liffey DC Scheme');
-    expect(text).toContain('Jan 2026; Paid by: Paid by you; Amount (€): 225.00');
+    // Each table under its own title, a value that already says its column written alone.
+    expect(text).toContain('Your contributions');
+    expect(text).toContain('Jan 2026; Paid by you; Amount (€): 225.00');
+    expect(text).not.toContain('Paid by: Paid by you');
+    expect(text).toMatch(/Salary a year: €\d{1,3}(,\d{3})*\.\d{2}/);
+    expect(text).toContain(
+      'Your fund choices You have made no fund choice: your contributions go to the scheme’s default fund.',
+    );
     expect(text).toContain('Your requests about your data');
     expect(text).toContain('Access (Art. 15); Received: 2 Mar 2026; Due by: 2 Apr 2026');
     expect(text).toContain('Corrected a contribution');

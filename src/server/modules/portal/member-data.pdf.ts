@@ -6,9 +6,11 @@ import { openTaggedPdf, pdfBytes } from '../../platform/pdf/tagged-pdf.js';
  * docs/decisions/0149-retention-and-erasure.md), from the rows of the readable copy that the CSV
  * is written from, so the two never say different things. The rows come in groups parted by an
  * empty row: the title the CSV gives itself; the member's details, a label and its value a row;
- * then tables, each with a first row that names its columns. A table is written as a list, one
- * item a row, each value after its column's name, which reads aloud as well as it prints. The
- * member's name stays out of the document's metadata.
+ * then tables, each a row with its title (and the sentence an empty one says), a row naming its
+ * columns, and its rows. A table is written under its title as a list, one item a row: its first
+ * value, then each other value after its column's name, unless the value already says it ("Paid
+ * by you" under "Paid by"), which reads aloud as well as it prints. The member's name stays out of
+ * the document's metadata.
  */
 export async function memberDataPdf(rows: readonly string[][], exportedAt: Date): Promise<Buffer> {
   const title = 'Your pension data';
@@ -45,11 +47,10 @@ export async function memberDataPdf(rows: readonly string[][], exportedAt: Date)
     pdf.heading('About you', 'H2');
     list(details.map(([label, value]) => `${label}: ${value ?? ''}`));
   }
-  for (const [header = [], ...entries] of tables) {
-    const [heading = '', ...columns] = header;
-    pdf.heading(heading, 'H2');
+  for (const [[title = '', empty = ''] = [], columns = [], ...entries] of tables) {
+    pdf.heading(title, 'H2');
     if (entries.length === 0) {
-      pdf.paragraph('Nothing is held.');
+      pdf.paragraph(empty);
       pdf.doc.moveDown(0.5);
       continue;
     }
@@ -57,9 +58,13 @@ export async function memberDataPdf(rows: readonly string[][], exportedAt: Date)
       entries.map(([first = '', ...values]) =>
         [
           first,
-          ...values.flatMap((value, index) =>
-            value === '' ? [] : [`${columns[index] ?? ''}: ${value}`],
-          ),
+          ...values.flatMap((value, index) => {
+            if (value === '') return [];
+            const column = columns[index + 1] ?? '';
+            return value.toLowerCase().startsWith(column.toLowerCase())
+              ? [value]
+              : [`${column}: ${value}`];
+          }),
         ].join('; '),
       ),
     );

@@ -24,7 +24,7 @@ import {
   todayInIreland,
 } from '../../../contracts/irish-dates.js';
 import { MEMBER_STATUS_NAMES, type MemberStatus } from '../../../contracts/members.js';
-import { plainEuro } from '../../../contracts/money.js';
+import { formatCents, plainEuro } from '../../../contracts/money.js';
 import { SCHEME_TYPE_NAMES, type SchemeType } from '../../../contracts/organisation.js';
 import type { SchemeStatus } from '../../../contracts/scheme-wind-up.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
@@ -73,6 +73,23 @@ export interface PortalDeps {
  * details, and their data as a readable file. Staff with reach read the summary too, so they see
  * what the member sees.
  */
+/** A detail the member's record does not hold, said so rather than left blank. */
+const NOT_GIVEN = 'Not given';
+
+/**
+ * One table of the readable copy: a row with its title (and, when the table is empty, the
+ * sentence that says so), the row naming its columns, then its rows. The CSV writes these rows as
+ * they are; the PDF reads the title as a heading (member-data.pdf.ts).
+ */
+function readableTable(
+  title: string,
+  empty: string,
+  columns: string[],
+  entries: string[][],
+): string[][] {
+  return [entries.length === 0 ? [title, empty] : [title], columns, ...entries];
+}
+
 export function createPortalService({ database, audit, now }: PortalDeps) {
   const reads = createPlatformReadLog(audit);
 
@@ -110,103 +127,128 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
         [],
         ['Name', `${member.firstName} ${member.lastName}`],
         ['Date of birth', dateInWords(member.dateOfBirth)],
-        ['E-mail address', member.email ?? ''],
-        ['Postal address', member.address ?? ''],
+        ['E-mail address', member.email ?? NOT_GIVEN],
+        ['Postal address', member.address ?? NOT_GIVEN],
         ['Date joined', dateInWords(member.dateJoined)],
-        ['Salary (€ a year)', plainEuro(member.salaryCents)],
+        // A detail to read, not to add up: written as the member page writes money.
+        ['Salary a year', formatCents(member.salaryCents)],
         ['Status', MEMBER_STATUS_NAMES[member.status as MemberStatus] ?? member.status],
         ['PPS number', 'Held encrypted; your broker can confirm it to you on request'],
         ['Scheme', scheme.name],
         ['Scheme type', SCHEME_TYPE_NAMES[scheme.type as SchemeType] ?? scheme.type],
         ['Employer', employer.name],
         [],
-        [
-          'Month',
-          'Paid by',
-          'Amount (€)',
-          'Received on',
-          'Recorded',
-          ...(anyCorrected ? ['Correction'] : []),
-          ...(anyCorrected && withStaffNotes ? ['Why it was corrected (staff notes)'] : []),
-        ],
-        ...paid.map((entry) => [
-          periodInWords(entry.period),
-          CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
-          plainEuro(entry.amountCents),
-          dateInWords(entry.receivedOn),
-          momentInWords(entry.createdAt.toISOString()),
-          ...(anyCorrected ? [correctionNotes(asNoted(entry)).join('; ')] : []),
-          ...(anyCorrected && withStaffNotes
-            ? [entry.adjustments.map((adjustment) => adjustment.reason).join('; ')]
-            : []),
-        ]),
-        [],
-        ['Fund choice from', 'Fund', 'Percent'],
-        ...choices.flatMap((choice) =>
-          choice.lines.map((line) => [
-            dateInWords(choice.effectiveFrom),
-            line.fundName,
-            String(line.percent),
+        ...readableTable(
+          'Your contributions',
+          'No contribution is recorded for you.',
+          [
+            'Month',
+            'Paid by',
+            'Amount (€)',
+            'Received on',
+            'Recorded',
+            ...(anyCorrected ? ['Correction'] : []),
+            ...(anyCorrected && withStaffNotes ? ['Why it was corrected (staff notes)'] : []),
+          ],
+          paid.map((entry) => [
+            periodInWords(entry.period),
+            CONTRIBUTION_KIND_LABELS_FOR_MEMBER[entry.kind as ContributionKind] ?? entry.kind,
+            plainEuro(entry.amountCents),
+            dateInWords(entry.receivedOn),
+            momentInWords(entry.createdAt.toISOString()),
+            ...(anyCorrected ? [correctionNotes(asNoted(entry)).join('; ')] : []),
+            ...(anyCorrected && withStaffNotes
+              ? [entry.adjustments.map((adjustment) => adjustment.reason).join('; ')]
+              : []),
           ]),
+        ),
+        [],
+        ...readableTable(
+          'Your fund choices',
+          'You have made no fund choice: your contributions go to the scheme’s default fund.',
+          ['From', 'Fund', 'Percent'],
+          choices.flatMap((choice) =>
+            choice.lines.map((line) => [
+              dateInWords(choice.effectiveFrom),
+              line.fundName,
+              String(line.percent),
+            ]),
+          ),
         ),
         ...(held === null
           ? []
           : [
               [],
-              [
+              ...readableTable(
                 `Your funds on ${dateInWords(today)}`,
-                'Units',
-                'Unit price (€)',
-                'Price of',
-                'Value (€)',
-              ],
-              ...held.funds.map((fund) => [
-                fund.fundName,
-                formatDecimal6(fund.unitsMicro),
-                formatDecimal6(fund.priceMicro),
-                dateInWords(fund.priceOn),
-                plainEuro(fund.valueCents),
-              ]),
-              ['Waiting to be invested', '', '', '', plainEuro(held.uninvestedCents)],
-              ['Being switched between funds', '', '', '', plainEuro(held.switchingCents)],
-              ['Total value', '', '', '', plainEuro(held.valueCents)],
+                'Nothing is invested for you yet.',
+                ['Fund', 'Units', 'Unit price (€)', 'Price of', 'Value (€)'],
+                [
+                  ...held.funds.map((fund) => [
+                    fund.fundName,
+                    formatDecimal6(fund.unitsMicro),
+                    formatDecimal6(fund.priceMicro),
+                    dateInWords(fund.priceOn),
+                    plainEuro(fund.valueCents),
+                  ]),
+                  ['Waiting to be invested', '', '', '', plainEuro(held.uninvestedCents)],
+                  ['Being switched between funds', '', '', '', plainEuro(held.switchingCents)],
+                  ['Total value', '', '', '', plainEuro(held.valueCents)],
+                ],
+              ),
             ]),
         [],
-        ['Movement of your units', 'Fund', 'Date', 'Units', 'Unit price (€)', 'Amount (€)'],
-        ...movements.map((movement) => [
-          MEMBER_TRANSACTION_KIND_LABELS[movement.kind as MemberTransactionKind] ?? movement.kind,
-          movement.fundName,
-          dateInWords(movement.dealtOn),
-          formatDecimal6(movement.unitsMicro),
-          formatDecimal6(movement.priceMicro),
-          plainEuro(movement.amountCents),
-        ]),
+        ...readableTable(
+          'Movement of your units',
+          'No units have been bought or sold for you.',
+          ['Movement', 'Fund', 'Date', 'Units', 'Unit price (€)', 'Amount (€)'],
+          movements.map((movement) => [
+            MEMBER_TRANSACTION_KIND_LABELS[movement.kind as MemberTransactionKind] ?? movement.kind,
+            movement.fundName,
+            dateInWords(movement.dealtOn),
+            formatDecimal6(movement.unitsMicro),
+            formatDecimal6(movement.priceMicro),
+            plainEuro(movement.amountCents),
+          ]),
+        ),
         [],
-        ['What was done with your data', 'By', 'When'],
-        ...processing.map((entry) => [
-          auditSummary(entry.action, entry.entityType),
-          actorForMember(entry),
-          momentInWords(entry.timestamp.toISOString()),
-        ]),
+        ...readableTable(
+          'What was done with your data',
+          'Nothing is recorded yet.',
+          ['What was done', 'By', 'When'],
+          processing.map((entry) => [
+            auditSummary(entry.action, entry.entityType),
+            actorForMember(entry),
+            momentInWords(entry.timestamp.toISOString()),
+          ]),
+        ),
         [],
-        ['Documents about you', 'Version', 'Stored'],
-        ...documents.map((document) => [
-          document.title ??
-            DOCUMENT_TYPE_LABELS[document.documentType as DocumentType] ??
-            document.documentType,
-          String(document.version),
-          momentInWords(document.storedAt.toISOString()),
-        ]),
+        ...readableTable(
+          'Documents about you',
+          'No document about you is held.',
+          ['Document', 'Version', 'Stored'],
+          documents.map((document) => [
+            document.title ??
+              DOCUMENT_TYPE_LABELS[document.documentType as DocumentType] ??
+              document.documentType,
+            String(document.version),
+            momentInWords(document.storedAt.toISOString()),
+          ]),
+        ),
         [],
-        ['Your requests about your data', 'Received', 'Due by', 'Answer'],
-        ...requests.map((request) => [
-          DATA_REQUEST_KIND_NAMES[request.kind as DataRequestKind] ?? request.kind,
-          dateInWords(request.receivedOn),
-          dateInWords(request.dueOn),
-          request.closedOn === null
-            ? 'Not answered yet'
-            : `${DATA_REQUEST_STATUS_NAMES[request.status as DataRequestStatus] ?? request.status} on ${dateInWords(request.closedOn)}${request.refusalCitation ? ` (${request.refusalCitation})` : ''}`,
-        ]),
+        ...readableTable(
+          'Your requests about your data',
+          'You have made no request about your data.',
+          ['Request', 'Received', 'Due by', 'Answer'],
+          requests.map((request) => [
+            DATA_REQUEST_KIND_NAMES[request.kind as DataRequestKind] ?? request.kind,
+            dateInWords(request.receivedOn),
+            dateInWords(request.dueOn),
+            request.closedOn === null
+              ? 'Not answered yet'
+              : `${DATA_REQUEST_STATUS_NAMES[request.status as DataRequestStatus] ?? request.status} on ${dateInWords(request.closedOn)}${request.refusalCitation ? ` (${request.refusalCitation})` : ''}`,
+          ]),
+        ),
       ];
       return { rows, exportedAt };
     });
