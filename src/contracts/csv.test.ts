@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectPlainEnglish } from '../../test/helpers/plain-english.js';
 import {
   CSV_FAULTS,
   CsvReader,
@@ -7,7 +8,9 @@ import {
   csvCell,
   csvDocument,
   csvFaultIssue,
+  isTooWide,
   rowShape,
+  tooManyCells,
 } from './csv.js';
 
 const LIMIT = 64 * 1024;
@@ -195,8 +198,33 @@ describe('the shape of a row under its headings', () => {
   it('accepts a row as wide as the headings, or shorter, its missing cells being empty', () => {
     expect(shape(['1234567T', '', 'Murphy'], 2)).toEqual([]);
     expect(shape(['1234567T'], 3)).toEqual([]);
-    // Blank cells past the last heading are what a spreadsheet leaves after a deleted column.
-    expect(shape(['1234567T', '', 'Murphy', '', '  '], 4)).toEqual([]);
+    // A heading row ending in a comma, as every row of the file does, is as wide as its rows.
+    expect(rowShape(['PPSN', 'Surname', ''])(['1234567T', 'Murphy', ''], 2)).toEqual([]);
+  });
+
+  it('refuses a row wider than the headings though its extra cells are empty: a value with an unquoted comma moved the rest along', () => {
+    // `Gross Pay` written 2,600 without quotes, the row's last cell empty.
+    const payroll = rowShape(['PPSN', 'Gross Pay', 'Employee', 'Arrangement']);
+    const issues = payroll(['1234567T', '2', '600', '50', ''], 4);
+    expect(issues).toEqual([
+      {
+        line: 4,
+        column: 'column E',
+        code: 'too_many_cells',
+        message:
+          'is beyond the last heading: this row has 5 cells but the file has 4 headings, so its values may have moved to the right. Put a value with a comma in it, such as 2,600, in quotes or write it without the comma, and remove any extra commas at the end of the line',
+      },
+    ]);
+    expect(issues.every(isTooWide)).toBe(true);
+    expectPlainEnglish(`Column E ${issues[0]?.message}`);
+    // Blank cells at the end of a row wider than the headings are refused as well.
+    expect(shape(['1234567T', '', 'Murphy', '', '  '], 5)[0]).toMatchObject({
+      column: 'column D',
+      code: 'too_many_cells',
+    });
+    expect(rowShape(['PPSN'])(['1', ''], 2)[0]?.message).toContain(
+      '2 cells but the file has 1 heading,',
+    );
   });
 
   it('names the first value beyond the last heading, and each value under an empty heading, by spreadsheet column', () => {
@@ -205,7 +233,7 @@ describe('the shape of a row under its headings', () => {
         line: 5,
         column: 'column E',
         code: 'too_many_cells',
-        message: 'has a value beyond the last heading',
+        message: tooManyCells(6, 3),
       },
       {
         line: 5,
@@ -214,6 +242,7 @@ describe('the shape of a row under its headings', () => {
         message: 'has a value under an empty heading',
       },
     ]);
+    expect(shape(['1234567T', 'x', 'Murphy'], 6).some(isTooWide)).toBe(false);
     const wide = rowShape(Array.from({ length: 27 }, () => 'h'));
     expect(wide([...Array.from({ length: 27 }, () => ''), 'x'], 2)[0]?.column).toBe('column AB');
   });

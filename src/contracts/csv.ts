@@ -18,6 +18,7 @@
  */
 
 import type { ImportIssue } from './imports.js';
+import { counted } from './plain-english.js';
 
 /**
  * A longer row is refused as malformed: an unclosed quote must not swallow the whole file. The
@@ -291,10 +292,28 @@ export function spreadsheetColumn(index: number): string {
   return `column ${name}`;
 }
 
+/** The code of a row with more cells than the heading row has headings. */
+export const TOO_MANY_CELLS = 'too_many_cells';
+
 /**
- * The check of a row's shape against the heading row's `headings`: a value beyond the last
- * heading (reported once a row), and each value under a heading left empty. A row shorter than
- * the headings is fine: its missing cells are empty ones, as a spreadsheet leaves them.
+ * True of the issue `rowShape` gives a row with more cells than headings. Its values may sit
+ * under the wrong headings (docs/decisions/0102-one-csv-reader.md, "Later"), so an import says
+ * this of the row instead of what its cells, read by heading, would be refused for.
+ */
+export function isTooWide(issue: ImportIssue): boolean {
+  return issue.code === TOO_MANY_CELLS;
+}
+
+/**
+ * The check of a row's shape against the heading row's `headings`: a row with more cells than
+ * headings (reported once a row, empty extra cells too), and each value under a heading left
+ * empty. A row shorter than the headings is fine: its missing cells are empty ones, as a
+ * spreadsheet leaves them.
+ *
+ * A wider row is refused even when its extra cells are empty (docs/decisions/0102-one-csv-reader.md,
+ * "Later"): an unquoted `2,600` in a row whose last cell is empty moves every value after it one
+ * column right and leaves only an empty cell beyond the last heading. The column named is the
+ * first value beyond the last heading, or the first cell there when all are empty.
  */
 export function rowShape(
   headings: readonly string[],
@@ -306,16 +325,15 @@ export function rowShape(
   });
   return (cells, line) => {
     const issues: ImportIssue[] = [];
-    for (let index = width; index < cells.length; index += 1) {
-      if ((cells[index] ?? '').trim() !== '') {
-        issues.push({
-          line,
-          column: spreadsheetColumn(index),
-          code: 'too_many_cells',
-          message: 'has a value beyond the last heading',
-        });
-        break;
-      }
+    if (cells.length > width) {
+      let at = width;
+      while (at < cells.length && (cells[at] ?? '').trim() === '') at += 1;
+      issues.push({
+        line,
+        column: spreadsheetColumn(at < cells.length ? at : width),
+        code: TOO_MANY_CELLS,
+        message: tooManyCells(cells.length, width),
+      });
     }
     for (const index of unnamed) {
       if ((cells[index] ?? '').trim() !== '') {
@@ -329,6 +347,16 @@ export function rowShape(
     }
     return issues;
   };
+}
+
+/** What is said of a row with `cells` cells under `width` headings. */
+export function tooManyCells(cells: number, width: number): string {
+  return (
+    `is beyond the last heading: this row has ${counted(cells, 'cell')} but the file has ` +
+    `${counted(width, 'heading')}, so its values may have moved to the right. Put a value with ` +
+    'a comma in it, such as 2,600, in quotes or write it without the comma, and remove any ' +
+    'extra commas at the end of the line'
+  );
 }
 
 /*

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CsvReader, MAX_ROW_CHARACTERS, rowShape, spreadsheetColumn } from './csv.js';
+import { CsvReader, isTooWide, MAX_ROW_CHARACTERS, rowShape, spreadsheetColumn } from './csv.js';
 import { MAX_FUND_NAME, percentLines } from './fund-shapes.js';
 import { headingKey } from './imports.js';
 import { formatIrishDate, lastDayOfMonth, readIrishDate } from './irish-dates.js';
@@ -470,8 +470,9 @@ function dateOf(cell: string): { ok: true; value: string } | { ok: false; messag
  *
  * All rows or none: either every row is read, or the answer lists every problem at once, each by
  * its line (the heading row is line 1) in line order: each unknown, repeated or missing heading,
- * each row that is not valid CSV, each bad cell, a value beyond the last heading, and a fund and
- * date given twice (the fund compared whatever its case), at the later line. A file of more than
+ * each row that is not valid CSV, each bad cell, a row with more cells than headings (its cells
+ * then not checked, as they may be under the wrong headings), and a fund and date given twice
+ * (the fund compared whatever its case), at the later line. A file of more than
  * MAX_PRICE_ROWS rows is refused at the first row past the limit, and the rows after it are not
  * checked.
  *
@@ -521,9 +522,12 @@ export function readFundPricesCsv(
       return;
     }
     const { line, cells } = record;
-    for (const issue of shape(cells, line)) {
+    const shaped = shape(cells, line);
+    for (const issue of shaped) {
       problems.push({ line, message: `${capitalised(issue.column ?? 'a cell')} ${issue.message}` });
     }
+    // Its cells may be under the wrong headings: what is said of them would mislead.
+    if (shaped.some(isTooWide)) return;
     const found = places;
     const cell = (column: PriceColumn) => {
       const index = found.get(column);

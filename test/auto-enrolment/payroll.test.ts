@@ -16,6 +16,7 @@ import {
   payrollUploads,
   schemes,
 } from '../../src/server/platform/db/schema.js';
+import { previewCsv } from '../../src/web/pages/imports/csvPreview.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueClientAddress } from '../helpers/clients.js';
 import { payrollLinesIn as linesIn, ownerOf } from '../helpers/database.js';
@@ -301,6 +302,34 @@ describe('a payroll upload', () => {
       .from(payrollUploads)
       .where(eq(payrollUploads.id, body.importId));
     expect(stored).toMatchObject({ status: 'rejected', issueCount: 5 });
+  });
+
+  it('names a gross pay written 2,600 without quotes on its line, as the preview does, not the arrangement its shifted cells seem to lack', async () => {
+    const { employerId, admin } = await employerWithStaff();
+    const lines = payrollCsv(weeksOf(newPpsNumber(), { 'Gross Pay': '2600.00' })).split('\n');
+    // Line 4: the comma splits the pay in two, 600 lands under Employee Pension and the empty
+    // Arrangement cell is pushed past the last heading.
+    lines[3] = (lines[3] as string).replace(',2600.00,', ',2,600,');
+    const file = lines.join('\n');
+    const answer = await upload(t, admin, importUrl(employerId), file);
+    expect(answer.statusCode).toBe(400);
+    const body = answer.json();
+    const shifted = {
+      line: 4,
+      column: 'column K',
+      code: 'too_many_cells',
+      message:
+        'is beyond the last heading: this row has 11 cells but the file has 10 headings, so its values may have moved to the right. Put a value with a comma in it, such as 2,600, in quotes or write it without the comma, and remove any extra commas at the end of the line',
+    };
+    expect(body.issues).toEqual([shifted]);
+    expect((await previewCsv(new Blob([file]))).problems).toEqual([shifted]);
+    expect(await employeesOf(employerId)).toHaveLength(0);
+    expect(await linesOf(employerId)).toBe(0);
+    const [stored] = await ownerOf(t.database)
+      .select()
+      .from(payrollUploads)
+      .where(eq(payrollUploads.id, body.importId));
+    expect(stored).toMatchObject({ status: 'rejected', issueCount: 1 });
   });
 
   it('takes a scheme by its name as payroll exports write it, or by its id; an unknown or shared name is a problem on its line', async () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { tooManyCells } from '../../src/contracts/csv.js';
 import {
   annualChargeBasisPoints,
   chargeDayOf,
@@ -457,7 +458,7 @@ describe('a file of prices', () => {
     });
   });
 
-  it('reports a row that is not CSV, and a value beyond the last heading, by their lines', () => {
+  it('reports a row that is not CSV, and a row with more cells than headings, by their lines', () => {
     expect(
       readFundPricesCsv(
         file(
@@ -475,7 +476,7 @@ describe('a file of prices', () => {
           message:
             'The row is not valid CSV: a cell with a quote in it must be quoted whole, its quotes doubled ("")',
         },
-        { line: 3, message: 'Column D has a value beyond the last heading' },
+        { line: 3, message: `Column D ${tooManyCells(4, 3)}` },
       ],
     });
     expect(readFundPricesCsv('"Fund,Date,Price\nCash,2026-01-31,1\n')).toEqual({

@@ -87,9 +87,19 @@ const CASES: Case[] = [
     codes: ['malformed_csv'],
   },
   {
-    name: 'a ragged row with a value beyond the last heading',
+    name: 'a ragged row with a value beyond the last heading, and one ending in commas the heading row lacks',
     file: () => `${headingLine}\n${goodLine()}\n${goodLine()},extra\n${goodLine()},,\n`,
+    codes: ['too_many_cells', 'too_many_cells'],
+  },
+  {
+    name: 'a comma in an unquoted address, moving the rest of the row right',
+    file: () => `${headingLine}\n${goodLine()}\n${withCell('Address', '1 Main Street, Galway')}\n`,
     codes: ['too_many_cells'],
+  },
+  {
+    name: 'every row, the heading row too, ending in the same extra comma',
+    file: () => `${headingLine},\n${goodLine()},\n${goodLine()},\n`,
+    codes: [],
   },
   {
     name: 'a short row, its missing optional cell empty',

@@ -5,6 +5,7 @@ import {
   PRSA_ARRANGEMENT,
 } from '../../../contracts/auto-enrolment.js';
 import { daysInPeriod, periodYearUnits } from '../../../contracts/auto-enrolment-rules.js';
+import { isTooWide } from '../../../contracts/csv.js';
 import { type ImportIssue, schemeNamer } from '../../../contracts/imports.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
 import { memberFieldShape } from '../../../contracts/members.js';
@@ -449,6 +450,8 @@ export function createPayrollRows(
       if (columns === null) throw new Error('readRow before readHeader');
       const layout = columns;
       const issues: ImportIssue[] = layout.strayCells(cells, line);
+      // Its cells may be under the wrong headings: what is said of them would mislead.
+      if (issues.some(isTooWide)) return issues;
 
       const ppsCell = layout.cell(cells, 'ppsNumber');
       const ppsNumber = ppsCell === '' ? null : readPps(ppsCell);

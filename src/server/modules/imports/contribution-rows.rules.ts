@@ -1,4 +1,5 @@
 import { CONTRIBUTION_KINDS, type ContributionKind } from '../../../contracts/contributions.js';
+import { isTooWide } from '../../../contracts/csv.js';
 import type { ImportIssue } from '../../../contracts/imports.js';
 import { CONTRIBUTION_COLUMNS, type ContributionColumn } from '../../../contracts/imports.js';
 import { ppsNumber } from '../../../contracts/members.js';
@@ -95,6 +96,8 @@ export function createContributionRows(scope: ImportScope, deps: ContributionRow
       if (columns === null) throw new Error('readRow before readHeader');
       const layout = columns;
       const issues: ImportIssue[] = layout.strayCells(cells, line);
+      // Its cells may be under the wrong headings: what is said of them would mislead.
+      if (issues.some(isTooWide)) return issues;
       const refuse = (field: ContributionColumn | null, code: string, message: string) =>
         issues.push({ line, column: field && layout.heading(field), code, message });
 

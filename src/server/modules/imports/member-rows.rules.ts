@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTooWide } from '../../../contracts/csv.js';
 import type { ImportIssue } from '../../../contracts/imports.js';
 import { MEMBER_COLUMNS, type MemberColumn } from '../../../contracts/imports.js';
 import { todayInIreland } from '../../../contracts/irish-dates.js';
@@ -124,6 +125,8 @@ export function createMemberRows(scope: ImportScope, deps: MemberRowDeps): RowRe
       if (columns === null) throw new Error('readRow before readHeader');
       const layout = columns;
       const issues: ImportIssue[] = layout.strayCells(cells, line);
+      // Its cells may be under the wrong headings: what is said of them would mislead.
+      if (issues.some(isTooWide)) return issues;
       const refused = new Set<string>();
       const refuse = (field: MemberColumn, code: string, message: string) => {
         issues.push({ line, column: layout.heading(field), code, message });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_FAULTS } from '../../../contracts/csv';
+import { CSV_FAULTS, tooManyCells } from '../../../contracts/csv';
 import { PREVIEW_BYTES, previewCsv } from './csvPreview';
 
 /**
@@ -53,13 +53,33 @@ describe('the preview of a chosen CSV file', () => {
         line: 9,
         column: 'column D',
         code: 'too_many_cells',
-        message: 'has a value beyond the last heading',
+        message: tooManyCells(4, 3),
       },
       malformed(10, CSV_FAULTS.quoteNotClosed),
     ]);
     // A quoted line break makes a row two lines long; the next row starts two lines on.
     expect(preview.rows.map((row) => row.line)).toEqual([2, 7, 9]);
     expect(preview.partial).toBe(false);
+  });
+
+  it('says that a row has more cells than headings when an unquoted comma moved its values along, though the cell past the last heading is empty', async () => {
+    const text = [
+      'PPS Number,Gross Pay,Employee Pension,Arrangement',
+      '1234567T,2600,50,',
+      '1234568W,2,600,50,',
+      '1234569A,"2,600",50,',
+    ].join('\r\n');
+    const preview = await previewCsv(new Blob([text]));
+    expect(preview.problems).toEqual([
+      {
+        line: 3,
+        column: 'column E',
+        code: 'too_many_cells',
+        message:
+          'is beyond the last heading: this row has 5 cells but the file has 4 headings, so its values may have moved to the right. Put a value with a comma in it, such as 2,600, in quotes or write it without the comma, and remove any extra commas at the end of the line',
+      },
+    ]);
+    expect(preview.rows.map((row) => row.cells.length)).toEqual([4, 5, 4]);
   });
 
   it('reads no rows under a heading row that is not CSV, as the service does', async () => {

@@ -19,7 +19,7 @@ export interface CsvPreview {
   more: boolean;
   /**
    * What the service will refuse in the rows read, in its own words and by the same lines: rows
-   * that are not valid CSV, values beyond the last heading or under an empty one.
+   * that are not valid CSV, rows with more cells than headings, values under an empty heading.
    */
   problems: ImportIssue[];
   /** True when only the file's first 64 KiB were read, so its other rows are not checked. */
