@@ -141,6 +141,39 @@ describe('inviting an account', () => {
     );
   });
 
+  it('names the employer as inviting when its administrator invites, and the firm that runs the service and sends a new link', async () => {
+    const { brokerId, employerId, employerAdmin } = await firmFixture(t.database, {
+      brokerName: 'Development Brokers Ltd',
+      employerName: 'Shannon Bakeries Ltd',
+      users: { employerAdmin: 'EmployerAdmin' },
+    });
+    const email = newAddress();
+    const created = await as(employerAdmin, 'POST', `/api/employers/${employerId}/users`, {
+      email,
+      name: 'Ciarán Daly',
+      role: 'EmployerUser',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const message = (await lastMailTo(email))?.message;
+    expect(message?.subject).toBe('Shannon Bakeries Ltd invited you to Pension Administration');
+    expect(message?.text).toContain(
+      'Shannon Bakeries Ltd has invited you to Pension Administration as employer staff, to see the pension schemes of Shannon Bakeries Ltd. Pension Administration is run for Shannon Bakeries Ltd by its pension broker, Development Brokers Ltd.',
+    );
+    expect(message?.html).toContain('is run for Shannon Bakeries Ltd by its pension broker');
+    // Only the firm's staff may resend an invitation.
+    expect(message?.text).toContain('ask Development Brokers Ltd to send you a new invitation');
+    // The employer's administrator is not named, only the employer.
+    expect(message?.text).not.toContain(employerAdmin.name);
+
+    // Resent by the firm, it reads as the firm's own invitation.
+    const admin = await createUser(t.database, { role: 'BrokerAdmin', brokerId });
+    const resent = await as(admin, 'POST', `/api/users/${created.json().id}/invitation`);
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect((await lastMailTo(email))?.message?.subject).toBe(
+      'Development Brokers Ltd invited you to Pension Administration',
+    );
+  });
+
   it("lets a BrokerAdmin invite a BrokerUser into their own firm, and no one outside the firm's administrators invite there", async () => {
     const { admin, brokerId, employerId } = await firm();
     const email = newAddress();

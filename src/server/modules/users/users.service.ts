@@ -16,6 +16,7 @@ import { users } from '../../platform/db/schema.js';
 import { type Transaction, withActor } from '../../platform/db/with-actor.js';
 import {
   accountOfferedMessage,
+  type Inviter,
   invitationLink,
   invitationMessage,
 } from '../../platform/email/messages.js';
@@ -24,7 +25,6 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import {
   type ActorContext,
   anonymousActor,
-  isPlatformActor,
   type TenantActor,
 } from '../../platform/tenancy/actor.js';
 import {
@@ -118,6 +118,8 @@ const OFFER_NOTICE_VALID_MS = 24 * 60 * 60_000;
 /** What an invitation names: the firm, and the employer or scheme the account is for. */
 interface InvitationContext {
   firm: string;
+  /** The employer whose account it is; null for the firm's own staff. */
+  employer: string | null;
   purpose: string;
 }
 
@@ -147,6 +149,19 @@ export interface UsersServiceDeps {
 }
 
 /** Accounts (docs/api.md, "The firm's structure"; who may do what: contracts/policy.ts). */
+/**
+ * Who an invitation says invites: a firm's first account is made by the platform, where nobody at
+ * the firm can resend it yet; an employer's administrator invites into their own employer, in its
+ * name (docs/decisions/0044-invitations.md).
+ */
+function inviterOf(role: ActorContext['role'], context: InvitationContext): Inviter {
+  if (role === 'SuperAdmin') return { by: 'platform' };
+  if (role === 'EmployerAdmin' && context.employer !== null) {
+    return { by: 'employer', employer: context.employer };
+  }
+  return { by: 'firm' };
+}
+
 export function createUsersService({
   database,
   audit,
@@ -176,6 +191,7 @@ export function createUsersService({
       : undefined;
     return {
       firm: firm?.name ?? 'Your pension broker',
+      employer: account.employerName,
       purpose: invitationPurpose(account.role, account.employerName, scheme?.name ?? null),
     };
   }
@@ -204,8 +220,7 @@ export function createUsersService({
         kind: 'account_created',
         message: invitationMessage(user.email, {
           firm: context.firm,
-          // A firm's first account is made by the platform: nobody at the firm can resend it yet.
-          invitedBy: isPlatformActor(actor) ? 'platform' : 'firm',
+          inviter: inviterOf(actor.role, context),
           purpose: context.purpose,
           link: invitationLink(publicBaseUrl, token),
           validHours: INVITATION_VALID_HOURS,

@@ -125,36 +125,47 @@ export function invitationLink(baseUrl: URL, token: string): string {
 }
 
 /**
+ * Who sends an invitation: the platform's administrators (a firm's first accounts), the firm's own
+ * staff, or an employer's administrator, whose staff and members know the employer rather than
+ * its broker.
+ */
+export type Inviter = { by: 'platform' } | { by: 'firm' } | { by: 'employer'; employer: string };
+
+/**
  * A new account is an invitation that names who invites and to what, and whose link lets the
  * person set their password and signs them in (docs/decisions/0044-invitations.md). The firm
  * invites its own people; a firm's first accounts are set up by the platform's administrators,
- * who are then the ones to ask for a new link.
+ * who are then the ones to ask for a new link. An employer's administrator invites in the
+ * employer's name, and the e-mail says which broker firm runs the service for it; the firm still
+ * sends any new link, since only its staff may resend one.
  */
 export function invitationMessage(
   to: string,
   {
     firm,
-    invitedBy,
+    inviter,
     purpose,
     link,
     validHours,
   }: {
     firm: string;
-    invitedBy: 'firm' | 'platform';
+    inviter: Inviter;
     purpose: string;
     link: string;
     validHours: number;
   },
 ): EmailMessage {
   const subject =
-    invitedBy === 'firm'
-      ? `${firm} invited you to ${PRODUCT_NAME}`
-      : `Your account at ${firm} on ${PRODUCT_NAME}`;
+    inviter.by === 'platform'
+      ? `Your account at ${firm} on ${PRODUCT_NAME}`
+      : `${inviter.by === 'employer' ? inviter.employer : firm} invited you to ${PRODUCT_NAME}`;
   const opening =
-    invitedBy === 'firm'
-      ? `${firm} has invited you to ${PRODUCT_NAME} ${purpose}.`
-      : `The administrators of ${PRODUCT_NAME} have set up an account for you at ${firm}, ${purpose}.`;
-  const resender = invitedBy === 'firm' ? firm : `the administrators of ${PRODUCT_NAME}`;
+    inviter.by === 'platform'
+      ? `The administrators of ${PRODUCT_NAME} have set up an account for you at ${firm}, ${purpose}.`
+      : inviter.by === 'employer'
+        ? `${inviter.employer} has invited you to ${PRODUCT_NAME} ${purpose}. ${PRODUCT_NAME} is run for ${inviter.employer} by its pension broker, ${firm}.`
+        : `${firm} has invited you to ${PRODUCT_NAME} ${purpose}.`;
+  const resender = inviter.by === 'platform' ? `the administrators of ${PRODUCT_NAME}` : firm;
   const expiry = `The link works once. If it has expired, ask ${resender} to send you a new invitation.`;
   const text = [
     opening,
