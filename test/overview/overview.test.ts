@@ -191,6 +191,51 @@ describe('GET /api/overview', () => {
     });
   });
 
+  it('counts a member whose portal account, or open invitation, has an address as reachable by e-mail', async () => {
+    const { brokerId, employerId, hr } = await firm();
+    const schemeId = await createScheme(t.database, { id: employerId, brokerId });
+    const noAddress = () =>
+      createMember(t.database, { brokerId, employerId, schemeId }, { email: null });
+    const [invited, signedUp, lapsed, deactivated, neither] = [
+      await noAddress(),
+      await noAddress(),
+      await noAddress(),
+      await noAddress(),
+      await noAddress(),
+    ];
+    const invite = async (memberId: string) => {
+      const created = await t.requestAs(hr, 'POST', `/api/employers/${employerId}/users`, {
+        email: `member-${memberId}@example.ie`,
+        name: 'Seán Ó Briain',
+        role: 'Member',
+        memberId,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json().id as string;
+    };
+    await invite(invited.id);
+    await createUser(t.database, { role: 'Member', brokerId, employerId, memberId: signedUp.id });
+    // An invitation left to expire, and an account since deactivated, give no address to use.
+    const expired = await invite(lapsed.id);
+    await ownerOf(t.database).execute(
+      sql`update users set invited_until = ${new Date(clock - 1000).toISOString()}::timestamptz where id = ${expired}`,
+    );
+    await createUser(t.database, {
+      role: 'Member',
+      brokerId,
+      employerId,
+      memberId: deactivated.id,
+      status: 'deactivated',
+    });
+    const overview = (await t.requestAs(hr, 'GET', '/api/overview')).json() as Overview;
+    const needs = Object.fromEntries(overview.membersNeedingAttention.map((m) => [m.id, m.needs]));
+    expect(needs).toEqual({
+      [lapsed.id]: ['no_email'],
+      [deactivated.id]: ['no_email'],
+      [neither.id]: ['no_email'],
+    });
+  });
+
   it('never says the due month is in while a member who owed contributions for it has none', async () => {
     const { brokerId, employerId, admin, hr } = await firm();
     const schemeId = await createScheme(t.database, { id: employerId, brokerId });

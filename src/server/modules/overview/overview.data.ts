@@ -7,6 +7,7 @@ import {
   imports,
   members,
   schemes,
+  users,
 } from '../../platform/db/schema.js';
 import type { Transaction } from '../../platform/db/with-actor.js';
 import { liveEmployerOf } from '../employers/index.js';
@@ -93,10 +94,29 @@ const paidFor = (period: string): SQL =>
 const unpaidFor = (period: string): SQL => sql`(${owedFor(period)} and not ${paidFor(period)})`;
 
 /**
- * The schemes' live members by name: what the work list needs of each, with whether they owed
- * contributions for `period` and have none recorded.
+ * Whether a member signs in to an account of their own, or has been invited to one by a link
+ * still open at `at`: either way its address reaches them (docs/decisions/0047-member-portal.md).
+ * A deactivated account, or an invitation left to expire, does not count.
  */
-export function liveMembersOf(tx: Transaction, schemeIds: string[], period: string, limit: number) {
+const hasPortalAddress = (at: Date): SQL => sql`exists (
+  select 1 from ${users}
+  where ${users.memberId} = ${members.id}
+    and (${users.status} = 'active'
+      or (${users.status} = 'invited' and ${users.invitedUntil} > ${at.toISOString()}::timestamptz))
+)`;
+
+/**
+ * The schemes' live members by name: what the work list needs of each, with whether they owed
+ * contributions for `period` and have none recorded, and whether a portal account gives an
+ * address for them at `at`.
+ */
+export function liveMembersOf(
+  tx: Transaction,
+  schemeIds: string[],
+  period: string,
+  at: Date,
+  limit: number,
+) {
   return tx
     .select({
       id: members.id,
@@ -105,6 +125,7 @@ export function liveMembersOf(tx: Transaction, schemeIds: string[], period: stri
       email: members.email,
       schemeId: members.schemeId,
       unpaid: sql<boolean>`${unpaidFor(period)}`,
+      portalAddress: sql<boolean>`${hasPortalAddress(at)}`,
     })
     .from(members)
     .where(and(inArray(members.schemeId, schemeIds), isNull(members.deletedAt)))

@@ -78,7 +78,8 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
     ): Promise<OverviewView> {
       const tenantActor = authorize(actor, 'overview.read');
       const { employerId } = boundsOf(tenantActor, 'overview.read');
-      const duePeriod = duePeriodAt(now());
+      const at = now();
+      const duePeriod = duePeriodAt(at);
       // A scheme is up to date only when its governance is too: the standing the governance
       // dashboard counts it under (docs/decisions/0131-what-people-read.md).
       const governance =
@@ -102,7 +103,7 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
         const uploads = await recentImports(tx, ids, UPLOADS_SHOWN);
         // Members are the employer's to look after; the broker's list is of schemes.
         const memberRows =
-          employerId === null ? [] : await liveMembersOf(tx, ids, duePeriod, MEMBERS_EXAMINED);
+          employerId === null ? [] : await liveMembersOf(tx, ids, duePeriod, at, MEMBERS_EXAMINED);
         const coverage = await periodCoverage(tx, ids, duePeriod);
         const byScheme = <T extends { schemeId: string }>(rows: T[]) =>
           new Map(rows.map((row) => [row.schemeId, row]));
@@ -156,7 +157,9 @@ export function createOverviewService({ database, now, compliance }: OverviewDep
         const membersNeedingAttention = memberRows
           .map((row) => {
             const needs: OverviewView['membersNeedingAttention'][number]['needs'] = [];
-            if (!row.email) needs.push('no_email');
+            // A member can be reached by e-mail through the address on their record or the one
+            // their portal account signs in with (or was invited at, while the link is open).
+            if (!row.email && !row.portalAddress) needs.push('no_email');
             if (schemeHasDue.has(row.schemeId) && row.unpaid) needs.push('missed_last_period');
             return {
               id: row.id,
