@@ -323,7 +323,8 @@ describe.skipIf(browserSuiteSkipReason)(
     });
 
     it('the broker sees the employer’s position on the dashboard and its ten-year cost comparison', async () => {
-      // An employer that has sent no payroll yet is said to have none, not shown a row of noughts.
+      // An employer that has uploaded no payroll file yet is said to have none, not shown a row of
+      // noughts.
       const silent = 'Dunmore Ferries Ltd';
       await (await e2e.api(DEV_ACCOUNTS.brokerAdmin)).call('POST', '/api/employers', {
         name: silent,
@@ -337,7 +338,7 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await row.getByRole('cell').allTextContents()).toEqual(['1', '1', '0', '1', '1']);
       const none = positions.getByRole('row').filter({ hasText: silent });
       expect(await none.getByRole('cell').allTextContents()).toEqual([
-        'No payroll for these pay periods yet',
+        'No payroll file uploaded for these pay periods yet',
       ]);
       await e2e.checkPage(page, 'dashboard');
       await row.getByRole('link', { name: employer }).click();

@@ -71,11 +71,12 @@ export function AutoEnrolmentOverview() {
                         </Anchor>
                       </Table.Th>
                       {/* A row of noughts would read as an employer without employees; it has
-                        only sent no payroll for these pay periods. */}
+                        only uploaded no payroll file for these pay periods. Contributions keyed
+                        on the payroll grid are not a payroll file, so the words name the file. */}
                       {STATUS_ORDER.every((status) => employer.totals[status] === 0) ? (
                         <Table.Td colSpan={STATUS_ORDER.length}>
                           <Text size="sm" c="dimmed">
-                            No payroll for these pay periods yet
+                            No payroll file uploaded for these pay periods yet
                           </Text>
                         </Table.Td>
                       ) : (
