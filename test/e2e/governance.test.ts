@@ -59,8 +59,8 @@ import { newPpsNumber } from '../helpers/pps.js';
  * its scheme year (docs/decisions/0122-the-scheme-year.md: each trustee's training and the year's
  * filings) and sees its standing turn to OK, the scheme year's timeline moving on as each duty is
  * done; the internal-audit rule refuses a second function for its holder under the form; a scheme
- * whose own-risk assessment is overdue shows on the governance dashboard with its due date, and in
- * the compliance calendar; a new RAC is asked its kind and takes its own year end, and keeps
+ * whose own-risk assessment is overdue shows on the governance dashboard with its due date, and first
+ * in the compliance calendar as it opens; a new RAC is asked its kind and takes its own year end, and keeps
  * governance registers only once it is held under trust; a member who joined since the scheme was
  * added waits for its information until it is recorded on their page; and the registers completed
  * (docs/decisions/0133-governance-registers-completed.md): trustees' contact details and the chair
@@ -425,7 +425,7 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(zip.includes('manifest.json')).toBe(true);
     });
 
-    it('an overdue own-risk assessment shows on the dashboard, and in the calendar', async () => {
+    it('an overdue own-risk assessment shows on the dashboard', async () => {
       const schemes = await broker.call<{ items: { id: string; name: string }[] }>(
         'GET',
         `/api/schemes?employerId=${employerId}`,
@@ -479,7 +479,13 @@ describe.skipIf(browserSuiteSkipReason)(
       await page.goto(`/schemes/${prsaId}?tab=governance`);
       await see(page.getByText('The IORP II governance registers do not apply'));
       expect(new URL(page.url()).searchParams.get('tab')).toBe('governance');
+    });
 
+    it('the compliance calendar opens with the overdue assessment first, without touching its filters', async () => {
+      // The default window runs from today to a year on; the assessment due on 15 January 2023,
+      // still outstanding, comes before it and is listed first for its scheme, marked overdue.
+      const today = todayInIreland(new Date());
+      const page = (await e2e.openAs(brokerUser, '/')).page;
       await page
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Compliance calendar' })
@@ -488,40 +494,32 @@ describe.skipIf(browserSuiteSkipReason)(
         page.getByRole('main').getByRole('heading', { name: 'Compliance calendar', exact: true }),
       );
       await settled(page);
-      // The default window, today to a year on, leaves out the assessment three years overdue; it
-      // holds the first scheme's next compliance statement when that falls within the year.
-      await seeNo(page.getByText('15 Jan 2023'), 'the overdue assessment, outside the window');
+      expect(await field(page, 'From').inputValue()).toBe(formatIrishDate(today));
+      await see(page.getByText('First, every duty still outstanding from before the From date'));
+      const calendar = page.getByRole('table', { name: 'Due dates of every scheme' });
+      const entry = await see(
+        calendar.getByRole('row', { name: new RegExp(RegExp.escape(lateScheme)) }).first(),
+      );
+      expect(await entry.textContent()).toContain('15 Jan 2023');
+      expect(await entry.textContent()).toContain(OBLIGATION_STATUS_LABELS.overdue);
+      expect(await entry.textContent()).toContain(employer);
+      expect(await entry.textContent()).toContain(
+        sourceInWords(GOVERNANCE_RULES.ownRiskAssessment),
+      );
+      // It holds the first scheme's next compliance statement when that falls within the year.
       const statement = 'annual_compliance_statement';
       const nextStatement = filingDueOn(
         statement,
         addYears(trackedPeriodEnd(statement, DEFAULT_YEAR_END, today), 1),
       );
       if (nextStatement <= addYears(today, 1)) {
-        const shown = page.getByRole('table', { name: 'Due dates of every scheme' });
         const row = await see(
-          shown.getByRole('row', {
+          calendar.getByRole('row', {
             name: new RegExp(`${RegExp.escape(scheme)}.*${OBLIGATION_NAMES[statement]}`),
           }),
         );
         expect(await row.textContent()).toContain(dateInWords(nextStatement));
       }
-      for (const [label, date] of [
-        ['From', '01/01/2023'],
-        ['To', '31/12/2023'],
-      ] as const) {
-        const input = field(page, label);
-        await input.fill('');
-        await input.pressSequentially(date);
-        await input.press('Tab');
-      }
-      await page.getByRole('button', { name: 'Show', exact: true }).click();
-      const calendar = page.getByRole('table', { name: 'Due dates of every scheme' });
-      const entry = await see(calendar.getByRole('row', { name: new RegExp(lateScheme) }));
-      expect(await entry.textContent()).toContain('15 Jan 2023');
-      expect(await entry.textContent()).toContain(employer);
-      expect(await entry.textContent()).toContain(
-        sourceInWords(GOVERNANCE_RULES.ownRiskAssessment),
-      );
       await e2e.checkPage(page, 'compliance-calendar');
     });
 

@@ -479,13 +479,15 @@ describe('the compliance calendar and dashboard', () => {
     const ofScheme = mine
       .json()
       .items.filter((entry: { schemeId: string }) => entry.schemeId === schemeId);
+    // The statement for 2024, due on 31 January 2025, is still outstanding: it comes first.
     expect(
       ofScheme.map((entry: { kind: string; dueOn: string }) => [entry.kind, entry.dueOn]),
     ).toEqual([
+      ['annual_compliance_statement', '2025-01-31'],
       ['written_policy', '2026-07-01'],
       ['own_risk_assessment', '2026-08-15'],
     ]);
-    expect(ofScheme[0]).toMatchObject({
+    expect(ofScheme[1]).toMatchObject({
       schemeName: 'Dodder Staff Scheme',
       employerName: 'Dodder Engineering Ltd',
       status: 'ok',
@@ -500,6 +502,110 @@ describe('the compliance calendar and dashboard', () => {
     expect(backwards.statusCode).toBe(400);
     const tooLong = await broker().get('/api/compliance/calendar?from=2020-01-01&to=2029-01-01');
     expect(tooLong.statusCode).toBe(400);
+  });
+
+  /** The calendar's entries for one scheme, in the order it lists them. */
+  async function calendarOf(schemeId: string, from: string, to: string) {
+    const response = await broker().get(
+      `/api/compliance/calendar?from=${from}&to=${to}&employerId=${employerId}&limit=100`,
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    return (
+      response.json().items as Array<{
+        schemeId: string;
+        kind: string;
+        dueOn: string;
+        status: string;
+        reason: string;
+        subjectId?: string;
+      }>
+    ).filter((entry) => entry.schemeId === schemeId);
+  }
+
+  it('lists first, marked overdue, a duty outstanding from before the window, whatever the window', async () => {
+    // On 1 June 2025, the default window: the assessment due on 1 April 2024 and the statement
+    // for 2024, due on 31 January 2025, are still outstanding.
+    const schemeId = await newScheme();
+    await createOraReport(
+      t.database,
+      { brokerId, employerId, schemeId },
+      { performedOn: '2021-04-01' },
+    );
+    const entries = await calendarOf(schemeId, '2025-06-01', '2026-06-01');
+    const before = entries.filter((entry) => entry.dueOn < '2025-06-01');
+    expect(before.map(({ kind, dueOn, status }) => ({ kind, dueOn, status }))).toEqual([
+      { kind: 'own_risk_assessment', dueOn: '2024-04-01', status: 'overdue' },
+      { kind: 'annual_compliance_statement', dueOn: '2025-01-31', status: 'overdue' },
+    ]);
+    expect(entries.slice(0, before.length)).toEqual(before);
+    expect(entries.length).toBeGreaterThan(before.length);
+    // The dashboard holds the same two as overdue: one rule for both.
+    const dashboard = (await broker().get('/api/compliance/dashboard')).json();
+    const overdue = dashboard.upcoming
+      .filter(
+        (entry: { schemeId: string; status: string }) =>
+          entry.schemeId === schemeId && entry.status === 'overdue',
+      )
+      .map((entry: { kind: string }) => entry.kind);
+    expect(overdue).toEqual(['own_risk_assessment', 'annual_compliance_statement']);
+    // A window that starts a year on still opens with them.
+    const later = await calendarOf(schemeId, '2026-06-01', '2026-12-31');
+    expect(later.slice(0, 2).map(({ kind, status }) => [kind, status])).toEqual([
+      ['own_risk_assessment', 'overdue'],
+      ['annual_compliance_statement', 'overdue'],
+    ]);
+  });
+
+  it('lists every date a recurring duty falls due in the window, besides the overdue one', async () => {
+    const schemeId = await newScheme();
+    await createOraReport(
+      t.database,
+      { brokerId, employerId, schemeId },
+      { performedOn: '2021-04-01' },
+    );
+    const entries = await calendarOf(schemeId, '2025-06-01', '2027-06-20');
+    const datesOf = (kind: string) =>
+      entries
+        .filter((entry) => entry.kind === kind)
+        .map(({ dueOn, status }) => ({ dueOn, status }));
+    expect(datesOf('annual_compliance_statement')).toEqual([
+      { dueOn: '2025-01-31', status: 'overdue' },
+      { dueOn: '2026-01-31', status: 'ok' },
+      { dueOn: '2027-01-31', status: 'ok' },
+    ]);
+    expect(datesOf('annual_report')).toEqual([
+      { dueOn: '2025-09-30', status: 'ok' },
+      { dueOn: '2026-09-30', status: 'ok' },
+    ]);
+    // The assessment overdue since 1 April 2024 is next due three years on from that day.
+    const assessments = entries.filter((entry) => entry.kind === 'own_risk_assessment');
+    expect(assessments.map(({ dueOn, status }) => ({ dueOn, status }))).toEqual([
+      { dueOn: '2024-04-01', status: 'overdue' },
+      { dueOn: '2027-04-01', status: 'ok' },
+    ]);
+    expect(assessments[1]?.subjectId).toBe(assessments[0]?.subjectId);
+    expect(entries.find((entry) => entry.dueOn === '2027-01-31')?.reason).toBe(
+      'Annual Compliance Statement for 2026: due by 31 Jan 2027',
+    );
+    const dates = entries.map((entry) => entry.dueOn);
+    expect(dates).toEqual([...dates].sort());
+  });
+
+  it('does not list a duty done as overdue: its next date stands, once', async () => {
+    const schemeId = await newScheme();
+    const filed = await broker().post(`/api/schemes/${schemeId}/filings`, {
+      kind: 'annual_compliance_statement',
+      periodEnd: '2024-12-31',
+      completedOn: '2025-01-20',
+    });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const entries = await calendarOf(schemeId, '2025-06-01', '2026-06-01');
+    expect(entries.filter((entry) => entry.status === 'overdue')).toEqual([]);
+    expect(
+      entries
+        .filter((entry) => entry.kind === 'annual_compliance_statement')
+        .map(({ dueOn, status }) => ({ dueOn, status })),
+    ).toEqual([{ dueOn: '2026-01-31', status: 'ok' }]);
   });
 
   it('pages the calendar without skipping or repeating an entry', async () => {

@@ -9,7 +9,7 @@ import {
 } from '../../../contracts/governance-rules.js';
 import { addDays, todayInIreland } from '../../../contracts/irish-dates.js';
 import type { RacKind, SchemeType } from '../../../contracts/organisation.js';
-import { assessCompliance } from '../../../contracts/scheme-standing.js';
+import { assessCompliance, calendarObligations } from '../../../contracts/scheme-standing.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
 import { createPlatformReadLog } from '../../platform/audit/platform-reads.js';
 import type { Database } from '../../platform/db/database.js';
@@ -121,7 +121,10 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       });
     },
 
-    /** The dated obligations of every scheme within reach that fall due in the window. */
+    /**
+     * The calendar of every scheme within reach (`calendarObligations`): each duty still
+     * outstanding from before the window, then every date a duty falls due in it.
+     */
     async calendar(actor: ActorContext, query: CalendarQuery) {
       const reader = authorize(actor, 'compliance.calendar');
       if (addDays(query.from, CALENDAR_MAX_DAYS) < query.to) {
@@ -142,10 +145,8 @@ export function createComplianceService({ database, audit, now }: ComplianceServ
       const entries: CalendarEntryView[] = [];
       for (const { scheme, facts } of assessed) {
         if (query.employerId && scheme.employerId !== query.employerId) continue;
-        for (const obligation of assessCompliance(facts, day).obligations) {
-          const { dueOn } = obligation;
-          if (dueOn === undefined || dueOn < query.from || dueOn > query.to) continue;
-          entries.push(entryOf(scheme, { ...obligation, dueOn }));
+        for (const obligation of calendarObligations(facts, day, query)) {
+          entries.push(entryOf(scheme, obligation));
         }
       }
       const ordered = entries

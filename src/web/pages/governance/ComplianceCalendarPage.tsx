@@ -28,8 +28,9 @@ const filterQuery = (filters: Filters) => ({
 });
 
 /**
- * `/compliance-calendar`: the governance due dates of every scheme within reach in a window
- * (today to a year on unless changed), soonest first, optionally of one employer's schemes.
+ * `/compliance-calendar`: every scheme within reach, optionally one employer's, with each duty
+ * still outstanding from before the window first, then every due date in the window (today to a
+ * year on unless changed), soonest first (docs/decisions/0059-governance-rules.md, "Later").
  */
 export function ComplianceCalendarPage() {
   const session = useSignedIn();
@@ -82,8 +83,9 @@ export function ComplianceCalendarPage() {
         </Group>
       </form>
       <Text size="sm">
-        Written policy reviews and own-risk assessments that fall due in the window, soonest first.
-        A register that is incomplete has no due date: the governance dashboard lists those.
+        First, every duty still outstanding from before the From date, such as one overdue; then
+        every date a duty falls due from From to To, soonest first, a yearly or monthly duty once
+        for each date. A gap in a register has no due date: the governance dashboard lists those.
       </Text>
       <CursorTable
         queryKey={[...GOVERNANCE_KEY, 'calendar', shown]}
@@ -99,7 +101,7 @@ export function ComplianceCalendarPage() {
             ? `Due dates of the schemes of ${employerName(shown.employerId)}`
             : 'Due dates of every scheme'
         }
-        empty="Nothing falls due in this window."
+        empty="Nothing is outstanding from before this window and nothing falls due in it."
       />
     </Stack>
   );
