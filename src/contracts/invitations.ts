@@ -1,4 +1,4 @@
-import { type Role, roleInASentence } from './roles.js';
+import { ROLES, type Role, roleInASentence } from './roles.js';
 
 /**
  * Who may invite whom (docs/decisions/0143-who-invites-whom.md), read by the server when an
@@ -42,11 +42,43 @@ export function invitableRoles(inviter: Role, place: InvitationPlace): readonly 
 export function invitableRolesMessage(inviter: Role, place: InvitationPlace): string {
   const roles = invitableRoles(inviter, place);
   if (roles.length === 0) return 'You may not invite accounts here';
-  const named =
-    roles.length === 1
-      ? roles[0]
-      : `${roles.slice(0, -1).join(', ')} or ${roles[roles.length - 1]}`;
-  return `Choose a role you may give: ${named}`;
+  return `Choose a role you may give: ${rolesInWords(roles)}`;
+}
+
+/** "EmployerUser", "EmployerUser or Member", "BrokerAdmin, BrokerUser or Member". */
+function rolesInWords(roles: readonly Role[]): string {
+  return roles.length === 1
+    ? (roles[0] as Role)
+    : `${roles.slice(0, -1).join(', ')} or ${roles[roles.length - 1]}`;
+}
+
+/**
+ * The roles of the accounts `manager` may send a new invitation, deactivate or reactivate
+ * (docs/decisions/0143-who-invites-whom.md), read by the service, which refuses any other (403),
+ * and by the accounts tables, which offer those actions only on these. The policy table
+ * (contracts/policy.ts) says who may at all and how far they reach. An employer's administrator
+ * looks after exactly the accounts they may invite: their payroll colleagues and members, never a
+ * fellow EmployerAdmin, whom the broker appoints. The firm's administrator and the platform look
+ * after every account within their reach.
+ */
+export function manageableRoles(manager: Role): readonly Role[] {
+  switch (manager) {
+    case 'SuperAdmin':
+      return ROLES;
+    case 'BrokerAdmin':
+      return ROLES.filter((role) => role !== 'SuperAdmin');
+    case 'EmployerAdmin':
+      return invitableRoles(manager, 'employer');
+    default:
+      return NONE;
+  }
+}
+
+/** The refusal of an account whose role `manager` may not look after. */
+export function manageableRolesMessage(manager: Role): string {
+  const roles = manageableRoles(manager);
+  if (roles.length === 0) return 'You may not change accounts';
+  return `You may change only ${rolesInWords(roles)} accounts; your broker looks after this one`;
 }
 
 /**

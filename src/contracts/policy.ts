@@ -190,13 +190,15 @@ export const POLICY = {
     target: 'record',
   },
   'user.update': {
-    description: 'Rename, deactivate or reactivate an account',
-    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    description:
+      'Rename, deactivate or reactivate an account (the roles each may look after: contracts/invitations.ts)',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', EmployerAdmin: 'employer' },
     target: 'record',
   },
   'user.invitation.resend': {
-    description: 'Send an invited account a new invitation link',
-    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant' },
+    description:
+      'Send an invited account a new invitation link (the roles each may look after: contracts/invitations.ts)',
+    roles: { SuperAdmin: 'platform', BrokerAdmin: 'tenant', EmployerAdmin: 'employer' },
     target: 'record',
   },
   'user.colleague.invite': {

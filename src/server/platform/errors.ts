@@ -41,12 +41,15 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** The policy table does not allow the actor this (`tenancy/authorize.ts`); logged as a security event. */
+/**
+ * The policy table does not allow the actor this (`tenancy/authorize.ts`), or a rule beside it
+ * refuses the record's kind, saying why; logged as a security event.
+ */
 export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
   readonly kind = 'forbidden';
-  constructor() {
-    super('Forbidden');
+  constructor(message = 'Forbidden') {
+    super(message);
   }
 }
 

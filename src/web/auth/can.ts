@@ -1,4 +1,4 @@
-import { type InvitationPlace, invitableRoles } from '../../contracts/invitations';
+import { type InvitationPlace, invitableRoles, manageableRoles } from '../../contracts/invitations';
 import { permits, type RowScope, type Subject, scopeFor } from '../../contracts/permits';
 import type { Action, Scope } from '../../contracts/policy';
 import type { Role } from '../../contracts/roles';
@@ -98,4 +98,21 @@ export function mayResetSecondFactorOf(
  */
 export function invitableBy(session: Session, place: InvitationPlace): readonly Role[] {
   return invitableRoles(session.user.role, place);
+}
+
+/**
+ * Whether the person may carry out `action` (a new invitation, or deactivating and reactivating)
+ * on this account: the policy table's reach over the account's record, and the roles theirs may
+ * look after (manageableRoles, which the service applies too;
+ * docs/decisions/0143-who-invites-whom.md). An account of no firm is the platform's own.
+ */
+export function mayManage(
+  session: Session,
+  action: 'user.update' | 'user.invitation.resend',
+  account: { role: Role; brokerId: string | null; employerId: string | null },
+): boolean {
+  if (!manageableRoles(session.user.role).includes(account.role)) return false;
+  return account.brokerId === null
+    ? scopeIn(session, action) === 'platform'
+    : can(session, action, { brokerId: account.brokerId, employerId: account.employerId });
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { apiRoutes } from '../../contracts/api-routes';
 import { api } from '../api/client';
 import type { User } from '../api/types';
+import { mayManage } from '../auth/can';
 import { useSignedIn } from '../auth/session';
 import { ConfirmModal } from './ConfirmModal';
 import { notifySuccess } from './notify';
@@ -22,10 +23,13 @@ export const invitationExpired = (
 /**
  * Deactivate or reactivate an account, after a confirmation, and resend an invitation that has not
  * been accepted. Deactivating ends the account's sessions at once (docs/api.md, "Signing in"), or
- * withdraws its invitation; nobody deactivates themself, which the API refuses too.
+ * withdraws its invitation; nobody deactivates themself, which the API refuses too. Each is offered
+ * only where the person may carry it out on this account (mayManage): an employer's administrator
+ * looks after their payroll colleagues and members, and the broker after the rest.
  */
 export function AccountStatusAction({ account }: { account: User }) {
-  const { user } = useSignedIn();
+  const session = useSignedIn();
+  const { user } = session;
   const client = useQueryClient();
   const [opened, setOpened] = useState(false);
   const resend = useResendInvitation(account.id, {
@@ -36,6 +40,16 @@ export function AccountStatusAction({ account }: { account: User }) {
     return (
       <Text size="sm" c="dimmed">
         Your account
+      </Text>
+    );
+  }
+  const mayResend =
+    account.status === 'invited' && mayManage(session, 'user.invitation.resend', account);
+  const mayChange = mayManage(session, 'user.update', account);
+  if (!mayResend && !mayChange) {
+    return (
+      <Text size="sm" c="dimmed">
+        Looked after by your broker
       </Text>
     );
   }
@@ -60,7 +74,7 @@ export function AccountStatusAction({ account }: { account: User }) {
       : `${account.name} (${account.email}) will be signed out at once and cannot sign in until the account is reactivated.`;
   return (
     <Group gap="xs" wrap="nowrap">
-      {account.status === 'invited' && (
+      {mayResend && (
         <Button
           size="compact-sm"
           variant="light"
@@ -71,15 +85,17 @@ export function AccountStatusAction({ account }: { account: User }) {
           Resend invitation
         </Button>
       )}
-      <Button
-        size="compact-sm"
-        variant="light"
-        color={deactivating ? 'red' : 'blue'}
-        aria-label={`${verb} ${account.name}`}
-        onClick={() => setOpened(true)}
-      >
-        {verb}
-      </Button>
+      {mayChange && (
+        <Button
+          size="compact-sm"
+          variant="light"
+          color={deactivating ? 'red' : 'blue'}
+          aria-label={`${verb} ${account.name}`}
+          onClick={() => setOpened(true)}
+        >
+          {verb}
+        </Button>
+      )}
       <SecondFactorReset account={account} />
       <ConfirmModal
         opened={opened}

@@ -5,6 +5,8 @@ import {
   invitableRoles,
   invitableRolesMessage,
   invitationPurpose,
+  manageableRoles,
+  manageableRolesMessage,
 } from '../../../contracts/invitations.js';
 import type { PageQuery } from '../../../contracts/pages.js';
 import type { AuditService } from '../../platform/audit/audit-log.js';
@@ -31,6 +33,7 @@ import {
   authorize,
   authorizeRow,
   boundsOf,
+  ForbiddenError,
   NotFoundError,
 } from '../../platform/tenancy/authorize.js';
 import type { Role } from '../../platform/tenancy/roles.js';
@@ -132,6 +135,16 @@ function checkInvitableRole(inviter: Role, place: InvitationPlace, role: Role): 
   throw new ValidationError([
     { path: 'role', code: 'role_not_invitable', message: invitableRolesMessage(inviter, place) },
   ]);
+}
+
+/**
+ * Refuses an account within the actor's reach whose role they may not look after
+ * (contracts/invitations.ts): an employer's administrator and a fellow one, say. The account is
+ * theirs to see, so the refusal says why rather than answering as if it did not exist.
+ */
+function checkManageable(manager: Role, account: UserRow): void {
+  if (manageableRoles(manager).includes(account.role as Role)) return;
+  throw new ForbiddenError(manageableRolesMessage(manager));
 }
 
 /** An address that signs in to an account of another firm, or the platform. */
@@ -472,6 +485,7 @@ export function createUsersService({
       const found = await withActor(database, actor, async (tx) => {
         const row = await findUser(tx, id);
         authorizeRow(actor, 'user.invitation.resend', placeOf(row));
+        checkManageable(actor.role, row as UserRow);
         return row as UserRow;
       });
       if (found.status !== 'invited') throw new ConflictError(NOT_INVITED);
@@ -573,6 +587,7 @@ export function createUsersService({
         const before = await findUser(tx, id);
         authorizeRow(actor, 'user.update', placeOf(before));
         const existing = before as UserRow;
+        checkManageable(actor.role, existing);
         const at = now();
         // An account that was never set up goes back to "invited" when reactivated, with its old
         // link expired: staff resend the invitation. Deactivating one withdraws its link.

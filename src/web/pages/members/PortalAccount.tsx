@@ -4,7 +4,7 @@ import { apiRoutes } from '../../../contracts/api-routes';
 import { momentInWords } from '../../../contracts/irish-dates';
 import type { MemberPageView } from '../../../contracts/portal';
 import type { Member } from '../../api/types';
-import { can, memberRow } from '../../auth/can';
+import { can, mayManage, memberRow } from '../../auth/can';
 import { useSignedIn } from '../../auth/session';
 import { invitationExpired } from '../../components/AccountStatus';
 import { NewAccountButton } from '../../components/NewAccountButton';
@@ -45,10 +45,18 @@ export function PortalAccount({
       />
     );
   }
-  return <AccountState account={held} onResent={refresh} />;
+  return <AccountState account={held} member={member} onResent={refresh} />;
 }
 
-function AccountState({ account, onResent }: { account: Account; onResent: () => Promise<void> }) {
+function AccountState({
+  account,
+  member,
+  onResent,
+}: {
+  account: Account;
+  member: Member;
+  onResent: () => Promise<void>;
+}) {
   const session = useSignedIn();
   const resend = useResendInvitation(account.id, {
     refresh: onResent,
@@ -77,7 +85,11 @@ function AccountState({ account, onResent }: { account: Account; onResent: () =>
           ? `Invited to the member portal; the link stopped working on ${momentInWords(until)}`
           : `Invited to the member portal; the link works until ${momentInWords(until)}`}
       </Text>
-      {can(session, 'user.invitation.resend') && (
+      {mayManage(session, 'user.invitation.resend', {
+        role: 'Member',
+        brokerId: member.brokerId,
+        employerId: member.employerId,
+      }) && (
         <Button size="compact-sm" variant="light" loading={resend.busy} onClick={resend.run}>
           Send a new link
         </Button>
