@@ -15,15 +15,16 @@ import { newPpsNumber } from '../helpers/pps.js';
  * Who invites whom in the browser (docs/decisions/0143-who-invites-whom.md): an employer's
  * administrator, arriving signed out at the root address, invites a payroll colleague from the
  * employer's page, offered only the roles they may give, and a member from the member's own page,
- * where the role is said rather than offered as a choice of one.
+ * where the role is said rather than offered as a choice of one. They send a colleague a new
+ * invitation from the accounts table, which offers nothing on a fellow administrator's row.
  */
 describe.skipIf(browserSuiteSkipReason)(
-  'an EmployerAdmin invites a payroll colleague and a member',
+  'an EmployerAdmin invites a payroll colleague and a member, and looks after their invitations',
   { timeout: JOURNEY_TIMEOUT },
   () => {
     const e2e = useE2e('invitations');
 
-    it('offers only the roles the inviter may give, and invites a member from their page', async () => {
+    it('offers only the roles the inviter may give, resends a colleague’s invitation from the table, and invites a member from their page', async () => {
       const broker = await e2e.api(DEV_ACCOUNTS.brokerAdmin);
       const employer = 'Corrib Joinery Ltd';
       const { id: employerId } = await broker.call<{ id: string }>('POST', '/api/employers', {
@@ -50,6 +51,11 @@ describe.skipIf(browserSuiteSkipReason)(
         name: 'Gráinne Joyce',
         role: 'EmployerAdmin',
       });
+      await broker.call('POST', `/api/employers/${employerId}/users`, {
+        email: 'director@corrib-joinery.example.ie',
+        name: 'Ciarán Joyce',
+        role: 'EmployerAdmin',
+      });
 
       const { page } = await e2e.open();
       await signInThroughForm(page, hr, '/');
@@ -74,7 +80,19 @@ describe.skipIf(browserSuiteSkipReason)(
       await seeNo(dialog, 'the new-account dialog');
       const invited = await see(page.getByRole('row', { name: new RegExp(payrollEmail) }));
       expect(await invited.textContent()).toContain('Employer staff');
-      expect((await latestMailTo(e2e.server, payrollEmail)).text).toContain(employer);
+      const first = await latestMailTo(e2e.server, payrollEmail);
+      expect(first.text).toContain(employer);
+
+      // The invitation went unread: a new one from the table, whose link replaces the first.
+      // A fellow administrator's account is the broker's to look after, so their row offers nothing.
+      await invited.getByRole('button', { name: 'Resend the invitation to Seán Walsh' }).click();
+      await see(page.getByText('A new invitation is on its way to Seán Walsh', { exact: false }));
+      await expect
+        .poll(async () => (await latestMailTo(e2e.server, payrollEmail)).text, { timeout: 15_000 })
+        .not.toBe(first.text);
+      const fellow = page.getByRole('row', { name: /director@corrib-joinery/ });
+      await see(fellow.getByText('Looked after by your broker'));
+      expect(await fellow.getByRole('button').count()).toBe(0);
 
       // A member from their own page: the account is theirs, so the role is said, not chosen.
       await page
@@ -98,7 +116,7 @@ describe.skipIf(browserSuiteSkipReason)(
       await seeNo(portal, 'the member invitation dialog');
       await see(page.getByText('Invitation sent to Pádraig Ó Floinn', { exact: false }));
       // The page now says the member is invited, and no longer offers a second invitation, which
-      // the service would refuse; a new link is the firm's administrators' to send.
+      // the service would refuse; a new link is theirs to send, as for a payroll colleague.
       await see(
         page.getByText(
           /^Invited to the member portal; the link works until \d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/,
@@ -107,7 +125,7 @@ describe.skipIf(browserSuiteSkipReason)(
       expect(await page.getByRole('button', { name: 'Invite to the member portal' }).count()).toBe(
         0,
       );
-      expect(await page.getByRole('button', { name: 'Send a new link' }).count()).toBe(0);
+      await see(page.getByRole('button', { name: 'Send a new link' }));
       expect((await latestMailTo(e2e.server, memberEmail)).text).toContain(
         'Corrib Joinery Pension Scheme',
       );
