@@ -141,7 +141,7 @@ describe('inviting an account', () => {
     );
   });
 
-  it('names the employer as inviting when its administrator invites, and the firm that runs the service and sends a new link', async () => {
+  it('names the employer as inviting when its administrator invites, the one to ask for a new link, and the firm that runs the service', async () => {
     const { brokerId, employerId, employerAdmin } = await firmFixture(t.database, {
       brokerName: 'Development Brokers Ltd',
       employerName: 'Shannon Bakeries Ltd',
@@ -160,8 +160,8 @@ describe('inviting an account', () => {
       'Shannon Bakeries Ltd has invited you to Pension Administration as employer staff, to see the pension schemes of Shannon Bakeries Ltd. Pension Administration is run for Shannon Bakeries Ltd by its pension broker, Development Brokers Ltd.',
     );
     expect(message?.html).toContain('is run for Shannon Bakeries Ltd by its pension broker');
-    // Only the firm's staff may resend an invitation.
-    expect(message?.text).toContain('ask Development Brokers Ltd to send you a new invitation');
+    // The employer's administrator sends a new link too: the employer is the one to ask.
+    expect(message?.text).toContain('ask Shannon Bakeries Ltd to send you a new invitation');
     // The employer's administrator is not named, only the employer.
     expect(message?.text).not.toContain(employerAdmin.name);
 

@@ -136,8 +136,9 @@ export type Inviter = { by: 'platform' } | { by: 'firm' } | { by: 'employer'; em
  * person set their password and signs them in (docs/decisions/0044-invitations.md). The firm
  * invites its own people; a firm's first accounts are set up by the platform's administrators,
  * who are then the ones to ask for a new link. An employer's administrator invites in the
- * employer's name, and the e-mail says which broker firm runs the service for it; the firm still
- * sends any new link, since only its staff may resend one.
+ * employer's name, and the e-mail says which broker firm runs the service for it; the employer's
+ * administrator can send a new link too (docs/decisions/0143-who-invites-whom.md), so the employer
+ * is the one to ask.
  */
 export function invitationMessage(
   to: string,
@@ -165,7 +166,12 @@ export function invitationMessage(
       : inviter.by === 'employer'
         ? `${inviter.employer} has invited you to ${PRODUCT_NAME} ${purpose}. ${PRODUCT_NAME} is run for ${inviter.employer} by its pension broker, ${firm}.`
         : `${firm} has invited you to ${PRODUCT_NAME} ${purpose}.`;
-  const resender = inviter.by === 'platform' ? `the administrators of ${PRODUCT_NAME}` : firm;
+  const resender =
+    inviter.by === 'platform'
+      ? `the administrators of ${PRODUCT_NAME}`
+      : inviter.by === 'employer'
+        ? inviter.employer
+        : firm;
   const expiry = `The link works once. If it has expired, ask ${resender} to send you a new invitation.`;
   const text = [
     opening,
