@@ -33,14 +33,14 @@ describe('the router source', () => {
     expect(paths.length).toBeGreaterThan(25);
   });
 
-  it('are each routed through page() with the gate of a PAGES entry, and lazily loaded in no other way', () => {
+  it('routes each page through page() with the gate of a PAGES entry, and loads none lazily in another way', () => {
     const router = readFileSync(resolve(WEB, 'router.tsx'), 'utf8');
     expect(routedPages().filter(({ access }) => !/^PAGES\.\w+$/.test(access))).toEqual([]);
     expect(router.match(/\(\) => import\(/g)?.length).toBe(routedPages().length);
     expect(router.match(/lazyRouteComponent\(/g)?.length).toBe(1);
   });
 
-  it('have their gate in the router only: no page module wraps itself in one', () => {
+  it('holds every gate: no page module wraps itself in one', () => {
     const selfGated = sourceFiles(WEB).filter((file) =>
       readFileSync(file, 'utf8').includes('<AccessGate access={PAGES.'),
     );
