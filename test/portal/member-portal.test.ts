@@ -310,8 +310,10 @@ describe('GET /api/members/:id/export.csv', () => {
     expect(text).toContain('Jan 2026; Paid by you; Amount (€): 225.00');
     expect(text).not.toContain('Paid by: Paid by you');
     expect(text).toMatch(/Salary a year: €\d{1,3}(,\d{3})*\.\d{2}/);
+    // The fixture's scheme has no default fund: the member is told the money waits, as their page
+    // tells them, never that it went to a default fund.
     expect(text).toContain(
-      'Your fund choices You have made no fund choice: your contributions go to the scheme’s default fund.',
+      'Your fund choices You have not chosen your funds and the scheme has no default fund: your money waits, uninvested, until a fund choice is made.',
     );
     expect(text).toContain('Your requests about your data');
     expect(text).toContain('Access (Art. 15); Received: 2 Mar 2026; Due by: 2 Apr 2026');

@@ -165,7 +165,10 @@ export function createPortalService({ database, audit, now }: PortalDeps) {
         [],
         ...readableTable(
           'Your fund choices',
-          'You have made no fund choice: your contributions go to the scheme’s default fund.',
+          // As the member's page says it (PensionValuePanel): where the money goes without a choice.
+          scheme.defaultFundId === null
+            ? 'You have not chosen your funds and the scheme has no default fund: your money waits, uninvested, until a fund choice is made.'
+            : 'You have made no fund choice: your contributions go to the scheme’s default fund.',
           ['From', 'Fund', 'Percent'],
           choices.flatMap((choice) =>
             choice.lines.map((line) => [
