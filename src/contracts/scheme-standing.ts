@@ -19,6 +19,8 @@ import {
 } from './remittance-rules.js';
 import {
   FILING_KIND_NAMES,
+  FILING_KINDS,
+  type FilingKind,
   filingDueOn,
   latestYearEnd,
   type SchemeYearFacts,
@@ -50,6 +52,9 @@ export function assessCompliance(
   return { status: overallStatus(obligations), obligations };
 }
 
+const isFilingKind = (kind: string): kind is FilingKind =>
+  (FILING_KINDS as readonly string[]).includes(kind);
+
 /**
  * What the compliance calendar lists for one scheme in the window `from` to `to`
  * (docs/decisions/0059-governance-rules.md, "Later"): first every duty still outstanding from
@@ -63,7 +68,16 @@ export function calendarObligations(
   window: { from: string; to: string },
 ): Array<Obligation & { dueOn: string }> {
   const listed: Array<Obligation & { dueOn: string }> = [];
-  for (const obligation of assessCompliance(facts, today).obligations) {
+  const obligations = assessCompliance(facts, today).obligations;
+  // A filing owed for several periods (filingObligations): only the latest period's runs on to
+  // the later dates, so no period is listed twice.
+  const latestFiling = new Map<string, string>();
+  for (const { kind, dueOn } of obligations) {
+    if (!isFilingKind(kind) || dueOn === undefined) continue;
+    const latest = latestFiling.get(kind);
+    if (latest === undefined || dueOn > latest) latestFiling.set(kind, dueOn);
+  }
+  for (const obligation of obligations) {
     const { dueOn } = obligation;
     if (dueOn === undefined) continue;
     if (dueOn < window.from) {
@@ -71,6 +85,7 @@ export function calendarObligations(
     } else if (dueOn <= window.to) {
       listed.push({ ...obligation, dueOn });
     }
+    if (isFilingKind(obligation.kind) && latestFiling.get(obligation.kind) !== dueOn) continue;
     for (const later of laterDueDates({ ...obligation, dueOn }, facts, today, window.to)) {
       if (later.dueOn >= window.from) listed.push(later);
     }
@@ -127,11 +142,7 @@ export function laterDueDates(
   }
   const firstYear = Number(obligation.dueOn.slice(0, 4)) - 1;
   const lastYear = Number(to.slice(0, 4));
-  if (
-    kind === 'annual_report' ||
-    kind === 'annual_scheme_information' ||
-    kind === 'annual_compliance_statement'
-  ) {
+  if (isFilingKind(kind)) {
     for (let year = firstYear; year <= lastYear; year += 1) {
       const compliance = kind === 'annual_compliance_statement';
       const periodEnd = compliance ? yearEndIn('12-31', year) : yearEndIn(facts.yearEnd, year);

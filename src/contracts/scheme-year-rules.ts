@@ -40,6 +40,13 @@ export const COMPLIANCE_STATEMENT_DUE = '01-31';
 /** A new member is given the scheme's basic information within this many months of joining. */
 export const NEW_MEMBER_INFORMATION_WITHIN_MONTHS = 2;
 
+/**
+ * At most this many periods of one kind are chased, the tracked one included: the usual horizon
+ * for keeping a scheme's records (SCHEME_YEAR_RULES.latestYearOnly), so a scheme that began
+ * decades ago is not shown a row for every year since.
+ */
+export const FILING_LOOK_BACK_PERIODS = 6;
+
 /** Where each duty comes from: law to its section, guidance by whose, or this service's policy. */
 export const SCHEME_YEAR_RULES = {
   trusteeTraining: law('Pensions Act 1990 s.59AA'),
@@ -60,7 +67,7 @@ export const SCHEME_YEAR_RULES = {
     'Only members who joined on or after the day the scheme was added to this service are chased for their scheme information: those who joined before are taken to have had it',
   ),
   latestYearOnly: productPolicy(
-    "Only the latest scheme year that has ended is tracked, and the one after it once that is done: an earlier year's filing is recorded but not chased",
+    `The latest scheme year that has ended is chased, and the next once it is done. Where the scheme's start date is recorded, so is each earlier year since it began whose filing is not done, at most the last ${FILING_LOOK_BACK_PERIODS} years, the usual horizon for keeping a scheme's records; without it an earlier year's filing is recorded but not chased`,
   ),
   benefitStatements: law('S.I. No. 128/2021 reg. 31 to reg. 35'),
   statementsSinceAdded: productPolicy(
@@ -124,16 +131,30 @@ export function trackedPeriodEnd(kind: FilingKind, yearEnd: string, today: strin
 const nextPeriodEnd = (periodEnd: string) => addYears(periodEnd, 1);
 
 /**
- * The tracked period, or, for a scheme that began after it ended, the scheme's first period: the
- * one its start falls in. No filing is owed for a year the scheme did not exist in.
+ * The periods of `kind` a filing is owed for on `today`, earliest first, the tracked one last.
+ * Without a start date: the tracked period alone, since the service cannot tell when the scheme
+ * was established. With one: each period from the one its start falls in, at most
+ * FILING_LOOK_BACK_PERIODS; for a scheme that began after the tracked period ended, its first
+ * period alone. No filing is owed for a year the scheme did not exist in.
  */
-function firstOwedPeriodEnd(
-  periodEnd: string,
-  { startedOn }: Pick<SchemeYearFacts, 'startedOn'>,
-): string {
-  let owed = periodEnd;
-  while (startedOn != null && owed < startedOn) owed = nextPeriodEnd(owed);
-  return owed;
+export function owedPeriodEnds(
+  kind: FilingKind,
+  { yearEnd, startedOn }: Pick<SchemeYearFacts, 'yearEnd' | 'startedOn'>,
+  today: string,
+): string[] {
+  const tracked = trackedPeriodEnd(kind, yearEnd, today);
+  if (startedOn == null) return [tracked];
+  const first = nextPeriodEnd(
+    latestYearEnd(kind === 'annual_compliance_statement' ? '12-31' : yearEnd, startedOn),
+  );
+  if (first >= tracked) return [first];
+  const periods = [tracked];
+  while (periods.length < FILING_LOOK_BACK_PERIODS) {
+    const before = addYears(periods[0] as string, -1);
+    if (before < first) break;
+    periods.unshift(before);
+  }
+  return periods;
 }
 
 export interface TrainingFacts {
@@ -333,59 +354,89 @@ function corporateTraining(
 }
 
 /**
- * One obligation for each kind of filing: the tracked period's, or, once that is done, the next
- * period's, so the calendar always shows the next date.
+ * The filings owed, for each kind (owedPeriodEnds): one obligation for each earlier period whose
+ * filing is not done, each naming its period, and one for the tracked period, or, once that is
+ * done, for the next period's, so the calendar always shows the next date.
  */
 export function filingObligations(
   facts: Pick<SchemeYearFacts, 'yearEnd' | 'members' | 'filings' | 'startedOn'>,
   today: string,
 ): SchemeYearObligation[] {
-  return FILING_KINDS.map((kind) => {
-    const source = from(FILING_SOURCES[kind]);
-    const name = FILING_KIND_NAMES[kind];
-    const periodEnd = firstOwedPeriodEnd(trackedPeriodEnd(kind, facts.yearEnd, today), facts);
-    const filing = facts.filings.find(
-      (entry) => entry.kind === kind && entry.periodEnd === periodEnd,
-    );
-    const dueOn = filingDueOn(kind, periodEnd);
-    const period =
-      kind === 'annual_compliance_statement'
-        ? `${periodEnd.slice(0, 4)}`
-        : `the year ended ${dateInWords(periodEnd)}`;
-    if (filing?.completedOn == null) {
-      return {
-        kind,
-        ...(filing ? { subjectId: filing.id } : {}),
-        dueOn,
-        status: dateStatus(dueOn, today),
-        reason: `${name} for ${period} not yet ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'}: due by ${dateInWords(dueOn)}`,
-        ...source,
-      };
-    }
-    if (
-      kind === 'annual_report' &&
-      facts.members > AUDIT_ABOVE_MEMBERS &&
-      filing.audited !== true
-    ) {
-      return {
-        kind,
-        subjectId: filing.id,
-        dueOn,
-        status: 'incomplete' as const,
-        reason: `${name} for ${period} is recorded as not audited: a scheme of more than ${AUDIT_ABOVE_MEMBERS} active and deferred members has it audited`,
-        ...source,
-      };
-    }
-    const next = filingDueOn(kind, nextPeriodEnd(periodEnd));
+  return FILING_KINDS.flatMap((kind) => {
+    const periods = owedPeriodEnds(kind, facts, today);
+    const tracked = periods.at(-1) as string;
+    const earlier = periods.slice(0, -1).flatMap((periodEnd) => {
+      const filing = filingSubject(kind, periodEnd, facts.filings);
+      // A period done raises nothing: only the tracked one shows the next date.
+      return filing?.completedOn == null ? [owedObligation(kind, periodEnd, filing, today)] : [];
+    });
+    return [...earlier, trackedObligation(kind, tracked, facts, today)];
+  });
+}
+
+const filingSubject = (kind: FilingKind, periodEnd: string, filings: readonly FilingFacts[]) =>
+  filings.find((entry) => entry.kind === kind && entry.periodEnd === periodEnd);
+
+const periodInWordsOf = (kind: FilingKind, periodEnd: string) =>
+  kind === 'annual_compliance_statement'
+    ? `${periodEnd.slice(0, 4)}`
+    : `the year ended ${dateInWords(periodEnd)}`;
+
+const doneInWords = (kind: FilingKind) =>
+  kind === 'annual_compliance_statement' ? 'prepared' : 'completed';
+
+/** A period's filing not yet done: not recorded, or recorded and not completed. */
+function owedObligation(
+  kind: FilingKind,
+  periodEnd: string,
+  filing: FilingFacts | undefined,
+  today: string,
+): SchemeYearObligation {
+  const dueOn = filingDueOn(kind, periodEnd);
+  return {
+    kind,
+    ...(filing ? { subjectId: filing.id } : {}),
+    dueOn,
+    status: dateStatus(dueOn, today),
+    reason: `${FILING_KIND_NAMES[kind]} for ${periodInWordsOf(kind, periodEnd)} not yet ${doneInWords(kind)}: due by ${dateInWords(dueOn)}`,
+    ...from(FILING_SOURCES[kind]),
+  };
+}
+
+/**
+ * The tracked period's filing: not done, done but an annual report of a scheme above
+ * AUDIT_ABOVE_MEMBERS not recorded as audited, or done with the next period's date.
+ */
+function trackedObligation(
+  kind: FilingKind,
+  periodEnd: string,
+  facts: Pick<SchemeYearFacts, 'members' | 'filings'>,
+  today: string,
+): SchemeYearObligation {
+  const filing = filingSubject(kind, periodEnd, facts.filings);
+  if (filing?.completedOn == null) return owedObligation(kind, periodEnd, filing, today);
+  const source = from(FILING_SOURCES[kind]);
+  const name = FILING_KIND_NAMES[kind];
+  const period = periodInWordsOf(kind, periodEnd);
+  if (kind === 'annual_report' && facts.members > AUDIT_ABOVE_MEMBERS && filing.audited !== true) {
     return {
       kind,
       subjectId: filing.id,
-      dueOn: next,
-      status: dateStatus(next, today),
-      reason: `${name} for ${period} ${kind === 'annual_compliance_statement' ? 'prepared' : 'completed'} on ${dateInWords(filing.completedOn)}; the next is due by ${dateInWords(next)}`,
+      dueOn: filingDueOn(kind, periodEnd),
+      status: 'incomplete',
+      reason: `${name} for ${period} is recorded as not audited: a scheme of more than ${AUDIT_ABOVE_MEMBERS} active and deferred members has it audited`,
       ...source,
     };
-  });
+  }
+  const next = filingDueOn(kind, nextPeriodEnd(periodEnd));
+  return {
+    kind,
+    subjectId: filing.id,
+    dueOn: next,
+    status: dateStatus(next, today),
+    reason: `${name} for ${period} ${doneInWords(kind)} on ${dateInWords(filing.completedOn)}; the next is due by ${dateInWords(next)}`,
+    ...source,
+  };
 }
 
 /**

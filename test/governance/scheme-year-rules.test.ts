@@ -3,12 +3,14 @@ import type { TrusteeFacts } from '../../src/contracts/governance-rules.js';
 import { namesAProvision } from '../../src/contracts/rule-sources.js';
 import {
   addMonths,
+  FILING_LOOK_BACK_PERIODS,
   type FilingFacts,
   filingDueOn,
   filingObligations,
   latestYearEnd,
   membershipBeganOn,
   newMemberInformationObligation,
+  owedPeriodEnds,
   SCHEME_YEAR_RULES,
   trainingObligations,
   waitsForInformation,
@@ -186,6 +188,102 @@ describe('the annual report, the return and the compliance statement', () => {
       '2026-11-30',
     );
     expect(report).toMatchObject({ dueOn: '2026-09-30', status: 'overdue' });
+  });
+
+  it('chases every year since the scheme began whose filing is not done, each naming its year', () => {
+    // Began on 15 March 2024, nothing filed: on 30 November 2026 the years ended 31 December 2024
+    // and 2025 are both overdue, and the compliance statements for 2024 and 2025.
+    const started = { yearEnd: '12-31', members: 10, startedOn: '2024-03-15' };
+    const none = filingObligations({ ...started, filings: [] }, '2026-11-30');
+    expect(none.map(({ kind, dueOn, status }) => ({ kind, dueOn, status }))).toEqual([
+      { kind: 'annual_report', dueOn: '2025-09-30', status: 'overdue' },
+      { kind: 'annual_report', dueOn: '2026-09-30', status: 'overdue' },
+      { kind: 'annual_scheme_information', dueOn: '2025-09-30', status: 'overdue' },
+      { kind: 'annual_scheme_information', dueOn: '2026-09-30', status: 'overdue' },
+      { kind: 'annual_compliance_statement', dueOn: '2025-01-31', status: 'overdue' },
+      { kind: 'annual_compliance_statement', dueOn: '2026-01-31', status: 'overdue' },
+    ]);
+    expect(none[0]?.reason).toBe(
+      'Annual report for the year ended 31 Dec 2024 not yet completed: due by 30 Sep 2025',
+    );
+    expect(none[1]?.reason).toContain('the year ended 31 Dec 2025');
+    expect(none[4]?.reason).toBe(
+      'Annual Compliance Statement for 2024 not yet prepared: due by 31 Jan 2025',
+    );
+
+    // The 2024 report filed: only 2025's is chased. A 2024 return recorded but not completed is
+    // still owed, named by its record.
+    const some = filingObligations(
+      {
+        ...started,
+        filings: [
+          filing({ id: 'report-2024', periodEnd: '2024-12-31', completedOn: '2025-09-01' }),
+          filing({
+            id: 'return-2024',
+            kind: 'annual_scheme_information',
+            periodEnd: '2024-12-31',
+            completedOn: null,
+            audited: null,
+          }),
+        ],
+      },
+      '2026-11-30',
+    );
+    expect(some.filter(({ kind }) => kind === 'annual_report').map(({ dueOn }) => dueOn)).toEqual([
+      '2026-09-30',
+    ]);
+    expect(
+      some
+        .filter(({ kind }) => kind === 'annual_scheme_information')
+        .map(({ dueOn, subjectId }) => ({ dueOn, subjectId })),
+    ).toEqual([{ dueOn: '2025-09-30', subjectId: 'return-2024' }, { dueOn: '2026-09-30' }]);
+  });
+
+  it('without a start date chases the tracked year alone, and the next once it is done', () => {
+    const none = filingObligations({ yearEnd: '12-31', members: 10, filings: [] }, '2026-11-30');
+    expect(none.map(({ kind, dueOn }) => ({ kind, dueOn }))).toEqual([
+      { kind: 'annual_report', dueOn: '2026-09-30' },
+      { kind: 'annual_scheme_information', dueOn: '2026-09-30' },
+      { kind: 'annual_compliance_statement', dueOn: '2026-01-31' },
+    ]);
+    // The tracked year done, with a start date: the earlier years done too, the next date shows.
+    const done = filingObligations(
+      {
+        yearEnd: '12-31',
+        members: 10,
+        startedOn: '2024-03-15',
+        filings: [
+          filing({ id: 'report-2024', periodEnd: '2024-12-31', completedOn: '2025-09-01' }),
+          filing({ id: 'report-2025', periodEnd: '2025-12-31', completedOn: '2026-09-01' }),
+        ],
+      },
+      '2026-11-30',
+    ).filter(({ kind }) => kind === 'annual_report');
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ subjectId: 'report-2025', dueOn: '2027-09-30', status: 'ok' });
+    expect(done[0]?.reason).toContain('the next is due by 30 Sep 2027');
+  });
+
+  it(`looks back at most ${FILING_LOOK_BACK_PERIODS} years for a scheme that began long ago`, () => {
+    expect(FILING_LOOK_BACK_PERIODS).toBe(6);
+    const old = filingObligations(
+      { yearEnd: '03-31', members: 10, filings: [], startedOn: '1990-01-01' },
+      '2026-11-30',
+    ).filter(({ kind }) => kind === 'annual_report');
+    // The tracked year ended 31 March 2026 and the five before it.
+    expect(old.map(({ dueOn }) => dueOn)).toEqual([
+      '2021-12-31',
+      '2022-12-31',
+      '2023-12-31',
+      '2024-12-31',
+      '2025-12-31',
+      '2026-12-31',
+    ]);
+    expect(old[0]?.reason).toContain('the year ended 31 Mar 2021');
+    // A scheme that began on the last day of a scheme year owes that year.
+    expect(
+      owedPeriodEnds('annual_report', { yearEnd: '03-31', startedOn: '2025-03-31' }, '2026-11-30'),
+    ).toEqual(['2025-03-31', '2026-03-31']);
   });
 
   it('an annual report not audited is incomplete above 100 members, not at 100', () => {

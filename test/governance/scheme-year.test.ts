@@ -325,6 +325,65 @@ describe('the scheme year’s filings', () => {
     }
     expect(await writableTableCounts(t.database)).toEqual(before);
   });
+
+  it('are chased for every year since the scheme began, the overdue years first in the calendar, none twice', async () => {
+    // Began on 15 March 2024, nothing filed: on 28 November 2026 the years ended 31 December 2024
+    // and 2025 are both overdue, and the compliance statements for 2024 and 2025.
+    const scheme = await newScheme({ startDate: '2024-03-15' });
+    const filings = (await obligations(scheme.id)).obligations.filter(
+      (entry) => entry.kind === 'annual_report',
+    );
+    expect(filings.map(({ dueOn, status }) => ({ dueOn, status }))).toEqual([
+      { dueOn: '2025-09-30', status: 'overdue' },
+      { dueOn: '2026-09-30', status: 'overdue' },
+    ]);
+    const calendar = await get(
+      `/api/compliance/calendar?from=2026-11-28&to=2027-11-27&employerId=${employerId}&limit=100`,
+    );
+    expect(calendar.statusCode, calendar.body).toBe(200);
+    const entries = (
+      calendar.json().items as Array<{
+        schemeId: string;
+        kind: string;
+        dueOn: string;
+        status: string;
+        reason: string;
+      }>
+    ).filter(
+      (entry) =>
+        entry.schemeId === scheme.id &&
+        ['annual_report', 'annual_scheme_information', 'annual_compliance_statement'].includes(
+          entry.kind,
+        ),
+    );
+    const ofKind = (kind: string) =>
+      entries.filter((entry) => entry.kind === kind).map(({ dueOn, status }) => [dueOn, status]);
+    // Both overdue years first, then the next year's date once.
+    expect(ofKind('annual_report')).toEqual([
+      ['2025-09-30', 'overdue'],
+      ['2026-09-30', 'overdue'],
+      ['2027-09-30', 'ok'],
+    ]);
+    expect(ofKind('annual_compliance_statement')).toEqual([
+      ['2025-01-31', 'overdue'],
+      ['2026-01-31', 'overdue'],
+      ['2027-01-31', 'ok'],
+    ]);
+    expect(entries.find((entry) => entry.dueOn === '2025-09-30')?.reason).toContain(
+      'the year ended 31 Dec 2024',
+    );
+    // The 2024 report recorded as completed: that year is no longer chased.
+    const report = await post(`/api/schemes/${scheme.id}/filings`, {
+      kind: 'annual_report',
+      periodEnd: '2024-12-31',
+      completedOn: '2025-09-10',
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    const after = (await obligations(scheme.id)).obligations.filter(
+      (entry) => entry.kind === 'annual_report',
+    );
+    expect(after.map(({ dueOn }) => dueOn)).toEqual(['2026-09-30']);
+  });
 });
 
 describe('information for new members', () => {
