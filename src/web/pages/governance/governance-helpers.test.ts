@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trusteeInput } from '../../../contracts/governance';
 import { FIELD_MESSAGES } from '../../../contracts/plain-english';
+import { owedPeriodEnds } from '../../../contracts/scheme-year-rules';
 import type { CalendarEntry, Obligation } from '../../api/types';
 import {
   calendarEntryKey,
@@ -114,6 +115,16 @@ describe('the governance pages’ helpers', () => {
 
     it('offers the periods a filing may be for, the one chased first', () => {
       // On 28/11/2026 a scheme year ending 31 March last ended on 31/03/2026.
+      // Every period the rules may chase can be chosen: the tracked year and the five before it.
+      const chased = owedPeriodEnds(
+        'annual_report',
+        { yearEnd: '12-31', startedOn: '1990-01-01' },
+        '2026-11-28',
+      );
+      expect(filingPeriodChoices('annual_report', '12-31', '2026-11-28')).toEqual(
+        [...chased].reverse(),
+      );
+      expect(chased).toHaveLength(6);
       expect(filingPeriodChoices('annual_report', '03-31', '2026-11-28', 3)).toEqual([
         '2026-03-31',
         '2025-03-31',

@@ -9,7 +9,12 @@ import {
   POLICY_KIND_NAMES,
   type PolicyKind,
 } from '../../../contracts/governance-rules';
-import { type FilingKind, trackedPeriodEnd, yearEndIn } from '../../../contracts/scheme-year-rules';
+import {
+  FILING_LOOK_BACK_PERIODS,
+  type FilingKind,
+  trackedPeriodEnd,
+  yearEndIn,
+} from '../../../contracts/scheme-year-rules';
 import type { CalendarEntry, ComplianceStatus, Obligation } from '../../api/types';
 import { irishDateRule } from '../../components/IrishDateInput';
 import { validateWith } from '../../components/validation';
@@ -152,13 +157,14 @@ export function timelineOf(obligations: readonly Obligation[]): DatedObligation[
 /**
  * The periods a filing of `kind` may be recorded for on `today`, latest first: the one the rule
  * module chases (trackedPeriodEnd) and the `count - 1` before it, each ending on the day a period
- * of its kind ends.
+ * of its kind ends: by default every period the rule module may chase (FILING_LOOK_BACK_PERIODS),
+ * so each one chased can be recorded.
  */
 export function filingPeriodChoices(
   kind: FilingKind,
   yearEnd: string,
   today: string,
-  count = 5,
+  count = FILING_LOOK_BACK_PERIODS,
 ): string[] {
   const latest = trackedPeriodEnd(kind, yearEnd, today);
   const year = Number(latest.slice(0, 4));
