@@ -17,6 +17,8 @@ import { type UploadFailure, uploadFailure } from '../imports/csvUpload';
 import { ExpectedColumns } from '../imports/ExpectedColumns';
 import { ImportPreviewTable } from '../imports/ImportPreviewTable';
 import { ImportProgress } from '../imports/ImportProgress';
+import { refusalOfPreview } from '../imports/importFormats';
+import { StartButton } from '../imports/StartButton';
 import { UploadFailureView } from '../imports/UploadFailureView';
 import { useCsvChoice } from '../imports/useCsvChoice';
 import { ArrangementIds } from './ArrangementIds';
@@ -57,9 +59,12 @@ export function PayrollUploadPage() {
   if (employer.isError) return <LoadError error={employer.error} />;
   const { file, preview } = chosen;
   const reportPath = `/employers/${employerId}/auto-enrolment`;
+  // As the members and contributions wizard does: a file the preview already knows the service
+  // refuses whole is not offered for sending until it is corrected.
+  const refusal = preview ? refusalOfPreview(PAYROLL_FORMAT, preview) : null;
 
   const start = async () => {
-    if (!file) return;
+    if (!file || refusal) return;
     setStep(2);
     setOutcome(null);
     setUploading(true);
@@ -139,7 +144,7 @@ export function PayrollUploadPage() {
               <Button variant="default" onClick={() => setStep(0)}>
                 Back
               </Button>
-              <Button onClick={start}>Start upload</Button>
+              <StartButton label="Start upload" refusal={refusal} onStart={start} />
             </Group>
           </Stack>
         </Stepper.Step>
