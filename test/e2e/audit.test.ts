@@ -232,6 +232,13 @@ describe.skipIf(browserSuiteSkipReason)(
         .toBe(true);
       const show = exported.getByRole('button', { name: /^Show details of/ });
       await expect.poll(() => inView(show)).toBe(true);
+      // Every summary in view wraps within the screen, however long.
+      const pastTheEdge = await records.evaluate((table) =>
+        [...table.querySelectorAll('tbody tr td:nth-child(2)')]
+          .map((cell) => cell.firstElementChild?.getBoundingClientRect().right ?? 0)
+          .filter((right) => right > window.innerWidth),
+      );
+      expect(pastTheEdge).toEqual([]);
       const summaryBox = await exported.getByText('Exported the audit log as CSV').boundingBox();
       const showBox = await show.boundingBox();
       expect(showBox?.y ?? 0).toBeGreaterThanOrEqual(

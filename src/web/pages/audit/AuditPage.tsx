@@ -346,20 +346,24 @@ function AuditTable({ filters }: { filters: Filters }) {
                       <DateTime value={record.timestamp} />
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm">{record.summary}</Text>
-                      {/* Under what it opens, rather than in a column of its own pinned to the
+                      {/* At most half a phone's width, so a long summary wraps within the screen
+                          beside the time rather than running past its edge. */}
+                      <div style={SUMMARY_IN_VIEW}>
+                        <Text size="sm">{record.summary}</Text>
+                        {/* Under what it opens, rather than in a column of its own pinned to the
                           edge, which on a phone covered the end of a long summary. */}
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        px={0}
-                        aria-expanded={open}
-                        aria-controls={open ? detailsId : undefined}
-                        aria-label={`${open ? 'Hide' : 'Show'} details of “${record.summary}” at ${time}`}
-                        onClick={() => toggle(record.id)}
-                      >
-                        {open ? 'Hide details' : 'Show details'}
-                      </Button>
+                        <Button
+                          size="compact-xs"
+                          variant="subtle"
+                          px={0}
+                          aria-expanded={open}
+                          aria-controls={open ? detailsId : undefined}
+                          aria-label={`${open ? 'Hide' : 'Show'} details of “${record.summary}” at ${time}`}
+                          onClick={() => toggle(record.id)}
+                        >
+                          {open ? 'Hide details' : 'Show details'}
+                        </Button>
+                      </div>
                     </Table.Td>
                     <Table.Td>
                       <Anchor
@@ -463,6 +467,8 @@ function AuditTable({ filters }: { filters: Filters }) {
     </Stack>
   );
 }
+
+const SUMMARY_IN_VIEW = { maxWidth: 'min(50vw, 32rem)' } as const;
 
 /**
  * A record's details, opened under its row, stay at the left edge of a table a phone scrolls
