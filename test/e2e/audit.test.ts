@@ -236,7 +236,7 @@ describe.skipIf(browserSuiteSkipReason)(
       const pastTheEdge = await records.evaluate((table) =>
         [...table.querySelectorAll('tbody tr td:nth-child(2)')]
           .map((cell) => cell.firstElementChild?.getBoundingClientRect().right ?? 0)
-          .filter((right) => right > window.innerWidth),
+          .filter((right) => right > (table.ownerDocument.defaultView?.innerWidth ?? 0)),
       );
       expect(pastTheEdge).toEqual([]);
       const summaryBox = await exported.getByText('Exported the audit log as CSV').boundingBox();
