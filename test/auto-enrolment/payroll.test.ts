@@ -121,6 +121,17 @@ const linesOf = async (employerId: string) =>
       .where(eq(payrollUploadLines.employerId, employerId))
   )[0]?.n ?? 0;
 
+/** A refused upload stored nothing of its file, and is kept as refused with its issue count. */
+async function expectRefusedWhole(employerId: string, importId: string, issueCount: number) {
+  expect(await employeesOf(employerId)).toHaveLength(0);
+  expect(await linesOf(employerId)).toBe(0);
+  const [stored] = await ownerOf(t.database)
+    .select()
+    .from(payrollUploads)
+    .where(eq(payrollUploads.id, importId));
+  expect(stored).toMatchObject({ status: 'rejected', issueCount });
+}
+
 async function deleteAs(user: UserRow, url: string) {
   return t.app.inject({
     method: 'DELETE',
@@ -295,13 +306,7 @@ describe('a payroll upload', () => {
       [13, 'control_character'],
     ]);
     expect(leakedPpsNumbers(answer.body)).toEqual([]);
-    expect(await employeesOf(employerId)).toHaveLength(0);
-    expect(await linesOf(employerId)).toBe(0);
-    const [stored] = await ownerOf(t.database)
-      .select()
-      .from(payrollUploads)
-      .where(eq(payrollUploads.id, body.importId));
-    expect(stored).toMatchObject({ status: 'rejected', issueCount: 5 });
+    await expectRefusedWhole(employerId, body.importId, 5);
   });
 
   it('names a gross pay written 2,600 without quotes on its line, as the preview does, not the arrangement its shifted cells seem to lack', async () => {
@@ -323,13 +328,7 @@ describe('a payroll upload', () => {
     };
     expect(body.issues).toEqual([shifted]);
     expect((await previewCsv(new Blob([file]))).problems).toEqual([shifted]);
-    expect(await employeesOf(employerId)).toHaveLength(0);
-    expect(await linesOf(employerId)).toBe(0);
-    const [stored] = await ownerOf(t.database)
-      .select()
-      .from(payrollUploads)
-      .where(eq(payrollUploads.id, body.importId));
-    expect(stored).toMatchObject({ status: 'rejected', issueCount: 1 });
+    await expectRefusedWhole(employerId, body.importId, 1);
   });
 
   it('takes a scheme by its name as payroll exports write it, or by its id; an unknown or shared name is a problem on its line', async () => {
