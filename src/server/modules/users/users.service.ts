@@ -161,7 +161,6 @@ export interface UsersServiceDeps {
   hashPassword: HashPassword;
 }
 
-/** Accounts (docs/api.md, "The firm's structure"; who may do what: contracts/policy.ts). */
 /**
  * Who an invitation says invites: a firm's first account is made by the platform, where nobody at
  * the firm can resend it yet; an employer's administrator invites into their own employer, in its
@@ -175,6 +174,7 @@ function inviterOf(role: ActorContext['role'], context: InvitationContext): Invi
   return { by: 'firm' };
 }
 
+/** Accounts (docs/api.md, "The firm's structure"; who may do what: contracts/policy.ts). */
 export function createUsersService({
   database,
   audit,
